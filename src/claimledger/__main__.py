@@ -1,0 +1,7 @@
+"""Let `python -m claimledger` run the command line."""
+
+from __future__ import annotations
+
+from claimledger.cli import main
+
+main()

@@ -1,0 +1,751 @@
+"""Fetch the ledger's source pages over HTTP: the only module that touches the network.
+
+Every distinct ledger URL is fetched once per run and becomes one frozen
+`FetchResult`. A failure is data, not an exception: a 404, a timeout, a redirect
+to `file:` or a gzip bomb each end as a result whose `source_status` says what
+happened to the *source*. Fetching never knows about quotes, so a failed fetch
+can never be mistaken for evidence that a quote went missing.
+
+What the fetcher guarantees, and why:
+
+* Redirects are followed by hand, so every hop is recorded and a hop to
+  another scheme (or from https down to http), a loop or an endless chain is
+  refused instead of followed.
+* Bodies are streamed and counted twice, raw and decompressed, so neither a
+  huge page nor a small gzip bomb can exhaust memory.
+* Retries back off exponentially with jitter and honour Retry-After, because
+  documentation hosts rate-limit crawlers and we want to stay welcome.
+* A global and a per-host limit, plus a gap between request starts to one
+  host, keep a ledger with fifty pages on one docs site polite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import random
+import re
+import time
+import zlib
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Literal
+from urllib.parse import urljoin, urlsplit
+
+import charset_normalizer
+import httpx
+
+from claimledger import __version__
+
+SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
+
+HTTP_SCHEMES = frozenset({"http", "https"})
+PERMANENT_REDIRECTS = frozenset({301, 308})
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+READABLE_TYPES = frozenset(
+    {
+        "text/html",
+        "application/xhtml+xml",
+        "text/plain",
+        "text/markdown",
+        "application/json",
+        "application/javascript",
+        "text/javascript",
+    }
+)
+MARKUP_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+@dataclass(frozen=True)
+class Validators:
+    """What the last snapshot's response said, so the next request can be conditional."""
+
+    etag: str | None
+    last_modified: str | None
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One redirect response on the way to the page: where we were and what it answered."""
+
+    url: str
+    status: int
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """Limits and manners of a run; the defaults suit public documentation sites."""
+
+    concurrency: int = 16
+    per_host: int = 4
+    per_host_interval: float = 0.05
+    timeout: float = 20.0
+    retries: int = 3
+    backoff_base: float = 0.5
+    retry_after_cap: float = 30.0
+    max_body: int = 10 * 1024 * 1024
+    max_decompressed: int = 32 * 1024 * 1024
+    max_redirects: int = 10
+    user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
+
+
+DEFAULT_POLICY = FetchPolicy()
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """Everything a run learned about one ledger URL; `text` is None unless the body was read."""
+
+    url: str
+    final_url: str
+    http_status: int | None
+    source_status: SourceStatus
+    redirects: tuple[Hop, ...]
+    moved_to: str | None
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    text: str | None
+    not_modified: bool
+    error: str | None
+    attempts: int
+    elapsed: float
+    line_range: tuple[int, int] | None
+
+
+# --- URLs ---------------------------------------------------------------------------------
+
+_GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
+_GITHUB_BLOB = re.compile(r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)/blob/(?P<rest>.+)$")
+_LINE_ANCHOR = re.compile(r"^L(?P<first>\d+)(?:-L?(?P<last>\d+))?$")
+
+
+def fetch_target(url: str) -> tuple[str, tuple[int, int] | None]:
+    """Map a ledger URL to the URL to request, and the line range its anchor names.
+
+    A GitHub `blob/` page is an HTML viewer around the file; its raw form is the file
+    itself, which is what a quote from source code was taken from. A `#L10-L40` (or
+    `#L10`) anchor names the lines a quote lives in, on any host; other fragments are
+    dropped because servers never see them.
+    """
+    base, _, fragment = url.partition("#")
+    line_range = _line_range(fragment)
+    parts = urlsplit(base)
+    blob = _GITHUB_BLOB.match(parts.path)
+    if parts.scheme in HTTP_SCHEMES and (parts.hostname or "") in _GITHUB_HOSTS and blob:
+        raw = f"https://raw.githubusercontent.com/{blob['owner']}/{blob['repo']}/{blob['rest']}"
+        return raw, line_range
+    return base, line_range
+
+
+def _line_range(fragment: str) -> tuple[int, int] | None:
+    anchor = _LINE_ANCHOR.match(fragment)
+    if anchor is None:
+        return None
+    first = int(anchor["first"])
+    last = int(anchor["last"] or first)
+    if min(first, last) < 1:
+        return None
+    return min(first, last), max(first, last)
+
+
+def _is_http_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in HTTP_SCHEMES and bool(parts.hostname)
+
+
+def _redirect_problem(
+    current: str, target: str, seen: set[str], hops: int, limit: int
+) -> str | None:
+    """Why a redirect from `current` to `target` must not be followed, or None if it may."""
+    scheme = urlsplit(target).scheme
+    if scheme not in HTTP_SCHEMES:
+        return f"redirect to a non-http(s) URL refused: {target}"
+    if urlsplit(current).scheme == "https" and scheme == "http":
+        return f"redirect from https down to http refused: {target}"
+    if target in seen:
+        return f"redirect loop: {target} was already visited"
+    if hops > limit:
+        return f"more than {limit} redirects"
+    return None
+
+
+# --- Client and limits --------------------------------------------------------------------
+
+
+def make_client(
+    policy: FetchPolicy = DEFAULT_POLICY, *, trust_env: bool = True
+) -> httpx.AsyncClient:
+    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent.
+
+    Only gzip and deflate are offered because the fetcher decodes bodies itself, so
+    it can count decompressed bytes as they are produced.
+    """
+    connections = max(policy.concurrency, 1)
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        timeout=httpx.Timeout(policy.timeout),
+        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+        headers={
+            "User-Agent": policy.user_agent,
+            "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
+            "Accept-Encoding": "gzip, deflate",
+        },
+        trust_env=trust_env,
+    )
+
+
+class _HostGate:
+    """At most `per_host` requests to one host at once, starts spaced by `interval`."""
+
+    def __init__(self, per_host: int, interval: float) -> None:
+        self._slots = asyncio.Semaphore(max(per_host, 1))
+        self._spacing = asyncio.Lock()
+        self._interval = interval
+        self._next_start = 0.0
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        async with self._slots:
+            async with self._spacing:
+                loop = asyncio.get_running_loop()
+                wait = self._next_start - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._next_start = loop.time() + self._interval
+            yield
+
+
+class _Gates:
+    """The global limit and one `_HostGate` per host name.
+
+    The host slot is taken before the global one, so requests queued behind a busy
+    host never sit on global slots that other hosts could use.
+    """
+
+    def __init__(self, policy: FetchPolicy) -> None:
+        self._global = asyncio.Semaphore(max(policy.concurrency, 1))
+        self._hosts: dict[str, _HostGate] = {}
+        self._policy = policy
+
+    @asynccontextmanager
+    async def slot(self, url: str) -> AsyncIterator[None]:
+        host = (urlsplit(url).hostname or "").lower()
+        gate = self._hosts.get(host)
+        if gate is None:
+            gate = self._hosts[host] = _HostGate(
+                self._policy.per_host, self._policy.per_host_interval
+            )
+        async with gate.slot(), self._global:
+            yield
+
+
+# --- One response -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one request (or one whole attempt) ended with, before retries are decided."""
+
+    http_status: int | None
+    source_status: SourceStatus
+    error: str | None = None
+    text: str | None = None
+    content_type: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+@dataclass(frozen=True)
+class _Redirect:
+    status: int
+    location: str
+
+
+class _Unreadable(Exception):
+    """The body cannot be turned into text; the message says why (internal only)."""
+
+
+def _status_line(response: httpx.Response) -> str:
+    return f"HTTP {response.status_code} {response.reason_phrase}".strip()
+
+
+async def _read_response(response: httpx.Response, policy: FetchPolicy) -> _Outcome | _Redirect:
+    """Classify one response by its status, reading the body only when it is the page."""
+    status = response.status_code
+    headers = response.headers
+    if status in REDIRECTS:
+        location = headers.get("location")
+        if location:
+            return _Redirect(status, location)
+        return _Outcome(status, "unreadable", f"{_status_line(response)} without a Location")
+    if status == 304:
+        return _Outcome(
+            status,
+            "ok",
+            etag=headers.get("etag"),
+            last_modified=headers.get("last-modified"),
+            not_modified=True,
+        )
+    if status in (404, 410):
+        return _Outcome(status, "gone", _status_line(response))
+    if status in (401, 403):
+        return _Outcome(status, "refused", _status_line(response))
+    if status == 429 or status == 408 or status >= 500:
+        return _Outcome(
+            status,
+            "refused" if status == 429 else "unreachable",
+            _status_line(response),
+            retryable=True,
+            retry_after=_retry_after(headers.get("retry-after")),
+        )
+    if 400 <= status < 500:
+        return _Outcome(status, "refused", _status_line(response))
+    if not 200 <= status < 300:
+        return _Outcome(status, "unreadable", f"unexpected {_status_line(response)}")
+    return await _read_page(response, policy)
+
+
+async def _read_page(response: httpx.Response, policy: FetchPolicy) -> _Outcome:
+    status = response.status_code
+    raw_type = response.headers.get("content-type")
+    media_type = _media_type(raw_type)
+    page = _Outcome(
+        status,
+        "ok",
+        content_type=raw_type,
+        etag=response.headers.get("etag"),
+        last_modified=response.headers.get("last-modified"),
+    )
+    try:
+        if media_type is not None and not _is_readable(media_type):
+            raise _Unreadable(f"content type {media_type} is not text we can read")
+        body = await _read_body(response, policy)
+        if media_type is None and _looks_binary(body):
+            raise _Unreadable("binary body without a Content-Type")
+        text = _decode(body, media_type, _charset_param(raw_type))
+    except _Unreadable as unreadable:
+        return replace(page, source_status="unreadable", error=str(unreadable))
+    return replace(page, text=text)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delay-seconds or an HTTP date)."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
+
+
+# --- Bodies -------------------------------------------------------------------------------
+
+
+def _media_type(content_type: str | None) -> str | None:
+    if content_type is None:
+        return None
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media or None
+
+
+def _charset_param(content_type: str | None) -> str | None:
+    if content_type is None:
+        return None
+    found = re.search(r";\s*charset\s*=\s*[\"']?([^\"';\s]+)", content_type, re.IGNORECASE)
+    return found[1] if found else None
+
+
+def _is_readable(media_type: str) -> bool:
+    return media_type in READABLE_TYPES or media_type.startswith("text/x-")
+
+
+_BINARY_SIGNATURES = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
+
+
+def _looks_binary(body: bytes) -> bool:
+    head = body[:4096]
+    return head.startswith(_BINARY_SIGNATURES) or b"\x00" in head
+
+
+class _Inflater:
+    """Undo a Content-Encoding while counting output, so a bomb stops at the cap.
+
+    zlib's `max_length` bounds every step, so no more than `cap + 1` decoded bytes
+    ever exist at once, however well the input compresses.
+    """
+
+    def __init__(self, encoding: str, cap: int) -> None:
+        self._encoding = encoding
+        self._cap = cap
+        self._produced = 0
+        self._sniffed = False
+        self._zlib: zlib._Decompress | None = None
+        if encoding in ("gzip", "x-gzip"):
+            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self._zlib = zlib.decompressobj()
+        elif encoding not in ("", "identity"):
+            raise _Unreadable(f"unsupported Content-Encoding: {encoding}")
+
+    def feed(self, data: bytes) -> bytes:
+        if self._zlib is None:
+            return self._count(data)
+        if self._encoding == "deflate" and not self._sniffed:
+            self._sniff_raw_deflate(data)
+        out = bytearray()
+        while data:
+            try:
+                out += self._count(self._zlib.decompress(data, self._cap - self._produced + 1))
+            except zlib.error as exc:
+                raise _Unreadable(f"corrupt {self._encoding} body: {exc}") from None
+            data = self._zlib.unconsumed_tail
+        return bytes(out)
+
+    def finish(self) -> bytes:
+        if self._zlib is None:
+            return b""
+        return self._count(self._zlib.flush())
+
+    def _sniff_raw_deflate(self, first: bytes) -> None:
+        """Some servers send bare deflate without the zlib header that `deflate` implies."""
+        self._sniffed = True
+        try:
+            zlib.decompressobj().decompress(first, 1)
+        except zlib.error:
+            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)
+
+    def _count(self, chunk: bytes) -> bytes:
+        self._produced += len(chunk)
+        if self._produced > self._cap:
+            raise _Unreadable(f"decompressed body larger than {self._cap} bytes")
+        return chunk
+
+
+async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
+    """The decoded body, refusing a page over the raw or the decompressed cap."""
+    too_large = f"body larger than {policy.max_body} bytes"
+    declared = response.headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > policy.max_body:
+        raise _Unreadable(f"{too_large} (Content-Length {int(declared)})")
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    inflater = _Inflater(encoding, policy.max_decompressed)
+    body = bytearray()
+    received = 0
+    async for chunk in response.aiter_raw():
+        received += len(chunk)
+        if received > policy.max_body:
+            raise _Unreadable(too_large)
+        body += inflater.feed(chunk)
+    body += inflater.finish()
+    return bytes(body)
+
+
+# Labels browsers read differently from Python's codec of the same name (WHATWG Encoding).
+_CHARSET_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "ms_kanji": "cp932",
+    "windows-31j": "cp932",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+}
+_META_CHARSET = re.compile(
+    rb"<meta\s[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE
+)
+_XML_ENCODING = re.compile(rb"^<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _codec(label: str | bytes | None) -> str | None:
+    if label is None:
+        return None
+    if isinstance(label, bytes):
+        label = label.decode("ascii", "replace")
+    name = label.strip().strip("\"'").lower()
+    try:
+        return codecs.lookup(_CHARSET_ALIASES.get(name, name)).name
+    except LookupError:
+        return None
+
+
+def _declared_in_markup(body: bytes) -> str | None:
+    head = body[:4096]
+    found = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
+    return _codec(found[1]) if found else None
+
+
+def _decode(body: bytes, media_type: str | None, header_charset: str | None) -> str:
+    """Decode as a browser would: BOM, then header, then the page's own meta, then detection."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return body.decode(codec, errors="replace")
+    declared = _codec(header_charset)
+    if declared is None and (media_type is None or media_type in MARKUP_TYPES):
+        declared = _declared_in_markup(body)
+    if declared is not None:
+        return body.decode(declared, errors="replace")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    best = charset_normalizer.from_bytes(body).best()
+    if best is not None:
+        return str(best)
+    return body.decode("utf-8", errors="replace")
+
+
+# --- Attempts and retries -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """One attempt: the redirect chain walked and where it ended."""
+
+    outcome: _Outcome
+    final_url: str
+    hops: tuple[Hop, ...]
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+async def _request(
+    url: str, client: httpx.AsyncClient, headers: Mapping[str, str], policy: FetchPolicy
+) -> _Outcome | _Redirect:
+    """One GET, turning transport failures into outcomes (retryable where that can help)."""
+    try:
+        async with asyncio.timeout(policy.timeout):
+            async with client.stream("GET", url, headers=headers) as response:
+                return await _read_response(response, policy)
+    except (TimeoutError, httpx.TimeoutException):
+        return _Outcome(
+            None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True
+        )
+    except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:
+        return _Outcome(None, "unreachable", f"connection failed: {_one_line(exc)}", retryable=True)
+    except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL) as exc:
+        return _Outcome(None, "refused", f"cannot request {url}: {_one_line(exc)}")
+
+
+async def _walk(
+    target: str,
+    client: httpx.AsyncClient,
+    headers: Mapping[str, str],
+    policy: FetchPolicy,
+    gates: _Gates,
+) -> _Walk:
+    """Follow the redirect chain from `target` by hand, one gated request per hop."""
+    url = target
+    seen = {url}
+    hops: list[Hop] = []
+    while True:
+        async with gates.slot(url):
+            step = await _request(url, client, headers, policy)
+        if isinstance(step, _Outcome):
+            return _Walk(step, url, tuple(hops))
+        hops.append(Hop(url, step.status))
+        next_url = urljoin(url, step.location).partition("#")[0]
+        problem = _redirect_problem(url, next_url, seen, len(hops), policy.max_redirects)
+        if problem is not None:
+            return _Walk(_Outcome(step.status, "refused", problem), url, tuple(hops))
+        seen.add(next_url)
+        url = next_url
+
+
+def _backoff(attempt: int, policy: FetchPolicy) -> float:
+    """Exponential backoff with jitter, so retries from many runs do not arrive in step."""
+    return float(policy.backoff_base * 2 ** (attempt - 1) * random.uniform(0.5, 1.0))
+
+
+async def _attempts(
+    target: str,
+    client: httpx.AsyncClient,
+    headers: Mapping[str, str],
+    policy: FetchPolicy,
+    gates: _Gates,
+) -> tuple[_Walk, int]:
+    """Walk the chain, retrying transient failures; return the last walk and the count."""
+    attempt = 0
+    while True:
+        attempt += 1
+        walk = await _walk(target, client, headers, policy, gates)
+        outcome = walk.outcome
+        if not outcome.retryable:
+            return walk, attempt
+        wait = outcome.retry_after
+        if wait is not None and wait > policy.retry_after_cap:
+            error = (
+                f"{outcome.error}; Retry-After asks for {wait:.0f} s, "
+                f"more than the {policy.retry_after_cap:g} s cap"
+            )
+            return replace(walk, outcome=replace(outcome, error=error)), attempt
+        if attempt > policy.retries:
+            error = f"{outcome.error}; gave up after {attempt} attempts"
+            return replace(walk, outcome=replace(outcome, error=error)), attempt
+        await asyncio.sleep(wait if wait is not None else _backoff(attempt, policy))
+
+
+def _moved_to(hops: tuple[Hop, ...], final_url: str) -> str | None:
+    """Where the permanent redirects at the head of the chain lead.
+
+    Only a chain that *starts* permanent says the ledger's URL itself moved; a
+    permanent hop after a temporary one moved some intermediate URL instead.
+    """
+    permanent = 0
+    while permanent < len(hops) and hops[permanent].status in PERMANENT_REDIRECTS:
+        permanent += 1
+    if permanent == 0:
+        return None
+    return hops[permanent].url if permanent < len(hops) else final_url
+
+
+def _result(
+    url: str, walk: _Walk, attempts: int, elapsed: float, line_range: tuple[int, int] | None
+) -> FetchResult:
+    outcome = walk.outcome
+    moved_to = _moved_to(walk.hops, walk.final_url)
+    status: SourceStatus = outcome.source_status
+    if status == "ok" and moved_to is not None:
+        status = "moved"
+    return FetchResult(
+        url=url,
+        final_url=walk.final_url,
+        http_status=outcome.http_status,
+        source_status=status,
+        redirects=walk.hops,
+        moved_to=moved_to,
+        etag=outcome.etag,
+        last_modified=outcome.last_modified,
+        content_type=outcome.content_type,
+        text=outcome.text,
+        not_modified=outcome.not_modified,
+        error=outcome.error,
+        attempts=attempts,
+        elapsed=elapsed,
+        line_range=line_range,
+    )
+
+
+def _conditional_headers(
+    urls: list[str], validators: Mapping[str, Validators] | None
+) -> dict[str, str]:
+    """If-None-Match / If-Modified-Since, only when every URL sharing the target can reuse
+    the same stored snapshot (a 304 would otherwise leave one of them with nothing)."""
+    if not validators:
+        return {}
+    known = {validators.get(url) for url in urls}
+    if len(known) != 1:
+        return {}
+    shared = known.pop()
+    if shared is None:
+        return {}
+    headers: dict[str, str] = {}
+    if shared.etag:
+        headers["If-None-Match"] = shared.etag
+    if shared.last_modified:
+        headers["If-Modified-Since"] = shared.last_modified
+    return headers
+
+
+async def _fetch_group(
+    target: str,
+    urls: list[str],
+    client: httpx.AsyncClient,
+    validators: Mapping[str, Validators] | None,
+    policy: FetchPolicy,
+    gates: _Gates,
+) -> list[FetchResult]:
+    """Fetch one target once and answer for every ledger URL that maps to it."""
+    started = time.monotonic()
+    if _is_http_url(target):
+        headers = _conditional_headers(urls, validators)
+        walk, attempts = await _attempts(target, client, headers, policy, gates)
+    else:
+        refusal = _Outcome(None, "refused", f"not an http(s) URL: {target}")
+        walk, attempts = _Walk(refusal, target, ()), 0
+    elapsed = time.monotonic() - started
+    return [_result(url, walk, attempts, elapsed, fetch_target(url)[1]) for url in urls]
+
+
+async def fetch_all(
+    urls: Iterable[str],
+    client: httpx.AsyncClient,
+    *,
+    validators: Mapping[str, Validators] | None = None,
+    policy: FetchPolicy = DEFAULT_POLICY,
+    on_result: Callable[[FetchResult], None] | None = None,
+) -> dict[str, FetchResult]:
+    """Fetch every distinct URL once, concurrently; one result per URL, in input order.
+
+    URLs that differ only in their fragment share one request. `on_result` is called
+    from this coroutine as each result arrives (for progress display). A failing URL
+    never raises; an exception here is a bug (or `on_result`'s own) and cancels the rest.
+    """
+    groups: dict[str, list[str]] = {}
+    for url in dict.fromkeys(urls):
+        groups.setdefault(fetch_target(url)[0], []).append(url)
+    gates = _Gates(policy)
+    tasks = [
+        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates))
+        for target, group in groups.items()
+    ]
+    arrived: dict[str, FetchResult] = {}
+    try:
+        for next_done in asyncio.as_completed(tasks):
+            for result in await next_done:
+                arrived[result.url] = result
+                if on_result is not None:
+                    on_result(result)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return {url: arrived[url] for group in groups.values() for url in group}
+
+
+def fetch_one_sync(
+    url: str,
+    *,
+    validators: Validators | None = None,
+    policy: FetchPolicy = DEFAULT_POLICY,
+    trust_env: bool = True,
+) -> FetchResult:
+    """Fetch a single URL from synchronous code (the one-off `verify`)."""
+
+    async def fetch() -> FetchResult:
+        async with make_client(policy, trust_env=trust_env) as client:
+            known = {url: validators} if validators is not None else None
+            results = await fetch_all([url], client, validators=known, policy=policy)
+        return results[url]
+
+    return asyncio.run(fetch())

@@ -1,0 +1,586 @@
+"""The ledger: its model, and loading claims.yaml into it with every problem reported.
+
+Loading is three passes over the same located data, so that one run reports every
+problem at once: the YAML itself (safeyaml), the shape (the JSON Schema that
+`claimledger schema` prints, so editors and the tool agree), and the meaning
+(references, cycles, what each basis needs). Only a ledger with no problem becomes
+a `Ledger`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+import urllib.parse
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from claimledger.errors import InputError, LedgerError, Problem
+from claimledger.safeyaml import Located, Path_, load_located
+
+MAX_LEDGER_BYTES = 8 * 1024 * 1024
+"""A ledger is hand-written text; anything larger is a mistake, not a ledger."""
+
+
+class Grade(StrEnum):
+    """How strongly the public evidence supports a facet, strongest first."""
+
+    DEMONSTRATED = "DEMONSTRATED"
+    CLAIMED = "CLAIMED"
+    SPECULATIVE = "SPECULATIVE"
+    UNKNOWN = "UNKNOWN"
+
+    @property
+    def strength(self) -> int:
+        """Higher is stronger, so `min` by strength is the weakest grade."""
+        return len(_GRADE_ORDER) - _GRADE_ORDER.index(self)
+
+
+_GRADE_ORDER = list(Grade)
+
+
+class Basis(StrEnum):
+    """What a facet's grade rests on, which decides the rule that may change it."""
+
+    QUOTES = "quotes"
+    PREMISES = "premises"
+    ARTIFACT = "artifact"
+    JUDGEMENT = "judgement"
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    intro: str = ""
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    url: str
+    title: str
+    kind: str
+    publisher: str
+    independent: bool = False
+    select: str | None = None
+    archived: str | None = None
+    note: str | None = None
+
+    @property
+    def independence_key(self) -> str:
+        """Sources sharing this key count once toward `min_sources`."""
+        return f"source:{self.id}" if self.independent else f"publisher:{self.publisher}"
+
+
+@dataclass(frozen=True)
+class Quote:
+    text: str
+    sources: tuple[str, ...]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Facet:
+    on: str
+    grade: Grade
+    basis: Basis
+    why: str = ""
+    min_sources: int = 1
+
+
+@dataclass(frozen=True)
+class Artifact:
+    run: tuple[str, ...] | str
+    expect: str
+    shell: bool = False
+    timeout: float = 60.0
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    date: str
+    by: str
+    on: str | None = None
+    from_grade: Grade | None = None
+    to_grade: Grade | None = None
+    quote_was: str | None = None
+    quote_now: str | None = None
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    section: str
+    title: str
+    statement: str
+    kind: str
+    grades: tuple[Facet, ...]
+    quotes: tuple[Quote, ...] = ()
+    depends_on: tuple[str, ...] = ()
+    falsified_if: str | None = None
+    artifact: Artifact | None = None
+    history: tuple[HistoryEntry, ...] = ()
+    line: int = 0
+
+    def facet(self, on: str | None) -> Facet:
+        """The facet named `on`, or the first one when `on` is None."""
+        if on is None:
+            return self.grades[0]
+        for facet in self.grades:
+            if facet.on == on:
+                return facet
+        names = ", ".join(repr(f.on) for f in self.grades)
+        raise InputError(f"claim '{self.id}' has no facet {on!r}; its facets are {names}")
+
+
+@dataclass(frozen=True)
+class Scope:
+    did_not: tuple[str, ...] = ()
+    could_not_see: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ledger:
+    title: str
+    date_read: dt.date
+    sections: tuple[Section, ...]
+    sources: Mapping[str, Source]
+    claims: tuple[Claim, ...]
+    subject: str = ""
+    author: str = ""
+    about: str = ""
+    scope: Scope = field(default_factory=Scope)
+
+    def claim(self, claim_id: str) -> Claim:
+        for claim in self.claims:
+            if claim.id == claim_id:
+                return claim
+        raise InputError(
+            f"no claim '{claim_id}' in the ledger{_did_you_mean(claim_id, self.claim_ids)}"
+        )
+
+    @property
+    def claim_ids(self) -> list[str]:
+        return [claim.id for claim in self.claims]
+
+    def grade_counts(self) -> dict[Grade, int]:
+        """How many facets carry each grade, in grade order."""
+        counts = dict.fromkeys(Grade, 0)
+        for claim in self.claims:
+            for facet in claim.grades:
+                counts[facet.grade] += 1
+        return counts
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load(path: Path) -> Ledger:
+    """Read, check and build the ledger at `path`, or raise with every problem in it."""
+    return parse(read_ledger_text(path), str(path))
+
+
+def read_ledger_text(path: Path) -> str:
+    """The file's text, with a one-line error for every way reading it can fail."""
+    name = str(path)
+    if not path.exists():
+        raise InputError(f"{name}: no such file (create one with `claimledger init`)")
+    if path.is_dir():
+        raise InputError(f"{name}: is a directory, not a ledger file")
+    try:
+        if path.stat().st_size > MAX_LEDGER_BYTES:
+            raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
+    except OSError as err:
+        raise InputError(f"{name}: cannot be read: {err.strerror}") from None
+
+
+def parse(text: str, filename: str = "claims.yaml") -> Ledger:
+    """Build a ledger from its text; `filename` is only used in messages."""
+    located, yaml_problems = load_located(text)
+    problems = [Problem(filename, p.line, p.col, p.message) for p in yaml_problems]
+    if located is None:
+        raise LedgerError(problems)
+    if not isinstance(located.data, dict):
+        problems.append(
+            Problem(filename, 1, 1, "the top level must be a mapping (ledger: 1, title: …)")
+        )
+        raise LedgerError(problems)
+    findings = [*_shape_problems(located), *_meaning_problems(located)]
+    problems += [Problem(filename, *where, message) for where, message in findings]
+    if problems:
+        raise LedgerError(problems)
+    return _build(located.data)
+
+
+# --------------------------------------------------------------------------- shape
+
+
+@cache
+def ledger_schema() -> dict[str, Any]:
+    """The JSON Schema of a ledger, shared by `claimledger schema` and the loader."""
+    text = resources.files("claimledger").joinpath("data/ledger.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+Finding = tuple[tuple[int, int], str]
+
+
+def _shape_problems(located: Located) -> Iterator[Finding]:
+    validator = jsonschema.Draft202012Validator(ledger_schema())
+    for error in validator.iter_errors(located.data):
+        yield from _explain(error, located)
+
+
+def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Finding]:
+    path: Path_ = tuple(error.absolute_path)
+    name = _field_name(path)
+    value: Any = error.instance
+    rule: Any = error.validator_value
+    schema: Any = error.schema
+    kind = error.validator
+    if kind == "required":
+        missing = [k for k in rule if k not in value]
+        for key in missing:
+            yield located.where(path), f"{_owner(path)} is missing '{key}'"
+    elif kind == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        for key in sorted(set(value) - set(allowed)):
+            yield (
+                located.where((*path, key), key=True),
+                f"unknown key '{key}' in {_owner(path)}{_did_you_mean(key, allowed)}",
+            )
+    elif kind == "enum":
+        options = [str(o) for o in rule]
+        hint = _did_you_mean(str(value), options)
+        yield located.where(path), f"{name} {value!r} is not one of {', '.join(options)}{hint}"
+    elif kind == "const":
+        yield located.where(path), f"{name} must be {rule!r}, not {value!r}"
+    elif kind == "pattern":
+        yield located.where(path), _pattern_message(name, value, rule)
+    elif kind == "type":
+        yield (
+            located.where(path),
+            f"{name} should be {_a(rule)}, not {_a(_type_of(value))}",
+        )
+    elif kind in ("minItems", "minLength"):
+        yield located.where(path), f"{name} must not be empty"
+    elif kind == "oneOf" and name == "run":
+        yield (
+            located.where(path),
+            "artifact run must be a command (a list of arguments, or a string)",
+        )
+    else:
+        yield located.where(path), f"{name}: {error.message}"
+
+
+def _pattern_message(name: str, value: Any, pattern: str) -> str:
+    if pattern.startswith("^https?"):
+        return f"{name} {value!r} is not an http(s) URL"
+    if "[0-9]{4}" in pattern:
+        return f"{name} {value!r} is not a date (YYYY-MM-DD)"
+    return f"{name} {value!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
+
+
+def _field_name(path: Path_) -> str:
+    for part in reversed(path):
+        if isinstance(part, str):
+            return part
+    return "value"
+
+
+def _owner(path: Path_) -> str:
+    """A readable name for the mapping at `path`: 'claims[3]', 'source 'x'', 'the ledger'."""
+    if not path:
+        return "the ledger"
+    if len(path) == 2 and path[0] == "sources":
+        return f"source '{path[1]}'"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _type_of(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer"}
+    return "null" if value is None else names.get(type(value), "number")
+
+
+def _a(kind: str | list[str]) -> str:
+    words = {
+        "object": "a mapping",
+        "array": "a list",
+        "string": "text",
+        "boolean": "true or false",
+        "integer": "a whole number",
+        "number": "a number",
+        "null": "empty",
+    }
+    kinds = kind if isinstance(kind, list) else [kind]
+    return " or ".join(words.get(k, k) for k in kinds)
+
+
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# --------------------------------------------------------------------------- meaning
+
+
+def _meaning_problems(located: Located) -> Iterator[Finding]:
+    """What the schema cannot say: references, uniqueness, cycles, what a basis needs.
+
+    Runs even when the shape is wrong, looking only at the parts that are well formed,
+    so one run reports every problem.
+    """
+    data = located.data
+    sources = data.get("sources")
+    source_ids = [k for k in sources if isinstance(k, str)] if isinstance(sources, dict) else []
+    sections = _records(data.get("sections"))
+    claims = _records(data.get("claims"))
+    yield from _url_problems(located, sources if isinstance(sources, dict) else {})
+    yield from _duplicate_ids(located, "sections", sections)
+    yield from _duplicate_ids(located, "claims", claims)
+    section_ids = [s["id"] for _, s in sections if isinstance(s.get("id"), str)]
+    claim_ids = [c["id"] for _, c in claims if isinstance(c.get("id"), str)]
+    for index, claim in claims:
+        at: Path_ = ("claims", index)
+        section = claim.get("section")
+        if isinstance(section, str) and section_ids and section not in section_ids:
+            yield _unknown(located, (*at, "section"), "section", section, section_ids)
+        for q_index, quote in _records(claim.get("quotes")):
+            for s_index, source_id in _texts(quote.get("sources")):
+                if isinstance(sources, dict) and source_id not in source_ids:
+                    path = (*at, "quotes", q_index, "sources", s_index)
+                    yield _unknown(located, path, "source", source_id, source_ids)
+        for d_index, premise in _texts(claim.get("depends_on")):
+            path = (*at, "depends_on", d_index)
+            if premise == claim.get("id"):
+                yield located.where(path), f"claim '{premise}' depends on itself"
+            elif premise not in claim_ids:
+                yield _unknown(located, path, "claim", premise, claim_ids)
+        yield from _basis_problems(located, at, claim)
+    yield from _cycle_problems(located, claims)
+
+
+def _records(value: Any) -> list[tuple[int, dict[str, Any]]]:
+    """The mappings of a list, with their indexes; anything else was reported as shape."""
+    if not isinstance(value, list):
+        return []
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+
+
+def _texts(value: Any) -> list[tuple[int, str]]:
+    """The strings of a list, with their indexes."""
+    if not isinstance(value, list):
+        return []
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, str)]
+
+
+def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding]:
+    """URLs the schema's pattern lets through but that name no host (http:///x)."""
+    for source_id, source in sources.items():
+        if not isinstance(source, dict):
+            continue
+        for key in ("url", "archived"):
+            url = source.get(key)
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                continue  # missing, or reported by the schema
+            if not _is_web_url(url):
+                path = ("sources", source_id, key)
+                yield located.where(path), f"{key} {url!r} is not an http(s) URL with a host"
+
+
+def _is_web_url(url: str) -> bool:
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _duplicate_ids(
+    located: Located, key: str, items: list[tuple[int, dict[str, Any]]]
+) -> Iterator[Finding]:
+    """Report each id that repeats one earlier in the list."""
+    seen: dict[str, int] = {}
+    for index, item in items:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            line = located.where((key, seen[item_id], "id"))[0]
+            noun = key.rstrip("s")
+            yield (
+                located.where((key, index, "id")),
+                f"duplicate {noun} id '{item_id}' (first at line {line})",
+            )
+        else:
+            seen[item_id] = index
+
+
+def _unknown(located: Located, path: Path_, noun: str, value: str, known: Sequence[str]) -> Finding:
+    return located.where(path), f"unknown {noun} '{value}'{_did_you_mean(value, known)}"
+
+
+_BASIS_NEEDS = {"quotes": "quotes", "premises": "depends_on", "artifact": "artifact"}
+
+
+def _basis_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Iterator[Finding]:
+    names: list[str] = []
+    for f_index, facet in _records(claim.get("grades")):
+        needed = _BASIS_NEEDS.get(str(facet.get("basis")))
+        if needed and not claim.get(needed):
+            yield (
+                located.where((*at, "grades", f_index, "basis")),
+                f"facet '{facet.get('on')}' has basis '{facet['basis']}' but claim "
+                f"'{claim.get('id')}' has no {needed}",
+            )
+        name = facet.get("on")
+        if isinstance(name, str) and name in names:
+            yield (
+                located.where((*at, "grades", f_index, "on")),
+                f"duplicate facet '{name}' in claim '{claim.get('id')}'",
+            )
+        names.append(str(name))
+
+
+def _cycle_problems(
+    located: Located, claims: list[tuple[int, dict[str, Any]]]
+) -> Iterator[Finding]:
+    premises: dict[str, list[str]] = {}
+    index_of: dict[str, int] = {}
+    for index, claim in claims:
+        if isinstance(claim.get("id"), str):
+            premises.setdefault(claim["id"], [p for _, p in _texts(claim.get("depends_on"))])
+            index_of.setdefault(claim["id"], index)
+    for cycle in find_cycles(premises):
+        chain = " -> ".join([*cycle, cycle[0]])
+        yield (
+            located.where(("claims", index_of[cycle[0]], "depends_on")),
+            f"depends_on cycle: {chain}",
+        )
+
+
+def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
+    """Each elementary cycle once, found by depth-first search, starting at its least id."""
+    cycles: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if nxt not in graph or nxt == node:
+                continue
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt) :]
+                start = cycle.index(min(cycle))
+                canonical = tuple(cycle[start:] + cycle[:start])
+                if canonical not in seen:
+                    seen.add(canonical)
+                    cycles.append(list(canonical))
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _build(data: dict[str, Any]) -> Ledger:
+    return Ledger(
+        title=data["title"],
+        subject=data.get("subject", ""),
+        author=data.get("author", ""),
+        about=data.get("about", ""),
+        date_read=dt.date.fromisoformat(data["date_read"]),
+        sections=tuple(Section(s["id"], s["title"], s.get("intro", "")) for s in data["sections"]),
+        sources={sid: _build_source(sid, s) for sid, s in data["sources"].items()},
+        claims=tuple(_build_claim(c) for c in data["claims"]),
+        scope=Scope(
+            did_not=tuple(data.get("scope", {}).get("did_not", [])),
+            could_not_see=tuple(data.get("scope", {}).get("could_not_see", [])),
+        ),
+    )
+
+
+def _build_source(source_id: str, s: dict[str, Any]) -> Source:
+    return Source(
+        id=source_id,
+        url=s["url"],
+        title=s["title"],
+        kind=s["kind"],
+        publisher=s["publisher"],
+        independent=s.get("independent", False),
+        select=s.get("select"),
+        archived=s.get("archived"),
+        note=s.get("note"),
+    )
+
+
+def _build_claim(c: dict[str, Any]) -> Claim:
+    artifact = c.get("artifact")
+    return Claim(
+        id=c["id"],
+        section=c["section"],
+        title=c["title"],
+        statement=c["statement"],
+        kind=c["kind"],
+        grades=tuple(
+            Facet(
+                f["on"],
+                Grade(f["grade"]),
+                Basis(f["basis"]),
+                f.get("why", ""),
+                f.get("min_sources", 1),
+            )
+            for f in c["grades"]
+        ),
+        quotes=tuple(
+            Quote(q["text"], tuple(q["sources"]), q.get("note")) for q in c.get("quotes", [])
+        ),
+        depends_on=tuple(c.get("depends_on", [])),
+        falsified_if=c.get("falsified_if"),
+        artifact=None
+        if artifact is None
+        else Artifact(
+            run=tuple(artifact["run"]) if isinstance(artifact["run"], list) else artifact["run"],
+            expect=artifact["expect"],
+            shell=artifact.get("shell", False),
+            timeout=float(artifact.get("timeout", 60.0)),
+        ),
+        history=tuple(_build_history(h) for h in c.get("history", [])),
+    )
+
+
+def _build_history(h: dict[str, Any]) -> HistoryEntry:
+    return HistoryEntry(
+        date=h["date"],
+        by=h["by"],
+        on=h.get("on"),
+        from_grade=Grade(h["from"]) if "from" in h else None,
+        to_grade=Grade(h["to"]) if "to" in h else None,
+        quote_was=h.get("quote_was"),
+        quote_now=h.get("quote_now"),
+        why=h.get("why"),
+    )

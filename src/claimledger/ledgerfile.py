@@ -1,0 +1,372 @@
+"""Writing claims.yaml back: surgical, locked, compared, atomic.
+
+The ledger is the author's file, so an edit changes only the lines it must: a grade
+is replaced where it stands, a history entry is one new line under the claim, a new
+claim is a block appended after the last one. Everything else, comments, key order,
+quoting and blank lines, stays byte for byte. (A round-trip dump cannot promise that:
+appending to a mapping moves the blank lines and comments that trail its last value.)
+
+Every write is the fix for the lost-update race the model teardown describes: take
+the lock, re-read the file, apply the edit to what is on disk *now*, validate the
+result, check the file did not change behind the lock (an editor does not take it),
+write a temporary file in the same directory, fsync, and atomically replace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from filelock import FileLock, Timeout
+
+from claimledger.errors import ConflictError, InputError
+from claimledger.ledger import Grade, Ledger, parse, read_ledger_text
+
+NodePath = Sequence[str | int]
+Change = Callable[[str, Ledger], str]
+"""Given the file's current text and its ledger, return the new text."""
+
+LOCK_TIMEOUT = 60.0
+COMPARE_RETRIES = 5
+
+
+# --------------------------------------------------------------------------- the write
+
+
+def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) -> Ledger:
+    """Apply `change` to the ledger at `path` under its lock; return the ledger written."""
+    with _locked(path, lock_timeout):
+        _remove_stale_temporaries(path)
+        for _ in range(COMPARE_RETRIES):
+            text = read_ledger_text(path)
+            new_text = change(text, parse(text, str(path)))
+            ledger = parse(new_text, str(path))
+            if new_text == text:
+                return ledger
+            if read_ledger_text(path) == text:  # nobody wrote behind the lock meanwhile
+                _replace_atomically(path, new_text)
+                return ledger
+    raise ConflictError(
+        f"{path}: keeps changing while being written; close other editors and retry"
+    )
+
+
+def lock_path(path: Path) -> Path:
+    """The lock beside the ledger; replacing the ledger cannot replace its lock."""
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextlib.contextmanager
+def _locked(path: Path, timeout: float) -> Iterator[None]:
+    try:
+        with FileLock(lock_path(path), timeout=timeout):
+            yield
+    except Timeout:
+        raise InputError(
+            f"{path}: another claimledger command has held its lock for {timeout:.0f} s"
+        ) from None
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}."
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Temporaries left by a writer killed mid-write; safe to remove under the lock."""
+    for stale in path.parent.glob(f"{_temporary_prefix(path)}*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+
+
+def _replace_atomically(path: Path, text: str) -> None:
+    mode = path.stat().st_mode & 0o777
+    temporary = _write_temporary(path, text.encode("utf-8"), mode)
+    try:
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _write_temporary(path: Path, data: bytes, mode: int) -> Path:
+    """Write and fsync the new content beside `path`; return the temporary's name.
+
+    Where the system allows it the data goes to an anonymous file (O_TMPFILE) that is
+    only given a name once it is complete and durable, so a writer killed mid-write
+    leaves nothing behind. Elsewhere a named temporary is used, and the next writer
+    removes it if it was left.
+    """
+    name = path.with_name(f"{_temporary_prefix(path)}{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    if _write_anonymous_then_name(name, data, mode):
+        return name
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        _write_all(fd, data, mode)
+    except BaseException:
+        name.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)
+    return name
+
+
+def _write_anonymous_then_name(name: Path, data: bytes, mode: int) -> bool:
+    """Try the O_TMPFILE way; False when this system or filesystem cannot do it."""
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    try:
+        fd = os.open(name.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+    except OSError:
+        return False
+    try:
+        _write_all(fd, data, mode)
+        os.link(f"/proc/self/fd/{fd}", name, follow_symlinks=True)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _write_all(fd: int, data: bytes, mode: int) -> None:
+    os.fchmod(fd, mode)  # the ledger keeps its permissions, whatever the umask
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    os.fsync(fd)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename itself durable, where the platform allows it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- text surgery
+
+
+def _compose(text: str) -> yaml.Node:
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert node is not None  # the text was validated before any edit
+    return node
+
+
+def _node_at(root: yaml.Node, path: NodePath) -> yaml.Node:
+    node = root
+    for part in path:
+        if isinstance(part, int):
+            assert isinstance(node, yaml.SequenceNode)
+            node = node.value[part]
+        else:
+            assert isinstance(node, yaml.MappingNode)
+            node = next(value for key, value in node.value if key.value == part)
+    return node
+
+
+def _has_key(root: yaml.Node, path: NodePath, key: str) -> bool:
+    node = _node_at(root, path)
+    return isinstance(node, yaml.MappingNode) and any(k.value == key for k, _ in node.value)
+
+
+def set_scalar(text: str, path: NodePath, value: str) -> str:
+    """Replace one scalar value, keeping its quoting style where the value allows it."""
+    node = _node_at(_compose(text), path)
+    assert isinstance(node, yaml.ScalarNode)
+    style = node.style if node.style in ('"', "'") else None
+    rendered = _render_scalar(value, style)
+    return text[: node.start_mark.index] + rendered + text[_scalar_end(text, node) :]
+
+
+def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
+    """A block scalar's span swallows the blank lines after it; keep those in place."""
+    end = node.end_mark.index
+    if node.style in ("|", ">"):
+        end = len(text[:end].rstrip()) + 1
+    return end
+
+
+def _render_scalar(value: str, style: str | None) -> str:
+    if style is None and "\n" in value:
+        style = '"'
+    dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
+    dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
+    if style is None and yaml.safe_load(dumped) != value:
+        return _render_scalar(value, '"')
+    return dumped
+
+
+def append_item(text: str, seq_path: NodePath, item: Any) -> str:
+    """Append `item` to the block sequence at `seq_path`, as one flow-style line."""
+    root = _compose(text)
+    seq = _node_at(root, seq_path)
+    assert isinstance(seq, yaml.SequenceNode)
+    if seq.flow_style or not seq.value:
+        items = [*yaml.safe_load(text[seq.start_mark.index : seq.end_mark.index] or "[]"), item]
+        span = _render_flow(items)
+        return text[: seq.start_mark.index] + span + text[seq.end_mark.index :]
+    dash_column = _dash_column(text, seq.value[0])
+    line = " " * dash_column + "- " + _render_flow(item) + "\n"
+    at = _after_content(text, seq)
+    return text[:at] + line + text[at:]
+
+
+def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
+    """Add `key: value` as the last entry of the block mapping at `map_path`."""
+    root = _compose(text)
+    mapping = _node_at(root, map_path)
+    assert isinstance(mapping, yaml.MappingNode) and mapping.value
+    column = mapping.value[0][0].start_mark.column
+    block = _render_block({key: value}, column)
+    at = _after_content(text, mapping)
+    return text[:at] + block + text[at:]
+
+
+def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
+    """Append a mapping to a block sequence in block style, after a blank line."""
+    root = _compose(text)
+    seq = _node_at(root, seq_path)
+    assert isinstance(seq, yaml.SequenceNode) and seq.value and not seq.flow_style
+    dash_column = _dash_column(text, seq.value[0])
+    body = _render_block(dict(item), dash_column + 2)
+    block = "\n" + " " * dash_column + "- " + body[dash_column + 2 :]
+    at = _after_content(text, seq)
+    return text[:at] + block + text[at:]
+
+
+def _dash_column(text: str, item: yaml.Node) -> int:
+    """The column of the '- ' that introduces a block sequence item."""
+    line_start = text.rfind("\n", 0, item.start_mark.index) + 1
+    dash = text.rfind("-", line_start, item.start_mark.index)
+    return dash - line_start if dash >= 0 else item.start_mark.column
+
+
+def _after_content(text: str, node: yaml.Node) -> int:
+    """The start of the line after the node's last character of content.
+
+    Trailing blank lines and comments stay after whatever is inserted there, so the
+    gap between this node and the next one keeps its place.
+    """
+    last = node
+    while isinstance(last, yaml.MappingNode | yaml.SequenceNode) and not last.flow_style:
+        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    content_end = len(text[: last.end_mark.index].rstrip())
+    newline = text.find("\n", content_end)
+    return len(text) if newline < 0 else newline + 1
+
+
+def _render_flow(value: Any) -> str:
+    dumped = yaml.safe_dump(
+        value, default_flow_style=True, sort_keys=False, width=2**31 - 1, allow_unicode=True
+    )
+    return dumped.strip()
+
+
+class _IndentedDumper(yaml.SafeDumper):
+    """Indent block sequences under their key (`key:\\n  - item`), as ledgers are written."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def _render_block(value: dict[str, Any], column: int) -> str:
+    dumped = yaml.dump(
+        value,
+        Dumper=_IndentedDumper,
+        default_flow_style=False,
+        sort_keys=False,
+        width=2**31 - 1,
+        allow_unicode=True,
+        indent=2,
+    )
+    pad = " " * column
+    return "".join(pad + line if line.strip() else line for line in dumped.splitlines(True))
+
+
+# --------------------------------------------------------------------------- ledger edits
+
+
+def claim_index(ledger: Ledger, claim_id: str) -> int:
+    ledger.claim(claim_id)  # raises with a did-you-mean when it is not there
+    return ledger.claim_ids.index(claim_id)
+
+
+def append_history(text: str, ledger: Ledger, claim_id: str, entry: Mapping[str, Any]) -> str:
+    """Append one entry to a claim's history, creating the list when it has none."""
+    index = claim_index(ledger, claim_id)
+    if _has_key(_compose(text), ("claims", index), "history"):
+        return append_item(text, ("claims", index, "history"), dict(entry))
+    return add_key(text, ("claims", index), "history", [_FlowMap(entry)])
+
+
+class _FlowMap(dict[str, Any]):
+    """A mapping that renders on one line, as history entries are written."""
+
+
+def _represent_flow_map(dumper: yaml.SafeDumper, data: _FlowMap) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+
+
+_IndentedDumper.add_representer(_FlowMap, _represent_flow_map)
+
+
+def history_entry(
+    *,
+    date: dt.date,
+    by: str,
+    why: str,
+    on: str | None = None,
+    from_grade: Grade | None = None,
+    to_grade: Grade | None = None,
+    quote_was: str | None = None,
+    quote_now: str | None = None,
+) -> dict[str, Any]:
+    """A history entry in the ledger's key order, without empty fields."""
+    entry: dict[str, Any] = {
+        "date": date,
+        "on": on,
+        "from": str(from_grade) if from_grade else None,
+        "to": str(to_grade) if to_grade else None,
+        "quote_was": quote_was,
+        "quote_now": quote_now,
+        "by": by,
+        "why": why,
+    }
+    return {key: value for key, value in entry.items() if value is not None}
+
+
+def set_grade(
+    text: str,
+    ledger: Ledger,
+    claim_id: str,
+    on: str | None,
+    grade: Grade,
+    *,
+    by: str,
+    why: str,
+    date: dt.date,
+) -> str:
+    """Change one facet's grade and record the change in the claim's history."""
+    claim = ledger.claim(claim_id)
+    facet = claim.facet(on)
+    index = claim_index(ledger, claim_id)
+    facet_index = claim.grades.index(facet)
+    text = set_scalar(text, ("claims", index, "grades", facet_index, "grade"), str(grade))
+    entry = history_entry(
+        date=date, on=facet.on, from_grade=facet.grade, to_grade=grade, by=by, why=why
+    )
+    return append_history(text, parse(text), claim_id, entry)
