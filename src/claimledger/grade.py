@@ -1,0 +1,448 @@
+"""Regrading: grades recomputed from the evidence by small, named, explainable rules.
+
+Pure: the ledger, the latest quote checks and artifact outcomes in; proposals and
+notices out, each naming its rule and the evidence behind it. Nothing here reads
+the clock, the disk or the network.
+
+Rules, one function each:
+
+* quotes  (basis quotes)   DEMONSTRATED/CLAIMED holds while every quote is verified on
+  `min_sources` independent sources; fewer but some -> CLAIMED (under-sourced); a quote
+  no source carries any more, or one whose drift changed its meaning -> UNKNOWN; when
+  the quotes are back, the grade history recorded before the fall comes back.
+  A harmless drift marks the facet stale (a notice, for `accept`), not a grade change.
+* premises (basis premises) never stronger than the weakest facet of its premises,
+  transitively, after their own proposals; recovers when they do.
+* artifact (basis artifact) the re-run output differs from `expect` -> UNKNOWN; back
+  when it matches again.
+* judgement: never changed by a rule.
+
+A source that could not be read (timeout, 429, 5xx, unreadable) is no evidence: only a
+page that was read says anything about a quote.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote
+
+READ_STATUSES = frozenset({"ok", "moved"})
+"""Source statuses whose page was read, so the check says something about the quote."""
+
+GONE_STATUSES = frozenset({"gone"})
+"""The page is gone (404/410): it no longer carries any quote."""
+
+
+class Check(Protocol):
+    """What the rules need of one recorded quote check (evidence.CheckRecord fits)."""
+
+    @property
+    def claim_id(self) -> str: ...
+    @property
+    def quote_text(self) -> str: ...
+    @property
+    def source_id(self) -> str: ...
+    @property
+    def source_status(self) -> str: ...
+    @property
+    def status(self) -> str | None: ...
+    @property
+    def meaning_changed(self) -> bool: ...
+    @property
+    def current(self) -> str | None: ...
+    @property
+    def checked_at(self) -> dt.datetime: ...
+
+
+@dataclass(frozen=True)
+class ArtifactOutcome:
+    """The result of re-running a claim's artifact."""
+
+    claim_id: str
+    matched: bool
+    diff: str = ""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One piece of evidence behind a proposal, printable on one line."""
+
+    quote: str | None
+    source_id: str | None
+    status: str
+    when: dt.datetime | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A grade change a rule asks for; `regrade --write` applies it."""
+
+    claim_id: str
+    on: str
+    from_grade: Grade
+    to_grade: Grade
+    rule: str
+    why: str
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def by(self) -> str:
+        return f"rule:{self.rule}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the author must look at that is not a grade change (a stale facet)."""
+
+    claim_id: str
+    on: str
+    kind: str
+    why: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Why a facet has (or keeps) its grade: the rule consulted and what it found."""
+
+    claim_id: str
+    on: str
+    rule: str
+    outcome: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Regrade:
+    """Everything one regrade found, in ledger order."""
+
+    proposals: tuple[Proposal, ...]
+    notices: tuple[Notice, ...]
+    traces: tuple[Trace, ...]
+    has_evidence: bool
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.proposals or self.notices)
+
+
+@dataclass
+class _Verdict:
+    """A rule's answer for one facet: a new grade or None, and the story behind it."""
+
+    to_grade: Grade | None
+    rule: str
+    why: str
+    evidence: list[Evidence] = field(default_factory=list)
+    stale: bool = False
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def regrade(
+    ledger: Ledger,
+    checks: Iterable[Check],
+    artifacts: Mapping[str, ArtifactOutcome] | None = None,
+) -> Regrade:
+    """Propose grade changes for every facet of the ledger from the latest evidence."""
+    latest = _latest_by_key(checks)
+    artifacts = artifacts or {}
+    effective: dict[str, dict[str, Grade]] = {}
+    proposals: list[Proposal] = []
+    notices: list[Notice] = []
+    traces: list[Trace] = []
+    for claim in _premises_first(ledger):
+        grades: dict[str, Grade] = {}
+        for facet in claim.grades:
+            verdict = _judge(ledger, claim, facet, latest, artifacts, effective)
+            evidence = tuple(verdict.evidence)
+            new = verdict.to_grade
+            traces.append(Trace(claim.id, facet.on, verdict.rule, verdict.why, evidence))
+            if new is not None and new != facet.grade:
+                proposals.append(
+                    Proposal(
+                        claim.id, facet.on, facet.grade, new, verdict.rule, verdict.why, evidence
+                    )
+                )
+            if verdict.stale:
+                notices.append(Notice(claim.id, facet.on, "stale", verdict.why, evidence))
+            grades[facet.on] = new or facet.grade
+        effective[claim.id] = grades
+    order = {claim.id: index for index, claim in enumerate(ledger.claims)}
+    return Regrade(
+        proposals=tuple(
+            sorted(proposals, key=lambda p: (order[p.claim_id], _facet_index(ledger, p)))
+        ),
+        notices=tuple(sorted(notices, key=lambda n: order[n.claim_id])),
+        traces=tuple(sorted(traces, key=lambda t: order[t.claim_id])),
+        has_evidence=bool(latest),
+    )
+
+
+def _facet_index(ledger: Ledger, proposal: Proposal) -> int:
+    claim = ledger.claim(proposal.claim_id)
+    return [facet.on for facet in claim.grades].index(proposal.on)
+
+
+def _latest_by_key(checks: Iterable[Check]) -> dict[tuple[str, str, str], Check]:
+    latest: dict[tuple[str, str, str], Check] = {}
+    for check in checks:
+        key = (check.claim_id, check.quote_text, check.source_id)
+        if key not in latest or check.checked_at >= latest[key].checked_at:
+            latest[key] = check
+    return latest
+
+
+def _premises_first(ledger: Ledger) -> list[Claim]:
+    """Claims ordered so every premise is judged before the claims resting on it."""
+    by_id = {claim.id: claim for claim in ledger.claims}
+    ordered: list[Claim] = []
+    placed: set[str] = set()
+
+    def place(claim: Claim) -> None:
+        if claim.id in placed:
+            return
+        placed.add(claim.id)  # the loader rejects cycles, so this cannot loop
+        for premise in claim.depends_on:
+            place(by_id[premise])
+        ordered.append(claim)
+
+    for claim in ledger.claims:
+        place(claim)
+    return ordered
+
+
+def _judge(
+    ledger: Ledger,
+    claim: Claim,
+    facet: Facet,
+    latest: Mapping[tuple[str, str, str], Check],
+    artifacts: Mapping[str, ArtifactOutcome],
+    effective: Mapping[str, Mapping[str, Grade]],
+) -> _Verdict:
+    if facet.basis is Basis.QUOTES:
+        return quotes_rule(ledger, claim, facet, latest)
+    if facet.basis is Basis.PREMISES:
+        return premises_rule(claim, facet, effective)
+    if facet.basis is Basis.ARTIFACT:
+        return artifact_rule(claim, facet, artifacts.get(claim.id))
+    return _Verdict(None, "judgement", "only a person changes a judgement (claimledger grade)")
+
+
+# --------------------------------------------------------------------------- quotes
+
+
+@dataclass(frozen=True)
+class _QuoteState:
+    """What the latest evidence says of one quote across its sources."""
+
+    quote: Quote
+    carried_by: frozenset[str]  # independence keys of sources where it is verified
+    drifted: tuple[Check, ...]  # harmless drift: the words moved, the meaning did not
+    reversed: tuple[Check, ...]  # drift that changed a meaning-carrying word
+    not_carried: tuple[Check, ...]  # read, and the words are not there (or the page is gone)
+    unread: tuple[Check, ...]  # could not be read: no evidence
+    checks: tuple[Check, ...]
+
+    @property
+    def read(self) -> bool:
+        return bool(self.carried_by or self.drifted or self.reversed or self.not_carried)
+
+    @property
+    def present(self) -> bool:
+        """Some read source still carries the words or a harmless rewording of them."""
+        return bool(self.carried_by or self.drifted)
+
+
+def _quote_state(
+    ledger: Ledger, claim: Claim, quote: Quote, latest: Mapping[tuple[str, str, str], Check]
+) -> _QuoteState:
+    carried: set[str] = set()
+    drifted: list[Check] = []
+    reversed_: list[Check] = []
+    missing: list[Check] = []
+    unread: list[Check] = []
+    checks: list[Check] = []
+    for source_id in quote.sources:
+        check = latest.get((claim.id, quote.text, source_id))
+        if check is None:
+            continue
+        checks.append(check)
+        if check.source_status in GONE_STATUSES:
+            missing.append(check)
+        elif check.source_status not in READ_STATUSES or check.status is None:
+            unread.append(check)
+        elif check.status == "verified":
+            carried.add(ledger.sources[source_id].independence_key)
+        elif check.status == "drifted" and check.meaning_changed:
+            reversed_.append(check)
+        elif check.status == "drifted":
+            drifted.append(check)
+        elif check.status == "missing":
+            missing.append(check)
+        else:  # ambiguous: the words are there, the place is not certain
+            carried.add(ledger.sources[source_id].independence_key)
+    return _QuoteState(
+        quote,
+        frozenset(carried),
+        tuple(drifted),
+        tuple(reversed_),
+        tuple(missing),
+        tuple(unread),
+        tuple(checks),
+    )
+
+
+def _evidence(check: Check) -> Evidence:
+    status = check.status or check.source_status
+    if check.status and check.source_status not in READ_STATUSES:
+        status = check.source_status
+    detail = ""
+    if check.status == "drifted" and check.current:
+        detail = f"page now says: {check.current}"
+    elif check.source_status not in READ_STATUSES:
+        detail = f"source {check.source_status}"
+    return Evidence(check.quote_text, check.source_id, status, check.checked_at, detail)
+
+
+def quotes_rule(
+    ledger: Ledger, claim: Claim, facet: Facet, latest: Mapping[tuple[str, str, str], Check]
+) -> _Verdict:
+    """Hold, lower or restore a quote-based facet from the latest checks of its quotes."""
+    states = [_quote_state(ledger, claim, quote, latest) for quote in claim.quotes]
+    evidence = [_evidence(check) for state in states for check in state.checks]
+    if not any(state.read for state in states):
+        why = "no evidence yet" if not evidence else "no source could be read: no evidence"
+        return _Verdict(None, "quotes", why, evidence)
+    gone = [s for s in states if s.read and not s.present and not s.reversed]
+    reversed_ = [s for s in states if s.reversed and not s.present]
+    if reversed_:
+        return _fall(
+            facet,
+            "quotes-meaning-changed",
+            f"the page's wording reverses {len(reversed_)} quote(s): re-read it",
+            evidence,
+        )
+    if gone:
+        return _fall(
+            facet, "quotes-gone", f"no source carries {len(gone)} quote(s) any more", evidence
+        )
+    stale = any(state.drifted and not state.carried_by for state in states) or any(
+        s.drifted for s in states
+    )
+    short = [
+        s for s in states if s.read and len(s.carried_by) < facet.min_sources and not s.drifted
+    ]
+    verdict = _restore_or_hold(claim, facet, short, evidence)
+    verdict.stale = stale
+    if stale:
+        verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
+    return verdict
+
+
+def _fall(facet: Facet, rule: str, why: str, evidence: list[Evidence]) -> _Verdict:
+    target = Grade.UNKNOWN if facet.grade is not Grade.UNKNOWN else None
+    return _Verdict(target, rule, why, evidence)
+
+
+def _restore_or_hold(
+    claim: Claim, facet: Facet, short: list[_QuoteState], evidence: list[Evidence]
+) -> _Verdict:
+    fallen_from = _grade_before_rule(
+        claim, facet, ("quotes-gone", "quotes-meaning-changed", "quotes-under-sourced")
+    )
+    ceiling = fallen_from or facet.grade
+    if short:
+        ceiling = _weaker(ceiling, Grade.CLAIMED)
+        why = f"verified on fewer than {facet.min_sources} independent sources"
+        rule = "quotes-under-sourced"
+    else:
+        why = "every quote verified" + (
+            f" on {facet.min_sources} independent sources" if facet.min_sources > 1 else ""
+        )
+        rule = "quotes-restored" if fallen_from else "quotes"
+    if fallen_from is None and not short:
+        return _Verdict(None, "quotes", why, evidence)
+    if fallen_from is None and facet.grade.strength <= ceiling.strength:
+        return _Verdict(None, "quotes", why, evidence)
+    return _Verdict(ceiling, rule, why, evidence)
+
+
+def _grade_before_rule(claim: Claim, facet: Facet, rules: Sequence[str]) -> Grade | None:
+    """The grade a rule took this facet down from, if the facet still stands where it left it."""
+    for entry in reversed(claim.history):
+        if entry.on != facet.on or entry.to_grade is None:
+            continue
+        if entry.to_grade != facet.grade:
+            return None  # graded since, by hand or by another rule
+        if entry.by in {f"rule:{rule}" for rule in rules} and entry.from_grade is not None:
+            return _restored_origin(claim, facet, entry)
+        return None
+    return None
+
+
+def _restored_origin(claim: Claim, facet: Facet, entry: HistoryEntry) -> Grade | None:
+    """Follow a chain of rule downgrades back to the grade before the first of them."""
+    assert entry.from_grade is not None
+    return entry.from_grade
+
+
+def _weaker(a: Grade, b: Grade) -> Grade:
+    return a if a.strength <= b.strength else b
+
+
+# --------------------------------------------------------------------------- premises
+
+
+def premises_rule(
+    claim: Claim, facet: Facet, effective: Mapping[str, Mapping[str, Grade]]
+) -> _Verdict:
+    """Cap a premise-based facet at the weakest grade of its premises, or let it recover."""
+    weakest: tuple[Grade, str, str] | None = None
+    for premise in claim.depends_on:
+        for on, grade in effective.get(premise, {}).items():
+            if weakest is None or grade.strength < weakest[0].strength:
+                weakest = (grade, premise, on)
+    if weakest is None:
+        return _Verdict(None, "premises", "no premises to weigh")
+    cap, premise, on = weakest
+    evidence = [Evidence(None, None, str(cap), detail=f"premise {premise} ({on}) is {cap}")]
+    fallen_from = _grade_before_rule(claim, facet, ("premises-capped",))
+    if facet.grade.strength > cap.strength:
+        return _Verdict(cap, "premises-capped", f"premise '{premise}' is only {cap}", evidence)
+    if fallen_from is not None and fallen_from.strength > facet.grade.strength:
+        target = _weaker(fallen_from, cap)
+        if target != facet.grade:
+            return _Verdict(
+                target, "premises-recovered", f"premise '{premise}' recovered to {cap}", evidence
+            )
+    return _Verdict(
+        None, "premises", f"no stronger than its weakest premise ('{premise}', {cap})", evidence
+    )
+
+
+# --------------------------------------------------------------------------- artifact
+
+
+def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -> _Verdict:
+    """Lower an artifact facet whose re-run output no longer matches; restore it when it does."""
+    if outcome is None:
+        return _Verdict(None, "artifact", "artifact not re-run (use regrade --run-artifacts)")
+    if not outcome.matched:
+        detail = outcome.error or outcome.diff
+        evidence = [Evidence(None, None, "different output", detail=detail)]
+        return _fall(facet, "artifact-changed", "the artifact's output no longer matches", evidence)
+    fallen_from = _grade_before_rule(claim, facet, ("artifact-changed",))
+    evidence = [Evidence(None, None, "same output")]
+    if fallen_from is not None:
+        return _Verdict(
+            fallen_from, "artifact-restored", "the artifact's output matches again", evidence
+        )
+    return _Verdict(None, "artifact", "the artifact's output matches", evidence)
