@@ -17,13 +17,17 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import re
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from filelock import FileLock, Timeout
 
+from claimledger.accept import Adoption
 from claimledger.errors import ConflictError, InputError
 from claimledger.ledger import Grade, Ledger, parse, read_ledger_text
 
@@ -126,12 +130,26 @@ def _write_anonymous_then_name(name: Path, data: bytes, mode: int) -> bool:
         return False
     try:
         _write_all(fd, data, mode)
-        os.link(f"/proc/self/fd/{fd}", name, follow_symlinks=True)
+        _name_anonymous(fd, name)
     except OSError:
         return False
     finally:
         os.close(fd)
     return True
+
+
+def _name_anonymous(fd: int, name: Path) -> None:
+    """Link the anonymous file `fd` into the directory as `name`.
+
+    The link must follow /proc/self/fd/N to the file. Without a directory fd, os.link
+    may call link(2) (CPython 3.11 does), which on Linux does not follow it and fails
+    with EXDEV; with one it calls linkat(2) with AT_SYMLINK_FOLLOW, which does.
+    """
+    directory = os.open(name.parent, os.O_RDONLY)
+    try:
+        os.link(f"/proc/self/fd/{fd}", name.name, dst_dir_fd=directory, follow_symlinks=True)
+    finally:
+        os.close(directory)
 
 
 def _write_all(fd: int, data: bytes, mode: int) -> None:
@@ -222,7 +240,7 @@ def append_item(text: str, seq_path: NodePath, item: Any) -> str:
     dash_column = _dash_column(text, seq.value[0])
     line = " " * dash_column + "- " + _render_flow(item) + "\n"
     at = _after_content(text, seq)
-    return text[:at] + line + text[at:]
+    return _insert_lines(text, at, line)
 
 
 def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
@@ -233,19 +251,42 @@ def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
     column = mapping.value[0][0].start_mark.column
     block = _render_block({key: value}, column)
     at = _after_content(text, mapping)
-    return text[:at] + block + text[at:]
+    return _insert_lines(text, at, block)
 
 
 def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
     """Append a mapping to a block sequence in block style, after a blank line."""
     root = _compose(text)
     seq = _node_at(root, seq_path)
-    assert isinstance(seq, yaml.SequenceNode) and seq.value and not seq.flow_style
+    assert isinstance(seq, yaml.SequenceNode)
+    if seq.flow_style or not seq.value:
+        key_column = _key_column(text, seq)
+        body = _render_block(dict(item), key_column + 4)
+        block = "\n" + " " * (key_column + 2) + "- " + body[key_column + 4 :].rstrip("\n")
+        return text[: seq.start_mark.index] + block + text[seq.end_mark.index :]
     dash_column = _dash_column(text, seq.value[0])
     body = _render_block(dict(item), dash_column + 2)
     block = "\n" + " " * dash_column + "- " + body[dash_column + 2 :]
     at = _after_content(text, seq)
-    return text[:at] + block + text[at:]
+    return _insert_lines(text, at, block)
+
+
+def _insert_lines(text: str, at: int, lines: str) -> str:
+    """Insert whole lines at a line start `at`.
+
+    At the end of a file whose last line has no newline, the new lines go after a
+    newline of their own, and the file still ends without one, as its author keeps it.
+    """
+    if at == len(text) and text and not text.endswith("\n"):
+        return text + "\n" + lines.removesuffix("\n")
+    return text[:at] + lines + text[at:]
+
+
+def _key_column(text: str, node: yaml.Node) -> int:
+    """The indentation of the line where `node` starts (the line of its key)."""
+    line_start = text.rfind("\n", 0, node.start_mark.index) + 1
+    line = text[line_start : node.start_mark.index]
+    return len(line) - len(line.lstrip(" "))
 
 
 def _dash_column(text: str, item: yaml.Node) -> int:
@@ -264,9 +305,19 @@ def _after_content(text: str, node: yaml.Node) -> int:
     last = node
     while isinstance(last, yaml.MappingNode | yaml.SequenceNode) and not last.flow_style:
         last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    if _keeps_trailing_lines(text, last):
+        return last.end_mark.index  # its blank lines are part of its value, not the gap
     content_end = len(text[: last.end_mark.index].rstrip())
     newline = text.find("\n", content_end)
     return len(text) if newline < 0 else newline + 1
+
+
+def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
+    """A `|+` or `>+` block scalar, whose trailing blank lines belong to its value."""
+    if not isinstance(node, yaml.ScalarNode) or node.style not in ("|", ">"):
+        return False
+    header = text[node.start_mark.index :].split("\n", 1)[0].split("#", 1)[0]
+    return "+" in header
 
 
 def _render_flow(value: Any) -> str:
@@ -370,3 +421,99 @@ def set_grade(
         date=date, on=facet.on, from_grade=facet.grade, to_grade=grade, by=by, why=why
     )
     return append_history(text, parse(text), claim_id, entry)
+
+
+def replace_quote(text: str, ledger: Ledger, adoption: Adoption, *, date: dt.date) -> str:
+    """Adopt a page's current wording for a quote, keeping the old wording in history."""
+    index = claim_index(ledger, adoption.claim_id)
+    claim = ledger.claims[index]
+    if (
+        adoption.quote_index >= len(claim.quotes)
+        or claim.quotes[adoption.quote_index].text != adoption.old
+    ):
+        raise ConflictError(
+            f"{adoption.claim_id}: quote #{adoption.quote_index + 1} changed since it was read; "
+            "refresh and accept again"
+        )
+    text = set_scalar(text, ("claims", index, "quotes", adoption.quote_index, "text"), adoption.new)
+    why = "adopted the page's current wording"
+    if adoption.meaning_changed:
+        why += " although the change touched a meaning-carrying word"
+    entry = history_entry(
+        date=date, quote_was=adoption.old, quote_now=adoption.new, by="accept", why=why
+    )
+    return append_history(text, parse(text), adoption.claim_id, entry)
+
+
+@dataclass(frozen=True)
+class NewClaim:
+    """What `claimledger add` records: a claim, its quotes and the pages they are on."""
+
+    id: str
+    section: str | None
+    title: str
+    statement: str
+    kind: str
+    quotes: tuple[str, ...]
+    urls: tuple[str, ...]
+    grade: Grade
+    on: str
+    depends_on: tuple[str, ...] = ()
+    publisher: str | None = None
+
+
+def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
+    """Append a new claim, adding a source for each URL the ledger does not know yet."""
+    if draft.id in ledger.claim_ids:
+        raise ConflictError(f"claim '{draft.id}' already exists")
+    known = {source.url: source.id for source in ledger.sources.values()}
+    taken = set(ledger.sources)
+    source_ids = []
+    for url in draft.urls:
+        if url not in known:
+            known[url] = _source_id_for(url, taken)
+            taken.add(known[url])
+            host = urllib.parse.urlsplit(url).hostname or "unknown"
+            source = {
+                "url": url,
+                "title": url,
+                "kind": "docs",
+                "publisher": draft.publisher or host,
+            }
+            text = add_key(text, ("sources",), known[url], source)
+        source_ids.append(known[url])
+    claim: dict[str, Any] = {
+        "id": draft.id,
+        "section": draft.section or ledger.sections[0].id,
+        "title": draft.title,
+        "kind": draft.kind,
+        "statement": draft.statement,
+        "quotes": [{"text": quote, "sources": _FlowList(source_ids)} for quote in draft.quotes],
+        "grades": [{"on": draft.on, "grade": str(draft.grade), "basis": "quotes"}],
+    }
+    if draft.depends_on:
+        claim["depends_on"] = _FlowList(draft.depends_on)
+    return append_block_item(text, ("claims",), claim)
+
+
+def _source_id_for(url: str, taken: set[str]) -> str:
+    """A readable, unused id from the URL: its last path segment, else its host."""
+    parts = urllib.parse.urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    stem = segments[-1].rsplit(".", 1)[0] if segments else (parts.hostname or "source")
+    base = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "source"
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    return candidate
+
+
+class _FlowList(list[Any]):
+    """A list that renders on one line, as source lists are written."""
+
+
+def _represent_flow_list(dumper: yaml.SafeDumper, data: _FlowList) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+
+_IndentedDumper.add_representer(_FlowList, _represent_flow_list)

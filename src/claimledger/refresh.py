@@ -1,0 +1,201 @@
+"""The refresh loop: fetch every source once, extract it once, locate every quote, record.
+
+One screen of orchestration with its collaborators passed in (the HTTP client, the
+evidence store, the clock), so tests drive it with real servers and real files. A
+failure of one source is data in the results; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from claimledger.evidence import CheckRecord, EvidenceStore
+from claimledger.extract import ExtractError, extract_text, narrow_lines
+from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all
+from claimledger.ledger import Ledger
+from claimledger.match import Context, Match, locate, prepare
+from claimledger.urlmap import UrlMap
+
+if TYPE_CHECKING:
+    import httpx  # noqa: TID251 - the type of the client handed in; no I/O happens here
+
+Clock = Callable[[], dt.datetime]
+NO_MAP = UrlMap()
+
+
+@dataclass(frozen=True)
+class QuoteJob:
+    """One quote to look for on one of its sources."""
+
+    claim_id: str
+    quote_index: int
+    quote_text: str
+    source_id: str
+    url: str
+    select: str | None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One URL as read in this run: the fetch, and the text a reader sees (if any)."""
+
+    fetch: FetchResult
+    text: str | None
+    snapshot_hash: str | None
+
+
+@dataclass(frozen=True)
+class RefreshResult:
+    pages: dict[str, Page]
+    checks: list[CheckRecord]
+    run_id: int
+
+
+def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
+    """Every (quote, source) pair of the chosen claims (all claims when none are named)."""
+    chosen = [ledger.claim(cid) for cid in claim_ids] if claim_ids else list(ledger.claims)
+    return [
+        QuoteJob(
+            claim.id,
+            index,
+            quote.text,
+            source_id,
+            ledger.sources[source_id].url,
+            ledger.sources[source_id].select,
+        )
+        for claim in chosen
+        for index, quote in enumerate(claim.quotes)
+        for source_id in quote.sources
+    ]
+
+
+async def refresh(
+    jobs: Sequence[QuoteJob],
+    *,
+    client: httpx.AsyncClient,
+    store: EvidenceStore,
+    ledger_path: str,
+    now: Clock,
+    policy: FetchPolicy,
+    url_map: UrlMap = NO_MAP,
+    on_page: Callable[[Page], None] | None = None,
+    on_fetch: Callable[[FetchResult], None] | None = None,
+) -> RefreshResult:
+    """Fetch, extract, match and record every job; each check is committed as it is made."""
+    run_id = store.begin_run(now(), ledger_path)
+    selects = {job.url: job.select for job in jobs}
+    previous = _previous_checks(store)
+    pages: dict[str, Page] = {}
+    checks: list[CheckRecord] = []
+    try:
+        fetches = await _fetch(selects, client, store, policy, url_map, on_fetch)
+        for url, fetched in fetches.items():
+            page = _read(url, fetched, selects[url], store, now())
+            store.record_fetch(run_id, page.fetch, page.snapshot_hash, now())
+            pages[url] = page
+            if on_page is not None:
+                on_page(page)
+        prepared = {url: prepare(page.text) for url, page in pages.items() if page.text is not None}
+        for job in jobs:
+            page = pages[job.url]
+            found = (
+                locate(job.quote_text, prepared[job.url], context=previous.get(_key(job)))
+                if job.url in prepared
+                else None
+            )
+            check = _check(job, page, found, now())
+            store.record_check(run_id, check)
+            checks.append(check)
+    finally:
+        store.finish_run(run_id, now())
+    return RefreshResult(pages, checks, run_id)
+
+
+async def _fetch(
+    selects: dict[str, str | None],
+    client: httpx.AsyncClient,
+    store: EvidenceStore,
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    on_fetch: Callable[[FetchResult], None] | None,
+) -> dict[str, FetchResult]:
+    """Fetch each ledger URL once (from wherever the map sends it), named by the ledger URL."""
+    targets = {url: url_map.apply(url) for url in selects}
+    validators: dict[str, Validators] = {}
+    for url, target in targets.items():
+        known = store.validators(url)
+        if known is not None:
+            validators[target] = known
+    results = await fetch_all(
+        targets.values(), client, validators=validators, policy=policy, on_result=on_fetch
+    )
+    fetched = {}
+    for url, target in targets.items():
+        result = results[target]
+        moved_to = url_map.reverse(result.moved_to) if result.moved_to else None
+        fetched[url] = replace(result, url=url, moved_to=moved_to)
+    return fetched
+
+
+def _read(
+    url: str, fetched: FetchResult, select: str | None, store: EvidenceStore, now: dt.datetime
+) -> Page:
+    """The text a reader sees: extracted from the body, or the stored snapshot on a 304."""
+    if fetched.not_modified:
+        snapshot = store.latest_snapshot_hash(url)
+        if snapshot is not None:
+            return Page(fetched, store.snapshot_text(snapshot), snapshot)
+        return Page(
+            replace(fetched, source_status="unreadable", error="304 without a stored snapshot"),
+            None,
+            None,
+        )
+    if fetched.text is None:
+        return Page(fetched, None, None)
+    try:
+        text = extract_text(fetched.text, fetched.content_type or "", select=select)
+    except ExtractError as error:
+        return Page(replace(fetched, source_status="unreadable", error=str(error)), None, None)
+    if fetched.line_range is not None:
+        text = narrow_lines(text, *fetched.line_range)
+    return Page(fetched, text, store.put_snapshot(text, url, now))
+
+
+def _key(job: QuoteJob) -> tuple[str, str, str]:
+    return (job.claim_id, job.quote_text, job.source_id)
+
+
+def _previous_checks(store: EvidenceStore) -> dict[tuple[str, str, str], Context]:
+    """Where each quote was last found, so a repeated sentence is found in the same place."""
+    contexts = {}
+    for check in store.latest_checks():
+        if check.context_before is not None or check.context_after is not None:
+            contexts[(check.claim_id, check.quote_text, check.source_id)] = Context(
+                check.context_before or "", check.context_after or ""
+            )
+    return contexts
+
+
+def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> CheckRecord:
+    return CheckRecord(
+        claim_id=job.claim_id,
+        quote_index=job.quote_index,
+        quote_text=job.quote_text,
+        source_id=job.source_id,
+        url=job.url,
+        source_status=page.fetch.source_status,
+        status=found.status if found else None,
+        match_kind=found.match if found else None,
+        similarity=found.similarity if found else None,
+        current=found.current if found else None,
+        meaning_changed=found.meaning_changed if found else False,
+        changed_words=found.changed_words if found else (),
+        occurrences=found.occurrences if found else 0,
+        context_before=found.context.before if found and found.context else None,
+        context_after=found.context.after if found and found.context else None,
+        snapshot_hash=page.snapshot_hash,
+        checked_at=now,
+    )

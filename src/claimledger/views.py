@@ -1,0 +1,201 @@
+"""Tables and texts the commands print, built from plain data (the CLI does the printing).
+
+Page text is always added as plain `Text`, never parsed as console markup, so a
+quote that contains `[bold]` prints exactly as written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from claimledger.evidence import CheckRecord, FetchRecord
+from claimledger.grade import Evidence, Regrade
+from claimledger.ledger import Ledger
+
+STATUS_STYLE = {
+    "verified": "green",
+    "drifted": "yellow",
+    "missing": "red",
+    "ambiguous": "magenta",
+    None: "dim",
+}
+CHECK_COLUMNS = ("verified", "drifted", "missing", "ambiguous", "unread")
+
+
+def check_bucket(check: CheckRecord) -> str:
+    """Which summary column a check counts in: its status, or `unread` when unread."""
+    return check.status if check.status is not None else "unread"
+
+
+def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[str, Any]]:
+    """Per claim: how many quote checks fell in each column, and which sources failed."""
+    by_claim: dict[str, Counter[str]] = {}
+    failing: dict[str, set[str]] = {}
+    for check in checks:
+        by_claim.setdefault(check.claim_id, Counter())[check_bucket(check)] += 1
+        if check.source_status not in ("ok", "moved"):
+            failing.setdefault(check.claim_id, set()).add(
+                f"{check.source_id} ({check.source_status})"
+            )
+    rows = []
+    for claim in ledger.claims:
+        if claim.id not in by_claim:
+            continue
+        counts = by_claim[claim.id]
+        rows.append(
+            {
+                "claim": claim.id,
+                **{c: counts[c] for c in CHECK_COLUMNS},
+                "failing_sources": sorted(failing.get(claim.id, set())),
+            }
+        )
+    return rows
+
+
+def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("claim")
+    for column in CHECK_COLUMNS:
+        table.add_column(column, justify="right")
+    table.add_column("sources failing")
+    for row in rows:
+        cells = [Text(row["claim"])]
+        for column in CHECK_COLUMNS:
+            count = row[column]
+            style = STATUS_STYLE.get(column if column != "unread" else None, "") if count else "dim"
+            cells.append(Text(str(count), style=style))
+        cells.append(Text(", ".join(row["failing_sources"])))
+        table.add_row(*cells)
+    return table
+
+
+def pages_table(fetches: Iterable[FetchRecord]) -> Table:
+    table = Table(title="Sources", title_justify="left")
+    for column in ("url", "status", "http", "note"):
+        table.add_column(column)
+    for fetch in sorted(fetches, key=lambda f: f.url):
+        note = fetch.error or (f"moved to {fetch.moved_to}" if fetch.moved_to else "")
+        if fetch.not_modified:
+            note = "not modified (304): stored snapshot reused"
+        table.add_row(
+            Text(fetch.url),
+            Text(fetch.source_status, style="green" if fetch.source_status == "ok" else "yellow"),
+            Text(str(fetch.http_status or "")),
+            Text(note),
+        )
+    return table
+
+
+def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool = False) -> Table:
+    table = Table(title=title, title_justify="left")
+    if with_time:
+        table.add_column("checked")
+    for column in ("claim", "quote", "source", "status", "similarity", "page now says"):
+        table.add_column(column)
+    for check in checks:
+        status = check.status or f"unread ({check.source_status})"
+        if check.meaning_changed:
+            status += ", meaning changed"
+        cells = [
+            Text(check.claim_id),
+            Text(f"#{check.quote_index + 1}"),
+            Text(check.source_id),
+            Text(status, style=STATUS_STYLE.get(check.status, "dim")),
+            Text("" if check.similarity is None else f"{check.similarity:.2f}"),
+            Text(check.current or "" if check.status != "verified" else ""),
+        ]
+        if with_time:
+            cells.insert(0, Text(check.checked_at.strftime("%Y-%m-%d %H:%M")))
+        table.add_row(*cells)
+    return table
+
+
+def diff_text(check: CheckRecord) -> Text:
+    """The quote against the page's current wording, and every word that changed."""
+    text = Text()
+    text.append(f"{check.claim_id} #{check.quote_index + 1} on {check.source_id}: ", style="bold")
+    text.append(check.status or check.source_status, style=STATUS_STYLE.get(check.status, "dim"))
+    if check.meaning_changed:
+        text.append("  MEANING CHANGED", style="bold red")
+    text.append("\n  quote: ")
+    text.append(check.quote_text)
+    text.append("\n  page:  ")
+    text.append(
+        check.current or "(no similar passage on the page)", style="" if check.current else "dim"
+    )
+    for change in check.changed_words:
+        op, quote, page, meaningful = change.op, change.quote, change.page, change.meaningful
+        text.append("\n    ")
+        text.append("! " if meaningful else "  ", style="bold red")
+        if op == "replace":
+            text.append(quote, style="red strike")
+            text.append(" -> ")
+            text.append(page, style="green")
+        elif op == "delete":
+            text.append("removed: ")
+            text.append(quote, style="red strike")
+        else:
+            text.append("added: ")
+            text.append(page, style="green")
+    return text
+
+
+def proposals_table(result: Regrade) -> Table:
+    table = Table(title="Proposed grade changes", title_justify="left")
+    for column in ("claim", "facet", "from", "to", "rule", "why", "evidence"):
+        table.add_column(column)
+    for p in result.proposals:
+        table.add_row(
+            Text(p.claim_id),
+            Text(p.on),
+            Text(str(p.from_grade)),
+            Text(str(p.to_grade), style="bold"),
+            Text(p.by),
+            Text(p.why),
+            Text("\n".join(evidence_line(e) for e in p.evidence)),
+        )
+    return table
+
+
+def notices_table(result: Regrade) -> Table:
+    table = Table(
+        title="Stale facets (run `claimledger accept` after reading the diff)", title_justify="left"
+    )
+    for column in ("claim", "facet", "why"):
+        table.add_column(column)
+    for n in result.notices:
+        table.add_row(Text(n.claim_id), Text(n.on), Text(n.why))
+    return table
+
+
+def evidence_line(evidence: Evidence) -> str:
+    parts = [evidence.status]
+    if evidence.source_id:
+        parts.append(f"on {evidence.source_id}")
+    if evidence.when:
+        parts.append(evidence.when.strftime("%Y-%m-%d"))
+    if evidence.detail:
+        parts.append(evidence.detail)
+    return " ".join(parts)
+
+
+def to_json(value: Any) -> Any:
+    """Dataclasses, tuples, dates and enums as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_json(v) for v in value]
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if hasattr(value, "_asdict"):
+        return to_json(value._asdict())
+    return value
