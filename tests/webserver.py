@@ -13,6 +13,7 @@ so a second run against unchanged pages sees 304s.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import socket
 import struct
@@ -84,7 +85,9 @@ class Exchange:
         self.path = handler.path
         self.request_headers = {name.lower(): value for name, value in handler.headers.items()}
 
-    def respond(self, status: int, body: bytes = b"", headers: Mapping[str, str] | None = None) -> None:
+    def respond(
+        self, status: int, body: bytes = b"", headers: Mapping[str, str] | None = None
+    ) -> None:
         """A complete response with a Content-Length."""
         self.start(status, {"Content-Length": str(len(body)), **(headers or {})})
         self.write(body)
@@ -203,6 +206,7 @@ def gzipped(text: str, content_type: str = "text/html; charset=utf-8") -> Handle
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True
+    request_queue_size = 128  # the default 5 drops bursts of connects (a 1 s SYN retry)
 
     def __init__(self, owner: PageServer) -> None:
         self.owner = owner
@@ -226,14 +230,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
         super().setup()
         with self.server.connections_lock:
             self.server.connections.add(self.connection)
+            self.server.owner.connections_opened += 1
 
     def finish(self) -> None:
         with self.server.connections_lock:
             self.server.connections.discard(self.connection)
-        try:
+        with contextlib.suppress(OSError):
             super().finish()
-        except OSError:
-            pass
 
     def do_GET(self) -> None:
         owner = self.server.owner
@@ -257,6 +260,7 @@ class PageServer:
     def __init__(self, *, latency: float = 0.0) -> None:
         self.latency = latency
         self.errors: list[str] = []
+        self.connections_opened = 0
         self._routes: dict[str, Handler] = {}
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -267,7 +271,9 @@ class PageServer:
 
     def start(self) -> PageServer:
         self._server = _Server(self)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -280,10 +286,8 @@ class PageServer:
         server.shutdown()
         with server.connections_lock:
             for connection in list(server.connections):
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
         server.server_close()
         if self._thread is not None:
             self._thread.join()

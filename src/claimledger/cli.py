@@ -8,6 +8,7 @@ exceptions to them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import functools
@@ -22,10 +23,38 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from claimledger import __version__, ledgerfile
-from claimledger.errors import ClaimledgerError, LedgerError
-from claimledger.ledger import Grade, Ledger, ledger_schema, load
+from claimledger.accept import accept_plan
+from claimledger.artifact import run_artifact
+from claimledger.errors import ClaimledgerError, InputError, LedgerError
+from claimledger.evidence import CheckRecord, EvidenceStore
+from claimledger.extract import ExtractError, extract_text, narrow_lines
+from claimledger.fetch import (
+    DEFAULT_POLICY,
+    FetchPolicy,
+    FetchResult,
+    fetch_all,
+    fetch_one_sync,
+    make_client,
+)
+from claimledger.grade import ArtifactOutcome, Regrade, regrade
+from claimledger.ledger import Grade, Ledger, ledger_schema, load, parse
+from claimledger.match import Match, locate
+from claimledger.refresh import QuoteJob, RefreshResult, plan, refresh
+from claimledger.urlmap import UrlMap
+from claimledger.views import (
+    checks_table,
+    claim_summary,
+    diff_text,
+    evidence_line,
+    notices_table,
+    pages_table,
+    proposals_table,
+    summary_table,
+    to_json,
+)
 
 EXIT_OK = 0
 EXIT_FOUND = 1
@@ -53,12 +82,18 @@ class Settings:
     """What the global options say, for the command that runs after them."""
 
     ledger: Path = Path("claims.yaml")
+    evidence: Path | None = None
     debug: bool = False
 
     @property
     def home(self) -> Path:
         """The ledger's directory: templates/ and out/ are relative to it."""
         return self.ledger.parent
+
+    @property
+    def store(self) -> Path:
+        """The evidence store: --evidence, else out/evidence.sqlite3 beside the ledger."""
+        return self.evidence or self.home / "out" / "evidence.sqlite3"
 
 
 settings = Settings()
@@ -76,6 +111,13 @@ def global_options(
         Path,
         typer.Option("--ledger", "-l", help="The claims ledger to work on.", show_default=True),
     ] = Path("claims.yaml"),
+    evidence: Annotated[
+        Path | None,
+        typer.Option(
+            "--evidence",
+            help="The evidence store (default: out/evidence.sqlite3 beside the ledger).",
+        ),
+    ] = None,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show the traceback of an internal error.")
     ] = False,
@@ -92,6 +134,7 @@ def global_options(
     them, and render the teardown report.
     """
     settings.ledger = ledger
+    settings.evidence = evidence
     settings.debug = debug
 
 
@@ -266,6 +309,610 @@ def grade_command(
     ledger = ledgerfile.update(settings.ledger, change)
     facet = ledger.claim(claim_id).facet(on)
     out.print(f"{claim_id}: {facet.on}: now {facet.grade}", markup=False)
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _policy(
+    timeout: float,
+    concurrency: int,
+    per_host: int,
+    interval: float = DEFAULT_POLICY.per_host_interval,
+) -> FetchPolicy:
+    if timeout <= 0 or concurrency < 1 or per_host < 1 or interval < 0:
+        raise InputError(
+            "--timeout, --concurrency, --per-host must be positive, --interval not negative"
+        )
+    return FetchPolicy(
+        timeout=timeout, concurrency=concurrency, per_host=per_host, per_host_interval=interval
+    )
+
+
+@contextlib.contextmanager
+def _existing_store() -> Iterator[EvidenceStore | None]:
+    """The evidence store for reading, or None when no refresh has created it yet."""
+    if not settings.store.exists():
+        yield None
+        return
+    with EvidenceStore.open(settings.store) as store:
+        yield store
+
+
+def _latest_checks(ledger: Ledger) -> list[CheckRecord]:
+    """The newest check of every quote the ledger still holds, in ledger order."""
+    with _existing_store() as store:
+        checks = store.latest_checks() if store else []
+    wanted = {
+        (claim.id, quote.text, source): (position, index)
+        for position, claim in enumerate(ledger.claims)
+        for index, quote in enumerate(claim.quotes)
+        for source in quote.sources
+    }
+    current = [c for c in checks if (c.claim_id, c.quote_text, c.source_id) in wanted]
+    return sorted(
+        current, key=lambda c: (*wanted[(c.claim_id, c.quote_text, c.source_id)], c.source_id)
+    )
+
+
+def _no_evidence_note() -> None:
+    err.print(f"no evidence yet in {settings.store}: run `claimledger refresh`", markup=False)
+
+
+Timeout = Annotated[float, typer.Option("--timeout", help="Seconds per request.")]
+Concurrency = Annotated[int, typer.Option("--concurrency", help="Requests at once, in all.")]
+PerHost = Annotated[int, typer.Option("--per-host", help="Requests at once to one host.")]
+Interval = Annotated[
+    float, typer.Option("--interval", help="Seconds between request starts to one host.")
+]
+Maps = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--map",
+        metavar="PREFIX=REPLACEMENT",
+        help="Fetch URLs starting with PREFIX from REPLACEMENT instead (a mirror, an archive, "
+        "a local copy); evidence stays under the ledger's URL. Repeatable.",
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+ClaimIds = Annotated[
+    list[str] | None, typer.Argument(metavar="[CLAIM]...", help="Claims (default: all).")
+]
+
+
+@command("verify")
+def verify_command(
+    url: Annotated[str, typer.Argument(help="The page, http(s) only.")],
+    quote: Annotated[str, typer.Argument(help="The exact words to look for.")],
+    select: Annotated[
+        str | None, typer.Option("--select", help="CSS selector of the content region.")
+    ] = None,
+    as_json: AsJson = False,
+    timeout: Timeout = 20.0,
+) -> None:
+    """One-off: is QUOTE on the page at URL? Status, similarity, the page's own wording.
+
+    Exit 0 when verified, 1 otherwise, 2 on bad input.
+
+    Example: claimledger verify https://example.com/ "for use in illustrative examples"
+    """
+    if not quote.strip():
+        raise InputError("QUOTE is empty")
+    if not url.startswith(("http://", "https://")):
+        raise InputError(f"{url!r} is not an http(s) URL")
+    fetched = fetch_one_sync(url, policy=_policy(timeout, 1, 1))
+    page_text: str | None = None
+    error = fetched.error
+    if fetched.text is not None:
+        try:
+            page_text = extract_text(fetched.text, fetched.content_type or "", select=select)
+        except ExtractError as problem:
+            error = str(problem)
+        if page_text is not None and fetched.line_range is not None:
+            page_text = narrow_lines(page_text, *fetched.line_range)
+    found = locate(quote, page_text) if page_text is not None else None
+    payload = verification_payload(fetched, found, error)
+    if as_json:
+        _print_json(payload)
+    else:
+        _print_verification(payload)
+    raise typer.Exit(EXIT_OK if payload["status"] == "verified" else EXIT_FOUND)
+
+
+def verification_payload(
+    fetched: FetchResult, found: Match | None, error: str | None
+) -> dict[str, Any]:
+    """The one JSON object `verify --json` prints."""
+    return {
+        "url": fetched.url,
+        "final_url": fetched.final_url,
+        "http_status": fetched.http_status,
+        "source_status": fetched.source_status if error == fetched.error else "unreadable",
+        "error": error,
+        "status": found.status if found else None,
+        "match": found.match if found else None,
+        "similarity": round(found.similarity, 4) if found else None,
+        "current": found.current if found else None,
+        "meaning_changed": found.meaning_changed if found else False,
+        "changed_words": [
+            {"op": c.op, "quote": c.quote, "page": c.page, "meaningful": c.meaningful}
+            for c in (found.changed_words if found else ())
+        ],
+        "occurrences": found.occurrences if found else 0,
+        "context": (
+            {"before": found.context.before, "after": found.context.after}
+            if found and found.context
+            else None
+        ),
+    }
+
+
+def _print_verification(payload: dict[str, Any]) -> None:
+    status = payload["status"] or f"not checked: source {payload['source_status']}"
+    kind = f" ({payload['match']})" if payload["match"] else ""
+    out.print(f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}", markup=False)
+    if payload["final_url"] != payload["url"]:
+        out.print(f"read from {payload['final_url']}", markup=False)
+    if payload["error"]:
+        out.print(f"error: {payload['error']}", markup=False)
+    if payload["current"] and payload["status"] != "verified":
+        out.print(f"the page says: {payload['current']}", markup=False)
+    if payload["meaning_changed"]:
+        words = "; ".join(
+            f"{c['quote'] or '-'} -> {c['page'] or '-'}"
+            for c in payload["changed_words"]
+            if c["meaningful"]
+        )
+        out.print(f"meaning changed: {words}", markup=False)
+    if payload["occurrences"] > 1:
+        out.print(f"occurs {payload['occurrences']} times on the page", markup=False)
+
+
+@command("refresh")
+def refresh_command(
+    claim_ids: ClaimIds = None,
+    as_json: AsJson = False,
+    maps: Maps = None,
+    timeout: Timeout = 20.0,
+    concurrency: Concurrency = 16,
+    per_host: PerHost = 4,
+    interval: Interval = DEFAULT_POLICY.per_host_interval,
+) -> None:
+    """Fetch every source once, find every quote on it, and record the evidence.
+
+    Exit 0 when every quote is verified on every source, 1 otherwise.
+
+    Example: claimledger refresh input-gate output-gate
+    """
+    ledger = _load()
+    jobs = plan(ledger, claim_ids or ())
+    url_map = UrlMap.parse(maps or [])
+    policy = _policy(timeout, concurrency, per_host, interval)
+    urls = list(dict.fromkeys(job.url for job in jobs))
+    with EvidenceStore.open(settings.store) as store, _progress(len(urls), quiet=as_json) as tick:
+        result = asyncio.run(_refresh(jobs, store, policy, url_map, tick))
+    rows = claim_summary(ledger, result.checks)
+    if as_json:
+        _print_json(
+            {
+                "run": result.run_id,
+                "evidence": str(settings.store),
+                "claims": rows,
+                "sources": [to_json(page.fetch) | {"text": None} for page in result.pages.values()],
+                "checks": to_json(result.checks),
+            }
+        )
+    else:
+        out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
+        failing = [p.fetch for p in result.pages.values() if p.fetch.source_status != "ok"]
+        for fetch in failing:
+            note = f"moved to {fetch.moved_to}" if fetch.moved_to else fetch.error or ""
+            out.print(f"source {fetch.source_status}: {fetch.url} {note}".rstrip(), markup=False)
+    all_verified = all(check.status == "verified" for check in result.checks)
+    moved = any(p.fetch.source_status == "moved" for p in result.pages.values())
+    raise typer.Exit(EXIT_OK if all_verified and not moved else EXIT_FOUND)
+
+
+async def _refresh(
+    jobs: list[QuoteJob],
+    store: EvidenceStore,
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    tick: Callable[[str], None],
+) -> RefreshResult:
+    async with make_client(policy) as client:
+        return await refresh(
+            jobs,
+            client=client,
+            store=store,
+            ledger_path=str(settings.ledger),
+            now=_now,
+            policy=policy,
+            url_map=url_map,
+            on_fetch=lambda fetched: tick(f"{fetched.source_status:<11} {fetched.url}"),
+        )
+
+
+@contextlib.contextmanager
+def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
+    """A progress bar on a terminal, a plain line per source otherwise (on stderr)."""
+    if quiet:
+        yield lambda line: None
+        return
+    if not err.is_terminal:
+        yield lambda line: err.print(line, markup=False)
+        return
+    with Progress(
+        TextColumn("fetching"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("fetch", total=total)
+        yield lambda line: progress.advance(task)
+
+
+@command("status")
+def status_command(as_json: AsJson = False) -> None:
+    """What the latest evidence says, per claim and per source.
+
+    Exit 1 when any quote is not verified or any source failed.
+    """
+    ledger = _load()
+    checks = _latest_checks(ledger)
+    with _existing_store() as store:
+        fetches = store.latest_fetches() if store else {}
+        last = store.last_run() if store else None
+    urls = {source.url for source in ledger.sources.values()}
+    fetches = {url: fetch for url, fetch in fetches.items() if url in urls}
+    rows = claim_summary(ledger, checks)
+    if as_json:
+        _print_json(
+            {
+                "last_refresh": to_json(last.started_at) if last else None,
+                "claims": rows,
+                "sources": to_json(sorted(fetches.values(), key=lambda f: f.url)),
+            }
+        )
+    elif not checks:
+        _no_evidence_note()
+    else:
+        when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
+        out.print(summary_table(rows, f"Evidence (last refresh {when})"))
+        out.print(pages_table(fetches.values()))
+    clean = checks and all(c.status == "verified" for c in checks)
+    clean = clean and all(f.source_status == "ok" for f in fetches.values())
+    raise typer.Exit(EXIT_OK if clean else EXIT_FOUND)
+
+
+@command("diff")
+def diff_command(claim_ids: ClaimIds = None, as_json: AsJson = False) -> None:
+    """Each drifted or missing quote against the page's current wording, word by word.
+
+    Words that carry meaning (negations, modals, numbers, quantifiers, consistency
+    terms) are marked with '!'. Exit 1 when anything differs.
+    """
+    ledger = _load()
+    chosen = set(claim_ids or ledger.claim_ids)
+    for claim_id in chosen:
+        ledger.claim(claim_id)
+    checks = [
+        c
+        for c in _latest_checks(ledger)
+        if c.claim_id in chosen and c.status in ("drifted", "missing", "ambiguous")
+    ]
+    if as_json:
+        _print_json(to_json(checks))
+    elif not checks:
+        out.print("no drift: every checked quote reads as written", markup=False)
+    for check in checks if not as_json else ():
+        out.print(diff_text(check))
+    raise typer.Exit(EXIT_FOUND if checks else EXIT_OK)
+
+
+@command("history")
+def history_command(
+    claim_id: Annotated[str, typer.Argument(metavar="CLAIM")], as_json: AsJson = False
+) -> None:
+    """Every check of a claim's quotes over time, and its grade history."""
+    ledger = _load()
+    claim = ledger.claim(claim_id)
+    with _existing_store() as store:
+        checks = store.checks_for_claim(claim_id) if store else []
+    if as_json:
+        _print_json({"checks": to_json(checks), "grades": to_json(claim.history)})
+        return
+    out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
+    for entry in claim.history:
+        change = (
+            f"{entry.on}: {entry.from_grade} -> {entry.to_grade}"
+            if entry.to_grade
+            else "quote reworded"
+        )
+        out.print(f"{entry.date} {change} by {entry.by}: {entry.why or ''}".rstrip(), markup=False)
+
+
+@command("snapshot")
+def snapshot_command(
+    url: Annotated[str, typer.Argument(help="A source URL of the ledger.")],
+    at: Annotated[
+        str | None,
+        typer.Option("--at", help="A date (YYYY-MM-DD) or time (ISO 8601); default: latest."),
+    ] = None,
+) -> None:
+    """Print the text we extracted from a page, as it was at a date."""
+    moment = _parse_moment(at) if at else None
+    with _existing_store() as store:
+        found = store.snapshot_at(url, moment) if store else None
+    if found is None:
+        raise InputError(f"no snapshot of {url}" + (f" at or before {at}" if at else ""))
+    taken, text = found
+    err.print(f"snapshot of {url} taken {taken.isoformat()}", markup=False)
+    out.print(text, markup=False)
+
+
+def _parse_moment(value: str) -> dt.datetime:
+    try:
+        if len(value) == 10:
+            day = dt.date.fromisoformat(value)
+            return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError(f"--at {value!r}: expected YYYY-MM-DD or an ISO 8601 time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+# --------------------------------------------------------------------------- grades
+
+
+@command("regrade")
+def regrade_command(
+    write: Annotated[
+        bool, typer.Option("--write", help="Apply the proposals to the ledger.")
+    ] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; exit 1 if anything is pending (CI).")
+    ] = False,
+    run_artifacts: Annotated[
+        bool, typer.Option("--run-artifacts", help="Re-run artifact claims' commands first.")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Propose grade changes from the latest evidence, by named rules.
+
+    Exit 1 when a proposal or a stale facet is pending (after --write: only what is
+    left), 0 when nothing is.
+    """
+    if write and check:
+        raise InputError("--write and --check exclude each other")
+    ledger = _load()
+    checks = _latest_checks(ledger)
+    artifacts = _run_artifacts(ledger) if run_artifacts else {}
+    result = regrade(ledger, checks, artifacts)
+    if write and result.proposals:
+        today = _today()
+
+        def change(text: str, fresh: Ledger) -> str:
+            again = regrade(fresh, checks, artifacts)  # applied to the file as it is now
+            for p in again.proposals:
+                text = ledgerfile.set_grade(
+                    text,
+                    parse(text),
+                    p.claim_id,
+                    p.on,
+                    p.to_grade,
+                    by=p.by,
+                    why=p.why,
+                    date=today,
+                )
+            return text
+
+        written = ledgerfile.update(settings.ledger, change)
+        applied = result
+        result = regrade(written, checks, artifacts)
+        err.print(
+            f"applied {len(applied.proposals)} grade change(s) to {settings.ledger}", markup=False
+        )
+    if as_json:
+        _print_json(
+            {
+                "has_evidence": result.has_evidence,
+                "proposals": to_json(result.proposals),
+                "stale": to_json(result.notices),
+            }
+        )
+    else:
+        _print_regrade(result)
+    raise typer.Exit(EXIT_FOUND if result.pending else EXIT_OK)
+
+
+def _print_regrade(result: Regrade) -> None:
+    if not result.has_evidence:
+        _no_evidence_note()
+    if result.proposals:
+        out.print(proposals_table(result))
+    if result.notices:
+        out.print(notices_table(result))
+    if not result.pending:
+        why = (
+            "no evidence yet" if not result.has_evidence else "every grade agrees with its evidence"
+        )
+        out.print(f"nothing to propose: {why}", markup=False)
+
+
+def _run_artifacts(ledger: Ledger) -> dict[str, ArtifactOutcome]:
+    return {
+        claim.id: run_artifact(claim.id, claim.artifact, settings.home)
+        for claim in ledger.claims
+        if claim.artifact is not None
+    }
+
+
+@command("explain")
+def explain_command(
+    claim_id: Annotated[str, typer.Argument(metavar="CLAIM")], as_json: AsJson = False
+) -> None:
+    """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
+    ledger = _load()
+    claim = ledger.claim(claim_id)
+    result = regrade(ledger, _latest_checks(ledger))
+    traces = [t for t in result.traces if t.claim_id == claim_id]
+    if as_json:
+        _print_json({"traces": to_json(traces), "history": to_json(claim.history)})
+        return
+    for facet in claim.grades:
+        out.print(f"{claim.id} / {facet.on}: {facet.grade} (basis {facet.basis})", markup=False)
+        if facet.why:
+            out.print(f"  author: {facet.why}", markup=False)
+        for trace in (t for t in traces if t.on == facet.on):
+            out.print(f"  rule {trace.rule}: {trace.outcome}", markup=False)
+            newest_first = sorted(
+                trace.evidence,
+                key=lambda e: e.when or dt.datetime.min.replace(tzinfo=dt.UTC),
+                reverse=True,
+            )
+            for evidence in newest_first:
+                out.print(f"    {evidence_line(evidence)}", markup=False)
+        for entry in reversed([h for h in claim.history if h.on == facet.on]):
+            change = f"{entry.from_grade} -> {entry.to_grade}"
+            out.print(f"  {entry.date}: {change} by {entry.by}: {entry.why or ''}", markup=False)
+
+
+@command("accept")
+def accept_command(
+    claim_ids: ClaimIds = None,
+    all_drifted: Annotated[
+        bool, typer.Option("--all-drifted", help="Every claim with a drifted quote.")
+    ] = False,
+    even_if_meaning_changed: Annotated[
+        bool,
+        typer.Option(
+            "--even-if-meaning-changed",
+            help="Also adopt wording whose change touched a meaning-carrying word.",
+        ),
+    ] = False,
+) -> None:
+    """Adopt the page's current wording for drifted quotes; the old one goes to history.
+
+    A drift that changed meaning (a negation, a modal, a number...) is refused unless
+    --even-if-meaning-changed: a reversed guarantee must be re-read, not rubber-stamped.
+    """
+    if not claim_ids and not all_drifted:
+        raise InputError("name the claims to accept, or pass --all-drifted")
+    ledger = _load()
+    for claim_id in claim_ids or ():
+        ledger.claim(claim_id)
+    checks = _latest_checks(ledger)
+    chosen = set(claim_ids or ledger.claim_ids)
+    plan_ = accept_plan(ledger, checks, chosen, even_if_meaning_changed=even_if_meaning_changed)
+    for refusal in plan_.refused:
+        err.print(f"refused: {refusal}", markup=False)
+    if plan_.adoptions:
+        today = _today()
+
+        def change(text: str, fresh: Ledger) -> str:
+            for adoption in plan_.adoptions:
+                text = ledgerfile.replace_quote(text, parse(text), adoption, date=today)
+            return text
+
+        ledgerfile.update(settings.ledger, change)
+    for adoption in plan_.adoptions:
+        out.print(
+            f"accepted {adoption.claim_id} #{adoption.quote_index + 1}: {adoption.new}",
+            markup=False,
+        )
+    if not plan_.adoptions and not plan_.refused:
+        out.print("nothing to accept: no drifted quote among the chosen claims", markup=False)
+    raise typer.Exit(EXIT_FOUND if plan_.refused else EXIT_OK)
+
+
+@command("add")
+def add_command(
+    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The new claim's id.")],
+    urls: Annotated[list[str], typer.Option("--url", help="A source page (repeatable).")],
+    quotes: Annotated[list[str], typer.Option("--quote", help="Exact words (repeatable).")],
+    grade: Annotated[Grade, typer.Option("--grade", case_sensitive=False)] = Grade.DEMONSTRATED,
+    on: Annotated[
+        str, typer.Option("--on", help="The facet graded.")
+    ] = "the documentation says this",
+    section: Annotated[str | None, typer.Option("--section", help="Default: the first.")] = None,
+    title: Annotated[str | None, typer.Option("--title")] = None,
+    statement: Annotated[str | None, typer.Option("--statement")] = None,
+    kind: Annotated[str, typer.Option("--kind")] = "guarantee",
+    depends_on: Annotated[list[str] | None, typer.Option("--depends-on")] = None,
+    publisher: Annotated[
+        str | None, typer.Option("--publisher", help="For new sources (default: the host).")
+    ] = None,
+    timeout: Timeout = 20.0,
+) -> None:
+    """Record a new claim; every quote is verified on every URL before anything is written.
+
+    A quote that is not on a page is refused, with the page's closest wording.
+
+    Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
+    --quote "any new outgoing network messages will be held back" --section guarantees
+    """
+    ledger = _load()
+    if claim_id in ledger.claim_ids:
+        raise InputError(f"claim '{claim_id}' already exists")
+    policy = _policy(timeout, 4, 4)
+    fetched = asyncio.run(_fetch_pages(urls, policy))
+    problems = []
+    for url in urls:
+        result = fetched[url]
+        text = _page_text(result)
+        for quote in quotes:
+            found = locate(quote, text) if text is not None else None
+            if found is None:
+                problems.append(
+                    f"{url}: could not be read ({result.source_status}: {result.error})"
+                )
+            elif found.status != "verified":
+                closest = f"; closest wording: {found.current!r}" if found.current else ""
+                problems.append(f"{url}: quote {quote!r} is {found.status}{closest}")
+    if problems:
+        raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
+    draft = ledgerfile.NewClaim(
+        id=claim_id,
+        section=section,
+        title=title or claim_id,
+        statement=statement or (title or claim_id),
+        kind=kind,
+        quotes=tuple(quotes),
+        urls=tuple(urls),
+        grade=grade,
+        on=on,
+        depends_on=tuple(depends_on or ()),
+        publisher=publisher,
+    )
+    ledgerfile.update(settings.ledger, lambda text, fresh: ledgerfile.add_claim(text, fresh, draft))
+    out.print(
+        f"added {claim_id}: {len(quotes)} quote(s) verified on {len(urls)} source(s)", markup=False
+    )
+
+
+async def _fetch_pages(urls: list[str], policy: FetchPolicy) -> dict[str, FetchResult]:
+    for url in urls:
+        if not url.startswith(("http://", "https://")):
+            raise InputError(f"--url {url!r} is not an http(s) URL")
+    async with make_client(policy) as client:
+        return await fetch_all(urls, client, policy=policy)
+
+
+def _page_text(result: FetchResult) -> str | None:
+    if result.text is None:
+        return None
+    try:
+        text = extract_text(result.text, result.content_type or "")
+    except ExtractError:
+        return None
+    return narrow_lines(text, *result.line_range) if result.line_range else text
 
 
 def main() -> None:

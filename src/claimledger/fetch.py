@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Literal
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 import charset_normalizer
 import httpx
@@ -133,7 +133,9 @@ def fetch_target(url: str) -> tuple[str, tuple[int, int] | None]:
     """
     base, _, fragment = url.partition("#")
     line_range = _line_range(fragment)
-    parts = urlsplit(base)
+    parts = _split(base)
+    if parts is None:
+        return base, line_range
     blob = _GITHUB_BLOB.match(parts.path)
     if parts.scheme in HTTP_SCHEMES and (parts.hostname or "") in _GITHUB_HOSTS and blob:
         raw = f"https://raw.githubusercontent.com/{blob['owner']}/{blob['repo']}/{blob['rest']}"
@@ -152,19 +154,40 @@ def _line_range(fragment: str) -> tuple[int, int] | None:
     return min(first, last), max(first, last)
 
 
+def _split(url: str) -> SplitResult | None:
+    """urlsplit, or None for a URL it cannot parse (such as an unclosed `[` IPv6 host)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- parsing the port is what validates it
+    except ValueError:
+        return None
+    return parts
+
+
 def _is_http_url(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme in HTTP_SCHEMES and bool(parts.hostname)
+    parts = _split(url)
+    return parts is not None and parts.scheme in HTTP_SCHEMES and bool(parts.hostname)
+
+
+def _resolve(url: str, location: str) -> str:
+    """The absolute URL a Location header points to (left as is if it cannot be joined)."""
+    try:
+        return urljoin(url, location).partition("#")[0]
+    except ValueError:
+        return location
 
 
 def _redirect_problem(
     current: str, target: str, seen: set[str], hops: int, limit: int
 ) -> str | None:
     """Why a redirect from `current` to `target` must not be followed, or None if it may."""
-    scheme = urlsplit(target).scheme
-    if scheme not in HTTP_SCHEMES:
+    parts = _split(target)
+    if parts is None or parts.scheme not in HTTP_SCHEMES:
         return f"redirect to a non-http(s) URL refused: {target}"
-    if urlsplit(current).scheme == "https" and scheme == "http":
+    if not parts.hostname:
+        return f"redirect to a URL without a host refused: {target}"
+    scheme = parts.scheme
+    if current.startswith("https:") and scheme == "http":
         return f"redirect from https down to http refused: {target}"
     if target in seen:
         return f"redirect loop: {target} was already visited"
@@ -176,13 +199,29 @@ def _redirect_problem(
 # --- Client and limits --------------------------------------------------------------------
 
 
+_RAW_LOCATION = "X-Claimledger-Location"
+
+
+async def _set_location_aside(response: httpx.Response) -> None:
+    """Hide Location from httpx, which parses it even when not following redirects.
+
+    A hostile value such as `javascript:alert(1)` makes httpx raise before the
+    response reaches us, so the redirect could not be recorded and refused as data.
+    """
+    location = response.headers.get("location")
+    if location is not None:
+        del response.headers["location"]
+        response.headers[_RAW_LOCATION] = location
+
+
 def make_client(
     policy: FetchPolicy = DEFAULT_POLICY, *, trust_env: bool = True
 ) -> httpx.AsyncClient:
     """Build the client `fetch_all` expects: no automatic redirects, our User-Agent.
 
     Only gzip and deflate are offered because the fetcher decodes bodies itself, so
-    it can count decompressed bytes as they are produced.
+    it can count decompressed bytes as they are produced. Pass `trust_env=False` to
+    ignore proxy variables and netrc (tests do).
     """
     connections = max(policy.concurrency, 1)
     return httpx.AsyncClient(
@@ -195,6 +234,7 @@ def make_client(
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
+        event_hooks={"response": [_set_location_aside]},
     )
 
 
@@ -233,7 +273,8 @@ class _Gates:
 
     @asynccontextmanager
     async def slot(self, url: str) -> AsyncIterator[None]:
-        host = (urlsplit(url).hostname or "").lower()
+        parts = _split(url)
+        host = (parts.hostname or "") if parts is not None else ""
         gate = self._hosts.get(host)
         if gate is None:
             gate = self._hosts[host] = _HostGate(
@@ -276,12 +317,30 @@ def _status_line(response: httpx.Response) -> str:
     return f"HTTP {response.status_code} {response.reason_phrase}".strip()
 
 
+_DRAIN_LIMIT = 64 * 1024
+
+
+async def _drain(response: httpx.Response) -> None:
+    """Read a small non-page body to its end, so the connection can serve the next request
+    (a 304 or a redirect left unread closes it); give up quietly on a large or broken one."""
+    received = 0
+    try:
+        async for chunk in response.aiter_raw():
+            received += len(chunk)
+            if received > _DRAIN_LIMIT:
+                return
+    except httpx.TransportError:
+        return
+
+
 async def _read_response(response: httpx.Response, policy: FetchPolicy) -> _Outcome | _Redirect:
     """Classify one response by its status, reading the body only when it is the page."""
     status = response.status_code
     headers = response.headers
+    if not 200 <= status < 300:
+        await _drain(response)
     if status in REDIRECTS:
-        location = headers.get("location")
+        location = headers.get(_RAW_LOCATION) or headers.get("location")
         if location:
             return _Redirect(status, location)
         return _Outcome(status, "unreadable", f"{_status_line(response)} without a Location")
@@ -419,7 +478,10 @@ class _Inflater:
     def finish(self) -> bytes:
         if self._zlib is None:
             return b""
-        return self._count(self._zlib.flush())
+        tail = self._count(self._zlib.flush())
+        if not self._zlib.eof:
+            raise _Unreadable(f"truncated {self._encoding} body")
+        return tail
 
     def _sniff_raw_deflate(self, first: bytes) -> None:
         """Some servers send bare deflate without the zlib header that `deflate` implies."""
@@ -516,10 +578,27 @@ def _decode(body: bytes, media_type: str | None, header_charset: str | None) -> 
         return body.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    return _detect(body)
+
+
+# Single-byte Latin code pages: on a short page, detection picks among these almost at
+# random (they differ only in accented letters), so we read them as windows-1252,
+# which is also what browsers assume for an undeclared Western page.
+_LATIN_GUESSES = frozenset(
+    {"cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "mac_latin2", "mac_roman", "cp775"}
+    | {"cp437", "cp850", "cp858"}
+    | {f"iso8859_{n}" for n in (2, 3, 4, 9, 10, 13, 14, 15, 16)}
+)
+
+
+def _detect(body: bytes) -> str:
+    """Guess the encoding of a body that declares none and is not UTF-8."""
     best = charset_normalizer.from_bytes(body).best()
-    if best is not None:
-        return str(best)
-    return body.decode("utf-8", errors="replace")
+    if best is None:
+        return body.decode("cp1252", errors="replace")
+    if best.encoding in _LATIN_GUESSES:
+        return body.decode("cp1252", errors="replace")
+    return str(best)
 
 
 # --- Attempts and retries -----------------------------------------------------------------
@@ -574,7 +653,7 @@ async def _walk(
         if isinstance(step, _Outcome):
             return _Walk(step, url, tuple(hops))
         hops.append(Hop(url, step.status))
-        next_url = urljoin(url, step.location).partition("#")[0]
+        next_url = _resolve(url, step.location)
         problem = _redirect_problem(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
             return _Walk(_Outcome(step.status, "refused", problem), url, tuple(hops))
@@ -610,7 +689,8 @@ async def _attempts(
             )
             return replace(walk, outcome=replace(outcome, error=error)), attempt
         if attempt > policy.retries:
-            error = f"{outcome.error}; gave up after {attempt} attempts"
+            tries = f"{attempt} attempts" if attempt > 1 else "1 attempt"
+            error = f"{outcome.error}; gave up after {tries}"
             return replace(walk, outcome=replace(outcome, error=error)), attempt
         await asyncio.sleep(wait if wait is not None else _backoff(attempt, policy))
 
@@ -656,17 +736,18 @@ def _result(
     )
 
 
-def _conditional_headers(
+def _shared_validators(
     urls: list[str], validators: Mapping[str, Validators] | None
-) -> dict[str, str]:
-    """If-None-Match / If-Modified-Since, only when every URL sharing the target can reuse
-    the same stored snapshot (a 304 would otherwise leave one of them with nothing)."""
+) -> Validators | None:
+    """The validators to send for a target, only when every URL sharing it has the same
+    ones (a 304 would otherwise leave one of them without a snapshot to reuse)."""
     if not validators:
-        return {}
+        return None
     known = {validators.get(url) for url in urls}
-    if len(known) != 1:
-        return {}
-    shared = known.pop()
+    return known.pop() if len(known) == 1 else None
+
+
+def _conditional_headers(shared: Validators | None) -> dict[str, str]:
     if shared is None:
         return {}
     headers: dict[str, str] = {}
@@ -675,6 +756,20 @@ def _conditional_headers(
     if shared.last_modified:
         headers["If-Modified-Since"] = shared.last_modified
     return headers
+
+
+def _keep_validators(walk: _Walk, sent: Validators | None) -> _Walk:
+    """A 304 need not repeat the validators; keep the ones we sent so the next run can
+    ask again instead of downloading the page in full."""
+    outcome = walk.outcome
+    if not outcome.not_modified or sent is None:
+        return walk
+    kept = replace(
+        outcome,
+        etag=outcome.etag or sent.etag,
+        last_modified=outcome.last_modified or sent.last_modified,
+    )
+    return replace(walk, outcome=kept)
 
 
 async def _fetch_group(
@@ -688,8 +783,9 @@ async def _fetch_group(
     """Fetch one target once and answer for every ledger URL that maps to it."""
     started = time.monotonic()
     if _is_http_url(target):
-        headers = _conditional_headers(urls, validators)
-        walk, attempts = await _attempts(target, client, headers, policy, gates)
+        sent = _shared_validators(urls, validators)
+        walk, attempts = await _attempts(target, client, _conditional_headers(sent), policy, gates)
+        walk = _keep_validators(walk, sent)
     else:
         refusal = _Outcome(None, "refused", f"not an http(s) URL: {target}")
         walk, attempts = _Walk(refusal, target, ()), 0

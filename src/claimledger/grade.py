@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote
+from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote
 
 READ_STATUSES = frozenset({"ok", "moved"})
 """Source statuses whose page was read, so the check says something about the quote."""
@@ -334,9 +334,7 @@ def quotes_rule(
         return _fall(
             facet, "quotes-gone", f"no source carries {len(gone)} quote(s) any more", evidence
         )
-    stale = any(state.drifted and not state.carried_by for state in states) or any(
-        s.drifted for s in states
-    )
+    stale = any(state.drifted for state in states)
     short = [
         s for s in states if s.read and len(s.carried_by) < facet.min_sources and not s.drifted
     ]
@@ -382,16 +380,10 @@ def _grade_before_rule(claim: Claim, facet: Facet, rules: Sequence[str]) -> Grad
             continue
         if entry.to_grade != facet.grade:
             return None  # graded since, by hand or by another rule
-        if entry.by in {f"rule:{rule}" for rule in rules} and entry.from_grade is not None:
-            return _restored_origin(claim, facet, entry)
+        if entry.by in {f"rule:{rule}" for rule in rules}:
+            return entry.from_grade
         return None
     return None
-
-
-def _restored_origin(claim: Claim, facet: Facet, entry: HistoryEntry) -> Grade | None:
-    """Follow a chain of rule downgrades back to the grade before the first of them."""
-    assert entry.from_grade is not None
-    return entry.from_grade
 
 
 def _weaker(a: Grade, b: Grade) -> Grade:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from claimledger.evidence import CheckRecord, EvidenceStore
-from claimledger.extract import ExtractError, extract_text, narrow_lines
+from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
 from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all
 from claimledger.ledger import Ledger
-from claimledger.match import Context, Match, locate, prepare
+from claimledger.match import Context, Match, TextKind, locate, prepare
 from claimledger.urlmap import UrlMap
 
 if TYPE_CHECKING:
@@ -45,6 +45,11 @@ class Page:
     fetch: FetchResult
     text: str | None
     snapshot_hash: str | None
+
+    @property
+    def kind(self) -> TextKind:
+        """How the matcher reads the text: prose, raw markdown, or source code."""
+        return text_kind(self.fetch.content_type or "", self.fetch.final_url)
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,11 @@ async def refresh(
             pages[url] = page
             if on_page is not None:
                 on_page(page)
-        prepared = {url: prepare(page.text) for url, page in pages.items() if page.text is not None}
+        prepared = {
+            url: prepare(page.text, kind=page.kind)
+            for url, page in pages.items()
+            if page.text is not None
+        }
         for job in jobs:
             page = pages[job.url]
             found = (

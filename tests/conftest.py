@@ -1,0 +1,56 @@
+"""Shared fixtures: a loopback page server, a clean environment, a fresh evidence store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from claimledger.evidence import EvidenceStore
+from webserver import PageServer
+
+PROXY_VARIABLES = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy settings from the developer's shell may route loopback traffic elsewhere."""
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def page_server() -> Iterator[PageServer]:
+    """A running PageServer on 127.0.0.1; fails the test if a route handler itself broke."""
+    with PageServer() as server:
+        yield server
+    assert server.errors == [], f"page server handler errors: {server.errors}"
+
+
+@pytest.fixture(scope="session")
+def httpserver_listen_address() -> tuple[str, int]:
+    """pytest-httpserver on 127.0.0.1 with an ephemeral port (never `localhost`, never ::1)."""
+    return ("127.0.0.1", 0)
+
+
+@pytest.fixture
+def evidence_path(tmp_path: Path) -> Path:
+    """Where a ledger's evidence store lives by default, under a fresh directory."""
+    return tmp_path / "out" / "evidence.sqlite3"
+
+
+@pytest.fixture
+def evidence_store(evidence_path: Path) -> Iterator[EvidenceStore]:
+    """An open, empty evidence store, closed after the test."""
+    with EvidenceStore.open(evidence_path) as store:
+        yield store

@@ -1,0 +1,502 @@
+"""evidence.py: an append-only SQLite store that survives kills and refuses a second writer."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import zlib
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from claimledger import errors
+from claimledger.evidence import (
+    SCHEMA_VERSION,
+    CheckRecord,
+    EvidenceError,
+    EvidenceStore,
+    StoreBusyError,
+    StoredWordChange,
+)
+from claimledger.fetch import FetchResult, Hop, Validators
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def fetched(url: str, **changes: object) -> FetchResult:
+    base = FetchResult(
+        url=url,
+        final_url=url,
+        http_status=200,
+        source_status="ok",
+        redirects=(),
+        moved_to=None,
+        etag='"v1"',
+        last_modified="Wed, 21 Oct 2026 07:28:00 GMT",
+        content_type="text/html; charset=utf-8",
+        text="the page",
+        not_modified=False,
+        error=None,
+        attempts=1,
+        elapsed=0.25,
+        line_range=None,
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def checked(claim_id: str = "input-gate", **changes: object) -> CheckRecord:
+    base = CheckRecord(
+        claim_id=claim_id,
+        quote_index=0,
+        quote_text="While a storage operation is executing, no events are delivered.",
+        source_id="do-glossary",
+        url="https://developers.cloudflare.com/durable-objects/reference/glossary/",
+        source_status="ok",
+        status="verified",
+        match_kind="exact",
+        similarity=1.0,
+        current="While a storage operation is executing, no events are delivered.",
+        meaning_changed=False,
+        changed_words=(),
+        occurrences=1,
+        context_before="Input gates. ",
+        context_after=" Output gates",
+        snapshot_hash=None,
+        checked_at=T0,
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+# --- opening --------------------------------------------------------------------------------
+
+
+def test_open_creates_the_directory_and_a_wal_database(evidence_path: Path) -> None:
+    assert not evidence_path.parent.exists()
+    with EvidenceStore.open(evidence_path):
+        pass
+    connection = sqlite3.connect(evidence_path)
+    try:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        connection.close()
+
+
+def test_reopening_keeps_everything(evidence_path: Path) -> None:
+    with EvidenceStore.open(evidence_path) as store:
+        run = store.begin_run(at(0), "claims.yaml")
+        digest = store.put_snapshot("page text", "https://a.test/", at(0))
+        store.finish_run(run, at(1))
+    with EvidenceStore.open(evidence_path) as store:
+        assert store.snapshot_text(digest) == "page text"
+        assert store.last_run() is not None
+
+
+def test_a_file_that_is_not_sqlite_is_a_clear_error(evidence_path: Path) -> None:
+    evidence_path.parent.mkdir(parents=True)
+    evidence_path.write_bytes(b"these are not the bytes of a database\n" * 200)
+    with pytest.raises(EvidenceError, match="is not a claimledger evidence store"):
+        EvidenceStore.open(evidence_path)
+
+
+def test_a_newer_schema_is_a_clear_error(evidence_path: Path) -> None:
+    evidence_path.parent.mkdir(parents=True)
+    connection = sqlite3.connect(evidence_path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.close()
+    with pytest.raises(EvidenceError, match=r"newer claimledger .*upgrade claimledger"):
+        EvidenceStore.open(evidence_path)
+
+
+def test_another_programs_database_is_left_alone(evidence_path: Path) -> None:
+    evidence_path.parent.mkdir(parents=True)
+    connection = sqlite3.connect(evidence_path)
+    connection.execute("CREATE TABLE invoices (id INTEGER)")
+    connection.close()
+    with pytest.raises(EvidenceError, match="tables: invoices"):
+        EvidenceStore.open(evidence_path)
+
+
+def test_a_directory_in_the_way_is_a_clear_error(evidence_path: Path) -> None:
+    evidence_path.mkdir(parents=True)
+    with pytest.raises(EvidenceError, match="cannot open evidence store"):
+        EvidenceStore.open(evidence_path)
+
+
+def test_store_errors_belong_to_the_tools_exception_tree() -> None:
+    assert issubclass(EvidenceError, errors.StoreError)
+    assert issubclass(StoreBusyError, errors.StoreBusyError)
+    assert issubclass(StoreBusyError, EvidenceError)
+
+
+# --- runs and the writer lock ---------------------------------------------------------------
+
+
+def test_runs_are_recorded_with_their_end(evidence_store: EvidenceStore) -> None:
+    assert evidence_store.last_run() is None
+    first = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.finish_run(first, at(2))
+    second = evidence_store.begin_run(at(10), "other/claims.yaml")
+    last = evidence_store.last_run()
+    assert last is not None
+    assert (last.id, last.started_at, last.finished_at) == (second, at(10), None)
+    assert last.ledger_path == "other/claims.yaml"
+    evidence_store.finish_run(second, at(11))
+    finished = evidence_store.last_run()
+    assert finished is not None and finished.finished_at == at(11)
+
+
+def test_a_second_writer_is_refused_while_readers_read(evidence_path: Path) -> None:
+    with EvidenceStore.open(evidence_path) as writer, EvidenceStore.open(evidence_path) as other:
+        run = writer.begin_run(at(0), "claims.yaml")
+        writer.record_check(run, checked())
+        with pytest.raises(StoreBusyError) as busy:
+            other.begin_run(at(0), "claims.yaml")
+        assert str(busy.value) == (
+            f"another refresh is writing to {evidence_path}; wait for it to finish"
+        )
+        assert len(other.latest_checks()) == 1  # reading never waits for the writer
+        writer.finish_run(run, at(1))
+        assert other.begin_run(at(2), "claims.yaml") > run
+
+
+def test_closing_releases_the_writer_lock(evidence_path: Path) -> None:
+    writer = EvidenceStore.open(evidence_path)
+    writer.begin_run(at(0), "claims.yaml")
+    writer.close()
+    with EvidenceStore.open(evidence_path) as other:
+        other.begin_run(at(1), "claims.yaml")
+
+
+def test_writes_need_the_run_this_store_opened(evidence_store: EvidenceStore) -> None:
+    with pytest.raises(ValueError, match="not open"):
+        evidence_store.record_check(1, checked())
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.finish_run(run, at(1))
+    with pytest.raises(ValueError, match="not open"):
+        evidence_store.record_fetch(run, fetched("https://a.test/"), None, at(2))
+
+
+def test_naive_times_are_refused(evidence_store: EvidenceStore) -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        evidence_store.begin_run(datetime(2026, 11, 29, 9, 0), "claims.yaml")
+
+
+def test_times_in_other_zones_come_back_as_the_same_instant(
+    evidence_store: EvidenceStore,
+) -> None:
+    tokyo = datetime(2026, 11, 29, 18, 0, tzinfo=timezone(timedelta(hours=9)))
+    evidence_store.begin_run(tokyo, "claims.yaml")
+    last = evidence_store.last_run()
+    assert last is not None and last.started_at == T0 and last.started_at.tzinfo is not None
+
+
+# --- snapshots ------------------------------------------------------------------------------
+
+
+def test_snapshots_are_deduplicated_and_compressed(
+    evidence_store: EvidenceStore, evidence_path: Path
+) -> None:
+    text = "Durable Objects — “strongly consistent” storage. 入力ゲート\n" * 200
+    first = evidence_store.put_snapshot(text, "https://a.test/one", at(0))
+    again = evidence_store.put_snapshot(text, "https://a.test/two", at(5))
+    assert first == again and len(first) == 64
+    assert evidence_store.snapshot_text(first) == text
+    connection = sqlite3.connect(evidence_path)
+    try:
+        rows = connection.execute("SELECT url_first_seen, text_zlib FROM snapshots").fetchall()
+    finally:
+        connection.close()
+    assert len(rows) == 1
+    (url_first_seen, blob) = rows[0]
+    assert url_first_seen == "https://a.test/one"
+    assert len(blob) < len(text.encode()) / 10
+    assert zlib.decompress(blob).decode() == text
+
+
+def test_an_unknown_snapshot_is_a_key_error(evidence_store: EvidenceStore) -> None:
+    with pytest.raises(KeyError):
+        evidence_store.snapshot_text("0" * 64)
+
+
+def test_snapshot_at_answers_what_a_page_said_then(evidence_store: EvidenceStore) -> None:
+    url = "https://a.test/doc"
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    old = evidence_store.put_snapshot("old words", url, at(0))
+    evidence_store.record_fetch(run, fetched(url), old, at(0))
+    evidence_store.record_fetch(run, fetched(url, source_status="unreachable"), None, at(30))
+    new = evidence_store.put_snapshot("new words", url, at(60))
+    evidence_store.record_fetch(run, fetched(url), new, at(60))
+
+    assert evidence_store.snapshot_at(url, at(-1)) is None
+    assert evidence_store.snapshot_at(url, at(0)) == (at(0), "old words")
+    assert evidence_store.snapshot_at(url, at(45)) == (at(0), "old words")
+    assert evidence_store.snapshot_at(url, at(90)) == (at(60), "new words")
+    assert evidence_store.snapshot_at(url, None) == (at(60), "new words")
+    assert evidence_store.snapshot_at("https://a.test/never", None) is None
+
+
+# --- fetches --------------------------------------------------------------------------------
+
+
+def test_a_fetch_round_trips(evidence_store: EvidenceStore) -> None:
+    url = "https://a.test/old#L3-L9"
+    result = fetched(
+        url,
+        final_url="https://a.test/new",
+        source_status="moved",
+        moved_to="https://a.test/new",
+        redirects=(Hop(url, 301),),
+        attempts=2,
+    )
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    digest = evidence_store.put_snapshot("text", url, at(0))
+    evidence_store.record_fetch(run, result, digest, at(1))
+    record = evidence_store.latest_fetches()[url]
+    assert (record.run_id, record.url, record.final_url) == (run, url, "https://a.test/new")
+    assert (record.source_status, record.moved_to) == ("moved", "https://a.test/new")
+    assert record.redirects == (Hop(url, 301),)
+    assert (record.etag, record.last_modified) == (result.etag, result.last_modified)
+    assert (record.http_status, record.content_type, record.error) == (
+        200,
+        "text/html; charset=utf-8",
+        None,
+    )
+    assert (record.attempts, record.elapsed, record.not_modified) == (2, 0.25, False)
+    assert (record.snapshot_hash, record.fetched_at) == (digest, at(1))
+
+
+def test_latest_fetches_is_the_newest_per_url(evidence_store: EvidenceStore) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_fetch(run, fetched("https://a.test/1"), None, at(0))
+    evidence_store.record_fetch(run, fetched("https://a.test/2"), None, at(0))
+    gone = fetched("https://a.test/1", source_status="gone", http_status=404, error="HTTP 404")
+    evidence_store.record_fetch(run, gone, None, at(1))
+    latest = evidence_store.latest_fetches()
+    assert sorted(latest) == ["https://a.test/1", "https://a.test/2"]
+    assert latest["https://a.test/1"].source_status == "gone"
+    assert latest["https://a.test/2"].source_status == "ok"
+
+
+def test_validators_come_from_the_newest_fetch_with_a_snapshot(
+    evidence_store: EvidenceStore,
+) -> None:
+    url = "https://a.test/doc"
+    assert evidence_store.validators(url) is None
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    digest = evidence_store.put_snapshot("text", url, at(0))
+    evidence_store.record_fetch(run, fetched(url, etag='"v1"'), digest, at(0))
+    failed = fetched(url, etag=None, last_modified=None, source_status="unreachable")
+    evidence_store.record_fetch(run, failed, None, at(1))
+    expected = Validators('"v1"', "Wed, 21 Oct 2026 07:28:00 GMT")
+    assert evidence_store.validators(url) == expected
+    assert evidence_store.latest_snapshot_hash(url) == digest
+
+    bare = fetched(url, etag=None, last_modified=None)
+    evidence_store.record_fetch(run, bare, digest, at(2))
+    assert evidence_store.validators(url) is None  # the newest snapshot came without validators
+
+
+# --- checks ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LikeWordChange:
+    """The shape of match.WordChange, without depending on that module."""
+
+    op: str
+    quote: str
+    page: str
+    meaningful: bool
+
+
+def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    digest = evidence_store.put_snapshot("text", "https://a.test/", at(0))
+    check = checked(
+        status="drifted",
+        match_kind=None,
+        similarity=0.96,
+        current="While a storage operation is executing, events may be delivered.",
+        meaning_changed=True,
+        changed_words=(
+            LikeWordChange("replace", "no", "may", True),
+            StoredWordChange("insert", "", "be", False),
+        ),
+        snapshot_hash=digest,
+        checked_at=at(3),
+    )
+    evidence_store.record_check(run, check)
+    (back,) = evidence_store.latest_checks()
+    assert back.changed_words == (
+        StoredWordChange("replace", "no", "may", True),
+        StoredWordChange("insert", "", "be", False),
+    )
+    assert all(isinstance(change, StoredWordChange) for change in back.changed_words)
+    assert back.changed_words[0] == ("replace", "no", "may", True)  # a plain tuple, too
+    assert replace(back, changed_words=check.changed_words) == replace(check, run_id=run)
+
+
+def test_a_check_of_an_unreadable_source_has_no_status(evidence_store: EvidenceStore) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    unread = checked(
+        source_status="unreachable",
+        status=None,
+        match_kind=None,
+        similarity=None,
+        current=None,
+        occurrences=0,
+        context_before=None,
+        context_after=None,
+    )
+    evidence_store.record_check(run, unread)
+    (back,) = evidence_store.latest_checks()
+    assert (back.status, back.source_status, back.similarity) == (None, "unreachable", None)
+
+
+def test_latest_checks_and_history_across_runs(evidence_store: EvidenceStore) -> None:
+    first = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_check(first, checked("input-gate", checked_at=at(0)))
+    evidence_store.record_check(first, checked("output-gate", checked_at=at(0)))
+    evidence_store.finish_run(first, at(1))
+    second = evidence_store.begin_run(at(10), "claims.yaml")
+    evidence_store.record_check(
+        second, checked("input-gate", status="missing", match_kind=None, checked_at=at(10))
+    )
+    evidence_store.finish_run(second, at(11))
+
+    latest = {check.claim_id: check for check in evidence_store.latest_checks()}
+    assert (latest["input-gate"].status, latest["input-gate"].run_id) == ("missing", second)
+    assert (latest["output-gate"].status, latest["output-gate"].run_id) == ("verified", first)
+
+    history = evidence_store.checks_for_claim("input-gate")
+    assert [(check.status, check.checked_at) for check in history] == [
+        ("verified", at(0)),
+        ("missing", at(10)),
+    ]
+    assert evidence_store.checks_for_claim("no-such-claim") == []
+
+
+def test_latest_checks_keeps_each_source_of_a_quote(evidence_store: EvidenceStore) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_check(run, checked(source_id="do-glossary"))
+    evidence_store.record_check(run, checked(source_id="blog-2021", status="drifted"))
+    statuses = {check.source_id: check.status for check in evidence_store.latest_checks()}
+    assert statuses == {"do-glossary": "verified", "blog-2021": "drifted"}
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE checks SET status = 'verified'",
+        "DELETE FROM checks",
+        "UPDATE fetches SET source_status = 'ok'",
+        "DELETE FROM snapshots",
+        "UPDATE runs SET ledger_path = 'x'",
+    ],
+)
+def test_history_is_append_only(evidence_path: Path, statement: str) -> None:
+    with EvidenceStore.open(evidence_path) as store:
+        run = store.begin_run(at(0), "claims.yaml")
+        digest = store.put_snapshot("text", "https://a.test/", at(0))
+        store.record_fetch(run, fetched("https://a.test/"), digest, at(0))
+        store.record_check(run, checked(snapshot_hash=digest))
+        store.finish_run(run, at(1))
+    connection = sqlite3.connect(evidence_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            connection.execute(statement)
+    finally:
+        connection.close()
+
+
+def test_a_check_naming_an_unknown_snapshot_is_rejected(evidence_store: EvidenceStore) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    with pytest.raises(sqlite3.IntegrityError):
+        evidence_store.record_check(run, checked(snapshot_hash="f" * 64))
+
+
+# --- a refresh killed mid-run ---------------------------------------------------------------
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from dataclasses import replace
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from claimledger.evidence import CheckRecord, EvidenceStore
+
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    store = EvidenceStore.open(Path(sys.argv[1]))
+    run = store.begin_run(now, "claims.yaml")
+    digest = store.put_snapshot("page text " * 1000, "https://a.test/", now)
+    check = CheckRecord(
+        claim_id="c", quote_index=0, quote_text="q", source_id="s", url="https://a.test/",
+        source_status="ok", status="verified", match_kind="exact", similarity=1.0,
+        current="q", meaning_changed=False, changed_words=(), occurrences=1,
+        context_before="", context_after="", snapshot_hash=digest, checked_at=now,
+    )
+    n = 0
+    while True:
+        n += 1
+        store.record_check(run, replace(check, claim_id=f"claim-{n}"))
+        print(n, flush=True)
+    """
+)
+
+
+@pytest.mark.slow
+def test_a_killed_refresh_keeps_every_recorded_check(evidence_path: Path) -> None:
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(evidence_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert writer.stdout is not None
+    try:
+        recorded = 0
+        while recorded < 200:
+            line = writer.stdout.readline()
+            assert line, f"writer ended early with code {writer.poll()}"
+            recorded = int(line)
+        # While it writes: a second refresh is refused, a reader still reads.
+        with EvidenceStore.open(evidence_path) as other:
+            with pytest.raises(StoreBusyError):
+                other.begin_run(at(0), "claims.yaml")
+            assert len(other.latest_checks()) >= recorded
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=10)
+        recorded = max([recorded, *(int(line) for line in writer.stdout.read().split())])
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+            writer.wait()
+        writer.stdout.close()
+    assert writer.returncode == -signal.SIGKILL
+
+    with EvidenceStore.open(evidence_path) as store:
+        kept = len(store.latest_checks())
+        assert kept >= recorded  # every check reported as recorded survived the kill
+        last = store.last_run()
+        assert last is not None and last.finished_at is None
+        run = store.begin_run(at(1), "claims.yaml")  # the dead writer's lock is gone
+        store.record_check(run, checked())
+        store.finish_run(run, at(2))
+    connection = sqlite3.connect(evidence_path)
+    try:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert connection.execute("SELECT COUNT(*) FROM checks").fetchone()[0] == kept + 1
+    finally:
+        connection.close()

@@ -1,0 +1,726 @@
+"""fetch.py against real servers on 127.0.0.1: every route asserts the recorded status."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import itertools
+import threading
+import time
+import tracemalloc
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from claimledger import __version__
+from claimledger.fetch import (
+    FetchPolicy,
+    FetchResult,
+    Hop,
+    Validators,
+    _redirect_problem,
+    fetch_all,
+    fetch_one_sync,
+    fetch_target,
+    make_client,
+)
+from webserver import (
+    Exchange,
+    PageServer,
+    chunked,
+    gzip_bomb,
+    gzipped,
+    redirect,
+    reset_mid_body,
+    sequence,
+    stall_after_headers,
+    trickle,
+    unused_port,
+)
+
+# Tiny timeouts and backoffs keep the suite fast while exercising every retry path.
+FAST = FetchPolicy(
+    timeout=0.5, retries=1, backoff_base=0.01, retry_after_cap=2.0, per_host_interval=0.0
+)
+PAGE = "<html><body><main><p>Durable Objects are single-threaded.</p></main></body></html>"
+
+
+def fetch(
+    urls: Iterable[str],
+    policy: FetchPolicy = FAST,
+    *,
+    validators: Mapping[str, Validators] | None = None,
+    on_result: Callable[[FetchResult], None] | None = None,
+) -> dict[str, FetchResult]:
+    async def run() -> dict[str, FetchResult]:
+        async with make_client(policy, trust_env=False) as client:
+            return await fetch_all(
+                urls, client, validators=validators, policy=policy, on_result=on_result
+            )
+
+    return asyncio.run(run())
+
+
+def fetch_one(url: str, policy: FetchPolicy = FAST, **options: object) -> FetchResult:
+    return fetch([url], policy, **options)[url]  # type: ignore[arg-type]
+
+
+def status(exchange: Exchange, code: int, headers: dict[str, str] | None = None) -> None:
+    exchange.respond(code, b"status page", {"Content-Type": "text/html", **(headers or {})})
+
+
+# --- fetch_target: pure ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "target", "line_range"),
+    [
+        (
+            "https://github.com/cloudflare/workerd/blob/main/src/workerd/io/io-gate.h",
+            "https://raw.githubusercontent.com/cloudflare/workerd/main/src/workerd/io/io-gate.h",
+            None,
+        ),
+        (
+            "https://github.com/cloudflare/workerd/blob/v1.2/src/a.ts#L10-L40",
+            "https://raw.githubusercontent.com/cloudflare/workerd/v1.2/src/a.ts",
+            (10, 40),
+        ),
+        (
+            "https://www.github.com/o/r/blob/feature/x/docs/README.md#L7",
+            "https://raw.githubusercontent.com/o/r/feature/x/docs/README.md",
+            (7, 7),
+        ),
+        (
+            "https://raw.githubusercontent.com/o/r/main/a.py#L3-L1",
+            "https://raw.githubusercontent.com/o/r/main/a.py",
+            (1, 3),
+        ),
+        ("https://github.com/o/r/tree/main/src", "https://github.com/o/r/tree/main/src", None),
+        (
+            "https://developers.cloudflare.com/durable-objects/?lang=en#input-gates",
+            "https://developers.cloudflare.com/durable-objects/?lang=en",
+            None,
+        ),
+        ("https://example.com/doc#L0", "https://example.com/doc", None),
+        ("https://example.com/doc#Lunch", "https://example.com/doc", None),
+        ("ftp://example.com/doc#L2", "ftp://example.com/doc", (2, 2)),
+    ],
+)
+def test_fetch_target(url: str, target: str, line_range: tuple[int, int] | None) -> None:
+    assert fetch_target(url) == (target, line_range)
+
+
+def test_make_client_never_follows_redirects_and_names_the_tool() -> None:
+    client = make_client(FAST, trust_env=False)
+    try:
+        assert client.follow_redirects is False
+        assert client.headers["user-agent"].startswith(f"claimledger/{__version__} ")
+        assert "br" not in client.headers["accept-encoding"]
+    finally:
+        asyncio.run(client.aclose())
+
+
+@pytest.mark.parametrize(
+    ("current", "target", "problem"),
+    [
+        ("https://a.test/x", "http://a.test/y", "from https down to http"),
+        ("http://a.test/x", "file:///etc/passwd", "non-http(s)"),
+        ("https://a.test/x", "https://a.test/x", "loop"),
+        ("http://a.test/x", "https://a.test/y", None),
+    ],
+)
+def test_redirect_problem(current: str, target: str, problem: str | None) -> None:
+    found = _redirect_problem(current, target, {current}, 1, 10)
+    assert found is None if problem is None else problem in (found or "")
+
+
+# --- statuses -------------------------------------------------------------------------------
+
+
+def test_200_is_ok_with_the_text_and_metadata(page_server: PageServer) -> None:
+    page_server.set_page("/doc", PAGE, headers={"ETag": '"abc"'})
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "ok"
+    assert result.http_status == 200
+    assert result.text == PAGE
+    assert result.etag == '"abc"'
+    assert result.content_type == "text/html; charset=utf-8"
+    assert (result.redirects, result.moved_to, result.error) == ((), None, None)
+    assert (result.attempts, result.not_modified) == (1, False)
+    assert result.final_url == result.url == page_server.url("/doc")
+
+
+def test_user_agent_names_the_tool(page_server: PageServer) -> None:
+    page_server.set_page("/doc", PAGE)
+    fetch_one(page_server.url("/doc"))
+    (request,) = page_server.requests
+    assert request.headers["user-agent"].startswith("claimledger/")
+
+
+@pytest.mark.parametrize(("code", "expected"), [(404, "gone"), (410, "gone")])
+def test_missing_page_is_gone_without_retry(
+    page_server: PageServer, code: int, expected: str
+) -> None:
+    page_server.set_page("/doc", "not here", status=code)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status, result.text) == (expected, code, None)
+    assert str(code) in (result.error or "")
+    assert page_server.hits("/doc") == 1
+
+
+@pytest.mark.parametrize("code", [401, 403])
+def test_forbidden_is_refused_without_retry(page_server: PageServer, code: int) -> None:
+    page_server.set_page("/doc", "go away", status=code)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status, result.attempts) == ("refused", code, 1)
+    assert page_server.hits("/doc") == 1
+
+
+@pytest.mark.slow
+def test_429_waits_the_retry_after_seconds_then_succeeds(page_server: PageServer) -> None:
+    page_server.set_handler(
+        "/doc",
+        sequence(
+            lambda ex: status(ex, 429, {"Retry-After": "1"}),
+            lambda ex: ex.respond(200, PAGE.encode(), {"Content-Type": "text/html"}),
+        ),
+    )
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.attempts) == ("ok", 2)
+    first, second = page_server.requests
+    assert second.at - first.at >= 0.95
+
+
+def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
+    page_server: PageServer,
+) -> None:
+    past = format_datetime(datetime.now(UTC) - timedelta(hours=1), usegmt=True)
+    page_server.set_handler(
+        "/doc",
+        sequence(
+            lambda ex: status(ex, 429, {"Retry-After": past}),
+            lambda ex: ex.respond(200, PAGE.encode(), {"Content-Type": "text/html"}),
+        ),
+    )
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.attempts) == ("ok", 2)
+    assert result.elapsed < 1.0
+
+
+def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
+    page_server: PageServer,
+) -> None:
+    later = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
+    page_server.set_handler("/doc", lambda ex: status(ex, 429, {"Retry-After": later}))
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 1)
+    assert "cap" in (result.error or "")
+    assert result.elapsed < 1.0
+
+
+def test_429_forever_is_refused_after_the_retries(page_server: PageServer) -> None:
+    page_server.set_handler("/doc", lambda ex: status(ex, 429))
+    policy = FetchPolicy(timeout=0.5, retries=2, backoff_base=0.01, per_host_interval=0)
+    result = fetch_one(page_server.url("/doc"), policy)
+    assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 3)
+    assert page_server.hits("/doc") == 3
+    assert "gave up after 3 attempts" in (result.error or "")
+
+
+def test_500_then_200_is_ok_after_a_retry(httpserver: HTTPServer) -> None:
+    httpserver.expect_ordered_request("/flaky").respond_with_data("oops", status=500)
+    httpserver.expect_ordered_request("/flaky").respond_with_data(
+        "all good", content_type="text/plain"
+    )
+    result = fetch_one(httpserver.url_for("/flaky"))
+    assert (result.source_status, result.http_status, result.attempts) == ("ok", 200, 2)
+    assert result.text == "all good"
+    httpserver.check_assertions()
+
+
+def test_503_forever_is_unreachable_after_the_retries(page_server: PageServer) -> None:
+    page_server.set_handler("/doc", lambda ex: status(ex, 503))
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status, result.attempts) == ("unreachable", 503, 2)
+    assert page_server.hits("/doc") == FAST.retries + 1
+
+
+def test_connection_refused_is_unreachable_after_the_retries() -> None:
+    result = fetch_one(f"http://127.0.0.1:{unused_port()}/doc")
+    assert (result.source_status, result.http_status, result.attempts) == ("unreachable", None, 2)
+    assert result.error is not None and "\n" not in result.error
+
+
+@pytest.mark.slow
+def test_a_body_trickling_past_the_timeout_is_unreachable(page_server: PageServer) -> None:
+    # Each byte arrives well within the read timeout; only the whole-request deadline stops it.
+    page_server.set_handler("/slow", trickle(b"x" * 100, every=0.1))
+    result = fetch_one(page_server.url("/slow"), FAST)
+    assert (result.source_status, result.attempts) == ("unreachable", 2)
+    assert "timed out" in (result.error or "")
+    assert result.elapsed < 2 * FAST.timeout + 1.0
+
+
+def test_a_reset_mid_body_is_unreachable(page_server: PageServer) -> None:
+    page_server.set_handler("/reset", reset_mid_body(b"partial", declared=100_000))
+    result = fetch_one(page_server.url("/reset"))
+    assert (result.source_status, result.attempts, result.text) == ("unreachable", 2, None)
+    assert page_server.hits("/reset") == 2
+
+
+# --- redirects ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "expected"), [(301, "moved"), (308, "moved")])
+def test_a_permanent_redirect_is_moved_and_still_read(
+    page_server: PageServer, code: int, expected: str
+) -> None:
+    page_server.set_handler("/old", redirect("/new", code))
+    page_server.set_page("/new", PAGE)
+    result = fetch_one(page_server.url("/old"))
+    assert result.source_status == expected
+    assert result.moved_to == result.final_url == page_server.url("/new")
+    assert result.redirects == (Hop(page_server.url("/old"), code),)
+    assert result.text == PAGE
+
+
+@pytest.mark.parametrize("code", [302, 303, 307])
+def test_a_temporary_redirect_is_ok(page_server: PageServer, code: int) -> None:
+    page_server.set_handler("/old", redirect(page_server.url("/new"), code))
+    page_server.set_page("/new", PAGE)
+    result = fetch_one(page_server.url("/old"))
+    assert (result.source_status, result.moved_to, result.text) == ("ok", None, PAGE)
+    assert result.redirects == (Hop(page_server.url("/old"), code),)
+
+
+def test_a_chain_of_permanent_redirects_records_every_hop(page_server: PageServer) -> None:
+    page_server.set_handler("/a", redirect("/b", 301))
+    page_server.set_handler("/b", redirect("/c", 308))
+    page_server.set_page("/c", PAGE)
+    result = fetch_one(page_server.url("/a"))
+    assert result.source_status == "moved"
+    assert result.moved_to == page_server.url("/c")
+    assert [hop.status for hop in result.redirects] == [301, 308]
+
+
+def test_moved_to_is_where_the_permanent_head_of_the_chain_leads(
+    page_server: PageServer,
+) -> None:
+    page_server.set_handler("/a", redirect("/b", 301))
+    page_server.set_handler("/b", redirect("/login-wall", 302))
+    page_server.set_page("/login-wall", PAGE)
+    result = fetch_one(page_server.url("/a"))
+    assert (result.source_status, result.moved_to) == ("moved", page_server.url("/b"))
+
+
+def test_a_temporary_hop_first_means_the_ledger_url_did_not_move(
+    page_server: PageServer,
+) -> None:
+    page_server.set_handler("/a", redirect("/b", 302))
+    page_server.set_handler("/b", redirect("/c", 301))
+    page_server.set_page("/c", PAGE)
+    result = fetch_one(page_server.url("/a"))
+    assert (result.source_status, result.moved_to) == ("ok", None)
+    assert len(result.redirects) == 2
+
+
+def test_a_redirect_loop_is_refused(page_server: PageServer) -> None:
+    page_server.set_handler("/a", redirect("/b", 302))
+    page_server.set_handler("/b", redirect("/a", 302))
+    result = fetch_one(page_server.url("/a"))
+    assert result.source_status == "refused"
+    assert "loop" in (result.error or "")
+    assert (page_server.hits("/a"), page_server.hits("/b"), result.attempts) == (1, 1, 1)
+
+
+def test_too_many_redirects_is_refused(page_server: PageServer) -> None:
+    for step in range(12):
+        page_server.set_handler(f"/{step}", redirect(f"/{step + 1}", 302))
+    page_server.set_page("/12", PAGE)
+    result = fetch_one(page_server.url("/0"), FetchPolicy(max_redirects=10, per_host_interval=0))
+    assert result.source_status == "refused"
+    assert "more than 10 redirects" in (result.error or "")
+    assert len(result.redirects) == 11
+    assert page_server.hits("/11") == 0
+
+
+def test_exactly_max_redirects_is_followed(page_server: PageServer) -> None:
+    for step in range(3):
+        page_server.set_handler(f"/{step}", redirect(f"/{step + 1}", 302))
+    page_server.set_page("/3", PAGE)
+    result = fetch_one(page_server.url("/0"), FetchPolicy(max_redirects=3, per_host_interval=0))
+    assert (result.source_status, len(result.redirects)) == ("ok", 3)
+
+
+@pytest.mark.parametrize(
+    "location", ["file:///etc/passwd", "ftp://127.0.0.1/doc", "javascript:alert(1)", "http://[::1"]
+)
+def test_a_redirect_to_another_scheme_is_refused(page_server: PageServer, location: str) -> None:
+    page_server.set_handler("/doc", redirect(location, 301))
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "refused"
+    assert result.error == f"redirect to a non-http(s) URL refused: {location}"
+    assert result.text is None
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://example.com/doc", "file:///etc/passwd", "not a url", "http://[::1", "https://"]
+)
+def test_a_non_http_url_is_refused_as_data(url: str) -> None:
+    result = fetch_one(url)
+    assert (result.source_status, result.attempts, result.http_status) == ("refused", 0, None)
+    assert "not an http(s) URL" in (result.error or "")
+
+
+# --- bodies ---------------------------------------------------------------------------------
+
+
+def test_a_declared_length_over_the_cap_is_unreadable_without_reading(
+    page_server: PageServer,
+) -> None:
+    # The server sends headers and then stalls: reading the body would time out instead.
+    page_server.set_handler("/big", stall_after_headers(20 * 1024 * 1024))
+    result = fetch_one(page_server.url("/big"), FetchPolicy(timeout=5, per_host_interval=0))
+    assert (result.source_status, result.attempts) == ("unreadable", 1)
+    assert "Content-Length 20971520" in (result.error or "")
+    assert result.elapsed < 2
+
+
+def test_a_streamed_20mb_body_is_cut_at_the_cap(page_server: PageServer) -> None:
+    pieces = (b"x" * 65536 for _ in range(320))
+    page_server.set_handler("/big", chunked(pieces, {"Content-Type": "text/plain"}))
+    result = fetch_one(page_server.url("/big"), FetchPolicy(timeout=10, per_host_interval=0))
+    assert result.source_status == "unreadable"
+    assert result.error == "body larger than 10485760 bytes"
+
+
+def test_a_20mb_body_under_a_raised_cap_is_read_whole(page_server: PageServer) -> None:
+    page_server.set_page("/big", b"y" * (20 * 1024 * 1024), content_type="text/plain")
+    policy = FetchPolicy(timeout=10, max_body=32 * 1024 * 1024, per_host_interval=0)
+    result = fetch_one(page_server.url("/big"), policy)
+    assert result.source_status == "ok"
+    assert result.text is not None and len(result.text) == 20 * 1024 * 1024
+
+
+def test_a_gzip_page_is_decoded(page_server: PageServer) -> None:
+    page_server.set_handler("/doc", gzipped(PAGE))
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.text) == ("ok", PAGE)
+
+
+def test_a_raw_deflate_page_is_decoded(page_server: PageServer) -> None:
+    packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    body = packer.compress(PAGE.encode()) + packer.flush()
+    headers = {"Content-Encoding": "deflate"}
+    page_server.set_page("/doc", body, headers=headers, content_type="text/html")
+    assert fetch_one(page_server.url("/doc")).text == PAGE
+
+
+def test_a_gzip_bomb_is_unreadable(page_server: PageServer) -> None:
+    page_server.set_handler("/bomb", gzip_bomb(64 * 1024 * 1024))
+    result = fetch_one(page_server.url("/bomb"), FetchPolicy(timeout=10, per_host_interval=0))
+    assert result.source_status == "unreadable"
+    assert result.error == f"decompressed body larger than {32 * 1024 * 1024} bytes"
+
+
+def test_a_gzip_bomb_never_holds_more_than_the_cap(page_server: PageServer) -> None:
+    page_server.set_handler("/bomb", gzip_bomb(256 * 1024 * 1024))
+    policy = FetchPolicy(timeout=10, max_decompressed=1024 * 1024, per_host_interval=0)
+    tracemalloc.start()
+    try:
+        result = fetch_one(page_server.url("/bomb"), policy)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.source_status == "unreadable"
+    assert peak < 16 * 1024 * 1024, f"peak {peak} bytes while decoding a 256 MB bomb"
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (gzip.compress(PAGE.encode())[:-12], "truncated gzip body"),
+        (gzip.compress(b"")[:10] + b"\xff" * 50, "corrupt gzip body: "),
+    ],
+    ids=["truncated", "invalid-block"],
+)
+def test_broken_gzip_is_unreadable(page_server: PageServer, body: bytes, error: str) -> None:
+    page_server.set_page("/doc", body, headers={"Content-Encoding": "gzip"})
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "unreadable"
+    assert (result.error or "").startswith(error)
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/html; charset=utf-8",
+        "application/xhtml+xml",
+        "text/plain",
+        "text/markdown; charset=utf-8",
+        "text/x-python",
+        "text/x-c++src",
+        "application/json",
+        "application/javascript",
+        "text/javascript",
+    ],
+)
+def test_text_content_types_are_read(page_server: PageServer, content_type: str) -> None:
+    page_server.set_page("/doc", "some text", content_type=content_type)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.text, result.content_type) == (
+        "ok",
+        "some text",
+        content_type,
+    )
+
+
+@pytest.mark.parametrize(
+    "content_type", ["image/png", "application/pdf", "application/octet-stream", "video/mp4"]
+)
+def test_other_content_types_are_unreadable(page_server: PageServer, content_type: str) -> None:
+    page_server.set_page("/doc", b"\x89PNG\r\n\x1a\n\0\0", content_type=content_type)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.text) == ("unreadable", None)
+    assert content_type in (result.error or "")
+
+
+def test_a_missing_content_type_is_sniffed(page_server: PageServer) -> None:
+    page_server.set_page("/text", PAGE, content_type=None)
+    page_server.set_page("/png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", content_type=None)
+    results = fetch([page_server.url("/text"), page_server.url("/png")])
+    assert results[page_server.url("/text")].source_status == "ok"
+    assert results[page_server.url("/text")].text == PAGE
+    assert results[page_server.url("/png")].source_status == "unreadable"
+
+
+# --- charsets -------------------------------------------------------------------------------
+
+FRENCH = "<p>Les écritures sont durables ; « café », élève, où, déjà, Noël, garçon.</p>"
+JAPANESE = "<p>入力ゲートは、ストレージ操作の実行中に他のイベントの配信を防ぎます。</p>"
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding", "declared_by"),
+    [
+        (FRENCH, "latin-1", "header"),
+        (FRENCH, "latin-1", "meta"),
+        (FRENCH, "latin-1", "http-equiv"),
+        (JAPANESE, "shift_jis", "header"),
+        (JAPANESE, "shift_jis", "meta"),
+        (JAPANESE, "shift_jis", "http-equiv"),
+        (JAPANESE * 4, "shift_jis", "nothing"),
+        (FRENCH * 4, "latin-1", "nothing"),
+        (JAPANESE, "utf-8", "nothing"),
+    ],
+)
+def test_charsets_decode(
+    page_server: PageServer, text: str, encoding: str, declared_by: str
+) -> None:
+    heads = {
+        "meta": f'<meta charset="{encoding}">',
+        "http-equiv": f'<meta http-equiv="Content-Type" content="text/html; charset={encoding}">',
+    }
+    page = f"<html><head>{heads.get(declared_by, '')}</head><body>{text}</body></html>"
+    content_type = "text/html" + (f"; charset={encoding}" if declared_by == "header" else "")
+    page_server.set_page("/doc", page.encode(encoding), content_type=content_type)
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "ok"
+    assert result.text == page
+
+
+def test_a_browser_reads_iso_8859_1_as_windows_1252(page_server: PageServer) -> None:
+    body = "It’s “durable”".encode("cp1252")
+    page_server.set_page("/doc", body, content_type="text/plain; charset=iso-8859-1")
+    assert fetch_one(page_server.url("/doc")).text == "It’s “durable”"
+
+
+# --- conditional requests -------------------------------------------------------------------
+
+
+def test_an_etag_answered_with_304_is_not_modified(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/doc", headers={"If-None-Match": '"v1"'}).respond_with_data(
+        "", status=304, headers={"ETag": '"v1"'}
+    )
+    url = httpserver.url_for("/doc")
+    result = fetch_one(url, validators={url: Validators(etag='"v1"', last_modified=None)})
+    assert (result.source_status, result.http_status, result.not_modified) == ("ok", 304, True)
+    assert (result.text, result.etag) == (None, '"v1"')
+    httpserver.check_assertions()
+
+
+def test_a_bare_304_keeps_the_validators_that_were_sent(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/doc").respond_with_data("", status=304)
+    url = httpserver.url_for("/doc")
+    sent = Validators(etag='"v1"', last_modified="Wed, 21 Oct 2026 07:28:00 GMT")
+    result = fetch_one(url, validators={url: sent})
+    assert result.not_modified is True
+    assert (result.etag, result.last_modified) == (sent.etag, sent.last_modified)
+
+
+def test_validators_from_a_first_fetch_make_the_second_a_304(page_server: PageServer) -> None:
+    modified = "Wed, 21 Oct 2026 07:28:00 GMT"
+    page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"', "Last-Modified": modified})
+    url = page_server.url("/doc")
+    first = fetch_one(url)
+    assert (first.not_modified, first.etag, first.last_modified) == (False, '"v1"', modified)
+
+    second = fetch_one(url, validators={url: Validators(first.etag, first.last_modified)})
+    assert (second.source_status, second.http_status, second.not_modified) == ("ok", 304, True)
+    sent = page_server.requests[-1].headers
+    assert (sent["if-none-match"], sent["if-modified-since"]) == ('"v1"', modified)
+
+    page_server.set_page("/doc", PAGE + "<p>new</p>", headers={"ETag": '"v2"'})
+    third = fetch_one(url, validators={url: Validators(first.etag, first.last_modified)})
+    assert (third.http_status, third.not_modified, third.etag) == (200, False, '"v2"')
+
+
+def test_last_modified_alone_makes_a_304(page_server: PageServer) -> None:
+    modified = "Wed, 21 Oct 2026 07:28:00 GMT"
+    page_server.set_page("/doc", PAGE, headers={"Last-Modified": modified})
+    url = page_server.url("/doc")
+    result = fetch_one(url, validators={url: Validators(None, modified)})
+    assert (result.not_modified, result.source_status) == (True, "ok")
+    assert "if-none-match" not in page_server.requests[-1].headers
+
+
+def test_connections_are_reused_across_304s_and_redirects(page_server: PageServer) -> None:
+    for n in range(6):
+        page_server.set_page(f"/{n}", PAGE, headers={"ETag": '"v1"'})
+        page_server.set_handler(f"/old/{n}", redirect(f"/{n}", 301))
+    urls = [page_server.url(f"/old/{n}") for n in range(6)]
+    policy = FetchPolicy(per_host=1, per_host_interval=0)
+    known = dict.fromkeys(urls, Validators('"v1"', None))
+    results = fetch(urls, policy, validators=known)
+    assert {(result.source_status, result.not_modified) for result in results.values()} == {
+        ("moved", True)
+    }
+    assert page_server.connections_opened == 1
+
+
+# --- runs: dedup, anchors, limits -----------------------------------------------------------
+
+
+def test_each_distinct_url_is_fetched_once(page_server: PageServer) -> None:
+    page_server.set_page("/a", PAGE)
+    page_server.set_page("/b", PAGE)
+    urls = [page_server.url("/a"), page_server.url("/b"), page_server.url("/a")]
+    seen: list[str] = []
+    results = fetch(urls, on_result=lambda result: seen.append(result.url))
+    assert list(results) == [page_server.url("/a"), page_server.url("/b")]
+    assert (page_server.hits("/a"), page_server.hits("/b")) == (1, 1)
+    assert sorted(seen) == sorted(results)
+
+
+def test_line_anchors_share_one_request_of_a_raw_source_file(page_server: PageServer) -> None:
+    source = "// header\nexport class InputGate {\n  lock(): void {}\n}\n"
+    page_server.set_page("/owner/repo/main/src/gate.ts", source, content_type="text/plain")
+    lines = page_server.url("/owner/repo/main/src/gate.ts#L2-L3")
+    line = page_server.url("/owner/repo/main/src/gate.ts#L4")
+    results = fetch([lines, line])
+    assert page_server.hits("/owner/repo/main/src/gate.ts") == 1
+    assert (results[lines].line_range, results[line].line_range) == ((2, 3), (4, 4))
+    assert results[lines].text == results[line].text == source
+    assert results[lines].url == lines
+
+
+def test_anchors_with_different_validators_fetch_in_full(page_server: PageServer) -> None:
+    page_server.set_page("/f.ts", "x\ny\n", content_type="text/plain", headers={"ETag": '"1"'})
+    known, fresh = page_server.url("/f.ts#L1"), page_server.url("/f.ts#L2")
+    results = fetch([known, fresh], validators={known: Validators('"1"', None)})
+    assert "if-none-match" not in page_server.requests[-1].headers
+    assert results[known].not_modified is False
+    assert results[fresh].text == "x\ny\n"
+
+
+def _counting_handler(delay: float) -> tuple[Callable[[Exchange], None], Callable[[], int]]:
+    """A route that holds each request `delay` s and remembers the most in flight at once."""
+    lock = threading.Lock()
+    in_flight = 0
+    peak = 0
+
+    def handle(exchange: Exchange) -> None:
+        nonlocal in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+        exchange.pause(delay)
+        with lock:
+            in_flight -= 1
+        exchange.respond(200, b"ok", {"Content-Type": "text/plain"})
+
+    return handle, lambda: peak
+
+
+def test_the_per_host_limit_holds(page_server: PageServer) -> None:
+    handle, peak = _counting_handler(0.1)
+    for n in range(10):
+        page_server.set_handler(f"/{n}", handle)
+    policy = FetchPolicy(concurrency=16, per_host=3, per_host_interval=0)
+    results = fetch([page_server.url(f"/{n}") for n in range(10)], policy)
+    assert {result.source_status for result in results.values()} == {"ok"}
+    assert peak() == 3
+
+
+def test_the_global_limit_holds_across_hosts(page_server: PageServer) -> None:
+    handle, peak = _counting_handler(0.1)
+    for n in range(8):
+        page_server.set_handler(f"/{n}", handle)
+    urls = [page_server.url(f"/{n}", host) for n in range(8) for host in ("127.0.0.1", "localhost")]
+    policy = FetchPolicy(concurrency=5, per_host=4, per_host_interval=0)
+    results = fetch(urls, policy)
+    assert {result.source_status for result in results.values()} == {"ok"}
+    assert peak() == 5
+
+
+def test_requests_to_one_host_are_spaced(page_server: PageServer) -> None:
+    for n in range(5):
+        page_server.set_page(f"/{n}", PAGE)
+    policy = FetchPolicy(per_host=4, per_host_interval=0.1)
+    fetch([page_server.url(f"/{n}") for n in range(5)], policy)
+    starts = sorted(request.at for request in page_server.requests)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
+    assert len(starts) == 5
+    assert min(gaps) >= 0.07  # 0.1 s apart when sent; loopback adds only jitter
+
+
+def test_one_failing_url_does_not_stop_the_others(page_server: PageServer) -> None:
+    page_server.set_page("/ok", PAGE)
+    page_server.set_handler("/down", lambda ex: status(ex, 503))
+    urls = [page_server.url("/down"), "mailto:someone@example.com", page_server.url("/ok")]
+    results = fetch(urls)
+    assert [results[url].source_status for url in urls] == ["unreachable", "refused", "ok"]
+
+
+def test_an_error_in_on_result_propagates(page_server: PageServer) -> None:
+    page_server.set_page("/ok", PAGE)
+
+    def explode(result: FetchResult) -> None:
+        raise RuntimeError("progress display broke")
+
+    with pytest.raises(RuntimeError, match="progress display broke"):
+        fetch([page_server.url("/ok")], on_result=explode)
+
+
+def test_fetch_one_sync(page_server: PageServer) -> None:
+    page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"'})
+    url = page_server.url("/doc")
+    first = fetch_one_sync(url, policy=FAST, trust_env=False)
+    again = fetch_one_sync(url, validators=Validators('"v1"', None), policy=FAST, trust_env=False)
+    assert (first.source_status, first.text) == ("ok", PAGE)
+    assert (again.not_modified, again.text) == (True, None)
+
+
+def test_the_clock_inside_results_is_plausible(page_server: PageServer) -> None:
+    def slowish(exchange: Exchange) -> None:
+        exchange.pause(0.2)
+        status(exchange, 200)
+
+    page_server.set_handler("/slowish", slowish)
+    started = time.monotonic()
+    result = fetch_one(page_server.url("/slowish"))
+    assert 0.2 <= result.elapsed <= time.monotonic() - started
