@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import json
 import shutil
+import sys
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -198,7 +199,8 @@ def _today() -> dt.date:
 
 
 def _print_json(value: Any) -> None:
-    out.print(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False), markup=False)
+    """JSON goes straight to stdout: no console styling or wrapping may touch it."""
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
 # --------------------------------------------------------------------------- commands
@@ -533,7 +535,7 @@ async def _refresh(
             now=_now,
             policy=policy,
             url_map=url_map,
-            on_fetch=lambda fetched: tick(f"{fetched.source_status:<11} {fetched.url}"),
+            on_page=lambda page: tick(f"{page.fetch.source_status:<11} {page.fetch.url}"),
         )
 
 

@@ -8,15 +8,16 @@ failure of one source is data in the results; nothing here prints.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
-from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all
+from claimledger.fetch import FetchPolicy, FetchResult, fetch_all
 from claimledger.ledger import Ledger
-from claimledger.match import Context, Match, TextKind, locate, prepare
+from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.urlmap import UrlMap
 
 if TYPE_CHECKING:
@@ -87,66 +88,83 @@ async def refresh(
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
     on_page: Callable[[Page], None] | None = None,
-    on_fetch: Callable[[FetchResult], None] | None = None,
 ) -> RefreshResult:
-    """Fetch, extract, match and record every job; each check is committed as it is made."""
+    """Fetch, extract, match and record every job; each check is committed as it is made.
+
+    Each page is read and its quotes located as soon as it arrives, while the other
+    fetches are still under way.
+    """
     run_id = store.begin_run(now(), ledger_path)
-    selects = {job.url: job.select for job in jobs}
-    previous = _previous_checks(store)
+    jobs_by_url: dict[str, list[QuoteJob]] = defaultdict(list)
+    for job in jobs:
+        jobs_by_url[job.url].append(job)
+    urls_by_target: dict[str, list[str]] = defaultdict(list)
+    for url in jobs_by_url:
+        urls_by_target[url_map.apply(url)].append(url)
+    previous = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_checks()}
     pages: dict[str, Page] = {}
     checks: list[CheckRecord] = []
-    try:
-        fetches = await _fetch(selects, client, store, policy, url_map, on_fetch)
-        for url, fetched in fetches.items():
-            page = _read(url, fetched, selects[url], store, now())
+
+    def arrived(result: FetchResult) -> None:
+        for url in urls_by_target[result.url]:
+            moved_to = url_map.reverse(result.moved_to) if result.moved_to else None
+            fetched = replace(result, url=url, moved_to=moved_to)
+            page = _read(url, fetched, jobs_by_url[url][0].select, store, now())
             store.record_fetch(run_id, page.fetch, page.snapshot_hash, now())
+            for check in _check_page(page, jobs_by_url[url], previous, now()):
+                store.record_check(run_id, check)
+                checks.append(check)
             pages[url] = page
             if on_page is not None:
                 on_page(page)
-        prepared = {
-            url: prepare(page.text, kind=page.kind)
-            for url, page in pages.items()
-            if page.text is not None
-        }
-        for job in jobs:
-            page = pages[job.url]
-            found = (
-                locate(job.quote_text, prepared[job.url], context=previous.get(_key(job)))
-                if job.url in prepared
-                else None
-            )
-            check = _check(job, page, found, now())
-            store.record_check(run_id, check)
-            checks.append(check)
+
+    validators = {
+        target: known
+        for target, urls in urls_by_target.items()
+        if (known := store.validators(urls[0])) is not None
+    }
+    try:
+        await fetch_all(
+            urls_by_target, client, validators=validators, policy=policy, on_result=arrived
+        )
     finally:
         store.finish_run(run_id, now())
     return RefreshResult(pages, checks, run_id)
 
 
-async def _fetch(
-    selects: dict[str, str | None],
-    client: httpx.AsyncClient,
-    store: EvidenceStore,
-    policy: FetchPolicy,
-    url_map: UrlMap,
-    on_fetch: Callable[[FetchResult], None] | None,
-) -> dict[str, FetchResult]:
-    """Fetch each ledger URL once (from wherever the map sends it), named by the ledger URL."""
-    targets = {url: url_map.apply(url) for url in selects}
-    validators: dict[str, Validators] = {}
-    for url, target in targets.items():
-        known = store.validators(url)
-        if known is not None:
-            validators[target] = known
-    results = await fetch_all(
-        targets.values(), client, validators=validators, policy=policy, on_result=on_fetch
-    )
-    fetched = {}
-    for url, target in targets.items():
-        result = results[target]
-        moved_to = url_map.reverse(result.moved_to) if result.moved_to else None
-        fetched[url] = replace(result, url=url, moved_to=moved_to)
-    return fetched
+def _check_page(
+    page: Page,
+    jobs: Sequence[QuoteJob],
+    previous: Mapping[tuple[str, str, str], CheckRecord],
+    now: dt.datetime,
+) -> list[CheckRecord]:
+    """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
+
+    The matcher is deterministic, so a quote last checked on this very snapshot would
+    get the same answer again: it is carried over rather than recomputed.
+    """
+    prepared: PreparedText | None = None
+    checks = []
+    for job in jobs:
+        before = previous.get(_key(job))
+        if page.text is None:
+            checks.append(_check(job, page, None, now))
+        elif before and before.status and before.snapshot_hash == page.snapshot_hash:
+            checks.append(
+                replace(
+                    before,
+                    quote_index=job.quote_index,
+                    url=job.url,
+                    source_status=page.fetch.source_status,
+                    checked_at=now,
+                    run_id=None,
+                )
+            )
+        else:
+            prepared = prepared or prepare(page.text, kind=page.kind)
+            found = locate(job.quote_text, prepared, context=_context(before))
+            checks.append(_check(job, page, found, now))
+    return checks
 
 
 def _read(
@@ -177,15 +195,11 @@ def _key(job: QuoteJob) -> tuple[str, str, str]:
     return (job.claim_id, job.quote_text, job.source_id)
 
 
-def _previous_checks(store: EvidenceStore) -> dict[tuple[str, str, str], Context]:
-    """Where each quote was last found, so a repeated sentence is found in the same place."""
-    contexts = {}
-    for check in store.latest_checks():
-        if check.context_before is not None or check.context_after is not None:
-            contexts[(check.claim_id, check.quote_text, check.source_id)] = Context(
-                check.context_before or "", check.context_after or ""
-            )
-    return contexts
+def _context(check: CheckRecord | None) -> Context | None:
+    """Where the quote was last found, so a repeated sentence is found in the same place."""
+    if check is None or (check.context_before is None and check.context_after is None):
+        return None
+    return Context(check.context_before or "", check.context_after or "")
 
 
 def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> CheckRecord:

@@ -21,6 +21,12 @@ Path_ = tuple[str | int, ...]
 MAX_NODES = 200_000
 """Generous for any hand-written ledger, small enough to stop an alias bomb fast."""
 
+MAX_DEPTH = 64
+"""A ledger nests a handful of levels; far deeper is hostile, and would exhaust recursion."""
+
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's composer where it is installed (ten times faster), else the pure-Python one."""
+
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -88,11 +94,16 @@ def _at(node: yaml.Node | yaml.Mark, message: str) -> YamlProblem:
 def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     """Read one YAML document into plain data; return it with every problem found."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_COMPOSER)
+    except RecursionError:
+        return None, [YamlProblem(1, 1, f"nested more than {MAX_DEPTH} levels deep")]
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = err.problem or err.context or "not valid YAML"
+        if err.problem and err.context and err.context_mark:  # e.g. where a quote was opened
+            start = err.context_mark
+            what += f" ({err.context} at line {start.line + 1}, column {start.column + 1})"
         return None, [YamlProblem(*where, f"YAML syntax error: {what}")]
     except yaml.YAMLError as err:
         return None, [YamlProblem(1, 1, f"YAML error: {err}")]
@@ -111,6 +122,8 @@ def _convert(
     node: yaml.Node, path: Path_, out: Located, problems: list[YamlProblem], budget: _Budget
 ) -> Any:
     budget.spend(node)
+    if len(path) > MAX_DEPTH:
+        raise _Abort(_at(node, f"nested more than {MAX_DEPTH} levels deep"))
     out.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
     if node.tag not in _PLAIN_TAGS:
         problems.append(
@@ -163,9 +176,15 @@ _CONSTRUCTOR = yaml.SafeLoader("")
 
 def _convert_scalar(node: yaml.ScalarNode, problems: list[YamlProblem]) -> Any:
     """Scalars as safe_load reads them, except dates, which stay ISO strings."""
+    if node.tag == "tag:yaml.org,2002:str":
+        return node.value  # most of a ledger; the constructor would only hand it back
     try:
         value = _CONSTRUCTOR.construct_object(node)
     except (ValueError, yaml.constructor.ConstructorError) as err:
+        if node.tag == "tag:yaml.org,2002:timestamp" and not node.style:
+            # Shaped like a date but not on the calendar (2026-13-45): keep the text,
+            # so the one report comes from the field that needs a date.
+            return node.value
         problems.append(_at(node, f"'{node.value}' cannot be read: {err}"))
         return None
     if isinstance(value, dt.datetime):

@@ -1,0 +1,372 @@
+"""Serve the bundled demo pages on 127.0.0.1, as they read on two dates.
+
+The offline demo runs the whole pipeline against documentation pages that behave
+like a real docs site, without the internet: `serve_pages` starts a small HTTP
+server that answers for every source host of the example ledger under one local
+address, and `demo_url_map` writes the `--map` rules that send the ledger's URLs
+there.
+
+The pages live in package data, `data/demo/<version>/<host>/<path>`, one tree per
+version (`read`: as on the ledger's date_read; `later`: the same pages after some
+realistic drift). `data/demo/routes.yaml` says, per version, which paths answer
+with a redirect or an error instead of a file, the Last-Modified date of the
+pages, and extra headers. The server behaves as a careful static host does:
+
+* a directory serves its `index.html`; the Content-Type follows the extension;
+* every file carries an ETag (a hash of its bytes) and a Last-Modified date, and
+  a conditional request for an unchanged file is answered 304, so a second
+  refresh shows what conditional requests save;
+* a GitHub `blob/` path answers with the file from `raw.githubusercontent.com`,
+  so a ledger URL mapped as it stands and one already rewritten by the fetcher
+  reach the same file;
+* a path that could climb out of the version's tree (`..`, `.`, a backslash, a
+  NUL, once or percent-encoded) is refused with 400;
+* nothing is logged; a handler failure is kept in `PageServer.errors`.
+
+`PageServer.switch` changes version without a restart, so the same URL map keeps
+working from the first refresh to the second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from html import escape
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import unquote
+
+import yaml
+
+ROUTES_FILE = "routes.yaml"
+LOOPBACK = "127.0.0.1"
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+ERROR_STATUSES = frozenset({400, 403, 404, 410, 429, 500, 503})
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".htm": "text/html; charset=utf-8",
+    ".ts": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".json": "application/json",
+}
+DEFAULT_CONTENT_TYPE = "application/octet-stream"
+HTML = "text/html; charset=utf-8"
+
+Root = Traversable | Path
+
+
+def demo_data() -> Traversable:
+    """The root of the bundled demo pages, wherever the package is installed."""
+    return files("claimledger") / "data" / "demo"
+
+
+def demo_url_map(base_url: str, hosts: Iterable[str]) -> list[str]:
+    """The `--map PREFIX=REPLACEMENT` specs that send each host's pages to the local server."""
+    base = base_url.rstrip("/")
+    return [f"https://{host}/={base}/{host}/" for host in sorted(set(hosts))]
+
+
+# --- routes.yaml --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    """What one site path answers instead of (or in addition to) its file."""
+
+    status: int | None = None
+    location: str | None = None
+    last_modified: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteVersion:
+    """One version of the demo site: its page tree and how the server answers for it."""
+
+    name: str
+    pages: Root
+    last_modified: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    routes: Mapping[str, Route] = field(default_factory=dict)
+
+
+class DemoDataError(ValueError):
+    """The demo data is incomplete or routes.yaml is malformed (a packaging bug)."""
+
+
+def load_version(root: Root, version: str) -> SiteVersion:
+    """Read routes.yaml for `version` and check that its page tree exists."""
+    pages = root.joinpath(version)
+    if not pages.is_dir():
+        raise DemoDataError(f"no demo pages for version {version!r} under {root}")
+    document = yaml.safe_load(root.joinpath(ROUTES_FILE).read_text(encoding="utf-8"))
+    versions = _mapping(document, ROUTES_FILE)
+    spec = _mapping(versions.get(version, {}), f"{ROUTES_FILE}: {version}")
+    where = f"{ROUTES_FILE}: {version}"
+    last_modified = _http_date(spec.get("last_modified"), f"{where}: last_modified")
+    headers = {
+        str(name): str(value)
+        for name, value in _mapping(spec.get("headers", {}), f"{where}: headers").items()
+    }
+    routes = {
+        str(path): _route(str(path), entry, f"{where}: {path}")
+        for path, entry in _mapping(spec.get("routes", {}), f"{where}: routes").items()
+    }
+    return SiteVersion(version, pages, last_modified, headers, routes)
+
+
+def _mapping(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DemoDataError(f"{where}: expected a mapping, found {type(value).__name__}")
+    return value
+
+
+def _http_date(value: Any, where: str) -> str:
+    try:
+        parsedate_to_datetime(str(value))
+    except (TypeError, ValueError):
+        raise DemoDataError(f"{where}: {value!r} is not an HTTP date") from None
+    return str(value)
+
+
+def _route(path: str, entry: Any, where: str) -> Route:
+    spec = _mapping(entry, where)
+    if not path.startswith("/"):
+        raise DemoDataError(f"{where}: a route is a site path starting with '/'")
+    status = spec.get("status")
+    location = spec.get("location")
+    if status is not None and status not in REDIRECT_STATUSES | ERROR_STATUSES:
+        raise DemoDataError(f"{where}: status {status!r} is not a redirect or an error")
+    if (status in REDIRECT_STATUSES) != (location is not None):
+        raise DemoDataError(f"{where}: a redirect needs a location, and only a redirect has one")
+    if location is not None and not str(location).startswith("/"):
+        raise DemoDataError(f"{where}: location {location!r} must be a site path")
+    modified = spec.get("last_modified")
+    return Route(
+        status=status,
+        location=None if location is None else str(location),
+        last_modified=None if modified is None else _http_date(modified, where),
+    )
+
+
+# --- Answering one request ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A complete response: status, headers and body (empty for HEAD and 304)."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes = b""
+
+
+def answer(site: SiteVersion, base_url: str, target: str, request: Mapping[str, str]) -> Reply:
+    """How the site answers a GET for `target`; `request` headers are keyed in lower case."""
+    segments = _safe_segments(target)
+    if segments is None:
+        return _error_page(400, "The path is not allowed.", site)
+    segments = _raw_github(segments)
+    path = "/" + "/".join(segments)
+    route = _find_route(site, path)
+    if route is not None and route.status is not None:
+        if route.location is not None:
+            return _redirect(route.status, base_url.rstrip("/") + route.location, site)
+        return _error_page(route.status, "This page is not here.", site)
+    found = _find_file(site.pages, segments)
+    if found is None:
+        return _error_page(404, "This page is not here.", site)
+    body = found.read_bytes()
+    modified = route.last_modified if route and route.last_modified else site.last_modified
+    validators = {"ETag": _etag(body), "Last-Modified": modified}
+    if _not_modified(request, validators):
+        return Reply(304, {**site.headers, **validators})
+    content_type = CONTENT_TYPES.get(_extension(found.name), DEFAULT_CONTENT_TYPE)
+    return Reply(200, {**site.headers, **validators, "Content-Type": content_type}, body)
+
+
+def _safe_segments(target: str) -> list[str] | None:
+    """The decoded path segments of a request target, or None if any could climb out."""
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    if not path.startswith("/"):
+        return None
+    try:
+        segments = unquote(path, errors="strict").split("/")[1:]
+    except UnicodeDecodeError:
+        return None
+    for index, segment in enumerate(segments):
+        if segment in (".", "..") or "\\" in segment or "\x00" in segment:
+            return None
+        if segment == "" and index != len(segments) - 1:
+            return None
+    return segments
+
+
+def _raw_github(segments: list[str]) -> list[str]:
+    """`github.com/<owner>/<repo>/blob/<rest>` is read as the raw file, as the fetcher does."""
+    if len(segments) >= 5 and segments[0] == "github.com" and segments[3] == "blob":
+        return ["raw.githubusercontent.com", segments[1], segments[2], *segments[4:]]
+    return segments
+
+
+def _find_route(site: SiteVersion, path: str) -> Route | None:
+    route = site.routes.get(path)
+    if route is None and not path.endswith("/"):
+        route = site.routes.get(path + "/")
+    return route
+
+
+def _find_file(pages: Root, segments: list[str]) -> Traversable | Path | None:
+    names = segments[:-1] if segments and segments[-1] == "" else segments
+    node: Traversable | Path = pages
+    for name in names:
+        node = node.joinpath(name)
+    if node.is_dir():
+        node = node.joinpath("index.html")
+    return node if node.is_file() else None
+
+
+def _extension(name: str) -> str:
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
+
+
+def _etag(body: bytes) -> str:
+    return '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+
+
+def _not_modified(request: Mapping[str, str], validators: Mapping[str, str]) -> bool:
+    """RFC 9110: If-None-Match decides when present; If-Modified-Since only without it."""
+    if_none_match = request.get("if-none-match")
+    if if_none_match is not None:
+        tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+        return "*" in tags or validators["ETag"] in tags
+    since = request.get("if-modified-since")
+    if since is None:
+        return False
+    try:
+        return parsedate_to_datetime(validators["Last-Modified"]) <= parsedate_to_datetime(since)
+    except (TypeError, ValueError):
+        return False
+
+
+def _redirect(status: int, location: str, site: SiteVersion) -> Reply:
+    link = escape(location, quote=True)
+    body = f'<!doctype html><title>Moved</title><p>Moved to <a href="{link}">{link}</a></p>\n'
+    headers = {**site.headers, "Location": location, "Content-Type": HTML}
+    return Reply(status, headers, body.encode("utf-8"))
+
+
+def _error_page(status: int, message: str, site: SiteVersion) -> Reply:
+    phrase = HTTPStatus(status).phrase
+    body = f"<!doctype html><title>{status} {phrase}</title><h1>{phrase}</h1><p>{message}</p>\n"
+    return Reply(status, {**site.headers, "Content-Type": HTML}, body.encode("utf-8"))
+
+
+# --- The server ---------------------------------------------------------------------------
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Answers GET and HEAD from the server's current site version; logs nothing."""
+
+    protocol_version = "HTTP/1.1"
+    server_version = "claimledger-demo"
+    sys_version = ""
+    timeout = 5.0  # an idle keep-alive connection is closed after this many seconds
+
+    def do_GET(self) -> None:
+        self._reply(with_body=True)
+
+    def do_HEAD(self) -> None:
+        self._reply(with_body=False)
+
+    def _reply(self, *, with_body: bool) -> None:
+        pages = cast(_HTTPServer, self.server).pages
+        request = {name.lower(): value for name, value in self.headers.items()}
+        reply = answer(pages.site, pages.base_url, self.path, request)
+        self.send_response(reply.status)
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        if with_body and reply.body:
+            self.wfile.write(reply.body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """The demo prints its own tables; request lines would only clutter them."""
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, pages: PageServer) -> None:
+        self.pages = pages
+        super().__init__((LOOPBACK, 0), _Handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Keep a handler failure for the caller instead of printing a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):
+            return  # the client went away; nothing to report
+        self.pages.errors.append(f"{type(error).__name__}: {error}")
+
+
+class PageServer:
+    """The running demo site: its address, the version it serves, and handler failures."""
+
+    def __init__(self, root: Root, version: str) -> None:
+        self._root = root
+        self.site = load_version(root, version)
+        self.errors: list[str] = []
+        self._httpd = _HTTPServer(self)
+        host, port = self._httpd.server_address[:2]
+        self.base_url = f"http://{host!s}:{port}"
+
+    @property
+    def version(self) -> str:
+        return self.site.name
+
+    def switch(self, version: str) -> None:
+        """Serve `version` from now on; the address, and so the URL map, stay the same."""
+        self.site = load_version(self._root, version)
+
+    def url(self, host: str, path: str = "/") -> str:
+        """The local URL of `https://<host><path>`."""
+        return f"{self.base_url}/{host}{path}"
+
+    def _start(self) -> threading.Thread:
+        thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},  # so that leaving the block is quick
+            name="claimledger-demo-pages",
+            daemon=True,
+        )
+        thread.start()
+        return thread
+
+    def _stop(self, thread: threading.Thread) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        thread.join()
+
+
+@contextmanager
+def serve_pages(root: Root, version: str) -> Iterator[PageServer]:
+    """Serve `root/<version>` on 127.0.0.1 (a free port) for the life of the block."""
+    server = PageServer(root, version)
+    thread = server._start()
+    try:
+        yield server
+    finally:
+        server._stop(thread)
