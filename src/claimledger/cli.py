@@ -15,12 +15,14 @@ import functools
 import json
 import shutil
 import sys
+import time
 import traceback
+import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -29,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from claimledger import __version__, ledgerfile
 from claimledger.accept import accept_plan
 from claimledger.artifact import run_artifact
+from claimledger.demo import demo_data, demo_url_map, serve_pages
 from claimledger.errors import ClaimledgerError, InputError, LedgerError
 from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.extract import ExtractError, extract_text, narrow_lines
@@ -44,6 +47,7 @@ from claimledger.grade import ArtifactOutcome, Regrade, regrade
 from claimledger.ledger import Grade, Ledger, ledger_schema, load, parse
 from claimledger.match import Match, locate
 from claimledger.refresh import QuoteJob, RefreshResult, plan, refresh
+from claimledger.render import Format, build_report, make_environment, render, report_state
 from claimledger.urlmap import UrlMap
 from claimledger.views import (
     checks_table,
@@ -915,6 +919,158 @@ def _page_text(result: FetchResult) -> str | None:
     except ExtractError:
         return None
     return narrow_lines(text, *result.line_range) if result.line_range else text
+
+
+# --------------------------------------------------------------------------- report
+
+FORMAT_SUFFIX = {"md": "md", "html": "html", "json": "json", "claimreview": "claimreview.json"}
+
+
+@command("render")
+def render_command(
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="md, html, json or claimreview.")
+    ] = "md",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Default: out/report.<format>.")
+    ] = None,
+    templates: Annotated[
+        Path | None,
+        typer.Option("--templates", help="Your templates (default: templates/ beside the ledger)."),
+    ] = None,
+) -> None:
+    """Write the teardown report from the ledger and the latest evidence.
+
+    Example: claimledger render --format html -o out/report.html
+    """
+    if fmt not in FORMAT_SUFFIX:
+        raise InputError(f"--format {fmt!r} is not one of {', '.join(FORMAT_SUFFIX)}")
+    ledger = _load()
+    checks = _latest_checks(ledger)
+    with _existing_store() as store:
+        fetches = store.latest_fetches() if store else {}
+        last = store.last_run() if store else None
+    urls = {source.url for source in ledger.sources.values()}
+    path = output or settings.home / "out" / f"report.{FORMAT_SUFFIX[fmt]}"
+    state_path = path.with_name(f".{path.name}.state.json")
+    report = build_report(
+        ledger,
+        checks,
+        {url: fetch for url, fetch in fetches.items() if url in urls},
+        regrade(ledger, checks),
+        generated_on=_today(),
+        last_refresh=last.started_at if last else None,
+        previous=_read_state(state_path),
+    )
+    user_templates = templates or settings.home / "templates"
+    if templates is not None and not templates.is_dir():
+        raise InputError(f"--templates {templates}: not a directory")
+    env = make_environment(user_templates if user_templates.is_dir() else None)
+    text = render(report, cast(Format, fmt), env)
+    _write_file(path, text)
+    _write_file(state_path, json.dumps(report_state(report), indent=1, sort_keys=True) + "\n")
+    out.print(f"wrote {path}", markup=False)
+
+
+def _read_state(path: Path) -> dict[str, Any] | None:
+    """What the last render saw; a missing or damaged state only means "first render"."""
+    try:
+        state = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Replace `path` atomically, so a reader never sees half a report."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+# --------------------------------------------------------------------------- demo
+
+
+@command("demo")
+def demo_command(
+    directory: Annotated[
+        Path, typer.Argument(help="Where to put the demo's ledger, evidence and reports.")
+    ] = Path("out/demo"),
+) -> None:
+    """The whole loop offline, on the bundled example and local copies of its pages.
+
+    Copies the model teardown's ledger into DIR, serves its pages on 127.0.0.1 as they
+    were on the day they were read, refreshes (everything verified), serves them as
+    they are later (a rewording, a negated guarantee, a removed paragraph, a moved
+    page, a 404), refreshes again, regrades, accepts the harmless rewording, and
+    renders the report in Markdown and HTML.
+    """
+    started = time.perf_counter()
+    ledger_path = prepare_demo_directory(directory)
+    ledger = load(ledger_path)
+    hosts = sorted({urllib.parse.urlsplit(s.url).hostname or "" for s in ledger.sources.values()})
+    with serve_pages(demo_data(), "read") as server:
+        maps: list[str] = []
+        for spec in demo_url_map(server.base_url, hosts):
+            maps += ["--map", spec]
+        steps = [
+            (
+                f"1. refresh against the pages as read on {ledger.date_read}",
+                None,
+                ["refresh", *maps],
+            ),
+            ("2. the pages change: refresh again", "later", ["refresh", *maps]),
+            ("3. what drifted, word by word", None, ["diff"]),
+            ("4. what the evidence does to the grades", None, ["regrade"]),
+            ("5. apply the grade changes", None, ["regrade", "--write"]),
+            (
+                "6. accept the harmless rewordings (a reversed one is refused)",
+                None,
+                ["accept", "--all-drifted"],
+            ),
+            ("7. render the report", None, ["render"]),
+            ("", None, ["render", "--format", "html"]),
+        ]
+        for title, version, args in steps:
+            if version is not None:
+                server.switch(version)
+            if title:
+                out.rule(title, align="left", style="bold")
+            _run_step(ledger_path, args)
+    elapsed = time.perf_counter() - started
+    report = ledger_path.parent / "out" / "report.md"
+    out.print(
+        f"\ndemo finished in {elapsed:.1f} s; the report is {report} (and report.html beside it);"
+        f" the ledger is {ledger_path}",
+        markup=False,
+    )
+
+
+def prepare_demo_directory(directory: Path) -> Path:
+    """A fresh copy of the bundled ledger in `directory`; a previous demo there is replaced."""
+    marker = directory / ".claimledger-demo"
+    if directory.exists() and any(directory.iterdir()):
+        if not marker.exists():
+            raise InputError(
+                f"{directory}: exists and is not a claimledger demo; choose another DIR"
+            )
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    marker.write_text("made by `claimledger demo`; safe to delete\n", encoding="utf-8")
+    ledger_path = directory / "claims.yaml"
+    bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
+    ledger_path.write_text(bundled, encoding="utf-8")
+    return ledger_path
+
+
+def _run_step(ledger_path: Path, args: list[str]) -> None:
+    """Run one real command of the loop; its exit code 1 (drift found) is part of the story."""
+    try:
+        app(["--ledger", str(ledger_path), *args], prog_name="claimledger", standalone_mode=False)
+    except typer.Exit as done:
+        if done.exit_code not in (EXIT_OK, EXIT_FOUND):
+            raise
 
 
 def main() -> None:

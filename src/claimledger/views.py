@@ -148,19 +148,17 @@ def diff_text(check: CheckRecord) -> Text:
 
 
 def proposals_table(result: Regrade) -> Table:
+    """One row a proposal; `claimledger explain CLAIM` shows the evidence behind it."""
     table = Table(title="Proposed grade changes", title_justify="left")
-    for column in ("claim", "facet", "from", "to", "rule", "why", "evidence"):
-        table.add_column(column)
+    table.add_column("claim", no_wrap=True)
+    table.add_column("facet")
+    table.add_column("change", no_wrap=True)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("why")
     for p in result.proposals:
-        table.add_row(
-            Text(p.claim_id),
-            Text(p.on),
-            Text(str(p.from_grade)),
-            Text(str(p.to_grade), style="bold"),
-            Text(p.by),
-            Text(p.why),
-            Text("\n".join(evidence_line(e) for e in p.evidence)),
-        )
+        change = Text(f"{p.from_grade} -> ")
+        change.append(str(p.to_grade), style="bold")
+        table.add_row(Text(p.claim_id), Text(p.on), change, Text(p.rule), Text(p.why))
     return table
 
 
