@@ -24,7 +24,7 @@ page that was read says anything about a quote.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -248,7 +248,7 @@ class _QuoteState:
     drifted: tuple[Check, ...]  # harmless drift: the words moved, the meaning did not
     reversed: tuple[Check, ...]  # drift that changed a meaning-carrying word
     not_carried: tuple[Check, ...]  # read, and the words are not there (or the page is gone)
-    unread: tuple[Check, ...]  # could not be read: no evidence
+    unread: frozenset[str]  # independence keys of sources not read (or never checked)
     checks: tuple[Check, ...]
 
     @property
@@ -260,6 +260,16 @@ class _QuoteState:
         """Some read source still carries the words or a harmless rewording of them."""
         return bool(self.carried_by or self.drifted)
 
+    @property
+    def lost(self) -> bool:
+        """Every source was read and none carries the words: evidence that they are gone."""
+        return self.read and not self.present and not self.unread
+
+    @property
+    def possible_sources(self) -> int:
+        """Independent sources that carry the quote, or might: an unread page is no evidence."""
+        return len(self.carried_by | self.unread)
+
 
 def _quote_state(
     ledger: Ledger, claim: Claim, quote: Quote, latest: Mapping[tuple[str, str, str], Check]
@@ -268,19 +278,21 @@ def _quote_state(
     drifted: list[Check] = []
     reversed_: list[Check] = []
     missing: list[Check] = []
-    unread: list[Check] = []
+    unread: set[str] = set()
     checks: list[Check] = []
     for source_id in quote.sources:
         check = latest.get((claim.id, quote.text, source_id))
+        key = ledger.sources[source_id].independence_key
         if check is None:
+            unread.add(key)
             continue
         checks.append(check)
         if check.source_status in GONE_STATUSES:
             missing.append(check)
         elif check.source_status not in READ_STATUSES or check.status is None:
-            unread.append(check)
+            unread.add(key)
         elif check.status == "verified":
-            carried.add(ledger.sources[source_id].independence_key)
+            carried.add(key)
         elif check.status == "drifted" and check.meaning_changed:
             reversed_.append(check)
         elif check.status == "drifted":
@@ -288,14 +300,14 @@ def _quote_state(
         elif check.status == "missing":
             missing.append(check)
         else:  # ambiguous: the words are there, the place is not certain
-            carried.add(ledger.sources[source_id].independence_key)
+            carried.add(key)
     return _QuoteState(
         quote,
         frozenset(carried),
         tuple(drifted),
         tuple(reversed_),
         tuple(missing),
-        tuple(unread),
+        frozenset(unread - carried),
         tuple(checks),
     )
 
@@ -321,8 +333,8 @@ def quotes_rule(
     if not any(state.read for state in states):
         why = "no evidence yet" if not evidence else "no source could be read: no evidence"
         return _Verdict(None, "quotes", why, evidence)
-    gone = [s for s in states if s.read and not s.present and not s.reversed]
-    reversed_ = [s for s in states if s.reversed and not s.present]
+    gone = [s for s in states if s.lost and not s.reversed]
+    reversed_ = [s for s in states if s.lost and s.reversed]
     if reversed_:
         return _fall(
             facet,
@@ -336,7 +348,7 @@ def quotes_rule(
         )
     stale = any(state.drifted for state in states)
     short = [
-        s for s in states if s.read and len(s.carried_by) < facet.min_sources and not s.drifted
+        s for s in states if s.read and s.possible_sources < facet.min_sources and not s.drifted
     ]
     verdict = _restore_or_hold(claim, facet, short, evidence)
     verdict.stale = stale
@@ -353,37 +365,38 @@ def _fall(facet: Facet, rule: str, why: str, evidence: list[Evidence]) -> _Verdi
 def _restore_or_hold(
     claim: Claim, facet: Facet, short: list[_QuoteState], evidence: list[Evidence]
 ) -> _Verdict:
-    fallen_from = _grade_before_rule(
-        claim, facet, ("quotes-gone", "quotes-meaning-changed", "quotes-under-sourced")
-    )
-    ceiling = fallen_from or facet.grade
+    """Every quote is present: back to the grade before the rules moved it, but no more
+    than CLAIMED when a quote no longer reaches `min_sources` independent sources."""
+    baseline = _baseline(claim, facet)
+    target = baseline or facet.grade
     if short:
-        ceiling = _weaker(ceiling, Grade.CLAIMED)
-        why = f"verified on fewer than {facet.min_sources} independent sources"
+        target = _weaker(target, Grade.CLAIMED)
         rule = "quotes-under-sourced"
+        why = f"verified on fewer than {facet.min_sources} independent sources"
     else:
-        why = "every quote verified" + (
-            f" on {facet.min_sources} independent sources" if facet.min_sources > 1 else ""
-        )
-        rule = "quotes-restored" if fallen_from else "quotes"
-    if fallen_from is None and not short:
-        return _Verdict(None, "quotes", why, evidence)
-    if fallen_from is None and facet.grade.strength <= ceiling.strength:
-        return _Verdict(None, "quotes", why, evidence)
-    return _Verdict(ceiling, rule, why, evidence)
+        rule = "quotes-restored" if baseline else "quotes"
+        why = "every quote verified"
+        if facet.min_sources > 1:
+            why += f" on {facet.min_sources} independent sources"
+    return _Verdict(target if target != facet.grade else None, rule, why, evidence)
 
 
-def _grade_before_rule(claim: Claim, facet: Facet, rules: Sequence[str]) -> Grade | None:
-    """The grade a rule took this facet down from, if the facet still stands where it left it."""
+def _baseline(claim: Claim, facet: Facet) -> Grade | None:
+    """The grade this facet had before the rules last moved it, or None if they did not.
+
+    Walks back through the unbroken run of rule-made changes that ends at the current
+    grade. A change by a person, or a hand edit of the file, ends the run: a person's
+    grade is never undone by a rule.
+    """
+    expected: Grade | None = facet.grade
+    baseline = None
     for entry in reversed(claim.history):
         if entry.on != facet.on or entry.to_grade is None:
             continue
-        if entry.to_grade != facet.grade:
-            return None  # graded since, by hand or by another rule
-        if entry.by in {f"rule:{rule}" for rule in rules}:
-            return entry.from_grade
-        return None
-    return None
+        if entry.to_grade != expected or not entry.by.startswith("rule:"):
+            break
+        baseline = expected = entry.from_grade
+    return baseline
 
 
 def _weaker(a: Grade, b: Grade) -> Grade:
@@ -406,18 +419,14 @@ def premises_rule(
         return _Verdict(None, "premises", "no premises to weigh")
     cap, premise, on = weakest
     evidence = [Evidence(None, None, str(cap), detail=f"premise {premise} ({on}) is {cap}")]
-    fallen_from = _grade_before_rule(claim, facet, ("premises-capped",))
-    if facet.grade.strength > cap.strength:
-        return _Verdict(cap, "premises-capped", f"premise '{premise}' is only {cap}", evidence)
-    if fallen_from is not None and fallen_from.strength > facet.grade.strength:
-        target = _weaker(fallen_from, cap)
-        if target != facet.grade:
-            return _Verdict(
-                target, "premises-recovered", f"premise '{premise}' recovered to {cap}", evidence
-            )
-    return _Verdict(
-        None, "premises", f"no stronger than its weakest premise ('{premise}', {cap})", evidence
-    )
+    target = _weaker(_baseline(claim, facet) or facet.grade, cap)
+    if target.strength < facet.grade.strength:
+        return _Verdict(target, "premises-capped", f"premise '{premise}' is only {cap}", evidence)
+    if target != facet.grade:
+        why = f"its premises recovered (the weakest, '{premise}', is {cap})"
+        return _Verdict(target, "premises-recovered", why, evidence)
+    why = f"no stronger than its weakest premise ('{premise}', {cap})"
+    return _Verdict(None, "premises", why, evidence)
 
 
 # --------------------------------------------------------------------------- artifact
@@ -431,10 +440,9 @@ def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -
         detail = outcome.error or outcome.diff
         evidence = [Evidence(None, None, "different output", detail=detail)]
         return _fall(facet, "artifact-changed", "the artifact's output no longer matches", evidence)
-    fallen_from = _grade_before_rule(claim, facet, ("artifact-changed",))
+    baseline = _baseline(claim, facet)
     evidence = [Evidence(None, None, "same output")]
-    if fallen_from is not None:
-        return _Verdict(
-            fallen_from, "artifact-restored", "the artifact's output matches again", evidence
-        )
+    if baseline is not None and baseline != facet.grade:
+        why = "the artifact's output matches again"
+        return _Verdict(baseline, "artifact-restored", why, evidence)
     return _Verdict(None, "artifact", "the artifact's output matches", evidence)

@@ -1,0 +1,282 @@
+"""The regrade rules, one table each, and the property that regrading is idempotent."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimledger import ledgerfile
+from claimledger.grade import ArtifactOutcome, Regrade, regrade
+from claimledger.ledger import Grade, Ledger, parse
+
+WHEN = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+TODAY = dt.date(2026, 11, 29)
+
+LEDGER = """\
+ledger: 1
+title: Rules
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  docs: {url: "https://docs.example/a", title: D, kind: docs, publisher: vendor}
+  mirror: {url: "https://docs.example/b", title: M, kind: mirror, publisher: vendor}
+  blog: {url: "https://blog.example/c", title: B, kind: blog, publisher: vendor, independent: true}
+claims:
+  - id: single
+    section: s
+    title: Single
+    kind: guarantee
+    statement: S.
+    quotes:
+      - {text: "one quote on one page", sources: [docs]}
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes}
+  - id: crossed
+    section: s
+    title: Crossed
+    kind: guarantee
+    statement: S.
+    quotes:
+      - {text: "a quote on two pages", sources: [docs, blog]}
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}
+  - id: same-publisher
+    section: s
+    title: Same publisher
+    kind: guarantee
+    statement: S.
+    quotes:
+      - {text: "a quote on docs and mirror", sources: [docs, mirror]}
+    grades:
+      - {on: wording, grade: CLAIMED, basis: quotes, min_sources: 2}
+  - id: premise-user
+    section: s
+    title: Rests on single
+    kind: consequence
+    statement: S.
+    depends_on: [single]
+    grades:
+      - {on: follows, grade: CLAIMED, basis: premises}
+  - id: second-hand
+    section: s
+    title: Rests on premise-user
+    kind: consequence
+    statement: S.
+    depends_on: [premise-user]
+    grades:
+      - {on: follows, grade: SPECULATIVE, basis: premises}
+  - id: toy
+    section: s
+    title: Toy
+    kind: artifact
+    statement: S.
+    artifact: {run: [python3, -c, "print(1)"], expect: "1"}
+    grades:
+      - {on: output, grade: DEMONSTRATED, basis: artifact}
+  - id: opinion
+    section: s
+    title: Opinion
+    kind: question
+    statement: S.
+    grades:
+      - {on: answer, grade: CLAIMED, basis: judgement}
+"""
+
+
+@dataclass(frozen=True)
+class FakeCheck:
+    """A recorded check as plain values (the rules read only these fields)."""
+
+    claim_id: str
+    quote_text: str
+    source_id: str
+    status: str | None
+    source_status: str = "ok"
+    meaning_changed: bool = False
+    current: str | None = None
+    checked_at: dt.datetime = WHEN
+
+
+QUOTES = {
+    "single": ("one quote on one page", ("docs",)),
+    "crossed": ("a quote on two pages", ("docs", "blog")),
+    "same-publisher": ("a quote on docs and mirror", ("docs", "mirror")),
+}
+
+
+def checks(**statuses: str | tuple[str, ...]) -> list[FakeCheck]:
+    """`single="missing"` sets every source of that quote; a tuple sets them in order."""
+    made = []
+    for claim_id, (text, sources) in QUOTES.items():
+        wanted = statuses.get(claim_id.replace("-", "_"), "verified")
+        per_source = wanted if isinstance(wanted, tuple) else (wanted,) * len(sources)
+        for source, status in zip(sources, per_source, strict=True):
+            made.append(_check(claim_id, text, source, status))
+    return made
+
+
+def _check(claim_id: str, text: str, source: str, status: str) -> FakeCheck:
+    if status in ("gone", "refused", "unreachable", "unreadable"):
+        return FakeCheck(claim_id, text, source, None, source_status=status)
+    if status == "reversed":
+        return FakeCheck(claim_id, text, source, "drifted", meaning_changed=True, current="x")
+    return FakeCheck(claim_id, text, source, status, current="y" if status == "drifted" else None)
+
+
+def proposed(
+    ledger: Ledger, found: list[FakeCheck], **artifacts: bool
+) -> set[tuple[str, str, str]]:
+    outcomes = {cid: ArtifactOutcome(cid, ok) for cid, ok in artifacts.items()}
+    result = regrade(ledger, found, outcomes)
+    return {(p.claim_id, str(p.to_grade), p.rule) for p in result.proposals}
+
+
+@pytest.fixture
+def ledger() -> Ledger:
+    return parse(LEDGER)
+
+
+QUOTE_RULE_CASES = {
+    "all verified: nothing": ({}, set()),
+    "missing on its only page": (
+        {"single": "missing"},
+        {
+            ("single", "UNKNOWN", "quotes-gone"),
+            ("premise-user", "UNKNOWN", "premises-capped"),
+            ("second-hand", "UNKNOWN", "premises-capped"),
+        },
+    ),
+    "page gone (404)": (
+        {"single": "gone"},
+        {
+            ("single", "UNKNOWN", "quotes-gone"),
+            ("premise-user", "UNKNOWN", "premises-capped"),
+            ("second-hand", "UNKNOWN", "premises-capped"),
+        },
+    ),
+    "429 is no evidence": ({"single": "refused"}, set()),
+    "timeout is no evidence": ({"single": "unreachable"}, set()),
+    "meaning reversed": (
+        {"single": "reversed"},
+        {
+            ("single", "UNKNOWN", "quotes-meaning-changed"),
+            ("premise-user", "UNKNOWN", "premises-capped"),
+            ("second-hand", "UNKNOWN", "premises-capped"),
+        },
+    ),
+    "harmless drift: stale, no grade change": ({"single": "drifted"}, set()),
+    "cross-check lost on one of two": (
+        {"crossed": ("verified", "missing")},
+        {("crossed", "CLAIMED", "quotes-under-sourced")},
+    ),
+    "cross-check: one unread source proposes nothing": (
+        {"crossed": ("verified", "unreachable")},
+        set(),
+    ),
+    "ambiguous still carries the words": ({"single": "ambiguous"}, set()),
+}
+
+
+@pytest.mark.parametrize("case", QUOTE_RULE_CASES, ids=list(QUOTE_RULE_CASES))
+def test_quote_and_premise_rules(ledger: Ledger, case: str) -> None:
+    statuses, expected = QUOTE_RULE_CASES[case]
+    assert proposed(ledger, checks(**statuses)) == expected
+
+
+def test_one_publisher_counts_once(ledger: Ledger) -> None:
+    """Docs and its mirror are one publisher: verified on both is still one source."""
+    text = ledgerfile.set_grade(
+        LEDGER, ledger, "same-publisher", None, Grade.DEMONSTRATED, by="person", why="x", date=TODAY
+    )
+    assert proposed(parse(text), checks()) == {
+        ("same-publisher", "CLAIMED", "quotes-under-sourced")
+    }
+
+
+def test_no_evidence_proposes_nothing_and_says_so(ledger: Ledger) -> None:
+    result = regrade(ledger, [])
+    assert result.proposals == () and not result.has_evidence
+    assert {t.outcome for t in result.traces if t.rule == "quotes"} == {"no evidence yet"}
+
+
+def test_harmless_drift_marks_the_facet_stale(ledger: Ledger) -> None:
+    result = regrade(ledger, checks(single="drifted"))
+    assert [(n.claim_id, n.kind) for n in result.notices] == [("single", "stale")]
+
+
+def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:
+    fine = checks()
+    assert ("toy", "UNKNOWN", "artifact-changed") in proposed(ledger, fine, toy=False)
+    assert not any(p[0] == "toy" for p in proposed(ledger, fine, toy=True))
+    lowered = apply_all(LEDGER, regrade(ledger, fine, {"toy": ArtifactOutcome("toy", False)}))
+    assert ("toy", "DEMONSTRATED", "artifact-restored") in proposed(parse(lowered), fine, toy=True)
+
+
+def test_judgement_is_never_changed_by_a_rule(ledger: Ledger) -> None:
+    worst = checks(single="missing", crossed="missing", same_publisher="missing")
+    assert not any(p[0] == "opinion" for p in proposed(ledger, worst, toy=False))
+
+
+def test_a_persons_grade_is_not_undone_by_a_restore(ledger: Ledger) -> None:
+    text = ledgerfile.set_grade(
+        LEDGER, ledger, "single", None, Grade.UNKNOWN, by="person", why="re-read", date=TODAY
+    )
+    assert proposed(parse(text), checks()) == {
+        ("premise-user", "UNKNOWN", "premises-capped"),
+        ("second-hand", "UNKNOWN", "premises-capped"),
+    }
+
+
+def test_restored_quote_brings_back_the_grades_it_cost(ledger: Ledger) -> None:
+    fallen = parse(apply_all(LEDGER, regrade(ledger, checks(single="missing"))))
+    assert fallen.claim("single").grades[0].grade is Grade.UNKNOWN
+    assert proposed(fallen, checks()) == {
+        ("single", "DEMONSTRATED", "quotes-restored"),
+        ("premise-user", "CLAIMED", "premises-recovered"),
+        ("second-hand", "SPECULATIVE", "premises-recovered"),
+    }
+
+
+def apply_all(text: str, result: Regrade) -> str:
+    """Apply proposals the way `regrade --write` does: through the ledger file's edits."""
+    for p in result.proposals:
+        text = ledgerfile.set_grade(
+            text, parse(text), p.claim_id, p.on, p.to_grade, by=p.by, why=p.why, date=TODAY
+        )
+    return text
+
+
+STATUS = st.sampled_from(
+    ["verified", "drifted", "missing", "ambiguous", "reversed", "gone", "refused", "unreachable"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    single=STATUS,
+    crossed=st.tuples(STATUS, STATUS),
+    same_publisher=st.tuples(STATUS, STATUS),
+    toy=st.booleans(),
+    then_single=STATUS,
+)
+def test_regrade_is_idempotent(
+    single: str,
+    crossed: tuple[str, str],
+    same_publisher: tuple[str, str],
+    toy: bool,
+    then_single: str,
+) -> None:
+    """Applying a regrade's proposals and regrading again proposes nothing, at every step."""
+    text = LEDGER
+    outcomes = {"toy": ArtifactOutcome("toy", toy)}
+    for statuses in (
+        {"single": single, "crossed": crossed, "same_publisher": same_publisher},
+        {"single": then_single},
+    ):
+        found = checks(**statuses)
+        text = apply_all(text, regrade(parse(text), found, outcomes))
+        assert regrade(parse(text), found, outcomes).proposals == ()
