@@ -1,0 +1,820 @@
+"""The report: golden files, escaping of hostile text, structure, determinism, every format.
+
+The fixture ledger (tests/data/render_fixture.yaml) carries hostile quotes, titles,
+intros and URLs; its evidence is built here as plain values (verified, drifted
+harmlessly, drifted with a change of meaning, missing, 404 gone, moved, 429 refused)
+and regraded by the real rules. Golden files are rewritten with
+`CLAIMLEDGER_UPDATE_GOLDEN=1 pytest tests/test_render.py`; review the diff by eye.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from claimledger import render as r
+from claimledger.errors import InputError
+from claimledger.evidence import CheckRecord, FetchRecord, StoredWordChange
+from claimledger.fetch import Hop
+from claimledger.grade import regrade
+from claimledger.ledger import Grade, Ledger, load, parse
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+FIXTURE = HERE / "data" / "render_fixture.yaml"
+GOLDEN = HERE / "golden"
+BUNDLED = REPO / "claims.yaml"
+UPDATE_GOLDEN = os.environ.get("CLAIMLEDGER_UPDATE_GOLDEN") == "1"
+
+GENERATED_ON = date(2026, 12, 1)
+LAST_REFRESH = datetime(2026, 11, 29, 9, 30, tzinfo=UTC)
+CHECKED = datetime(2026, 11, 29, 9, 31, tzinfo=UTC)
+
+SECRETS = ("hunter2", "abc123secret", "reader:")
+HOSTILE_CLAIM = "hostile"
+
+
+# --------------------------------------------------------------------------- fixture evidence
+
+
+def check(
+    ledger: Ledger,
+    claim_id: str,
+    quote_index: int,
+    source_id: str,
+    *,
+    status: str | None = "verified",
+    source_status: str = "ok",
+    current: str | None = None,
+    meaning_changed: bool = False,
+    changes: Sequence[StoredWordChange] = (),
+) -> CheckRecord:
+    """One quote check as the refresh loop would record it."""
+    quote = ledger.claim(claim_id).quotes[quote_index]
+    return CheckRecord(
+        claim_id=claim_id,
+        quote_index=quote_index,
+        quote_text=quote.text,
+        source_id=source_id,
+        url=ledger.sources[source_id].url,
+        source_status=source_status,  # type: ignore[arg-type]
+        status=status,  # type: ignore[arg-type]
+        match_kind="exact" if status == "verified" else None,
+        similarity=1.0 if status == "verified" else (0.9 if status == "drifted" else None),
+        current=current,
+        meaning_changed=meaning_changed,
+        changed_words=tuple(changes),
+        occurrences=1 if status in ("verified", "drifted") else 0,
+        context_before=None,
+        context_after=None,
+        snapshot_hash="0" * 64 if source_status in ("ok", "moved") else None,
+        checked_at=CHECKED,
+        run_id=1,
+    )
+
+
+def fetch(
+    url: str,
+    source_status: str = "ok",
+    http_status: int | None = 200,
+    *,
+    moved_to: str | None = None,
+    error: str | None = None,
+) -> FetchRecord:
+    redirects = (Hop(url, 301),) if moved_to else ()
+    return FetchRecord(
+        run_id=1,
+        url=url,
+        final_url=moved_to or url,
+        http_status=http_status,
+        source_status=source_status,  # type: ignore[arg-type]
+        redirects=redirects,
+        moved_to=moved_to,
+        etag=None,
+        last_modified=None,
+        content_type="text/html",
+        error=error,
+        not_modified=False,
+        attempts=1 if source_status != "refused" else 3,
+        elapsed=0.1,
+        snapshot_hash="0" * 64 if source_status in ("ok", "moved") else None,
+        fetched_at=CHECKED,
+    )
+
+
+def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
+    hostile_current = (
+        "<img src=x onerror=alert(1)> [click](javascript:alert(2)) </blockquote> | *now*"
+    )
+    return [
+        check(ledger, "verified-two", 0, "docs-a"),
+        check(ledger, "verified-two", 0, "blog-b"),
+        check(
+            ledger,
+            "drifted-harmless",
+            0,
+            "docs-drift",
+            status="drifted",
+            current="Each object can serve up to 1,000 requests per second.",
+            changes=[StoredWordChange("replace", "handle", "serve", False)],
+        ),
+        check(
+            ledger,
+            "drifted-meaning",
+            0,
+            "docs-reversed",
+            status="drifted",
+            current="Messages are delivered at least once.",
+            meaning_changed=True,
+            changes=[StoredWordChange("replace", "exactly", "at least", True)],
+        ),
+        check(ledger, "missing-quote", 0, "docs-missing", status="missing"),
+        check(ledger, "sources-in-trouble", 0, "docs-gone", status=None, source_status="gone"),
+        check(ledger, "sources-in-trouble", 1, "docs-moved", source_status="moved"),
+        check(
+            ledger, "sources-in-trouble", 2, "docs-refused", status=None, source_status="refused"
+        ),
+        check(ledger, HOSTILE_CLAIM, 0, "docs-a"),
+        check(ledger, HOSTILE_CLAIM, 1, "docs-a"),
+        check(ledger, HOSTILE_CLAIM, 2, "docs-a"),
+        check(
+            ledger,
+            HOSTILE_CLAIM,
+            3,
+            "docs-a",
+            status="drifted",
+            current=hostile_current,
+            changes=[StoredWordChange("insert", "", "<img src=x onerror=alert(1)>", False)],
+        ),
+        check(ledger, HOSTILE_CLAIM, 4, "secret-notes"),
+        check(ledger, HOSTILE_CLAIM, 5, "repo-readme"),
+    ]
+
+
+def fixture_fetches(ledger: Ledger) -> dict[str, FetchRecord]:
+    url = {sid: source.url for sid, source in ledger.sources.items()}
+    return {
+        url["docs-a"]: fetch(url["docs-a"]),
+        url["blog-b"]: fetch(url["blog-b"]),
+        url["docs-drift"]: fetch(url["docs-drift"]),
+        url["docs-reversed"]: fetch(url["docs-reversed"]),
+        url["docs-missing"]: fetch(url["docs-missing"]),
+        url["docs-gone"]: fetch(url["docs-gone"], "gone", 404),
+        url["docs-moved"]: fetch(
+            url["docs-moved"],
+            "moved",
+            200,
+            moved_to="https://docs.example.com/new/home?session=s3cr3tvalue",
+        ),
+        url["docs-refused"]: fetch(url["docs-refused"], "refused", 429),
+        url["secret-notes"]: fetch(url["secret-notes"]),
+        url["repo-readme"]: fetch(url["repo-readme"]),
+    }
+
+
+def fixture_previous(ledger: Ledger) -> dict[str, Any]:
+    """The state of an earlier render with no evidence, edited to show every kind of change."""
+    earlier = r.build_report(
+        ledger,
+        [],
+        {},
+        regrade(ledger, []),
+        generated_on=date(2026, 11, 1),
+        last_refresh=None,
+        previous=None,
+    )
+    state: dict[str, Any] = json.loads(json.dumps(r.report_state(earlier)))
+    state["grades"]["verified-two"]["the documentation says this"] = "CLAIMED"
+    state["grades"]["gone-claim"] = {"wording": "CLAIMED"}
+    state["titles"]["gone-claim"] = "A claim since removed"
+    del state["quotes"]["toy"]
+    state["quotes"]["missing-quote"]["An older sentence."] = {"docs-missing": "verified"}
+    state["sources"]["retired"] = {"url": "https://docs.example.com/retired", "status": "ok"}
+    return state
+
+
+def build(ledger: Ledger, checks: Sequence[CheckRecord], previous: Any = None) -> r.Report:
+    return r.build_report(
+        ledger,
+        checks,
+        fixture_fetches(ledger) if checks else {},
+        regrade(ledger, checks),
+        generated_on=GENERATED_ON,
+        last_refresh=LAST_REFRESH if checks else None,
+        previous=previous,
+    )
+
+
+@pytest.fixture(scope="module")
+def ledger() -> Ledger:
+    return load(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def report(ledger: Ledger) -> r.Report:
+    return build(ledger, fixture_checks(ledger), fixture_previous(ledger))
+
+
+@pytest.fixture(scope="module")
+def env() -> Any:
+    return r.make_environment(None)
+
+
+@pytest.fixture(scope="module")
+def outputs(report: r.Report, env: Any) -> dict[str, str]:
+    return {fmt: r.render(report, fmt, env) for fmt in r.FORMATS}  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- golden files
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_golden_file(outputs: dict[str, str], fmt: str) -> None:
+    golden = GOLDEN / f"fixture_report.{fmt}"
+    if UPDATE_GOLDEN:
+        golden.write_text(outputs[fmt], encoding="utf-8")
+    assert golden.exists(), "no golden file yet: run with CLAIMLEDGER_UPDATE_GOLDEN=1"
+    assert outputs[fmt] == golden.read_text(encoding="utf-8"), (
+        f"{golden.name} differs: review the change, then CLAIMLEDGER_UPDATE_GOLDEN=1"
+    )
+
+
+@pytest.mark.parametrize("name", ["report.md.j2", "report.html.j2"])
+def test_user_facing_templates_are_the_packaged_ones(name: str) -> None:
+    packaged = REPO / "src" / "claimledger" / "data" / "templates" / name
+    top_level = REPO / "templates" / name
+    assert top_level.read_bytes() == packaged.read_bytes(), f"templates/{name} drifted"
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def test_same_inputs_give_byte_identical_output(ledger: Ledger, env: Any) -> None:
+    checks = fixture_checks(ledger)
+    first = build(ledger, checks, fixture_previous(ledger))
+    again = build(load(FIXTURE), list(reversed(checks)), fixture_previous(ledger))
+    fresh_env = r.make_environment(None)
+    for fmt in r.FORMATS:
+        assert r.render(first, fmt, env) == r.render(again, fmt, fresh_env)  # type: ignore[arg-type]
+
+
+def test_latest_check_wins_whatever_the_order(ledger: Ledger) -> None:
+    older = check(ledger, "verified-two", 0, "docs-a", status="missing")
+    older = CheckRecord(**{**older.__dict__, "checked_at": datetime(2026, 9, 1, tzinfo=UTC)})
+    checks = [*fixture_checks(ledger), older]
+    for order in (checks, list(reversed(checks))):
+        quote = _claim(build(ledger, order), "verified-two").quotes[0]
+        assert [s.status for s in quote.sources] == ["verified", "verified"]
+
+
+# --------------------------------------------------------------------------- what it says
+
+
+def _claim(report: r.Report, claim_id: str) -> r.ClaimView:
+    return next(claim for claim in report.claims if claim.id == claim_id)
+
+
+def test_grade_line_says_how_the_quote_was_cross_checked(report: r.Report) -> None:
+    facet = _claim(report, "verified-two").facets[0]
+    assert facet.line == (
+        "Grade on the documentation says this: DEMONSTRATED — "
+        "cross-checked on 2 independent sources, verified 2026-11-29"
+    )
+
+
+def test_flags_stale_proposed_and_downgraded(report: r.Report) -> None:
+    stale = _claim(report, "drifted-harmless")
+    assert stale.flags == ("STALE",)
+    proposed = _claim(report, "drifted-meaning").facets[0].flags
+    assert [f.kind for f in proposed] == ["PROPOSED"]
+    assert "DEMONSTRATED → UNKNOWN by rule quotes-meaning-changed" in proposed[0].text
+    capped = _claim(report, "lost-update")
+    assert capped.flags == ("PROPOSED", "DOWNGRADED")  # its premise is falling further
+    downgraded = capped.facets[1].flags
+    assert [f.kind for f in downgraded] == ["PROPOSED", "DOWNGRADED"]
+    assert "SPECULATIVE → UNKNOWN by rule premises-capped" in downgraded[0].text
+    assert "CLAIMED → SPECULATIVE on 2026-10-01 by rule:premises-capped" in downgraded[1].text
+
+
+def test_drifted_quote_shows_the_pages_wording_beside_it(report: r.Report) -> None:
+    source = _claim(report, "drifted-harmless").quotes[0].sources[0]
+    assert source.status == "drifted"
+    assert source.current == "Each object can serve up to 1,000 requests per second."
+    assert [c.label for c in source.changes] == ["“handle” → “serve”"]
+
+
+def test_churn_lists_meaning_changes_first_and_troubled_sources(report: r.Report) -> None:
+    kinds = [(d.claim_id, d.status, d.meaning_changed) for d in report.drifts]
+    assert kinds[0] == ("drifted-meaning", "drifted", True)
+    assert kinds[-1] == ("missing-quote", "missing", False)
+    troubled = {s.id: s.label for s in report.churn_sources}
+    assert set(troubled) == {"docs-gone", "docs-moved", "docs-refused"}
+    assert troubled["docs-gone"].startswith("gone (HTTP 404)")
+    assert troubled["docs-refused"].startswith("refused (HTTP 429)")
+
+
+def test_unreadable_source_is_no_evidence(report: r.Report) -> None:
+    refused = _claim(report, "sources-in-trouble").quotes[2]
+    assert refused.sources[0].status == "unread"
+    assert "no evidence either way" in refused.sources[0].label
+    moved = _claim(report, "sources-in-trouble").quotes[1].sources[0]
+    assert moved.status == "verified"
+    assert moved.moved_to == "https://docs.example.com/new/home?session=REDACTED"
+
+
+def test_open_questions_are_numbered_and_include_unknown_facets(report: r.Report) -> None:
+    assert [(q.number, q.claim_id) for q in report.questions] == [(1, "q-scope")]
+    assert report.questions[0].unknown == ("the intended scope",)
+
+
+def test_what_changed_lists_grades_quotes_and_sources(report: r.Report) -> None:
+    changes = report.changes
+    assert not changes.first_render
+    assert changes.since == "2026-11-01"
+    texts = [(c.area, c.subject, c.text) for c in changes.items]
+    assert (
+        "grade",
+        "One writer at a time",
+        "the documentation says this: CLAIMED → DEMONSTRATED",
+    ) in texts
+    assert ("claim", "A claim since removed", "claim 'gone-claim' removed") in texts
+    assert ("quote", "Storage is strongly consistent", "quote removed: “An older sentence.”") in (
+        texts
+    )
+    assert ("source", "retired", "source removed") in texts
+    assert (
+        "quote",
+        "Messages are delivered exactly once",
+        "“Messages are delivered exactly once.” on docs-reversed: unchecked → drifted",
+    ) in texts
+    assert ("source", "docs-gone", "unchecked → gone") in texts
+    # a first check that found all well is counted, not listed
+    assert ("quote", "first checks", "8 quote checks verified for the first time") in texts
+    assert not [t for area, _, t in texts if t.endswith("unchecked → verified")]
+    assert not [t for area, _, t in texts if t.endswith("unchecked → ok")]
+
+
+def test_state_round_trips_through_json_and_then_nothing_changed(
+    ledger: Ledger, report: r.Report
+) -> None:
+    state = json.loads(json.dumps(r.report_state(report)))
+    again = build(ledger, fixture_checks(ledger), state)
+    assert again.changes.items == ()
+    assert again.changes.note == "Nothing changed since the render of 2026-12-01"
+
+
+def test_first_render_and_unreadable_state(ledger: Ledger) -> None:
+    assert build(ledger, []).changes.first_render
+    odd = build(ledger, [], {"claimledger_render_state": 99, "grades": []})
+    assert not odd.changes.first_render and odd.changes.items == ()
+    assert "not one this version reads" in odd.changes.note
+    garbled = build(ledger, [], {"claimledger_render_state": 1, "grades": [1], "quotes": "x"})
+    assert {item.area for item in garbled.changes.items} == {"claim", "source"}
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+def test_no_secret_reaches_any_format(outputs: dict[str, str]) -> None:
+    for fmt, text in outputs.items():
+        for secret in (*SECRETS, "s3cr3tvalue"):
+            assert secret not in text, f"{secret!r} printed in {fmt}"
+        assert "token=REDACTED" in text, fmt
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://docs.example.com/a b", "https://docs.example.com/a%20b"),
+        ("HTTPS://Docs.Example.com/x?y=1#frag", "https://docs.example.com/x?y=1#frag"),
+        ("https://u:p@example.com:8443/x", "https://example.com:8443/x"),
+        (
+            "https://example.com/x?api_key=1&q=ok&Signature=2",
+            "https://example.com/x?api_key=REDACTED&q=ok&Signature=REDACTED",
+        ),
+        ("http://[::1]:8080/x", "http://[::1]:8080/x"),
+        ("https://example.com/(x)", "https://example.com/%28x%29"),
+        ("javascript:alert(1)", None),
+        ("data:text/html,hi", None),
+        ("//example.com/x", None),
+        ("https:///nohost", None),
+        ("https://example.com:99999/", None),
+        ("", None),
+    ],
+)
+def test_safe_url(url: str, expected: str | None) -> None:
+    assert r.safe_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://docs.example.com/a b/(c)?q=ü&token=x#frag",
+        "https://u:p@docs.example.com/x#L1-L2:~:text=a%2Db,c",
+        "http://[::1]:8080/%7Efile?x=%25",
+    ],
+)
+def test_safe_url_is_idempotent(url: str) -> None:
+    once = r.safe_url(url)
+    assert once is not None and r.safe_url(once) == once
+    assert r.md_url(once) == once
+
+
+def test_text_fragment_link_encodes_the_directive_syntax() -> None:
+    link = r.text_fragment_link("https://example.com/p", "at-least-once, A & B")
+    assert link == "https://example.com/p#:~:text=at%2Dleast%2Donce%2C%20A%20%26%20B"
+    long = r.text_fragment_link(
+        "https://example.com/p#L10-L20", " ".join(f"w{i}" for i in range(20))
+    )
+    assert (
+        long
+        == "https://example.com/p#L10-L20:~:text=w0%20w1%20w2%20w3%20w4,w15%20w16%20w17%20w18%20w19"
+    )
+
+
+# --------------------------------------------------------------------------- HTML structure
+
+
+def _html(text: str) -> Any:
+    return lxml.html.document_fromstring(text)
+
+
+ALLOWED_HTML = {
+    "html", "head", "meta", "title", "style", "body", "header", "footer", "main", "nav",
+    "section", "article", "figure", "figcaption", "blockquote", "h1", "h2", "h3", "p", "dl",
+    "dt", "dd", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "a", "span",
+    "strong", "em", "code", "pre", "div",
+}  # fmt: skip
+
+
+def test_html_structure(outputs: dict[str, str], report: r.Report) -> None:
+    doc = _html(outputs["html"])
+    tags = {element.tag for element in doc.iter() if isinstance(element.tag, str)}
+    assert tags <= ALLOWED_HTML, f"unexpected elements: {tags - ALLOWED_HTML}"
+    assert not doc.xpath("//script | //iframe | //img | //object | //embed | //link | //base")
+    ids = set(doc.xpath("//@id"))
+    for claim in report.claims:
+        headings = doc.xpath(f"//h3[@id='{claim.anchor}']")
+        assert len(headings) == 1, claim.id
+        assert headings[0].text_content() == claim.title
+    for href in doc.xpath("//a/@href"):
+        assert re.match(r"https?://", href) or href[1:] in ids, href
+        assert not href.startswith("#") or href[1:] in ids
+    for element in doc.iter():
+        if isinstance(element.tag, str):
+            assert not [a for a in element.attrib if a.lower().startswith("on")], element.tag
+
+
+def test_html_shows_hostile_text_as_text(outputs: dict[str, str], ledger: Ledger) -> None:
+    doc = _html(outputs["html"])
+    quotes = {" ".join(b.text_content().split()) for b in doc.xpath("//blockquote")}
+    for quote in ledger.claim(HOSTILE_CLAIM).quotes:
+        assert " ".join(quote.text.split()) in quotes
+    assert "<img src=x onerror=alert(1)> [click](javascript:alert(2)) </blockquote> | *now*" in (
+        quotes
+    )
+    headings = [h.text_content() for h in doc.xpath("//h2 | //h3")]
+    assert "The guarantees <b>as published</b>" in headings
+    assert "Injected heading" not in headings
+
+
+def test_html_author_markdown_is_a_safe_subset(outputs: dict[str, str]) -> None:
+    doc = _html(outputs["html"])
+    about = doc.xpath("//div[@class='about']")[0]
+    assert about.xpath(".//strong")[0].text == "Bold"
+    assert about.xpath(".//code")[0].text == "code <b>"
+    assert about.xpath(".//a/@href") == ["https://example.org/about"]
+    assert '<script>alert("about")</script>' in about.text_content()
+    assert len(about.xpath(".//li")) == 2
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def _markdown_to_html(text: str) -> Any:
+    """CommonMark with GFM tables and raw HTML on: what a renderer would make of it."""
+    engine = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    return _html(f"<html><body>{engine.render(text)}</body></html>")
+
+
+def _outside_code(markdown: str) -> Iterator[str]:
+    fence: str | None = None
+    for line in markdown.splitlines():
+        opening = re.match(r"^(`{3,})", line)
+        if fence is None and opening:
+            fence = opening.group(1)
+        elif fence is not None and line.startswith(fence) and not line.strip("`"):
+            fence = None
+        elif fence is None:
+            yield line
+
+
+def test_markdown_has_no_raw_html_but_our_anchors(outputs: dict[str, str]) -> None:
+    for line in _outside_code(outputs["md"]):
+        assert "<script" not in line.lower()
+        line = re.sub(r"(`+).+?\1", "", line)
+        for tag in re.findall(r"<\s*/?\s*([a-zA-Z][\w-]*)", line):
+            assert tag == "a" and re.fullmatch(r'<a id="[a-z0-9._-]+"></a>', line), line
+
+
+def _cells(row: str) -> int:
+    return len(re.split(r"(?<!\\)\|", row.strip())) - 2
+
+
+def test_markdown_table_rows_have_the_right_cell_count(outputs: dict[str, str]) -> None:
+    tables: list[list[str]] = []
+    previous = ""
+    for line in _outside_code(outputs["md"]):
+        if line.startswith("|"):
+            if not previous.startswith("|"):
+                tables.append([])
+            tables[-1].append(line)
+        previous = line
+    assert len(tables) >= 4
+    for table in tables:
+        assert re.fullmatch(r"\|(-+:?\|)+", table[1].replace("---:", "---")), table[1]
+        assert {_cells(row) for row in table} == {_cells(table[0])}, table[0]
+    rendered = _markdown_to_html(outputs["md"])
+    for table in rendered.xpath("//table"):
+        width = len(table.xpath("./thead/tr/th"))
+        assert {len(tr.xpath("./td")) for tr in table.xpath("./tbody/tr")} <= {width}
+
+
+def test_markdown_renders_hostile_text_as_text(outputs: dict[str, str], ledger: Ledger) -> None:
+    doc = _markdown_to_html(outputs["md"])
+    assert not doc.xpath("//script | //img | //iframe | //h1[2] | //h4 | //del")
+    assert [h.text_content() for h in doc.xpath("//h1")] == [
+        "Fixture teardown: gates | pipes *and* `ticks` #1"
+    ]
+    ids = set(doc.xpath("//@id"))
+    for href in doc.xpath("//a/@href"):
+        assert re.match(r"https?://", href) or href[1:] in ids, href
+    quotes = {" ".join(b.text_content().split()) for b in doc.xpath("//blockquote")}
+    for quote in ledger.claim(HOSTILE_CLAIM).quotes:
+        assert " ".join(quote.text.split()) in quotes, quote.text
+    titles = [h.text_content() for h in doc.xpath("//h3")]
+    assert "Tables | pipes *and* `ticks` #hash <i>tags</i>" in titles
+    intro = doc.xpath("//h2[.='The guarantees <b>as published</b>']/following-sibling::p[1]")[0]
+    assert intro.xpath(".//a") == [] and "[reference link][evil]" in intro.text_content()
+
+
+def test_markdown_links_only_to_the_web_and_to_anchors(outputs: dict[str, str]) -> None:
+    doc = _markdown_to_html(outputs["md"])
+    links = doc.xpath("//a[@href]")
+    assert links, "the report links its sources"
+    assert "https://example.org/about" in {a.get("href") for a in links}
+    hosts = {urllib.parse.urlsplit(a.get("href")).hostname for a in links}
+    assert not {host for host in hosts if host and "evil" in host}
+
+
+def test_code_block_fence_outgrows_backticks_inside() -> None:
+    block = r.code_block("print('```')\n````")
+    assert block.startswith("`````\n") and block.endswith("\n`````")
+
+
+# hypothesis: whatever the text, the Markdown shows exactly that text and nothing else.
+
+_PIECES = [*"\\`*_[]()<>#!|~$@:&;.-+=1\n\r\t ", "www.", "http://", "&amp;", "    ", "1. "]
+_TEXT = st.lists(
+    st.characters(blacklist_categories=["Cs"], max_codepoint=0x2FFF) | st.sampled_from(_PIECES),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_md_escape_shows_exactly_the_text(text: str) -> None:
+    expected = r.one_line(text)
+    for wrapper in ("> {}", "- {}", "{}", "| a | {} |\n|---|---|\n| {} | b |"):
+        doc = _markdown_to_html(wrapper.replace("{}", r.md_escape(text)))
+        body = doc.xpath("//body")[0]
+        if wrapper.startswith("|"):
+            assert len(body.xpath(".//td")) == 2 and len(body.xpath(".//th")) == 2
+            cells = [body.xpath(".//th")[1], body.xpath(".//td")[0]]
+            assert [c.text_content().strip() for c in cells] == [expected.strip()] * 2
+            continue
+        inline = body.xpath(".//a | .//em | .//strong | .//code | .//img | .//del | .//br")
+        assert inline == [], (text, wrapper)
+        blocks = body.xpath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6|.//hr|.//pre|.//ol|.//table")
+        assert blocks == [], (text, wrapper)
+        assert body.text_content().strip() == expected.strip(), (text, wrapper)
+
+
+def test_md_escape_breaks_autolinks_and_mentions() -> None:
+    escaped = r.md_escape("see https://x.example and www.y.example or me@z.example")
+    assert escaped == "see https\\://x.example and www\\.y.example or me\\@z.example"
+
+
+def test_author_markdown_keeps_web_links_only() -> None:
+    text = r.author_markdown(
+        "[ok](https://example.org) [bad](javascript:alert(1)) [rel](notes.md) "
+        "<script>x</script> `<kept>` [ref]: vbscript:x"
+    )
+    doc = _markdown_to_html(text)
+    assert [a.get("href") for a in doc.xpath("//a")] == ["https://example.org"]
+    assert not doc.xpath("//script")
+    assert doc.xpath("//code")[0].text == "<kept>"
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None:
+    data = json.loads(outputs["json"])
+    assert list(data) == [
+        "claimledger_report", "title", "subject", "author", "about", "date_read",
+        "last_refresh", "generated_on", "has_evidence", "legend", "summary", "sections",
+        "questions", "fidelity", "churn_sources", "drifts", "changes", "did_not",
+        "could_not_see", "sources",
+    ]  # fmt: skip
+    assert data["claimledger_report"] == 1
+    claim = data["sections"][0]["claims"][0]
+    assert claim["facets"][0]["grade"] == "DEMONSTRATED"
+    assert claim["quotes"][0]["sources"][0]["status"] == "verified"
+
+
+def test_claimreview_items(outputs: dict[str, str], report: r.Report) -> None:
+    items = json.loads(outputs["claimreview"])
+    assert len(items) == len(report.claims)
+    for item, claim in zip(items, report.claims, strict=True):
+        assert item["@context"] == "https://schema.org"
+        assert item["@type"] == "ClaimReview"
+        assert item["claimReviewed"] == claim.statement
+        assert item["datePublished"] == "2026-12-01"
+        rating = item["reviewRating"]
+        assert rating["@type"] == "Rating"
+        assert rating["alternateName"] in {g.value for g in Grade}
+        assert rating["worstRating"] <= rating["ratingValue"] <= rating["bestRating"]
+        assert item["itemReviewed"]["@type"] == "Claim"
+        for work in item["itemReviewed"].get("appearance", []):
+            assert work["@type"] == "CreativeWork"
+            assert re.match(r"https?://", work["url"])
+        assert item["reviewBody"]
+    verified = next(i for i in items if i["@id"] == "#claim-verified-two")
+    assert verified["reviewRating"]["alternateName"] == "CLAIMED"  # its weakest facet
+    assert verified["author"] == {"@type": "Person", "name": "Fixture Author"}
+
+
+def test_unknown_format_is_an_input_error(report: r.Report, env: Any) -> None:
+    with pytest.raises(InputError, match="unknown report format"):
+        r.render(report, "pdf", env)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- the bundled ledger
+
+
+def test_bundled_ledger_renders_in_every_format_with_no_evidence(env: Any) -> None:
+    bundled = load(BUNDLED)
+    report = r.build_report(
+        bundled,
+        [],
+        {},
+        regrade(bundled, []),
+        generated_on=GENERATED_ON,
+        last_refresh=None,
+        previous=None,
+    )
+    texts = {fmt: r.render(report, fmt, env) for fmt in r.FORMATS}  # type: ignore[arg-type]
+    html = _html(texts["html"])
+    markdown = _markdown_to_html(texts["md"])
+    for doc in (html, markdown):
+        page = " ".join(doc.text_content().split())
+        for claim in bundled.claims:
+            assert claim.title in page
+            for quote in claim.quotes:
+                assert " ".join(quote.text.split()) in page
+            for facet in claim.grades:
+                assert f"Grade on {facet.on}: {facet.grade}" in page
+        assert page.count("not yet verified") >= sum(len(c.quotes) for c in bundled.claims)
+        for item in bundled.scope.did_not + bundled.scope.could_not_see:
+            assert " ".join(item.split()) in page
+    asked = [c.id for c in bundled.claims if c.kind == "question"]
+    assert asked and set(asked) <= {q.claim_id for q in report.questions}
+    assert len(json.loads(texts["claimreview"])) == len(bundled.claims)
+    assert json.loads(texts["json"])["has_evidence"] is False
+
+
+def test_an_empty_ledger_renders(env: Any) -> None:
+    empty = parse(
+        "ledger: 1\ntitle: Empty\ndate_read: 2026-01-02\n"
+        "sections: [{id: only, title: Only}]\nsources: {}\nclaims: []\n"
+    )
+    report = r.build_report(
+        empty,
+        [],
+        {},
+        regrade(empty, []),
+        generated_on=GENERATED_ON,
+        last_refresh=None,
+        previous=None,
+    )
+    for fmt in r.FORMATS:
+        text = r.render(report, fmt, env)  # type: ignore[arg-type]
+        assert text.endswith("\n")
+        assert "Empty" in text or fmt == "claimreview"
+    assert json.loads(r.render(report, "claimreview", env)) == []
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def test_a_users_template_wins_and_the_other_falls_back(tmp_path: Path, report: r.Report) -> None:
+    (tmp_path / "report.md.j2").write_text("Custom: {{ report.title }}\n", encoding="utf-8")
+    env = r.make_environment(tmp_path)
+    assert (
+        r.render(report, "md", env)
+        == "Custom: Fixture teardown: gates \\| pipes \\*and\\* \\`ticks\\` \\#1\n"
+    )
+    assert r.render(report, "html", env).startswith("<!DOCTYPE html>")
+
+
+def test_a_user_template_that_forgets_to_escape_is_still_safe(
+    tmp_path: Path, report: r.Report
+) -> None:
+    template = (
+        "{% for c in report.claims %}> {{ c.quotes[2].text if c.id == 'hostile' }}\n{% endfor %}"
+    )
+    (tmp_path / "report.md.j2").write_text(template, encoding="utf-8")
+    text = r.render(report, "md", r.make_environment(tmp_path))
+    assert "&lt;script&gt;alert('quote')&lt;/script&gt; is not run." in text
+    assert "<script" not in text
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "what"),
+    [
+        ("line one\n\n{{ report.titel }}\n", "report.md.j2:3", "titel"),
+        (
+            "{% for x in report.claims %}\n{{ x.nope.deeper }}\n{% endfor %}\n",
+            "report.md.j2:2",
+            "nope",
+        ),
+        ("ok\n{% if report.title %}\nno end\n", "report.md.j2:", "endif"),
+        ("{{ report.title | no_such_filter }}\n", "report.md.j2:1", "no_such_filter"),
+    ],
+)
+def test_a_template_typo_names_file_and_line(
+    tmp_path: Path, report: r.Report, body: str, where: str, what: str
+) -> None:
+    (tmp_path / "report.md.j2").write_text(body, encoding="utf-8")
+    with pytest.raises(r.TemplateError) as caught:
+        r.render(report, "md", r.make_environment(tmp_path))
+    message = str(caught.value)
+    assert where in message and what in message
+    assert str(tmp_path) in message
+    assert isinstance(caught.value, InputError) and caught.value.exit_code == 2
+
+
+# --------------------------------------------------------------------------- a real browser
+
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.mark.slow
+def test_html_report_in_headless_chromium(
+    tmp_path: Path, outputs: dict[str, str], report: r.Report
+) -> None:
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no chromium binary on PATH (install Debian's `chromium` to run this test)")
+    page = tmp_path / "report.html"
+    page.write_text(outputs["html"], encoding="utf-8")
+    result = subprocess.run(
+        [
+            browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom", page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    dom = _html(result.stdout)
+    body = " ".join(dom.xpath("//body")[0].text_content().split())
+    assert len(body) > 1000
+    for claim in report.claims:
+        assert " ".join(claim.title.split()) in body
+    assert not dom.xpath("//script")
