@@ -208,6 +208,12 @@ def test_harmless_drift_marks_the_facet_stale(ledger: Ledger) -> None:
     assert [(n.claim_id, n.kind) for n in result.notices] == [("single", "stale")]
 
 
+def test_a_meaning_change_on_one_of_two_sources_is_flagged(ledger: Ledger) -> None:
+    result = regrade(ledger, checks(crossed=("verified", "reversed")))
+    assert [(n.claim_id, n.kind) for n in result.notices] == [("crossed", "sources-disagree")]
+    assert result.pending
+
+
 def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:
     fine = checks()
     assert ("toy", "UNKNOWN", "artifact-changed") in proposed(ledger, fine, toy=False)

@@ -265,13 +265,17 @@ def init_command(
     if existing:
         names = ", ".join(str(p) for p in existing)
         raise ClaimledgerError(f"{names}: already exists; init never overwrites")
-    directory.mkdir(parents=True, exist_ok=True)
-    scaffold = resources.files("claimledger").joinpath("data/init/claims.yaml")
-    ledger_path.write_text(scaffold.read_text("utf-8"), encoding="utf-8")
-    templates.mkdir(exist_ok=True)
-    for template in _default_templates():
-        with resources.as_file(template) as source:
-            shutil.copyfile(source, templates / template.name)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        scaffold = resources.files("claimledger").joinpath("data/init/claims.yaml")
+        ledger_path.write_text(scaffold.read_text("utf-8"), encoding="utf-8")
+        templates.mkdir(exist_ok=True)
+        for template in _default_templates():
+            with resources.as_file(template) as source:
+                shutil.copyfile(source, templates / template.name)
+    except OSError as error:  # a file where the directory should be, no permission, ...
+        where = error.filename or directory
+        raise ClaimledgerError(f"cannot create {where}: {error.strerror}") from None
     out.print(f"created {ledger_path} and {templates}/", markup=False)
     out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
 
@@ -608,13 +612,12 @@ def diff_command(claim_ids: ClaimIds = None, as_json: AsJson = False) -> None:
     chosen = set(claim_ids or ledger.claim_ids)
     for claim_id in chosen:
         ledger.claim(claim_id)
-    checks = [
-        c
-        for c in _latest_checks(ledger)
-        if c.claim_id in chosen and c.status in ("drifted", "missing", "ambiguous")
-    ]
+    checked = [c for c in _latest_checks(ledger) if c.claim_id in chosen]
+    checks = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
     if as_json:
         _print_json(to_json(checks))
+    elif not checked:
+        _no_evidence_note()
     elif not checks:
         out.print("no drift: every checked quote reads as written", markup=False)
     for check in checks if not as_json else ():
@@ -634,7 +637,10 @@ def history_command(
     if as_json:
         _print_json({"checks": to_json(checks), "grades": to_json(claim.history)})
         return
-    out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
+    if checks:
+        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
+    else:
+        _no_evidence_note()
     for entry in claim.history:
         change = (
             f"{entry.on}: {entry.from_grade} -> {entry.to_grade}"
@@ -655,7 +661,9 @@ def snapshot_command(
     """Print the text we extracted from a page, as it was at a date."""
     moment = _parse_moment(at) if at else None
     with _existing_store() as store:
-        found = store.snapshot_at(url, moment) if store else None
+        if store is None:
+            raise InputError(f"no evidence yet in {settings.store}: run `claimledger refresh`")
+        found = store.snapshot_at(url, moment)
     if found is None:
         raise InputError(f"no snapshot of {url}" + (f" at or before {at}" if at else ""))
     taken, text = found
@@ -983,10 +991,15 @@ def _read_state(path: Path) -> dict[str, Any] | None:
 
 def _write_file(path: Path, text: str) -> None:
     """Replace `path` atomically, so a reader never sees half a report."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write {path}: {error}") from None
 
 
 # --------------------------------------------------------------------------- demo
@@ -1029,7 +1042,8 @@ def demo_command(
                 None,
                 ["accept", "--all-drifted"],
             ),
-            ("7. render the report", None, ["render"]),
+            ("7. refresh once more: the adopted wording now verifies", None, ["refresh", *maps]),
+            ("8. render the report", None, ["render"]),
             ("", None, ["render", "--format", "html"]),
         ]
         for title, version, args in steps:

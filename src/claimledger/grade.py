@@ -10,7 +10,9 @@ Rules, one function each:
   `min_sources` independent sources; fewer but some -> CLAIMED (under-sourced); a quote
   no source carries any more, or one whose drift changed its meaning -> UNKNOWN; when
   the quotes are back, the grade history recorded before the fall comes back.
-  A harmless drift marks the facet stale (a notice, for `accept`), not a grade change.
+  A harmless drift marks the facet stale (a notice, for `accept`), not a grade change;
+  a meaning change on one source while another still carries the words is a notice too
+  (the sources disagree: the quote should be split per source).
 * premises (basis premises) never stronger than the weakest facet of its premises,
   transitively, after their own proposals; recovers when they do.
 * artifact (basis artifact) the re-run output differs from `expect` -> UNKNOWN; back
@@ -98,7 +100,7 @@ class Proposal:
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the author must look at that is not a grade change (a stale facet)."""
+    """Something the author must look at that is not a grade change (stale, disagreeing)."""
 
     claim_id: str
     on: str
@@ -140,7 +142,7 @@ class _Verdict:
     rule: str
     why: str
     evidence: list[Evidence] = field(default_factory=list)
-    stale: bool = False
+    notice: str | None = None  # a Notice kind: "stale", "sources-disagree"
 
 
 # --------------------------------------------------------------------------- entry point
@@ -171,8 +173,8 @@ def regrade(
                         claim.id, facet.on, facet.grade, new, verdict.rule, verdict.why, evidence
                     )
                 )
-            if verdict.stale:
-                notices.append(Notice(claim.id, facet.on, "stale", verdict.why, evidence))
+            if verdict.notice:
+                notices.append(Notice(claim.id, facet.on, verdict.notice, verdict.why, evidence))
             grades[facet.on] = new or facet.grade
         effective[claim.id] = grades
     order = {claim.id: index for index, claim in enumerate(ledger.claims)}
@@ -346,13 +348,18 @@ def quotes_rule(
         return _fall(
             facet, "quotes-gone", f"no source carries {len(gone)} quote(s) any more", evidence
         )
-    stale = any(state.drifted for state in states)
     short = [
         s for s in states if s.read and s.possible_sources < facet.min_sources and not s.drifted
     ]
     verdict = _restore_or_hold(claim, facet, short, evidence)
-    verdict.stale = stale
-    if stale:
+    if any(state.reversed and state.present for state in states):
+        verdict.notice = "sources-disagree"
+        verdict.why = (
+            "a quote's meaning changed on one source but not on another: "
+            "re-read both and split the quote per source"
+        )
+    elif any(state.drifted for state in states):
+        verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
 

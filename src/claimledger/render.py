@@ -1405,7 +1405,14 @@ def render(report: Report, fmt: Format, env: jinja2.Environment) -> str:
         raise TemplateError(f"{where}: {error.message} (fix the template)") from None
     except jinja2.TemplateNotFound as error:
         raise TemplateError(f"template {error.name!r} not found") from None
-    except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as error:
+    except (
+        jinja2.TemplateError,
+        TypeError,
+        ValueError,
+        LookupError,
+        AttributeError,
+        ArithmeticError,
+    ) as error:
         frame = _template_frame(error.__traceback__)
         if frame is None:
             raise

@@ -148,17 +148,23 @@ def diff_text(check: CheckRecord) -> Text:
 
 
 def proposals_table(result: Regrade) -> Table:
-    """One row a proposal; `claimledger explain CLAIM` shows the evidence behind it."""
+    """One row a proposal; `claimledger explain CLAIM` shows the evidence behind it.
+
+    Three columns, each stacking two facts, so the facet and the reason stay readable
+    in an 80-column terminal (five side by side left them no room at all).
+    """
     table = Table(title="Proposed grade changes", title_justify="left")
-    table.add_column("claim", no_wrap=True)
-    table.add_column("facet")
+    table.add_column("claim / facet")
     table.add_column("change", no_wrap=True)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("why")
+    table.add_column("rule / why")
     for p in result.proposals:
-        change = Text(f"{p.from_grade} -> ")
+        claim = Text(p.claim_id, style="bold")
+        claim.append(f"\n{p.on}")
+        change = Text(f"{p.from_grade} ->\n")
         change.append(str(p.to_grade), style="bold")
-        table.add_row(Text(p.claim_id), Text(p.on), change, Text(p.rule), Text(p.why))
+        rule = Text(p.rule, style="bold")
+        rule.append(f"\n{p.why}")
+        table.add_row(claim, change, rule)
     return table
 
 

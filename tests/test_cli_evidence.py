@@ -1,0 +1,770 @@
+"""The evidence commands end to end: the real CLI, in-process, against a real loopback server.
+
+verify, refresh, status, diff, history, snapshot, add, explain, accept, regrade and
+render are driven as a user drives them, on a small ledger whose pages a
+`PageServer` serves and changes between runs. Nothing is mocked: every fetch is a
+real HTTP request to 127.0.0.1, every write a real file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import shutil
+import string
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from claimledger.cli import app
+from claimledger.ledger import Grade, load
+from webserver import PageServer, trickle, unused_port
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_LEDGER = ROOT / "claims.yaml"
+
+DURABLE = "Storage writes are durable before the response is sent to the client."
+NOT_DURABLE = "Storage writes are not durable before the response is sent to the client."
+ORDERED = "Messages from one sender are delivered in the order they were sent."
+ALARM = "The alarm handler runs at least once for every scheduled alarm time."
+ALARM_REWORDED = "The alarm handler runs at least once for every scheduled alarm moment."
+
+LEDGER = string.Template("""\
+# A small ledger for the evidence commands: this comment must survive every write.
+ledger: 1
+title: Evidence commands
+date_read: 2026-08-23
+
+sections:
+  - id: main
+    title: Main  # an inline comment
+
+sources:
+  guide: {url: "$guide", title: Guide, kind: docs, publisher: p}
+  mirror: {url: "$mirror", title: Mirror, kind: mirror, publisher: q}
+  other: {url: "$other", title: Other, kind: docs, publisher: p}
+
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: Writes are durable before the reply.
+    quotes:
+      - text: "$durable"
+        sources: [guide, mirror]
+      - text: "$ordered"
+        sources: [guide]
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes}
+      - {on: holds under crashes, grade: UNKNOWN, basis: judgement, why: nobody tested it}
+
+  - id: ordered
+    section: main
+    title: Ordered delivery
+    kind: guarantee
+    statement: One sender's messages arrive in order.
+    quotes:
+      - text: "$ordered"
+        sources: [guide]
+    grades:
+      - {on: wording, grade: CLAIMED, basis: quotes}
+
+  - id: alarms
+    section: main
+    title: Alarms fire
+    kind: guarantee
+    statement: Every alarm runs.
+    quotes:
+      - text: "$alarm"
+        sources: [other]
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes}  # graded by hand once
+""")
+
+EXPECTED_VERIFY_KEYS = {
+    "url",
+    "final_url",
+    "http_status",
+    "source_status",
+    "status",
+    "match",
+    "similarity",
+    "current",
+    "meaning_changed",
+    "changed_words",
+    "occurrences",
+    "context",
+    "error",
+}
+
+
+def page(*sentences: str) -> str:
+    """A docs-like page: navigation and footer around a main region holding `sentences`."""
+    nav = "<nav><a href='/'>Home</a> <a href='/guide'>Guide</a></nav>"
+    body = "".join(f"<p>{s} Some neighbouring prose follows here.</p>" for s in sentences)
+    return f"<html><body>{nav}<main><h1>Doc</h1>{body}</main><footer>2026</footer></body></html>"
+
+
+def serve_v1(server: PageServer, *, etags: bool = False) -> None:
+    """Every quote verbatim; with `etags`, each page carries a validator for a 304 next time."""
+
+    def headers(tag: str) -> dict[str, str]:
+        return {"ETag": f'"{tag}"'} if etags else {}
+
+    server.set_page("/guide", page("An opening line.", DURABLE, ORDERED), headers=headers("g1"))
+    server.set_page("/mirror", page(DURABLE), headers=headers("m1"))
+    server.set_page("/other", page(ALARM), headers=headers("o1"))
+
+
+class Cli:
+    """The real command line, in-process, on one ledger."""
+
+    def __init__(self, ledger: Path) -> None:
+        self.ledger = ledger
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, code: int | None = None) -> Any:
+        result = self.runner.invoke(
+            app, ["--ledger", str(self.ledger), *args], catch_exceptions=False
+        )
+        if code is not None:
+            assert result.exit_code == code, (result.stdout, result.stderr)
+        return result
+
+    def json(self, *args: str, code: int | None = None) -> Any:
+        return json.loads(self(*args, "--json", code=code).stdout)
+
+
+def run(*args: str) -> Any:
+    """A command that needs no ledger (verify)."""
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, page_server: PageServer) -> Path:
+    path = tmp_path / "ledger" / "claims.yaml"
+    path.parent.mkdir()
+    path.write_text(
+        LEDGER.substitute(
+            guide=page_server.url("/guide"),
+            mirror=page_server.url("/mirror"),
+            other=page_server.url("/other"),
+            durable=DURABLE,
+            ordered=ORDERED,
+            alarm=ALARM,
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture
+def cli(ledger: Path) -> Cli:
+    return Cli(ledger)
+
+
+def checks_by_claim(report: dict[str, Any]) -> dict[tuple[str, str], str | None]:
+    """(claim, source) -> status, from `refresh --json`."""
+    return {(c["claim_id"], c["source_id"]): c["status"] for c in report["checks"]}
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def test_verify_json_prints_exactly_one_object_for_a_verified_quote(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page("/doc", page("An opening line.", DURABLE))
+    url = page_server.url("/doc")
+
+    result = run("verify", url, DURABLE, "--json")
+
+    assert result.exit_code == 0, result.stderr
+    payload = json.loads(result.stdout)  # raises on anything printed after the object
+    assert set(payload) == EXPECTED_VERIFY_KEYS
+    assert payload["url"] == payload["final_url"] == url
+    assert (payload["http_status"], payload["source_status"]) == (200, "ok")
+    assert (payload["status"], payload["match"]) == ("verified", "exact")
+    assert payload["similarity"] == 1.0
+    assert payload["current"] == DURABLE
+    assert payload["meaning_changed"] is False
+    assert payload["changed_words"] == []
+    assert payload["occurrences"] == 1
+    assert payload["context"]["after"].startswith(" Some neighbouring prose")
+    assert payload["error"] is None
+
+
+def test_verify_reports_an_inserted_negation_as_a_meaning_change(page_server: PageServer) -> None:
+    page_server.set_page("/doc", page(NOT_DURABLE))
+
+    result = run("verify", page_server.url("/doc"), DURABLE, "--json")
+
+    assert result.exit_code == 1
+    payload = json.loads(result.stdout)
+    assert payload["status"] == "drifted"
+    assert payload["meaning_changed"] is True
+    assert payload["current"] == NOT_DURABLE
+    assert {"op": "insert", "quote": "", "page": "not", "meaningful": True} in payload[
+        "changed_words"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "quote", "source_status", "status"),
+    [
+        (
+            "/doc",
+            "Penguins huddle together on the ice floes through the polar winter.",
+            "ok",
+            "missing",
+        ),
+        ("/nowhere", DURABLE, "gone", None),
+    ],
+    ids=["missing-quote", "page-404"],
+)
+def test_verify_exits_1_when_the_quote_is_not_verified(
+    page_server: PageServer, path: str, quote: str, source_status: str, status: str | None
+) -> None:
+    page_server.set_page("/doc", page(DURABLE))
+
+    result = run("verify", page_server.url(path), quote, "--json")
+
+    assert result.exit_code == 1
+    payload = json.loads(result.stdout)
+    assert (payload["source_status"], payload["status"]) == (source_status, status)
+    assert payload["current"] is None
+
+
+@pytest.mark.parametrize(
+    ("url", "quote", "message"),
+    [
+        ("file:///etc/passwd", "root", "not an http(s) URL"),
+        ("ftp://x", "anything at all", "not an http(s) URL"),
+        ("http://127.0.0.1:9/", "   ", "QUOTE is empty"),
+    ],
+    ids=["file-url", "ftp-url", "empty-quote"],
+)
+def test_verify_refuses_bad_input_with_exit_2(url: str, quote: str, message: str) -> None:
+    result = run("verify", url, quote, "--json")
+
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("claimledger: error: ")
+    assert message in result.stderr
+
+
+def test_verify_prints_console_markup_in_page_text_verbatim(page_server: PageServer) -> None:
+    on_page = "Write [bold]x[/bold] to make the word x bold in the console."
+    page_server.set_page("/doc", page(on_page))
+
+    result = run(
+        "verify",
+        page_server.url("/doc"),
+        "Write [bold]x[/bold] to make the word x bold in the terminal.",
+    )
+
+    assert result.exit_code == 1
+    assert f"the page says: {on_page}" in result.stdout
+
+
+# --------------------------------------------------------------------------- refresh
+
+
+def test_refresh_fetches_each_url_once_and_prints_its_json(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+
+    report = cli.json("refresh", code=0)
+
+    assert set(report) == {"run", "evidence", "claims", "sources", "checks"}
+    assert report["evidence"] == str(ledger.parent / "out" / "evidence.sqlite3")
+    # guide carries three quote checks (two claims) and is still fetched once
+    assert [page_server.hits(p) for p in ("/guide", "/mirror", "/other")] == [1, 1, 1]
+    assert checks_by_claim(report) == {
+        ("durable", "guide"): "verified",
+        ("durable", "mirror"): "verified",
+        ("ordered", "guide"): "verified",
+        ("alarms", "other"): "verified",
+    }
+    assert len(report["checks"]) == 5
+    assert [row["claim"] for row in report["claims"]] == ["durable", "ordered", "alarms"]
+    assert report["claims"][0]["verified"] == 3
+    assert {s["url"]: s["source_status"] for s in report["sources"]} == {
+        page_server.url("/guide"): "ok",
+        page_server.url("/mirror"): "ok",
+        page_server.url("/other"): "ok",
+    }
+    assert all(s["text"] is None for s in report["sources"])
+
+
+def test_refresh_second_run_reuses_snapshots_on_304(cli: Cli, page_server: PageServer) -> None:
+    serve_v1(page_server, etags=True)
+    cli("refresh", code=0)
+    page_server.clear_requests()
+
+    report = cli.json("refresh", code=0)
+
+    conditional = {r.path: r.headers.get("if-none-match") for r in page_server.requests}
+    assert conditional == {"/guide": '"g1"', "/mirror": '"m1"', "/other": '"o1"'}
+    assert all(s["not_modified"] and s["http_status"] == 304 for s in report["sources"])
+    assert set(checks_by_claim(report).values()) == {"verified"}
+    assert len(report["checks"]) == 5
+
+
+def test_refresh_exits_1_and_prints_a_summary_when_a_quote_drifted(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+
+    result = cli("refresh", code=1)
+
+    assert "Refresh: 5 quote checks on 3 sources" in result.stdout
+    assert re.search(r"alarms\s*│\s*0\s*│\s*1\s*│", result.stdout), result.stdout
+
+
+def test_refresh_named_claim_checks_only_its_quotes(cli: Cli, page_server: PageServer) -> None:
+    serve_v1(page_server)
+
+    report = cli.json("refresh", "alarms", code=0)
+
+    assert checks_by_claim(report) == {("alarms", "other"): "verified"}
+    assert [page_server.hits(p) for p in ("/guide", "/mirror", "/other")] == [0, 0, 1]
+
+
+def test_refresh_unknown_claim_is_exit_2_with_a_suggestion(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    result = cli("refresh", "alarm", code=2)
+
+    assert "no claim 'alarm'" in result.stderr
+    assert "did you mean 'alarms'?" in result.stderr
+    assert page_server.requests == []
+    assert not (ledger.parent / "out" / "evidence.sqlite3").exists()
+
+
+@pytest.mark.slow
+def test_refresh_429_and_timeout_never_mark_a_quote_missing(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    before = ledger.read_bytes()
+    page_server.set_page("/guide", "slow down", status=429, headers={"Retry-After": "0"})
+    page_server.set_handler("/other", trickle(page(ALARM).encode(), every=0.2, chunk=8))
+
+    report = cli.json("refresh", "--timeout", "0.3", code=1)
+
+    unread = {(c["claim_id"], c["source_id"]): c for c in report["checks"] if c["status"] is None}
+    assert {key: c["source_status"] for key, c in unread.items()} == {
+        ("durable", "guide"): "refused",
+        ("ordered", "guide"): "refused",
+        ("alarms", "other"): "unreachable",
+    }
+    assert all(c["status"] != "missing" for c in report["checks"])
+    regrade = cli.json("regrade", code=0)
+    assert (regrade["proposals"], regrade["stale"]) == ([], [])
+    assert ledger.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- no evidence yet
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("status",), 1),
+        (("diff",), 0),
+        (("history", "durable"), 0),
+        (("snapshot", "http://127.0.0.1:9/guide"), 2),
+    ],
+    ids=["status", "diff", "history", "snapshot"],
+)
+def test_reading_commands_say_no_evidence_yet_on_a_fresh_ledger(
+    cli: Cli, ledger: Path, args: tuple[str, ...], code: int
+) -> None:
+    result = cli(*args, code=code)
+
+    assert "no evidence yet" in result.stderr
+    assert "run `claimledger refresh`" in result.stderr
+    assert "Traceback" not in result.output
+    assert not (ledger.parent / "out").exists()  # reading never creates the store
+
+
+def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    page_server.set_page("/guide", page("An opening line.", NOT_DURABLE, ORDERED))
+    cli("refresh", code=1)
+
+    status = cli("status", code=1)
+    assert "Evidence (last refresh" in status.stdout
+    assert page_server.url("/guide") in status.stdout
+
+    diff = cli("diff", "durable", code=1)
+    assert "durable #1 on guide: drifted  MEANING CHANGED" in diff.stdout
+    assert f"quote: {DURABLE}" in diff.stdout
+    assert f"page:  {NOT_DURABLE}" in diff.stdout
+    assert "! added: not" in diff.stdout
+    assert cli.json("diff", "alarms", code=0) == []
+
+    history = cli.json("history", "durable", code=0)
+    on_guide = [c for c in history["checks"] if c["source_id"] == "guide" and c["quote_index"] == 0]
+    assert [c["status"] for c in on_guide] == ["verified", "drifted"]
+    assert on_guide[0]["checked_at"] < on_guide[1]["checked_at"]
+
+
+def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageServer) -> None:
+    url = page_server.url("/other")
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    between = dt.datetime.now(dt.UTC)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", code=1)
+
+    then = cli("snapshot", url, "--at", between.isoformat(), code=0)
+    latest = cli("snapshot", url, code=0)
+    today = cli("snapshot", url, "--at", between.date().isoformat(), code=0)
+    before = cli("snapshot", url, "--at", (between - dt.timedelta(days=1)).date().isoformat())
+
+    assert ALARM in then.stdout and ALARM_REWORDED not in then.stdout
+    assert ALARM_REWORDED in latest.stdout
+    assert ALARM_REWORDED in today.stdout  # a date means the end of that day
+    assert f"snapshot of {url} taken " in then.stderr
+    assert before.exit_code == 2
+    assert "no snapshot of" in before.stderr
+
+
+# --------------------------------------------------------------------------- add
+
+
+def test_add_refuses_a_quote_that_is_not_on_the_page(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    page_server.set_page(
+        "/gates", page("Outgoing messages are held back until the write has completed.")
+    )
+    before = ledger.read_bytes()
+
+    result = cli(
+        "add",
+        "output-gate",
+        "--url",
+        page_server.url("/gates"),
+        "--quote",
+        "Outgoing messages are held back until the write has finished.",
+        code=2,
+    )
+
+    assert "nothing written" in result.stderr
+    assert (
+        "closest wording: 'Outgoing messages are held back until the write has completed.'"
+        in result.stderr
+    )
+    assert ledger.read_bytes() == before
+
+
+def test_add_writes_a_verified_claim_and_reuses_its_new_source(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    first = "Outgoing messages are held back until the write has completed."
+    second = "Incoming events wait while a storage operation is executing."
+    page_server.set_page("/docs/output-gate.html", page(first, second))
+    url = page_server.url("/docs/output-gate.html")
+
+    cli("add", "output-gate", "--url", url, "--quote", first, "--section", "main", code=0)
+    cli("add", "input-gate", "--url", url, "--quote", second, "--grade", "claimed", code=0)
+
+    text = ledger.read_text(encoding="utf-8")
+    for comment in (
+        "# A small ledger for the evidence commands: this comment must survive every write.",
+        "title: Main  # an inline comment",
+        "# graded by hand once",
+    ):
+        assert comment in text
+    written = load(ledger)
+    assert written.sources["output-gate"].url == url
+    assert [s for s in written.sources if written.sources[s].url == url] == ["output-gate"]
+    assert len(written.sources) == 4
+    added = written.claim("output-gate")
+    assert [(q.text, q.sources) for q in added.quotes] == [(first, ("output-gate",))]
+    assert added.grades[0].grade is Grade.DEMONSTRATED
+    again = written.claim("input-gate")
+    assert [q.sources for q in again.quotes] == [("output-gate",)]
+    assert again.grades[0].grade is Grade.CLAIMED
+    cli("check", code=0)
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def test_explain_prints_the_rule_and_evidence_of_each_facet(
+    cli: Cli, page_server: PageServer
+) -> None:
+    reversed_alarm = ALARM.replace("at least once", "at most once")
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    page_server.set_page("/other", page(reversed_alarm))
+    cli("refresh", code=1)
+    today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+
+    before_write = cli("explain", "alarms", code=0).stdout.splitlines()
+    cli("regrade", "--write", code=0)
+    after_write = cli("explain", "alarms", code=0).stdout.splitlines()
+    judged = cli("explain", "durable", code=0).stdout.splitlines()
+
+    assert before_write[:2] == [
+        "alarms / wording: DEMONSTRATED (basis quotes)",
+        "  rule quotes-meaning-changed: the page's wording reverses 1 quote(s): re-read it",
+    ]
+    assert f"    drifted on other {today} page now says: {reversed_alarm}" in before_write
+    assert len(before_write) == 3  # the latest check of each quote on each source
+    assert after_write[0] == "alarms / wording: UNKNOWN (basis quotes)"
+    assert re.match(
+        rf"  {today}: DEMONSTRATED -> UNKNOWN by rule:quotes-meaning-changed: ", after_write[-1]
+    )
+    assert "durable / holds under crashes: UNKNOWN (basis judgement)" in judged
+    assert "  author: nobody tested it" in judged
+    assert "  rule judgement: only a person changes a judgement (claimledger grade)" in judged
+    traces = cli.json("explain", "alarms", code=0)["traces"]
+    assert [(t["on"], t["rule"]) for t in traces] == [("wording", "quotes-meaning-changed")]
+
+
+# --------------------------------------------------------------------------- accept
+
+
+def test_accept_needs_claims_or_all_drifted(cli: Cli) -> None:
+    result = cli("accept", code=2)
+    assert "name the claims to accept, or pass --all-drifted" in result.stderr
+
+
+def test_accept_unknown_claim_is_exit_2(cli: Cli, ledger: Path) -> None:
+    before = ledger.read_bytes()
+    result = cli("accept", "alarmz", code=2)
+    assert "did you mean 'alarms'?" in result.stderr
+    assert ledger.read_bytes() == before
+
+
+def test_accept_with_nothing_drifted_changes_nothing(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    before = ledger.read_bytes()
+
+    result = cli("accept", "--all-drifted", code=0)
+
+    assert "nothing to accept" in result.stdout
+    assert ledger.read_bytes() == before
+
+
+def test_accept_refuses_when_another_source_still_has_the_old_words(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    page_server.set_page(
+        "/guide",
+        page("An opening line.", DURABLE.replace("the client", "the caller"), ORDERED),
+    )
+    cli("refresh", code=1)
+    before = ledger.read_bytes()
+
+    result = cli("accept", "durable", code=1)
+
+    assert "durable #1: still verbatim on mirror but reworded on guide" in result.stderr
+    assert "split the quote per source" in result.stderr
+    assert ledger.read_bytes() == before
+
+
+def test_accept_even_if_meaning_changed_adopts_and_records_the_old_words(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    page_server.set_page("/other", page(ALARM.replace("at least once", "at most once")))
+    cli("refresh", code=1)
+
+    refused = cli("accept", "alarms", code=1)
+    assert "alarms #1: the rewording changed its meaning" in refused.stderr
+    assert load(ledger).claim("alarms").quotes[0].text == ALARM
+
+    cli("accept", "alarms", "--even-if-meaning-changed", code=0)
+
+    claim = load(ledger).claim("alarms")
+    assert claim.quotes[0].text == ALARM.replace("at least once", "at most once")
+    assert [(h.by, h.quote_was, h.quote_now) for h in claim.history] == [
+        ("accept", ALARM, claim.quotes[0].text)
+    ]
+    assert "# graded by hand once" in ledger.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- regrade
+
+
+def test_regrade_write_and_check_exclude_each_other(cli: Cli, ledger: Path) -> None:
+    before = ledger.read_bytes()
+    result = cli("regrade", "--write", "--check", code=2)
+    assert "--write and --check exclude each other" in result.stderr
+    assert ledger.read_bytes() == before
+
+
+def test_regrade_check_is_a_gate_and_json_is_stable(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    cli("regrade", "--check", code=0)
+    page_server.set_page("/guide", page("An opening line.", NOT_DURABLE))
+    cli("refresh", code=1)
+    before = ledger.read_bytes()
+
+    cli("regrade", "--check", code=1)
+    first = cli("regrade", "--json", code=1).stdout
+    second = cli("regrade", "--json", code=1).stdout
+
+    assert ledger.read_bytes() == before
+    assert first == second
+    report = json.loads(first)
+    assert set(report) == {"has_evidence", "proposals", "stale"}
+    assert report["has_evidence"] is True
+    assert {
+        (p["claim_id"], p["on"], p["from_grade"], p["to_grade"]) for p in report["proposals"]
+    } >= {
+        ("durable", "wording", "DEMONSTRATED", "UNKNOWN"),
+        ("ordered", "wording", "CLAIMED", "UNKNOWN"),
+    }
+    for proposal in report["proposals"]:
+        assert {"claim_id", "on", "from_grade", "to_grade", "rule", "why", "evidence"} <= set(
+            proposal
+        )
+        assert proposal["rule"] and proposal["evidence"]
+
+
+@pytest.fixture
+def bundled(tmp_path: Path) -> Path:
+    """A copy of the bundled example ledger, with no evidence beside it."""
+    path = tmp_path / "bundled" / "claims.yaml"
+    path.parent.mkdir()
+    shutil.copyfile(BUNDLED_LEDGER, path)
+    return path
+
+
+def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled: Path) -> None:
+    cli = Cli(bundled)
+
+    text = cli("regrade", code=0)
+    report = cli.json("regrade", code=0)
+
+    assert "nothing to propose: no evidence yet" in text.stdout
+    assert "no evidence yet" in text.stderr
+    assert report == {"has_evidence": False, "proposals": [], "stale": []}
+
+
+@pytest.mark.slow
+def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) -> None:
+    cli = Cli(bundled)
+    hosts = {urllib.parse.urlsplit(s.url).netloc for s in load(bundled).sources.values()}
+    closed = f"http://127.0.0.1:{unused_port()}/"
+    maps = [arg for host in sorted(hosts) for arg in ("--map", f"https://{host}/={closed}")]
+    before = bundled.read_bytes()
+
+    refreshed = cli.json("refresh", *maps, "--timeout", "1", code=1)
+    report = cli.json("regrade", code=0)
+
+    assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
+    assert {c["status"] for c in refreshed["checks"]} == {None}
+    assert report == {"has_evidence": True, "proposals": [], "stale": []}
+    cli("regrade", "--check", code=0)
+    assert bundled.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- render
+
+
+def test_render_writes_beside_the_ledger_not_in_the_working_directory(
+    cli: Cli, ledger: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+
+    result = cli("render", code=0)
+
+    report = ledger.parent / "out" / "report.md"
+    assert f"wrote {report}" in result.stdout
+    assert report.read_text(encoding="utf-8").startswith("# Evidence commands")
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "looks_like"),
+    [
+        ("html", "report.html", "<!doctype html>"),
+        ("json", "report.json", "{"),
+        ("claimreview", "report.claimreview.json", "["),
+    ],
+)
+def test_render_formats(cli: Cli, ledger: Path, fmt: str, name: str, looks_like: str) -> None:
+    cli("render", "--format", fmt, code=0)
+
+    text = (ledger.parent / "out" / name).read_text(encoding="utf-8")
+    assert text.lstrip().lower().startswith(looks_like)
+    if fmt != "html":
+        assert "Durable writes" in json.dumps(json.loads(text))
+
+
+def test_render_to_an_output_path_and_refuse_an_unwritable_one(
+    cli: Cli, ledger: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "reports" / "teardown.md"
+    cli("render", "-o", str(target), code=0)
+    assert "### Durable writes" in target.read_text(encoding="utf-8")
+    assert not (ledger.parent / "out" / "report.md").exists()
+
+    result = cli("render", "-o", str(tmp_path / "reports"), code=2)  # a directory
+    assert "cannot write" in result.stderr
+    result = cli("render", "-o", str(ledger / "report.md"), code=2)  # under a file
+    assert "cannot write" in result.stderr
+
+
+def test_render_what_changed_reflects_a_grade_given_by_hand(cli: Cli, ledger: Path) -> None:
+    report = ledger.parent / "out" / "report.md"
+    cli("render", code=0)
+    assert "First render" in what_changed(report)
+
+    cli("grade", "alarms", "UNKNOWN", "--on", "wording", "--because", "page unclear", code=0)
+    cli("render", code=0)
+
+    section = what_changed(report)
+    assert "Alarms fire" in section
+    assert "DEMONSTRATED" in section and "UNKNOWN" in section
+    assert "Durable writes" not in section
+
+
+def what_changed(report: Path) -> str:
+    text = report.read_text(encoding="utf-8")
+    return text.split("## What changed since the last render", 1)[1].split("\n## ", 1)[0]
+
+
+def test_render_user_template_with_a_typo_names_the_file_and_line(cli: Cli, tmp_path: Path) -> None:
+    templates = tmp_path / "my-templates"
+    templates.mkdir()
+    (templates / "report.md.j2").write_text(
+        "# {{ report.title }}\n"
+        "\n"
+        "{% for claim in report.claims %}\n"
+        "{{ claim.title }\n"  # the typo: a missing brace on line 4
+        "{% endfor %}\n",
+        encoding="utf-8",
+    )
+
+    result = cli("render", "--templates", str(templates), code=2)
+
+    assert "report.md.j2:4" in result.stderr
+    assert "Traceback" not in result.output

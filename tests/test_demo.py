@@ -1,0 +1,132 @@
+"""`claimledger demo` end to end, as a newcomer runs it: a real process, a time limit.
+
+The demo must finish cleanly, and its ledger, evidence and report must show the
+drift it was built to show: a moved page, a 404, a guarantee whose wording now
+says the opposite, a quote that vanished, and a harmless rewording accepted into
+the ledger. It can be run again in the same directory, it refuses a directory it
+did not make, and `python -m claimledger` runs it too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from claimledger.cli import app
+from claimledger.ledger import load
+
+TIME_LIMIT = 120  # seconds; the demo takes a few, this only stops a hung run
+CONSOLE_SCRIPT = Path(sys.executable).with_name("claimledger")
+
+MOVED_FROM = "https://developers.cloudflare.com/agents/api-reference/store-and-sync-state/"
+MOVED_TO = "https://developers.cloudflare.com/agents/runtime/lifecycle/state/"
+GONE = "https://developers.cloudflare.com/agents/concepts/agentic-patterns/human-in-the-loop/"
+REWORDED_BEFORE = "All requests sent to that Durable Object are handled by that same instance."
+REWORDED_AFTER = "All requests sent to that Durable Object are served by that same instance."
+REVERSED = (
+    "SQLite storage operations are synchronous and do not yield the event loop, "
+    "so they execute atomically without it."
+)
+VANISHED = (
+    "When a storage write operation is in progress, any new outgoing network messages "
+    "will be held back until the write has completed."
+)
+
+
+def demo(command: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*command, "demo", str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        check=False,
+    )
+
+
+def evidence(ledger: Path, *args: str) -> Any:
+    """What the demo left in its evidence store, read back through the CLI's JSON."""
+    result = CliRunner().invoke(
+        app, ["--ledger", str(ledger), *args, "--json"], catch_exceptions=False
+    )
+    return json.loads(result.stdout)
+
+
+def assert_demo_showed_its_drift(directory: Path) -> None:
+    ledger = directory / "claims.yaml"
+    written = load(ledger)
+    # the harmless rewording was accepted; the reversed guarantee was not
+    assert written.claim("one-instance").quotes[0].text == REWORDED_AFTER
+    assert written.claim("sync-sqlite").quotes[0].text == REVERSED
+    assert [(h.by, h.quote_was, h.quote_now) for h in written.claim("one-instance").history] == [
+        ("accept", REWORDED_BEFORE, REWORDED_AFTER)
+    ]
+    assert str(written.claim("output-gate").grades[0].grade) == "UNKNOWN"
+
+    status = evidence(ledger, "status")
+    sources = {s["url"]: s for s in status["sources"]}
+    assert sources[MOVED_FROM]["source_status"] == "moved"
+    assert sources[MOVED_FROM]["moved_to"] == MOVED_TO
+    assert (sources[GONE]["source_status"], sources[GONE]["http_status"]) == ("gone", 404)
+    checks = {c["quote_text"]: c for c in evidence(ledger, "diff") if c["status"] != "verified"}
+    assert checks[REVERSED]["status"] == "drifted"
+    assert checks[REVERSED]["meaning_changed"] is True
+    assert checks[VANISHED]["status"] == "missing"
+    assert REWORDED_AFTER not in checks  # verified since it was adopted
+
+    report = (directory / "out" / "report.md").read_text(encoding="utf-8")
+    churn = report.split("## Documentation churn", 1)[1].split("\n## ", 1)[0]
+    assert MOVED_FROM in churn and MOVED_TO in churn
+    assert GONE in churn and "404" in churn
+    assert REVERSED in churn and "asynchronous" in churn
+    assert VANISHED in churn
+    assert f"> {REWORDED_AFTER}" in report
+    assert REWORDED_BEFORE in report  # the claim's history keeps the wording it replaced
+    html = (directory / "out" / "report.html").read_text(encoding="utf-8")
+    assert html.lstrip().lower().startswith("<!doctype html>")
+
+
+@pytest.mark.slow
+def test_demo_runs_the_whole_loop_twice_in_the_same_directory(tmp_path: Path) -> None:
+    directory = tmp_path / "demo"
+    assert CONSOLE_SCRIPT.exists(), f"no console script at {CONSOLE_SCRIPT}"
+
+    first = demo([str(CONSOLE_SCRIPT)], directory)
+
+    assert first.returncode == 0, first.stderr
+    for step in ("1. refresh", "2. the pages change", "4. what the evidence does", "8. render"):
+        assert step in first.stdout
+    finished = re.search(r"demo finished in ([\d.]+) s; the report is (\S+) ", first.stdout)
+    assert finished, first.stdout
+    assert Path(finished.group(2)) == directory / "out" / "report.md"
+    assert "Traceback" not in first.stderr
+    assert_demo_showed_its_drift(directory)
+    checks_after_one_run = len(
+        evidence(directory / "claims.yaml", "history", "one-instance")["checks"]
+    )
+
+    second = demo([sys.executable, "-m", "claimledger"], directory)
+
+    assert second.returncode == 0, second.stderr
+    assert_demo_showed_its_drift(directory)
+    history = evidence(directory / "claims.yaml", "history", "one-instance")
+    assert len(history["checks"]) == checks_after_one_run  # a fresh copy, not a second layer
+
+
+def test_demo_refuses_a_directory_it_did_not_make(tmp_path: Path) -> None:
+    directory = tmp_path / "mine"
+    directory.mkdir()
+    (directory / "notes.txt").write_text("my own notes\n", encoding="utf-8")
+
+    result = demo([sys.executable, "-m", "claimledger"], directory)
+
+    assert result.returncode == 2
+    assert "exists and is not a claimledger demo" in result.stderr
+    assert [p.name for p in directory.iterdir()] == ["notes.txt"]
+    assert (directory / "notes.txt").read_text(encoding="utf-8") == "my own notes\n"

@@ -1,0 +1,100 @@
+"""The README tells the truth: every command is in it, its quick start is what CI runs,
+and its example ledger is one the tool accepts.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from claimledger.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+CI_SCRIPT = ROOT / ".ci" / "run"
+
+QUICK_START = [
+    "python3 -m pip install . && claimledger demo",
+    "python3 -m pip install -e '.[test]' && pytest",
+]
+
+
+def section(markdown: str, heading: str) -> str:
+    """The text under a `## heading`, up to the next heading of the same level."""
+    parts = re.split(rf"^## {re.escape(heading)}[ \t]*$", markdown, maxsplit=1, flags=re.M)
+    assert len(parts) == 2, f"README has no '## {heading}' section"
+    return re.split(r"^## ", parts[1], maxsplit=1, flags=re.M)[0]
+
+
+def fenced_blocks(markdown: str, language: str = r"\w*") -> list[str]:
+    return re.findall(rf"^```{language}[ \t]*\n(.*?)^```[ \t]*$", markdown, flags=re.M | re.S)
+
+
+def commands(block: str) -> list[str]:
+    """The shell commands of a block: its non-blank lines without comments."""
+    lines = (line.split(" #", 1)[0].strip() for line in block.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def cli_commands() -> list[str]:
+    group = typer.main.get_command(app)
+    with typer.Context(group) as context:
+        return sorted(group.list_commands(context))  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def test_the_cli_has_the_commands_the_design_names() -> None:
+    """Guards the introspection below: an empty list would make the next test pass vacuously."""
+    assert {"check", "verify", "refresh", "regrade", "render", "demo"} <= set(cli_commands())
+
+
+@pytest.mark.parametrize("name", cli_commands())
+def test_every_command_is_in_the_readme_command_table(readme: str, name: str) -> None:
+    table = section(readme, "Commands")
+    assert re.search(rf"^\| `{re.escape(name)}[ `]", table, flags=re.M), (
+        f"`claimledger {name}` has no row in the README's command table"
+    )
+
+
+def test_quick_start_is_two_commands_in_two_blocks(readme: str) -> None:
+    blocks = fenced_blocks(section(readme, "Quick start"))
+
+    assert [commands(block) for block in blocks] == [[command] for command in QUICK_START]
+
+
+def test_ci_runs_what_the_quick_start_says() -> None:
+    lines = commands(CI_SCRIPT.read_text(encoding="utf-8"))
+    project_installs = [line for line in lines if "pip install" in line and ".[test]" in line]
+    quick_install, quick_test = (part.strip() for part in QUICK_START[1].split("&&"))
+
+    assert len(project_installs) == 1, project_installs
+    assert shlex.split(project_installs[0])[-2:] == shlex.split(quick_install)[-2:]
+    assert quick_test in lines
+    assert lines.index(quick_test) > lines.index(project_installs[0])
+
+
+def test_bundled_ledger_is_the_demo_ledger() -> None:
+    bundled = (ROOT / "claims.yaml").read_bytes()
+    packaged = (ROOT / "src" / "claimledger" / "data" / "demo" / "claims.yaml").read_bytes()
+    assert bundled == packaged
+
+
+def test_readme_example_ledger_passes_check(readme: str, tmp_path: Path) -> None:
+    blocks = fenced_blocks(section(readme, "The ledger"), "yaml")
+    assert len(blocks) == 1, "the ledger section should hold one ```yaml example"
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(blocks[0], encoding="utf-8")
+
+    result = CliRunner().invoke(app, ["--ledger", str(ledger), "check"], catch_exceptions=False)
+
+    assert result.exit_code == 0, result.stderr
+    assert ": ok: 1 claims, 2 sources, 2 facets" in result.stdout
