@@ -34,7 +34,6 @@ from claimledger.artifact import run_artifact
 from claimledger.demo import demo_data, demo_url_map, serve_pages
 from claimledger.errors import ClaimledgerError, InputError, LedgerError
 from claimledger.evidence import CheckRecord, EvidenceStore
-from claimledger.extract import ExtractError, extract_text, narrow_lines
 from claimledger.fetch import (
     DEFAULT_POLICY,
     FetchPolicy,
@@ -46,7 +45,7 @@ from claimledger.fetch import (
 from claimledger.grade import ArtifactOutcome, Regrade, regrade
 from claimledger.ledger import Grade, Ledger, ledger_schema, load, parse
 from claimledger.match import Match, locate
-from claimledger.refresh import QuoteJob, RefreshResult, plan, refresh
+from claimledger.refresh import QuoteJob, RefreshResult, plan, read_page, refresh
 from claimledger.render import Format, build_report, make_environment, render, report_state
 from claimledger.urlmap import UrlMap
 from claimledger.views import (
@@ -414,18 +413,10 @@ def verify_command(
         raise InputError("QUOTE is empty")
     if not url.startswith(("http://", "https://")):
         raise InputError(f"{url!r} is not an http(s) URL")
-    fetched = fetch_one_sync(url, policy=_policy(timeout, 1, 1))
-    page_text: str | None = None
-    error = fetched.error
-    if fetched.text is not None:
-        try:
-            page_text = extract_text(fetched.text, fetched.content_type or "", select=select)
-        except ExtractError as problem:
-            error = str(problem)
-        if page_text is not None and fetched.line_range is not None:
-            page_text = narrow_lines(page_text, *fetched.line_range)
-    found = locate(quote, page_text) if page_text is not None else None
-    payload = verification_payload(fetched, found, error)
+    page = read_page(fetch_one_sync(url, policy=_policy(timeout, 1, 1)), select)
+    prepared = page.prepared()
+    found = locate(quote, prepared) if prepared is not None else None
+    payload = verification_payload(page.fetch, found)
     if as_json:
         _print_json(payload)
     else:
@@ -433,16 +424,14 @@ def verify_command(
     raise typer.Exit(EXIT_OK if payload["status"] == "verified" else EXIT_FOUND)
 
 
-def verification_payload(
-    fetched: FetchResult, found: Match | None, error: str | None
-) -> dict[str, Any]:
+def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
     """The one JSON object `verify --json` prints."""
     return {
         "url": fetched.url,
         "final_url": fetched.final_url,
         "http_status": fetched.http_status,
-        "source_status": fetched.source_status if error == fetched.error else "unreadable",
-        "error": error,
+        "source_status": fetched.source_status,
+        "error": fetched.error,
         "status": found.status if found else None,
         "match": found.match if found else None,
         "similarity": round(found.similarity, 4) if found else None,
@@ -879,13 +868,13 @@ def add_command(
     fetched = asyncio.run(_fetch_pages(urls, policy))
     problems = []
     for url in urls:
-        result = fetched[url]
-        text = _page_text(result)
+        page = read_page(fetched[url])
+        prepared = page.prepared()
         for quote in quotes:
-            found = locate(quote, text) if text is not None else None
+            found = locate(quote, prepared) if prepared is not None else None
             if found is None:
                 problems.append(
-                    f"{url}: could not be read ({result.source_status}: {result.error})"
+                    f"{url}: could not be read ({page.fetch.source_status}: {page.fetch.error})"
                 )
             elif found.status != "verified":
                 closest = f"; closest wording: {found.current!r}" if found.current else ""
@@ -917,16 +906,6 @@ async def _fetch_pages(urls: list[str], policy: FetchPolicy) -> dict[str, FetchR
             raise InputError(f"--url {url!r} is not an http(s) URL")
     async with make_client(policy) as client:
         return await fetch_all(urls, client, policy=policy)
-
-
-def _page_text(result: FetchResult) -> str | None:
-    if result.text is None:
-        return None
-    try:
-        text = extract_text(result.text, result.content_type or "")
-    except ExtractError:
-        return None
-    return narrow_lines(text, *result.line_range) if result.line_range else text
 
 
 # --------------------------------------------------------------------------- report

@@ -52,6 +52,10 @@ class Page:
         """How the matcher reads the text: prose, raw markdown, or source code."""
         return text_kind(self.fetch.content_type or "", self.fetch.final_url)
 
+    def prepared(self) -> PreparedText | None:
+        """The text ready for `locate`, or None when the page could not be read."""
+        return None if self.text is None else prepare(self.text, kind=self.kind)
+
 
 @dataclass(frozen=True)
 class RefreshResult:
@@ -161,7 +165,8 @@ def _check_page(
                 )
             )
         else:
-            prepared = prepared or prepare(page.text, kind=page.kind)
+            prepared = prepared or page.prepared()
+            assert prepared is not None
             found = locate(job.quote_text, prepared, context=_context(before))
             checks.append(_check(job, page, found, now))
     return checks
@@ -180,15 +185,26 @@ def _read(
             None,
             None,
         )
+    page = read_page(fetched, select)
+    if page.text is None:
+        return page
+    return replace(page, snapshot_hash=store.put_snapshot(page.text, url, now))
+
+
+def read_page(fetched: FetchResult, select: str | None = None) -> Page:
+    """The text a reader sees on a fetched page, narrowed to its #L anchor if it has one.
+
+    A page whose text cannot be extracted becomes `unreadable`, with the reason.
+    """
     if fetched.text is None:
         return Page(fetched, None, None)
     try:
         text = extract_text(fetched.text, fetched.content_type or "", select=select)
+        if fetched.line_range is not None:
+            text = narrow_lines(text, *fetched.line_range)
     except ExtractError as error:
         return Page(replace(fetched, source_status="unreadable", error=str(error)), None, None)
-    if fetched.line_range is not None:
-        text = narrow_lines(text, *fetched.line_range)
-    return Page(fetched, text, store.put_snapshot(text, url, now))
+    return Page(fetched, text, None)
 
 
 def _key(job: QuoteJob) -> tuple[str, str, str]:

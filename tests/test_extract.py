@@ -1,0 +1,329 @@
+"""extract_text: the text a reader sees, content only, one line per block."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
+
+
+def html(body: str) -> str:
+    return f"<!doctype html><html><head><title>T</title></head><body>{body}</body></html>"
+
+
+def text_of(body: str, **kwargs: str) -> str:
+    return extract_text(html(body), "text/html; charset=utf-8", **kwargs)
+
+
+# --- content root -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "container",
+    [
+        '<div class="sl-markdown-content">',
+        '<article class="markdown-body entry-content">',
+        '<div class="theme-doc-markdown markdown">',
+        '<div class="md-content" data-md-component="content">',
+        '<div class="body" role="main">',
+        "<article>",
+        '<div role="main">',
+        "<main>",
+    ],
+)
+def test_known_content_roots_win_over_the_rest_of_the_page(container: str) -> None:
+    tag = container[1:].split()[0].rstrip(">")
+    page = f'<div class="sidebar">Sidebar links</div>{container}<p>The content.</p></{tag}>'
+    page += "<div>Related pages</div>"
+
+    assert text_of(page) == "The content."
+
+
+def test_docs_container_beats_main_and_article() -> None:
+    page = (
+        "<main><div class='breadcrumbs'>Docs / Agents</div><article>"
+        "<div class='toc'>On this page</div>"
+        "<div class='sl-markdown-content'><p>Body text.</p></div></article></main>"
+    )
+    assert text_of(page) == "Body text."
+
+
+def test_class_match_is_by_whole_class_name() -> None:
+    page = "<div class='md-content__button'>Edit</div><main><p>Main text.</p></main>"
+    assert text_of(page) == "Main text."
+
+
+def test_every_article_is_kept_in_order() -> None:
+    page = "<nav>Menu</nav><article><p>Release 2.</p></article><article><p>Release 1.</p></article>"
+    assert text_of(page) == "Release 2.\nRelease 1."
+
+
+def test_body_is_the_fallback_root() -> None:
+    assert text_of("<div><p>One.</p><p>Two.</p></div>") == "One.\nTwo."
+
+
+def test_an_empty_container_falls_back_to_the_next_kind() -> None:
+    page = "<div class='markdown-body'></div><main><p>Rendered elsewhere.</p></main>"
+    assert text_of(page) == "Rendered elsewhere."
+
+
+def test_a_container_inside_boilerplate_is_not_the_root() -> None:
+    page = "<nav><article><p>Teaser.</p></article></nav><main><p>Real text.</p></main>"
+    assert text_of(page) == "Real text."
+
+
+# --- the aside rule ---------------------------------------------------------
+
+
+def test_aside_inside_the_content_root_is_kept() -> None:
+    page = (
+        "<aside class='toc'>On this page</aside><main><p>Before.</p>"
+        "<aside class='starlight-aside'><p>Caution: a 30 second timeout.</p></aside>"
+        "<p>After.</p></main>"
+    )
+    assert text_of(page) == "Before.\nCaution: a 30 second timeout.\nAfter."
+
+
+def test_aside_is_dropped_when_the_body_is_the_root() -> None:
+    assert text_of("<aside>Sidebar</aside><div><p>Text.</p></div>") == "Text."
+
+
+# --- boilerplate and hidden elements ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "<nav>Navigation</nav>",
+        "<header>Site header</header>",
+        "<footer>Last updated 2026-11-29</footer>",
+        "<script>var text = 'Script';</script>",
+        "<style>p { color: red }</style>",
+        "<noscript>Enable JavaScript</noscript>",
+        "<template><p>Template</p></template>",
+        "<svg><text>Vector</text></svg>",
+        "<form><label>Search</label><input value='q'></form>",
+        "<button>Copy</button>",
+        "<p hidden>Hidden</p>",
+        "<p aria-hidden='true'>Icon text</p>",
+        "<p style='display: none'>Not displayed</p>",
+        "<p style='visibility:hidden'>Invisible</p>",
+        "<div class='cookie-notice'>We use cookies</div>",
+        "<div id='consent-dialog'>Consent</div>",
+        "<div class='site-banner'>Banner</div>",
+        "<div role='navigation'>Role nav</div>",
+        "<a href='#content'>Skip to content</a>",
+    ],
+)
+def test_boilerplate_is_dropped(junk: str) -> None:
+    assert text_of(f"<main>{junk}<p>Kept.</p>{junk}</main>") == "Kept."
+
+
+def test_tails_of_dropped_elements_stay() -> None:
+    assert text_of("<main><p>Press <button>Copy</button> then paste.</p></main>") == (
+        "Press then paste."
+    )
+
+
+def test_a_cookie_class_on_body_does_not_drop_the_page() -> None:
+    page = "<html><body class='cookie-consent-given'><p>Page text.</p></body></html>"
+    assert extract_text(page, "text/html") == "Page text."
+
+
+def test_boilerplate_changes_do_not_change_the_text() -> None:
+    content = "<main><p>State is colocated wherever the Agent is running.</p></main>"
+    old = (
+        f"<nav>Home | Docs</nav><div class='cookie-bar'>Accept?</div>{content}<footer>2025</footer>"
+    )
+    new = f"<nav>Home | Docs | Blog</nav>{content}<footer>Last updated 2026-11-29</footer>"
+
+    assert text_of(old) == text_of(new) == "State is colocated wherever the Agent is running."
+
+
+# --- lines, inline joins, tables, pre, sup ----------------------------------
+
+
+def test_inline_elements_join_without_invented_spaces() -> None:
+    page = "<main><p>Read <code>this.state</code>.score or <em>un</em>changed <b>bold</b> text.</p>"
+    assert text_of(page) == "Read this.state.score or unchanged bold text."
+
+
+def test_blocks_and_br_break_lines_and_whitespace_collapses() -> None:
+    page = "<main><h2>Title</h2><p>One\n   two\tthree<br>four</p><div>five</div>six</main>"
+    assert text_of(page) == "Title\nOne two three\nfour\nfive\nsix"
+
+
+def test_nbsp_is_kept_for_the_matcher() -> None:
+    assert text_of("<main><p>a&nbsp;b</p></main>") == "a\u00a0b"
+
+
+def test_list_items_each_on_their_own_line() -> None:
+    page = (
+        "<main><ul><li>Persistent</li><li><p>Synchronized</p></li></ul><ol><li>One</li></ol></main>"
+    )
+    assert text_of(page) == "Persistent\nSynchronized\nOne"
+
+
+def test_table_rows_are_cells_joined_by_pipes() -> None:
+    page = (
+        "<main><table><caption>State API</caption>"
+        "<thead><tr><th>Method</th><th>Signature</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td><code>setState</code></td><td><code>(state: State) =&gt; void</code></td>"
+        "<td><p>Update state,</p><p>persist, and broadcast</p></td></tr></tbody></table></main>"
+    )
+    assert text_of(page) == (
+        "State API\nMethod | Signature | Description\n"
+        "setState | (state: State) => void | Update state, persist, and broadcast"
+    )
+
+
+def test_pre_keeps_its_lines_and_indentation() -> None:
+    page = "<main><pre><code>if (x) {\n  y();\n}\n</code></pre><p>After.</p></main>"
+    assert text_of(page) == "if (x) {\n  y();\n}\nAfter."
+
+
+def test_pre_with_a_block_per_line() -> None:
+    page = "<main><pre><div>const a = 1;</div><div>const b = 2;</div></pre></main>"
+    assert text_of(page) == "const a = 1;\nconst b = 2;"
+
+
+def test_sup_renders_with_a_caret() -> None:
+    assert text_of("<main><p>10<sup>2</sup> requests</p></main>") == "10^2 requests"
+
+
+def test_blank_line_runs_collapse() -> None:
+    page = "<main><pre>a\n\n\n\nb</pre></main>"
+    assert text_of(page) == "a\n\nb"
+
+
+# --- select -----------------------------------------------------------------
+
+SELECT_PAGE = html(
+    "<div id='intro' class='content lead'><p>Intro.</p></div>"
+    "<section class='api'><h2>API</h2><div class='content'><p>Method table.</p></div></section>"
+    "<section class='api deprecated'><div class='content' data-v='old'><p>Old API.</p></div>"
+    "</section>"
+    "<nav class='content'><p>Menu.</p></nav>"
+)
+
+
+@pytest.mark.parametrize(
+    ("select", "expected"),
+    [
+        ("#intro", "Intro."),
+        (".lead", "Intro."),
+        ("section.api > .content", "Method table.\nOld API."),
+        ("section .content[data-v='old']", "Old API."),
+        ("[data-v^=ol]", "Old API."),
+        ("#intro, section h2", "Intro.\nAPI"),
+        ("h2 + div", "Method table."),
+        ("section:not(.deprecated) .content", "Method table."),
+        ("section:nth-of-type(2) p", "Old API."),
+        ("nav", "Menu."),
+        ("div:not(.lead)", "Method table.\nOld API."),
+    ],
+)
+def test_select_overrides_the_content_root(select: str, expected: str) -> None:
+    assert extract_text(SELECT_PAGE, "text/html", select=select) == expected
+
+
+def test_select_matching_nothing_is_an_error() -> None:
+    with pytest.raises(ExtractError, match="matched nothing"):
+        extract_text(SELECT_PAGE, "text/html", select="main article")
+
+
+@pytest.mark.parametrize("select", ["div[", "..x", "a >> b", "p:unknown-pseudo"])
+def test_invalid_select_is_an_error(select: str) -> None:
+    with pytest.raises(ExtractError, match="select"):
+        extract_text(SELECT_PAGE, "text/html", select=select)
+
+
+# --- other content types, odd input -----------------------------------------
+
+
+def test_plain_text_passes_through_with_newlines_normalised() -> None:
+    body = "line one\r\nline  two\rline three\n<p>not html</p>"
+    assert extract_text(body, "text/plain") == "line one\nline  two\nline three\n<p>not html</p>"
+
+
+def test_json_and_source_pass_through() -> None:
+    assert extract_text('{"a": "<b>x</b>"}', "application/json") == '{"a": "<b>x</b>"}'
+    assert extract_text("// a\nconst b = 1;", "application/javascript") == "// a\nconst b = 1;"
+
+
+def test_html_without_a_content_type_is_sniffed() -> None:
+    assert extract_text("<!DOCTYPE html><p>Hi.</p>", "") == "Hi."
+    assert extract_text("just text", "") == "just text"
+
+
+def test_xhtml_with_an_xml_declaration() -> None:
+    body = "<?xml version='1.0' encoding='utf-8'?><html><body><p>Caf\u00e9.</p></body></html>"
+    assert extract_text(body, "application/xhtml+xml") == "Caf\u00e9."
+
+
+def test_empty_and_whitespace_pages_give_empty_text() -> None:
+    assert extract_text("", "text/html") == ""
+    assert extract_text("  \n ", "text/html") == ""
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "<<<>>><</p>&&&;<div",
+        "\x00\x01\x02<p>\udcff</p>",
+        "<div>" * 5000 + "deep" + "</div>" * 10,
+        "</html></body><p>after end</p>",
+        "<table><td>cell<tr>row</table></td>",
+    ],
+)
+def test_garbage_html_does_not_crash(garbage: str) -> None:
+    assert isinstance(extract_text(garbage, "text/html"), str)
+
+
+def test_lone_surrogates_do_not_crash_a_select() -> None:
+    page = "<div><p>ok\udcff</p></div>"
+    assert extract_text(page, "text/html", select="div:first-child") == "ok?"
+
+
+def test_deep_nesting_keeps_its_text() -> None:
+    assert "deep" in extract_text("<div>" * 1500 + "deep", "text/html")
+
+
+# --- narrow_lines and text_kind ---------------------------------------------
+
+
+def test_narrow_lines_is_one_based_and_inclusive() -> None:
+    text = "l1\r\nl2\nl3\nl4\nl5"
+    assert narrow_lines(text, 2, 4) == "l2\nl3\nl4"
+    assert narrow_lines(text, 5, 5) == "l5"
+    assert narrow_lines(text, 4, 40) == "l4\nl5"
+    assert narrow_lines(text, 9, 12) == ""
+
+
+@pytest.mark.parametrize(("first", "last"), [(0, 3), (5, 4), (-1, 2)])
+def test_narrow_lines_rejects_bad_ranges(first: int, last: int) -> None:
+    with pytest.raises(ExtractError, match="line range"):
+        narrow_lines("a\nb", first, last)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "path", "kind"),
+    [
+        (
+            "text/plain; charset=utf-8",
+            "https://x.test/cloudflare/agents/raw/main/src/index.ts",
+            "code",
+        ),
+        ("text/plain", "worker/handlers.py", "code"),
+        ("application/javascript", "", "code"),
+        ("text/x-python", "", "code"),
+        ("text/plain", "docs/agents/state.md", "markdown"),
+        ("text/markdown", "", "markdown"),
+        ("text/x-markdown", "", "markdown"),
+        ("text/plain", "CHANGELOG", "text"),
+        ("application/json", "data.json", "text"),
+        ("text/html", "https://developers.cloudflare.com/agents/", "text"),
+    ],
+)
+def test_text_kind(content_type: str, path: str, kind: str) -> None:
+    assert text_kind(content_type, path) == kind

@@ -1,0 +1,257 @@
+"""Extract + match over the YAML case table, plus focused tests of the matcher's promises."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from claimledger.extract import extract_text, text_kind
+from claimledger.match import (
+    CONTEXT_CHARS,
+    DRIFT_THRESHOLD,
+    Context,
+    PreparedText,
+    content_kept,
+    locate,
+    normalize,
+    prepare,
+    word_diff,
+)
+
+CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
+CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+
+GATE = (
+    "While a storage operation is executing, no events shall be delivered to a Durable Object "
+    "except for storage completion events."
+)
+
+
+def _page_of(case: dict[str, Any]) -> PreparedText:
+    content_type = case.get("content_type", "text/html")
+    text = extract_text(case["page"], content_type, select=case.get("select"))
+    return prepare(text, kind=text_kind(content_type, case.get("path", "")))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_case(case: dict[str, Any]) -> None:
+    page = _page_of(case)
+    context = Context(**case["context"]) if "context" in case else None
+
+    result = locate(case["quote"], page, context=context)
+
+    assert result.status == case["status"], result
+    for field in ("match", "meaning_changed", "current", "occurrences"):
+        if field in case:
+            assert getattr(result, field) == case[field], (field, result)
+    if "after_contains" in case:
+        assert result.context is not None
+        assert case["after_contains"] in result.context.after
+    # Invariants every result keeps, whatever the case.
+    if result.current is not None:
+        assert result.start is not None
+        assert page.text[result.start : result.end] == result.current
+    assert (result.match is not None) == (result.status == "verified")
+    assert result.meaning_changed == any(c.meaningful for c in result.changed_words)
+
+
+def test_case_table_is_large_and_covers_every_status() -> None:
+    names = [case["name"] for case in CASES]
+    assert len(names) >= 80
+    assert len(set(names)) == len(names)
+    assert {case["status"] for case in CASES} == {"verified", "drifted", "missing", "ambiguous"}
+
+
+def test_drifted_cases_keep_enough_content_words_and_short_quotes_never_drift() -> None:
+    for case in CASES:
+        result = locate(case["quote"], _page_of(case))
+        if result.status == "drifted":
+            assert result.current is not None
+            assert content_kept(case["quote"], result.current) >= DRIFT_THRESHOLD, case["name"]
+            assert len(normalize(case["quote"]).split()) >= 5, case["name"]
+
+
+# --- verified ---------------------------------------------------------------
+
+
+def test_verified_current_is_the_pages_own_characters() -> None:
+    page = "Intro.\nWhile a storage operation is executing, no events shall be delivered to a "
+    page += "Durable\u00a0Object except for \u201cstorage\u201d comple\u00adtion events. Outro."
+    quote = GATE.replace("storage completion", '"storage" completion')
+
+    result = locate(quote, page)
+
+    assert result.status == "verified"
+    assert result.match == "normalized"
+    assert result.current is not None
+    assert "Durable\u00a0Object" in result.current
+    assert "\u201cstorage\u201d comple\u00adtion events." in result.current
+    assert result.current.endswith("events.")
+
+
+def test_context_is_about_32_characters_of_the_page_on_each_side() -> None:
+    before, after = (
+        "x" * 50 + " Intro sentence here. ",
+        " Then the next sentence follows." + "y" * 50,
+    )
+    result = locate(GATE, before + GATE + after)
+
+    assert result.context == Context(before[-CONTEXT_CHARS:], after[:CONTEXT_CHARS])
+
+
+def test_word_boundaries_are_respected() -> None:
+    page = "The scheduler is unable to retry failed steps after the instance restarts."
+    result = locate("able to retry failed steps after the instance restarts.", page)
+
+    assert result.status == "drifted"
+    assert result.meaning_changed
+
+
+def test_prepared_page_gives_the_same_answers_as_a_string() -> None:
+    page = "Intro. " + GATE + " Outro about output gates and held back messages."
+    prepared = prepare(page)
+    quotes = [
+        GATE,
+        GATE.replace("no events", "events"),
+        "Output gates are unrelated to this sentence.",
+    ]
+
+    assert [locate(q, prepared) for q in quotes] == [locate(q, page) for q in quotes]
+
+
+def test_gapped_match_never_verifies() -> None:
+    page = "Requests are handled by that same instance, mostly. Other requests are sent elsewhere."
+    quote = "Requests are handled by that same instance. Other requests are sent elsewhere."
+
+    assert locate(quote, page).status == "drifted"
+
+
+# --- drifted: the word diff -------------------------------------------------
+
+
+def test_word_diff_names_the_changed_words_on_both_sides() -> None:
+    changes = word_diff(
+        "there is a 30 second timeout applied", "there is a 60 second timeout applied"
+    )
+
+    assert [(c.op, c.quote, c.page, c.meaningful) for c in changes] == [
+        ("replace", "30", "60", True)
+    ]
+
+
+def test_word_diff_insert_and_delete() -> None:
+    inserted = word_diff("requests are handled by it", "requests are not handled by it")
+    deleted = word_diff("changes are broadcast to clients", "changes broadcast to clients")
+
+    assert [(c.op, c.quote, c.page, c.meaningful) for c in inserted] == [
+        ("insert", "", "not", True)
+    ]
+    assert [(c.op, c.quote, c.page, c.meaningful) for c in deleted] == [
+        ("delete", "are", "", False)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("reads are strongly consistent", "reads are eventually consistent"),
+        ("messages are delivered at-least-once", "messages are delivered exactly-once"),
+        ("runs in at most one place", "runs in at least one place"),
+        ("stores up to 10 GB of data", "stores 10 GB of data"),
+        ("the callback must complete", "the callback should complete"),
+        ("retries won't repeat the step", "retries will repeat the step"),
+        ("keeps 10% of logs", "keeps 20% of logs"),
+        ("a 30 s timeout applies", "a 30 ms timeout applies"),
+        ("it is synchronous here", "it is asynchronous here"),
+        ("updates every client", "updates each client"),
+    ],
+)
+def test_meaning_words_are_meaningful(quote: str, passage: str) -> None:
+    assert any(change.meaningful for change in word_diff(quote, passage))
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("requests are handled by that instance", "requests are processed by that instance"),
+        ("Must be set before start", "must be set before start"),
+        ("if it times out, the object will be reset", "the object will be reset if it times out"),
+    ],
+)
+def test_rewording_and_moves_are_not_meaningful(quote: str, passage: str) -> None:
+    changes = word_diff(quote, passage)
+
+    assert changes
+    assert not any(change.meaningful for change in changes)
+
+
+def test_a_moved_negation_that_changes_scope_is_meaningful() -> None:
+    changes = word_diff("A is not B, and C is D", "A is B, and C is not D")
+
+    assert any(change.meaningful for change in changes)
+
+
+def test_content_kept_counts_content_words_only() -> None:
+    assert content_kept("the gate is closed", "a gate was closed") == 1.0
+    assert content_kept("input gates hold events", "output gates hold messages") == 0.5
+
+
+# --- ambiguity and context --------------------------------------------------
+
+
+def test_context_that_fits_both_places_equally_leaves_it_ambiguous() -> None:
+    page = "Note. " + GATE + " End.\nNote. " + GATE + " End."
+    result = locate(GATE, page, context=Context("Note. ", " End."))
+
+    assert result.status == "ambiguous"
+    assert result.occurrences == 2
+
+
+def test_context_picks_the_second_occurrence() -> None:
+    first = "Input gates. " + GATE + " Output gates come next."
+    second = "blockConcurrencyWhile. " + GATE + " The callback has a timeout."
+    page = first + "\n" + second
+
+    result = locate(GATE, page, context=Context("blockConcurrencyWhile. ", " The callback"))
+
+    assert result.status == "verified"
+    assert result.start == page.index(second) + len("blockConcurrencyWhile. ")
+
+
+# --- normalisation ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a\u00a0b\u2003c\td\ne", "a b c d e"),
+        ("co\u00adoperate\u200b now\ufeff", "cooperate now"),
+        ("\u201cquoted\u201d \u2018single\u2019", "\"quoted\" 'single'"),
+        ("a\u2013b\u2014c\u2212d\u2010e", "a-b-c-d-e"),
+        ("&amp; &lt;tag&gt; &#8217; &nbsp;x", "& <tag> ' x"),
+        ("**bold** _em_ `code` [text](https://x.y/z)", "bold em code text"),
+        ("<b>bold</b> <a href='x'>link</a> 10<sup>2</sup>", "bold link 10^2"),
+        ("10\u00b2 and \ufb01le", "10^2 and file"),
+        ("| a | b | c |", "a b c"),
+        ("x || y and a | b", "x || y and a b"),
+        ("snake_case_name stays", "snake_case_name stays"),
+        ("Case, Punctuation; Kept!", "Case, Punctuation; Kept!"),
+    ],
+)
+def test_normalize(raw: str, expected: str) -> None:
+    assert normalize(raw) == expected
+
+
+def test_normalize_code_strips_comment_markers() -> None:
+    source = "/**\n * Update the state\n * and broadcast it.\n */\nx = 1  # set x\n// done"
+    assert normalize(source, kind="code") == "Update the state and broadcast it. x = 1 set x done"
+
+
+def test_prepared_text_keeps_line_breaks_for_sentences() -> None:
+    prepared = prepare("First line.\n\n  Second\u00a0line.")
+
+    assert prepared.normalized == "First line.\nSecond line."
+    assert prepared.flat == "First line. Second line."

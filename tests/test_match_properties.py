@@ -1,0 +1,90 @@
+"""Properties of normalisation and matching, over generated pages and quotes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimledger.match import locate, normalize
+
+# Characters the normaliser treats specially, mixed into arbitrary text.
+SPECIAL = [
+    *" \t\n\r\u00a0\u2003\u202f\u00ad\u200b\u200d\ufeff\u2018\u2019\u201c\u201d\u2013\u2014\u2212",
+    *"\u00b2\ufb01*_`[]()<>|&;#/~!^\"'-.",
+    *["&amp;", "&lt;", "&#8217;", "**", "<b>", "</b>", "<sup>", "](http://x)", "e\u0301", "\u0130"],
+]
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789", min_size=3, max_size=9)
+SEPARATOR = st.sampled_from([" ", " ", " ", "  ", "\n", "\u00a0", " \u200b", "\t", "\n\n "])
+PLAIN_DECORATIONS = ["{}", "{}", "{}", "{},", "{}.", "({})"]
+UNICODE_DECORATIONS = ["\u201c{}\u201d", "\u2018{}\u2019", "{}\u2014", "{}\u00ae"]
+DECORATION = st.sampled_from([*PLAIN_DECORATIONS, *UNICODE_DECORATIONS])
+
+
+@st.composite
+def pages(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
+    """A page of distinct words, and where each word sits in it."""
+    words = draw(st.lists(WORD, min_size=6, max_size=80, unique_by=str.lower))
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    length = 0
+    for i, word in enumerate(words):
+        if i:
+            separator = draw(SEPARATOR)
+            parts.append(separator)
+            length += len(separator)
+        decorated = draw(DECORATION).format(word)
+        parts.append(decorated)
+        spans.append((length, length + len(decorated)))
+        length += len(decorated)
+    return "".join(parts), spans
+
+
+@st.composite
+def passages(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int]]]:
+    """A page and a passage of five or more whole words cut from it."""
+    page, spans = draw(pages())
+    first = draw(st.integers(0, len(spans) - 5))
+    last = draw(st.integers(first + 4, len(spans) - 1))
+    return page, page[spans[first][0] : spans[last][1]], spans[first : last + 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(SPECIAL), st.characters()), max_size=40).map("".join))
+def test_normalize_is_idempotent(text: str) -> None:
+    once = normalize(text)
+    assert normalize(once) == once
+
+
+@settings(max_examples=150, deadline=None)
+@given(passages())
+def test_a_passage_cut_from_a_page_is_verified(
+    case: tuple[str, str, list[tuple[int, int]]],
+) -> None:
+    page, passage, _ = case
+
+    result = locate(passage, page)
+
+    assert result.status == "verified", result
+    assert result.current is not None
+    assert normalize(result.current) == normalize(passage)
+    if passage.isascii():  # only layout whitespace can differ
+        assert result.match == "exact"
+
+
+@settings(max_examples=150, deadline=None)
+@given(passages(), st.data())
+def test_inserting_not_is_never_verified(
+    case: tuple[str, str, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    page, passage, spans = case
+    offset = spans[0][0]
+    after_word = data.draw(st.sampled_from(spans[:-1]))[1] - offset
+    negated = passage[:after_word] + " not" + passage[after_word:]
+
+    result = locate(negated, page)
+
+    assert result.status != "verified"
+    assert result.status == "drifted", result
+    assert result.meaning_changed
+    assert any("not" in c.quote.split() and c.meaningful for c in result.changed_words)
