@@ -103,7 +103,7 @@ def negated(words: list[str]) -> list[str]:
 def boilerplate(rng: random.Random, vocab: list[str]) -> tuple[str, str, str]:
     nav = "".join(
         f"<li><a href='/docs/{rng.choice(vocab)}/'>{rng.choice(vocab)} {rng.choice(vocab)}</a></li>"
-        for _ in range(400)
+        for _ in range(1000)
     )
     script = "var config = " + json.dumps({rng.choice(vocab): rng.random() for _ in range(900)})
     style = "".join(f".c{i} {{ margin: {i}px; color: #{i:06x}; }}\n" for i in range(600))
@@ -198,9 +198,9 @@ def refresh(folder: Path) -> tuple[float, dict[str, object]]:
             "refresh",
             "--json",
             "--concurrency",
-            "32",
+            "24",
             "--per-host",
-            "32",
+            "24",
             "--interval",
             "0",
         ],
