@@ -300,7 +300,7 @@ def test_refresh_fetches_each_url_once_and_prints_its_json(
         page_server.url("/mirror"): "ok",
         page_server.url("/other"): "ok",
     }
-    assert all(s["text"] is None for s in report["sources"])
+    assert all("text" not in s for s in report["sources"])  # listings never carry page text
 
 
 def test_refresh_second_run_reuses_snapshots_on_304(cli: Cli, page_server: PageServer) -> None:
@@ -380,7 +380,7 @@ def test_refresh_429_and_timeout_never_mark_a_quote_missing(
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        (("status",), 1),
+        (("status",), 0),  # nothing found yet is not a finding
         (("diff",), 0),
         (("history", "durable"), 0),
         (("snapshot", "http://127.0.0.1:9/guide"), 2),

@@ -35,9 +35,12 @@ def run_artifact(claim_id: str, artifact: Artifact, cwd: Path) -> ArtifactOutcom
             stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
-        return ArtifactOutcome(claim_id, False, error=f"timed out after {artifact.timeout:g} s")
-    except OSError as error:
-        return ArtifactOutcome(claim_id, False, error=f"could not run: {error.strerror}")
+        error = f"timed out after {artifact.timeout:g} s"
+        return ArtifactOutcome(claim_id, False, error=error, ran=False)
+    except OSError as problem:
+        return ArtifactOutcome(
+            claim_id, False, error=f"could not start: {problem.strerror}", ran=False
+        )
     output = completed.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     if completed.returncode != 0:
         return ArtifactOutcome(

@@ -43,16 +43,18 @@ from claimledger.fetch import (
     make_client,
 )
 from claimledger.grade import ArtifactOutcome, Regrade, regrade
-from claimledger.ledger import Grade, Ledger, ledger_schema, load, parse
+from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema, load, parse
 from claimledger.match import Match, locate
 from claimledger.refresh import QuoteJob, RefreshResult, plan, read_page, refresh
 from claimledger.render import Format, build_report, make_environment, render, report_state
 from claimledger.urlmap import UrlMap
+from claimledger.urls import is_web_url, shown
 from claimledger.views import (
     checks_table,
     claim_summary,
     diff_text,
     evidence_line,
+    fetch_json,
     notices_table,
     pages_table,
     proposals_table,
@@ -362,7 +364,12 @@ def _latest_checks(ledger: Ledger) -> list[CheckRecord]:
         for index, quote in enumerate(claim.quotes)
         for source in quote.sources
     }
-    current = [c for c in checks if (c.claim_id, c.quote_text, c.source_id) in wanted]
+    current = [
+        c
+        for c in checks
+        if (c.claim_id, c.quote_text, c.source_id) in wanted
+        and c.url == ledger.sources[c.source_id].url  # evidence of a URL the ledger left
+    ]
     return sorted(
         current, key=lambda c: (*wanted[(c.claim_id, c.quote_text, c.source_id)], c.source_id)
     )
@@ -411,8 +418,8 @@ def verify_command(
     """
     if not quote.strip():
         raise InputError("QUOTE is empty")
-    if not url.startswith(("http://", "https://")):
-        raise InputError(f"{url!r} is not an http(s) URL")
+    if not is_web_url(url):
+        raise InputError(f"{url!r} is not an http(s) URL with a host")
     page = read_page(fetch_one_sync(url, policy=_policy(timeout, 1, 1)), select)
     prepared = page.prepared()
     found = locate(quote, prepared) if prepared is not None else None
@@ -455,7 +462,7 @@ def _print_verification(payload: dict[str, Any]) -> None:
     kind = f" ({payload['match']})" if payload["match"] else ""
     out.print(f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}", markup=False)
     if payload["final_url"] != payload["url"]:
-        out.print(f"read from {payload['final_url']}", markup=False)
+        out.print(f"read from {shown(payload['final_url'])}", markup=False)
     if payload["error"]:
         out.print(f"error: {payload['error']}", markup=False)
     if payload["current"] and payload["status"] != "verified":
@@ -501,7 +508,7 @@ def refresh_command(
                 "run": result.run_id,
                 "evidence": str(settings.store),
                 "claims": rows,
-                "sources": [to_json(page.fetch) | {"text": None} for page in result.pages.values()],
+                "sources": [fetch_json(page.fetch) for page in result.pages.values()],
                 "checks": to_json(result.checks),
             }
         )
@@ -509,8 +516,9 @@ def refresh_command(
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
         failing = [p.fetch for p in result.pages.values() if p.fetch.source_status != "ok"]
         for fetch in failing:
-            note = f"moved to {fetch.moved_to}" if fetch.moved_to else fetch.error or ""
-            out.print(f"source {fetch.source_status}: {fetch.url} {note}".rstrip(), markup=False)
+            note = f"moved to {shown(fetch.moved_to)}" if fetch.moved_to else fetch.error or ""
+            line = f"source {fetch.source_status}: {shown(fetch.url)} {note}"
+            out.print(line.rstrip(), markup=False)
     all_verified = all(check.status == "verified" for check in result.checks)
     moved = any(p.fetch.source_status == "moved" for p in result.pages.values())
     raise typer.Exit(EXIT_OK if all_verified and not moved else EXIT_FOUND)
@@ -532,7 +540,7 @@ async def _refresh(
             now=_now,
             policy=policy,
             url_map=url_map,
-            on_page=lambda page: tick(f"{page.fetch.source_status:<11} {page.fetch.url}"),
+            on_page=lambda page: tick(f"{page.fetch.source_status:<11} {shown(page.fetch.url)}"),
         )
 
 
@@ -576,7 +584,7 @@ def status_command(as_json: AsJson = False) -> None:
             {
                 "last_refresh": to_json(last.started_at) if last else None,
                 "claims": rows,
-                "sources": to_json(sorted(fetches.values(), key=lambda f: f.url)),
+                "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
             }
         )
     elif not checks:
@@ -585,7 +593,7 @@ def status_command(as_json: AsJson = False) -> None:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
         out.print(summary_table(rows, f"Evidence (last refresh {when})"))
         out.print(pages_table(fetches.values()))
-    clean = checks and all(c.status == "verified" for c in checks)
+    clean = all(c.status == "verified" for c in checks)  # no evidence yet: nothing found
     clean = clean and all(f.source_status == "ok" for f in fetches.values())
     raise typer.Exit(EXIT_OK if clean else EXIT_FOUND)
 
@@ -656,7 +664,7 @@ def snapshot_command(
     if found is None:
         raise InputError(f"no snapshot of {url}" + (f" at or before {at}" if at else ""))
     taken, text = found
-    err.print(f"snapshot of {url} taken {taken.isoformat()}", markup=False)
+    err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
     out.print(text, markup=False)
 
 
@@ -862,8 +870,7 @@ def add_command(
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
     ledger = _load()
-    if claim_id in ledger.claim_ids:
-        raise InputError(f"claim '{claim_id}' already exists")
+    _check_new_claim(ledger, claim_id, section, kind, depends_on or [])
     policy = _policy(timeout, 4, 4)
     fetched = asyncio.run(_fetch_pages(urls, policy))
     problems = []
@@ -900,10 +907,29 @@ def add_command(
     )
 
 
+def _check_new_claim(
+    ledger: Ledger, claim_id: str, section: str | None, kind: str, premises: list[str]
+) -> None:
+    """Refuse what the ledger would refuse, before fetching anything."""
+    if claim_id in ledger.claim_ids:
+        raise InputError(f"claim '{claim_id}' already exists")
+    if not CLAIM_ID.fullmatch(claim_id):
+        raise InputError(
+            f"{claim_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
+        )
+    sections = [s.id for s in ledger.sections]
+    if section is not None and section not in sections:
+        raise InputError(f"--section {section!r} is not one of {', '.join(sections)}")
+    if kind not in CLAIM_KINDS:
+        raise InputError(f"--kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+    for premise in premises:
+        ledger.claim(premise)
+
+
 async def _fetch_pages(urls: list[str], policy: FetchPolicy) -> dict[str, FetchResult]:
     for url in urls:
-        if not url.startswith(("http://", "https://")):
-            raise InputError(f"--url {url!r} is not an http(s) URL")
+        if not is_web_url(url):
+            raise InputError(f"--url {url!r} is not an http(s) URL with a host")
     async with make_client(policy) as client:
         return await fetch_all(urls, client, policy=policy)
 
@@ -1043,27 +1069,36 @@ def demo_command(
 def prepare_demo_directory(directory: Path) -> Path:
     """A fresh copy of the bundled ledger in `directory`; a previous demo there is replaced."""
     marker = directory / ".claimledger-demo"
-    if directory.exists() and any(directory.iterdir()):
-        if not marker.exists():
-            raise InputError(
-                f"{directory}: exists and is not a claimledger demo; choose another DIR"
-            )
-        shutil.rmtree(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    marker.write_text("made by `claimledger demo`; safe to delete\n", encoding="utf-8")
-    ledger_path = directory / "claims.yaml"
-    bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
-    ledger_path.write_text(bundled, encoding="utf-8")
+    try:
+        if directory.is_symlink() or (directory.exists() and not directory.is_dir()):
+            raise InputError(f"{directory}: not a directory; choose another DIR")
+        if directory.exists() and any(directory.iterdir()):
+            if not marker.exists():
+                raise InputError(
+                    f"{directory}: exists and is not a claimledger demo; choose another DIR"
+                )
+            shutil.rmtree(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        marker.write_text("made by `claimledger demo`; safe to delete\n", encoding="utf-8")
+        ledger_path = directory / "claims.yaml"
+        bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
+        ledger_path.write_text(bundled, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"{directory}: cannot prepare the demo there: {error.strerror}") from None
     return ledger_path
 
 
 def _run_step(ledger_path: Path, args: list[str]) -> None:
-    """Run one real command of the loop; its exit code 1 (drift found) is part of the story."""
+    """Run one real command of the loop; its exit code 1 (drift found) is part of the story,
+    any other failure ends the demo with that command's exit code."""
     try:
-        app(["--ledger", str(ledger_path), *args], prog_name="claimledger", standalone_mode=False)
+        code = app(
+            ["--ledger", str(ledger_path), *args], prog_name="claimledger", standalone_mode=False
+        )
     except typer.Exit as done:
-        if done.exit_code not in (EXIT_OK, EXIT_FOUND):
-            raise
+        code = done.exit_code
+    if code not in (None, EXIT_OK, EXIT_FOUND):
+        raise typer.Exit(code)
 
 
 def main() -> None:

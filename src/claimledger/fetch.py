@@ -39,6 +39,7 @@ import charset_normalizer
 import httpx
 
 from claimledger import __version__
+from claimledger.urls import is_web_url
 
 SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
 
@@ -162,11 +163,6 @@ def _split(url: str) -> SplitResult | None:
     except ValueError:
         return None
     return parts
-
-
-def _is_http_url(url: str) -> bool:
-    parts = _split(url)
-    return parts is not None and parts.scheme in HTTP_SCHEMES and bool(parts.hostname)
 
 
 def _resolve(url: str, location: str) -> str:
@@ -782,7 +778,7 @@ async def _fetch_group(
 ) -> list[FetchResult]:
     """Fetch one target once and answer for every ledger URL that maps to it."""
     started = time.monotonic()
-    if _is_http_url(target):
+    if is_web_url(target):
         sent = _shared_validators(urls, validators)
         walk, attempts = await _attempts(target, client, _conditional_headers(sent), policy, gates)
         walk = _keep_validators(walk, sent)

@@ -68,6 +68,7 @@ class ArtifactOutcome:
     matched: bool
     diff: str = ""
     error: str | None = None
+    ran: bool = True  # False: it could not be started or timed out, which is no evidence
 
 
 @dataclass(frozen=True)
@@ -443,6 +444,8 @@ def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -
     """Lower an artifact facet whose re-run output no longer matches; restore it when it does."""
     if outcome is None:
         return _Verdict(None, "artifact", "artifact not re-run (use regrade --run-artifacts)")
+    if not outcome.ran:
+        return _Verdict(None, "artifact", f"the artifact could not be re-run ({outcome.error})")
     if not outcome.matched:
         detail = outcome.error or outcome.diff
         evidence = [Evidence(None, None, "different output", detail=detail)]

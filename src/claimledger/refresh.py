@@ -127,12 +127,8 @@ async def refresh(
         for target, urls in urls_by_target.items()
         if (known := store.validators(urls[0])) is not None
     }
-    try:
-        await fetch_all(
-            urls_by_target, client, validators=validators, policy=policy, on_result=arrived
-        )
-    finally:
-        store.finish_run(run_id, now())
+    await fetch_all(urls_by_target, client, validators=validators, policy=policy, on_result=arrived)
+    store.finish_run(run_id, now())  # an interrupted run keeps its checks but stays unfinished
     return RefreshResult(pages, checks, run_id)
 
 

@@ -42,12 +42,14 @@ from typing import Any, Literal, get_args
 
 import jinja2
 from jinja2.nodes import EvalContext
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 
 from claimledger.errors import InputError
 from claimledger.evidence import CheckRecord, FetchRecord
-from claimledger.grade import Notice, Proposal, Regrade, Trace
+from claimledger.grade import READ_STATUSES, Notice, Proposal, Regrade, Trace
 from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote, Source
+from claimledger.urls import safe_url
 
 Format = Literal["md", "html", "json", "claimreview"]
 FORMATS: tuple[str, ...] = get_args(Format)
@@ -67,7 +69,6 @@ GRADE_MEANINGS: Mapping[Grade, str] = {
 }
 
 FLAG_ORDER = ("PROPOSED", "STALE", "DOWNGRADED")
-READ_STATUSES = frozenset({"ok", "moved"})
 CARRIED = frozenset({"verified", "ambiguous"})
 """Check statuses under which the page carries the quoted words."""
 
@@ -1098,45 +1099,6 @@ def excerpt(text: str, limit: int = 72) -> str:
 
 # --------------------------------------------------------------------------- URLs
 
-_SECRET_PARAMETER = re.compile(
-    r"(token|secret|passw(or)?d|pwd|api[-_]?key|access[-_]?key|signature|credential|"
-    r"session|^auth$|^sig$|^key$)",
-    re.IGNORECASE,
-)
-_URL_SAFE = ":/?#[]@!$&*+,;=%-._~"
-"""Characters left as they are in a URL; everything else is percent-encoded, so that a URL
-is safe in a Markdown link destination and in an HTML attribute."""
-
-
-def safe_url(url: str | None) -> str | None:
-    """`url` fit to print and to link: http(s) with a host, no `user:pass@`, secret-looking
-    query values replaced by REDACTED, unsafe characters percent-encoded; else None."""
-    if not url:
-        return None
-    try:
-        parts = urllib.parse.urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    host = parts.hostname
-    if parts.scheme.lower() not in ("http", "https") or not host:
-        return None
-    netloc = f"[{host}]" if ":" in host else host
-    if port is not None:
-        netloc += f":{port}"
-    query = "&".join(_redact(pair) for pair in parts.query.split("&")) if parts.query else ""
-    clean = urllib.parse.urlunsplit((parts.scheme.lower(), netloc, parts.path, query, ""))
-    if parts.fragment or url.rstrip().endswith("#"):
-        clean += "#" + parts.fragment
-    return urllib.parse.quote(clean, safe=_URL_SAFE)
-
-
-def _redact(pair: str) -> str:
-    name, equals, _value = pair.partition("=")
-    if equals and _SECRET_PARAMETER.search(urllib.parse.unquote_plus(name)):
-        return f"{name}=REDACTED"
-    return pair
-
 
 def text_fragment_link(url: str, quote: str) -> str:
     """A link to the quoted sentence itself (`#:~:text=`, the Text Fragments syntax).
@@ -1276,9 +1238,12 @@ def _neutralise_markdown(text: str) -> str:
 
 def _keep_web_destination(match: re.Match[str]) -> str:
     destination = match.group(2)
-    if destination.startswith("#") or safe_url(destination) is not None:
+    if destination.startswith("#"):
         return match.group(0)
-    return "\\" + match.group(0)
+    shown = safe_url(destination)
+    if shown is None:
+        return "\\" + match.group(0)
+    return match.group(0).replace(destination, shown)
 
 
 # --------------------------------------------------------------------------- the author's
@@ -1350,7 +1315,7 @@ def make_environment(user_templates: Path | None) -> jinja2.Environment:
     if user_templates is not None:
         loaders.append(jinja2.FileSystemLoader(str(user_templates)))
     loaders.append(jinja2.PackageLoader("claimledger", "data/templates"))
-    env = jinja2.Environment(
+    env = ImmutableSandboxedEnvironment(  # a template from a checkout must not run code
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from claimledger.errors import InputError
+from claimledger.urls import is_web_url
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,8 @@ class UrlMap:
             if not sep or not prefix or not replacement:
                 raise InputError(f"--map {spec!r}: expected PREFIX=REPLACEMENT")
             for url in (prefix, replacement):
-                if not url.startswith(("http://", "https://")):
-                    raise InputError(f"--map {spec!r}: {url!r} is not an http(s) URL")
+                if not is_web_url(url):
+                    raise InputError(f"--map {spec!r}: {url!r} is not an http(s) URL with a host")
             rules.append((prefix, replacement))
         return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
 

@@ -16,8 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from claimledger.evidence import CheckRecord, FetchRecord
-from claimledger.grade import Evidence, Regrade
+from claimledger.fetch import FetchResult
+from claimledger.grade import GONE_STATUSES, READ_STATUSES, Evidence, Regrade
 from claimledger.ledger import Ledger
+from claimledger.urls import shown
 
 STATUS_STYLE = {
     "verified": "green",
@@ -30,7 +32,10 @@ CHECK_COLUMNS = ("verified", "drifted", "missing", "ambiguous", "unread")
 
 
 def check_bucket(check: CheckRecord) -> str:
-    """Which summary column a check counts in: its status, or `unread` when unread."""
+    """Which summary column a check counts in: its status; `missing` on a page that is
+    gone (as the rules count it); `unread` when the page could not be read."""
+    if check.source_status in GONE_STATUSES:
+        return "missing"
     return check.status if check.status is not None else "unread"
 
 
@@ -40,7 +45,7 @@ def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[st
     failing: dict[str, set[str]] = {}
     for check in checks:
         by_claim.setdefault(check.claim_id, Counter())[check_bucket(check)] += 1
-        if check.source_status not in ("ok", "moved"):
+        if check.source_status not in READ_STATUSES:
             failing.setdefault(check.claim_id, set()).add(
                 f"{check.source_id} ({check.source_status})"
             )
@@ -81,11 +86,11 @@ def pages_table(fetches: Iterable[FetchRecord]) -> Table:
     for column in ("url", "status", "http", "note"):
         table.add_column(column)
     for fetch in sorted(fetches, key=lambda f: f.url):
-        note = fetch.error or (f"moved to {fetch.moved_to}" if fetch.moved_to else "")
+        note = fetch.error or (f"moved to {shown(fetch.moved_to)}" if fetch.moved_to else "")
         if fetch.not_modified:
             note = "not modified (304): stored snapshot reused"
         table.add_row(
-            Text(fetch.url),
+            Text(shown(fetch.url)),
             Text(fetch.source_status, style="green" if fetch.source_status == "ok" else "yellow"),
             Text(str(fetch.http_status or "")),
             Text(note),
@@ -188,6 +193,17 @@ def evidence_line(evidence: Evidence) -> str:
     if evidence.detail:
         parts.append(evidence.detail)
     return " ".join(parts)
+
+
+def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
+    """A fetch as JSON for a listing: no page text, and URLs shown without their secrets."""
+    data: dict[str, Any] = to_json(fetch)
+    data.pop("text", None)
+    for key in ("url", "final_url", "moved_to"):
+        if data.get(key):
+            data[key] = shown(data[key])
+    data["redirects"] = [{**hop, "url": shown(hop["url"])} for hop in data.get("redirects", [])]
+    return data
 
 
 def to_json(value: Any) -> Any:
