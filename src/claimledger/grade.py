@@ -342,12 +342,12 @@ def quotes_rule(
         return _fall(
             facet,
             "quotes-meaning-changed",
-            f"the page's wording reverses {len(reversed_)} quote(s): re-read it",
+            f"the page's wording reverses {_quotes(len(reversed_))}: re-read it",
             evidence,
         )
     if gone:
         return _fall(
-            facet, "quotes-gone", f"no source carries {len(gone)} quote(s) any more", evidence
+            facet, "quotes-gone", f"no source carries {_quotes(len(gone))} any more", evidence
         )
     short = [
         s for s in states if s.read and s.possible_sources < facet.min_sources and not s.drifted
@@ -363,6 +363,10 @@ def quotes_rule(
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
+
+
+def _quotes(count: int) -> str:
+    return "1 quote" if count == 1 else f"{count} quotes"
 
 
 def _fall(facet: Facet, rule: str, why: str, evidence: list[Evidence]) -> _Verdict:
