@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import re
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any
 
 import jsonschema
 
-from claimledger.errors import InputError, LedgerError, Problem
+from claimledger.errors import InputError, LedgerError, Problem, UnknownIdError
 from claimledger.safeyaml import Located, Path_, load_located
 
 MAX_LEDGER_BYTES = 8 * 1024 * 1024
@@ -139,8 +140,11 @@ class Claim:
         for facet in self.grades:
             if facet.on == on:
                 return facet
-        names = ", ".join(repr(f.on) for f in self.grades)
-        raise InputError(f"claim '{self.id}' has no facet {on!r}; its facets are {names}")
+        names = [f.on for f in self.grades]
+        raise UnknownIdError(
+            f"claim '{self.id}' has no facet {on!r}{_did_you_mean(on, names)}; "
+            f"its facets are {', '.join(map(repr, names))}"
+        )
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,7 @@ class Ledger:
         for claim in self.claims:
             if claim.id == claim_id:
                 return claim
-        raise InputError(
+        raise UnknownIdError(
             f"no claim '{claim_id}' in the ledger{_did_you_mean(claim_id, self.claim_ids)}"
         )
 
@@ -198,9 +202,11 @@ def read_ledger_text(path: Path) -> str:
     if path.is_dir():
         raise InputError(f"{name}: is a directory, not a ledger file")
     try:
-        if path.stat().st_size > MAX_LEDGER_BYTES:
+        with path.open("rb") as file:  # read at most the cap: /dev/zero has no size
+            data = file.read(MAX_LEDGER_BYTES + 1)
+        if len(data) > MAX_LEDGER_BYTES:
             raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
-        return path.read_bytes().decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
     except OSError as err:
@@ -210,7 +216,7 @@ def read_ledger_text(path: Path) -> str:
 def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     """Build a ledger from its text; `filename` is only used in messages."""
     located, yaml_problems = load_located(text)
-    problems = [Problem(filename, p.line, p.col, p.message) for p in yaml_problems]
+    problems = [Problem(filename, p.line, p.col, _one_line(p.message)) for p in yaml_problems]
     if located is None:
         raise LedgerError(problems)
     if not isinstance(located.data, dict):
@@ -218,11 +224,21 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
             Problem(filename, 1, 1, "the top level must be a mapping (ledger: 1, title: …)")
         )
         raise LedgerError(problems)
+    unreadable = {(p.line, p.col) for p in yaml_problems}  # already said; not again as shape
     findings = [*_shape_problems(located), *_meaning_problems(located)]
-    problems += [Problem(filename, *where, message) for where, message in findings]
+    problems += [
+        Problem(filename, *where, _one_line(message))
+        for where, message in findings
+        if where not in unreadable
+    ]
     if problems:
         raise LedgerError(problems)
     return _build(located.data)
+
+
+def _one_line(message: str) -> str:
+    """A value quoted in a message may hold line breaks; a problem is one line."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 # --------------------------------------------------------------------------- shape
@@ -239,10 +255,35 @@ def ledger_schema() -> dict[str, Any]:
 Finding = tuple[tuple[int, int], str]
 
 
+def _pattern_to_the_end(
+    validator: Any, pattern: str, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
+    """`pattern` as JSON Schema (ECMA 262) means it: `$` is the end of the text.
+
+    Python's `$` also matches before a final newline, which would let a date with a
+    newline after it through, and crash the build.
+    """
+    if not isinstance(instance, str):
+        return
+    anchored = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+    if not re.search(anchored, instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in the stubs
+    jsonschema.Draft202012Validator, {"pattern": _pattern_to_the_end}
+)
+
+
 def _shape_problems(located: Located) -> Iterator[Finding]:
-    validator = jsonschema.Draft202012Validator(ledger_schema())
+    """Each shape problem once (jsonschema reports `required` once per missing key)."""
+    validator = _Validator(ledger_schema())
+    seen: set[Finding] = set()
     for error in validator.iter_errors(located.data):
-        yield from _explain(error, located)
+        for finding in _explain(error, located):
+            if finding not in seen:
+                seen.add(finding)
+                yield finding
 
 
 def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Finding]:
@@ -252,7 +293,11 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
     rule: Any = error.validator_value
     schema: Any = error.schema
     kind = error.validator
-    if kind == "required":
+    if "propertyNames" in error.absolute_schema_path and isinstance(value, str):
+        # the error is about a key, which jsonschema does not add to the path
+        where = located.where((*path, value), key=True)
+        yield where, _pattern_message(f"{_field_name(path).removesuffix('s')} id", value, rule)
+    elif kind == "required":
         missing = [k for k in rule if k not in value]
         for key in missing:
             yield located.where(path), f"{_owner(path)} is missing '{key}'"
@@ -331,7 +376,10 @@ def _a(kind: str | list[str]) -> str:
 
 
 def _did_you_mean(word: str, options: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    """Suggest the option that differs only in case first ('claimed'), else the closest."""
+    choices = list(options)
+    same_letters = [o for o in choices if o.casefold() == word.casefold()]
+    close = same_letters or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
@@ -350,6 +398,7 @@ def _meaning_problems(located: Located) -> Iterator[Finding]:
     sections = _records(data.get("sections"))
     claims = _records(data.get("claims"))
     yield from _url_problems(located, sources if isinstance(sources, dict) else {})
+    yield from _date_problems(located, claims)
     yield from _duplicate_ids(located, "sections", sections)
     yield from _duplicate_ids(located, "claims", claims)
     section_ids = [s["id"] for _, s in sections if isinstance(s.get("id"), str)]
@@ -408,6 +457,24 @@ def _is_web_url(url: str) -> bool:
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+_DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _date_problems(located: Located, claims: list[tuple[int, dict[str, Any]]]) -> Iterator[Finding]:
+    """Dates the schema's pattern lets through but the calendar does not (2026-13-45)."""
+    dated: list[tuple[Path_, Any]] = [(("date_read",), located.data.get("date_read"))]
+    for index, claim in claims:
+        for h_index, entry in _records(claim.get("history")):
+            dated.append((("claims", index, "history", h_index, "date"), entry.get("date")))
+    for path, value in dated:
+        if not isinstance(value, str) or not _DATE_SHAPE.fullmatch(value):
+            continue  # missing, or reported by the schema
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError as err:
+            yield located.where(path), f"{path[-1]} {value!r} is not a real date: {err}"
 
 
 def _duplicate_ids(
@@ -474,19 +541,28 @@ def _cycle_problems(
 
 
 def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
-    """Each elementary cycle once, found by depth-first search, starting at its least id."""
+    """Each elementary cycle once, found by depth-first search, starting at its least id.
+
+    The search keeps its own stack, so a long chain of premises cannot exhaust
+    Python's recursion limit.
+    """
     cycles: list[list[str]] = []
     seen: set[tuple[str, ...]] = set()
     state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(node: str) -> None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in graph.get(node, []):
-            if nxt not in graph or nxt == node:
+    for root in sorted(graph):
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [root]
+        pending = [iter(graph.get(root, []))]
+        while pending:
+            nxt = next(pending[-1], None)
+            if nxt is None:
+                pending.pop()
+                state[stack.pop()] = 2
+            elif nxt not in graph or nxt == stack[-1]:
                 continue
-            if state.get(nxt) == 1:
+            elif state.get(nxt) == 1:
                 cycle = stack[stack.index(nxt) :]
                 start = cycle.index(min(cycle))
                 canonical = tuple(cycle[start:] + cycle[:start])
@@ -494,13 +570,9 @@ def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
                     seen.add(canonical)
                     cycles.append(list(canonical))
             elif nxt not in state:
-                visit(nxt)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node)
+                state[nxt] = 1
+                stack.append(nxt)
+                pending.append(iter(graph.get(nxt, [])))
     return cycles
 
 
@@ -584,3 +656,14 @@ def _build_history(h: dict[str, Any]) -> HistoryEntry:
         quote_now=h.get("quote_now"),
         why=h.get("why"),
     )
+
+
+# --------------------------------------------------------------------------- for commands
+
+CLAIM_KINDS: tuple[str, ...] = tuple(
+    ledger_schema()["$defs"]["claim"]["properties"]["kind"]["enum"]
+)
+"""The kinds a claim may have, as the schema lists them."""
+
+CLAIM_ID = re.compile(ledger_schema()["$defs"]["id"]["pattern"].strip("^$"))
+"""What an id looks like (use with `fullmatch`), as the schema says."""

@@ -14,6 +14,7 @@ write a temporary file in the same directory, fsync, and atomically replace.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import datetime as dt
 import os
@@ -89,7 +90,11 @@ def _remove_stale_temporaries(path: Path) -> None:
 
 def _replace_atomically(path: Path, text: str) -> None:
     mode = path.stat().st_mode & 0o777
-    temporary = _write_temporary(path, text.encode("utf-8"), mode)
+    data = text.encode("utf-8")
+    with path.open("rb") as current:  # the text was read without its byte order mark
+        if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
+            data = codecs.BOM_UTF8 + data
+    temporary = _write_temporary(path, data, mode)
     try:
         temporary.replace(path)
     except BaseException:

@@ -98,13 +98,7 @@ def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     except RecursionError:
         return None, [YamlProblem(1, 1, f"nested more than {MAX_DEPTH} levels deep")]
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = err.problem or err.context or "not valid YAML"
-        if err.problem and err.context and err.context_mark:  # e.g. where a quote was opened
-            start = err.context_mark
-            what += f" ({err.context} at line {start.line + 1}, column {start.column + 1})"
-        return None, [YamlProblem(*where, f"YAML syntax error: {what}")]
+        return None, [_syntax_problem(err, text)]
     except yaml.YAMLError as err:
         return None, [YamlProblem(1, 1, f"YAML error: {err}")]
     if root is None:
@@ -116,6 +110,24 @@ def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     except _Abort as abort:
         return None, [abort.problem]
     return located, problems
+
+
+def _syntax_problem(err: yaml.MarkedYAMLError, text: str) -> YamlProblem:
+    """One line for a syntax error, as helpful from libyaml as from the Python reader."""
+    mark = err.problem_mark or err.context_mark
+    line, col = (mark.line, mark.column) if mark else (0, 0)
+    what = err.problem or err.context or "not valid YAML"
+    start = err.context_mark
+    if err.problem and err.context and start and (start.line, start.column) != (line, col):
+        what += f" ({err.context} at line {start.line + 1}, column {start.column + 1})"
+    if _character_at(text, line, col) == "\t":  # libyaml does not say which character
+        what += "; indent with spaces: YAML does not allow tabs there"
+    return YamlProblem(line + 1, col + 1, f"YAML syntax error: {what}")
+
+
+def _character_at(text: str, line: int, col: int) -> str:
+    lines = text.split("\n")
+    return lines[line][col : col + 1] if line < len(lines) else ""
 
 
 def _convert(

@@ -1,0 +1,464 @@
+"""The ledger commands through the real command line: check, schema, init, grade.
+
+Each test runs `claimledger` as a user would (typer's CliRunner in this process, or
+a subprocess where the process itself matters: `python -m`, another working
+directory, the exit code of an internal error) and checks exit codes, what is
+printed where, and what ends up on disk.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from typer.testing import CliRunner, Result
+
+from claimledger import __version__, ledgerfile
+from claimledger.cli import app
+from claimledger.ledger import Grade, load
+
+EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 70
+GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]
+BUNDLED_LEDGER = Path(__file__).parent.parent / "claims.yaml"
+
+TWO_FACETS = """\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections: [{id: main, title: Main}]
+sources:
+  docs: {url: "https://example.com/docs", title: Docs, kind: docs, publisher: example}
+claims:
+  - id: input-gate
+    section: main
+    title: The input gate
+    kind: guarantee
+    statement: The docs say storage calls hold other events back.
+    quotes:
+      - {text: "One thing holds.", sources: [docs]}
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes}
+      - {on: holds at the crash boundary, grade: UNKNOWN, basis: judgement}
+"""
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "claimledger", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "claims.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def grade_counts(path: Path) -> tuple[int, int, dict[str, int]]:
+    """Claims, sources and facets per grade, counted from the raw YAML, not by the tool."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    grades = Counter(facet["grade"] for claim in data["claims"] for facet in claim["grades"])
+    return len(data["claims"]), len(data["sources"]), {g: grades[g] for g in GRADES}
+
+
+def assert_input_error(result: Result, *parts: str) -> None:
+    """Exit 2 and one `claimledger: error:` line naming every part, no traceback."""
+    assert result.exit_code == EXIT_INPUT, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("claimledger: error: ")
+    for part in parts:
+        assert part in lines[0]
+    assert "Traceback" not in result.output
+
+
+class EditorYamlLoader(yaml.SafeLoader):
+    """YAML as editors' language servers read it (the 1.2 core schema).
+
+    No timestamps (a date stays text, as the schema expects) and only true/false are
+    booleans, so a key such as `on` stays the word "on".
+    """
+
+
+_BOOL = "tag:yaml.org,2002:bool"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+EditorYamlLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _TIMESTAMP)]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+EditorYamlLoader.add_implicit_resolver(
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+def as_an_editor_reads_it(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=EditorYamlLoader)  # a SafeLoader
+
+
+def printed_schema() -> dict[str, Any]:
+    result = run("schema")
+    assert result.exit_code == EXIT_OK, result.output
+    schema: dict[str, Any] = json.loads(result.stdout)
+    return schema
+
+
+@pytest.fixture
+def scaffold(tmp_path: Path) -> Path:
+    """A fresh `claimledger init` in tmp_path/project; the path of its claims.yaml."""
+    result = run("init", str(tmp_path / "project"))
+    assert result.exit_code == EXIT_OK, result.output
+    return tmp_path / "project" / "claims.yaml"
+
+
+# --------------------------------------------------------------------------- check
+
+
+def test_check_prints_the_counts_of_a_valid_ledger(scaffold: Path) -> None:
+    result = run("--ledger", str(scaffold), "check")
+    assert result.exit_code == EXIT_OK, result.output
+    claims, sources, grades = grade_counts(scaffold)
+    by_grade = ", ".join(f"{n} {grade}" for grade, n in grades.items())
+    assert result.stdout == (
+        f"{scaffold}: ok: {claims} claims, {sources} sources, "
+        f"{sum(grades.values())} facets ({by_grade})\n"
+    )
+    assert result.stderr == ""
+
+
+def test_check_json_has_the_counts_in_grade_order(scaffold: Path) -> None:
+    result = run("--ledger", str(scaffold), "check", "--json")
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads(result.stdout)
+    claims, sources, grades = grade_counts(scaffold)
+    assert report == {
+        "ledger": str(scaffold),
+        "claims": claims,
+        "sources": sources,
+        "facets": sum(grades.values()),
+        "grades": grades,
+    }
+    assert list(report["grades"]) == GRADES
+
+
+def test_check_the_bundled_ledger() -> None:
+    result = run("--ledger", str(BUNDLED_LEDGER), "check", "--json")
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads(result.stdout)
+    claims, sources, grades = grade_counts(BUNDLED_LEDGER)
+    assert (report["claims"], report["sources"], report["grades"]) == (claims, sources, grades)
+    assert claims > 0 and all(grades[g] > 0 for g in GRADES)
+
+
+def test_check_a_bad_ledger_exits_2_with_its_problems(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_FACETS.replace("grade: UNKNOWN", "grade: UNKOWN"))
+    result = run("--ledger", str(path), "check")
+    assert result.exit_code == EXIT_INPUT
+    assert result.stdout == ""
+    first, summary = result.stderr.splitlines()
+    assert first.startswith(f"{path}:17:")
+    assert "(did you mean 'UNKNOWN'?)" in first
+    assert summary == "claimledger: error: 1 problem in the ledger"
+
+
+def test_ledger_given_from_another_working_directory(tmp_path: Path) -> None:
+    project = tmp_path / "some" / "dir"
+    project.mkdir(parents=True)
+    write(project, TWO_FACETS)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = run_process("--ledger", "../some/dir/claims.yaml", "check", cwd=elsewhere)
+    assert done.returncode == EXIT_OK, done.stderr
+    assert done.stdout.startswith("../some/dir/claims.yaml: ok: 1 claims")
+    graded = run_process(
+        "--ledger", "../some/dir/claims.yaml", "grade", "input-gate", "CLAIMED",
+        "--because", "from elsewhere", cwd=elsewhere,
+    )  # fmt: skip
+    assert graded.returncode == EXIT_OK, graded.stderr
+    assert load(project / "claims.yaml").claim("input-gate").history[0].why == "from elsewhere"
+    assert list(elsewhere.iterdir()) == [], "nothing may be written where the command ran"
+    assert ledgerfile.lock_path(project / "claims.yaml").exists()
+
+
+def test_the_default_ledger_is_claims_yaml_here(
+    scaffold: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(scaffold.parent)
+    result = run("check")
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout.startswith("claims.yaml: ok: ")
+
+
+# --------------------------------------------------------------------------- schema
+
+
+def test_schema_prints_a_valid_json_schema() -> None:
+    schema = printed_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert set(schema["required"]) >= {"ledger", "title", "date_read", "sources", "claims"}
+
+
+@pytest.mark.parametrize("which", ["scaffold", "bundled"])
+def test_schema_accepts_the_scaffold_and_the_bundled_ledger(scaffold: Path, which: str) -> None:
+    path = scaffold if which == "scaffold" else BUNDLED_LEDGER
+    jsonschema.Draft202012Validator(printed_schema()).validate(as_an_editor_reads_it(path))
+
+
+@pytest.mark.parametrize(
+    ("mistake", "replacement"),
+    [
+        ("grade: CLAIMED", "grade: CLAIMD"),
+        ("kind: guarantee", "kind: promise"),
+        ("url: https://example.com/", "url: ftp://example.com/"),
+        ("date_read: 2026-01-15", "date_read: 15/01/2026"),
+        ("    statement:", "    statment:"),
+    ],
+)
+def test_schema_rejects_what_the_loader_rejects(
+    scaffold: Path, mistake: str, replacement: str
+) -> None:
+    text = scaffold.read_text(encoding="utf-8")
+    assert mistake in text
+    scaffold.write_text(text.replace(mistake, replacement), encoding="utf-8")
+    validator = jsonschema.Draft202012Validator(printed_schema())
+    assert not validator.is_valid(as_an_editor_reads_it(scaffold))
+    assert run("--ledger", str(scaffold), "check").exit_code == EXIT_INPUT
+
+
+@pytest.mark.parametrize("which", ["scaffold", "bundled"])
+def test_ledgers_name_their_schema_for_editors(scaffold: Path, which: str) -> None:
+    path = scaffold if which == "scaffold" else BUNDLED_LEDGER
+    first_line = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first_line.startswith("# yaml-language-server: $schema=")
+
+
+# --------------------------------------------------------------------------- init
+
+
+def bundled_templates() -> dict[str, bytes]:
+    folder = resources.files("claimledger").joinpath("data/templates")
+    if not folder.is_dir():
+        return {}
+    return {t.name: t.read_bytes() for t in folder.iterdir() if t.name.endswith(".j2")}
+
+
+def test_init_creates_a_valid_ledger_and_the_templates(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "project"
+    result = run("init", str(target))
+    assert result.exit_code == EXIT_OK, result.output
+    assert f"created {target / 'claims.yaml'}" in result.stdout
+    assert (target / "templates").is_dir()
+    copied = {p.name: p.read_bytes() for p in (target / "templates").iterdir()}
+    assert copied == bundled_templates()
+    ledger = load(target / "claims.yaml")
+    assert len(ledger.claims) == 1
+    assert run("--ledger", str(target / "claims.yaml"), "check").exit_code == EXIT_OK
+
+
+def test_init_with_no_directory_uses_the_current_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("init")
+    assert result.exit_code == EXIT_OK, result.output
+    assert (tmp_path / "claims.yaml").is_file()
+    assert (tmp_path / "templates").is_dir()
+
+
+def test_init_never_overwrites_a_ledger(scaffold: Path) -> None:
+    scaffold.write_text(scaffold.read_text(encoding="utf-8") + "# my own notes\n", "utf-8")
+    before = scaffold.read_bytes()
+    result = run("init", str(scaffold.parent))
+    assert_input_error(result, str(scaffold), "already exists; init never overwrites")
+    assert scaffold.read_bytes() == before
+
+
+def test_init_never_overwrites_a_template(tmp_path: Path) -> None:
+    names = sorted(bundled_templates())
+    if not names:
+        pytest.skip("no templates are bundled")
+    mine = tmp_path / "templates" / names[0]
+    mine.parent.mkdir()
+    mine.write_text("{# my own report #}\n", encoding="utf-8")
+    result = run("init", str(tmp_path))
+    assert_input_error(result, str(mine), "already exists")
+    assert mine.read_text(encoding="utf-8") == "{# my own report #}\n"
+    assert not (tmp_path / "claims.yaml").exists()
+
+
+def test_init_where_a_file_stands_in_the_way(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "project"
+    in_the_way.write_text("not a directory", encoding="utf-8")
+    assert_input_error(run("init", str(in_the_way)), "cannot create", str(in_the_way))
+
+
+# --------------------------------------------------------------------------- grade
+
+
+def history(path: Path) -> list[dict[str, Any]]:
+    """The claim's history entries as written in the file."""
+    data = as_an_editor_reads_it(path)
+    entries: list[dict[str, Any]] = data["claims"][0].get("history", [])
+    return entries
+
+
+def test_grade_records_who_what_and_why(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_FACETS)
+    first_day = dt.date.today()
+    result = run("--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "re-read")
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout == "input-gate: wording: now CLAIMED\n"
+    (entry,) = history(path)
+    assert first_day <= dt.date.fromisoformat(entry.pop("date")) <= dt.date.today()
+    assert entry == {
+        "on": "wording",
+        "from": "DEMONSTRATED",
+        "to": "CLAIMED",
+        "by": "person",
+        "why": "re-read",
+    }
+    facets = load(path).claim("input-gate").grades
+    assert [f.grade for f in facets] == [Grade.CLAIMED, Grade.UNKNOWN]
+
+
+def test_grade_on_chooses_the_facet(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_FACETS)
+    result = run(
+        "--ledger", str(path), "grade", "input-gate", "SPECULATIVE",
+        "--on", "holds at the crash boundary", "--because", "an inference",
+    )  # fmt: skip
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout == "input-gate: holds at the crash boundary: now SPECULATIVE\n"
+    (entry,) = history(path)
+    assert (entry["on"], entry["from"], entry["to"]) == (
+        "holds at the crash boundary",
+        "UNKNOWN",
+        "SPECULATIVE",
+    )
+    facets = load(path).claim("input-gate").grades
+    assert [f.grade for f in facets] == [Grade.DEMONSTRATED, Grade.SPECULATIVE]
+
+
+def test_grade_takes_a_grade_in_any_case(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_FACETS)
+    result = run("--ledger", str(path), "grade", "input-gate", "unknown", "--because", "gone")
+    assert result.exit_code == EXIT_OK, result.output
+    assert history(path)[0]["to"] == "UNKNOWN"
+    assert load(path).claim("input-gate").grades[0].grade is Grade.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        pytest.param(
+            ["input-gates", "CLAIMED"],
+            ["no claim 'input-gates'", "(did you mean 'input-gate'?)"],
+            id="unknown-claim",
+        ),
+        pytest.param(
+            ["input-gate", "CLAIMED", "--on", "wordin"],
+            ["no facet 'wordin'", "(did you mean 'wording'?)", "'holds at the crash boundary'"],
+            id="unknown-facet",
+        ),
+    ],
+)
+def test_grade_names_what_is_not_there(tmp_path: Path, args: list[str], parts: list[str]) -> None:
+    path = write(tmp_path, TWO_FACETS)
+    result = run("--ledger", str(path), "grade", *args, "--because", "x")
+    assert_input_error(result, *parts)
+    assert path.read_text(encoding="utf-8") == TWO_FACETS
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["input-gate", "DEMONSTRATD", "--because", "x"], id="misspelt-grade"),
+        pytest.param(["input-gate", "PROVEN", "--because", "x"], id="no-such-grade"),
+        pytest.param(["input-gate", "CLAIMED"], id="no-because"),
+        pytest.param(["input-gate", "CLAIMED", "--because", "  "], id="blank-because"),
+        pytest.param(["CLAIMED", "--because", "x"], id="no-claim"),
+    ],
+)
+def test_grade_refuses_bad_arguments(tmp_path: Path, args: list[str]) -> None:
+    path = write(tmp_path, TWO_FACETS)
+    result = run("--ledger", str(path), "grade", *args)
+    assert result.exit_code == EXIT_INPUT, result.output
+    assert "Traceback" not in result.output
+    assert path.read_text(encoding="utf-8") == TWO_FACETS
+
+
+def test_grade_refuses_an_invalid_ledger_and_writes_nothing(tmp_path: Path) -> None:
+    broken = TWO_FACETS.replace("sources: [docs]", "sources: [doc]")
+    path = write(tmp_path, broken)
+    result = run("--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "x")
+    assert result.exit_code == EXIT_INPUT
+    assert "unknown source 'doc' (did you mean 'docs'?)" in result.stderr
+    assert path.read_text(encoding="utf-8") == broken
+
+
+# --------------------------------------------------------------------------- the program
+
+
+def test_python_dash_m_shows_the_help() -> None:
+    done = run_process("--help")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert done.stdout.startswith("Usage: ")
+    for name in ["check", "init", "schema", "grade"]:
+        assert re.search(rf"^\s+{name}\s", done.stdout, re.MULTILINE), name
+    assert "--ledger" in done.stdout and "--debug" in done.stdout
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == EXIT_OK
+    assert result.stdout == f"claimledger {__version__}\n"
+
+
+@pytest.fixture
+def lock_is_a_directory(tmp_path: Path) -> Path:
+    """A ledger whose lock path is taken by a directory.
+
+    Nothing in claimledger expects that, so locking fails with an OSError the code
+    does not handle: a genuine unexpected exception, with nothing mocked.
+    """
+    path = write(tmp_path, TWO_FACETS)
+    ledgerfile.lock_path(path).mkdir()
+    return path
+
+
+def test_an_internal_error_is_one_line_and_exit_70(lock_is_a_directory: Path) -> None:
+    args = ["--ledger", str(lock_is_a_directory), "grade", "input-gate", "CLAIMED"]
+    done = run_process(*args, "--because", "x")
+    assert done.returncode == EXIT_INTERNAL
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("claimledger: internal error: IsADirectoryError: ")
+    assert line.endswith("(run with --debug for the traceback)")
+    assert load(lock_is_a_directory).claim("input-gate").history == ()
+
+
+def test_debug_shows_the_traceback_of_an_internal_error(lock_is_a_directory: Path) -> None:
+    args = ["--debug", "--ledger", str(lock_is_a_directory), "grade", "input-gate", "CLAIMED"]
+    done = run_process(*args, "--because", "x")
+    assert done.returncode == EXIT_INTERNAL
+    assert done.stderr.startswith("Traceback (most recent call last):")
+    assert done.stderr.splitlines()[-1].startswith("claimledger: internal error: IsADirectory")
