@@ -522,7 +522,7 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
 
     assert before_write[:2] == [
         "alarms / wording: DEMONSTRATED (basis quotes)",
-        "  rule quotes-meaning-changed: the page's wording reverses 1 quote(s): re-read it",
+        "  rule quotes-meaning-changed: the page's wording reverses 1 quote: re-read it",
     ]
     assert f"    drifted on other {today} page now says: {reversed_alarm}" in before_write
     assert len(before_write) == 3  # the latest check of each quote on each source
