@@ -780,3 +780,62 @@ def test_history_entries_are_written_in_the_ledger_key_order() -> None:
     ).splitlines()[-1]
     assert yaml.safe_load(rendered.strip()[2:])["why"] == "w"
     assert rendered.strip().startswith("- {date: 2026-01-02, 'on': wording, from: CLAIMED")
+
+
+# --------------------------------------------------------------------------- review fixes
+
+TODAY = dt.date(2026, 11, 29)
+
+SMALL = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  a: {url: "https://docs.example/a", title: A, kind: docs, publisher: p}
+claims:
+  - id: folded
+    section: s
+    title: Folded
+    kind: guarantee
+    statement: S.
+    quotes:
+      - text: >-
+          A long sentence that the author
+          folded over two lines.
+        sources: [a]
+    grades:
+      - {on: wording, grade: CLAIMED, basis: quotes}
+    history: [{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}]
+"""
+
+
+def test_a_folded_quote_is_replaced_without_swallowing_the_next_key(tmp_path: Path) -> None:
+    text = ledgerfile.set_scalar(SMALL, ("claims", 0, "quotes", 0, "text"), "Now one line.")
+    assert '      - text: Now one line.\n        sources: [a]\n' in text
+    assert parse(text).claim("folded").quotes[0].text == "Now one line."
+
+
+def test_a_flow_history_keeps_its_entries_and_gains_one(tmp_path: Path) -> None:
+    ledger = parse(SMALL)
+    text = ledgerfile.set_grade(
+        SMALL, ledger, "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
+    )
+    old_entry = "[{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
+    assert old_entry in text  # the author's entry is untouched, byte for byte
+    history = parse(text).claim("folded").history
+    assert [(h.from_grade, h.to_grade) for h in history] == [
+        (Grade.DEMONSTRATED, Grade.CLAIMED),
+        (Grade.CLAIMED, Grade.UNKNOWN),
+    ]
+
+
+def test_writing_through_a_symlink_edits_the_file_it_points_to(tmp_path: Path) -> None:
+    real = write(tmp_path, SMALL)
+    view = tmp_path / "view"
+    view.mkdir()
+    link = view / "claims.yaml"
+    link.symlink_to(real)
+    grade_by_hand(link, "folded", "UNKNOWN", "--because", "x")
+    assert link.is_symlink()
+    assert load(real).claim("folded").grades[0].grade is Grade.UNKNOWN

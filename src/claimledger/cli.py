@@ -31,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from claimledger import __version__, ledgerfile
 from claimledger.accept import accept_plan
 from claimledger.artifact import run_artifact
+from claimledger.atomicfile import replace_atomically
 from claimledger.demo import demo_data, demo_url_map, serve_pages
 from claimledger.errors import ClaimledgerError, InputError, LedgerError
 from claimledger.evidence import CheckRecord, EvidenceStore
@@ -996,15 +997,11 @@ def _read_state(path: Path) -> dict[str, Any] | None:
 
 def _write_file(path: Path, text: str) -> None:
     """Replace `path` atomically, so a reader never sees half a report."""
-    temporary = path.with_name(f".{path.name}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(path)
+        replace_atomically(path, text.encode("utf-8"))
     except OSError as error:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write {path}: {error}") from None
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 # --------------------------------------------------------------------------- demo

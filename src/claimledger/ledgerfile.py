@@ -17,7 +17,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import datetime as dt
-import os
 import re
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -29,6 +28,7 @@ import yaml
 from filelock import FileLock, Timeout
 
 from claimledger.accept import Adoption
+from claimledger.atomicfile import replace_atomically
 from claimledger.errors import ConflictError, InputError
 from claimledger.ledger import Grade, Ledger, parse, read_ledger_text
 
@@ -45,6 +45,7 @@ COMPARE_RETRIES = 5
 
 def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) -> Ledger:
     """Apply `change` to the ledger at `path` under its lock; return the ledger written."""
+    path = path.resolve()  # through a symlink: edit, and lock, the file it points to
     with _locked(path, lock_timeout):
         _remove_stale_temporaries(path)
         for _ in range(COMPARE_RETRIES):
@@ -89,95 +90,11 @@ def _remove_stale_temporaries(path: Path) -> None:
 
 
 def _replace_atomically(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o777
     data = text.encode("utf-8")
     with path.open("rb") as current:  # the text was read without its byte order mark
         if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
             data = codecs.BOM_UTF8 + data
-    temporary = _write_temporary(path, data, mode)
-    try:
-        temporary.replace(path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
-
-
-def _write_temporary(path: Path, data: bytes, mode: int) -> Path:
-    """Write and fsync the new content beside `path`; return the temporary's name.
-
-    Where the system allows it the data goes to an anonymous file (O_TMPFILE) that is
-    only given a name once it is complete and durable, so a writer killed mid-write
-    leaves nothing behind. Elsewhere a named temporary is used, and the next writer
-    removes it if it was left.
-    """
-    name = path.with_name(f"{_temporary_prefix(path)}{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    if _write_anonymous_then_name(name, data, mode):
-        return name
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        _write_all(fd, data, mode)
-    except BaseException:
-        name.unlink(missing_ok=True)
-        raise
-    finally:
-        os.close(fd)
-    return name
-
-
-def _write_anonymous_then_name(name: Path, data: bytes, mode: int) -> bool:
-    """Try the O_TMPFILE way; False when this system or filesystem cannot do it."""
-    if not hasattr(os, "O_TMPFILE"):
-        return False
-    try:
-        fd = os.open(name.parent, os.O_TMPFILE | os.O_WRONLY, mode)
-    except OSError:
-        return False
-    try:
-        _write_all(fd, data, mode)
-        _name_anonymous(fd, name)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return True
-
-
-def _name_anonymous(fd: int, name: Path) -> None:
-    """Link the anonymous file `fd` into the directory as `name`.
-
-    The link must follow /proc/self/fd/N to the file. Without a directory fd, os.link
-    may call link(2) (CPython 3.11 does), which on Linux does not follow it and fails
-    with EXDEV; with one it calls linkat(2) with AT_SYMLINK_FOLLOW, which does.
-    """
-    directory = os.open(name.parent, os.O_RDONLY)
-    try:
-        os.link(f"/proc/self/fd/{fd}", name.name, dst_dir_fd=directory, follow_symlinks=True)
-    finally:
-        os.close(directory)
-
-
-def _write_all(fd: int, data: bytes, mode: int) -> None:
-    os.fchmod(fd, mode)  # the ledger keeps its permissions, whatever the umask
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-    os.fsync(fd)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable, where the platform allows it."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    replace_atomically(path, data, prefix=_temporary_prefix(path))
 
 
 # --------------------------------------------------------------------------- text surgery
@@ -219,7 +136,7 @@ def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
     """A block scalar's span swallows the blank lines after it; keep those in place."""
     end = node.end_mark.index
     if node.style in ("|", ">"):
-        end = len(text[:end].rstrip()) + 1
+        end = len(text[:end].rstrip())
     return end
 
 
@@ -238,10 +155,10 @@ def append_item(text: str, seq_path: NodePath, item: Any) -> str:
     root = _compose(text)
     seq = _node_at(root, seq_path)
     assert isinstance(seq, yaml.SequenceNode)
-    if seq.flow_style or not seq.value:
-        items = [*yaml.safe_load(text[seq.start_mark.index : seq.end_mark.index] or "[]"), item]
-        span = _render_flow(items)
-        return text[: seq.start_mark.index] + span + text[seq.end_mark.index :]
+    if seq.flow_style:  # `[a, b]`: add `, item` before the closing bracket, touch nothing else
+        close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
+        separator = ", " if seq.value else ""
+        return text[:close] + separator + _render_flow(item) + text[close:]
     dash_column = _dash_column(text, seq.value[0])
     line = " " * dash_column + "- " + _render_flow(item) + "\n"
     at = _after_content(text, seq)

@@ -1,0 +1,102 @@
+"""Replacing a file so that a reader, or a crash, only ever sees the old or the new whole.
+
+The new content is written and fsynced beside the file, then renamed over it, and the
+directory is fsynced so the rename itself survives a power cut. Where the system
+allows it the content goes first to an anonymous file (O_TMPFILE) that gets a name
+only once it is complete, so a writer killed while writing leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) -> None:
+    """Put `data` at `path` in one step, keeping the file's permissions if it exists.
+
+    Temporaries are named `<prefix><pid>.<random>.tmp` in the same directory (by default
+    `.<name>.`), so an owner holding a lock can find and remove a leftover one.
+    """
+    if path.is_dir():
+        raise IsADirectoryError(21, "is a directory", str(path))
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    prefix = prefix if prefix is not None else f".{path.name}."
+    temporary = _write_temporary(path, data, mode, prefix)
+    try:
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _write_temporary(path: Path, data: bytes, mode: int, prefix: str) -> Path:
+    """Write and fsync the new content beside `path`; return the temporary's name."""
+    name = path.with_name(f"{prefix}{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    if _write_anonymous_then_name(name, data, mode):
+        return name
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        _write_all(fd, data, mode)
+    except BaseException:
+        name.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)
+    return name
+
+
+def _write_anonymous_then_name(name: Path, data: bytes, mode: int) -> bool:
+    """Try the O_TMPFILE way; False when this system or filesystem cannot do it."""
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    try:
+        fd = os.open(name.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+    except OSError:
+        return False
+    try:
+        _write_all(fd, data, mode)
+        _name_anonymous(fd, name)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _name_anonymous(fd: int, name: Path) -> None:
+    """Link the anonymous file `fd` into the directory as `name`.
+
+    The link must follow /proc/self/fd/N to the file. Without a directory fd, os.link
+    may call link(2) (CPython 3.11 does), which on Linux does not follow it and fails
+    with EXDEV; with one it calls linkat(2) with AT_SYMLINK_FOLLOW, which does.
+    """
+    directory = os.open(name.parent, os.O_RDONLY)
+    try:
+        os.link(f"/proc/self/fd/{fd}", name.name, dst_dir_fd=directory, follow_symlinks=True)
+    finally:
+        os.close(directory)
+
+
+def _write_all(fd: int, data: bytes, mode: int) -> None:
+    os.fchmod(fd, mode)  # the file keeps its permissions, whatever the umask
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    os.fsync(fd)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename itself durable, where the platform allows it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
