@@ -119,6 +119,7 @@ class CheckRecord:
     snapshot_hash: str | None
     checked_at: datetime
     run_id: int | None = None
+    recipe: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class FetchRecord:
     elapsed: float
     snapshot_hash: str | None
     fetched_at: datetime
+    recipe: str = ""
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             attempts INTEGER NOT NULL,
             elapsed REAL NOT NULL,
             snapshot_hash TEXT REFERENCES snapshots(hash),
-            fetched_at TEXT NOT NULL
+            fetched_at TEXT NOT NULL,
+            recipe TEXT NOT NULL DEFAULT ''
         )""",
         "CREATE INDEX fetches_by_url ON fetches(url, id)",
         f"""CREATE TABLE checks (
@@ -227,7 +230,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             context_before TEXT,
             context_after TEXT,
             snapshot_hash TEXT REFERENCES snapshots(hash),
-            checked_at TEXT NOT NULL
+            checked_at TEXT NOT NULL,
+            recipe TEXT NOT NULL DEFAULT ''
         )""",
         "CREATE INDEX checks_by_claim ON checks(claim_id, id)",
         "CREATE INDEX checks_by_quote ON checks(claim_id, quote_text, source_id, id)",
@@ -302,6 +306,7 @@ def _check(row: sqlite3.Row) -> CheckRecord:
         snapshot_hash=row["snapshot_hash"],
         checked_at=_moment(row["checked_at"]),
         run_id=row["run_id"],
+        recipe=row["recipe"],
     )
 
 
@@ -323,6 +328,7 @@ def _fetch(row: sqlite3.Row) -> FetchRecord:
         elapsed=row["elapsed"],
         snapshot_hash=row["snapshot_hash"],
         fetched_at=_moment(row["fetched_at"]),
+        recipe=row["recipe"],
     )
 
 
@@ -444,12 +450,13 @@ class EvidenceStore:
                 f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
             ) from None
 
-    def latest_snapshot_hash(self, url: str) -> str | None:
-        """The snapshot the newest readable fetch of `url` produced (or reused on a 304)."""
+    def latest_snapshot_hash(self, url: str, recipe: str = "") -> str | None:
+        """The snapshot the newest readable fetch of `url` produced (or reused on a 304),
+        read the same way (`recipe`): text extracted another way is no stand-in."""
         row = self._db.execute(
-            "SELECT snapshot_hash FROM fetches WHERE url = ? AND snapshot_hash IS NOT NULL "
-            "ORDER BY id DESC LIMIT 1",
-            (url,),
+            "SELECT snapshot_hash FROM fetches WHERE url = ? AND recipe = ? "
+            "AND snapshot_hash IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (url, recipe),
         ).fetchone()
         return None if row is None else str(row["snapshot_hash"])
 
@@ -473,15 +480,21 @@ class EvidenceStore:
     # fetches
 
     def record_fetch(
-        self, run_id: int, result: FetchResult, snapshot_hash: str | None, now: datetime
+        self,
+        run_id: int,
+        result: FetchResult,
+        snapshot_hash: str | None,
+        now: datetime,
+        recipe: str = "",
     ) -> None:
-        """Record one fetch; `snapshot_hash` is the text it yielded (or reused on a 304)."""
+        """Record one fetch; `snapshot_hash` is the text it yielded (or reused on a 304) when
+        read the way `recipe` names (the extractor's version and the source's selector)."""
         self._require_open(run_id)
         self._write(
             "INSERT INTO fetches (run_id, url, final_url, http_status, source_status, moved_to, "
             "redirects_json, etag, last_modified, content_type, error, not_modified, attempts, "
-            "elapsed, snapshot_hash, fetched_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "elapsed, snapshot_hash, fetched_at, recipe) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 result.url,
@@ -499,15 +512,17 @@ class EvidenceStore:
                 result.elapsed,
                 snapshot_hash,
                 _stamp(now),
+                recipe,
             ),
         )
 
-    def validators(self, url: str) -> Validators | None:
-        """ETag / Last-Modified of the newest fetch that left a snapshot to fall back on."""
+    def validators(self, url: str, recipe: str = "") -> Validators | None:
+        """ETag / Last-Modified of the newest fetch that left a snapshot to fall back on,
+        read the same way (`recipe`); otherwise the page must be fetched whole again."""
         row = self._db.execute(
-            "SELECT etag, last_modified FROM fetches WHERE url = ? AND snapshot_hash IS NOT NULL "
-            "ORDER BY id DESC LIMIT 1",
-            (url,),
+            "SELECT etag, last_modified FROM fetches WHERE url = ? AND recipe = ? "
+            "AND snapshot_hash IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (url, recipe),
         ).fetchone()
         if row is None or (row["etag"] is None and row["last_modified"] is None):
             return None
@@ -529,8 +544,8 @@ class EvidenceStore:
         self._write(
             "INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url, "
             "source_status, status, match_kind, similarity, current, meaning_changed, "
-            "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at, "
+            "recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 check.claim_id,
@@ -550,6 +565,7 @@ class EvidenceStore:
                 check.context_after,
                 check.snapshot_hash,
                 _stamp(check.checked_at),
+                check.recipe,
             ),
         )
 

@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from claimledger import extract, match
 from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
-from claimledger.fetch import FetchPolicy, FetchResult, fetch_all
+from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all
 from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.urlmap import UrlMap
@@ -46,6 +47,7 @@ class Page:
     fetch: FetchResult
     text: str | None
     snapshot_hash: str | None
+    recipe: str
 
     @property
     def kind(self) -> TextKind:
@@ -82,6 +84,15 @@ def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
     ]
 
 
+def recipe(select: str | None) -> str:
+    """How a page is read and judged: the extractor, the matcher, the source's selector.
+
+    Stored with every fetch and check. A snapshot or a verdict made another way is not
+    reused: a new selector or a newer matcher reads the page afresh.
+    """
+    return f"extract {extract.VERSION}; match {match.VERSION}; select {select or ''}"
+
+
 async def refresh(
     jobs: Sequence[QuoteJob],
     *,
@@ -95,15 +106,19 @@ async def refresh(
 ) -> RefreshResult:
     """Fetch, extract, match and record every job; each check is committed as it is made.
 
-    Each page is read and its quotes located as soon as it arrives, while the other
-    fetches are still under way.
+    Each URL is fetched once, however many sources name it. Each page is read (once per
+    selector) and its quotes located as soon as it arrives, while the other fetches are
+    still under way.
     """
     run_id = store.begin_run(now(), ledger_path)
-    jobs_by_url: dict[str, list[QuoteJob]] = defaultdict(list)
+    jobs_by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
     for job in jobs:
-        jobs_by_url[job.url].append(job)
+        jobs_by_reading[(job.url, job.select)].append(job)
+    selects_by_url: dict[str, list[str | None]] = defaultdict(list)
+    for url, select in jobs_by_reading:
+        selects_by_url[url].append(select)
     urls_by_target: dict[str, list[str]] = defaultdict(list)
-    for url in jobs_by_url:
+    for url in selects_by_url:
         urls_by_target[url_map.apply(url)].append(url)
     previous = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_checks()}
     pages: dict[str, Page] = {}
@@ -113,23 +128,35 @@ async def refresh(
         for url in urls_by_target[result.url]:
             moved_to = url_map.reverse(result.moved_to) if result.moved_to else None
             fetched = replace(result, url=url, moved_to=moved_to)
-            page = _read(url, fetched, jobs_by_url[url][0].select, store, now())
-            store.record_fetch(run_id, page.fetch, page.snapshot_hash, now())
-            for check in _check_page(page, jobs_by_url[url], previous, now()):
-                store.record_check(run_id, check)
-                checks.append(check)
-            pages[url] = page
-            if on_page is not None:
-                on_page(page)
+            for select in selects_by_url[url]:
+                page = _read(url, fetched, select, store, now())
+                store.record_fetch(run_id, page.fetch, page.snapshot_hash, now(), page.recipe)
+                for check in _check_page(page, jobs_by_reading[(url, select)], previous, now()):
+                    store.record_check(run_id, check)
+                    checks.append(check)
+                pages[url] = page
+                if on_page is not None:
+                    on_page(page)
 
     validators = {
         target: known
         for target, urls in urls_by_target.items()
-        if (known := store.validators(urls[0])) is not None
+        if (known := _shared_validators(store, urls, selects_by_url)) is not None
     }
     await fetch_all(urls_by_target, client, validators=validators, policy=policy, on_result=arrived)
     store.finish_run(run_id, now())  # an interrupted run keeps its checks but stays unfinished
     return RefreshResult(pages, checks, run_id)
+
+
+def _shared_validators(
+    store: EvidenceStore, urls: Sequence[str], selects_by_url: Mapping[str, Sequence[str | None]]
+) -> Validators | None:
+    """Ask "changed since?" only when every way this page is read has a snapshot to fall
+    back on from the same response; otherwise fetch it whole."""
+    known = {
+        store.validators(url, recipe(select)) for url in urls for select in selects_by_url[url]
+    }
+    return known.pop() if len(known) == 1 else None
 
 
 def _check_page(
@@ -149,7 +176,12 @@ def _check_page(
         before = previous.get(_key(job))
         if page.text is None:
             checks.append(_check(job, page, None, now))
-        elif before and before.status and before.snapshot_hash == page.snapshot_hash:
+        elif (
+            before
+            and before.status
+            and before.snapshot_hash == page.snapshot_hash
+            and before.recipe == page.recipe
+        ):
             checks.append(
                 replace(
                     before,
@@ -173,13 +205,14 @@ def _read(
 ) -> Page:
     """The text a reader sees: extracted from the body, or the stored snapshot on a 304."""
     if fetched.not_modified:
-        snapshot = store.latest_snapshot_hash(url)
+        snapshot = store.latest_snapshot_hash(url, recipe(select))
         if snapshot is not None:
-            return Page(fetched, store.snapshot_text(snapshot), snapshot)
+            return Page(fetched, store.snapshot_text(snapshot), snapshot, recipe(select))
         return Page(
             replace(fetched, source_status="unreadable", error="304 without a stored snapshot"),
             None,
             None,
+            recipe(select),
         )
     page = read_page(fetched, select)
     if page.text is None:
@@ -193,14 +226,15 @@ def read_page(fetched: FetchResult, select: str | None = None) -> Page:
     A page whose text cannot be extracted becomes `unreadable`, with the reason.
     """
     if fetched.text is None:
-        return Page(fetched, None, None)
+        return Page(fetched, None, None, recipe(select))
     try:
         text = extract_text(fetched.text, fetched.content_type or "", select=select)
         if fetched.line_range is not None:
             text = narrow_lines(text, *fetched.line_range)
     except ExtractError as error:
-        return Page(replace(fetched, source_status="unreadable", error=str(error)), None, None)
-    return Page(fetched, text, None)
+        unreadable = replace(fetched, source_status="unreadable", error=str(error))
+        return Page(unreadable, None, None, recipe(select))
+    return Page(fetched, text, None, recipe(select))
 
 
 def _key(job: QuoteJob) -> tuple[str, str, str]:
@@ -233,4 +267,5 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
         context_after=found.context.after if found and found.context else None,
         snapshot_hash=page.snapshot_hash,
         checked_at=now,
+        recipe=page.recipe,
     )
