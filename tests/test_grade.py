@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimledger import ledgerfile
-from claimledger.grade import ArtifactOutcome, Regrade, regrade
+from claimledger.grade import ArtifactOutcome, Regrade, current_checks, regrade
 from claimledger.ledger import Grade, Ledger, parse
 
 WHEN = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -99,6 +99,7 @@ class FakeCheck:
     meaning_changed: bool = False
     current: str | None = None
     checked_at: dt.datetime = WHEN
+    url: str = ""
 
 
 QUOTES = {
@@ -286,3 +287,22 @@ def test_regrade_is_idempotent(
         found = checks(**statuses)
         text = apply_all(text, regrade(parse(text), found, outcomes))
         assert regrade(parse(text), found, outcomes).proposals == ()
+
+
+def test_current_checks_keep_only_what_the_ledger_still_holds(ledger: Ledger) -> None:
+    """Old wordings, dropped sources and corrected URLs say nothing about the ledger now."""
+    docs = "https://docs.example/a"
+    kept = FakeCheck("single", "one quote on one page", "docs", "verified", url=docs)
+    older = FakeCheck(
+        "single",
+        "one quote on one page",
+        "docs",
+        "missing",
+        url=docs,
+        checked_at=WHEN - dt.timedelta(days=1),
+    )
+    reworded = FakeCheck("single", "an old wording", "docs", "verified", url=docs)
+    moved_away = FakeCheck(
+        "single", "one quote on one page", "docs", "verified", url="https://old.example/a"
+    )
+    assert current_checks(ledger, [older, reworded, kept, moved_away]) == [kept]

@@ -43,7 +43,7 @@ from claimledger.fetch import (
     fetch_one_sync,
     make_client,
 )
-from claimledger.grade import ArtifactOutcome, Regrade, regrade
+from claimledger.grade import ArtifactOutcome, Regrade, current_checks, regrade
 from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema, load, parse
 from claimledger.match import Match, locate
 from claimledger.refresh import QuoteJob, RefreshResult, plan, read_page, refresh
@@ -356,24 +356,8 @@ def _existing_store() -> Iterator[EvidenceStore | None]:
 
 
 def _latest_checks(ledger: Ledger) -> list[CheckRecord]:
-    """The newest check of every quote the ledger still holds, in ledger order."""
     with _existing_store() as store:
-        checks = store.latest_checks() if store else []
-    wanted = {
-        (claim.id, quote.text, source): (position, index)
-        for position, claim in enumerate(ledger.claims)
-        for index, quote in enumerate(claim.quotes)
-        for source in quote.sources
-    }
-    current = [
-        c
-        for c in checks
-        if (c.claim_id, c.quote_text, c.source_id) in wanted
-        and c.url == ledger.sources[c.source_id].url  # evidence of a URL the ledger left
-    ]
-    return sorted(
-        current, key=lambda c: (*wanted[(c.claim_id, c.quote_text, c.source_id)], c.source_id)
-    )
+        return current_checks(ledger, store.latest_checks() if store else [])
 
 
 def _no_evidence_note() -> None:

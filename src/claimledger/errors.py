@@ -3,9 +3,11 @@
     ClaimledgerError            anything the tool reports as one line
     ├── InputError              the user's input is wrong: exit 2
     │   ├── LedgerError         claims.yaml is invalid: every problem, each file:line:col
-    │   ├── UnknownIdError      a claim, facet or source named on the command line is not there
-    │   └── ConflictError       an edit no longer applies to the file as it is on disk now
+    │   ├── UnknownIdError      a claim or facet named on the command line is not there
+    │   ├── ConflictError       an edit no longer applies to the file as it is on disk now
+    │   └── render.TemplateError  a report template is broken: its file and line
     └── StoreError              the evidence store cannot be used: exit 2
+        ├── evidence.EvidenceError  not a store, damaged, or from a newer version
         └── StoreBusyError      another refresh is writing to it
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.

@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote
 
@@ -58,6 +58,8 @@ class Check(Protocol):
     def current(self) -> str | None: ...
     @property
     def checked_at(self) -> dt.datetime: ...
+    @property
+    def url(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,29 @@ class _Verdict:
 
 # --------------------------------------------------------------------------- entry point
 
+C = TypeVar("C", bound=Check)
+
+
+def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
+    """The latest check of every quote the ledger still holds, in ledger order.
+
+    Checks of a quote's old wording, of a source the ledger dropped, or of a URL the
+    author has since corrected say nothing about the ledger as it is.
+    """
+    place = {
+        (claim.id, quote.text, source): (position, index)
+        for position, claim in enumerate(ledger.claims)
+        for index, quote in enumerate(claim.quotes)
+        for source in quote.sources
+    }
+    latest = _latest_by_key(
+        c
+        for c in checks
+        if (c.claim_id, c.quote_text, c.source_id) in place
+        and c.url == ledger.sources[c.source_id].url
+    )
+    return sorted(latest.values(), key=lambda c: (*place[_key(c)], c.source_id))
+
 
 def regrade(
     ledger: Ledger,
@@ -194,13 +219,17 @@ def _facet_index(ledger: Ledger, proposal: Proposal) -> int:
     return [facet.on for facet in claim.grades].index(proposal.on)
 
 
-def _latest_by_key(checks: Iterable[Check]) -> dict[tuple[str, str, str], Check]:
-    latest: dict[tuple[str, str, str], Check] = {}
+def _latest_by_key(checks: Iterable[C]) -> dict[tuple[str, str, str], C]:
+    latest: dict[tuple[str, str, str], C] = {}
     for check in checks:
-        key = (check.claim_id, check.quote_text, check.source_id)
+        key = _key(check)
         if key not in latest or check.checked_at >= latest[key].checked_at:
             latest[key] = check
     return latest
+
+
+def _key(check: Check) -> tuple[str, str, str]:
+    return (check.claim_id, check.quote_text, check.source_id)
 
 
 def _premises_first(ledger: Ledger) -> list[Claim]:
