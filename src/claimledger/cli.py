@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import json
 import shutil
+import sqlite3
 import sys
 import time
 import traceback
@@ -168,6 +169,13 @@ def _exit_codes() -> Iterator[None]:
     except ClaimledgerError as error:
         err.print(f"claimledger: error: {error}", markup=False)
         raise typer.Exit(error.exit_code) from None
+    except sqlite3.DatabaseError as error:  # only the evidence store is a database
+        err.print(
+            f"claimledger: error: the evidence store {settings.store} cannot be read ({error}): "
+            "move it aside and refresh again",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INPUT) from None
     except KeyboardInterrupt:
         err.print("claimledger: interrupted", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -29,7 +29,7 @@ from filelock import FileLock, Timeout
 
 from claimledger.accept import Adoption
 from claimledger.atomicfile import replace_atomically
-from claimledger.errors import ConflictError, InputError
+from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger import Grade, Ledger, parse, read_ledger_text
 
 NodePath = Sequence[str | int]
@@ -51,7 +51,7 @@ def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) ->
         for _ in range(COMPARE_RETRIES):
             text = read_ledger_text(path)
             new_text = change(text, parse(text, str(path)))
-            ledger = parse(new_text, str(path))
+            ledger = _parse_own_edit(new_text, path)
             if new_text == text:
                 return ledger
             if read_ledger_text(path) == text:  # nobody wrote behind the lock meanwhile
@@ -60,6 +60,16 @@ def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) ->
     raise ConflictError(
         f"{path}: keeps changing while being written; close other editors and retry"
     )
+
+
+def _parse_own_edit(text: str, path: Path) -> Ledger:
+    """The edited ledger; an edit of ours that breaks it is our bug, never the author's."""
+    try:
+        return parse(text, str(path))
+    except LedgerError as error:
+        raise RuntimeError(
+            f"an edit of {path} would make it invalid: {error.problems[0]}"
+        ) from None
 
 
 def lock_path(path: Path) -> Path:
