@@ -400,7 +400,7 @@ def test_a_byte_order_mark_and_the_file_mode_are_kept(tmp_path: Path) -> None:
 
 def test_an_edit_that_breaks_the_ledger_is_not_written(tmp_path: Path) -> None:
     path = write(tmp_path, RICH)
-    with pytest.raises(RuntimeError, match="would make it invalid: .*unknown section 'nowhere'"):
+    with pytest.raises(RuntimeError, match=r"would make it invalid: .*unknown section 'nowhere'"):
         ledgerfile.update(path, lambda text, _: text.replace("section: open", "section: nowhere"))
     assert path.read_bytes() == RICH.encode("utf-8")
     assert temporaries(tmp_path) == []
@@ -812,7 +812,7 @@ claims:
 
 def test_a_folded_quote_is_replaced_without_swallowing_the_next_key(tmp_path: Path) -> None:
     text = ledgerfile.set_scalar(SMALL, ("claims", 0, "quotes", 0, "text"), "Now one line.")
-    assert '      - text: Now one line.\n        sources: [a]\n' in text
+    assert "      - text: Now one line.\n        sources: [a]\n" in text
     assert parse(text).claim("folded").quotes[0].text == "Now one line."
 
 

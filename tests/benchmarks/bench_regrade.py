@@ -29,25 +29,40 @@ NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 
 
 def write_ledger(path: Path) -> list[tuple[str, int, str, str]]:
-    lines = ["ledger: 1", "title: Regrade benchmark", "date_read: 2026-08-23",
-             "sections: [{id: main, title: Main}]", "sources:"]
-    lines += [f"  s{i}: {{url: 'https://docs.example/{i}', title: S{i}, kind: docs, "
-              f"publisher: p{i % 7}}}" for i in range(SOURCES)]
+    lines = [
+        "ledger: 1",
+        "title: Regrade benchmark",
+        "date_read: 2026-08-23",
+        "sections: [{id: main, title: Main}]",
+        "sources:",
+    ]
+    lines += [
+        f"  s{i}: {{url: 'https://docs.example/{i}', title: S{i}, kind: docs, publisher: p{i % 7}}}"
+        for i in range(SOURCES)
+    ]
     lines.append("claims:")
     quotes = []
     for c in range(CLAIMS):
         sources = [f"s{(c * 2) % SOURCES}", f"s{(c * 2 + 1) % SOURCES}"]
-        lines += [f"  - id: c{c}", "    section: main", f"    title: Claim {c}",
-                  "    kind: guarantee", "    statement: Generated.", "    quotes:"]
+        lines += [
+            f"  - id: c{c}",
+            "    section: main",
+            f"    title: Claim {c}",
+            "    kind: guarantee",
+            "    statement: Generated.",
+            "    quotes:",
+        ]
         for q in range(2):
             text = f"Claim {c} quote {q} says the service keeps every write."
-            lines += [f"      - text: \"{text}\"", f"        sources: [{', '.join(sources)}]"]
+            lines += [f'      - text: "{text}"', f"        sources: [{', '.join(sources)}]"]
             quotes += [(f"c{c}", q, text, source) for source in sources]
         lines.append("    grades:")
         lines.append("      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}")
         if c % 5 == 4:
-            lines += [f"    depends_on: [c{c - 1}]",
-                      "      - {on: follows, grade: CLAIMED, basis: premises}"]
+            lines += [
+                f"    depends_on: [c{c - 1}]",
+                "      - {on: follows, grade: CLAIMED, basis: premises}",
+            ]
             lines[-2], lines[-1] = lines[-1], lines[-2]
     path.write_text("\n".join(lines) + "\n")
     return quotes
@@ -60,17 +75,30 @@ def fill_store(path: Path, quotes: list[tuple[str, int, str, str]]) -> None:
         for claim_id, index, text, source in quotes:
             status = rng.choice(STATUSES)
             unread = status == "unreadable"
-            store.record_check(run, CheckRecord(
-                claim_id=claim_id, quote_index=index, quote_text=text, source_id=source,
-                url=f"https://docs.example/{source[1:]}",
-                source_status="unreadable" if unread else "ok",
-                status=None if unread else ("drifted" if status == "reversed" else status),
-                match_kind="exact" if status == "verified" else None,
-                similarity=1.0 if status == "verified" else 0.8,
-                current=None if status in ("verified", "missing") else text.replace("every", "no"),
-                meaning_changed=status == "reversed", changed_words=(), occurrences=1,
-                context_before=None, context_after=None, snapshot_hash=None, checked_at=NOW,
-            ))
+            store.record_check(
+                run,
+                CheckRecord(
+                    claim_id=claim_id,
+                    quote_index=index,
+                    quote_text=text,
+                    source_id=source,
+                    url=f"https://docs.example/{source[1:]}",
+                    source_status="unreadable" if unread else "ok",
+                    status=None if unread else ("drifted" if status == "reversed" else status),
+                    match_kind="exact" if status == "verified" else None,
+                    similarity=1.0 if status == "verified" else 0.8,
+                    current=None
+                    if status in ("verified", "missing")
+                    else text.replace("every", "no"),
+                    meaning_changed=status == "reversed",
+                    changed_words=(),
+                    occurrences=1,
+                    context_before=None,
+                    context_after=None,
+                    snapshot_hash=None,
+                    checked_at=NOW,
+                ),
+            )
         store.finish_run(run, NOW)
 
 
@@ -90,20 +118,33 @@ def main() -> None:
         result = regrade(ledger, checks)
         ruled = time.perf_counter()
 
-        command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger_path),
-                   "regrade", "--json"]
+        command = [
+            sys.executable,
+            "-m",
+            "claimledger",
+            "--ledger",
+            str(ledger_path),
+            "regrade",
+            "--json",
+        ]
         runs = []
         for _ in range(3):
             begun = time.perf_counter()
             done = subprocess.run(command, capture_output=True, check=False)
             runs.append(time.perf_counter() - begun)
             assert done.returncode in (0, 1), done.stderr
-    print(f"ledger: {CLAIMS} claims, {len(quotes)} quote checks; "
-          f"{len(result.proposals)} proposals, {len(result.notices)} notices")
-    print(f"in-process: load {loaded - started:.3f} s, read evidence {read - loaded:.3f} s, "
-          f"rules {ruled - read:.3f} s, total {ruled - started:.3f} s")
-    print(f"`claimledger regrade --json` as a command: best {min(runs):.2f} s "
-          f"of {len(runs)} (includes interpreter start-up)")
+    print(
+        f"ledger: {CLAIMS} claims, {len(quotes)} quote checks; "
+        f"{len(result.proposals)} proposals, {len(result.notices)} notices"
+    )
+    print(
+        f"in-process: load {loaded - started:.3f} s, read evidence {read - loaded:.3f} s, "
+        f"rules {ruled - read:.3f} s, total {ruled - started:.3f} s"
+    )
+    print(
+        f"`claimledger regrade --json` as a command: best {min(runs):.2f} s "
+        f"of {len(runs)} (includes interpreter start-up)"
+    )
 
 
 if __name__ == "__main__":
