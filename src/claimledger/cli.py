@@ -74,6 +74,9 @@ app = typer.Typer(
     name="claimledger",
     help="Keep a teardown's quoted evidence alive: refresh quotes from docs, "
     "regrade claims, render the report.",
+    epilog="First time: claimledger demo (offline), or claimledger init. The loop: "
+    "claimledger refresh, then regrade --write, then render. Exit codes: 0 ok, 1 found "
+    "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -389,7 +392,7 @@ Maps = Annotated[
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ClaimIds = Annotated[
-    list[str] | None, typer.Argument(metavar="[CLAIM]...", help="Claims (default: all).")
+    list[str] | None, typer.Argument(metavar="CLAIM", help="Claims (default: all).")
 ]
 
 
