@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from claimledger import extract as extract_module
 from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
 
 
@@ -108,15 +109,70 @@ def test_aside_is_dropped_when_the_body_is_the_root() -> None:
         "<p aria-hidden='true'>Icon text</p>",
         "<p style='display: none'>Not displayed</p>",
         "<p style='visibility:hidden'>Invisible</p>",
-        "<div class='cookie-notice'>We use cookies</div>",
-        "<div id='consent-dialog'>Consent</div>",
-        "<div class='site-banner'>Banner</div>",
         "<div role='navigation'>Role nav</div>",
         "<a href='#content'>Skip to content</a>",
     ],
 )
 def test_boilerplate_is_dropped(junk: str) -> None:
     assert text_of(f"<main>{junk}<p>Kept.</p>{junk}</main>") == "Kept."
+
+
+@pytest.mark.parametrize(
+    "banner",
+    [
+        "<div class='cookie-notice'>We use cookies</div>",
+        "<div id='consent-dialog'>Consent</div>",
+        "<div class='site-banner'>Banner</div>",
+        "<div class='js-cookie-banner fixed'>Accept all cookies?</div>",
+        "<div id='onetrust-consent-sdk'><p>Privacy preference center</p></div>",
+        "<div class='cc-window'>This website uses cookies</div>",
+        "<div id='CybotCookiebotDialog'>Cookiebot</div>",
+        "<section class='consent'>Manage consent</section>",
+        "<div class='banner'>Try the new dashboard</div>",
+    ],
+)
+def test_banners_are_dropped_outside_the_content_root(banner: str) -> None:
+    assert text_of(f"{banner}<div><p>Kept.</p></div>{banner}") == "Kept."
+
+
+COOKIE_DOCS = (
+    "<section id='cookie-attributes'><h2>Cookie attributes</h2>"
+    "<p>The Secure attribute sends the cookie over HTTPS only.</p></section>"
+    "<div class='cookie-example consent'><p>Set-Cookie: id=a3fWa; Max-Age=2592000</p></div>"
+)
+COOKIE_TEXT = (
+    "Cookie attributes\nThe Secure attribute sends the cookie over HTTPS only.\n"
+    "Set-Cookie: id=a3fWa; Max-Age=2592000"
+)
+
+
+def test_banner_names_inside_the_content_root_are_content() -> None:
+    assert text_of(f"<main>{COOKIE_DOCS}</main>") == COOKIE_TEXT
+
+
+def test_banner_names_inside_a_select_are_content() -> None:
+    page = html(f"<div id='docs'>{COOKIE_DOCS}</div><div class='cookie-banner'>Accept?</div>")
+    assert extract_text(page, "text/html", select="#docs") == COOKIE_TEXT
+    assert extract_text(page, "text/html", select="#cookie-attributes") == (
+        "Cookie attributes\nThe Secure attribute sends the cookie over HTTPS only."
+    )
+
+
+def test_only_whole_banner_names_are_dropped_when_the_body_is_the_root() -> None:
+    page = (
+        "<div class='cookie-banner'>Accept?</div><section id='cookie-attributes'>"
+        "<p>Cookies carry attributes.</p></section><div class='bannerless consent-log'>"
+        "<p>Consent is logged.</p></div>"
+    )
+    assert text_of(page) == "Cookies carry attributes.\nConsent is logged."
+
+
+def test_a_content_root_inside_a_cookie_banner_is_not_the_root() -> None:
+    page = (
+        "<div id='cookie-consent'><article><p>We use cookies.</p></article></div>"
+        "<article><p>Real text.</p></article>"
+    )
+    assert text_of(page) == "Real text."
 
 
 def test_tails_of_dropped_elements_stay() -> None:
@@ -271,7 +327,6 @@ def test_empty_and_whitespace_pages_give_empty_text() -> None:
     [
         "<<<>>><</p>&&&;<div",
         "\x00\x01\x02<p>\udcff</p>",
-        "<div>" * 5000 + "deep" + "</div>" * 10,
         "</html></body><p>after end</p>",
         "<table><td>cell<tr>row</table></td>",
     ],
@@ -287,6 +342,42 @@ def test_lone_surrogates_do_not_crash_a_select() -> None:
 
 def test_deep_nesting_keeps_its_text() -> None:
     assert "deep" in extract_text("<div>" * 1500 + "deep", "text/html")
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<div>" * 5000 + "deep" + "</div>" * 10,
+        "<html><body>" + "<div>" * 5000 + "<p>Deep text.</p></body></html>",
+        "<main>" + "<span>" * 3000 + "Deep text." + "</span>" * 3000 + "</main>",
+        "<main><p>Before.</p>" + "<div>" * 2500 + "<p>After.</p></main>",
+    ],
+    ids=["unclosed", "body", "main", "text-before-the-depth"],
+)
+def test_a_page_nested_too_deeply_to_read_is_an_error_not_an_empty_page(page: str) -> None:
+    with pytest.raises(ExtractError, match="could not be extracted"):
+        extract_text(page, "text/html")
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<html><body></body></html>",
+        "<html><head><title>Title only</title></head><body></body></html>",
+        "<html><body><nav>Home</nav><footer>Foot</footer><script>a = 1;</script></body></html>",
+        "<html><body><p hidden>Not shown.</p><!-- a comment --></body></html>",
+        "<html><body><div><span>&nbsp;</span></div>\n</body></html>",
+        "<!doctype html><body class='cookie-consent-given'><div id='root'></div></body>",
+    ],
+    ids=["empty-body", "title-only", "boilerplate-only", "hidden-only", "spaces", "spa-shell"],
+)
+def test_a_page_with_no_readable_text_is_empty(page: str) -> None:
+    assert extract_text(page, "text/html") == ""
+
+
+def test_extract_has_a_verdict_version() -> None:
+    assert isinstance(extract_module.VERSION, int)
+    assert extract_module.VERSION >= 1
 
 
 # --- narrow_lines and text_kind ---------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
+from claimledger import match as match_module
 from claimledger.extract import extract_text, text_kind
 from claimledger.match import (
     CONTEXT_CHARS,
@@ -255,3 +256,97 @@ def test_prepared_text_keeps_line_breaks_for_sentences() -> None:
 
     assert prepared.normalized == "First line.\nSecond line."
     assert prepared.flat == "First line. Second line."
+
+
+# --- a reworded fragment is judged on its own span ---------------------------
+
+FRAGMENT_PAGE = (
+    "Objects are created on demand. Each object has a unique name chosen by the developer, "
+    "and at most 128 objects run at once. Names are never reused."
+)
+
+
+def test_a_reworded_fragment_is_judged_only_on_its_own_span() -> None:
+    quote = "Each object has a distinct name chosen by the developer"
+
+    result = locate(quote, FRAGMENT_PAGE)
+
+    assert result.status == "drifted"
+    assert result.current == (
+        "Each object has a unique name chosen by the developer, "
+        "and at most 128 objects run at once."
+    )
+    assert [(c.op, c.quote, c.page, c.meaningful) for c in result.changed_words] == [
+        ("replace", "distinct", "unique", False)
+    ]
+    assert not result.meaning_changed
+
+
+def test_words_before_a_reworded_fragment_are_outside_its_span() -> None:
+    page = "At most 128 objects run at once; each object has a unique name chosen by the developer."
+    result = locate("each object has a distinct name chosen by the developer", page)
+
+    assert result.status == "drifted"
+    assert result.current == page
+    assert [(c.quote, c.page) for c in result.changed_words] == [("distinct", "unique")]
+    assert not result.meaning_changed
+
+
+@pytest.mark.parametrize(
+    ("quote", "sentence", "change"),
+    [
+        (
+            "Each object has a name that is guaranteed to be unique",
+            "Each object has a name that is not guaranteed to be unique, and at most 128 run.",
+            ("insert", "", "not"),
+        ),
+        (
+            "Each object has a name that is not guaranteed to be unique",
+            "Each object has a name that is guaranteed to be unique, and up to 128 run at once.",
+            ("delete", "not", ""),
+        ),
+        (
+            "Never retry the failed steps of a workflow",
+            "Some steps fail, so always retry the failed steps of a workflow.",
+            ("replace", "Never", "always"),
+        ),
+        (
+            "The steps of a workflow are retried at most twice",
+            "The steps of a workflow are retried, and the workflow runs for days.",
+            ("delete", "at most twice", ""),
+        ),
+    ],
+    ids=["negation-inserted", "negation-removed", "edge-word-replaced", "edge-words-deleted"],
+)
+def test_a_meaning_change_inside_the_fragments_span_still_counts(
+    quote: str, sentence: str, change: tuple[str, str, str]
+) -> None:
+    result = locate(quote, "Intro. " + sentence + " Outro.")
+
+    assert result.status == "drifted"
+    assert result.current == sentence
+    assert [(c.op, c.quote, c.page) for c in result.changed_words if c.meaningful] == [change]
+    assert result.meaning_changed
+
+
+def test_a_clause_moved_to_the_end_of_a_longer_sentence_is_not_a_meaning_change() -> None:
+    quote = "If it runs for 30 seconds, the object will be reset"
+    page = "The object will be reset if it runs for 30 seconds, and at most 128 objects run."
+
+    result = locate(quote, page)
+
+    assert result.status == "drifted"
+    assert not result.meaning_changed, result.changed_words
+
+
+def test_word_diff_of_the_current_passage_gives_the_matchs_changes() -> None:
+    quote = "Each object has a distinct name chosen by the developer"
+    result = locate(quote, FRAGMENT_PAGE)
+
+    assert result.current is not None
+    assert word_diff(quote, result.current) == result.changed_words
+
+
+def test_match_has_a_verdict_version() -> None:
+    assert isinstance(match_module.VERSION, int)
+    assert match_module.VERSION >= 1

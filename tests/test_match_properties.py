@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import re
+
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from claimledger.match import locate, normalize
+from claimledger.match import _STOPWORDS as STOPWORDS
+from claimledger.match import locate, normalize, word_diff
 
 # Characters the normaliser treats specially, mixed into arbitrary text.
 SPECIAL = [
@@ -88,3 +91,39 @@ def test_inserting_not_is_never_verified(
     assert result.status == "drifted", result
     assert result.meaning_changed
     assert any("not" in c.quote.split() and c.meaningful for c in result.changed_words)
+
+
+FRESH = "Zebrafinch"  # ten letters: never one of the (at most nine letter) page words
+
+
+@settings(max_examples=150, deadline=None)
+@given(passages(), st.data())
+def test_a_fragment_with_one_word_reworded_is_judged_on_its_own_words(
+    case: tuple[str, str, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    """Whatever the rest of the page says (digits, quantifiers), only the changed word counts."""
+    page, passage, spans = case
+    offset = spans[0][0]
+    plain = [
+        k
+        for k, (start, end) in enumerate(spans)
+        if 0 < k < len(spans) - 1  # an interior word: the passage found surely holds its place
+        and not any(c.isdigit() for c in page[start:end])
+        and not any(c.meaningful for c in word_diff(page[start:end], FRESH))
+    ]
+    words = re.findall(r"\w+", passage.lower())
+    # A sentence of stopwords alone is trimmed off the passage found: keep to content words.
+    assume(len(spans) >= 6 and plain and not STOPWORDS.intersection(words))
+    k = data.draw(st.sampled_from(plain))
+    start, end = spans[k][0] - offset, spans[k][1] - offset
+    word = re.search(r"\w+", passage[start:end])
+    assert word is not None
+    reworded = passage[: start + word.start()] + FRESH + passage[start + word.end() :]
+
+    result = locate(reworded, page)
+
+    assert result.status == "drifted", result
+    assert [(c.op, c.quote, c.page) for c in result.changed_words] == [
+        ("replace", FRESH, word.group())
+    ]
+    assert not result.meaning_changed

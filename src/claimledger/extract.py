@@ -13,18 +13,25 @@ else ``article``, ``[role=main]``, ``main``, else the body) is walked into
 lines: block elements break lines, inline elements join without invented
 spaces, table rows become ``a | b | c``, ``<pre>`` keeps its lines,
 ``<sup>2</sup>`` becomes ``^2``. Navigation, headers, footers, forms, scripts,
-hidden elements, cookie banners and sidebars are dropped; an ``<aside>`` inside
-the content root is a callout and stays.
+hidden elements and sidebars are dropped. Outside the content root (or when
+the body is the root) so are ``<aside>`` sidebars and consent banners named by a
+whole class or id (``cookie-banner``, ``consent``, ``onetrust-consent-sdk``);
+inside it an ``<aside>`` is a callout and a ``#cookie-attributes`` section is
+content.
 
 Plain text, markdown, JSON and source files pass through with only their line
 endings normalised; :func:`text_kind` tells the matcher how to read them.
 
 Exceptions: :class:`ExtractError` (a ``ValueError``) when a ``select`` is
-invalid or matches nothing, or a page cannot be parsed at all.
+invalid or matches nothing, or a page cannot be parsed: lxml gives up on a page
+nested deeper than it allows (2,048 elements) and keeps only what came before,
+so such a page is an error, never an empty or shortened text whose quotes would
+look removed.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Iterable, Iterator
@@ -33,6 +40,8 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from claimledger.match import TextKind
+
+VERSION = 1  # bump when a change could alter a verdict: cached checks of older versions re-run
 
 
 class ExtractError(ValueError):
@@ -64,11 +73,28 @@ _INLINE_TAGS = _words(
     ruby s samp small span strike strong sub sup time tt u var wbr"""
 )
 _DROPPED_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
-_BOILERPLATE_NAME = re.compile(r"cookie|consent|banner", re.IGNORECASE)
+_BANNER_NAME = re.compile(
+    r"""
+      cookies? | consent | gdpr | banner
+    | (?:[a-z0-9]+[-_])* (?:cookies?|consent|gdpr) [-_]?
+      (?:banner|bar|notice|notification|popup|modal|dialog|overlay|prompt|message|wall|consent)
+      (?:[-_][a-z0-9]+)*
+    | (?:[a-z0-9]+[-_])+ banner (?:[-_][a-z0-9]+)*
+    | (?:onetrust|ot-sdk|optanon|cookiebot|cybotcookiebot|cookieyes|cky-consent|didomi
+        |usercentrics|truste|osano|termly|qc-cmp|sp_message|cc-window|cc-banner) [\w-]*
+    """,
+    re.VERBOSE,
+)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _SKIP_LINK = re.compile(r"\s*skip\s+to\b", re.IGNORECASE)
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_MARKUP_BYTES = re.compile(
+    r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^>]*>?", re.DOTALL | re.IGNORECASE
+)
+_WORD = re.compile(r"\w")
+_RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT  # how lxml reports a page nested too deeply
+_UNREADABLE = "the page's text could not be extracted (nested too deeply?)"
 
 
 def _has_class(name: str) -> str:
@@ -97,21 +123,18 @@ def extract_text(body: str, content_type: str, *, select: str | None = None) -> 
     """The text a reader sees on the page: one line per block, content only.
 
     ``select`` (a CSS selector) names the content region and wins over the
-    built-in guesses; it is ignored for pages that are not HTML.
+    built-in guesses; it is ignored for pages that are not HTML. A page the
+    parser could not read to its end (nested too deeply) raises
+    :class:`ExtractError` rather than reading as empty or cut short; a page
+    with no text, or only boilerplate, is "".
     """
     if not _is_html(content_type, body):
         return _normalize_newlines(body)
     root = _parse(body)
-    if root is None:
-        return ""
-    if select is not None:
-        return _render(_selected(root, body, select), drop_asides=False)
-    for regions in _content_root_candidates(root):
-        text = _render(regions, drop_asides=False)
-        if text:
-            return text
-    body_element = root.find("body")
-    return _render([root if body_element is None else body_element], drop_asides=True)
+    text = "" if root is None else _content_text(root, body, select)
+    if not text and _parse_lost_text(root, body):
+        raise ExtractError(_UNREADABLE)
+    return text
 
 
 def narrow_lines(text: str, first: int, last: int) -> str:
@@ -150,6 +173,29 @@ def text_kind(content_type: str, path: str = "") -> TextKind:
 # --------------------------------------------------------------------------
 
 
+def _content_text(root: etree._Element, body: str, select: str | None) -> str:
+    if select is not None:
+        return _render(_selected(root, body, select), outside_root=False)
+    for regions in _content_root_candidates(root):
+        text = _render(regions, outside_root=False)
+        if text:
+            return text
+    body_element = root.find("body")
+    return _render([root if body_element is None else body_element], outside_root=True)
+
+
+def _parse_lost_text(root: etree._Element | None, body: str) -> bool:
+    """Do the page's bytes show words that its parsed tree holds nowhere (a parse that gave up)?
+
+    A page of boilerplate only, or of nothing, extracts to "" honestly: its
+    tree still holds its words (or there were none).
+    """
+    if not _WORD.search(html.unescape(_MARKUP_BYTES.sub(" ", body))):
+        return False
+    held = "" if root is None else "".join(t for t in root.itertext() if isinstance(t, str))
+    return not _WORD.search(held)
+
+
 def _media_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
@@ -181,9 +227,12 @@ def _parse(body: str) -> etree._Element | None:
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
     )
     try:
-        return etree.fromstring(body.encode("utf-8", "replace"), parser)
+        root = etree.fromstring(body.encode("utf-8", "replace"), parser)
     except etree.LxmlError as error:
         raise ExtractError(f"page could not be parsed as HTML: {error}") from error
+    if any(error.type == _RESOURCE_LIMIT for error in parser.error_log):
+        raise ExtractError(_UNREADABLE)  # the parser stopped part way: the rest is lost
+    return root
 
 
 def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Element]]:
@@ -208,7 +257,7 @@ def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
 
 
 def _inside_boilerplate(element: etree._Element) -> bool:
-    return any(_is_boilerplate(a) or a.tag == "aside" for a in element.iterancestors())
+    return any(_is_boilerplate(a) or _is_outside_only(a) for a in element.iterancestors())
 
 
 def _selected(root: etree._Element, body: str, select: str) -> list[etree._Element]:
@@ -369,11 +418,23 @@ def _is_boilerplate(element: etree._Element) -> bool:
         return True
     if (get("role") or "").strip().lower() in _DROPPED_ROLES:
         return True
-    if tag not in ("html", "body") and _BOILERPLATE_NAME.search(
-        (get("class") or "") + " " + (get("id") or "")
-    ):
-        return True
     return tag == "a" and (get("href") or "").startswith("#") and _is_skip_link(element)
+
+
+def _is_outside_only(element: etree._Element) -> bool:
+    """Boilerplate only outside the content root: sidebars and consent banners.
+
+    Inside the root an ``<aside>`` is a callout, and a page about HTTP cookies
+    has a ``#cookie-attributes`` section; so this is never applied there.
+    """
+    tag = element.tag
+    if tag == "aside":
+        return True
+    if tag in ("html", "body"):
+        return False
+    names = (element.get("class") or "").lower().split()
+    names.append((element.get("id") or "").strip().lower())
+    return any(_BANNER_NAME.fullmatch(name) for name in names if name)
 
 
 def _is_skip_link(element: etree._Element) -> bool:
@@ -513,7 +574,8 @@ class _Renderer:
         return self.out
 
 
-def _render(regions: Iterable[etree._Element], *, drop_asides: bool) -> str:
+def _render(regions: Iterable[etree._Element], *, outside_root: bool) -> str:
+    """The regions' text; ``outside_root`` when no content root was found (the body is read)."""
     renderer = _Renderer()
     for region in regions:
         renderer.out.end_line()
@@ -523,7 +585,7 @@ def _render(regions: Iterable[etree._Element], *, drop_asides: bool) -> str:
             if element is region:
                 renderer.text(element.text) if event == "start" else renderer.out.end_line()
             elif event == "start":
-                if _is_boilerplate(element) or (drop_asides and element.tag == "aside"):
+                if _is_boilerplate(element) or (outside_root and _is_outside_only(element)):
                     skipped.add(element)
                     walker.skip_subtree()
                 else:

@@ -24,6 +24,10 @@ How it decides, in order:
    that carries meaning in a guarantee (negation, modal, number or unit,
    quantifier, consistency or delivery term) sets ``meaning_changed``. Quotes
    under :data:`MIN_WORDS` words are never drifted.
+5. The diff compares the quote with its own span of the passage, not with the
+   whole sentences reported as ``current``: a quote cut from the middle of a
+   sentence says nothing about the rest of it (a verbatim fragment verifies),
+   so ", and at most 128 objects run at once" after it is no change to it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from functools import lru_cache
 from typing import Literal
 
 from rapidfuzz import fuzz
+
+VERSION = 1  # bump when a change could alter a verdict: cached checks of older versions re-run
 
 MatchStatus = Literal["verified", "drifted", "missing", "ambiguous"]
 MatchKind = Literal["exact", "normalized"]
@@ -73,6 +79,8 @@ _MAX_UNIT_CHARS = 500  # longer "sentences" (minified code, unpunctuated text) a
 _MIN_MOVED_RUN = 3  # a run of this many words deleted here and inserted there is a move
 _CONTEXT_MIN_SCORE = 60.0  # context similarity needed to pick one of several occurrences
 _CONTEXT_MIN_MARGIN = 10.0  # ... and its lead over the runner-up
+_OUTSIDE_WORD_COST = 0.5  # a stretch of the passage joins the quote's span only with one
+#                           of the quote's words for every two words that are not
 
 
 @dataclass(frozen=True)
@@ -377,6 +385,7 @@ def _normalize_quote(text: str, kind: TextKind, *, markup: bool) -> str:
 
 _TOKEN = re.compile(r"\w+(?:['.,\-]\w+)*%?|%")
 _CLAUSE_BREAK = re.compile(r"[,;:(]|\s-\s|--")
+_SPAN_BREAK = re.compile(r"[.,;:!?()\[\]]|\s-\s|--")  # between two words: a clause ends
 
 
 def _words(text: str) -> frozenset[str]:
@@ -507,8 +516,129 @@ def _kept_share(quote_tokens: list[str], passage_tokens: list[str]) -> float:
 
 
 def word_diff(quote: str, passage: str) -> tuple[WordChange, ...]:
-    """What differs between the quote's words and the passage's, each change judged for meaning."""
-    return _diff_tokens(_tokens(normalize(quote)), _tokens(normalize(passage)))
+    """What differs between the quote's words and its span of the passage, judged for meaning.
+
+    Words of the passage beyond the quote's span (the rest of a sentence the
+    quote was cut from) are no change to it; see :func:`_aligned_span`.
+    """
+    return _span_diff(_tokens(normalize(quote)), normalize(passage))
+
+
+def _span_diff(quote_tokens: list[str], passage: str) -> tuple[WordChange, ...]:
+    page_tokens, breaks = _tokens_and_breaks(passage)
+    first, end = _aligned_span(quote_tokens, page_tokens, breaks)
+    return _diff_tokens(quote_tokens, page_tokens[first:end])
+
+
+def _tokens_and_breaks(text: str) -> tuple[list[str], list[bool]]:
+    """The words, and before each word (and after the last) whether a clause ends there."""
+    tokens: list[str] = []
+    breaks = [True]
+    last_end = 0
+    for m in _TOKEN.finditer(text):
+        if tokens:
+            breaks.append(_SPAN_BREAK.search(text, last_end, m.start()) is not None)
+        tokens.append(m.group())
+        last_end = m.end()
+    if tokens:
+        breaks.append(True)
+    return tokens, breaks
+
+
+def _aligned_span(
+    quote_tokens: list[str], page_tokens: list[str], breaks: list[bool]
+) -> tuple[int, int]:
+    """The passage's words ``[first, end)`` the quote lines up with: its own span.
+
+    The densest run of the quote's words is its span; a meaning word next to
+    it that lines up with none of the quote's words (", and at most 128 ...")
+    belongs to the rest of the sentence. A first or last quote word that was
+    replaced reaches as many words past the span, within its clause, so
+    "Never retry" against "..., so always retry" reads as never -> always.
+    """
+    quote = [_stem(t) for t in quote_tokens]
+    page = [_stem(t) for t in page_tokens]
+    first, end = _densest_window(Counter(quote), page)
+    if first == end:
+        return 0, len(page)
+    lead, trail = _unaligned_edges(quote, page[first:end])
+    for _ in range(lead):
+        if breaks[first]:
+            break
+        first -= 1
+    for _ in range(trail):
+        if breaks[end]:
+            break
+        end += 1
+    return first, end
+
+
+def _densest_window(wanted: Counter[str], page: list[str]) -> tuple[int, int]:
+    """The run of page words scoring best: +1 per quote word, minus a cost per other word.
+
+    A quote word counts as often as the quote has it. Linear: the best run of
+    the quote's length anchors it; its edges are trimmed to quote words, then
+    it grows to whichever end on each side scores best.
+    """
+    width = min(sum(wanted.values()), len(page))
+    count: Counter[str] = Counter()
+    gains = best_gains = best_first = best_end = 0
+    for end, stem in enumerate(page):
+        count[stem] += 1
+        gains += count[stem] <= wanted[stem]
+        if end >= width:
+            old = page[end - width]
+            gains -= count[old] <= wanted[old]
+            count[old] -= 1
+        if gains > best_gains:
+            best_gains, best_first, best_end = gains, max(0, end + 1 - width), end + 1
+    if not best_gains:
+        return 0, 0
+    first, end = best_first, best_end
+    used = Counter(page[first:end])
+    while used[page[first]] > wanted[page[first]]:
+        used[page[first]] -= 1
+        first += 1
+    while used[page[end - 1]] > wanted[page[end - 1]]:
+        used[page[end - 1]] -= 1
+        end -= 1
+    end = _grown(page, wanted, used, end, 1)
+    first = _grown(page, wanted, used, first, -1)
+    return first, end
+
+
+def _grown(page: list[str], wanted: Counter[str], used: Counter[str], edge: int, step: int) -> int:
+    """Move one edge of a run outwards (``step`` -1 or 1) to where the run scores best.
+
+    ``used`` counts the quote words the run holds, the ones gained included.
+    """
+    score = best = 0.0
+    best_edge, kept = edge, 0
+    taken: list[str] = []
+    at = edge if step > 0 else edge - 1
+    while 0 <= at < len(page):
+        stem = page[at]
+        used[stem] += 1
+        taken.append(stem)
+        score += 1.0 if used[stem] <= wanted[stem] else -_OUTSIDE_WORD_COST
+        if score > best:
+            best, best_edge, kept = score, at + max(step, 0), len(taken)
+        at += step
+    for stem in taken[kept:]:
+        used[stem] -= 1
+    return best_edge
+
+
+def _unaligned_edges(quote: list[str], window: list[str]) -> tuple[int, int]:
+    """How many of the quote's first and last words line up with no word of the window."""
+    opcodes = SequenceMatcher(None, quote, window, autojunk=False).get_opcodes()
+    matched = {i for tag, i1, i2, _, _ in opcodes if tag == "equal" for i in range(i1, i2)}
+    q_free = [i for tag, i1, i2, _, _ in opcodes if tag != "equal" for i in range(i1, i2)]
+    p_free = [j for tag, _, _, j1, j2 in opcodes if tag != "equal" for j in range(j1, j2)]
+    matched |= _moved_positions(quote, window, q_free, p_free)[0]
+    if not matched:
+        return 0, 0
+    return min(matched), len(quote) - 1 - max(matched)
 
 
 def _moved_positions(
@@ -811,7 +941,7 @@ def _closest(needle: str, prepared: PreparedText) -> Match:
         return _missing(round(best.similarity, 4))
     starts, ends = prepared.units
     start, end = prepared.original_span(starts[best.first], ends[best.last])
-    changes = _diff_tokens(quote_tokens, passage_tokens)
+    changes = _span_diff(quote_tokens, prepared.unit_text(best.first, best.last))
     return Match(
         "drifted",
         None,
@@ -929,10 +1059,12 @@ def _grow(seed: int, wanted: Counter[str], prepared: PreparedText, width: int) -
     """Extend a sentence to its neighbours while they add quote words not yet covered.
 
     A neighbour adding nothing (a heading, a line of stopwords) may be stepped
-    over when the sentence after it adds words.
+    over when the sentence after it adds words. The passage stays within about
+    twice the quote's length, or the seed sentence and the quote's length more
+    (a quote may run from the end of a long sentence into the next).
     """
     starts, ends = prepared.units
-    limit = max(2 * width + 100, ends[seed] - starts[seed])
+    limit = max(2 * width, ends[seed] - starts[seed] + width) + 100
     wanted_stems = set(wanted)
     first = last = seed
     covered = set(prepared.unit_stems(seed)) & wanted_stems
