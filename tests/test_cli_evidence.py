@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from claimledger.cli import app
 from claimledger.ledger import Grade, load
+from cli_runner import Cli
 from webserver import PageServer, trickle, unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,25 +120,6 @@ def serve_v1(server: PageServer, *, etags: bool = False) -> None:
     server.set_page("/guide", page("An opening line.", DURABLE, ORDERED), headers=headers("g1"))
     server.set_page("/mirror", page(DURABLE), headers=headers("m1"))
     server.set_page("/other", page(ALARM), headers=headers("o1"))
-
-
-class Cli:
-    """The real command line, in-process, on one ledger."""
-
-    def __init__(self, ledger: Path) -> None:
-        self.ledger = ledger
-        self.runner = CliRunner()
-
-    def __call__(self, *args: str, code: int | None = None) -> Any:
-        result = self.runner.invoke(
-            app, ["--ledger", str(self.ledger), *args], catch_exceptions=False
-        )
-        if code is not None:
-            assert result.exit_code == code, (result.stdout, result.stderr)
-        return result
-
-    def json(self, *args: str, code: int | None = None) -> Any:
-        return json.loads(self(*args, "--json", code=code).stdout)
 
 
 def run(*args: str) -> Any:

@@ -10,15 +10,12 @@ The author's comments survive every write.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from claimledger.cli import app
 from claimledger.ledger import Grade, load
+from cli_runner import Cli
 from webserver import PageServer
 
 HARMLESS = "Each object runs in exactly one location at any given time, handling all requests."
@@ -146,25 +143,6 @@ def serve_v2(server: PageServer) -> None:
     server.set_page("/c", page("An unrelated opening sentence about alarms."))
     server.remove("/d")
     server.set_page("/e", "slow down", status=429, headers={"Retry-After": "0"})
-
-
-class Cli:
-    """The real command line, in-process, on one ledger."""
-
-    def __init__(self, ledger: Path) -> None:
-        self.ledger = ledger
-        self.runner = CliRunner()
-
-    def __call__(self, *args: str, code: int | None = None) -> Any:
-        result = self.runner.invoke(
-            app, ["--ledger", str(self.ledger), *args], catch_exceptions=False
-        )
-        if code is not None:
-            assert result.exit_code == code, result.output
-        return result
-
-    def json(self, *args: str, code: int | None = None) -> Any:
-        return json.loads(self(*args, "--json", code=code).stdout)
 
 
 def grade_of(ledger: Path, claim_id: str) -> Grade:

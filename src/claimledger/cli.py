@@ -33,7 +33,7 @@ from claimledger import __version__, ledgerfile
 from claimledger.accept import accept_plan
 from claimledger.artifact import run_artifact
 from claimledger.atomicfile import replace_atomically
-from claimledger.demo import demo_data, demo_url_map, serve_pages
+from claimledger.demo import demo_data, demo_url_map, prepare_demo_directory, serve_pages
 from claimledger.errors import ClaimledgerError, InputError, LedgerError
 from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.fetch import (
@@ -1056,28 +1056,6 @@ def demo_command(
         f" the ledger is {ledger_path}",
         markup=False,
     )
-
-
-def prepare_demo_directory(directory: Path) -> Path:
-    """A fresh copy of the bundled ledger in `directory`; a previous demo there is replaced."""
-    marker = directory / ".claimledger-demo"
-    try:
-        if directory.is_symlink() or (directory.exists() and not directory.is_dir()):
-            raise InputError(f"{directory}: not a directory; choose another DIR")
-        if directory.exists() and any(directory.iterdir()):
-            if not marker.exists():
-                raise InputError(
-                    f"{directory}: exists and is not a claimledger demo; choose another DIR"
-                )
-            shutil.rmtree(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        marker.write_text("made by `claimledger demo`; safe to delete\n", encoding="utf-8")
-        ledger_path = directory / "claims.yaml"
-        bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
-        ledger_path.write_text(bundled, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"{directory}: cannot prepare the demo there: {error.strerror}") from None
-    return ledger_path
 
 
 def _run_step(ledger_path: Path, args: list[str]) -> None:

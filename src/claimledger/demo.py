@@ -30,6 +30,7 @@ working from the first refresh to the second.
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -46,6 +47,8 @@ from typing import Any, cast
 from urllib.parse import unquote
 
 import yaml
+
+from claimledger.errors import InputError
 
 ROUTES_FILE = "routes.yaml"
 LOOPBACK = "127.0.0.1"
@@ -370,3 +373,25 @@ def serve_pages(root: Root, version: str) -> Iterator[PageServer]:
         yield server
     finally:
         server._stop(thread)
+
+
+def prepare_demo_directory(directory: Path) -> Path:
+    """A fresh copy of the bundled ledger in `directory`; a previous demo there is replaced."""
+    marker = directory / ".claimledger-demo"
+    try:
+        if directory.is_symlink() or (directory.exists() and not directory.is_dir()):
+            raise InputError(f"{directory}: not a directory; choose another DIR")
+        if directory.exists() and any(directory.iterdir()):
+            if not marker.exists():
+                raise InputError(
+                    f"{directory}: exists and is not a claimledger demo; choose another DIR"
+                )
+            shutil.rmtree(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        marker.write_text("made by `claimledger demo`; safe to delete\n", encoding="utf-8")
+        ledger_path = directory / "claims.yaml"
+        bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
+        ledger_path.write_text(bundled, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"{directory}: cannot prepare the demo there: {error.strerror}") from None
+    return ledger_path
