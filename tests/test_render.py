@@ -32,6 +32,15 @@ from claimledger.evidence import CheckRecord, FetchRecord, StoredWordChange
 from claimledger.fetch import Hop
 from claimledger.grade import regrade
 from claimledger.ledger import Grade, Ledger, load, parse
+from claimledger.markup import (
+    author_markdown,
+    code_block,
+    md_escape,
+    md_url,
+    one_line,
+    text_fragment_link,
+)
+from claimledger.urls import safe_url
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -417,7 +426,7 @@ def test_no_secret_reaches_any_format(outputs: dict[str, str]) -> None:
     ],
 )
 def test_safe_url(url: str, expected: str | None) -> None:
-    assert r.safe_url(url) == expected
+    assert safe_url(url) == expected
 
 
 @pytest.mark.parametrize(
@@ -429,17 +438,15 @@ def test_safe_url(url: str, expected: str | None) -> None:
     ],
 )
 def test_safe_url_is_idempotent(url: str) -> None:
-    once = r.safe_url(url)
-    assert once is not None and r.safe_url(once) == once
-    assert r.md_url(once) == once
+    once = safe_url(url)
+    assert once is not None and safe_url(once) == once
+    assert md_url(once) == once
 
 
 def test_text_fragment_link_encodes_the_directive_syntax() -> None:
-    link = r.text_fragment_link("https://example.com/p", "at-least-once, A & B")
+    link = text_fragment_link("https://example.com/p", "at-least-once, A & B")
     assert link == "https://example.com/p#:~:text=at%2Dleast%2Donce%2C%20A%20%26%20B"
-    long = r.text_fragment_link(
-        "https://example.com/p#L10-L20", " ".join(f"w{i}" for i in range(20))
-    )
+    long = text_fragment_link("https://example.com/p#L10-L20", " ".join(f"w{i}" for i in range(20)))
     assert (
         long
         == "https://example.com/p#L10-L20:~:text=w0%20w1%20w2%20w3%20w4,w15%20w16%20w17%20w18%20w19"
@@ -582,7 +589,7 @@ def test_markdown_links_only_to_the_web_and_to_anchors(outputs: dict[str, str]) 
 
 
 def test_code_block_fence_outgrows_backticks_inside() -> None:
-    block = r.code_block("print('```')\n````")
+    block = code_block("print('```')\n````")
     assert block.startswith("`````\n") and block.endswith("\n`````")
 
 
@@ -598,9 +605,9 @@ _TEXT = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(_TEXT)
 def test_md_escape_shows_exactly_the_text(text: str) -> None:
-    expected = r.one_line(text)
+    expected = one_line(text)
     for wrapper in ("> {}", "- {}", "{}", "| a | {} |\n|---|---|\n| {} | b |"):
-        doc = _markdown_to_html(wrapper.replace("{}", r.md_escape(text)))
+        doc = _markdown_to_html(wrapper.replace("{}", md_escape(text)))
         body = doc.xpath("//body")[0]
         if wrapper.startswith("|"):
             assert len(body.xpath(".//td")) == 2 and len(body.xpath(".//th")) == 2
@@ -615,12 +622,12 @@ def test_md_escape_shows_exactly_the_text(text: str) -> None:
 
 
 def test_md_escape_breaks_autolinks_and_mentions() -> None:
-    escaped = r.md_escape("see https://x.example and www.y.example or me@z.example")
+    escaped = md_escape("see https://x.example and www.y.example or me@z.example")
     assert escaped == "see https\\://x.example and www\\.y.example or me\\@z.example"
 
 
 def test_author_markdown_keeps_web_links_only() -> None:
-    text = r.author_markdown(
+    text = author_markdown(
         "[ok](https://example.org) [bad](javascript:alert(1)) [rel](notes.md) "
         "<script>x</script> `<kept>` [ref]: vbscript:x"
     )

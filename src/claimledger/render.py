@@ -10,7 +10,8 @@ Pure: no network, no clock (dates are parameters), no disk except the templates
 Jinja's loader reads. The same inputs give byte-identical output: everything is laid
 out in ledger order or sorted, never in the order a dict happened to fill.
 
-Nothing from the ledger or a web page can become markup or a link:
+Nothing from the ledger or a web page can become markup or a link (the escaping itself
+lives in `claimledger.markup`; here it is wired into the templates):
 
 * HTML templates autoescape; the author's markdown (intros, about) is rendered there
   through a tiny safe subset (paragraphs, lists, emphasis, code, http(s) links).
@@ -32,7 +33,6 @@ import dataclasses
 import json
 import re
 import shlex
-import urllib.parse
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -43,12 +43,23 @@ from typing import Any, Literal, get_args
 import jinja2
 from jinja2.nodes import EvalContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from markupsafe import Markup, escape
 
 from claimledger.errors import InputError
 from claimledger.evidence import CheckRecord, FetchRecord
 from claimledger.grade import READ_STATUSES, Notice, Proposal, Regrade, Trace
 from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote, Source
+from claimledger.markup import (
+    MarkdownText,
+    author_html,
+    author_markdown,
+    code_block,
+    excerpt,
+    md_anchor,
+    md_escape,
+    md_link,
+    md_url,
+    text_fragment_link,
+)
 from claimledger.urls import safe_url
 
 Format = Literal["md", "html", "json", "claimreview"]
@@ -1088,220 +1099,6 @@ def upper_first(text: Any) -> str:
     return words[:1].upper() + words[1:]
 
 
-def excerpt(text: str, limit: int = 72) -> str:
-    """The start of `text` on one line, cut at a word boundary, with an ellipsis if cut."""
-    line = " ".join(text.split())
-    if len(line) <= limit:
-        return line
-    cut = line[:limit].rsplit(" ", 1)[0] or line[:limit]
-    return f"{cut}…"
-
-
-# --------------------------------------------------------------------------- URLs
-
-
-def text_fragment_link(url: str, quote: str) -> str:
-    """A link to the quoted sentence itself (`#:~:text=`, the Text Fragments syntax).
-
-    A short quote is matched whole; a long one as a range from its first five words to
-    its last five. Each part is percent-encoded, `-`, `&` and `,` included, since those
-    are the directive's own syntax.
-    """
-    words = quote.split()
-    if len(words) > 12:
-        directive = f"{_fragment_part(words[:5])},{_fragment_part(words[-5:])}"
-    else:
-        directive = _fragment_part(words)
-    separator = "" if "#" in url else "#"
-    return f"{url}{separator}:~:text={directive}"
-
-
-def _fragment_part(words: Sequence[str]) -> str:
-    return urllib.parse.quote(" ".join(words), safe="").replace("-", "%2D")
-
-
-# --------------------------------------------------------------------------- Markdown escaping
-
-
-class MarkdownText(str):
-    """Text that is already Markdown: the Markdown templates print it as it is."""
-
-    __slots__ = ()
-
-
-_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x85\u2028\u2029])[ \t]*")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
-_MD_ESCAPES = str.maketrans(
-    {
-        "\\": "\\\\",
-        "`": "\\`",
-        "*": "\\*",
-        "_": "\\_",
-        "[": "\\[",
-        "]": "\\]",
-        "|": "\\|",
-        "~": "\\~",
-        "$": "\\$",
-        "#": "\\#",
-        "@": "\\@",
-        "<": "&lt;",
-        ">": "&gt;",
-        "&": "&amp;",
-    }
-)
-_SCHEME_COLON = re.compile(r"(?<=[A-Za-z]):(?=\S)")
-_WWW_DOT = re.compile(r"(www)\.", re.IGNORECASE)
-_LEADING_MARKER = re.compile(r"^(?:([-+=:])|(\d+)([.)]))")
-
-
-def one_line(text: str) -> str:
-    """`text` on one line: line breaks become spaces, control characters go, ends trimmed."""
-    flat = _LINE_BREAK.sub(" ", _CONTROL.sub("", str(text))).replace("\t", " ")
-    return flat.strip(" ")
-
-
-def md_escape(text: Any) -> MarkdownText:
-    """Plain text as GitHub Markdown that shows exactly that text and nothing else.
-
-    One line (a quote's newline cannot start a heading, a list or a new block quote);
-    every character with a meaning inline is escaped (emphasis, code, links, tables,
-    strikethrough, math, HTML, entities, mentions); a `scheme:` colon and `www.` are
-    escaped so GitHub does not turn a bare address into a link; and a leading `-`, `+`,
-    `=`, `:` or `1.` cannot start a list, heading underline or table.
-    """
-    if isinstance(text, MarkdownText):
-        return text
-    escaped = one_line("" if text is None else str(text)).translate(_MD_ESCAPES)
-    escaped = _WWW_DOT.sub(r"\1\\.", _SCHEME_COLON.sub(r"\\:", escaped))
-    return MarkdownText(_LEADING_MARKER.sub(_escape_leading, escaped, count=1))
-
-
-def _escape_leading(match: re.Match[str]) -> str:
-    if match.group(1):
-        return "\\" + match.group(1)
-    return f"{match.group(2)}\\{match.group(3)}"
-
-
-def md_url(url: Any) -> MarkdownText:
-    """A link destination: a safe http(s) URL, or an in-page `#anchor`; otherwise empty."""
-    text = str(url or "")
-    if re.fullmatch(r"#[a-z0-9._-]+", text):
-        return MarkdownText(text)
-    return MarkdownText(safe_url(text) or "")
-
-
-def md_link(text: Any, url: Any) -> MarkdownText:
-    """`[text](url)` when `url` is a safe http(s) URL or an in-page `#anchor`, else the text."""
-    destination = md_url(url)
-    label = md_escape(text)
-    return MarkdownText(f"[{label}]({destination})") if destination else label
-
-
-def md_anchor(anchor: Any) -> MarkdownText:
-    """An id for `<a id="…">` and `(#…)`: only lowercase letters, digits, '.', '_', '-'."""
-    return MarkdownText(re.sub(r"[^a-z0-9._-]", "-", str(anchor).lower()))
-
-
-def code_block(text: Any, language: str = "") -> MarkdownText:
-    """A fenced code block holding `text` literally, its fence longer than any run inside."""
-    body = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
-    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
-    fence = "`" * max(3, longest + 1)
-    tag = re.sub(r"[^A-Za-z0-9_+-]", "", language)
-    return MarkdownText(f"{fence}{tag}\n{body}\n{fence}")
-
-
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-_DESTINATION = re.compile(r"\]([(:])\s*<?([^\s)>]*)")
-
-
-def author_markdown(text: Any) -> MarkdownText:
-    """The author's own Markdown (intros, about), passed through with two exceptions: no raw
-    HTML (`<` shows as written), and no link to anything but http(s) or an in-page `#`
-    (a `](` or `]:` before any other destination has its bracket escaped; `@` is escaped
-    so an address does not become a mailto: link)."""
-    source = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    pieces: list[str] = []
-    cursor = 0
-    for span in _CODE_SPAN.finditer(source):
-        pieces.append(_neutralise_markdown(source[cursor : span.start()]))
-        pieces.append(span.group(0))
-        cursor = span.end()
-    pieces.append(_neutralise_markdown(source[cursor:]))
-    return MarkdownText("".join(pieces))
-
-
-def _neutralise_markdown(text: str) -> str:
-    text = text.replace("<", "&lt;").replace("@", "\\@")
-    return _DESTINATION.sub(_keep_web_destination, text)
-
-
-def _keep_web_destination(match: re.Match[str]) -> str:
-    destination = match.group(2)
-    if destination.startswith("#"):
-        return match.group(0)
-    shown = safe_url(destination)
-    if shown is None:
-        return "\\" + match.group(0)
-    return match.group(0).replace(destination, shown)
-
-
-# --------------------------------------------------------------------------- the author's
-# markdown in HTML: a tiny safe subset
-
-_LIST_ITEM = re.compile(r"^\s{0,3}[-*+]\s+")
-_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)([^<>]+?)(?<=\S)[*_](?![\w*])")
-_WEB_LINK = re.compile(r"\[([^\[\]]+)\]\((https?://[^\s)]+)\)")
-
-
-def author_html(text: Any) -> Markup:
-    """The author's Markdown as safe HTML: paragraphs, bullet lists, **strong**, *emphasis*,
-    `code` and http(s) links; everything else is shown as the text it is."""
-    source = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").strip()
-    blocks = [block for block in re.split(r"\n[ \t]*\n", source) if block.strip()]
-    return Markup("\n".join(_html_block(block) for block in blocks))
-
-
-def _html_block(block: str) -> str:
-    lines = block.splitlines()
-    if all(_LIST_ITEM.match(line) for line in lines):
-        items = "".join(f"<li>{_html_inline(_LIST_ITEM.sub('', line))}</li>" for line in lines)
-        return f"<ul>{items}</ul>"
-    return f"<p>{_html_inline(' '.join(line.strip() for line in lines))}</p>"
-
-
-def _html_inline(text: str) -> str:
-    out: list[str] = []
-    cursor = 0
-    for span in _CODE_SPAN.finditer(text):
-        out.append(_html_links(text[cursor : span.start()]))
-        out.append(f"<code>{escape(span.group(2).strip())}</code>")
-        cursor = span.end()
-    out.append(_html_links(text[cursor:]))
-    return "".join(out)
-
-
-def _html_links(text: str) -> str:
-    out: list[str] = []
-    cursor = 0
-    for link in _WEB_LINK.finditer(text):
-        href = safe_url(link.group(2))
-        if href is None:
-            continue
-        out.append(_html_emphasis(text[cursor : link.start()]))
-        out.append(f'<a href="{escape(href)}">{_html_emphasis(link.group(1))}</a>')
-        cursor = link.end()
-    out.append(_html_emphasis(text[cursor:]))
-    return "".join(out)
-
-
-def _html_emphasis(text: str) -> str:
-    safe = str(escape(text))
-    safe = _STRONG.sub(r"<strong>\1</strong>", safe)
-    return _EMPHASIS.sub(r"<em>\1</em>", safe)
-
-
 # --------------------------------------------------------------------------- Jinja
 
 
@@ -1524,23 +1321,12 @@ def _appearance(source: SourceView) -> dict[str, Any]:
 __all__ = [
     "FORMATS",
     "Format",
-    "MarkdownText",
     "Report",
     "TemplateError",
-    "author_html",
-    "author_markdown",
     "build_report",
     "claim_reviews",
-    "code_block",
-    "excerpt",
     "make_environment",
-    "md_escape",
-    "md_link",
-    "md_url",
-    "one_line",
     "render",
     "report_data",
     "report_state",
-    "safe_url",
-    "text_fragment_link",
 ]
