@@ -345,9 +345,9 @@ def _quote_state(
 
 
 def _evidence(check: Check) -> Evidence:
-    status = check.status or check.source_status
-    if check.status and check.source_status not in READ_STATUSES:
-        status = check.source_status
+    """One line of evidence: the quote's status on a page that was read, else the page's."""
+    read = check.source_status in READ_STATUSES and check.status is not None
+    status = check.status if read and check.status else check.source_status
     detail = ""
     if check.status == "drifted" and check.current:
         detail = f"page now says: {check.current}"
