@@ -226,9 +226,9 @@ def test_schema_accepts_the_scaffold_and_the_bundled_ledger(scaffold: Path, whic
 @pytest.mark.parametrize(
     ("mistake", "replacement"),
     [
-        ("grade: CLAIMED", "grade: CLAIMD"),
+        ("grade: DEMONSTRATED", "grade: DEMONSTRATD"),
         ("kind: guarantee", "kind: promise"),
-        ("url: https://example.com/", "url: ftp://example.com/"),
+        ("url: https://www.rfc-editor.org/", "url: ftp://www.rfc-editor.org/"),
         ("date_read: 2026-01-15", "date_read: 15/01/2026"),
         ("    statement:", "    statment:"),
     ],

@@ -410,7 +410,7 @@ def verify_command(
 
     Exit 0 when verified, 1 otherwise, 2 on bad input.
 
-    Example: claimledger verify https://example.com/ "for use in illustrative examples"
+    Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
     if not quote.strip():
         raise InputError("QUOTE is empty")
