@@ -272,6 +272,12 @@ def test_init_creates_a_valid_ledger_and_the_templates(tmp_path: Path) -> None:
     ledger = load(target / "claims.yaml")
     assert len(ledger.claims) == 1
     assert run("--ledger", str(target / "claims.yaml"), "check").exit_code == EXIT_OK
+    # editors validate the scaffold against the schema written beside it
+    first_line = (target / "claims.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first_line == "# yaml-language-server: $schema=ledger.schema.json"
+    assert json.loads((target / "ledger.schema.json").read_text()) == json.loads(
+        run("schema").stdout
+    )
 
 
 def test_init_with_no_directory_uses_the_current_one(

@@ -266,15 +266,17 @@ def init_command(
         Path, typer.Argument(help="Where to create claims.yaml and templates/.")
     ] = Path(),
 ) -> None:
-    """Scaffold a small valid claims.yaml and the default report templates.
+    """Scaffold a small valid claims.yaml, its JSON Schema and the default report templates.
 
-    Refuses to overwrite anything that is already there.
+    The ledger's first line points editors at ledger.schema.json beside it, for
+    validation and completion. Refuses to overwrite anything that is already there.
     """
     ledger_path = directory / "claims.yaml"
+    schema_path = directory / "ledger.schema.json"
     templates = directory / "templates"
     template_names = [t.name for t in _default_templates()]
-    existing = [ledger_path] if ledger_path.exists() else []
-    existing += [templates / name for name in template_names if (templates / name).exists()]
+    wanted = [ledger_path, schema_path, *(templates / name for name in template_names)]
+    existing = [path for path in wanted if path.exists()]
     if existing:
         names = ", ".join(str(p) for p in existing)
         raise ClaimledgerError(f"{names}: already exists; init never overwrites")
@@ -282,6 +284,7 @@ def init_command(
         directory.mkdir(parents=True, exist_ok=True)
         scaffold = resources.files("claimledger").joinpath("data/init/claims.yaml")
         ledger_path.write_text(scaffold.read_text("utf-8"), encoding="utf-8")
+        schema_path.write_text(json.dumps(ledger_schema(), indent=2) + "\n", encoding="utf-8")
         templates.mkdir(exist_ok=True)
         for template in _default_templates():
             with resources.as_file(template) as source:
@@ -289,7 +292,7 @@ def init_command(
     except OSError as error:  # a file where the directory should be, no permission, ...
         where = error.filename or directory
         raise ClaimledgerError(f"cannot create {where}: {error.strerror}") from None
-    out.print(f"created {ledger_path} and {templates}/", markup=False)
+    out.print(f"created {ledger_path}, {schema_path} and {templates}/", markup=False)
     out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
 
 
