@@ -1,4 +1,4 @@
-"""The refresh loop: fetch every source once, extract it once, locate every quote, record.
+"""The refresh loop: fetch every source once, read it, locate every quote, record it all.
 
 One screen of orchestration with its collaborators passed in (the HTTP client, the
 evidence store, the clock), so tests drive it with real servers and real files. A
