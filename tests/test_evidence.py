@@ -17,6 +17,7 @@ import pytest
 
 from claimledger import errors
 from claimledger.evidence import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     CheckRecord,
     EvidenceError,
@@ -500,3 +501,25 @@ def test_a_killed_refresh_keeps_every_recorded_check(evidence_path: Path) -> Non
         assert connection.execute("SELECT COUNT(*) FROM checks").fetchone()[0] == kept + 1
     finally:
         connection.close()
+
+
+def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Evidence is never thrown away: an older store gains the new columns and keeps its rows."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        old.execute(statement)
+    old.execute(
+        "INSERT INTO runs (started_at, ledger_path) VALUES ('2026-08-23T00:00:00+00:00', 'c')"
+    )
+    old.execute("PRAGMA user_version = 1")
+    old.commit()
+    old.close()
+    with EvidenceStore.open(path) as store:
+        assert store.last_run() is not None
+        assert store.validators("https://docs.example/a", "any reading") is None
+    upgraded = sqlite3.connect(path)
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    columns = {row[1] for row in upgraded.execute("PRAGMA table_info(checks)")}
+    upgraded.close()
+    assert "recipe" in columns

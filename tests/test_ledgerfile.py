@@ -839,3 +839,16 @@ def test_writing_through_a_symlink_edits_the_file_it_points_to(tmp_path: Path) -
     grade_by_hand(link, "folded", "UNKNOWN", "--because", "x")
     assert link.is_symlink()
     assert load(real).claim("folded").grades[0].grade is Grade.UNKNOWN
+
+
+def test_a_flow_history_with_a_trailing_comma_gains_an_entry(tmp_path: Path) -> None:
+    one_line = "{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
+    text = SMALL.replace(
+        f"    history: [{one_line}]",
+        "    history: [\n      {date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED,"
+        " by: person},\n    ]",
+    )
+    edited = ledgerfile.set_grade(
+        text, parse(text), "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
+    )
+    assert len(parse(edited).claim("folded").history) == 2

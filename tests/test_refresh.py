@@ -105,6 +105,6 @@ def test_the_same_reading_again_asks_for_changes_and_keeps_its_verdicts(
     ledger = parse(ledger_text(page_server.url("/doc"), "#intro", "#limits"))
     first = run(ledger, store)
     second = run(ledger, store)
-    assert all(page.fetch.not_modified for page in second.pages.values())
+    assert all(page.fetch.not_modified for page in second.pages)
     assert statuses(second.checks) == statuses(first.checks)
     assert {c.recipe for c in second.checks} == {c.recipe for c in first.checks}

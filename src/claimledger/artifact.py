@@ -15,6 +15,8 @@ from claimledger.grade import ArtifactOutcome
 from claimledger.ledger import Artifact
 
 MAX_OUTPUT = 1024 * 1024
+SHELL_COULD_NOT_RUN = frozenset({126, 127})
+"""A shell's "not executable" and "command not found": like a missing program, no evidence."""
 
 
 def run_artifact(claim_id: str, artifact: Artifact, cwd: Path) -> ArtifactOutcome:
@@ -42,6 +44,9 @@ def run_artifact(claim_id: str, artifact: Artifact, cwd: Path) -> ArtifactOutcom
             claim_id, False, error=f"could not start: {problem.strerror}", ran=False
         )
     output = completed.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
+    if artifact.shell and completed.returncode in SHELL_COULD_NOT_RUN:
+        error = f"the shell could not run it (status {completed.returncode})"
+        return ArtifactOutcome(claim_id, False, error=error, ran=False)
     if completed.returncode != 0:
         return ArtifactOutcome(
             claim_id,

@@ -20,7 +20,7 @@ def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) ->
     """
     if path.is_dir():
         raise IsADirectoryError(21, "is a directory", str(path))
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    mode = path.stat().st_mode & 0o777 if path.exists() else None  # new: the umask decides
     prefix = prefix if prefix is not None else f".{path.name}."
     temporary = _write_temporary(path, data, mode, prefix)
     try:
@@ -31,12 +31,12 @@ def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) ->
     _fsync_directory(path.parent)
 
 
-def _write_temporary(path: Path, data: bytes, mode: int, prefix: str) -> Path:
+def _write_temporary(path: Path, data: bytes, mode: int | None, prefix: str) -> Path:
     """Write and fsync the new content beside `path`; return the temporary's name."""
     name = path.with_name(f"{prefix}{os.getpid()}.{os.urandom(4).hex()}.tmp")
     if _write_anonymous_then_name(name, data, mode):
         return name
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     try:
         _write_all(fd, data, mode)
     except BaseException:
@@ -47,12 +47,12 @@ def _write_temporary(path: Path, data: bytes, mode: int, prefix: str) -> Path:
     return name
 
 
-def _write_anonymous_then_name(name: Path, data: bytes, mode: int) -> bool:
+def _write_anonymous_then_name(name: Path, data: bytes, mode: int | None) -> bool:
     """Try the O_TMPFILE way; False when this system or filesystem cannot do it."""
     if not hasattr(os, "O_TMPFILE"):
         return False
     try:
-        fd = os.open(name.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+        fd = os.open(name.parent, os.O_TMPFILE | os.O_WRONLY, 0o666 if mode is None else mode)
     except OSError:
         return False
     try:
@@ -79,8 +79,9 @@ def _name_anonymous(fd: int, name: Path) -> None:
         os.close(directory)
 
 
-def _write_all(fd: int, data: bytes, mode: int) -> None:
-    os.fchmod(fd, mode)  # the file keeps its permissions, whatever the umask
+def _write_all(fd: int, data: bytes, mode: int | None) -> None:
+    if mode is not None:
+        os.fchmod(fd, mode)  # a replaced file keeps its permissions, whatever the umask
     view = memoryview(data)
     while view:
         written = os.write(fd, view)

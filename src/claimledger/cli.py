@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar, cast
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -173,6 +173,8 @@ def _exit_codes() -> Iterator[None]:
         err.print(f"claimledger: error: {error}", markup=False)
         raise typer.Exit(error.exit_code) from None
     except sqlite3.DatabaseError as error:  # only the evidence store is a database
+        if isinstance(error, sqlite3.OperationalError):  # a query of ours failed: a bug
+            _internal_error(error)
         err.print(
             f"claimledger: error: the evidence store {settings.store} cannot be read ({error}): "
             "move it aside and refresh again",
@@ -183,13 +185,16 @@ def _exit_codes() -> Iterator[None]:
         err.print("claimledger: interrupted", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except Exception as error:
-        if settings.debug:
-            traceback.print_exc()
-        where = "" if settings.debug else " (run with --debug for the traceback)"
-        err.print(
-            f"claimledger: internal error: {type(error).__name__}: {error}{where}", markup=False
-        )
-        raise typer.Exit(EXIT_INTERNAL) from None
+        _internal_error(error)
+
+
+def _internal_error(error: Exception) -> NoReturn:
+    """A bug: one line, and the traceback with --debug."""
+    if settings.debug:
+        traceback.print_exception(error)
+    where = "" if settings.debug else " (run with --debug for the traceback)"
+    err.print(f"claimledger: internal error: {type(error).__name__}: {error}{where}", markup=False)
+    raise typer.Exit(EXIT_INTERNAL) from None
 
 
 def command(*names: str, **kwargs: Any) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -433,8 +438,8 @@ def verify_command(
 def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
     """The one JSON object `verify --json` prints."""
     return {
-        "url": fetched.url,
-        "final_url": fetched.final_url,
+        "url": shown(fetched.url),
+        "final_url": shown(fetched.final_url),
         "http_status": fetched.http_status,
         "source_status": fetched.source_status,
         "error": fetched.error,
@@ -461,7 +466,7 @@ def _print_verification(payload: dict[str, Any]) -> None:
     kind = f" ({payload['match']})" if payload["match"] else ""
     out.print(f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}", markup=False)
     if payload["final_url"] != payload["url"]:
-        out.print(f"read from {shown(payload['final_url'])}", markup=False)
+        out.print(f"read from {payload['final_url']}", markup=False)
     if payload["error"]:
         out.print(f"error: {payload['error']}", markup=False)
     if payload["current"] and payload["status"] != "verified":
@@ -497,8 +502,12 @@ def refresh_command(
     jobs = plan(ledger, claim_ids or ())
     url_map = UrlMap.parse(maps or [])
     policy = _policy(timeout, concurrency, per_host, interval)
-    urls = list(dict.fromkeys(job.url for job in jobs))
-    with EvidenceStore.open(settings.store) as store, _progress(len(urls), quiet=as_json) as tick:
+    urls = {job.url for job in jobs}
+    readings = {(job.url, job.select) for job in jobs}
+    with (
+        EvidenceStore.open(settings.store) as store,
+        _progress(len(readings), quiet=as_json) as tick,
+    ):
         result = asyncio.run(_refresh(jobs, store, policy, url_map, tick))
     rows = claim_summary(ledger, result.checks)
     if as_json:
@@ -507,19 +516,19 @@ def refresh_command(
                 "run": result.run_id,
                 "evidence": str(settings.store),
                 "claims": rows,
-                "sources": [fetch_json(page.fetch) for page in result.pages.values()],
-                "checks": to_json(result.checks),
+                "sources": [fetch_json(page.fetch) for page in result.pages],
+                "checks": [{**to_json(c), "url": shown(c.url)} for c in result.checks],
             }
         )
     else:
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
-        failing = [p.fetch for p in result.pages.values() if p.fetch.source_status != "ok"]
+        failing = [p.fetch for p in result.pages if p.fetch.source_status != "ok"]
         for fetch in failing:
             note = f"moved to {shown(fetch.moved_to)}" if fetch.moved_to else fetch.error or ""
             line = f"source {fetch.source_status}: {shown(fetch.url)} {note}"
             out.print(line.rstrip(), markup=False)
     all_verified = all(check.status == "verified" for check in result.checks)
-    moved = any(p.fetch.source_status == "moved" for p in result.pages.values())
+    moved = any(p.fetch.source_status == "moved" for p in result.pages)
     raise typer.Exit(EXIT_OK if all_verified and not moved else EXIT_FOUND)
 
 
@@ -995,6 +1004,7 @@ def _read_state(path: Path) -> dict[str, Any] | None:
 
 def _write_file(path: Path, text: str) -> None:
     """Replace `path` atomically, so a reader never sees half a report."""
+    path = path.resolve()  # a symlinked report is updated where it points, not replaced
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(path, text.encode("utf-8"))

@@ -207,8 +207,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             attempts INTEGER NOT NULL,
             elapsed REAL NOT NULL,
             snapshot_hash TEXT REFERENCES snapshots(hash),
-            fetched_at TEXT NOT NULL,
-            recipe TEXT NOT NULL DEFAULT ''
+            fetched_at TEXT NOT NULL
         )""",
         "CREATE INDEX fetches_by_url ON fetches(url, id)",
         f"""CREATE TABLE checks (
@@ -230,8 +229,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             context_before TEXT,
             context_after TEXT,
             snapshot_hash TEXT REFERENCES snapshots(hash),
-            checked_at TEXT NOT NULL,
-            recipe TEXT NOT NULL DEFAULT ''
+            checked_at TEXT NOT NULL
         )""",
         "CREATE INDEX checks_by_claim ON checks(claim_id, id)",
         "CREATE INDEX checks_by_quote ON checks(claim_id, quote_text, source_id, id)",
@@ -241,7 +239,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *_append_only("fetches"),
         *_append_only("checks"),
     ),
+    (
+        # How each page was read and judged (extractor and matcher versions, selector),
+        # so a snapshot or a verdict is only reused for the same reading.
+        "ALTER TABLE fetches ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE checks ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
+    ),
 )
+
 SCHEMA_VERSION = len(MIGRATIONS)
 _OUR_TABLES = frozenset({"runs", "run_ends", "snapshots", "fetches", "checks"})
 

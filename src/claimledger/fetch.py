@@ -39,7 +39,7 @@ import charset_normalizer
 import httpx
 
 from claimledger import __version__
-from claimledger.urls import is_web_url
+from claimledger.urls import is_web_url, shown
 
 SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
 
@@ -629,7 +629,7 @@ async def _request(
     except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:
         return _Outcome(None, "unreachable", f"connection failed: {_one_line(exc)}", retryable=True)
     except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL) as exc:
-        return _Outcome(None, "refused", f"cannot request {url}: {_one_line(exc)}")
+        return _Outcome(None, "refused", f"cannot request {shown(url)}: {_one_line(exc)}")
 
 
 async def _walk(

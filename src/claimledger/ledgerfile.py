@@ -165,10 +165,12 @@ def append_item(text: str, seq_path: NodePath, item: Any) -> str:
     root = _compose(text)
     seq = _node_at(root, seq_path)
     assert isinstance(seq, yaml.SequenceNode)
-    if seq.flow_style:  # `[a, b]`: add `, item` before the closing bracket, touch nothing else
-        close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
-        separator = ", " if seq.value else ""
-        return text[:close] + separator + _render_flow(item) + text[close:]
+    if seq.flow_style:  # `[a, b]`: add `, item` after the last item, touch nothing else
+        if not seq.value:
+            close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
+            return text[:close] + _render_flow(item) + text[close:]
+        after_last = seq.value[-1].end_mark.index
+        return text[:after_last] + ", " + _render_flow(item) + text[after_last:]
     dash_column = _dash_column(text, seq.value[0])
     line = " " * dash_column + "- " + _render_flow(item) + "\n"
     at = _after_content(text, seq)

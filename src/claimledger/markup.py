@@ -26,7 +26,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from claimledger.urls import safe_url
+from claimledger.urls import has_secrets, safe_url
 
 # --------------------------------------------------------------------------- Markdown escaping
 
@@ -151,6 +151,8 @@ def _keep_web_destination(match: re.Match[str]) -> str:
     shown = safe_url(destination)
     if shown is None:
         return "\\" + match.group(0)
+    if not has_secrets(destination):
+        return match.group(0)  # as the author wrote it: re-encoding would break `(…)` in it
     return match.group(0).replace(destination, shown)
 
 

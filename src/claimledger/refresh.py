@@ -61,7 +61,7 @@ class Page:
 
 @dataclass(frozen=True)
 class RefreshResult:
-    pages: dict[str, Page]
+    pages: list[Page]  # every reading: one per URL and selector
     checks: list[CheckRecord]
     run_id: int
 
@@ -121,7 +121,7 @@ async def refresh(
     for url in selects_by_url:
         urls_by_target[url_map.apply(url)].append(url)
     previous = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_checks()}
-    pages: dict[str, Page] = {}
+    pages: list[Page] = []
     checks: list[CheckRecord] = []
 
     def arrived(result: FetchResult) -> None:
@@ -134,7 +134,7 @@ async def refresh(
                 for check in _check_page(page, jobs_by_reading[(url, select)], previous, now()):
                     store.record_check(run_id, check)
                     checks.append(check)
-                pages[url] = page
+                pages.append(page)
                 if on_page is not None:
                     on_page(page)
 

@@ -39,11 +39,21 @@ def safe_url(url: str | None) -> str | None:
     netloc = f"[{host}]" if ":" in host else host
     if parts.port is not None:
         netloc += f":{parts.port}"
-    query = "&".join(_redact(pair) for pair in parts.query.split("&")) if parts.query else ""
+    query = _redact_pairs(parts.query)
     clean = urllib.parse.urlunsplit((parts.scheme.lower(), netloc, parts.path, query, ""))
     if parts.fragment or url.rstrip().endswith("#"):
-        clean += "#" + parts.fragment
+        clean += "#" + _redact_pairs(parts.fragment)  # `#access_token=…` is a secret too
     return urllib.parse.quote(clean, safe=_URL_SAFE)
+
+
+def has_secrets(url: str) -> bool:
+    """Whether showing `url` as written would show credentials or a secret-looking value."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+    except ValueError:
+        return False
+    redacted = (_redact_pairs(parts.query), _redact_pairs(parts.fragment))
+    return "@" in parts.netloc or redacted != (parts.query, parts.fragment)
 
 
 def shown(url: str | None) -> str:
@@ -51,6 +61,10 @@ def shown(url: str | None) -> str:
     if url is None:
         return ""
     return safe_url(url) or "(not an http(s) URL)"
+
+
+def _redact_pairs(pairs: str) -> str:
+    return "&".join(_redact(pair) for pair in pairs.split("&")) if pairs else ""
 
 
 def _redact(pair: str) -> str:
