@@ -45,7 +45,7 @@ from jinja2.nodes import EvalContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from claimledger.errors import InputError
-from claimledger.evidence import CheckRecord, FetchRecord
+from claimledger.evidence import CheckRecord, FetchRecord, WordChangeLike
 from claimledger.grade import READ_STATUSES, Notice, Proposal, Regrade, Trace
 from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote, Source
 from claimledger.markup import (
@@ -101,7 +101,7 @@ class GradeCount:
 
 
 @dataclass(frozen=True)
-class WordChange:
+class WordChangeView:
     """One word-level difference between the quote and the page, in words a reader reads."""
 
     op: str
@@ -132,7 +132,7 @@ class SourceCheck:
     checked_on: str | None
     current: str | None
     meaning_changed: bool
-    changes: tuple[WordChange, ...]
+    changes: tuple[WordChangeView, ...]
     moved_to: str | None
 
 
@@ -275,7 +275,7 @@ class DriftView:
     label: str
     quoted: str
     current: str | None
-    changes: tuple[WordChange, ...]
+    changes: tuple[WordChangeView, ...]
     checked_on: str | None
 
 
@@ -612,8 +612,8 @@ def _check_words(check: CheckRecord, fetch: FetchRecord | None, day: str) -> tup
     return "missing", f"not found on the page{moved}, checked {day}"
 
 
-def _word_change(change: Any) -> WordChange:
-    """A match.WordChange or its stored tuple (op, quote, page, meaningful), for reading."""
+def _word_change(change: WordChangeLike) -> WordChangeView:
+    """A recorded word change (match.WordChange or its stored form), for reading."""
     op, was, now, meaningful = (
         str(change.op),
         str(change.quote),
@@ -628,7 +628,7 @@ def _word_change(change: Any) -> WordChange:
         label = f"“{was}” → “{now}”"
     if meaningful:
         label += " (changes the meaning)"
-    return WordChange(op, was, now, meaningful, label)
+    return WordChangeView(op, was, now, meaningful, label)
 
 
 # --- facets
