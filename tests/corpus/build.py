@@ -17,8 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus import Corpus, load_all, page_file
 from renderers import GitRepo, RenderJob
+
+from corpus import Corpus, load_all, page_file
 
 
 def find_repo(repos: Path, name: str, clone: bool) -> GitRepo:

@@ -32,18 +32,24 @@ Label = Literal["verified", "drifted", "missing"]
 Which = Literal["old", "new"]
 
 LABELS: tuple[Label, ...] = ("verified", "drifted", "missing")
-MEANING_CHANGES = frozenset(
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+MEANING_CHANGES = _words(
     """negation-removed negation-added number-changed modal-changed quantifier-changed
     words-swapped qualifier-added qualifier-removed degree-changed effect-changed
-    default-changed identifier-changed scope-changed other-meaning""".split()
+    default-changed identifier-changed scope-changed other-meaning"""
 )
-HARMLESS_CHANGES = frozenset(
+HARMLESS_CHANGES = _words(
     """reworded reordered shortened extended split merged negation-moved grammar markup
-    identifier-renamed""".split()
+    identifier-renamed"""
 )
-TAGS = frozenset(
+TAGS = _words(
     """table list code-comment admonition tabs heading short long near-duplicate repeated
-    moved-section stable-boilerplate""".split()
+    moved-section stable-boilerplate"""
 )
 DERIVED_TAGS = frozenset({"short", "long", "repeated", "table"})
 SHORT_WORDS = 5
@@ -51,7 +57,7 @@ LONG_WORDS = 35
 
 _WORD = re.compile(r"\w+(?:['.,\-]\w+)*")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NEGATIONS = frozenset("not no never cannot without none nor neither nothing n't".split())
+_NEGATIONS = _words("not no never cannot without none nor neither nothing n't")
 
 
 class CorpusError(ValueError):
@@ -316,10 +322,10 @@ def _change_problems(case: Case) -> list[str]:
     quote_words = [w.lower() for w in words(case.quote)]
     now_words = [w.lower() for w in words(case.current or "")]
     problems = []
-    if case.change == "number-changed":
-        if set(_NUMBER.findall(case.quote)) <= set(_NUMBER.findall(case.current or "")):
-            if not _number_words(quote_words) - _number_words(now_words):
-                problems.append("change number-changed, but no number of the quote changed")
+    same_digits = set(_NUMBER.findall(case.quote)) <= set(_NUMBER.findall(case.current or ""))
+    same_words = not _number_words(quote_words) - _number_words(now_words)
+    if case.change == "number-changed" and same_digits and same_words:
+        problems.append("change number-changed, but no number of the quote changed")
     if case.change == "negation-removed" and _negations(quote_words) <= _negations(now_words):
         problems.append("change negation-removed, but the current wording keeps every negation")
     if case.change == "negation-added" and _negations(now_words) <= _negations(quote_words):
@@ -327,8 +333,8 @@ def _change_problems(case: Case) -> list[str]:
     return problems
 
 
-_NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten hundred thousand million".split()
+_NUMBER_WORDS = _words(
+    "zero one two three four five six seven eight nine ten hundred thousand million"
 )
 
 
