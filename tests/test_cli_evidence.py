@@ -12,7 +12,6 @@ import datetime as dt
 import json
 import re
 import shutil
-import string
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -23,73 +22,26 @@ from typer.testing import CliRunner
 from claimledger.cli import app
 from claimledger.ledger import Grade, load
 from cli_runner import Cli
+from evidence_site import (
+    ALARM,
+    ALARM_REWORDED,
+    DURABLE,
+    NOT_DURABLE,
+    ORDERED,
+    page,
+    serve_v1,
+    write_ledger,
+)
 from webserver import PageServer, trickle, unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
 
-DURABLE = "Storage writes are durable before the response is sent to the client."
-NOT_DURABLE = "Storage writes are not durable before the response is sent to the client."
-ORDERED = "Messages from one sender are delivered in the order they were sent."
-ALARM = "The alarm handler runs at least once for every scheduled alarm time."
-ALARM_REWORDED = "The alarm handler runs at least once for every scheduled alarm moment."
-
-LEDGER = string.Template("""\
-# A small ledger for the evidence commands: this comment must survive every write.
-ledger: 1
-title: Evidence commands
-date_read: 2026-08-23
-
-sections:
-  - id: main
-    title: Main  # an inline comment
-
-sources:
-  guide: {url: "$guide", title: Guide, kind: docs, publisher: p}
-  mirror: {url: "$mirror", title: Mirror, kind: mirror, publisher: q}
-  other: {url: "$other", title: Other, kind: docs, publisher: p}
-
-claims:
-  - id: durable
-    section: main
-    title: Durable writes
-    kind: guarantee
-    statement: Writes are durable before the reply.
-    quotes:
-      - text: "$durable"
-        sources: [guide, mirror]
-      - text: "$ordered"
-        sources: [guide]
-    grades:
-      - {on: wording, grade: DEMONSTRATED, basis: quotes}
-      - {on: holds under crashes, grade: UNKNOWN, basis: judgement, why: nobody tested it}
-
-  - id: ordered
-    section: main
-    title: Ordered delivery
-    kind: guarantee
-    statement: One sender's messages arrive in order.
-    quotes:
-      - text: "$ordered"
-        sources: [guide]
-    grades:
-      - {on: wording, grade: CLAIMED, basis: quotes}
-
-  - id: alarms
-    section: main
-    title: Alarms fire
-    kind: guarantee
-    statement: Every alarm runs.
-    quotes:
-      - text: "$alarm"
-        sources: [other]
-    grades:
-      - {on: wording, grade: DEMONSTRATED, basis: quotes}  # graded by hand once
-""")
-
 EXPECTED_VERIFY_KEYS = {
     "url",
     "final_url",
+    "moved_to",
+    "canonical",
     "http_status",
     "source_status",
     "status",
@@ -104,24 +56,6 @@ EXPECTED_VERIFY_KEYS = {
 }
 
 
-def page(*sentences: str) -> str:
-    """A docs-like page: navigation and footer around a main region holding `sentences`."""
-    nav = "<nav><a href='/'>Home</a> <a href='/guide'>Guide</a></nav>"
-    body = "".join(f"<p>{s} Some neighbouring prose follows here.</p>" for s in sentences)
-    return f"<html><body>{nav}<main><h1>Doc</h1>{body}</main><footer>2026</footer></body></html>"
-
-
-def serve_v1(server: PageServer, *, etags: bool = False) -> None:
-    """Every quote verbatim; with `etags`, each page carries a validator for a 304 next time."""
-
-    def headers(tag: str) -> dict[str, str]:
-        return {"ETag": f'"{tag}"'} if etags else {}
-
-    server.set_page("/guide", page("An opening line.", DURABLE, ORDERED), headers=headers("g1"))
-    server.set_page("/mirror", page(DURABLE), headers=headers("m1"))
-    server.set_page("/other", page(ALARM), headers=headers("o1"))
-
-
 def run(*args: str) -> Any:
     """A command that needs no ledger (verify)."""
     return CliRunner().invoke(app, list(args), catch_exceptions=False)
@@ -129,20 +63,7 @@ def run(*args: str) -> Any:
 
 @pytest.fixture
 def ledger(tmp_path: Path, page_server: PageServer) -> Path:
-    path = tmp_path / "ledger" / "claims.yaml"
-    path.parent.mkdir()
-    path.write_text(
-        LEDGER.substitute(
-            guide=page_server.url("/guide"),
-            mirror=page_server.url("/mirror"),
-            other=page_server.url("/other"),
-            durable=DURABLE,
-            ordered=ORDERED,
-            alarm=ALARM,
-        ),
-        encoding="utf-8",
-    )
-    return path
+    return write_ledger(tmp_path, page_server)
 
 
 @pytest.fixture
@@ -292,7 +213,7 @@ def test_refresh_second_run_reuses_snapshots_on_304(cli: Cli, page_server: PageS
 
     report = cli.json("refresh", code=0)
 
-    conditional = {r.path: r.headers.get("if-none-match") for r in page_server.requests}
+    conditional = {r.path: r.headers.get("if-none-match") for r in page_server.page_requests}
     assert conditional == {"/guide": '"g1"', "/mirror": '"m1"', "/other": '"o1"'}
     assert all(s["not_modified"] and s["http_status"] == 304 for s in report["sources"])
     assert set(checks_by_claim(report).values()) == {"verified"}

@@ -289,23 +289,48 @@ def test_latest_fetches_is_the_newest_per_url(evidence_store: EvidenceStore) -> 
     assert latest["https://a.test/2"].source_status == "ok"
 
 
-def test_validators_come_from_the_newest_fetch_with_a_snapshot(
+def test_validators_come_from_the_newest_reading_of_that_very_url(
     evidence_store: EvidenceStore,
 ) -> None:
     url = "https://a.test/doc"
-    assert evidence_store.validators(url) is None
+    assert evidence_store.validators(url, [""]) is None
     run = evidence_store.begin_run(at(0), "claims.yaml")
     digest = evidence_store.put_snapshot("text", url, at(0))
     evidence_store.record_fetch(run, fetched(url, etag='"v1"'), digest, at(0))
     failed = fetched(url, etag=None, last_modified=None, source_status="unreachable")
     evidence_store.record_fetch(run, failed, None, at(1))
     expected = Validators('"v1"', "Wed, 21 Oct 2026 07:28:00 GMT")
-    assert evidence_store.validators(url) == expected
-    assert evidence_store.latest_snapshot_hash(url) == digest
+    assert evidence_store.validators(url, [""]) == expected
+    assert evidence_store.answered_snapshot(url, "", expected) == digest
+    assert evidence_store.answered_snapshot(url, "", Validators('"v0"', None)) is None
 
     bare = fetched(url, etag=None, last_modified=None)
     evidence_store.record_fetch(run, bare, digest, at(2))
-    assert evidence_store.validators(url) is None  # the newest snapshot came without validators
+    assert evidence_store.validators(url, [""]) is None  # the newest snapshot came without any
+
+
+def test_validators_belong_to_the_url_that_answered(evidence_store: EvidenceStore) -> None:
+    old, new = "https://a.test/old", "https://a.test/new"
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    digest = evidence_store.put_snapshot("new text", new, at(0))
+    moved = fetched(old, final_url=new, source_status="moved", moved_to=new, etag='"n1"')
+    evidence_store.record_fetch(run, moved, digest, at(0))
+    assert evidence_store.validators(old, [""]) is None  # the old address answered nothing
+    assert evidence_store.validators(new, [""]) == Validators('"n1"', moved.last_modified)
+    assert (
+        evidence_store.answered_snapshot(old, "", Validators('"n1"', moved.last_modified)) is None
+    )
+
+
+def test_validators_are_offered_only_when_every_reading_has_a_snapshot(
+    evidence_store: EvidenceStore,
+) -> None:
+    url = "https://a.test/doc"
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    digest = evidence_store.put_snapshot("text", url, at(0))
+    evidence_store.record_fetch(run, fetched(url), digest, at(0), "select main")
+    assert evidence_store.validators(url, ["select main"]) is not None
+    assert evidence_store.validators(url, ["select main", "select article"]) is None
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -517,9 +542,66 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> Non
     old.close()
     with EvidenceStore.open(path) as store:
         assert store.last_run() is not None
-        assert store.validators("https://docs.example/a", "any reading") is None
+        assert store.validators("https://docs.example/a", ["any reading"]) is None
     upgraded = sqlite3.connect(path)
-    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     columns = {row[1] for row in upgraded.execute("PRAGMA table_info(checks)")}
     upgraded.close()
     assert "recipe" in columns
+
+
+def _schema_two_store(path: Path) -> sqlite3.Connection:
+    """A store as version 2 wrote it, before validators were kept per answering URL."""
+    db = sqlite3.connect(path)
+    for statements in MIGRATIONS[:2]:
+        for statement in statements:
+            db.execute(statement)
+    db.execute("PRAGMA user_version = 2")
+    return db
+
+
+def test_readings_that_reused_another_addresss_snapshot_are_no_evidence(tmp_path: Path) -> None:
+    """What version 2 recorded for a moved page: run 1 read the old address whole; run 2 was
+    redirected, sent the old address's validators to the new one, got a 304 and reused the
+    old text, so a removed sentence read as verified. Those rows stay in history, marked,
+    and are never evidence or a source of validators again."""
+    path = tmp_path / "v2.sqlite3"
+    db = _schema_two_store(path)
+    old, new = "https://docs.test/old/", "https://docs.test/new/"
+    quote = "While a storage operation is executing, no events are delivered."
+    lm = "Wed, 21 Oct 2026 07:28:00 GMT"
+    text = zlib.compress(b"old text").hex()
+    db.executescript(
+        f"""
+        INSERT INTO runs (id, started_at, ledger_path) VALUES
+          (1, '2026-08-23T00:00:00.000000+00:00', 'c'),
+          (2, '2026-09-23T00:00:00.000000+00:00', 'c');
+        INSERT INTO snapshots VALUES
+          ('h-old', '{old}', '2026-08-23T00:00:00.000000+00:00', 8, x'{text}');
+        INSERT INTO fetches (run_id, url, final_url, http_status, source_status, moved_to,
+          redirects_json, etag, last_modified, content_type, error, not_modified, attempts,
+          elapsed, snapshot_hash, fetched_at, recipe) VALUES
+          (1, '{old}', '{old}', 200, 'ok', NULL, '[]', NULL, '{lm}', 'text/html', NULL, 0, 1,
+           0.1, 'h-old', '2026-08-23T00:00:00.000000+00:00', 'r'),
+          (2, '{old}', '{new}', 304, 'moved', '{new}', '[["{old}", 301]]', NULL, '{lm}',
+           NULL, NULL, 1, 1, 0.1, 'h-old', '2026-09-23T00:00:00.000000+00:00', 'r');
+        INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url,
+          source_status, status, match_kind, similarity, current, meaning_changed, changed_json,
+          occurrences, context_before, context_after, snapshot_hash, checked_at, recipe) VALUES
+          (1, 'input-gate', 0, '{quote}', 'glossary', '{old}', 'ok', 'verified', 'exact', 1.0,
+           '{quote}', 0, '[]', 1, '', '', 'h-old', '2026-08-23T00:00:00.000000+00:00', 'r'),
+          (2, 'input-gate', 0, '{quote}', 'glossary', '{old}', 'moved', 'verified', 'exact', 1.0,
+           '{quote}', 0, '[]', 1, '', '', 'h-old', '2026-09-23T00:00:00.000000+00:00', 'r');
+        """
+    )
+    db.commit()
+    db.close()
+    with EvidenceStore.open(path) as store:
+        latest = store.latest_checks()
+        assert [(c.run_id, c.status, c.source_status) for c in latest] == [(1, "verified", "ok")]
+        history = store.checks_for_claim("input-gate")
+        assert [(c.run_id, c.misread) for c in history] == [(1, False), (2, True)]
+        assert store.validators(new, ["r"]) is None  # the misread 304 vouches for nothing
+        assert store.answered_snapshot(new, "r", Validators(None, lm)) is None
+        assert store.latest_fetches()[old].misread is True
+        assert store.snapshot_at(old, None) is not None  # only the honest reading is left

@@ -5,18 +5,22 @@ from __future__ import annotations
 import asyncio
 import gzip
 import itertools
+import ssl
 import threading
 import time
 import tracemalloc
 import zlib
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
+import trustme
 from pytest_httpserver import HTTPServer
 
 from claimledger import __version__
+from claimledger import fetch as fetch_module
 from claimledger.fetch import (
     FetchPolicy,
     FetchResult,
@@ -30,6 +34,8 @@ from claimledger.fetch import (
 )
 from webserver import (
     Exchange,
+    Handler,
+    Page,
     PageServer,
     chunked,
     gzip_bomb,
@@ -47,6 +53,9 @@ FAST = FetchPolicy(
     timeout=0.5, retries=1, backoff_base=0.01, retry_after_cap=2.0, per_host_interval=0.0
 )
 PAGE = "<html><body><main><p>Durable Objects are single-threaded.</p></main></body></html>"
+# pytest-httpserver answers 500 for a path without a handler, robots.txt included, which
+# RFC 9309 reads as "nothing may be fetched": its tests do not ask for robots.txt.
+NO_ROBOTS = replace(FAST, respect_robots=False)
 
 
 def fetch(
@@ -58,8 +67,9 @@ def fetch(
 ) -> dict[str, FetchResult]:
     async def run() -> dict[str, FetchResult]:
         async with make_client(policy, trust_env=False) as client:
+            lookup = None if validators is None else (lambda url, start: validators.get(url))
             return await fetch_all(
-                urls, client, validators=validators, policy=policy, on_result=on_result
+                urls, client, validators=lookup, policy=policy, on_result=on_result
             )
 
     return asyncio.run(run())
@@ -157,8 +167,10 @@ def test_200_is_ok_with_the_text_and_metadata(page_server: PageServer) -> None:
 def test_user_agent_names_the_tool(page_server: PageServer) -> None:
     page_server.set_page("/doc", PAGE)
     fetch_one(page_server.url("/doc"))
-    (request,) = page_server.requests
-    assert request.headers["user-agent"].startswith("claimledger/")
+    robots, page = page_server.requests
+    assert (robots.path, page.path) == ("/robots.txt", "/doc")
+    assert page.headers["user-agent"].startswith("claimledger/")
+    assert robots.headers["user-agent"] == page.headers["user-agent"]
 
 
 @pytest.mark.parametrize(("code", "expected"), [(404, "gone"), (410, "gone")])
@@ -191,7 +203,7 @@ def test_429_waits_the_retry_after_seconds_then_succeeds(page_server: PageServer
     )
     result = fetch_one(page_server.url("/doc"))
     assert (result.source_status, result.attempts) == ("ok", 2)
-    first, second = page_server.requests
+    first, second = page_server.page_requests
     assert second.at - first.at >= 0.95
 
 
@@ -236,7 +248,7 @@ def test_500_then_200_is_ok_after_a_retry(httpserver: HTTPServer) -> None:
     httpserver.expect_ordered_request("/flaky").respond_with_data(
         "all good", content_type="text/plain"
     )
-    result = fetch_one(httpserver.url_for("/flaky"))
+    result = fetch_one(httpserver.url_for("/flaky"), NO_ROBOTS)
     assert (result.source_status, result.http_status, result.attempts) == ("ok", 200, 2)
     assert result.text == "all good"
     httpserver.check_assertions()
@@ -547,7 +559,8 @@ def test_an_etag_answered_with_304_is_not_modified(httpserver: HTTPServer) -> No
         "", status=304, headers={"ETag": '"v1"'}
     )
     url = httpserver.url_for("/doc")
-    result = fetch_one(url, validators={url: Validators(etag='"v1"', last_modified=None)})
+    known = {url: Validators(etag='"v1"', last_modified=None)}
+    result = fetch_one(url, NO_ROBOTS, validators=known)
     assert (result.source_status, result.http_status, result.not_modified) == ("ok", 304, True)
     assert (result.text, result.etag) == (None, '"v1"')
     httpserver.check_assertions()
@@ -557,7 +570,7 @@ def test_a_bare_304_keeps_the_validators_that_were_sent(httpserver: HTTPServer) 
     httpserver.expect_request("/doc").respond_with_data("", status=304)
     url = httpserver.url_for("/doc")
     sent = Validators(etag='"v1"', last_modified="Wed, 21 Oct 2026 07:28:00 GMT")
-    result = fetch_one(url, validators={url: sent})
+    result = fetch_one(url, NO_ROBOTS, validators={url: sent})
     assert result.not_modified is True
     assert (result.etag, result.last_modified) == (sent.etag, sent.last_modified)
 
@@ -571,7 +584,7 @@ def test_validators_from_a_first_fetch_make_the_second_a_304(page_server: PageSe
 
     second = fetch_one(url, validators={url: Validators(first.etag, first.last_modified)})
     assert (second.source_status, second.http_status, second.not_modified) == ("ok", 304, True)
-    sent = page_server.requests[-1].headers
+    sent = page_server.page_requests[-1].headers
     assert (sent["if-none-match"], sent["if-modified-since"]) == ('"v1"', modified)
 
     page_server.set_page("/doc", PAGE + "<p>new</p>", headers={"ETag": '"v2"'})
@@ -594,7 +607,7 @@ def test_connections_are_reused_across_304s_and_redirects(page_server: PageServe
         page_server.set_handler(f"/old/{n}", redirect(f"/{n}", 301))
     urls = [page_server.url(f"/old/{n}") for n in range(6)]
     policy = FetchPolicy(per_host=1, per_host_interval=0)
-    known = dict.fromkeys(urls, Validators('"v1"', None))
+    known = {page_server.url(f"/{n}"): Validators('"v1"', None) for n in range(6)}
     results = fetch(urls, policy, validators=known)
     assert {(result.source_status, result.not_modified) for result in results.values()} == {
         ("moved", True)
@@ -682,7 +695,7 @@ def test_requests_to_one_host_are_spaced(page_server: PageServer) -> None:
         page_server.set_page(f"/{n}", PAGE)
     policy = FetchPolicy(per_host=4, per_host_interval=0.1)
     fetch([page_server.url(f"/{n}") for n in range(5)], policy)
-    starts = sorted(request.at for request in page_server.requests)
+    starts = sorted(request.at for request in page_server.page_requests)
     gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
     assert len(starts) == 5
     assert min(gaps) >= 0.07  # 0.1 s apart when sent; loopback adds only jitter
@@ -710,9 +723,7 @@ def test_fetch_one_sync(page_server: PageServer) -> None:
     page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"'})
     url = page_server.url("/doc")
     first = fetch_one_sync(url, policy=FAST, trust_env=False)
-    again = fetch_one_sync(url, validators=Validators('"v1"', None), policy=FAST, trust_env=False)
-    assert (first.source_status, first.text) == ("ok", PAGE)
-    assert (again.not_modified, again.text) == (True, None)
+    assert (first.source_status, first.text, first.etag) == ("ok", PAGE, '"v1"')
 
 
 def test_the_clock_inside_results_is_plausible(page_server: PageServer) -> None:
@@ -724,3 +735,226 @@ def test_the_clock_inside_results_is_plausible(page_server: PageServer) -> None:
     started = time.monotonic()
     result = fetch_one(page_server.url("/slowish"))
     assert 0.2 <= result.elapsed <= time.monotonic() - started
+
+
+# --- validators belong to one URL -----------------------------------------------------------
+
+
+def test_a_redirected_request_never_carries_the_old_urls_validators(
+    page_server: PageServer,
+) -> None:
+    modified = "Wed, 21 Oct 2026 07:28:00 GMT"
+    page_server.set_handler("/old", redirect("/new", 301))
+    page_server.set_page("/new", PAGE, headers={"Last-Modified": modified, "ETag": '"n1"'})
+    old = page_server.url("/old")
+    result = fetch_one(old, validators={old: Validators('"o1"', modified)})
+    to_old, to_new = page_server.page_requests
+    assert ("if-none-match" in to_old.headers, "if-modified-since" in to_old.headers) == (
+        True,
+        True,
+    )
+    assert "if-none-match" not in to_new.headers and "if-modified-since" not in to_new.headers
+    assert (result.source_status, result.not_modified, result.text) == ("moved", False, PAGE)
+    assert result.conditional is None
+
+
+def test_the_new_urls_own_validators_make_a_304_after_the_redirect(
+    page_server: PageServer,
+) -> None:
+    page_server.set_handler("/old", redirect("/new", 301))
+    page_server.set_page("/new", PAGE, headers={"ETag": '"n1"'})
+    old, new = page_server.url("/old"), page_server.url("/new")
+    result = fetch_one(old, validators={new: Validators('"n1"', None)})
+    assert page_server.page_requests[-1].headers["if-none-match"] == '"n1"'
+    assert (result.final_url, result.not_modified) == (new, True)
+    assert result.conditional == Validators('"n1"', None)
+
+
+def test_the_lookup_is_asked_for_each_hop_with_the_chains_start(page_server: PageServer) -> None:
+    page_server.set_handler("/a", redirect("/b", 302))
+    page_server.set_page("/b", PAGE)
+    asked: list[tuple[str, str]] = []
+
+    async def run() -> None:
+        async with make_client(FAST, trust_env=False) as client:
+            await fetch_all(
+                [page_server.url("/a")],
+                client,
+                validators=lambda url, start: asked.append((url, start)) or None,
+                policy=FAST,
+            )
+
+    asyncio.run(run())
+    start = page_server.url("/a")
+    assert asked == [(start, start), (page_server.url("/b"), start)]
+
+
+# --- client-side redirects and canonical links ---------------------------------------------
+
+
+def alias(target: str, delay: str = "0") -> str:
+    return (
+        f"<!doctype html><html><head><title>Redirecting</title>"
+        f'<meta http-equiv="refresh" content="{delay}; url={target}">'
+        f'<link rel="canonical" href="{target}"></head>'
+        f'<body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>'
+    )
+
+
+def test_a_meta_refresh_alias_page_is_followed_and_reported_as_moved(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page("/old/", alias("/new/"))
+    page_server.set_page("/new/", PAGE)
+    result = fetch_one(page_server.url("/old/"))
+    assert (result.source_status, result.text) == ("moved", PAGE)
+    assert result.moved_to == result.final_url == page_server.url("/new/")
+    assert result.redirects == (Hop(page_server.url("/old/"), 200, "meta-refresh"),)
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        ("javascript:alert(1)", "non-http(s)"),
+        ("file:///etc/passwd", "non-http(s)"),
+        ("/loop/", "loop"),
+    ],
+)
+def test_a_meta_refresh_obeys_the_redirect_rules(
+    page_server: PageServer, target: str, problem: str
+) -> None:
+    page_server.set_page("/loop/", alias(target))
+    result = fetch_one(page_server.url("/loop/"))
+    if target == "/loop/":  # a refresh to itself is a reload, not a redirect
+        assert (result.source_status, result.redirects) == ("ok", ())
+        return
+    assert result.source_status == "refused"
+    assert problem in (result.error or "")
+
+
+def test_meta_refreshes_count_against_the_redirect_budget(page_server: PageServer) -> None:
+    for n in range(4):
+        page_server.set_page(f"/{n}/", alias(f"/{n + 1}/"))
+    page_server.set_page("/4/", PAGE)
+    result = fetch_one(page_server.url("/0/"), replace(FAST, max_redirects=3))
+    assert result.source_status == "refused"
+    assert "more than 3 redirects" in (result.error or "")
+
+
+def test_a_slow_meta_refresh_belongs_to_a_page_that_is_read(page_server: PageServer) -> None:
+    page_server.set_page("/doc", alias("/elsewhere", delay="30"))
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.redirects) == ("ok", ())
+    assert page_server.hits("/elsewhere") == 0
+
+
+def test_a_canonical_link_elsewhere_is_recorded_not_followed(page_server: PageServer) -> None:
+    page = PAGE.replace("<html>", '<html><head><link rel="canonical" href="/v2/doc"></head>')
+    page_server.set_page("/doc", page)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.text) == ("ok", page)
+    assert result.canonical == page_server.url("/v2/doc")
+    assert page_server.hits("/v2/doc") == 0
+
+
+def test_a_canonical_link_to_the_page_itself_is_not_news(page_server: PageServer) -> None:
+    page = PAGE.replace("<html>", '<html><head><link rel="canonical" href="/doc/"></head>')
+    page_server.set_page("/doc", page)
+    assert fetch_one(page_server.url("/doc")).canonical is None
+
+
+@pytest.mark.parametrize(("start", "end"), [("/doc", "/doc/"), ("/doc/", "/doc")])
+def test_a_trailing_slash_redirect_is_shown_but_no_move(
+    page_server: PageServer, start: str, end: str
+) -> None:
+    page_server.set_handler(start, redirect(end, 301))
+    page_server.set_page(end, PAGE)
+    result = fetch_one(page_server.url(start))
+    assert (result.source_status, result.moved_to) == ("ok", None)
+    assert result.final_url == page_server.url(end)
+    assert result.redirects == (Hop(page_server.url(start), 301),)
+
+
+# --- robots.txt -----------------------------------------------------------------------------
+
+
+def robots(text: str) -> Handler:
+    return Page(text.encode(), 200, {"Content-Type": "text/plain"})
+
+
+def test_a_page_robots_txt_disallows_is_never_requested(page_server: PageServer) -> None:
+    page_server.set_handler(
+        "/robots.txt",
+        robots("User-agent: claimledger\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n"),
+    )
+    page_server.set_page("/private/doc", PAGE)
+    page_server.set_page("/public/doc", PAGE)
+    results = fetch([page_server.url("/private/doc"), page_server.url("/public/doc")])
+    private, public = results.values()
+    assert (private.source_status, private.attempts) == ("refused", 1)
+    assert "blocked by robots.txt" in (private.error or "")
+    assert public.source_status == "ok"
+    assert page_server.hits("/private/doc") == 0
+    assert page_server.hits("/robots.txt") == 1
+
+
+def test_robots_txt_is_read_for_our_user_agent_only(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", robots("User-agent: otherbot\nDisallow: /\n"))
+    page_server.set_page("/doc", PAGE)
+    assert fetch_one(page_server.url("/doc")).source_status == "ok"
+
+
+def test_a_robots_txt_the_server_cannot_serve_forbids_for_now(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", lambda ex: status(ex, 503))
+    page_server.set_page("/doc", PAGE)
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status) == ("unreachable", 503)
+    assert "robots.txt could not be read" in (result.error or "")
+    assert page_server.hits("/doc") == 0
+    assert page_server.hits("/robots.txt") == FAST.retries + 1  # asked again on each attempt
+
+
+def test_robots_can_be_ignored(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", robots("User-agent: *\nDisallow: /\n"))
+    page_server.set_page("/doc", PAGE)
+    result = fetch_one(page_server.url("/doc"), replace(FAST, respect_robots=False))
+    assert result.source_status == "ok"
+    assert page_server.hits("/robots.txt") == 0
+
+
+def test_a_crawl_delay_widens_the_spacing_to_that_host(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", robots("User-agent: *\nCrawl-delay: 2\n"))
+    gates: dict[str, float] = {}
+
+    async def run() -> None:
+        async with make_client(FAST, trust_env=False) as client:
+            gate_keeper = fetch_module._Gates(FAST)
+            keeper = fetch_module._Robots(client, replace(FAST, max_crawl_delay=1.5), gate_keeper)
+            assert await keeper.refusal(page_server.url("/doc")) is None
+            gates["interval"] = gate_keeper.host(page_server.url("/doc"))._interval
+
+    asyncio.run(run())
+    assert gates["interval"] == 1.5  # the site's 2 s, capped
+
+
+# --- deadline and TLS -----------------------------------------------------------------------
+
+
+def test_one_deadline_covers_every_attempt(page_server: PageServer) -> None:
+    page_server.set_handler("/slow", stall_after_headers(4096, for_seconds=5))
+    policy = replace(FAST, timeout=0.4, retries=10, deadline=1.0)
+    result = fetch_one(page_server.url("/slow"), policy)
+    assert result.source_status == "unreachable"
+    assert "deadline" in (result.error or "")
+    assert 1 <= page_server.hits("/slow") < policy.retries + 1
+
+
+def test_a_tls_certificate_failure_is_not_retried() -> None:
+    authority = trustme.CA()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    authority.issue_cert("127.0.0.1").configure_cert(context)
+    with PageServer(tls=context) as server:
+        server.set_page("/doc", PAGE)
+        result = fetch_one(server.url("/doc"), replace(FAST, retries=3))
+    assert (result.source_status, result.attempts) == ("unreachable", 1)
+    assert "TLS failed" in (result.error or "") and "not retried" in (result.error or "")

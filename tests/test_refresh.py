@@ -7,11 +7,13 @@ import asyncio
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.fetch import FetchPolicy, make_client
 from claimledger.ledger import Ledger, parse
 from claimledger.refresh import RefreshResult, plan, refresh
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 POLICY = FetchPolicy(timeout=2, retries=0, per_host_interval=0)
 PAGE = """<html><body><nav>Home</nav><main>
@@ -108,3 +110,91 @@ def test_the_same_reading_again_asks_for_changes_and_keeps_its_verdicts(
     assert all(page.fetch.not_modified for page in second.pages)
     assert statuses(second.checks) == statuses(first.checks)
     assert {c.recipe for c in second.checks} == {c.recipe for c in first.checks}
+
+
+MOVED_LEDGER = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  doc: {{url: "{url}", title: D, kind: docs, publisher: p}}
+claims:
+  - id: kept
+    section: s
+    title: Kept
+    kind: guarantee
+    statement: S.
+    quotes:
+      - {{text: "every write is durable before it returns", sources: [doc]}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+  - id: removed
+    section: s
+    title: Removed
+    kind: guarantee
+    statement: S.
+    quotes:
+      - {{text: "each object handles one request at a time", sources: [doc]}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+"""
+OLD_PAGE = PAGE
+NEW_PAGE = PAGE.replace("<p>Limits: each object handles one request at a time.</p>", "")
+
+
+@pytest.mark.parametrize(
+    "new_date", ["Wed, 21 Oct 2026 07:28:00 GMT", "Mon, 19 Oct 2026 07:28:00 GMT"]
+)
+def test_a_moved_page_never_verifies_a_sentence_the_new_page_lacks(
+    page_server: PageServer, tmp_path: Path, new_date: str
+) -> None:
+    """The old address's Last-Modified, sent to the new address after a 301, would make a
+    server answer 304 for a page read at the old address: it must never be sent there."""
+    page_server.set_page(
+        "/old/", OLD_PAGE, headers={"Last-Modified": "Wed, 21 Oct 2026 07:28:00 GMT"}
+    )
+    ledger = parse(MOVED_LEDGER.format(url=page_server.url("/old/")))
+    store = tmp_path / "ev.sqlite3"
+    assert statuses(run(ledger, store).checks) == {"kept": "verified", "removed": "verified"}
+
+    page_server.set_handler("/old/", redirect("/new/", 301))
+    page_server.set_page("/new/", NEW_PAGE, headers={"Last-Modified": new_date})
+    moved = run(ledger, store)
+    assert statuses(moved.checks) == {"kept": "verified", "removed": "missing"}
+    assert {page.fetch.source_status for page in moved.pages} == {"moved"}
+    to_new = [r for r in page_server.page_requests if r.path == "/new/"]
+    assert [("if-modified-since" in r.headers) for r in to_new] == [False]
+
+    again = run(ledger, store)  # now the new address's own validators: a real 304
+    assert [page.fetch.not_modified for page in again.pages] == [True]
+    assert statuses(again.checks) == {"kept": "verified", "removed": "missing"}
+
+
+def test_a_page_with_no_text_a_reader_sees_is_no_evidence(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    page_server.set_page("/old/", OLD_PAGE)
+    ledger = parse(MOVED_LEDGER.format(url=page_server.url("/old/")))
+    store = tmp_path / "ev.sqlite3"
+    run(ledger, store)
+    page_server.set_page(
+        "/old/", "<html><body><nav>Home | Docs</nav><footer>(c)</footer></body></html>"
+    )
+    empty = run(ledger, store)
+    assert statuses(empty.checks) == {"kept": None, "removed": None}
+    assert [(p.fetch.source_status, p.fetch.error) for p in empty.pages] == [
+        ("unreadable", "no content: the page holds no text a reader sees")
+    ]
+
+
+def test_a_meta_refresh_alias_moves_the_source_and_reads_the_new_page(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    page_server.set_page(
+        "/old/", '<html><head><meta http-equiv="refresh" content="0; url=/new/"></head></html>'
+    )
+    page_server.set_page("/new/", NEW_PAGE)
+    ledger = parse(MOVED_LEDGER.format(url=page_server.url("/old/")))
+    result = run(ledger, tmp_path / "ev.sqlite3")
+    assert statuses(result.checks) == {"kept": "verified", "removed": "missing"}
+    (page,) = result.pages
+    assert (page.fetch.source_status, page.fetch.moved_to) == ("moved", page_server.url("/new/"))

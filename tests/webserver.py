@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -257,8 +258,9 @@ def _not_found(exchange: Exchange) -> None:
 class PageServer:
     """A threaded HTTP/1.1 server on 127.0.0.1 with an ephemeral port and swappable routes."""
 
-    def __init__(self, *, latency: float = 0.0) -> None:
+    def __init__(self, *, latency: float = 0.0, tls: ssl.SSLContext | None = None) -> None:
         self.latency = latency
+        self.tls = tls
         self.errors: list[str] = []
         self.connections_opened = 0
         self._routes: dict[str, Handler] = {}
@@ -271,6 +273,8 @@ class PageServer:
 
     def start(self) -> PageServer:
         self._server = _Server(self)
+        if self.tls is not None:
+            self._server.socket = self.tls.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
@@ -312,7 +316,8 @@ class PageServer:
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         """An absolute URL for `path`; pass host="localhost" to look like a second host."""
-        return f"http://{host}:{self.port}{path}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://{host}:{self.port}{path}"
 
     def set_page(
         self,
@@ -352,6 +357,11 @@ class PageServer:
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
             return list(self._requests)
+
+    @property
+    def page_requests(self) -> list[RecordedRequest]:
+        """The requests for pages: every request but the fetcher's robots.txt look-ups."""
+        return [request for request in self.requests if request.path != "/robots.txt"]
 
     def hits(self, path: str) -> int:
         return sum(1 for request in self.requests if request.path == path)

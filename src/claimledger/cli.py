@@ -33,6 +33,7 @@ from claimledger import __version__, ledgerfile
 from claimledger.accept import accept_plan
 from claimledger.artifact import run_artifact
 from claimledger.atomicfile import replace_atomically
+from claimledger.config import FetchOptions, fetch_policy, read_config, url_map
 from claimledger.demo import demo_data, demo_url_map, prepare_demo_directory, serve_pages
 from claimledger.errors import ClaimledgerError, InputError, LedgerError
 from claimledger.evidence import CheckRecord, EvidenceStore
@@ -40,14 +41,21 @@ from claimledger.fetch import (
     DEFAULT_POLICY,
     FetchPolicy,
     FetchResult,
-    fetch_all,
-    fetch_one_sync,
     make_client,
 )
 from claimledger.grade import ArtifactOutcome, Regrade, current_checks, regrade
 from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema, load, parse
-from claimledger.match import Match, locate
-from claimledger.refresh import QuoteJob, RefreshResult, plan, read_page, refresh
+from claimledger.match import Match
+from claimledger.refresh import (
+    Page,
+    QuoteJob,
+    RefreshResult,
+    check_page,
+    page_title,
+    plan,
+    read_pages,
+    refresh,
+)
 from claimledger.render import Format, build_report, make_environment, render, report_state
 from claimledger.urlmap import UrlMap
 from claimledger.urls import is_web_url, shown
@@ -57,9 +65,12 @@ from claimledger.views import (
     diff_text,
     evidence_line,
     fetch_json,
+    is_accepted,
+    needs_attention,
     notices_table,
     pages_table,
     proposals_table,
+    source_notes,
     summary_table,
     to_json,
 )
@@ -349,21 +360,6 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _policy(
-    timeout: float,
-    concurrency: int,
-    per_host: int,
-    interval: float = DEFAULT_POLICY.per_host_interval,
-) -> FetchPolicy:
-    if timeout <= 0 or concurrency < 1 or per_host < 1 or interval < 0:
-        raise InputError(
-            "--timeout, --concurrency, --per-host must be positive, --interval not negative"
-        )
-    return FetchPolicy(
-        timeout=timeout, concurrency=concurrency, per_host=per_host, per_host_interval=interval
-    )
-
-
 @contextlib.contextmanager
 def _existing_store() -> Iterator[EvidenceStore | None]:
     """The evidence store for reading, or None when no refresh has created it yet."""
@@ -383,11 +379,27 @@ def _no_evidence_note() -> None:
     err.print(f"no evidence yet in {settings.store}: run `claimledger refresh`", markup=False)
 
 
-Timeout = Annotated[float, typer.Option("--timeout", help="Seconds per request.")]
-Concurrency = Annotated[int, typer.Option("--concurrency", help="Requests at once, in all.")]
-PerHost = Annotated[int, typer.Option("--per-host", help="Requests at once to one host.")]
+Timeout = Annotated[
+    float | None,
+    typer.Option("--timeout", help="Seconds per request (default 20).", show_default=False),
+]
+Deadline = Annotated[
+    float | None,
+    typer.Option(
+        "--deadline",
+        help="Seconds for one URL in all: its redirects, retries and waits (default 30).",
+        show_default=False,
+    ),
+]
+Concurrency = Annotated[
+    int | None, typer.Option("--concurrency", help="Requests at once, in all (default 16).")
+]
+PerHost = Annotated[
+    int | None, typer.Option("--per-host", help="Requests at once to one host (default 4).")
+]
 Interval = Annotated[
-    float, typer.Option("--interval", help="Seconds between request starts to one host.")
+    float | None,
+    typer.Option("--interval", help="Seconds between request starts to one host (default 0.05)."),
 ]
 Maps = Annotated[
     list[str] | None,
@@ -395,9 +407,62 @@ Maps = Annotated[
         "--map",
         metavar="PREFIX=REPLACEMENT",
         help="Fetch URLs starting with PREFIX from REPLACEMENT instead (a mirror, an archive, "
-        "a local copy); evidence stays under the ledger's URL. Repeatable.",
+        "a local copy); evidence stays under the ledger's URL. Repeatable; adds to the "
+        "`map` of claimledger.toml.",
     ),
 ]
+UserAgent = Annotated[
+    str | None, typer.Option("--user-agent", metavar="TEXT", help="The User-Agent to send.")
+]
+Headers = Annotated[
+    list[str] | None,
+    typer.Option("--header", metavar="'NAME: VALUE'", help="An extra request header. Repeatable."),
+]
+IgnoreRobots = Annotated[
+    bool,
+    typer.Option(
+        "--ignore-robots",
+        help="Fetch pages that robots.txt disallows for us (only for a site you may read so).",
+    ),
+]
+
+
+def _fetch_options(
+    *,
+    timeout: float | None = None,
+    deadline: float | None = None,
+    concurrency: int | None = None,
+    per_host: int | None = None,
+    interval: float | None = None,
+    user_agent: str | None = None,
+    headers: list[str] | None = None,
+    maps: list[str] | None = None,
+    ignore_robots: bool = False,
+) -> tuple[FetchPolicy, UrlMap]:
+    """The run's policy and URL map: these options, then claimledger.toml beside the ledger."""
+    config = read_config(settings.home)
+    options = FetchOptions(
+        timeout=timeout,
+        deadline=deadline,
+        concurrency=concurrency,
+        per_host=per_host,
+        interval=interval,
+        user_agent=user_agent,
+        headers=tuple(headers or ()),
+        maps=tuple(maps or ()),
+        ignore_robots=ignore_robots,
+    )
+    policy = fetch_policy(config, options, DEFAULT_POLICY)
+    if not policy.respect_robots:
+        where = "--ignore-robots" if ignore_robots else f"robots = false in {config.path}"
+        err.print(
+            f"claimledger: warning: robots.txt is not respected ({where}): read only sites "
+            "whose owners allow it",
+            markup=False,
+        )
+    return policy, url_map(config, options)
+
+
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ClaimIds = Annotated[
     list[str] | None, typer.Argument(metavar="CLAIM", help="Claims (default: all).")
@@ -412,7 +477,12 @@ def verify_command(
         str | None, typer.Option("--select", help="CSS selector of the content region.")
     ] = None,
     as_json: AsJson = False,
-    timeout: Timeout = 20.0,
+    maps: Maps = None,
+    timeout: Timeout = None,
+    deadline: Deadline = None,
+    user_agent: UserAgent = None,
+    headers: Headers = None,
+    ignore_robots: IgnoreRobots = False,
 ) -> None:
     """One-off: is QUOTE on the page at URL? Status, similarity, the page's own wording.
 
@@ -424,15 +494,28 @@ def verify_command(
         raise InputError("QUOTE is empty")
     if not is_web_url(url):
         raise InputError(f"{url!r} is not an http(s) URL with a host")
-    page = read_page(fetch_one_sync(url, policy=_policy(timeout, 1, 1)), select)
-    prepared = page.prepared()
-    found = locate(quote, prepared) if prepared is not None else None
-    payload = verification_payload(page.fetch, found)
+    policy, url_map = _fetch_options(
+        timeout=timeout,
+        deadline=deadline,
+        user_agent=user_agent,
+        headers=headers,
+        maps=maps,
+        ignore_robots=ignore_robots,
+    )
+    page = asyncio.run(_read_pages([url], policy, url_map, select))[url]
+    payload = verification_payload(page.fetch, check_page(quote, page))
     if as_json:
         _print_json(payload)
     else:
         _print_verification(payload)
     raise typer.Exit(EXIT_OK if payload["status"] == "verified" else EXIT_FOUND)
+
+
+async def _read_pages(
+    urls: list[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
+) -> dict[str, Page]:
+    async with make_client(policy) as client:
+        return await read_pages(urls, client=client, policy=policy, url_map=url_map, select=select)
 
 
 def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
@@ -453,6 +536,8 @@ def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str,
             for c in (found.changed_words if found else ())
         ],
         "occurrences": found.occurrences if found else 0,
+        "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
+        "canonical": shown(fetched.canonical) if fetched.canonical else None,
         "context": (
             {"before": found.context.before, "after": found.context.after}
             if found and found.context
@@ -465,8 +550,12 @@ def _print_verification(payload: dict[str, Any]) -> None:
     status = payload["status"] or f"not checked: source {payload['source_status']}"
     kind = f" ({payload['match']})" if payload["match"] else ""
     out.print(f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}", markup=False)
-    if payload["final_url"] != payload["url"]:
+    if payload["moved_to"]:
+        out.print(f"the page moved to {payload['moved_to']}", markup=False)
+    elif payload["final_url"] != payload["url"]:
         out.print(f"read from {payload['final_url']}", markup=False)
+    if payload["canonical"]:
+        out.print(f"the page names {payload['canonical']} as its canonical address", markup=False)
     if payload["error"]:
         out.print(f"error: {payload['error']}", markup=False)
     if payload["current"] and payload["status"] != "verified":
@@ -487,21 +576,35 @@ def refresh_command(
     claim_ids: ClaimIds = None,
     as_json: AsJson = False,
     maps: Maps = None,
-    timeout: Timeout = 20.0,
-    concurrency: Concurrency = 16,
-    per_host: PerHost = 4,
-    interval: Interval = DEFAULT_POLICY.per_host_interval,
+    timeout: Timeout = None,
+    deadline: Deadline = None,
+    concurrency: Concurrency = None,
+    per_host: PerHost = None,
+    interval: Interval = None,
+    user_agent: UserAgent = None,
+    headers: Headers = None,
+    ignore_robots: IgnoreRobots = False,
 ) -> None:
     """Fetch every source once, find every quote on it, and record the evidence.
 
-    Exit 0 when every quote is verified on every source, 1 otherwise.
+    Exit 0 when every quote is verified on every source, 1 otherwise (a source that
+    moved, or answered a status it does not list in its accept_status, counts too).
 
     Example: claimledger refresh input-gate output-gate
     """
     ledger = _load()
     jobs = plan(ledger, claim_ids or ())
-    url_map = UrlMap.parse(maps or [])
-    policy = _policy(timeout, concurrency, per_host, interval)
+    policy, url_map = _fetch_options(
+        timeout=timeout,
+        deadline=deadline,
+        concurrency=concurrency,
+        per_host=per_host,
+        interval=interval,
+        user_agent=user_agent,
+        headers=headers,
+        maps=maps,
+        ignore_robots=ignore_robots,
+    )
     urls = {job.url for job in jobs}
     readings = {(job.url, job.select) for job in jobs}
     with (
@@ -509,6 +612,7 @@ def refresh_command(
         _progress(len(readings), quiet=as_json) as tick,
     ):
         result = asyncio.run(_refresh(jobs, store, policy, url_map, tick))
+    fetches = [page.fetch for page in result.pages]
     rows = claim_summary(ledger, result.checks)
     if as_json:
         _print_json(
@@ -516,20 +620,15 @@ def refresh_command(
                 "run": result.run_id,
                 "evidence": str(settings.store),
                 "claims": rows,
-                "sources": [fetch_json(page.fetch) for page in result.pages],
+                "sources": [fetch_json(fetch) for fetch in fetches],
                 "checks": [{**to_json(c), "url": shown(c.url)} for c in result.checks],
             }
         )
     else:
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
-        failing = [p.fetch for p in result.pages if p.fetch.source_status != "ok"]
-        for fetch in failing:
-            note = f"moved to {shown(fetch.moved_to)}" if fetch.moved_to else fetch.error or ""
-            line = f"source {fetch.source_status}: {shown(fetch.url)} {note}"
-            out.print(line.rstrip(), markup=False)
-    all_verified = all(check.status == "verified" for check in result.checks)
-    moved = any(p.fetch.source_status == "moved" for p in result.pages)
-    raise typer.Exit(EXIT_OK if all_verified and not moved else EXIT_FOUND)
+        for line in source_notes(ledger, fetches):
+            out.print(line, markup=False)
+    raise typer.Exit(EXIT_FOUND if needs_attention(ledger, result.checks, fetches) else EXIT_OK)
 
 
 async def _refresh(
@@ -600,10 +699,10 @@ def status_command(as_json: AsJson = False) -> None:
     else:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
         out.print(summary_table(rows, f"Evidence (last refresh {when})"))
-        out.print(pages_table(fetches.values()))
-    clean = all(c.status == "verified" for c in checks)  # no evidence yet: nothing found
-    clean = clean and all(f.source_status == "ok" for f in fetches.values())
-    raise typer.Exit(EXIT_OK if clean else EXIT_FOUND)
+        out.print(pages_table(ledger, fetches.values()))
+    failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
+    attention = needs_attention(ledger, checks, fetches.values()) or failing
+    raise typer.Exit(EXIT_FOUND if attention else EXIT_OK)  # no evidence yet: nothing found
 
 
 @command("diff")
@@ -851,6 +950,61 @@ def accept_command(
     raise typer.Exit(EXIT_FOUND if plan_.refused else EXIT_OK)
 
 
+@command("move")
+def move_command(
+    source_id: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's id.")],
+    new_url: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NEW_URL", help="Its new address (default: where the last refresh found it)."
+        ),
+    ] = None,
+    why: Annotated[
+        str | None, typer.Option("--why", help="Recorded in the source's history.")
+    ] = None,
+) -> None:
+    """Adopt a source's new address: the ledger's URL changes, the old one goes to history.
+
+    Without NEW_URL, takes the address the last refresh was redirected to. The next
+    refresh checks every quote of the source at its new address.
+
+    Example: claimledger move agents-store-sync
+    """
+    ledger = _load()
+    source = ledger.source(source_id)
+    target = new_url or _where_it_moved(source.id, source.url)
+    if not is_web_url(target):
+        raise InputError(f"{target!r} is not an http(s) URL with a host")
+    if target == source.url:
+        raise InputError(f"source '{source_id}' is already at {shown(target)}")
+    today = _today()
+    reason = why or ("followed the redirect the last refresh found" if new_url is None else "moved")
+
+    def change(text: str, fresh: Ledger) -> str:
+        return ledgerfile.move_source(text, fresh, source_id, target, date=today, why=reason)
+
+    ledgerfile.update(settings.ledger, change)
+    out.print(f"moved {source_id}: {shown(source.url)} -> {shown(target)}", markup=False)
+    out.print("next: claimledger refresh, to check its quotes there", markup=False)
+
+
+def _where_it_moved(source_id: str, url: str) -> str:
+    """The address the last refresh of `url` ended at, when that is a move."""
+    with _existing_store() as store:
+        fetch = (store.latest_fetches() if store else {}).get(url)
+    if fetch is None:
+        raise InputError(
+            f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
+            "NEW_URL"
+        )
+    if fetch.moved_to is None:
+        raise InputError(
+            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}): "
+            "give NEW_URL"
+        )
+    return fetch.moved_to
+
+
 @command("add")
 def add_command(
     claim_id: Annotated[str, typer.Argument(metavar="ID", help="The new claim's id.")],
@@ -868,7 +1022,10 @@ def add_command(
     publisher: Annotated[
         str | None, typer.Option("--publisher", help="For new sources (default: the host).")
     ] = None,
-    timeout: Timeout = 20.0,
+    maps: Maps = None,
+    timeout: Timeout = None,
+    user_agent: UserAgent = None,
+    headers: Headers = None,
 ) -> None:
     """Record a new claim; every quote is verified on every URL before anything is written.
 
@@ -879,14 +1036,18 @@ def add_command(
     """
     ledger = _load()
     _check_new_claim(ledger, claim_id, section, kind, depends_on or [])
-    policy = _policy(timeout, 4, 4)
-    fetched = asyncio.run(_fetch_pages(urls, policy))
+    policy, url_map = _fetch_options(
+        timeout=timeout, user_agent=user_agent, headers=headers, maps=maps
+    )
+    for url in urls:
+        if not is_web_url(url):
+            raise InputError(f"--url {url!r} is not an http(s) URL with a host")
+    pages = asyncio.run(_read_pages(urls, policy, url_map))
     problems = []
     for url in urls:
-        page = read_page(fetched[url])
-        prepared = page.prepared()
+        page = pages[url]
         for quote in quotes:
-            found = locate(quote, prepared) if prepared is not None else None
+            found = check_page(quote, page)
             if found is None:
                 problems.append(
                     f"{url}: could not be read ({page.fetch.source_status}: {page.fetch.error})"
@@ -908,6 +1069,7 @@ def add_command(
         on=on,
         depends_on=tuple(depends_on or ()),
         publisher=publisher,
+        titles={url: page_title(pages[url]) for url in urls},
     )
     ledgerfile.update(settings.ledger, lambda text, fresh: ledgerfile.add_claim(text, fresh, draft))
     out.print(
@@ -932,14 +1094,6 @@ def _check_new_claim(
         raise InputError(f"--kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
     for premise in premises:
         ledger.claim(premise)
-
-
-async def _fetch_pages(urls: list[str], policy: FetchPolicy) -> dict[str, FetchResult]:
-    for url in urls:
-        if not is_web_url(url):
-            raise InputError(f"--url {url!r} is not an http(s) URL with a host")
-    async with make_client(policy) as client:
-        return await fetch_all(urls, client, policy=policy)
 
 
 # --------------------------------------------------------------------------- report

@@ -13,6 +13,13 @@ Durability and concurrency:
   and a second refresh gets `StoreBusyError` instead of interleaving its rows.
   Readers never take that lock, and WAL lets them read while a run writes.
 
+Validators and snapshots belong to the URL that answered. The validators a
+request may carry, and the snapshot a 304 lets us reuse, come only from fetches
+whose *final* URL is the URL asked. Stores written before schema 3 may hold
+readings that broke this (a 304 after a redirect reused the old address's text):
+migration 3 lists them in `misread_fetches`, and neither they nor the checks made
+on them are ever evidence, or a source of validators, again.
+
 Times are passed in by the caller (`now`); the store never reads the clock. They
 must be timezone-aware and are kept as UTC ISO-8601 text, which sorts in time order.
 
@@ -40,7 +47,7 @@ from typing import Any, Literal, NamedTuple, Protocol, get_args
 from filelock import FileLock, Timeout
 
 from claimledger import errors
-from claimledger.fetch import FetchResult, Hop, SourceStatus, Validators
+from claimledger.fetch import FetchResult, Hop, HopVia, SourceStatus, Validators
 
 CheckStatus = Literal["verified", "drifted", "missing", "ambiguous"]
 MatchKind = Literal["exact", "normalized"]
@@ -98,7 +105,8 @@ class CheckRecord:
     `status` is None when the source could not be read: a failed fetch says nothing
     about the quote. `changed_words` takes match.WordChange values (or anything of that
     shape) and reads back as `StoredWordChange` tuples. `run_id` is filled in when read
-    back from the store.
+    back from the store; `misread` marks a check made on another address's text (see
+    the module docstring), kept in history and never taken as evidence.
     """
 
     claim_id: str
@@ -120,6 +128,7 @@ class CheckRecord:
     checked_at: datetime
     run_id: int | None = None
     recipe: str = ""
+    misread: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,8 @@ class FetchRecord:
     snapshot_hash: str | None
     fetched_at: datetime
     recipe: str = ""
+    canonical: str | None = None
+    misread: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,10 +256,38 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE fetches ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE checks ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
     ),
+    (
+        # Validators and snapshots are looked up by the URL that answered.
+        "ALTER TABLE fetches ADD COLUMN canonical TEXT",
+        "CREATE INDEX fetches_by_final_url ON fetches(final_url, recipe, id)",
+        # Readings made before this version that reused another address's snapshot on a
+        # 304 after a redirect: a 304 whose text no full read of that same final URL gave.
+        """CREATE TABLE misread_fetches (
+            fetch_id INTEGER PRIMARY KEY REFERENCES fetches(id)
+        )""",
+        """INSERT INTO misread_fetches (fetch_id)
+            SELECT f.id FROM fetches f
+            WHERE f.not_modified = 1 AND f.snapshot_hash IS NOT NULL
+            AND NOT EXISTS (
+                SELECT 1 FROM fetches g
+                WHERE g.not_modified = 0 AND g.id < f.id AND g.final_url = f.final_url
+                AND g.recipe = f.recipe AND g.snapshot_hash = f.snapshot_hash
+            )""",
+        *_append_only("misread_fetches"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
-_OUR_TABLES = frozenset({"runs", "run_ends", "snapshots", "fetches", "checks"})
+_OUR_TABLES = frozenset({"runs", "run_ends", "snapshots", "fetches", "checks", "misread_fetches"})
+
+_MISREAD = "EXISTS (SELECT 1 FROM misread_fetches m WHERE m.fetch_id = fetches.id)"
+"""SQL: this fetch row reused another address's text (see the module docstring)."""
+
+_CHECK_MISREAD = (
+    "EXISTS (SELECT 1 FROM misread_fetches m JOIN fetches f ON f.id = m.fetch_id "
+    "WHERE f.run_id = checks.run_id AND f.url = checks.url AND f.recipe = checks.recipe)"
+)
+"""SQL: this check was made on such a reading."""
 
 
 # --- Conversions --------------------------------------------------------------------------
@@ -287,8 +326,16 @@ def _changes(text: str) -> tuple[StoredWordChange, ...]:
     )
 
 
+def _hops_json(hops: Iterable[Hop]) -> str:
+    return json.dumps([[hop.url, hop.status, hop.via] for hop in hops])
+
+
 def _hops(text: str) -> tuple[Hop, ...]:
-    return tuple(Hop(url, int(status)) for url, status in json.loads(text))
+    """Hops as stored: `[url, status]` before meta refreshes were followed, then with `via`."""
+    return tuple(
+        Hop(hop[0], int(hop[1]), _literal(hop[2], HopVia) if len(hop) > 2 else "http")
+        for hop in json.loads(text)
+    )
 
 
 def _check(row: sqlite3.Row) -> CheckRecord:
@@ -312,6 +359,7 @@ def _check(row: sqlite3.Row) -> CheckRecord:
         checked_at=_moment(row["checked_at"]),
         run_id=row["run_id"],
         recipe=row["recipe"],
+        misread=bool(row["misread"]) if "misread" in row.keys() else False,  # noqa: SIM118
     )
 
 
@@ -334,6 +382,8 @@ def _fetch(row: sqlite3.Row) -> FetchRecord:
         snapshot_hash=row["snapshot_hash"],
         fetched_at=_moment(row["fetched_at"]),
         recipe=row["recipe"],
+        canonical=row["canonical"],
+        misread=bool(row["misread"]) if "misread" in row.keys() else False,  # noqa: SIM118
     )
 
 
@@ -455,13 +505,18 @@ class EvidenceStore:
                 f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
             ) from None
 
-    def latest_snapshot_hash(self, url: str, recipe: str = "") -> str | None:
-        """The snapshot the newest readable fetch of `url` produced (or reused on a 304),
-        read the same way (`recipe`): text extracted another way is no stand-in."""
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None:
+        """The snapshot a 304 from `final_url` lets us reuse: the text of the newest reading
+        of that very URL, the same way (`recipe`), that carried the validators we sent."""
+        if validators is None:
+            return None
         row = self._db.execute(
-            "SELECT snapshot_hash FROM fetches WHERE url = ? AND recipe = ? "
-            "AND snapshot_hash IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (url, recipe),
+            "SELECT snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
+            f"AND snapshot_hash IS NOT NULL AND NOT {_MISREAD} "
+            "AND etag IS ? AND last_modified IS ? ORDER BY id DESC LIMIT 1",
+            (final_url, recipe, validators.etag, validators.last_modified),
         ).fetchone()
         return None if row is None else str(row["snapshot_hash"])
 
@@ -469,7 +524,7 @@ class EvidenceStore:
         """What we extracted from `url` as of `at` (newest if None): when fetched, and the text."""
         query = (
             "SELECT fetched_at, snapshot_hash FROM fetches "
-            "WHERE url = ? AND snapshot_hash IS NOT NULL"
+            f"WHERE url = ? AND snapshot_hash IS NOT NULL AND NOT {_MISREAD}"
         )
         parameters: tuple[str, ...] = (url,)
         if at is not None:
@@ -498,8 +553,8 @@ class EvidenceStore:
         self._write(
             "INSERT INTO fetches (run_id, url, final_url, http_status, source_status, moved_to, "
             "redirects_json, etag, last_modified, content_type, error, not_modified, attempts, "
-            "elapsed, snapshot_hash, fetched_at, recipe) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "elapsed, snapshot_hash, fetched_at, recipe, canonical) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 result.url,
@@ -507,7 +562,7 @@ class EvidenceStore:
                 result.http_status,
                 result.source_status,
                 result.moved_to,
-                json.dumps([[hop.url, hop.status] for hop in result.redirects]),
+                _hops_json(result.redirects),
                 result.etag,
                 result.last_modified,
                 result.content_type,
@@ -518,26 +573,36 @@ class EvidenceStore:
                 snapshot_hash,
                 _stamp(now),
                 recipe,
+                result.canonical,
             ),
         )
 
-    def validators(self, url: str, recipe: str = "") -> Validators | None:
-        """ETag / Last-Modified of the newest fetch that left a snapshot to fall back on,
-        read the same way (`recipe`); otherwise the page must be fetched whole again."""
-        row = self._db.execute(
-            "SELECT etag, last_modified FROM fetches WHERE url = ? AND recipe = ? "
-            "AND snapshot_hash IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (url, recipe),
-        ).fetchone()
-        if row is None or (row["etag"] is None and row["last_modified"] is None):
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:
+        """The ETag / Last-Modified a request for `final_url` may carry: those of the newest
+        reading of that very URL for every way (`recipes`) its answer will be read, when
+        each left a snapshot to fall back on and all agree; otherwise ask in full."""
+        known = set()
+        for recipe in set(recipes):
+            row = self._db.execute(
+                "SELECT etag, last_modified FROM fetches WHERE final_url = ? AND recipe = ? "
+                f"AND snapshot_hash IS NOT NULL AND NOT {_MISREAD} ORDER BY id DESC LIMIT 1",
+                (final_url, recipe),
+            ).fetchone()
+            if row is None:
+                return None
+            known.add((row["etag"], row["last_modified"]))
+        if len(known) != 1:
             return None
-        return Validators(etag=row["etag"], last_modified=row["last_modified"])
+        etag, last_modified = known.pop()
+        if etag is None and last_modified is None:
+            return None
+        return Validators(etag=etag, last_modified=last_modified)
 
     def latest_fetches(self) -> dict[str, FetchRecord]:
         """The newest fetch of every URL ever fetched."""
         rows = self._db.execute(
-            "SELECT * FROM fetches WHERE id IN (SELECT MAX(id) FROM fetches GROUP BY url) "
-            "ORDER BY url"
+            f"SELECT *, {_MISREAD} AS misread FROM fetches "
+            "WHERE id IN (SELECT MAX(id) FROM fetches GROUP BY url) ORDER BY url"
         )
         return {row["url"]: _fetch(row) for row in rows}
 
@@ -575,16 +640,20 @@ class EvidenceStore:
         )
 
     def latest_checks(self) -> list[CheckRecord]:
-        """The newest check of every (claim, quote, source), in the order they were recorded."""
+        """The newest check of every (claim, quote, source) that is evidence, in the order
+        they were recorded (a check made on another address's text is not)."""
         rows = self._db.execute(
             "SELECT * FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
-            "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+            f"WHERE NOT {_CHECK_MISREAD} GROUP BY claim_id, quote_text, source_id) ORDER BY id"
         )
         return [_check(row) for row in rows]
 
     def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
-        """Every check of a claim's quotes over all runs, oldest first."""
-        rows = self._db.execute("SELECT * FROM checks WHERE claim_id = ? ORDER BY id", (claim_id,))
+        """Every check of a claim's quotes over all runs, oldest first, misread ones marked."""
+        rows = self._db.execute(
+            f"SELECT *, {_CHECK_MISREAD} AS misread FROM checks WHERE claim_id = ? ORDER BY id",
+            (claim_id,),
+        )
         return [_check(row) for row in rows]
 
     # internals

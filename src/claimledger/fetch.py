@@ -10,7 +10,15 @@ What the fetcher guarantees, and why:
 
 * Redirects are followed by hand, so every hop is recorded and a hop to
   another scheme (or from https down to http), a loop or an endless chain is
-  refused instead of followed.
+  refused instead of followed. An alias page whose head holds a meta refresh is
+  a redirect too (static hosts move pages that way), under the same rules.
+* Validators belong to one URL: a request carries only the ETag and
+  Last-Modified stored for exactly the URL it asks for, so a 304 after a redirect
+  can only mean "the page you already have *from this address* is unchanged".
+* robots.txt is read once per origin and run, and a page it disallows for our
+  user agent is not requested; its Crawl-delay spaces the requests to that host.
+* One deadline per URL covers every hop, retry and wait; a TLS failure is not
+  retried, since asking again cannot fix a certificate.
 * Bodies are streamed and counted twice, raw and decompressed, so neither a
   huge page nor a small gzip bomb can exhaust memory.
 * Retries back off exponentially with jitter and honour Retry-After, because
@@ -25,6 +33,7 @@ import asyncio
 import codecs
 import random
 import re
+import ssl
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -37,9 +46,11 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 
 import charset_normalizer
 import httpx
+from protego import Protego
 
 from claimledger import __version__
-from claimledger.urls import is_web_url, shown
+from claimledger.extract import head_links
+from claimledger.urls import is_trivial_move, is_web_url, shown
 
 SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
 
@@ -68,17 +79,32 @@ class Validators:
     last_modified: str | None
 
 
+HopVia = Literal["http", "meta-refresh"]
+
+
 @dataclass(frozen=True)
 class Hop:
-    """One redirect response on the way to the page: where we were and what it answered."""
+    """One redirect on the way to the page: where we were, what it answered, and how it sent
+    us on (an HTTP redirect, or a meta refresh in an alias page's head)."""
 
     url: str
     status: int
+    via: HopVia = "http"
+
+
+ValidatorLookup = Callable[[str, str], "Validators | None"]
+"""`(url, start)`: the validators stored for exactly `url`, about to be requested on the way
+from `start` (the chain's first URL, which says who will read the answer), if any."""
 
 
 @dataclass(frozen=True)
 class FetchPolicy:
-    """Limits and manners of a run; the defaults suit public documentation sites."""
+    """Limits and manners of a run; the defaults suit public documentation sites.
+
+    `deadline` bounds one URL whole (its redirects, retries and waits); `timeout` one
+    request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
+    redirect; a longer one belongs to a page meant to be read first.
+    """
 
     concurrency: int = 16
     per_host: int = 4
@@ -90,7 +116,13 @@ class FetchPolicy:
     max_body: int = 10 * 1024 * 1024
     max_decompressed: int = 32 * 1024 * 1024
     max_redirects: int = 10
+    deadline: float = 30.0
     user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
+    headers: tuple[tuple[str, str], ...] = ()
+    respect_robots: bool = True
+    max_robots_body: int = 512 * 1024
+    max_crawl_delay: float = 10.0
+    max_refresh_delay: float = 5.0
 
 
 DEFAULT_POLICY = FetchPolicy()
@@ -98,7 +130,12 @@ DEFAULT_POLICY = FetchPolicy()
 
 @dataclass(frozen=True)
 class FetchResult:
-    """Everything a run learned about one ledger URL; `text` is None unless the body was read."""
+    """Everything a run learned about one ledger URL; `text` is None unless the body was read.
+
+    `canonical` is the page's `<link rel="canonical">` when it names another address
+    (shown, never followed); `conditional` the validators sent to `final_url`, so a
+    304 reuses exactly the snapshot they came with.
+    """
 
     url: str
     final_url: str
@@ -115,6 +152,8 @@ class FetchResult:
     attempts: int
     elapsed: float
     line_range: tuple[int, int] | None
+    canonical: str | None = None
+    conditional: Validators | None = None
 
 
 # --- URLs ---------------------------------------------------------------------------------
@@ -227,6 +266,7 @@ def make_client(
         headers={
             "User-Agent": policy.user_agent,
             "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
+            **dict(policy.headers),
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
@@ -242,6 +282,10 @@ class _HostGate:
         self._spacing = asyncio.Lock()
         self._interval = interval
         self._next_start = 0.0
+
+    def space_at_least(self, interval: float) -> None:
+        """Widen the gap between starts (a robots.txt Crawl-delay), never narrow it."""
+        self._interval = max(self._interval, interval)
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
@@ -267,8 +311,7 @@ class _Gates:
         self._hosts: dict[str, _HostGate] = {}
         self._policy = policy
 
-    @asynccontextmanager
-    async def slot(self, url: str) -> AsyncIterator[None]:
+    def host(self, url: str) -> _HostGate:
         parts = _split(url)
         host = (parts.hostname or "") if parts is not None else ""
         gate = self._hosts.get(host)
@@ -276,7 +319,11 @@ class _Gates:
             gate = self._hosts[host] = _HostGate(
                 self._policy.per_host, self._policy.per_host_interval
             )
-        async with gate.slot(), self._global:
+        return gate
+
+    @asynccontextmanager
+    async def slot(self, url: str) -> AsyncIterator[None]:
+        async with self.host(url).slot(), self._global:
             yield
 
 
@@ -597,21 +644,114 @@ def _detect(body: bytes) -> str:
     return str(best)
 
 
+# --- robots.txt ---------------------------------------------------------------------------
+
+
+class _Robots:
+    """robots.txt of each origin, read once per run and shared by every URL on it.
+
+    RFC 9309: a robots.txt that does not exist (4xx) allows everything; one the server
+    cannot serve (5xx, 429, no connection) allows nothing for now, since its rules are
+    unknown: the page is then reported as the robots.txt request failed (unreachable,
+    refused), and asked again on the next attempt. A Crawl-delay spaces the requests to
+    that host (up to a cap).
+    """
+
+    def __init__(self, client: httpx.AsyncClient, policy: FetchPolicy, gates: _Gates) -> None:
+        self._client = client
+        self._policy = policy
+        self._gates = gates
+        self._rules: dict[str, asyncio.Task[Protego | _Outcome]] = {}
+
+    @property
+    def tasks(self) -> list[asyncio.Task[Protego | _Outcome]]:
+        return list(self._rules.values())
+
+    def cancel(self) -> None:
+        for task in self._rules.values():
+            task.cancel()
+
+    async def refusal(self, url: str) -> _Outcome | None:
+        """Why `url` may not be fetched (as an outcome to report), or None when it may."""
+        if not self._policy.respect_robots:
+            return None
+        origin = _origin(url)
+        if origin not in self._rules:
+            self._rules[origin] = asyncio.create_task(self._load(origin))
+        rules = await asyncio.shield(self._rules[origin])
+        if isinstance(rules, _Outcome):
+            if rules.retryable:
+                self._rules.pop(origin, None)  # the next attempt asks again
+            return rules
+        if not rules.can_fetch(url, self._policy.user_agent):
+            why = f"blocked by robots.txt ({origin}/robots.txt disallows it for our user agent)"
+            return _Outcome(None, "refused", why)
+        return None
+
+    async def _load(self, origin: str) -> Protego | _Outcome:
+        url, seen = f"{origin}/robots.txt", set()
+        small = replace(self._policy, max_body=self._policy.max_robots_body)
+        for _ in range(5):
+            seen.add(url)
+            async with self._gates.slot(url):
+                step = await _request(url, self._client, {}, small)
+            if isinstance(step, _Redirect):
+                target = _resolve(url, step.location)
+                if _redirect_problem(url, target, seen, 0, 5) is not None:
+                    break  # nowhere we may go: as if there were none
+                url = target
+                continue
+            return self._rules_from(origin, step)
+        return Protego.parse("")
+
+    def _rules_from(self, origin: str, outcome: _Outcome) -> Protego | _Outcome:
+        status = outcome.http_status
+        if outcome.text is not None:
+            rules = Protego.parse(outcome.text)
+            delay = rules.crawl_delay(self._policy.user_agent)
+            if delay:
+                self._gates.host(origin).space_at_least(min(delay, self._policy.max_crawl_delay))
+            return rules
+        if status is None or status == 429 or status >= 500:
+            error = f"{origin}/robots.txt could not be read ({outcome.error}): nothing may be"
+            return replace(outcome, error=error)
+        return Protego.parse("")  # 4xx, or a body we cannot read: no rules
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
 # --- Attempts and retries -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Walk:
-    """One attempt: the redirect chain walked and where it ended."""
+    """One attempt: the redirect chain walked, where it ended, and what was sent there."""
 
     outcome: _Outcome
     final_url: str
     hops: tuple[Hop, ...]
+    sent: Validators | None = None
+    canonical: str | None = None
 
 
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return text or type(error).__name__
+
+
+def _tls_failure(error: BaseException) -> ssl.SSLError | None:
+    """The TLS error behind a transport error, if that is what it was."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ssl.SSLError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 async def _request(
@@ -627,32 +767,74 @@ async def _request(
             None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True
         )
     except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:
+        tls = _tls_failure(exc)
+        if tls is not None:
+            reason = getattr(tls, "verify_message", None) or tls.reason or _one_line(tls)
+            return _Outcome(None, "unreachable", f"TLS failed: {reason} (not retried)")
         return _Outcome(None, "unreachable", f"connection failed: {_one_line(exc)}", retryable=True)
     except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL) as exc:
         return _Outcome(None, "refused", f"cannot request {shown(url)}: {_one_line(exc)}")
 
 
+def _client_redirect(
+    outcome: _Outcome, url: str, policy: FetchPolicy
+) -> tuple[str | None, str | None]:
+    """Where an HTML page's head sends the reader at once (a meta refresh), and its canonical
+    address when that is another page; both resolved against `url`."""
+    if outcome.text is None or not _is_markup(outcome.content_type):
+        return None, None
+    head = head_links(outcome.text)
+    refresh = None
+    delay = head.refresh_delay
+    if head.refresh and delay is not None and delay <= policy.max_refresh_delay:
+        target = _resolve(url, head.refresh)
+        refresh = target if target != url else None
+    canonical = _resolve(url, head.canonical) if head.canonical else None
+    if canonical is not None and (canonical == url or is_trivial_move(url, canonical)):
+        canonical = None
+    return refresh, canonical
+
+
+def _is_markup(content_type: str | None) -> bool:
+    return _media_type(content_type) in MARKUP_TYPES
+
+
 async def _walk(
     target: str,
     client: httpx.AsyncClient,
-    headers: Mapping[str, str],
+    lookup: ValidatorLookup | None,
     policy: FetchPolicy,
     gates: _Gates,
+    robots: _Robots,
 ) -> _Walk:
-    """Follow the redirect chain from `target` by hand, one gated request per hop."""
+    """Follow the redirect chain from `target` by hand, one gated request per hop.
+
+    Each request carries the validators stored for exactly its own URL, never those of
+    the URL a redirect came from.
+    """
     url = target
     seen = {url}
     hops: list[Hop] = []
     while True:
+        refusal = await robots.refusal(url)
+        if refusal is not None:
+            return _Walk(refusal, url, tuple(hops))
+        sent = lookup(url, target) if lookup is not None else None
         async with gates.slot(url):
-            step = await _request(url, client, headers, policy)
+            step = await _request(url, client, _conditional_headers(sent), policy)
         if isinstance(step, _Outcome):
-            return _Walk(step, url, tuple(hops))
-        hops.append(Hop(url, step.status))
-        next_url = _resolve(url, step.location)
+            refresh, canonical = _client_redirect(step, url, policy)
+            if refresh is None:
+                return _Walk(step, url, tuple(hops), sent, canonical)
+            hops.append(Hop(url, step.http_status or 200, "meta-refresh"))
+            next_url = refresh
+        else:
+            hops.append(Hop(url, step.status))
+            next_url = _resolve(url, step.location)
         problem = _redirect_problem(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
-            return _Walk(_Outcome(step.status, "refused", problem), url, tuple(hops))
+            status = hops[-1].status
+            return _Walk(_Outcome(status, "refused", problem), url, tuple(hops))
         seen.add(next_url)
         url = next_url
 
@@ -662,54 +844,76 @@ def _backoff(attempt: int, policy: FetchPolicy) -> float:
     return float(policy.backoff_base * 2 ** (attempt - 1) * random.uniform(0.5, 1.0))
 
 
+@dataclass
+class _Tally:
+    """How far the attempts at one URL got; read when the deadline cuts them short."""
+
+    attempts: int = 0
+    last: _Walk | None = None
+
+
 async def _attempts(
     target: str,
     client: httpx.AsyncClient,
-    headers: Mapping[str, str],
+    lookup: ValidatorLookup | None,
     policy: FetchPolicy,
     gates: _Gates,
-) -> tuple[_Walk, int]:
-    """Walk the chain, retrying transient failures; return the last walk and the count."""
-    attempt = 0
+    robots: _Robots,
+    tally: _Tally,
+) -> _Walk:
+    """Walk the chain, retrying transient failures; return the last walk."""
     while True:
-        attempt += 1
-        walk = await _walk(target, client, headers, policy, gates)
+        tally.attempts += 1
+        walk = tally.last = await _walk(target, client, lookup, policy, gates, robots)
         outcome = walk.outcome
         if not outcome.retryable:
-            return walk, attempt
+            return walk
         wait = outcome.retry_after
         if wait is not None and wait > policy.retry_after_cap:
             error = (
                 f"{outcome.error}; Retry-After asks for {wait:.0f} s, "
                 f"more than the {policy.retry_after_cap:g} s cap"
             )
-            return replace(walk, outcome=replace(outcome, error=error)), attempt
-        if attempt > policy.retries:
-            tries = f"{attempt} attempts" if attempt > 1 else "1 attempt"
+            return replace(walk, outcome=replace(outcome, error=error))
+        if tally.attempts > policy.retries:
+            tries = f"{tally.attempts} attempts" if tally.attempts > 1 else "1 attempt"
             error = f"{outcome.error}; gave up after {tries}"
-            return replace(walk, outcome=replace(outcome, error=error)), attempt
-        await asyncio.sleep(wait if wait is not None else _backoff(attempt, policy))
+            return replace(walk, outcome=replace(outcome, error=error))
+        await asyncio.sleep(wait if wait is not None else _backoff(tally.attempts, policy))
 
 
-def _moved_to(hops: tuple[Hop, ...], final_url: str) -> str | None:
-    """Where the permanent redirects at the head of the chain lead.
+def _past_deadline(target: str, tally: _Tally, policy: FetchPolicy) -> _Walk:
+    tries = "1 attempt" if tally.attempts == 1 else f"{tally.attempts} attempts"
+    error = f"no answer within the {policy.deadline:g} s deadline for this URL ({tries})"
+    last = tally.last
+    hops = last.hops if last is not None else ()
+    return _Walk(_Outcome(None, "unreachable", error), target, hops)
 
-    Only a chain that *starts* permanent says the ledger's URL itself moved; a
-    permanent hop after a temporary one moved some intermediate URL instead.
+
+def _moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str | None:
+    """Where the permanent redirects at the head of the chain lead, if that is a new address.
+
+    Only a chain that *starts* permanent (301, 308, or an alias page's meta refresh)
+    says the ledger's URL itself moved; a permanent hop after a temporary one moved
+    some intermediate URL instead. A trailing slash added or dropped, or http
+    upgraded to https on the same host, is the same page at a tidier address.
     """
     permanent = 0
-    while permanent < len(hops) and hops[permanent].status in PERMANENT_REDIRECTS:
+    while permanent < len(hops) and (
+        hops[permanent].status in PERMANENT_REDIRECTS or hops[permanent].via == "meta-refresh"
+    ):
         permanent += 1
     if permanent == 0:
         return None
-    return hops[permanent].url if permanent < len(hops) else final_url
+    moved_to = hops[permanent].url if permanent < len(hops) else final_url
+    return None if is_trivial_move(url, moved_to) else moved_to
 
 
 def _result(
     url: str, walk: _Walk, attempts: int, elapsed: float, line_range: tuple[int, int] | None
 ) -> FetchResult:
     outcome = walk.outcome
-    moved_to = _moved_to(walk.hops, walk.final_url)
+    moved_to = _moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
     status: SourceStatus = outcome.source_status
     if status == "ok" and moved_to is not None:
         status = "moved"
@@ -729,35 +933,26 @@ def _result(
         attempts=attempts,
         elapsed=elapsed,
         line_range=line_range,
+        canonical=walk.canonical,
+        conditional=walk.sent,
     )
 
 
-def _shared_validators(
-    urls: list[str], validators: Mapping[str, Validators] | None
-) -> Validators | None:
-    """The validators to send for a target, only when every URL sharing it has the same
-    ones (a 304 would otherwise leave one of them without a snapshot to reuse)."""
-    if not validators:
-        return None
-    known = {validators.get(url) for url in urls}
-    return known.pop() if len(known) == 1 else None
-
-
-def _conditional_headers(shared: Validators | None) -> dict[str, str]:
-    if shared is None:
+def _conditional_headers(sent: Validators | None) -> dict[str, str]:
+    if sent is None:
         return {}
     headers: dict[str, str] = {}
-    if shared.etag:
-        headers["If-None-Match"] = shared.etag
-    if shared.last_modified:
-        headers["If-Modified-Since"] = shared.last_modified
+    if sent.etag:
+        headers["If-None-Match"] = sent.etag
+    if sent.last_modified:
+        headers["If-Modified-Since"] = sent.last_modified
     return headers
 
 
-def _keep_validators(walk: _Walk, sent: Validators | None) -> _Walk:
+def _keep_validators(walk: _Walk) -> _Walk:
     """A 304 need not repeat the validators; keep the ones we sent so the next run can
     ask again instead of downloading the page in full."""
-    outcome = walk.outcome
+    outcome, sent = walk.outcome, walk.sent
     if not outcome.not_modified or sent is None:
         return walk
     kept = replace(
@@ -772,43 +967,51 @@ async def _fetch_group(
     target: str,
     urls: list[str],
     client: httpx.AsyncClient,
-    validators: Mapping[str, Validators] | None,
+    lookup: ValidatorLookup | None,
     policy: FetchPolicy,
     gates: _Gates,
+    robots: _Robots,
 ) -> list[FetchResult]:
-    """Fetch one target once and answer for every ledger URL that maps to it."""
+    """Fetch one target once, within its deadline, and answer for every ledger URL that
+    maps to it."""
     started = time.monotonic()
+    tally = _Tally()
     if is_web_url(target):
-        sent = _shared_validators(urls, validators)
-        walk, attempts = await _attempts(target, client, _conditional_headers(sent), policy, gates)
-        walk = _keep_validators(walk, sent)
+        try:
+            async with asyncio.timeout(policy.deadline):
+                walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
+        except TimeoutError:
+            walk = _past_deadline(target, tally, policy)
+        walk = _keep_validators(walk)
     else:
-        refusal = _Outcome(None, "refused", f"not an http(s) URL: {target}")
-        walk, attempts = _Walk(refusal, target, ()), 0
+        walk = _Walk(_Outcome(None, "refused", f"not an http(s) URL: {target}"), target, ())
     elapsed = time.monotonic() - started
-    return [_result(url, walk, attempts, elapsed, fetch_target(url)[1]) for url in urls]
+    return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
 
 
 async def fetch_all(
     urls: Iterable[str],
     client: httpx.AsyncClient,
     *,
-    validators: Mapping[str, Validators] | None = None,
+    validators: ValidatorLookup | None = None,
     policy: FetchPolicy = DEFAULT_POLICY,
     on_result: Callable[[FetchResult], None] | None = None,
 ) -> dict[str, FetchResult]:
     """Fetch every distinct URL once, concurrently; one result per URL, in input order.
 
-    URLs that differ only in their fragment share one request. `on_result` is called
-    from this coroutine as each result arrives (for progress display). A failing URL
-    never raises; an exception here is a bug (or `on_result`'s own) and cancels the rest.
+    URLs that differ only in their fragment share one request. `validators` gives the
+    ETag / Last-Modified stored for a URL about to be requested (the start of a chain
+    or any hop of it). `on_result` is called from this coroutine as each result arrives
+    (for progress display). A failing URL never raises; an exception here is a bug (or
+    `on_result`'s own) and cancels the rest.
     """
     groups: dict[str, list[str]] = {}
     for url in dict.fromkeys(urls):
         groups.setdefault(fetch_target(url)[0], []).append(url)
     gates = _Gates(policy)
+    robots = _Robots(client, policy, gates)
     tasks = [
-        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates))
+        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates, robots))
         for target, group in groups.items()
     ]
     arrived: dict[str, FetchResult] = {}
@@ -821,14 +1024,14 @@ async def fetch_all(
     finally:
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        robots.cancel()
+        await asyncio.gather(*tasks, *robots.tasks, return_exceptions=True)
     return {url: arrived[url] for group in groups.values() for url in group}
 
 
 def fetch_one_sync(
     url: str,
     *,
-    validators: Validators | None = None,
     policy: FetchPolicy = DEFAULT_POLICY,
     trust_env: bool = True,
 ) -> FetchResult:
@@ -836,8 +1039,7 @@ def fetch_one_sync(
 
     async def fetch() -> FetchResult:
         async with make_client(policy, trust_env=trust_env) as client:
-            known = {url: validators} if validators is not None else None
-            results = await fetch_all([url], client, validators=known, policy=policy)
+            results = await fetch_all([url], client, policy=policy)
         return results[url]
 
     return asyncio.run(fetch())

@@ -13,7 +13,6 @@ import datetime as dt
 import difflib
 import json
 import re
-import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -26,6 +25,7 @@ import jsonschema
 
 from claimledger.errors import InputError, LedgerError, Problem, UnknownIdError
 from claimledger.safeyaml import Located, Path_, load_located
+from claimledger.urls import is_web_url
 
 MAX_LEDGER_BYTES = 8 * 1024 * 1024
 """A ledger is hand-written text; anything larger is a mistake, not a ledger."""
@@ -65,6 +65,16 @@ class Section:
 
 
 @dataclass(frozen=True)
+class SourceMove:
+    """A source's earlier address, kept when `claimledger move` adopted a new one."""
+
+    date: str
+    moved_from: str
+    by: str
+    why: str | None = None
+
+
+@dataclass(frozen=True)
 class Source:
     id: str
     url: str
@@ -75,6 +85,8 @@ class Source:
     select: str | None = None
     archived: str | None = None
     note: str | None = None
+    accept_status: frozenset[int] = frozenset()
+    history: tuple[SourceMove, ...] = ()
 
     @property
     def independence_key(self) -> str:
@@ -171,6 +183,13 @@ class Ledger:
                 return claim
         raise UnknownIdError(
             f"no claim '{claim_id}' in the ledger{_did_you_mean(claim_id, self.claim_ids)}"
+        )
+
+    def source(self, source_id: str) -> Source:
+        if source_id in self.sources:
+            return self.sources[source_id]
+        raise UnknownIdError(
+            f"no source '{source_id}' in the ledger{_did_you_mean(source_id, self.sources)}"
         )
 
     @property
@@ -398,7 +417,7 @@ def _meaning_problems(located: Located) -> Iterator[Finding]:
     sections = _records(data.get("sections"))
     claims = _records(data.get("claims"))
     yield from _url_problems(located, sources if isinstance(sources, dict) else {})
-    yield from _date_problems(located, claims)
+    yield from _date_problems(located, claims, sources if isinstance(sources, dict) else {})
     yield from _duplicate_ids(located, "sections", sections)
     yield from _duplicate_ids(located, "claims", claims)
     section_ids = [s["id"] for _, s in sections if isinstance(s.get("id"), str)]
@@ -442,32 +461,37 @@ def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding
     for source_id, source in sources.items():
         if not isinstance(source, dict):
             continue
-        for key in ("url", "archived"):
-            url = source.get(key)
+        places: list[tuple[Path_, Any]] = [
+            (("sources", source_id, key), source.get(key)) for key in ("url", "archived")
+        ]
+        places += [
+            (("sources", source_id, "history", index, "moved_from"), entry.get("moved_from"))
+            for index, entry in _records(source.get("history"))
+        ]
+        for path, url in places:
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
                 continue  # missing, or reported by the schema
-            if not _is_web_url(url):
-                path = ("sources", source_id, key)
-                yield located.where(path), f"{key} {url!r} is not an http(s) URL with a host"
-
-
-def _is_web_url(url: str) -> bool:
-    try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
+            if not is_web_url(url):
+                yield located.where(path), f"{path[-1]} {url!r} is not an http(s) URL with a host"
 
 
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def _date_problems(located: Located, claims: list[tuple[int, dict[str, Any]]]) -> Iterator[Finding]:
+def _date_problems(
+    located: Located, claims: list[tuple[int, dict[str, Any]]], sources: dict[str, Any]
+) -> Iterator[Finding]:
     """Dates the schema's pattern lets through but the calendar does not (2026-13-45)."""
     dated: list[tuple[Path_, Any]] = [(("date_read",), located.data.get("date_read"))]
     for index, claim in claims:
         for h_index, entry in _records(claim.get("history")):
             dated.append((("claims", index, "history", h_index, "date"), entry.get("date")))
+    for source_id, source in sources.items():
+        if isinstance(source, dict):
+            for h_index, entry in _records(source.get("history")):
+                dated.append(
+                    (("sources", source_id, "history", h_index, "date"), entry.get("date"))
+                )
     for path, value in dated:
         if not isinstance(value, str) or not _DATE_SHAPE.fullmatch(value):
             continue  # missing, or reported by the schema
@@ -607,6 +631,11 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         select=s.get("select"),
         archived=s.get("archived"),
         note=s.get("note"),
+        accept_status=frozenset(s.get("accept_status", [])),
+        history=tuple(
+            SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
+            for h in s.get("history", [])
+        ),
     )
 
 

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -178,10 +178,22 @@ def append_item(text: str, seq_path: NodePath, item: Any) -> str:
 
 
 def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
-    """Add `key: value` as the last entry of the block mapping at `map_path`."""
+    """Add `key: value` as the last entry of the mapping at `map_path`.
+
+    A block mapping gains a block entry; a flow mapping (`{a: 1}`) gains `, key: value`
+    before its brace; an empty one (`{}`, as an author starts a ledger) becomes a block.
+    """
     root = _compose(text)
     mapping = _node_at(root, map_path)
-    assert isinstance(mapping, yaml.MappingNode) and mapping.value
+    assert isinstance(mapping, yaml.MappingNode)
+    if mapping.flow_style and mapping.value:
+        close = text.rindex("}", mapping.start_mark.index, mapping.end_mark.index)
+        entry = f"{_render_scalar(key, None)}: {_render_flow(value)}"
+        return text[:close] + ", " + entry + text[close:]
+    if not mapping.value:
+        column = _key_column(text, mapping) + 2
+        block = "\n" + _render_block({key: value}, column).rstrip("\n")
+        return text[: mapping.start_mark.index].rstrip(" ") + block + text[mapping.end_mark.index :]
     column = mapping.value[0][0].start_mark.column
     block = _render_block({key: value}, column)
     at = _after_content(text, mapping)
@@ -189,15 +201,21 @@ def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
 
 
 def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
-    """Append a mapping to a block sequence in block style, after a blank line."""
+    """Append a mapping to a block sequence in block style, after a blank line.
+
+    A flow sequence with items (`[{id: a}]`) gains the mapping as one more flow item; an
+    empty one (`[]`, as an author starts a ledger) becomes a block sequence.
+    """
     root = _compose(text)
     seq = _node_at(root, seq_path)
     assert isinstance(seq, yaml.SequenceNode)
-    if seq.flow_style or not seq.value:
+    if seq.flow_style and seq.value:
+        return append_item(text, seq_path, dict(item))
+    if not seq.value:
         key_column = _key_column(text, seq)
         body = _render_block(dict(item), key_column + 4)
         block = "\n" + " " * (key_column + 2) + "- " + body[key_column + 4 :].rstrip("\n")
-        return text[: seq.start_mark.index] + block + text[seq.end_mark.index :]
+        return text[: seq.start_mark.index].rstrip(" ") + block + text[seq.end_mark.index :]
     dash_column = _dash_column(text, seq.value[0])
     body = _render_block(dict(item), dash_column + 2)
     block = "\n" + " " * dash_column + "- " + body[dash_column + 2 :]
@@ -255,10 +273,15 @@ def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
 
 
 def _render_flow(value: Any) -> str:
-    dumped = yaml.safe_dump(
-        value, default_flow_style=True, sort_keys=False, width=2**31 - 1, allow_unicode=True
+    dumped = yaml.dump(
+        value,
+        Dumper=_IndentedDumper,
+        default_flow_style=True,
+        sort_keys=False,
+        width=2**31 - 1,
+        allow_unicode=True,
     )
-    return dumped.strip()
+    return dumped.removesuffix("\n...\n").strip()
 
 
 class _IndentedDumper(yaml.SafeDumper):
@@ -394,6 +417,7 @@ class NewClaim:
     on: str
     depends_on: tuple[str, ...] = ()
     publisher: str | None = None
+    titles: Mapping[str, str | None] = field(default_factory=dict)
 
 
 def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
@@ -410,7 +434,7 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
             host = urllib.parse.urlsplit(url).hostname or "unknown"
             source = {
                 "url": url,
-                "title": url,
+                "title": draft.titles.get(url) or url,
                 "kind": "docs",
                 "publisher": draft.publisher or host,
             }
@@ -451,3 +475,15 @@ def _represent_flow_list(dumper: yaml.SafeDumper, data: _FlowList) -> yaml.Node:
 
 
 _IndentedDumper.add_representer(_FlowList, _represent_flow_list)
+
+
+def move_source(
+    text: str, ledger: Ledger, source_id: str, new_url: str, *, date: dt.date, why: str
+) -> str:
+    """Point a source at its new address, keeping the old one in the source's history."""
+    source = ledger.source(source_id)
+    text = set_scalar(text, ("sources", source_id, "url"), new_url)
+    entry = {"date": date, "moved_from": source.url, "by": "move", "why": why}
+    if _has_key(_compose(text), ("sources", source_id), "history"):
+        return append_item(text, ("sources", source_id, "history"), entry)
+    return add_key(text, ("sources", source_id), "history", [_FlowMap(entry)])

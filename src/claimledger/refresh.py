@@ -8,6 +8,7 @@ failure of one source is data in the results; nothing here prints.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from claimledger import extract, match
 from claimledger.evidence import CheckRecord, EvidenceStore
-from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
-from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all
+from claimledger.extract import ExtractError, extract_text, head_links, narrow_lines, text_kind
+from claimledger.fetch import FetchPolicy, FetchResult, Hop, Validators, fetch_all
 from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.urlmap import UrlMap
@@ -126,8 +127,7 @@ async def refresh(
 
     def arrived(result: FetchResult) -> None:
         for url in urls_by_target[result.url]:
-            moved_to = url_map.reverse(result.moved_to) if result.moved_to else None
-            fetched = replace(result, url=url, moved_to=moved_to)
+            fetched = _ledger_side(replace(result, url=url), url_map)
             for select in selects_by_url[url]:
                 page = _read(url, fetched, select, store, now())
                 store.record_fetch(run_id, page.fetch, page.snapshot_hash, now(), page.recipe)
@@ -138,25 +138,34 @@ async def refresh(
                 if on_page is not None:
                     on_page(page)
 
-    validators = {
-        target: known
-        for target, urls in urls_by_target.items()
-        if (known := _shared_validators(store, urls, selects_by_url)) is not None
-    }
+    def validators(requested: str, start: str) -> Validators | None:
+        """Those stored for exactly the URL asked, for every way its answer will be read."""
+        recipes = [
+            recipe(select) for url in urls_by_target[start] for select in selects_by_url[url]
+        ]
+        return store.validators(url_map.reverse(requested), recipes)
+
     await fetch_all(urls_by_target, client, validators=validators, policy=policy, on_result=arrived)
     store.finish_run(run_id, now())  # an interrupted run keeps its checks but stays unfinished
     return RefreshResult(pages, checks, run_id)
 
 
-def _shared_validators(
-    store: EvidenceStore, urls: Sequence[str], selects_by_url: Mapping[str, Sequence[str | None]]
-) -> Validators | None:
-    """Ask "changed since?" only when every way this page is read has a snapshot to fall
-    back on from the same response; otherwise fetch it whole."""
-    known = {
-        store.validators(url, recipe(select)) for url in urls for select in selects_by_url[url]
-    }
-    return known.pop() if len(known) == 1 else None
+def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:
+    """A result fetched through `--map`, with every address named as the ledger names it,
+    so evidence, validators and moves stay under the reader's URLs across runs."""
+    if not url_map.rules:
+        return fetched
+
+    def name(url: str | None) -> str | None:
+        return url_map.reverse(url) if url else url
+
+    return replace(
+        fetched,
+        final_url=url_map.reverse(fetched.final_url),
+        moved_to=name(fetched.moved_to),
+        canonical=name(fetched.canonical),
+        redirects=tuple(Hop(url_map.reverse(h.url), h.status, h.via) for h in fetched.redirects),
+    )
 
 
 def _check_page(
@@ -203,13 +212,15 @@ def _check_page(
 def _read(
     url: str, fetched: FetchResult, select: str | None, store: EvidenceStore, now: dt.datetime
 ) -> Page:
-    """The text a reader sees: extracted from the body, or the stored snapshot on a 304."""
+    """The text a reader sees: extracted from the body, or on a 304 the stored snapshot of
+    the very URL that answered, from the reading that carried the validators we sent."""
     if fetched.not_modified:
-        snapshot = store.latest_snapshot_hash(url, recipe(select))
+        snapshot = store.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)
         if snapshot is not None:
             return Page(fetched, store.snapshot_text(snapshot), snapshot, recipe(select))
+        missing = f"304 from {fetched.final_url} without a stored snapshot of it"
         return Page(
-            replace(fetched, source_status="unreadable", error="304 without a stored snapshot"),
+            replace(fetched, source_status="unreadable", error=missing),
             None,
             None,
             recipe(select),
@@ -223,7 +234,9 @@ def _read(
 def read_page(fetched: FetchResult, select: str | None = None) -> Page:
     """The text a reader sees on a fetched page, narrowed to its #L anchor if it has one.
 
-    A page whose text cannot be extracted becomes `unreadable`, with the reason.
+    A page whose text cannot be extracted becomes `unreadable`, with the reason; so does
+    a page with no text a reader sees (an empty page, an alias page, boilerplate only),
+    which is no evidence that a quote is gone.
     """
     if fetched.text is None:
         return Page(fetched, None, None, recipe(select))
@@ -232,9 +245,22 @@ def read_page(fetched: FetchResult, select: str | None = None) -> Page:
         if fetched.line_range is not None:
             text = narrow_lines(text, *fetched.line_range)
     except ExtractError as error:
-        unreadable = replace(fetched, source_status="unreadable", error=str(error))
-        return Page(unreadable, None, None, recipe(select))
+        return _unreadable(fetched, str(error), select)
+    if not _WORD.search(text):
+        where = (
+            f"lines L{fetched.line_range[0]}-L{fetched.line_range[1]}"
+            if fetched.line_range
+            else "the page"
+        )
+        return _unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
     return Page(fetched, text, None, recipe(select))
+
+
+_WORD = re.compile(r"\w")
+
+
+def _unreadable(fetched: FetchResult, why: str, select: str | None) -> Page:
+    return Page(replace(fetched, source_status="unreadable", error=why), None, None, recipe(select))
 
 
 def _key(job: QuoteJob) -> tuple[str, str, str]:
@@ -269,3 +295,35 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
         checked_at=now,
         recipe=page.recipe,
     )
+
+
+async def read_pages(
+    urls: Sequence[str],
+    *,
+    client: httpx.AsyncClient,
+    policy: FetchPolicy,
+    url_map: UrlMap = NO_MAP,
+    select: str | None = None,
+) -> dict[str, Page]:
+    """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
+    reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
+    by_target = {url_map.apply(url): url for url in dict.fromkeys(urls)}
+    results = await fetch_all(by_target, client, policy=policy)
+    return {
+        by_target[target]: read_page(
+            _ledger_side(replace(result, url=by_target[target]), url_map), select
+        )
+        for target, result in results.items()
+    }
+
+
+def check_page(quote: str, page: Page) -> Match | None:
+    """Where the quote stands on a page that was read; None when it could not be read."""
+    prepared = page.prepared()
+    return None if prepared is None else locate(quote, prepared)
+
+
+def page_title(page: Page) -> str | None:
+    """The page's own <title>, for a source `add` creates."""
+    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
+    return head_links(body).title if body is not None and "html" in media else None

@@ -258,6 +258,7 @@ class SourceView:
     label: str
     moved_to: str | None
     cited_by: tuple[PremiseView, ...]
+    moves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -804,6 +805,10 @@ def _source_view(
         cited_by=tuple(
             PremiseView(c.id, c.anchor, c.title, _weakest(f.grade for f in c.facets))
             for c in claims
+        ),
+        moves=tuple(
+            f"moved on {move.date} from {safe_url(move.moved_from) or 'an address not shown'}"
+            for move in source.history
         ),
     )
 

@@ -72,3 +72,27 @@ def _redact(pair: str) -> str:
     if equals and _SECRET_PARAMETER.search(urllib.parse.unquote_plus(name)):
         return f"{name}=REDACTED"
     return pair
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def is_trivial_move(old: str, new: str) -> bool:
+    """The same page at a tidier address: a trailing slash added or dropped, or http upgraded
+    to https on the same host. Such a redirect is shown, but it is no move of the page."""
+    try:
+        a, b = urllib.parse.urlsplit(old), urllib.parse.urlsplit(new)
+        a_port = a.port or _DEFAULT_PORTS.get(a.scheme.lower())
+        b_port = b.port or _DEFAULT_PORTS.get(b.scheme.lower())
+    except ValueError:
+        return False
+    schemes = (a.scheme.lower(), b.scheme.lower())
+    if schemes[0] != schemes[1] and schemes != ("http", "https"):
+        return False
+    if schemes[0] == schemes[1] and a_port != b_port:
+        return False
+    if schemes == ("http", "https") and (a.port or b.port) and a.port != b.port:
+        return False
+    same_host = (a.hostname or "").lower() == (b.hostname or "").lower()
+    same_path = (a.path.rstrip("/") or "/") == (b.path.rstrip("/") or "/")
+    return same_host and same_path and a.query == b.query and old != new

@@ -81,14 +81,76 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
     return table
 
 
-def pages_table(fetches: Iterable[FetchRecord]) -> Table:
+Fetched = FetchRecord | FetchResult
+
+
+def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
+    """Did the page answer a status its source lists in `accept_status` (a 403 for bots)?"""
+    status = fetch.http_status
+    return status is not None and any(
+        status in source.accept_status
+        for source in ledger.sources.values()
+        if source.url == fetch.url
+    )
+
+
+def needs_attention(
+    ledger: Ledger, checks: Iterable[CheckRecord], fetches: Iterable[Fetched]
+) -> bool:
+    """Exit 1 or 0: a quote not verified (on a source that did not answer as it is known
+    to), or a source that moved."""
+    fetches = list(fetches)
+    accepted = {fetch.url for fetch in fetches if is_accepted(ledger, fetch)}
+    unverified = any(c.status != "verified" and c.url not in accepted for c in checks)
+    return unverified or any(fetch.source_status == "moved" for fetch in fetches)
+
+
+def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
+    """What happened to one page, in a few words (empty when it was simply read)."""
+    if fetch.source_status == "moved":
+        return f"moved to {shown(fetch.moved_to)}"
+    if fetch.source_status != "ok" and is_accepted(ledger, fetch):
+        return f"HTTP {fetch.http_status}, which its source accepts: no evidence either way"
+    if fetch.source_status != "ok":
+        return fetch.error or ""
+    notes = []
+    if fetch.not_modified:
+        notes.append(f"unchanged (304) since the last full read of {shown(fetch.final_url)}")
+    elif fetch.redirects:
+        notes.append(f"read from {shown(fetch.final_url)} (the same page at a tidier address)")
+    if fetch.canonical:
+        notes.append(f"names {shown(fetch.canonical)} as its canonical address (not followed)")
+    if isinstance(fetch, FetchRecord) and fetch.misread:
+        notes.append("this reading reused another address's text: no evidence; refresh again")
+    return "; ".join(notes)
+
+
+def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
+    """One line per page that needs a word after a refresh: moved, failed, redirected,
+    or naming another canonical address; with the way to adopt a move."""
+    lines = []
+    for fetch in {fetch.url: fetch for fetch in fetches}.values():
+        note = fetch_note(ledger, fetch)
+        if not note:
+            continue
+        ids = sorted(s.id for s in ledger.sources.values() if s.url == fetch.url)
+        who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
+        status = (
+            "redirected" if fetch.source_status == "ok" and fetch.redirects else fetch.source_status
+        )
+        line = f"source {status}: {who}: {note}"
+        if fetch.source_status == "moved" and ids:
+            line += f"; adopt it with `claimledger move {ids[0]}`"
+        lines.append(line)
+    return lines
+
+
+def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
     table = Table(title="Sources", title_justify="left")
     for column in ("url", "status", "http", "note"):
         table.add_column(column)
     for fetch in sorted(fetches, key=lambda f: f.url):
-        note = fetch.error or (f"moved to {shown(fetch.moved_to)}" if fetch.moved_to else "")
-        if fetch.not_modified:
-            note = "not modified (304): stored snapshot reused"
+        note = fetch_note(ledger, fetch)
         table.add_row(
             Text(shown(fetch.url)),
             Text(fetch.source_status, style="green" if fetch.source_status == "ok" else "yellow"),

@@ -1,0 +1,206 @@
+"""Settings that belong to a ledger rather than to one command: its mirrors and its manners.
+
+A ledger read from a local mirror, or from a site that wants a particular user agent,
+should not need the same options on every command. They live beside the ledger, in
+`claimledger.toml`, or in the `[tool.claimledger]` table of a `pyproject.toml` there:
+
+    map = { "https://docs.example.com/" = "http://127.0.0.1:8000/" }
+    user_agent = "claimledger (+mailto:me@example.com)"
+    headers = { "Accept-Language" = "en" }
+    robots = true
+    timeout = 20
+    deadline = 30
+    concurrency = 16
+    per_host = 4
+    interval = 0.05
+
+Options given on the command line win over these; `--map` rules are added to the file's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from claimledger.errors import InputError
+from claimledger.fetch import FetchPolicy
+from claimledger.urlmap import UrlMap
+
+CONFIG_FILE = "claimledger.toml"
+PYPROJECT = "pyproject.toml"
+
+_NUMBERS = {"timeout", "deadline", "interval"}
+_COUNTS = {"concurrency", "per_host"}
+_KEYS = sorted({"map", "user_agent", "headers", "robots", "allow_private"} | _NUMBERS | _COUNTS)
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the ledger's settings file says; None where it says nothing."""
+
+    path: Path | None = None
+    maps: tuple[str, ...] = ()
+    user_agent: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    robots: bool | None = None
+    allow_private: bool | None = None
+    timeout: float | None = None
+    deadline: float | None = None
+    concurrency: int | None = None
+    per_host: int | None = None
+    interval: float | None = None
+
+
+def read_config(directory: Path) -> Config:
+    """The settings beside a ledger: claimledger.toml, else pyproject.toml's table, else none."""
+    own = directory / CONFIG_FILE
+    if own.is_file():
+        return _parse(own, _load(own))
+    pyproject = directory / PYPROJECT
+    if pyproject.is_file():
+        table = _load(pyproject).get("tool", {}).get("claimledger")
+        if isinstance(table, dict):
+            return _parse(pyproject, table, prefix="tool.claimledger.")
+    return Config()
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(_located(path, str(error))) from None
+
+
+_AT = re.compile(
+    r"^(?P<what>.*?) \(at (?:line (?P<line>\d+), column (?P<col>\d+)|end of document)\)$"
+)
+
+
+def _located(path: Path, message: str) -> str:
+    """tomllib's "Invalid value (at line 3, column 9)" as "FILE:3:9: invalid value"."""
+    found = _AT.match(message)
+    if found is None:
+        return f"{path}: {message}"
+    what = found["what"][:1].lower() + found["what"][1:]
+    if found["line"] is None:  # "at end of document": the last line
+        lines = path.read_text("utf-8").splitlines() or [""]
+        return f"{path}:{len(lines)}:{len(lines[-1]) + 1}: {what} at the end of the file"
+    return f"{path}:{found['line']}:{found['col']}: {what}"
+
+
+def _parse(path: Path, table: Mapping[str, Any], prefix: str = "") -> Config:
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{path}: {prefix}{key}"
+        if key not in _KEYS:
+            close = difflib.get_close_matches(key, _KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise InputError(f"{name}: unknown setting{hint}; settings: {', '.join(_KEYS)}")
+        values["maps" if key == "map" else key] = _value(name, key, value)
+    return Config(path=path, **values)
+
+
+def _value(name: str, key: str, value: Any) -> Any:
+    if key == "map":
+        return _maps(name, value)
+    if key == "headers":
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise InputError(f"{name}: must be a table of header names and text values")
+        return dict(value)
+    if key in ("robots", "allow_private"):
+        if not isinstance(value, bool):
+            raise InputError(f"{name}: must be true or false")
+        return value
+    if key == "user_agent":
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(f"{name}: must be a non-empty string")
+        return value
+    if key in _COUNTS:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"{name}: must be a whole number of at least 1")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise InputError(f"{name}: must be a number of seconds, not negative")
+    return float(value)
+
+
+def _maps(name: str, value: Any) -> tuple[str, ...]:
+    """`map` as a table of prefix = replacement, or a list of "PREFIX=REPLACEMENT"."""
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return tuple(f"{prefix}={replacement}" for prefix, replacement in value.items())
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InputError(f'{name}: must be a table of "prefix" = "replacement"')
+
+
+# --------------------------------------------------------------------------- with the options
+
+
+@dataclass(frozen=True)
+class FetchOptions:
+    """What a command's options say about fetching; None (or empty) where they say nothing."""
+
+    timeout: float | None = None
+    deadline: float | None = None
+    concurrency: int | None = None
+    per_host: int | None = None
+    interval: float | None = None
+    user_agent: str | None = None
+    headers: tuple[str, ...] = ()
+    maps: tuple[str, ...] = ()
+    ignore_robots: bool = False
+
+
+def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> FetchPolicy:
+    """The policy of a run: the options, then the ledger's settings, then `base`."""
+
+    def pick(option: Any, setting: Any, default: Any) -> Any:
+        return option if option is not None else setting if setting is not None else default
+
+    policy = replace(
+        base,
+        timeout=pick(options.timeout, config.timeout, base.timeout),
+        deadline=pick(options.deadline, config.deadline, base.deadline),
+        concurrency=pick(options.concurrency, config.concurrency, base.concurrency),
+        per_host=pick(options.per_host, config.per_host, base.per_host),
+        per_host_interval=pick(options.interval, config.interval, base.per_host_interval),
+        user_agent=pick(options.user_agent, config.user_agent, base.user_agent),
+        headers=tuple({**config.headers, **_headers(options.headers)}.items()),
+        respect_robots=not options.ignore_robots and config.robots is not False,
+    )
+    if policy.timeout <= 0 or policy.deadline <= 0:
+        raise InputError("--timeout and --deadline must be more than 0 seconds")
+    if policy.concurrency < 1 or policy.per_host < 1:
+        raise InputError("--concurrency and --per-host must be at least 1")
+    if policy.per_host_interval < 0:
+        raise InputError("--interval must not be negative")
+    if not policy.user_agent.strip():
+        raise InputError("--user-agent must not be empty")
+    return policy
+
+
+def url_map(config: Config, options: FetchOptions) -> UrlMap:
+    """The `--map` rules of the command line and of the ledger's settings."""
+    return UrlMap.parse([*options.maps, *config.maps])
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def _headers(specs: tuple[str, ...]) -> dict[str, str]:
+    headers = {}
+    for spec in specs:
+        name, colon, value = spec.partition(":")
+        if not colon or not _HEADER_NAME.fullmatch(name.strip()) or "\n" in value:
+            raise InputError(f"--header {spec!r}: expected 'Name: value'")
+        headers[name.strip()] = value.strip()
+    return headers

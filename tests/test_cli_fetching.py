@@ -1,0 +1,216 @@
+"""Reading pages from the command line as a careful user would: moves adopted with `move`,
+tidy redirects that are no drift, sites that answer bots with 403, settings beside the
+ledger, robots.txt, extra headers, and `--map` on every command that reads a page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from claimledger.cli import app
+from claimledger.ledger import load
+from cli_runner import Cli
+from evidence_site import ALARM, DURABLE, ORDERED, page, serve_v1, write_ledger
+from webserver import PageServer, redirect
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, page_server: PageServer) -> Path:
+    return write_ledger(tmp_path, page_server)
+
+
+@pytest.fixture
+def cli(ledger: Path) -> Cli:
+    return Cli(ledger)
+
+
+def run(*args: str) -> Any:
+    """A command that needs no ledger (verify)."""
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def refresh_json(cli: Cli, *args: str, code: int | None = None) -> dict[str, object]:
+    return dict(cli.json("refresh", *args, code=code))
+
+
+def test_move_adopts_the_address_a_refresh_was_redirected_to(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    page_server.set_handler("/other", redirect("/alarms/", 301))
+    page_server.set_page("/alarms/", page(ALARM))
+    result = cli("refresh", code=1)
+    assert f"source moved: other ({page_server.url('/other')})" in result.stdout
+    assert "claimledger move other" in result.stdout
+
+    moved = cli("move", "other", code=0)
+    assert f"moved other: {page_server.url('/other')} -> {page_server.url('/alarms/')}" in (
+        moved.stdout
+    )
+    source = load(ledger).sources["other"]
+    assert source.url == page_server.url("/alarms/")
+    assert [(h.moved_from, h.by) for h in source.history] == [(page_server.url("/other"), "move")]
+    assert "this comment must survive every write" in ledger.read_text("utf-8")
+    cli("refresh", code=0)  # the quotes now verify at the new address, and nothing moved
+    cli("render", code=0)
+    report = (ledger.parent / "out" / "report.md").read_text("utf-8")
+    assert "moved on " in report and "from http" in report
+
+
+def test_move_refuses_when_there_is_nowhere_to_move(cli: Cli, page_server: PageServer) -> None:
+    assert "has not been fetched yet" in cli("move", "other", code=2).stderr
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    assert "did not move at the last refresh" in cli("move", "other", code=2).stderr
+    assert "did you mean 'other'" in cli("move", "othr", code=2).stderr
+    assert "not an http(s) URL" in cli("move", "other", "ftp://x/y", code=2).stderr
+
+
+def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    new = page_server.url("/elsewhere")
+    cli("move", "other", new, "--why", "the site was reorganised", code=0)
+    (entry,) = load(ledger).sources["other"].history
+    assert (entry.moved_from, entry.why) == (page_server.url("/other"), "the site was reorganised")
+
+
+def test_a_trailing_slash_redirect_is_shown_but_is_no_drift(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    page_server.set_handler("/other", redirect("/other/", 301))
+    page_server.set_page("/other/", page(ALARM))
+    result = cli("refresh", code=0)
+    assert "source redirected: other" in result.stdout
+    assert "the same page at a tidier address" in result.stdout
+
+
+def test_an_accepted_403_is_neither_failure_nor_evidence(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    page_server.set_page("/other", "Are you a robot?", status=403)
+    cli("refresh", code=1)  # not accepted yet: a failing source
+    text = ledger.read_text("utf-8").replace("other: {url: ", "other: {accept_status: [403], url: ")
+    ledger.write_text(text, encoding="utf-8")
+    report = refresh_json(cli, code=0)
+    statuses = {(c["claim_id"], c["status"]) for c in report["checks"]}  # type: ignore[attr-defined]
+    assert ("alarms", None) in statuses
+    assert cli("status", code=0).exit_code == 0
+    assert cli("regrade", "--json", code=0).exit_code == 0  # no evidence: nothing proposed
+
+
+def test_settings_beside_the_ledger_map_every_url(
+    ledger: Path, page_server: PageServer, tmp_path: Path
+) -> None:
+    """The ledger names pages on a public host; its settings send them to the local copy."""
+    serve_v1(page_server)
+    public = "https://docs.example.test"
+    text = ledger.read_text("utf-8").replace(page_server.url(""), public)
+    ledger.write_text(text, encoding="utf-8")
+    (ledger.parent / "claimledger.toml").write_text(
+        f'map = {{ "{public}/" = "{page_server.url("/")}" }}\n'
+        'user_agent = "teardown-bot/1.0"\nheaders = { "X-Reader" = "ledger" }\n',
+        encoding="utf-8",
+    )
+    report = refresh_json(Cli(ledger), code=0)
+    assert {c["url"] for c in report["checks"]} == {  # type: ignore[attr-defined]
+        f"{public}/guide",
+        f"{public}/mirror",
+        f"{public}/other",
+    }
+    sent = page_server.page_requests[-1].headers
+    assert (sent["user-agent"], sent["x-reader"]) == ("teardown-bot/1.0", "ledger")
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ("timeout = [1\n", "claimledger.toml:1:"),
+        ("timout = 5\n", "unknown setting (did you mean 'timeout'?)"),
+        ("per_host = 0\n", "per_host: must be a whole number of at least 1"),
+        ('map = ["https://a.test/"]\n', "expected PREFIX=REPLACEMENT"),
+    ],
+)
+def test_bad_settings_are_exit_2_with_where(
+    cli: Cli, ledger: Path, settings: str, message: str
+) -> None:
+    (ledger.parent / "claimledger.toml").write_text(settings, encoding="utf-8")
+    result = cli("refresh", code=2)
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_settings_in_pyproject_are_read_too(ledger: Path, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    (ledger.parent / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n\n[tool.claimledger]\nuser_agent = "from-pyproject/2"\n',
+        encoding="utf-8",
+    )
+    Cli(ledger)("refresh", code=0)
+    assert page_server.page_requests[-1].headers["user-agent"] == "from-pyproject/2"
+
+
+def test_robots_txt_is_respected_and_can_be_ignored_with_a_warning(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    page_server.set_page(
+        "/robots.txt", "User-agent: *\nDisallow: /other\n", content_type="text/plain"
+    )
+    report = refresh_json(cli, code=1)
+    other = [s for s in report["sources"] if s["url"].endswith("/other")]  # type: ignore[attr-defined]
+    assert [(s["source_status"], "blocked by robots.txt" in s["error"]) for s in other] == [
+        ("refused", True)
+    ]
+    assert page_server.hits("/other") == 0
+    result = cli("refresh", "--ignore-robots", code=0)
+    assert "warning: robots.txt is not respected" in result.stderr
+    assert page_server.hits("/other") == 1
+
+
+def test_headers_and_user_agent_from_the_command_line(cli: Cli, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--user-agent", "me/1", "--header", "Accept-Language: en", code=0)
+    sent = page_server.page_requests[-1].headers
+    assert (sent["user-agent"], sent["accept-language"]) == ("me/1", "en")
+    assert "expected 'Name: value'" in cli("refresh", "--header", "nonsense", code=2).stderr
+
+
+def test_verify_and_add_read_through_a_map(cli: Cli, ledger: Path, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    page_server.set_page(
+        "/new-page",
+        "<html><head><title>Limits of one object</title></head><body><main>"
+        f"<p>{DURABLE}</p></main></body></html>",
+    )
+    public = "https://docs.example.test/new-page"
+    mapping = f"https://docs.example.test/={page_server.url('/')}"
+    verified = run("verify", public, DURABLE, "--map", mapping, "--json")
+    assert verified.exit_code == 0
+    assert json.loads(verified.stdout)["url"] == public
+
+    cli("add", "limits", "--url", public, "--quote", DURABLE, "--map", mapping, code=0)
+    data = yaml.safe_load(ledger.read_text("utf-8"))
+    (new_source,) = [s for s in data["sources"].values() if s["url"] == public]
+    assert (new_source["title"], new_source["publisher"]) == (
+        "Limits of one object",
+        "docs.example.test",
+    )
+
+
+def test_an_empty_page_is_unreadable_and_moves_no_grade(cli: Cli, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    cli("refresh", code=0)
+    page_server.set_page("/other", "<html><body><nav>Home</nav><main></main></body></html>")
+    result = cli("refresh", code=1)
+    assert "source unreadable: other" in result.stdout
+    assert "no content" in result.stdout
+    assert json.loads(cli("regrade", "--json", code=0).stdout)["proposals"] == []
+    assert ORDERED  # the other quotes stayed verified (the exit code above says so)
