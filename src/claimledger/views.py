@@ -170,6 +170,8 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
         status = check.status or f"unread ({check.source_status})"
         if check.meaning_changed:
             status += ", meaning changed"
+        if check.misread:
+            status += " (on another address's text: no evidence)"
         cells = [
             Text(check.claim_id),
             Text(f"#{check.quote_index + 1}"),
