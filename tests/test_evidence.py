@@ -344,6 +344,7 @@ class LikeWordChange:
     quote: str
     page: str
     meaningful: bool
+    kind: str | None = None
 
 
 def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore) -> None:
@@ -356,20 +357,22 @@ def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore
         current="While a storage operation is executing, events may be delivered.",
         meaning_changed=True,
         changed_words=(
-            LikeWordChange("replace", "no", "may", True),
+            LikeWordChange("replace", "no", "may", True, "negation removed"),
             StoredWordChange("insert", "", "be", False),
         ),
+        change_kinds=("negation removed",),
         snapshot_hash=digest,
         checked_at=at(3),
     )
     evidence_store.record_check(run, check)
     (back,) = evidence_store.latest_checks()
     assert back.changed_words == (
-        StoredWordChange("replace", "no", "may", True),
+        StoredWordChange("replace", "no", "may", True, "negation removed"),
         StoredWordChange("insert", "", "be", False),
     )
+    assert back.change_kinds == ("negation removed",)
     assert all(isinstance(change, StoredWordChange) for change in back.changed_words)
-    assert back.changed_words[0] == ("replace", "no", "may", True)  # a plain tuple, too
+    assert back.changed_words[0] == ("replace", "no", "may", True, "negation removed")
     assert replace(back, changed_words=check.changed_words) == replace(check, run_id=run)
 
 
@@ -544,7 +547,7 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> Non
         assert store.last_run() is not None
         assert store.validators("https://docs.example/a", ["any reading"]) is None
     upgraded = sqlite3.connect(path)
-    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     columns = {row[1] for row in upgraded.execute("PRAGMA table_info(checks)")}
     upgraded.close()
     assert "recipe" in columns

@@ -96,7 +96,6 @@ def test_aside_is_dropped_when_the_body_is_the_root() -> None:
     "junk",
     [
         "<nav>Navigation</nav>",
-        "<header>Site header</header>",
         "<footer>Last updated 2026-11-29</footer>",
         "<script>var text = 'Script';</script>",
         "<style>p { color: red }</style>",
@@ -418,3 +417,40 @@ def test_narrow_lines_rejects_bad_ranges(first: int, last: int) -> None:
 )
 def test_text_kind(content_type: str, path: str, kind: str) -> None:
     assert text_kind(content_type, path) == kind
+
+
+def test_a_header_is_the_sites_outside_the_content_and_the_pages_inside() -> None:
+    """Docusaurus and others put the page's title in a <header> inside the article."""
+    page = (
+        "<body><header>Site header</header><main><header><h1>Durable writes</h1></header>"
+        "<p>Kept.</p></main></body>"
+    )
+    assert text_of(page) == "Durable writes\nKept."
+
+
+def test_a_tab_not_shown_yet_is_read_but_hidden_furniture_is_not() -> None:
+    page = (
+        "<main><div role='tabpanel'><p>npm install x</p></div>"
+        "<div role='tabpanel' hidden><p>pnpm add x</p></div>"
+        "<div hidden><p>Hidden furniture</p></div></main>"
+    )
+    assert text_of(page) == "npm install x\npnpm add x"
+
+
+def test_heading_permalinks_and_footnote_marks_are_not_words() -> None:
+    page = (
+        "<main><h2>Worker shutdown<a class='headerlink' href='#worker-shutdown'>¶</a></h2>"
+        "<h2>Timeouts<a href='#timeouts' class='anchor'>#</a></h2>"
+        "<p>Writes are durable<sup><a href='#fn1' id='fnref1'>1</a></sup>.</p>"
+        "<p>Footnote one.<a href='#fnref1' class='footnote-backref'>↩</a></p></main>"
+    )
+    assert text_of(page) == "Worker shutdown\nTimeouts\nWrites are durable.\nFootnote one."
+
+
+def test_an_empty_table_cell_adds_no_separator() -> None:
+    """GitHub's code view: an empty line-number cell (the number is drawn by CSS)."""
+    page = (
+        "<main><table><tr><td class='blob-num' data-line-number='1'></td>"
+        "<td class='blob-code'>// Open creates and opens a database.</td></tr></table></main>"
+    )
+    assert text_of(page) == "// Open creates and opens a database."

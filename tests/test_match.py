@@ -12,14 +12,13 @@ from claimledger import match as match_module
 from claimledger.extract import extract_text, text_kind
 from claimledger.match import (
     CONTEXT_CHARS,
-    DRIFT_THRESHOLD,
     Context,
     PreparedText,
-    content_kept,
+    WordChange,
+    judge,
     locate,
     normalize,
     prepare,
-    word_diff,
 )
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
@@ -29,6 +28,14 @@ GATE = (
     "While a storage operation is executing, no events shall be delivered to a Durable Object "
     "except for storage completion events."
 )
+
+
+def word_diff(quote: str, passage: str) -> tuple[WordChange, ...]:
+    return judge(normalize(quote), normalize(passage, markup=False)).changes
+
+
+def kinds(quote: str, passage: str) -> tuple[str, ...]:
+    return judge(normalize(quote), normalize(passage, markup=False)).kinds
 
 
 def _page_of(case: dict[str, Any]) -> PreparedText:
@@ -66,13 +73,23 @@ def test_case_table_is_large_and_covers_every_status() -> None:
     assert {case["status"] for case in CASES} == {"verified", "drifted", "missing", "ambiguous"}
 
 
-def test_drifted_cases_keep_enough_content_words_and_short_quotes_never_drift() -> None:
-    for case in CASES:
-        result = locate(case["quote"], _page_of(case))
-        if result.status == "drifted":
-            assert result.current is not None
-            assert content_kept(case["quote"], result.current) >= DRIFT_THRESHOLD, case["name"]
-            assert len(normalize(case["quote"]).split()) >= 5, case["name"]
+def test_a_missing_quote_keeps_the_closest_passage_and_what_it_contradicts() -> None:
+    page = "Intro. Storage writes are durable once the call returns. Outro about other things."
+    result = locate("Storage writes are never durable once the call returns, even later.", page)
+
+    if result.status == "missing":
+        assert result.closest is not None
+    else:
+        assert result.status == "drifted"
+    gone = locate("Billing is computed per request by the edge router.", page)
+    assert (gone.status, gone.current) == ("missing", None)
+
+
+def test_short_quotes_are_searched_like_any_other() -> None:
+    page = "Intro.\nComparing Bolt to LMDB\nBolt was originally a port of LMDB."
+    result = locate("Comparing Bolt vs LMDB", page)
+
+    assert (result.status, result.current) == ("drifted", "Comparing Bolt to LMDB")
 
 
 # --- verified ---------------------------------------------------------------
@@ -93,14 +110,16 @@ def test_verified_current_is_the_pages_own_characters() -> None:
     assert result.current.endswith("events.")
 
 
-def test_context_is_about_32_characters_of_the_page_on_each_side() -> None:
-    before, after = (
-        "x" * 50 + " Intro sentence here. ",
-        " Then the next sentence follows." + "y" * 50,
-    )
+def test_context_keeps_the_text_on_each_side_cut_at_a_word() -> None:
+    before = "word " * 60 + "Intro sentence here. "
+    after = " Then the next sentence follows." + " more" * 60
     result = locate(GATE, before + GATE + after)
 
-    assert result.context == Context(before[-CONTEXT_CHARS:], after[:CONTEXT_CHARS])
+    assert result.context is not None
+    assert before.endswith(result.context.before) and after.startswith(result.context.after)
+    assert CONTEXT_CHARS - 6 <= len(result.context.before) <= CONTEXT_CHARS
+    assert CONTEXT_CHARS - 6 <= len(result.context.after) <= CONTEXT_CHARS
+    assert result.context.before.startswith("word") and result.context.after.endswith("more")
 
 
 def test_word_boundaries_are_respected() -> None:
@@ -167,7 +186,7 @@ def test_word_diff_insert_and_delete() -> None:
         ("keeps 10% of logs", "keeps 20% of logs"),
         ("a 30 s timeout applies", "a 30 ms timeout applies"),
         ("it is synchronous here", "it is asynchronous here"),
-        ("updates every client", "updates each client"),
+        ("updates every client", "updates some clients"),
     ],
 )
 def test_meaning_words_are_meaningful(quote: str, passage: str) -> None:
@@ -180,13 +199,11 @@ def test_meaning_words_are_meaningful(quote: str, passage: str) -> None:
         ("requests are handled by that instance", "requests are processed by that instance"),
         ("Must be set before start", "must be set before start"),
         ("if it times out, the object will be reset", "the object will be reset if it times out"),
+        ("updates every client", "updates each client"),
     ],
 )
 def test_rewording_and_moves_are_not_meaningful(quote: str, passage: str) -> None:
-    changes = word_diff(quote, passage)
-
-    assert changes
-    assert not any(change.meaningful for change in changes)
+    assert not any(change.meaningful for change in word_diff(quote, passage))
 
 
 def test_a_moved_negation_that_changes_scope_is_meaningful() -> None:
@@ -195,20 +212,64 @@ def test_a_moved_negation_that_changes_scope_is_meaningful() -> None:
     assert any(change.meaningful for change in changes)
 
 
-def test_content_kept_counts_content_words_only() -> None:
-    assert content_kept("the gate is closed", "a gate was closed") == 1.0
-    assert content_kept("input gates hold events", "output gates hold messages") == 0.5
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        ("the timeout is 30 seconds", "the timeout is 60 seconds", "number changed"),
+        ("writes are not retried", "writes are retried", "negation removed"),
+        ("the callback must complete", "the callback may complete", "modal weakened"),
+        ("it always retries the step", "it retries the step", "degree changed"),
+        ("the step is aborted on failure", "the step is suspended on failure", "effect changed"),
+        ("copies data from old to new", "copies data from new to old", "words swapped"),
+        (
+            "checked by etcdctl snapshot restore",
+            "checked by etcdutl snapshot restore",
+            "name changed",
+        ),
+        ("stores JSON documents", "stores YAML documents", "name changed"),
+        ("retries are enabled by default", "retries are forced to be enabled", "default changed"),
+        (
+            "supports direct writes and append writes for speed",
+            "supports direct writes for speed",
+            "list changed",
+        ),
+        ("Writes are durable.", "Writes are durable, unless the disk fails.", "qualifier added"),
+        ("every key is watched", "some keys are watched", "quantifier changed"),
+    ],
+)
+def test_a_meaning_change_is_named_by_its_kind(quote: str, passage: str, kind: str) -> None:
+    assert kind in kinds(quote, passage)
 
 
-# --- ambiguity and context --------------------------------------------------
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("It can never happen that X is served", "X will never be served"),
+        ("the result can be cached", "the result may be cached"),
+        ("the message will not be written", "the message won't be written"),
+        ("a value of 2 means the message is kept", "a value of two means the message is kept"),
+        ("its operation is guarenteed to work", "its operation is guaranteed to work"),
+        ("Prev_Kv - when set, returns it", "prev_kv - when set, returns it"),
+        (
+            "There is built-in support for pickle, JSON and YAML",
+            "There is built-in support for JSON, pickle and YAML",
+        ),
+        ("a retry is not unusual here", "a retry is usual here"),
+        ("Writes are durable.", "Writes are durable, and fast to make."),
+    ],
+)
+def test_harmless_rewordings_name_no_kind(quote: str, passage: str) -> None:
+    assert kinds(quote, passage) == ()
 
 
-def test_context_that_fits_both_places_equally_leaves_it_ambiguous() -> None:
+# --- repeated text and context ----------------------------------------------
+
+
+def test_verbatim_text_is_verified_however_often_it_occurs() -> None:
     page = "Note. " + GATE + " End.\nNote. " + GATE + " End."
     result = locate(GATE, page, context=Context("Note. ", " End."))
 
-    assert result.status == "ambiguous"
-    assert result.occurrences == 2
+    assert (result.status, result.occurrences) == ("verified", 2)
 
 
 def test_context_picks_the_second_occurrence() -> None:
@@ -256,6 +317,50 @@ def test_prepared_text_keeps_line_breaks_for_sentences() -> None:
 
     assert prepared.normalized == "First line.\nSecond line."
     assert prepared.flat == "First line. Second line."
+
+
+def test_a_wrapped_doc_comment_is_one_passage_and_a_blank_comment_line_ends_it() -> None:
+    source = (
+        "// Close releases all database resources.\n"
+        "// It will block waiting for any open transactions to finish\n"
+        "// before closing the database and returning.\n"
+        "//\n"
+        "// Deprecated: use Shutdown.\n"
+        "func (db *DB) Close() error {\n"
+    )
+    result = locate(
+        "It will block waiting for open transactions to finish before closing",
+        prepare(source, kind="code"),
+    )
+
+    assert result.status == "drifted"
+    assert result.current == (
+        "It will block waiting for any open transactions to finish\n"
+        "// before closing the database and returning."
+    )
+
+
+def test_a_quote_of_one_table_cell_drifts_to_one_cell() -> None:
+    row = "Expression | Meaning\ncrontab(0, 0, month_of_year='*/3') | Execute {}on the first month."
+    read = locate("Execute on the first month.", prepare(row.format("")))
+    result = locate("Execute on the first month.", row.format("every day "), context=read.context)
+
+    assert result.current == "Execute every day on the first month."
+
+
+def test_a_sibling_that_was_already_beside_the_quote_is_not_its_successor() -> None:
+    was = prepare(
+        "app_db_pool_size: The size of the pool used by transactions. Defaults to 20.\n"
+        "sys_db_pool_size: The size of the pool used for the system database. Defaults to 20."
+    )
+    now = prepare(
+        "sys_db_pool_size: The size of the pool used for the system database. Defaults to 20."
+    )
+    quote = "app_db_pool_size: The size of the pool used by transactions. Defaults to 20."
+    read = locate(quote, was)
+
+    assert locate(quote, now, context=read.context, previous=was).status == "missing"
+    assert locate(quote, now).status == "drifted"  # without the page as read, it would look so
 
 
 # --- a reworded fragment is judged on its own span ---------------------------
@@ -339,7 +444,7 @@ def test_a_clause_moved_to_the_end_of_a_longer_sentence_is_not_a_meaning_change(
     assert not result.meaning_changed, result.changed_words
 
 
-def test_word_diff_of_the_current_passage_gives_the_matchs_changes() -> None:
+def test_judging_the_current_passage_gives_the_matchs_changes() -> None:
     quote = "Each object has a distinct name chosen by the developer"
     result = locate(quote, FRAGMENT_PAGE)
 
@@ -349,4 +454,4 @@ def test_word_diff_of_the_current_passage_gives_the_matchs_changes() -> None:
 
 def test_match_has_a_verdict_version() -> None:
     assert isinstance(match_module.VERSION, int)
-    assert match_module.VERSION >= 1
+    assert match_module.VERSION >= 2

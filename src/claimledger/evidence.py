@@ -69,7 +69,7 @@ class StoreBusyError(EvidenceError, errors.StoreBusyError):
 
 
 class WordChangeLike(Protocol):
-    """Anything shaped like match.WordChange; the store keeps its four fields."""
+    """Anything shaped like match.WordChange; the store keeps its fields."""
 
     @property
     def op(self) -> str: ...
@@ -79,6 +79,8 @@ class WordChangeLike(Protocol):
     def page(self) -> str: ...
     @property
     def meaningful(self) -> bool: ...
+    @property
+    def kind(self) -> str | None: ...
 
 
 class StoredWordChange(NamedTuple):
@@ -92,10 +94,13 @@ class StoredWordChange(NamedTuple):
     quote: str
     page: str
     meaningful: bool
+    kind: str | None = None
 
     @classmethod
     def of(cls, change: WordChangeLike) -> StoredWordChange:
-        return cls(_literal(change.op, ChangeOp), change.quote, change.page, change.meaningful)
+        return cls(
+            _literal(change.op, ChangeOp), change.quote, change.page, change.meaningful, change.kind
+        )
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,9 @@ class CheckRecord:
     run_id: int | None = None
     recipe: str = ""
     misread: bool = False
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -275,6 +283,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             )""",
         *_append_only("misread_fetches"),
     ),
+    (
+        # What a rewording did to the meaning, by kind; and for a quote gone, the closest
+        # passage still on the page and how it differs.
+        "ALTER TABLE checks ADD COLUMN change_kinds_json TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE checks ADD COLUMN closest TEXT",
+        "ALTER TABLE checks ADD COLUMN closest_kinds_json TEXT NOT NULL DEFAULT '[]'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -320,10 +335,21 @@ def _changes_json(changes: Iterable[WordChangeLike]) -> str:
 
 
 def _changes(text: str) -> tuple[StoredWordChange, ...]:
+    """Word changes as stored: `[op, quote, page, meaningful]`, and `kind` since schema 4."""
     return tuple(
-        StoredWordChange(_literal(op, ChangeOp), quote, page, bool(meaningful))
-        for op, quote, page, meaningful in json.loads(text)
+        StoredWordChange(
+            _literal(item[0], ChangeOp),
+            item[1],
+            item[2],
+            bool(item[3]),
+            item[4] if len(item) > 4 else None,
+        )
+        for item in json.loads(text)
     )
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(str(name) for name in json.loads(text))
 
 
 def _hops_json(hops: Iterable[Hop]) -> str:
@@ -360,6 +386,9 @@ def _check(row: sqlite3.Row) -> CheckRecord:
         run_id=row["run_id"],
         recipe=row["recipe"],
         misread=bool(row["misread"]) if "misread" in row.keys() else False,  # noqa: SIM118
+        change_kinds=_names(row["change_kinds_json"]),
+        closest=row["closest"],
+        closest_kinds=_names(row["closest_kinds_json"]),
     )
 
 
@@ -615,7 +644,8 @@ class EvidenceStore:
             "INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url, "
             "source_status, status, match_kind, similarity, current, meaning_changed, "
             "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at, "
-            "recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "recipe, change_kinds_json, closest, closest_kinds_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 check.claim_id,
@@ -636,6 +666,9 @@ class EvidenceStore:
                 check.snapshot_hash,
                 _stamp(check.checked_at),
                 check.recipe,
+                json.dumps(list(check.change_kinds)),
+                check.closest,
+                json.dumps(list(check.closest_kinds)),
             ),
         )
 

@@ -42,7 +42,7 @@ from lxml import etree
 
 from claimledger.match import TextKind
 
-VERSION = 2  # bump when a change could alter a verdict: cached checks of older versions re-run
+VERSION = 3  # bump when a change could alter a verdict: cached checks of older versions re-run
 
 
 class ExtractError(ValueError):
@@ -66,7 +66,7 @@ _CODE_SUFFIXES = _words(
 )
 
 _DROPPED_TAGS = _words(
-    """script style noscript template svg nav header footer form button input select textarea
+    """script style noscript template svg nav footer form button input select textarea
     option label iframe object embed canvas dialog head title meta link"""
 )
 _INLINE_TAGS = _words(
@@ -156,9 +156,13 @@ def text_kind(content_type: str, path: str = "") -> TextKind:
     """How the matcher should read a non-HTML body: prose, raw markdown, or source code.
 
     ``path`` is the URL or file path the body came from; its suffix wins over a
-    generic content type such as ``text/plain`` (raw file hosts serve everything so).
+    generic content type such as ``text/plain`` (raw file hosts serve everything so). An
+    HTML page is read as prose whatever its address says: a site renders its
+    `README.md` into HTML, and the extracted text is what a reader sees.
     """
     media = _media_type(content_type)
+    if media in _HTML_TYPES:
+        return "text"
     suffix = posixpath.splitext(urlsplit(path).path)[1].lower() if path else ""
     if suffix in _MARKDOWN_SUFFIXES or media in _MARKDOWN_TYPES:
         return "markdown"
@@ -486,29 +490,57 @@ def _is_boilerplate(element: etree._Element) -> bool:
     if tag in _DROPPED_TAGS:
         return True
     get = element.get
-    if get("hidden") is not None or (get("aria-hidden") or "").strip().lower() == "true":
+    role = (get("role") or "").strip().lower()
+    hidden = get("hidden") is not None or (get("aria-hidden") or "").strip().lower() == "true"
+    if (hidden or _HIDDEN_STYLE.search(get("style") or "")) and role != "tabpanel":
+        return True  # a tab not shown yet is one click away: a reader reads it
+    if role in _DROPPED_ROLES:
         return True
-    if _HIDDEN_STYLE.search(get("style") or ""):
-        return True
-    if (get("role") or "").strip().lower() in _DROPPED_ROLES:
-        return True
-    return tag == "a" and (get("href") or "").startswith("#") and _is_skip_link(element)
+    if tag == "a" and (get("href") or "").startswith("#"):
+        return _is_skip_link(element) or _is_permalink(element) or _is_footnote_mark(element)
+    return tag == "sup" and _is_footnote_mark(element)
 
 
 def _is_outside_only(element: etree._Element) -> bool:
-    """Boilerplate only outside the content root: sidebars and consent banners.
+    """Boilerplate only outside the content root: sidebars, site headers, consent banners.
 
-    Inside the root an ``<aside>`` is a callout, and a page about HTTP cookies
-    has a ``#cookie-attributes`` section; so this is never applied there.
+    Inside the root an ``<aside>`` is a callout, a ``<header>`` holds the page's title,
+    and a page about HTTP cookies has a ``#cookie-attributes`` section; so this is
+    never applied there.
     """
     tag = element.tag
-    if tag == "aside":
+    if tag in ("aside", "header"):
         return True
     if tag in ("html", "body"):
         return False
     names = (element.get("class") or "").lower().split()
     names.append((element.get("id") or "").strip().lower())
     return any(_BANNER_NAME.fullmatch(name) for name in names if name)
+
+
+_PERMALINK_TEXT = frozenset({"", "#", "¶", "§", "🔗", "\u200b", "link", "permalink"})
+
+
+def _is_permalink(element: etree._Element) -> bool:
+    """A heading's anchor link ("#", "¶"): site furniture, not the heading's words."""
+    text = "".join(t for t in element.itertext() if isinstance(t, str)).strip().lower()
+    return text in _PERMALINK_TEXT
+
+
+_FOOTNOTE_HREF = re.compile(r"^#(?:fn|footnote|user-content-fn|id\d)", re.IGNORECASE)
+_FOOTNOTE_CLASS = re.compile(r"footnote", re.IGNORECASE)
+
+
+def _is_footnote_mark(element: etree._Element) -> bool:
+    """A footnote's reference mark ("^1", "[1]") or a back-link ("↩"): not the sentence's words."""
+    links = [element] if element.tag == "a" else list(element.iter("a"))
+    for link in links:
+        href, names = link.get("href") or "", link.get("class") or ""
+        marked = _FOOTNOTE_HREF.match(href) or _FOOTNOTE_CLASS.search(names)
+        text = "".join(t for t in link.itertext() if isinstance(t, str)).strip()
+        if marked and (len(text) <= 4 or text in ("↩", "↩︎")):
+            return True
+    return False
 
 
 def _is_skip_link(element: etree._Element) -> bool:
@@ -617,7 +649,7 @@ class _Renderer:
             self._end_in_pre(tag, top)
         elif tag == "tr" and isinstance(top, _Row):
             self._stack.pop()
-            self._lines().add_line(" | ".join(top.cells))
+            self._lines().add_line(" | ".join(cell for cell in top.cells if cell))
         elif self._cells and element is self._cells[-1] and isinstance(top, _Lines):
             self._cells.pop()
             self._stack.pop()

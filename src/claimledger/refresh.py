@@ -131,7 +131,8 @@ async def refresh(
             for select in selects_by_url[url]:
                 page = _read(url, fetched, select, store, now())
                 store.record_fetch(run_id, page.fetch, page.snapshot_hash, now(), page.recipe)
-                for check in _check_page(page, jobs_by_reading[(url, select)], previous, now()):
+                readings = jobs_by_reading[(url, select)]
+                for check in _check_page(page, readings, previous, store, now()):
                     store.record_check(run_id, check)
                     checks.append(check)
                 pages.append(page)
@@ -172,6 +173,7 @@ def _check_page(
     page: Page,
     jobs: Sequence[QuoteJob],
     previous: Mapping[tuple[str, str, str], CheckRecord],
+    store: EvidenceStore,
     now: dt.datetime,
 ) -> list[CheckRecord]:
     """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
@@ -181,6 +183,7 @@ def _check_page(
     """
     prepared: PreparedText | None = None
     checks = []
+    earlier: dict[str, PreparedText | None] = {}
     for job in jobs:
         before = previous.get(_key(job))
         if page.text is None:
@@ -204,9 +207,29 @@ def _check_page(
         else:
             prepared = prepared or page.prepared()
             assert prepared is not None
-            found = locate(job.quote_text, prepared, context=_context(before))
+            as_read = _as_read(before, page, store, earlier)
+            found = locate(job.quote_text, prepared, context=_context(before), previous=as_read)
             checks.append(_check(job, page, found, now))
     return checks
+
+
+def _as_read(
+    before: CheckRecord | None,
+    page: Page,
+    store: EvidenceStore,
+    earlier: dict[str, PreparedText | None],
+) -> PreparedText | None:
+    """The page as it read at the quote's last check (read once per snapshot): a passage
+    already on it beside the quote is a sibling of the quote, never its successor."""
+    digest = before.snapshot_hash if before is not None else None
+    if digest is None:
+        return None
+    if digest not in earlier:
+        try:
+            earlier[digest] = prepare(store.snapshot_text(digest), kind=page.kind)
+        except KeyError:
+            earlier[digest] = None
+    return earlier[digest]
 
 
 def _read(
@@ -288,6 +311,9 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
         current=found.current if found else None,
         meaning_changed=found.meaning_changed if found else False,
         changed_words=found.changed_words if found else (),
+        change_kinds=found.change_kinds if found else (),
+        closest=found.closest if found else None,
+        closest_kinds=found.closest_kinds if found else (),
         occurrences=found.occurrences if found else 0,
         context_before=found.context.before if found and found.context else None,
         context_after=found.context.after if found and found.context else None,

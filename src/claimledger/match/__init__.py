@@ -1,0 +1,43 @@
+"""Find a quote in a page's text and say how it stands: verified, drifted, missing.
+
+Pure: strings in, frozen records out; no network, no disk, no clock. The package is cut
+along its concerns: `normalize` (what does not change meaning, and the map back to the
+page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
+page read once for many quotes), `diff` (what a rewording did to the meaning) and
+`locator` (where the quote, or its successor, is).
+"""
+
+from __future__ import annotations
+
+from claimledger.match.diff import Judgement, WordChange, judge
+from claimledger.match.locator import (
+    DEFAULT_THRESHOLDS,
+    Match,
+    MatchKind,
+    MatchStatus,
+    Thresholds,
+    locate,
+)
+from claimledger.match.normalize import TextKind, normalize
+from claimledger.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
+
+VERSION = 2  # bump when a change could alter a verdict: cached checks of older versions re-run
+
+__all__ = [
+    "CONTEXT_CHARS",
+    "DEFAULT_THRESHOLDS",
+    "VERSION",
+    "Context",
+    "Judgement",
+    "Match",
+    "MatchKind",
+    "MatchStatus",
+    "PreparedText",
+    "TextKind",
+    "Thresholds",
+    "WordChange",
+    "judge",
+    "locate",
+    "normalize",
+    "prepare",
+]

@@ -1,0 +1,293 @@
+"""Words: tokens, lemmas, and the words that carry meaning in a guarantee.
+
+Pure. Locating a reworded sentence compares *lemmas* ("caught" and "catch", "rarely"
+and "rare" are one word), with the function words set aside. Judging a rewording looks
+at the classes of words whose change alters what a guarantee promises: negations,
+modals by strength, numbers and units, quantifiers, degree and frequency adverbs,
+consistency and delivery terms, defaults and booleans, qualifiers, pairs of opposites
+(old/new, before/after) and verbs of effect (abort, suspend, delete, keep). The lists
+are general English and general engineering vocabulary, not any site's.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import simplemma
+
+TOKEN = re.compile(r"\w+(?:['.,\-]\w+)*%?|%")
+"""A word, keeping `go.etcd.io`, `5.10`, `at-least-once` and `don't` whole."""
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOPWORDS = words(
+    """a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each
+    either else even every few for from further had has have having he her here hers him his
+    how however i if in into is it its itself just let may me might more most must my need
+    neither no nor not of off often on once one only or other our ours out over own per same
+    shall she should so some such than that the their theirs them then there these they this
+    those through thus to too under until up upon us very via was we were what when where
+    whether which while who whom whose why will with within without would yet you your yours"""
+)
+
+NEGATIONS = words("not no never cannot without none nor neither nothing nobody nowhere n't")
+NEGATING_PREFIXES = ("un", "non", "non-", "in", "im", "dis")
+
+MODAL_STRENGTH = {
+    **dict.fromkeys(("must", "shall", "required", "require", "requires", "mandatory"), 4),
+    **dict.fromkeys(("need", "needs", "needed"), 4),
+    **dict.fromkeys(("will", "would"), 3),
+    **dict.fromkeys(("should", "recommended", "recommend", "ought"), 2),
+    **dict.fromkeys(("may", "might", "can", "could", "optional", "optionally"), 1),
+}
+"""Modals by how strongly they bind: a change between classes is a change of meaning; a
+change within one (can / may, must / shall) is a rewording."""
+
+NUMBER_WORDS = words(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred thousand million billion half double twice once"""
+)
+UNITS = words(
+    """ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week
+    weeks month months year years ns µs μs kb mb gb tb kib mib gib tib b byte bytes bit bits
+    % percent"""
+)
+QUANTIFIERS = {
+    **dict.fromkeys(("all", "every", "each", "whole", "entire"), "universal"),
+    **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),
+    **dict.fromkeys(("none",), "none"),
+    **dict.fromkeys(("only", "sole", "solely", "exclusively", "single"), "only"),
+}
+DEGREE = words(
+    """always never often sometimes rarely seldom usually frequently occasionally infinitely
+    indefinitely immediately instantly eventually strictly fully partially completely
+    entirely exactly approximately almost nearly forever permanently temporarily"""
+)
+CONSISTENCY = words(
+    """strongly strong eventually eventual consistent consistency inconsistent atomic
+    atomically atomicity serializable linearizable at-least-once at-most-once exactly-once
+    durable durably durability idempotent idempotency guaranteed guarantee guarantees ordered
+    ordering unordered synchronous synchronously asynchronous asynchronously transactional"""
+)
+BOOLEANS = words("true false enabled disabled")
+DEFAULT_MARKERS = words("default defaults defaulted")
+QUALIFIERS = words(
+    """unless except excepting excluding only if when whenever provided providing until
+    assuming otherwise"""
+)
+"""Words that narrow a claim to a case ("X, unless Y", "X only when Y")."""
+_OPPOSITE_PAIRS = """
+    old new  before after  parent child  first last  min max  minimum maximum  lower upper
+    low high  prepend append  prepended appended  start end  begin end  open close  read write
+    reader writer  client server  input output  source destination  source target
+    sender receiver  request response  push pull  increase decrease  ascending descending
+    include exclude  allow deny  accept reject  enable disable  inbound outbound
+    upload download  import export  internal external  public private  local remote
+    sync async  leader follower  inner outer  left right  earlier later  earliest latest
+    newer older  newest oldest  lowest highest  smaller larger  more less  most least
+    add remove  insert delete  create delete  lock unlock  commit rollback  success failure
+    succeed fail  valid invalid  safe unsafe  true false  on off  above below  inside outside
+    head tail  front back  forward backward  upstream downstream  sooner later
+"""
+_pairs = _OPPOSITE_PAIRS.split()
+OPPOSITES = frozenset(
+    frozenset(pair) for pair in zip(_pairs[::2], _pairs[1::2], strict=True) if pair[0] != pair[1]
+)
+_EFFECT_FAMILIES = """
+    keep retain preserve store save persist cache hold
+    delete remove drop discard evict purge destroy erase truncate expire
+    abort cancel terminate kill stop fail
+    suspend pause wait block queue hold defer
+    resume restart retry repeat replay recover rerun reuse
+    allow permit accept enable include grant
+    deny reject prevent disable exclude forbid refuse
+    read load fetch receive
+    write overwrite replace merge append prepend update
+    commit flush sync acknowledge ack
+    rollback revert reset
+    start run execute schedule launch spawn
+    send broadcast notify forward redirect publish
+    skip ignore
+    lock unlock open close raise throw return succeed
+"""
+EFFECT_FAMILY = {
+    verb: index
+    for index, line in enumerate(_EFFECT_FAMILIES.strip().splitlines())
+    for verb in line.split()
+}
+"""Verbs of what a system does, by family: keep / store / persist are one effect, delete /
+drop / evict another; a verb swapped for one of another family changes what happens."""
+EFFECT_VERBS = frozenset(EFFECT_FAMILY)
+
+
+_CONTRACTIONS = {
+    "won't": ("will", "not"),
+    "can't": ("can", "not"),
+    "cannot": ("can", "not"),
+    "shan't": ("shall", "not"),
+}
+_SUFFIXES = {"n't": ("not",), "'ll": ("will",), "'re": ("are",), "'ve": ("have",), "'d": ("would",)}
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN.findall(text)
+
+
+def expanded(token: str) -> tuple[str, ...]:
+    """A contraction as its words ("won't" -> will not, "doesn't" -> does not), so that a
+    contraction is never a change of meaning; other tokens as they are."""
+    low = token.lower().replace("’", "'")
+    if low in _CONTRACTIONS:
+        return _CONTRACTIONS[low]
+    for suffix, words_ in _SUFFIXES.items():
+        if low.endswith(suffix) and len(low) > len(suffix):
+            return (low[: -len(suffix)], *words_)
+    return (low,)
+
+
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_NUMBER_VALUES = {
+    word: str(value)
+    for value, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {
+    word: str(value)
+    for value, word in enumerate(
+        [
+            "zeroth",
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+        ]
+    )
+    if value
+}
+
+
+def number_value(token: str) -> str | None:
+    """A number's value as digits ("three" and "3", "eleventh" and "11th" are one value),
+    or None for a word that is not a number (`etcd3` and `http2` are names)."""
+    low = token.lower()
+    if low in _NUMBER_VALUES:
+        return _NUMBER_VALUES[low]
+    ordinal = _ORDINAL.fullmatch(low)
+    if ordinal:
+        return ordinal[1]
+    if re.fullmatch(r"v?\d[\d.,:]*(?:[a-z]{1,3}|%)?", low):
+        return low.removeprefix("v").rstrip("%")
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
+def lemma(token: str) -> str:
+    """The token's dictionary form, lower case: "caught" -> "catch", "rarely" -> "rare".
+
+    Identifiers, numbers and words the dictionary does not know stay as they are
+    (lower-cased), so `max_retries` never meets `max`.
+    """
+    word = token.lower()
+    if not word.isalpha():
+        return word.removesuffix("'s")
+    base = simplemma.lemmatize(word, lang="en").lower()
+    if base.endswith("ly") and len(base) > 5:
+        for stem in (base[:-2], base[:-3] + "y" if base.endswith("ily") else ""):
+            if stem and simplemma.is_known(stem, lang="en"):
+                return stem
+    return base
+
+
+def is_word(token: str) -> bool:
+    """Is it an English word the dictionary knows (in any of its forms)?"""
+    low = token.lower()
+    return simplemma.is_known(low, lang="en") or simplemma.is_known(lemma(low), lang="en")
+
+
+def is_content(token: str) -> bool:
+    return token.lower() not in STOPWORDS
+
+
+def is_number(token: str) -> bool:
+    return number_value(token) is not None
+
+
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|_|\w[./:]\w|^[A-Z][A-Z0-9]+$|\d[a-zA-Z]|[a-zA-Z]\d")
+_ABBREVIATIONS = words("i.e e.g etc vs cf a.k.a n.b")
+
+
+def is_identifier(token: str) -> bool:
+    """Code-shaped: `max_retries`, `DB.Batch`, `camelCase`, `HTTP2`, `etcd3`, `ETCD`."""
+    return token.lower() not in _ABBREVIATIONS and bool(_IDENTIFIER.search(token))
+
+
+def is_name(token: str, *, first: bool = False) -> bool:
+    """A word that names one thing: code-shaped, capitalised inside a sentence (a product,
+    a format), hyphenated (`git-checkout`), or unknown to the dictionary (`etcdctl`)."""
+    if is_identifier(token):
+        return True
+    if not token.isalpha():
+        return "-" in token and all(part.isalnum() for part in token.split("-"))
+    if token.isupper() and len(token) > 1:
+        return True  # an acronym: JSON, SQS, KV
+    if token[0].isupper() and not first:
+        return token.lower() not in STOPWORDS and not is_word(token)
+    return len(token) > 3 and not simplemma.is_known(token.lower(), lang="en")
+
+
+def negated(token: str) -> bool:
+    """A word that carries its own negation: un-, non-, mis- before a word the dictionary
+    knows (`unable`, `nonzero`, `mismatch`)."""
+    low = token.lower()
+    for prefix in ("un", "non-", "non", "mis"):
+        stem = low[len(prefix) :]
+        if low.startswith(prefix) and len(stem) >= 4 and simplemma.is_known(stem, lang="en"):
+            return True
+    return False
+
+
+def negates(a: str, b: str) -> bool:
+    """True for pairs such as able/unable or blocking/non-blocking."""
+    a, b = a.lower(), b.lower()
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and any(long == prefix + short for prefix in NEGATING_PREFIXES)
+
+
+def are_opposites(a: str, b: str) -> bool:
+    return frozenset((lemma(a), lemma(b))) in OPPOSITES

@@ -1,0 +1,386 @@
+"""Render a Sphinx (reStructuredText) page at a commit the way a Sphinx site serves it.
+
+Each job gets a throw-away Sphinx project of our own: our `conf.py` (never the
+repository's, nor its Sphinx extensions), the page's source read from the repository
+at the job's commit, the files it includes, and title-only stub pages standing in for
+the rest of the site, so that the navigation lists the site's page titles. That list is
+fixed here, not read at the commit, so the chrome of two versions differs only where a
+version's `chrome` asks. Sphinx from PyPI builds the project with the PyData theme
+(`pydata-sphinx-theme`), which gives the real chrome of a Sphinx site: a top navigation
+bar, a sidebar of the section's pages (the whole tree on a top-level page), an "On this
+page" table of contents, an "Edit on GitHub" link, previous/next links and a footer.
+
+A documentation project's own extensions add roles and directives (`:setting:`,
+`:sig:`, `.. control::` ...) that plain Sphinx does not know. This module is also the
+Sphinx extension our `conf.py` loads: it registers the cross-reference types such a
+site declares, and a generic fallback for any other unknown role (its text, rendered
+as a literal) or directive (its content, rendered as a plain block), so that the
+page's prose survives intact.
+
+A version's `chrome` mapping changes the boilerplate only:
+
+* `banner`: the text of an announcement bar above the header;
+* `cookie`: true adds a cookie-consent banner to the page;
+* `nav_extra`: titles of extra top-level pages in the navigation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.parsers.rst.states import Inliner
+
+from renderers import GitRepo, RenderJob
+
+DOCS_ROOT = "docs"
+SITE_NAME = "Celery"
+REPO_OWNER, REPO_NAME = "celery", "celery"
+
+# The site's navigation, fixed so that the chrome changes only where a version's `chrome`
+# asks: section index pages and the pages under them (document names under docs/, titles).
+NavEntry = tuple[str, str]
+NAV_SECTIONS: tuple[tuple[NavEntry, tuple[NavEntry, ...]], ...] = (
+    (
+        ("getting-started/index", "Getting Started"),
+        (
+            ("getting-started/introduction", "Introduction to Celery"),
+            ("getting-started/first-steps-with-celery", "First Steps with Celery"),
+            ("getting-started/next-steps", "Next Steps"),
+            ("getting-started/resources", "Resources"),
+        ),
+    ),
+    (
+        ("userguide/index", "User Guide"),
+        (
+            ("userguide/application", "Application"),
+            ("userguide/tasks", "Tasks"),
+            ("userguide/calling", "Calling Tasks"),
+            ("userguide/canvas", "Canvas: Designing Work-flows"),
+            ("userguide/workers", "Workers Guide"),
+            ("userguide/daemonizing", "Daemonization"),
+            ("userguide/periodic-tasks", "Periodic Tasks"),
+            ("userguide/routing", "Routing Tasks"),
+            ("userguide/monitoring", "Monitoring and Management Guide"),
+            ("userguide/security", "Security"),
+            ("userguide/optimizing", "Optimizing"),
+            ("userguide/debugging", "Debugging"),
+            ("userguide/concurrency/index", "Concurrency"),
+            ("userguide/signals", "Signals"),
+            ("userguide/testing", "Testing with Celery"),
+            ("userguide/extending", "Extensions and Bootsteps"),
+            ("userguide/configuration", "Configuration and defaults"),
+        ),
+    ),
+    (("faq", "Frequently Asked Questions"), ()),
+    (("glossary", "Glossary"), ()),
+)
+
+# Cross-reference types the site's own extensions declare: `.. name:: target` + `:name:`.
+CROSSREF_TYPES = ("setting", "control", "event", "state", "signal")
+# Roles that render their text as a link to a package index or a profile.
+LINK_ROLES = {
+    "pypi": "https://pypi.org/project/{}/",
+    "github_user": "https://github.com/{}",
+    "github_issue": "https://github.com/celery/celery/issues/{}",
+}
+
+_INCLUDE = re.compile(r"^\s*\.\.\s+(?:literal)?include::\s*(\S+)", re.MULTILINE)
+_ROLE_USE = re.compile(r"(?<![\w`]):([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?):`")
+_DIRECTIVE_USE = re.compile(r"^\s*\.\.\s+([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?)::", re.MULTILINE)
+_BODY_OPEN = re.compile(r"<body[^>]*>")
+
+COOKIE_BANNER = (
+    '<div class="cookie-banner" role="dialog" aria-label="Cookie consent">'
+    "<p>We use cookies to understand how this documentation is used and to improve it. "
+    "By continuing to browse you agree to our use of cookies.</p>"
+    '<button type="button" class="cookie-accept">Accept</button>'
+    '<button type="button" class="cookie-decline">Decline</button></div>'
+)
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render(repo: GitRepo, jobs: Sequence[RenderJob]) -> None:
+    """Build each job's page with Sphinx in its own temporary project."""
+    for job in jobs:
+        with tempfile.TemporaryDirectory(prefix="sphinx-corpus-") as tmp:
+            html = _build(repo, job, Path(tmp))
+        job.out.write_text(_add_cookie_banner(html, job.chrome), "utf-8")
+
+
+def _build(repo: GitRepo, job: RenderJob, tmp: Path) -> str:
+    docname = _docname(job.path)
+    srcdir = tmp / "tree" / DOCS_ROOT
+    srcdir.mkdir(parents=True)
+    _write_page(repo, job.commit, job.path, tmp / "tree")
+    toplevel = _write_nav(srcdir, docname, job.chrome)
+    (srcdir / "conf.py").write_text(_conf(job, toplevel), "utf-8")
+    outdir = tmp / "html"
+    _run_sphinx(srcdir, outdir)
+    return (outdir / f"{docname}.html").read_text("utf-8")
+
+
+def _docname(path: str) -> str:
+    relative = PurePosixPath(path).relative_to(DOCS_ROOT)
+    return str(relative.with_suffix(""))
+
+
+def _write_page(repo: GitRepo, commit: str, path: str, tree: Path) -> None:
+    """The page's source and, transitively, the files it includes, at their repository paths."""
+    pending, seen = [path], set()
+    while pending:
+        current = pending.pop()
+        if current in seen or not repo.exists(commit, current):
+            continue
+        seen.add(current)
+        data = repo.show(commit, current)
+        target = tree / current
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        if current.endswith((".rst", ".txt")):
+            pending += list(_included(current, data.decode("utf-8", "replace")))
+
+
+def _included(path: str, source: str) -> Iterator[str]:
+    parent = PurePosixPath(path).parent
+    for match in _INCLUDE.finditer(source):
+        resolved = os.path.normpath(str(parent / match.group(1)))
+        if not resolved.startswith(".."):
+            yield resolved
+
+
+def _write_nav(srcdir: Path, page: str, chrome: Mapping[str, Any]) -> list[str]:
+    """Title-only stubs for the site's other pages, and the toctrees that link them."""
+    toplevel = []
+    listed = {section for (section, _), _ in NAV_SECTIONS}
+    listed |= {name for _, children in NAV_SECTIONS for name, _ in children}
+    for (section, title), children in NAV_SECTIONS:
+        toplevel.append(section)
+        if section != page:
+            _write_stub(srcdir, section, title, [name for name, _ in children])
+        for child, child_title in children:
+            if child != page:
+                _write_stub(srcdir, child, child_title, [])
+    if page not in listed:
+        toplevel.append(page)
+    for number, title in enumerate(chrome.get("nav_extra") or (), start=1):
+        name = f"extra-{number}"
+        _write_stub(srcdir, name, str(title), [])
+        toplevel.append(name)
+    _write_stub(srcdir, "index", f"{SITE_NAME} Documentation", toplevel, hidden=True)
+    return toplevel
+
+
+def _write_stub(
+    srcdir: Path, docname: str, title: str, children: Sequence[str], hidden: bool = False
+) -> None:
+    path = srcdir / f"{docname}.rst"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = ["=" * len(title), title, "=" * len(title), ""]
+    if children:
+        base = PurePosixPath(docname).parent
+        lines += [".. toctree::", "    :maxdepth: 2"]
+        lines += ["    :hidden:"] if hidden else []
+        lines += [""] + [f"    {_relative(c, base)}" for c in children] + [""]
+    path.write_text("\n".join(lines), "utf-8")
+
+
+def _relative(docname: str, base: PurePosixPath) -> str:
+    return os.path.relpath(docname, base if str(base) != "." else ".")
+
+
+def _conf(job: RenderJob, toplevel: Sequence[str]) -> str:
+    options: dict[str, Any] = {
+        "use_edit_page_button": True,
+        "show_toc_level": 2,
+        "navigation_with_keys": False,
+        "header_links_before_dropdown": 8,
+        "github_url": f"https://github.com/{REPO_OWNER}/{REPO_NAME}",
+        "footer_start": ["copyright"],
+        "footer_end": ["sphinx-version", "theme-version"],
+    }
+    banner = job.chrome.get("banner")
+    if banner:
+        options["announcement"] = str(banner)
+    context = {
+        "github_user": REPO_OWNER,
+        "github_repo": REPO_NAME,
+        "github_version": "main",
+        "doc_path": DOCS_ROOT,
+    }
+    sidebars = {name: ["globaltoc.html"] for name in toplevel if "/" not in name}
+    sidebars["**"] = ["sidebar-nav-bs"]
+    settings = {
+        "project": SITE_NAME,
+        "copyright": "2009-2026, Ask Solem & contributors",
+        "html_title": SITE_NAME,
+        "extensions": [__name__],
+        "html_theme": "pydata_sphinx_theme",
+        "html_theme_options": options,
+        "html_context": context,
+        "html_sidebars": sidebars,
+        "html_show_sourcelink": False,
+        "root_doc": "index",
+        "exclude_patterns": ["_build"],
+        "suppress_warnings": ["toc", "ref", "image", "misc.highlighting_failure"],
+    }
+    return "".join(f"{key} = {value!r}\n" for key, value in settings.items())
+
+
+def _run_sphinx(srcdir: Path, outdir: Path) -> None:
+    env = dict(os.environ)
+    corpus_dir = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [corpus_dir, env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E"]
+    result = subprocess.run(
+        [*command, str(srcdir), str(outdir)], env=env, capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"sphinx-build failed for {srcdir}:\n{result.stderr}")
+
+
+def _add_cookie_banner(html: str, chrome: Mapping[str, Any]) -> str:
+    if not chrome.get("cookie"):
+        return html
+    return _BODY_OPEN.sub(lambda m: m.group(0) + COOKIE_BANNER, html, count=1)
+
+
+# --------------------------------------------------------------------------- Sphinx extension
+
+RoleResult = tuple[list[nodes.Node], list[nodes.system_message]]
+RoleFunction = Callable[..., RoleResult]
+
+
+def literal_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Inliner,
+    options: Mapping[str, Any] | None = None,
+    content: Sequence[str] = (),
+) -> RoleResult:
+    """An unknown role: its text, as a literal carrying the role's name as a class."""
+    shown = _role_text(text)
+    return [nodes.literal(rawtext, shown, classes=["xref", name.replace(":", "-")])], []
+
+
+def _role_text(text: str) -> str:
+    """The text a cross-reference shows: `title <target>` gives the title, `~a.b` gives b."""
+    explicit = re.match(r"^(.*?)\s*<[^<>]*>$", text, re.DOTALL)
+    if explicit and explicit.group(1):
+        return explicit.group(1)
+    if text.startswith("~"):
+        return text[1:].rsplit(".", 1)[-1]
+    return text.lstrip("!")
+
+
+def link_role(url: str) -> RoleFunction:
+    """A role that links its text to a URL built from it (a package, a user, an issue)."""
+
+    def role(
+        name: str,
+        rawtext: str,
+        text: str,
+        lineno: int,
+        inliner: Inliner,
+        options: Mapping[str, Any] | None = None,
+        content: Sequence[str] = (),
+    ) -> RoleResult:
+        shown = _role_text(text)
+        target = re.sub(r"^.*<([^<>]*)>$", r"\1", text)
+        return [nodes.reference(rawtext, shown, refuri=url.format(target))], []
+
+    return role
+
+
+def _fallback_directive() -> type[Any]:
+    from sphinx.util.docutils import SphinxDirective
+
+    class FallbackDirective(SphinxDirective):
+        """An unknown directive: its argument as a paragraph, its content parsed as body."""
+
+        has_content = True
+        optional_arguments = 1
+        final_argument_whitespace = True
+        # Any option is accepted (and ignored); a non-empty spec makes docutils parse them.
+        option_spec = defaultdict(  # noqa: RUF012
+            lambda: directives.unchanged, {"class": directives.class_option}
+        )
+
+        def run(self) -> list[nodes.Node]:
+            container = nodes.container(classes=["fallback", self.name.replace(":", "-")])
+            if self.arguments:
+                container += nodes.paragraph(text=self.arguments[0])
+            if self.content:
+                self.state.nested_parse(self.content, self.content_offset, container)
+            return [container]
+
+    return FallbackDirective
+
+
+def _register_fallbacks(app: Any, docname: str, source: list[str]) -> None:
+    """On reading a document, give each role and directive nobody defined a fallback."""
+    from sphinx.util.docutils import is_directive_registered, is_role_registered
+
+    text = source[0]
+    for name in set(_ROLE_USE.findall(text)):
+        if not _known(app, name, "roles") and not is_role_registered(name):
+            app.add_role(name, literal_role, override=True)
+    for name in set(_DIRECTIVE_USE.findall(text)):
+        if not _known(app, name, "directives") and not is_directive_registered(name):
+            app.add_directive(name, _fallback_directive(), override=True)
+
+
+def _known(app: Any, name: str, kind: str) -> bool:
+    """Does docutils or a Sphinx domain (the default py and std ones included) define it?"""
+    from docutils.parsers.rst.languages import get_language
+    from sphinx.errors import ExtensionError
+
+    domain, _, local = name.rpartition(":")
+    for candidate in [domain] if domain else ["py", "std"]:
+        try:
+            if local in getattr(app.env.get_domain(candidate), kind):
+                return True
+        except ExtensionError:  # not a domain's name
+            continue
+    english = get_language("en")
+    return not domain and name.lower() in (english.roles if kind == "roles" else english.directives)
+
+
+def _strip_app_prefix(app: Any, doctree: nodes.document) -> None:
+    """`~@Celery.send_task`-style references (an app attribute) show without the `@`."""
+    for node in doctree.findall(nodes.Text):
+        in_literal = any(isinstance(a, nodes.literal) for a in _ancestors(node))
+        if node.astext().startswith("@") and node.parent is not None and in_literal:
+            node.parent.replace(node, nodes.Text(node.astext()[1:]))
+
+
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """The Sphinx extension our conf.py loads."""
+    for name in CROSSREF_TYPES:
+        app.add_crossref_type(name, name, indextemplate=f"pair: %s; {name}")
+    app.add_role("sig", literal_role)
+    for name, url in LINK_ROLES.items():
+        app.add_role(name, link_role(url))
+    app.connect("source-read", _register_fallbacks)
+    app.connect("doctree-read", _strip_app_prefix)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
