@@ -42,6 +42,9 @@ EXPECTED_VERIFY_KEYS = {
     "final_url",
     "moved_to",
     "canonical",
+    "change_kinds",
+    "closest",
+    "closest_kinds",
     "http_status",
     "source_status",
     "status",
@@ -112,9 +115,13 @@ def test_verify_reports_an_inserted_negation_as_a_meaning_change(page_server: Pa
     assert payload["status"] == "drifted"
     assert payload["meaning_changed"] is True
     assert payload["current"] == NOT_DURABLE
-    assert {"op": "insert", "quote": "", "page": "not", "meaningful": True} in payload[
-        "changed_words"
-    ]
+    assert {
+        "op": "insert",
+        "quote": "",
+        "page": "not",
+        "meaningful": True,
+        "kind": "negation added",
+    } in payload["changed_words"]
 
 
 @pytest.mark.parametrize(
@@ -425,9 +432,12 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
 
     assert before_write[:2] == [
         "alarms / wording: DEMONSTRATED (basis quotes)",
-        "  rule quotes-meaning-changed: the page's wording reverses 1 quote: re-read it",
+        "  rule quotes-meaning-changed: the page's wording changes the meaning of 1 quote "
+        "(limit changed): re-read it",
     ]
-    assert f"    drifted on other {today} page now says: {reversed_alarm}" in before_write
+    assert f"    drifted on other {today} page now says: {reversed_alarm} (limit changed)" in (
+        before_write
+    )
     assert len(before_write) == 3  # the latest check of each quote on each source
     assert after_write[0] == "alarms / wording: UNKNOWN (basis quotes)"
     assert re.match(

@@ -100,6 +100,7 @@ class FakeCheck:
     current: str | None = None
     checked_at: dt.datetime = WHEN
     url: str = ""
+    change_kinds: tuple[str, ...] = ()
 
 
 QUOTES = {

@@ -65,7 +65,7 @@ def accept_plan(
                 refused.append(f"{where}: its sources now word it differently: {wordings}")
             elif meaning and not even_if_meaning_changed:
                 words = "; ".join(
-                    f"{w.quote or '-'} -> {w.page or '-'}"
+                    f"{w.kind + ': ' if w.kind else ''}{w.quote or '-'} -> {w.page or '-'}"
                     for c in drifted
                     for w in c.changed_words
                     if w.meaningful

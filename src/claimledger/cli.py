@@ -531,10 +531,19 @@ def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str,
         "similarity": round(found.similarity, 4) if found else None,
         "current": found.current if found else None,
         "meaning_changed": found.meaning_changed if found else False,
+        "change_kinds": list(found.change_kinds) if found else [],
         "changed_words": [
-            {"op": c.op, "quote": c.quote, "page": c.page, "meaningful": c.meaningful}
+            {
+                "op": c.op,
+                "quote": c.quote,
+                "page": c.page,
+                "meaningful": c.meaningful,
+                "kind": c.kind,
+            }
             for c in (found.changed_words if found else ())
         ],
+        "closest": found.closest if found else None,
+        "closest_kinds": list(found.closest_kinds) if found else [],
         "occurrences": found.occurrences if found else 0,
         "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
         "canonical": shown(fetched.canonical) if fetched.canonical else None,
@@ -560,9 +569,16 @@ def _print_verification(payload: dict[str, Any]) -> None:
         out.print(f"error: {payload['error']}", markup=False)
     if payload["current"] and payload["status"] != "verified":
         out.print(f"the page says: {payload['current']}", markup=False)
+    elif payload["closest"]:
+        out.print(f"the page now says (closest passage): {payload['closest']}", markup=False)
+        kinds = ", ".join(payload["closest_kinds"])
+        out.print(
+            f"it contradicts the quote: {kinds}" if kinds else "it does not contradict the quote",
+            markup=False,
+        )
     if payload["meaning_changed"]:
         words = "; ".join(
-            f"{c['quote'] or '-'} -> {c['page'] or '-'}"
+            f"{c['kind'] + ': ' if c['kind'] else ''}{c['quote'] or '-'} -> {c['page'] or '-'}"
             for c in payload["changed_words"]
             if c["meaningful"]
         )

@@ -55,6 +55,8 @@ class Check(Protocol):
     @property
     def meaning_changed(self) -> bool: ...
     @property
+    def change_kinds(self) -> tuple[str, ...]: ...
+    @property
     def current(self) -> str | None: ...
     @property
     def checked_at(self) -> dt.datetime: ...
@@ -351,6 +353,8 @@ def _evidence(check: Check) -> Evidence:
     detail = ""
     if check.status == "drifted" and check.current:
         detail = f"page now says: {check.current}"
+        if check.change_kinds:
+            detail += f" ({', '.join(check.change_kinds)})"
     elif check.source_status not in READ_STATUSES:
         detail = f"source {check.source_status}"
     return Evidence(check.quote_text, check.source_id, status, check.checked_at, detail)
@@ -368,10 +372,12 @@ def quotes_rule(
     gone = [s for s in states if s.lost and not s.reversed]
     reversed_ = [s for s in states if s.lost and s.reversed]
     if reversed_:
+        kinds = _kinds(check for state in reversed_ for check in state.reversed)
         return _fall(
             facet,
             "quotes-meaning-changed",
-            f"the page's wording reverses {_quotes(len(reversed_))}: re-read it",
+            f"the page's wording changes the meaning of {_quotes(len(reversed_))}"
+            f"{f' ({kinds})' if kinds else ''}: re-read it",
             evidence,
         )
     if gone:
@@ -392,6 +398,11 @@ def quotes_rule(
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
+
+
+def _kinds(checks: Iterable[Check]) -> str:
+    """The kinds of meaning change, named once each: "negation removed, number changed"."""
+    return ", ".join(dict.fromkeys(kind for check in checks for kind in check.change_kinds))
 
 
 def _quotes(count: int) -> str:

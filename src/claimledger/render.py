@@ -134,6 +134,9 @@ class SourceCheck:
     meaning_changed: bool
     changes: tuple[WordChangeView, ...]
     moved_to: str | None
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,9 @@ class DriftView:
     current: str | None
     changes: tuple[WordChangeView, ...]
     checked_on: str | None
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -589,6 +595,9 @@ def _source_check(
         meaning_changed=drifted and check.meaning_changed,
         changes=tuple(_word_change(c) for c in check.changed_words) if drifted else (),
         moved_to=safe_url(moved_to),
+        change_kinds=check.change_kinds if drifted else (),
+        closest=check.closest if status == "missing" else None,
+        closest_kinds=check.closest_kinds if status == "missing" else (),
     )
 
 
@@ -621,6 +630,7 @@ def _word_change(change: WordChangeLike) -> WordChangeView:
         str(change.page),
         bool(change.meaningful),
     )
+    kind = getattr(change, "kind", None)
     if op == "insert":
         label = f"added “{now}”"
     elif op == "delete":
@@ -628,7 +638,7 @@ def _word_change(change: WordChangeLike) -> WordChangeView:
     else:
         label = f"“{was}” → “{now}”"
     if meaningful:
-        label += " (changes the meaning)"
+        label += f" ({kind})" if kind else " (changes the meaning)"
     return WordChangeView(op, was, now, meaningful, label)
 
 
@@ -884,6 +894,9 @@ def _drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
             current=check.current,
             changes=check.changes,
             checked_on=check.checked_on,
+            change_kinds=check.change_kinds,
+            closest=check.closest,
+            closest_kinds=check.closest_kinds,
         )
         for claim in claims
         for quote in claim.quotes

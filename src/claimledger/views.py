@@ -187,18 +187,32 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
 
 
 def diff_text(check: CheckRecord) -> Text:
-    """The quote against the page's current wording, and every word that changed."""
+    """The quote against the page's current wording, every word that changed, and what
+    each change does to the meaning; for a quote gone, the closest passage left."""
     text = Text()
     text.append(f"{check.claim_id} #{check.quote_index + 1} on {check.source_id}: ", style="bold")
     text.append(check.status or check.source_status, style=STATUS_STYLE.get(check.status, "dim"))
     if check.meaning_changed:
-        text.append("  MEANING CHANGED", style="bold red")
+        kinds = ", ".join(check.change_kinds) or "meaning changed"
+        text.append(f"  MEANING CHANGED: {kinds}", style="bold red")
     text.append("\n  quote: ")
     text.append(check.quote_text)
-    text.append("\n  page:  ")
-    text.append(
-        check.current or "(no similar passage on the page)", style="" if check.current else "dim"
-    )
+    if check.current:
+        text.append("\n  page:  ")
+        text.append(check.current)
+    elif check.closest:
+        text.append("\n  the page now says (closest passage): ")
+        text.append(check.closest)
+        contradicts = ", ".join(check.closest_kinds)
+        text.append(
+            f"\n  it contradicts the quote: {contradicts}"
+            if contradicts
+            else "\n  it does not contradict the quote; it says other things",
+            style="bold red" if contradicts else "dim",
+        )
+    else:
+        text.append("\n  page:  ")
+        text.append("(no similar passage on the page)", style="dim")
     for change in check.changed_words:
         op, quote, page, meaningful = change.op, change.quote, change.page, change.meaningful
         text.append("\n    ")
@@ -213,6 +227,8 @@ def diff_text(check: CheckRecord) -> Text:
         else:
             text.append("added: ")
             text.append(page, style="green")
+        if meaningful and change.kind:
+            text.append(f"  ({change.kind})", style="red")
     return text
 
 

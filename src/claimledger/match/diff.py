@@ -418,7 +418,7 @@ def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str
 def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
-    before, after = _class_counts(q_low), _class_counts(p_low)
+    before, after = _class_counts(_unbounded(q_low)), _class_counts(_unbounded(p_low))
     kinds: dict[str, str] = {}
     negations = (sum(before["negation"].values()), sum(after["negation"].values()))
     if negations[0] % 2 != negations[1] % 2:  # "not without" is no negation
@@ -451,6 +451,20 @@ _LIMIT_PHRASES = (
     ("as", "many", "as"),
     ("as", "much", "as"),
 )
+
+
+_LIMIT_WORDS = frozenset({"up", "most", "least", "more", "less", "fewer", "many", "much"})
+
+
+def _unbounded(words: list[str]) -> list[str]:
+    """The words without those of bound phrases ("at most"), which are judged as bounds."""
+    kept = list(words)
+    for phrase in _LIMIT_PHRASES:
+        width = len(phrase)
+        for index in range(len(words) - width + 1):
+            if tuple(words[index : index + width]) == phrase:
+                kept[index : index + width] = [""] * width
+    return [w for w in kept if w]
 
 
 def _limits(words: list[str]) -> Counter[tuple[str, ...]]:
@@ -524,7 +538,7 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default"):
         if name in span_kinds and words[name]:
             return span_kinds[name]
-    if "limit" in span_kinds and _limits(was) != _limits(now):
+    if "limit" in span_kinds and set(was + now) & _LIMIT_WORDS:
         return span_kinds["limit"]
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
         return span_kinds["negation"]  # able / unable: the count of negations changed
