@@ -1,4 +1,8 @@
-"""The real command line, run in-process on one ledger, for tests that drive it."""
+"""The one way tests run the real command line: in-process, strict about the exit code.
+
+A run that ends with another exit code than the test expects fails, with what the command
+printed; a test that expects a failure says which code (`code=2`).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +10,29 @@ import json
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from claimledger.cli import app
 
 
+def claimledger(*args: str, code: int = 0, stdin: str | None = None) -> Result:
+    """`claimledger ARGS`; asserts it exits with `code` (0 unless the test says otherwise)."""
+    result = CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False)
+    assert result.exit_code == code, (
+        f"claimledger {' '.join(args)}: exit {result.exit_code}, expected {code}\n"
+        f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    )
+    return result
+
+
 class Cli:
-    """`claimledger --ledger LEDGER ...`, asserting the exit code when one is expected."""
+    """`claimledger --ledger LEDGER ...` for tests that drive one ledger."""
 
     def __init__(self, ledger: Path) -> None:
         self.ledger = ledger
-        self.runner = CliRunner()
 
-    def __call__(self, *args: str, code: int | None = None) -> Any:
-        result = self.runner.invoke(
-            app, ["--ledger", str(self.ledger), *args], catch_exceptions=False
-        )
-        if code is not None:
-            assert result.exit_code == code, (result.stdout, result.stderr)
-        return result
+    def __call__(self, *args: str, code: int = 0) -> Result:
+        return claimledger("--ledger", str(self.ledger), *args, code=code)
 
-    def json(self, *args: str, code: int | None = None) -> Any:
+    def json(self, *args: str, code: int = 0) -> Any:
         return json.loads(self(*args, "--json", code=code).stdout)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.evidence import EvidenceStore
+from claimledger.store import EvidenceStore
 from webserver import PageServer
 
 PROXY_VARIABLES = (

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from claimledger.cli import app
-from claimledger.ledger import Grade, load
-from cli_runner import Cli
+from claimledger.ledger import Grade
+from claimledger.ledgerfile import load
+from cli_runner import Cli, claimledger
 from evidence_site import (
     ALARM,
     ALARM_REWORDED,
@@ -59,11 +58,6 @@ EXPECTED_VERIFY_KEYS = {
 }
 
 
-def run(*args: str) -> Any:
-    """A command that needs no ledger (verify)."""
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
-
-
 @pytest.fixture
 def ledger(tmp_path: Path, page_server: PageServer) -> Path:
     return write_ledger(tmp_path, page_server)
@@ -88,9 +82,8 @@ def test_verify_json_prints_exactly_one_object_for_a_verified_quote(
     page_server.set_page("/doc", page("An opening line.", DURABLE))
     url = page_server.url("/doc")
 
-    result = run("verify", url, DURABLE, "--json")
+    result = claimledger("verify", url, DURABLE, "--json", code=0)
 
-    assert result.exit_code == 0, result.stderr
     payload = json.loads(result.stdout)  # raises on anything printed after the object
     assert set(payload) == EXPECTED_VERIFY_KEYS
     assert payload["url"] == payload["final_url"] == url
@@ -108,9 +101,8 @@ def test_verify_json_prints_exactly_one_object_for_a_verified_quote(
 def test_verify_reports_an_inserted_negation_as_a_meaning_change(page_server: PageServer) -> None:
     page_server.set_page("/doc", page(NOT_DURABLE))
 
-    result = run("verify", page_server.url("/doc"), DURABLE, "--json")
+    result = claimledger("verify", page_server.url("/doc"), DURABLE, "--json", code=1)
 
-    assert result.exit_code == 1
     payload = json.loads(result.stdout)
     assert payload["status"] == "drifted"
     assert payload["meaning_changed"] is True
@@ -142,9 +134,8 @@ def test_verify_exits_1_when_the_quote_is_not_verified(
 ) -> None:
     page_server.set_page("/doc", page(DURABLE))
 
-    result = run("verify", page_server.url(path), quote, "--json")
+    result = claimledger("verify", page_server.url(path), quote, "--json", code=1)
 
-    assert result.exit_code == 1
     payload = json.loads(result.stdout)
     assert (payload["source_status"], payload["status"]) == (source_status, status)
     assert payload["current"] is None
@@ -160,9 +151,8 @@ def test_verify_exits_1_when_the_quote_is_not_verified(
     ids=["file-url", "ftp-url", "empty-quote"],
 )
 def test_verify_refuses_bad_input_with_exit_2(url: str, quote: str, message: str) -> None:
-    result = run("verify", url, quote, "--json")
+    result = claimledger("verify", url, quote, "--json", code=2)
 
-    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("claimledger: error: ")
     assert message in result.stderr
@@ -172,13 +162,13 @@ def test_verify_prints_console_markup_in_page_text_verbatim(page_server: PageSer
     on_page = "Write [bold]x[/bold] to make the word x bold in the console."
     page_server.set_page("/doc", page(on_page))
 
-    result = run(
+    result = claimledger(
         "verify",
         page_server.url("/doc"),
         "Write [bold]x[/bold] to make the word x bold in the terminal.",
+        code=1,
     )
 
-    assert result.exit_code == 1
     assert f"the page says: {on_page}" in result.stdout
 
 
@@ -342,13 +332,13 @@ def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageS
     then = cli("snapshot", url, "--at", between.isoformat(), code=0)
     latest = cli("snapshot", url, code=0)
     today = cli("snapshot", url, "--at", between.date().isoformat(), code=0)
-    before = cli("snapshot", url, "--at", (between - dt.timedelta(days=1)).date().isoformat())
+    day_before = (between - dt.timedelta(days=1)).date().isoformat()
+    before = cli("snapshot", url, "--at", day_before, code=2)
 
     assert ALARM in then.stdout and ALARM_REWORDED not in then.stdout
     assert ALARM_REWORDED in latest.stdout
     assert ALARM_REWORDED in today.stdout  # a date means the end of that day
     assert f"snapshot of {url} taken " in then.stderr
-    assert before.exit_code == 2
     assert "no snapshot of" in before.stderr
 
 
@@ -441,7 +431,8 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
     assert len(before_write) == 3  # the latest check of each quote on each source
     assert after_write[0] == "alarms / wording: UNKNOWN (basis quotes)"
     assert re.match(
-        rf"  {today}: DEMONSTRATED -> UNKNOWN by rule:quotes-meaning-changed: ", after_write[-1]
+        rf"  {today}, on wording, DEMONSTRATED → UNKNOWN, by rule:quotes-meaning-changed: ",
+        after_write[-1],
     )
     assert "durable / holds under crashes: UNKNOWN (basis judgement)" in judged
     assert "  author: nobody tested it" in judged

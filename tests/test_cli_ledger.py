@@ -21,13 +21,14 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from claimledger import __version__, ledgerfile
-from claimledger.cli import app
-from claimledger.ledger import Grade, load
+from claimledger.errors import ExitCode
+from claimledger.ledger import Grade
+from claimledger.ledgerfile import load
+from cli_runner import claimledger
 
-EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 70
 GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]
 BUNDLED_LEDGER = Path(__file__).parent.parent / "claims.yaml"
 
@@ -50,10 +51,6 @@ claims:
       - {on: wording, grade: DEMONSTRATED, basis: quotes}
       - {on: holds at the crash boundary, grade: UNKNOWN, basis: judgement}
 """
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
 
 
 def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -81,8 +78,8 @@ def grade_counts(path: Path) -> tuple[int, int, dict[str, int]]:
 
 
 def assert_input_error(result: Result, *parts: str) -> None:
-    """Exit 2 and one `claimledger: error:` line naming every part, no traceback."""
-    assert result.exit_code == EXIT_INPUT, result.output
+    """Exit 2 (the runner checked it) and one `claimledger: error:` line naming every part,
+    no traceback."""
     lines = result.stderr.splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("claimledger: error: ")
@@ -115,8 +112,7 @@ def as_an_editor_reads_it(path: Path) -> Any:
 
 
 def printed_schema() -> dict[str, Any]:
-    result = run("schema")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("schema")
     schema: dict[str, Any] = json.loads(result.stdout)
     return schema
 
@@ -124,8 +120,7 @@ def printed_schema() -> dict[str, Any]:
 @pytest.fixture
 def scaffold(tmp_path: Path) -> Path:
     """A fresh `claimledger init` in tmp_path/project; the path of its claims.yaml."""
-    result = run("init", str(tmp_path / "project"))
-    assert result.exit_code == EXIT_OK, result.output
+    claimledger("init", str(tmp_path / "project"))
     return tmp_path / "project" / "claims.yaml"
 
 
@@ -133,8 +128,7 @@ def scaffold(tmp_path: Path) -> Path:
 
 
 def test_check_prints_the_counts_of_a_valid_ledger(scaffold: Path) -> None:
-    result = run("--ledger", str(scaffold), "check")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("--ledger", str(scaffold), "check")
     claims, sources, grades = grade_counts(scaffold)
     by_grade = ", ".join(f"{n} {grade}" for grade, n in grades.items())
     assert result.stdout == (
@@ -145,8 +139,7 @@ def test_check_prints_the_counts_of_a_valid_ledger(scaffold: Path) -> None:
 
 
 def test_check_json_has_the_counts_in_grade_order(scaffold: Path) -> None:
-    result = run("--ledger", str(scaffold), "check", "--json")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("--ledger", str(scaffold), "check", "--json")
     report = json.loads(result.stdout)
     claims, sources, grades = grade_counts(scaffold)
     assert report == {
@@ -160,8 +153,7 @@ def test_check_json_has_the_counts_in_grade_order(scaffold: Path) -> None:
 
 
 def test_check_the_bundled_ledger() -> None:
-    result = run("--ledger", str(BUNDLED_LEDGER), "check", "--json")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("--ledger", str(BUNDLED_LEDGER), "check", "--json")
     report = json.loads(result.stdout)
     claims, sources, grades = grade_counts(BUNDLED_LEDGER)
     assert (report["claims"], report["sources"], report["grades"]) == (claims, sources, grades)
@@ -170,8 +162,7 @@ def test_check_the_bundled_ledger() -> None:
 
 def test_check_a_bad_ledger_exits_2_with_its_problems(tmp_path: Path) -> None:
     path = write(tmp_path, TWO_FACETS.replace("grade: UNKNOWN", "grade: UNKOWN"))
-    result = run("--ledger", str(path), "check")
-    assert result.exit_code == EXIT_INPUT
+    result = claimledger("--ledger", str(path), "check", code=2)
     assert result.stdout == ""
     first, summary = result.stderr.splitlines()
     assert first.startswith(f"{path}:17:")
@@ -186,13 +177,13 @@ def test_ledger_given_from_another_working_directory(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = run_process("--ledger", "../some/dir/claims.yaml", "check", cwd=elsewhere)
-    assert done.returncode == EXIT_OK, done.stderr
+    assert done.returncode == ExitCode.OK, done.stderr
     assert done.stdout.startswith("../some/dir/claims.yaml: ok: 1 claims")
     graded = run_process(
         "--ledger", "../some/dir/claims.yaml", "grade", "input-gate", "CLAIMED",
         "--because", "from elsewhere", cwd=elsewhere,
     )  # fmt: skip
-    assert graded.returncode == EXIT_OK, graded.stderr
+    assert graded.returncode == ExitCode.OK, graded.stderr
     assert load(project / "claims.yaml").claim("input-gate").history[0].why == "from elsewhere"
     assert list(elsewhere.iterdir()) == [], "nothing may be written where the command ran"
     assert ledgerfile.lock_path(project / "claims.yaml").exists()
@@ -202,8 +193,7 @@ def test_the_default_ledger_is_claims_yaml_here(
     scaffold: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(scaffold.parent)
-    result = run("check")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("check")
     assert result.stdout.startswith("claims.yaml: ok: ")
 
 
@@ -241,7 +231,7 @@ def test_schema_rejects_what_the_loader_rejects(
     scaffold.write_text(text.replace(mistake, replacement), encoding="utf-8")
     validator = jsonschema.Draft202012Validator(printed_schema())
     assert not validator.is_valid(as_an_editor_reads_it(scaffold))
-    assert run("--ledger", str(scaffold), "check").exit_code == EXIT_INPUT
+    claimledger("--ledger", str(scaffold), "check", code=2)
 
 
 @pytest.mark.parametrize("which", ["scaffold", "bundled"])
@@ -263,20 +253,19 @@ def bundled_templates() -> dict[str, bytes]:
 
 def test_init_creates_a_valid_ledger_and_the_templates(tmp_path: Path) -> None:
     target = tmp_path / "new" / "project"
-    result = run("init", str(target))
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger("init", str(target))
     assert f"created {target / 'claims.yaml'}" in result.stdout
     assert (target / "templates").is_dir()
     copied = {p.name: p.read_bytes() for p in (target / "templates").iterdir()}
     assert copied == bundled_templates()
     ledger = load(target / "claims.yaml")
     assert len(ledger.claims) == 1
-    assert run("--ledger", str(target / "claims.yaml"), "check").exit_code == EXIT_OK
+    claimledger("--ledger", str(target / "claims.yaml"), "check")
     # editors validate the scaffold against the schema written beside it
     first_line = (target / "claims.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first_line == "# yaml-language-server: $schema=ledger.schema.json"
     assert json.loads((target / "ledger.schema.json").read_text()) == json.loads(
-        run("schema").stdout
+        claimledger("schema").stdout
     )
 
 
@@ -284,8 +273,7 @@ def test_init_with_no_directory_uses_the_current_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = run("init")
-    assert result.exit_code == EXIT_OK, result.output
+    claimledger("init")
     assert (tmp_path / "claims.yaml").is_file()
     assert (tmp_path / "templates").is_dir()
 
@@ -293,7 +281,7 @@ def test_init_with_no_directory_uses_the_current_one(
 def test_init_never_overwrites_a_ledger(scaffold: Path) -> None:
     scaffold.write_text(scaffold.read_text(encoding="utf-8") + "# my own notes\n", "utf-8")
     before = scaffold.read_bytes()
-    result = run("init", str(scaffold.parent))
+    result = claimledger("init", str(scaffold.parent), code=2)
     assert_input_error(result, str(scaffold), "already exists; init never overwrites")
     assert scaffold.read_bytes() == before
 
@@ -305,7 +293,7 @@ def test_init_never_overwrites_a_template(tmp_path: Path) -> None:
     mine = tmp_path / "templates" / names[0]
     mine.parent.mkdir()
     mine.write_text("{# my own report #}\n", encoding="utf-8")
-    result = run("init", str(tmp_path))
+    result = claimledger("init", str(tmp_path), code=2)
     assert_input_error(result, str(mine), "already exists")
     assert mine.read_text(encoding="utf-8") == "{# my own report #}\n"
     assert not (tmp_path / "claims.yaml").exists()
@@ -314,7 +302,8 @@ def test_init_never_overwrites_a_template(tmp_path: Path) -> None:
 def test_init_where_a_file_stands_in_the_way(tmp_path: Path) -> None:
     in_the_way = tmp_path / "project"
     in_the_way.write_text("not a directory", encoding="utf-8")
-    assert_input_error(run("init", str(in_the_way)), "cannot create", str(in_the_way))
+    result = claimledger("init", str(in_the_way), code=2)
+    assert_input_error(result, "cannot create", str(in_the_way))
 
 
 # --------------------------------------------------------------------------- grade
@@ -330,8 +319,9 @@ def history(path: Path) -> list[dict[str, Any]]:
 def test_grade_records_who_what_and_why(tmp_path: Path) -> None:
     path = write(tmp_path, TWO_FACETS)
     first_day = dt.date.today()
-    result = run("--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "re-read")
-    assert result.exit_code == EXIT_OK, result.output
+    result = claimledger(
+        "--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "re-read"
+    )
     assert result.stdout == "input-gate: wording: now CLAIMED\n"
     (entry,) = history(path)
     assert first_day <= dt.date.fromisoformat(entry.pop("date")) <= dt.date.today()
@@ -348,11 +338,10 @@ def test_grade_records_who_what_and_why(tmp_path: Path) -> None:
 
 def test_grade_on_chooses_the_facet(tmp_path: Path) -> None:
     path = write(tmp_path, TWO_FACETS)
-    result = run(
+    result = claimledger(
         "--ledger", str(path), "grade", "input-gate", "SPECULATIVE",
         "--on", "holds at the crash boundary", "--because", "an inference",
     )  # fmt: skip
-    assert result.exit_code == EXIT_OK, result.output
     assert result.stdout == "input-gate: holds at the crash boundary: now SPECULATIVE\n"
     (entry,) = history(path)
     assert (entry["on"], entry["from"], entry["to"]) == (
@@ -366,8 +355,7 @@ def test_grade_on_chooses_the_facet(tmp_path: Path) -> None:
 
 def test_grade_takes_a_grade_in_any_case(tmp_path: Path) -> None:
     path = write(tmp_path, TWO_FACETS)
-    result = run("--ledger", str(path), "grade", "input-gate", "unknown", "--because", "gone")
-    assert result.exit_code == EXIT_OK, result.output
+    claimledger("--ledger", str(path), "grade", "input-gate", "unknown", "--because", "gone")
     assert history(path)[0]["to"] == "UNKNOWN"
     assert load(path).claim("input-gate").grades[0].grade is Grade.UNKNOWN
 
@@ -389,7 +377,7 @@ def test_grade_takes_a_grade_in_any_case(tmp_path: Path) -> None:
 )
 def test_grade_names_what_is_not_there(tmp_path: Path, args: list[str], parts: list[str]) -> None:
     path = write(tmp_path, TWO_FACETS)
-    result = run("--ledger", str(path), "grade", *args, "--because", "x")
+    result = claimledger("--ledger", str(path), "grade", *args, "--because", "x", code=2)
     assert_input_error(result, *parts)
     assert path.read_text(encoding="utf-8") == TWO_FACETS
 
@@ -406,8 +394,7 @@ def test_grade_names_what_is_not_there(tmp_path: Path, args: list[str], parts: l
 )
 def test_grade_refuses_bad_arguments(tmp_path: Path, args: list[str]) -> None:
     path = write(tmp_path, TWO_FACETS)
-    result = run("--ledger", str(path), "grade", *args)
-    assert result.exit_code == EXIT_INPUT, result.output
+    result = claimledger("--ledger", str(path), "grade", *args, code=2)
     assert "Traceback" not in result.output
     assert path.read_text(encoding="utf-8") == TWO_FACETS
 
@@ -415,8 +402,9 @@ def test_grade_refuses_bad_arguments(tmp_path: Path, args: list[str]) -> None:
 def test_grade_refuses_an_invalid_ledger_and_writes_nothing(tmp_path: Path) -> None:
     broken = TWO_FACETS.replace("sources: [docs]", "sources: [doc]")
     path = write(tmp_path, broken)
-    result = run("--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "x")
-    assert result.exit_code == EXIT_INPUT
+    result = claimledger(
+        "--ledger", str(path), "grade", "input-gate", "CLAIMED", "--because", "x", code=2
+    )
     assert "unknown source 'doc' (did you mean 'docs'?)" in result.stderr
     assert path.read_text(encoding="utf-8") == broken
 
@@ -426,7 +414,7 @@ def test_grade_refuses_an_invalid_ledger_and_writes_nothing(tmp_path: Path) -> N
 
 def test_python_dash_m_shows_the_help() -> None:
     done = run_process("--help")
-    assert done.returncode == EXIT_OK, done.stderr
+    assert done.returncode == ExitCode.OK, done.stderr
     assert done.stdout.startswith("Usage: ")
     for name in ["check", "init", "schema", "grade"]:
         assert re.search(rf"^\s+{name}\s", done.stdout, re.MULTILINE), name
@@ -434,8 +422,7 @@ def test_python_dash_m_shows_the_help() -> None:
 
 
 def test_version() -> None:
-    result = run("--version")
-    assert result.exit_code == EXIT_OK
+    result = claimledger("--version")
     assert result.stdout == f"claimledger {__version__}\n"
 
 
@@ -454,7 +441,7 @@ def lock_is_a_directory(tmp_path: Path) -> Path:
 def test_an_internal_error_is_one_line_and_exit_70(lock_is_a_directory: Path) -> None:
     args = ["--ledger", str(lock_is_a_directory), "grade", "input-gate", "CLAIMED"]
     done = run_process(*args, "--because", "x")
-    assert done.returncode == EXIT_INTERNAL
+    assert done.returncode == ExitCode.INTERNAL
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()
     assert line.startswith("claimledger: internal error: IsADirectoryError: ")
@@ -465,6 +452,6 @@ def test_an_internal_error_is_one_line_and_exit_70(lock_is_a_directory: Path) ->
 def test_debug_shows_the_traceback_of_an_internal_error(lock_is_a_directory: Path) -> None:
     args = ["--debug", "--ledger", str(lock_is_a_directory), "grade", "input-gate", "CLAIMED"]
     done = run_process(*args, "--because", "x")
-    assert done.returncode == EXIT_INTERNAL
+    assert done.returncode == ExitCode.INTERNAL
     assert done.stderr.startswith("Traceback (most recent call last):")
     assert done.stderr.splitlines()[-1].startswith("claimledger: internal error: IsADirectory")

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from claimledger.cli import app
-from claimledger.ledger import load
+from claimledger.errors import ExitCode
+from claimledger.ledger import ledger_schema
+from claimledger.ledgerfile import load
+from cli_runner import Cli
 
 TIME_LIMIT = 120  # seconds; the demo takes a few, this only stops a hung run
 CONSOLE_SCRIPT = Path(sys.executable).with_name("claimledger")
@@ -50,17 +51,17 @@ def demo(command: list[str], directory: Path) -> subprocess.CompletedProcess[str
     )
 
 
-def evidence(ledger: Path, *args: str) -> Any:
-    """What the demo left in its evidence store, read back through the CLI's JSON."""
-    result = CliRunner().invoke(
-        app, ["--ledger", str(ledger), *args, "--json"], catch_exceptions=False
-    )
-    return json.loads(result.stdout)
+def evidence(ledger: Path, *args: str, code: int) -> Any:
+    """What the demo left in its evidence store, read back through the CLI's JSON; the
+    command must exit with `code` (the demo leaves drift behind, so `status` finds some)."""
+    return Cli(ledger).json(*args, code=code)
 
 
 def assert_demo_showed_its_drift(directory: Path) -> None:
     ledger = directory / "claims.yaml"
     written = load(ledger)
+    schema = json.loads((directory / "ledger.schema.json").read_text(encoding="utf-8"))
+    assert schema == ledger_schema()  # beside the ledger, where its first line points
     # the harmless rewording was accepted; the reversed guarantee was not
     assert written.claim("one-instance").quotes[0].text == REWORDED_AFTER
     assert written.claim("sync-sqlite").quotes[0].text == REVERSED
@@ -69,12 +70,16 @@ def assert_demo_showed_its_drift(directory: Path) -> None:
     ]
     assert str(written.claim("output-gate").grades[0].grade) == "UNKNOWN"
 
-    status = evidence(ledger, "status")
+    status = evidence(ledger, "status", code=ExitCode.FOUND)
     sources = {s["url"]: s for s in status["sources"]}
     assert sources[MOVED_FROM]["source_status"] == "moved"
     assert sources[MOVED_FROM]["moved_to"] == MOVED_TO
     assert (sources[GONE]["source_status"], sources[GONE]["http_status"]) == ("gone", 404)
-    checks = {c["quote_text"]: c for c in evidence(ledger, "diff") if c["status"] != "verified"}
+    checks = {
+        c["quote_text"]: c
+        for c in evidence(ledger, "diff", code=ExitCode.FOUND)
+        if c["status"] != "verified"
+    }
     assert checks[REVERSED]["status"] == "drifted"
     assert checks[REVERSED]["meaning_changed"] is True
     assert checks[VANISHED]["status"] == "missing"
@@ -99,7 +104,7 @@ def test_demo_runs_the_whole_loop_twice_in_the_same_directory(tmp_path: Path) ->
 
     first = demo([str(CONSOLE_SCRIPT)], directory)
 
-    assert first.returncode == 0, first.stderr
+    assert first.returncode == ExitCode.OK, first.stderr
     for step in ("1. refresh", "2. the pages change", "4. what the evidence does", "8. render"):
         assert step in first.stdout
     finished = re.search(r"demo finished in ([\d.]+) s; the report is (\S+) ", first.stdout)
@@ -108,14 +113,14 @@ def test_demo_runs_the_whole_loop_twice_in_the_same_directory(tmp_path: Path) ->
     assert "Traceback" not in first.stderr
     assert_demo_showed_its_drift(directory)
     checks_after_one_run = len(
-        evidence(directory / "claims.yaml", "history", "one-instance")["checks"]
+        evidence(directory / "claims.yaml", "history", "one-instance", code=ExitCode.OK)["checks"]
     )
 
     second = demo([sys.executable, "-m", "claimledger"], directory)
 
-    assert second.returncode == 0, second.stderr
+    assert second.returncode == ExitCode.OK, second.stderr
     assert_demo_showed_its_drift(directory)
-    history = evidence(directory / "claims.yaml", "history", "one-instance")
+    history = evidence(directory / "claims.yaml", "history", "one-instance", code=ExitCode.OK)
     assert len(history["checks"]) == checks_after_one_run  # a fresh copy, not a second layer
 
 
@@ -126,7 +131,7 @@ def test_demo_refuses_a_directory_it_did_not_make(tmp_path: Path) -> None:
 
     result = demo([sys.executable, "-m", "claimledger"], directory)
 
-    assert result.returncode == 2
+    assert result.returncode == ExitCode.INPUT
     assert "exists and is not a claimledger demo" in result.stderr
     assert [p.name for p in directory.iterdir()] == ["notes.txt"]
     assert (directory / "notes.txt").read_text(encoding="utf-8") == "my own notes\n"

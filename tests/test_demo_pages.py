@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from claimledger.demo import (
-    DemoDataError,
     PageServer,
     answer,
     demo_data,
@@ -28,11 +27,14 @@ from claimledger.demo import (
     load_version,
     serve_pages,
 )
+from claimledger.errors import DemoDataError
 from claimledger.extract import extract_text
-from claimledger.fetch import FetchPolicy, FetchResult, Validators, fetch_all, make_client
-from claimledger.ledger import Ledger, load
+from claimledger.fetch import fetch_all, make_client
+from claimledger.ledger import Ledger
+from claimledger.ledgerfile import load
 from claimledger.match import Match, locate, prepare
-from claimledger.urlmap import UrlMap
+from claimledger.records import FetchPolicy, FetchResult, Validators
+from claimledger.urls import UrlMap
 
 LEDGER_PATH = Path(__file__).resolve().parents[1] / "claims.yaml"
 LEDGER: Ledger = load(LEDGER_PATH)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from claimledger.cli import app
+from cli_runner import claimledger
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -94,7 +94,6 @@ def test_readme_example_ledger_passes_check(readme: str, tmp_path: Path) -> None
     ledger = tmp_path / "claims.yaml"
     ledger.write_text(blocks[0], encoding="utf-8")
 
-    result = CliRunner().invoke(app, ["--ledger", str(ledger), "check"], catch_exceptions=False)
+    result = claimledger("--ledger", str(ledger), "check", code=0)
 
-    assert result.exit_code == 0, result.stderr
     assert ": ok: 1 claims, 2 sources, 2 facets" in result.stdout

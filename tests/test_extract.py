@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from claimledger import extract as extract_module
-from claimledger.extract import ExtractError, extract_text, narrow_lines, text_kind
+from claimledger.errors import PageUnreadable
+from claimledger.extract import compiled_selector, extract_text, narrow_lines, text_kind
 
 
 def html(body: str) -> str:
@@ -283,14 +286,22 @@ def test_select_overrides_the_content_root(select: str, expected: str) -> None:
 
 
 def test_select_matching_nothing_is_an_error() -> None:
-    with pytest.raises(ExtractError, match="matched nothing"):
+    with pytest.raises(PageUnreadable, match="matched nothing"):
         extract_text(SELECT_PAGE, "text/html", select="main article")
 
 
 @pytest.mark.parametrize("select", ["div[", "..x", "a >> b", "p:unknown-pseudo"])
 def test_invalid_select_is_an_error(select: str) -> None:
-    with pytest.raises(ExtractError, match="select"):
+    message = f"select {select!r} is not a valid CSS selector"
+    with pytest.raises(PageUnreadable, match=re.escape(message)):
         extract_text(SELECT_PAGE, "text/html", select=select)
+    with pytest.raises(PageUnreadable, match=re.escape(message)):
+        compiled_selector(select)
+
+
+def test_page_unreadable_is_a_value_error() -> None:
+    assert issubclass(PageUnreadable, ValueError)
+    assert not hasattr(extract_module, "ExtractError")
 
 
 # --- other content types, odd input -----------------------------------------
@@ -354,7 +365,7 @@ def test_deep_nesting_keeps_its_text() -> None:
     ids=["unclosed", "body", "main", "text-before-the-depth"],
 )
 def test_a_page_nested_too_deeply_to_read_is_an_error_not_an_empty_page(page: str) -> None:
-    with pytest.raises(ExtractError, match="could not be extracted"):
+    with pytest.raises(PageUnreadable, match="could not be extracted"):
         extract_text(page, "text/html")
 
 
@@ -392,7 +403,7 @@ def test_narrow_lines_is_one_based_and_inclusive() -> None:
 
 @pytest.mark.parametrize(("first", "last"), [(0, 3), (5, 4), (-1, 2)])
 def test_narrow_lines_rejects_bad_ranges(first: int, last: int) -> None:
-    with pytest.raises(ExtractError, match="line range"):
+    with pytest.raises(PageUnreadable, match="line range"):
         narrow_lines("a\nb", first, last)
 
 

@@ -1,37 +1,44 @@
-"""fetch.py against real servers on 127.0.0.1: every route asserts the recorded status."""
+"""fetch.py against real servers on 127.0.0.1: every route asserts the recorded status.
+
+No test here reads the wall clock: a wait is asserted as the wait the fetcher asked for
+(`sleeps`), spacing as the gaps the pacing gate kept on its own clock, a timeout or a
+deadline by the status and message it produced. The figures themselves are measured by
+`tests/benchmarks/bench_refresh.py`.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
-import itertools
 import ssl
 import threading
-import time
 import tracemalloc
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+)
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from types import ModuleType
+from typing import Any, cast
 
 import pytest
 import trustme
 from pytest_httpserver import HTTPServer
 
-from claimledger import __version__
+from claimledger import __version__, pacing
 from claimledger import fetch as fetch_module
-from claimledger.fetch import (
-    FetchPolicy,
-    FetchResult,
-    Hop,
-    Validators,
-    _redirect_problem,
-    fetch_all,
-    fetch_one_sync,
-    fetch_target,
-    make_client,
-)
+from claimledger.fetch import fetch_all, fetch_each, make_client
+from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
+from claimledger.urls import fetch_target, redirect_refusal
 from webserver import (
     Exchange,
     Handler,
@@ -75,8 +82,65 @@ def fetch(
     return asyncio.run(run())
 
 
-def fetch_one(url: str, policy: FetchPolicy = FAST, **options: object) -> FetchResult:
-    return fetch([url], policy, **options)[url]  # type: ignore[arg-type]
+def fetch_one(
+    url: str,
+    policy: FetchPolicy = FAST,
+    *,
+    validators: Mapping[str, Validators] | None = None,
+) -> FetchResult:
+    return fetch([url], policy, validators=validators)[url]
+
+
+class _Asyncio:
+    """The asyncio module as one module of ours sees it, with `sleep` recorded (and, when
+    `instant`, not waited) and, when `clock` is set, a loop whose time is that clock."""
+
+    def __init__(self, *, instant: bool, clock: list[float] | None = None) -> None:
+        self.sleeps: list[float] = []
+        self._instant = instant
+        self._clock = clock
+        self._real_sleep = asyncio.sleep
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float) -> None:
+        self.sleeps.append(delay)
+        if self._clock is not None:
+            self._clock[0] += delay
+        await self._real_sleep(0 if self._instant else delay)
+
+    def get_running_loop(self) -> Any:
+        if self._clock is None:
+            return asyncio.get_running_loop()
+        clock = self._clock
+
+        class Loop:
+            def time(self) -> float:
+                return clock[0]
+
+        return Loop()
+
+
+def _patch_asyncio(monkeypatch: pytest.MonkeyPatch, module: ModuleType, shim: _Asyncio) -> _Asyncio:
+    monkeypatch.setattr(module, "asyncio", shim)
+    return shim
+
+
+@contextlib.asynccontextmanager
+async def _recording(
+    slot: AbstractAsyncContextManager[None], starts: list[float], clock: list[float]
+) -> AsyncIterator[None]:
+    """A pacing slot that notes the gate's clock at the moment it lets a request start."""
+    async with slot:
+        starts.append(clock[0])
+        yield
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Every wait the fetcher asks for between attempts (Retry-After, backoff), not waited."""
+    return _patch_asyncio(monkeypatch, fetch_module, _Asyncio(instant=True)).sleeps
 
 
 def status(exchange: Exchange, code: int, headers: dict[str, str] | None = None) -> None:
@@ -143,8 +207,8 @@ def test_make_client_never_follows_redirects_and_names_the_tool() -> None:
         ("http://a.test/x", "https://a.test/y", None),
     ],
 )
-def test_redirect_problem(current: str, target: str, problem: str | None) -> None:
-    found = _redirect_problem(current, target, {current}, 1, 10)
+def test_redirect_refusal(current: str, target: str, problem: str | None) -> None:
+    found = redirect_refusal(current, target, {current}, 1, 10)
     assert found is None if problem is None else problem in (found or "")
 
 
@@ -192,8 +256,9 @@ def test_forbidden_is_refused_without_retry(page_server: PageServer, code: int) 
     assert page_server.hits("/doc") == 1
 
 
-@pytest.mark.slow
-def test_429_waits_the_retry_after_seconds_then_succeeds(page_server: PageServer) -> None:
+def test_429_waits_the_retry_after_seconds_then_succeeds(
+    page_server: PageServer, sleeps: list[float]
+) -> None:
     page_server.set_handler(
         "/doc",
         sequence(
@@ -203,12 +268,12 @@ def test_429_waits_the_retry_after_seconds_then_succeeds(page_server: PageServer
     )
     result = fetch_one(page_server.url("/doc"))
     assert (result.source_status, result.attempts) == ("ok", 2)
-    first, second = page_server.page_requests
-    assert second.at - first.at >= 0.95
+    assert [request.path for request in page_server.page_requests] == ["/doc", "/doc"]
+    assert sleeps == [1.0]  # the server's Retry-After, not the (much shorter) backoff
 
 
 def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
-    page_server: PageServer,
+    page_server: PageServer, sleeps: list[float]
 ) -> None:
     past = format_datetime(datetime.now(UTC) - timedelta(hours=1), usegmt=True)
     page_server.set_handler(
@@ -220,18 +285,21 @@ def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
     )
     result = fetch_one(page_server.url("/doc"))
     assert (result.source_status, result.attempts) == ("ok", 2)
-    assert result.elapsed < 1.0
+    assert page_server.hits("/doc") == 2
+    assert sleeps == [0.0]
 
 
 def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
-    page_server: PageServer,
+    page_server: PageServer, sleeps: list[float]
 ) -> None:
     later = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
     page_server.set_handler("/doc", lambda ex: status(ex, 429, {"Retry-After": later}))
     result = fetch_one(page_server.url("/doc"))
     assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 1)
-    assert "cap" in (result.error or "")
-    assert result.elapsed < 1.0
+    assert (result.error or "").startswith("HTTP 429 Too Many Requests; Retry-After asks for ")
+    assert (result.error or "").endswith(" s, more than the 2 s cap")
+    assert page_server.hits("/doc") == 1
+    assert sleeps == []
 
 
 def test_429_forever_is_refused_after_the_retries(page_server: PageServer) -> None:
@@ -269,12 +337,15 @@ def test_connection_refused_is_unreachable_after_the_retries() -> None:
 
 @pytest.mark.slow
 def test_a_body_trickling_past_the_timeout_is_unreachable(page_server: PageServer) -> None:
-    # Each byte arrives well within the read timeout; only the whole-request deadline stops it.
+    # Each byte arrives well within the read timeout, and the whole body (10 s) well within
+    # the URL's deadline: only the per-request timeout stops it. Were that timeout a mere
+    # read timeout, the page would arrive whole and read as ok.
     page_server.set_handler("/slow", trickle(b"x" * 100, every=0.1))
     result = fetch_one(page_server.url("/slow"), FAST)
-    assert (result.source_status, result.attempts) == ("unreachable", 2)
-    assert "timed out" in (result.error or "")
-    assert result.elapsed < 2 * FAST.timeout + 1.0
+    assert FAST.deadline > 100 * 0.1
+    assert (result.source_status, result.attempts, result.text) == ("unreachable", 2, None)
+    assert result.error == "timed out after 0.5 s; gave up after 2 attempts"
+    assert page_server.hits("/slow") == 2
 
 
 def test_a_reset_mid_body_is_unreachable(page_server: PageServer) -> None:
@@ -398,8 +469,8 @@ def test_a_declared_length_over_the_cap_is_unreadable_without_reading(
     page_server.set_handler("/big", stall_after_headers(20 * 1024 * 1024))
     result = fetch_one(page_server.url("/big"), FetchPolicy(timeout=5, per_host_interval=0))
     assert (result.source_status, result.attempts) == ("unreadable", 1)
-    assert "Content-Length 20971520" in (result.error or "")
-    assert result.elapsed < 2
+    assert result.error == "body larger than 10485760 bytes (Content-Length 20971520)"
+    assert page_server.hits("/big") == 1  # a read would have timed out, and been retried
 
 
 def test_a_streamed_20mb_body_is_cut_at_the_cap(page_server: PageServer) -> None:
@@ -690,15 +761,28 @@ def test_the_global_limit_holds_across_hosts(page_server: PageServer) -> None:
     assert peak() == 5
 
 
-def test_requests_to_one_host_are_spaced(page_server: PageServer) -> None:
+def test_requests_to_one_host_are_spaced(
+    page_server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate's clock only moves when it waits, so its starts are exactly its decisions."""
+    clock = [1000.0]
+    gate = _patch_asyncio(monkeypatch, pacing, _Asyncio(instant=True, clock=clock))
+    starts: list[float] = []
+    slot = pacing.HostGate.slot
+
+    def recorded_slot(self: pacing.HostGate) -> AbstractAsyncContextManager[None]:
+        return _recording(slot(self), starts, clock)
+
+    monkeypatch.setattr(pacing.HostGate, "slot", recorded_slot)
     for n in range(5):
         page_server.set_page(f"/{n}", PAGE)
     policy = FetchPolicy(per_host=4, per_host_interval=0.1)
-    fetch([page_server.url(f"/{n}") for n in range(5)], policy)
-    starts = sorted(request.at for request in page_server.page_requests)
-    gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
-    assert len(starts) == 5
-    assert min(gaps) >= 0.07  # 0.1 s apart when sent; loopback adds only jitter
+    results = fetch([page_server.url(f"/{n}") for n in range(5)], policy)
+    assert {result.source_status for result in results.values()} == {"ok"}
+    paths = [request.path for request in page_server.requests]
+    assert paths[0] == "/robots.txt" and sorted(paths[1:]) == [f"/{n}" for n in range(5)]
+    assert gate.sleeps == pytest.approx([0.1] * 5)  # every start after the first waited
+    assert starts == pytest.approx([1000.0 + 0.1 * n for n in range(6)])
 
 
 def test_one_failing_url_does_not_stop_the_others(page_server: PageServer) -> None:
@@ -719,22 +803,70 @@ def test_an_error_in_on_result_propagates(page_server: PageServer) -> None:
         fetch([page_server.url("/ok")], on_result=explode)
 
 
-def test_fetch_one_sync(page_server: PageServer) -> None:
-    page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"'})
-    url = page_server.url("/doc")
-    first = fetch_one_sync(url, policy=FAST, trust_env=False)
-    assert (first.source_status, first.text, first.etag) == ("ok", PAGE, '"v1"')
+def test_fetch_each_yields_each_result_as_it_arrives_and_cancels_the_rest(
+    page_server: PageServer,
+) -> None:
+    release = threading.Event()
 
-
-def test_the_clock_inside_results_is_plausible(page_server: PageServer) -> None:
-    def slowish(exchange: Exchange) -> None:
-        exchange.pause(0.2)
+    def held(exchange: Exchange) -> None:
+        release.wait(10)  # only so a broken test cannot hang the server
         status(exchange, 200)
 
-    page_server.set_handler("/slowish", slowish)
-    started = time.monotonic()
-    result = fetch_one(page_server.url("/slowish"))
-    assert 0.2 <= result.elapsed <= time.monotonic() - started
+    page_server.set_page("/fast", PAGE)
+    page_server.set_handler("/held/1", held)
+    page_server.set_handler("/held/2", held)
+    policy = replace(FAST, per_host=1, timeout=10.0)
+    urls = [page_server.url(path) for path in ("/fast", "/held/1", "/held/2")]
+
+    async def first_only() -> list[FetchResult]:
+        arrived: list[FetchResult] = []
+        async with make_client(policy, trust_env=False) as client:
+            results = cast(
+                AsyncGenerator[FetchResult, None], fetch_each(urls, client, policy=policy)
+            )
+            async for result in results:
+                arrived.append(result)
+                break
+            for _ in range(1000):  # until one held request is under way (10 s at most)
+                if page_server.hits("/held/1") + page_server.hits("/held/2"):
+                    break
+                await asyncio.sleep(0.01)
+            await results.aclose()
+        return arrived
+
+    try:
+        (first,) = asyncio.run(first_only())
+    finally:
+        release.set()
+    assert (first.url, first.source_status, first.text) == (urls[0], "ok", PAGE)
+    assert page_server.hits("/held/1") + page_server.hits("/held/2") == 1  # the other cancelled
+
+
+class _Clock:
+    """A monotonic clock for the fetcher that notes how many requests the server had seen
+    each time it was read."""
+
+    def __init__(self, server: PageServer, ticks: Iterator[float]) -> None:
+        self._server = server
+        self._ticks = ticks
+        self.read_at: list[int] = []
+
+    def monotonic(self) -> float:
+        self.read_at.append(len(self._server.page_requests))
+        return next(self._ticks)
+
+
+def test_elapsed_spans_the_whole_fetch_of_a_url(
+    page_server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page_server.set_handler("/a", redirect("/b", 302))
+    page_server.set_page("/b", PAGE)
+    clock = _Clock(page_server, iter([100.0, 100.75]))
+    monkeypatch.setattr(fetch_module, "time", clock)
+    result = fetch_one(page_server.url("/a"))
+    assert (result.source_status, len(result.redirects)) == ("ok", 1)
+    assert result.elapsed == 0.75
+    assert clock.read_at == [0, 2]  # started before the first request, ended after the last
 
 
 # --- validators belong to one URL -----------------------------------------------------------
@@ -775,14 +907,13 @@ def test_the_lookup_is_asked_for_each_hop_with_the_chains_start(page_server: Pag
     page_server.set_page("/b", PAGE)
     asked: list[tuple[str, str]] = []
 
+    def lookup(url: str, start: str) -> Validators | None:
+        asked.append((url, start))
+        return None
+
     async def run() -> None:
         async with make_client(FAST, trust_env=False) as client:
-            await fetch_all(
-                [page_server.url("/a")],
-                client,
-                validators=lambda url, start: asked.append((url, start)) or None,
-                policy=FAST,
-            )
+            await fetch_all([page_server.url("/a")], client, validators=lookup, policy=FAST)
 
     asyncio.run(run())
     start = page_server.url("/a")
@@ -928,7 +1059,7 @@ def test_a_crawl_delay_widens_the_spacing_to_that_host(page_server: PageServer) 
 
     async def run() -> None:
         async with make_client(FAST, trust_env=False) as client:
-            gate_keeper = fetch_module._Gates(FAST)
+            gate_keeper = pacing.Gates(FAST)
             keeper = fetch_module._Robots(client, replace(FAST, max_crawl_delay=1.5), gate_keeper)
             assert await keeper.refusal(page_server.url("/doc")) is None
             gates["interval"] = gate_keeper.host(page_server.url("/doc"))._interval
@@ -945,7 +1076,7 @@ def test_one_deadline_covers_every_attempt(page_server: PageServer) -> None:
     policy = replace(FAST, timeout=0.4, retries=10, deadline=1.0)
     result = fetch_one(page_server.url("/slow"), policy)
     assert result.source_status == "unreachable"
-    assert "deadline" in (result.error or "")
+    assert (result.error or "").startswith("no answer within the 1 s deadline for this URL (")
     assert 1 <= page_server.hits("/slow") < policy.retries + 1
 
 

@@ -142,7 +142,10 @@ def ledger() -> Ledger:
     return parse(LEDGER)
 
 
-QUOTE_RULE_CASES = {
+Statuses = dict[str, str | tuple[str, ...]]
+Proposals = set[tuple[str, str, str]]
+
+QUOTE_RULE_CASES: dict[str, tuple[Statuses, Proposals]] = {
     "all verified: nothing": ({}, set()),
     "missing on its only page": (
         {"single": "missing"},

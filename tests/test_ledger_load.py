@@ -14,19 +14,18 @@ import datetime as dt
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from claimledger.cli import app
-from claimledger.errors import InputError, LedgerError
-from claimledger.ledger import Basis, Grade, find_cycles, load, parse
+from claimledger.errors import ExitCode, InputError, LedgerError
+from claimledger.ledger import Basis, Grade, find_cycles, parse
+from claimledger.ledgerfile import load
+from cli_runner import claimledger
 
-EXIT_INPUT = 2
 CASES_FILE = Path(__file__).parent / "data" / "bad_ledgers.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
 
@@ -52,9 +51,10 @@ claims:
 """The valid ledger most table cases spoil in one place (see the table's header)."""
 
 
-def check(path: Path) -> Result:
-    """Run `claimledger --ledger PATH check` in this process, as a user would type it."""
-    return CliRunner().invoke(app, ["--ledger", str(path), "check"])
+def check(path: Path, code: int = ExitCode.INPUT) -> Result:
+    """Run `claimledger --ledger PATH check` in this process, as a user would type it
+    (most cases here are ledgers it must refuse: exit 2)."""
+    return claimledger("--ledger", str(path), "check", code=code)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -64,8 +64,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def assert_one_error_line(result: Result, *parts: str) -> None:
-    """Exit 2, nothing on stdout, one line on stderr holding every part, no traceback."""
-    assert result.exit_code == EXIT_INPUT, result.output
+    """Nothing on stdout, one line on stderr holding every part, no traceback."""
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1, lines
@@ -111,7 +110,6 @@ def test_the_ledger_the_cases_spoil_is_valid() -> None:
 def test_bad_ledger_is_refused_with_every_problem(case: dict[str, Any], tmp_path: Path) -> None:
     path = write(tmp_path, case["ledger"])
     result = check(path)
-    assert result.exit_code == EXIT_INPUT, result.output
     assert result.stdout == ""
     assert_problems(result.stderr, path, case["expect"])
 
@@ -131,7 +129,7 @@ def test_bad_ledger_is_refused_by_the_installed_command(name: str, tmp_path: Pat
         timeout=60,
         check=False,
     )
-    assert done.returncode == EXIT_INPUT, done.stderr
+    assert done.returncode == ExitCode.INPUT, done.stderr
     assert done.stdout == ""
     assert_problems(done.stderr, path, case["expect"])
 
@@ -145,20 +143,18 @@ def billion_laughs(levels: int = 9, width: int = 9) -> str:
     return "\n".join(rows) + "\n"
 
 
-def test_an_alias_bomb_fails_fast() -> None:
-    started = time.perf_counter()
+def test_an_alias_bomb_is_refused_at_the_node_budget() -> None:
+    """Refused when the expansion passes the budget, not after building it (the time it
+    takes is in tests/benchmarks/bench_hostile.py)."""
     with pytest.raises(LedgerError) as caught:
         parse(billion_laughs())
-    elapsed = time.perf_counter() - started
     assert [p.message for p in caught.value.problems] == [
         "document expands to more than 200000 nodes (an alias bomb?)"
     ]
-    assert elapsed < 5.0, f"took {elapsed:.2f} s"  # a sanity guard; it takes well under 1 s
 
 
-def test_an_alias_bomb_fails_fast_through_the_command(tmp_path: Path) -> None:
+def test_an_alias_bomb_is_refused_by_the_command(tmp_path: Path) -> None:
     path = write(tmp_path, billion_laughs())
-    started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "claimledger", "--ledger", str(path), "check"],
         capture_output=True,
@@ -166,10 +162,8 @@ def test_an_alias_bomb_fails_fast_through_the_command(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    elapsed = time.perf_counter() - started
-    assert done.returncode == EXIT_INPUT
+    assert done.returncode == ExitCode.INPUT
     assert "alias bomb" in done.stderr
-    assert elapsed < 5.0, f"took {elapsed:.2f} s"
 
 
 def test_plain_anchors_and_aliases_are_still_allowed() -> None:
@@ -263,9 +257,7 @@ def test_a_file_too_large_to_be_a_ledger(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 def test_an_endless_file_is_read_only_up_to_the_cap() -> None:
     """A device reports size 0 and never ends; reading it whole would exhaust memory."""
-    started = time.perf_counter()
     assert_one_error_line(check(Path("/dev/zero")), "larger than 8 MiB")
-    assert time.perf_counter() - started < 5.0
 
 
 def test_load_raises_input_errors_not_os_errors(tmp_path: Path) -> None:

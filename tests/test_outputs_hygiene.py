@@ -8,7 +8,7 @@ from pathlib import Path
 from claimledger.artifact import run_artifact
 from claimledger.atomicfile import replace_atomically
 from claimledger.ledger import Artifact
-from claimledger.markup import author_markdown
+from claimledger.report.markup import author_markdown
 from claimledger.urls import has_secrets, safe_url
 
 

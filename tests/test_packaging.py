@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import venv
 from pathlib import Path
 
@@ -62,3 +63,20 @@ def test_the_built_wheel_runs_the_demo_from_a_fresh_environment(tmp_path: Path) 
     report = (elsewhere / "run" / "out" / "report.md").read_text()
     assert "The input gate" in report
     assert (elsewhere / "run" / "out" / "report.html").exists()
+
+
+@pytest.mark.slow
+def test_the_sdist_holds_the_package_and_no_tests_it_cannot_run(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (sdist,) = tmp_path.glob("claimledger-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert not any(name.startswith("tests") for name in names), sorted(names)
+    assert {"README.md", "pyproject.toml", "src/claimledger/cli/app.py"} <= names
+    assert "src/claimledger/data/templates/report.md.j2" in names
+    assert "src/claimledger/data/demo/claims.yaml" in names

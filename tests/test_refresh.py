@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from claimledger.evidence import CheckRecord, EvidenceStore
-from claimledger.fetch import FetchPolicy, make_client
+from claimledger.fetch import make_client
 from claimledger.ledger import Ledger, parse
-from claimledger.refresh import RefreshResult, plan, refresh
+from claimledger.records import CheckRecord, FetchPolicy, snapshot_digest
+from claimledger.refresh import Reading, plan, recipe, refresh
+from claimledger.store import EvidenceStore
 from webserver import PageServer, redirect
 
 POLICY = FetchPolicy(timeout=2, retries=0, per_host_interval=0)
@@ -51,27 +53,75 @@ claims:
 """
 
 
-def run(ledger: Ledger, store_path: Path) -> RefreshResult:
-    def now() -> dt.datetime:
-        return dt.datetime.now(dt.UTC)
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
-    async def go() -> RefreshResult:
-        async with make_client(POLICY, trust_env=False) as client:
-            with EvidenceStore.open(store_path) as store:
-                return await refresh(
-                    plan(ledger),
-                    client=client,
-                    store=store,
-                    ledger_path="claims.yaml",
-                    now=now,
-                    policy=POLICY,
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What one recorded run of the loop yielded."""
+
+    pages: list[Reading]
+
+    @property
+    def checks(self) -> list[CheckRecord]:
+        return [check for page in self.pages for check in page.checks]
+
+
+async def readings(ledger: Ledger, store: EvidenceStore) -> list[Reading]:
+    """Every reading of one pass of the loop over the ledger, nothing recorded."""
+    async with make_client(POLICY, trust_env=False) as client:
+        loop = refresh(plan(ledger), client=client, earlier=store, now=now, policy=POLICY)
+        return [reading async for reading in loop]
+
+
+def run(ledger: Ledger, store_path: Path) -> Refreshed:
+    """One refresh as the CLI records it: a run, each page in one commit, the run's end."""
+
+    async def go() -> list[Reading]:
+        with EvidenceStore.open(store_path) as store:
+            run_id = store.begin_run(now(), "claims.yaml")
+            pages = await readings(ledger, store)
+            for page in pages:
+                store.record_page(
+                    run_id,
+                    page.fetch,
+                    snapshot_hash=page.snapshot_hash,
+                    new_snapshot=page.new_snapshot,
+                    recipe=page.recipe,
+                    checks=page.checks,
+                    now=now(),
                 )
+            store.finish_run(run_id, now())
+            return pages
 
-    return asyncio.run(go())
+    return Refreshed(asyncio.run(go()))
 
 
 def statuses(checks: list[CheckRecord]) -> dict[str, str | None]:
     return {check.claim_id: check.status for check in checks}
+
+
+def test_the_loop_yields_readings_and_records_nothing(
+    page_server: PageServer, evidence_store: EvidenceStore
+) -> None:
+    page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"'})
+    ledger = parse(ledger_text(page_server.url("/doc"), "#intro", "#limits"))
+    pages = asyncio.run(readings(ledger, evidence_store))
+    by_recipe = {page.recipe: page for page in pages}
+    assert sorted(by_recipe) == sorted([recipe("#intro"), recipe("#limits")])
+    intro, limits = by_recipe[recipe("#intro")], by_recipe[recipe("#limits")]
+    assert [page.fetch.text for page in pages] == [None, None]  # the body is not kept
+    assert intro.new_snapshot is not None and "durable" in intro.new_snapshot
+    assert limits.new_snapshot is not None and "one request" in limits.new_snapshot
+    for page in pages:
+        assert page.new_snapshot is not None
+        assert page.snapshot_hash == snapshot_digest(page.new_snapshot)
+    assert [check.claim_id for check in intro.checks] == ["durable"]
+    assert [check.claim_id for check in limits.checks] == ["serial"]
+    assert evidence_store.last_run() is None
+    assert evidence_store.latest_fetches() == {}
+    assert evidence_store.latest_checks() == []
 
 
 def test_one_url_read_through_two_selectors_is_fetched_once(

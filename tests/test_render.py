@@ -9,6 +9,7 @@ and regraded by the real rules. Golden files are rewritten with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -26,13 +27,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from claimledger import render as r
-from claimledger.errors import InputError
-from claimledger.evidence import CheckRecord, FetchRecord, StoredWordChange
-from claimledger.fetch import Hop
+from claimledger.errors import ExitCode, InputError, TemplateError
 from claimledger.grade import regrade
-from claimledger.ledger import Grade, Ledger, load, parse
-from claimledger.markup import (
+from claimledger.ledger import Grade, Ledger, parse
+from claimledger.ledgerfile import load
+from claimledger.records import (
+    CheckRecord,
+    CheckStatus,
+    FetchRecord,
+    Hop,
+    SourceStatus,
+    WordChange,
+)
+from claimledger.report import (
+    FORMAT_NAMES,
+    Report,
+    Templates,
+    build_report,
+    format_for,
+    report_state,
+    templates_loader,
+)
+from claimledger.report.markup import (
     author_markdown,
     code_block,
     md_escape,
@@ -40,6 +56,7 @@ from claimledger.markup import (
     one_line,
     text_fragment_link,
 )
+from claimledger.report.model import ClaimView
 from claimledger.urls import safe_url
 
 HERE = Path(__file__).resolve().parent
@@ -66,11 +83,11 @@ def check(
     quote_index: int,
     source_id: str,
     *,
-    status: str | None = "verified",
-    source_status: str = "ok",
+    status: CheckStatus | None = "verified",
+    source_status: SourceStatus = "ok",
     current: str | None = None,
     meaning_changed: bool = False,
-    changes: Sequence[StoredWordChange] = (),
+    changes: Sequence[WordChange] = (),
 ) -> CheckRecord:
     """One quote check as the refresh loop would record it."""
     quote = ledger.claim(claim_id).quotes[quote_index]
@@ -80,8 +97,8 @@ def check(
         quote_text=quote.text,
         source_id=source_id,
         url=ledger.sources[source_id].url,
-        source_status=source_status,  # type: ignore[arg-type]
-        status=status,  # type: ignore[arg-type]
+        source_status=source_status,
+        status=status,
         match_kind="exact" if status == "verified" else None,
         similarity=1.0 if status == "verified" else (0.9 if status == "drifted" else None),
         current=current,
@@ -98,7 +115,7 @@ def check(
 
 def fetch(
     url: str,
-    source_status: str = "ok",
+    source_status: SourceStatus = "ok",
     http_status: int | None = 200,
     *,
     moved_to: str | None = None,
@@ -110,7 +127,7 @@ def fetch(
         url=url,
         final_url=moved_to or url,
         http_status=http_status,
-        source_status=source_status,  # type: ignore[arg-type]
+        source_status=source_status,
         redirects=redirects,
         moved_to=moved_to,
         etag=None,
@@ -139,7 +156,7 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
             "docs-drift",
             status="drifted",
             current="Each object can serve up to 1,000 requests per second.",
-            changes=[StoredWordChange("replace", "handle", "serve", False)],
+            changes=[WordChange("replace", "handle", "serve", False)],
         ),
         check(
             ledger,
@@ -149,7 +166,7 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
             status="drifted",
             current="Messages are delivered at least once.",
             meaning_changed=True,
-            changes=[StoredWordChange("replace", "exactly", "at least", True)],
+            changes=[WordChange("replace", "exactly", "at least", True)],
         ),
         check(ledger, "missing-quote", 0, "docs-missing", status="missing"),
         check(ledger, "sources-in-trouble", 0, "docs-gone", status=None, source_status="gone"),
@@ -167,7 +184,7 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
             "docs-a",
             status="drifted",
             current=hostile_current,
-            changes=[StoredWordChange("insert", "", "<img src=x onerror=alert(1)>", False)],
+            changes=[WordChange("insert", "", "<img src=x onerror=alert(1)>", False)],
         ),
         check(ledger, HOSTILE_CLAIM, 4, "secret-notes"),
         check(ledger, HOSTILE_CLAIM, 5, "repo-readme"),
@@ -197,7 +214,7 @@ def fixture_fetches(ledger: Ledger) -> dict[str, FetchRecord]:
 
 def fixture_previous(ledger: Ledger) -> dict[str, Any]:
     """The state of an earlier render with no evidence, edited to show every kind of change."""
-    earlier = r.build_report(
+    earlier = build_report(
         ledger,
         [],
         {},
@@ -206,7 +223,7 @@ def fixture_previous(ledger: Ledger) -> dict[str, Any]:
         last_refresh=None,
         previous=None,
     )
-    state: dict[str, Any] = json.loads(json.dumps(r.report_state(earlier)))
+    state: dict[str, Any] = json.loads(json.dumps(report_state(earlier)))
     state["grades"]["verified-two"]["the documentation says this"] = "CLAIMED"
     state["grades"]["gone-claim"] = {"wording": "CLAIMED"}
     state["titles"]["gone-claim"] = "A claim since removed"
@@ -216,8 +233,8 @@ def fixture_previous(ledger: Ledger) -> dict[str, Any]:
     return state
 
 
-def build(ledger: Ledger, checks: Sequence[CheckRecord], previous: Any = None) -> r.Report:
-    return r.build_report(
+def build(ledger: Ledger, checks: Sequence[CheckRecord], previous: Any = None) -> Report:
+    return build_report(
         ledger,
         checks,
         fixture_fetches(ledger) if checks else {},
@@ -234,18 +251,23 @@ def ledger() -> Ledger:
 
 
 @pytest.fixture(scope="module")
-def report(ledger: Ledger) -> r.Report:
+def report(ledger: Ledger) -> Report:
     return build(ledger, fixture_checks(ledger), fixture_previous(ledger))
 
 
 @pytest.fixture(scope="module")
-def env() -> Any:
-    return r.make_environment(None)
+def env() -> Templates:
+    return Templates(templates_loader(None))
 
 
 @pytest.fixture(scope="module")
-def outputs(report: r.Report, env: Any) -> dict[str, str]:
-    return {fmt: r.render(report, fmt, env) for fmt in r.FORMATS}  # type: ignore[arg-type]
+def outputs(report: Report, env: Templates) -> dict[str, str]:
+    return {fmt: render(report, fmt, env) for fmt in FORMAT_NAMES}
+
+
+def render(report: Report, fmt: str, templates: Templates) -> str:
+    """The report in one format, its templates read through `templates`."""
+    return format_for(fmt, templates).render(report)
 
 
 # --------------------------------------------------------------------------- golden files
@@ -262,28 +284,21 @@ def test_golden_file(outputs: dict[str, str], fmt: str) -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["report.md.j2", "report.html.j2"])
-def test_user_facing_templates_are_the_packaged_ones(name: str) -> None:
-    packaged = REPO / "src" / "claimledger" / "data" / "templates" / name
-    top_level = REPO / "templates" / name
-    assert top_level.read_bytes() == packaged.read_bytes(), f"templates/{name} drifted"
-
-
 # --------------------------------------------------------------------------- determinism
 
 
-def test_same_inputs_give_byte_identical_output(ledger: Ledger, env: Any) -> None:
+def test_same_inputs_give_byte_identical_output(ledger: Ledger, env: Templates) -> None:
     checks = fixture_checks(ledger)
     first = build(ledger, checks, fixture_previous(ledger))
     again = build(load(FIXTURE), list(reversed(checks)), fixture_previous(ledger))
-    fresh_env = r.make_environment(None)
-    for fmt in r.FORMATS:
-        assert r.render(first, fmt, env) == r.render(again, fmt, fresh_env)  # type: ignore[arg-type]
+    fresh_env = Templates(templates_loader(None))
+    for fmt in FORMAT_NAMES:
+        assert render(first, fmt, env) == render(again, fmt, fresh_env)
 
 
 def test_latest_check_wins_whatever_the_order(ledger: Ledger) -> None:
     older = check(ledger, "verified-two", 0, "docs-a", status="missing")
-    older = CheckRecord(**{**older.__dict__, "checked_at": datetime(2026, 9, 1, tzinfo=UTC)})
+    older = dataclasses.replace(older, checked_at=datetime(2026, 9, 1, tzinfo=UTC))
     checks = [*fixture_checks(ledger), older]
     for order in (checks, list(reversed(checks))):
         quote = _claim(build(ledger, order), "verified-two").quotes[0]
@@ -293,11 +308,11 @@ def test_latest_check_wins_whatever_the_order(ledger: Ledger) -> None:
 # --------------------------------------------------------------------------- what it says
 
 
-def _claim(report: r.Report, claim_id: str) -> r.ClaimView:
+def _claim(report: Report, claim_id: str) -> ClaimView:
     return next(claim for claim in report.claims if claim.id == claim_id)
 
 
-def test_grade_line_says_how_the_quote_was_cross_checked(report: r.Report) -> None:
+def test_grade_line_says_how_the_quote_was_cross_checked(report: Report) -> None:
     facet = _claim(report, "verified-two").facets[0]
     assert facet.line == (
         "Grade on the documentation says this: DEMONSTRATED — "
@@ -305,7 +320,7 @@ def test_grade_line_says_how_the_quote_was_cross_checked(report: r.Report) -> No
     )
 
 
-def test_flags_stale_proposed_and_downgraded(report: r.Report) -> None:
+def test_flags_stale_proposed_and_downgraded(report: Report) -> None:
     stale = _claim(report, "drifted-harmless")
     assert stale.flags == ("STALE",)
     proposed = _claim(report, "drifted-meaning").facets[0].flags
@@ -319,14 +334,14 @@ def test_flags_stale_proposed_and_downgraded(report: r.Report) -> None:
     assert "CLAIMED → SPECULATIVE on 2026-10-01 by rule:premises-capped" in downgraded[1].text
 
 
-def test_drifted_quote_shows_the_pages_wording_beside_it(report: r.Report) -> None:
+def test_drifted_quote_shows_the_pages_wording_beside_it(report: Report) -> None:
     source = _claim(report, "drifted-harmless").quotes[0].sources[0]
     assert source.status == "drifted"
     assert source.current == "Each object can serve up to 1,000 requests per second."
     assert [c.label for c in source.changes] == ["“handle” → “serve”"]
 
 
-def test_churn_lists_meaning_changes_first_and_troubled_sources(report: r.Report) -> None:
+def test_churn_lists_meaning_changes_first_and_troubled_sources(report: Report) -> None:
     kinds = [(d.claim_id, d.status, d.meaning_changed) for d in report.drifts]
     assert kinds[0] == ("drifted-meaning", "drifted", True)
     assert kinds[-1] == ("missing-quote", "missing", False)
@@ -336,7 +351,7 @@ def test_churn_lists_meaning_changes_first_and_troubled_sources(report: r.Report
     assert troubled["docs-refused"].startswith("refused (HTTP 429)")
 
 
-def test_unreadable_source_is_no_evidence(report: r.Report) -> None:
+def test_unreadable_source_is_no_evidence(report: Report) -> None:
     refused = _claim(report, "sources-in-trouble").quotes[2]
     assert refused.sources[0].status == "unread"
     assert "no evidence either way" in refused.sources[0].label
@@ -345,12 +360,12 @@ def test_unreadable_source_is_no_evidence(report: r.Report) -> None:
     assert moved.moved_to == "https://docs.example.com/new/home?session=REDACTED"
 
 
-def test_open_questions_are_numbered_and_include_unknown_facets(report: r.Report) -> None:
+def test_open_questions_are_numbered_and_include_unknown_facets(report: Report) -> None:
     assert [(q.number, q.claim_id) for q in report.questions] == [(1, "q-scope")]
     assert report.questions[0].unknown == ("the intended scope",)
 
 
-def test_what_changed_lists_grades_quotes_and_sources(report: r.Report) -> None:
+def test_what_changed_lists_grades_quotes_and_sources(report: Report) -> None:
     changes = report.changes
     assert not changes.first_render
     assert changes.since == "2026-11-01"
@@ -378,9 +393,9 @@ def test_what_changed_lists_grades_quotes_and_sources(report: r.Report) -> None:
 
 
 def test_state_round_trips_through_json_and_then_nothing_changed(
-    ledger: Ledger, report: r.Report
+    ledger: Ledger, report: Report
 ) -> None:
-    state = json.loads(json.dumps(r.report_state(report)))
+    state = json.loads(json.dumps(report_state(report)))
     again = build(ledger, fixture_checks(ledger), state)
     assert again.changes.items == ()
     assert again.changes.note == "Nothing changed since the render of 2026-12-01"
@@ -468,7 +483,7 @@ ALLOWED_HTML = {
 }  # fmt: skip
 
 
-def test_html_structure(outputs: dict[str, str], report: r.Report) -> None:
+def test_html_structure(outputs: dict[str, str], report: Report) -> None:
     doc = _html(outputs["html"])
     tags = {element.tag for element in doc.iter() if isinstance(element.tag, str)}
     assert tags <= ALLOWED_HTML, f"unexpected elements: {tags - ALLOWED_HTML}"
@@ -654,7 +669,7 @@ def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None
     assert claim["quotes"][0]["sources"][0]["status"] == "verified"
 
 
-def test_claimreview_items(outputs: dict[str, str], report: r.Report) -> None:
+def test_claimreview_items(outputs: dict[str, str], report: Report) -> None:
     items = json.loads(outputs["claimreview"])
     assert len(items) == len(report.claims)
     for item, claim in zip(items, report.claims, strict=True):
@@ -676,17 +691,17 @@ def test_claimreview_items(outputs: dict[str, str], report: r.Report) -> None:
     assert verified["author"] == {"@type": "Person", "name": "Fixture Author"}
 
 
-def test_unknown_format_is_an_input_error(report: r.Report, env: Any) -> None:
+def test_unknown_format_is_an_input_error(report: Report, env: Templates) -> None:
     with pytest.raises(InputError, match="unknown report format"):
-        r.render(report, "pdf", env)  # type: ignore[arg-type]
+        render(report, "pdf", env)
 
 
 # --------------------------------------------------------------------------- the bundled ledger
 
 
-def test_bundled_ledger_renders_in_every_format_with_no_evidence(env: Any) -> None:
+def test_bundled_ledger_renders_in_every_format_with_no_evidence(env: Templates) -> None:
     bundled = load(BUNDLED)
-    report = r.build_report(
+    report = build_report(
         bundled,
         [],
         {},
@@ -695,7 +710,7 @@ def test_bundled_ledger_renders_in_every_format_with_no_evidence(env: Any) -> No
         last_refresh=None,
         previous=None,
     )
-    texts = {fmt: r.render(report, fmt, env) for fmt in r.FORMATS}  # type: ignore[arg-type]
+    texts = {fmt: render(report, fmt, env) for fmt in FORMAT_NAMES}
     html = _html(texts["html"])
     markdown = _markdown_to_html(texts["md"])
     for doc in (html, markdown):
@@ -715,12 +730,12 @@ def test_bundled_ledger_renders_in_every_format_with_no_evidence(env: Any) -> No
     assert json.loads(texts["json"])["has_evidence"] is False
 
 
-def test_an_empty_ledger_renders(env: Any) -> None:
+def test_an_empty_ledger_renders(env: Templates) -> None:
     empty = parse(
         "ledger: 1\ntitle: Empty\ndate_read: 2026-01-02\n"
         "sections: [{id: only, title: Only}]\nsources: {}\nclaims: []\n"
     )
-    report = r.build_report(
+    report = build_report(
         empty,
         [],
         {},
@@ -729,34 +744,34 @@ def test_an_empty_ledger_renders(env: Any) -> None:
         last_refresh=None,
         previous=None,
     )
-    for fmt in r.FORMATS:
-        text = r.render(report, fmt, env)  # type: ignore[arg-type]
+    for fmt in FORMAT_NAMES:
+        text = render(report, fmt, env)
         assert text.endswith("\n")
         assert "Empty" in text or fmt == "claimreview"
-    assert json.loads(r.render(report, "claimreview", env)) == []
+    assert json.loads(render(report, "claimreview", env)) == []
 
 
 # --------------------------------------------------------------------------- templates
 
 
-def test_a_users_template_wins_and_the_other_falls_back(tmp_path: Path, report: r.Report) -> None:
+def test_a_users_template_wins_and_the_other_falls_back(tmp_path: Path, report: Report) -> None:
     (tmp_path / "report.md.j2").write_text("Custom: {{ report.title }}\n", encoding="utf-8")
-    env = r.make_environment(tmp_path)
+    env = Templates(templates_loader(tmp_path))
     assert (
-        r.render(report, "md", env)
+        render(report, "md", env)
         == "Custom: Fixture teardown: gates \\| pipes \\*and\\* \\`ticks\\` \\#1\n"
     )
-    assert r.render(report, "html", env).startswith("<!DOCTYPE html>")
+    assert render(report, "html", env).startswith("<!DOCTYPE html>")
 
 
 def test_a_user_template_that_forgets_to_escape_is_still_safe(
-    tmp_path: Path, report: r.Report
+    tmp_path: Path, report: Report
 ) -> None:
     template = (
         "{% for c in report.claims %}> {{ c.quotes[2].text if c.id == 'hostile' }}\n{% endfor %}"
     )
     (tmp_path / "report.md.j2").write_text(template, encoding="utf-8")
-    text = r.render(report, "md", r.make_environment(tmp_path))
+    text = render(report, "md", Templates(templates_loader(tmp_path)))
     assert "&lt;script&gt;alert('quote')&lt;/script&gt; is not run." in text
     assert "<script" not in text
 
@@ -775,15 +790,15 @@ def test_a_user_template_that_forgets_to_escape_is_still_safe(
     ],
 )
 def test_a_template_typo_names_file_and_line(
-    tmp_path: Path, report: r.Report, body: str, where: str, what: str
+    tmp_path: Path, report: Report, body: str, where: str, what: str
 ) -> None:
     (tmp_path / "report.md.j2").write_text(body, encoding="utf-8")
-    with pytest.raises(r.TemplateError) as caught:
-        r.render(report, "md", r.make_environment(tmp_path))
+    with pytest.raises(TemplateError) as caught:
+        render(report, "md", Templates(templates_loader(tmp_path)))
     message = str(caught.value)
     assert where in message and what in message
     assert str(tmp_path) in message
-    assert isinstance(caught.value, InputError) and caught.value.exit_code == 2
+    assert isinstance(caught.value, InputError) and caught.value.exit_code == ExitCode.INPUT
 
 
 # --------------------------------------------------------------------------- a real browser
@@ -799,7 +814,7 @@ def _browser() -> str | None:
 
 @pytest.mark.slow
 def test_html_report_in_headless_chromium(
-    tmp_path: Path, outputs: dict[str, str], report: r.Report
+    tmp_path: Path, outputs: dict[str, str], report: Report
 ) -> None:
     browser = _browser()
     if browser is None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
-from claimledger.evidence import CheckRecord
 from claimledger.ledger import Ledger
+from claimledger.records import CheckRecord, latest_by_key
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def accept_plan(
     even_if_meaning_changed: bool = False,
 ) -> AcceptPlan:
     """Decide, per drifted quote of the chosen claims, whether its new wording is adopted."""
-    latest = {(c.claim_id, c.quote_text, c.source_id): c for c in checks}
+    latest = latest_by_key(checks)
     adoptions: list[Adoption] = []
     refused: list[str] = []
     for claim in ledger.claims:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from claimledger.errors import InputError
-from claimledger.fetch import FetchPolicy
-from claimledger.urlmap import UrlMap
+from claimledger.records import FetchPolicy
+from claimledger.urls import UrlMap
 
 CONFIG_FILE = "claimledger.toml"
 PYPROJECT = "pyproject.toml"

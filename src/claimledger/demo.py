@@ -30,6 +30,7 @@ working from the first refresh to the second.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sys
 import threading
@@ -48,7 +49,8 @@ from urllib.parse import unquote
 
 import yaml
 
-from claimledger.errors import InputError
+from claimledger.errors import DemoDataError, InputError
+from claimledger.ledger import ledger_schema
 
 ROUTES_FILE = "routes.yaml"
 LOOPBACK = "127.0.0.1"
@@ -71,6 +73,40 @@ Root = Traversable | Path
 def demo_data() -> Traversable:
     """The root of the bundled demo pages, wherever the package is installed."""
     return files("claimledger") / "data" / "demo"
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """One command of the demo's story: its heading (empty: no heading of its own), the
+    version of the pages to serve first (None: as they are), and its arguments."""
+
+    title: str
+    version: str | None
+    args: tuple[str, ...]
+
+
+def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
+    """The whole loop, twice: the pages as read, then as they are later."""
+    mapped = tuple(arg for spec in maps for arg in ("--map", spec))
+    return [
+        DemoStep(
+            f"1. refresh against the pages as read on {date_read}", None, ("refresh", *mapped)
+        ),
+        DemoStep("2. the pages change: refresh again", "later", ("refresh", *mapped)),
+        DemoStep("3. what drifted, word by word", None, ("diff",)),
+        DemoStep("4. what the evidence does to the grades", None, ("regrade",)),
+        DemoStep("5. apply the grade changes", None, ("regrade", "--write")),
+        DemoStep(
+            "6. accept the harmless rewordings (a reversed one is refused)",
+            None,
+            ("accept", "--all-drifted"),
+        ),
+        DemoStep(
+            "7. refresh once more: the adopted wording now verifies", None, ("refresh", *mapped)
+        ),
+        DemoStep("8. render the report", None, ("render",)),
+        DemoStep("", None, ("render", "--format", "html")),
+    ]
 
 
 def demo_url_map(base_url: str, hosts: Iterable[str]) -> list[str]:
@@ -100,10 +136,6 @@ class SiteVersion:
     last_modified: str
     headers: Mapping[str, str] = field(default_factory=dict)
     routes: Mapping[str, Route] = field(default_factory=dict)
-
-
-class DemoDataError(ValueError):
-    """The demo data is incomplete or routes.yaml is malformed (a packaging bug)."""
 
 
 def load_version(root: Root, version: str) -> SiteVersion:
@@ -217,7 +249,8 @@ def _safe_segments(target: str) -> list[str] | None:
 
 
 def _raw_github(segments: list[str]) -> list[str]:
-    """`github.com/<owner>/<repo>/blob/<rest>` is read as the raw file, as the fetcher does."""
+    """`github.com/<owner>/<repo>/blob/<rest>` is served as the raw file, as GitHub serves
+    `raw.githubusercontent.com/<owner>/<repo>/<rest>` (the fetcher asks for that one)."""
     if len(segments) >= 5 and segments[0] == "github.com" and segments[3] == "blob":
         return ["raw.githubusercontent.com", segments[1], segments[2], *segments[4:]]
     return segments
@@ -392,6 +425,8 @@ def prepare_demo_directory(directory: Path) -> Path:
         ledger_path = directory / "claims.yaml"
         bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
         ledger_path.write_text(bundled, encoding="utf-8")
+        schema = json.dumps(ledger_schema(), indent=2) + "\n"  # where its first line points
+        (directory / "ledger.schema.json").write_text(schema, encoding="utf-8")
     except OSError as error:
         raise InputError(f"{directory}: cannot prepare the demo there: {error.strerror}") from None
     return ledger_path

@@ -1,14 +1,22 @@
 """The one exception tree of claimledger, and the exit code each branch means.
 
-    ClaimledgerError            anything the tool reports as one line
-    ├── InputError              the user's input is wrong: exit 2
-    │   ├── LedgerError         claims.yaml is invalid: every problem, each file:line:col
-    │   ├── UnknownIdError      a claim or facet named on the command line is not there
-    │   ├── ConflictError       an edit no longer applies to the file as it is on disk now
-    │   └── render.TemplateError  a report template is broken: its file and line
-    └── StoreError              the evidence store cannot be used: exit 2
-        ├── evidence.EvidenceError  not a store, damaged, or from a newer version
-        └── StoreBusyError      another refresh is writing to it
+    ClaimledgerError              anything the tool reports as one line
+    ├── InputError                the user's input is wrong: exit 2
+    │   ├── LedgerError           claims.yaml is invalid: every problem, each file:line:col
+    │   ├── UnknownIdError        a claim, facet or source named on the command line is not there
+    │   ├── ConflictError         an edit no longer applies to the file as it is on disk now
+    │   ├── TemplateError         a report template is broken: its file and line
+    │   └── EnvironmentProblem    the disk is full, read-only, or forbids what is asked
+    └── StoreError                the evidence store cannot be used: exit 2
+        ├── StoreDamagedError     not a store, damaged, or from a newer version
+        └── StoreBusyError        another refresh is writing to it
+
+    PageUnreadable (ValueError)   a page's text cannot be had (a body we cannot decode, a
+                                  selector that matches nothing, a tree too deep): data, not
+                                  an error of the run; it becomes an `unreadable` source
+    DemoDataError (ValueError)    the packaged demo pages are broken: a packaging bug
+    ReadingStopped                reading a YAML document gave up part way (an alias bomb,
+                                  nesting too deep); safeyaml turns it into the one problem
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
@@ -16,12 +24,23 @@ Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """What a command's exit status says (0 ok; 1 it worked and found something)."""
+
+    OK = 0
+    FOUND = 1  # drift, pending proposals, unreachable sources
+    INPUT = 2  # bad input or usage, or an environment that refuses what is asked
+    INTERNAL = 70  # a bug
+    INTERRUPTED = 130
 
 
 class ClaimledgerError(Exception):
     """An error the user can act on; its message is one line."""
 
-    exit_code = 2
+    exit_code = ExitCode.INPUT
 
 
 class InputError(ClaimledgerError):
@@ -36,12 +55,41 @@ class ConflictError(InputError):
     """The file changed under us so that the edit no longer applies."""
 
 
+class TemplateError(InputError):
+    """A report template is wrong: a name it uses does not exist, or it does not parse."""
+
+
+class EnvironmentProblem(InputError):
+    """The machine refuses what is asked: no space left, a read-only file system, no
+    permission. Nothing was written; the message says which file and why."""
+
+
 class StoreError(ClaimledgerError):
     """The evidence store is missing, corrupt, or from a newer version."""
 
 
+class StoreDamagedError(StoreError):
+    """The file cannot be used as an evidence store; the message says which file and why."""
+
+
 class StoreBusyError(StoreError):
     """Another process holds the evidence store's writer lock."""
+
+
+class PageUnreadable(ValueError):
+    """A page's text cannot be had as asked; the message says why."""
+
+
+class DemoDataError(ValueError):
+    """The demo data is incomplete or its routes file is malformed (a packaging bug)."""
+
+
+class ReadingStopped(Exception):
+    """Reading a YAML document stopped at a line and column, for the reason given."""
+
+    def __init__(self, line: int, col: int, message: str) -> None:
+        super().__init__(f"{line}:{col}: {message}")
+        self.line, self.col, self.message = line, col, message
 
 
 @dataclass(frozen=True, order=True)

@@ -5,8 +5,8 @@ Pure: strings in, a string out; no network, no disk, no clock.
 HTML is parsed once with lxml's HTML parser and walked as lxml events: building
 a BeautifulSoup tree over the same parser took ~5x longer on a 128 KiB docs page
 (50 ms against 11 ms for the whole extraction), too slow for a refresh of
-hundreds of pages. bs4 (soupsieve) is used only for ``select`` selectors beyond
-the common subset translated to XPath here (pseudo-classes such as ``:not()``).
+hundreds of pages. CSS selectors (a source's ``select``, the known content
+containers) are compiled to XPath once by cssselect.
 
 The content root (a source's ``select``, else a known docs-platform container,
 else ``article``, ``[role=main]``, ``main``, else the body) is walked into
@@ -22,7 +22,7 @@ content.
 Plain text, markdown, JSON and source files pass through with only their line
 endings normalised; :func:`text_kind` tells the matcher how to read them.
 
-Exceptions: :class:`ExtractError` (a ``ValueError``) when a ``select`` is
+Exceptions: :class:`PageUnreadable` (a ``ValueError``) when a ``select`` is
 invalid or matches nothing, or a page cannot be parsed: lxml gives up on a page
 nested deeper than it allows (2,048 elements) and keeps only what came before,
 so such a page is an error, never an empty or shortened text whose quotes would
@@ -31,22 +31,23 @@ look removed.
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from cssselect import SelectorError
 from lxml import etree
+from lxml.cssselect import CSSSelector
 
+from claimledger.decoding import media_type_of
+from claimledger.errors import PageUnreadable
 from claimledger.match import TextKind
 
 VERSION = 3  # bump when a change could alter a verdict: cached checks of older versions re-run
-
-
-class ExtractError(ValueError):
-    """The page's text cannot be extracted as asked (bad or unmatched ``select``, unparseable)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -98,20 +99,16 @@ _RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT  # how lxml reports a page
 _UNREADABLE = "the page's text could not be extracted (nested too deeply?)"
 
 
-def _has_class(name: str) -> str:
-    return f"//*[contains(concat(' ', normalize-space(@class), ' '), ' {name} ')]"
-
-
 _CONTENT_ROOTS: tuple[str, ...] = (
-    _has_class("sl-markdown-content"),  # Starlight
-    _has_class("markdown-body"),  # GitHub
-    _has_class("theme-doc-markdown"),  # Docusaurus
-    _has_class("md-content"),  # MkDocs
-    "//div[@role='main']",  # Sphinx
-    _has_class("document"),  # Sphinx, older themes
-    "//article",
-    "//*[@role='main']",
-    "//main",
+    ".sl-markdown-content",  # Starlight
+    ".markdown-body",  # GitHub
+    ".theme-doc-markdown",  # Docusaurus
+    ".md-content",  # MkDocs
+    "div[role=main]",  # Sphinx
+    ".document",  # Sphinx, older themes
+    "article",
+    "[role=main]",
+    "main",
 )
 
 
@@ -126,15 +123,15 @@ def extract_text(body: str, content_type: str, *, select: str | None = None) -> 
     ``select`` (a CSS selector) names the content region and wins over the
     built-in guesses; it is ignored for pages that are not HTML. A page the
     parser could not read to its end (nested too deeply) raises
-    :class:`ExtractError` rather than reading as empty or cut short; a page
+    :class:`PageUnreadable` rather than reading as empty or cut short; a page
     with no text, or only boilerplate, is "".
     """
     if not _is_html(content_type, body):
         return _normalize_newlines(body)
     root = _parse(body)
-    text = "" if root is None else _content_text(root, body, select)
+    text = "" if root is None else _content_text(root, select)
     if not text and _parse_lost_text(root, body):
-        raise ExtractError(_UNREADABLE)
+        raise PageUnreadable(_UNREADABLE)
     return text
 
 
@@ -145,11 +142,15 @@ def narrow_lines(text: str, first: int, last: int) -> str:
     yields fewer lines (possibly none).
     """
     if first < 1 or last < first:
-        raise ExtractError(
+        raise PageUnreadable(
             f"line range L{first}-L{last} is not a valid range: use L<first>-L<last>"
         )
     lines = _normalize_newlines(text).split("\n")
     return "\n".join(lines[first - 1 : last])
+
+
+def _media(content_type: str) -> str:
+    return media_type_of(content_type) or ""
 
 
 def text_kind(content_type: str, path: str = "") -> TextKind:
@@ -160,7 +161,7 @@ def text_kind(content_type: str, path: str = "") -> TextKind:
     HTML page is read as prose whatever its address says: a site renders its
     `README.md` into HTML, and the extracted text is what a reader sees.
     """
-    media = _media_type(content_type)
+    media = _media(content_type)
     if media in _HTML_TYPES:
         return "text"
     suffix = posixpath.splitext(urlsplit(path).path)[1].lower() if path else ""
@@ -251,9 +252,9 @@ def _meta_refresh(content: str) -> tuple[float, str | None] | None:
 # --------------------------------------------------------------------------
 
 
-def _content_text(root: etree._Element, body: str, select: str | None) -> str:
+def _content_text(root: etree._Element, select: str | None) -> str:
     if select is not None:
-        return _render(_selected(root, body, select), outside_root=False)
+        return _render(_selected(root, select), outside_root=False)
     for regions in _content_root_candidates(root):
         text = _render(regions, outside_root=False)
         if text:
@@ -274,12 +275,8 @@ def _parse_lost_text(root: etree._Element | None, body: str) -> bool:
     return not _WORD.search(held)
 
 
-def _media_type(content_type: str) -> str:
-    return content_type.split(";", 1)[0].strip().lower()
-
-
 def _is_html(content_type: str, body: str) -> bool:
-    media = _media_type(content_type)
+    media = _media(content_type)
     if media in _HTML_TYPES:
         return True
     if media not in ("", "application/octet-stream"):
@@ -292,11 +289,6 @@ def _normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _encodable(text: str) -> str:
-    """The text with lone surrogates (left by a lenient decode) replaced, so it can be encoded."""
-    return text.encode("utf-8", "replace").decode("utf-8")
-
-
 def _parse(body: str) -> etree._Element | None:
     """Parse leniently; ``None`` for a page with no markup at all (an empty document)."""
     if not body.strip():
@@ -307,26 +299,19 @@ def _parse(body: str) -> etree._Element | None:
     try:
         root = etree.fromstring(body.encode("utf-8", "replace"), parser)
     except etree.LxmlError as error:
-        raise ExtractError(f"page could not be parsed as HTML: {error}") from error
+        raise PageUnreadable(f"page could not be parsed as HTML: {error}") from error
     if any(error.type == _RESOURCE_LIMIT for error in parser.error_log):
-        raise ExtractError(_UNREADABLE)  # the parser stopped part way: the rest is lost
+        raise PageUnreadable(_UNREADABLE)  # the parser stopped part way: the rest is lost
     return root
 
 
 def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Element]]:
     """Each known kind of content region present on the page, best first, boilerplate excluded."""
-    for xpath in _CONTENT_ROOTS:
-        found = [el for el in _xpath_elements(root, xpath) if not _inside_boilerplate(el)]
+    for select in _CONTENT_ROOTS:
+        found = [el for el in compiled_selector(select)(root) if not _inside_boilerplate(el)]
         regions = _outermost(found)
         if regions:
             yield regions
-
-
-def _xpath_elements(root: etree._Element, xpath: str) -> list[etree._Element]:
-    result = root.xpath(xpath)
-    if not isinstance(result, list):
-        return []
-    return [el for el in result if isinstance(el, etree._Element)]
 
 
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
@@ -338,143 +323,37 @@ def _inside_boilerplate(element: etree._Element) -> bool:
     return any(_is_boilerplate(a) or _is_outside_only(a) for a in element.iterancestors())
 
 
-def _selected(root: etree._Element, body: str, select: str) -> list[etree._Element]:
-    """Elements the selector names: lxml XPath for common selectors, soupsieve for the rest."""
-    xpath = _css_to_xpath(select)
-    try:
-        found = None if xpath is None else _xpath_elements(root, xpath)
-    except etree.XPathError:
-        found = None
-    if found is None:
-        found = _selected_by_soupsieve(body, select)
-    regions = _outermost(found)
+def _selected(root: etree._Element, select: str) -> list[etree._Element]:
+    """The outermost elements the source's selector names."""
+    regions = _outermost(compiled_selector(select)(root))
     if not regions:
-        raise ExtractError(
+        raise PageUnreadable(
             f"select {select!r} matched nothing on this page: check the selector against the page"
         )
     return regions
 
 
-def _selected_by_soupsieve(body: str, select: str) -> list[etree._Element]:
-    """Full CSS (pseudo-classes and all) via bs4, re-read with lxml so one walker renders all."""
-    from bs4 import BeautifulSoup  # only for selectors our XPath translation does not cover
-    from soupsieve import SelectorSyntaxError
+Selector = Callable[[etree._Element], list[etree._Element]]
 
+
+@functools.lru_cache(maxsize=256)
+def compiled_selector(select: str) -> Selector:
+    """A CSS selector compiled once to XPath (by cssselect, HTML rules: tag names and
+    attribute names ignore case). Raises PageUnreadable for one that is not valid CSS."""
     try:
-        matches = BeautifulSoup(_encodable(body), "lxml").select(select)
-    except SelectorSyntaxError as error:
-        raise ExtractError(f"select {select!r} is not a valid CSS selector: {error}") from error
-    chosen = {id(match) for match in matches}
-    outermost = [m for m in matches if not any(id(parent) in chosen for parent in m.parents)]
-    regions: list[etree._Element] = []
-    for match in outermost:
-        fragment = _parse(f"<html><body>{match}</body></html>")
-        body_element = None if fragment is None else fragment.find("body")
-        if body_element is not None:
-            regions.extend(body_element)
-    return regions
+        compiled = CSSSelector(select, translator="html")
+    except SelectorError as error:
+        raise PageUnreadable(f"select {select!r} is not a valid CSS selector: {error}") from None
 
+    def elements(root: etree._Element) -> list[etree._Element]:
+        found = compiled(root)
+        return (
+            [el for el in found if isinstance(el, etree._Element)]
+            if isinstance(found, list)
+            else []
+        )
 
-# --------------------------------------------------------------------------
-# A small CSS-to-XPath translation (type, #id, .class, [attr op value], combinators, groups)
-# --------------------------------------------------------------------------
-
-_CSS_TOKEN = re.compile(
-    r"""
-      (?P<space>\s*(?P<combinator>[>+~,])\s*|\s+)
-    | (?P<type>\*|[A-Za-z][A-Za-z0-9-]*)
-    | \#(?P<id>[A-Za-z_][\w-]*)
-    | \.(?P<cls>-?[A-Za-z_][\w-]*)
-    | \[\s*(?P<attr>[A-Za-z_][\w:-]*)\s*
-        (?:(?P<op>[~|^$*]?=)\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[\w-]+))\s*)?\]
-    """,
-    re.VERBOSE,
-)
-
-
-def _css_to_xpath(select: str) -> str | None:
-    """XPath for a selector in the common subset, or ``None`` to let soupsieve handle it."""
-    paths: list[str] = []
-    path, axis = "", "//"
-    tag: str | None = None
-    conditions: list[str] = []
-
-    def close_compound() -> bool:
-        nonlocal path, tag, conditions
-        if tag is None and not conditions:
-            return False
-        path += axis + (tag or "*") + "".join(conditions)
-        tag, conditions = None, []
-        return True
-
-    text, pos = select.strip(), 0
-    while pos < len(text):
-        m = _CSS_TOKEN.match(text, pos)
-        if m is None:
-            return None
-        pos = m.end()
-        if m.group("space") is not None:
-            combinator = m.group("combinator") or " "
-            if not close_compound():
-                return None
-            if combinator == ",":
-                paths.append(path)
-                path, axis = "", "//"
-            else:
-                axis = _AXES[combinator]
-        elif m.group("type") is not None:
-            if tag is not None or conditions:
-                return None
-            tag = m.group("type").lower()
-        else:
-            condition = _css_condition(m)
-            if condition is None:
-                return None
-            conditions.append(condition)
-    if not close_compound():
-        return None
-    paths.append(path)
-    return " | ".join(paths)
-
-
-_AXES = {
-    " ": "//",
-    ">": "/",
-    "+": "/following-sibling::*[1]/self::",
-    "~": "/following-sibling::",
-}
-
-
-def _css_condition(m: re.Match[str]) -> str | None:
-    if m.group("id") is not None:
-        return f"[@id={_xpath_literal(m.group('id'))}]"
-    if m.group("cls") is not None:
-        return f"[contains(concat(' ', normalize-space(@class), ' '), ' {m.group('cls')} ')]"
-    attr, op = m.group("attr"), m.group("op")
-    if op is None:
-        return f"[@{attr}]"
-    value = next((v for v in (m.group("dq"), m.group("sq"), m.group("bare")) if v is not None), "")
-    literal = _xpath_literal(value)
-    if literal is None:
-        return None
-    return {
-        "=": f"[@{attr}={literal}]",
-        "~=": f"[contains(concat(' ', normalize-space(@{attr}), ' '),"
-        f" concat(' ', {literal}, ' '))]",
-        "|=": f"[@{attr}={literal} or starts-with(@{attr}, concat({literal}, '-'))]",
-        "^=": f"[starts-with(@{attr}, {literal})]",
-        "$=": f"[substring(@{attr}, string-length(@{attr}) - string-length({literal}) + 1)"
-        f" = {literal}]",
-        "*=": f"[contains(@{attr}, {literal})]",
-    }[op]
-
-
-def _xpath_literal(value: str) -> str | None:
-    if "'" not in value:
-        return f"'{value}'"
-    if '"' not in value:
-        return f'"{value}"'
-    return None
+    return elements
 
 
 # --------------------------------------------------------------------------

@@ -30,205 +30,56 @@ What the fetcher guarantees, and why:
 from __future__ import annotations
 
 import asyncio
-import codecs
 import random
-import re
 import ssl
 import time
-import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Literal
-from urllib.parse import SplitResult, urljoin, urlsplit
 
-import charset_normalizer
 import httpx
 from protego import Protego
 
-from claimledger import __version__
+from claimledger.decoding import (
+    MARKUP_TYPES,
+    Inflater,
+    charset_of,
+    decode,
+    is_readable,
+    looks_binary,
+    media_type_of,
+)
+from claimledger.errors import PageUnreadable
 from claimledger.extract import head_links
-from claimledger.urls import is_trivial_move, is_web_url, shown
+from claimledger.pacing import Gates
+from claimledger.records import (
+    DEFAULT_POLICY,
+    FetchPolicy,
+    FetchResult,
+    Hop,
+    SourceStatus,
+    Validators,
+)
+from claimledger.urls import (
+    fetch_target,
+    is_trivial_move,
+    is_web_url,
+    origin,
+    redirect_refusal,
+    resolve,
+    shown,
+)
 
-SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
-
-HTTP_SCHEMES = frozenset({"http", "https"})
 PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-READABLE_TYPES = frozenset(
-    {
-        "text/html",
-        "application/xhtml+xml",
-        "text/plain",
-        "text/markdown",
-        "application/json",
-        "application/javascript",
-        "text/javascript",
-    }
-)
-MARKUP_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-
-
-@dataclass(frozen=True)
-class Validators:
-    """What the last snapshot's response said, so the next request can be conditional."""
-
-    etag: str | None
-    last_modified: str | None
-
-
-HopVia = Literal["http", "meta-refresh"]
-
-
-@dataclass(frozen=True)
-class Hop:
-    """One redirect on the way to the page: where we were, what it answered, and how it sent
-    us on (an HTTP redirect, or a meta refresh in an alias page's head)."""
-
-    url: str
-    status: int
-    via: HopVia = "http"
-
 
 ValidatorLookup = Callable[[str, str], "Validators | None"]
 """`(url, start)`: the validators stored for exactly `url`, about to be requested on the way
 from `start` (the chain's first URL, which says who will read the answer), if any."""
 
-
-@dataclass(frozen=True)
-class FetchPolicy:
-    """Limits and manners of a run; the defaults suit public documentation sites.
-
-    `deadline` bounds one URL whole (its redirects, retries and waits); `timeout` one
-    request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
-    redirect; a longer one belongs to a page meant to be read first.
-    """
-
-    concurrency: int = 16
-    per_host: int = 4
-    per_host_interval: float = 0.05
-    timeout: float = 20.0
-    retries: int = 3
-    backoff_base: float = 0.5
-    retry_after_cap: float = 30.0
-    max_body: int = 10 * 1024 * 1024
-    max_decompressed: int = 32 * 1024 * 1024
-    max_redirects: int = 10
-    deadline: float = 30.0
-    user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
-    headers: tuple[tuple[str, str], ...] = ()
-    respect_robots: bool = True
-    max_robots_body: int = 512 * 1024
-    max_crawl_delay: float = 10.0
-    max_refresh_delay: float = 5.0
-
-
-DEFAULT_POLICY = FetchPolicy()
-
-
-@dataclass(frozen=True)
-class FetchResult:
-    """Everything a run learned about one ledger URL; `text` is None unless the body was read.
-
-    `canonical` is the page's `<link rel="canonical">` when it names another address
-    (shown, never followed); `conditional` the validators sent to `final_url`, so a
-    304 reuses exactly the snapshot they came with.
-    """
-
-    url: str
-    final_url: str
-    http_status: int | None
-    source_status: SourceStatus
-    redirects: tuple[Hop, ...]
-    moved_to: str | None
-    etag: str | None
-    last_modified: str | None
-    content_type: str | None
-    text: str | None
-    not_modified: bool
-    error: str | None
-    attempts: int
-    elapsed: float
-    line_range: tuple[int, int] | None
-    canonical: str | None = None
-    conditional: Validators | None = None
-
-
-# --- URLs ---------------------------------------------------------------------------------
-
-_GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
-_GITHUB_BLOB = re.compile(r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)/blob/(?P<rest>.+)$")
-_LINE_ANCHOR = re.compile(r"^L(?P<first>\d+)(?:-L?(?P<last>\d+))?$")
-
-
-def fetch_target(url: str) -> tuple[str, tuple[int, int] | None]:
-    """Map a ledger URL to the URL to request, and the line range its anchor names.
-
-    A GitHub `blob/` page is an HTML viewer around the file; its raw form is the file
-    itself, which is what a quote from source code was taken from. A `#L10-L40` (or
-    `#L10`) anchor names the lines a quote lives in, on any host; other fragments are
-    dropped because servers never see them.
-    """
-    base, _, fragment = url.partition("#")
-    line_range = _line_range(fragment)
-    parts = _split(base)
-    if parts is None:
-        return base, line_range
-    blob = _GITHUB_BLOB.match(parts.path)
-    if parts.scheme in HTTP_SCHEMES and (parts.hostname or "") in _GITHUB_HOSTS and blob:
-        raw = f"https://raw.githubusercontent.com/{blob['owner']}/{blob['repo']}/{blob['rest']}"
-        return raw, line_range
-    return base, line_range
-
-
-def _line_range(fragment: str) -> tuple[int, int] | None:
-    anchor = _LINE_ANCHOR.match(fragment)
-    if anchor is None:
-        return None
-    first = int(anchor["first"])
-    last = int(anchor["last"] or first)
-    if min(first, last) < 1:
-        return None
-    return min(first, last), max(first, last)
-
-
-def _split(url: str) -> SplitResult | None:
-    """urlsplit, or None for a URL it cannot parse (such as an unclosed `[` IPv6 host)."""
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 -- parsing the port is what validates it
-    except ValueError:
-        return None
-    return parts
-
-
-def _resolve(url: str, location: str) -> str:
-    """The absolute URL a Location header points to (left as is if it cannot be joined)."""
-    try:
-        return urljoin(url, location).partition("#")[0]
-    except ValueError:
-        return location
-
-
-def _redirect_problem(
-    current: str, target: str, seen: set[str], hops: int, limit: int
-) -> str | None:
-    """Why a redirect from `current` to `target` must not be followed, or None if it may."""
-    parts = _split(target)
-    if parts is None or parts.scheme not in HTTP_SCHEMES:
-        return f"redirect to a non-http(s) URL refused: {target}"
-    if not parts.hostname:
-        return f"redirect to a URL without a host refused: {target}"
-    scheme = parts.scheme
-    if current.startswith("https:") and scheme == "http":
-        return f"redirect from https down to http refused: {target}"
-    if target in seen:
-        return f"redirect loop: {target} was already visited"
-    if hops > limit:
-        return f"more than {limit} redirects"
-    return None
+Client = httpx.AsyncClient
+"""The HTTP client `fetch_all` expects (built by `make_client`)."""
 
 
 # --- Client and limits --------------------------------------------------------------------
@@ -274,59 +125,6 @@ def make_client(
     )
 
 
-class _HostGate:
-    """At most `per_host` requests to one host at once, starts spaced by `interval`."""
-
-    def __init__(self, per_host: int, interval: float) -> None:
-        self._slots = asyncio.Semaphore(max(per_host, 1))
-        self._spacing = asyncio.Lock()
-        self._interval = interval
-        self._next_start = 0.0
-
-    def space_at_least(self, interval: float) -> None:
-        """Widen the gap between starts (a robots.txt Crawl-delay), never narrow it."""
-        self._interval = max(self._interval, interval)
-
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        async with self._slots:
-            async with self._spacing:
-                loop = asyncio.get_running_loop()
-                wait = self._next_start - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self._next_start = loop.time() + self._interval
-            yield
-
-
-class _Gates:
-    """The global limit and one `_HostGate` per host name.
-
-    The host slot is taken before the global one, so requests queued behind a busy
-    host never sit on global slots that other hosts could use.
-    """
-
-    def __init__(self, policy: FetchPolicy) -> None:
-        self._global = asyncio.Semaphore(max(policy.concurrency, 1))
-        self._hosts: dict[str, _HostGate] = {}
-        self._policy = policy
-
-    def host(self, url: str) -> _HostGate:
-        parts = _split(url)
-        host = (parts.hostname or "") if parts is not None else ""
-        gate = self._hosts.get(host)
-        if gate is None:
-            gate = self._hosts[host] = _HostGate(
-                self._policy.per_host, self._policy.per_host_interval
-            )
-        return gate
-
-    @asynccontextmanager
-    async def slot(self, url: str) -> AsyncIterator[None]:
-        async with self.host(url).slot(), self._global:
-            yield
-
-
 # --- One response -------------------------------------------------------------------------
 
 
@@ -350,10 +148,6 @@ class _Outcome:
 class _Redirect:
     status: int
     location: str
-
-
-class _Unreadable(Exception):
-    """The body cannot be turned into text; the message says why (internal only)."""
 
 
 def _status_line(response: httpx.Response) -> str:
@@ -417,7 +211,7 @@ async def _read_response(response: httpx.Response, policy: FetchPolicy) -> _Outc
 async def _read_page(response: httpx.Response, policy: FetchPolicy) -> _Outcome:
     status = response.status_code
     raw_type = response.headers.get("content-type")
-    media_type = _media_type(raw_type)
+    media_type = media_type_of(raw_type)
     page = _Outcome(
         status,
         "ok",
@@ -426,13 +220,13 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> _Outcome:
         last_modified=response.headers.get("last-modified"),
     )
     try:
-        if media_type is not None and not _is_readable(media_type):
-            raise _Unreadable(f"content type {media_type} is not text we can read")
+        if media_type is not None and not is_readable(media_type):
+            raise PageUnreadable(f"content type {media_type} is not text we can read")
         body = await _read_body(response, policy)
-        if media_type is None and _looks_binary(body):
-            raise _Unreadable("binary body without a Content-Type")
-        text = _decode(body, media_type, _charset_param(raw_type))
-    except _Unreadable as unreadable:
+        if media_type is None and looks_binary(body):
+            raise PageUnreadable("binary body without a Content-Type")
+        text = decode(body, media_type, charset_of(raw_type))
+    except PageUnreadable as unreadable:
         return replace(page, source_status="unreadable", error=str(unreadable))
     return replace(page, text=text)
 
@@ -458,190 +252,23 @@ def _retry_after(value: str | None) -> float | None:
 # --- Bodies -------------------------------------------------------------------------------
 
 
-def _media_type(content_type: str | None) -> str | None:
-    if content_type is None:
-        return None
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media or None
-
-
-def _charset_param(content_type: str | None) -> str | None:
-    if content_type is None:
-        return None
-    found = re.search(r";\s*charset\s*=\s*[\"']?([^\"';\s]+)", content_type, re.IGNORECASE)
-    return found[1] if found else None
-
-
-def _is_readable(media_type: str) -> bool:
-    return media_type in READABLE_TYPES or media_type.startswith("text/x-")
-
-
-_BINARY_SIGNATURES = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
-
-
-def _looks_binary(body: bytes) -> bool:
-    head = body[:4096]
-    return head.startswith(_BINARY_SIGNATURES) or b"\x00" in head
-
-
-class _Inflater:
-    """Undo a Content-Encoding while counting output, so a bomb stops at the cap.
-
-    zlib's `max_length` bounds every step, so no more than `cap + 1` decoded bytes
-    ever exist at once, however well the input compresses.
-    """
-
-    def __init__(self, encoding: str, cap: int) -> None:
-        self._encoding = encoding
-        self._cap = cap
-        self._produced = 0
-        self._sniffed = False
-        self._zlib: zlib._Decompress | None = None
-        if encoding in ("gzip", "x-gzip"):
-            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            self._zlib = zlib.decompressobj()
-        elif encoding not in ("", "identity"):
-            raise _Unreadable(f"unsupported Content-Encoding: {encoding}")
-
-    def feed(self, data: bytes) -> bytes:
-        if self._zlib is None:
-            return self._count(data)
-        if self._encoding == "deflate" and not self._sniffed:
-            self._sniff_raw_deflate(data)
-        out = bytearray()
-        while data:
-            try:
-                out += self._count(self._zlib.decompress(data, self._cap - self._produced + 1))
-            except zlib.error as exc:
-                raise _Unreadable(f"corrupt {self._encoding} body: {exc}") from None
-            data = self._zlib.unconsumed_tail
-        return bytes(out)
-
-    def finish(self) -> bytes:
-        if self._zlib is None:
-            return b""
-        tail = self._count(self._zlib.flush())
-        if not self._zlib.eof:
-            raise _Unreadable(f"truncated {self._encoding} body")
-        return tail
-
-    def _sniff_raw_deflate(self, first: bytes) -> None:
-        """Some servers send bare deflate without the zlib header that `deflate` implies."""
-        self._sniffed = True
-        try:
-            zlib.decompressobj().decompress(first, 1)
-        except zlib.error:
-            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)
-
-    def _count(self, chunk: bytes) -> bytes:
-        self._produced += len(chunk)
-        if self._produced > self._cap:
-            raise _Unreadable(f"decompressed body larger than {self._cap} bytes")
-        return chunk
-
-
 async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
     """The decoded body, refusing a page over the raw or the decompressed cap."""
     too_large = f"body larger than {policy.max_body} bytes"
     declared = response.headers.get("content-length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_body:
-        raise _Unreadable(f"{too_large} (Content-Length {int(declared)})")
+        raise PageUnreadable(f"{too_large} (Content-Length {int(declared)})")
     encoding = response.headers.get("content-encoding", "").strip().lower()
-    inflater = _Inflater(encoding, policy.max_decompressed)
+    inflater = Inflater(encoding, policy.max_decompressed)
     body = bytearray()
     received = 0
     async for chunk in response.aiter_raw():
         received += len(chunk)
         if received > policy.max_body:
-            raise _Unreadable(too_large)
+            raise PageUnreadable(too_large)
         body += inflater.feed(chunk)
     body += inflater.finish()
     return bytes(body)
-
-
-# Labels browsers read differently from Python's codec of the same name (WHATWG Encoding).
-_CHARSET_ALIASES = {
-    "iso-8859-1": "cp1252",
-    "iso8859-1": "cp1252",
-    "latin1": "cp1252",
-    "latin-1": "cp1252",
-    "l1": "cp1252",
-    "us-ascii": "cp1252",
-    "ascii": "cp1252",
-    "shift_jis": "cp932",
-    "shift-jis": "cp932",
-    "sjis": "cp932",
-    "x-sjis": "cp932",
-    "ms_kanji": "cp932",
-    "windows-31j": "cp932",
-    "gb2312": "gb18030",
-    "gbk": "gb18030",
-}
-_META_CHARSET = re.compile(
-    rb"<meta\s[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE
-)
-_XML_ENCODING = re.compile(rb"^<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def _codec(label: str | bytes | None) -> str | None:
-    if label is None:
-        return None
-    if isinstance(label, bytes):
-        label = label.decode("ascii", "replace")
-    name = label.strip().strip("\"'").lower()
-    try:
-        return codecs.lookup(_CHARSET_ALIASES.get(name, name)).name
-    except LookupError:
-        return None
-
-
-def _declared_in_markup(body: bytes) -> str | None:
-    head = body[:4096]
-    found = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
-    return _codec(found[1]) if found else None
-
-
-def _decode(body: bytes, media_type: str | None, header_charset: str | None) -> str:
-    """Decode as a browser would: BOM, then header, then the page's own meta, then detection."""
-    for bom, codec in _BOMS:
-        if body.startswith(bom):
-            return body.decode(codec, errors="replace")
-    declared = _codec(header_charset)
-    if declared is None and (media_type is None or media_type in MARKUP_TYPES):
-        declared = _declared_in_markup(body)
-    if declared is not None:
-        return body.decode(declared, errors="replace")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    return _detect(body)
-
-
-# Single-byte Latin code pages: on a short page, detection picks among these almost at
-# random (they differ only in accented letters), so we read them as windows-1252,
-# which is also what browsers assume for an undeclared Western page.
-_LATIN_GUESSES = frozenset(
-    {"cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "mac_latin2", "mac_roman", "cp775"}
-    | {"cp437", "cp850", "cp858"}
-    | {f"iso8859_{n}" for n in (2, 3, 4, 9, 10, 13, 14, 15, 16)}
-)
-
-
-def _detect(body: bytes) -> str:
-    """Guess the encoding of a body that declares none and is not UTF-8."""
-    best = charset_normalizer.from_bytes(body).best()
-    if best is None:
-        return body.decode("cp1252", errors="replace")
-    if best.encoding in _LATIN_GUESSES:
-        return body.decode("cp1252", errors="replace")
-    return str(best)
 
 
 # --- robots.txt ---------------------------------------------------------------------------
@@ -657,7 +284,7 @@ class _Robots:
     that host (up to a cap).
     """
 
-    def __init__(self, client: httpx.AsyncClient, policy: FetchPolicy, gates: _Gates) -> None:
+    def __init__(self, client: httpx.AsyncClient, policy: FetchPolicy, gates: Gates) -> None:
         self._client = client
         self._policy = policy
         self._gates = gates
@@ -675,16 +302,16 @@ class _Robots:
         """Why `url` may not be fetched (as an outcome to report), or None when it may."""
         if not self._policy.respect_robots:
             return None
-        origin = _origin(url)
-        if origin not in self._rules:
-            self._rules[origin] = asyncio.create_task(self._load(origin))
-        rules = await asyncio.shield(self._rules[origin])
+        site = origin(url)
+        if site not in self._rules:
+            self._rules[site] = asyncio.create_task(self._load(site))
+        rules = await asyncio.shield(self._rules[site])
         if isinstance(rules, _Outcome):
             if rules.retryable:
-                self._rules.pop(origin, None)  # the next attempt asks again
+                self._rules.pop(site, None)  # the next attempt asks again
             return rules
         if not rules.can_fetch(url, self._policy.user_agent):
-            why = f"blocked by robots.txt ({origin}/robots.txt disallows it for our user agent)"
+            why = f"blocked by robots.txt ({site}/robots.txt disallows it for our user agent)"
             return _Outcome(None, "refused", why)
         return None
 
@@ -696,8 +323,8 @@ class _Robots:
             async with self._gates.slot(url):
                 step = await _request(url, self._client, {}, small)
             if isinstance(step, _Redirect):
-                target = _resolve(url, step.location)
-                if _redirect_problem(url, target, seen, 0, 5) is not None:
+                target = resolve(url, step.location)
+                if redirect_refusal(url, target, seen, 0, 5) is not None:
                     break  # nowhere we may go: as if there were none
                 url = target
                 continue
@@ -716,11 +343,6 @@ class _Robots:
             error = f"{origin}/robots.txt could not be read ({outcome.error}): nothing may be"
             return replace(outcome, error=error)
         return Protego.parse("")  # 4xx, or a body we cannot read: no rules
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
 
 
 # --- Attempts and retries -----------------------------------------------------------------
@@ -787,16 +409,16 @@ def _client_redirect(
     refresh = None
     delay = head.refresh_delay
     if head.refresh and delay is not None and delay <= policy.max_refresh_delay:
-        target = _resolve(url, head.refresh)
+        target = resolve(url, head.refresh)
         refresh = target if target != url else None
-    canonical = _resolve(url, head.canonical) if head.canonical else None
+    canonical = resolve(url, head.canonical) if head.canonical else None
     if canonical is not None and (canonical == url or is_trivial_move(url, canonical)):
         canonical = None
     return refresh, canonical
 
 
 def _is_markup(content_type: str | None) -> bool:
-    return _media_type(content_type) in MARKUP_TYPES
+    return media_type_of(content_type) in MARKUP_TYPES
 
 
 async def _walk(
@@ -804,7 +426,7 @@ async def _walk(
     client: httpx.AsyncClient,
     lookup: ValidatorLookup | None,
     policy: FetchPolicy,
-    gates: _Gates,
+    gates: Gates,
     robots: _Robots,
 ) -> _Walk:
     """Follow the redirect chain from `target` by hand, one gated request per hop.
@@ -830,8 +452,8 @@ async def _walk(
             next_url = refresh
         else:
             hops.append(Hop(url, step.status))
-            next_url = _resolve(url, step.location)
-        problem = _redirect_problem(url, next_url, seen, len(hops), policy.max_redirects)
+            next_url = resolve(url, step.location)
+        problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
             status = hops[-1].status
             return _Walk(_Outcome(status, "refused", problem), url, tuple(hops))
@@ -857,7 +479,7 @@ async def _attempts(
     client: httpx.AsyncClient,
     lookup: ValidatorLookup | None,
     policy: FetchPolicy,
-    gates: _Gates,
+    gates: Gates,
     robots: _Robots,
     tally: _Tally,
 ) -> _Walk:
@@ -969,7 +591,7 @@ async def _fetch_group(
     client: httpx.AsyncClient,
     lookup: ValidatorLookup | None,
     policy: FetchPolicy,
-    gates: _Gates,
+    gates: Gates,
     robots: _Robots,
 ) -> list[FetchResult]:
     """Fetch one target once, within its deadline, and answer for every ledger URL that
@@ -989,6 +611,40 @@ async def _fetch_group(
     return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
 
 
+async def fetch_each(
+    urls: Iterable[str],
+    client: httpx.AsyncClient,
+    *,
+    validators: ValidatorLookup | None = None,
+    policy: FetchPolicy = DEFAULT_POLICY,
+) -> AsyncIterator[FetchResult]:
+    """Fetch every distinct URL once, concurrently, yielding each result as it arrives.
+
+    URLs that differ only in their fragment share one request. `validators` gives the
+    ETag / Last-Modified stored for a URL about to be requested (the start of a chain or
+    any hop of it). A failing URL never raises; an exception here is a bug, and closing
+    the iterator early cancels the fetches still under way.
+    """
+    groups: dict[str, list[str]] = {}
+    for url in dict.fromkeys(urls):
+        groups.setdefault(fetch_target(url)[0], []).append(url)
+    gates = Gates(policy)
+    robots = _Robots(client, policy, gates)
+    tasks = [
+        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates, robots))
+        for target, group in groups.items()
+    ]
+    try:
+        for next_done in asyncio.as_completed(tasks):
+            for result in await next_done:
+                yield result
+    finally:
+        for task in tasks:
+            task.cancel()
+        robots.cancel()
+        await asyncio.gather(*tasks, *robots.tasks, return_exceptions=True)
+
+
 async def fetch_all(
     urls: Iterable[str],
     client: httpx.AsyncClient,
@@ -997,49 +653,12 @@ async def fetch_all(
     policy: FetchPolicy = DEFAULT_POLICY,
     on_result: Callable[[FetchResult], None] | None = None,
 ) -> dict[str, FetchResult]:
-    """Fetch every distinct URL once, concurrently; one result per URL, in input order.
-
-    URLs that differ only in their fragment share one request. `validators` gives the
-    ETag / Last-Modified stored for a URL about to be requested (the start of a chain
-    or any hop of it). `on_result` is called from this coroutine as each result arrives
-    (for progress display). A failing URL never raises; an exception here is a bug (or
-    `on_result`'s own) and cancels the rest.
-    """
-    groups: dict[str, list[str]] = {}
-    for url in dict.fromkeys(urls):
-        groups.setdefault(fetch_target(url)[0], []).append(url)
-    gates = _Gates(policy)
-    robots = _Robots(client, policy, gates)
-    tasks = [
-        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates, robots))
-        for target, group in groups.items()
-    ]
+    """Every result of `fetch_each`, one per URL in input order; `on_result` sees each as it
+    arrives (an exception from it propagates and cancels the rest)."""
+    wanted = list(dict.fromkeys(urls))
     arrived: dict[str, FetchResult] = {}
-    try:
-        for next_done in asyncio.as_completed(tasks):
-            for result in await next_done:
-                arrived[result.url] = result
-                if on_result is not None:
-                    on_result(result)
-    finally:
-        for task in tasks:
-            task.cancel()
-        robots.cancel()
-        await asyncio.gather(*tasks, *robots.tasks, return_exceptions=True)
-    return {url: arrived[url] for group in groups.values() for url in group}
-
-
-def fetch_one_sync(
-    url: str,
-    *,
-    policy: FetchPolicy = DEFAULT_POLICY,
-    trust_env: bool = True,
-) -> FetchResult:
-    """Fetch a single URL from synchronous code (the one-off `verify`)."""
-
-    async def fetch() -> FetchResult:
-        async with make_client(policy, trust_env=trust_env) as client:
-            results = await fetch_all([url], client, policy=policy)
-        return results[url]
-
-    return asyncio.run(fetch())
+    async for result in fetch_each(wanted, client, validators=validators, policy=policy):
+        arrived[result.url] = result
+        if on_result is not None:
+            on_result(result)
+    return {url: arrived[url] for url in wanted}

@@ -28,15 +28,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from graphlib import TopologicalSorter
 from typing import Protocol, TypeVar
 
 from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote
-
-READ_STATUSES = frozenset({"ok", "moved"})
-"""Source statuses whose page was read, so the check says something about the quote."""
-
-GONE_STATUSES = frozenset({"gone"})
-"""The page is gone (404/410): it no longer carries any quote."""
+from claimledger.records import CARRIED, check_key, classify, latest_by_key
 
 
 class Check(Protocol):
@@ -167,13 +163,10 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
         for index, quote in enumerate(claim.quotes)
         for source in quote.sources
     }
-    latest = _latest_by_key(
-        c
-        for c in checks
-        if (c.claim_id, c.quote_text, c.source_id) in place
-        and c.url == ledger.sources[c.source_id].url
+    latest = latest_by_key(
+        c for c in checks if check_key(c) in place and c.url == ledger.sources[c.source_id].url
     )
-    return sorted(latest.values(), key=lambda c: (*place[_key(c)], c.source_id))
+    return sorted(latest.values(), key=lambda c: (*place[check_key(c)], c.source_id))
 
 
 def regrade(
@@ -182,7 +175,7 @@ def regrade(
     artifacts: Mapping[str, ArtifactOutcome] | None = None,
 ) -> Regrade:
     """Propose grade changes for every facet of the ledger from the latest evidence."""
-    latest = _latest_by_key(checks)
+    latest = latest_by_key(checks)
     artifacts = artifacts or {}
     effective: dict[str, dict[str, Grade]] = {}
     proposals: list[Proposal] = []
@@ -221,36 +214,12 @@ def _facet_index(ledger: Ledger, proposal: Proposal) -> int:
     return [facet.on for facet in claim.grades].index(proposal.on)
 
 
-def _latest_by_key(checks: Iterable[C]) -> dict[tuple[str, str, str], C]:
-    latest: dict[tuple[str, str, str], C] = {}
-    for check in checks:
-        key = _key(check)
-        if key not in latest or check.checked_at >= latest[key].checked_at:
-            latest[key] = check
-    return latest
-
-
-def _key(check: Check) -> tuple[str, str, str]:
-    return (check.claim_id, check.quote_text, check.source_id)
-
-
 def _premises_first(ledger: Ledger) -> list[Claim]:
-    """Claims ordered so every premise is judged before the claims resting on it."""
+    """Claims ordered so every premise is judged before the claims resting on it (a
+    topological order: a chain of thousands of premises needs no recursion)."""
     by_id = {claim.id: claim for claim in ledger.claims}
-    ordered: list[Claim] = []
-    placed: set[str] = set()
-
-    def place(claim: Claim) -> None:
-        if claim.id in placed:
-            return
-        placed.add(claim.id)  # the loader rejects cycles, so this cannot loop
-        for premise in claim.depends_on:
-            place(by_id[premise])
-        ordered.append(claim)
-
-    for claim in ledger.claims:
-        place(claim)
-    return ordered
+    order = TopologicalSorter({claim.id: claim.depends_on for claim in ledger.claims})
+    return [by_id[claim_id] for claim_id in order.static_order()]
 
 
 def _judge(
@@ -321,20 +290,17 @@ def _quote_state(
             unread.add(key)
             continue
         checks.append(check)
-        if check.source_status in GONE_STATUSES:
+        standing = classify(check)
+        if standing in ("missing", "gone"):
             missing.append(check)
-        elif check.source_status not in READ_STATUSES or check.status is None:
+        elif standing == "unread":
             unread.add(key)
-        elif check.status == "verified":
+        elif standing in CARRIED:  # ambiguous: the words are there, the place is not certain
             carried.add(key)
-        elif check.status == "drifted" and check.meaning_changed:
+        elif standing == "changed":
             reversed_.append(check)
-        elif check.status == "drifted":
+        else:
             drifted.append(check)
-        elif check.status == "missing":
-            missing.append(check)
-        else:  # ambiguous: the words are there, the place is not certain
-            carried.add(key)
     return _QuoteState(
         quote,
         frozenset(carried),
@@ -348,14 +314,14 @@ def _quote_state(
 
 def _evidence(check: Check) -> Evidence:
     """One line of evidence: the quote's status on a page that was read, else the page's."""
-    read = check.source_status in READ_STATUSES and check.status is not None
+    read = classify(check) not in ("unread", "gone")
     status = check.status if read and check.status else check.source_status
     detail = ""
     if check.status == "drifted" and check.current:
         detail = f"page now says: {check.current}"
         if check.change_kinds:
             detail += f" ({', '.join(check.change_kinds)})"
-    elif check.source_status not in READ_STATUSES:
+    elif not read:
         detail = f"source {check.source_status}"
     return Evidence(check.quote_text, check.source_id, status, check.checked_at, detail)
 

@@ -1,6 +1,7 @@
-"""The ledger: its model, and loading claims.yaml into it with every problem reported.
+"""The ledger: its model, and parsing claims.yaml's text into it with every problem reported.
 
-Loading is three passes over the same located data, so that one run reports every
+Pure: text in, a `Ledger` or a `LedgerError` out (reading the file is `ledgerfile`'s).
+Parsing is three passes over the same located data, so that one run reports every
 problem at once: the YAML itself (safeyaml), the shape (the JSON Schema that
 `claimledger schema` prints, so editors and the tool agree), and the meaning
 (references, cycles, what each basis needs). Only a ledger with no problem becomes
@@ -11,24 +12,18 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from claimledger.errors import InputError, LedgerError, Problem, UnknownIdError
+from claimledger.errors import LedgerError, Problem, UnknownIdError
 from claimledger.safeyaml import Located, Path_, load_located
+from claimledger.schema import LEDGER_SCHEMA
 from claimledger.urls import is_web_url
-
-MAX_LEDGER_BYTES = 8 * 1024 * 1024
-"""A ledger is hand-written text; anything larger is a mistake, not a ledger."""
 
 
 class Grade(StrEnum):
@@ -129,6 +124,19 @@ class HistoryEntry:
     quote_now: str | None = None
     why: str | None = None
 
+    def describe(self) -> str:
+        """The entry on one line, as every table and the report show it."""
+        parts = [self.date]
+        if self.on:
+            parts.append(f"on {self.on}")
+        if self.from_grade is not None or self.to_grade is not None:
+            parts.append(f"{self.from_grade or '?'} → {self.to_grade or '?'}")
+        if self.quote_was is not None or self.quote_now is not None:
+            parts.append(f"wording was “{self.quote_was or ''}”, now “{self.quote_now or ''}”")
+        parts.append(f"by {self.by}")
+        line = ", ".join(parts)
+        return f"{line}: {self.why}" if self.why else line
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -208,30 +216,6 @@ class Ledger:
 # --------------------------------------------------------------------------- loading
 
 
-def load(path: Path) -> Ledger:
-    """Read, check and build the ledger at `path`, or raise with every problem in it."""
-    return parse(read_ledger_text(path), str(path))
-
-
-def read_ledger_text(path: Path) -> str:
-    """The file's text, with a one-line error for every way reading it can fail."""
-    name = str(path)
-    if not path.exists():
-        raise InputError(f"{name}: no such file (create one with `claimledger init`)")
-    if path.is_dir():
-        raise InputError(f"{name}: is a directory, not a ledger file")
-    try:
-        with path.open("rb") as file:  # read at most the cap: /dev/zero has no size
-            data = file.read(MAX_LEDGER_BYTES + 1)
-        if len(data) > MAX_LEDGER_BYTES:
-            raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
-    except OSError as err:
-        raise InputError(f"{name}: cannot be read: {err.strerror}") from None
-
-
 def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     """Build a ledger from its text; `filename` is only used in messages."""
     located, yaml_problems = load_located(text)
@@ -263,12 +247,9 @@ def _one_line(message: str) -> str:
 # --------------------------------------------------------------------------- shape
 
 
-@cache
 def ledger_schema() -> dict[str, Any]:
     """The JSON Schema of a ledger, shared by `claimledger schema` and the loader."""
-    text = resources.files("claimledger").joinpath("data/ledger.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return LEDGER_SCHEMA
 
 
 Finding = tuple[tuple[int, int], str]

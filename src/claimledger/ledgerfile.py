@@ -21,6 +21,7 @@ import re
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from filelock import FileLock, Timeout
 from claimledger.accept import Adoption
 from claimledger.atomicfile import replace_atomically
 from claimledger.errors import ConflictError, InputError, LedgerError
-from claimledger.ledger import Grade, Ledger, parse, read_ledger_text
+from claimledger.ledger import Grade, Ledger, parse
 
 NodePath = Sequence[str | int]
 Change = Callable[[str, Ledger], str]
@@ -38,6 +39,36 @@ Change = Callable[[str, Ledger], str]
 
 LOCK_TIMEOUT = 60.0
 COMPARE_RETRIES = 5
+
+MAX_LEDGER_BYTES = 8 * 1024 * 1024
+"""A ledger is hand-written text; anything larger is a mistake, not a ledger."""
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load(path: Path) -> Ledger:
+    """Read, check and build the ledger at `path`, or raise with every problem in it."""
+    return parse(read_ledger_text(path), str(path))
+
+
+def read_ledger_text(path: Path) -> str:
+    """The file's text, with a one-line error for every way reading it can fail."""
+    name = str(path)
+    if not path.exists():
+        raise InputError(f"{name}: no such file (create one with `claimledger init`)")
+    if path.is_dir():
+        raise InputError(f"{name}: is a directory, not a ledger file")
+    try:
+        with path.open("rb") as file:  # read at most the cap: /dev/zero has no size
+            data = file.read(MAX_LEDGER_BYTES + 1)
+        if len(data) > MAX_LEDGER_BYTES:
+            raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
+    except OSError as err:
+        raise InputError(f"{name}: cannot be read: {err.strerror}") from None
 
 
 # --------------------------------------------------------------------------- the write
@@ -105,6 +136,40 @@ def _replace_atomically(path: Path, text: str) -> None:
         if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
             data = codecs.BOM_UTF8 + data
     replace_atomically(path, data, prefix=_temporary_prefix(path))
+
+
+# --------------------------------------------------------------------------- a new ledger
+
+
+def starter_ledger() -> str:
+    """The text of the ledger `init` writes: one claim on a page that never changes."""
+    return resources.files("claimledger").joinpath("data/init/claims.yaml").read_text("utf-8")
+
+
+def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
+    """Create each file (a name under `directory`, and its text); return their paths.
+
+    Refuses before writing anything when any of them already exists (a scaffold never
+    overwrites an author's file), and leaves none of them behind when one cannot be made.
+    """
+    paths = {directory / name: text for name, text in files.items()}
+    existing = [path for path in paths if path.exists() or path.is_symlink()]
+    if existing:
+        names = ", ".join(str(path) for path in existing)
+        raise InputError(f"{names}: already exists; init never overwrites")
+    created: list[Path] = []
+    try:
+        for path, text in paths.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("x", encoding="utf-8") as file:
+                created.append(path)
+                file.write(text)
+    except OSError as error:  # a file where a directory should be, no permission, ...
+        for path in created:  # all or nothing
+            path.unlink(missing_ok=True)
+        where = error.filename or directory
+        raise InputError(f"cannot create {where}: {error.strerror or error}") from None
+    return list(paths)
 
 
 # --------------------------------------------------------------------------- text surgery
@@ -377,7 +442,7 @@ def set_grade(
     entry = history_entry(
         date=date, on=facet.on, from_grade=facet.grade, to_grade=grade, by=by, why=why
     )
-    return append_history(text, parse(text), claim_id, entry)
+    return append_history(text, ledger, claim_id, entry)  # a grade edit moves no claim
 
 
 def replace_quote(text: str, ledger: Ledger, adoption: Adoption, *, date: dt.date) -> str:
@@ -399,7 +464,7 @@ def replace_quote(text: str, ledger: Ledger, adoption: Adoption, *, date: dt.dat
     entry = history_entry(
         date=date, quote_was=adoption.old, quote_now=adoption.new, by="accept", why=why
     )
-    return append_history(text, parse(text), adoption.claim_id, entry)
+    return append_history(text, ledger, adoption.claim_id, entry)  # nor does a quote edit
 
 
 @dataclass(frozen=True)

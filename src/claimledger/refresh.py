@@ -1,8 +1,14 @@
-"""The refresh loop: fetch every source once, read it, locate every quote, record it all.
+"""The refresh loop: fetch every source once, read it, locate every quote on it.
 
-One screen of orchestration with its collaborators passed in (the HTTP client, the
-evidence store, the clock), so tests drive it with real servers and real files. A
-failure of one source is data in the results; nothing here prints.
+`refresh` is an async generator in the manner of pip-audit's `Auditor.audit`: it yields
+one `Reading` per page (and selector) as each arrives, and never records, prints or
+keeps a page past its reading; the caller records each reading (the store commits it
+at once) and shows progress. What it needs from earlier runs it asks of an `Earlier`
+(the evidence store fits): the last check of each quote, the validators and snapshots
+of a URL. A failure of one source is data in its reading.
+
+`read_pages` and `check_page` read and judge pages the same way outside a refresh, for
+`verify` and `add`.
 """
 
 from __future__ import annotations
@@ -10,20 +16,27 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from claimledger import extract, match
-from claimledger.evidence import CheckRecord, EvidenceStore
-from claimledger.extract import ExtractError, extract_text, head_links, narrow_lines, text_kind
-from claimledger.fetch import FetchPolicy, FetchResult, Hop, Validators, fetch_all
+from claimledger.errors import PageUnreadable
+from claimledger.extract import extract_text, head_links, narrow_lines, text_kind
+from claimledger.fetch import Client, fetch_each
 from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
-from claimledger.urlmap import UrlMap
-
-if TYPE_CHECKING:
-    import httpx  # noqa: TID251 - the type of the client handed in; no I/O happens here
+from claimledger.records import (
+    CheckKey,
+    CheckRecord,
+    FetchPolicy,
+    FetchResult,
+    Hop,
+    Validators,
+    check_key,
+    snapshot_digest,
+)
+from claimledger.urls import UrlMap
 
 Clock = Callable[[], dt.datetime]
 NO_MAP = UrlMap()
@@ -39,6 +52,10 @@ class QuoteJob:
     source_id: str
     url: str
     select: str | None
+
+    @property
+    def key(self) -> CheckKey:
+        return (self.claim_id, self.quote_text, self.source_id)
 
 
 @dataclass(frozen=True)
@@ -61,10 +78,26 @@ class Page:
 
 
 @dataclass(frozen=True)
-class RefreshResult:
-    pages: list[Page]  # every reading: one per URL and selector
-    checks: list[CheckRecord]
-    run_id: int
+class Reading:
+    """A page read in a run, ready to record: the fetch (its body dropped), the snapshot
+    text to keep when it is new (None when reused or unread), and every check made on it."""
+
+    fetch: FetchResult
+    snapshot_hash: str | None
+    new_snapshot: str | None
+    recipe: str
+    checks: tuple[CheckRecord, ...]
+
+
+class Earlier(Protocol):
+    """What the loop reads of earlier runs (the evidence store fits)."""
+
+    def latest_checks(self) -> list[CheckRecord]: ...
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None: ...
+    def snapshot_text(self, snapshot_hash: str) -> str: ...
 
 
 def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
@@ -97,58 +130,42 @@ def recipe(select: str | None) -> str:
 async def refresh(
     jobs: Sequence[QuoteJob],
     *,
-    client: httpx.AsyncClient,
-    store: EvidenceStore,
-    ledger_path: str,
+    client: Client,
+    earlier: Earlier,
     now: Clock,
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
-    on_page: Callable[[Page], None] | None = None,
-) -> RefreshResult:
-    """Fetch, extract, match and record every job; each check is committed as it is made.
+) -> AsyncIterator[Reading]:
+    """Fetch every URL once and yield a reading per URL and selector, as each arrives.
 
-    Each URL is fetched once, however many sources name it. Each page is read (once per
-    selector) and its quotes located as soon as it arrives, while the other fetches are
-    still under way.
+    Each page is read (once per selector) and its quotes located while the other fetches
+    are still under way; an unchanged page and quote keep their verdict.
     """
-    run_id = store.begin_run(now(), ledger_path)
-    jobs_by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
+    by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
     for job in jobs:
-        jobs_by_reading[(job.url, job.select)].append(job)
-    selects_by_url: dict[str, list[str | None]] = defaultdict(list)
-    for url, select in jobs_by_reading:
-        selects_by_url[url].append(select)
-    urls_by_target: dict[str, list[str]] = defaultdict(list)
-    for url in selects_by_url:
-        urls_by_target[url_map.apply(url)].append(url)
-    previous = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_checks()}
-    pages: list[Page] = []
-    checks: list[CheckRecord] = []
-
-    def arrived(result: FetchResult) -> None:
-        for url in urls_by_target[result.url]:
-            fetched = _ledger_side(replace(result, url=url), url_map)
-            for select in selects_by_url[url]:
-                page = _read(url, fetched, select, store, now())
-                store.record_fetch(run_id, page.fetch, page.snapshot_hash, now(), page.recipe)
-                readings = jobs_by_reading[(url, select)]
-                for check in _check_page(page, readings, previous, store, now()):
-                    store.record_check(run_id, check)
-                    checks.append(check)
-                pages.append(page)
-                if on_page is not None:
-                    on_page(page)
+        by_reading[(job.url, job.select)].append(job)
+    selects: dict[str, list[str | None]] = defaultdict(list)
+    for url, select in by_reading:
+        selects[url].append(select)
+    by_target: dict[str, list[str]] = defaultdict(list)
+    for url in selects:
+        by_target[url_map.apply(url)].append(url)
+    previous = {check_key(check): check for check in earlier.latest_checks()}
 
     def validators(requested: str, start: str) -> Validators | None:
         """Those stored for exactly the URL asked, for every way its answer will be read."""
-        recipes = [
-            recipe(select) for url in urls_by_target[start] for select in selects_by_url[url]
-        ]
-        return store.validators(url_map.reverse(requested), recipes)
+        recipes = [recipe(select) for url in by_target[start] for select in selects[url]]
+        return earlier.validators(url_map.reverse(requested), recipes)
 
-    await fetch_all(urls_by_target, client, validators=validators, policy=policy, on_result=arrived)
-    store.finish_run(run_id, now())  # an interrupted run keeps its checks but stays unfinished
-    return RefreshResult(pages, checks, run_id)
+    async for result in fetch_each(by_target, client, validators=validators, policy=policy):
+        for url in by_target[result.url]:
+            fetched = _ledger_side(replace(result, url=url), url_map)
+            for select in selects[url]:
+                page, new = _read(fetched, select, earlier)
+                checks = _check_page(page, by_reading[(url, select)], previous, earlier, now())
+                yield Reading(
+                    replace(page.fetch, text=None), page.snapshot_hash, new, page.recipe, checks
+                )
 
 
 def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:
@@ -172,10 +189,10 @@ def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:
 def _check_page(
     page: Page,
     jobs: Sequence[QuoteJob],
-    previous: Mapping[tuple[str, str, str], CheckRecord],
-    store: EvidenceStore,
+    previous: Mapping[CheckKey, CheckRecord],
+    earlier: Earlier,
     now: dt.datetime,
-) -> list[CheckRecord]:
+) -> tuple[CheckRecord, ...]:
     """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
 
     The matcher is deterministic, so a quote last checked on this very snapshot would
@@ -183,9 +200,9 @@ def _check_page(
     """
     prepared: PreparedText | None = None
     checks = []
-    earlier: dict[str, PreparedText | None] = {}
+    as_read: dict[str, PreparedText | None] = {}
     for job in jobs:
-        before = previous.get(_key(job))
+        before = previous.get(job.key)
         if page.text is None:
             checks.append(_check(job, page, None, now))
         elif (
@@ -194,64 +211,51 @@ def _check_page(
             and before.snapshot_hash == page.snapshot_hash
             and before.recipe == page.recipe
         ):
-            checks.append(
-                replace(
-                    before,
-                    quote_index=job.quote_index,
-                    url=job.url,
-                    source_status=page.fetch.source_status,
-                    checked_at=now,
-                    run_id=None,
-                )
-            )
+            carried = replace(before, quote_index=job.quote_index, url=job.url, run_id=None)
+            checks.append(replace(carried, source_status=page.fetch.source_status, checked_at=now))
         else:
             prepared = prepared or page.prepared()
             assert prepared is not None
-            as_read = _as_read(before, page, store, earlier)
-            found = locate(job.quote_text, prepared, context=_context(before), previous=as_read)
+            was = _as_read(before, page, earlier, as_read)
+            found = locate(job.quote_text, prepared, context=_context(before), previous=was)
             checks.append(_check(job, page, found, now))
-    return checks
+    return tuple(checks)
 
 
 def _as_read(
     before: CheckRecord | None,
     page: Page,
-    store: EvidenceStore,
-    earlier: dict[str, PreparedText | None],
+    earlier: Earlier,
+    cache: dict[str, PreparedText | None],
 ) -> PreparedText | None:
     """The page as it read at the quote's last check (read once per snapshot): a passage
     already on it beside the quote is a sibling of the quote, never its successor."""
     digest = before.snapshot_hash if before is not None else None
     if digest is None:
         return None
-    if digest not in earlier:
+    if digest not in cache:
         try:
-            earlier[digest] = prepare(store.snapshot_text(digest), kind=page.kind)
+            cache[digest] = prepare(earlier.snapshot_text(digest), kind=page.kind)
         except KeyError:
-            earlier[digest] = None
-    return earlier[digest]
+            cache[digest] = None
+    return cache[digest]
 
 
-def _read(
-    url: str, fetched: FetchResult, select: str | None, store: EvidenceStore, now: dt.datetime
-) -> Page:
-    """The text a reader sees: extracted from the body, or on a 304 the stored snapshot of
-    the very URL that answered, from the reading that carried the validators we sent."""
+def _read(fetched: FetchResult, select: str | None, earlier: Earlier) -> tuple[Page, str | None]:
+    """The text a reader sees, and that text when it is a new snapshot to keep: extracted
+    from the body, or on a 304 the stored snapshot of the very URL that answered, from the
+    reading that carried the validators we sent."""
+    how = recipe(select)
     if fetched.not_modified:
-        snapshot = store.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)
+        snapshot = earlier.answered_snapshot(fetched.final_url, how, fetched.conditional)
         if snapshot is not None:
-            return Page(fetched, store.snapshot_text(snapshot), snapshot, recipe(select))
+            return Page(fetched, earlier.snapshot_text(snapshot), snapshot, how), None
         missing = f"304 from {fetched.final_url} without a stored snapshot of it"
-        return Page(
-            replace(fetched, source_status="unreadable", error=missing),
-            None,
-            None,
-            recipe(select),
-        )
+        return _unreadable(fetched, missing, select), None
     page = read_page(fetched, select)
     if page.text is None:
-        return page
-    return replace(page, snapshot_hash=store.put_snapshot(page.text, url, now))
+        return page, None
+    return replace(page, snapshot_hash=snapshot_digest(page.text)), page.text
 
 
 def read_page(fetched: FetchResult, select: str | None = None) -> Page:
@@ -267,14 +271,11 @@ def read_page(fetched: FetchResult, select: str | None = None) -> Page:
         text = extract_text(fetched.text, fetched.content_type or "", select=select)
         if fetched.line_range is not None:
             text = narrow_lines(text, *fetched.line_range)
-    except ExtractError as error:
+    except PageUnreadable as error:
         return _unreadable(fetched, str(error), select)
     if not _WORD.search(text):
-        where = (
-            f"lines L{fetched.line_range[0]}-L{fetched.line_range[1]}"
-            if fetched.line_range
-            else "the page"
-        )
+        lines = fetched.line_range
+        where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
         return _unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
     return Page(fetched, text, None, recipe(select))
 
@@ -284,10 +285,6 @@ _WORD = re.compile(r"\w")
 
 def _unreadable(fetched: FetchResult, why: str, select: str | None) -> Page:
     return Page(replace(fetched, source_status="unreadable", error=why), None, None, recipe(select))
-
-
-def _key(job: QuoteJob) -> tuple[str, str, str]:
-    return (job.claim_id, job.quote_text, job.source_id)
 
 
 def _context(check: CheckRecord | None) -> Context | None:
@@ -323,10 +320,13 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
     )
 
 
+# --------------------------------------------------------------------------- outside a refresh
+
+
 async def read_pages(
     urls: Sequence[str],
     *,
-    client: httpx.AsyncClient,
+    client: Client,
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
     select: str | None = None,
@@ -334,13 +334,11 @@ async def read_pages(
     """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
     reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
     by_target = {url_map.apply(url): url for url in dict.fromkeys(urls)}
-    results = await fetch_all(by_target, client, policy=policy)
-    return {
-        by_target[target]: read_page(
-            _ledger_side(replace(result, url=by_target[target]), url_map), select
-        )
-        for target, result in results.items()
-    }
+    pages: dict[str, Page] = {}
+    async for result in fetch_each(by_target, client, policy=policy):
+        url = by_target[result.url]
+        pages[url] = read_page(_ledger_side(replace(result, url=url), url_map), select)
+    return {url: pages[url] for url in dict.fromkeys(urls)}
 
 
 def check_page(quote: str, page: Page) -> Match | None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from claimledger.errors import ReadingStopped
+
 Path_ = tuple[str | int, ...]
 """Where a value sits in the document: keys and list indexes from the root."""
 
@@ -76,14 +78,13 @@ class _Budget:
     def spend(self, node: yaml.Node) -> None:
         self.left -= 1
         if self.left < 0:
-            raise _Abort(
-                _at(node, f"document expands to more than {MAX_NODES} nodes (an alias bomb?)")
+            raise _stopped(
+                node, f"document expands to more than {MAX_NODES} nodes (an alias bomb?)"
             )
 
 
-class _Abort(Exception):
-    def __init__(self, problem: YamlProblem) -> None:
-        self.problem = problem
+def _stopped(node: yaml.Node, message: str) -> ReadingStopped:
+    return ReadingStopped(node.start_mark.line + 1, node.start_mark.column + 1, message)
 
 
 def _at(node: yaml.Node | yaml.Mark, message: str) -> YamlProblem:
@@ -107,8 +108,8 @@ def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     problems: list[YamlProblem] = []
     try:
         located.data = _convert(root, (), located, problems, _Budget(MAX_NODES))
-    except _Abort as abort:
-        return None, [abort.problem]
+    except ReadingStopped as stop:
+        return None, [YamlProblem(stop.line, stop.col, stop.message)]
     return located, problems
 
 
@@ -135,7 +136,7 @@ def _convert(
 ) -> Any:
     budget.spend(node)
     if len(path) > MAX_DEPTH:
-        raise _Abort(_at(node, f"nested more than {MAX_DEPTH} levels deep"))
+        raise _stopped(node, f"nested more than {MAX_DEPTH} levels deep")
     out.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
     if node.tag not in _PLAIN_TAGS:
         problems.append(

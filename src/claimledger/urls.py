@@ -1,11 +1,26 @@
-"""Which URLs the tool fetches and links (http and https with a host), and how any URL is
-shown: without credentials and with secret-looking query values redacted, so a report, a
-table or a JSON listing never republishes a token that sat in a ledger or a redirect."""
+"""URL policy, in one place: which URLs the tool fetches and links, what a ledger URL is
+fetched as, how redirects may go, how mirrors rewrite addresses, and how any URL is shown.
+
+* Only http and https with a host and a well-formed port are web URLs (the ledger's
+  check and the fetcher use this same test).
+* A GitHub `blob/` page is read as its raw file; a `#L10-L40` anchor narrows the lines.
+* A redirect never goes to another scheme, from https down to http, round a loop, or on
+  past the budget; a trailing slash or http->https on one host is no move.
+* `--map PREFIX=REPLACEMENT` reads a ledger's pages from a mirror or a local copy.
+* A URL is shown without credentials and with secret-looking query values redacted, so
+  a report, a table or a JSON listing never republishes a token that sat in a ledger or
+  a redirect.
+"""
 
 from __future__ import annotations
 
 import re
 import urllib.parse
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import SplitResult, urljoin, urlsplit
+
+from claimledger.errors import InputError
 
 WEB_SCHEMES = frozenset({"http", "https"})
 
@@ -96,3 +111,133 @@ def is_trivial_move(old: str, new: str) -> bool:
     same_host = (a.hostname or "").lower() == (b.hostname or "").lower()
     same_path = (a.path.rstrip("/") or "/") == (b.path.rstrip("/") or "/")
     return same_host and same_path and a.query == b.query and old != new
+
+
+# --------------------------------------------------------------------------- fetching
+
+_GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
+_GITHUB_BLOB = re.compile(r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)/blob/(?P<rest>.+)$")
+_LINE_ANCHOR = re.compile(r"^L(?P<first>\d+)(?:-L?(?P<last>\d+))?$")
+
+
+def fetch_target(url: str) -> tuple[str, tuple[int, int] | None]:
+    """Map a ledger URL to the URL to request, and the line range its anchor names.
+
+    A GitHub `blob/` page is an HTML viewer around the file; its raw form is the file
+    itself, which is what a quote from source code was taken from. A `#L10-L40` (or
+    `#L10`) anchor names the lines a quote lives in, on any host; other fragments are
+    dropped because servers never see them.
+    """
+    base, _, fragment = url.partition("#")
+    line_range = line_range_of(fragment)
+    parts = split(base)
+    if parts is None:
+        return base, line_range
+    blob = _GITHUB_BLOB.match(parts.path)
+    if parts.scheme in WEB_SCHEMES and (parts.hostname or "") in _GITHUB_HOSTS and blob:
+        raw = f"https://raw.githubusercontent.com/{blob['owner']}/{blob['repo']}/{blob['rest']}"
+        return raw, line_range
+    return base, line_range
+
+
+def line_range_of(fragment: str) -> tuple[int, int] | None:
+    """The lines a `L10-L40` (or `L10`) fragment names, first to last."""
+    anchor = _LINE_ANCHOR.match(fragment)
+    if anchor is None:
+        return None
+    first = int(anchor["first"])
+    last = int(anchor["last"] or first)
+    if min(first, last) < 1:
+        return None
+    return min(first, last), max(first, last)
+
+
+def split(url: str) -> SplitResult | None:
+    """urlsplit, or None for a URL it cannot parse (such as an unclosed `[` IPv6 host)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- parsing the port is what validates it
+    except ValueError:
+        return None
+    return parts
+
+
+def resolve(url: str, location: str) -> str:
+    """The absolute URL a Location header points to (left as is if it cannot be joined)."""
+    try:
+        return urljoin(url, location).partition("#")[0]
+    except ValueError:
+        return location
+
+
+def redirect_refusal(
+    current: str, target: str, seen: set[str], hops: int, limit: int
+) -> str | None:
+    """Why a redirect from `current` to `target` must not be followed, or None if it may."""
+    parts = split(target)
+    if parts is None or parts.scheme not in WEB_SCHEMES:
+        return f"redirect to a non-http(s) URL refused: {shown_raw(target)}"
+    if not parts.hostname:
+        return f"redirect to a URL without a host refused: {shown_raw(target)}"
+    if current.startswith("https:") and parts.scheme == "http":
+        return f"redirect from https down to http refused: {shown(target)}"
+    if target in seen:
+        return f"redirect loop: {shown(target)} was already visited"
+    if hops > limit:
+        return f"more than {limit} redirects"
+    return None
+
+
+def shown_raw(text: str) -> str:
+    """A string that is not a web URL, fit to print in a message: cut short, one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 80 else flat[:79] + "…"
+
+
+def origin(url: str) -> str:
+    """scheme://host[:port] of a URL, without credentials."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
+# --------------------------------------------------------------------------- mirrors
+
+
+@dataclass(frozen=True)
+class UrlMap:
+    """`--map` prefix rewrites, the longest matching prefix first.
+
+    Evidence is still recorded under the ledger's own URL, and a redirect found at the
+    replacement is mapped back, so a moved page is reported where the reader would find it.
+    """
+
+    rules: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, specs: Iterable[str]) -> UrlMap:
+        rules = []
+        for spec in specs:
+            prefix, sep, replacement = spec.partition("=")
+            if not sep or not prefix or not replacement:
+                raise InputError(f"--map {spec!r}: expected PREFIX=REPLACEMENT")
+            for url in (prefix, replacement):
+                if not is_web_url(url):
+                    raise InputError(f"--map {spec!r}: {url!r} is not an http(s) URL with a host")
+            rules.append((prefix, replacement))
+        return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
+
+    def apply(self, url: str) -> str:
+        """Where to fetch `url` from."""
+        return _rewrite(url, self.rules)
+
+    def reverse(self, url: str) -> str:
+        """The ledger-side name of a fetched URL (for redirects found at a replacement)."""
+        flipped = tuple(sorted(((r, p) for p, r in self.rules), key=lambda rule: -len(rule[0])))
+        return _rewrite(url, flipped)
+
+
+def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
+    for prefix, replacement in rules:
+        if url.startswith(prefix):
+            return replacement + url[len(prefix) :]
+    return url

@@ -43,7 +43,14 @@ from claimledger.match import (  # noqa: E402
     normalize,
     prepare,
 )
-from claimledger.match.locator import candidates, decide, quote_forms, scope_of  # noqa: E402
+from claimledger.match.locator import (  # noqa: E402
+    Candidate,
+    QuoteWords,
+    candidates,
+    decide,
+    quote_forms,
+    scope_of,
+)
 from corpus import Case, corpus_names, is_built, load, page_text  # noqa: E402
 
 STATUSES = ("verified", "drifted", "missing", "ambiguous")
@@ -235,7 +242,7 @@ def run(
 
 
 def _describe(case: Case, verdict: Verdict) -> str:
-    expect = case.label
+    expect: str = case.label
     if case.label == "drifted":
         expect += f" ({case.meaning}, {case.change})"
     said = verdict.status + (" MEANING" if verdict.meaning_changed else "")
@@ -260,13 +267,18 @@ GRID = {
 }
 
 
+Pool = tuple[QuoteWords, list[Candidate], PreparedText, bool]
+"""The quote's words, its candidate passages, the page as it is now, and whether the quote's
+neighbourhood was recorded."""
+
+
 @dataclass(frozen=True)
 class Prepared:
     """A case reduced to what the thresholds decide between: its candidate passages."""
 
     case: Case
     exact: bool
-    pool: object  # (QuoteWords, candidates, PreparedText)
+    pool: Pool | None  # None for a quote found verbatim
     right: frozenset[tuple[int, int]]  # candidate spans whose wording is the expected one
 
 
@@ -294,7 +306,8 @@ def _right(prepared: Prepared, thresholds: Thresholds) -> bool:
     case = prepared.case
     if prepared.exact:
         return case.label == "verified"
-    quote, found, new, placed = prepared.pool  # type: ignore[misc]
+    assert prepared.pool is not None
+    quote, found, new, placed = prepared.pool
     successor, _closest = decide(quote, found, new, thresholds, placed=placed)
     if successor is None:
         return case.label == "missing"
@@ -368,6 +381,19 @@ def main(argv: Iterable[str] | None = None) -> int:
         help="choose the thresholds leave-one-repository-out and report each held-out figure",
     )
     args = parser.parse_args(list(argv) if argv is not None else None)
+    unknown = sorted(set(args.corpora) - set(corpus_names()))
+    if unknown:
+        known = ", ".join(corpus_names())
+        print(f"no such corpus: {', '.join(unknown)} (known: {known})", file=sys.stderr)
+        return 2
+    unbuilt = [n for n in args.corpora if not is_built(load(n))]
+    if unbuilt:
+        print(
+            f"corpus {', '.join(unbuilt)} is not built: run python tests/corpus/build.py "
+            "--repos DIR",
+            file=sys.stderr,
+        )
+        return 1
     names = args.corpora or [n for n in corpus_names() if is_built(load(n))]
     if not names:
         print("no corpus is built: run python tests/corpus/build.py --repos DIR", file=sys.stderr)

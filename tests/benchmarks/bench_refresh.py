@@ -6,11 +6,18 @@ subprocess twice: cold, then warm (every page answers 304). Prints wall times,
 throughput, peak RSS of the refresh process, and the status accuracy against the
 labels (60% verbatim, 20% reworded of which half change meaning, 20% removed).
 
+First it times the fetcher's own waits, which tests/test_fetch.py asserts as behaviour
+(the waits asked for, the statuses produced) and never by the clock: the gap between
+request starts to one host, the wait a Retry-After asks for, how soon a body trickling
+past the timeout, a URL past its deadline, and a body declared over the cap are given up.
+
     python tests/benchmarks/bench_refresh.py
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import random
 import resource
@@ -19,11 +26,16 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from webserver import PageServer
+from claimledger.fetch import fetch_all, make_client
+from claimledger.records import FetchPolicy, FetchResult
+from webserver import Exchange, Page, PageServer, sequence, stall_after_headers, trickle
 
 PAGES = 200
 QUOTES_PER_PAGE = 5
@@ -186,7 +198,72 @@ def build(server: PageServer, folder: Path) -> dict[tuple[str, int], tuple[str, 
     return labels
 
 
-def refresh(folder: Path) -> tuple[float, dict[str, object]]:
+# --------------------------------------------------------------------------- the fetcher's waits
+
+QUICK = FetchPolicy(timeout=0.5, retries=0, backoff_base=0.01, per_host_interval=0.0)
+
+
+def fetch(urls: Iterable[str], policy: FetchPolicy) -> dict[str, FetchResult]:
+    async def run() -> dict[str, FetchResult]:
+        async with make_client(policy, trust_env=False) as client:
+            return await fetch_all(urls, client, policy=policy)
+
+    return asyncio.run(run())
+
+
+def request_gaps(server: PageServer) -> list[float]:
+    starts = sorted(request.at for request in server.page_requests)
+    return [later - earlier for earlier, later in itertools.pairwise(starts)]
+
+
+def fetch_timings() -> None:
+    interval = 0.1
+    with PageServer() as server:
+        for n in range(10):
+            server.set_page(f"/{n}", "<p>page</p>")
+        fetch(
+            [server.url(f"/{n}") for n in range(10)],
+            replace(QUICK, per_host=4, per_host_interval=interval),
+        )
+        gaps = request_gaps(server)
+    print(
+        f"request starts to one host at --interval {interval:g}: gaps min "
+        f"{min(gaps) * 1000:.0f} ms, mean {sum(gaps) / len(gaps) * 1000:.0f} ms"
+    )
+
+    with PageServer() as server:
+
+        def busy(exchange: Exchange) -> None:
+            exchange.respond(429, b"slow down", {"Retry-After": "1"})
+
+        server.set_handler("/doc", sequence(busy, Page(b"<p>page</p>")))
+        fetch([server.url("/doc")], replace(QUICK, retries=1))
+        (gap,) = request_gaps(server)
+    print(f"429 with Retry-After: 1: asked again after {gap:.2f} s")
+
+    with PageServer() as server:
+        server.set_handler("/trickle", trickle(b"x" * 100, every=0.1))
+        server.set_handler("/stall", stall_after_headers(4096, for_seconds=5))
+        server.set_handler("/big", stall_after_headers(20 * 1024 * 1024))
+        trickled = fetch([server.url("/trickle")], QUICK)[server.url("/trickle")]
+        deadline = replace(QUICK, timeout=0.4, retries=10, deadline=1.0)
+        stalled = fetch([server.url("/stall")], deadline)[server.url("/stall")]
+        big = fetch([server.url("/big")], replace(QUICK, timeout=5))[server.url("/big")]
+    print(
+        f"a body trickling past a {QUICK.timeout:g} s timeout: {trickled.source_status} "
+        f"after {trickled.elapsed:.2f} s"
+    )
+    print(
+        f"a URL past its {deadline.deadline:g} s deadline ({stalled.attempts} attempts): "
+        f"{stalled.source_status} after {stalled.elapsed:.2f} s"
+    )
+    print(f"a body declared over the cap: {big.source_status} after {big.elapsed:.3f} s")
+
+
+# --------------------------------------------------------------------------- the refresh
+
+
+def refresh(folder: Path) -> tuple[float, dict[str, Any]]:
     started = time.perf_counter()
     completed = subprocess.run(
         [
@@ -211,19 +288,27 @@ def refresh(folder: Path) -> tuple[float, dict[str, object]]:
     elapsed = time.perf_counter() - started
     if completed.returncode not in (0, 1):
         raise SystemExit(f"refresh failed: {completed.stderr}")
-    return elapsed, json.loads(completed.stdout)
+    report: dict[str, Any] = json.loads(completed.stdout)
+    return elapsed, report
+
+
+def page_size(server: PageServer, path: str) -> int:
+    route = server.route(path)
+    assert isinstance(route, Page)
+    return len(route.body)
 
 
 def main() -> None:
+    fetch_timings()
     with PageServer(latency=LATENCY) as server, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         labels = build(server, folder)
-        size = sum(len(server.route(f"/p{p}").body) for p in range(PAGES))  # type: ignore[attr-defined]
+        size = sum(page_size(server, f"/p{p}") for p in range(PAGES))
         cold, report = refresh(folder)
         warm, warm_report = refresh(folder)
         peak_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        hits = Counter(s["http_status"] for s in warm_report["sources"])  # type: ignore[index]
-        checks = report["checks"]  # type: ignore[index]
+        hits = Counter(s["http_status"] for s in warm_report["sources"])
+        checks: list[dict[str, Any]] = report["checks"]
         right = sum(
             1
             for c in checks

@@ -18,13 +18,22 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimledger.evidence import CheckRecord, EvidenceStore
 from claimledger.grade import regrade
-from claimledger.ledger import load
+from claimledger.ledgerfile import load
+from claimledger.records import CheckRecord, CheckStatus
+from claimledger.store import EvidenceStore
 
 CLAIMS = 500
 SOURCES = 50
 STATUSES = ["verified"] * 14 + ["drifted", "reversed", "missing", "unreadable"]
+RECORDED: dict[str, CheckStatus | None] = {
+    "verified": "verified",
+    "drifted": "drifted",
+    "reversed": "drifted",
+    "missing": "missing",
+    "unreadable": None,
+}
+"""The status a check records for each kind of evidence drawn (unreadable: none)."""
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 
 
@@ -84,7 +93,7 @@ def fill_store(path: Path, quotes: list[tuple[str, int, str, str]]) -> None:
                     source_id=source,
                     url=f"https://docs.example/{source[1:]}",
                     source_status="unreadable" if unread else "ok",
-                    status=None if unread else ("drifted" if status == "reversed" else status),
+                    status=RECORDED[status],
                     match_kind="exact" if status == "verified" else None,
                     similarity=1.0 if status == "verified" else 0.8,
                     current=None

@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
-from claimledger import render as r
-from claimledger.evidence import CheckRecord, FetchRecord, StoredWordChange
 from claimledger.grade import regrade
 from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote, Section, Source
+from claimledger.records import CheckRecord, CheckStatus, FetchRecord, WordChange
+from claimledger.report import Report, Templates, build_report, format_for, templates_loader
 
 CLAIMS = 500
 SOURCES = 50
@@ -89,7 +89,7 @@ def evidence(
         for index, quote in enumerate(claim.quotes):
             for source_id in quote.sources:
                 roll = rng.random()
-                status: str | None = (
+                status: CheckStatus | None = (
                     "verified" if roll > 0.15 else ("drifted" if roll > 0.05 else "missing")
                 )
                 if source_id in refused:
@@ -102,14 +102,12 @@ def evidence(
                         source_id,
                         ledger.sources[source_id].url,
                         "refused" if source_id in refused else "ok",
-                        status,  # type: ignore[arg-type]
+                        status,
                         "exact" if status == "verified" else None,
                         0.9,
                         quote.text.replace(" the ", " a ") if status == "drifted" else None,
                         status == "drifted" and roll < 0.08,
-                        (StoredWordChange("replace", "the", "a", False),)
-                        if status == "drifted"
-                        else (),
+                        (WordChange("replace", "the", "a", False),) if status == "drifted" else (),
                         1,
                         None,
                         None,
@@ -150,14 +148,18 @@ def best_of(runs: int, work: Callable[[], object]) -> float:
     return min(times)
 
 
+def render(report: Report, fmt: str, templates: Templates) -> str:
+    return format_for(fmt, templates).render(report)
+
+
 def main() -> None:
     rng = random.Random(5)
     ledger = generated_ledger(rng)
     checks, fetches = evidence(rng, ledger)
     graded = regrade(ledger, checks)
 
-    def build() -> r.Report:
-        return r.build_report(
+    def build() -> Report:
+        return build_report(
             ledger,
             checks,
             fetches,
@@ -169,16 +171,16 @@ def main() -> None:
 
     start = time.perf_counter()
     report = build()
-    cold_env = r.make_environment(None)
-    cold = {fmt: len(r.render(report, fmt, cold_env)) for fmt in ("md", "html")}
+    cold_templates = Templates(templates_loader(None))
+    cold = {fmt: len(render(report, fmt, cold_templates)) for fmt in ("md", "html")}
     first = time.perf_counter() - start
 
-    env = r.make_environment(None)
-    r.render(report, "md", env), r.render(report, "html", env)  # compile the templates once
+    templates = Templates(templates_loader(None))
+    render(report, "md", templates), render(report, "html", templates)  # compile them once
     seconds = {
         "build": best_of(5, build),
-        "md": best_of(5, lambda: r.render(report, "md", env)),
-        "html": best_of(5, lambda: r.render(report, "html", env)),
+        "md": best_of(5, lambda: render(report, "md", templates)),
+        "html": best_of(5, lambda: render(report, "html", templates)),
     }
     total = sum(seconds.values())
     quotes = sum(len(c.quotes) for c in ledger.claims)

@@ -9,17 +9,16 @@ page read once for many quotes), `diff` (what a rewording did to the meaning) an
 
 from __future__ import annotations
 
-from claimledger.match.diff import Judgement, WordChange, judge
+from claimledger.match.diff import Judgement, judge
 from claimledger.match.locator import (
     DEFAULT_THRESHOLDS,
     Match,
-    MatchKind,
-    MatchStatus,
     Thresholds,
     locate,
 )
 from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
+from claimledger.records import WordChange
 
 VERSION = 2  # bump when a change could alter a verdict: cached checks of older versions re-run
 
@@ -30,8 +29,6 @@ __all__ = [
     "Context",
     "Judgement",
     "Match",
-    "MatchKind",
-    "MatchStatus",
     "PreparedText",
     "TextKind",
     "Thresholds",

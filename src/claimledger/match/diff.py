@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Literal
 
 from rapidfuzz import fuzz
 
@@ -45,8 +44,8 @@ from claimledger.match.lexicon import (
     negates,
     number_value,
 )
+from claimledger.records import ChangeOp, WordChange
 
-ChangeOp = Literal["replace", "insert", "delete"]
 Opcode = tuple[str, int, int, int, int]
 """A difflib opcode: tag, quote words [i1, i2), page words [j1, j2)."""
 
@@ -59,21 +58,6 @@ every two words that are not."""
 
 _SPAN_BREAK = re.compile(r"[.,;:!?()\[\]]|\s-\s|--")  # between two words: a clause ends
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]*\s*$")
-
-
-@dataclass(frozen=True)
-class WordChange:
-    """One difference between the quote's words and the page's.
-
-    ``insert`` is words only on the page, ``delete`` words only in the quote; ``kind``
-    names what the change does to the meaning, when it does (``meaningful``).
-    """
-
-    op: ChangeOp
-    quote: str
-    page: str
-    meaningful: bool
-    kind: str | None = None
 
 
 @dataclass(frozen=True)

@@ -35,13 +35,11 @@ from typing import Literal
 
 from rapidfuzz import fuzz
 
-from claimledger.match.diff import Judgement, WordChange, judge
+from claimledger.match.diff import Judgement, judge
 from claimledger.match.lexicon import TOKEN
 from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import Context, PreparedText, content_lemmas, prepare
-
-MatchStatus = Literal["verified", "drifted", "missing", "ambiguous"]
-MatchKind = Literal["exact", "normalized"]
+from claimledger.records import CheckStatus, MatchKind, WordChange
 
 
 @dataclass(frozen=True)
@@ -89,7 +87,7 @@ class Match:
     contradict the quote, it only says less or other things).
     """
 
-    status: MatchStatus
+    status: CheckStatus
     match: MatchKind | None
     similarity: float
     current: str | None

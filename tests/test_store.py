@@ -1,4 +1,5 @@
-"""evidence.py: an append-only SQLite store that survives kills and refuses a second writer."""
+"""claimledger.store: an append-only SQLite store that survives kills and refuses a second
+writer, and lets no sqlite3 error escape."""
 
 from __future__ import annotations
 
@@ -9,23 +10,31 @@ import subprocess
 import sys
 import textwrap
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from claimledger import errors
-from claimledger.evidence import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    CheckRecord,
-    EvidenceError,
-    EvidenceStore,
+from claimledger import errors, match
+from claimledger.errors import (
+    ClaimledgerError,
+    EnvironmentProblem,
+    ExitCode,
     StoreBusyError,
-    StoredWordChange,
+    StoreDamagedError,
+    StoreError,
 )
-from claimledger.fetch import FetchResult, Hop, Validators
+from claimledger.records import (
+    CheckRecord,
+    FetchResult,
+    Hop,
+    Validators,
+    WordChange,
+    snapshot_digest,
+)
+from claimledger.store import EvidenceStore
+from claimledger.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -106,7 +115,7 @@ def test_reopening_keeps_everything(evidence_path: Path) -> None:
 def test_a_file_that_is_not_sqlite_is_a_clear_error(evidence_path: Path) -> None:
     evidence_path.parent.mkdir(parents=True)
     evidence_path.write_bytes(b"these are not the bytes of a database\n" * 200)
-    with pytest.raises(EvidenceError, match="is not a claimledger evidence store"):
+    with pytest.raises(StoreDamagedError, match="cannot be read as an evidence store"):
         EvidenceStore.open(evidence_path)
 
 
@@ -115,7 +124,7 @@ def test_a_newer_schema_is_a_clear_error(evidence_path: Path) -> None:
     connection = sqlite3.connect(evidence_path)
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
-    with pytest.raises(EvidenceError, match=r"newer claimledger .*upgrade claimledger"):
+    with pytest.raises(StoreDamagedError, match=r"newer claimledger .*upgrade claimledger"):
         EvidenceStore.open(evidence_path)
 
 
@@ -124,20 +133,48 @@ def test_another_programs_database_is_left_alone(evidence_path: Path) -> None:
     connection = sqlite3.connect(evidence_path)
     connection.execute("CREATE TABLE invoices (id INTEGER)")
     connection.close()
-    with pytest.raises(EvidenceError, match="tables: invoices"):
+    with pytest.raises(StoreDamagedError, match="tables: invoices"):
         EvidenceStore.open(evidence_path)
 
 
 def test_a_directory_in_the_way_is_a_clear_error(evidence_path: Path) -> None:
     evidence_path.mkdir(parents=True)
-    with pytest.raises(EvidenceError, match="cannot open evidence store"):
+    with pytest.raises(EnvironmentProblem, match="cannot be opened"):
         EvidenceStore.open(evidence_path)
 
 
 def test_store_errors_belong_to_the_tools_exception_tree() -> None:
-    assert issubclass(EvidenceError, errors.StoreError)
-    assert issubclass(StoreBusyError, errors.StoreBusyError)
-    assert issubclass(StoreBusyError, EvidenceError)
+    assert issubclass(StoreDamagedError, StoreError)
+    assert issubclass(StoreBusyError, StoreError)
+    tree: tuple[type[ClaimledgerError], ...] = (
+        StoreDamagedError,
+        StoreBusyError,
+        EnvironmentProblem,
+    )
+    for error in tree:
+        assert issubclass(error, ClaimledgerError)
+        assert error.exit_code == ExitCode.INPUT
+    assert int(ExitCode.INPUT) == 2
+    assert not hasattr(errors, "EvidenceError")
+
+
+def test_a_readonly_open_creates_nothing_and_writes_nothing(evidence_path: Path) -> None:
+    with pytest.raises(EnvironmentProblem, match="cannot be opened"):
+        EvidenceStore.open(evidence_path, readonly=True)
+    assert not evidence_path.parent.exists()
+    with EvidenceStore.open(evidence_path) as store:
+        run = store.begin_run(at(0), "claims.yaml")
+        store.record_check(run, checked())
+        store.finish_run(run, at(1))
+    with EvidenceStore.open(evidence_path, readonly=True) as reader:
+        assert reader.readonly
+        assert [check.claim_id for check in reader.latest_checks()] == ["input-gate"]
+        with pytest.raises(ValueError, match="opened for reading only"):
+            reader.begin_run(at(2), "claims.yaml")
+    with EvidenceStore.open(evidence_path) as store:
+        last = store.last_run()
+        assert last is not None and last.id == run  # the refused run left no row
+        store.begin_run(at(3), "claims.yaml")  # and no writer lock behind
 
 
 # --- runs and the writer lock ---------------------------------------------------------------
@@ -333,18 +370,43 @@ def test_validators_are_offered_only_when_every_reading_has_a_snapshot(
     assert evidence_store.validators(url, ["select main", "select article"]) is None
 
 
+def test_a_page_is_recorded_whole_in_one_transaction(evidence_store: EvidenceStore) -> None:
+    url = "https://a.test/doc"
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    with pytest.raises(RuntimeError):  # its check names a snapshot that is not there
+        evidence_store.record_page(
+            run,
+            fetched(url),
+            snapshot_hash=None,
+            new_snapshot="the page",
+            recipe="r",
+            checks=[checked(url=url, snapshot_hash="0f" * 32)],
+            now=at(0),
+        )
+    assert evidence_store.latest_fetches() == {}  # no page half recorded
+    assert evidence_store.latest_checks() == []
+    assert evidence_store.snapshot_at(url, None) is None
+
+    text = "While a storage operation is executing, no events are delivered."
+    digest = snapshot_digest(text)
+    evidence_store.record_page(
+        run,
+        fetched(url, text=None),
+        snapshot_hash=digest,
+        new_snapshot=text,
+        recipe="r",
+        checks=[checked(url=url, snapshot_hash=digest, recipe="r")],
+        now=at(1),
+    )
+    record = evidence_store.latest_fetches()[url]
+    assert (record.snapshot_hash, record.recipe, record.fetched_at) == (digest, "r", at(1))
+    assert evidence_store.snapshot_text(digest) == text
+    (check,) = evidence_store.latest_checks()
+    assert (check.run_id, check.snapshot_hash, check.recipe) == (run, digest, "r")
+    assert evidence_store.validators(url, ["r"]) == Validators('"v1"', record.last_modified)
+
+
 # --- checks ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LikeWordChange:
-    """The shape of match.WordChange, without depending on that module."""
-
-    op: str
-    quote: str
-    page: str
-    meaningful: bool
-    kind: str | None = None
 
 
 def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore) -> None:
@@ -357,8 +419,8 @@ def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore
         current="While a storage operation is executing, events may be delivered.",
         meaning_changed=True,
         changed_words=(
-            LikeWordChange("replace", "no", "may", True, "negation removed"),
-            StoredWordChange("insert", "", "be", False),
+            WordChange("replace", "no", "may", True, "negation removed"),
+            WordChange("insert", "", "be", False),
         ),
         change_kinds=("negation removed",),
         snapshot_hash=digest,
@@ -367,13 +429,13 @@ def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore
     evidence_store.record_check(run, check)
     (back,) = evidence_store.latest_checks()
     assert back.changed_words == (
-        StoredWordChange("replace", "no", "may", True, "negation removed"),
-        StoredWordChange("insert", "", "be", False),
+        WordChange("replace", "no", "may", True, "negation removed"),
+        WordChange("insert", "", "be", False),
     )
     assert back.change_kinds == ("negation removed",)
-    assert all(isinstance(change, StoredWordChange) for change in back.changed_words)
-    assert back.changed_words[0] == ("replace", "no", "may", True, "negation removed")
-    assert replace(back, changed_words=check.changed_words) == replace(check, run_id=run)
+    assert all(type(change) is WordChange for change in back.changed_words)
+    assert match.WordChange is WordChange  # the matcher's changes are the ones stored
+    assert back == replace(check, run_id=run)
 
 
 def test_a_check_of_an_unreadable_source_has_no_status(evidence_store: EvidenceStore) -> None:
@@ -451,8 +513,11 @@ def test_history_is_append_only(evidence_path: Path, statement: str) -> None:
 
 def test_a_check_naming_an_unknown_snapshot_is_rejected(evidence_store: EvidenceStore) -> None:
     run = evidence_store.begin_run(at(0), "claims.yaml")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(RuntimeError, match="FOREIGN KEY constraint failed") as refused:
         evidence_store.record_check(run, checked(snapshot_hash="f" * 64))
+    # our own bad write is a bug (exit 70), never "the store is damaged, move it aside"
+    assert not isinstance(refused.value, sqlite3.Error | StoreError)
+    assert evidence_store.latest_checks() == []
 
 
 # --- a refresh killed mid-run ---------------------------------------------------------------
@@ -464,7 +529,8 @@ WRITER = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
 
-    from claimledger.evidence import CheckRecord, EvidenceStore
+    from claimledger.records import CheckRecord
+    from claimledger.store import EvidenceStore
 
     now = datetime(2026, 11, 29, tzinfo=UTC)
     store = EvidenceStore.open(Path(sys.argv[1]))

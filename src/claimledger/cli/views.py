@@ -1,7 +1,8 @@
-"""Tables and texts the commands print, built from plain data (the CLI does the printing).
+"""Tables, lines and JSON payloads the commands print, built from plain data.
 
-Page text is always added as plain `Text`, never parsed as console markup, so a
-quote that contains `[bold]` prints exactly as written.
+The commands do the printing; here is only what they print. Page text is always added
+as plain `Text`, never parsed as console markup, so a quote that contains `[bold]`
+prints exactly as written; every URL is shown without its secrets.
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ import dataclasses
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.evidence import CheckRecord, FetchRecord
-from claimledger.fetch import FetchResult
-from claimledger.grade import GONE_STATUSES, READ_STATUSES, Evidence, Regrade
-from claimledger.ledger import Ledger
+from claimledger.grade import Evidence, Regrade, Trace
+from claimledger.ledger import Claim, HistoryEntry, Ledger
+from claimledger.match import Match
+from claimledger.records import READ_STATUSES, CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.urls import shown
 
 STATUS_STYLE = {
@@ -34,9 +35,10 @@ CHECK_COLUMNS = ("verified", "drifted", "missing", "ambiguous", "unread")
 def check_bucket(check: CheckRecord) -> str:
     """Which summary column a check counts in: its status; `missing` on a page that is
     gone (as the rules count it); `unread` when the page could not be read."""
-    if check.source_status in GONE_STATUSES:
-        return "missing"
-    return check.status if check.status is not None else "unread"
+    standing = classify(check)
+    if standing in ("reworded", "changed"):
+        return "drifted"
+    return "missing" if standing == "gone" else standing
 
 
 def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[str, Any]]:
@@ -81,7 +83,7 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
     return table
 
 
-Fetched = FetchRecord | FetchResult
+Fetched: TypeAlias = FetchRecord | FetchResult
 
 
 def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
@@ -273,6 +275,104 @@ def evidence_line(evidence: Evidence) -> str:
     if evidence.detail:
         parts.append(evidence.detail)
     return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
+    """The one JSON object `verify --json` prints."""
+    return {
+        "url": shown(fetched.url),
+        "final_url": shown(fetched.final_url),
+        "http_status": fetched.http_status,
+        "source_status": fetched.source_status,
+        "error": fetched.error,
+        "status": found.status if found else None,
+        "match": found.match if found else None,
+        "similarity": round(found.similarity, 4) if found else None,
+        "current": found.current if found else None,
+        "meaning_changed": found.meaning_changed if found else False,
+        "change_kinds": list(found.change_kinds) if found else [],
+        "changed_words": to_json(found.changed_words) if found else [],
+        "closest": found.closest if found else None,
+        "closest_kinds": list(found.closest_kinds) if found else [],
+        "occurrences": found.occurrences if found else 0,
+        "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
+        "canonical": shown(fetched.canonical) if fetched.canonical else None,
+        "context": to_json(found.context) if found and found.context else None,
+    }
+
+
+def verification_lines(payload: Mapping[str, Any]) -> list[str]:
+    """`verify` in words: the verdict, where the page was read, what it says now."""
+    status = payload["status"] or f"not checked: source {payload['source_status']}"
+    kind = f" ({payload['match']})" if payload["match"] else ""
+    lines = [f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}"]
+    if payload["moved_to"]:
+        lines.append(f"the page moved to {payload['moved_to']}")
+    elif payload["final_url"] != payload["url"]:
+        lines.append(f"read from {payload['final_url']}")
+    if payload["canonical"]:
+        lines.append(f"the page names {payload['canonical']} as its canonical address")
+    if payload["error"]:
+        lines.append(f"error: {payload['error']}")
+    if payload["current"] and payload["status"] != "verified":
+        lines.append(f"the page says: {payload['current']}")
+    elif payload["closest"]:
+        lines.append(f"the page now says (closest passage): {payload['closest']}")
+        kinds = ", ".join(payload["closest_kinds"])
+        lines.append(
+            f"it contradicts the quote: {kinds}" if kinds else "it does not contradict the quote"
+        )
+    if payload["meaning_changed"]:
+        words = "; ".join(
+            f"{c['kind'] + ': ' if c['kind'] else ''}{c['quote'] or '-'} -> {c['page'] or '-'}"
+            for c in payload["changed_words"]
+            if c["meaningful"]
+        )
+        lines.append(f"meaning changed: {words}")
+    if payload["occurrences"] > 1:
+        lines.append(f"occurs {payload['occurrences']} times on the page")
+    return lines
+
+
+# --------------------------------------------------------------------------- grades
+
+
+def regrade_note(result: Regrade) -> str | None:
+    """The closing line of `regrade` when nothing is pending."""
+    if result.pending:
+        return None
+    why = "no evidence yet" if not result.has_evidence else "every grade agrees with its evidence"
+    return f"nothing to propose: {why}"
+
+
+def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:
+    """Why each facet of a claim has its grade: the author's why, the rule's verdict and the
+    evidence behind it (newest first), then the facet's history (newest first)."""
+    lines = []
+    for facet in claim.grades:
+        lines.append(f"{claim.id} / {facet.on}: {facet.grade} (basis {facet.basis})")
+        if facet.why:
+            lines.append(f"  author: {facet.why}")
+        for trace in (t for t in traces if t.on == facet.on):
+            lines.append(f"  rule {trace.rule}: {trace.outcome}")
+            newest_first = sorted(
+                trace.evidence,
+                key=lambda e: e.when or dt.datetime.min.replace(tzinfo=dt.UTC),
+                reverse=True,
+            )
+            lines += [f"    {evidence_line(evidence)}" for evidence in newest_first]
+        lines += [f"  {entry.describe()}" for entry in reversed(facet_history(claim, facet.on))]
+    return lines
+
+
+def facet_history(claim: Claim, on: str) -> list[HistoryEntry]:
+    return [entry for entry in claim.history if entry.on == on]
+
+
+# --------------------------------------------------------------------------- JSON
 
 
 def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:

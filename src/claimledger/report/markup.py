@@ -7,8 +7,8 @@ template or renderer can forget it or do it slightly differently.
   blocks a Markdown report holds. Their results are `MarkdownText`, which a Markdown
   template prints as it is.
 * `author_markdown` passes the author's own Markdown (intros, about) through without raw
-  HTML or links to anything but http(s) and in-page anchors; `author_html` renders it as
-  a tiny safe HTML subset (paragraphs, lists, emphasis, code, http(s) links).
+  HTML or links to anything but http(s) and in-page anchors; `author_html` renders it
+  with markdown-it-py, raw HTML off, no images, the same links only.
 * `text_fragment_link` links to a quoted sentence on its page; `excerpt` shortens a
   quote to one line.
 
@@ -24,7 +24,8 @@ import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 from claimledger.urls import has_secrets, safe_url
 
@@ -157,62 +158,57 @@ def _keep_web_destination(match: re.Match[str]) -> str:
 
 
 # --------------------------------------------------------------------------- the author's
-# markdown in HTML: a tiny safe subset
+# markdown in HTML
 
-_LIST_ITEM = re.compile(r"^\s{0,3}[-*+]\s+")
-_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)([^<>]+?)(?<=\S)[*_](?![\w*])")
-_WEB_LINK = re.compile(r"\[([^\[\]]+)\]\((https?://[^\s)]+)\)")
+
+class _AuthorMarkdown(MarkdownIt):
+    """CommonMark and GitHub's tables and strikethrough; raw HTML shown as text; no images
+    (a report that loads a remote image tells its host who read it); links only to
+    http(s) URLs or in-page anchors."""
+
+    def __init__(self) -> None:
+        super().__init__("commonmark", {"html": False, "linkify": False, "typographer": False})
+        self.enable(["table", "strikethrough"]).disable("image")
+
+    def validateLink(self, url: str) -> bool:
+        return url.startswith("#") or safe_url(url) is not None
+
+
+_AUTHOR_MARKDOWN = _AuthorMarkdown()
 
 
 def author_html(text: Any) -> Markup:
-    """The author's Markdown as safe HTML: paragraphs, bullet lists, **strong**, *emphasis*,
-    `code` and http(s) links; everything else is shown as the text it is."""
-    source = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").strip()
-    blocks = [block for block in re.split(r"\n[ \t]*\n", source) if block.strip()]
-    return Markup("\n".join(_html_block(block) for block in blocks))
+    """The author's Markdown as HTML: CommonMark (and GitHub's tables and strikethrough)
+    with raw HTML shown as text, no images, and links only to http(s) URLs, shown as
+    `safe_url` shows them, or to in-page anchors."""
+    source = _CONTROL.sub("", str(text)).strip()
+    tokens = _AUTHOR_MARKDOWN.parse(source)
+    for token in tokens:
+        for child in token.children or ():
+            href = child.attrGet("href")
+            if child.type == "link_open" and isinstance(href, str) and not href.startswith("#"):
+                child.attrSet("href", safe_url(href) or "#")
+    html = _AUTHOR_MARKDOWN.renderer.render(tokens, _AUTHOR_MARKDOWN.options, {})
+    return Markup(html.strip())
 
 
-def _html_block(block: str) -> str:
-    lines = block.splitlines()
-    if all(_LIST_ITEM.match(line) for line in lines):
-        items = "".join(f"<li>{_html_inline(_LIST_ITEM.sub('', line))}</li>" for line in lines)
-        return f"<ul>{items}</ul>"
-    return f"<p>{_html_inline(' '.join(line.strip() for line in lines))}</p>"
+# --------------------------------------------------------------------------- words and ids
 
 
-def _html_inline(text: str) -> str:
-    out: list[str] = []
-    cursor = 0
-    for span in _CODE_SPAN.finditer(text):
-        out.append(_html_links(text[cursor : span.start()]))
-        out.append(f"<code>{escape(span.group(2).strip())}</code>")
-        cursor = span.end()
-    out.append(_html_links(text[cursor:]))
-    return "".join(out)
+def anchor(kind: str, ident: str) -> str:
+    """An HTML id / URL fragment that needs no escaping anywhere."""
+    return f"{kind}-{re.sub(r'[^a-z0-9._-]', '-', ident.lower())}"
 
 
-def _html_links(text: str) -> str:
-    out: list[str] = []
-    cursor = 0
-    for link in _WEB_LINK.finditer(text):
-        href = safe_url(link.group(2))
-        if href is None:
-            continue
-        out.append(_html_emphasis(text[cursor : link.start()]))
-        out.append(f'<a href="{escape(href)}">{_html_emphasis(link.group(1))}</a>')
-        cursor = link.end()
-    out.append(_html_emphasis(text[cursor:]))
-    return "".join(out)
+def sentence(text: Any) -> str:
+    """`text` ending as a sentence does, without doubling the author's own full stop."""
+    words = str(text).rstrip()
+    return words if not words or words[-1] in ".!?…:;" else f"{words}."
 
 
-def _html_emphasis(text: str) -> str:
-    safe = str(escape(text))
-    safe = _STRONG.sub(r"<strong>\1</strong>", safe)
-    return _EMPHASIS.sub(r"<em>\1</em>", safe)
-
-
-# --------------------------------------------------------------------------- excerpts
+def upper_first(text: Any) -> str:
+    words = str(text)
+    return words[:1].upper() + words[1:]
 
 
 def excerpt(text: str, limit: int = 72) -> str:
@@ -249,6 +245,7 @@ def _fragment_part(words: Sequence[str]) -> str:
 
 __all__ = [
     "MarkdownText",
+    "anchor",
     "author_html",
     "author_markdown",
     "code_block",
@@ -258,5 +255,7 @@ __all__ = [
     "md_link",
     "md_url",
     "one_line",
+    "sentence",
     "text_fragment_link",
+    "upper_first",
 ]

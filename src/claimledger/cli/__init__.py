@@ -1,0 +1,15 @@
+"""The `claimledger` command line: parse, call the core, print, and map errors to exit codes.
+
+`app` holds the frame (global options, the error mapping); each command group has its
+module, and `views` builds what they print.
+"""
+
+from claimledger.cli import authoring, demo, evidence, grading, reporting
+from claimledger.cli.app import app
+
+__all__ = ["app", "authoring", "demo", "evidence", "grading", "main", "reporting"]
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    app(prog_name="claimledger")

@@ -1,0 +1,227 @@
+"""The command line's frame: the typer app, the global options, and errors to exit codes.
+
+Every command is a function that parses its arguments, calls the core, prints, and
+returns an `ExitCode`; `command` registers it and is the one place where whatever it
+raises becomes one line on stderr and an exit status (see `claimledger.errors`).
+The global options (--ledger, --evidence, --debug) live in typer's context as an
+`Options`, never in module state, so a command run twice in one process (the demo,
+the tests) sees only its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import json
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Concatenate, ParamSpec
+
+import typer
+from rich.console import Console
+
+from claimledger import __version__
+from claimledger.errors import ClaimledgerError, ExitCode, LedgerError
+from claimledger.grade import current_checks
+from claimledger.ledger import Ledger
+from claimledger.ledgerfile import load
+from claimledger.records import CheckRecord, FetchRecord, RunRecord
+from claimledger.store import EvidenceStore
+
+app = typer.Typer(
+    name="claimledger",
+    help="Keep a teardown's quoted evidence alive: refresh quotes from docs, "
+    "regrade claims, render the report.",
+    epilog="First time: claimledger demo (offline), or claimledger init. The loop: "
+    "claimledger refresh, then regrade --write, then render. Exit codes: 0 ok, 1 found "
+    "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the global options say, for the command that runs after them."""
+
+    ledger: Path = Path("claims.yaml")
+    evidence: Path | None = None
+    debug: bool = False
+
+    @property
+    def home(self) -> Path:
+        """The ledger's directory: templates/, out/ and claimledger.toml are relative to it."""
+        return self.ledger.parent
+
+    @property
+    def store(self) -> Path:
+        """The evidence store: --evidence, else out/evidence.sqlite3 beside the ledger."""
+        return self.evidence or self.home / "out" / "evidence.sqlite3"
+
+    def load(self) -> Ledger:
+        return load(self.ledger)
+
+
+def options(ctx: typer.Context) -> Options:
+    """The global options of this invocation."""
+    found = ctx.find_root().obj
+    return found if isinstance(found, Options) else Options()
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"claimledger {__version__}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def global_options(
+    ctx: typer.Context,
+    ledger: Annotated[
+        Path,
+        typer.Option("--ledger", "-l", help="The claims ledger to work on.", show_default=True),
+    ] = Path("claims.yaml"),
+    evidence: Annotated[
+        Path | None,
+        typer.Option(
+            "--evidence",
+            help="The evidence store (default: out/evidence.sqlite3 beside the ledger).",
+        ),
+    ] = None,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the traceback of an internal error.")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Keep a teardown's quoted evidence alive.
+
+    Refresh quotes from the docs they came from, regrade the claims that rest on
+    them, and render the teardown report.
+    """
+    ctx.obj = Options(ledger=ledger, evidence=evidence, debug=debug)
+
+
+# --------------------------------------------------------------------------- errors
+
+P = ParamSpec("P")
+Command = Callable[Concatenate[typer.Context, P], ExitCode]
+
+
+def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
+    """Register a command: its returned ExitCode becomes the exit status, and whatever it
+    raises goes through `exit_status`. The command's first parameter is typer's context."""
+
+    def register(func: Command[P]) -> Command[P]:
+        @functools.wraps(func)
+        def run(ctx: typer.Context, *args: P.args, **kw: P.kwargs) -> ExitCode:
+            with exit_status(options(ctx).debug):
+                code = func(ctx, *args, **kw)
+            if code != ExitCode.OK:
+                raise typer.Exit(code)
+            return code
+
+        app.command(*names, **kwargs)(run)
+        return func  # the command as written; the app runs it through `run`
+
+    return register
+
+
+@contextlib.contextmanager
+def exit_status(debug: bool) -> Iterator[None]:
+    """Turn whatever a command raises into one line on stderr and its exit code:
+
+    a ledger's problems, each as FILE:LINE:COL, then a count (2); any other error of the
+    tree, its message (its class's code: 2); an interrupt (130); anything else is a bug:
+    one line, the traceback with --debug (70).
+    """
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except LedgerError as error:
+        for problem in error.problems:
+            err.print(str(problem), markup=False)
+        count = len(error.problems)
+        noun = "problem" if count == 1 else "problems"
+        err.print(f"claimledger: error: {count} {noun} in the ledger", markup=False)
+        raise typer.Exit(error.exit_code) from None
+    except ClaimledgerError as error:
+        err.print(f"claimledger: error: {error}", markup=False)
+        raise typer.Exit(error.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("claimledger: interrupted", markup=False)
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
+    except Exception as error:
+        if debug:
+            traceback.print_exception(error)
+        where = "" if debug else " (run with --debug for the traceback)"
+        message = f"claimledger: internal error: {type(error).__name__}: {error}{where}"
+        err.print(message, markup=False)
+        raise typer.Exit(ExitCode.INTERNAL) from None
+
+
+# --------------------------------------------------------------------------- shared steps
+
+
+def found_if(condition: bool) -> ExitCode:
+    """1 when the run found something that needs a person, else 0."""
+    return ExitCode.FOUND if condition else ExitCode.OK
+
+
+def today() -> dt.date:
+    return dt.date.today()
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def print_json(value: Any) -> None:
+    """JSON goes straight to stdout: no console styling or wrapping may touch it."""
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+@contextlib.contextmanager
+def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
+    """The evidence store for reading, or None when no refresh has created it yet."""
+    if not opts.store.exists():
+        yield None
+        return
+    with EvidenceStore.open(opts.store, readonly=True) as store:
+        yield store
+
+
+def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
+    """The latest check of each quote the ledger still holds, on each of its sources."""
+    with existing_store(opts) as store:
+        return current_checks(ledger, store.latest_checks() if store else [])
+
+
+def latest_fetches(
+    opts: Options, ledger: Ledger
+) -> tuple[dict[str, FetchRecord], RunRecord | None]:
+    """The latest fetch of each URL the ledger names, and the last run (None before any)."""
+    with existing_store(opts) as store:
+        fetches = store.latest_fetches() if store else {}
+        last = store.last_run() if store else None
+    urls = {source.url for source in ledger.sources.values()}
+    return {url: fetch for url, fetch in fetches.items() if url in urls}, last
+
+
+def no_evidence_note(opts: Options) -> None:
+    err.print(f"no evidence yet in {opts.store}: run `claimledger refresh`", markup=False)

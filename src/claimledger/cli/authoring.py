@@ -1,0 +1,282 @@
+"""Commands that write or check the ledger itself: check, schema, init, grade, add, move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from claimledger import ledgerfile
+from claimledger.cli.app import command, existing_store, options, out, print_json, today
+from claimledger.cli.evidence import read_pages_once
+from claimledger.cli.options import Headers, Maps, Timeout, UserAgent, fetch_settings
+from claimledger.config import FetchOptions
+from claimledger.errors import ExitCode, InputError
+from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema
+from claimledger.refresh import check_page, page_title
+from claimledger.report import Templates, packaged_templates, templates_loader
+from claimledger.urls import is_web_url, shown
+
+
+@command("check")
+def check_command(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
+) -> ExitCode:
+    """Validate the ledger; print its counts of claims, facets and grades.
+
+    Every problem is reported at once, as FILE:LINE:COL: message; exit 2 when there
+    is any.
+    """
+    opts = options(ctx)
+    ledger = opts.load()
+    counts = ledger.grade_counts()
+    facets = sum(counts.values())
+    if as_json:
+        print_json(
+            {
+                "ledger": str(opts.ledger),
+                "claims": len(ledger.claims),
+                "sources": len(ledger.sources),
+                "facets": facets,
+                "grades": {str(grade): n for grade, n in counts.items()},
+            }
+        )
+        return ExitCode.OK
+    grades = ", ".join(f"{n} {grade}" for grade, n in counts.items())
+    out.print(
+        f"{opts.ledger}: ok: {len(ledger.claims)} claims, {len(ledger.sources)} sources, "
+        f"{facets} facets ({grades})",
+        markup=False,
+    )
+    return ExitCode.OK
+
+
+@command("schema")
+def schema_command(ctx: typer.Context) -> ExitCode:
+    """Print the JSON Schema of the ledger (for editors: validation and completion)."""
+    print_json(ledger_schema())
+    return ExitCode.OK
+
+
+@command("init")
+def init_command(
+    ctx: typer.Context,
+    directory: Annotated[
+        Path, typer.Argument(help="Where to create claims.yaml and templates/.")
+    ] = Path(),
+) -> ExitCode:
+    """Scaffold a small valid claims.yaml, its JSON Schema and the default report templates.
+
+    The ledger's first line points editors at ledger.schema.json beside it, for
+    validation and completion. Refuses to overwrite anything that is already there.
+    """
+    templates = Templates(templates_loader(None))
+    files = {
+        "claims.yaml": ledgerfile.starter_ledger(),
+        "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
+        **{f"templates/{name}": templates.source(name) for name in packaged_templates()},
+    }
+    ledgerfile.scaffold(directory, files)
+    ledger_path = directory / "claims.yaml"
+    out.print(
+        f"created {ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/",
+        markup=False,
+    )
+    out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
+    return ExitCode.OK
+
+
+@command("grade")
+def grade_command(
+    ctx: typer.Context,
+    claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
+    grade: Annotated[
+        Grade,
+        typer.Argument(help="DEMONSTRATED, CLAIMED, SPECULATIVE or UNKNOWN.", case_sensitive=False),
+    ],
+    because: Annotated[
+        str, typer.Option("--because", help="Why; recorded in the claim's history.")
+    ],
+    on: Annotated[
+        str | None,
+        typer.Option("--on", help="The facet to grade (default: the claim's first facet)."),
+    ] = None,
+) -> ExitCode:
+    """Grade one facet of a claim by hand, recording who and why in its history.
+
+    Example: claimledger grade input-gate UNKNOWN --on "holds at the crash boundary"
+    --because "the runtime docs no longer say"
+    """
+    if not because.strip():
+        raise InputError("--because must say why")
+    day = today()
+
+    def change(text: str, ledger: Ledger) -> str:
+        return ledgerfile.set_grade(
+            text, ledger, claim_id, on, grade, by="person", why=because, date=day
+        )
+
+    ledger = ledgerfile.update(options(ctx).ledger, change)
+    facet = ledger.claim(claim_id).facet(on)
+    out.print(f"{claim_id}: {facet.on}: now {facet.grade}", markup=False)
+    return ExitCode.OK
+
+
+@command("move")
+def move_command(
+    ctx: typer.Context,
+    source_id: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's id.")],
+    new_url: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NEW_URL", help="Its new address (default: where the last refresh found it)."
+        ),
+    ] = None,
+    why: Annotated[
+        str | None, typer.Option("--why", help="Recorded in the source's history.")
+    ] = None,
+) -> ExitCode:
+    """Adopt a source's new address: the ledger's URL changes, the old one goes to history.
+
+    Without NEW_URL, takes the address the last refresh was redirected to. The next
+    refresh checks every quote of the source at its new address.
+
+    Example: claimledger move agents-store-sync
+    """
+    opts = options(ctx)
+    source = opts.load().source(source_id)
+    target = new_url or _where_it_moved(ctx, source.id, source.url)
+    if not is_web_url(target):
+        raise InputError(f"{target!r} is not an http(s) URL with a host")
+    if target == source.url:
+        raise InputError(f"source '{source_id}' is already at {shown(target)}")
+    day = today()
+    reason = why or ("followed the redirect the last refresh found" if new_url is None else "moved")
+
+    def change(text: str, fresh: Ledger) -> str:
+        return ledgerfile.move_source(text, fresh, source_id, target, date=day, why=reason)
+
+    ledgerfile.update(opts.ledger, change)
+    out.print(f"moved {source_id}: {shown(source.url)} -> {shown(target)}", markup=False)
+    out.print("next: claimledger refresh, to check its quotes there", markup=False)
+    return ExitCode.OK
+
+
+def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> str:
+    """The address the last refresh of `url` ended at, when that is a move."""
+    with existing_store(options(ctx)) as store:
+        fetch = (store.latest_fetches() if store else {}).get(url)
+    if fetch is None:
+        raise InputError(
+            f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
+            "NEW_URL"
+        )
+    if fetch.moved_to is None:
+        raise InputError(
+            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}): "
+            "give NEW_URL"
+        )
+    return fetch.moved_to
+
+
+@command("add")
+def add_command(
+    ctx: typer.Context,
+    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The new claim's id.")],
+    urls: Annotated[list[str], typer.Option("--url", help="A source page (repeatable).")],
+    quotes: Annotated[list[str], typer.Option("--quote", help="Exact words (repeatable).")],
+    grade: Annotated[Grade, typer.Option("--grade", case_sensitive=False)] = Grade.DEMONSTRATED,
+    on: Annotated[
+        str, typer.Option("--on", help="The facet graded.")
+    ] = "the documentation says this",
+    section: Annotated[str | None, typer.Option("--section", help="Default: the first.")] = None,
+    title: Annotated[str | None, typer.Option("--title")] = None,
+    statement: Annotated[str | None, typer.Option("--statement")] = None,
+    kind: Annotated[str, typer.Option("--kind")] = "guarantee",
+    depends_on: Annotated[list[str] | None, typer.Option("--depends-on")] = None,
+    publisher: Annotated[
+        str | None, typer.Option("--publisher", help="For new sources (default: the host).")
+    ] = None,
+    maps: Maps = None,
+    timeout: Timeout = None,
+    user_agent: UserAgent = None,
+    headers: Headers = None,
+) -> ExitCode:
+    """Record a new claim; every quote is verified on every URL before anything is written.
+
+    A quote that is not on a page is refused, with the page's closest wording.
+
+    Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
+    --quote "any new outgoing network messages will be held back" --section guarantees
+    """
+    opts = options(ctx)
+    ledger = opts.load()
+    _check_new_claim(ledger, claim_id, section, kind, depends_on or [])
+    for url in urls:
+        if not is_web_url(url):
+            raise InputError(f"--url {url!r} is not an http(s) URL with a host")
+    given = FetchOptions(
+        timeout=timeout,
+        user_agent=user_agent,
+        headers=tuple(headers or ()),
+        maps=tuple(maps or ()),
+    )
+    policy, url_map = fetch_settings(opts, given)
+    pages = asyncio.run(read_pages_once(urls, policy, url_map))
+    problems = []
+    for url in urls:
+        page = pages[url]
+        for quote in quotes:
+            found = check_page(quote, page)
+            if found is None:
+                problems.append(
+                    f"{shown(url)}: could not be read "
+                    f"({page.fetch.source_status}: {page.fetch.error})"
+                )
+            elif found.status != "verified":
+                closest = f"; closest wording: {found.current!r}" if found.current else ""
+                problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
+    if problems:
+        raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
+    draft = ledgerfile.NewClaim(
+        id=claim_id,
+        section=section,
+        title=title or claim_id,
+        statement=statement or (title or claim_id),
+        kind=kind,
+        quotes=tuple(quotes),
+        urls=tuple(urls),
+        grade=grade,
+        on=on,
+        depends_on=tuple(depends_on or ()),
+        publisher=publisher,
+        titles={url: page_title(pages[url]) for url in urls},
+    )
+    ledgerfile.update(opts.ledger, lambda text, fresh: ledgerfile.add_claim(text, fresh, draft))
+    out.print(
+        f"added {claim_id}: {len(quotes)} quote(s) verified on {len(urls)} source(s)", markup=False
+    )
+    return ExitCode.OK
+
+
+def _check_new_claim(
+    ledger: Ledger, claim_id: str, section: str | None, kind: str, premises: list[str]
+) -> None:
+    """Refuse what the ledger would refuse, before fetching anything."""
+    if claim_id in ledger.claim_ids:
+        raise InputError(f"claim '{claim_id}' already exists")
+    if not CLAIM_ID.fullmatch(claim_id):
+        raise InputError(
+            f"{claim_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
+        )
+    sections = [s.id for s in ledger.sections]
+    if section is not None and section not in sections:
+        raise InputError(f"--section {section!r} is not one of {', '.join(sections)}")
+    if kind not in CLAIM_KINDS:
+        raise InputError(f"--kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+    for premise in premises:
+        ledger.claim(premise)

@@ -1,0 +1,178 @@
+"""A response's bytes as text: Content-Encoding undone under a cap, the charset read as a
+browser reads it, and the media types we can read at all.
+
+Pure: bytes in, text out. A body that cannot be had raises `PageUnreadable`, which the
+fetcher reports as an `unreadable` source.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import zlib
+
+from bs4.dammit import EncodingDetector, UnicodeDammit
+
+from claimledger.errors import PageUnreadable
+
+READABLE_TYPES = frozenset(
+    {
+        "text/html",
+        "application/xhtml+xml",
+        "text/plain",
+        "text/markdown",
+        "application/json",
+        "application/javascript",
+        "text/javascript",
+    }
+)
+MARKUP_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+def media_type_of(content_type: str | None) -> str | None:
+    """The media type of a Content-Type header, lowercased, without parameters."""
+    if content_type is None:
+        return None
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media or None
+
+
+def charset_of(content_type: str | None) -> str | None:
+    if content_type is None:
+        return None
+    found = re.search(r";\s*charset\s*=\s*[\"']?([^\"';\s]+)", content_type, re.IGNORECASE)
+    return found[1] if found else None
+
+
+def is_readable(media_type: str) -> bool:
+    return media_type in READABLE_TYPES or media_type.startswith("text/x-")
+
+
+_BINARY_SIGNATURES = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
+
+
+def looks_binary(body: bytes) -> bool:
+    head = body[:4096]
+    return head.startswith(_BINARY_SIGNATURES) or b"\x00" in head
+
+
+class Inflater:
+    """Undo a Content-Encoding while counting output, so a bomb stops at the cap.
+
+    zlib's `max_length` bounds every step, so no more than `cap + 1` decoded bytes
+    ever exist at once, however well the input compresses.
+    """
+
+    def __init__(self, encoding: str, cap: int) -> None:
+        self._encoding = encoding
+        self._cap = cap
+        self._produced = 0
+        self._sniffed = False
+        self._zlib: zlib._Decompress | None = None
+        if encoding in ("gzip", "x-gzip"):
+            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self._zlib = zlib.decompressobj()
+        elif encoding not in ("", "identity"):
+            raise PageUnreadable(f"unsupported Content-Encoding: {encoding}")
+
+    def feed(self, data: bytes) -> bytes:
+        if self._zlib is None:
+            return self._count(data)
+        if self._encoding == "deflate" and not self._sniffed:
+            self._sniff_raw_deflate(data)
+        out = bytearray()
+        while data:
+            try:
+                out += self._count(self._zlib.decompress(data, self._cap - self._produced + 1))
+            except zlib.error as exc:
+                raise PageUnreadable(f"corrupt {self._encoding} body: {exc}") from None
+            data = self._zlib.unconsumed_tail
+        return bytes(out)
+
+    def finish(self) -> bytes:
+        if self._zlib is None:
+            return b""
+        tail = self._count(self._zlib.flush())
+        if not self._zlib.eof:
+            raise PageUnreadable(f"truncated {self._encoding} body")
+        return tail
+
+    def _sniff_raw_deflate(self, first: bytes) -> None:
+        """Some servers send bare deflate without the zlib header that `deflate` implies."""
+        self._sniffed = True
+        try:
+            zlib.decompressobj().decompress(first, 1)
+        except zlib.error:
+            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)
+
+    def _count(self, chunk: bytes) -> bytes:
+        self._produced += len(chunk)
+        if self._produced > self._cap:
+            raise PageUnreadable(f"decompressed body larger than {self._cap} bytes")
+        return chunk
+
+
+# Labels browsers read differently from Python's codec of the same name (WHATWG Encoding).
+_CHARSET_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "ms_kanji": "cp932",
+    "windows-31j": "cp932",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+}
+
+
+def _codec(label: str | None) -> str | None:
+    """The codec a browser uses for a charset label, or None for a label it does not know."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").lower()
+    try:
+        return codecs.lookup(_CHARSET_ALIASES.get(name, name)).name
+    except LookupError:
+        return None
+
+
+def decode(body: bytes, media_type: str | None, header_charset: str | None) -> str:
+    """Decode as a browser would: a byte order mark, then the header's charset, then the
+    page's own declaration, then detection (bs4's EncodingDetector does the sniffing; an
+    undeclared single-byte Western page is read as windows-1252, as browsers do)."""
+    unmarked, bom = EncodingDetector.strip_byte_order_mark(body)
+    if bom:
+        return unmarked.decode(bom, errors="replace")
+    markup = media_type is None or media_type in MARKUP_TYPES
+    declared = _codec(header_charset)
+    if declared is None and markup:
+        declared = _codec(EncodingDetector.find_declared_encoding(body, is_html=True))
+    if declared is not None:
+        return body.decode(declared, errors="replace")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    guessed = UnicodeDammit(body, is_html=markup, exclude_encodings=["utf-8"])
+    encoding = _codec(guessed.original_encoding)
+    if encoding is None or encoding in _LATIN_GUESSES:
+        return body.decode("cp1252", errors="replace")
+    return body.decode(encoding, errors="replace")
+
+
+# Single-byte Latin code pages: on a short page, detection picks among these almost at
+# random (they differ only in accented letters), so we read them as windows-1252,
+# which is also what browsers assume for an undeclared Western page.
+_LATIN_GUESSES = frozenset(
+    {"cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "mac_latin2", "mac_roman", "cp775"}
+    | {"cp437", "cp850", "cp858", "iso8859-1", "windows-1252"}
+    | {f"iso8859_{n}" for n in (2, 3, 4, 9, 10, 13, 14, 15, 16)}
+)

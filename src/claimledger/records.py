@@ -1,0 +1,277 @@
+"""The values that cross layers: what a fetch found, what a check found, what a run was.
+
+Frozen records with no behaviour beyond reading themselves, so that the pure core (match,
+grade, report) and the edges (fetch, store, CLI) share one shape of each thing without
+importing one another. Two rules that several layers need live here, written once:
+which check is the latest of a quote on a source (`latest_by_key`), and what a check
+says of its quote (`classify`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeVar
+
+from claimledger import __version__
+
+SourceStatus = Literal["ok", "moved", "gone", "unreachable", "refused", "unreadable"]
+"""What happened to a source: read, read at a new address, 404/410, no answer, refused
+(401/403/429, robots.txt), or a body we cannot read (or with no text a reader sees)."""
+
+CheckStatus = Literal["verified", "drifted", "missing", "ambiguous"]
+"""Where a quote stands on a page that was read."""
+
+MatchKind = Literal["exact", "normalized"]
+ChangeOp = Literal["replace", "insert", "delete"]
+HopVia = Literal["http", "meta-refresh"]
+
+Standing = Literal["verified", "ambiguous", "reworded", "changed", "missing", "gone", "unread"]
+"""What one check says of its quote, for the rules and every table: verbatim there
+(once, or in several places when reworded), reworded harmlessly, reworded with a change
+of meaning, not there, on a page that is gone, or nothing at all (not read)."""
+
+READ_STATUSES = frozenset({"ok", "moved"})
+"""Source statuses whose page was read, so the check says something about the quote."""
+
+CARRIED: frozenset[Standing] = frozenset({"verified", "ambiguous"})
+"""Standings under which the page carries the quote's words."""
+
+
+# --------------------------------------------------------------------------- fetching
+
+
+@dataclass(frozen=True)
+class Validators:
+    """What the last snapshot's response said, so the next request can be conditional."""
+
+    etag: str | None
+    last_modified: str | None
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One redirect on the way to the page: where we were, what it answered, and how it sent
+    us on (an HTTP redirect, or a meta refresh in an alias page's head)."""
+
+    url: str
+    status: int
+    via: HopVia = "http"
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """Limits and manners of a run; the defaults suit public documentation sites.
+
+    `deadline` bounds one URL whole (its redirects, retries and waits); `timeout` one
+    request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
+    redirect; a longer one belongs to a page meant to be read first.
+    """
+
+    concurrency: int = 16
+    per_host: int = 4
+    per_host_interval: float = 0.05
+    timeout: float = 20.0
+    retries: int = 3
+    backoff_base: float = 0.5
+    retry_after_cap: float = 30.0
+    max_body: int = 10 * 1024 * 1024
+    max_decompressed: int = 32 * 1024 * 1024
+    max_redirects: int = 10
+    deadline: float = 30.0
+    user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
+    headers: tuple[tuple[str, str], ...] = ()
+    respect_robots: bool = True
+    allow_private: bool = False
+    max_robots_body: int = 512 * 1024
+    max_crawl_delay: float = 10.0
+    max_refresh_delay: float = 5.0
+
+
+DEFAULT_POLICY = FetchPolicy()
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """Everything a run learned about one ledger URL; `text` is None unless the body was read.
+
+    `canonical` is the page's `<link rel="canonical">` when it names another address
+    (shown, never followed); `conditional` the validators sent to `final_url`, so a
+    304 reuses exactly the snapshot they came with.
+    """
+
+    url: str
+    final_url: str
+    http_status: int | None
+    source_status: SourceStatus
+    redirects: tuple[Hop, ...]
+    moved_to: str | None
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    text: str | None
+    not_modified: bool
+    error: str | None
+    attempts: int
+    elapsed: float
+    line_range: tuple[int, int] | None
+    canonical: str | None = None
+    conditional: Validators | None = None
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True)
+class WordChange:
+    """One difference between the quote's words and the page's.
+
+    ``insert`` is words only on the page, ``delete`` words only in the quote; ``kind``
+    names what the change does to the meaning, when it does (``meaningful``).
+    """
+
+    op: ChangeOp
+    quote: str
+    page: str
+    meaningful: bool
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """One quote checked on one source in one run.
+
+    `status` is None when the source could not be read: a failed fetch says nothing
+    about the quote. `run_id` is filled in when read back from the store; `misread`
+    marks a check made on another address's text (a store written before validators
+    were kept per URL), kept in history and never taken as evidence. A drifted quote
+    carries its `change_kinds`; a missing one may carry the `closest` passage left on
+    the page and how it differs (`closest_kinds`).
+    """
+
+    claim_id: str
+    quote_index: int
+    quote_text: str
+    source_id: str
+    url: str
+    source_status: SourceStatus
+    status: CheckStatus | None
+    match_kind: MatchKind | None
+    similarity: float | None
+    current: str | None
+    meaning_changed: bool
+    changed_words: tuple[WordChange, ...]
+    occurrences: int
+    context_before: str | None
+    context_after: str | None
+    snapshot_hash: str | None
+    checked_at: dt.datetime
+    run_id: int | None = None
+    recipe: str = ""
+    misread: bool = False
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FetchRecord:
+    """One fetch of one ledger URL, as recorded."""
+
+    run_id: int
+    url: str
+    final_url: str
+    http_status: int | None
+    source_status: SourceStatus
+    redirects: tuple[Hop, ...]
+    moved_to: str | None
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    error: str | None
+    not_modified: bool
+    attempts: int
+    elapsed: float
+    snapshot_hash: str | None
+    fetched_at: dt.datetime
+    recipe: str = ""
+    canonical: str | None = None
+    misread: bool = False
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One refresh run; `finished_at` is None for a run that never finished (or is running)."""
+
+    id: int
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    ledger_path: str
+
+
+# --------------------------------------------------------------------------- the two rules
+
+
+class Keyed(Protocol):
+    """What `latest_by_key` needs of a check."""
+
+    @property
+    def claim_id(self) -> str: ...
+    @property
+    def quote_text(self) -> str: ...
+    @property
+    def source_id(self) -> str: ...
+    @property
+    def checked_at(self) -> dt.datetime: ...
+
+
+class Judged(Protocol):
+    """What `classify` needs of a check."""
+
+    @property
+    def source_status(self) -> str: ...
+    @property
+    def status(self) -> str | None: ...
+    @property
+    def meaning_changed(self) -> bool: ...
+
+
+K = TypeVar("K", bound=Keyed)
+CheckKey = tuple[str, str, str]
+
+
+def snapshot_digest(text: str) -> str:
+    """The name a snapshot is kept under: the sha256 of its text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_key(check: Keyed) -> CheckKey:
+    """A quote on a source: (claim, the quote's words, source)."""
+    return (check.claim_id, check.quote_text, check.source_id)
+
+
+def latest_by_key(checks: Iterable[K]) -> dict[CheckKey, K]:
+    """The latest check of each quote on each source (the later of two at the same time)."""
+    latest: dict[CheckKey, K] = {}
+    for check in checks:
+        key = check_key(check)
+        if key not in latest or check.checked_at >= latest[key].checked_at:
+            latest[key] = check
+    return latest
+
+
+def classify(check: Judged) -> Standing:
+    """What a check says of its quote (see :data:`Standing`)."""
+    if check.source_status == "gone":
+        return "gone"
+    if check.source_status not in READ_STATUSES or check.status is None:
+        return "unread"
+    if check.status == "drifted":
+        return "changed" if check.meaning_changed else "reworded"
+    if check.status == "verified":
+        return "verified"
+    if check.status == "ambiguous":
+        return "ambiguous"
+    return "missing"

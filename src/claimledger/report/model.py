@@ -1,0 +1,285 @@
+"""The report as a reader will see it: frozen views, everything already worked out.
+
+`build.build_report` fills them from the ledger and the evidence; the formats only lay
+them out. Every field is plain data (strings, numbers, tuples), so the JSON report is
+these records as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from claimledger.ledger import Grade
+
+GRADE_MEANINGS: Mapping[Grade, str] = {
+    Grade.DEMONSTRATED: "the artifact itself was opened and read, or run",
+    Grade.CLAIMED: "the subject asserts it; nothing beyond its word",
+    Grade.SPECULATIVE: "the author's inference; never to be taken as fact",
+    Grade.UNKNOWN: "the public evidence cannot settle it",
+}
+
+FLAG_ORDER = ("PROPOSED", "STALE", "DOWNGRADED")
+"""The flags a claim shows, in the order a reader meets them."""
+
+
+def weakest(grades: Iterable[str]) -> str:
+    """The weakest of some grades: what a claim may be taken as, at most."""
+    return str(min((Grade(grade) for grade in grades), key=lambda grade: grade.strength))
+
+
+@dataclass(frozen=True)
+class GradeCount:
+    """One line of the grade legend."""
+
+    grade: str
+    meaning: str
+    count: int
+
+
+@dataclass(frozen=True)
+class WordChangeView:
+    """One word-level difference between the quote and the page, in words a reader reads."""
+
+    op: str
+    was: str
+    now: str
+    meaningful: bool
+    label: str
+
+
+@dataclass(frozen=True)
+class SourceCheck:
+    """What the latest check says of one quote on one of its sources.
+
+    `status` is one of verified, ambiguous, drifted, missing, gone, unread (the page could
+    not be read: no evidence either way) or unchecked (no check yet). `link` goes to the
+    sentence itself (a text-fragment link); `current` is the page's own wording when the
+    quote drifted.
+    """
+
+    source_id: str
+    title: str
+    url: str | None
+    link: str | None
+    archived: str | None
+    status: str
+    source_status: str | None
+    label: str
+    checked_on: str | None
+    current: str | None
+    meaning_changed: bool
+    changes: tuple[WordChangeView, ...]
+    moved_to: str | None
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class QuoteView:
+    """A quote with its sources, how well it is cross-checked, and when it was last verified."""
+
+    index: int
+    text: str
+    note: str | None
+    sources: tuple[SourceCheck, ...]
+    state: str
+    last_verified: str | None
+    verified_label: str
+    cross_check: str
+    agreeing: str
+    carried_by: int
+    independent: int
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something a reader must not miss about a facet: PROPOSED, STALE or DOWNGRADED."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class FacetView:
+    """One graded facet and its grade line ("Grade on …: GRADE — evidence")."""
+
+    on: str
+    grade: str
+    basis: str
+    why: str
+    evidence: str
+    line: str
+    trace: str
+    flags: tuple[Flag, ...]
+
+
+@dataclass(frozen=True)
+class PremiseView:
+    """A claim this one rests on, linked, with its weakest grade."""
+
+    claim_id: str
+    anchor: str
+    title: str
+    grade: str
+
+
+@dataclass(frozen=True)
+class ArtifactView:
+    """The program that demonstrates a claim, and the output it must print."""
+
+    command: str
+    expect: str
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    id: str
+    anchor: str
+    title: str
+    kind: str
+    statement: str
+    quotes: tuple[QuoteView, ...]
+    facets: tuple[FacetView, ...]
+    premises: tuple[PremiseView, ...]
+    falsifier: str | None
+    artifact: ArtifactView | None
+    history: tuple[str, ...]
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SectionView:
+    id: str
+    anchor: str
+    title: str
+    intro: str
+    claims: tuple[ClaimView, ...]
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """An open question: a claim of kind question, or one with facets graded UNKNOWN."""
+
+    number: int
+    claim_id: str
+    anchor: str
+    title: str
+    statement: str
+    unknown: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FidelityRow:
+    """Source fidelity of one quote: how it is cited, how many sources agree, when verified."""
+
+    claim_id: str
+    anchor: str
+    claim_title: str
+    quote: str
+    excerpt: str
+    cross_check: str
+    agreeing: str
+    last_verified: str
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """A source of the ledger with the status of its latest fetch."""
+
+    id: str
+    title: str
+    url: str | None
+    archived: str | None
+    kind: str
+    publisher: str
+    status: str
+    label: str
+    moved_to: str | None
+    cited_by: tuple[PremiseView, ...]
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DriftView:
+    """A quote the page no longer carries as quoted: reworded (drifted) or not found."""
+
+    claim_id: str
+    anchor: str
+    claim_title: str
+    source_id: str
+    source_title: str
+    source_url: str | None
+    status: str
+    meaning_changed: bool
+    label: str
+    quoted: str
+    current: str | None
+    changes: tuple[WordChangeView, ...]
+    checked_on: str | None
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """One difference from the last render: a grade, a quote or a source."""
+
+    area: str
+    subject: str
+    anchor: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class ChangesView:
+    first_render: bool
+    since: str | None
+    note: str
+    items: tuple[ChangeView, ...]
+
+
+@dataclass(frozen=True)
+class Summary:
+    claims: int
+    facets: int
+    quotes: int
+    sources: int
+    verified_quotes: int
+    drifted_quotes: int
+    missing_quotes: int
+    sources_not_ok: int
+    proposals: int
+    stale: int
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the report shows, already worked out; templates only lay it out."""
+
+    title: str
+    subject: str
+    author: str
+    about: str
+    date_read: str
+    last_refresh: str | None
+    generated_on: str
+    has_evidence: bool
+    legend: tuple[GradeCount, ...]
+    summary: Summary
+    sections: tuple[SectionView, ...]
+    questions: tuple[QuestionView, ...]
+    fidelity: tuple[FidelityRow, ...]
+    churn_sources: tuple[SourceView, ...]
+    drifts: tuple[DriftView, ...]
+    changes: ChangesView
+    did_not: tuple[str, ...]
+    could_not_see: tuple[str, ...]
+    sources: tuple[SourceView, ...]
+
+    @property
+    def claims(self) -> tuple[ClaimView, ...]:
+        """Every claim in report order."""
+        return tuple(claim for section in self.sections for claim in section.claims)

@@ -1,0 +1,202 @@
+"""The JSON Schema of a ledger: the shape `claimledger schema` prints and the loader checks.
+
+Data, kept as Python so the pure core needs no file to validate a ledger. Editors get it
+from `claimledger schema` (or the `ledger.schema.json` that `init` writes beside a new
+ledger); the loader checks the same dict, so the tool and its editors never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LEDGER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://claimledger.dev/schema/ledger-1.json",
+    "title": "claimledger ledger (claims.yaml)",
+    "description": "A teardown's claims, their exact quotes, their sources and their graded "
+    "facets.",
+    "type": "object",
+    "required": ["ledger", "title", "date_read", "sections", "sources", "claims"],
+    "additionalProperties": False,
+    "properties": {
+        "ledger": {"const": 1, "description": "Schema version of this file."},
+        "title": {"type": "string", "minLength": 1},
+        "subject": {"type": "string", "description": "What is being read."},
+        "author": {"type": "string"},
+        "date_read": {"$ref": "#/$defs/date", "description": "The day the sources were read."},
+        "about": {"type": "string", "description": "Markdown: what this reading is and is not."},
+        "sections": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The report's order.",
+            "items": {
+                "type": "object",
+                "required": ["id", "title"],
+                "additionalProperties": False,
+                "properties": {
+                    "id": {"$ref": "#/$defs/id"},
+                    "title": {"type": "string", "minLength": 1},
+                    "intro": {"type": "string", "description": "The author's markdown."},
+                },
+            },
+        },
+        "sources": {
+            "type": "object",
+            "description": "Each source once, referred to by id.",
+            "propertyNames": {"$ref": "#/$defs/id"},
+            "additionalProperties": {"$ref": "#/$defs/source"},
+        },
+        "claims": {"type": "array", "items": {"$ref": "#/$defs/claim"}},
+        "scope": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "did_not": {"type": "array", "items": {"type": "string"}},
+                "could_not_see": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+    "$defs": {
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
+        "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+        "url": {"type": "string", "pattern": "^https?://[^\\s]+$"},
+        "grade": {"enum": ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]},
+        "source": {
+            "type": "object",
+            "required": ["url", "title", "kind", "publisher"],
+            "additionalProperties": False,
+            "properties": {
+                "url": {"$ref": "#/$defs/url"},
+                "title": {"type": "string", "minLength": 1},
+                "kind": {"enum": ["docs", "blog", "changelog", "source", "mirror", "other"]},
+                "publisher": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "Two sources of one publisher are not independent.",
+                },
+                "independent": {
+                    "type": "boolean",
+                    "description": "Count as independent even when the publisher is shared.",
+                },
+                "select": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "CSS selector of the content region.",
+                },
+                "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
+                "note": {"type": "string"},
+                "accept_status": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 100, "maximum": 599},
+                    "description": "HTTP statuses this site "
+                    "is known to answer us "
+                    "with (a 403 for bots): "
+                    "not a failure, and no "
+                    "evidence either way.",
+                },
+                "history": {
+                    "type": "array",
+                    "description": "Appended by the tool: where this source lived before.",
+                    "items": {
+                        "type": "object",
+                        "required": ["date", "moved_from", "by"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "date": {"$ref": "#/$defs/date"},
+                            "moved_from": {"$ref": "#/$defs/url"},
+                            "by": {"type": "string", "minLength": 1},
+                            "why": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        },
+        "quote": {
+            "type": "object",
+            "required": ["text", "sources"],
+            "additionalProperties": False,
+            "properties": {
+                "text": {"type": "string", "minLength": 1},
+                "sources": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/id"}},
+                "note": {"type": "string"},
+            },
+        },
+        "facet": {
+            "type": "object",
+            "required": ["on", "grade", "basis"],
+            "additionalProperties": False,
+            "properties": {
+                "on": {"type": "string", "minLength": 1, "description": "What the grade is on."},
+                "grade": {"$ref": "#/$defs/grade"},
+                "basis": {"enum": ["quotes", "premises", "artifact", "judgement"]},
+                "why": {"type": "string"},
+                "min_sources": {"type": "integer", "minimum": 1},
+            },
+        },
+        "artifact": {
+            "type": "object",
+            "required": ["run", "expect"],
+            "additionalProperties": False,
+            "properties": {
+                "run": {
+                    "oneOf": [
+                        {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                        {"type": "string", "minLength": 1},
+                    ]
+                },
+                "shell": {
+                    "type": "boolean",
+                    "description": "Run `run` through the shell (off by default).",
+                },
+                "expect": {"type": "string"},
+                "timeout": {"type": "number", "exclusiveMinimum": 0},
+            },
+        },
+        "history_entry": {
+            "type": "object",
+            "required": ["date", "by"],
+            "additionalProperties": False,
+            "properties": {
+                "date": {"$ref": "#/$defs/date"},
+                "by": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "person, or rule:<name>, or accept",
+                },
+                "on": {"type": "string"},
+                "from": {"$ref": "#/$defs/grade"},
+                "to": {"$ref": "#/$defs/grade"},
+                "quote_was": {"type": "string"},
+                "quote_now": {"type": "string"},
+                "why": {"type": "string"},
+            },
+        },
+        "claim": {
+            "type": "object",
+            "required": ["id", "section", "title", "statement", "kind", "grades"],
+            "additionalProperties": False,
+            "properties": {
+                "id": {"$ref": "#/$defs/id"},
+                "section": {"$ref": "#/$defs/id"},
+                "title": {"type": "string", "minLength": 1},
+                "statement": {"type": "string", "minLength": 1},
+                "kind": {
+                    "enum": [
+                        "guarantee",
+                        "mechanism",
+                        "consequence",
+                        "question",
+                        "strength",
+                        "artifact",
+                    ]
+                },
+                "quotes": {"type": "array", "items": {"$ref": "#/$defs/quote"}},
+                "grades": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/facet"}},
+                "depends_on": {"type": "array", "items": {"$ref": "#/$defs/id"}},
+                "falsified_if": {"type": "string"},
+                "artifact": {"$ref": "#/$defs/artifact"},
+                "history": {"type": "array", "items": {"$ref": "#/$defs/history_entry"}},
+            },
+        },
+    },
+}

@@ -1,0 +1,537 @@
+"""The evidence store: an append-only SQLite file of every fetch, snapshot and quote check.
+
+History is the product's memory. "When did this sentence change?" and "what did
+that page say in March?" have answers only if nothing is ever overwritten, so rows
+are inserted and never updated or deleted (triggers enforce it). Snapshots are the
+extracted text of a page, stored once per distinct text (sha256), zlib-compressed.
+
+Durability and concurrency:
+
+* Every insert commits at once (autocommit, WAL), so a refresh killed with
+  SIGKILL keeps every check recorded before the kill and the file stays usable.
+* One writer per store: `begin_run` takes an exclusive lock on `<store>.lock`
+  and a second refresh gets `StoreBusyError` instead of interleaving its rows.
+  Readers never take that lock, and WAL lets them read while a run writes.
+
+Validators and snapshots belong to the URL that answered. The validators a
+request may carry, and the snapshot a 304 lets us reuse, come only from fetches
+whose *final* URL is the URL asked. Stores written before schema 3 may hold
+readings that broke this (a 304 after a redirect reused the old address's text):
+migration 3 lists them in `misread_fetches`, and neither they nor the checks made
+on them are ever evidence, or a source of validators, again.
+
+Times are passed in by the caller (`now`); the store never reads the clock. They
+must be timezone-aware and are kept as UTC ISO-8601 text, which sorts in time order.
+
+Every sqlite3 error is turned into the tree of `claimledger.errors` here, at the store's
+edge: a damaged or foreign file is `StoreDamagedError`, a full disk or a read-only file
+system `EnvironmentProblem`, another writer `StoreBusyError`; nothing outside this module
+sees sqlite3.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import sqlite3
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import ParamSpec, TypeVar
+
+from filelock import FileLock, Timeout
+
+from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
+from claimledger.records import (
+    CheckRecord,
+    FetchRecord,
+    FetchResult,
+    RunRecord,
+    Validators,
+    snapshot_digest,
+)
+from claimledger.store.rows import (
+    changes_json,
+    check_from_row,
+    fetch_from_row,
+    hops_json,
+    moment,
+    stamp,
+)
+from claimledger.store.schema import (
+    CHECK_MISREAD,
+    MISREAD,
+    SCHEMA_VERSION,
+    migrate,
+    schema_version,
+)
+
+LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
+BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
+
+
+# --- The store ----------------------------------------------------------------------------
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _translated(error: sqlite3.Error, path: Path) -> Exception:
+    """A sqlite3 error as the tree names it: what is wrong, with which file, what to do.
+
+    What the machine refuses (a full disk, a read-only file system, no permission) and
+    another writer are the user's to act on; a file SQLite cannot read as a database is a
+    damaged store. A constraint our own write broke is a bug, and stays one (an internal
+    error, never "move the store aside").
+    """
+    text = str(error)
+    low = text.lower()
+    if "full" in low:
+        return EnvironmentProblem(f"{path}: no space left on the device: free some and retry")
+    if "readonly" in low or "read-only" in low:
+        return EnvironmentProblem(f"{path}: the file system is read-only: nothing was written")
+    if "unable to open" in low or "disk i/o" in low or "authorization" in low:
+        return EnvironmentProblem(f"{path}: cannot be opened or written ({text})")
+    if "locked" in low or "busy" in low:
+        return StoreBusyError(f"{path} is busy with another writer: wait for it and retry")
+    if isinstance(error, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+        return RuntimeError(f"{path}: the evidence store refused a write of ours: {text}")
+    if isinstance(error, sqlite3.DatabaseError):
+        return StoreDamagedError(
+            f"{path} cannot be read as an evidence store ({text}): move it aside and refresh again"
+        )
+    return error
+
+
+def _mapped(method: Callable[P, R]) -> Callable[P, R]:
+    """Run a store method with every sqlite3 error translated at this edge."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            store = args[0]
+            raise _translated(error, getattr(store, "path", Path("evidence store"))) from None
+
+    return run
+
+
+class EvidenceStore:
+    """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
+
+    def __init__(
+        self, path: Path, connection: sqlite3.Connection, *, readonly: bool = False
+    ) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._db = connection
+        self._lock = FileLock(f"{Path(path).resolve()}.lock", thread_local=False)
+        self._open_run: int | None = None
+
+    @classmethod
+    def open(cls, path: Path, *, readonly: bool = False) -> EvidenceStore:
+        """Open (creating it and its directory if needed) and bring the schema up to date.
+
+        `readonly` for a command that only reads: nothing is created, and a store in a
+        read-only checkout can still be read. A store written by an earlier version is
+        migrated first where it can be written.
+        """
+        path = Path(path)
+        if readonly and _outdated(path) and os.access(path.parent, os.W_OK):
+            cls.open(path).close()
+        try:
+            connection = _connect(path, readonly)
+        except OSError as error:
+            raise EnvironmentProblem(f"cannot open {path}: {error.strerror or error}") from None
+        except sqlite3.Error as error:
+            raise _translated(error, path) from None
+        connection.row_factory = sqlite3.Row
+        try:
+            _configure(connection, path, readonly)
+            if readonly:
+                _require_current(connection, path)
+            else:
+                migrate(connection, path)
+        except sqlite3.Error as error:
+            connection.close()
+            raise _translated(error, path) from None
+        except BaseException:
+            connection.close()
+            raise
+        return cls(path, connection, readonly=readonly)
+
+    def close(self) -> None:
+        """Close the file and let another refresh write."""
+        self._open_run = None
+        self._lock.release(force=True)
+        self._db.close()
+
+    def __enter__(self) -> EvidenceStore:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # runs
+
+    @_mapped
+    def begin_run(self, now: datetime, ledger_path: str) -> int:
+        """Start a run, taking the writer lock; StoreBusyError if another run holds it."""
+        if self.readonly:
+            raise ValueError(f"{self.path} was opened for reading only: no run can start")
+        try:
+            self._lock.acquire(timeout=LOCK_TIMEOUT)
+        except Timeout:
+            raise StoreBusyError(
+                f"another refresh is writing to {self.path}; wait for it to finish"
+            ) from None
+        try:
+            cursor = self._write(
+                "INSERT INTO runs (started_at, ledger_path) VALUES (?, ?)",
+                (stamp(now), ledger_path),
+            )
+        except BaseException:
+            self._lock.release(force=True)
+            raise
+        self._open_run = _row_id(cursor)
+        return self._open_run
+
+    @_mapped
+    def finish_run(self, run_id: int, now: datetime) -> None:
+        """Mark the run finished and release the writer lock."""
+        self._require_open(run_id)
+        self._write(
+            "INSERT INTO run_ends (run_id, finished_at) VALUES (?, ?)", (run_id, stamp(now))
+        )
+        self._open_run = None
+        self._lock.release(force=True)
+
+    @_mapped
+    def last_run(self) -> RunRecord | None:
+        row = self._db.execute(
+            "SELECT runs.id, started_at, finished_at, ledger_path FROM runs "
+            "LEFT JOIN run_ends ON run_ends.run_id = runs.id ORDER BY runs.id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        finished = row["finished_at"]
+        return RunRecord(
+            id=row["id"],
+            started_at=moment(row["started_at"]),
+            finished_at=None if finished is None else moment(finished),
+            ledger_path=row["ledger_path"],
+        )
+
+    # snapshots
+
+    @_mapped
+    def put_snapshot(self, text: str, url: str, now: datetime) -> str:
+        """Keep `text` once (by sha256, compressed) and return its hash."""
+        return self._insert_snapshot(text, url, now)
+
+    @_mapped
+    def snapshot_text(self, snapshot_hash: str) -> str:
+        """The text of a snapshot; KeyError when the store has no such snapshot."""
+        row = self._db.execute(
+            "SELECT text_zlib FROM snapshots WHERE hash = ?", (snapshot_hash,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(snapshot_hash)
+        try:
+            return zlib.decompress(row["text_zlib"]).decode("utf-8")
+        except (zlib.error, UnicodeDecodeError) as exc:
+            raise StoreDamagedError(
+                f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
+            ) from None
+
+    @_mapped
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None:
+        """The snapshot a 304 from `final_url` lets us reuse: the text of the newest reading
+        of that very URL, the same way (`recipe`), that carried the validators we sent."""
+        if validators is None:
+            return None
+        row = self._db.execute(
+            "SELECT snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
+            f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} "
+            "AND etag IS ? AND last_modified IS ? ORDER BY id DESC LIMIT 1",
+            (final_url, recipe, validators.etag, validators.last_modified),
+        ).fetchone()
+        return None if row is None else str(row["snapshot_hash"])
+
+    @_mapped
+    def snapshot_at(self, url: str, at: datetime | None) -> tuple[datetime, str] | None:
+        """What we extracted from `url` as of `at` (newest if None): when fetched, and the text."""
+        query = (
+            "SELECT fetched_at, snapshot_hash FROM fetches "
+            f"WHERE url = ? AND snapshot_hash IS NOT NULL AND NOT {MISREAD}"
+        )
+        parameters: tuple[str, ...] = (url,)
+        if at is not None:
+            query += " AND fetched_at <= ?"
+            parameters = (url, stamp(at))
+        row = self._db.execute(
+            f"{query} ORDER BY fetched_at DESC, id DESC LIMIT 1", parameters
+        ).fetchone()
+        if row is None:
+            return None
+        return moment(row["fetched_at"]), self.snapshot_text(row["snapshot_hash"])
+
+    # fetches
+
+    @_mapped
+    def record_fetch(
+        self,
+        run_id: int,
+        result: FetchResult,
+        snapshot_hash: str | None,
+        now: datetime,
+        recipe: str = "",
+    ) -> None:
+        """Record one fetch; `snapshot_hash` is the text it yielded (or reused on a 304) when
+        read the way `recipe` names (the extractor's version and the source's selector)."""
+        self._require_open(run_id)
+        self._insert_fetch(run_id, result, snapshot_hash, now, recipe)
+
+    @_mapped
+    def record_page(
+        self,
+        run_id: int,
+        result: FetchResult,
+        *,
+        snapshot_hash: str | None,
+        new_snapshot: str | None,
+        recipe: str,
+        checks: Iterable[CheckRecord],
+        now: datetime,
+    ) -> None:
+        """Record one page of a run in one transaction: the snapshot it yielded (when new),
+        its fetch, and every check made on it. A run killed part way keeps every page it
+        recorded whole, and no page half."""
+        self._require_open(run_id)
+        with self._transaction():
+            if new_snapshot is not None:
+                self._insert_snapshot(new_snapshot, result.url, now)
+            self._insert_fetch(run_id, result, snapshot_hash, now, recipe)
+            for check in checks:
+                self._insert_check(run_id, check)
+
+    @_mapped
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:
+        """The ETag / Last-Modified a request for `final_url` may carry: those of the newest
+        reading of that very URL for every way (`recipes`) its answer will be read, when
+        each left a snapshot to fall back on and all agree; otherwise ask in full."""
+        known = set()
+        for recipe in set(recipes):
+            row = self._db.execute(
+                "SELECT etag, last_modified FROM fetches WHERE final_url = ? AND recipe = ? "
+                f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} ORDER BY id DESC LIMIT 1",
+                (final_url, recipe),
+            ).fetchone()
+            if row is None:
+                return None
+            known.add((row["etag"], row["last_modified"]))
+        if len(known) != 1:
+            return None
+        etag, last_modified = known.pop()
+        if etag is None and last_modified is None:
+            return None
+        return Validators(etag=etag, last_modified=last_modified)
+
+    @_mapped
+    def latest_fetches(self) -> dict[str, FetchRecord]:
+        """The newest fetch of every URL ever fetched."""
+        rows = self._db.execute(
+            f"SELECT *, {MISREAD} AS misread FROM fetches "
+            "WHERE id IN (SELECT MAX(id) FROM fetches GROUP BY url) ORDER BY url"
+        )
+        return {row["url"]: fetch_from_row(row) for row in rows}
+
+    # checks
+
+    @_mapped
+    def record_check(self, run_id: int, check: CheckRecord) -> None:
+        """Record one quote check; committed before this returns."""
+        self._require_open(run_id)
+        self._insert_check(run_id, check)
+
+    @_mapped
+    def latest_checks(self) -> list[CheckRecord]:
+        """The newest check of every (claim, quote, source) that is evidence, in the order
+        they were recorded (a check made on another address's text is not)."""
+        rows = self._db.execute(
+            "SELECT * FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
+            f"WHERE NOT {CHECK_MISREAD} GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+        )
+        return [check_from_row(row) for row in rows]
+
+    @_mapped
+    def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
+        """Every check of a claim's quotes over all runs, oldest first, misread ones marked."""
+        rows = self._db.execute(
+            f"SELECT *, {CHECK_MISREAD} AS misread FROM checks WHERE claim_id = ? ORDER BY id",
+            (claim_id,),
+        )
+        return [check_from_row(row) for row in rows]
+
+    # internals
+
+    def _require_open(self, run_id: int) -> None:
+        """Writes belong to the run this store opened, which holds the writer lock."""
+        if self._open_run != run_id:
+            raise ValueError(f"run {run_id} is not open in this store (open run: {self._open_run})")
+
+    def _write(self, sql: str, parameters: Sequence[object]) -> sqlite3.Cursor:
+        return self._db.execute(sql, parameters)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Statements that commit together or not at all (outside one, each commits)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _insert_snapshot(self, text: str, url: str, now: datetime) -> str:
+        digest = snapshot_digest(text)
+        self._write(
+            "INSERT OR IGNORE INTO snapshots (hash, url_first_seen, created_at, size, text_zlib) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (digest, url, stamp(now), len(text), zlib.compress(text.encode("utf-8"), 6)),
+        )
+        return digest
+
+    def _insert_fetch(
+        self,
+        run_id: int,
+        result: FetchResult,
+        snapshot_hash: str | None,
+        now: datetime,
+        recipe: str,
+    ) -> None:
+        self._write(
+            "INSERT INTO fetches (run_id, url, final_url, http_status, source_status, moved_to, "
+            "redirects_json, etag, last_modified, content_type, error, not_modified, attempts, "
+            "elapsed, snapshot_hash, fetched_at, recipe, canonical) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                result.url,
+                result.final_url,
+                result.http_status,
+                result.source_status,
+                result.moved_to,
+                hops_json(result.redirects),
+                result.etag,
+                result.last_modified,
+                result.content_type,
+                result.error,
+                int(result.not_modified),
+                result.attempts,
+                result.elapsed,
+                snapshot_hash,
+                stamp(now),
+                recipe,
+                result.canonical,
+            ),
+        )
+
+    def _insert_check(self, run_id: int, check: CheckRecord) -> None:
+        self._write(
+            "INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url, "
+            "source_status, status, match_kind, similarity, current, meaning_changed, "
+            "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at, "
+            "recipe, change_kinds_json, closest, closest_kinds_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                check.claim_id,
+                check.quote_index,
+                check.quote_text,
+                check.source_id,
+                check.url,
+                check.source_status,
+                check.status,
+                check.match_kind,
+                check.similarity,
+                check.current,
+                int(check.meaning_changed),
+                changes_json(check.changed_words),
+                check.occurrences,
+                check.context_before,
+                check.context_after,
+                check.snapshot_hash,
+                stamp(check.checked_at),
+                check.recipe,
+                json.dumps(list(check.change_kinds)),
+                check.closest,
+                json.dumps(list(check.closest_kinds)),
+            ),
+        )
+
+
+def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
+    if not readonly:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return connection
+    except sqlite3.OperationalError:
+        # A read-only directory cannot hold the WAL's shared-memory file: read the file as
+        # an immutable snapshot instead (nothing else can be writing to it there).
+        return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+
+
+def _outdated(path: Path) -> bool:
+    """Is the store at `path` of an earlier schema (one that a writable open migrates)?"""
+    try:
+        connection = _connect(path, readonly=True)
+    except (OSError, sqlite3.Error):
+        return False  # the readonly open that follows says what is wrong
+    try:
+        return int(connection.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()
+
+
+def _require_current(connection: sqlite3.Connection, path: Path) -> None:
+    if schema_version(connection, path) < SCHEMA_VERSION:
+        raise EnvironmentProblem(
+            f"{path} was written by an earlier claimledger: run `claimledger refresh` once "
+            "where it can be written, to bring it up to date"
+        )
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def _configure(connection: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    """WAL, foreign keys, a busy timeout; the first statement also proves it is SQLite."""
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    if not readonly:
+        connection.execute("PRAGMA journal_mode = WAL").fetchone()
+    connection.execute("PRAGMA foreign_keys = ON")
+    # NORMAL in WAL mode survives a killed process; only power loss can drop the last commits.
+    connection.execute("PRAGMA synchronous = NORMAL")

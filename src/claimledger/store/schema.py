@@ -1,0 +1,184 @@
+"""The evidence store's schema: its migrations, applied in order, and the SQL that
+names a misread (see the package docstring).
+
+Each migration is a list of statements applied in one transaction; the schema version
+(PRAGMA user_version) is the number of migrations applied. Append only: a released
+migration is never edited, a change is a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import get_args
+
+from claimledger.errors import StoreDamagedError
+from claimledger.records import SourceStatus
+
+
+def _append_only(table: str) -> tuple[str, str]:
+    return (
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END",
+        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END",
+    )
+
+
+_SOURCE_STATUSES = ", ".join(f"'{status}'" for status in get_args(SourceStatus))
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            ledger_path TEXT NOT NULL
+        )""",
+        # A run's end is its own row, so that finishing a run is an insert too.
+        """CREATE TABLE run_ends (
+            run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+            finished_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE snapshots (
+            hash TEXT PRIMARY KEY,
+            url_first_seen TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            text_zlib BLOB NOT NULL
+        )""",
+        f"""CREATE TABLE fetches (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            url TEXT NOT NULL,
+            final_url TEXT NOT NULL,
+            http_status INTEGER,
+            source_status TEXT NOT NULL CHECK (source_status IN ({_SOURCE_STATUSES})),
+            moved_to TEXT,
+            redirects_json TEXT NOT NULL,
+            etag TEXT,
+            last_modified TEXT,
+            content_type TEXT,
+            error TEXT,
+            not_modified INTEGER NOT NULL,
+            attempts INTEGER NOT NULL,
+            elapsed REAL NOT NULL,
+            snapshot_hash TEXT REFERENCES snapshots(hash),
+            fetched_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX fetches_by_url ON fetches(url, id)",
+        f"""CREATE TABLE checks (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            claim_id TEXT NOT NULL,
+            quote_index INTEGER NOT NULL,
+            quote_text TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            source_status TEXT NOT NULL CHECK (source_status IN ({_SOURCE_STATUSES})),
+            status TEXT CHECK (status IN ('verified', 'drifted', 'missing', 'ambiguous')),
+            match_kind TEXT CHECK (match_kind IN ('exact', 'normalized')),
+            similarity REAL,
+            current TEXT,
+            meaning_changed INTEGER NOT NULL,
+            changed_json TEXT NOT NULL,
+            occurrences INTEGER NOT NULL,
+            context_before TEXT,
+            context_after TEXT,
+            snapshot_hash TEXT REFERENCES snapshots(hash),
+            checked_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX checks_by_claim ON checks(claim_id, id)",
+        "CREATE INDEX checks_by_quote ON checks(claim_id, quote_text, source_id, id)",
+        *_append_only("runs"),
+        *_append_only("run_ends"),
+        *_append_only("snapshots"),
+        *_append_only("fetches"),
+        *_append_only("checks"),
+    ),
+    (
+        # How each page was read and judged (extractor and matcher versions, selector),
+        # so a snapshot or a verdict is only reused for the same reading.
+        "ALTER TABLE fetches ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE checks ADD COLUMN recipe TEXT NOT NULL DEFAULT ''",
+    ),
+    (
+        # Validators and snapshots are looked up by the URL that answered.
+        "ALTER TABLE fetches ADD COLUMN canonical TEXT",
+        "CREATE INDEX fetches_by_final_url ON fetches(final_url, recipe, id)",
+        # Readings made before this version that reused another address's snapshot on a
+        # 304 after a redirect: a 304 whose text no full read of that same final URL gave.
+        """CREATE TABLE misread_fetches (
+            fetch_id INTEGER PRIMARY KEY REFERENCES fetches(id)
+        )""",
+        """INSERT INTO misread_fetches (fetch_id)
+            SELECT f.id FROM fetches f
+            WHERE f.not_modified = 1 AND f.snapshot_hash IS NOT NULL
+            AND NOT EXISTS (
+                SELECT 1 FROM fetches g
+                WHERE g.not_modified = 0 AND g.id < f.id AND g.final_url = f.final_url
+                AND g.recipe = f.recipe AND g.snapshot_hash = f.snapshot_hash
+            )""",
+        *_append_only("misread_fetches"),
+    ),
+    (
+        # What a rewording did to the meaning, by kind; and for a quote gone, the closest
+        # passage still on the page and how it differs.
+        "ALTER TABLE checks ADD COLUMN change_kinds_json TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE checks ADD COLUMN closest TEXT",
+        "ALTER TABLE checks ADD COLUMN closest_kinds_json TEXT NOT NULL DEFAULT '[]'",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+OUR_TABLES = frozenset({"runs", "run_ends", "snapshots", "fetches", "checks", "misread_fetches"})
+
+MISREAD = "EXISTS (SELECT 1 FROM misread_fetches m WHERE m.fetch_id = fetches.id)"
+"""SQL: this fetch row reused another address's text (see the module docstring)."""
+
+CHECK_MISREAD = (
+    "EXISTS (SELECT 1 FROM misread_fetches m JOIN fetches f ON f.id = m.fetch_id "
+    "WHERE f.run_id = checks.run_id AND f.url = checks.url AND f.recipe = checks.recipe)"
+)
+"""SQL: this check was made on such a reading."""
+
+
+def migrate(connection: sqlite3.Connection, path: Path) -> None:
+    """Apply the migrations this file lacks, each in its own transaction."""
+    if schema_version(connection, path) == SCHEMA_VERSION:
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = schema_version(connection, path)  # re-read under the write lock
+        if version == 0:
+            refuse_foreign_tables(connection, path)
+        for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in statements:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def schema_version(connection: sqlite3.Connection, path: Path) -> int:
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise StoreDamagedError(
+            f"{path} was written by a newer claimledger (schema {version}; this version "
+            f"reads up to {SCHEMA_VERSION}): upgrade claimledger"
+        )
+    return version
+
+
+def refuse_foreign_tables(connection: sqlite3.Connection, path: Path) -> None:
+    names = {
+        str(row[0])
+        for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    foreign = sorted(names - OUR_TABLES)
+    if foreign:
+        raise StoreDamagedError(
+            f"{path} is a SQLite database of something else (tables: {', '.join(foreign)}): "
+            "point the tool at another file"
+        )

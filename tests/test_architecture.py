@@ -1,0 +1,115 @@
+"""The house rules, checked on the source itself: which module may import what, how large a
+module may grow, and where exceptions are defined.
+
+The layers: a pure core (ledger, extract, match, grade, accept, report, records, urls)
+that reads no file, network or clock; the edges around it (fetch, store, ledgerfile,
+artifact, demo, config); and the command line (cli/) that wires them. Each library with
+side effects has one home, so that a reader knows where to look for each kind of I/O.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "claimledger"
+MAX_LINES = 700
+
+HOMES: dict[str, tuple[str, ...]] = {
+    "sqlite3": ("store/",),
+    "jinja2": ("report/templates.py",),
+    "rich": ("cli/",),
+    "typer": ("cli/",),
+    "subprocess": ("artifact.py",),
+    "httpx": ("fetch.py",),
+}
+"""A library with side effects, and the only modules that may import it."""
+
+PURE = (
+    "accept.py",
+    "decoding.py",
+    "extract.py",
+    "grade.py",
+    "ledger.py",
+    "match/",
+    "records.py",
+    "report/",
+    "schema.py",
+    "urls.py",
+)
+"""Modules that do no I/O of their own: they import none of the edges. (refresh.py is the
+loop that wires fetch to the core; it records nothing and prints nothing.)"""
+
+EDGES = ("claimledger.store", "claimledger.fetch", "claimledger.ledgerfile", "claimledger.cli")
+IO_MODULES = ("os", "shutil", "socket", "sqlite3", "subprocess", "tempfile", "httpx")
+
+
+def modules() -> Iterator[tuple[str, ast.Module, int]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        yield path.relative_to(PACKAGE).as_posix(), ast.parse(text), len(text.splitlines())
+
+
+def imported(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def lives_in(name: str, homes: tuple[str, ...]) -> bool:
+    return any(name == home or (home.endswith("/") and name.startswith(home)) for home in homes)
+
+
+ALL = list(modules())
+
+
+def test_the_package_is_read() -> None:
+    names = [name for name, _, _ in ALL]
+    assert {"cli/app.py", "store/__init__.py", "report/build.py", "records.py"} <= set(names)
+
+
+@pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
+def test_each_library_with_side_effects_has_one_home(
+    name: str, tree: ast.Module, lines: int
+) -> None:
+    for module in imported(tree):
+        top = module.split(".")[0]
+        if top in HOMES:
+            assert lives_in(name, HOMES[top]), f"{name} imports {module}: it lives in {HOMES[top]}"
+
+
+@pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
+def test_no_module_is_over_the_size_limit(name: str, tree: ast.Module, lines: int) -> None:
+    assert lines <= MAX_LINES, f"{name} has {lines} lines; split it along its sections"
+
+
+PURE_MODULES = [(n, t, c) for n, t, c in ALL if lives_in(n, PURE)]
+
+
+@pytest.mark.parametrize(
+    ("name", "tree", "lines"), PURE_MODULES, ids=[name for name, _, _ in PURE_MODULES]
+)
+def test_the_core_imports_no_edge(name: str, tree: ast.Module, lines: int) -> None:
+    for module in imported(tree):
+        assert not module.startswith(EDGES), f"{name} (pure) imports the edge {module}"
+        assert module.split(".")[0] not in IO_MODULES, f"{name} (pure) imports {module}"
+        assert module != "claimledger.report.templates" or name.startswith("report/")
+
+
+@pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
+def test_exceptions_are_defined_only_in_errors(name: str, tree: ast.Module, lines: int) -> None:
+    if name == "errors.py":
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            bases = {ast.unparse(base) for base in node.bases}
+            assert not any(b.endswith(("Error", "Exception")) for b in bases), (
+                f"{name}: class {node.name}({', '.join(bases)}) belongs in errors.py"
+            )
