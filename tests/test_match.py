@@ -455,3 +455,309 @@ def test_judging_the_current_passage_gives_the_matchs_changes() -> None:
 def test_match_has_a_verdict_version() -> None:
     assert isinstance(match_module.VERSION, int)
     assert match_module.VERSION >= 2
+
+
+# --- each rule of meaning: a change it names, and a rewording it leaves alone ----------
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "etcd tries to ensure durable writes",
+            "etcd ensures durable writes",
+            "modal strengthened",
+            id="hedge-dropped",
+        ),
+        pytest.param(
+            "Topic routing may not be available for all transports.",
+            "Topic routing is not available for all transports.",
+            "modal strengthened",
+            id="may-not-is-a-hedge",
+        ),
+        pytest.param(
+            "at the worst they can overwrite the results",
+            "they can definitely overwrite the results",
+            "degree changed",
+            id="certainty-changed",
+        ),
+        pytest.param(
+            "Watches make three guarantees about events",
+            "Watches make guarantees about events",
+            "number changed",
+            id="counting-number-word-gone",
+        ),
+        pytest.param(
+            "executing step 1 without re-executing step 2",
+            "executing step two without re-executing step one",
+            "numbers swapped",
+            id="numbers-swapped",
+        ),
+        pytest.param(
+            "No tasks should be lost.",
+            "No tasks should be lost even with experimental transports as long as the shutdown "
+            "completes.",
+            "qualifier added",
+            id="condition-phrase-appended",
+        ),
+        pytest.param(
+            "Returns an error if a disk write error occurs.",
+            "Returns an error if a disk write error occurs, or if Commit is called on a "
+            "read-only transaction.",
+            "qualifier added",
+            id="or-if-appended",
+        ),
+        pytest.param(
+            "Exactly 10 bytes are written to the file.",
+            "If no error occurs then exactly 10 bytes are written to the file.",
+            "qualifier added",
+            id="condition-put-before",
+        ),
+        pytest.param(
+            "Scheduled workflows must take in exactly two arguments",
+            "Workflows scheduled in this way must take in exactly two arguments",
+            "qualifier added",
+            id="restricted-to-this-case",
+        ),
+        pytest.param(
+            "The default serializer is pickle, but you can change it.",
+            "The default serializer is JSON, but you can change it.",
+            "name changed",
+            id="word-for-a-name",
+        ),
+        pytest.param(
+            "set via the task_result_backend setting",
+            "set via the result_backend setting",
+            "name changed",
+            id="name-part-dropped",
+        ),
+        pytest.param(
+            "Instead we provide the response.is_error property.",
+            "Instead we provide the response.is_success property.",
+            "name changed",
+            id="name-head-changed",
+        ),
+        pytest.param(
+            "import invoke from window.TAURI.invoke now",
+            "import invoke from window.TAURI.core.invoke now",
+            "name changed",
+            id="name-path-grown-inside",
+        ),
+        pytest.param(
+            "It is set up via the proxies parameter to the client.",
+            "It is set up via the proxy parameter to the client.",
+            "name changed",
+            id="word-before-a-noun-of-role",
+        ),
+        pytest.param(".full_path - str", ".raw_path - str", "name changed", id="edge-across-break"),
+        pytest.param(
+            "$ git checkout -b my_wip", "$ git switch -c my_wip", "name changed", id="command-line"
+        ),
+        pytest.param(
+            "$ go get go.etcd.io/bbolt/...",
+            "$ go get go.etcd.io/bbolt@latest",
+            "name changed",
+            id="command-line-grown",
+        ),
+        pytest.param(
+            "A router is a class that decides the routing options.",
+            "A router is a function that decides the routing options.",
+            "noun changed",
+            id="head-noun-replaced",
+        ),
+        pytest.param(
+            "start: The command with which to start your app.",
+            "start: (required only in DBOS Cloud) The command with which to start your app.",
+            "quantifier changed",
+            id="words-put-after-the-first-word",
+        ),
+        pytest.param(
+            "You can enqueue any workflow, step, or transaction.",
+            "You can enqueue any workflow or step.",
+            "list changed",
+            id="last-item-dropped",
+        ),
+        pytest.param(
+            "Read-only transactions and read-write transactions should not depend on one another.",
+            "Transactions should not depend on one another.",
+            "list changed",
+            id="items-joined-at-the-head",
+        ),
+        pytest.param(
+            "the trust_env, verify, and cert arguments should be passed on instantiation",
+            "the ssl configurations should be passed on instantiation",
+            "list changed",
+            id="items-become-one-thing",
+        ),
+        pytest.param(
+            "these methods do not support files, data, or json arguments",
+            "these methods do not support content, files, data, or json arguments",
+            "list changed",
+            id="item-put-before-a-comma",
+        ),
+        pytest.param(
+            "configure the domains you want to associate",
+            "configure the domains (mobile) and schemes (desktop) you want to associate",
+            "list changed",
+            id="items-put-in",
+        ),
+        pytest.param(
+            "List of URLs to listen on for client traffic on this port",
+            "List of URLs to listen on for client grpc traffic on this port",
+            "qualifier added",
+            id="name-put-before-a-noun",
+        ),
+        pytest.param(
+            "It enumerates the KV API guarantees made by etcd.",
+            "It enumerates the API guarantees made by etcd.",
+            "qualifier removed",
+            id="name-taken-from-before-a-noun",
+        ),
+        pytest.param(
+            "Migrations are applied automatically when the plugin starts.",
+            "Migrations are applied when the plugin starts.",
+            "default changed",
+            id="no-longer-automatic",
+        ),
+        pytest.param(
+            "This helps, but is not not a requirement.",
+            "This helps, and is a requirement.",
+            "negation removed",
+            id="stutter-read-once",
+        ),
+    ],
+)
+def test_each_rule_names_its_change(quote: str, passage: str, kind: str) -> None:
+    assert kind in kinds(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "etcd tries to ensure durable writes",
+            "etcd attempts to ensure durable writes",
+            id="hedge-for-hedge",
+        ),
+        pytest.param(
+            "Topic routing may not be available for all transports.",
+            "Topic routing might not be available for all transports.",
+            id="may-not-might-not",
+        ),
+        pytest.param(
+            "it is probably safe to retry", "it is likely safe to retry", id="certainty-same-class"
+        ),
+        pytest.param(
+            "when either page does not match",
+            "when either of the two pages does not match",
+            id="number-word-pointing-back",
+        ),
+        pytest.param(
+            "executing step 1 without re-executing step 2",
+            "executing step one without re-executing step two",
+            id="numbers-as-words-in-order",
+        ),
+        pytest.param(
+            "ErrChecksum is returned when either meta page checksum does not match.",
+            "ErrChecksum is returned when a checksum mismatch occurs on either of the two meta "
+            "pages.",
+            id="noun-phrase-reordered-not-swapped",
+        ),
+        pytest.param(
+            "Lock-free MVCC support using a single writer and multiple readers.",
+            "Support lock-free MVCC using a single writer and multiple readers.",
+            id="word-moved-past-a-run",
+        ),
+        pytest.param(
+            "Migrations are applied automatically when the plugin starts.",
+            "Migrations are automatically applied when the plugin starts.",
+            id="adverb-floats",
+        ),
+        pytest.param(
+            "HTTP/2 support is not enabled by default.",
+            "When using the client, HTTP/2 support is not enabled by default.",
+            id="scene-set-before",
+        ),
+        pytest.param(
+            "the data before the update from this Put request",
+            "the data before the update",
+            id="this-taken-out",
+        ),
+        pytest.param(
+            "HUP is disabled on OS X because of a limitation.",
+            "HUP is disabled on macOS because of a limitation.",
+            id="platform-renamed",
+        ),
+        pytest.param(
+            "Since DBOSClient is designed to be used from outside",
+            "Since the DBOS Client is designed to be used from outside",
+            id="name-respelled-as-words",
+        ),
+        pytest.param(
+            "set with the –maxmemperchild argument or the CELERYD_MAX_MEMORY_PER_CHILD setting",
+            "set with the --max-memory-per-child argument or the worker_max_memory_per_child "
+            "setting",
+            id="name-shortened-and-constant-to-setting",
+        ),
+        pytest.param(
+            "All etcd3 API's are defined in gRPC services.",
+            "All etcd APIs are defined in gRPC services.",
+            id="version-and-apostrophe-dropped",
+        ),
+        pytest.param(
+            "reported by the rustc -Vv command.",
+            "reported by the following command.",
+            id="name-pointed-at",
+        ),
+        pytest.param(".full_path - str", ".full_path - string", id="edge-word-reworded"),
+        pytest.param(
+            "$ git checkout -b my_wip", "$ git checkout -b MY_WIP", id="command-respelled"
+        ),
+        pytest.param(
+            "You can change the default behavior.",
+            "You can change the default behaviour.",
+            id="head-noun-spelt-another-way",
+        ),
+        pytest.param(
+            "start: The command to start your app.",
+            "start: The command used to start your app.",
+            id="participle-put-in",
+        ),
+        pytest.param(
+            "for being stuck in an infinite-loop, you can use KILL",
+            "for being stuck in an infinite-loop or similar, you can use KILL",
+            id="list-extender",
+        ),
+        pytest.param(
+            "By default, HTTPX uses the CA bundle provided by Certifi.",
+            "By default, the CA bundle provided by Certifi is used.",
+            id="subject-name-dropped-in-the-passive",
+        ),
+        pytest.param(
+            "This is not not a requirement.", "This is not a requirement.", id="stutter-mended"
+        ),
+        pytest.param(
+            "It requires a workaround like this: "
+            "https://github.com/etcd-io/etcd/pull/4317#issuecomment-179037582",
+            "It requires a workaround like this.",
+            id="link-is-one-name",
+        ),
+        pytest.param(
+            "max_connections, orNone for no limits.",
+            "max_connections, or None for no limits.",
+            id="space-put-in",
+        ),
+        pytest.param(
+            "Execute on 11th of May every year.",
+            "Execute on the eleventh of May every year.",
+            id="ordinal-as-a-word",
+        ),
+        pytest.param(
+            "the job is queued until a worker is free",
+            "the job is PENDING until a worker is free",
+            id="state-for-a-participle",
+        ),
+    ],
+)
+def test_each_rule_leaves_a_rewording_alone(quote: str, passage: str) -> None:
+    assert kinds(quote, passage) == ()

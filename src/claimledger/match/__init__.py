@@ -3,8 +3,9 @@
 Pure: strings in, frozen records out; no network, no disk, no clock. The package is cut
 along its concerns: `normalize` (what does not change meaning, and the map back to the
 page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
-page read once for many quotes), `diff` (what a rewording did to the meaning) and
-`locator` (where the quote, or its successor, is).
+page read once for many quotes), `span` (a quote's own span of a passage), `names` and
+`clauses` (a name respelled or replaced; lists and clauses changed), `diff` (what a
+rewording did to the meaning) and `locator` (where the quote, or its successor, is).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
 from claimledger.records import WordChange
 
-VERSION = 2  # bump when a change could alter a verdict: cached checks of older versions re-run
+VERSION = 3  # bump when a change could alter a verdict: cached checks of older versions re-run
 
 __all__ = [
     "CONTEXT_CHARS",

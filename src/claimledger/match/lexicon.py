@@ -3,10 +3,12 @@
 Pure. Locating a reworded sentence compares *lemmas* ("caught" and "catch", "rarely"
 and "rare" are one word), with the function words set aside. Judging a rewording looks
 at the classes of words whose change alters what a guarantee promises: negations,
-modals by strength, numbers and units, quantifiers, degree and frequency adverbs,
-consistency and delivery terms, defaults and booleans, qualifiers, pairs of opposites
-(old/new, before/after) and verbs of effect (abort, suspend, delete, keep). The lists
-are general English and general engineering vocabulary, not any site's.
+modals by strength and verbs of effort (tries to), numbers and units, quantifiers,
+degree, frequency and certainty adverbs, consistency and delivery terms, defaults and
+booleans, what happens by itself, qualifiers and phrases of condition, pairs of opposites
+(old/new, before/after), verbs of effect (abort, suspend, delete, keep) and nouns that say
+what a name names (parameter, library). The lists are general English and general
+engineering vocabulary, not any site's.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ MODAL_STRENGTH = {
 """Modals by how strongly they bind: a change between classes is a change of meaning; a
 change within one (can / may, must / shall) is a rewording."""
 
+HEDGES = words("try attempt aim strive seek intend hope")
+"""Verbs that promise only an effort ("tries to ensure"): before "to", they bind as "should"
+does, weaker than the plain statement ("ensures") that promises the effect."""
+HEDGE_STRENGTH = 2
+
 NUMBER_WORDS = words(
     """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
@@ -69,6 +76,16 @@ DEGREE = words(
     indefinitely immediately instantly eventually strictly fully partially completely
     entirely exactly approximately almost nearly forever permanently temporarily"""
 )
+CERTAINTY = {
+    **dict.fromkeys(("definitely", "certainly", "surely", "necessarily"), "certain"),
+    **dict.fromkeys(("probably", "likely", "presumably"), "likely"),
+    **dict.fromkeys(("possibly", "perhaps", "maybe", "unlikely", "worst"), "possible"),
+    **dict.fromkeys(("generally", "typically", "normally", "mostly", "largely"), "mostly"),
+    **dict.fromkeys(("mainly", "primarily", "broadly", "roughly"), "mostly"),
+}
+"""Adverbs of how sure or how general a claim is, by class: "definitely" and "at the worst",
+"probably", "possibly", "generally". One swapped for another of its class is a rewording;
+one that came, went or changed class changes how much is promised."""
 CONSISTENCY = words(
     """strongly strong eventually eventual consistent consistency inconsistent atomic
     atomically atomicity serializable linearizable at-least-once at-most-once exactly-once
@@ -77,11 +94,34 @@ CONSISTENCY = words(
 )
 BOOLEANS = words("true false enabled disabled")
 DEFAULT_MARKERS = words("default defaults defaulted")
+AGENCY = {
+    **dict.fromkeys(("automatic", "automatically"), "by itself"),
+    **dict.fromkeys(("manual", "manually"), "by hand"),
+}
+"""Whether a thing happens by itself or must be done: "applied automatically" -> "to apply
+them, add ..." changes who acts."""
 QUALIFIERS = words(
     """unless except excepting excluding only if when whenever provided providing until
     assuming otherwise"""
 )
 """Words that narrow a claim to a case ("X, unless Y", "X only when Y")."""
+QUALIFIER_PHRASES = (
+    ("as", "long", "as"),
+    ("so", "long", "as"),
+    ("even", "if"),
+    ("even", "when"),
+    ("even", "with"),
+    ("even", "without"),
+    ("in", "case"),
+    ("provided", "that"),
+    ("other", "than"),
+    ("except", "for"),
+    ("except", "when"),
+    ("except", "if"),
+    ("only", "if"),
+    ("only", "when"),
+)
+"""Phrases that set a condition on a claim ("as long as the shutdown completes")."""
 _OPPOSITE_PAIRS = """
     old new  before after  parent child  first last  min max  minimum maximum  lower upper
     low high  prepend append  prepended appended  start end  begin end  open close  read write
@@ -124,6 +164,31 @@ EFFECT_FAMILY = {
 """Verbs of what a system does, by family: keep / store / persist are one effect, delete /
 drop / evict another; a verb swapped for one of another family changes what happens."""
 EFFECT_VERBS = frozenset(EFFECT_FAMILY)
+
+
+ROLE_NOUNS = words(
+    """parameter parameters argument arguments option options setting settings flag flags
+    variable variables field fields key keys attribute attributes property properties
+    method methods function functions class classes command commands header headers module
+    modules package packages library libraries type types extension extensions plugin
+    plugins endpoint endpoints format formats exception exceptions error errors event events
+    hook hooks backend backends protocol protocols"""
+)
+"""Nouns that say what kind of thing a name before them is ("the proxies parameter", "the
+cryptography library"): the word before one is a name, however it is spelt."""
+
+COORDINATORS = frozenset({"and", "or", "nor"})
+PREPOSITIONS = frozenset({"in", "with", "for", "by", "on", "under", "through", "via", "from"})
+DEMONSTRATIVES = frozenset({"this", "these", "such"})
+
+_RENAMES = """
+    macos osx macosx
+"""
+RENAMED = {
+    alias: names.split()[0] for names in _RENAMES.strip().splitlines() for alias in names.split()
+}
+"""Names a thing was known by over time, lower case without spaces, each to its newest name
+(`OS X` is `macOS`): one for another is no change of what is named."""
 
 
 _CONTRACTIONS = {
