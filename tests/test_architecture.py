@@ -37,7 +37,9 @@ PURE = (
     "match/",
     "records.py",
     "report/",
+    "safeyaml.py",
     "schema.py",
+    "shape.py",
     "urls.py",
 )
 """Modules that do no I/O of their own: they import none of the edges. (refresh.py is the

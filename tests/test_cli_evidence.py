@@ -82,7 +82,7 @@ def test_verify_json_prints_exactly_one_object_for_a_verified_quote(
     page_server.set_page("/doc", page("An opening line.", DURABLE))
     url = page_server.url("/doc")
 
-    result = claimledger("verify", url, DURABLE, "--json", code=0)
+    result = claimledger("verify", "--allow-private", url, DURABLE, "--json", code=0)
 
     payload = json.loads(result.stdout)  # raises on anything printed after the object
     assert set(payload) == EXPECTED_VERIFY_KEYS
@@ -101,7 +101,9 @@ def test_verify_json_prints_exactly_one_object_for_a_verified_quote(
 def test_verify_reports_an_inserted_negation_as_a_meaning_change(page_server: PageServer) -> None:
     page_server.set_page("/doc", page(NOT_DURABLE))
 
-    result = claimledger("verify", page_server.url("/doc"), DURABLE, "--json", code=1)
+    result = claimledger(
+        "verify", "--allow-private", page_server.url("/doc"), DURABLE, "--json", code=1
+    )
 
     payload = json.loads(result.stdout)
     assert payload["status"] == "drifted"
@@ -134,7 +136,9 @@ def test_verify_exits_1_when_the_quote_is_not_verified(
 ) -> None:
     page_server.set_page("/doc", page(DURABLE))
 
-    result = claimledger("verify", page_server.url(path), quote, "--json", code=1)
+    result = claimledger(
+        "verify", "--allow-private", page_server.url(path), quote, "--json", code=1
+    )
 
     payload = json.loads(result.stdout)
     assert (payload["source_status"], payload["status"]) == (source_status, status)
@@ -151,7 +155,7 @@ def test_verify_exits_1_when_the_quote_is_not_verified(
     ids=["file-url", "ftp-url", "empty-quote"],
 )
 def test_verify_refuses_bad_input_with_exit_2(url: str, quote: str, message: str) -> None:
-    result = claimledger("verify", url, quote, "--json", code=2)
+    result = claimledger("verify", "--allow-private", url, quote, "--json", code=2)
 
     assert result.stdout == ""
     assert result.stderr.startswith("claimledger: error: ")
@@ -164,6 +168,7 @@ def test_verify_prints_console_markup_in_page_text_verbatim(page_server: PageSer
 
     result = claimledger(
         "verify",
+        "--allow-private",
         page_server.url("/doc"),
         "Write [bold]x[/bold] to make the word x bold in the terminal.",
         code=1,
@@ -180,7 +185,7 @@ def test_refresh_fetches_each_url_once_and_prints_its_json(
 ) -> None:
     serve_v1(page_server)
 
-    report = cli.json("refresh", code=0)
+    report = cli.json("refresh", "--allow-private", code=0)
 
     assert set(report) == {"run", "evidence", "claims", "sources", "checks"}
     assert report["evidence"] == str(ledger.parent / "out" / "evidence.sqlite3")
@@ -205,10 +210,10 @@ def test_refresh_fetches_each_url_once_and_prints_its_json(
 
 def test_refresh_second_run_reuses_snapshots_on_304(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server, etags=True)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.clear_requests()
 
-    report = cli.json("refresh", code=0)
+    report = cli.json("refresh", "--allow-private", code=0)
 
     conditional = {r.path: r.headers.get("if-none-match") for r in page_server.page_requests}
     assert conditional == {"/guide": '"g1"', "/mirror": '"m1"', "/other": '"o1"'}
@@ -221,10 +226,10 @@ def test_refresh_exits_1_and_prints_a_summary_when_a_quote_drifted(
     cli: Cli, page_server: PageServer
 ) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.set_page("/other", page(ALARM_REWORDED))
 
-    result = cli("refresh", code=1)
+    result = cli("refresh", "--allow-private", code=1)
 
     assert "Refresh: 5 quote checks on 3 sources" in result.stdout
     assert re.search(r"alarms\s*│\s*0\s*│\s*1\s*│", result.stdout), result.stdout
@@ -233,7 +238,7 @@ def test_refresh_exits_1_and_prints_a_summary_when_a_quote_drifted(
 def test_refresh_named_claim_checks_only_its_quotes(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
 
-    report = cli.json("refresh", "alarms", code=0)
+    report = cli.json("refresh", "--allow-private", "alarms", code=0)
 
     assert checks_by_claim(report) == {("alarms", "other"): "verified"}
     assert [page_server.hits(p) for p in ("/guide", "/mirror", "/other")] == [0, 0, 1]
@@ -242,7 +247,7 @@ def test_refresh_named_claim_checks_only_its_quotes(cli: Cli, page_server: PageS
 def test_refresh_unknown_claim_is_exit_2_with_a_suggestion(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:
-    result = cli("refresh", "alarm", code=2)
+    result = cli("refresh", "--allow-private", "alarm", code=2)
 
     assert "no claim 'alarm'" in result.stderr
     assert "did you mean 'alarms'?" in result.stderr
@@ -255,12 +260,12 @@ def test_refresh_429_and_timeout_never_mark_a_quote_missing(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     before = ledger.read_bytes()
     page_server.set_page("/guide", "slow down", status=429, headers={"Retry-After": "0"})
     page_server.set_handler("/other", trickle(page(ALARM).encode(), every=0.2, chunk=8))
 
-    report = cli.json("refresh", "--timeout", "0.3", code=1)
+    report = cli.json("refresh", "--allow-private", "--timeout", "0.3", code=1)
 
     unread = {(c["claim_id"], c["source_id"]): c for c in report["checks"] if c["status"] is None}
     assert {key: c["source_status"] for key, c in unread.items()} == {
@@ -300,9 +305,9 @@ def test_reading_commands_say_no_evidence_yet_on_a_fresh_ledger(
 
 def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.set_page("/guide", page("An opening line.", NOT_DURABLE, ORDERED))
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
 
     status = cli("status", code=1)
     assert "Evidence (last refresh" in status.stdout
@@ -324,10 +329,10 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
 def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageServer) -> None:
     url = page_server.url("/other")
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     between = dt.datetime.now(dt.UTC)
     page_server.set_page("/other", page(ALARM_REWORDED))
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
 
     then = cli("snapshot", url, "--at", between.isoformat(), code=0)
     latest = cli("snapshot", url, code=0)
@@ -355,6 +360,7 @@ def test_add_refuses_a_quote_that_is_not_on_the_page(
 
     result = cli(
         "add",
+        "--allow-private",
         "output-gate",
         "--url",
         page_server.url("/gates"),
@@ -379,8 +385,30 @@ def test_add_writes_a_verified_claim_and_reuses_its_new_source(
     page_server.set_page("/docs/output-gate.html", page(first, second))
     url = page_server.url("/docs/output-gate.html")
 
-    cli("add", "output-gate", "--url", url, "--quote", first, "--section", "main", code=0)
-    cli("add", "input-gate", "--url", url, "--quote", second, "--grade", "claimed", code=0)
+    cli(
+        "add",
+        "--allow-private",
+        "output-gate",
+        "--url",
+        url,
+        "--quote",
+        first,
+        "--section",
+        "main",
+        code=0,
+    )
+    cli(
+        "add",
+        "--allow-private",
+        "input-gate",
+        "--url",
+        url,
+        "--quote",
+        second,
+        "--grade",
+        "claimed",
+        code=0,
+    )
 
     text = ledger.read_text(encoding="utf-8")
     for comment in (
@@ -410,9 +438,9 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
 ) -> None:
     reversed_alarm = ALARM.replace("at least once", "at most once")
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.set_page("/other", page(reversed_alarm))
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
 
     before_write = cli("explain", "alarms", code=0).stdout.splitlines()
@@ -460,7 +488,7 @@ def test_accept_with_nothing_drifted_changes_nothing(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     before = ledger.read_bytes()
 
     result = cli("accept", "--all-drifted", code=0)
@@ -477,7 +505,7 @@ def test_accept_refuses_when_another_source_still_has_the_old_words(
         "/guide",
         page("An opening line.", DURABLE.replace("the client", "the caller"), ORDERED),
     )
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
     before = ledger.read_bytes()
 
     result = cli("accept", "durable", code=1)
@@ -492,7 +520,7 @@ def test_accept_even_if_meaning_changed_adopts_and_records_the_old_words(
 ) -> None:
     serve_v1(page_server)
     page_server.set_page("/other", page(ALARM.replace("at least once", "at most once")))
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
 
     refused = cli("accept", "alarms", code=1)
     assert "alarms #1: the rewording changed its meaning" in refused.stderr
@@ -522,10 +550,10 @@ def test_regrade_check_is_a_gate_and_json_is_stable(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     cli("regrade", "--check", code=0)
     page_server.set_page("/guide", page("An opening line.", NOT_DURABLE))
-    cli("refresh", code=1)
+    cli("refresh", "--allow-private", code=1)
     before = ledger.read_bytes()
 
     cli("regrade", "--check", code=1)
@@ -535,7 +563,7 @@ def test_regrade_check_is_a_gate_and_json_is_stable(
     assert ledger.read_bytes() == before
     assert first == second
     report = json.loads(first)
-    assert set(report) == {"has_evidence", "proposals", "stale"}
+    assert set(report) == {"has_evidence", "proposals", "stale", "evidence_gaps"}
     assert report["has_evidence"] is True
     assert {
         (p["claim_id"], p["on"], p["from_grade"], p["to_grade"]) for p in report["proposals"]
@@ -567,7 +595,7 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
 
     assert "nothing to propose: no evidence yet" in text.stdout
     assert "no evidence yet" in text.stderr
-    assert report == {"has_evidence": False, "proposals": [], "stale": []}
+    assert report == {"has_evidence": False, "proposals": [], "stale": [], "evidence_gaps": []}
 
 
 @pytest.mark.slow
@@ -578,12 +606,12 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
     maps = [arg for host in sorted(hosts) for arg in ("--map", f"https://{host}/={closed}")]
     before = bundled.read_bytes()
 
-    refreshed = cli.json("refresh", *maps, "--timeout", "1", code=1)
+    refreshed = cli.json("refresh", "--allow-private", *maps, "--timeout", "1", code=1)
     report = cli.json("regrade", code=0)
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}
-    assert report == {"has_evidence": True, "proposals": [], "stale": []}
+    assert report == {"has_evidence": True, "proposals": [], "stale": [], "evidence_gaps": []}
     cli("regrade", "--check", code=0)
     assert bundled.read_bytes() == before
 

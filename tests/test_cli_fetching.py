@@ -29,7 +29,7 @@ def cli(ledger: Path) -> Cli:
 
 def refresh_json(cli: Cli, *args: str, code: int) -> dict[str, Any]:
     """`refresh --json`, which must exit with `code`."""
-    report: dict[str, Any] = cli.json("refresh", *args, code=code)
+    report: dict[str, Any] = cli.json("refresh", "--allow-private", *args, code=code)
     return report
 
 
@@ -37,10 +37,10 @@ def test_move_adopts_the_address_a_refresh_was_redirected_to(
     cli: Cli, ledger: Path, page_server: PageServer
 ) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.set_handler("/other", redirect("/alarms/", 301))
     page_server.set_page("/alarms/", page(ALARM))
-    result = cli("refresh", code=1)
+    result = cli("refresh", "--allow-private", code=1)
     assert f"source moved: other ({page_server.url('/other')})" in result.stdout
     assert "claimledger move other" in result.stdout
 
@@ -52,7 +52,9 @@ def test_move_adopts_the_address_a_refresh_was_redirected_to(
     assert source.url == page_server.url("/alarms/")
     assert [(h.moved_from, h.by) for h in source.history] == [(page_server.url("/other"), "move")]
     assert "this comment must survive every write" in ledger.read_text("utf-8")
-    cli("refresh", code=0)  # the quotes now verify at the new address, and nothing moved
+    cli(
+        "refresh", "--allow-private", code=0
+    )  # the quotes now verify at the new address, and nothing moved
     cli("render", code=0)
     report = (ledger.parent / "out" / "report.md").read_text("utf-8")
     assert "moved on " in report and "from http" in report
@@ -61,7 +63,7 @@ def test_move_adopts_the_address_a_refresh_was_redirected_to(
 def test_move_refuses_when_there_is_nowhere_to_move(cli: Cli, page_server: PageServer) -> None:
     assert "has not been fetched yet" in cli("move", "other", code=2).stderr
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     assert "did not move at the last refresh" in cli("move", "other", code=2).stderr
     assert "did you mean 'other'" in cli("move", "othr", code=2).stderr
     assert "not an http(s) URL" in cli("move", "other", "ftp://x/y", code=2).stderr
@@ -81,7 +83,7 @@ def test_a_trailing_slash_redirect_is_shown_but_is_no_drift(
     serve_v1(page_server)
     page_server.set_handler("/other", redirect("/other/", 301))
     page_server.set_page("/other/", page(ALARM))
-    result = cli("refresh", code=0)
+    result = cli("refresh", "--allow-private", code=0)
     assert "source redirected: other" in result.stdout
     assert "the same page at a tidier address" in result.stdout
 
@@ -91,7 +93,7 @@ def test_an_accepted_403_is_neither_failure_nor_evidence(
 ) -> None:
     serve_v1(page_server)
     page_server.set_page("/other", "Are you a robot?", status=403)
-    cli("refresh", code=1)  # not accepted yet: a failing source
+    cli("refresh", "--allow-private", code=1)  # not accepted yet: a failing source
     text = ledger.read_text("utf-8").replace("other: {url: ", "other: {accept_status: [403], url: ")
     ledger.write_text(text, encoding="utf-8")
     report = refresh_json(cli, code=0)
@@ -137,7 +139,7 @@ def test_bad_settings_are_exit_2_with_where(
     cli: Cli, ledger: Path, settings: str, message: str
 ) -> None:
     (ledger.parent / "claimledger.toml").write_text(settings, encoding="utf-8")
-    result = cli("refresh", code=2)
+    result = cli("refresh", "--allow-private", code=2)
     assert message in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -148,7 +150,7 @@ def test_settings_in_pyproject_are_read_too(ledger: Path, page_server: PageServe
         '[project]\nname = "t"\n\n[tool.claimledger]\nuser_agent = "from-pyproject/2"\n',
         encoding="utf-8",
     )
-    Cli(ledger)("refresh", code=0)
+    Cli(ledger)("refresh", "--allow-private", code=0)
     assert page_server.page_requests[-1].headers["user-agent"] == "from-pyproject/2"
 
 
@@ -165,17 +167,28 @@ def test_robots_txt_is_respected_and_can_be_ignored_with_a_warning(
         ("refused", True)
     ]
     assert page_server.hits("/other") == 0
-    result = cli("refresh", "--ignore-robots", code=0)
+    result = cli("refresh", "--allow-private", "--ignore-robots", code=0)
     assert "warning: robots.txt is not respected" in result.stderr
     assert page_server.hits("/other") == 1
 
 
 def test_headers_and_user_agent_from_the_command_line(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
-    cli("refresh", "--user-agent", "me/1", "--header", "Accept-Language: en", code=0)
+    cli(
+        "refresh",
+        "--allow-private",
+        "--user-agent",
+        "me/1",
+        "--header",
+        "Accept-Language: en",
+        code=0,
+    )
     sent = page_server.page_requests[-1].headers
     assert (sent["user-agent"], sent["accept-language"]) == ("me/1", "en")
-    assert "expected 'Name: value'" in cli("refresh", "--header", "nonsense", code=2).stderr
+    assert (
+        "expected 'Name: value'"
+        in cli("refresh", "--allow-private", "--header", "nonsense", code=2).stderr
+    )
 
 
 def test_verify_and_add_read_through_a_map(cli: Cli, ledger: Path, page_server: PageServer) -> None:
@@ -187,10 +200,23 @@ def test_verify_and_add_read_through_a_map(cli: Cli, ledger: Path, page_server: 
     )
     public = "https://docs.example.test/new-page"
     mapping = f"https://docs.example.test/={page_server.url('/')}"
-    verified = claimledger("verify", public, DURABLE, "--map", mapping, "--json", code=0)
+    verified = claimledger(
+        "verify", "--allow-private", public, DURABLE, "--map", mapping, "--json", code=0
+    )
     assert json.loads(verified.stdout)["url"] == public
 
-    cli("add", "limits", "--url", public, "--quote", DURABLE, "--map", mapping, code=0)
+    cli(
+        "add",
+        "--allow-private",
+        "limits",
+        "--url",
+        public,
+        "--quote",
+        DURABLE,
+        "--map",
+        mapping,
+        code=0,
+    )
     data = yaml.safe_load(ledger.read_text("utf-8"))
     (new_source,) = [s for s in data["sources"].values() if s["url"] == public]
     assert (new_source["title"], new_source["publisher"]) == (
@@ -201,9 +227,9 @@ def test_verify_and_add_read_through_a_map(cli: Cli, ledger: Path, page_server: 
 
 def test_an_empty_page_is_unreadable_and_moves_no_grade(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
-    cli("refresh", code=0)
+    cli("refresh", "--allow-private", code=0)
     page_server.set_page("/other", "<html><body><nav>Home</nav><main></main></body></html>")
-    result = cli("refresh", code=1)
+    result = cli("refresh", "--allow-private", code=1)
     assert "source unreadable: other" in result.stdout
     assert "no content" in result.stdout
     assert cli.json("regrade", code=0)["proposals"] == []

@@ -39,7 +39,7 @@ from claimledger.urls import UrlMap
 LEDGER_PATH = Path(__file__).resolve().parents[1] / "claims.yaml"
 LEDGER: Ledger = load(LEDGER_PATH)
 HOSTS = sorted({urlsplit(source.url).hostname or "" for source in LEDGER.sources.values()})
-POLICY = FetchPolicy(timeout=5.0, retries=0, per_host_interval=0.0)
+POLICY = FetchPolicy(allow_private=True, timeout=5.0, retries=0, per_host_interval=0.0)
 
 QuoteKey = tuple[str, int, str]
 """(claim id, quote index, source id): one quote as checked on one of its sources."""

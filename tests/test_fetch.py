@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import ipaddress
 import ssl
 import threading
 import tracemalloc
@@ -36,9 +37,10 @@ from pytest_httpserver import HTTPServer
 
 from claimledger import __version__, pacing
 from claimledger import fetch as fetch_module
+from claimledger.destinations import is_public
 from claimledger.fetch import fetch_all, fetch_each, make_client
 from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
-from claimledger.urls import fetch_target, redirect_refusal
+from claimledger.urls import fetch_target, origin, redirect_refusal
 from webserver import (
     Exchange,
     Handler,
@@ -57,7 +59,12 @@ from webserver import (
 
 # Tiny timeouts and backoffs keep the suite fast while exercising every retry path.
 FAST = FetchPolicy(
-    timeout=0.5, retries=1, backoff_base=0.01, retry_after_cap=2.0, per_host_interval=0.0
+    allow_private=True,  # the pages are served on 127.0.0.1
+    timeout=0.5,
+    retries=1,
+    backoff_base=0.01,
+    retry_after_cap=2.0,
+    per_host_interval=0.0,
 )
 PAGE = "<html><body><main><p>Durable Objects are single-threaded.</p></main></body></html>"
 # pytest-httpserver answers 500 for a path without a handler, robots.txt included, which
@@ -304,7 +311,9 @@ def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
 
 def test_429_forever_is_refused_after_the_retries(page_server: PageServer) -> None:
     page_server.set_handler("/doc", lambda ex: status(ex, 429))
-    policy = FetchPolicy(timeout=0.5, retries=2, backoff_base=0.01, per_host_interval=0)
+    policy = FetchPolicy(
+        allow_private=True, timeout=0.5, retries=2, backoff_base=0.01, per_host_interval=0
+    )
     result = fetch_one(page_server.url("/doc"), policy)
     assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 3)
     assert page_server.hits("/doc") == 3
@@ -424,7 +433,10 @@ def test_too_many_redirects_is_refused(page_server: PageServer) -> None:
     for step in range(12):
         page_server.set_handler(f"/{step}", redirect(f"/{step + 1}", 302))
     page_server.set_page("/12", PAGE)
-    result = fetch_one(page_server.url("/0"), FetchPolicy(max_redirects=10, per_host_interval=0))
+    result = fetch_one(
+        page_server.url("/0"),
+        FetchPolicy(allow_private=True, max_redirects=10, per_host_interval=0),
+    )
     assert result.source_status == "refused"
     assert "more than 10 redirects" in (result.error or "")
     assert len(result.redirects) == 11
@@ -435,7 +447,9 @@ def test_exactly_max_redirects_is_followed(page_server: PageServer) -> None:
     for step in range(3):
         page_server.set_handler(f"/{step}", redirect(f"/{step + 1}", 302))
     page_server.set_page("/3", PAGE)
-    result = fetch_one(page_server.url("/0"), FetchPolicy(max_redirects=3, per_host_interval=0))
+    result = fetch_one(
+        page_server.url("/0"), FetchPolicy(allow_private=True, max_redirects=3, per_host_interval=0)
+    )
     assert (result.source_status, len(result.redirects)) == ("ok", 3)
 
 
@@ -467,7 +481,9 @@ def test_a_declared_length_over_the_cap_is_unreadable_without_reading(
 ) -> None:
     # The server sends headers and then stalls: reading the body would time out instead.
     page_server.set_handler("/big", stall_after_headers(20 * 1024 * 1024))
-    result = fetch_one(page_server.url("/big"), FetchPolicy(timeout=5, per_host_interval=0))
+    result = fetch_one(
+        page_server.url("/big"), FetchPolicy(allow_private=True, timeout=5, per_host_interval=0)
+    )
     assert (result.source_status, result.attempts) == ("unreadable", 1)
     assert result.error == "body larger than 10485760 bytes (Content-Length 20971520)"
     assert page_server.hits("/big") == 1  # a read would have timed out, and been retried
@@ -476,14 +492,18 @@ def test_a_declared_length_over_the_cap_is_unreadable_without_reading(
 def test_a_streamed_20mb_body_is_cut_at_the_cap(page_server: PageServer) -> None:
     pieces = (b"x" * 65536 for _ in range(320))
     page_server.set_handler("/big", chunked(pieces, {"Content-Type": "text/plain"}))
-    result = fetch_one(page_server.url("/big"), FetchPolicy(timeout=10, per_host_interval=0))
+    result = fetch_one(
+        page_server.url("/big"), FetchPolicy(allow_private=True, timeout=10, per_host_interval=0)
+    )
     assert result.source_status == "unreadable"
     assert result.error == "body larger than 10485760 bytes"
 
 
 def test_a_20mb_body_under_a_raised_cap_is_read_whole(page_server: PageServer) -> None:
     page_server.set_page("/big", b"y" * (20 * 1024 * 1024), content_type="text/plain")
-    policy = FetchPolicy(timeout=10, max_body=32 * 1024 * 1024, per_host_interval=0)
+    policy = FetchPolicy(
+        allow_private=True, timeout=10, max_body=32 * 1024 * 1024, per_host_interval=0
+    )
     result = fetch_one(page_server.url("/big"), policy)
     assert result.source_status == "ok"
     assert result.text is not None and len(result.text) == 20 * 1024 * 1024
@@ -505,14 +525,18 @@ def test_a_raw_deflate_page_is_decoded(page_server: PageServer) -> None:
 
 def test_a_gzip_bomb_is_unreadable(page_server: PageServer) -> None:
     page_server.set_handler("/bomb", gzip_bomb(64 * 1024 * 1024))
-    result = fetch_one(page_server.url("/bomb"), FetchPolicy(timeout=10, per_host_interval=0))
+    result = fetch_one(
+        page_server.url("/bomb"), FetchPolicy(allow_private=True, timeout=10, per_host_interval=0)
+    )
     assert result.source_status == "unreadable"
     assert result.error == f"decompressed body larger than {32 * 1024 * 1024} bytes"
 
 
 def test_a_gzip_bomb_never_holds_more_than_the_cap(page_server: PageServer) -> None:
     page_server.set_handler("/bomb", gzip_bomb(256 * 1024 * 1024))
-    policy = FetchPolicy(timeout=10, max_decompressed=1024 * 1024, per_host_interval=0)
+    policy = FetchPolicy(
+        allow_private=True, timeout=10, max_decompressed=1024 * 1024, per_host_interval=0
+    )
     tracemalloc.start()
     try:
         result = fetch_one(page_server.url("/bomb"), policy)
@@ -677,7 +701,7 @@ def test_connections_are_reused_across_304s_and_redirects(page_server: PageServe
         page_server.set_page(f"/{n}", PAGE, headers={"ETag": '"v1"'})
         page_server.set_handler(f"/old/{n}", redirect(f"/{n}", 301))
     urls = [page_server.url(f"/old/{n}") for n in range(6)]
-    policy = FetchPolicy(per_host=1, per_host_interval=0)
+    policy = FetchPolicy(allow_private=True, per_host=1, per_host_interval=0)
     known = {page_server.url(f"/{n}"): Validators('"v1"', None) for n in range(6)}
     results = fetch(urls, policy, validators=known)
     assert {(result.source_status, result.not_modified) for result in results.values()} == {
@@ -744,7 +768,7 @@ def test_the_per_host_limit_holds(page_server: PageServer) -> None:
     handle, peak = _counting_handler(0.1)
     for n in range(10):
         page_server.set_handler(f"/{n}", handle)
-    policy = FetchPolicy(concurrency=16, per_host=3, per_host_interval=0)
+    policy = FetchPolicy(allow_private=True, concurrency=16, per_host=3, per_host_interval=0)
     results = fetch([page_server.url(f"/{n}") for n in range(10)], policy)
     assert {result.source_status for result in results.values()} == {"ok"}
     assert peak() == 3
@@ -755,7 +779,7 @@ def test_the_global_limit_holds_across_hosts(page_server: PageServer) -> None:
     for n in range(8):
         page_server.set_handler(f"/{n}", handle)
     urls = [page_server.url(f"/{n}", host) for n in range(8) for host in ("127.0.0.1", "localhost")]
-    policy = FetchPolicy(concurrency=5, per_host=4, per_host_interval=0)
+    policy = FetchPolicy(allow_private=True, concurrency=5, per_host=4, per_host_interval=0)
     results = fetch(urls, policy)
     assert {result.source_status for result in results.values()} == {"ok"}
     assert peak() == 5
@@ -776,7 +800,7 @@ def test_requests_to_one_host_are_spaced(
     monkeypatch.setattr(pacing.HostGate, "slot", recorded_slot)
     for n in range(5):
         page_server.set_page(f"/{n}", PAGE)
-    policy = FetchPolicy(per_host=4, per_host_interval=0.1)
+    policy = FetchPolicy(allow_private=True, per_host=4, per_host_interval=0.1)
     results = fetch([page_server.url(f"/{n}") for n in range(5)], policy)
     assert {result.source_status for result in results.values()} == {"ok"}
     paths = [request.path for request in page_server.requests]
@@ -1089,3 +1113,56 @@ def test_a_tls_certificate_failure_is_not_retried() -> None:
         result = fetch_one(server.url("/doc"), replace(FAST, retries=3))
     assert (result.source_status, result.attempts) == ("unreachable", 1)
     assert "TLS failed" in (result.error or "") and "not retried" in (result.error or "")
+
+
+# --------------------------------------------------------------------------- private addresses
+
+PUBLIC_ONLY = replace(FAST, allow_private=False)
+
+
+def test_a_private_destination_is_refused_before_any_packet_is_sent(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page("/doc", "<p>Only on this machine.</p>")
+    for url in (page_server.url("/doc"), page_server.url("/doc", host="localhost")):
+        result = fetch_one(url, PUBLIC_ONLY)  # a literal loopback address, and a name for one
+        assert result.source_status == "refused", url
+        assert result.error is not None and "is a private or local address" in result.error
+        assert "--allow-private" in result.error and result.text is None
+    assert page_server.page_requests == []  # nothing reached the server: checked before connect
+
+
+def test_a_redirect_to_a_private_address_is_refused_at_that_hop(page_server: PageServer) -> None:
+    """The mirror the ledger allows may answer; where it sends the fetcher is checked anew."""
+    page_server.set_handler("/start", redirect(page_server.url("/metadata", host="localhost")))
+    page_server.set_page("/metadata", "<p>secret-credentials</p>")
+    allowed = replace(PUBLIC_ONLY, private_origins=frozenset({origin(page_server.url("/"))}))
+    result = fetch_one(page_server.url("/start"), allowed)
+    assert result.source_status == "refused"
+    assert result.error is not None and "localhost is a private or local address" in result.error
+    assert [hop.url for hop in result.redirects] == [page_server.url("/start")]
+    assert page_server.hits("/start") == 1 and page_server.hits("/metadata") == 0
+
+
+@pytest.mark.parametrize(
+    ("address", "public"),
+    [
+        ("93.184.215.14", True),
+        ("2606:4700::1111", True),
+        ("127.0.0.1", False),
+        ("10.1.2.3", False),
+        ("172.16.0.9", False),
+        ("192.168.1.1", False),
+        ("169.254.169.254", False),  # a cloud's metadata endpoint
+        ("100.64.0.1", False),  # carrier-grade NAT
+        ("0.0.0.0", False),
+        ("224.0.0.1", False),
+        ("::1", False),
+        ("fd00::1", False),
+        ("fe80::1", False),
+        ("::ffff:127.0.0.1", False),  # loopback written as IPv6
+        ("::ffff:8.8.8.8", True),
+    ],
+)
+def test_which_addresses_are_public(address: str, public: bool) -> None:
+    assert is_public(ipaddress.ip_address(address)) is public

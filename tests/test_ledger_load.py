@@ -23,7 +23,8 @@ from typer.testing import Result
 
 from claimledger.errors import ExitCode, InputError, LedgerError
 from claimledger.ledger import Basis, Grade, find_cycles, parse
-from claimledger.ledgerfile import load
+from claimledger.ledgerfile import MAX_LEDGER_BYTES, load
+from claimledger.safeyaml import load_located
 from cli_runner import claimledger
 
 CASES_FILE = Path(__file__).parent / "data" / "bad_ledgers.yaml"
@@ -143,14 +144,24 @@ def billion_laughs(levels: int = 9, width: int = 9) -> str:
     return "\n".join(rows) + "\n"
 
 
-def test_an_alias_bomb_is_refused_at_the_node_budget() -> None:
-    """Refused when the expansion passes the budget, not after building it (the time it
-    takes is in tests/benchmarks/bench_hostile.py)."""
+def test_an_alias_bomb_is_refused_at_the_alias_budget() -> None:
+    """Refused when what the aliases add passes the budget, not after building it (the
+    time it takes is in tests/benchmarks/bench_hostile.py)."""
     with pytest.raises(LedgerError) as caught:
         parse(billion_laughs())
     assert [p.message for p in caught.value.problems] == [
-        "document expands to more than 200000 nodes (an alias bomb?)"
+        "aliases expand to more than 100000 nodes (an alias bomb?)"
     ]
+
+
+def test_a_large_plain_document_spends_none_of_the_alias_budget() -> None:
+    """Only repetition through aliases is budgeted: a big ledger with none loads whole."""
+    text = "items:\n" + "".join(f"  - {{n: {i}, word: w{i}}}\n" for i in range(40_000))
+    located, problems = load_located(text)  # 120,000 nodes, more than the alias budget
+    assert problems == [] and located is not None
+    assert len(located.data["items"]) == 40_000 and located.data["items"][-1]["n"] == 39_999
+    anchored = "a: &a [1, 2, 3]\nb: [*a, *a]\n"  # a few aliases are fine
+    assert load_located(anchored)[0] is not None
 
 
 def test_an_alias_bomb_is_refused_by_the_command(tmp_path: Path) -> None:
@@ -250,14 +261,16 @@ def test_an_unreadable_file(tmp_path: Path) -> None:
 
 def test_a_file_too_large_to_be_a_ledger(tmp_path: Path) -> None:
     path = tmp_path / "claims.yaml"
-    path.write_bytes(VALID.encode() + b"# padding\n" * (1024 * 1024))
-    assert_one_error_line(check(path), str(path), "larger than 8 MiB")
+    with path.open("wb") as file:
+        file.write(VALID.encode())
+        file.truncate(MAX_LEDGER_BYTES + 1)  # a sparse file: no disk spent on the padding
+    assert_one_error_line(check(path), str(path), f"larger than {MAX_LEDGER_BYTES // 2**20} MiB")
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 def test_an_endless_file_is_read_only_up_to_the_cap() -> None:
     """A device reports size 0 and never ends; reading it whole would exhaust memory."""
-    assert_one_error_line(check(Path("/dev/zero")), "larger than 8 MiB")
+    assert_one_error_line(check(Path("/dev/zero")), f"larger than {MAX_LEDGER_BYTES // 2**20} MiB")
 
 
 def test_load_raises_input_errors_not_os_errors(tmp_path: Path) -> None:

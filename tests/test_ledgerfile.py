@@ -849,3 +849,66 @@ def test_a_flow_history_with_a_trailing_comma_gains_an_entry(tmp_path: Path) -> 
         text, parse(text), "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
     )
     assert len(parse(edited).claim("folded").history) == 2
+
+
+# --------------------------------------------------------------------------- many edits in one pass
+
+DAY = dt.date(2026, 12, 1)
+
+
+def one_at_a_time(text: str, changes: list[ledgerfile.GradeChange]) -> str:
+    """The changes made as separate edits, each on a fresh parse of the text before it."""
+    for change in changes:
+        text = ledgerfile.set_grades(text, parse(text), [change], date=DAY)
+    return text
+
+
+def test_many_grade_changes_in_one_pass_are_the_edits_one_at_a_time() -> None:
+    """Every shape of claim in the hand-written file (no history yet, a block history, a
+    flow list last, trailing blank lines kept, a block scalar last), two facets of one claim
+    at once, and the ledger's last claim: one pass writes exactly what separate edits do."""
+    changes = [
+        ledgerfile.GradeChange("fresh", "wording", Grade.UNKNOWN, "rule:quotes", "gone"),
+        ledgerfile.GradeChange("fresh", "holds at runtime", Grade.CLAIMED, "person", "re-read"),
+        ledgerfile.GradeChange("seasoned", None, Grade.CLAIMED, "rule:quotes", "one source"),
+        ledgerfile.GradeChange("flow-last", None, Grade.UNKNOWN, "rule:premises", "capped"),
+        ledgerfile.GradeChange("kept-last", None, Grade.CLAIMED, "person", "answered"),
+        ledgerfile.GradeChange("block-last", None, Grade.SPECULATIVE, "person", "a guess"),
+    ]
+    batched = ledgerfile.set_grades(RICH, parse(RICH), changes, date=DAY)
+    assert batched == one_at_a_time(RICH, changes)
+    written = parse(batched)
+    assert [f.grade for f in written.claim("fresh").grades] == [Grade.UNKNOWN, Grade.CLAIMED]
+    assert [h.why for h in written.claim("fresh").history] == ["gone", "re-read"]
+    assert "&id" not in batched and "*id" not in batched  # a repeated date is written out
+
+
+def test_many_changes_on_a_file_without_a_final_newline() -> None:
+    changes = [ledgerfile.GradeChange("last", None, Grade.UNKNOWN, "rule:quotes", "gone")]
+    batched = ledgerfile.set_grades(
+        LAST_WITHOUT_NEWLINE, parse(LAST_WITHOUT_NEWLINE), changes, date=DAY
+    )
+    assert batched == one_at_a_time(LAST_WITHOUT_NEWLINE, changes)
+    assert not batched.endswith("\n")
+
+
+def test_a_ledger_parsed_from_other_text_is_not_trusted_for_places() -> None:
+    """The tree a ledger was parsed to is reused only for that very text."""
+    other = RICH.replace("# A ledger written by hand", "# A ledger, written by hand")
+    change = [ledgerfile.GradeChange("seasoned", None, Grade.CLAIMED, "person", "x")]
+    assert ledgerfile.set_grades(other, parse(RICH), change, date=DAY) == one_at_a_time(
+        other, change
+    )
+
+
+def test_a_hundred_changes_on_a_big_ledger_are_one_pass() -> None:
+    text = many_claims(1000)
+    changes = [
+        ledgerfile.GradeChange(f"c{i}", None, Grade.UNKNOWN, "rule:quotes", f"gone {i}")
+        for i in range(0, 1000, 10)
+    ]
+    batched = ledgerfile.set_grades(text, parse(text), changes, date=DAY)
+    written = parse(batched)
+    assert sum(1 for c in written.claims if c.grades[0].grade is Grade.UNKNOWN) == 100
+    assert written.claim("c990").history[0].why == "gone 990"
+    assert written.claim("c991").history == ()

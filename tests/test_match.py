@@ -14,6 +14,7 @@ from claimledger.match import (
     CONTEXT_CHARS,
     Context,
     PreparedText,
+    TextKind,
     WordChange,
     judge,
     locate,
@@ -761,3 +762,31 @@ def test_each_rule_names_its_change(quote: str, passage: str, kind: str) -> None
 )
 def test_each_rule_leaves_a_rewording_alone(quote: str, passage: str) -> None:
     assert kinds(quote, passage) == ()
+
+
+@pytest.mark.parametrize(
+    ("before", "successor"),
+    [
+        (
+            "Reads are sent to the cache, so they never wait on the network either.",
+            "Writes go to disk, so they wait.",
+        ),
+        ("Reads are sent to memory and never wait on the network.", "Writes are sent to disk."),
+    ],
+)
+@pytest.mark.parametrize(
+    ("lead", "between", "kind"), [("", "\n\n", "text"), ("- ", "\n- ", "markdown")]
+)
+def test_a_successor_never_spans_a_paragraph_boundary_the_quote_did_not(
+    before: str, successor: str, lead: str, between: str, kind: TextKind
+) -> None:
+    """A paragraph (or list item) of parallel structure before the successor must not be
+    pulled into the current wording that `accept` would adopt: the quote stood inside one
+    block when it was read, so its successor is inside one block too."""
+    quote = "Writes are sent to disk, so they never wait on the network."
+    was = prepare(lead + before + between + quote, kind=kind)
+    now = prepare(lead + before + between + successor, kind=kind)
+    found = locate(quote, now, previous=was)
+    assert found.status == "drifted" and found.current is not None
+    assert found.current.removeprefix("- ") == successor
+    assert found.change_kinds == ("negation removed",)

@@ -5,10 +5,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import lxml.html
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
 from claimledger.artifact import run_artifact
 from claimledger.atomicfile import replace_atomically
 from claimledger.ledger import Artifact
-from claimledger.report.markup import author_markdown
+from claimledger.report.markup import author_html, author_markdown
 from claimledger.urls import has_secrets, safe_url
 
 
@@ -26,9 +32,69 @@ def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(tmp_path
     assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_bytes() == b"y"
 
 
-def test_an_author_link_with_parentheses_is_kept_as_written() -> None:
+def test_an_author_link_with_parentheses_keeps_its_destination() -> None:
     link = "[p](https://en.wikipedia.org/wiki/Consistency_(database_systems))"
-    assert str(author_markdown(link)) == link
+    rendered = MarkdownIt("commonmark").render(author_markdown(link))
+    assert 'href="https://en.wikipedia.org/wiki/Consistency_(database_systems)"' in rendered
+
+
+# --------------------------------------------------------------------------- the author's Markdown
+
+PIECES = [
+    "`", "``", "```", "~~~", "\\", "*", "_", "**", "[", "]", "(", ")", "](", "]: ", "<", ">",
+    "&", "&lt;", "#", "- ", "1. ", "> ", "    ", "\n", "\n\n", " ", "word", "!", "@",
+    "<img src=x onerror=alert(1)>", "<script>alert(1)</script>", "<a href='javascript:x'>",
+    "[x](javascript:alert(1))", "[y]: javascript:alert(2)", "[ok](https://ok.example/)",
+    "![i](https://tracker.example/pixel.png)", "<https://a.example/?token=s3cr3t>",
+    "[t](https://me:pw@x.example/?api_key=k)", "javascript:", "data:text/html,x", "\x1b[31m",
+    "<!-- c -->", "<div>", "</div>", '"', "'", "=", "onerror", "|", "---",
+]  # fmt: skip
+AUTHOR_TEXT = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+ALLOWED_TAGS = {
+    "p", "em", "strong", "code", "pre", "a", "ul", "ol", "li", "blockquote", "hr", "br",
+    "h1", "h2", "h3", "h4", "h5", "h6",
+}  # fmt: skip
+RAW_HTML_RENDERER = MarkdownIt("commonmark", {"html": True})
+"""A renderer that lets raw HTML through, as GitHub's does before it sanitises."""
+
+
+def assert_only_markup_the_author_could_write(html: str) -> None:
+    """Every element is one Markdown makes, every link goes to http(s) or an anchor, no
+    attribute but href (an ordered list's start, a code fence's language), no secret shown."""
+    root = lxml.html.fragment_fromstring(html or "<p></p>", create_parent="div")
+    for element in root.iter():
+        if element is root or not isinstance(element.tag, str):
+            continue
+        assert element.tag in ALLOWED_TAGS, (element.tag, html)
+        allowed = {"a": {"href"}, "ol": {"start"}, "code": {"class"}}.get(element.tag, set())
+        assert set(element.attrib) <= allowed, (element.tag, dict(element.attrib), html)
+        assert element.get("class", "language-").startswith("language-"), html  # a fence's info
+        href = element.get("href")
+        if href is not None:
+            assert href == "" or href.startswith(("https://", "http://", "#")), html  # "": itself
+    assert "s3cr3t" not in html and "pw@" not in html and "=k" not in html, html
+
+
+@settings(max_examples=400, deadline=None)
+@given(AUTHOR_TEXT)
+def test_the_authors_markdown_never_becomes_markup_they_did_not_write(text: str) -> None:
+    assert_only_markup_the_author_could_write(RAW_HTML_RENDERER.render(author_markdown(text)))
+    assert_only_markup_the_author_could_write(str(author_html(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "``<img src=x onerror=alert(1)>",
+        "``[x](javascript:alert(1))",
+        "`` `<img src=x onerror=alert(1)>` ``",
+        "[ref][evil]\n\n[evil]: javascript:alert('ref')",
+        "<https://a.example/?token=s3cr3t> and https://b.example/?secret=s3cr3t",
+    ],
+)
+def test_known_escapes_of_the_old_escaper_stay_closed(text: str) -> None:
+    assert_only_markup_the_author_could_write(RAW_HTML_RENDERER.render(author_markdown(text)))
+    assert_only_markup_the_author_could_write(str(author_html(text)))
 
 
 def test_secrets_in_a_query_or_a_fragment_are_redacted() -> None:

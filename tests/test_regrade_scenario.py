@@ -168,11 +168,11 @@ def test_refresh_regrade_accept_restore(tmp_path: Path, page_server: PageServer)
     fast = ("--timeout", "2")
 
     serve_v1(page_server)
-    cli("refresh", *fast, code=0)
+    cli("refresh", "--allow-private", *fast, code=0)
     assert cli.json("regrade", code=0)["proposals"] == []
 
     serve_v2(page_server)
-    cli("refresh", *fast, code=1)
+    cli("refresh", "--allow-private", *fast, code=1)
     report = cli.json("regrade", code=1)
     proposed = {(p["claim_id"], p["to_grade"], p["rule"]) for p in report["proposals"]}
     assert proposed == {
@@ -209,7 +209,7 @@ def test_refresh_regrade_accept_restore(tmp_path: Path, page_server: PageServer)
     assert cli.json("regrade", code=0)["proposals"] == []  # applying then regrading: idempotent
 
     page_server.set_page("/c", page("An unrelated opening sentence about alarms.", REMOVED))
-    cli("refresh", *fast, code=1)
+    cli("refresh", "--allow-private", *fast, code=1)
     restored = cli.json("regrade", code=1)
     assert {(p["claim_id"], p["to_grade"], p["rule"]) for p in restored["proposals"]} == {
         ("removed", "DEMONSTRATED", "quotes-restored"),

@@ -11,6 +11,33 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from claimledger.errors import InputError
+
+
+def refuse_links(path: Path, *, below: Path | None = None) -> None:
+    """Refuse to write at `path` through a symbolic link the user did not name.
+
+    A cloned repository can hold `out/report.md -> ~/.ssh/authorized_keys`, or an `out`
+    directory that links elsewhere: a file the tool writes by default (a report, its state,
+    the store, a lock) is never written through a link at the file, nor at a directory
+    between `below` (the ledger's directory) and it. A path the user names is theirs.
+    """
+    checked = [path]
+    if below is not None:
+        try:
+            inside = path.relative_to(below)
+        except ValueError:
+            inside = None
+        if inside is not None:
+            checked += [below / Path(*inside.parts[:n]) for n in range(1, len(inside.parts))]
+    for candidate in checked:
+        if candidate.is_symlink():
+            target = candidate.readlink()
+            raise InputError(
+                f"{candidate} is a symbolic link (to {target}): claimledger does not write "
+                "through a link it was not given; remove the link, or name the path yourself"
+            )
+
 
 def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) -> None:
     """Put `data` at `path` in one step, keeping the file's permissions if it exists.

@@ -8,6 +8,7 @@ should not need the same options on every command. They live beside the ledger, 
     user_agent = "claimledger (+mailto:me@example.com)"
     headers = { "Accept-Language" = "en" }
     robots = true
+    allow_private = false   # true: fetch private and loopback addresses (a local mirror)
     timeout = 20
     deadline = 30
     concurrency = 16
@@ -158,6 +159,7 @@ class FetchOptions:
     headers: tuple[str, ...] = ()
     maps: tuple[str, ...] = ()
     ignore_robots: bool = False
+    allow_private: bool = False
 
 
 def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> FetchPolicy:
@@ -176,6 +178,7 @@ def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> Fe
         user_agent=pick(options.user_agent, config.user_agent, base.user_agent),
         headers=tuple({**config.headers, **_headers(options.headers)}.items()),
         respect_robots=not options.ignore_robots and config.robots is not False,
+        allow_private=options.allow_private or config.allow_private is True,
     )
     if policy.timeout <= 0 or policy.deadline <= 0:
         raise InputError("--timeout and --deadline must be more than 0 seconds")

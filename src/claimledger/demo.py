@@ -86,8 +86,9 @@ class DemoStep:
 
 
 def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
-    """The whole loop, twice: the pages as read, then as they are later."""
-    mapped = tuple(arg for spec in maps for arg in ("--map", spec))
+    """The whole loop, twice: the pages as read, then as they are later (served on this
+    machine's loopback address, so fetched with --allow-private)."""
+    mapped = (*(arg for spec in maps for arg in ("--map", spec)), "--allow-private")
     return [
         DemoStep(
             f"1. refresh against the pages as read on {date_read}", None, ("refresh", *mapped)

@@ -23,6 +23,7 @@ Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -62,6 +63,25 @@ class TemplateError(InputError):
 class EnvironmentProblem(InputError):
     """The machine refuses what is asked: no space left, a read-only file system, no
     permission. Nothing was written; the message says which file and why."""
+
+    @classmethod
+    def of(cls, error: OSError, path: object) -> EnvironmentProblem:
+        """The plain words for an OSError met while writing `path`."""
+        words = _ERRNO_WORDS.get(error.errno or 0)
+        reason = words or (error.strerror or str(error))
+        return cls(f"cannot write {error.filename or path}: {reason}; nothing was written")
+
+
+_ERRNO_WORDS = {
+    errno.ENOSPC: "no space left on the device (free some and retry)",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "the file would be larger than this system allows",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "not permitted",
+    errno.EISDIR: "a directory stands where the file should be",
+    errno.ENOTDIR: "a file stands where a directory should be",
+}
 
 
 class StoreError(ClaimledgerError):

@@ -50,6 +50,7 @@ from claimledger.decoding import (
     looks_binary,
     media_type_of,
 )
+from claimledger.destinations import private_destination
 from claimledger.errors import PageUnreadable
 from claimledger.extract import head_links
 from claimledger.pacing import Gates
@@ -66,6 +67,7 @@ from claimledger.urls import (
     is_trivial_move,
     is_web_url,
     origin,
+    redact_urls,
     redirect_refusal,
     resolve,
     shown,
@@ -382,6 +384,9 @@ async def _request(
     """One GET, turning transport failures into outcomes (retryable where that can help)."""
     try:
         async with asyncio.timeout(policy.timeout):
+            private = await private_destination(url, policy)
+            if private is not None:
+                return _Outcome(None, "refused", private)
             async with client.stream("GET", url, headers=headers) as response:
                 return await _read_response(response, policy)
     except (TimeoutError, httpx.TimeoutException):
@@ -551,7 +556,7 @@ def _result(
         content_type=outcome.content_type,
         text=outcome.text,
         not_modified=outcome.not_modified,
-        error=outcome.error,
+        error=None if outcome.error is None else redact_urls(outcome.error),  # shown everywhere
         attempts=attempts,
         elapsed=elapsed,
         line_range=line_range,

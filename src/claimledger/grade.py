@@ -33,6 +33,7 @@ from typing import Protocol, TypeVar
 
 from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote
 from claimledger.records import CARRIED, check_key, classify, latest_by_key
+from claimledger.urls import redacted
 
 
 class Check(Protocol):
@@ -164,7 +165,9 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
         for source in quote.sources
     }
     latest = latest_by_key(
-        c for c in checks if check_key(c) in place and c.url == ledger.sources[c.source_id].url
+        c
+        for c in checks
+        if check_key(c) in place and redacted(c.url) == redacted(ledger.sources[c.source_id].url)
     )
     return sorted(latest.values(), key=lambda c: (*place[check_key(c)], c.source_id))
 

@@ -11,18 +11,17 @@ a `Ledger`.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
+import functools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
-
-import jsonschema
 
 from claimledger.errors import LedgerError, Problem, UnknownIdError
 from claimledger.safeyaml import Located, Path_, load_located
 from claimledger.schema import LEDGER_SCHEMA
+from claimledger.shape import Finding, did_you_mean, shape_problems
 from claimledger.urls import is_web_url
 
 
@@ -81,6 +80,7 @@ class Source:
     archived: str | None = None
     note: str | None = None
     accept_status: frozenset[int] = frozenset()
+    allow_private: bool = False
     history: tuple[SourceMove, ...] = ()
 
     @property
@@ -162,7 +162,7 @@ class Claim:
                 return facet
         names = [f.on for f in self.grades]
         raise UnknownIdError(
-            f"claim '{self.id}' has no facet {on!r}{_did_you_mean(on, names)}; "
+            f"claim '{self.id}' has no facet {on!r}{did_you_mean(on, names)}; "
             f"its facets are {', '.join(map(repr, names))}"
         )
 
@@ -171,6 +171,15 @@ class Claim:
 class Scope:
     did_not: tuple[str, ...] = ()
     could_not_see: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParsedText:
+    """A ledger's text and the YAML node tree it parsed to: an edit of this very text can
+    find its places in the tree without reading the text again."""
+
+    text: str
+    tree: Any
 
 
 @dataclass(frozen=True)
@@ -184,20 +193,34 @@ class Ledger:
     author: str = ""
     about: str = ""
     scope: Scope = field(default_factory=Scope)
+    parsed_from: ParsedText | None = field(default=None, compare=False, repr=False)
+    """The text this ledger was parsed from, and its YAML tree (for edits of that text)."""
 
     def claim(self, claim_id: str) -> Claim:
-        for claim in self.claims:
-            if claim.id == claim_id:
-                return claim
+        found = self._claims_by_id.get(claim_id)
+        if found is not None:
+            return found
         raise UnknownIdError(
-            f"no claim '{claim_id}' in the ledger{_did_you_mean(claim_id, self.claim_ids)}"
+            f"no claim '{claim_id}' in the ledger{did_you_mean(claim_id, self.claim_ids)}"
         )
+
+    @functools.cached_property
+    def _claims_by_id(self) -> dict[str, Claim]:
+        return {claim.id: claim for claim in self.claims}
+
+    def position(self, claim_id: str) -> int:
+        """Where a claim stands in the ledger's list of claims (0 for the first)."""
+        return self._positions[self.claim(claim_id).id]
+
+    @functools.cached_property
+    def _positions(self) -> dict[str, int]:
+        return {claim.id: index for index, claim in enumerate(self.claims)}
 
     def source(self, source_id: str) -> Source:
         if source_id in self.sources:
             return self.sources[source_id]
         raise UnknownIdError(
-            f"no source '{source_id}' in the ledger{_did_you_mean(source_id, self.sources)}"
+            f"no source '{source_id}' in the ledger{did_you_mean(source_id, self.sources)}"
         )
 
     @property
@@ -228,7 +251,7 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
         )
         raise LedgerError(problems)
     unreadable = {(p.line, p.col) for p in yaml_problems}  # already said; not again as shape
-    findings = [*_shape_problems(located), *_meaning_problems(located)]
+    findings = [*shape_problems(located), *_meaning_problems(located)]
     problems += [
         Problem(filename, *where, _one_line(message))
         for where, message in findings
@@ -236,7 +259,7 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     ]
     if problems:
         raise LedgerError(problems)
-    return _build(located.data)
+    return replace(_build(located.data), parsed_from=ParsedText(text, located.tree))
 
 
 def _one_line(message: str) -> str:
@@ -250,137 +273,6 @@ def _one_line(message: str) -> str:
 def ledger_schema() -> dict[str, Any]:
     """The JSON Schema of a ledger, shared by `claimledger schema` and the loader."""
     return LEDGER_SCHEMA
-
-
-Finding = tuple[tuple[int, int], str]
-
-
-def _pattern_to_the_end(
-    validator: Any, pattern: str, instance: Any, schema: Any
-) -> Iterator[jsonschema.ValidationError]:
-    """`pattern` as JSON Schema (ECMA 262) means it: `$` is the end of the text.
-
-    Python's `$` also matches before a final newline, which would let a date with a
-    newline after it through, and crash the build.
-    """
-    if not isinstance(instance, str):
-        return
-    anchored = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
-    if not re.search(anchored, instance):
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in the stubs
-    jsonschema.Draft202012Validator, {"pattern": _pattern_to_the_end}
-)
-
-
-def _shape_problems(located: Located) -> Iterator[Finding]:
-    """Each shape problem once (jsonschema reports `required` once per missing key)."""
-    validator = _Validator(ledger_schema())
-    seen: set[Finding] = set()
-    for error in validator.iter_errors(located.data):
-        for finding in _explain(error, located):
-            if finding not in seen:
-                seen.add(finding)
-                yield finding
-
-
-def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Finding]:
-    path: Path_ = tuple(error.absolute_path)
-    name = _field_name(path)
-    value: Any = error.instance
-    rule: Any = error.validator_value
-    schema: Any = error.schema
-    kind = error.validator
-    if "propertyNames" in error.absolute_schema_path and isinstance(value, str):
-        # the error is about a key, which jsonschema does not add to the path
-        where = located.where((*path, value), key=True)
-        yield where, _pattern_message(f"{_field_name(path).removesuffix('s')} id", value, rule)
-    elif kind == "required":
-        missing = [k for k in rule if k not in value]
-        for key in missing:
-            yield located.where(path), f"{_owner(path)} is missing '{key}'"
-    elif kind == "additionalProperties":
-        allowed = sorted(schema.get("properties", {}))
-        for key in sorted(set(value) - set(allowed)):
-            yield (
-                located.where((*path, key), key=True),
-                f"unknown key '{key}' in {_owner(path)}{_did_you_mean(key, allowed)}",
-            )
-    elif kind == "enum":
-        options = [str(o) for o in rule]
-        hint = _did_you_mean(str(value), options)
-        yield located.where(path), f"{name} {value!r} is not one of {', '.join(options)}{hint}"
-    elif kind == "const":
-        yield located.where(path), f"{name} must be {rule!r}, not {value!r}"
-    elif kind == "pattern":
-        yield located.where(path), _pattern_message(name, value, rule)
-    elif kind == "type":
-        yield (
-            located.where(path),
-            f"{name} should be {_a(rule)}, not {_a(_type_of(value))}",
-        )
-    elif kind in ("minItems", "minLength"):
-        yield located.where(path), f"{name} must not be empty"
-    elif kind == "oneOf" and name == "run":
-        yield (
-            located.where(path),
-            "artifact run must be a command (a list of arguments, or a string)",
-        )
-    else:
-        yield located.where(path), f"{name}: {error.message}"
-
-
-def _pattern_message(name: str, value: Any, pattern: str) -> str:
-    if pattern.startswith("^https?"):
-        return f"{name} {value!r} is not an http(s) URL"
-    if "[0-9]{4}" in pattern:
-        return f"{name} {value!r} is not a date (YYYY-MM-DD)"
-    return f"{name} {value!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
-
-
-def _field_name(path: Path_) -> str:
-    for part in reversed(path):
-        if isinstance(part, str):
-            return part
-    return "value"
-
-
-def _owner(path: Path_) -> str:
-    """A readable name for the mapping at `path`: 'claims[3]', 'source 'x'', 'the ledger'."""
-    if not path:
-        return "the ledger"
-    if len(path) == 2 and path[0] == "sources":
-        return f"source '{path[1]}'"
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
-
-
-def _type_of(value: Any) -> str:
-    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer"}
-    return "null" if value is None else names.get(type(value), "number")
-
-
-def _a(kind: str | list[str]) -> str:
-    words = {
-        "object": "a mapping",
-        "array": "a list",
-        "string": "text",
-        "boolean": "true or false",
-        "integer": "a whole number",
-        "number": "a number",
-        "null": "empty",
-    }
-    kinds = kind if isinstance(kind, list) else [kind]
-    return " or ".join(words.get(k, k) for k in kinds)
-
-
-def _did_you_mean(word: str, options: Iterable[str]) -> str:
-    """Suggest the option that differs only in case first ('claimed'), else the closest."""
-    choices = list(options)
-    same_letters = [o for o in choices if o.casefold() == word.casefold()]
-    close = same_letters or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 # --------------------------------------------------------------------------- meaning
@@ -503,7 +395,7 @@ def _duplicate_ids(
 
 
 def _unknown(located: Located, path: Path_, noun: str, value: str, known: Sequence[str]) -> Finding:
-    return located.where(path), f"unknown {noun} '{value}'{_did_you_mean(value, known)}"
+    return located.where(path), f"unknown {noun} '{value}'{did_you_mean(value, known)}"
 
 
 _BASIS_NEEDS = {"quotes": "quotes", "premises": "depends_on", "artifact": "artifact"}
@@ -613,6 +505,7 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         archived=s.get("archived"),
         note=s.get("note"),
         accept_status=frozenset(s.get("accept_status", [])),
+        allow_private=s.get("allow_private", False),
         history=tuple(
             SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
             for h in s.get("history", [])

@@ -29,9 +29,11 @@ import yaml
 from filelock import FileLock, Timeout
 
 from claimledger.accept import Adoption
-from claimledger.atomicfile import replace_atomically
-from claimledger.errors import ConflictError, InputError, LedgerError
+from claimledger.atomicfile import refuse_links, replace_atomically
+from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
 from claimledger.ledger import Grade, Ledger, parse
+from claimledger.safeyaml import Composer
+from claimledger.urls import shown
 
 NodePath = Sequence[str | int]
 Change = Callable[[str, Ledger], str]
@@ -40,8 +42,8 @@ Change = Callable[[str, Ledger], str]
 LOCK_TIMEOUT = 60.0
 COMPARE_RETRIES = 5
 
-MAX_LEDGER_BYTES = 8 * 1024 * 1024
-"""A ledger is hand-written text; anything larger is a mistake, not a ledger."""
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
+"""Room for some 300,000 claims; anything larger is a mistake, not a ledger."""
 
 
 # --------------------------------------------------------------------------- reading
@@ -75,8 +77,19 @@ def read_ledger_text(path: Path) -> str:
 
 
 def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) -> Ledger:
-    """Apply `change` to the ledger at `path` under its lock; return the ledger written."""
+    """Apply `change` to the ledger at `path` under its lock; return the ledger written.
+
+    A disk that is full, read-only or forbids the lock or the write is an
+    EnvironmentProblem, and the ledger is left as it was.
+    """
     path = path.resolve()  # through a symlink: edit, and lock, the file it points to
+    try:
+        return _update(path, change, lock_timeout)
+    except OSError as error:
+        raise EnvironmentProblem.of(error, path) from None
+
+
+def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
     with _locked(path, lock_timeout):
         _remove_stale_temporaries(path)
         for _ in range(COMPARE_RETRIES):
@@ -110,6 +123,7 @@ def lock_path(path: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked(path: Path, timeout: float) -> Iterator[None]:
+    refuse_links(lock_path(path))  # opening a planted link would truncate what it names
     try:
         with FileLock(lock_path(path), timeout=timeout):
             yield
@@ -153,6 +167,9 @@ def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
     overwrites an author's file), and leaves none of them behind when one cannot be made.
     """
     paths = {directory / name: text for name, text in files.items()}
+    for path in paths:
+        if not path.is_symlink():  # a link at a file itself: "already exists", below
+            refuse_links(path.parent, below=directory)
     existing = [path for path in paths if path.exists() or path.is_symlink()]
     if existing:
         names = ", ".join(str(path) for path in existing)
@@ -175,8 +192,21 @@ def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
 # --------------------------------------------------------------------------- text surgery
 
 
+def _tree(text: str, ledger: Ledger) -> yaml.Node:
+    """The node tree of `text`: the one `ledger` was parsed to when it was parsed from this
+    very text (as `update` hands it over), else read afresh."""
+    parsed = ledger.parsed_from
+    if parsed is not None and parsed.text == text and isinstance(parsed.tree, yaml.Node):
+        return parsed.tree
+    return _compose(text)
+
+
 def _compose(text: str) -> yaml.Node:
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    """The text's node tree, whose marks index the text's characters: by libyaml, as the
+    loader reads it, except for a text holding a byte order mark anywhere, which libyaml
+    does not count (the pure-Python composer does)."""
+    loader = yaml.SafeLoader if "\ufeff" in text else Composer
+    node = yaml.compose(text, Loader=loader)
     assert node is not None  # the text was validated before any edit
     return node
 
@@ -198,13 +228,37 @@ def _has_key(root: yaml.Node, path: NodePath, key: str) -> bool:
     return isinstance(node, yaml.MappingNode) and any(k.value == key for k, _ in node.value)
 
 
+Edit = tuple[int, int, str]
+"""Replace `text[start:end]` with the string: every change of the file is a list of these,
+computed on one parse of the text and applied in one pass (`apply_edits`)."""
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """The text with every edit made, each at the place it names in the original.
+
+    Edits at one place land in the order given; edits never overlap.
+    """
+    pieces: list[str] = []
+    cursor = len(text)
+    ordered = sorted(enumerate(edits), key=lambda item: (item[1][0], item[0]), reverse=True)
+    for _, (start, end, replacement) in ordered:
+        assert end <= cursor, "edits overlap"
+        pieces.append(text[end:cursor])
+        pieces.append(replacement)
+        cursor = start
+    pieces.append(text[:cursor])
+    return "".join(reversed(pieces))
+
+
 def set_scalar(text: str, path: NodePath, value: str) -> str:
     """Replace one scalar value, keeping its quoting style where the value allows it."""
-    node = _node_at(_compose(text), path)
+    return apply_edits(text, [_scalar_edit(text, _node_at(_compose(text), path), value)])
+
+
+def _scalar_edit(text: str, node: yaml.Node, value: str) -> Edit:
     assert isinstance(node, yaml.ScalarNode)
     style = node.style if node.style in ('"', "'") else None
-    rendered = _render_scalar(value, style)
-    return text[: node.start_mark.index] + rendered + text[_scalar_end(text, node) :]
+    return node.start_mark.index, _scalar_end(text, node), _render_scalar(value, style)
 
 
 def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
@@ -227,19 +281,23 @@ def _render_scalar(value: str, style: str | None) -> str:
 
 def append_item(text: str, seq_path: NodePath, item: Any) -> str:
     """Append `item` to the block sequence at `seq_path`, as one flow-style line."""
-    root = _compose(text)
-    seq = _node_at(root, seq_path)
+    return apply_edits(text, [_append_items_edit(text, _node_at(_compose(text), seq_path), [item])])
+
+
+def _append_items_edit(text: str, seq: yaml.Node, items: Sequence[Any]) -> Edit:
+    """Items appended to a sequence: one flow-style line each in a block sequence, or
+    `, item` after the last item of a flow one (touching nothing else)."""
     assert isinstance(seq, yaml.SequenceNode)
-    if seq.flow_style:  # `[a, b]`: add `, item` after the last item, touch nothing else
+    if seq.flow_style:
+        flow = ", ".join(_render_flow(item) for item in items)
         if not seq.value:
             close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
-            return text[:close] + _render_flow(item) + text[close:]
+            return close, close, flow
         after_last = seq.value[-1].end_mark.index
-        return text[:after_last] + ", " + _render_flow(item) + text[after_last:]
+        return after_last, after_last, ", " + flow
     dash_column = _dash_column(text, seq.value[0])
-    line = " " * dash_column + "- " + _render_flow(item) + "\n"
-    at = _after_content(text, seq)
-    return _insert_lines(text, at, line)
+    lines = "".join(" " * dash_column + "- " + _render_flow(item) + "\n" for item in items)
+    return _insert_lines_edit(text, _after_content(text, seq), lines)
 
 
 def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
@@ -248,21 +306,23 @@ def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
     A block mapping gains a block entry; a flow mapping (`{a: 1}`) gains `, key: value`
     before its brace; an empty one (`{}`, as an author starts a ledger) becomes a block.
     """
-    root = _compose(text)
-    mapping = _node_at(root, map_path)
+    return apply_edits(text, [_add_key_edit(text, _node_at(_compose(text), map_path), key, value)])
+
+
+def _add_key_edit(text: str, mapping: yaml.Node, key: str, value: Any) -> Edit:
     assert isinstance(mapping, yaml.MappingNode)
     if mapping.flow_style and mapping.value:
         close = text.rindex("}", mapping.start_mark.index, mapping.end_mark.index)
-        entry = f"{_render_scalar(key, None)}: {_render_flow(value)}"
-        return text[:close] + ", " + entry + text[close:]
+        return close, close, f", {_render_scalar(key, None)}: {_render_flow(value)}"
     if not mapping.value:
         column = _key_column(text, mapping) + 2
         block = "\n" + _render_block({key: value}, column).rstrip("\n")
-        return text[: mapping.start_mark.index].rstrip(" ") + block + text[mapping.end_mark.index :]
+        start = len(text[: mapping.start_mark.index].rstrip(" "))
+        return start, mapping.end_mark.index, block
     column = mapping.value[0][0].start_mark.column
-    block = _render_block({key: value}, column)
-    at = _after_content(text, mapping)
-    return _insert_lines(text, at, block)
+    return _insert_lines_edit(
+        text, _after_content(text, mapping), _render_block({key: value}, column)
+    )
 
 
 def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
@@ -289,14 +349,18 @@ def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) ->
 
 
 def _insert_lines(text: str, at: int, lines: str) -> str:
+    return apply_edits(text, [_insert_lines_edit(text, at, lines)])
+
+
+def _insert_lines_edit(text: str, at: int, lines: str) -> Edit:
     """Insert whole lines at a line start `at`.
 
     At the end of a file whose last line has no newline, the new lines go after a
     newline of their own, and the file still ends without one, as its author keeps it.
     """
     if at == len(text) and text and not text.endswith("\n"):
-        return text + "\n" + lines.removesuffix("\n")
-    return text[:at] + lines + text[at:]
+        return at, at, "\n" + lines.removesuffix("\n")
+    return at, at, lines
 
 
 def _key_column(text: str, node: yaml.Node) -> int:
@@ -350,10 +414,15 @@ def _render_flow(value: Any) -> str:
 
 
 class _IndentedDumper(yaml.SafeDumper):
-    """Indent block sequences under their key (`key:\\n  - item`), as ledgers are written."""
+    """Indent block sequences under their key (`key:\\n  - item`), as ledgers are written,
+    and never write anchors: a value repeated (one date in several history entries) is
+    written out each time, since a ledger is read by people."""
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _render_block(value: dict[str, Any], column: int) -> str:
@@ -374,16 +443,23 @@ def _render_block(value: dict[str, Any], column: int) -> str:
 
 
 def claim_index(ledger: Ledger, claim_id: str) -> int:
-    ledger.claim(claim_id)  # raises with a did-you-mean when it is not there
-    return ledger.claim_ids.index(claim_id)
+    return ledger.position(claim_id)  # raises with a did-you-mean when it is not there
 
 
 def append_history(text: str, ledger: Ledger, claim_id: str, entry: Mapping[str, Any]) -> str:
     """Append one entry to a claim's history, creating the list when it has none."""
-    index = claim_index(ledger, claim_id)
-    if _has_key(_compose(text), ("claims", index), "history"):
-        return append_item(text, ("claims", index, "history"), dict(entry))
-    return add_key(text, ("claims", index), "history", [_FlowMap(entry)])
+    root = _tree(text, ledger)
+    return apply_edits(text, [_history_edit(text, root, claim_index(ledger, claim_id), [entry])])
+
+
+def _history_edit(
+    text: str, root: yaml.Node, index: int, entries: Sequence[Mapping[str, Any]]
+) -> Edit:
+    """New entries at the end of claim `index`'s history, creating the list if it has none."""
+    claim = _node_at(root, ("claims", index))
+    if _has_key(root, ("claims", index), "history"):
+        return _append_items_edit(text, _node_at(claim, ("history",)), [dict(e) for e in entries])
+    return _add_key_edit(text, claim, "history", [_FlowMap(entry) for entry in entries])
 
 
 class _FlowMap(dict[str, Any]):
@@ -422,6 +498,42 @@ def history_entry(
     return {key: value for key, value in entry.items() if value is not None}
 
 
+@dataclass(frozen=True)
+class GradeChange:
+    """A facet's new grade, who changed it and why (a rule's proposal, or a person)."""
+
+    claim_id: str
+    on: str | None
+    to_grade: Grade
+    by: str
+    why: str
+
+
+def set_grades(text: str, ledger: Ledger, changes: Sequence[GradeChange], *, date: dt.date) -> str:
+    """Change facets' grades and record each change in its claim's history, in one pass
+    over the text, however many there are."""
+    root = _tree(text, ledger)
+    edits: list[Edit] = []
+    entries: dict[int, list[dict[str, Any]]] = {}
+    for change in changes:
+        claim = ledger.claim(change.claim_id)  # a did-you-mean when it is not there
+        facet = claim.facet(change.on)
+        index = ledger.position(claim.id)
+        path = ("claims", index, "grades", claim.grades.index(facet), "grade")
+        edits.append(_scalar_edit(text, _node_at(root, path), str(change.to_grade)))
+        entry = history_entry(
+            date=date,
+            on=facet.on,
+            from_grade=facet.grade,
+            to_grade=change.to_grade,
+            by=change.by,
+            why=change.why,
+        )
+        entries.setdefault(index, []).append(entry)
+    edits += [_history_edit(text, root, index, new) for index, new in entries.items()]
+    return apply_edits(text, edits)
+
+
 def set_grade(
     text: str,
     ledger: Ledger,
@@ -434,37 +546,41 @@ def set_grade(
     date: dt.date,
 ) -> str:
     """Change one facet's grade and record the change in the claim's history."""
-    claim = ledger.claim(claim_id)
-    facet = claim.facet(on)
-    index = claim_index(ledger, claim_id)
-    facet_index = claim.grades.index(facet)
-    text = set_scalar(text, ("claims", index, "grades", facet_index, "grade"), str(grade))
-    entry = history_entry(
-        date=date, on=facet.on, from_grade=facet.grade, to_grade=grade, by=by, why=why
-    )
-    return append_history(text, ledger, claim_id, entry)  # a grade edit moves no claim
+    return set_grades(text, ledger, [GradeChange(claim_id, on, grade, by, why)], date=date)
+
+
+def replace_quotes(
+    text: str, ledger: Ledger, adoptions: Sequence[Adoption], *, date: dt.date
+) -> str:
+    """Adopt pages' current wordings for quotes, keeping each old wording in its claim's
+    history, in one pass over the text."""
+    root = _tree(text, ledger)
+    edits: list[Edit] = []
+    entries: dict[int, list[dict[str, Any]]] = {}
+    for adoption in adoptions:
+        index = ledger.position(adoption.claim_id)
+        quotes = ledger.claims[index].quotes
+        if adoption.quote_index >= len(quotes) or quotes[adoption.quote_index].text != adoption.old:
+            raise ConflictError(
+                f"{adoption.claim_id}: quote #{adoption.quote_index + 1} changed since it was "
+                "read; refresh and accept again"
+            )
+        path = ("claims", index, "quotes", adoption.quote_index, "text")
+        edits.append(_scalar_edit(text, _node_at(root, path), adoption.new))
+        why = "adopted the page's current wording"
+        if adoption.meaning_changed:
+            why += " although the change touched a meaning-carrying word"
+        entry = history_entry(
+            date=date, quote_was=adoption.old, quote_now=adoption.new, by="accept", why=why
+        )
+        entries.setdefault(index, []).append(entry)
+    edits += [_history_edit(text, root, index, new) for index, new in entries.items()]
+    return apply_edits(text, edits)
 
 
 def replace_quote(text: str, ledger: Ledger, adoption: Adoption, *, date: dt.date) -> str:
     """Adopt a page's current wording for a quote, keeping the old wording in history."""
-    index = claim_index(ledger, adoption.claim_id)
-    claim = ledger.claims[index]
-    if (
-        adoption.quote_index >= len(claim.quotes)
-        or claim.quotes[adoption.quote_index].text != adoption.old
-    ):
-        raise ConflictError(
-            f"{adoption.claim_id}: quote #{adoption.quote_index + 1} changed since it was read; "
-            "refresh and accept again"
-        )
-    text = set_scalar(text, ("claims", index, "quotes", adoption.quote_index, "text"), adoption.new)
-    why = "adopted the page's current wording"
-    if adoption.meaning_changed:
-        why += " although the change touched a meaning-carrying word"
-    entry = history_entry(
-        date=date, quote_was=adoption.old, quote_now=adoption.new, by="accept", why=why
-    )
-    return append_history(text, ledger, adoption.claim_id, entry)  # nor does a quote edit
+    return replace_quotes(text, ledger, [adoption], date=date)
 
 
 @dataclass(frozen=True)
@@ -499,7 +615,7 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
             host = urllib.parse.urlsplit(url).hostname or "unknown"
             source = {
                 "url": url,
-                "title": draft.titles.get(url) or url,
+                "title": draft.titles.get(url) or shown(url),
                 "kind": "docs",
                 "publisher": draft.publisher or host,
             }

@@ -67,7 +67,9 @@ class FetchPolicy:
 
     `deadline` bounds one URL whole (its redirects, retries and waits); `timeout` one
     request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
-    redirect; a longer one belongs to a page meant to be read first.
+    redirect; a longer one belongs to a page meant to be read first. No request goes to
+    an address that is not public (loopback, private, link-local: a cloud's metadata
+    endpoint) unless `allow_private`, or its origin is in `private_origins`.
     """
 
     concurrency: int = 16
@@ -85,6 +87,9 @@ class FetchPolicy:
     headers: tuple[tuple[str, str], ...] = ()
     respect_robots: bool = True
     allow_private: bool = False
+    private_origins: frozenset[str] = frozenset()
+    """Origins (scheme://host:port) that may be private or loopback addresses though
+    `allow_private` is off: the mirrors a ledger's sources name as their own."""
     max_robots_body: int = 512 * 1024
     max_crawl_delay: float = 10.0
     max_refresh_delay: float = 5.0

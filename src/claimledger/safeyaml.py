@@ -2,14 +2,19 @@
 
 The ledger is the author's file and may come from anywhere, so it is read at the
 level of `yaml.safe_load` and stricter still: no tag that would construct an
-object, no duplicate keys, no merge keys, and a budget on nodes so an alias bomb
-costs bounded time and memory. Every value and key keeps its position so that
-each problem can be reported as file:line:col.
+object, no duplicate keys, no merge keys, and a budget on what aliases expand to, so
+an alias bomb costs bounded time and memory while a plain ledger of any size loads.
+Every value and key keeps its position so that each problem can be reported as
+file:line:col.
+
+Scalars are read by the YAML 1.2 core schema, as editors' language servers read
+them: only true/false are booleans (`on`, `yes`, `no` are words), a date is text, and
+`0o17` is octal while `017` is seventeen.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,14 +25,56 @@ from claimledger.errors import ReadingStopped
 Path_ = tuple[str | int, ...]
 """Where a value sits in the document: keys and list indexes from the root."""
 
-MAX_NODES = 200_000
-"""Generous for any hand-written ledger, small enough to stop an alias bomb fast."""
+MAX_ALIASED = 100_000
+"""Nodes that aliases may add by repeating an anchored value: generous for any ledger that
+uses an anchor or two, small enough to stop an alias bomb fast."""
 
 MAX_DEPTH = 64
 """A ledger nests a handful of levels; far deeper is hostile, and would exhaust recursion."""
 
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's composer where it is installed (ten times faster), else the pure-Python one."""
+_STR = "tag:yaml.org,2002:str"
+_NULL = re.compile(r"~|null|Null|NULL|")
+_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
+_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+_CORE_TAGS = (
+    (_NULL, "tag:yaml.org,2002:null"),
+    (_BOOL, "tag:yaml.org,2002:bool"),
+    (_INT, "tag:yaml.org,2002:int"),
+    (_FLOAT, "tag:yaml.org,2002:float"),
+)
+
+
+_MAYBE_TYPED = frozenset("~nNtTfF-+.0123456789<")
+"""The first characters a plain scalar other than a string can start with."""
+
+
+def _core_tag(value: str) -> str:
+    """The tag the YAML 1.2 core schema gives a plain scalar (most are words: decided by
+    their first character)."""
+    if value and value[0] not in _MAYBE_TYPED:
+        return _STR
+    if value == "<<":
+        return "tag:yaml.org,2002:merge"  # not core, but said plainly where it is written
+    for pattern, tag in _CORE_TAGS:
+        if pattern.fullmatch(value):
+            return tag
+    return _STR
+
+
+class Composer(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's composer where it is installed (ten times faster than the pure-Python
+    one), resolving tags by the YAML 1.2 core schema."""
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            return _core_tag(value) if implicit[0] else _STR
+        if kind is yaml.SequenceNode:
+            return "tag:yaml.org,2002:seq"
+        return "tag:yaml.org,2002:map"
+
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -35,7 +82,6 @@ _PLAIN_TAGS = {
     "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:timestamp",
     "tag:yaml.org,2002:map",
     "tag:yaml.org,2002:seq",
 }
@@ -57,6 +103,8 @@ class Located:
     data: Any
     values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    tree: yaml.Node | None = None
+    """The node tree it was read from: its marks index the text's characters."""
 
     def where(self, path: Path_, *, key: bool = False) -> tuple[int, int]:
         """Position of the value at `path` (or its key), else of its nearest ancestor."""
@@ -72,15 +120,21 @@ class Located:
 
 
 class _Budget:
+    """What aliases may add: the first visit of a node is the document itself and costs
+    nothing; each visit again (through an alias) costs one."""
+
     def __init__(self, limit: int) -> None:
         self.left = limit
+        self._seen: set[int] = set()
 
     def spend(self, node: yaml.Node) -> None:
+        if id(node) not in self._seen:
+            self._seen.add(id(node))
+            return
         self.left -= 1
         if self.left < 0:
-            raise _stopped(
-                node, f"document expands to more than {MAX_NODES} nodes (an alias bomb?)"
-            )
+            too_many = f"aliases expand to more than {MAX_ALIASED} nodes (an alias bomb?)"
+            raise _stopped(node, too_many)
 
 
 def _stopped(node: yaml.Node, message: str) -> ReadingStopped:
@@ -95,7 +149,7 @@ def _at(node: yaml.Node | yaml.Mark, message: str) -> YamlProblem:
 def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     """Read one YAML document into plain data; return it with every problem found."""
     try:
-        root = yaml.compose(text, Loader=_COMPOSER)
+        root = yaml.compose(text, Loader=Composer)
     except RecursionError:
         return None, [YamlProblem(1, 1, f"nested more than {MAX_DEPTH} levels deep")]
     except yaml.MarkedYAMLError as err:
@@ -104,10 +158,10 @@ def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
         return None, [YamlProblem(1, 1, f"YAML error: {err}")]
     if root is None:
         return None, [YamlProblem(1, 1, "the file is empty: expected a ledger mapping")]
-    located = Located(data=None)
+    located = Located(data=None, tree=root)
     problems: list[YamlProblem] = []
     try:
-        located.data = _convert(root, (), located, problems, _Budget(MAX_NODES))
+        located.data = _convert(root, (), located, problems, _Budget(MAX_ALIASED))
     except ReadingStopped as stop:
         return None, [YamlProblem(stop.line, stop.col, stop.message)]
     return located, problems
@@ -184,24 +238,36 @@ def _convert_mapping(
     return mapping
 
 
-_CONSTRUCTOR = yaml.SafeLoader("")
-
-
 def _convert_scalar(node: yaml.ScalarNode, problems: list[YamlProblem]) -> Any:
-    """Scalars as safe_load reads them, except dates, which stay ISO strings."""
-    if node.tag == "tag:yaml.org,2002:str":
-        return node.value  # most of a ledger; the constructor would only hand it back
+    """A scalar's value by its core-schema tag (an explicit !!int or !!float too)."""
+    value, tag = node.value, node.tag
     try:
-        value = _CONSTRUCTOR.construct_object(node)
-    except (ValueError, yaml.constructor.ConstructorError) as err:
-        if node.tag == "tag:yaml.org,2002:timestamp" and not node.style:
-            # Shaped like a date but not on the calendar (2026-13-45): keep the text,
-            # so the one report comes from the field that needs a date.
-            return node.value
-        problems.append(_at(node, f"'{node.value}' cannot be read: {err}"))
+        if tag == _STR:
+            return value  # most of a ledger
+        if tag == "tag:yaml.org,2002:null":
+            return None
+        if tag == "tag:yaml.org,2002:bool":
+            return _bool(value)
+        if tag == "tag:yaml.org,2002:int":
+            return _int(value)
+        return _float(value)
+    except ValueError:
+        problems.append(_at(node, f"'{value}' cannot be read as {tag.rsplit(':', 1)[-1]}"))
         return None
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return value
+
+
+def _bool(value: str) -> bool:
+    if not _BOOL.fullmatch(value):
+        raise ValueError(value)
+    return value.lower() == "true"
+
+
+def _int(value: str) -> int:
+    if value.startswith(("0o", "0x")):
+        return int(value[2:], 8 if value[1] == "o" else 16)
+    return int(value, 10)
+
+
+def _float(value: str) -> float:
+    special = {".inf": "inf", "+.inf": "inf", "-.inf": "-inf", ".nan": "nan"}
+    return float(special.get(value.lower(), value))

@@ -85,6 +85,11 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 },
                 "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
                 "note": {"type": "string"},
+                "allow_private": {
+                    "type": "boolean",
+                    "description": "Its page is on a private or loopback address (a mirror, "
+                    "a local copy) and may be fetched there.",
+                },
                 "accept_status": {
                     "type": "array",
                     "items": {"type": "integer", "minimum": 100, "maximum": 599},

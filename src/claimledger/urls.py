@@ -71,11 +71,32 @@ def has_secrets(url: str) -> bool:
     return "@" in parts.netloc or redacted != (parts.query, parts.fragment)
 
 
+def redacted(url: str) -> str:
+    """`url` as it may be kept and compared: as written, unless showing it would show a
+    secret (`user:pass@`, a token in the query), then its safe form. The evidence store
+    keeps only this form, so every lookup of a URL in it goes through this function."""
+    return (safe_url(url) or url) if has_secrets(url) else url
+
+
 def shown(url: str | None) -> str:
     """A URL as printed for a person: its safe form, or a placeholder for one we won't show."""
     if url is None:
         return ""
     return safe_url(url) or "(not an http(s) URL)"
+
+
+_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"'`()\[\]]+", re.IGNORECASE)
+
+
+def redact_urls(text: str) -> str:
+    """Free text with every http(s) URL in it that would show a secret shown redacted
+    (the others stay exactly as written)."""
+
+    def redacted(match: re.Match[str]) -> str:
+        url = match.group(0)
+        return (safe_url(url) or url) if has_secrets(url) else url
+
+    return _URL_IN_TEXT.sub(redacted, text)
 
 
 def _redact_pairs(pairs: str) -> str:
@@ -188,9 +209,13 @@ def redirect_refusal(
     return None
 
 
+_USERINFO = re.compile(r"(?<=://)[^/?#@\s]*@")
+
+
 def shown_raw(text: str) -> str:
-    """A string that is not a web URL, fit to print in a message: cut short, one line."""
-    flat = " ".join(text.split())
+    """A string that is not a web URL, fit to print in a message: one line, cut short,
+    without the `user:pass@` it may carry (a redirect to `ftp://user:pw@host/`)."""
+    flat = _USERINFO.sub("", " ".join(text.split()))
     return flat if len(flat) <= 80 else flat[:79] + "…"
 
 

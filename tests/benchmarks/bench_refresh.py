@@ -200,7 +200,9 @@ def build(server: PageServer, folder: Path) -> dict[tuple[str, int], tuple[str, 
 
 # --------------------------------------------------------------------------- the fetcher's waits
 
-QUICK = FetchPolicy(timeout=0.5, retries=0, backoff_base=0.01, per_host_interval=0.0)
+QUICK = FetchPolicy(
+    allow_private=True, timeout=0.5, retries=0, backoff_base=0.01, per_host_interval=0.0
+)
 
 
 def fetch(urls: Iterable[str], policy: FetchPolicy) -> dict[str, FetchResult]:

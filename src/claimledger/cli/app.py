@@ -14,23 +14,27 @@ import contextlib
 import datetime as dt
 import functools
 import json
+import re
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Concatenate, ParamSpec
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 
 from claimledger import __version__
+from claimledger.atomicfile import refuse_links
 from claimledger.errors import ClaimledgerError, ExitCode, LedgerError
 from claimledger.grade import current_checks
 from claimledger.ledger import Ledger
 from claimledger.ledgerfile import load
 from claimledger.records import CheckRecord, FetchRecord, RunRecord
 from claimledger.store import EvidenceStore
+from claimledger.urls import redacted
 
 app = typer.Typer(
     name="claimledger",
@@ -46,8 +50,37 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible_controls(text: str) -> str:
+    """Control characters shown as their Unicode pictures (ESC as ␛, NUL as ␀; C1 as �),
+    one character each, so a page cannot drive the reader's terminal (retitle it, recolour
+    it, move the cursor) through text we print."""
+    return _CONTROL.sub(_picture, text)
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
+
+
+class TerminalConsole(Console):
+    """A rich Console that prints every piece of text with its control characters made
+    visible; rich's own styling is added after, so colours still work."""
+
+    def render(
+        self, renderable: RenderableType, options: ConsoleOptions | None = None
+    ) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control:
+                yield segment
+            else:
+                yield Segment(visible_controls(segment.text), segment.style)
+
+
+out = TerminalConsole(highlight=False, soft_wrap=True)
+err = TerminalConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 @dataclass(frozen=True)
@@ -65,8 +98,13 @@ class Options:
 
     @property
     def store(self) -> Path:
-        """The evidence store: --evidence, else out/evidence.sqlite3 beside the ledger."""
-        return self.evidence or self.home / "out" / "evidence.sqlite3"
+        """The evidence store: --evidence, else out/evidence.sqlite3 beside the ledger (and
+        then never through a symbolic link in the checkout: see `refuse_links`)."""
+        if self.evidence is not None:
+            return self.evidence
+        path = self.home / "out" / "evidence.sqlite3"
+        refuse_links(path, below=self.home)
+        return path
 
     def load(self) -> Ledger:
         return load(self.ledger)
@@ -191,9 +229,14 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+_JSON_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
+
+
 def print_json(value: Any) -> None:
-    """JSON goes straight to stdout: no console styling or wrapping may touch it."""
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    """JSON goes straight to stdout: no console styling or wrapping may touch it. JSON
+    escapes C0 controls itself; DEL and the C1 controls are escaped too, for a terminal."""
+    text = json.dumps(value, indent=2, ensure_ascii=False).translate(_JSON_CONTROLS)
+    sys.stdout.write(text + "\n")
 
 
 @contextlib.contextmanager
@@ -203,7 +246,16 @@ def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
         yield None
         return
     with EvidenceStore.open(opts.store, readonly=True) as store:
-        yield store
+        try:
+            yield store
+        finally:
+            if store.damaged_rows:
+                rows = "row" if store.damaged_rows == 1 else "rows"
+                err.print(
+                    f"claimledger: warning: {store.damaged_rows} damaged {rows} of {opts.store} "
+                    "skipped (the rest of the evidence is read as usual)",
+                    markup=False,
+                )
 
 
 def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
@@ -219,8 +271,8 @@ def latest_fetches(
     with existing_store(opts) as store:
         fetches = store.latest_fetches() if store else {}
         last = store.last_run() if store else None
-    urls = {source.url for source in ledger.sources.values()}
-    return {url: fetch for url, fetch in fetches.items() if url in urls}, last
+    urls = {redacted(source.url) for source in ledger.sources.values()}
+    return {url: fetch for url, fetch in fetches.items() if redacted(url) in urls}, last
 
 
 def no_evidence_note(opts: Options) -> None:

@@ -12,13 +12,20 @@ import typer
 from claimledger import ledgerfile
 from claimledger.cli.app import command, existing_store, options, out, print_json, today
 from claimledger.cli.evidence import read_pages_once
-from claimledger.cli.options import Headers, Maps, Timeout, UserAgent, fetch_settings
+from claimledger.cli.options import (
+    AllowPrivate,
+    Headers,
+    Maps,
+    Timeout,
+    UserAgent,
+    fetch_settings,
+)
 from claimledger.config import FetchOptions
 from claimledger.errors import ExitCode, InputError
 from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema
 from claimledger.refresh import check_page, page_title
 from claimledger.report import Templates, packaged_templates, templates_loader
-from claimledger.urls import is_web_url, shown
+from claimledger.urls import has_secrets, is_web_url, shown
 
 
 @command("check")
@@ -180,6 +187,11 @@ def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> str:
             f"source '{source_id}' did not move at the last refresh ({fetch.source_status}): "
             "give NEW_URL"
         )
+    if has_secrets(fetch.moved_to):
+        raise InputError(
+            f"source '{source_id}' moved to an address with a secret in it, which the store "
+            f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
+        )
     return fetch.moved_to
 
 
@@ -205,6 +217,7 @@ def add_command(
     timeout: Timeout = None,
     user_agent: UserAgent = None,
     headers: Headers = None,
+    allow_private: AllowPrivate = False,
 ) -> ExitCode:
     """Record a new claim; every quote is verified on every URL before anything is written.
 
@@ -224,6 +237,7 @@ def add_command(
         user_agent=user_agent,
         headers=tuple(headers or ()),
         maps=tuple(maps or ()),
+        allow_private=allow_private,
     )
     policy, url_map = fetch_settings(opts, given)
     pages = asyncio.run(read_pages_once(urls, policy, url_map))

@@ -26,6 +26,7 @@ from claimledger.cli.app import (
     print_json,
 )
 from claimledger.cli.options import (
+    AllowPrivate,
     AsJson,
     ClaimIds,
     Concurrency,
@@ -38,11 +39,13 @@ from claimledger.cli.options import (
     Timeout,
     UserAgent,
     fetch_settings,
+    with_private_sources,
 )
 from claimledger.cli.views import (
     checks_table,
     claim_summary,
     diff_text,
+    evidence_gaps,
     fetch_json,
     is_accepted,
     needs_attention,
@@ -50,6 +53,7 @@ from claimledger.cli.views import (
     source_notes,
     summary_table,
     to_json,
+    unchecked_claims,
     verification_lines,
     verification_payload,
 )
@@ -77,6 +81,7 @@ def verify_command(
     user_agent: UserAgent = None,
     headers: Headers = None,
     ignore_robots: IgnoreRobots = False,
+    allow_private: AllowPrivate = False,
 ) -> ExitCode:
     """One-off: is QUOTE on the page at URL? Status, similarity, the page's own wording.
 
@@ -95,6 +100,7 @@ def verify_command(
         headers=tuple(headers or ()),
         maps=tuple(maps or ()),
         ignore_robots=ignore_robots,
+        allow_private=allow_private,
     )
     policy, url_map = fetch_settings(options(ctx), given)
     page = asyncio.run(read_pages_once([url], policy, url_map, select))[url]
@@ -129,6 +135,7 @@ def refresh_command(
     user_agent: UserAgent = None,
     headers: Headers = None,
     ignore_robots: IgnoreRobots = False,
+    allow_private: AllowPrivate = False,
 ) -> ExitCode:
     """Fetch every source once, find every quote on it, and record the evidence.
 
@@ -150,8 +157,10 @@ def refresh_command(
         headers=tuple(headers or ()),
         maps=tuple(maps or ()),
         ignore_robots=ignore_robots,
+        allow_private=allow_private,
     )
     policy, url_map = fetch_settings(opts, given)
+    policy = with_private_sources(ledger, policy, url_map)
     pages = {(job.url, job.select) for job in jobs}
     with (
         EvidenceStore.open(opts.store) as store,
@@ -243,10 +252,14 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     checks = latest_checks(opts, ledger)
     fetches, last = latest_fetches(opts, ledger)
     rows = claim_summary(ledger, checks)
+    unchecked = unchecked_claims(ledger, checks)
+    incomplete = last is not None and last.finished_at is None
     if as_json:
         print_json(
             {
                 "last_refresh": to_json(last.started_at) if last else None,
+                "last_refresh_finished": None if last is None else not incomplete,
+                "unchecked_claims": unchecked,
                 "claims": rows,
                 "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
             }
@@ -257,8 +270,11 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
         out.print(summary_table(rows, f"Evidence (last refresh {when})"))
         out.print(pages_table(ledger, fetches.values()))
+    for line in () if as_json else evidence_gaps(last, unchecked if checks else []):
+        err.print(line, markup=False)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
-    return found_if(needs_attention(ledger, checks, fetches.values()) or failing)
+    attention = needs_attention(ledger, checks, fetches.values()) or failing
+    return found_if(attention or incomplete or bool(checks and unchecked))
 
 
 @command("diff")

@@ -16,6 +16,7 @@ from claimledger.cli.app import (
     err,
     found_if,
     latest_checks,
+    latest_fetches,
     no_evidence_note,
     options,
     out,
@@ -24,16 +25,18 @@ from claimledger.cli.app import (
 )
 from claimledger.cli.options import AsJson, ClaimIds
 from claimledger.cli.views import (
+    evidence_gaps,
     explain_lines,
     notices_table,
     proposals_table,
     regrade_note,
     to_json,
+    unchecked_claims,
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.grade import ArtifactOutcome, Regrade, regrade
 from claimledger.ledger import Ledger
-from claimledger.records import CheckRecord
+from claimledger.records import CheckRecord, RunRecord
 
 
 @command("regrade")
@@ -69,17 +72,31 @@ def regrade_command(
         result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
     else:
         result = regrade(ledger, checks, artifacts)
+    last, unchecked = _coverage(opts, ledger, checks)
+    gaps = evidence_gaps(last, unchecked if result.has_evidence else [])
     if as_json:
         print_json(
             {
                 "has_evidence": result.has_evidence,
                 "proposals": to_json(result.proposals),
                 "stale": to_json(result.notices),
+                "evidence_gaps": gaps,
             }
         )
     else:
         _print_regrade(opts, result)
-    return found_if(result.pending)
+        for line in gaps:
+            err.print(line, markup=False)
+    return found_if(result.pending or (check and bool(gaps)))
+
+
+def _coverage(
+    opts: Options, ledger: Ledger, checks: list[CheckRecord]
+) -> tuple[RunRecord | None, list[str]]:
+    """The last run, and the claims its evidence does not cover: a gate (`--check`) must
+    not pass on a refresh that was cut short."""
+    _, last = latest_fetches(opts, ledger)
+    return last, unchecked_claims(ledger, checks)
 
 
 def _write_proposals(
@@ -96,11 +113,11 @@ def _write_proposals(
     def change(text: str, fresh: Ledger) -> str:
         nonlocal applied
         applied = regrade(fresh, checks, artifacts)
-        for p in applied.proposals:
-            text = ledgerfile.set_grade(
-                text, fresh, p.claim_id, p.on, p.to_grade, by=p.by, why=p.why, date=day
-            )
-        return text
+        changes = [
+            ledgerfile.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why)
+            for p in applied.proposals
+        ]
+        return ledgerfile.set_grades(text, fresh, changes, date=day)
 
     ledgerfile.update(opts.ledger, change)
     return applied
@@ -185,9 +202,7 @@ def accept_command(
         day = today()
 
         def change(text: str, fresh: Ledger) -> str:
-            for adoption in plan.adoptions:
-                text = ledgerfile.replace_quote(text, fresh, adoption, date=day)
-            return text
+            return ledgerfile.replace_quotes(text, fresh, plan.adoptions, date=day)
 
         ledgerfile.update(opts.ledger, change)
     for adoption in plan.adoptions:

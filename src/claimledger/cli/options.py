@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 import typer
 
 from claimledger.cli.app import Options, err
 from claimledger.config import FetchOptions, fetch_policy, read_config, url_map
+from claimledger.ledger import Ledger
 from claimledger.records import DEFAULT_POLICY, FetchPolicy
-from claimledger.urls import UrlMap
+from claimledger.urls import UrlMap, origin
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ClaimIds = Annotated[
@@ -54,6 +56,14 @@ Headers = Annotated[
     list[str] | None,
     typer.Option("--header", metavar="'NAME: VALUE'", help="An extra request header. Repeatable."),
 ]
+AllowPrivate = Annotated[
+    bool,
+    typer.Option(
+        "--allow-private",
+        help="Also fetch private and loopback addresses (a local mirror); by default a page "
+        "that resolves or redirects there is refused.",
+    ),
+]
 IgnoreRobots = Annotated[
     bool,
     typer.Option(
@@ -70,9 +80,22 @@ def fetch_settings(opts: Options, given: FetchOptions) -> tuple[FetchPolicy, Url
     policy = fetch_policy(config, given, DEFAULT_POLICY)
     if not policy.respect_robots:
         where = "--ignore-robots" if given.ignore_robots else f"robots = false in {config.path}"
-        err.print(
-            f"claimledger: warning: robots.txt is not respected ({where}): read only sites "
-            "whose owners allow it",
-            markup=False,
-        )
+        warn(f"robots.txt is not respected ({where}): read only sites whose owners allow it")
+    if policy.allow_private and not given.allow_private:  # a file in the checkout said so
+        warn(f"private and loopback addresses may be fetched (allow_private in {config.path})")
     return policy, url_map(config, given)
+
+
+def with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
+    """The policy, letting each source marked `allow_private` be fetched where it is (or
+    where --map sends it); said out loud, since the ledger may come from anyone."""
+    marked = sorted(source.id for source in ledger.sources.values() if source.allow_private)
+    if not marked or policy.allow_private:
+        return policy
+    warn(f"sources {', '.join(marked)} may be fetched from private addresses (allow_private)")
+    origins = {origin(url_map.apply(ledger.sources[sid].url)) for sid in marked}
+    return replace(policy, private_origins=policy.private_origins | origins)
+
+
+def warn(message: str) -> None:
+    err.print(f"claimledger: warning: {message}", markup=False)

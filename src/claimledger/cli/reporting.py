@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from claimledger.atomicfile import replace_atomically
+from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.cli.app import command, latest_checks, latest_fetches, options, out, today
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 from claimledger.grade import regrade
@@ -59,6 +59,9 @@ def render_command(
     fetches, last = latest_fetches(opts, ledger)
     path = output or opts.home / "out" / f"report{report_format.suffix}"
     state_path = path.with_name(f".{path.name}.state.json")
+    if output is None:
+        refuse_links(path, below=opts.home)  # a default path: never through a planted link
+    refuse_links(state_path)  # never named by the user
     report = build_report(
         ledger,
         checks,
@@ -90,4 +93,4 @@ def _write_file(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(path, text.encode("utf-8"))
     except OSError as error:
-        raise EnvironmentProblem(f"cannot write {path}: {error.strerror or error}") from None
+        raise EnvironmentProblem.of(error, path) from None

@@ -19,8 +19,15 @@ from rich.text import Text
 from claimledger.grade import Evidence, Regrade, Trace
 from claimledger.ledger import Claim, HistoryEntry, Ledger
 from claimledger.match import Match
-from claimledger.records import READ_STATUSES, CheckRecord, FetchRecord, FetchResult, classify
-from claimledger.urls import shown
+from claimledger.records import (
+    READ_STATUSES,
+    CheckRecord,
+    FetchRecord,
+    FetchResult,
+    RunRecord,
+    classify,
+)
+from claimledger.urls import redacted, shown
 
 STATUS_STYLE = {
     "verified": "green",
@@ -66,6 +73,30 @@ def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[st
     return rows
 
 
+def unchecked_claims(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[str]:
+    """Claims with quotes of which no quote has been checked on any source yet."""
+    checked = {check.claim_id for check in checks}
+    return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
+
+
+def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]:
+    """What the evidence does not cover: a refresh that did not finish, claims never checked."""
+    lines = []
+    if last is not None and last.finished_at is None:
+        when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
+        lines.append(
+            f"the last refresh (started {when}) did not finish: it was interrupted, or is still "
+            "running; its evidence is partial"
+        )
+    if unchecked:
+        names = ", ".join(unchecked[:5]) + (
+            f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else ""
+        )
+        count = "1 claim has" if len(unchecked) == 1 else f"{len(unchecked)} claims have"
+        lines.append(f"{count} never been checked ({names}): run `claimledger refresh`")
+    return lines
+
+
 def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("claim")
@@ -92,7 +123,7 @@ def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
     return status is not None and any(
         status in source.accept_status
         for source in ledger.sources.values()
-        if source.url == fetch.url
+        if redacted(source.url) == redacted(fetch.url)
     )
 
 
@@ -135,7 +166,9 @@ def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
         note = fetch_note(ledger, fetch)
         if not note:
             continue
-        ids = sorted(s.id for s in ledger.sources.values() if s.url == fetch.url)
+        ids = sorted(
+            s.id for s in ledger.sources.values() if redacted(s.url) == redacted(fetch.url)
+        )
         who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
         status = (
             "redirected" if fetch.source_status == "ok" and fetch.redirects else fetch.source_status
@@ -376,22 +409,24 @@ def facet_history(claim: Claim, on: str) -> list[HistoryEntry]:
 
 
 def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
-    """A fetch as JSON for a listing: no page text, and URLs shown without their secrets."""
+    """A fetch as JSON for a listing: no page text, and no URL with its secrets."""
     data: dict[str, Any] = to_json(fetch)
     data.pop("text", None)
-    for key in ("url", "final_url", "moved_to"):
-        if data.get(key):
-            data[key] = shown(data[key])
-    data["redirects"] = [{**hop, "url": shown(hop["url"])} for hop in data.get("redirects", [])]
     return data
 
 
+URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from"})
+"""Fields that hold a URL: JSON shows each as `urls.redacted` keeps it, never a secret."""
+
+
 def to_json(value: Any) -> Any:
-    """Dataclasses, tuples, dates and enums as plain JSON values."""
+    """Dataclasses, tuples, dates and enums as plain JSON values, URLs redacted."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _field_json(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
+        return {str(k): _field_json(str(k), v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         return [to_json(v) for v in value]
     if isinstance(value, dt.date | dt.datetime):
@@ -399,3 +434,9 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "_asdict"):
         return to_json(value._asdict())
     return value
+
+
+def _field_json(name: str, value: Any) -> Any:
+    if name in URL_FIELDS and isinstance(value, str):
+        return redacted(value)
+    return to_json(value)

@@ -540,7 +540,20 @@ def candidates(
     found += _candidates(words, quote, prepared, False)
     if previous is not None:
         found = [c for c in found if not _was_beside(c, needle, prepared, previous)]
+    if previous is not None and _within_one_block(needle, previous):
+        found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
     return quote, found
+
+
+def _within_one_block(needle: str, previous: PreparedText) -> bool:
+    """Did the quote stand inside one block (a paragraph, a list item) on the page as it
+    was read? Then its successor does too: its current wording never reaches into the
+    paragraph before or after, however alike in structure."""
+    places = previous.occurrences(needle)
+    return bool(places) and all(
+        previous.block(previous.unit_at(start)) == previous.block(previous.unit_at(end - 1))
+        for start, end in places
+    )
 
 
 def _was_beside(

@@ -47,7 +47,7 @@ from claimledger.report.model import (
     WordChangeView,
     weakest,
 )
-from claimledger.urls import safe_url
+from claimledger.urls import redact_urls, redacted, safe_url
 
 
 def build_report(
@@ -68,7 +68,7 @@ def build_report(
             id=section.id,
             anchor=anchor("section", section.id),
             title=section.title,
-            intro=section.intro,
+            intro=redact_urls(section.intro),
             claims=tuple(claims[c.id] for c in ledger.claims if c.section == section.id),
         )
         for section in ledger.sections
@@ -84,7 +84,7 @@ def build_report(
         title=ledger.title,
         subject=ledger.subject,
         author=ledger.author,
-        about=ledger.about,
+        about=redact_urls(ledger.about),
         date_read=ledger.date_read.isoformat(),
         last_refresh=None if last_refresh is None else _moment(last_refresh),
         generated_on=generated_on.isoformat(),
@@ -131,7 +131,7 @@ class _Evidence:
             ledger=ledger,
             claims={claim.id: claim for claim in ledger.claims},
             checks=latest_by_key(checks),
-            fetches=fetches,
+            fetches={redacted(url): fetch for url, fetch in fetches.items()},
             proposals={(p.claim_id, p.on): p for p in regrade.proposals},
             notices=notices,
             traces={(t.claim_id, t.on): t for t in regrade.traces},
@@ -141,9 +141,10 @@ class _Evidence:
         return self.checks.get((claim.id, quote.text, source_id))
 
     def fetch(self, *urls: str | None) -> FetchRecord | None:
+        """The latest fetch of the first of `urls` that was fetched."""
         for url in urls:
-            if url is not None and url in self.fetches:
-                return self.fetches[url]
+            if url is not None and redacted(url) in self.fetches:
+                return self.fetches[redacted(url)]
         return None
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger import Grade
-from claimledger.report.markup import sentence
+from claimledger.report.markup import json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 
@@ -74,7 +74,7 @@ class ClaimReviewFormat:
     suffix: str = ".claimreview.json"
 
     def render(self, report: Report) -> str:
-        return _dump(claim_reviews(report))
+        return json_for_html(claim_reviews(report))  # made to be embedded in a page
 
 
 FORMAT_NAMES = ("md", "html", "json", "claimreview")

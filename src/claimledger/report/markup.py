@@ -6,9 +6,9 @@ template or renderer can forget it or do it slightly differently.
   `md_link`, `md_url`, `md_anchor` and `code_block` build the only links, ids and code
   blocks a Markdown report holds. Their results are `MarkdownText`, which a Markdown
   template prints as it is.
-* `author_markdown` passes the author's own Markdown (intros, about) through without raw
-  HTML or links to anything but http(s) and in-page anchors; `author_html` renders it
-  with markdown-it-py, raw HTML off, no images, the same links only.
+* `author_markdown` and `author_html` write the author's own Markdown (intros, about) out
+  from its markdown-it-py parse (raw HTML off, no images, links only to http(s) and
+  in-page anchors), as Markdown (by mdformat's renderer) or as HTML.
 * `text_fragment_link` links to a quoted sentence on its page; `excerpt` shortens a
   quote to one line.
 
@@ -19,15 +19,18 @@ query parameter that looks like a secret.
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup
+from mdformat.renderer import MDRenderer
 
-from claimledger.urls import has_secrets, safe_url
+from claimledger.urls import has_secrets, redact_urls, safe_url
 
 # --------------------------------------------------------------------------- Markdown escaping
 
@@ -61,6 +64,11 @@ _MD_ESCAPES = str.maketrans(
 _SCHEME_COLON = re.compile(r"(?<=[A-Za-z]):(?=\S)")
 _WWW_DOT = re.compile(r"(www)\.", re.IGNORECASE)
 _LEADING_MARKER = re.compile(r"^(?:([-+=:])|(\d+)([.)]))")
+
+
+def without_controls(text: str) -> str:
+    """`text` without its control characters (tabs and line breaks kept)."""
+    return _CONTROL.sub("", text)
 
 
 def one_line(text: str) -> str:
@@ -120,55 +128,17 @@ def code_block(text: Any, language: str = "") -> MarkdownText:
     return MarkdownText(f"{fence}{tag}\n{body}\n{fence}")
 
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-_DESTINATION = re.compile(r"\]([(:])\s*<?([^\s)>]*)")
-
-
-def author_markdown(text: Any) -> MarkdownText:
-    """The author's own Markdown (intros, about), passed through with two exceptions: no raw
-    HTML (`<` shows as written), and no link to anything but http(s) or an in-page `#`
-    (a `](` or `]:` before any other destination has its bracket escaped; `@` is escaped
-    so an address does not become a mailto: link)."""
-    source = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    pieces: list[str] = []
-    cursor = 0
-    for span in _CODE_SPAN.finditer(source):
-        pieces.append(_neutralise_markdown(source[cursor : span.start()]))
-        pieces.append(span.group(0))
-        cursor = span.end()
-    pieces.append(_neutralise_markdown(source[cursor:]))
-    return MarkdownText("".join(pieces))
-
-
-def _neutralise_markdown(text: str) -> str:
-    text = text.replace("<", "&lt;").replace("@", "\\@")
-    return _DESTINATION.sub(_keep_web_destination, text)
-
-
-def _keep_web_destination(match: re.Match[str]) -> str:
-    destination = match.group(2)
-    if destination.startswith("#"):
-        return match.group(0)
-    shown = safe_url(destination)
-    if shown is None:
-        return "\\" + match.group(0)
-    if not has_secrets(destination):
-        return match.group(0)  # as the author wrote it: re-encoding would break `(…)` in it
-    return match.group(0).replace(destination, shown)
-
-
 # --------------------------------------------------------------------------- the author's
-# markdown in HTML
+# Markdown: parsed once, then written out as Markdown or as HTML
 
 
 class _AuthorMarkdown(MarkdownIt):
-    """CommonMark and GitHub's tables and strikethrough; raw HTML shown as text; no images
-    (a report that loads a remote image tells its host who read it); links only to
-    http(s) URLs or in-page anchors."""
+    """CommonMark with raw HTML shown as text, no images (a report that loads a remote
+    image tells its host who read it), and links only to http(s) URLs or in-page anchors."""
 
     def __init__(self) -> None:
         super().__init__("commonmark", {"html": False, "linkify": False, "typographer": False})
-        self.enable(["table", "strikethrough"]).disable("image")
+        self.disable("image")
 
     def validateLink(self, url: str) -> bool:
         return url.startswith("#") or safe_url(url) is not None
@@ -177,19 +147,64 @@ class _AuthorMarkdown(MarkdownIt):
 _AUTHOR_MARKDOWN = _AuthorMarkdown()
 
 
-def author_html(text: Any) -> Markup:
-    """The author's Markdown as HTML: CommonMark (and GitHub's tables and strikethrough)
-    with raw HTML shown as text, no images, and links only to http(s) URLs, shown as
-    `safe_url` shows them, or to in-page anchors."""
-    source = _CONTROL.sub("", str(text)).strip()
+def _author_tokens(text: Any) -> list[Token]:
+    """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it."""
+    source = redact_urls(_CONTROL.sub("", str(text))).strip()
     tokens = _AUTHOR_MARKDOWN.parse(source)
     for token in tokens:
         for child in token.children or ():
             href = child.attrGet("href")
-            if child.type == "link_open" and isinstance(href, str) and not href.startswith("#"):
-                child.attrSet("href", safe_url(href) or "#")
+            if child.type == "link_open" and isinstance(href, str) and has_secrets(href):
+                child.attrSet("href", safe_url(href) or "#")  # user:pass@ in a link
+    return tokens
+
+
+_UNESCAPED = re.compile(r"(?<!\\)((?:\\\\)*)([<@])")
+
+
+class _TextStaysText:
+    """An mdformat extension: in text, every `<` and `@` not already escaped is escaped, so
+    that no renderer that lets raw HTML through (as GitHub's does) can read a tag in it,
+    nor turn an address into a mailto: link."""
+
+    RENDERERS: Mapping[str, Any] = {}
+
+    @staticmethod
+    def _text(text: str, node: Any, context: Any) -> str:
+        return _UNESCAPED.sub(r"\1\\\2", text)
+
+    POSTPROCESSORS: Mapping[str, Any] = {"text": _text}
+
+
+def author_markdown(text: Any) -> MarkdownText:
+    """The author's own Markdown (intros, about) as Markdown built from its parse: what
+    CommonMark reads as text is written back escaped, so no raw HTML, no image and no link
+    but to http(s) or an in-page `#` can come out of it, whatever its backticks and
+    brackets do."""
+    options = {"parser_extension": [_TextStaysText]}
+    rendered = MDRenderer().render(_author_tokens(text), options, {})
+    return MarkdownText(rendered.rstrip("\n"))
+
+
+def author_html(text: Any) -> Markup:
+    """The author's Markdown as HTML, from the same parse as `author_markdown`."""
+    tokens = _author_tokens(text)
     html = _AUTHOR_MARKDOWN.renderer.render(tokens, _AUTHOR_MARKDOWN.options, {})
-    return Markup(html.strip())
+    return Markup(html.strip())  # rendered by markdown-it with HTML off
+
+
+# --------------------------------------------------------------------------- JSON in HTML
+
+_HTML_SENSITIVE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+_LINE_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_for_html(data: Any) -> str:
+    """JSON that can sit inside an HTML `<script>` element as it is: `<`, `>` and `&` are
+    written as \\u escapes (so no `</script>` or `<!--` can end or open anything), as are
+    the two line separators JavaScript once refused in strings. Still the same JSON value."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return text.translate(_HTML_SENSITIVE).translate(_LINE_SEPARATORS) + "\n"
 
 
 # --------------------------------------------------------------------------- words and ids
@@ -250,6 +265,7 @@ __all__ = [
     "author_markdown",
     "code_block",
     "excerpt",
+    "json_for_html",
     "md_anchor",
     "md_escape",
     "md_link",
@@ -258,4 +274,5 @@ __all__ = [
     "sentence",
     "text_fragment_link",
     "upper_first",
+    "without_controls",
 ]

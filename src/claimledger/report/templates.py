@@ -18,14 +18,21 @@ A template that names something that does not exist, or does not parse, raises
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import jinja2
+import jinja2.runtime
+from jinja2.exceptions import SecurityError
 from jinja2.nodes import EvalContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
 
 from claimledger.errors import TemplateError
 from claimledger.report.markup import (
@@ -40,6 +47,7 @@ from claimledger.report.markup import (
     md_url,
     sentence,
     upper_first,
+    without_controls,
 )
 
 Loader = jinja2.BaseLoader
@@ -71,16 +79,65 @@ def packaged_templates() -> list[str]:
     return sorted(name for name in templates_loader(None).list_templates() if name.endswith(".j2"))
 
 
+MAX_OUTPUT = 64 * 1024 * 1024
+"""Characters one report may have; a template that writes more is broken or hostile."""
+
+MAX_SECONDS = 120
+"""How long one report may take to lay out (a template that loops for ever is stopped)."""
+
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The sandbox, with the sizes a template can ask for bounded: `'x' * n`, and any int
+    handed to a filter or a method, may not exceed what a report may hold. A checkout's
+    templates run no code, and cannot exhaust memory either."""
+
+    intercepted_binops = frozenset({"*"})
+
+    def call_binop(
+        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
+    ) -> Any:
+        if operator == "*":
+            for sequence, count in ((left, right), (right, left)):
+                if isinstance(sequence, str | list | tuple) and isinstance(count, int):
+                    _bounded(len(sequence) * count)
+        return super().call_binop(context, operator, left, right)
+
+    def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, int) and not isinstance(value, bool):
+                _bounded(value)
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+def _bounded(size: int) -> None:
+    if size > MAX_OUTPUT:
+        raise SecurityError(f"asks for {size:,} characters; a report holds at most {MAX_OUTPUT:,}")
+
+
+def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter whose int arguments (widths, counts) are bounded as `call`'s are."""
+
+    @functools.wraps(function)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args[1:], *kwargs.values()):
+            if isinstance(value, int) and not isinstance(value, bool):
+                _bounded(value)
+        return function(*args, **kwargs)
+
+    return bounded
+
+
 class Templates:
-    """Report templates read through one loader, rendered in a sandbox.
+    """Report templates read through one loader, rendered in a bounded sandbox.
 
     StrictUndefined, so a misspelt name is an error; HTML autoescaped; Markdown escaped by
-    the `md` filter and, for anything printed without it, by `finalize`.
+    the `md` filter and, for anything printed without it, by `finalize`. A report is cut
+    off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds.
     """
 
     def __init__(self, loader: Loader) -> None:
         self.loader = loader
-        self.environment = ImmutableSandboxedEnvironment(  # a checkout's template runs no code
+        self.environment = _BoundedSandbox(
             loader=loader,
             undefined=jinja2.StrictUndefined,
             autoescape=jinja2.select_autoescape(
@@ -94,6 +151,9 @@ class Templates:
             lstrip_blocks=True,
         )
         self.environment.filters.update(FILTERS)
+        self.environment.filters = {
+            name: _bounded_filter(function) for name, function in self.environment.filters.items()
+        }
 
     def source(self, name: str) -> str:
         """The text of one template as the loader finds it (for `init` to copy)."""
@@ -103,7 +163,8 @@ class Templates:
     def render(self, name: str, **context: Any) -> str:
         """One template rendered, as text ending in a newline."""
         try:
-            text = self.environment.get_template(name).render(**context)
+            with _time_limit(MAX_SECONDS):
+                text = _bounded_text(self.environment.get_template(name).generate(**context))
         except jinja2.TemplateSyntaxError as error:
             where = f"{error.filename or error.name or name}:{error.lineno}"
             raise TemplateError(f"{where}: {error.message} (fix the template)") from None
@@ -118,19 +179,54 @@ class Templates:
             ArithmeticError,
         ) as error:
             frame = _template_frame(error.__traceback__)
-            if frame is None:
-                raise
-            raise TemplateError(f"{frame}: {error} (fix the template)") from None
+            if frame is None and not isinstance(error, jinja2.TemplateError):
+                raise  # not the template's doing: a bug of ours
+            raise TemplateError(f"{frame or name}: {error} (fix the template)") from None
         return text if text.endswith("\n") else text + "\n"
+
+
+def _bounded_text(pieces: Iterator[str]) -> str:
+    """The rendered pieces joined, stopping as soon as they pass MAX_OUTPUT."""
+    kept: list[str] = []
+    size = 0
+    for piece in pieces:
+        size += len(piece)
+        _bounded(size)
+        kept.append(piece)
+    return "".join(kept)
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Stop a render that runs past `seconds` (an alarm, so only where signals can be had:
+    the main thread of a Unix process; elsewhere the output cap still bounds it)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise jinja2.TemplateRuntimeError(f"the report took longer than {seconds:.0f} s to lay out")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @jinja2.pass_eval_context
 def _finalize(context: EvalContext, value: Any) -> Any:
-    """Escape for Markdown whatever a Markdown template prints without a Markdown filter."""
+    """Escape for Markdown whatever a Markdown template prints without a Markdown filter;
+    in HTML, drop the control characters of whatever is printed (Jinja escapes the rest)."""
     if value is None:
         return ""
-    if context.autoescape or isinstance(value, MarkdownText):
+    if isinstance(value, MarkdownText | Markup):
         return value
+    if context.autoescape:  # HTML: escaped by Jinja; control characters have no place in it
+        return without_controls(str(value)) if isinstance(value, str) else value
     return md_escape(value)
 
 

@@ -20,6 +20,9 @@ readings that broke this (a 304 after a redirect reused the old address's text):
 migration 3 lists them in `misread_fetches`, and neither they nor the checks made
 on them are ever evidence, or a source of validators, again.
 
+URLs are kept as `urls.redacted` gives them: a URL that carries credentials or a token
+is stored in its safe form, and every lookup by URL redacts its argument the same way.
+
 Times are passed in by the caller (`now`); the store never reads the clock. They
 must be timezone-aware and are kept as UTC ISO-8601 text, which sorts in time order.
 
@@ -45,6 +48,7 @@ from typing import ParamSpec, TypeVar
 
 from filelock import FileLock, Timeout
 
+from claimledger.atomicfile import refuse_links
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.records import (
     CheckRecord,
@@ -69,6 +73,7 @@ from claimledger.store.schema import (
     migrate,
     schema_version,
 )
+from claimledger.urls import redacted
 
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
@@ -79,6 +84,7 @@ BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short wri
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def _translated(error: sqlite3.Error, path: Path) -> Exception:
@@ -133,6 +139,8 @@ class EvidenceStore:
         self._db = connection
         self._lock = FileLock(f"{Path(path).resolve()}.lock", thread_local=False)
         self._open_run: int | None = None
+        self.damaged_rows = 0
+        """Rows skipped because they could not be read (see `_readable`)."""
 
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> EvidenceStore:
@@ -143,6 +151,8 @@ class EvidenceStore:
         migrated first where it can be written.
         """
         path = Path(path)
+        for sidecar in (".lock", "-wal", "-shm", "-journal"):  # files no one names
+            refuse_links(path.with_name(path.name + sidecar))
         if readonly and _outdated(path) and os.access(path.parent, os.W_OK):
             cls.open(path).close()
         try:
@@ -196,6 +206,8 @@ class EvidenceStore:
             raise StoreBusyError(
                 f"another refresh is writing to {self.path}; wait for it to finish"
             ) from None
+        except OSError as error:  # the lock cannot be made: a read-only or full disk
+            raise EnvironmentProblem.of(error, f"{self.path}.lock") from None
         try:
             cursor = self._write(
                 "INSERT INTO runs (started_at, ledger_path) VALUES (?, ?)",
@@ -225,20 +237,15 @@ class EvidenceStore:
         ).fetchone()
         if row is None:
             return None
-        finished = row["finished_at"]
-        return RunRecord(
-            id=row["id"],
-            started_at=moment(row["started_at"]),
-            finished_at=None if finished is None else moment(finished),
-            ledger_path=row["ledger_path"],
-        )
+        runs = list(self._readable([row], _run_from_row))
+        return runs[0] if runs else None
 
     # snapshots
 
     @_mapped
     def put_snapshot(self, text: str, url: str, now: datetime) -> str:
         """Keep `text` once (by sha256, compressed) and return its hash."""
-        return self._insert_snapshot(text, url, now)
+        return self._insert_snapshot(text, redacted(url), now)
 
     @_mapped
     def snapshot_text(self, snapshot_hash: str) -> str:
@@ -267,7 +274,7 @@ class EvidenceStore:
             "SELECT snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
             f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} "
             "AND etag IS ? AND last_modified IS ? ORDER BY id DESC LIMIT 1",
-            (final_url, recipe, validators.etag, validators.last_modified),
+            (redacted(final_url), recipe, validators.etag, validators.last_modified),
         ).fetchone()
         return None if row is None else str(row["snapshot_hash"])
 
@@ -278,10 +285,10 @@ class EvidenceStore:
             "SELECT fetched_at, snapshot_hash FROM fetches "
             f"WHERE url = ? AND snapshot_hash IS NOT NULL AND NOT {MISREAD}"
         )
-        parameters: tuple[str, ...] = (url,)
+        parameters: tuple[str, ...] = (redacted(url),)
         if at is not None:
             query += " AND fetched_at <= ?"
-            parameters = (url, stamp(at))
+            parameters = (redacted(url), stamp(at))
         row = self._db.execute(
             f"{query} ORDER BY fetched_at DESC, id DESC LIMIT 1", parameters
         ).fetchone()
@@ -323,7 +330,7 @@ class EvidenceStore:
         self._require_open(run_id)
         with self._transaction():
             if new_snapshot is not None:
-                self._insert_snapshot(new_snapshot, result.url, now)
+                self._insert_snapshot(new_snapshot, redacted(result.url), now)
             self._insert_fetch(run_id, result, snapshot_hash, now, recipe)
             for check in checks:
                 self._insert_check(run_id, check)
@@ -338,7 +345,7 @@ class EvidenceStore:
             row = self._db.execute(
                 "SELECT etag, last_modified FROM fetches WHERE final_url = ? AND recipe = ? "
                 f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} ORDER BY id DESC LIMIT 1",
-                (final_url, recipe),
+                (redacted(final_url), recipe),
             ).fetchone()
             if row is None:
                 return None
@@ -357,7 +364,7 @@ class EvidenceStore:
             f"SELECT *, {MISREAD} AS misread FROM fetches "
             "WHERE id IN (SELECT MAX(id) FROM fetches GROUP BY url) ORDER BY url"
         )
-        return {row["url"]: fetch_from_row(row) for row in rows}
+        return {fetch.url: fetch for fetch in self._readable(rows, fetch_from_row)}
 
     # checks
 
@@ -375,7 +382,7 @@ class EvidenceStore:
             "SELECT * FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
             f"WHERE NOT {CHECK_MISREAD} GROUP BY claim_id, quote_text, source_id) ORDER BY id"
         )
-        return [check_from_row(row) for row in rows]
+        return list(self._readable(rows, check_from_row))
 
     @_mapped
     def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
@@ -384,9 +391,21 @@ class EvidenceStore:
             f"SELECT *, {CHECK_MISREAD} AS misread FROM checks WHERE claim_id = ? ORDER BY id",
             (claim_id,),
         )
-        return [check_from_row(row) for row in rows]
+        return list(self._readable(rows, check_from_row))
 
     # internals
+
+    def _readable(
+        self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T]
+    ) -> Iterator[T]:
+        """Each row as a record; a row that cannot be read (bad JSON, a bad timestamp, a
+        value no version wrote) is skipped and counted in `damaged_rows`, so that one bad
+        row never blocks every later command."""
+        for row in rows:
+            try:
+                yield read(row)
+            except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError):
+                self.damaged_rows += 1
 
     def _require_open(self, run_id: int) -> None:
         """Writes belong to the run this store opened, which holds the writer lock."""
@@ -431,11 +450,11 @@ class EvidenceStore:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
-                result.url,
-                result.final_url,
+                redacted(result.url),
+                redacted(result.final_url),
                 result.http_status,
                 result.source_status,
-                result.moved_to,
+                None if result.moved_to is None else redacted(result.moved_to),
                 hops_json(result.redirects),
                 result.etag,
                 result.last_modified,
@@ -447,7 +466,7 @@ class EvidenceStore:
                 snapshot_hash,
                 stamp(now),
                 recipe,
-                result.canonical,
+                None if result.canonical is None else redacted(result.canonical),
             ),
         )
 
@@ -464,7 +483,7 @@ class EvidenceStore:
                 check.quote_index,
                 check.quote_text,
                 check.source_id,
-                check.url,
+                redacted(check.url),
                 check.source_status,
                 check.status,
                 check.match_kind,
@@ -483,6 +502,16 @@ class EvidenceStore:
                 json.dumps(list(check.closest_kinds)),
             ),
         )
+
+
+def _run_from_row(row: sqlite3.Row) -> RunRecord:
+    finished = row["finished_at"]
+    return RunRecord(
+        id=row["id"],
+        started_at=moment(row["started_at"]),
+        finished_at=None if finished is None else moment(finished),
+        ledger_path=row["ledger_path"],
+    )
 
 
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:

@@ -24,6 +24,7 @@ from claimledger.records import (
     SourceStatus,
     WordChange,
 )
+from claimledger.urls import redacted
 
 
 def literal(value: str, kind: Any) -> Any:
@@ -69,7 +70,7 @@ def names(text: str) -> tuple[str, ...]:
 
 
 def hops_json(hops: Iterable[Hop]) -> str:
-    return json.dumps([[hop.url, hop.status, hop.via] for hop in hops])
+    return json.dumps([[redacted(hop.url), hop.status, hop.via] for hop in hops])
 
 
 def hops(text: str) -> tuple[Hop, ...]:

@@ -1,0 +1,102 @@
+"""Big ledgers: `check` on 50,000 claims, and `regrade --write` of 700 proposals on 7,000.
+
+Generates plain ledgers (one quote, one facet a claim; no anchors), then prints:
+
+* the seconds `parse` takes on 7,000 and on 50,000 claims, and `claimledger check` on
+  50,000 as a whole command;
+* for 700 grade changes on a 7,000-claim ledger: the seconds `ledgerfile.set_grades`
+  takes to make them in one pass, and `ledgerfile.update` as `regrade --write` runs it
+  (under the lock: read, parse, edit, validate the result, replace the file).
+
+    python tests/benchmarks/bench_scale.py
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from claimledger import ledgerfile
+from claimledger.ledger import Grade, parse
+
+DAY = dt.date(2026, 12, 1)
+
+
+def ledger_text(claims: int) -> str:
+    lines = [
+        "ledger: 1",
+        "title: Scale",
+        "date_read: 2026-08-23",
+        "sections: [{id: main, title: Main}]",
+        "sources:",
+    ]
+    lines += [
+        f"  s{i}: {{url: 'https://docs.example/{i}', title: S{i}, kind: docs, publisher: p{i}}}"
+        for i in range(50)
+    ]
+    lines.append("claims:")
+    for c in range(claims):
+        lines += [
+            f"  - id: c{c}",
+            "    section: main",
+            f"    title: Claim {c}",
+            "    kind: guarantee",
+            f"    statement: The docs say thing {c}.",
+            "    quotes:",
+            f'      - {{text: "Quote number {c} holds.", sources: [s{c % 50}]}}',
+            "    grades:",
+            "      - {on: wording, grade: DEMONSTRATED, basis: quotes}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def timed(label: str, seconds: float) -> None:
+    print(f"{label:<58} {seconds:7.2f} s", flush=True)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        for claims in (7_000, 50_000):
+            text = ledger_text(claims)
+            started = time.perf_counter()
+            ledger = parse(text)
+            timed(f"parse, {claims:,} claims", time.perf_counter() - started)
+            assert len(ledger.claims) == claims
+        big = Path(folder) / "big.yaml"
+        big.write_text(ledger_text(50_000), encoding="utf-8")
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "claimledger", "--ledger", str(big), "check"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        timed("`claimledger check`, 50,000 claims (a process)", time.perf_counter() - started)
+        assert done.returncode == 0, done.stderr
+
+        path = Path(folder) / "claims.yaml"
+        path.write_text(ledger_text(7_000), encoding="utf-8")
+        ledger = ledgerfile.load(path)
+        changes = [
+            ledgerfile.GradeChange(f"c{c}", None, Grade.UNKNOWN, "rule:quotes", "gone")
+            for c in range(0, 7_000, 10)
+        ]
+        text = path.read_text(encoding="utf-8")
+        started = time.perf_counter()
+        edited = ledgerfile.set_grades(text, ledger, changes, date=DAY)
+        timed("set_grades: 700 changes on 7,000 claims, one pass", time.perf_counter() - started)
+        started = time.perf_counter()
+        written = ledgerfile.update(
+            path, lambda text, fresh: ledgerfile.set_grades(text, fresh, changes, date=DAY)
+        )
+        timed("update: the same as `regrade --write` writes it", time.perf_counter() - started)
+        assert path.read_text(encoding="utf-8") == edited
+        assert sum(1 for c in written.claims if c.grades[0].grade is Grade.UNKNOWN) == 700
+
+
+if __name__ == "__main__":
+    main()

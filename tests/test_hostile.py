@@ -1,0 +1,304 @@
+"""A hostile checkout, a hostile page, a full disk: nothing overwritten, no secret shown, no
+script run, no control of the reader's terminal, one plain line and exit 2.
+
+Each test runs the real command line on real files, against pages a loopback server
+serves; the disk-full case runs the command in a process of its own under a file-size
+limit, so the operating system itself refuses the write.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimledger import ledgerfile
+from claimledger.ledgerfile import load
+from cli_runner import Cli, claimledger
+from evidence_site import DURABLE, NOT_DURABLE, page, serve_v1, write_ledger
+from webserver import PageServer
+
+SECRET = "s3cr3t-value"
+VICTIM_TEXT = "ssh-ed25519 AAAAC3Nza mine@laptop\n"
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, page_server: PageServer) -> Path:
+    serve_v1(page_server)
+    return write_ledger(tmp_path, page_server)
+
+
+@pytest.fixture
+def cli(ledger: Path) -> Cli:
+    return Cli(ledger)
+
+
+@pytest.fixture
+def victim(tmp_path: Path) -> Path:
+    """A file outside the checkout that a planted link points at."""
+    path = tmp_path / "home" / "authorized_keys"
+    path.parent.mkdir()
+    path.write_text(VICTIM_TEXT, encoding="utf-8")
+    return path
+
+
+def refused_link(result_stderr: str, link: Path) -> None:
+    (line,) = result_stderr.splitlines()
+    assert line.startswith(f"claimledger: error: {link} is a symbolic link"), line
+    assert "does not write through a link it was not given" in line
+
+
+# --------------------------------------------------------------------------- planted links
+
+
+def test_render_refuses_a_planted_link_at_its_default_report(
+    cli: Cli, ledger: Path, victim: Path
+) -> None:
+    report = ledger.parent / "out" / "report.md"
+    report.parent.mkdir()
+    report.symlink_to(victim)
+    refused_link(cli("render", code=2).stderr, report)
+    assert victim.read_text(encoding="utf-8") == VICTIM_TEXT
+    report.unlink()
+    report.symlink_to(victim.parent / "absent")  # a dangling one is refused as well
+    refused_link(cli("render", code=2).stderr, report)
+    assert not (victim.parent / "absent").exists()
+
+
+def test_render_refuses_a_planted_out_directory(cli: Cli, ledger: Path, victim: Path) -> None:
+    (ledger.parent / "out").symlink_to(victim.parent, target_is_directory=True)
+    refused_link(cli("render", code=2).stderr, ledger.parent / "out")
+    assert sorted(p.name for p in victim.parent.iterdir()) == ["authorized_keys"]
+
+
+def test_a_report_path_the_user_names_is_theirs_but_never_its_state_file(
+    cli: Cli, ledger: Path, tmp_path: Path, victim: Path
+) -> None:
+    elsewhere = tmp_path / "published"
+    elsewhere.mkdir()
+    mine = elsewhere / "report.md"
+    (ledger.parent / "my-report.md").symlink_to(mine)
+    cli("render", "-o", str(ledger.parent / "my-report.md"))
+    assert mine.read_text(encoding="utf-8").startswith("# ")  # written where the link points
+    state = ledger.parent / ".my-report.md.state.json"
+    state.unlink()
+    state.symlink_to(victim)
+    refused_link(cli("render", "-o", str(ledger.parent / "my-report.md"), code=2).stderr, state)
+    assert victim.read_text(encoding="utf-8") == VICTIM_TEXT
+
+
+@pytest.mark.parametrize("sidecar", ["evidence.sqlite3", "evidence.sqlite3-wal"])
+def test_refresh_refuses_a_planted_link_at_the_store(
+    cli: Cli, ledger: Path, victim: Path, sidecar: str
+) -> None:
+    link = ledger.parent / "out" / sidecar
+    link.parent.mkdir()
+    link.symlink_to(victim)
+    refused_link(cli("refresh", "--allow-private", code=2).stderr, link)
+    assert victim.read_text(encoding="utf-8") == VICTIM_TEXT
+
+
+def test_a_planted_lock_is_never_opened(cli: Cli, ledger: Path, victim: Path) -> None:
+    """Opening a lock truncates it: a link there would empty the file it names."""
+    lock = ledgerfile.lock_path(ledger)
+    lock.symlink_to(victim)
+    result = cli("grade", "durable", "CLAIMED", "--because", "x", code=2)
+    refused_link(result.stderr, lock)
+    assert victim.read_text(encoding="utf-8") == VICTIM_TEXT
+
+
+def test_init_refuses_a_dangling_ledger_link_and_a_linked_templates_folder(
+    tmp_path: Path, victim: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "claims.yaml").symlink_to(victim.parent / "new-file")
+    result = claimledger("init", str(project), code=2)
+    assert "claims.yaml: already exists" in result.stderr
+    assert not (victim.parent / "new-file").exists()
+    (project / "claims.yaml").unlink()
+    (project / "templates").symlink_to(victim.parent, target_is_directory=True)
+    refused_link(claimledger("init", str(project), code=2).stderr, project / "templates")
+    assert sorted(p.name for p in victim.parent.iterdir()) == ["authorized_keys"]
+    assert not (project / "claims.yaml").exists()  # all or nothing
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def test_no_secret_of_a_source_url_is_published(tmp_path: Path, page_server: PageServer) -> None:
+    serve_v1(page_server)
+    ledger = write_ledger(tmp_path, page_server)
+    cli = Cli(ledger)
+    base = page_server.url("/guide").replace("://", f"://reader:{SECRET}@")
+    url = f"{base}?token={SECRET}&lang=en"
+    cli("add", "--allow-private", "secret-page", "--url", url, "--quote", DURABLE)
+    added = load(ledger)
+    (source,) = [s for s in added.sources.values() if SECRET in s.url]
+    assert SECRET not in source.title and "REDACTED" in source.title
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/guide", page(NOT_DURABLE))
+    outputs = [
+        cli("refresh", "--allow-private", "--json", code=1).stdout,
+        cli("status", "--json", code=1).stdout,
+        cli("diff", "--json", code=1).stdout,
+        cli("history", "secret-page", "--json").stdout,
+        cli("diff", code=1).stdout,
+    ]
+    for fmt in ("md", "html", "json", "claimreview"):
+        cli("render", "--format", fmt)
+        outputs.append((ledger.parent / "out").joinpath(_report_name(fmt)).read_text("utf-8"))
+    for output in outputs:
+        assert SECRET not in output
+    store = (ledger.parent / "out" / "evidence.sqlite3").read_bytes()
+    assert SECRET.encode() not in store
+
+
+def _report_name(fmt: str) -> str:
+    return "report.claimreview.json" if fmt == "claimreview" else f"report.{fmt}"
+
+
+def test_a_token_in_an_authors_link_is_redacted_in_every_format(cli: Cli, ledger: Path) -> None:
+    text = ledger.read_text(encoding="utf-8").replace(
+        "date_read: 2026-08-23",
+        f'date_read: 2026-08-23\nabout: "See [the console](https://console.example/?api_key={SECRET})."',
+    )
+    ledger.write_text(text, encoding="utf-8")
+    for fmt in ("md", "html", "json"):
+        cli("render", "--format", fmt)
+        assert SECRET not in (ledger.parent / "out" / f"report.{fmt}").read_text("utf-8")
+
+
+def test_a_redirect_error_never_shows_the_credentials_of_its_target(
+    cli: Cli, page_server: PageServer
+) -> None:
+    page_server.set_handler(
+        "/guide",
+        lambda exchange: exchange.respond(
+            302, b"", {"Location": f"ftp://reader:{SECRET}@files.example/guide"}
+        ),
+    )
+    report = cli.json("refresh", "--allow-private", code=1)
+    errors = [s["error"] for s in report["sources"] if s["error"]]
+    assert errors and all(SECRET not in e for e in errors)
+    assert any("ftp://files.example/guide" in e for e in errors)
+
+
+# --------------------------------------------------------------------------- scripts, terminals
+
+
+def test_claimreview_can_be_embedded_in_a_page_as_it_is(cli: Cli, ledger: Path) -> None:
+    hostile = "</script><script>alert(1)</script><!--"
+    text = ledger.read_text(encoding="utf-8")
+    ledger.write_text(
+        text.replace("statement: Every alarm runs.", f'statement: "{hostile}"'), "utf-8"
+    )
+    cli("render", "--format", "claimreview")
+    written = (ledger.parent / "out" / "report.claimreview.json").read_text("utf-8")
+    assert "<" not in written and ">" not in written and "&" not in written
+    (review,) = [r for r in json.loads(written) if r["claimReviewed"] == hostile]
+    assert review["@type"] == "ClaimReview"
+
+
+TERMINAL_TRICKS = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x9b31m"
+
+
+def test_page_text_cannot_drive_the_readers_terminal(page_server: PageServer) -> None:
+    page_server.set_page(
+        "/plain",
+        f"Storage writes are durable before the {TERMINAL_TRICKS} reply reaches anyone.\n",
+        content_type="text/plain; charset=utf-8",
+    )
+    quote = "Storage writes are durable before the reply reaches anyone."
+    url = page_server.url("/plain")
+    shown = claimledger("verify", "--allow-private", url, quote, code=1).stdout
+    assert "\x1b" not in shown and "\x07" not in shown and "\x9b" not in shown
+    assert "␛]0;owned" in shown and "␛[2J" in shown  # shown as what it is, not obeyed
+    as_json = claimledger("verify", "--allow-private", url, quote, "--json", code=1).stdout
+    assert "\x1b" not in as_json and "\x9b" not in as_json
+    assert "\\u001b]0;owned" in as_json and "\\u009b" in as_json
+
+
+def test_a_template_that_asks_for_too_much_is_a_template_error(cli: Cli, ledger: Path) -> None:
+    templates = ledger.parent / "templates"
+    templates.mkdir()
+    (templates / "report.md.j2").write_text("{{ 'x' * 10**10 }}\n", encoding="utf-8")
+    (line,) = cli("render", code=2).stderr.splitlines()
+    assert line.startswith("claimledger: error: ") and "report.md.j2:1" in line
+    assert "asks for 10,000,000,000 characters" in line
+    assert not (ledger.parent / "out" / "report.md").exists()
+
+
+# --------------------------------------------------------------------------- damage and disks
+
+
+def test_a_damaged_row_is_skipped_with_a_warning(cli: Cli, ledger: Path) -> None:
+    cli("refresh", "--allow-private", code=0)
+    store = ledger.parent / "out" / "evidence.sqlite3"
+    with sqlite3.connect(store) as db:  # a row no version of claimledger writes
+        row = db.execute("SELECT * FROM checks ORDER BY id LIMIT 1").fetchone()
+        columns = [d[0] for d in db.execute("SELECT * FROM checks LIMIT 0").description]
+        values = dict(zip(columns, row, strict=True))
+        values.update(id=None, changed_json="{not json", checked_at="2999-01-01T00:00:00+00:00")
+        marks = ", ".join("?" for _ in columns)
+        db.execute(
+            f"INSERT INTO checks ({', '.join(columns)}) VALUES ({marks})", list(values.values())
+        )
+    result = cli("status", code=0)
+    assert "1 damaged row of" in result.stderr and "skipped" in result.stderr
+    assert cli.json("diff", code=0) == []
+
+
+def _limit_file_size(limit: int) -> None:
+    """In the child: files may not grow past `limit` bytes, and passing it is an error
+    (EFBIG), not a signal, as a full disk is an error (ENOSPC)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
+def test_a_disk_that_refuses_the_write_is_a_plain_error_and_the_ledger_is_kept(
+    ledger: Path,
+) -> None:
+    before = ledger.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "grade", "durable",
+         "CLAIMED", "--because", "a full disk"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: _limit_file_size(len(before) - 1),
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("claimledger: error: cannot write ")
+    assert "larger than this system allows" in line and "nothing was written" in line
+    assert ledger.read_bytes() == before
+
+
+@pytest.mark.skipif(not Path("/sys").is_dir(), reason="needs a /sys that refuses new files")
+def test_a_store_where_nothing_may_be_written_is_a_plain_error(cli: Cli) -> None:
+    result = claimledger(
+        "--ledger", str(cli.ledger), "--evidence", "/sys/claimledger-test/evidence.sqlite3",
+        "refresh", "--allow-private", code=2,
+    )  # fmt: skip
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("claimledger: error: cannot open /sys/claimledger-test/")
+
+
+def test_a_second_regrade_write_says_it_applied_nothing(cli: Cli, page_server: PageServer) -> None:
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/guide", page("An opening line."))
+    page_server.set_page("/mirror", page("Nothing here now."))
+    cli("refresh", "--allow-private", code=1)
+    first = cli("regrade", "--write", code=0)
+    assert "applied 2 grade change(s)" in first.stderr
+    second = cli("regrade", "--write", code=0)  # what this run applied: nothing
+    assert "applied" not in second.stderr
