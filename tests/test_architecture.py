@@ -31,6 +31,7 @@ HOMES: dict[str, tuple[str, ...]] = {
 PURE = (
     "accept.py",
     "decoding.py",
+    "edits.py",
     "extract.py",
     "grade.py",
     "ledger.py",
@@ -41,6 +42,7 @@ PURE = (
     "schema.py",
     "shape.py",
     "urls.py",
+    "yamledit.py",
 )
 """Modules that do no I/O of their own: they import none of the edges. (refresh.py is the
 loop that wires fetch to the core; it records nothing and prints nothing.)"""

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import ledgerfile
+from claimledger import edits
 from claimledger.grade import ArtifactOutcome, Regrade, current_checks, regrade
 from claimledger.ledger import Grade, Ledger, parse
 
@@ -194,7 +194,7 @@ def test_quote_and_premise_rules(ledger: Ledger, case: str) -> None:
 
 def test_one_publisher_counts_once(ledger: Ledger) -> None:
     """Docs and its mirror are one publisher: verified on both is still one source."""
-    text = ledgerfile.set_grade(
+    text = edits.set_grade(
         LEDGER, ledger, "same-publisher", None, Grade.DEMONSTRATED, by="person", why="x", date=TODAY
     )
     assert proposed(parse(text), checks()) == {
@@ -233,7 +233,7 @@ def test_judgement_is_never_changed_by_a_rule(ledger: Ledger) -> None:
 
 
 def test_a_persons_grade_is_not_undone_by_a_restore(ledger: Ledger) -> None:
-    text = ledgerfile.set_grade(
+    text = edits.set_grade(
         LEDGER, ledger, "single", None, Grade.UNKNOWN, by="person", why="re-read", date=TODAY
     )
     assert proposed(parse(text), checks()) == {
@@ -255,7 +255,7 @@ def test_restored_quote_brings_back_the_grades_it_cost(ledger: Ledger) -> None:
 def apply_all(text: str, result: Regrade) -> str:
     """Apply proposals the way `regrade --write` does: through the ledger file's edits."""
     for p in result.proposals:
-        text = ledgerfile.set_grade(
+        text = edits.set_grade(
             text, parse(text), p.claim_id, p.on, p.to_grade, by=p.by, why=p.why, date=TODAY
         )
     return text

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import yaml
 
-from claimledger import ledgerfile
+from claimledger import edits, ledgerfile, yamledit
 from claimledger.errors import ConflictError, InputError
 from claimledger.ledger import Grade, Ledger, parse
 from claimledger.ledgerfile import load
@@ -551,17 +551,17 @@ def test_concurrent_grades_of_one_claim_form_a_chain(tmp_path: Path) -> None:
 WRITER = """
 import datetime as dt, sys
 from pathlib import Path
-from claimledger import ledgerfile
+from claimledger import edits, ledgerfile
 
 path, padding = Path(sys.argv[1]), "x" * int(sys.argv[2])
 print("ready", flush=True)
 n = 0
 while True:
     def change(text, ledger, n=n):
-        entry = ledgerfile.history_entry(
+        entry = edits.history_entry(
             date=dt.date(2026, 1, 1), by="rule:writer", why=f"entry {n} {padding}"
         )
-        return ledgerfile.append_history(text, ledger, "c0", entry)
+        return edits.append_history(text, ledger, "c0", entry)
 
     ledgerfile.update(path, change)
     print(n, flush=True)
@@ -704,8 +704,8 @@ def test_a_temporary_left_by_a_kill_before_the_rename_goes_with_the_next_write(
 
 def add_history(why: str) -> ledgerfile.Change:
     def change(text: str, ledger: Ledger) -> str:
-        entry = ledgerfile.history_entry(date=dt.date(2026, 1, 2), by="person", why=why)
-        return ledgerfile.append_history(text, ledger, "c0", entry)
+        entry = edits.history_entry(date=dt.date(2026, 1, 2), by="person", why=why)
+        return edits.append_history(text, ledger, "c0", entry)
 
     return change
 
@@ -763,7 +763,7 @@ def test_stale_temporaries_are_removed_under_the_lock(tmp_path: Path) -> None:
 
 
 def test_history_entries_are_written_in_the_ledger_key_order() -> None:
-    entry = ledgerfile.history_entry(
+    entry = edits.history_entry(
         date=dt.date(2026, 1, 2),
         by="person",
         why="w",
@@ -772,7 +772,7 @@ def test_history_entries_are_written_in_the_ledger_key_order() -> None:
         to_grade=Grade.UNKNOWN,
     )
     assert list(entry) == ["date", "on", "from", "to", "by", "why"]
-    rendered = ledgerfile.append_history(
+    rendered = edits.append_history(
         many_claims(1), parse(many_claims(1)), "c0", entry
     ).splitlines()[-1]
     assert yaml.safe_load(rendered.strip()[2:])["why"] == "w"
@@ -808,14 +808,14 @@ claims:
 
 
 def test_a_folded_quote_is_replaced_without_swallowing_the_next_key(tmp_path: Path) -> None:
-    text = ledgerfile.set_scalar(SMALL, ("claims", 0, "quotes", 0, "text"), "Now one line.")
+    text = yamledit.set_scalar(SMALL, ("claims", 0, "quotes", 0, "text"), "Now one line.")
     assert "      - text: Now one line.\n        sources: [a]\n" in text
     assert parse(text).claim("folded").quotes[0].text == "Now one line."
 
 
 def test_a_flow_history_keeps_its_entries_and_gains_one(tmp_path: Path) -> None:
     ledger = parse(SMALL)
-    text = ledgerfile.set_grade(
+    text = edits.set_grade(
         SMALL, ledger, "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
     )
     old_entry = "[{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
@@ -845,7 +845,7 @@ def test_a_flow_history_with_a_trailing_comma_gains_an_entry(tmp_path: Path) -> 
         "    history: [\n      {date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED,"
         " by: person},\n    ]",
     )
-    edited = ledgerfile.set_grade(
+    edited = edits.set_grade(
         text, parse(text), "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
     )
     assert len(parse(edited).claim("folded").history) == 2
@@ -856,10 +856,10 @@ def test_a_flow_history_with_a_trailing_comma_gains_an_entry(tmp_path: Path) -> 
 DAY = dt.date(2026, 12, 1)
 
 
-def one_at_a_time(text: str, changes: list[ledgerfile.GradeChange]) -> str:
+def one_at_a_time(text: str, changes: list[edits.GradeChange]) -> str:
     """The changes made as separate edits, each on a fresh parse of the text before it."""
     for change in changes:
-        text = ledgerfile.set_grades(text, parse(text), [change], date=DAY)
+        text = edits.set_grades(text, parse(text), [change], date=DAY)
     return text
 
 
@@ -868,14 +868,14 @@ def test_many_grade_changes_in_one_pass_are_the_edits_one_at_a_time() -> None:
     flow list last, trailing blank lines kept, a block scalar last), two facets of one claim
     at once, and the ledger's last claim: one pass writes exactly what separate edits do."""
     changes = [
-        ledgerfile.GradeChange("fresh", "wording", Grade.UNKNOWN, "rule:quotes", "gone"),
-        ledgerfile.GradeChange("fresh", "holds at runtime", Grade.CLAIMED, "person", "re-read"),
-        ledgerfile.GradeChange("seasoned", None, Grade.CLAIMED, "rule:quotes", "one source"),
-        ledgerfile.GradeChange("flow-last", None, Grade.UNKNOWN, "rule:premises", "capped"),
-        ledgerfile.GradeChange("kept-last", None, Grade.CLAIMED, "person", "answered"),
-        ledgerfile.GradeChange("block-last", None, Grade.SPECULATIVE, "person", "a guess"),
+        edits.GradeChange("fresh", "wording", Grade.UNKNOWN, "rule:quotes", "gone"),
+        edits.GradeChange("fresh", "holds at runtime", Grade.CLAIMED, "person", "re-read"),
+        edits.GradeChange("seasoned", None, Grade.CLAIMED, "rule:quotes", "one source"),
+        edits.GradeChange("flow-last", None, Grade.UNKNOWN, "rule:premises", "capped"),
+        edits.GradeChange("kept-last", None, Grade.CLAIMED, "person", "answered"),
+        edits.GradeChange("block-last", None, Grade.SPECULATIVE, "person", "a guess"),
     ]
-    batched = ledgerfile.set_grades(RICH, parse(RICH), changes, date=DAY)
+    batched = edits.set_grades(RICH, parse(RICH), changes, date=DAY)
     assert batched == one_at_a_time(RICH, changes)
     written = parse(batched)
     assert [f.grade for f in written.claim("fresh").grades] == [Grade.UNKNOWN, Grade.CLAIMED]
@@ -884,10 +884,8 @@ def test_many_grade_changes_in_one_pass_are_the_edits_one_at_a_time() -> None:
 
 
 def test_many_changes_on_a_file_without_a_final_newline() -> None:
-    changes = [ledgerfile.GradeChange("last", None, Grade.UNKNOWN, "rule:quotes", "gone")]
-    batched = ledgerfile.set_grades(
-        LAST_WITHOUT_NEWLINE, parse(LAST_WITHOUT_NEWLINE), changes, date=DAY
-    )
+    changes = [edits.GradeChange("last", None, Grade.UNKNOWN, "rule:quotes", "gone")]
+    batched = edits.set_grades(LAST_WITHOUT_NEWLINE, parse(LAST_WITHOUT_NEWLINE), changes, date=DAY)
     assert batched == one_at_a_time(LAST_WITHOUT_NEWLINE, changes)
     assert not batched.endswith("\n")
 
@@ -895,19 +893,17 @@ def test_many_changes_on_a_file_without_a_final_newline() -> None:
 def test_a_ledger_parsed_from_other_text_is_not_trusted_for_places() -> None:
     """The tree a ledger was parsed to is reused only for that very text."""
     other = RICH.replace("# A ledger written by hand", "# A ledger, written by hand")
-    change = [ledgerfile.GradeChange("seasoned", None, Grade.CLAIMED, "person", "x")]
-    assert ledgerfile.set_grades(other, parse(RICH), change, date=DAY) == one_at_a_time(
-        other, change
-    )
+    change = [edits.GradeChange("seasoned", None, Grade.CLAIMED, "person", "x")]
+    assert edits.set_grades(other, parse(RICH), change, date=DAY) == one_at_a_time(other, change)
 
 
 def test_a_hundred_changes_on_a_big_ledger_are_one_pass() -> None:
     text = many_claims(1000)
     changes = [
-        ledgerfile.GradeChange(f"c{i}", None, Grade.UNKNOWN, "rule:quotes", f"gone {i}")
+        edits.GradeChange(f"c{i}", None, Grade.UNKNOWN, "rule:quotes", f"gone {i}")
         for i in range(0, 1000, 10)
     ]
-    batched = ledgerfile.set_grades(text, parse(text), changes, date=DAY)
+    batched = edits.set_grades(text, parse(text), changes, date=DAY)
     written = parse(batched)
     assert sum(1 for c in written.claims if c.grades[0].grade is Grade.UNKNOWN) == 100
     assert written.claim("c990").history[0].why == "gone 990"

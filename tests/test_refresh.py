@@ -248,3 +248,104 @@ def test_a_meta_refresh_alias_moves_the_source_and_reads_the_new_page(
     assert statuses(result.checks) == {"kept": "verified", "removed": "missing"}
     (page,) = result.pages
     assert (page.fetch.source_status, page.fetch.moved_to) == ("moved", page_server.url("/new/"))
+
+
+# --------------------------------------------------------------------------- moved within the page
+
+CHANGELOG_READ = """# agents
+
+## 0.3.8
+
+### Patch Changes
+
+- Faster reconnects.
+
+## 0.3.7
+
+### Patch Changes
+
+- Adds step.mergeAgentState to workflow steps.
+"""
+CHANGELOG_LATER = """# agents
+
+## 0.4.0
+
+### Minor Changes
+
+- A new release on top.
+- And its notes.
+
+## 0.3.8
+
+### Patch Changes
+
+- Faster reconnects.
+
+## 0.3.7
+
+### Patch Changes
+
+- Adds step.mergeAgentState to workflow steps.
+"""
+
+
+def one_quote_ledger(url: str, quote: str, under: str | None = None) -> Ledger:
+    placed = f', under: "{under}"' if under else ""
+    return parse(f"""\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  log: {{url: "{url}", title: Log, kind: changelog, publisher: p}}
+claims:
+  - id: merge
+    section: s
+    title: Merge
+    kind: mechanism
+    statement: S.
+    quotes:
+      - {{text: "{quote}", sources: [log]{placed}}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+""")
+
+
+def test_a_quote_its_line_anchor_lost_is_verified_where_it_moved(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """A release shifts the file: the quote is no longer at its #L lines but is in the
+    file, verbatim. It is verified, moved within the page, with its new lines."""
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
+    url = page_server.url("/CHANGELOG.md") + "#L13"
+    ledger = one_quote_ledger(url, "Adds step.mergeAgentState to workflow steps.")
+    first = run(ledger, tmp_path / "evidence.sqlite3")
+    (check,) = first.checks
+    assert (check.status, check.moved_within) == ("verified", None)
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_LATER, content_type="text/markdown")
+    (moved,) = run(ledger, tmp_path / "evidence.sqlite3").checks
+    assert (moved.status, moved.moved_within) == ("verified", "now at line L20")
+    with EvidenceStore.open(tmp_path / "evidence.sqlite3") as store:
+        (kept,) = store.latest_checks()
+    assert kept.moved_within == "now at line L20"
+
+
+def test_a_quote_under_a_heading_is_found_there_first_and_followed_when_it_moves(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    repeated = "- Faster reconnects."
+    page = CHANGELOG_LATER.replace("- And its notes.", repeated)  # the words twice, 0.4.0 first
+    page_server.set_page("/CHANGELOG.md", page, content_type="text/markdown")
+    url = page_server.url("/CHANGELOG.md")
+    under_entry = one_quote_ledger(url, "Faster reconnects.", under="0.3.8")
+    (check,) = run(under_entry, tmp_path / "a.sqlite3").checks
+    assert (check.status, check.occurrences, check.moved_within) == ("verified", 1, None)
+    assert check.context_before is not None and "0.3.8" in check.context_before
+    elsewhere = one_quote_ledger(url, "Adds step.mergeAgentState to workflow steps.", under="0.3.8")
+    (moved,) = run(elsewhere, tmp_path / "b.sqlite3").checks
+    assert (moved.status, moved.moved_within) == ("verified", "now under “0.3.7”")
+    no_heading = one_quote_ledger(url, "Faster reconnects.", under="0.2.0")
+    (gone,) = run(no_heading, tmp_path / "c.sqlite3").checks
+    assert (gone.status, gone.moved_within) == (
+        "verified",
+        "no heading “0.2.0” on the page any more",
+    )

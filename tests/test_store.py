@@ -613,10 +613,10 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> Non
         assert store.last_run() is not None
         assert store.validators("https://docs.example/a", ["any reading"]) is None
     upgraded = sqlite3.connect(path)
-    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     columns = {row[1] for row in upgraded.execute("PRAGMA table_info(checks)")}
     upgraded.close()
-    assert "recipe" in columns
+    assert {"recipe", "moved_within"} <= columns
 
 
 def _schema_two_store(path: Path) -> sqlite3.Connection:

@@ -149,6 +149,82 @@ def narrow_lines(text: str, first: int, last: int) -> str:
     return "\n".join(lines[first - 1 : last])
 
 
+# --------------------------------------------------------------------------
+# Sections: the lines under a heading
+# --------------------------------------------------------------------------
+
+Heading = tuple[int, str]
+"""A heading's level (1 for h1 or `#`) and its words."""
+
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+
+
+def html_headings(body: str) -> list[Heading]:
+    """The headings of an HTML page, in order: their level and their words."""
+    root = _parse(body)
+    if root is None:
+        return []
+    found: list[Heading] = []
+    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        words = " ".join("".join(t for t in element.itertext() if isinstance(t, str)).split())
+        if words:
+            found.append((int(str(element.tag)[1]), words))
+    return found
+
+
+def section_lines(
+    text: str, under: str, headings: list[Heading]
+) -> tuple[int, int, int] | None:
+    """The lines (0-based, end excluded) from the heading that begins with `under` to the
+    next heading of its level or above, and that level; None when no heading begins so.
+    A heading is a Markdown `#` line, or a line holding one of the page's `headings`."""
+    levels = {_plain(words): level for level, words in headings}
+    lines = _normalize_newlines(text).split("\n")
+    wanted = _plain(under)
+    start = level = None
+    for index, line in enumerate(lines):
+        heading = _heading_of(line, levels)
+        if heading is None:
+            continue
+        if start is None and _begins_with(heading[1], wanted):
+            start, level = index, heading[0]
+        elif start is not None and level is not None and heading[0] <= level:
+            return start, index, level
+    return None if start is None or level is None else (start, len(lines), level)
+
+
+def heading_above(
+    text: str, offset: int, headings: list[Heading], level: int = 6
+) -> str | None:
+    """The words of the nearest heading of `level` or above before character `offset`:
+    the section a passage now stands in, at the depth the ledger names sections."""
+    levels = {_plain(words): level for level, words in headings}
+    before = _normalize_newlines(text[:offset]).split("\n")
+    for line in reversed(before[:-1] if len(before) > 1 else []):
+        heading = _heading_of(line, levels)
+        if heading is not None and heading[0] <= level:
+            return heading[1]
+    return None
+
+
+def _heading_of(line: str, levels: dict[str, int]) -> Heading | None:
+    marked = _MARKDOWN_HEADING.match(line.strip())
+    if marked:
+        return len(marked.group(1)), marked.group(2)
+    plain = _plain(line)
+    return (levels[plain], line.strip()) if plain in levels else None
+
+
+def _plain(words: str) -> str:
+    return " ".join(words.split()).casefold()
+
+
+def _begins_with(heading: str, wanted: str) -> bool:
+    """`0.3.7` begins `0.3.7 (2026-02-03)`, not `0.3.70`."""
+    plain = _plain(heading)
+    return plain == wanted or (plain.startswith(wanted) and not plain[len(wanted)].isalnum())
+
+
 def _media(content_type: str) -> str:
     return media_type_of(content_type) or ""
 

@@ -184,10 +184,11 @@ def regrade(
     proposals: list[Proposal] = []
     notices: list[Notice] = []
     traces: list[Trace] = []
+    refuted = _refuted(ledger)
     for claim in _premises_first(ledger):
         grades: dict[str, Grade] = {}
         for facet in claim.grades:
-            verdict = _judge(ledger, claim, facet, latest, artifacts, effective)
+            verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted)
             evidence = tuple(verdict.evidence)
             new = verdict.to_grade
             traces.append(Trace(claim.id, facet.on, verdict.rule, verdict.why, evidence))
@@ -217,11 +218,21 @@ def _facet_index(ledger: Ledger, proposal: Proposal) -> int:
     return [facet.on for facet in claim.grades].index(proposal.on)
 
 
+def _refuted(ledger: Ledger) -> dict[str, str]:
+    """Claims whose falsifier was met, and why."""
+    return {claim.id: claim.falsified.why for claim in ledger.claims if claim.falsified}
+
+
 def _premises_first(ledger: Ledger) -> list[Claim]:
     """Claims ordered so every premise is judged before the claims resting on it (a
     topological order: a chain of thousands of premises needs no recursion)."""
     by_id = {claim.id: claim for claim in ledger.claims}
-    order = TopologicalSorter({claim.id: claim.depends_on for claim in ledger.claims})
+    order = TopologicalSorter(
+        {
+            claim.id: {*claim.depends_on, *(p for f in claim.grades for p in f.depends_on or ())}
+            for claim in ledger.claims
+        }
+    )
     return [by_id[claim_id] for claim_id in order.static_order()]
 
 
@@ -232,11 +243,12 @@ def _judge(
     latest: Mapping[tuple[str, str, str], Check],
     artifacts: Mapping[str, ArtifactOutcome],
     effective: Mapping[str, Mapping[str, Grade]],
+    refuted: Mapping[str, str],
 ) -> _Verdict:
     if facet.basis is Basis.QUOTES:
         return quotes_rule(ledger, claim, facet, latest)
     if facet.basis is Basis.PREMISES:
-        return premises_rule(claim, facet, effective)
+        return premises_rule(claim, facet, effective, refuted)
     if facet.basis is Basis.ARTIFACT:
         return artifact_rule(claim, facet, artifacts.get(claim.id))
     return _Verdict(None, "judgement", "only a person changes a judgement (claimledger grade)")
@@ -428,11 +440,22 @@ def _weaker(a: Grade, b: Grade) -> Grade:
 
 
 def premises_rule(
-    claim: Claim, facet: Facet, effective: Mapping[str, Mapping[str, Grade]]
+    claim: Claim,
+    facet: Facet,
+    effective: Mapping[str, Mapping[str, Grade]],
+    refuted: Mapping[str, str] | None = None,
 ) -> _Verdict:
-    """Cap a premise-based facet at the weakest grade of its premises, or let it recover."""
+    """Cap a premise-based facet at the weakest grade of the premises it rests on (its own,
+    else the claim's), or let it recover; a refuted premise takes it to UNKNOWN."""
+    refuted = refuted or {}
     weakest: tuple[Grade, str, str] | None = None
-    for premise in claim.depends_on:
+    for premise in claim.premises_of(facet):
+        if premise in refuted:
+            evidence = [Evidence(None, None, "refuted", detail=f"premise {premise} is refuted")]
+            if facet.grade is Grade.UNKNOWN:
+                return _Verdict(None, "premises", f"premise '{premise}' is refuted", evidence)
+            why = f"premise '{premise}' is refuted: {refuted[premise]}"
+            return _Verdict(Grade.UNKNOWN, "premises-refuted", why, evidence)
         for on, grade in effective.get(premise, {}).items():
             if weakest is None or grade.strength < weakest[0].strength:
                 weakest = (grade, premise, on)

@@ -91,9 +91,16 @@ class Source:
 
 @dataclass(frozen=True)
 class Quote:
+    """Exact words, the sources they are checked on, and whose words they are: the
+    subject's own (read on its pages), or a third party's report of them (`reported_by`,
+    the report's source; `via`, the primary it cites)."""
+
     text: str
     sources: tuple[str, ...]
     note: str | None = None
+    reported_by: str | None = None
+    via: str | None = None
+    under: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,17 @@ class Facet:
     basis: Basis
     why: str = ""
     min_sources: int = 1
+    depends_on: tuple[str, ...] | None = None
+    """The premises this facet rests on; None: the claim's."""
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """The falsifier was met: when, why, and who said so."""
+
+    date: str
+    why: str
+    by: str = "person"
 
 
 @dataclass(frozen=True)
@@ -149,9 +167,14 @@ class Claim:
     quotes: tuple[Quote, ...] = ()
     depends_on: tuple[str, ...] = ()
     falsified_if: str | None = None
+    falsified: Refutation | None = None
     artifact: Artifact | None = None
     history: tuple[HistoryEntry, ...] = ()
     line: int = 0
+
+    def premises_of(self, facet: Facet) -> tuple[str, ...]:
+        """The claims a facet rests on: its own premises, else the claim's."""
+        return facet.depends_on if facet.depends_on is not None else self.depends_on
 
     def facet(self, on: str | None) -> Facet:
         """The facet named `on`, or the first one when `on` is None."""
@@ -301,18 +324,50 @@ def _meaning_problems(located: Located) -> Iterator[Finding]:
         if isinstance(section, str) and section_ids and section not in section_ids:
             yield _unknown(located, (*at, "section"), "section", section, section_ids)
         for q_index, quote in _records(claim.get("quotes")):
-            for s_index, source_id in _texts(quote.get("sources")):
-                if isinstance(sources, dict) and source_id not in source_ids:
-                    path = (*at, "quotes", q_index, "sources", s_index)
-                    yield _unknown(located, path, "source", source_id, source_ids)
-        for d_index, premise in _texts(claim.get("depends_on")):
-            path = (*at, "depends_on", d_index)
-            if premise == claim.get("id"):
-                yield located.where(path), f"claim '{premise}' depends on itself"
-            elif premise not in claim_ids:
-                yield _unknown(located, path, "claim", premise, claim_ids)
+            yield from _quote_problems(located, (*at, "quotes", q_index), quote, source_ids)
+        premise_lists = [(*at, "depends_on")]
+        premise_lists += [
+            (*at, "grades", f, "depends_on") for f, _ in _records(claim.get("grades"))
+        ]
+        for where in premise_lists:
+            for d_index, premise in _texts(_value_at(data, where)):
+                path = (*where, d_index)
+                if premise == claim.get("id"):
+                    yield located.where(path), f"claim '{premise}' depends on itself"
+                elif premise not in claim_ids:
+                    yield _unknown(located, path, "claim", premise, claim_ids)
         yield from _basis_problems(located, at, claim)
     yield from _cycle_problems(located, claims)
+
+
+def _quote_problems(
+    located: Located, at: Path_, quote: dict[str, Any], source_ids: Sequence[str]
+) -> Iterator[Finding]:
+    """Each source a quote names exists; the report that carries it is one of them."""
+    cited = [source_id for _, source_id in _texts(quote.get("sources"))]
+    for s_index, source_id in _texts(quote.get("sources")):
+        if source_ids and source_id not in source_ids:
+            yield _unknown(located, (*at, "sources", s_index), "source", source_id, source_ids)
+    for key in ("reported_by", "via"):
+        named = quote.get(key)
+        if isinstance(named, str) and source_ids and named not in source_ids:
+            yield _unknown(located, (*at, key), "source", named, source_ids)
+    reporter = quote.get("reported_by")
+    if isinstance(reporter, str) and reporter in source_ids and cited and reporter not in cited:
+        yield (
+            located.where((*at, "reported_by")),
+            f"reported_by '{reporter}' must be one of the quote's sources: the words are "
+            "checked in the report that carries them",
+        )
+
+
+def _value_at(data: Any, path: Path_) -> Any:
+    for part in path:
+        if isinstance(part, int):
+            data = data[part] if isinstance(data, list) and part < len(data) else None
+        else:
+            data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def _records(value: Any) -> list[tuple[int, dict[str, Any]]]:
@@ -405,7 +460,8 @@ def _basis_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Itera
     names: list[str] = []
     for f_index, facet in _records(claim.get("grades")):
         needed = _BASIS_NEEDS.get(str(facet.get("basis")))
-        if needed and not claim.get(needed):
+        own = needed == "depends_on" and facet.get("depends_on")  # the facet's own premises
+        if needed and not claim.get(needed) and not own:
             yield (
                 located.where((*at, "grades", f_index, "basis")),
                 f"facet '{facet.get('on')}' has basis '{facet['basis']}' but claim "
@@ -427,7 +483,10 @@ def _cycle_problems(
     index_of: dict[str, int] = {}
     for index, claim in claims:
         if isinstance(claim.get("id"), str):
-            premises.setdefault(claim["id"], [p for _, p in _texts(claim.get("depends_on"))])
+            named = [p for _, p in _texts(claim.get("depends_on"))]
+            for _, facet in _records(claim.get("grades")):
+                named += [p for _, p in _texts(facet.get("depends_on"))]
+            premises.setdefault(claim["id"], list(dict.fromkeys(named)))
             index_of.setdefault(claim["id"], index)
     for cycle in find_cycles(premises):
         chain = " -> ".join([*cycle, cycle[0]])
@@ -528,14 +587,28 @@ def _build_claim(c: dict[str, Any]) -> Claim:
                 Basis(f["basis"]),
                 f.get("why", ""),
                 f.get("min_sources", 1),
+                tuple(f["depends_on"]) if "depends_on" in f else None,
             )
             for f in c["grades"]
         ),
         quotes=tuple(
-            Quote(q["text"], tuple(q["sources"]), q.get("note")) for q in c.get("quotes", [])
+            Quote(
+                q["text"],
+                tuple(q["sources"]),
+                q.get("note"),
+                q.get("reported_by"),
+                q.get("via"),
+                q.get("under"),
+            )
+            for q in c.get("quotes", [])
         ),
         depends_on=tuple(c.get("depends_on", [])),
         falsified_if=c.get("falsified_if"),
+        falsified=None
+        if "falsified" not in c
+        else Refutation(
+            c["falsified"]["date"], c["falsified"]["why"], c["falsified"].get("by", "person")
+        ),
         artifact=None
         if artifact is None
         else Artifact(

@@ -179,6 +179,9 @@ class CheckRecord:
     change_kinds: tuple[str, ...] = ()
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
+    moved_within: str | None = None
+    """Found elsewhere on the page than the ledger places it (its #L lines, the section
+    under its heading): where it is now, such as `lines L10-L16`."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,16 @@ from typing import Protocol
 
 from claimledger import extract, match
 from claimledger.errors import PageUnreadable
-from claimledger.extract import extract_text, head_links, narrow_lines, text_kind
+from claimledger.extract import (
+    Heading,
+    extract_text,
+    head_links,
+    heading_above,
+    html_headings,
+    narrow_lines,
+    section_lines,
+    text_kind,
+)
 from claimledger.fetch import Client, fetch_each
 from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
@@ -52,6 +61,7 @@ class QuoteJob:
     source_id: str
     url: str
     select: str | None
+    under: str | None = None
 
     @property
     def key(self) -> CheckKey:
@@ -66,6 +76,8 @@ class Page:
     text: str | None
     snapshot_hash: str | None
     recipe: str
+    whole: str | None = None
+    """The whole text when `text` is only the lines a #L anchor names."""
 
     @property
     def kind(self) -> TextKind:
@@ -111,6 +123,7 @@ def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
             source_id,
             ledger.sources[source_id].url,
             ledger.sources[source_id].select,
+            quote.under,
         )
         for claim in chosen
         for index, quote in enumerate(claim.quotes)
@@ -210,6 +223,7 @@ def _check_page(
             and before.status
             and before.snapshot_hash == page.snapshot_hash
             and before.recipe == page.recipe
+            and not job.under  # where the ledger places it may have changed: look again
         ):
             carried = replace(before, quote_index=job.quote_index, url=job.url, run_id=None)
             checks.append(replace(carried, source_status=page.fetch.source_status, checked_at=now))
@@ -217,9 +231,60 @@ def _check_page(
             prepared = prepared or page.prepared()
             assert prepared is not None
             was = _as_read(before, page, earlier, as_read)
-            found = locate(job.quote_text, prepared, context=_context(before), previous=was)
-            checks.append(_check(job, page, found, now))
+            found, moved = _find(job, page, prepared, _context(before), was)
+            checks.append(replace(_check(job, page, found, now), moved_within=moved))
     return tuple(checks)
+
+
+def _find(
+    job: QuoteJob,
+    page: Page,
+    prepared: PreparedText,
+    context: Context | None,
+    was: PreparedText | None,
+) -> tuple[Match, str | None]:
+    """Where the quote stands: looked for first where the ledger places it (the lines its
+    #L anchor names, the section under its heading), then on the whole page. Found
+    verbatim elsewhere, it is verified, moved within the page (and where it is now);
+    otherwise the verdict at its place stands."""
+    assert page.text is not None
+    headings = _headings(page) if job.under else []
+    place, text, level = prepared, page.text, 6
+    if job.under:
+        section = section_lines(page.text, job.under, headings)
+        if section is None:
+            found = locate(job.quote_text, prepared, context=context, previous=was)
+            gone = f"no heading “{job.under}” on the page any more"
+            return found, gone if found.status == "verified" else None
+        lines = page.text.split("\n")
+        place = prepare("\n".join(lines[section[0] : section[1]]), kind=page.kind)
+        level = section[2]
+    found = locate(job.quote_text, place, context=context, previous=was)
+    if job.under and found.status != "verified":
+        elsewhere = locate(job.quote_text, prepared, previous=was)
+        if elsewhere.status == "verified" and elsewhere.start is not None:
+            now_under = heading_above(text, elsewhere.start, headings, level)
+            return (
+                elsewhere,
+                f"now under “{now_under}”" if now_under else "no longer under its heading",
+            )
+    if page.whole is not None and found.status != "verified":
+        elsewhere = locate(job.quote_text, prepare(page.whole, kind=page.kind), previous=was)
+        if elsewhere.status == "verified" and elsewhere.start is not None and elsewhere.end:
+            first = page.whole.count("\n", 0, elsewhere.start) + 1
+            last = first + page.whole.count("\n", elsewhere.start, elsewhere.end)
+            return (
+                elsewhere,
+                f"now at lines L{first}-L{last}" if last > first else f"now at line L{first}",
+            )
+    return found, None
+
+
+def _headings(page: Page) -> list[Heading]:
+    """The page's headings, for a quote placed under one (HTML's h1-h6; Markdown's #s
+    are read from the text itself)."""
+    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
+    return html_headings(body) if body is not None and "html" in media else []
 
 
 def _as_read(
@@ -267,17 +332,18 @@ def read_page(fetched: FetchResult, select: str | None = None) -> Page:
     """
     if fetched.text is None:
         return Page(fetched, None, None, recipe(select))
+    whole = None
     try:
         text = extract_text(fetched.text, fetched.content_type or "", select=select)
         if fetched.line_range is not None:
-            text = narrow_lines(text, *fetched.line_range)
+            whole, text = text, narrow_lines(text, *fetched.line_range)
     except PageUnreadable as error:
         return _unreadable(fetched, str(error), select)
-    if not _WORD.search(text):
+    if not _WORD.search(text) and not (whole and _WORD.search(whole)):
         lines = fetched.line_range
         where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
         return _unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
-    return Page(fetched, text, None, recipe(select))
+    return Page(fetched, text, None, recipe(select), whole)
 
 
 _WORD = re.compile(r"\w")

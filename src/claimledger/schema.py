@@ -124,6 +124,22 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "text": {"type": "string", "minLength": 1},
                 "sources": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/id"}},
                 "note": {"type": "string"},
+                "reported_by": {
+                    "$ref": "#/$defs/id",
+                    "description": "A source whose author reports these words (a third "
+                    "party's article, a practitioner's measurement): the report says they "
+                    "report it, not that the subject says it.",
+                },
+                "via": {
+                    "$ref": "#/$defs/id",
+                    "description": "The source of the primary statement the report cites.",
+                },
+                "under": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The heading the quote sits under (a changelog entry, a "
+                    "section): looked for there first, wherever the section has moved.",
+                },
             },
         },
         "facet": {
@@ -136,6 +152,12 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "basis": {"enum": ["quotes", "premises", "artifact", "judgement"]},
                 "why": {"type": "string"},
                 "min_sources": {"type": "integer", "minimum": 1},
+                "depends_on": {
+                    "type": "array",
+                    "items": {"$ref": "#/$defs/id"},
+                    "description": "The premises this facet rests on (basis premises); "
+                    "default: the claim's depends_on.",
+                },
             },
         },
         "artifact": {
@@ -199,6 +221,18 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "grades": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/facet"}},
                 "depends_on": {"type": "array", "items": {"$ref": "#/$defs/id"}},
                 "falsified_if": {"type": "string"},
+                "falsified": {
+                    "type": "object",
+                    "required": ["date", "why"],
+                    "additionalProperties": False,
+                    "description": "The falsifier was met: the claim is refuted, and what "
+                    "rests on it is capped.",
+                    "properties": {
+                        "date": {"$ref": "#/$defs/date"},
+                        "why": {"type": "string", "minLength": 1},
+                        "by": {"type": "string", "minLength": 1},
+                    },
+                },
                 "artifact": {"$ref": "#/$defs/artifact"},
                 "history": {"type": "array", "items": {"$ref": "#/$defs/history_entry"}},
             },

@@ -4,7 +4,7 @@ Generates plain ledgers (one quote, one facet a claim; no anchors), then prints:
 
 * the seconds `parse` takes on 7,000 and on 50,000 claims, and `claimledger check` on
   50,000 as a whole command;
-* for 700 grade changes on a 7,000-claim ledger: the seconds `ledgerfile.set_grades`
+* for 700 grade changes on a 7,000-claim ledger: the seconds `edits.set_grades`
   takes to make them in one pass, and `ledgerfile.update` as `regrade --write` runs it
   (under the lock: read, parse, edit, validate the result, replace the file).
 
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimledger import ledgerfile
+from claimledger import edits, ledgerfile
 from claimledger.ledger import Grade, parse
 
 DAY = dt.date(2026, 12, 1)
@@ -82,16 +82,16 @@ def main() -> None:
         path.write_text(ledger_text(7_000), encoding="utf-8")
         ledger = ledgerfile.load(path)
         changes = [
-            ledgerfile.GradeChange(f"c{c}", None, Grade.UNKNOWN, "rule:quotes", "gone")
+            edits.GradeChange(f"c{c}", None, Grade.UNKNOWN, "rule:quotes", "gone")
             for c in range(0, 7_000, 10)
         ]
         text = path.read_text(encoding="utf-8")
         started = time.perf_counter()
-        edited = ledgerfile.set_grades(text, ledger, changes, date=DAY)
+        edited = edits.set_grades(text, ledger, changes, date=DAY)
         timed("set_grades: 700 changes on 7,000 claims, one pass", time.perf_counter() - started)
         started = time.perf_counter()
         written = ledgerfile.update(
-            path, lambda text, fresh: ledgerfile.set_grades(text, fresh, changes, date=DAY)
+            path, lambda text, fresh: edits.set_grades(text, fresh, changes, date=DAY)
         )
         timed("update: the same as `regrade --write` writes it", time.perf_counter() - started)
         assert path.read_text(encoding="utf-8") == edited

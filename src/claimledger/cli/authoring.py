@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from claimledger import ledgerfile
+from claimledger import edits, ledgerfile
 from claimledger.cli.app import command, existing_store, options, out, print_json, today
 from claimledger.cli.evidence import read_pages_once
 from claimledger.cli.options import (
@@ -123,7 +123,7 @@ def grade_command(
     day = today()
 
     def change(text: str, ledger: Ledger) -> str:
-        return ledgerfile.set_grade(
+        return edits.set_grade(
             text, ledger, claim_id, on, grade, by="person", why=because, date=day
         )
 
@@ -165,7 +165,7 @@ def move_command(
     reason = why or ("followed the redirect the last refresh found" if new_url is None else "moved")
 
     def change(text: str, fresh: Ledger) -> str:
-        return ledgerfile.move_source(text, fresh, source_id, target, date=day, why=reason)
+        return edits.move_source(text, fresh, source_id, target, date=day, why=reason)
 
     ledgerfile.update(opts.ledger, change)
     out.print(f"moved {source_id}: {shown(source.url)} -> {shown(target)}", markup=False)
@@ -256,7 +256,7 @@ def add_command(
                 problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
     if problems:
         raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
-    draft = ledgerfile.NewClaim(
+    draft = edits.NewClaim(
         id=claim_id,
         section=section,
         title=title or claim_id,
@@ -270,7 +270,7 @@ def add_command(
         publisher=publisher,
         titles={url: page_title(pages[url]) for url in urls},
     )
-    ledgerfile.update(opts.ledger, lambda text, fresh: ledgerfile.add_claim(text, fresh, draft))
+    ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
     out.print(
         f"added {claim_id}: {len(quotes)} quote(s) verified on {len(urls)} source(s)", markup=False
     )

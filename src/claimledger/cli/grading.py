@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from claimledger import ledgerfile
+from claimledger import edits, ledgerfile
 from claimledger.accept import accept_plan
 from claimledger.artifact import run_artifact
 from claimledger.cli.app import (
@@ -114,10 +114,9 @@ def _write_proposals(
         nonlocal applied
         applied = regrade(fresh, checks, artifacts)
         changes = [
-            ledgerfile.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why)
-            for p in applied.proposals
+            edits.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why) for p in applied.proposals
         ]
-        return ledgerfile.set_grades(text, fresh, changes, date=day)
+        return edits.set_grades(text, fresh, changes, date=day)
 
     ledgerfile.update(opts.ledger, change)
     return applied
@@ -202,7 +201,7 @@ def accept_command(
         day = today()
 
         def change(text: str, fresh: Ledger) -> str:
-            return ledgerfile.replace_quotes(text, fresh, plan.adoptions, date=day)
+            return edits.replace_quotes(text, fresh, plan.adoptions, date=day)
 
         ledgerfile.update(opts.ledger, change)
     for adoption in plan.adoptions:

@@ -475,8 +475,8 @@ class EvidenceStore:
             "INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url, "
             "source_status, status, match_kind, similarity, current, meaning_changed, "
             "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at, "
-            "recipe, change_kinds_json, closest, closest_kinds_json) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "recipe, change_kinds_json, closest, closest_kinds_json, moved_within) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 check.claim_id,
@@ -500,6 +500,7 @@ class EvidenceStore:
                 json.dumps(list(check.change_kinds)),
                 check.closest,
                 json.dumps(list(check.closest_kinds)),
+                check.moved_within,
             ),
         )
 

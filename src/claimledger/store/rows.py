@@ -106,6 +106,7 @@ def check_from_row(row: sqlite3.Row) -> CheckRecord:
         change_kinds=names(row["change_kinds_json"]),
         closest=row["closest"],
         closest_kinds=names(row["closest_kinds_json"]),
+        moved_within=row["moved_within"],
     )
 
 

@@ -127,10 +127,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE checks ADD COLUMN closest TEXT",
         "ALTER TABLE checks ADD COLUMN closest_kinds_json TEXT NOT NULL DEFAULT '[]'",
     ),
+    (
+        # A quote found elsewhere on its page than its #L lines or its heading place it.
+        "ALTER TABLE checks ADD COLUMN moved_within TEXT",
+        # What re-running a claim's artifact printed, and when.
+        """CREATE TABLE artifact_runs (
+            id INTEGER PRIMARY KEY,
+            claim_id TEXT NOT NULL,
+            ran_at TEXT NOT NULL,
+            command TEXT NOT NULL,
+            started INTEGER NOT NULL,
+            exit_status INTEGER,
+            matched INTEGER NOT NULL,
+            output TEXT NOT NULL,
+            expected TEXT NOT NULL,
+            error TEXT,
+            seconds REAL NOT NULL,
+            runner TEXT NOT NULL
+        )""",
+        "CREATE INDEX artifact_runs_by_claim ON artifact_runs(claim_id, id)",
+        *_append_only("artifact_runs"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
-OUR_TABLES = frozenset({"runs", "run_ends", "snapshots", "fetches", "checks", "misread_fetches"})
+OUR_TABLES = frozenset(
+    {"runs", "run_ends", "snapshots", "fetches", "checks", "misread_fetches", "artifact_runs"}
+)
 
 MISREAD = "EXISTS (SELECT 1 FROM misread_fetches m WHERE m.fetch_id = fetches.id)"
 """SQL: this fetch row reused another address's text (see the module docstring)."""

@@ -1,0 +1,289 @@
+"""Editing YAML text in place: each change touches only the characters it must.
+
+A round-trip dump cannot keep an author's file as written (appending to a mapping moves
+the comments and blank lines that trail its last value), so every change here is an
+`Edit` computed from one parse of the text, whose node marks index its characters:
+a scalar replaced where it stands, an entry inserted after the last line of content of
+its collection, a collection item or entry removed with the lines it occupies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import yaml
+
+from claimledger.ledger import Ledger
+from claimledger.safeyaml import Composer
+
+NodePath = Sequence[str | int]
+
+
+def tree_of(text: str, ledger: Ledger) -> yaml.Node:
+    """The node tree of `text`: the one `ledger` was parsed to when it was parsed from this
+    very text (as `update` hands it over), else read afresh."""
+    parsed = ledger.parsed_from
+    if parsed is not None and parsed.text == text and isinstance(parsed.tree, yaml.Node):
+        return parsed.tree
+    return compose(text)
+
+
+def compose(text: str) -> yaml.Node:
+    """The text's node tree, whose marks index the text's characters: by libyaml, as the
+    loader reads it, except for a text holding a byte order mark anywhere, which libyaml
+    does not count (the pure-Python composer does)."""
+    loader = yaml.SafeLoader if "\ufeff" in text else Composer
+    node = yaml.compose(text, Loader=loader)
+    assert node is not None  # the text was validated before any edit
+    return node
+
+
+def node_at(root: yaml.Node, path: NodePath) -> yaml.Node:
+    node = root
+    for part in path:
+        if isinstance(part, int):
+            assert isinstance(node, yaml.SequenceNode)
+            node = node.value[part]
+        else:
+            assert isinstance(node, yaml.MappingNode)
+            node = next(value for key, value in node.value if key.value == part)
+    return node
+
+
+def has_key(root: yaml.Node, path: NodePath, key: str) -> bool:
+    node = node_at(root, path)
+    return isinstance(node, yaml.MappingNode) and any(k.value == key for k, _ in node.value)
+
+
+Edit = tuple[int, int, str]
+"""Replace `text[start:end]` with the string: every change of the file is a list of these,
+computed on one parse of the text and applied in one pass (`apply_edits`)."""
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """The text with every edit made, each at the place it names in the original.
+
+    Edits at one place land in the order given; edits never overlap.
+    """
+    pieces: list[str] = []
+    cursor = len(text)
+    ordered = sorted(enumerate(edits), key=lambda item: (item[1][0], item[0]), reverse=True)
+    for _, (start, end, replacement) in ordered:
+        assert end <= cursor, "edits overlap"
+        pieces.append(text[end:cursor])
+        pieces.append(replacement)
+        cursor = start
+    pieces.append(text[:cursor])
+    return "".join(reversed(pieces))
+
+
+def set_scalar(text: str, path: NodePath, value: str) -> str:
+    """Replace one scalar value, keeping its quoting style where the value allows it."""
+    return apply_edits(text, [scalar_edit(text, node_at(compose(text), path), value)])
+
+
+def scalar_edit(text: str, node: yaml.Node, value: str) -> Edit:
+    assert isinstance(node, yaml.ScalarNode)
+    style = node.style if node.style in ('"', "'") else None
+    return node.start_mark.index, _scalar_end(text, node), _render_scalar(value, style)
+
+
+def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
+    """A block scalar's span swallows the blank lines after it; keep those in place."""
+    end = node.end_mark.index
+    if node.style in ("|", ">"):
+        end = len(text[:end].rstrip())
+    return end
+
+
+def _render_scalar(value: str, style: str | None) -> str:
+    if style is None and "\n" in value:
+        style = '"'
+    dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
+    dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
+    if style is None and yaml.safe_load(dumped) != value:
+        return _render_scalar(value, '"')
+    return dumped
+
+
+def append_item(text: str, seq_path: NodePath, item: Any) -> str:
+    """Append `item` to the block sequence at `seq_path`, as one flow-style line."""
+    return apply_edits(text, [append_items_edit(text, node_at(compose(text), seq_path), [item])])
+
+
+def append_items_edit(text: str, seq: yaml.Node, items: Sequence[Any]) -> Edit:
+    """Items appended to a sequence: one flow-style line each in a block sequence, or
+    `, item` after the last item of a flow one (touching nothing else)."""
+    assert isinstance(seq, yaml.SequenceNode)
+    if seq.flow_style:
+        flow = ", ".join(render_flow(item) for item in items)
+        if not seq.value:
+            close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
+            return close, close, flow
+        after_last = seq.value[-1].end_mark.index
+        return after_last, after_last, ", " + flow
+    dash_column = _dash_column(text, seq.value[0])
+    lines = "".join(" " * dash_column + "- " + render_flow(item) + "\n" for item in items)
+    return insert_lines_edit(text, _after_content(text, seq), lines)
+
+
+def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
+    """Add `key: value` as the last entry of the mapping at `map_path`.
+
+    A block mapping gains a block entry; a flow mapping (`{a: 1}`) gains `, key: value`
+    before its brace; an empty one (`{}`, as an author starts a ledger) becomes a block.
+    """
+    return apply_edits(text, [add_key_edit(text, node_at(compose(text), map_path), key, value)])
+
+
+def add_key_edit(text: str, mapping: yaml.Node, key: str, value: Any) -> Edit:
+    assert isinstance(mapping, yaml.MappingNode)
+    if mapping.flow_style and mapping.value:
+        close = text.rindex("}", mapping.start_mark.index, mapping.end_mark.index)
+        return close, close, f", {_render_scalar(key, None)}: {render_flow(value)}"
+    if not mapping.value:
+        column = _key_column(text, mapping) + 2
+        block = "\n" + render_block({key: value}, column).rstrip("\n")
+        start = len(text[: mapping.start_mark.index].rstrip(" "))
+        return start, mapping.end_mark.index, block
+    column = mapping.value[0][0].start_mark.column
+    return insert_lines_edit(
+        text, _after_content(text, mapping), render_block({key: value}, column)
+    )
+
+
+def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
+    """Append a mapping to a block sequence in block style, after a blank line.
+
+    A flow sequence with items (`[{id: a}]`) gains the mapping as one more flow item; an
+    empty one (`[]`, as an author starts a ledger) becomes a block sequence.
+    """
+    root = compose(text)
+    seq = node_at(root, seq_path)
+    assert isinstance(seq, yaml.SequenceNode)
+    if seq.flow_style and seq.value:
+        return append_item(text, seq_path, dict(item))
+    if not seq.value:
+        key_column = _key_column(text, seq)
+        body = render_block(dict(item), key_column + 4)
+        block = "\n" + " " * (key_column + 2) + "- " + body[key_column + 4 :].rstrip("\n")
+        return text[: seq.start_mark.index].rstrip(" ") + block + text[seq.end_mark.index :]
+    dash_column = _dash_column(text, seq.value[0])
+    body = render_block(dict(item), dash_column + 2)
+    block = "\n" + " " * dash_column + "- " + body[dash_column + 2 :]
+    at = _after_content(text, seq)
+    return _insert_lines(text, at, block)
+
+
+def _insert_lines(text: str, at: int, lines: str) -> str:
+    return apply_edits(text, [insert_lines_edit(text, at, lines)])
+
+
+def insert_lines_edit(text: str, at: int, lines: str) -> Edit:
+    """Insert whole lines at a line start `at`.
+
+    At the end of a file whose last line has no newline, the new lines go after a
+    newline of their own, and the file still ends without one, as its author keeps it.
+    """
+    if at == len(text) and text and not text.endswith("\n"):
+        return at, at, "\n" + lines.removesuffix("\n")
+    return at, at, lines
+
+
+def _key_column(text: str, node: yaml.Node) -> int:
+    """The indentation of the line where `node` starts (the line of its key)."""
+    line_start = text.rfind("\n", 0, node.start_mark.index) + 1
+    line = text[line_start : node.start_mark.index]
+    return len(line) - len(line.lstrip(" "))
+
+
+def _dash_column(text: str, item: yaml.Node) -> int:
+    """The column of the '- ' that introduces a block sequence item."""
+    line_start = text.rfind("\n", 0, item.start_mark.index) + 1
+    dash = text.rfind("-", line_start, item.start_mark.index)
+    return dash - line_start if dash >= 0 else item.start_mark.column
+
+
+def _after_content(text: str, node: yaml.Node) -> int:
+    """The start of the line after the node's last character of content.
+
+    Trailing blank lines and comments stay after whatever is inserted there, so the
+    gap between this node and the next one keeps its place.
+    """
+    last = node
+    while isinstance(last, yaml.MappingNode | yaml.SequenceNode) and not last.flow_style:
+        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    if _keeps_trailing_lines(text, last):
+        return last.end_mark.index  # its blank lines are part of its value, not the gap
+    content_end = len(text[: last.end_mark.index].rstrip())
+    newline = text.find("\n", content_end)
+    return len(text) if newline < 0 else newline + 1
+
+
+def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
+    """A `|+` or `>+` block scalar, whose trailing blank lines belong to its value."""
+    if not isinstance(node, yaml.ScalarNode) or node.style not in ("|", ">"):
+        return False
+    header = text[node.start_mark.index :].split("\n", 1)[0].split("#", 1)[0]
+    return "+" in header
+
+
+def render_flow(value: Any) -> str:
+    dumped = yaml.dump(
+        value,
+        Dumper=IndentedDumper,
+        default_flow_style=True,
+        sort_keys=False,
+        width=2**31 - 1,
+        allow_unicode=True,
+    )
+    return dumped.removesuffix("\n...\n").strip()
+
+
+class IndentedDumper(yaml.SafeDumper):
+    """Indent block sequences under their key (`key:\\n  - item`), as ledgers are written,
+    and never write anchors: a value repeated (one date in several history entries) is
+    written out each time, since a ledger is read by people."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def render_block(value: dict[str, Any], column: int) -> str:
+    dumped = yaml.dump(
+        value,
+        Dumper=IndentedDumper,
+        default_flow_style=False,
+        sort_keys=False,
+        width=2**31 - 1,
+        allow_unicode=True,
+        indent=2,
+    )
+    pad = " " * column
+    return "".join(pad + line if line.strip() else line for line in dumped.splitlines(True))
+
+
+class FlowMap(dict[str, Any]):
+    """A mapping that renders on one line, as history entries are written."""
+
+
+def _represent_flow_map(dumper: yaml.SafeDumper, data: FlowMap) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+
+
+IndentedDumper.add_representer(FlowMap, _represent_flow_map)
+
+
+class FlowList(list[Any]):
+    """A list that renders on one line, as source lists are written."""
+
+
+def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+
+IndentedDumper.add_representer(FlowList, _represent_flow_list)
