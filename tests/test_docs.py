@@ -12,6 +12,7 @@ import pytest
 import typer
 
 from claimledger.cli import app
+from claimledger.ledgerfile import load
 from cli_runner import claimledger
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,3 +98,25 @@ def test_readme_example_ledger_passes_check(readme: str, tmp_path: Path) -> None
     result = claimledger("--ledger", str(ledger), "check", code=0)
 
     assert ": ok: 1 claims, 2 sources, 2 facets" in result.stdout
+
+
+def test_the_writing_walkthrough_runs_as_written(
+    readme: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each line of "Writing a ledger", run in order where a user would run it."""
+    [block] = fenced_blocks(section(readme, "Writing a ledger"), "sh")
+    monkeypatch.chdir(tmp_path)
+    for line in commands(block):
+        for step in line.split("&&"):
+            words = shlex.split(step)
+            if words[0] == "cd":
+                monkeypatch.chdir(Path.cwd() / words[1])
+                continue
+            assert words[0] == "claimledger", step
+            claimledger(*words[1:])
+    written = load(tmp_path / "reading" / "claims.yaml")
+    assert written.title == "What the keywords oblige"
+    assert [s.id for s in written.sections][-1] == "readings"
+    assert written.claim("should-is-weaker").falsified is not None
+    assert "builds-on" not in written.claim_ids
+    assert written.claim("must-is-absolute").facet("holds in every RFC since").why == "not checked"

@@ -18,8 +18,9 @@ from typing import Any
 import yaml
 
 from claimledger.accept import Adoption
-from claimledger.errors import ConflictError
-from claimledger.ledger import Grade, Ledger
+from claimledger.errors import ConflictError, InputError, LedgerError
+from claimledger.ledger import CLAIM_ID, Basis, Grade, Ledger, parse
+from claimledger.shape import did_you_mean
 from claimledger.urls import shown
 from claimledger.yamledit import (
     Edit,
@@ -34,6 +35,7 @@ from claimledger.yamledit import (
     compose,
     has_key,
     node_at,
+    remove_item,
     scalar_edit,
     set_scalar,
     tree_of,
@@ -186,6 +188,10 @@ class NewClaim:
     depends_on: tuple[str, ...] = ()
     publisher: str | None = None
     titles: Mapping[str, str | None] = field(default_factory=dict)
+    basis: Basis = Basis.QUOTES
+    why: str | None = None
+    date: dt.date | None = None
+    """The day it is recorded: its history's first entry."""
 
 
 def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
@@ -214,12 +220,25 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
         "title": draft.title,
         "kind": draft.kind,
         "statement": draft.statement,
-        "quotes": [{"text": quote, "sources": FlowList(source_ids)} for quote in draft.quotes],
-        "grades": [{"on": draft.on, "grade": str(draft.grade), "basis": "quotes"}],
     }
     if draft.depends_on:
         claim["depends_on"] = FlowList(draft.depends_on)
+    if draft.quotes:
+        claim["quotes"] = [
+            {"text": quote, "sources": FlowList(source_ids)} for quote in draft.quotes
+        ]
+    facet = {"on": draft.on, "grade": str(draft.grade), "basis": str(draft.basis)}
+    claim["grades"] = [facet | ({"why": draft.why} if draft.why else {})]
+    if draft.date is not None:
+        entry = history_entry(date=draft.date, by="add", why=_creation(draft, len(draft.urls)))
+        claim["history"] = [FlowMap(entry)]
     return append_block_item(text, ("claims",), claim)
+
+
+def _creation(draft: NewClaim, sources: int) -> str:
+    if draft.quotes:
+        return f"recorded: {len(draft.quotes)} quote(s) verified on {sources} source(s)"
+    return f"recorded on {draft.basis} ({draft.grade})"
 
 
 def _source_id_for(url: str, taken: set[str]) -> str:
@@ -244,3 +263,169 @@ def move_source(
     if has_key(compose(text), ("sources", source_id), "history"):
         return append_item(text, ("sources", source_id, "history"), entry)
     return add_key(text, ("sources", source_id), "history", [FlowMap(entry)])
+
+
+# --------------------------------------------------------------------------- authoring
+
+
+def add_section(text: str, ledger: Ledger, section_id: str, title: str, intro: str = "") -> str:
+    """Append a section (its claims are added with `add --section`)."""
+    _check_new_id(section_id, "section", [section.id for section in ledger.sections])
+    section: dict[str, Any] = {"id": section_id, "title": title}
+    if intro:
+        section["intro"] = intro
+    return append_block_item(text, ("sections",), section, gap=False)
+
+
+def _check_new_id(new_id: str, noun: str, taken: Sequence[str]) -> None:
+    if not CLAIM_ID.fullmatch(new_id):
+        raise InputError(f"{new_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')")
+    if new_id in taken:
+        raise InputError(f"{noun} '{new_id}' already exists")
+
+
+@dataclass(frozen=True)
+class NewFacet:
+    """A facet an author adds to a claim: what is graded, its grade and on what basis."""
+
+    on: str
+    grade: Grade
+    basis: Basis
+    why: str
+    depends_on: tuple[str, ...] = ()
+
+
+def add_facet(text: str, ledger: Ledger, claim_id: str, facet: NewFacet, *, date: dt.date) -> str:
+    """Append a facet to a claim, and say so in its history."""
+    claim = ledger.claim(claim_id)
+    if any(existing.on == facet.on for existing in claim.grades):
+        raise InputError(f"claim '{claim_id}' already has a facet {facet.on!r}")
+    for premise in facet.depends_on:
+        ledger.claim(premise)  # a did-you-mean when it is not there
+    entry: dict[str, Any] = {
+        "on": facet.on,
+        "grade": str(facet.grade),
+        "basis": str(facet.basis),
+        "why": facet.why,
+    }
+    if facet.depends_on:
+        entry["depends_on"] = FlowList(facet.depends_on)
+    index = ledger.position(claim_id)
+    text = append_block_item(text, ("claims", index, "grades"), entry, gap=False)
+    note = history_entry(date=date, on=facet.on, to_grade=facet.grade, by="person", why=facet.why)
+    return _with_history(_still_valid(text, "adding the facet"), claim_id, note)
+
+
+def remove_claim(text: str, ledger: Ledger, claim_id: str) -> str:
+    """Remove a claim, refused while another claim or facet rests on it."""
+    index = ledger.position(claim_id)
+    resting = [
+        claim.id
+        for claim in ledger.claims
+        if any(claim_id in claim.premises_of(facet) for facet in claim.grades)
+        or claim_id in claim.depends_on
+    ]
+    if resting:
+        raise InputError(
+            f"claim '{claim_id}' is a premise of {', '.join(resting)}: remove it from their "
+            "depends_on first"
+        )
+    return _still_valid(remove_item(text, ("claims",), index), f"removing '{claim_id}'")
+
+
+def remove_quote(text: str, ledger: Ledger, claim_id: str, number: int, *, date: dt.date) -> str:
+    """Remove a claim's quote `number` (1 for its first), and say so in its history."""
+    claim = ledger.claim(claim_id)
+    if not 1 <= number <= len(claim.quotes):
+        held = f"quotes 1-{len(claim.quotes)}" if claim.quotes else "no quotes"
+        raise InputError(f"claim '{claim_id}' has {held}, not quote {number}")
+    index = ledger.position(claim_id)
+    quote = claim.quotes[number - 1]
+    text = remove_item(text, ("claims", index, "quotes"), number - 1)
+    note = history_entry(date=date, quote_was=quote.text, by="person", why="removed")
+    return _with_history(_still_valid(text, "removing the quote"), claim_id, note)
+
+
+def remove_facet(text: str, ledger: Ledger, claim_id: str, on: str, *, date: dt.date) -> str:
+    """Remove one facet of a claim (a claim keeps at least one), noting it in history."""
+    claim = ledger.claim(claim_id)
+    facet = claim.facet(on)  # a did-you-mean when it is not there
+    if len(claim.grades) == 1:
+        raise InputError(
+            f"{facet.on!r} is the only facet of '{claim_id}'; remove the claim instead"
+        )
+    index = ledger.position(claim_id)
+    text = remove_item(text, ("claims", index, "grades"), claim.grades.index(facet))
+    note = history_entry(date=date, on=facet.on, from_grade=facet.grade, by="person", why="removed")
+    return _with_history(_still_valid(text, "removing the facet"), claim_id, note)
+
+
+LEDGER_FIELDS = ("title", "subject", "author", "date_read", "about")
+"""What `claimledger set` may change: the reading's own fields, in their written order."""
+
+
+def set_field(text: str, ledger: Ledger, name: str, value: str) -> str:
+    """Set one of the ledger's own fields, replacing it where it stands or adding it."""
+    if name not in LEDGER_FIELDS:
+        raise InputError(
+            f"{name!r} is not one of {', '.join(LEDGER_FIELDS)}{did_you_mean(name, LEDGER_FIELDS)}"
+        )
+    root = tree_of(text, ledger)
+    is_date = name == "date_read" and _is_date(value)
+    if has_key(root, (), name):
+        node = node_at(root, (name,))
+        edit = scalar_edit(text, node, value)
+        new = apply_edits(text, [(edit[0], edit[1], value) if is_date else edit])
+    else:
+        stored: Any = dt.date.fromisoformat(value) if is_date else value
+        placed_after = LEDGER_FIELDS[: LEDGER_FIELDS.index(name)]
+        new = apply_edits(text, [add_key_edit(text, root, name, stored, after=placed_after)])
+    return _still_valid(new, f"setting {name}")
+
+
+def _is_date(value: str) -> bool:
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def refute(text: str, ledger: Ledger, claim_id: str, *, why: str, by: str, date: dt.date) -> str:
+    """Record that a claim's falsifier fired: when, why and who saw it. The claim is then
+    shown as refuted, and what rests on it is capped on the next regrade."""
+    claim = ledger.claim(claim_id)
+    if claim.falsified is not None:
+        raise InputError(
+            f"claim '{claim_id}' was already refuted on {claim.falsified.date}: "
+            f"{claim.falsified.why}"
+        )
+    index = ledger.position(claim_id)
+    refutation = FlowMap({"date": date, "why": why, "by": by})
+    text = apply_edits(
+        text,
+        [
+            add_key_edit(
+                text, node_at(tree_of(text, ledger), ("claims", index)), "falsified", refutation
+            )
+        ],
+    )
+    note = history_entry(date=date, by=by, why=f"refuted: {why}")
+    return _with_history(text, claim_id, note)
+
+
+def _with_history(text: str, claim_id: str, entry: Mapping[str, Any]) -> str:
+    """The text of a valid ledger, with one more entry in a claim's history."""
+    return append_history(text, parse(text), claim_id, entry)
+
+
+def _still_valid(text: str, what: str) -> str:
+    """The edited text, or the author's error when the edit would leave the ledger invalid
+    (a premise removed that another claim names, a quote that a facet's basis needs)."""
+    try:
+        parse(text)
+    except LedgerError as error:
+        raise InputError(
+            f"{what} would leave the ledger invalid: {error.problems[0].message}"
+        ) from None
+    return text

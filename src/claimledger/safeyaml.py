@@ -51,7 +51,7 @@ _MAYBE_TYPED = frozenset("~nNtTfF-+.0123456789<")
 """The first characters a plain scalar other than a string can start with."""
 
 
-def _core_tag(value: str) -> str:
+def core_tag(value: str) -> str:
     """The tag the YAML 1.2 core schema gives a plain scalar (most are words: decided by
     their first character)."""
     if value and value[0] not in _MAYBE_TYPED:
@@ -70,7 +70,7 @@ class Composer(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[m
 
     def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
-            return _core_tag(value) if implicit[0] else _STR
+            return core_tag(value) if implicit[0] else _STR
         if kind is yaml.SequenceNode:
             return "tag:yaml.org,2002:seq"
         return "tag:yaml.org,2002:map"

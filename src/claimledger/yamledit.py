@@ -15,9 +15,10 @@ from typing import Any
 import yaml
 
 from claimledger.ledger import Ledger
-from claimledger.safeyaml import Composer
+from claimledger.safeyaml import Composer, core_tag
 
 NodePath = Sequence[str | int]
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
 def tree_of(text: str, ledger: Ledger) -> yaml.Node:
@@ -84,9 +85,16 @@ def set_scalar(text: str, path: NodePath, value: str) -> str:
 
 
 def scalar_edit(text: str, node: yaml.Node, value: str) -> Edit:
+    """A scalar's new value in its old style: quoted stays quoted, and a block (`|`)
+    stays a block at its indentation when the new value has several lines too."""
     assert isinstance(node, yaml.ScalarNode)
+    end = _scalar_end(text, node)
+    if node.style in ("|", ">") and "\n" in value.strip("\n"):
+        column = _key_column(text, node)
+        rendered = render_block({"_": value}, column)
+        return node.start_mark.index, end, rendered[column + 3 :].rstrip("\n")
     style = node.style if node.style in ('"', "'") else None
-    return node.start_mark.index, _scalar_end(text, node), _render_scalar(value, style)
+    return node.start_mark.index, end, _render_scalar(value, style)
 
 
 def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
@@ -137,8 +145,17 @@ def add_key(text: str, map_path: NodePath, key: str, value: Any) -> str:
     return apply_edits(text, [add_key_edit(text, node_at(compose(text), map_path), key, value)])
 
 
-def add_key_edit(text: str, mapping: yaml.Node, key: str, value: Any) -> Edit:
+def add_key_edit(
+    text: str, mapping: yaml.Node, key: str, value: Any, *, after: Sequence[str] = ()
+) -> Edit:
+    """`key: value` as a new entry: after the last of the keys `after` that a block
+    mapping has (where a reader looks for it), else as its last entry."""
     assert isinstance(mapping, yaml.MappingNode)
+    placed = [v for k, v in mapping.value if k.value in after]
+    if placed and not mapping.flow_style:
+        column = mapping.value[0][0].start_mark.column
+        at = _after_content(text, placed[-1])
+        return insert_lines_edit(text, at, render_block({key: value}, column))
     if mapping.flow_style and mapping.value:
         close = text.rindex("}", mapping.start_mark.index, mapping.end_mark.index)
         return close, close, f", {_render_scalar(key, None)}: {render_flow(value)}"
@@ -153,8 +170,11 @@ def add_key_edit(text: str, mapping: yaml.Node, key: str, value: Any) -> Edit:
     )
 
 
-def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) -> str:
-    """Append a mapping to a block sequence in block style, after a blank line.
+def append_block_item(
+    text: str, seq_path: NodePath, item: Mapping[str, Any], *, gap: bool = True
+) -> str:
+    """Append a mapping to a block sequence in block style, after a blank line when `gap`
+    (as claims and sections are spaced; facets are not).
 
     A flow sequence with items (`[{id: a}]`) gains the mapping as one more flow item; an
     empty one (`[]`, as an author starts a ledger) becomes a block sequence.
@@ -171,9 +191,56 @@ def append_block_item(text: str, seq_path: NodePath, item: Mapping[str, Any]) ->
         return text[: seq.start_mark.index].rstrip(" ") + block + text[seq.end_mark.index :]
     dash_column = _dash_column(text, seq.value[0])
     body = render_block(dict(item), dash_column + 2)
-    block = "\n" + " " * dash_column + "- " + body[dash_column + 2 :]
+    block = ("\n" if gap else "") + " " * dash_column + "- " + body[dash_column + 2 :]
     at = _after_content(text, seq)
     return _insert_lines(text, at, block)
+
+
+def remove_item(text: str, seq_path: NodePath, index: int) -> str:
+    """Remove item `index` of the sequence at `seq_path` with the lines it occupies (and
+    the blank lines after it, so the gaps between the others stay as they were). A block
+    sequence left empty becomes `[]`, so its key keeps meaning a list."""
+    seq = node_at(compose(text), seq_path)
+    assert isinstance(seq, yaml.SequenceNode)
+    item = seq.value[index]
+    if seq.flow_style:
+        return apply_edits(text, [_flow_item_removal(seq, index)])
+    if len(seq.value) == 1:
+        start = len(text[: seq.start_mark.index].rstrip(" \n"))
+        return apply_edits(text, [(start, _after_content(text, seq), " []\n")])
+    start = text.rfind("\n", 0, item.start_mark.index) + 1
+    end = _after_content(text, item)
+    if index + 1 < len(seq.value):
+        end = _past_blank_lines(text, end)
+    else:  # the last: the blank lines that led up to it go with it
+        start = _before_blank_lines(text, start)
+    return apply_edits(text, [(start, end, "")])
+
+
+def _past_blank_lines(text: str, at: int) -> int:
+    while at < len(text) and not text[at:].split("\n", 1)[0].strip():
+        newline = text.find("\n", at)
+        at = len(text) if newline < 0 else newline + 1
+    return at
+
+
+def _before_blank_lines(text: str, at: int) -> int:
+    while at > 0:
+        previous = text.rfind("\n", 0, at - 1) + 1
+        if text[previous : at - 1].strip():
+            break
+        at = previous
+    return at
+
+
+def _flow_item_removal(seq: yaml.SequenceNode, index: int) -> Edit:
+    """From this item to the next (or from the one before, for the last), with the comma."""
+    items = seq.value
+    if len(items) == 1:
+        return items[0].start_mark.index, items[0].end_mark.index, ""
+    if index + 1 < len(items):
+        return items[index].start_mark.index, items[index + 1].start_mark.index, ""
+    return items[index - 1].end_mark.index, items[index].end_mark.index, ""
 
 
 def _insert_lines(text: str, at: int, lines: str) -> str:
@@ -243,14 +310,36 @@ def render_flow(value: Any) -> str:
 
 class IndentedDumper(yaml.SafeDumper):
     """Indent block sequences under their key (`key:\\n  - item`), as ledgers are written,
-    and never write anchors: a value repeated (one date in several history entries) is
-    written out each time, since a ledger is read by people."""
+    never write anchors (a value repeated, one date in several history entries, is
+    written out each time, since a ledger is read by people), and quote a string only
+    where the YAML 1.2 core schema the ledger is read by needs it (`on: x`, not `'on': x`)."""
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        tag: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        if kind is yaml.ScalarNode and implicit[0] and tag != _TIMESTAMP:
+            return core_tag(value)  # dates stay plain: the ledger reads them as dates
+        return tag
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+def _represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    """Text of several lines as a literal block (`|`), as an author writes an intro; the
+    emitter falls back to a quoted scalar where a block cannot stand (inside a flow)."""
+    style = "|" if "\n" in data.strip("\n") and not _has_trailing_space(data) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _has_trailing_space(text: str) -> bool:
+    """A literal block cannot keep spaces at a line's end: such text is quoted."""
+    return any(line != line.rstrip(" \t") for line in text.split("\n"))
+
+
+IndentedDumper.add_representer(str, _represent_text)
 
 
 def render_block(value: dict[str, Any], column: int) -> str:

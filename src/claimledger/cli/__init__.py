@@ -4,10 +4,10 @@
 module, and `views` builds what they print.
 """
 
-from claimledger.cli import authoring, demo, evidence, grading, reporting
+from claimledger.cli import authoring, demo, editing, evidence, grading, reporting
 from claimledger.cli.app import app
 
-__all__ = ["app", "authoring", "demo", "evidence", "grading", "main", "reporting"]
+__all__ = ["app", "authoring", "demo", "editing", "evidence", "grading", "main", "reporting"]
 
 
 def main() -> None:

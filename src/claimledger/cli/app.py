@@ -11,8 +11,10 @@ the tests) sees only its own.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import functools
+import inspect
 import json
 import re
 import sys
@@ -25,6 +27,7 @@ from typing import Annotated, Any, Concatenate, ParamSpec
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
+from typer.core import TyperArgument, TyperOption
 
 from claimledger import __version__
 from claimledger.atomicfile import refuse_links
@@ -35,6 +38,30 @@ from claimledger.ledgerfile import load
 from claimledger.records import CheckRecord, FetchRecord, RunRecord
 from claimledger.store import EvidenceStore
 from claimledger.urls import redacted
+
+_PYTHON_TYPES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH"}
+_PYTHON_TYPE = re.compile(r"<(?:list\[)?(str|int|float|path)\]?>")
+
+
+def _shown_type(parameter: TyperArgument | TyperOption, ctx: typer.Context) -> str | None:
+    """What help prints beside a parameter. typer writes Python types (`<list[str]>`,
+    `CLAIM <str>`); a reader is told in words: an option's TEXT or N, and nothing beside
+    an argument, whose name and help say what it is."""
+    if isinstance(parameter, TyperArgument):
+        return None
+    if parameter.metavar is not None:
+        return parameter.metavar
+    shown = _typer_shown_type(parameter, ctx)
+    return None if shown is None else _PYTHON_TYPE.sub(_word_for, shown)
+
+
+def _word_for(match: re.Match[str]) -> str:
+    return _PYTHON_TYPES[match.group(1)]
+
+
+_typer_shown_type = TyperOption.display_type_rich
+TyperArgument.display_type_rich = _shown_type  # type: ignore[assignment,method-assign]
+TyperOption.display_type_rich = _shown_type  # type: ignore[assignment,method-assign]
 
 app = typer.Typer(
     name="claimledger",
@@ -116,6 +143,21 @@ def options(ctx: typer.Context) -> Options:
     return found if isinstance(found, Options) else Options()
 
 
+LEDGER_NAME = "claims.yaml"
+LEDGER_VARIABLE = "CLAIMLEDGER_LEDGER"
+
+
+def find_ledger(start: Path) -> Path:
+    """The ledger the way git finds its repository: claims.yaml in `start` or the nearest
+    directory above it that has one; else claims.yaml in `start` (which `init` creates)."""
+    here = start.absolute()
+    for directory in (here, *here.parents):
+        candidate = directory / LEDGER_NAME
+        if candidate.is_file():
+            return candidate if directory != here else Path(LEDGER_NAME)
+    return Path(LEDGER_NAME)
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"claimledger {__version__}", markup=False)
@@ -126,9 +168,15 @@ def _version(value: bool) -> None:
 def global_options(
     ctx: typer.Context,
     ledger: Annotated[
-        Path,
-        typer.Option("--ledger", "-l", help="The claims ledger to work on.", show_default=True),
-    ] = Path("claims.yaml"),
+        Path | None,
+        typer.Option(
+            "--ledger",
+            "-l",
+            envvar=LEDGER_VARIABLE,
+            help="The claims ledger to work on (default: claims.yaml here or in the nearest "
+            "directory above). Also accepted after the command.",
+        ),
+    ] = None,
     evidence: Annotated[
         Path | None,
         typer.Option(
@@ -151,7 +199,7 @@ def global_options(
     Refresh quotes from the docs they came from, regrade the claims that rest on
     them, and render the teardown report.
     """
-    ctx.obj = Options(ledger=ledger, evidence=evidence, debug=debug)
+    ctx.obj = Options(ledger=ledger or find_ledger(Path()), evidence=evidence, debug=debug)
 
 
 # --------------------------------------------------------------------------- errors
@@ -167,16 +215,49 @@ def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
     def register(func: Command[P]) -> Command[P]:
         @functools.wraps(func)
         def run(ctx: typer.Context, *args: P.args, **kw: P.kwargs) -> ExitCode:
+            ledger = kw.pop(_LEDGER_HERE, None)
+            _ledger_after_command(ctx, ledger if isinstance(ledger, Path) else None)
             with exit_status(options(ctx).debug):
                 code = func(ctx, *args, **kw)
             if code != ExitCode.OK:
                 raise typer.Exit(code)
             return code
 
+        kwargs.setdefault("short_help", _summary(func))
+        run.__signature__ = _with_ledger_option(inspect.signature(func, eval_str=True))  # type: ignore[attr-defined]
         app.command(*names, **kwargs)(run)
         return func  # the command as written; the app runs it through `run`
 
     return register
+
+
+def _summary(func: Callable[..., Any]) -> str:
+    """A command's first docstring line, whole: the list of commands never cuts it."""
+    return (func.__doc__ or "").strip().split("\n", 1)[0]
+
+
+_LEDGER_HERE = "ledger_after_command"
+
+
+def _with_ledger_option(signature: inspect.Signature) -> inspect.Signature:
+    """The command's parameters and a --ledger of its own, so that `claimledger check
+    --ledger x.yaml` means what `claimledger --ledger x.yaml check` does."""
+    option = inspect.Parameter(
+        _LEDGER_HERE,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[
+            Path | None,
+            typer.Option("--ledger", "-l", help="The claims ledger (as before the command)."),
+        ],
+    )
+    parameters = list(signature.parameters.values())
+    return signature.replace(parameters=[*parameters, option])
+
+
+def _ledger_after_command(ctx: typer.Context, ledger: Path | None) -> None:
+    if ledger is not None:
+        ctx.find_root().obj = dataclasses.replace(options(ctx), ledger=ledger)
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Annotated
@@ -13,18 +14,26 @@ from claimledger import edits, ledgerfile
 from claimledger.cli.app import command, existing_store, options, out, print_json, today
 from claimledger.cli.evidence import read_pages_once
 from claimledger.cli.options import (
+    BASES,
+    GRADES,
+    KINDS,
     AllowPrivate,
     Headers,
     Maps,
+    Premises,
     Timeout,
     UserAgent,
     fetch_settings,
+    parse_basis,
+    parse_grade,
+    parse_kind,
 )
 from claimledger.config import FetchOptions
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger import CLAIM_ID, CLAIM_KINDS, Grade, Ledger, ledger_schema
+from claimledger.ledger import CLAIM_ID, Basis, Ledger, ledger_schema, parse
 from claimledger.refresh import check_page, page_title
 from claimledger.report import Templates, packaged_templates, templates_loader
+from claimledger.shape import did_you_mean
 from claimledger.urls import has_secrets, is_web_url, shown
 
 
@@ -79,38 +88,60 @@ def init_command(
     """Scaffold a small valid claims.yaml, its JSON Schema and the default report templates.
 
     The ledger's first line points editors at ledger.schema.json beside it, for
-    validation and completion. Refuses to overwrite anything that is already there.
+    validation and completion; its date read is today; a .gitignore keeps out/ and the
+    lock file out of the repository. Refuses to overwrite anything already there.
     """
     templates = Templates(templates_loader(None))
+    ledger_path = directory / "claims.yaml"
+    ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
+    keep_out = "" if (directory / ".gitignore").exists() else ignored
     files = {
-        "claims.yaml": ledgerfile.starter_ledger(),
+        "claims.yaml": _dated_starter(today()),
         "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
+        **({".gitignore": keep_out} if keep_out else {}),
         **{f"templates/{name}": templates.source(name) for name in packaged_templates()},
     }
     ledgerfile.scaffold(directory, files)
-    ledger_path = directory / "claims.yaml"
     out.print(
         f"created {ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/",
         markup=False,
     )
+    if not keep_out:
+        lines = " and ".join(line for line in ignored.splitlines() if not line.startswith("#"))
+        out.print(f"note: {directory / '.gitignore'} exists; add {lines} to it", markup=False)
     out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
     return ExitCode.OK
+
+
+GITIGNORE = """\
+# claimledger: the evidence store and rendered reports, and the ledger's lock
+out/
+{lock}
+"""
+
+
+def _dated_starter(day: dt.date) -> str:
+    """The starter ledger, read today: its date_read is the day `init` runs."""
+    text = ledgerfile.starter_ledger()
+    return edits.set_field(text, parse(text), "date_read", day.isoformat())
 
 
 @command("grade")
 def grade_command(
     ctx: typer.Context,
     claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
-    grade: Annotated[
-        Grade,
-        typer.Argument(help="DEMONSTRATED, CLAIMED, SPECULATIVE or UNKNOWN.", case_sensitive=False),
-    ],
+    grade_name: Annotated[str, typer.Argument(metavar="GRADE", help=f"One of {GRADES}.")],
     because: Annotated[
-        str, typer.Option("--because", help="Why; recorded in the claim's history.")
+        str,
+        typer.Option("--because", metavar="TEXT", help="Why; recorded in the claim's history."),
     ],
     on: Annotated[
         str | None,
-        typer.Option("--on", help="The facet to grade (default: the claim's first facet)."),
+        typer.Option(
+            "--on",
+            metavar="FACET",
+            help="The facet to grade (default: the claim's first; add one with `facet`).",
+        ),
     ] = None,
 ) -> ExitCode:
     """Grade one facet of a claim by hand, recording who and why in its history.
@@ -120,6 +151,7 @@ def grade_command(
     """
     if not because.strip():
         raise InputError("--because must say why")
+    grade = parse_grade(grade_name)
     day = today()
 
     def change(text: str, ledger: Ledger) -> str:
@@ -199,19 +231,51 @@ def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> str:
 def add_command(
     ctx: typer.Context,
     claim_id: Annotated[str, typer.Argument(metavar="ID", help="The new claim's id.")],
-    urls: Annotated[list[str], typer.Option("--url", help="A source page (repeatable).")],
-    quotes: Annotated[list[str], typer.Option("--quote", help="Exact words (repeatable).")],
-    grade: Annotated[Grade, typer.Option("--grade", case_sensitive=False)] = Grade.DEMONSTRATED,
+    urls: Annotated[
+        list[str] | None,
+        typer.Option("--url", metavar="URL", help="A source page of the quotes (repeatable)."),
+    ] = None,
+    quotes: Annotated[
+        list[str] | None,
+        typer.Option("--quote", metavar="TEXT", help="Exact words on every --url (repeatable)."),
+    ] = None,
+    grade_name: Annotated[
+        str, typer.Option("--grade", metavar="GRADE", help=f"One of {GRADES}.")
+    ] = "DEMONSTRATED",
     on: Annotated[
-        str, typer.Option("--on", help="The facet graded.")
+        str, typer.Option("--on", metavar="FACET", help="What the grade is on, in words.")
     ] = "the documentation says this",
-    section: Annotated[str | None, typer.Option("--section", help="Default: the first.")] = None,
-    title: Annotated[str | None, typer.Option("--title")] = None,
-    statement: Annotated[str | None, typer.Option("--statement")] = None,
-    kind: Annotated[str, typer.Option("--kind")] = "guarantee",
-    depends_on: Annotated[list[str] | None, typer.Option("--depends-on")] = None,
+    basis_name: Annotated[
+        str,
+        typer.Option(
+            "--basis",
+            metavar="BASIS",
+            help=f"What the grade rests on: {BASES} (quotes needs --url and --quote).",
+        ),
+    ] = "quotes",
+    why: Annotated[
+        str | None, typer.Option("--why", metavar="TEXT", help="Why it has that grade.")
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Option("--section", metavar="SECTION", help="Its section (default: the first)."),
+    ] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Its heading (default: ID).")
+    ] = None,
+    statement: Annotated[
+        str | None,
+        typer.Option("--statement", metavar="TEXT", help="What it says (default: the title)."),
+    ] = None,
+    kind_name: Annotated[
+        str, typer.Option("--kind", metavar="KIND", help=f"One of {KINDS}.")
+    ] = "guarantee",
+    depends_on: Premises = None,
     publisher: Annotated[
-        str | None, typer.Option("--publisher", help="For new sources (default: the host).")
+        str | None,
+        typer.Option(
+            "--publisher", metavar="NAME", help="Who publishes new sources (default: the host)."
+        ),
     ] = None,
     maps: Maps = None,
     timeout: Timeout = None,
@@ -221,14 +285,19 @@ def add_command(
 ) -> ExitCode:
     """Record a new claim; every quote is verified on every URL before anything is written.
 
-    A quote that is not on a page is refused, with the page's closest wording.
+    A quote that is not on a page is refused, with the page's closest wording. A claim
+    with no quote of its own rests on --basis premises (its --depends-on claims) or
+    judgement (say why with --why).
 
     Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
+    urls, quotes = urls or [], quotes or []
+    grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
     opts = options(ctx)
     ledger = opts.load()
-    _check_new_claim(ledger, claim_id, section, kind, depends_on or [])
+    _check_new_claim(ledger, claim_id, section, depends_on or [])
+    _check_evidence(urls, quotes, basis, depends_on or [])
     for url in urls:
         if not is_web_url(url):
             raise InputError(f"--url {url!r} is not an http(s) URL with a host")
@@ -240,7 +309,7 @@ def add_command(
         allow_private=allow_private,
     )
     policy, url_map = fetch_settings(opts, given)
-    pages = asyncio.run(read_pages_once(urls, policy, url_map))
+    pages = asyncio.run(read_pages_once(urls, policy, url_map)) if urls else {}
     problems = []
     for url in urls:
         page = pages[url]
@@ -269,16 +338,18 @@ def add_command(
         depends_on=tuple(depends_on or ()),
         publisher=publisher,
         titles={url: page_title(pages[url]) for url in urls},
+        basis=basis,
+        why=why,
+        date=today(),
     )
     ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
-    out.print(
-        f"added {claim_id}: {len(quotes)} quote(s) verified on {len(urls)} source(s)", markup=False
-    )
+    verified = f"{len(quotes)} quote(s) verified on {len(urls)} source(s)"
+    out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
     return ExitCode.OK
 
 
 def _check_new_claim(
-    ledger: Ledger, claim_id: str, section: str | None, kind: str, premises: list[str]
+    ledger: Ledger, claim_id: str, section: str | None, premises: list[str]
 ) -> None:
     """Refuse what the ledger would refuse, before fetching anything."""
     if claim_id in ledger.claim_ids:
@@ -289,8 +360,27 @@ def _check_new_claim(
         )
     sections = [s.id for s in ledger.sections]
     if section is not None and section not in sections:
-        raise InputError(f"--section {section!r} is not one of {', '.join(sections)}")
-    if kind not in CLAIM_KINDS:
-        raise InputError(f"--kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+        raise InputError(
+            f"--section {section!r} is not a section{did_you_mean(section, sections)}; the "
+            f"sections are {', '.join(sections)} (add one with `claimledger section`)"
+        )
     for premise in premises:
         ledger.claim(premise)
+
+
+def _check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: list[str]) -> None:
+    """A claim rests on something: quotes found on pages, its premises, or a judgement."""
+    if bool(urls) != bool(quotes):
+        given, missing = ("--url", "--quote") if urls else ("--quote", "--url")
+        raise InputError(f"{given} needs {missing}: a quote is words on a page")
+    if basis is Basis.QUOTES and not quotes:
+        raise InputError(
+            "a claim with no --quote needs --basis premises (with --depends-on) or judgement"
+        )
+    if basis is Basis.PREMISES and not premises:
+        raise InputError("--basis premises needs --depends-on: the claims it rests on")
+    if basis is Basis.ARTIFACT:
+        raise InputError(
+            "--basis artifact needs the artifact's command and expected output: add the "
+            "claim on judgement, then write its `artifact:` in the ledger"
+        )

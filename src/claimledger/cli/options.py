@@ -9,9 +9,45 @@ import typer
 
 from claimledger.cli.app import Options, err
 from claimledger.config import FetchOptions, fetch_policy, read_config, url_map
-from claimledger.ledger import Ledger
+from claimledger.errors import InputError
+from claimledger.ledger import CLAIM_KINDS, Basis, Grade, Ledger
 from claimledger.records import DEFAULT_POLICY, FetchPolicy
+from claimledger.shape import did_you_mean
 from claimledger.urls import UrlMap, origin
+
+GRADES = ", ".join(Grade)
+BASES = ", ".join(Basis)
+KINDS = ", ".join(CLAIM_KINDS)
+
+Premises = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--depends-on", metavar="CLAIM", help="A claim this rests on (a premise). Repeatable."
+    ),
+]
+
+
+def parse_grade(value: str) -> Grade:
+    """A grade as typed, in any case: `claimed` is CLAIMED."""
+    return Grade(_choice(value.upper(), list(Grade), "grade"))
+
+
+def parse_basis(value: str) -> Basis:
+    return Basis(_choice(value.lower(), list(Basis), "basis"))
+
+
+def parse_kind(value: str) -> str:
+    return _choice(value.lower(), CLAIM_KINDS, "kind")
+
+
+def _choice(value: str, choices: list[str] | tuple[str, ...], noun: str) -> str:
+    if value in choices:
+        return value
+    raise InputError(
+        f"{value!r} is not a {noun}{did_you_mean(value, choices)}; the {noun}s are "
+        f"{', '.join(choices)}"
+    )
+
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ClaimIds = Annotated[
