@@ -219,7 +219,7 @@ def test_schema_accepts_the_scaffold_and_the_bundled_ledger(scaffold: Path, whic
         ("grade: DEMONSTRATED", "grade: DEMONSTRATD"),
         ("kind: guarantee", "kind: promise"),
         ("url: https://www.rfc-editor.org/", "url: ftp://www.rfc-editor.org/"),
-        ("date_read: 2026-01-15", "date_read: 15/01/2026"),
+        ("date_read: TODAY", "date_read: 15/01/2026"),
         ("    statement:", "    statment:"),
     ],
 )
@@ -227,6 +227,7 @@ def test_schema_rejects_what_the_loader_rejects(
     scaffold: Path, mistake: str, replacement: str
 ) -> None:
     text = scaffold.read_text(encoding="utf-8")
+    mistake = mistake.replace("TODAY", dt.date.today().isoformat())  # init dates it today
     assert mistake in text
     scaffold.write_text(text.replace(mistake, replacement), encoding="utf-8")
     validator = jsonschema.Draft202012Validator(printed_schema())

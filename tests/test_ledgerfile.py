@@ -776,7 +776,7 @@ def test_history_entries_are_written_in_the_ledger_key_order() -> None:
         many_claims(1), parse(many_claims(1)), "c0", entry
     ).splitlines()[-1]
     assert yaml.safe_load(rendered.strip()[2:])["why"] == "w"
-    assert rendered.strip().startswith("- {date: 2026-01-02, 'on': wording, from: CLAIMED")
+    assert rendered.strip().startswith("- {date: 2026-01-02, on: wording, from: CLAIMED")
 
 
 # --------------------------------------------------------------------------- review fixes
@@ -803,7 +803,7 @@ claims:
         sources: [a]
     grades:
       - {on: wording, grade: CLAIMED, basis: quotes}
-    history: [{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}]
+    history: [{date: 2026-09-01, on: wording, from: DEMONSTRATED, to: CLAIMED, by: person}]
 """
 
 
@@ -818,7 +818,7 @@ def test_a_flow_history_keeps_its_entries_and_gains_one(tmp_path: Path) -> None:
     text = edits.set_grade(
         SMALL, ledger, "folded", None, Grade.UNKNOWN, by="person", why="x", date=TODAY
     )
-    old_entry = "[{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
+    old_entry = "[{date: 2026-09-01, on: wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
     assert old_entry in text  # the author's entry is untouched, byte for byte
     history = parse(text).claim("folded").history
     assert [(h.from_grade, h.to_grade) for h in history] == [
@@ -839,10 +839,10 @@ def test_writing_through_a_symlink_edits_the_file_it_points_to(tmp_path: Path) -
 
 
 def test_a_flow_history_with_a_trailing_comma_gains_an_entry(tmp_path: Path) -> None:
-    one_line = "{date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
+    one_line = "{date: 2026-09-01, on: wording, from: DEMONSTRATED, to: CLAIMED, by: person}"
     text = SMALL.replace(
         f"    history: [{one_line}]",
-        "    history: [\n      {date: 2026-09-01, 'on': wording, from: DEMONSTRATED, to: CLAIMED,"
+        "    history: [\n      {date: 2026-09-01, on: wording, from: DEMONSTRATED, to: CLAIMED,"
         " by: person},\n    ]",
     )
     edited = edits.set_grade(

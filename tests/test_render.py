@@ -88,6 +88,7 @@ def check(
     current: str | None = None,
     meaning_changed: bool = False,
     changes: Sequence[WordChange] = (),
+    moved_within: str | None = None,
 ) -> CheckRecord:
     """One quote check as the refresh loop would record it."""
     quote = ledger.claim(claim_id).quotes[quote_index]
@@ -110,6 +111,7 @@ def check(
         snapshot_hash="0" * 64 if source_status in ("ok", "moved") else None,
         checked_at=CHECKED,
         run_id=1,
+        moved_within=moved_within,
     )
 
 
@@ -186,6 +188,7 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
             current=hostile_current,
             changes=[WordChange("insert", "", "<img src=x onerror=alert(1)>", False)],
         ),
+        check(ledger, "measured", 0, "practitioner", moved_within="now under “Results, again”"),
         check(ledger, HOSTILE_CLAIM, 4, "secret-notes"),
         check(ledger, HOSTILE_CLAIM, 5, "repo-readme"),
     ]
@@ -207,6 +210,7 @@ def fixture_fetches(ledger: Ledger) -> dict[str, FetchRecord]:
             moved_to="https://docs.example.com/new/home?session=s3cr3tvalue",
         ),
         url["docs-refused"]: fetch(url["docs-refused"], "refused", 429),
+        url["practitioner"]: fetch(url["practitioner"]),
         url["secret-notes"]: fetch(url["secret-notes"]),
         url["repo-readme"]: fetch(url["repo-readme"]),
     }
@@ -334,6 +338,39 @@ def test_flags_stale_proposed_and_downgraded(report: Report) -> None:
     assert "CLAIMED → SPECULATIVE on 2026-10-01 by rule:premises-capped" in downgraded[1].text
 
 
+def test_a_third_partys_report_is_said_to_be_theirs(
+    report: Report, outputs: dict[str, str]
+) -> None:
+    quote = _claim(report, "measured").quotes[0]
+    assert quote.attribution == "A. Practitioner *and* co reports, citing Consistency guide"
+    assert "*A. Practitioner \\*and\\* co reports, citing Consistency guide:*" in outputs["md"]
+    assert "<em>A. Practitioner *and* co reports, citing Consistency guide:</em>" in outputs["html"]
+
+
+def test_a_quote_found_elsewhere_on_its_page_says_where(report: Report) -> None:
+    source = _claim(report, "measured").quotes[0].sources[0]
+    assert source.status == "verified"
+    assert source.label == (
+        "verified 2026-11-29, moved within the page (now under “Results, again”)"
+    )
+
+
+def test_a_refuted_claim_is_shown_refuted_and_caps_its_dependents(
+    report: Report, outputs: dict[str, str]
+) -> None:
+    refuted = _claim(report, "never-reordered")
+    assert refuted.flags[0] == "REFUTED"
+    assert refuted.refuted == (
+        "on 2026-11-20: the changelog reports reordered writes, fixed in 0.3.7 <script>"
+    )
+    assert "<script>" not in outputs["html"].split("never-reordered", 1)[1].split("</article>")[0]
+    resting = _claim(report, "measured").facets[1]
+    assert [p.claim_id for p in resting.premises] == ["verified-two", "never-reordered"]
+    assert [f.kind for f in resting.flags] == ["PROPOSED"]
+    assert "CLAIMED → UNKNOWN by rule premises-refuted" in resting.flags[0].text
+    assert _claim(report, "measured").facets[0].flags == ()  # the quoted facet stands
+
+
 def test_drifted_quote_shows_the_pages_wording_beside_it(report: Report) -> None:
     source = _claim(report, "drifted-harmless").quotes[0].sources[0]
     assert source.status == "drifted"
@@ -387,7 +424,7 @@ def test_what_changed_lists_grades_quotes_and_sources(report: Report) -> None:
     ) in texts
     assert ("source", "docs-gone", "unchecked → gone") in texts
     # a first check that found all well is counted, not listed
-    assert ("quote", "first checks", "8 quote checks verified for the first time") in texts
+    assert ("quote", "first checks", "9 quote checks verified for the first time") in texts
     assert not [t for area, _, t in texts if t.endswith("unchecked → verified")]
     assert not [t for area, _, t in texts if t.endswith("unchecked → ok")]
 

@@ -172,9 +172,7 @@ def html_headings(body: str) -> list[Heading]:
     return found
 
 
-def section_lines(
-    text: str, under: str, headings: list[Heading]
-) -> tuple[int, int, int] | None:
+def section_lines(text: str, under: str, headings: list[Heading]) -> tuple[int, int, int] | None:
     """The lines (0-based, end excluded) from the heading that begins with `under` to the
     next heading of its level or above, and that level; None when no heading begins so.
     A heading is a Markdown `#` line, or a line holding one of the page's `headings`."""
@@ -193,9 +191,7 @@ def section_lines(
     return None if start is None or level is None else (start, len(lines), level)
 
 
-def heading_above(
-    text: str, offset: int, headings: list[Heading], level: int = 6
-) -> str | None:
+def heading_above(text: str, offset: int, headings: list[Heading], level: int = 6) -> str | None:
     """The words of the nearest heading of `level` or above before character `offset`:
     the section a passage now stands in, at the depth the ledger names sections."""
     levels = {_plain(words): level for level, words in headings}

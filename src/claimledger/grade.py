@@ -479,7 +479,7 @@ def premises_rule(
 def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -> _Verdict:
     """Lower an artifact facet whose re-run output no longer matches; restore it when it does."""
     if outcome is None:
-        return _Verdict(None, "artifact", "artifact not re-run (use regrade --run-artifacts)")
+        return _Verdict(None, "artifact", "no recorded run of the artifact yet (regrade runs it)")
     if not outcome.ran:
         return _Verdict(None, "artifact", f"the artifact could not be re-run ({outcome.error})")
     if not outcome.matched:

@@ -82,6 +82,7 @@ class Source:
     accept_status: frozenset[int] = frozenset()
     allow_private: bool = False
     history: tuple[SourceMove, ...] = ()
+    author: str | None = None
 
     @property
     def independence_key(self) -> str:
@@ -565,6 +566,7 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         note=s.get("note"),
         accept_status=frozenset(s.get("accept_status", [])),
         allow_private=s.get("allow_private", False),
+        author=s.get("author"),
         history=tuple(
             SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
             for h in s.get("history", [])

@@ -219,6 +219,40 @@ class RunRecord:
     ledger_path: str
 
 
+# --------------------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class ArtifactRun:
+    """One run of a claim's artifact, as recorded.
+
+    `started` is False when the program could not be started (not found, not executable,
+    or a shell that could not run it); `exit_status` is None when it did not finish (it
+    timed out). `output` is its standard output (capped), `expected` the `expect` it was
+    compared with, and `matched` whether it printed that and exited 0. `runner` is the
+    executable that ran it, with the version line of a known interpreter ("" when no
+    program was found); `seconds` how long it ran.
+    """
+
+    claim_id: str
+    ran_at: dt.datetime
+    command: str
+    started: bool
+    exit_status: int | None
+    matched: bool
+    output: str
+    expected: str
+    error: str | None
+    seconds: float
+    runner: str
+
+    @property
+    def ran(self) -> bool:
+        """It started and finished, so its output is evidence (a mismatch too); a program
+        that could not start or timed out says nothing about the claim."""
+        return self.started and self.exit_status is not None
+
+
 # --------------------------------------------------------------------------- the two rules
 
 

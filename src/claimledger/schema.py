@@ -74,6 +74,12 @@ LEDGER_SCHEMA: dict[str, Any] = {
                     "minLength": 1,
                     "description": "Two sources of one publisher are not independent.",
                 },
+                "author": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": 'Who wrote it, as the report names them: "X reports that '
+                    '…" for a quote it reports.',
+                },
                 "independent": {
                     "type": "boolean",
                     "description": "Count as independent even when the publisher is shared.",

@@ -30,12 +30,13 @@ from rich.segment import Segment
 from typer.core import TyperArgument, TyperOption
 
 from claimledger import __version__
+from claimledger.artifact import command_line
 from claimledger.atomicfile import refuse_links
 from claimledger.errors import ClaimledgerError, ExitCode, LedgerError
 from claimledger.grade import current_checks
-from claimledger.ledger import Ledger
+from claimledger.ledger import Artifact, Ledger
 from claimledger.ledgerfile import load
-from claimledger.records import CheckRecord, FetchRecord, RunRecord
+from claimledger.records import ArtifactRun, CheckRecord, FetchRecord, RunRecord
 from claimledger.store import EvidenceStore
 from claimledger.urls import redacted
 
@@ -343,6 +344,27 @@ def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
     """The latest check of each quote the ledger still holds, on each of its sources."""
     with existing_store(opts) as store:
         return current_checks(ledger, store.latest_checks() if store else [])
+
+
+def latest_artifact_runs(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun]:
+    """The last recorded run of each artifact the ledger holds, when it ran the command and
+    expected the output the ledger states now: a run of another command is not evidence."""
+    with existing_store(opts) as store:
+        recorded = store.latest_artifact_runs() if store else {}
+    return {
+        claim_id: run
+        for claim_id, artifact in artifacts_of(ledger).items()
+        if (run := recorded.get(claim_id)) is not None and _is_run_of(run, artifact)
+    }
+
+
+def _is_run_of(run: ArtifactRun, artifact: Artifact) -> bool:
+    return run.command == command_line(artifact) and run.expected == artifact.expect
+
+
+def artifacts_of(ledger: Ledger) -> dict[str, Artifact]:
+    """Each artifact claim's artifact, in ledger order."""
+    return {claim.id: claim.artifact for claim in ledger.claims if claim.artifact is not None}
 
 
 def latest_fetches(

@@ -17,6 +17,7 @@ from claimledger.cli.app import (
     err,
     existing_store,
     found_if,
+    latest_artifact_runs,
     latest_checks,
     latest_fetches,
     no_evidence_note,
@@ -42,6 +43,7 @@ from claimledger.cli.options import (
     with_private_sources,
 )
 from claimledger.cli.views import (
+    artifact_run_line,
     checks_table,
     claim_summary,
     diff_text,
@@ -243,9 +245,9 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
 
 @command("status")
 def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
-    """What the latest evidence says, per claim and per source.
+    """What the latest evidence says, per claim, per source and per artifact.
 
-    Exit 1 when any quote is not verified or any source failed.
+    Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
     opts = options(ctx)
     ledger = opts.load()
@@ -254,6 +256,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     rows = claim_summary(ledger, checks)
     unchecked = unchecked_claims(ledger, checks)
     incomplete = last is not None and last.finished_at is None
+    runs = latest_artifact_runs(opts, ledger)
     if as_json:
         print_json(
             {
@@ -262,6 +265,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
                 "unchecked_claims": unchecked,
                 "claims": rows,
                 "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
+                "artifact_runs": to_json(list(runs.values())),
             }
         )
     elif not checks:
@@ -270,9 +274,13 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
         out.print(summary_table(rows, f"Evidence (last refresh {when})"))
         out.print(pages_table(ledger, fetches.values()))
+    if not as_json:
+        for claim_id, run in runs.items():
+            out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
     for line in () if as_json else evidence_gaps(last, unchecked if checks else []):
         err.print(line, markup=False)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
+    failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches.values()) or failing
     return found_if(attention or incomplete or bool(checks and unchecked))
 

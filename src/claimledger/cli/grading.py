@@ -3,28 +3,33 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Annotated
 
 import typer
 
 from claimledger import edits, ledgerfile
 from claimledger.accept import accept_plan
-from claimledger.artifact import run_artifact
+from claimledger.artifact import execute, outcome_of
 from claimledger.cli.app import (
     Options,
+    artifacts_of,
     command,
     err,
     found_if,
+    latest_artifact_runs,
     latest_checks,
     latest_fetches,
     no_evidence_note,
+    now,
     options,
     out,
     print_json,
     today,
 )
-from claimledger.cli.options import AsJson, ClaimIds
+from claimledger.cli.options import AsJson
 from claimledger.cli.views import (
+    artifact_run_line,
     evidence_gaps,
     explain_lines,
     notices_table,
@@ -36,7 +41,8 @@ from claimledger.cli.views import (
 from claimledger.errors import ExitCode, InputError
 from claimledger.grade import ArtifactOutcome, Regrade, regrade
 from claimledger.ledger import Ledger
-from claimledger.records import CheckRecord, RunRecord
+from claimledger.records import ArtifactRun, CheckRecord, RunRecord
+from claimledger.store import EvidenceStore
 
 
 @command("regrade")
@@ -48,22 +54,32 @@ def regrade_command(
     check: Annotated[
         bool, typer.Option("--check", help="Change nothing; exit 1 if anything is pending (CI).")
     ] = False,
+    no_artifacts: Annotated[
+        bool,
+        typer.Option(
+            "--no-artifacts", help="Do not run artifact claims' commands: their grades stand."
+        ),
+    ] = False,
     run_artifacts: Annotated[
-        bool, typer.Option("--run-artifacts", help="Re-run artifact claims' commands first.")
+        bool, typer.Option("--run-artifacts", hidden=True, help="Artifacts run by default.")
     ] = False,
     as_json: AsJson = False,
 ) -> ExitCode:
     """Propose grade changes from the latest evidence, by named rules.
 
-    Exit 1 when a proposal or a stale facet is pending (after --write: only what is
-    left), 0 when nothing is.
+    Every artifact claim's command is run first (unless --no-artifacts) and the run
+    recorded in the evidence store. Exit 1 when a proposal or a stale facet is pending
+    (after --write: only what is left), or an artifact could not run; 0 otherwise.
     """
     if write and check:
         raise InputError("--write and --check exclude each other")
+    if run_artifacts and no_artifacts:
+        raise InputError("--run-artifacts and --no-artifacts exclude each other")
     opts = options(ctx)
     ledger = opts.load()
     checks = latest_checks(opts, ledger)
-    artifacts = _run_artifacts(opts, ledger) if run_artifacts else {}
+    runs = {} if no_artifacts else _run_artifacts(opts, ledger)
+    artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     if write:
         applied = _write_proposals(opts, checks, artifacts)
         if applied.proposals:
@@ -87,7 +103,8 @@ def regrade_command(
         _print_regrade(opts, result)
         for line in gaps:
             err.print(line, markup=False)
-    return found_if(result.pending or (check and bool(gaps)))
+    failed = _report_failed_runs(runs.values())
+    return found_if(result.pending or (check and bool(gaps)) or failed)
 
 
 def _coverage(
@@ -134,12 +151,31 @@ def _print_regrade(opts: Options, result: Regrade) -> None:
         out.print(note, markup=False)
 
 
-def _run_artifacts(opts: Options, ledger: Ledger) -> dict[str, ArtifactOutcome]:
-    return {
-        claim.id: run_artifact(claim.id, claim.artifact, opts.home)
-        for claim in ledger.claims
-        if claim.artifact is not None
-    }
+def _run_artifacts(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun]:
+    """Run every artifact claim's command beside the ledger, recording each run as it ends
+    (a regrade cut short keeps the runs it made). The store is opened, and made when there
+    is none yet, only when the ledger has an artifact to run."""
+    artifacts = artifacts_of(ledger)
+    if not artifacts:
+        return {}
+    runs: dict[str, ArtifactRun] = {}
+    with EvidenceStore.open(opts.store) as store:
+        for claim_id, artifact in artifacts.items():
+            runs[claim_id] = execute(claim_id, artifact, opts.home, now())
+            store.record_artifact_run(runs[claim_id])
+    return runs
+
+
+def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
+    """One line on stderr for each artifact that could not run (it did not start, or timed
+    out): that is no evidence, and must not pass for a quiet success. True if there was one."""
+    failed = [run for run in runs if not run.ran]
+    for run in failed:
+        err.print(
+            f"claimledger: error: artifact of {run.claim_id} could not run: {run.error}",
+            markup=False,
+        )
+    return bool(failed)
 
 
 @command("explain")
@@ -152,22 +188,38 @@ def explain_command(
     opts = options(ctx)
     ledger = opts.load()
     claim = ledger.claim(claim_id)
-    result = regrade(ledger, latest_checks(opts, ledger))
+    runs = latest_artifact_runs(opts, ledger)
+    outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
+    result = regrade(ledger, latest_checks(opts, ledger), outcomes)
     traces = [t for t in result.traces if t.claim_id == claim_id]
+    last_run = runs.get(claim_id)
     if as_json:
-        print_json({"traces": to_json(traces), "history": to_json(claim.history)})
+        print_json(
+            {
+                "traces": to_json(traces),
+                "history": to_json(claim.history),
+                "last_artifact_run": to_json(last_run),
+            }
+        )
         return ExitCode.OK
     for line in explain_lines(claim, traces):
         out.print(line, markup=False)
+    if last_run is not None:
+        out.print(artifact_run_line(last_run), markup=False)
+    elif claim.artifact is not None:
+        out.print(f"{claim_id}: its artifact has not run yet (claimledger regrade)", markup=False)
     return ExitCode.OK
 
 
 @command("accept")
 def accept_command(
     ctx: typer.Context,
-    claim_ids: ClaimIds = None,
+    claim_ids: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CLAIM", help="Claims whose drifted quotes to adopt."),
+    ] = None,
     all_drifted: Annotated[
-        bool, typer.Option("--all-drifted", help="Every claim with a drifted quote.")
+        bool, typer.Option("--all-drifted", help="Instead of CLAIMs: every drifted quote.")
     ] = False,
     even_if_meaning_changed: Annotated[
         bool,
@@ -177,10 +229,12 @@ def accept_command(
         ),
     ] = False,
 ) -> ExitCode:
-    """Adopt the page's current wording for drifted quotes; the old one goes to history.
+    """Adopt the page's current wording for the drifted quotes of CLAIMs (or all).
 
-    A drift that changed meaning (a negation, a modal, a number...) is refused unless
-    --even-if-meaning-changed: a reversed guarantee must be re-read, not rubber-stamped.
+    The wording as read goes to the claim's history. A drift that changed meaning (a
+    negation, a modal, a number...) is refused unless --even-if-meaning-changed: a
+    reversed guarantee must be re-read, not rubber-stamped. A missing quote has no
+    wording to adopt. Exit 1 when something was refused.
     """
     if not claim_ids and not all_drifted:
         raise InputError("name the claims to accept, or pass --all-drifted")

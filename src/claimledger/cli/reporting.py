@@ -8,8 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
+from claimledger.artifact import outcome_of
 from claimledger.atomicfile import refuse_links, replace_atomically
-from claimledger.cli.app import command, latest_checks, latest_fetches, options, out, today
+from claimledger.cli.app import (
+    command,
+    latest_artifact_runs,
+    latest_checks,
+    latest_fetches,
+    options,
+    out,
+    today,
+)
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 from claimledger.grade import regrade
 from claimledger.report import (
@@ -57,6 +66,8 @@ def render_command(
     ledger = opts.load()
     checks = latest_checks(opts, ledger)
     fetches, last = latest_fetches(opts, ledger)
+    runs = latest_artifact_runs(opts, ledger)
+    outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     path = output or opts.home / "out" / f"report{report_format.suffix}"
     state_path = path.with_name(f".{path.name}.state.json")
     if output is None:
@@ -66,10 +77,11 @@ def render_command(
         ledger,
         checks,
         fetches,
-        regrade(ledger, checks),
+        regrade(ledger, checks, outcomes),
         generated_on=today(),
         last_refresh=last.started_at if last else None,
         previous=_read_state(state_path),
+        artifact_runs=runs,
     )
     _write_file(path, report_format.render(report))
     _write_file(state_path, json.dumps(report_state(report), indent=1, sort_keys=True) + "\n")

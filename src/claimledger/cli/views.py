@@ -21,6 +21,7 @@ from claimledger.ledger import Claim, HistoryEntry, Ledger
 from claimledger.match import Match
 from claimledger.records import (
     READ_STATUSES,
+    ArtifactRun,
     CheckRecord,
     FetchRecord,
     FetchResult,
@@ -207,6 +208,8 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
             status += ", meaning changed"
         if check.misread:
             status += " (on another address's text: no evidence)"
+        if check.moved_within:
+            status += f", moved within the page: {check.moved_within}"
         cells = [
             Text(check.claim_id),
             Text(f"#{check.quote_index + 1}"),
@@ -385,10 +388,14 @@ def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:
     """Why each facet of a claim has its grade: the author's why, the rule's verdict and the
     evidence behind it (newest first), then the facet's history (newest first)."""
     lines = []
+    if claim.falsified is not None:
+        lines.append(f"{claim.id}: refuted on {claim.falsified.date}: {claim.falsified.why}")
     for facet in claim.grades:
         lines.append(f"{claim.id} / {facet.on}: {facet.grade} (basis {facet.basis})")
         if facet.why:
             lines.append(f"  author: {facet.why}")
+        if facet.depends_on is not None:
+            lines.append(f"  rests on: {', '.join(facet.depends_on) or 'no premise'}")
         for trace in (t for t in traces if t.on == facet.on):
             lines.append(f"  rule {trace.rule}: {trace.outcome}")
             newest_first = sorted(
@@ -440,3 +447,17 @@ def _field_json(name: str, value: Any) -> Any:
     if name in URL_FIELDS and isinstance(value, str):
         return redacted(value)
     return to_json(value)
+
+
+# --------------------------------------------------------------------------- artifacts
+
+
+def artifact_run_line(run: ArtifactRun) -> str:
+    """The last run of a claim's artifact on one line: when, how it ended, how long it took,
+    what ran it, and whether it printed what is expected."""
+    when = run.ran_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    ended = run.error or f"exit status {run.exit_status}"
+    verdict = "output matches" if run.matched else "output differs" if run.ran else "no output"
+    runner = run.runner or "no such program"
+    took = f"{run.seconds:.2f} s"
+    return f"{run.claim_id}: artifact last ran {when}: {ended}, {took}, {runner}; {verdict}"

@@ -14,9 +14,10 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from claimledger.grade import Notice, Proposal, Regrade, Trace
-from claimledger.ledger import Basis, Claim, Facet, Grade, HistoryEntry, Ledger, Quote, Source
+from claimledger.ledger import Basis, Claim, Facet, HistoryEntry, Ledger, Quote, Source
 from claimledger.records import (
     CARRIED,
+    ArtifactRun,
     CheckKey,
     CheckRecord,
     FetchRecord,
@@ -25,27 +26,31 @@ from claimledger.records import (
     latest_by_key,
 )
 from claimledger.report.changes import changes_since, state_of
-from claimledger.report.markup import anchor, excerpt, text_fragment_link
+from claimledger.report.markup import anchor, text_fragment_link
 from claimledger.report.model import (
     FLAG_ORDER,
-    GRADE_MEANINGS,
+    ArtifactRunView,
     ArtifactView,
     ClaimView,
-    DriftView,
     FacetView,
-    FidelityRow,
     Flag,
-    GradeCount,
     PremiseView,
-    QuestionView,
     QuoteView,
     Report,
     SectionView,
     SourceCheck,
-    SourceView,
-    Summary,
     WordChangeView,
     weakest,
+)
+from claimledger.report.overview import (
+    citations,
+    day,
+    drifts,
+    fidelity_row,
+    legend,
+    questions,
+    source_view,
+    summary,
 )
 from claimledger.urls import redact_urls, redacted, safe_url
 
@@ -59,9 +64,11 @@ def build_report(
     generated_on: date,
     last_refresh: datetime | None,
     previous: Mapping[str, Any] | None,
+    artifact_runs: Mapping[str, ArtifactRun] | None = None,
 ) -> Report:
-    """Work out the whole report from the ledger, the latest evidence and the regrade."""
-    evidence = _Evidence.of(ledger, checks, fetches, regrade)
+    """Work out the whole report from the ledger, the latest evidence and the regrade
+    (`artifact_runs`: the last run of each artifact claim's command, by claim)."""
+    evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {})
     claims = {claim.id: _claim_view(ledger, claim, evidence) for claim in ledger.claims}
     sections = tuple(
         SectionView(
@@ -74,9 +81,9 @@ def build_report(
         for section in ledger.sections
     )
     in_order = [claim for section in sections for claim in section.claims]
-    citing = _citations(in_order)
+    citing = citations(in_order)
     sources = tuple(
-        _source_view(source, citing.get(source.id, []), evidence)
+        source_view(source, citing.get(source.id, []), evidence.fetch(source.url))
         for source in ledger.sources.values()
     )
     state = state_of(in_order, sources, generated_on.isoformat())
@@ -89,13 +96,13 @@ def build_report(
         last_refresh=None if last_refresh is None else _moment(last_refresh),
         generated_on=generated_on.isoformat(),
         has_evidence=bool(evidence.checks),
-        legend=_legend(ledger),
-        summary=_summary(in_order, sources, regrade),
+        legend=legend(ledger),
+        summary=summary(in_order, sources, regrade),
         sections=sections,
-        questions=_questions(in_order),
-        fidelity=tuple(_fidelity_row(claim, quote) for claim in in_order for quote in claim.quotes),
+        questions=questions(in_order),
+        fidelity=tuple(fidelity_row(claim, quote) for claim in in_order for quote in claim.quotes),
         churn_sources=tuple(s for s in sources if s.status not in ("ok", "unchecked")),
-        drifts=_drifts(in_order),
+        drifts=drifts(in_order),
         changes=changes_since(state, previous),
         did_not=ledger.scope.did_not,
         could_not_see=ledger.scope.could_not_see,
@@ -114,6 +121,7 @@ class _Evidence:
     proposals: Mapping[tuple[str, str], Proposal]
     notices: Mapping[tuple[str, str], tuple[Notice, ...]]
     traces: Mapping[tuple[str, str], Trace]
+    artifact_runs: Mapping[str, ArtifactRun]
 
     @classmethod
     def of(
@@ -122,6 +130,7 @@ class _Evidence:
         checks: Sequence[CheckRecord],
         fetches: Mapping[str, FetchRecord],
         regrade: Regrade,
+        artifact_runs: Mapping[str, ArtifactRun],
     ) -> _Evidence:
         notices: dict[tuple[str, str], tuple[Notice, ...]] = {}
         for notice in regrade.notices:
@@ -135,6 +144,7 @@ class _Evidence:
             proposals={(p.claim_id, p.on): p for p in regrade.proposals},
             notices=notices,
             traces={(t.claim_id, t.on): t for t in regrade.traces},
+            artifact_runs=artifact_runs,
         )
 
     def check(self, claim: Claim, quote: Quote, source_id: str) -> CheckRecord | None:
@@ -157,8 +167,19 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         for index, quote in enumerate(claim.quotes)
     )
     premises = tuple(_premise(evidence.claims[p]) for p in claim.depends_on)
-    facets = tuple(_facet_view(claim, facet, quotes, premises, evidence) for facet in claim.grades)
+    facets = tuple(
+        _facet_view(
+            claim,
+            facet,
+            quotes,
+            tuple(_premise(evidence.claims[p]) for p in claim.premises_of(facet)),
+            evidence,
+        )
+        for facet in claim.grades
+    )
     kinds = {flag.kind for facet in facets for flag in facet.flags}
+    if claim.falsified is not None:
+        kinds.add("REFUTED")
     return ClaimView(
         id=claim.id,
         anchor=anchor("claim", claim.id),
@@ -169,12 +190,20 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         facets=facets,
         premises=premises,
         falsifier=claim.falsified_if,
-        artifact=None
-        if claim.artifact is None
-        else ArtifactView(_command(claim.artifact.run), claim.artifact.expect),
+        artifact=_artifact_view(claim, evidence),
         history=tuple(entry.describe() for entry in claim.history),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
+        refuted=_refutation_words(claim),
     )
+
+
+def _refutation_words(claim: Claim) -> str | None:
+    """ "Refuted on 2026-09-01 (by person): what was seen", for a claim whose falsifier fired."""
+    fired = claim.falsified
+    if fired is None:
+        return None
+    by = "" if fired.by == "person" else f" by {fired.by}"
+    return redact_urls(f"on {fired.date}{by}: {fired.why}")
 
 
 def _premise(claim: Claim) -> PremiseView:
@@ -184,6 +213,60 @@ def _premise(claim: Claim) -> PremiseView:
 
 def _command(run: tuple[str, ...] | str) -> str:
     return run if isinstance(run, str) else shlex.join(run)
+
+
+def _artifact_view(claim: Claim, evidence: _Evidence) -> ArtifactView | None:
+    """The claim's program, the output it must print, and its last run when it has one."""
+    if claim.artifact is None:
+        return None
+    run = evidence.artifact_runs.get(claim.id)
+    last_run = None if run is None else _artifact_run_view(run)
+    return ArtifactView(_command(claim.artifact.run), claim.artifact.expect, last_run)
+
+
+REPORTED_OUTPUT = 10_000
+"""Characters of an artifact's output the report shows; the store keeps the rest."""
+
+
+def _artifact_run_view(run: ArtifactRun) -> ArtifactRunView:
+    return ArtifactRunView(
+        ran_on=day(run.ran_at),
+        exit_status=run.exit_status,
+        error=run.error,
+        seconds=round(run.seconds, 3),
+        runner=published_runner(run.runner),
+        matched=run.matched,
+        output=_reported_output(run.output),
+        label=_artifact_run_words(run),
+    )
+
+
+def published_runner(runner: str) -> str:
+    """The program by its name and version (`python3 (Python 3.12.3)`): where it lives on
+    the author's machine (`/home/alice/...`) is the store's to keep, not a report's."""
+    path, _, version = runner.partition(" (")
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{name} ({version}" if version else name
+
+
+def _artifact_run_words(run: ArtifactRun) -> str:
+    """The last run in a sentence: "ran 2026-11-29: exit status 0 in 0.05 s, by …; …"."""
+    ended = run.error or f"exit status {run.exit_status}"
+    runner = f"by {published_runner(run.runner)}" if run.runner else "no such program was found"
+    if run.matched:
+        verdict = "it printed what is expected"
+    elif run.ran:
+        verdict = "it did not print what is expected"
+    else:
+        verdict = "no evidence either way"
+    return f"ran {day(run.ran_at)}: {ended} in {run.seconds:.2f} s, {runner}; {verdict}"
+
+
+def _reported_output(output: str) -> str:
+    if len(output) <= REPORTED_OUTPUT:
+        return output
+    rest = len(output) - REPORTED_OUTPUT
+    return f"{output[:REPORTED_OUTPUT]}\n… ({rest:,} more characters not shown)"
 
 
 # --- quotes
@@ -220,7 +303,19 @@ def _quote_view(
         agreeing=f"{len(carrying)} of {len(read)}" if read else "none read yet",
         carried_by=len(carrying),
         independent=len(independent),
+        attribution=_attribution(ledger, quote),
+        under=quote.under,
     )
+
+
+def _attribution(ledger: Ledger, quote: Quote) -> str | None:
+    """ "Kunal Ganglani reports, citing the storage API reference": a third party's words
+    are theirs, not the vendor's, and the report says whose they are."""
+    if quote.reported_by is None:
+        return None
+    reporter = ledger.sources[quote.reported_by]
+    said = f"{reporter.author or reporter.title} reports"
+    return said if quote.via is None else f"{said}, citing {ledger.sources[quote.via].title}"
 
 
 def _quote_state(sources: Sequence[SourceCheck]) -> str:
@@ -254,8 +349,8 @@ def _source_check(
             None, None, False, (), None,
         )  # fmt: skip
     fetch = evidence.fetch(check.url, source.url)
-    day = _day(check.checked_at)
-    status, label = _check_words(check, fetch, day)
+    checked_on = day(check.checked_at)
+    status, label = _check_words(check, fetch, checked_on)
     drifted = status == "drifted"
     moved_to = fetch.moved_to if fetch is not None and check.source_status == "moved" else None
     return SourceCheck(
@@ -267,7 +362,7 @@ def _source_check(
         status=status,
         source_status=check.source_status,
         label=label,
-        checked_on=day,
+        checked_on=checked_on,
         current=check.current if drifted else None,
         meaning_changed=drifted and check.meaning_changed,
         changes=tuple(_word_change(c) for c in check.changed_words) if drifted else (),
@@ -275,29 +370,33 @@ def _source_check(
         change_kinds=check.change_kinds if drifted else (),
         closest=check.closest if status == "missing" else None,
         closest_kinds=check.closest_kinds if status == "missing" else (),
+        moved_within=check.moved_within,
     )
 
 
-def _check_words(check: CheckRecord, fetch: FetchRecord | None, day: str) -> tuple[str, str]:
+def _check_words(check: CheckRecord, fetch: FetchRecord | None, checked_on: str) -> tuple[str, str]:
     """The report's status of one check, and how the report says it."""
     http = f" (HTTP {fetch.http_status})" if fetch and fetch.http_status else ""
     moved = " at its new address" if check.source_status == "moved" else ""
+    if check.moved_within:
+        moved += f", moved within the page ({check.moved_within})"
     standing = classify(check)
     if standing == "gone":
-        return "gone", f"page gone{http}, checked {day}"
+        return "gone", f"page gone{http}, checked {checked_on}"
     if standing == "unread":
         return "unread", (
-            f"could not be read, {check.source_status}{http}, checked {day}: no evidence either way"
+            f"could not be read, {check.source_status}{http}, checked {checked_on}: "
+            "no evidence either way"
         )
     if standing == "verified":
-        return "verified", f"verified {day}{moved}"
+        return "verified", f"verified {checked_on}{moved}"
     if standing == "ambiguous":
-        return "ambiguous", f"found in {check.occurrences} places{moved}, checked {day}"
+        return "ambiguous", f"found in {check.occurrences} places{moved}, checked {checked_on}"
     if standing == "changed":
-        return "drifted", f"reworded with a change of meaning{moved}, checked {day}"
+        return "drifted", f"reworded with a change of meaning{moved}, checked {checked_on}"
     if standing == "reworded":
-        return "drifted", f"reworded on the page{moved}, checked {day}"
-    return "missing", f"not found on the page{moved}, checked {day}"
+        return "drifted", f"reworded on the page{moved}, checked {checked_on}"
+    return "missing", f"not found on the page{moved}, checked {checked_on}"
 
 
 def _word_change(change: WordChange) -> WordChangeView:
@@ -341,6 +440,7 @@ def _facet_view(
         line=f"Grade on {facet.on}: {facet.grade} — {words}",
         trace="" if trace is None else f"rule {trace.rule}: {trace.outcome}",
         flags=_facet_flags(claim, facet, evidence),
+        premises=tuple(premises) if facet.depends_on is not None else (),
     )
 
 
@@ -457,158 +557,6 @@ def _standing_downgrade(claim: Claim, facet: Facet) -> HistoryEntry | None:
             return entry
         return None
     return None
-
-
-# --- sources, questions, fidelity, churn
-
-
-def _citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[ClaimView, SourceCheck]]]:
-    """Each source id with the claims citing it and their checks there, in report order."""
-    citing: dict[str, list[tuple[ClaimView, SourceCheck]]] = {}
-    for claim in claims:
-        for quote in claim.quotes:
-            for check in quote.sources:
-                citing.setdefault(check.source_id, []).append((claim, check))
-    return citing
-
-
-def _source_view(
-    source: Source, citing: Sequence[tuple[ClaimView, SourceCheck]], evidence: _Evidence
-) -> SourceView:
-    fetch = evidence.fetch(source.url)
-    checked = [check.source_status for _, check in citing if check.source_status is not None]
-    status = fetch.source_status if fetch is not None else (checked[0] if checked else None)
-    claims = list({claim.id: claim for claim, _ in citing}.values())
-    moved_to = safe_url(fetch.moved_to) if fetch is not None and status == "moved" else None
-    return SourceView(
-        id=source.id,
-        title=source.title,
-        url=safe_url(source.url),
-        archived=safe_url(source.archived),
-        kind=source.kind,
-        publisher=source.publisher,
-        status=status or "unchecked",
-        label=_source_words(status, fetch),
-        moved_to=moved_to,
-        cited_by=tuple(
-            PremiseView(c.id, c.anchor, c.title, weakest(f.grade for f in c.facets)) for c in claims
-        ),
-        moves=tuple(
-            f"moved on {move.date} from {safe_url(move.moved_from) or 'an address not shown'}"
-            for move in source.history
-        ),
-    )
-
-
-def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
-    if status is None:
-        return "not yet fetched"
-    when = f", fetched {_day(fetch.fetched_at)}" if fetch is not None else ""
-    http = f" (HTTP {fetch.http_status})" if fetch is not None and fetch.http_status else ""
-    words = {
-        "ok": "read",
-        "moved": "moved to a new address",
-        "gone": f"gone{http}",
-        "unreachable": "unreachable",
-        "refused": f"refused{http}",
-        "unreadable": "not readable",
-    }
-    detail = ""
-    if fetch is not None and status == "unreadable" and fetch.content_type:
-        detail = f": content type {fetch.content_type}"
-    elif fetch is not None and status == "unreachable" and fetch.error:
-        detail = f": {fetch.error}"
-    return f"{words.get(status, status)}{detail}{when}"
-
-
-def _questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:
-    asked = [
-        claim
-        for claim in claims
-        if claim.kind == "question" or any(f.grade == Grade.UNKNOWN for f in claim.facets)
-    ]
-    return tuple(
-        QuestionView(
-            number=number,
-            claim_id=claim.id,
-            anchor=claim.anchor,
-            title=claim.title,
-            statement=claim.statement,
-            unknown=tuple(f.on for f in claim.facets if f.grade == Grade.UNKNOWN),
-        )
-        for number, claim in enumerate(asked, start=1)
-    )
-
-
-def _fidelity_row(claim: ClaimView, quote: QuoteView) -> FidelityRow:
-    return FidelityRow(
-        claim_id=claim.id,
-        anchor=claim.anchor,
-        claim_title=claim.title,
-        quote=quote.text,
-        excerpt=excerpt(quote.text),
-        cross_check=quote.cross_check,
-        agreeing=quote.agreeing,
-        last_verified=quote.last_verified or quote.verified_label,
-    )
-
-
-def _drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
-    """Quotes a page no longer carries as quoted: meaning changes first, then rewordings,
-    then quotes not found; in ledger order within each."""
-    found = [
-        DriftView(
-            claim_id=claim.id,
-            anchor=claim.anchor,
-            claim_title=claim.title,
-            source_id=check.source_id,
-            source_title=check.title,
-            source_url=check.url,
-            status=check.status,
-            meaning_changed=check.meaning_changed,
-            label=check.label,
-            quoted=quote.text,
-            current=check.current,
-            changes=check.changes,
-            checked_on=check.checked_on,
-            change_kinds=check.change_kinds,
-            closest=check.closest,
-            closest_kinds=check.closest_kinds,
-        )
-        for claim in claims
-        for quote in claim.quotes
-        for check in quote.sources
-        if check.status in ("drifted", "missing")
-    ]
-    rank = {(True, "drifted"): 0, (False, "drifted"): 1, (False, "missing"): 2}
-    return tuple(sorted(found, key=lambda d: rank[(d.meaning_changed, d.status)]))
-
-
-def _legend(ledger: Ledger) -> tuple[GradeCount, ...]:
-    counts = ledger.grade_counts()
-    return tuple(GradeCount(str(grade), GRADE_MEANINGS[grade], counts[grade]) for grade in Grade)
-
-
-def _summary(
-    claims: Sequence[ClaimView], sources: Sequence[SourceView], regrade: Regrade
-) -> Summary:
-    quotes = [quote for claim in claims for quote in claim.quotes]
-    return Summary(
-        claims=len(claims),
-        facets=sum(len(claim.facets) for claim in claims),
-        quotes=len(quotes),
-        sources=len(sources),
-        verified_quotes=sum(1 for q in quotes if q.state == "verified"),
-        drifted_quotes=sum(1 for q in quotes if q.state == "drifted"),
-        missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
-        sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
-        proposals=len(regrade.proposals),
-        stale=sum(1 for n in regrade.notices if n.kind == "stale"),
-    )
-
-
-def _day(moment: datetime) -> str:
-    return (moment.astimezone(UTC) if moment.tzinfo else moment).date().isoformat()
 
 
 def _moment(moment: datetime) -> str:

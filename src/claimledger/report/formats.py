@@ -132,17 +132,23 @@ def report_data(report: Report) -> dict[str, Any]:
                              proposals, stale}
         sections            [{id, anchor, title, intro, claims: [claim]}]
           claim             {id, anchor, title, kind, statement, falsifier,
-                             artifact: {command, expect} | null, history: [str],
-                             flags: [PROPOSED|STALE|DOWNGRADED],
+                             refuted: "on DATE: why" | null,
+                             artifact: {command, expect, last_run: {ran_on,
+                                        exit_status, error, seconds, runner, matched,
+                                        output, label} | null} | null,
+                             history: [str],
+                             flags: [REFUTED|PROPOSED|STALE|DOWNGRADED],
                              premises: [{claim_id, anchor, title, grade}],
                              facets: [{on, grade, basis, why, evidence, line, trace,
-                                       flags: [{kind, text}]}],
+                                       flags: [{kind, text}],
+                                       premises: [premise] (its own, when it names them)}],
                              quotes: [quote]}
           quote             {index, text, note, state, last_verified, verified_label,
                              cross_check, agreeing, carried_by, independent,
+                             attribution: "X reports, citing Y" | null, under,
                              sources: [{source_id, title, url, link, archived, status,
                                         source_status, label, checked_on, current,
-                                        meaning_changed, moved_to,
+                                        meaning_changed, moved_to, moved_within,
                                         changes: [{op, was, now, meaningful, label}]}]}
         questions           [{number, claim_id, anchor, title, statement, unknown: [on]}]
         fidelity            [{claim_id, anchor, claim_title, quote, excerpt, cross_check,
@@ -157,7 +163,9 @@ def report_data(report: Report) -> dict[str, Any]:
         did_not, could_not_see  [str]
 
     Statuses of a quote on a source: verified, ambiguous, drifted, missing, gone,
-    unread (the page could not be read), unchecked.
+    unread (the page could not be read), unchecked. An artifact's last run has an
+    exit_status of null when it did not finish, and an error when it did not start,
+    timed out or exited non-zero; output is what it printed (cut past 10,000 characters).
     """
     return {"claimledger_report": REPORT_VERSION, **dataclasses.asdict(report)}
 

@@ -19,7 +19,7 @@ GRADE_MEANINGS: Mapping[Grade, str] = {
     Grade.UNKNOWN: "the public evidence cannot settle it",
 }
 
-FLAG_ORDER = ("PROPOSED", "STALE", "DOWNGRADED")
+FLAG_ORDER = ("REFUTED", "PROPOSED", "STALE", "DOWNGRADED")
 """The flags a claim shows, in the order a reader meets them."""
 
 
@@ -74,6 +74,8 @@ class SourceCheck:
     change_kinds: tuple[str, ...] = ()
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
+    moved_within: str | None = None
+    """Found elsewhere on its page than its heading or #L lines place it, and where."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ class QuoteView:
     agreeing: str
     carried_by: int
     independent: int
+    attribution: str | None = None
+    """Who says these words when it is not the page's own author: "X reports that Y says"."""
+    under: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ class FacetView:
     line: str
     trace: str
     flags: tuple[Flag, ...]
+    premises: tuple[PremiseView, ...] = ()
+    """What this facet alone rests on, when it names its own premises."""
 
 
 @dataclass(frozen=True)
@@ -126,11 +133,28 @@ class PremiseView:
 
 
 @dataclass(frozen=True)
+class ArtifactRunView:
+    """The artifact's last run: the day, how it ended (its exit status, or what kept it
+    from running), how long it took, what ran it, and what it printed."""
+
+    ran_on: str
+    exit_status: int | None
+    error: str | None
+    seconds: float
+    runner: str
+    matched: bool
+    output: str
+    label: str
+
+
+@dataclass(frozen=True)
 class ArtifactView:
-    """The program that demonstrates a claim, and the output it must print."""
+    """The program that demonstrates a claim, the output it must print, and its last run
+    (None before it first ran)."""
 
     command: str
     expect: str
+    last_run: ArtifactRunView | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +171,8 @@ class ClaimView:
     artifact: ArtifactView | None
     history: tuple[str, ...]
     flags: tuple[str, ...]
+    refuted: str | None = None
+    """The falsifier fired: "on DATE: what was seen"."""
 
 
 @dataclass(frozen=True)

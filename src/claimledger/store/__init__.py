@@ -1,4 +1,5 @@
-"""The evidence store: an append-only SQLite file of every fetch, snapshot and quote check.
+"""The evidence store: an append-only SQLite file of every fetch, snapshot, quote check and
+artifact run.
 
 History is the product's memory. "When did this sentence change?" and "what did
 that page say in March?" have answers only if nothing is ever overwritten, so rows
@@ -51,6 +52,7 @@ from filelock import FileLock, Timeout
 from claimledger.atomicfile import refuse_links
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.records import (
+    ArtifactRun,
     CheckRecord,
     FetchRecord,
     FetchResult,
@@ -59,6 +61,9 @@ from claimledger.records import (
     snapshot_digest,
 )
 from claimledger.store.rows import (
+    ARTIFACT_RUN_COLUMNS,
+    artifact_run_from_row,
+    artifact_run_values,
     changes_json,
     check_from_row,
     fetch_from_row,
@@ -392,6 +397,32 @@ class EvidenceStore:
             (claim_id,),
         )
         return list(self._readable(rows, check_from_row))
+
+    # artifact runs
+
+    @_mapped
+    def record_artifact_run(self, run: ArtifactRun) -> None:
+        """Record one run of a claim's artifact; committed before this returns.
+
+        A run belongs to no refresh, so it takes no writer lock: SQLite's own short lock
+        orders it among a refresh's writes.
+        """
+        if self.readonly:
+            raise ValueError(f"{self.path} was opened for reading only: nothing is recorded")
+        columns = ", ".join(ARTIFACT_RUN_COLUMNS)
+        places = ", ".join("?" for _ in ARTIFACT_RUN_COLUMNS)
+        self._write(
+            f"INSERT INTO artifact_runs ({columns}) VALUES ({places})", artifact_run_values(run)
+        )
+
+    @_mapped
+    def latest_artifact_runs(self) -> dict[str, ArtifactRun]:
+        """The newest run of each claim's artifact, by claim."""
+        rows = self._db.execute(
+            "SELECT * FROM artifact_runs WHERE id IN "
+            "(SELECT MAX(id) FROM artifact_runs GROUP BY claim_id) ORDER BY id"
+        )
+        return {run.claim_id: run for run in self._readable(rows, artifact_run_from_row)}
 
     # internals
 

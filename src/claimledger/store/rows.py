@@ -14,6 +14,7 @@ from typing import Any, get_args
 
 from claimledger.errors import StoreDamagedError
 from claimledger.records import (
+    ArtifactRun,
     ChangeOp,
     CheckRecord,
     CheckStatus,
@@ -131,4 +132,54 @@ def fetch_from_row(row: sqlite3.Row) -> FetchRecord:
         recipe=row["recipe"],
         canonical=row["canonical"],
         misread=bool(row["misread"]) if "misread" in row.keys() else False,  # noqa: SIM118
+    )
+
+
+ARTIFACT_RUN_COLUMNS = (
+    "claim_id",
+    "ran_at",
+    "command",
+    "started",
+    "exit_status",
+    "matched",
+    "output",
+    "expected",
+    "error",
+    "seconds",
+    "runner",
+)
+"""The columns of `artifact_runs` that `artifact_run_values` fills, in its order."""
+
+
+def artifact_run_values(run: ArtifactRun) -> tuple[object, ...]:
+    """An artifact run as the values of ARTIFACT_RUN_COLUMNS."""
+    return (
+        run.claim_id,
+        stamp(run.ran_at),
+        run.command,
+        int(run.started),
+        run.exit_status,
+        int(run.matched),
+        run.output,
+        run.expected,
+        run.error,
+        run.seconds,
+        run.runner,
+    )
+
+
+def artifact_run_from_row(row: sqlite3.Row) -> ArtifactRun:
+    exit_status = row["exit_status"]
+    return ArtifactRun(
+        claim_id=row["claim_id"],
+        ran_at=moment(row["ran_at"]),
+        command=row["command"],
+        started=bool(row["started"]),
+        exit_status=None if exit_status is None else int(exit_status),
+        matched=bool(row["matched"]),
+        output=row["output"],
+        expected=row["expected"],
+        error=row["error"],
+        seconds=float(row["seconds"]),
+        runner=row["runner"],
     )

@@ -1,0 +1,180 @@
+"""The report's views across claims: its sources, open questions, quote fidelity,
+documentation churn, the grade legend and the counts, each built from the claim views.
+
+Pure, like `claimledger.report.build`, which builds the claim views they read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from claimledger.grade import Regrade
+from claimledger.ledger import Grade, Ledger, Source
+from claimledger.records import FetchRecord
+from claimledger.report.markup import excerpt
+from claimledger.report.model import (
+    GRADE_MEANINGS,
+    ClaimView,
+    DriftView,
+    FidelityRow,
+    GradeCount,
+    PremiseView,
+    QuestionView,
+    QuoteView,
+    SourceCheck,
+    SourceView,
+    Summary,
+    weakest,
+)
+from claimledger.urls import safe_url
+
+
+def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[ClaimView, SourceCheck]]]:
+    """Each source id with the claims citing it and their checks there, in report order."""
+    citing: dict[str, list[tuple[ClaimView, SourceCheck]]] = {}
+    for claim in claims:
+        for quote in claim.quotes:
+            for check in quote.sources:
+                citing.setdefault(check.source_id, []).append((claim, check))
+    return citing
+
+
+def source_view(
+    source: Source, citing: Sequence[tuple[ClaimView, SourceCheck]], fetch: FetchRecord | None
+) -> SourceView:
+    """A source as the report lists it: its state at the last fetch, who cites it, its moves."""
+    checked = [check.source_status for _, check in citing if check.source_status is not None]
+    status = fetch.source_status if fetch is not None else (checked[0] if checked else None)
+    claims = list({claim.id: claim for claim, _ in citing}.values())
+    moved_to = safe_url(fetch.moved_to) if fetch is not None and status == "moved" else None
+    return SourceView(
+        id=source.id,
+        title=source.title,
+        url=safe_url(source.url),
+        archived=safe_url(source.archived),
+        kind=source.kind,
+        publisher=source.publisher,
+        status=status or "unchecked",
+        label=_source_words(status, fetch),
+        moved_to=moved_to,
+        cited_by=tuple(
+            PremiseView(c.id, c.anchor, c.title, weakest(f.grade for f in c.facets)) for c in claims
+        ),
+        moves=tuple(
+            f"moved on {move.date} from {safe_url(move.moved_from) or 'an address not shown'}"
+            for move in source.history
+        ),
+    )
+
+
+def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
+    if status is None:
+        return "not yet fetched"
+    when = f", fetched {day(fetch.fetched_at)}" if fetch is not None else ""
+    http = f" (HTTP {fetch.http_status})" if fetch is not None and fetch.http_status else ""
+    words = {
+        "ok": "read",
+        "moved": "moved to a new address",
+        "gone": f"gone{http}",
+        "unreachable": "unreachable",
+        "refused": f"refused{http}",
+        "unreadable": "not readable",
+    }
+    detail = ""
+    if fetch is not None and status == "unreadable" and fetch.content_type:
+        detail = f": content type {fetch.content_type}"
+    elif fetch is not None and status == "unreachable" and fetch.error:
+        detail = f": {fetch.error}"
+    return f"{words.get(status, status)}{detail}{when}"
+
+
+def questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:
+    asked = [
+        claim
+        for claim in claims
+        if claim.kind == "question" or any(f.grade == Grade.UNKNOWN for f in claim.facets)
+    ]
+    return tuple(
+        QuestionView(
+            number=number,
+            claim_id=claim.id,
+            anchor=claim.anchor,
+            title=claim.title,
+            statement=claim.statement,
+            unknown=tuple(f.on for f in claim.facets if f.grade == Grade.UNKNOWN),
+        )
+        for number, claim in enumerate(asked, start=1)
+    )
+
+
+def fidelity_row(claim: ClaimView, quote: QuoteView) -> FidelityRow:
+    return FidelityRow(
+        claim_id=claim.id,
+        anchor=claim.anchor,
+        claim_title=claim.title,
+        quote=quote.text,
+        excerpt=excerpt(quote.text),
+        cross_check=quote.cross_check,
+        agreeing=quote.agreeing,
+        last_verified=quote.last_verified or quote.verified_label,
+    )
+
+
+def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
+    """Quotes a page no longer carries as quoted: meaning changes first, then rewordings,
+    then quotes not found; in ledger order within each."""
+    found = [
+        DriftView(
+            claim_id=claim.id,
+            anchor=claim.anchor,
+            claim_title=claim.title,
+            source_id=check.source_id,
+            source_title=check.title,
+            source_url=check.url,
+            status=check.status,
+            meaning_changed=check.meaning_changed,
+            label=check.label,
+            quoted=quote.text,
+            current=check.current,
+            changes=check.changes,
+            checked_on=check.checked_on,
+            change_kinds=check.change_kinds,
+            closest=check.closest,
+            closest_kinds=check.closest_kinds,
+        )
+        for claim in claims
+        for quote in claim.quotes
+        for check in quote.sources
+        if check.status in ("drifted", "missing")
+    ]
+    rank = {(True, "drifted"): 0, (False, "drifted"): 1, (False, "missing"): 2}
+    return tuple(sorted(found, key=lambda d: rank[(d.meaning_changed, d.status)]))
+
+
+def legend(ledger: Ledger) -> tuple[GradeCount, ...]:
+    counts = ledger.grade_counts()
+    return tuple(GradeCount(str(grade), GRADE_MEANINGS[grade], counts[grade]) for grade in Grade)
+
+
+def summary(
+    claims: Sequence[ClaimView], sources: Sequence[SourceView], regrade: Regrade
+) -> Summary:
+    quotes = [quote for claim in claims for quote in claim.quotes]
+    return Summary(
+        claims=len(claims),
+        facets=sum(len(claim.facets) for claim in claims),
+        quotes=len(quotes),
+        sources=len(sources),
+        verified_quotes=sum(1 for q in quotes if q.state == "verified"),
+        drifted_quotes=sum(1 for q in quotes if q.state == "drifted"),
+        missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
+        sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
+        proposals=len(regrade.proposals),
+        stale=sum(1 for n in regrade.notices if n.kind == "stale"),
+    )
+
+
+def day(moment: datetime) -> str:
+    """The UTC day of a moment, as the report dates everything."""
+    return (moment.astimezone(UTC) if moment.tzinfo else moment).date().isoformat()

@@ -1,0 +1,485 @@
+"""Executable evidence that is actually run: `regrade` runs every artifact claim's command,
+records the run in the evidence store, fails visibly when a program cannot run, and the
+report, `explain` and the rules all read the recorded run.
+
+Every run is a real process (this Python, or a small script), every store a real SQLite
+file, every command the real CLI.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+import shlex
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+import pytest
+from markdown_it import MarkdownIt
+
+from claimledger.artifact import describe_runner
+from claimledger.ledger import Grade
+from claimledger.ledgerfile import load
+from claimledger.records import ArtifactRun
+from claimledger.store import EvidenceStore
+from claimledger.store.schema import MIGRATIONS, SCHEMA_VERSION
+from cli_runner import Cli
+
+PRINT_SAID = [sys.executable, "-c", "print(open('said.txt').read().strip())"]
+"""A toy whose output the test sets: it prints what `said.txt` beside the ledger says."""
+
+HOSTILE = (
+    "<script>alert(1)</script>\n"
+    "[click me](javascript:alert(2))\n"
+    "```\n"
+    "<img src=x onerror=alert(3)>\n"
+    "**not bold** | not a cell"
+)
+
+
+def write_ledger(
+    directory: Path,
+    run: list[str] | str,
+    *,
+    expect: str = "ok\n",
+    timeout: float = 30,
+    shell: bool = False,
+    predicted: bool = False,
+    broken: bool = False,
+) -> Path:
+    """A ledger of one artifact claim, `toy`; with `predicted`, a facet graded by judgement
+    (what the author predicted) beside the measured one; with `broken`, a second artifact
+    claim whose program does not exist."""
+    artifact = {"run": run, "expect": expect, "timeout": timeout, "shell": shell}
+    prediction = (
+        "      - {on: predicted before running it, grade: SPECULATIVE, basis: judgement,"
+        " why: inferred from the design}\n"
+        if predicted
+        else ""
+    )
+    text = (
+        "ledger: 1\n"
+        "title: Artifacts\n"
+        "date_read: 2026-08-23\n"
+        "sections: [{id: s, title: S}]\n"
+        "sources: {}\n"
+        "claims:\n"
+        "  - id: toy\n"
+        "    section: s\n"
+        "    title: A toy\n"
+        "    kind: artifact\n"
+        "    statement: The toy prints ok.\n"
+        f"    artifact: {json.dumps(artifact)}\n"
+        "    grades:\n"
+        f"{prediction}"
+        "      - {on: measured, grade: DEMONSTRATED, basis: artifact, why: run on every regrade}\n"
+    )
+    if broken:
+        text += (
+            "  - {id: broken, section: s, title: Broken, kind: artifact, statement: S.,\n"
+            "     artifact: {run: [nonexistent-program-xyz], expect: ok},\n"
+            "     grades: [{on: measured, grade: DEMONSTRATED, basis: artifact}]}\n"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "claims.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def store_path(ledger: Path) -> Path:
+    return ledger.parent / "out" / "evidence.sqlite3"
+
+
+def recorded_rows(ledger: Path) -> list[sqlite3.Row]:
+    """Every row of artifact_runs, oldest first, read straight from the file."""
+    connection = sqlite3.connect(store_path(ledger))
+    connection.row_factory = sqlite3.Row
+    try:
+        return connection.execute("SELECT * FROM artifact_runs ORDER BY id").fetchall()
+    finally:
+        connection.close()
+
+
+def last_run(ledger: Path) -> ArtifactRun:
+    with EvidenceStore.open(store_path(ledger), readonly=True) as store:
+        return store.latest_artifact_runs()["toy"]
+
+
+def grade_of(ledger: Path, on: str = "measured") -> Grade:
+    return next(facet.grade for facet in load(ledger).claim("toy").grades if facet.on == on)
+
+
+def could_not_run_lines(stderr: str, claim_id: str = "toy") -> list[str]:
+    prefix = f"claimledger: error: artifact of {claim_id} could not run: "
+    return [line for line in stderr.splitlines() if line.startswith(prefix)]
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    ledger = write_ledger(tmp_path / "toy", PRINT_SAID)
+    (ledger.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    return ledger
+
+
+# --------------------------------------------------------------------------- running and recording
+
+
+def test_regrade_runs_the_artifact_by_default_and_records_the_run(toy: Path) -> None:
+    assert not store_path(toy).exists()  # never refreshed: regrade makes the store
+
+    result = Cli(toy)("regrade", code=0)
+
+    assert could_not_run_lines(result.stderr) == []
+    rows = recorded_rows(toy)
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["claim_id"] == "toy"
+    assert row["command"] == shlex.join(PRINT_SAID)
+    assert (row["started"], row["exit_status"], row["matched"]) == (1, 0, 1)
+    assert (row["output"], row["expected"], row["error"]) == ("ok\n", "ok\n", None)
+    assert row["seconds"] >= 0
+    assert row["runner"] == f"{sys.executable} (Python {platform.python_version()})"
+    assert row["ran_at"].endswith("+00:00")
+
+    Cli(toy)("regrade", code=0)
+    rows = recorded_rows(toy)
+    assert len(rows) == 2  # append-only: every run is kept
+    assert last_run(toy).ran_at == dt.datetime.fromisoformat(rows[1]["ran_at"])  # the latest
+
+
+def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
+    cli = Cli(toy)
+    (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+
+    report = cli.json("regrade", "--no-artifacts", code=0)
+
+    assert report["proposals"] == []  # not run: the rule proposes nothing
+    assert not store_path(toy).exists()
+    cli("regrade", "--no-artifacts", "--run-artifacts", code=2)
+
+
+def test_the_old_run_artifacts_flag_is_still_accepted(toy: Path) -> None:
+    Cli(toy)("regrade", "--run-artifacts", code=0)
+
+    assert len(recorded_rows(toy)) == 1
+    assert "--run-artifacts" not in Cli(toy)("regrade", "--help").stdout  # hidden
+
+
+def test_a_ledger_without_artifacts_opens_no_store_for_writing(tmp_path: Path) -> None:
+    ledger = write_ledger(tmp_path, PRINT_SAID)
+    text = ledger.read_text(encoding="utf-8")
+    artifact = text[text.index("    artifact:") : text.index("    grades:")]
+    ledger.write_text(text.replace(artifact, "").replace("basis: artifact", "basis: judgement"))
+
+    Cli(ledger)("regrade", code=0)
+
+    assert not store_path(ledger).exists()
+
+
+def test_the_runner_is_named_but_only_an_interpreter_is_asked_its_version(
+    tmp_path: Path,
+) -> None:
+    calls = tmp_path / "calls.txt"
+    script = tmp_path / "toy-tool"
+    script.write_text(f'#!/bin/sh\necho "$@" >> {shlex.quote(str(calls))}\necho ok\n')
+    script.chmod(0o755)
+    ledger = write_ledger(tmp_path, ["./toy-tool", "run"])
+
+    Cli(ledger)("regrade", code=0)
+
+    assert calls.read_text(encoding="utf-8").splitlines() == ["run"]  # never `--version`
+    assert last_run(ledger).runner == str(script)
+    assert describe_runner("nonexistent-program-xyz", tmp_path) == ""
+    assert describe_runner(sys.executable, tmp_path).startswith(f"{sys.executable} (Python ")
+
+
+# --------------------------------------------------------------------------- failures to run
+
+
+def test_a_missing_program_is_a_visible_failure(tmp_path: Path) -> None:
+    ledger = write_ledger(tmp_path, ["nonexistent-program-xyz"])
+    cli = Cli(ledger)
+    before = ledger.read_bytes()
+
+    checked = cli("regrade", "--check", code=1)
+    dry = cli("regrade", code=1)
+    written = cli("regrade", "--write", code=1)
+
+    for result in (checked, dry, written):
+        lines = could_not_run_lines(result.stderr)
+        assert len(lines) == 1 and "nonexistent-program-xyz" in lines[0], result.stderr
+    assert ledger.read_bytes() == before  # no evidence: no grade change to write
+    run = last_run(ledger)
+    assert (run.started, run.exit_status, run.matched, run.runner) == (False, None, False, "")
+    assert run.error is not None and "nonexistent-program-xyz" in run.error
+    assert len(recorded_rows(ledger)) == 3
+
+
+def test_write_applies_what_it_can_and_still_fails_for_a_program_that_could_not_run(
+    tmp_path: Path,
+) -> None:
+    ledger = write_ledger(tmp_path, PRINT_SAID, broken=True)
+    (ledger.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+
+    result = Cli(ledger)("regrade", "--write", code=1)
+
+    assert grade_of(ledger) is Grade.UNKNOWN  # the toy's evidence was applied
+    assert str(load(ledger).claim("broken").grades[0].grade) == "DEMONSTRATED"  # no evidence
+    assert could_not_run_lines(result.stderr, "toy") == []
+    assert len(could_not_run_lines(result.stderr, "broken")) == 1
+
+
+def test_a_command_the_shell_cannot_find_is_a_visible_failure(tmp_path: Path) -> None:
+    ledger = write_ledger(tmp_path, "nonexistent-program-xyz --flag", shell=True)
+
+    result = Cli(ledger)("regrade", "--check", code=1)
+
+    assert could_not_run_lines(result.stderr) == [
+        "claimledger: error: artifact of toy could not run: the shell could not run it (status 127)"
+    ]
+    assert not last_run(ledger).started
+
+
+@pytest.mark.slow
+def test_a_program_that_times_out_is_a_visible_failure(tmp_path: Path) -> None:
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+    ledger = write_ledger(tmp_path, sleeper, timeout=0.5)
+
+    result = Cli(ledger)("regrade", "--check", code=1)
+
+    assert could_not_run_lines(result.stderr) == [
+        "claimledger: error: artifact of toy could not run: timed out after 0.5 s"
+    ]
+    run = last_run(ledger)
+    assert (run.started, run.exit_status, run.matched) == (True, None, False)
+    assert grade_of(ledger) is Grade.DEMONSTRATED
+
+
+# --------------------------------------------------------------------------- what the rule grades
+
+
+def test_a_different_output_lowers_the_grade_and_the_same_output_restores_it(toy: Path) -> None:
+    cli = Cli(toy)
+    (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+
+    report = cli.json("regrade", code=1)
+    result = cli("regrade", "--write", code=0)
+
+    assert could_not_run_lines(result.stderr) == []  # a mismatch is evidence, not a failure
+    assert [(p["claim_id"], p["to_grade"], p["rule"]) for p in report["proposals"]] == [
+        ("toy", "UNKNOWN", "artifact-changed")
+    ]
+    assert grade_of(toy) is Grade.UNKNOWN
+    run = last_run(toy)
+    assert (run.exit_status, run.matched, run.output) == (0, False, "changed\n")
+
+    (toy.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    restored = cli.json("regrade", code=1)
+    assert [(p["to_grade"], p["rule"]) for p in restored["proposals"]] == [
+        ("DEMONSTRATED", "artifact-restored")
+    ]
+
+
+def test_a_non_zero_exit_is_evidence_the_rule_grades(tmp_path: Path) -> None:
+    failing = [sys.executable, "-c", "import sys; print('ok'); sys.exit(3)"]
+    ledger = write_ledger(tmp_path, failing)
+
+    report = Cli(ledger).json("regrade", code=1)
+
+    assert [p["rule"] for p in report["proposals"]] == ["artifact-changed"]
+    run = last_run(ledger)
+    assert (run.started, run.exit_status, run.error) == (True, 3, "exited with status 3")
+
+
+# --------------------------------------------------------------------------- explain and the report
+
+
+def test_explain_shows_the_last_run(toy: Path) -> None:
+    cli = Cli(toy)
+    assert "toy: its artifact has not run yet" in cli("explain", "toy", code=0).stdout
+
+    cli("regrade", code=0)
+    text = cli("explain", "toy", code=0).stdout
+    data = cli.json("explain", "toy", code=0)
+
+    line = next(line for line in text.splitlines() if "artifact last ran" in line)
+    assert "exit status 0" in line and sys.executable in line and "output matches" in line
+    assert "rule artifact: the artifact's output matches" in text
+    assert data["last_artifact_run"]["matched"] is True
+    assert data["last_artifact_run"]["runner"].startswith(sys.executable)
+
+
+def test_a_run_of_an_older_command_is_not_shown_as_this_ones(toy: Path) -> None:
+    cli = Cli(toy)
+    cli("regrade", code=0)
+    toy.write_text(toy.read_text(encoding="utf-8").replace(".strip()", ".rstrip()"), "utf-8")
+
+    assert "its artifact has not run yet" in cli("explain", "toy", code=0).stdout
+
+
+def hostile_report(ledger: Path, fmt: str) -> str:
+    (ledger.parent / "said.txt").write_text(HOSTILE, encoding="utf-8")
+    Cli(ledger)("regrade", code=1)
+    path = ledger.parent / "out" / f"report.{fmt}"
+    Cli(ledger)("render", "-o", str(path), code=0)
+    return path.read_text(encoding="utf-8")
+
+
+def parsed(html: str) -> Any:
+    """An HTML page as an lxml tree (Any: lxml's xpath results are a union of everything)."""
+    return lxml.html.fromstring(html)
+
+
+def assert_no_active_content(doc: Any) -> None:
+    assert not doc.xpath("//script | //img | //iframe | //strong[.='not bold']")
+    assert not [href for href in doc.xpath("//a/@href") if not href.startswith(("#", "http"))]
+
+
+def printed_block(doc: Any) -> str:
+    said = doc.xpath("//p[.='It printed:']/following-sibling::pre[1]")
+    assert len(said) == 1
+    return str(said[0].text_content())
+
+
+def test_the_markdown_report_shows_the_last_run_and_its_output_as_text(toy: Path) -> None:
+    markdown = hostile_report(toy, "md")
+    html = MarkdownIt("commonmark", {"html": True}).render(markdown)  # raw HTML let through
+    doc = parsed(f"<html><body>{html}</body></html>")
+
+    assert_no_active_content(doc)
+    assert printed_block(doc).rstrip("\n") == HOSTILE.rstrip("\n")
+    last = next(p.text_content() for p in doc.xpath("//p") if p.text_content().startswith("Last"))
+    assert last.startswith("Last run: ran ") and "exit status 0 in " in last
+    assert f"by {Path(sys.executable).name} (Python " in last  # by name: not where it lives
+    assert sys.executable not in last and "it did not print what is expected" in last
+    expected = doc.xpath("//p[.='and expect:']/following-sibling::pre[1]")[0].text_content()
+    assert expected == "ok\n"
+
+
+def test_the_html_report_shows_the_last_run_and_its_output_as_text(toy: Path) -> None:
+    doc = parsed(hostile_report(toy, "html"))
+
+    assert_no_active_content(doc)
+    assert printed_block(doc) == HOSTILE + "\n"  # exactly what it printed
+    last = doc.xpath("//p[@class='artifact-run']")[0].text_content()
+    assert last.startswith("Last run: ran ") and f"by {Path(sys.executable).name} (" in last
+    assert sys.executable not in last
+
+
+def test_the_json_report_holds_the_last_run(toy: Path) -> None:
+    Cli(toy)("regrade", code=0)
+    path = toy.parent / "out" / "report.json"
+    Cli(toy)("render", "-o", str(path), code=0)
+
+    claim = json.loads(path.read_text(encoding="utf-8"))["sections"][0]["claims"][0]
+    run = claim["artifact"]["last_run"]
+    assert set(run) == {
+        "ran_on", "exit_status", "error", "seconds", "runner", "matched", "output", "label",
+    }  # fmt: skip
+    assert (run["exit_status"], run["error"], run["matched"]) == (0, None, True)
+    assert run["output"] == "ok\n"
+
+
+def test_a_report_before_any_run_shows_no_last_run(toy: Path) -> None:
+    path = toy.parent / "out" / "report.md"
+    Cli(toy)("render", "-o", str(path), code=0)
+
+    assert "Last run" not in path.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- predicted, measured
+
+
+def test_a_predicted_facet_beside_a_measured_artifact_loads_regrades_and_renders(
+    tmp_path: Path,
+) -> None:
+    ledger = write_ledger(tmp_path, PRINT_SAID, predicted=True)
+    (ledger.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    cli = Cli(ledger)
+    facets = load(ledger).claim("toy").grades
+    assert [(f.on, str(f.grade), str(f.basis)) for f in facets] == [
+        ("predicted before running it", "SPECULATIVE", "judgement"),
+        ("measured", "DEMONSTRATED", "artifact"),
+    ]
+
+    cli("regrade", "--write", code=0)
+    (ledger.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+    cli("regrade", "--write", code=0)
+    cli("render", code=0)
+
+    assert grade_of(ledger, "predicted before running it") is Grade.SPECULATIVE  # a person's
+    assert grade_of(ledger) is Grade.UNKNOWN  # the measurement no longer holds
+    report = (ledger.parent / "out" / "report.md").read_text(encoding="utf-8")
+    assert "Grade on predicted before running it: SPECULATIVE" in report
+    assert "Grade on measured: UNKNOWN" in report
+    assert "it did not print what is expected" in report
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def a_run(claim_id: str, minute: int, **changes: Any) -> ArtifactRun:
+    values: dict[str, Any] = {
+        "claim_id": claim_id,
+        "ran_at": dt.datetime(2026, 11, 29, 12, minute, tzinfo=dt.UTC),
+        "command": "python3 toy.py",
+        "started": True,
+        "exit_status": 0,
+        "matched": True,
+        "output": "ok\n",
+        "expected": "ok\n",
+        "error": None,
+        "seconds": 0.25,
+        "runner": "/usr/bin/python3 (Python 3.12.1)",
+    }
+    return ArtifactRun(**{**values, **changes})
+
+
+def test_runs_round_trip_and_the_latest_of_each_claim_wins(evidence_path: Path) -> None:
+    timed_out = a_run("toy", 2, exit_status=None, matched=False, output="", error="timed out")
+    other = a_run("other", 1, started=False, exit_status=None, matched=False, runner="")
+    with EvidenceStore.open(evidence_path) as store:
+        for run in (a_run("toy", 1), other, timed_out):
+            store.record_artifact_run(run)
+    with EvidenceStore.open(evidence_path, readonly=True) as store:
+        assert store.latest_artifact_runs() == {"toy": timed_out, "other": other}
+        with pytest.raises(ValueError, match="reading only"):
+            store.record_artifact_run(a_run("toy", 3))
+
+
+def test_artifact_runs_are_append_only(evidence_path: Path) -> None:
+    with EvidenceStore.open(evidence_path) as store:
+        store.record_artifact_run(a_run("toy", 1))
+    connection = sqlite3.connect(evidence_path)
+    try:
+        for statement in ("UPDATE artifact_runs SET matched = 0", "DELETE FROM artifact_runs"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                connection.execute(statement)
+    finally:
+        connection.close()
+
+
+def test_a_store_of_an_older_schema_is_upgraded_and_records_runs(toy: Path) -> None:
+    path = store_path(toy)
+    path.parent.mkdir(parents=True)
+    old = sqlite3.connect(path)
+    for statements in MIGRATIONS[:4]:
+        for statement in statements:
+            old.execute(statement)
+    old.execute("PRAGMA user_version = 4")
+    old.commit()
+    old.close()
+
+    Cli(toy)("regrade", code=0)
+
+    upgraded = sqlite3.connect(path)
+    try:
+        assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        upgraded.close()
+    assert len(recorded_rows(toy)) == 1
+    assert last_run(toy).matched
