@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from claimledger import edits
 from claimledger.errors import ExitCode, InputError, TemplateError
 from claimledger.grade import regrade
 from claimledger.ledger import Grade, Ledger, parse
@@ -170,7 +171,11 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
             meaning_changed=True,
             changes=[WordChange("replace", "exactly", "at least", True)],
         ),
-        check(ledger, "missing-quote", 0, "docs-missing", status="missing"),
+        dataclasses.replace(
+            check(ledger, "missing-quote", 0, "docs-missing", status="missing"),
+            closest="Storage reads may return stale data.",
+            closest_kinds=("guarantee term changed",),
+        ),
         check(ledger, "sources-in-trouble", 0, "docs-gone", status=None, source_status="gone"),
         check(ledger, "sources-in-trouble", 1, "docs-moved", source_status="moved"),
         check(
@@ -369,6 +374,58 @@ def test_a_refuted_claim_is_shown_refuted_and_caps_its_dependents(
     assert [f.kind for f in resting.flags] == ["PROPOSED"]
     assert "CLAIMED → UNKNOWN by rule premises-refuted" in resting.flags[0].text
     assert _claim(report, "measured").facets[0].flags == ()  # the quoted facet stands
+
+
+def test_the_findings_count_what_changed_since_the_reading(report: Report) -> None:
+    found = {finding.text: finding for finding in report.findings}
+    assert found["quote reworded so that its meaning changed"].count == 1
+    assert [c.claim_id for c in found["quote no longer on its page"].claims] == ["missing-quote"]
+    assert [c.claim_id for c in found["claim refuted"].claims] == ["never-reordered"]
+    assert found["harmless rewording adopted"].count == 1
+    assert [c.claim_id for c in found["harmless rewording adopted"].claims] == ["verified-two"]
+    assert next(iter(found)) == "quote reworded so that its meaning changed"  # the worst first
+
+
+def test_an_adopted_rewording_shows_the_wording_as_read(
+    report: Report, outputs: dict[str, str]
+) -> None:
+    quote = _claim(report, "verified-two").quotes[0]
+    assert (quote.adopted_on, quote.as_read) == (
+        "2026-09-15",
+        "Each object has one writer at a time.",
+    )
+    adopted = [d for d in report.drifts if d.status == "adopted"]
+    assert [(d.claim_id, d.quoted, d.current) for d in adopted] == [
+        ("verified-two", "Each object has one writer at a time.", quote.text)
+    ]
+    assert "  - as read: “Each object has one writer at a time.”" in outputs["md"]
+
+
+def test_a_missing_quote_shows_the_closest_passage_and_what_it_contradicts(
+    outputs: dict[str, str],
+) -> None:
+    assert (
+        "  - the page no longer says it; its closest passage now: “Storage reads may return "
+        "stale data.”\n  - that passage contradicts the quote: guarantee term changed"
+    ) in outputs["md"]
+
+
+def test_withdrawn_is_not_unknown_among_the_open_questions(ledger: Ledger) -> None:
+    text = edits.set_grade(
+        FIXTURE.read_text(encoding="utf-8"), ledger, "missing-quote", None, Grade.UNKNOWN,
+        by="rule:quotes-missing", why="the quote is gone", date=GENERATED_ON,
+    )  # fmt: skip
+    regraded = parse(text)
+    why = {q.claim_id: q.why for q in build(regraded, fixture_checks(regraded)).questions}
+    assert why["missing-quote"].startswith("withdrawn")
+    assert why["q-scope"].startswith("asked of the vendor")
+
+
+def test_no_history_line_repeats_the_grade_block(report: Report) -> None:
+    for claim in report.claims:
+        flagged = {flag.text for facet in claim.facets for flag in facet.flags}
+        for line in claim.history:
+            assert not any(line.split(", by ")[-1] in text for text in flagged), line
 
 
 def test_drifted_quote_shows_the_pages_wording_beside_it(report: Report) -> None:
@@ -700,7 +757,7 @@ def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None
         "claimledger_report", "title", "subject", "author", "about", "date_read",
         "last_refresh", "generated_on", "has_evidence", "legend", "summary", "sections",
         "questions", "fidelity", "churn_sources", "drifts", "changes", "did_not",
-        "could_not_see", "sources",
+        "could_not_see", "sources", "closing", "findings",
     ]  # fmt: skip
     assert data["claimledger_report"] == 1
     claim = data["sections"][0]["claims"][0]

@@ -56,6 +56,15 @@ class Section:
     id: str
     title: str
     intro: str = ""
+    after: str = ""
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A part of the essay after the graded sections: its title and the author's markdown."""
+
+    title: str
+    body: str
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,8 @@ class Artifact:
     expect: str
     shell: bool = False
     timeout: float = 60.0
+    language: str | None = None
+    code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,7 @@ class Claim:
     falsified: Refutation | None = None
     artifact: Artifact | None = None
     history: tuple[HistoryEntry, ...] = ()
+    body: str = ""
     line: int = 0
 
     def premises_of(self, facet: Facet) -> tuple[str, ...]:
@@ -216,6 +228,7 @@ class Ledger:
     subject: str = ""
     author: str = ""
     about: str = ""
+    closing: tuple[Closing, ...] = ()
     scope: Scope = field(default_factory=Scope)
     parsed_from: ParsedText | None = field(default=None, compare=False, repr=False)
     """The text this ledger was parsed from, and its YAML tree (for edits of that text)."""
@@ -543,7 +556,11 @@ def _build(data: dict[str, Any]) -> Ledger:
         author=data.get("author", ""),
         about=data.get("about", ""),
         date_read=dt.date.fromisoformat(data["date_read"]),
-        sections=tuple(Section(s["id"], s["title"], s.get("intro", "")) for s in data["sections"]),
+        sections=tuple(
+            Section(s["id"], s["title"], s.get("intro", ""), s.get("after", ""))
+            for s in data["sections"]
+        ),
+        closing=tuple(Closing(part["title"], part["body"]) for part in data.get("closing", [])),
         sources={sid: _build_source(sid, s) for sid, s in data["sources"].items()},
         claims=tuple(_build_claim(c) for c in data["claims"]),
         scope=Scope(
@@ -618,8 +635,11 @@ def _build_claim(c: dict[str, Any]) -> Claim:
             expect=artifact["expect"],
             shell=artifact.get("shell", False),
             timeout=float(artifact.get("timeout", 60.0)),
+            language=artifact.get("language"),
+            code=artifact.get("code"),
         ),
         history=tuple(_build_history(h) for h in c.get("history", [])),
+        body=c.get("body", ""),
     )
 
 

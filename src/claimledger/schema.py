@@ -36,7 +36,28 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "properties": {
                     "id": {"$ref": "#/$defs/id"},
                     "title": {"type": "string", "minLength": 1},
-                    "intro": {"type": "string", "description": "The author's markdown."},
+                    "intro": {
+                        "type": "string",
+                        "description": "The author's markdown, before the section's claims.",
+                    },
+                    "after": {
+                        "type": "string",
+                        "description": "The author's markdown, after the section's claims.",
+                    },
+                },
+            },
+        },
+        "closing": {
+            "type": "array",
+            "description": "Parts of the essay after the graded sections (what is not "
+            "proposed, the conclusion): a title and the author's markdown each.",
+            "items": {
+                "type": "object",
+                "required": ["title", "body"],
+                "additionalProperties": False,
+                "properties": {
+                    "title": {"type": "string", "minLength": 1},
+                    "body": {"type": "string", "minLength": 1},
                 },
             },
         },
@@ -183,6 +204,18 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 },
                 "expect": {"type": "string"},
                 "timeout": {"type": "number", "exclusiveMinimum": 0},
+                "language": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_+#.-]+$",
+                    "description": "The language of its code, for the report's code block "
+                    "(python, js, sh).",
+                },
+                "code": {
+                    "type": "string",
+                    "description": "The program the report shows, when `run` is not it "
+                    "(run: [python3, toy.py]; code: the text of toy.py). Default: the script "
+                    "of an `-c`/`-e` run, else the command.",
+                },
             },
         },
         "history_entry": {
@@ -238,6 +271,11 @@ LEDGER_SCHEMA: dict[str, Any] = {
                         "why": {"type": "string", "minLength": 1},
                         "by": {"type": "string", "minLength": 1},
                     },
+                },
+                "body": {
+                    "type": "string",
+                    "description": "The author's markdown about the claim: the mechanism, "
+                    "the argument; shown after its statement.",
                 },
                 "artifact": {"$ref": "#/$defs/artifact"},
                 "history": {"type": "array", "items": {"$ref": "#/$defs/history_entry"}},

@@ -84,19 +84,30 @@ def init_command(
     directory: Annotated[
         Path, typer.Argument(help="Where to create claims.yaml and templates/.")
     ] = Path(),
+    author: Annotated[
+        str | None,
+        typer.Option(
+            "--author",
+            metavar="NAME",
+            help="Who reads and grades: the report's author, and its ClaimReview's.",
+        ),
+    ] = None,
 ) -> ExitCode:
     """Scaffold a small valid claims.yaml, its JSON Schema and the default report templates.
 
     The ledger's first line points editors at ledger.schema.json beside it, for
-    validation and completion; its date read is today; a .gitignore keeps out/ and the
-    lock file out of the repository. Refuses to overwrite anything already there.
+    validation and completion; its date read is today, its author --author; a .gitignore
+    keeps out/ and the lock file out of the repository. Refuses to overwrite anything
+    already there.
     """
+    if author is not None and not author.strip():
+        raise InputError("--author needs a name")
     templates = Templates(templates_loader(None))
     ledger_path = directory / "claims.yaml"
     ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
     keep_out = "" if (directory / ".gitignore").exists() else ignored
     files = {
-        "claims.yaml": _dated_starter(today()),
+        "claims.yaml": _starter(today(), author),
         "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
         **({".gitignore": keep_out} if keep_out else {}),
         **{f"templates/{name}": templates.source(name) for name in packaged_templates()},
@@ -109,6 +120,12 @@ def init_command(
     if not keep_out:
         lines = " and ".join(line for line in ignored.splitlines() if not line.startswith("#"))
         out.print(f"note: {directory / '.gitignore'} exists; add {lines} to it", markup=False)
+    if author is None:
+        out.print(
+            "note: no --author: name who reads and grades with "
+            f"claimledger --ledger {ledger_path} set author NAME",
+            markup=False,
+        )
     out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
     return ExitCode.OK
 
@@ -120,10 +137,11 @@ out/
 """
 
 
-def _dated_starter(day: dt.date) -> str:
-    """The starter ledger, read today: its date_read is the day `init` runs."""
+def _starter(day: dt.date, author: str | None) -> str:
+    """The starter ledger, read today (its date_read is the day `init` runs) by `author`."""
     text = ledgerfile.starter_ledger()
-    return edits.set_field(text, parse(text), "date_read", day.isoformat())
+    text = edits.set_field(text, parse(text), "date_read", day.isoformat())
+    return text if author is None else edits.set_field(text, parse(text), "author", author.strip())
 
 
 @command("grade")

@@ -1,9 +1,18 @@
-"""The command that writes the teardown report: render."""
+"""The command that writes the teardown report: render.
+
+The format is --format's, else what the output's name ends in (`-o report.html`), else
+Markdown. `-o -` writes the report to stdout. What the report showed is kept in the
+evidence store, by format and output, for the next render to say what changed since.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from pathlib import Path
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path, PurePath
 from typing import Annotated, Any
 
 import typer
@@ -11,18 +20,23 @@ import typer
 from claimledger.artifact import outcome_of
 from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.cli.app import (
+    Options,
     command,
+    err,
     latest_artifact_runs,
     latest_checks,
     latest_fetches,
+    now,
     options,
     out,
     today,
 )
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 from claimledger.grade import regrade
+from claimledger.ledger import Ledger
 from claimledger.report import (
     FORMAT_NAMES,
+    Report,
     Templates,
     build_report,
     format_for,
@@ -30,6 +44,10 @@ from claimledger.report import (
     report_state,
     templates_loader,
 )
+from claimledger.report.formats import SUFFIXES, WITH_CLAIMREVIEW, published_at
+from claimledger.store import EvidenceStore
+
+STDOUT = "-"
 
 
 @command("render")
@@ -40,12 +58,27 @@ def render_command(
         typer.Option(
             "--format",
             "-f",
-            help=f"{', '.join(FORMAT_NAMES)} (default: what --output's suffix names, else md).",
+            help=f"{', '.join(FORMAT_NAMES)} (default: what --output's name ends in, else md).",
             show_default=False,
         ),
     ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Default: out/report.<format>.")
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="The file to write, or - for stdout (default: out/report.<format>).",
+            metavar="PATH",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="The address the report will be published at: the ClaimReview's ids and "
+            "urls are this address and each claim's anchor.",
+            metavar="URL",
+        ),
     ] = None,
     templates: Annotated[
         Path | None,
@@ -54,43 +87,113 @@ def render_command(
 ) -> ExitCode:
     """Write the teardown report from the ledger and the latest evidence.
 
-    Example: claimledger render -o out/report.html
+    Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
     opts = options(ctx)
     if templates is not None and not templates.is_dir():
         raise InputError(f"--templates {templates}: not a directory")
     user_templates = templates or opts.home / "templates"
     loader = templates_loader(user_templates if user_templates.is_dir() else None)
-    name = fmt or (format_name_for(output) if output else None) or "md"
-    report_format = format_for(name, Templates(loader))
+    name = fmt or format_named_by(output)
+    base = None if base_url is None else published_at(base_url)
+    report_format = format_for(name, Templates(loader), base)
+    if base is None and name in WITH_CLAIMREVIEW:
+        err.print(
+            "claimledger: note: no --base-url, so no ClaimReview has a url (search engines "
+            "ask for one): pass the address the report will be published at",
+            markup=False,
+        )
+    path = None if output == STDOUT else _output_path(opts, report_format.suffix, output)
+    target = STDOUT if path is None else _target(path, opts.home)
     ledger = opts.load()
+    with _state_store(opts) as store:
+        previous = None if store is None else store.last_render_state(name, target)
+        if previous is None and path is not None:
+            previous = _hidden_state(path)  # kept beside the report by earlier versions
+        report = _report(opts, ledger, previous)
+        text = report_format.render(report)
+        if path is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            _write_file(path, text)
+        if store is not None:
+            store.record_render_state(name, target, report_state(report), now())
+    if path is not None:
+        out.print(f"wrote {path}", markup=False)
+    return ExitCode.OK
+
+
+def format_named_by(output: str | None) -> str:
+    """The format an output's name asks for: md for stdout or the default file; a name
+    that names no format is an error rather than Markdown in a file called report.txt."""
+    if output is None or output == STDOUT:
+        return "md"
+    name = format_name_for(PurePath(output))
+    if name is None:
+        raise InputError(
+            f"--output {output}: its name does not say which format to write: end it in "
+            f"{', '.join(SUFFIXES)}, or name one with --format ({', '.join(FORMAT_NAMES)})"
+        )
+    return name
+
+
+def _output_path(opts: Options, suffix: str, output: str | None) -> Path:
+    if output is not None:
+        return Path(output)
+    path = opts.home / "out" / f"report{suffix}"
+    refuse_links(path, below=opts.home)  # a default path: never through a planted link
+    return path
+
+
+def _target(path: Path, home: Path) -> str:
+    """How the store names an output: relative to the ledger's directory when below it
+    (so a checkout moved elsewhere keeps its states), else its absolute path."""
+    absolute, root = Path(os.path.normpath(path.absolute())), home.absolute()
+    return (absolute.relative_to(root) if absolute.is_relative_to(root) else absolute).as_posix()
+
+
+def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
+    """The report of `ledger` and the latest evidence, compared with the `previous` render."""
     checks = latest_checks(opts, ledger)
     fetches, last = latest_fetches(opts, ledger)
     runs = latest_artifact_runs(opts, ledger)
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
-    path = output or opts.home / "out" / f"report{report_format.suffix}"
-    state_path = path.with_name(f".{path.name}.state.json")
-    if output is None:
-        refuse_links(path, below=opts.home)  # a default path: never through a planted link
-    refuse_links(state_path)  # never named by the user
-    report = build_report(
+    return build_report(
         ledger,
         checks,
         fetches,
         regrade(ledger, checks, outcomes),
         generated_on=today(),
         last_refresh=last.started_at if last else None,
-        previous=_read_state(state_path),
+        previous=previous,
         artifact_runs=runs,
     )
-    _write_file(path, report_format.render(report))
-    _write_file(state_path, json.dumps(report_state(report), indent=1, sort_keys=True) + "\n")
-    out.print(f"wrote {path}", markup=False)
-    return ExitCode.OK
 
 
-def _read_state(path: Path) -> dict[str, Any] | None:
-    """What the last render saw; a missing or damaged state only means "first render"."""
+@contextlib.contextmanager
+def _state_store(opts: Options) -> Iterator[EvidenceStore | None]:
+    """The evidence store, opened (created when there is none yet) to keep render states;
+    None where it cannot be written, said once: the report is still written."""
+    try:
+        store = EvidenceStore.open(opts.store)
+    except EnvironmentProblem as problem:
+        err.print(
+            f"claimledger: warning: {problem}; the next render cannot say what changed",
+            markup=False,
+        )
+        yield None
+        return
+    with store:
+        yield store
+
+
+def _hidden_state(report: Path) -> dict[str, Any] | None:
+    """The state an earlier version left beside the report (`.NAME.state.json`), read once
+    so the first render after an upgrade still compares; never read through a link."""
+    path = report.with_name(f".{report.name}.state.json")
+    if path.is_symlink():
+        return None
     try:
         state = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from claimledger.grade import Notice, Proposal, Regrade, Trace
-from claimledger.ledger import Basis, Claim, Facet, HistoryEntry, Ledger, Quote, Source
+from claimledger.ledger import Artifact, Basis, Claim, Facet, HistoryEntry, Ledger, Quote, Source
 from claimledger.records import (
     CARRIED,
     ArtifactRun,
@@ -32,6 +32,7 @@ from claimledger.report.model import (
     ArtifactRunView,
     ArtifactView,
     ClaimView,
+    ClosingView,
     FacetView,
     Flag,
     PremiseView,
@@ -47,6 +48,7 @@ from claimledger.report.overview import (
     day,
     drifts,
     fidelity_row,
+    findings,
     legend,
     questions,
     source_view,
@@ -77,6 +79,7 @@ def build_report(
             title=section.title,
             intro=redact_urls(section.intro),
             claims=tuple(claims[c.id] for c in ledger.claims if c.section == section.id),
+            after=redact_urls(section.after),
         )
         for section in ledger.sections
     )
@@ -107,6 +110,11 @@ def build_report(
         did_not=ledger.scope.did_not,
         could_not_see=ledger.scope.could_not_see,
         sources=sources,
+        findings=findings(ledger, in_order, sources, regrade),
+        closing=tuple(
+            ClosingView(anchor("closing", str(number)), part.title, redact_urls(part.body))
+            for number, part in enumerate(ledger.closing, start=1)
+        ),
     )
 
 
@@ -191,10 +199,29 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         premises=premises,
         falsifier=claim.falsified_if,
         artifact=_artifact_view(claim, evidence),
-        history=tuple(entry.describe() for entry in claim.history),
+        history=tuple(entry.describe() for entry in _history_not_shown_above(claim)),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
         refuted=_refutation_words(claim),
+        body=redact_urls(claim.body),
     )
+
+
+def _history_not_shown_above(claim: Claim) -> list[HistoryEntry]:
+    """The claim's history, less the entries its grade block already shows (a standing
+    downgrade is a facet's DOWNGRADED flag): no line is said twice."""
+    shown = {id(entry) for facet in claim.grades if (entry := _standing_downgrade(claim, facet))}
+    return [entry for entry in claim.history if id(entry) not in shown]
+
+
+def as_read(claim: Claim, text: str) -> tuple[str, HistoryEntry | None]:
+    """The wording a quote had on the reading day, and the latest adoption that changed it
+    (None when it never changed): adoptions are followed back, newest first."""
+    adopted = None
+    for entry in reversed(claim.history):
+        if entry.quote_now == text and entry.quote_was is not None:
+            adopted = adopted or entry
+            text = entry.quote_was
+    return text, adopted
 
 
 def _refutation_words(claim: Claim) -> str | None:
@@ -219,9 +246,31 @@ def _artifact_view(claim: Claim, evidence: _Evidence) -> ArtifactView | None:
     """The claim's program, the output it must print, and its last run when it has one."""
     if claim.artifact is None:
         return None
+    artifact = claim.artifact
     run = evidence.artifact_runs.get(claim.id)
     last_run = None if run is None else _artifact_run_view(run)
-    return ArtifactView(_command(claim.artifact.run), claim.artifact.expect, last_run)
+    return ArtifactView(
+        _command(artifact.run),
+        artifact.expect,
+        last_run,
+        language=artifact.language or "",
+        code=_shown_code(artifact),
+    )
+
+
+_INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})
+"""How interpreters take a program on the command line (python -c, node -e, ruby -e)."""
+
+
+def _shown_code(artifact: Artifact) -> str:
+    """The program a reader reads: the ledger's `code`, else the script of an inline run
+    (`python3 -c SCRIPT`), else nothing (the command says it all)."""
+    if artifact.code is not None:
+        return artifact.code
+    run = artifact.run
+    if isinstance(run, tuple) and len(run) == 3 and run[1] in _INLINE_SCRIPT:
+        return run[2]
+    return ""
 
 
 REPORTED_OUTPUT = 10_000
@@ -285,6 +334,7 @@ def _quote_view(
     verified_days = sorted(s.checked_on for s in carrying if s.checked_on)
     checked_days = sorted(s.checked_on for s in sources if s.checked_on)
     last_verified = verified_days[-1] if verified_days else None
+    original, adopted = as_read(claim, quote.text)
     if last_verified:
         verified_label = f"last verified {last_verified}"
     elif checked_days:
@@ -305,6 +355,8 @@ def _quote_view(
         independent=len(independent),
         attribution=_attribution(ledger, quote),
         under=quote.under,
+        adopted_on=adopted.date if adopted else None,
+        as_read=original if adopted else None,
     )
 
 
@@ -441,7 +493,20 @@ def _facet_view(
         trace="" if trace is None else f"rule {trace.rule}: {trace.outcome}",
         flags=_facet_flags(claim, facet, evidence),
         premises=tuple(premises) if facet.depends_on is not None else (),
+        graded_on=_graded_on(evidence.ledger, claim, facet),
     )
+
+
+def _graded_on(ledger: Ledger, claim: Claim, facet: Facet) -> str:
+    """The day the facet got its grade: the last history entry that set it (an entry with
+    no facet named is the first facet's), else the day of the reading. Never today, so a
+    review's date does not move from one render to the next."""
+    days = [
+        entry.date
+        for entry in claim.history
+        if entry.to_grade is not None and (entry.on or claim.grades[0].on) == facet.on
+    ]
+    return days[-1] if days else ledger.date_read.isoformat()
 
 
 def _facet_evidence(

@@ -1,14 +1,17 @@
 """The report's output formats behind one interface: a name, a file suffix, `render`.
 
 Markdown and HTML are laid out by templates; JSON is the report's records as they are;
-ClaimReview is schema.org JSON-LD, one review per claim. `format_for` picks a format by
-name or by the suffix of the file it goes to.
+ClaimReview is schema.org JSON-LD, one review per claim, which the HTML page embeds too.
+`format_for` picks a format by name, `format_name_for` by the suffix of the file it goes
+to. The address the report is published at (`base_url`) makes the reviews' ids absolute.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -16,9 +19,10 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger import Grade
-from claimledger.report.markup import json_for_html, sentence
+from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
+from claimledger.urls import has_secrets
 
 REPORT_VERSION = 1
 """Version of the JSON report's shape; bumped only when a key changes meaning or goes."""
@@ -44,15 +48,18 @@ class ReportFormat(Protocol):
 
 @dataclass(frozen=True)
 class TemplateFormat:
-    """A format laid out by a Jinja2 template (Markdown, HTML)."""
+    """A format laid out by a Jinja2 template (Markdown, HTML). The template sees `report`
+    and `claimreview`, the ClaimReview JSON-LD as data, for a page to embed."""
 
     name: str
     suffix: str
     template: str
     templates: Templates
+    base_url: str | None = None
 
     def render(self, report: Report) -> str:
-        return self.templates.render(self.template, report=report)
+        reviews = claim_reviews(report, self.base_url)
+        return self.templates.render(self.template, report=report, claimreview=reviews)
 
 
 @dataclass(frozen=True)
@@ -72,21 +79,26 @@ class ClaimReviewFormat:
 
     name: str = "claimreview"
     suffix: str = ".claimreview.json"
+    base_url: str | None = None
 
     def render(self, report: Report) -> str:
-        return json_for_html(claim_reviews(report))  # made to be embedded in a page
+        return json_for_html(claim_reviews(report, self.base_url))  # made to be embedded
 
 
 FORMAT_NAMES = ("md", "html", "json", "claimreview")
 
+WITH_CLAIMREVIEW = frozenset({"html", "claimreview"})
+"""The formats that carry the ClaimReview, whose reviews want the page's address."""
 
-def formats(templates: Templates) -> Mapping[str, ReportFormat]:
-    """Every format by name, the template ones read through `templates`."""
+
+def formats(templates: Templates, base_url: str | None = None) -> Mapping[str, ReportFormat]:
+    """Every format by name, the template ones read through `templates`; `base_url` is
+    where the report will be published (None: not known, so no review gets a `url`)."""
     return {
-        "md": TemplateFormat("md", ".md", "report.md.j2", templates),
-        "html": TemplateFormat("html", ".html", "report.html.j2", templates),
+        "md": TemplateFormat("md", ".md", "report.md.j2", templates, base_url),
+        "html": TemplateFormat("html", ".html", "report.html.j2", templates, base_url),
         "json": JsonFormat(),
-        "claimreview": ClaimReviewFormat(),
+        "claimreview": ClaimReviewFormat(base_url=base_url),
     }
 
 
@@ -96,18 +108,47 @@ def format_name_for(path: PurePath) -> str | None:
     The longest matching suffix wins, so report.claimreview.json is ClaimReview.
     """
     name = path.name.lower()
-    by_suffix = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
     if name.endswith(".claimreview.json"):
         return "claimreview"
-    return next((fmt for suffix, fmt in by_suffix.items() if name.endswith(suffix)), None)
+    return next((fmt for suffix, fmt in _SUFFIXES.items() if name.endswith(suffix)), None)
 
 
-def format_for(name: str, templates: Templates) -> ReportFormat:
+_SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
+SUFFIXES = (*_SUFFIXES, ".claimreview.json")
+"""The file name endings `format_name_for` knows."""
+
+
+def format_for(name: str, templates: Templates, base_url: str | None = None) -> ReportFormat:
     """The format called `name`; an unknown name is the user's error."""
-    known = formats(templates)
+    known = formats(templates, base_url)
     if name not in known:
         raise InputError(f"unknown report format {name!r}: use one of {', '.join(known)}")
     return known[name]
+
+
+_NOT_IN_IRI = re.compile(r'[#\s<>"{}|\\^`\x00-\x1f\x7f]')
+"""What an absolute address may not hold here: a fragment (each review adds its own), or
+what an IRI cannot carry unescaped."""
+
+
+def published_at(url: str) -> str:
+    """`url` checked as the address a report will be published at: an absolute http(s)
+    address with no `#fragment` (each review adds its own) and nothing secret in it."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname
+    except ValueError:  # a malformed [IPv6] host or port
+        host = None
+    if host is None or parts.scheme not in ("http", "https") or _NOT_IN_IRI.search(url):
+        raise InputError(
+            f"--base-url {url!r}: give the absolute http(s) address the report will be "
+            "published at, with no #fragment and no spaces (e.g. https://example.org/t.html)"
+        )
+    if parts.username is not None or has_secrets(url):
+        raise InputError(
+            "--base-url: the address a report is published at holds no password or token"
+        )
+    return url
 
 
 def _dump(data: Any) -> str:
@@ -130,10 +171,10 @@ def report_data(report: Report) -> dict[str, Any]:
         summary             {claims, facets, quotes, sources, verified_quotes,
                              drifted_quotes, missing_quotes, sources_not_ok,
                              proposals, stale}
-        sections            [{id, anchor, title, intro, claims: [claim]}]
+        sections            [{id, anchor, title, intro, after (markdown), claims: [claim]}]
           claim             {id, anchor, title, kind, statement, falsifier,
-                             refuted: "on DATE: why" | null,
-                             artifact: {command, expect, last_run: {ran_on,
+                             refuted: "on DATE: why" | null, body (markdown),
+                             artifact: {command, expect, language, code, last_run: {ran_on,
                                         exit_status, error, seconds, runner, matched,
                                         output, label} | null} | null,
                              history: [str],
@@ -141,16 +182,19 @@ def report_data(report: Report) -> dict[str, Any]:
                              premises: [{claim_id, anchor, title, grade}],
                              facets: [{on, grade, basis, why, evidence, line, trace,
                                        flags: [{kind, text}],
-                                       premises: [premise] (its own, when it names them)}],
+                                       premises: [premise] (its own, when it names them),
+                                       graded_on: "YYYY-MM-DD"}],
                              quotes: [quote]}
           quote             {index, text, note, state, last_verified, verified_label,
                              cross_check, agreeing, carried_by, independent,
                              attribution: "X reports, citing Y" | null, under,
+                             adopted_on, as_read (the wording as read, when adopted),
                              sources: [{source_id, title, url, link, archived, status,
                                         source_status, label, checked_on, current,
                                         meaning_changed, moved_to, moved_within,
                                         changes: [{op, was, now, meaningful, label}]}]}
-        questions           [{number, claim_id, anchor, title, statement, unknown: [on]}]
+        questions           [{number, claim_id, anchor, title, statement, unknown: [on],
+                              why}]
         fidelity            [{claim_id, anchor, claim_title, quote, excerpt, cross_check,
                               agreeing, last_verified}]
         churn_sources, sources
@@ -161,6 +205,8 @@ def report_data(report: Report) -> dict[str, Any]:
                               changes, checked_on}]
         changes             {first_render, since, note, items: [{area, subject, anchor, text}]}
         did_not, could_not_see  [str]
+        closing             [{anchor, title, body (markdown)}]
+        findings            [{count, text, claims: [{claim_id, anchor, title, grade}]}]
 
     Statuses of a quote on a source: verified, ambiguous, drifted, missing, gone,
     unread (the page could not be read), unchecked. An artifact's last run has an
@@ -172,44 +218,49 @@ def report_data(report: Report) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- ClaimReview
 
-_RATING = {Grade.DEMONSTRATED: 4, Grade.CLAIMED: 3, Grade.SPECULATIVE: 2, Grade.UNKNOWN: 1}
+_RATING = {Grade.DEMONSTRATED: 3, Grade.CLAIMED: 2, Grade.SPECULATIVE: 1}
+"""The numeric scale, 1 (worst) to 3 (best). UNKNOWN is not on it: it says the evidence
+cannot settle the claim, not that the claim is false, which a scale's lowest value reads as."""
+
+SHORT_CLAIM = 75
+"""Characters of `claimReviewed` at most (Google's guidance for a claim's short form)."""
 
 
-def claim_reviews(report: Report) -> list[dict[str, Any]]:
+def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str, Any]]:
     """One schema.org ClaimReview per claim, as JSON-LD.
 
     The rating is the claim's weakest facet (a reader of one number must not take the
-    claim as stronger than any of its facets): alternateName is the grade, ratingValue
-    4 (DEMONSTRATED) to 1 (UNKNOWN). reviewBody holds every facet's grade line and why;
-    the rating's explanation holds the rules' traces. The Claim's appearances are the
-    cited sources.
+    claim as stronger than any of its facets): alternateName is the grade, ratingValue 3
+    (DEMONSTRATED) to 1 (SPECULATIVE); UNKNOWN has its name and no number. datePublished
+    is the day that grade was given (stable from one render to the next). reviewBody
+    holds every facet's grade line and why; the rating's explanation holds the rules'
+    traces. claimReviewed is the statement cut to 75 characters, the Claim's `text` the
+    whole of it; its appearances are the cited sources, the first listed as its first
+    appearance. With `base_url` (where the report is published) each review's @id and url
+    are that address and the claim's anchor; without it the @id is the bare anchor and
+    there is no url, since none is known.
     """
-    return [_claim_review(report, claim) for claim in report.claims]
+    return [_claim_review(report, claim, base_url) for claim in report.claims]
 
 
-def _claim_review(report: Report, claim: ClaimView) -> dict[str, Any]:
+def _claim_review(report: Report, claim: ClaimView, base_url: str | None) -> dict[str, Any]:
     lowest = Grade(weakest(f.grade for f in claim.facets))
     body = " ".join(
         sentence(facet.line) + (f" Why: {sentence(facet.why)}" if facet.why else "")
         for facet in claim.facets
     )
     traces = "; ".join(f"{facet.on}: {facet.trace}" for facet in claim.facets if facet.trace)
+    where = f"{base_url or ''}#{claim.anchor}"
     review: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "ClaimReview",
-        "@id": f"#{claim.anchor}",
+        "@id": where,
+        **({"url": where} if base_url else {}),
         "name": claim.title,
-        "claimReviewed": claim.statement,
-        "datePublished": report.generated_on,
+        "claimReviewed": excerpt(claim.statement, SHORT_CLAIM - 1),
+        "datePublished": _graded_on(claim, lowest),
         "reviewBody": body,
-        "reviewRating": {
-            "@type": "Rating",
-            "ratingValue": _RATING[lowest],
-            "bestRating": 4,
-            "worstRating": 1,
-            "alternateName": str(lowest),
-            "ratingExplanation": traces or body,
-        },
+        "reviewRating": _rating(lowest, traces or body),
         "itemReviewed": _item_reviewed(report, claim),
     }
     if report.author:
@@ -217,14 +268,27 @@ def _claim_review(report: Report, claim: ClaimView) -> dict[str, Any]:
     return review
 
 
+def _graded_on(claim: ClaimView, grade: Grade) -> str:
+    """When the claim's rating was given: the latest day a facet got the weakest grade."""
+    return max(facet.graded_on for facet in claim.facets if facet.grade == grade)
+
+
+def _rating(grade: Grade, explanation: str) -> dict[str, Any]:
+    rating: dict[str, Any] = {"@type": "Rating"}
+    if grade in _RATING:
+        rating |= {"ratingValue": _RATING[grade], "bestRating": 3, "worstRating": 1}
+    return rating | {"alternateName": str(grade), "ratingExplanation": explanation}
+
+
 def _item_reviewed(report: Report, claim: ClaimView) -> dict[str, Any]:
     by_id = {source.id: source for source in report.sources}
     cited = list(dict.fromkeys(s.source_id for quote in claim.quotes for s in quote.sources))
     appearances = [_appearance(by_id[source_id]) for source_id in cited]
     publishers = sorted({by_id[source_id].publisher for source_id in cited})
-    item: dict[str, Any] = {"@type": "Claim", "name": claim.title}
+    item: dict[str, Any] = {"@type": "Claim", "name": claim.title, "text": claim.statement}
     if appearances:
         item["appearance"] = appearances
+        item["firstAppearance"] = appearances[0]
     if publishers:
         item["author"] = [{"@type": "Organization", "name": name} for name in publishers]
     return item

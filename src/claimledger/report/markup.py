@@ -61,8 +61,13 @@ _MD_ESCAPES = str.maketrans(
         "&": "&amp;",
     }
 )
-_SCHEME_COLON = re.compile(r"(?<=[A-Za-z]):(?=\S)")
+_SCHEME_COLON = re.compile(r"\b(https?|mailto|xmpp):(?=\S)", re.IGNORECASE)
+"""The schemes GitHub turns into links by themselves (its extended autolinks); any other
+colon (`rule:quotes`, `note: …`) is plain text and stays unescaped."""
 _WWW_DOT = re.compile(r"(www)\.", re.IGNORECASE)
+_EMAIL_AT = re.compile(r"(?<=[A-Za-z0-9._+-])\\@")
+"""An `@` after what could be an address's local part: GitHub links `name@host` even when
+the `@` is escaped, so an invisible word joiner goes between them."""
 _LEADING_MARKER = re.compile(r"^(?:([-+=:])|(\d+)([.)]))")
 
 
@@ -82,14 +87,16 @@ def md_escape(text: Any) -> MarkdownText:
 
     One line (a quote's newline cannot start a heading, a list or a new block quote);
     every character with a meaning inline is escaped (emphasis, code, links, tables,
-    strikethrough, math, HTML, entities, mentions); a `scheme:` colon and `www.` are
-    escaped so GitHub does not turn a bare address into a link; and a leading `-`, `+`,
+    strikethrough, math, HTML, entities, mentions); a `scheme:` colon, `www.` and an
+    address's `@` are escaped so GitHub does not turn a bare address into a link (an
+    `@` by an invisible word joiner); and a leading `-`, `+`,
     `=`, `:` or `1.` cannot start a list, heading underline or table.
     """
     if isinstance(text, MarkdownText):
         return text
     escaped = one_line("" if text is None else str(text)).translate(_MD_ESCAPES)
-    escaped = _WWW_DOT.sub(r"\1\\.", _SCHEME_COLON.sub(r"\\:", escaped))
+    escaped = _WWW_DOT.sub(r"\1\\.", _SCHEME_COLON.sub(r"\1\\:", escaped))
+    escaped = _EMAIL_AT.sub("&#x2060;\\\\@", escaped)
     return MarkdownText(_LEADING_MARKER.sub(_escape_leading, escaped, count=1))
 
 
@@ -165,13 +172,14 @@ _UNESCAPED = re.compile(r"(?<!\\)((?:\\\\)*)([<@])")
 class _TextStaysText:
     """An mdformat extension: in text, every `<` and `@` not already escaped is escaped, so
     that no renderer that lets raw HTML through (as GitHub's does) can read a tag in it,
-    nor turn an address into a mailto: link."""
+    nor turn an address into a mailto: link (an address's `@` also gets the word joiner
+    that `md_escape` gives it)."""
 
     RENDERERS: Mapping[str, Any] = {}
 
     @staticmethod
     def _text(text: str, node: Any, context: Any) -> str:
-        return _UNESCAPED.sub(r"\1\\\2", text)
+        return _EMAIL_AT.sub("&#x2060;\\\\@", _UNESCAPED.sub(r"\1\\\2", text))
 
     POSTPROCESSORS: Mapping[str, Any] = {"text": _text}
 

@@ -94,7 +94,11 @@ class QuoteView:
     carried_by: int
     independent: int
     attribution: str | None = None
-    """Who says these words when it is not the page's own author: "X reports that Y says"."""
+    """Who says these words when it is not the page's own author: "X reports, citing Y"."""
+    adopted_on: str | None = None
+    """When the page's rewording of the quote was adopted (None: never reworded)."""
+    as_read: str | None = None
+    """The wording on the reading day, when an adopted rewording replaced it."""
     under: str | None = None
 
 
@@ -120,6 +124,8 @@ class FacetView:
     flags: tuple[Flag, ...]
     premises: tuple[PremiseView, ...] = ()
     """What this facet alone rests on, when it names its own premises."""
+    graded_on: str = ""
+    """When it got its grade: the last history entry that set it, else the reading's date."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +161,9 @@ class ArtifactView:
     command: str
     expect: str
     last_run: ArtifactRunView | None = None
+    language: str = ""
+    code: str = ""
+    """The program as the report shows it, in `language`."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +182,8 @@ class ClaimView:
     flags: tuple[str, ...]
     refuted: str | None = None
     """The falsifier fired: "on DATE: what was seen"."""
+    body: str = ""
+    """The author's markdown about the claim."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +193,17 @@ class SectionView:
     title: str
     intro: str
     claims: tuple[ClaimView, ...]
+    after: str = ""
+    """The author's markdown after the section's claims."""
+
+
+@dataclass(frozen=True)
+class ClosingView:
+    """A part of the essay after the graded sections (the conclusion, what is not proposed)."""
+
+    anchor: str
+    title: str
+    body: str
 
 
 @dataclass(frozen=True)
@@ -194,6 +216,9 @@ class QuestionView:
     title: str
     statement: str
     unknown: tuple[str, ...]
+    why: str = ""
+    """Why it is open: asked as a question, withdrawn (the page no longer says it), or
+    unknown (the public evidence cannot settle it)."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +293,16 @@ class ChangesView:
 
 
 @dataclass(frozen=True)
+class FindingView:
+    """One line of the findings at the top: what the evidence found since the reading,
+    counted, and the claims it touches."""
+
+    count: int
+    text: str
+    claims: tuple[PremiseView, ...]
+
+
+@dataclass(frozen=True)
 class Summary:
     claims: int
     facets: int
@@ -304,6 +339,8 @@ class Report:
     did_not: tuple[str, ...]
     could_not_see: tuple[str, ...]
     sources: tuple[SourceView, ...]
+    closing: tuple[ClosingView, ...] = ()
+    findings: tuple[FindingView, ...] = ()
 
     @property
     def claims(self) -> tuple[ClaimView, ...]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from claimledger.grade import Regrade
-from claimledger.ledger import Grade, Ledger, Source
+from claimledger.ledger import Grade, HistoryEntry, Ledger, Source
 from claimledger.records import FetchRecord
 from claimledger.report.markup import excerpt
 from claimledger.report.model import (
@@ -18,6 +18,7 @@ from claimledger.report.model import (
     ClaimView,
     DriftView,
     FidelityRow,
+    FindingView,
     GradeCount,
     PremiseView,
     QuestionView,
@@ -90,6 +91,7 @@ def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
 
 
 def questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:
+    """Claims asked as questions and facets graded UNKNOWN, each with why it is open."""
     asked = [
         claim
         for claim in claims
@@ -103,9 +105,22 @@ def questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:
             title=claim.title,
             statement=claim.statement,
             unknown=tuple(f.on for f in claim.facets if f.grade == Grade.UNKNOWN),
+            why=_why_open(claim),
         )
         for number, claim in enumerate(asked, start=1)
     )
+
+
+def _why_open(claim: ClaimView) -> str:
+    """Withdrawn (the page no longer says what was quoted) is not unknown (the public
+    evidence cannot answer): the first is news about the vendor, the second about us."""
+    if claim.refuted:
+        return "refuted: its falsifier was met"
+    if any(quote.state in ("missing", "gone") for quote in claim.quotes):
+        return "withdrawn: the page no longer says what was quoted"
+    if claim.kind == "question":
+        return "asked of the vendor: the public evidence does not answer it"
+    return "unknown: the public evidence cannot settle it"
 
 
 def fidelity_row(claim: ClaimView, quote: QuoteView) -> FidelityRow:
@@ -122,8 +137,9 @@ def fidelity_row(claim: ClaimView, quote: QuoteView) -> FidelityRow:
 
 
 def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
-    """Quotes a page no longer carries as quoted: meaning changes first, then rewordings,
-    then quotes not found; in ledger order within each."""
+    """Quotes a page no longer carries as quoted, and rewordings adopted since the reading:
+    meaning changes first, then rewordings, then adoptions, then quotes not found; in
+    ledger order within each."""
     found = [
         DriftView(
             claim_id=claim.id,
@@ -148,8 +164,31 @@ def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
         for check in quote.sources
         if check.status in ("drifted", "missing")
     ]
-    rank = {(True, "drifted"): 0, (False, "drifted"): 1, (False, "missing"): 2}
-    return tuple(sorted(found, key=lambda d: rank[(d.meaning_changed, d.status)]))
+    found += [
+        _adoption(claim, quote) for claim in claims for quote in claim.quotes if quote.as_read
+    ]
+    rank = {(True, "drifted"): 0, (False, "drifted"): 1, (False, "adopted"): 2}
+    return tuple(sorted(found, key=lambda d: rank.get((d.meaning_changed, d.status), 3)))
+
+
+def _adoption(claim: ClaimView, quote: QuoteView) -> DriftView:
+    """An adopted rewording, as churn: the wording as read, and the page's that replaced it."""
+    source = quote.sources[0]
+    return DriftView(
+        claim_id=claim.id,
+        anchor=claim.anchor,
+        claim_title=claim.title,
+        source_id=source.source_id,
+        source_title=source.title,
+        source_url=source.url,
+        status="adopted",
+        meaning_changed=False,
+        label=f"reworded on the page; the new wording adopted on {quote.adopted_on}",
+        quoted=quote.as_read or "",
+        current=quote.text,
+        changes=(),
+        checked_on=quote.adopted_on,
+    )
 
 
 def legend(ledger: Ledger) -> tuple[GradeCount, ...]:
@@ -178,3 +217,101 @@ def summary(
 def day(moment: datetime) -> str:
     """The UTC day of a moment, as the report dates everything."""
     return (moment.astimezone(UTC) if moment.tzinfo else moment).date().isoformat()
+
+
+def findings(
+    ledger: Ledger,
+    claims: Sequence[ClaimView],
+    sources: Sequence[SourceView],
+    regrade: Regrade,
+) -> tuple[FindingView, ...]:
+    """What the evidence found since the reading, worst first, each counted and naming the
+    claims it touches: the lines a reader needs before any section."""
+    checks = [(c, check) for c in claims for q in c.quotes for check in q.sources]
+    quotes = [(c, q) for c in claims for q in c.quotes]
+    by_id = {claim.id: claim for claim in claims}
+    lowered = [
+        by_id[c.id]
+        for c in ledger.claims
+        for entry in c.history
+        if _lowers(entry) and entry.date >= ledger.date_read.isoformat()
+    ]
+    proposed = [by_id[p.claim_id] for p in regrade.proposals]
+    runs = [c for c in claims if c.artifact and c.artifact.last_run]
+    found = [
+        _finding(
+            [c for c, check in checks if check.status == "drifted" and check.meaning_changed],
+            "quote reworded so that its meaning changed",
+            "quotes reworded so that their meaning changed",
+        ),
+        _finding(
+            [c for c, q in quotes if q.state == "missing"],
+            "quote no longer on its page",
+            "quotes no longer on their pages",
+        ),
+        _finding([c for c in claims if c.refuted], "claim refuted", "claims refuted"),
+        _pages(sources, ("gone",), "page gone", "pages gone"),
+        _pages(sources, ("moved",), "page moved to a new address", "pages moved to new addresses"),
+        _pages(
+            sources,
+            ("unreachable", "refused", "unreadable"),
+            "page that could not be read",
+            "pages that could not be read",
+        ),
+        _finding(
+            [
+                c
+                for c in runs
+                if c.artifact and c.artifact.last_run and not c.artifact.last_run.matched
+            ],
+            "artifact that no longer prints what is expected",
+            "artifacts that no longer print what is expected",
+        ),
+        _finding(lowered, "grade lowered", "grades lowered"),
+        _finding(
+            proposed,
+            "grade change proposed, not yet written",
+            "grade changes proposed, not yet written",
+        ),
+        _finding(
+            [c for c, check in checks if check.status == "drifted" and not check.meaning_changed],
+            "harmless rewording not yet adopted",
+            "harmless rewordings not yet adopted",
+        ),
+        _finding(
+            [c for c, q in quotes if q.as_read],
+            "harmless rewording adopted",
+            "harmless rewordings adopted",
+        ),
+    ]
+    return tuple(finding for finding in found if finding.count)
+
+
+def _lowers(entry: HistoryEntry) -> bool:
+    was, now = entry.from_grade, entry.to_grade
+    return was is not None and now is not None and now.strength < was.strength
+
+
+def _finding(touched: Sequence[ClaimView], one: str, many: str) -> FindingView:
+    """`touched` holds a claim once per thing found (a quote, a grade): the count; the
+    claims are named once each, in report order."""
+    named = {claim.id: claim for claim in touched}
+    return FindingView(
+        count=len(touched),
+        text=one if len(touched) == 1 else many,
+        claims=tuple(
+            PremiseView(c.id, c.anchor, c.title, weakest(f.grade for f in c.facets))
+            for c in named.values()
+        ),
+    )
+
+
+def _pages(
+    sources: Sequence[SourceView], statuses: tuple[str, ...], one: str, many: str
+) -> FindingView:
+    troubled = [source for source in sources if source.status in statuses]
+    return FindingView(
+        count=len(troubled),
+        text=one if len(troubled) == 1 else many,
+        claims=tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values()),
+    )

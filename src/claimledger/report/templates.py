@@ -11,6 +11,8 @@ which files to read. Nothing from the ledger or a web page can become markup or 
   `author_md`, `code_block`); our templates still name `md` on every piece of text, and
   a user template that forgets it stays safe (a printed value's outer spaces are trimmed,
   so write separators in the template text, not in `{{ "; " }}`).
+* Data for a `<script type="application/ld+json">` element goes through `json_script`,
+  JSON in which nothing can close the element (`json_for_html`).
 
 A template that names something that does not exist, or does not parse, raises
 `TemplateError` with the template's file and line.
@@ -41,6 +43,7 @@ from claimledger.report.markup import (
     author_markdown,
     code_block,
     excerpt,
+    json_for_html,
     md_anchor,
     md_escape,
     md_link,
@@ -51,6 +54,15 @@ from claimledger.report.markup import (
 )
 
 Loader = jinja2.BaseLoader
+
+
+@jinja2.pass_eval_context
+def json_script(context: EvalContext, data: Any) -> Any:
+    """`data` as JSON an HTML `<script>` data block holds as it is; in a Markdown template,
+    text like any other (escaped), since Markdown has no such element."""
+    text = json_for_html(data)
+    return Markup(text) if context.autoescape else text
+
 
 FILTERS: dict[str, Callable[..., Any]] = {
     "md": md_escape,
@@ -63,6 +75,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "excerpt": excerpt,
     "sentence": sentence,
     "upper_first": upper_first,
+    "json_script": json_script,
 }
 
 

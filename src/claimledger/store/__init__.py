@@ -1,5 +1,5 @@
-"""The evidence store: an append-only SQLite file of every fetch, snapshot, quote check and
-artifact run.
+"""The evidence store: an append-only SQLite file of every fetch, snapshot, quote check,
+artifact run and render state (what a report showed, for the next render to compare with).
 
 History is the product's memory. "When did this sentence change?" and "what did
 that page say in March?" have answers only if nothing is ever overwritten, so rows
@@ -41,11 +41,11 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from filelock import FileLock, Timeout
 
@@ -424,6 +424,36 @@ class EvidenceStore:
         )
         return {run.claim_id: run for run in self._readable(rows, artifact_run_from_row)}
 
+    # render states
+
+    @_mapped
+    def record_render_state(
+        self, fmt: str, output: str, state: Mapping[str, Any], now: datetime
+    ) -> None:
+        """Keep what a render of `fmt` to `output` showed; like an artifact run, it takes no
+        writer lock (SQLite's own short lock orders it among a refresh's writes)."""
+        if self.readonly:
+            raise ValueError(f"{self.path} was opened for reading only: nothing is recorded")
+        self._write(
+            "INSERT INTO render_states (format, output, rendered_at, state_json) "
+            "VALUES (?, ?, ?, ?)",
+            (fmt, output, stamp(now), json.dumps(state, sort_keys=True, ensure_ascii=False)),
+        )
+
+    @_mapped
+    def last_render_state(self, fmt: str, output: str) -> dict[str, Any] | None:
+        """What the last render of `fmt` to `output` showed; None before the first, or when
+        that row cannot be read (then there is only nothing to compare with)."""
+        row = self._db.execute(
+            "SELECT state_json FROM render_states WHERE format = ? AND output = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (fmt, output),
+        ).fetchone()
+        if row is None:
+            return None
+        states = list(self._readable([row], _state_from_row))
+        return states[0] if states else None
+
     # internals
 
     def _readable(
@@ -534,6 +564,13 @@ class EvidenceStore:
                 check.moved_within,
             ),
         )
+
+
+def _state_from_row(row: sqlite3.Row) -> dict[str, Any]:
+    state = json.loads(row["state_json"])
+    if not isinstance(state, dict):
+        raise ValueError("a render state is a JSON object")
+    return state
 
 
 def _run_from_row(row: sqlite3.Row) -> RunRecord:

@@ -148,11 +148,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX artifact_runs_by_claim ON artifact_runs(claim_id, id)",
         *_append_only("artifact_runs"),
     ),
+    (
+        # What each render showed (report.changes.report_state), by format and by where it
+        # went, so the next render of the same output can say what changed since.
+        """CREATE TABLE render_states (
+            id INTEGER PRIMARY KEY,
+            format TEXT NOT NULL,
+            output TEXT NOT NULL,
+            rendered_at TEXT NOT NULL,
+            state_json TEXT NOT NULL
+        )""",
+        "CREATE INDEX render_states_by_output ON render_states(format, output, id)",
+        *_append_only("render_states"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = frozenset(
-    {"runs", "run_ends", "snapshots", "fetches", "checks", "misread_fetches", "artifact_runs"}
+    {
+        "runs",
+        "run_ends",
+        "snapshots",
+        "fetches",
+        "checks",
+        "misread_fetches",
+        "artifact_runs",
+        "render_states",
+    }
 )
 
 MISREAD = "EXISTS (SELECT 1 FROM misread_fetches m WHERE m.fetch_id = fetches.id)"
