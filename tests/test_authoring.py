@@ -383,6 +383,18 @@ def test_init_dates_the_reading_today_and_keeps_evidence_out_of_git(tmp_path: Pa
     assert ledgerfile.lock_path(tmp_path / "claims.yaml").name in ignored
 
 
+def test_init_names_the_author_given_and_asks_for_one_otherwise(tmp_path: Path) -> None:
+    named = 'Ada O\'Brien: "two" #1'
+    result = claimledger("init", str(tmp_path / "named"), "--author", named)
+    assert load(tmp_path / "named" / "claims.yaml").author == named
+    assert "--author" not in result.stdout
+    result = claimledger("init", str(tmp_path / "unnamed"))
+    assert load(tmp_path / "unnamed" / "claims.yaml").author == ""
+    assert "note: no --author" in result.stdout and "set author NAME" in result.stdout
+    claimledger("init", str(tmp_path / "blank"), "--author", " ", code=2)
+    assert not (tmp_path / "blank").exists()
+
+
 def test_init_leaves_an_existing_gitignore_alone(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text("node_modules/\n", encoding="utf-8")
     result = claimledger("init", str(tmp_path))

@@ -659,7 +659,7 @@ def test_render_to_an_output_path_and_refuse_an_unwritable_one(
     assert "### Durable writes" in target.read_text(encoding="utf-8")
     assert not (ledger.parent / "out" / "report.md").exists()
 
-    result = cli("render", "-o", str(tmp_path / "reports"), code=2)  # a directory
+    result = cli("render", "-f", "md", "-o", str(tmp_path / "reports"), code=2)  # a directory
     assert "cannot write" in result.stderr
     result = cli("render", "-o", str(ledger / "report.md"), code=2)  # under a file
     assert "cannot write" in result.stderr

@@ -77,20 +77,20 @@ def test_render_refuses_a_planted_out_directory(cli: Cli, ledger: Path, victim: 
     assert sorted(p.name for p in victim.parent.iterdir()) == ["authorized_keys"]
 
 
-def test_a_report_path_the_user_names_is_theirs_but_never_its_state_file(
+def test_a_report_path_the_user_names_is_theirs_and_no_state_file_is_written_beside_it(
     cli: Cli, ledger: Path, tmp_path: Path, victim: Path
 ) -> None:
     elsewhere = tmp_path / "published"
     elsewhere.mkdir()
     mine = elsewhere / "report.md"
     (ledger.parent / "my-report.md").symlink_to(mine)
-    cli("render", "-o", str(ledger.parent / "my-report.md"))
-    assert mine.read_text(encoding="utf-8").startswith("# ")  # written where the link points
-    state = ledger.parent / ".my-report.md.state.json"
-    state.unlink()
+    state = ledger.parent / ".my-report.md.state.json"  # where earlier versions kept it
     state.symlink_to(victim)
-    refused_link(cli("render", "-o", str(ledger.parent / "my-report.md"), code=2).stderr, state)
+    for _ in range(2):
+        cli("render", "-o", str(ledger.parent / "my-report.md"))
+    assert mine.read_text(encoding="utf-8").startswith("# ")  # written where the link points
     assert victim.read_text(encoding="utf-8") == VICTIM_TEXT
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["report.md"]
 
 
 @pytest.mark.parametrize("sidecar", ["evidence.sqlite3", "evidence.sqlite3-wal"])

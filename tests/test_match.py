@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -790,3 +792,26 @@ def test_a_successor_never_spans_a_paragraph_boundary_the_quote_did_not(
     assert found.status == "drifted" and found.current is not None
     assert found.current.removeprefix("- ") == successor
     assert found.change_kinds == ("negation removed",)
+
+
+def test_a_one_word_rewording_is_found_on_a_long_page_of_the_quotes_own_words() -> None:
+    """A megabyte of sentences made of the quote's own words: every long sentence holds
+    most of them, and the page's one new word is its rarest. The reworded sentence is
+    still the one found (it once read `missing`, at similarity 0.53)."""
+    quote = (
+        "While a storage operation is executing, no events shall be delivered to the object "
+        "except for storage completion events."
+    )
+    vocabulary = [*re.sub(r"[,.]", "", quote.lower()).split(), "the", "a", "of", "durable"]
+    chooser = random.Random(7)
+    filler = [
+        " ".join(chooser.choice(vocabulary) for _ in range(40)).capitalize() + "."
+        for _ in range(6_000)
+    ]
+    reworded = quote.replace("delivered", "sent")
+    page = "\n\n".join([*filler[:3_000], reworded, *filler[3_000:]])
+    assert len(page) > 1_000_000
+    found = locate(quote, prepare(page, kind="text"))
+    assert found.status == "drifted"
+    assert found.current == reworded
+    assert found.similarity is not None and found.similarity > 0.9

@@ -49,6 +49,7 @@ from claimledger.report import (
     report_state,
     templates_loader,
 )
+from claimledger.report.formats import published_at
 from claimledger.report.markup import (
     author_markdown,
     code_block,
@@ -580,8 +581,13 @@ ALLOWED_HTML = {
 def test_html_structure(outputs: dict[str, str], report: Report) -> None:
     doc = _html(outputs["html"])
     tags = {element.tag for element in doc.iter() if isinstance(element.tag, str)}
-    assert tags <= ALLOWED_HTML, f"unexpected elements: {tags - ALLOWED_HTML}"
-    assert not doc.xpath("//script | //iframe | //img | //object | //embed | //link | //base")
+    assert tags <= ALLOWED_HTML | {"script"}, f"unexpected elements: {tags - ALLOWED_HTML}"
+    assert not doc.xpath("//iframe | //img | //object | //embed | //link | //base")
+    (data,) = doc.xpath("//script")  # the ClaimReview, a data block in the head, never run
+    assert data.getparent().tag == "head" and dict(data.attrib) == {"type": "application/ld+json"}
+    assert json.loads(data.text) == json.loads(outputs["claimreview"])
+    (policy,) = doc.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")
+    assert "script-src 'none'" in policy and "default-src 'none'" in policy
     ids = set(doc.xpath("//@id"))
     for claim in report.claims:
         headings = doc.xpath(f"//h3[@id='{claim.anchor}']")
@@ -597,7 +603,7 @@ def test_html_structure(outputs: dict[str, str], report: Report) -> None:
 
 def test_html_shows_hostile_text_as_text(outputs: dict[str, str], ledger: Ledger) -> None:
     doc = _html(outputs["html"])
-    quotes = {" ".join(b.text_content().split()) for b in doc.xpath("//blockquote")}
+    quotes = {" ".join(seen(b.text_content()).split()) for b in doc.xpath("//blockquote")}
     for quote in ledger.claim(HOSTILE_CLAIM).quotes:
         assert " ".join(quote.text.split()) in quotes
     assert "<img src=x onerror=alert(1)> [click](javascript:alert(2)) </blockquote> | *now*" in (
@@ -681,7 +687,7 @@ def test_markdown_renders_hostile_text_as_text(outputs: dict[str, str], ledger: 
     ids = set(doc.xpath("//@id"))
     for href in doc.xpath("//a/@href"):
         assert re.match(r"https?://", href) or href[1:] in ids, href
-    quotes = {" ".join(b.text_content().split()) for b in doc.xpath("//blockquote")}
+    quotes = {" ".join(seen(b.text_content()).split()) for b in doc.xpath("//blockquote")}
     for quote in ledger.claim(HOSTILE_CLAIM).quotes:
         assert " ".join(quote.text.split()) in quotes, quote.text
     titles = [h.text_content() for h in doc.xpath("//h3")]
@@ -723,18 +729,26 @@ def test_md_escape_shows_exactly_the_text(text: str) -> None:
         if wrapper.startswith("|"):
             assert len(body.xpath(".//td")) == 2 and len(body.xpath(".//th")) == 2
             cells = [body.xpath(".//th")[1], body.xpath(".//td")[0]]
-            assert [c.text_content().strip() for c in cells] == [expected.strip()] * 2
+            assert [seen(c.text_content()).strip() for c in cells] == [expected.strip()] * 2
             continue
         inline = body.xpath(".//a | .//em | .//strong | .//code | .//img | .//del | .//br")
         assert inline == [], (text, wrapper)
         blocks = body.xpath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6|.//hr|.//pre|.//ol|.//table")
         assert blocks == [], (text, wrapper)
-        assert body.text_content().strip() == expected.strip(), (text, wrapper)
+        assert seen(body.text_content()).strip() == expected.strip(), (text, wrapper)
+
+
+def seen(text: str) -> str:
+    """Text as a reader sees it: the invisible word joiner that keeps GitHub from linking
+    an address (`me⁠@z.example`) is not there to the eye."""
+    return text.replace("\u2060", "")
 
 
 def test_md_escape_breaks_autolinks_and_mentions() -> None:
-    escaped = md_escape("see https://x.example and www.y.example or me@z.example")
-    assert escaped == "see https\\://x.example and www\\.y.example or me\\@z.example"
+    escaped = md_escape("see https://x.example and www.y.example or me@z.example, rule:x")
+    assert escaped == (
+        "see https\\://x.example and www\\.y.example or me&#x2060;\\@z.example, rule:x"
+    )
 
 
 def test_author_markdown_keeps_web_links_only() -> None:
@@ -771,20 +785,59 @@ def test_claimreview_items(outputs: dict[str, str], report: Report) -> None:
     for item, claim in zip(items, report.claims, strict=True):
         assert item["@context"] == "https://schema.org"
         assert item["@type"] == "ClaimReview"
-        assert item["claimReviewed"] == claim.statement
-        assert item["datePublished"] == "2026-12-01"
+        assert item["@id"] == f"#{claim.anchor}" and "url" not in item  # no --base-url given
+        short = item["claimReviewed"]
+        assert len(short) <= 75 and claim.statement.startswith(short.removesuffix("…"))
+        assert short == claim.statement or short.endswith("…")
         rating = item["reviewRating"]
         assert rating["@type"] == "Rating"
         assert rating["alternateName"] in {g.value for g in Grade}
-        assert rating["worstRating"] <= rating["ratingValue"] <= rating["bestRating"]
-        assert item["itemReviewed"]["@type"] == "Claim"
-        for work in item["itemReviewed"].get("appearance", []):
+        if rating["alternateName"] == "UNKNOWN":  # not the bottom of the scale: off it
+            assert not {"ratingValue", "bestRating", "worstRating"} & set(rating)
+        else:
+            assert rating["worstRating"] == 1 <= rating["ratingValue"] <= rating["bestRating"] == 3
+        claimed = item["itemReviewed"]
+        assert claimed["@type"] == "Claim" and claimed["text"] == claim.statement
+        works = claimed.get("appearance", [])
+        assert claimed.get("firstAppearance") == (works[0] if works else None)
+        for work in works:
             assert work["@type"] == "CreativeWork"
             assert re.match(r"https?://", work["url"])
         assert item["reviewBody"]
-    verified = next(i for i in items if i["@id"] == "#claim-verified-two")
+    by_id = {item["@id"]: item for item in items}
+    verified = by_id["#claim-verified-two"]
     assert verified["reviewRating"]["alternateName"] == "CLAIMED"  # its weakest facet
     assert verified["author"] == {"@type": "Person", "name": "Fixture Author"}
+    assert verified["datePublished"] == "2026-08-23"  # graded at the reading, not today
+    assert by_id["#claim-lost-update"]["datePublished"] == "2026-10-01"  # a rule lowered it
+    assert by_id["#claim-q-scope"]["reviewRating"]["alternateName"] == "UNKNOWN"
+    assert by_id["#claim-hostile"]["claimReviewed"].endswith("[a…")  # cut at a word
+
+
+def test_claimreview_with_a_base_url_has_absolute_ids(report: Report, env: Templates) -> None:
+    base = "https://example.org/teardowns/platform.html"
+    items = json.loads(format_for("claimreview", env, base).render(report))
+    for item, claim in zip(items, report.claims, strict=True):
+        assert item["@id"] == item["url"] == f"{base}#{claim.anchor}"
+    page = _html(format_for("html", env, base).render(report))
+    assert json.loads(page.xpath("//script")[0].text) == items
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "example.org/report.html",
+        "ftp://example.org/report.html",
+        "https://example.org/report.html#top",
+        "https://example.org/a report.html",
+        "https://reader:pw@example.org/report.html",
+        "https://example.org/report.html?token=abc123",
+        "http://[::1/report.html",
+    ],
+)
+def test_a_base_url_that_cannot_be_published_at_is_refused(url: str) -> None:
+    with pytest.raises(InputError, match="--base-url"):
+        published_at(url)
 
 
 def test_unknown_format_is_an_input_error(report: Report, env: Templates) -> None:
@@ -935,4 +988,4 @@ def test_html_report_in_headless_chromium(
     assert len(body) > 1000
     for claim in report.claims:
         assert " ".join(claim.title.split()) in body
-    assert not dom.xpath("//script")
+    assert not dom.xpath("//script[not(@type='application/ld+json')]")

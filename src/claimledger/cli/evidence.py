@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -216,7 +217,7 @@ async def _record_refresh(
                 checks=reading.checks,
                 now=now(),
             )
-            readings.append(reading)
+            readings.append(replace(reading, new_snapshot=None))  # recorded: keep no text
             tick(f"{reading.fetch.source_status:<11} {shown(reading.fetch.url)}")
     store.finish_run(run_id, now())
     return run_id, readings

@@ -21,7 +21,7 @@ from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
 from claimledger.records import WordChange
 
-VERSION = 4  # bump when a change could alter a verdict: cached checks of older versions re-run
+VERSION = 5  # bump when a change could alter a verdict: cached checks of older versions re-run
 
 __all__ = [
     "CONTEXT_CHARS",

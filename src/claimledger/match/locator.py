@@ -68,6 +68,7 @@ DEFAULT_THRESHOLDS = Thresholds()
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not NBSP: that one is normalised, not exact
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
+_LIKE_SEEDS = 8  # and sentences whose words are most nearly the quote's, as many again
 _ANCHOR_CHARS = 80  # of the recorded text on each side, to tell occurrences apart
 _ANCHOR_WIDTHS = (80, 48, 24)  # runs of the recorded text tried, to find the quote's place
 _ANCHOR_MIN_SCORE = 80.0  # how alike (0..100) a reworded neighbour may be and still anchor
@@ -294,7 +295,9 @@ def similarity(
     share of the passage's vocabulary that is the quote's, words weighted by how rare
     they are on the page (so "the docs" weighs little and `max_retries` much), averaged
     with the likeness of the characters (which counts the words set aside as function
-    words, and spelling).
+    words, and spelling). A word the passage adds weighs at most what the quote's most
+    telling word does: a rewording's new word is rare on the page by construction, and
+    on a long page rarer than anything the quote holds.
     """
     passage: Counter[str] = Counter()
     for unit in range(first, last + 1):
@@ -306,7 +309,8 @@ def similarity(
     shared = quote.lemmas & passage
     kept = sum(prepared.weight(w) * n for w, n in shared.items())
     wanted = sum(prepared.weight(w) * n for w, n in quote.lemmas.items())
-    offered = sum(prepared.weight(w) * n for w, n in passage.items())
+    heaviest = max((prepared.weight(w) for w in quote.lemmas), default=0.0)
+    offered = sum(min(prepared.weight(w), heaviest) * n for w, n in passage.items())
     recall = kept / wanted if wanted else 0.0
     precision = kept / offered if offered else 0.0
     words = 2 * recall * precision / (recall + precision) if kept else 0.0
@@ -353,13 +357,27 @@ def _spans_from(
 
 
 def _by_words(quote: QuoteWords, prepared: PreparedText) -> list[tuple[int, int]]:
-    """Spans around the sentences that hold the most of the quote's rare words."""
+    """Spans around the sentences that hold the most of the quote's rare words, and around
+    those whose words are most nearly the quote's own: on a long page of a small
+    vocabulary every long sentence holds most of the quote's words, and only the second
+    ranking finds the one sentence that is the quote reworded."""
     scores: dict[int, float] = {}
     for word in quote.lemmas:
         weight = prepared.weight(word)
         for unit in prepared.units_with(word):
             scores[unit] = scores.get(unit, 0.0) + weight
-    seeds = sorted(scores, key=lambda unit: (-scores[unit], unit))[:_SEEDS]
+    by_rare = sorted(scores, key=lambda unit: (-scores[unit], unit))[:_SEEDS]
+    wanted = sum(quote.lemmas.values())
+
+    def alike(unit: int) -> float:
+        """Dice on the words as counted, unweighted: a reworded sentence's new rare word
+        must not push it below a long sentence of common ones."""
+        held = Counter(prepared.lemmas(unit))
+        shared = sum((held & quote.lemmas).values())
+        return 2 * shared / (wanted + sum(held.values()))
+
+    by_likeness = sorted(scores, key=lambda unit: (-alike(unit), unit))[:_LIKE_SEEDS]
+    seeds = list(dict.fromkeys([*by_rare, *by_likeness]))
     return [span for seed in seeds for span in _spans_from(seed, quote, prepared)]
 
 

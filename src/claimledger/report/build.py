@@ -255,11 +255,21 @@ def _artifact_view(claim: Claim, evidence: _Evidence) -> ArtifactView | None:
         last_run,
         language=artifact.language or "",
         code=_shown_code(artifact),
+        run_as=_run_as(artifact),
     )
 
 
 _INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})
 """How interpreters take a program on the command line (python -c, node -e, ruby -e)."""
+
+
+def _run_as(artifact: Artifact) -> str:
+    """The command with an inline program named rather than printed a second time."""
+    run = artifact.run
+    if artifact.code is None and isinstance(run, tuple) and len(run) == 3:
+        if run[1] in _INLINE_SCRIPT:
+            return f"{run[0]} {run[1]} PROGRAM  # the program above"
+    return _command(run)
 
 
 def _shown_code(artifact: Artifact) -> str:

@@ -188,8 +188,8 @@ def author_markdown(text: Any) -> MarkdownText:
     """The author's own Markdown (intros, about) as Markdown built from its parse: what
     CommonMark reads as text is written back escaped, so no raw HTML, no image and no link
     but to http(s) or an in-page `#` can come out of it, whatever its backticks and
-    brackets do."""
-    options = {"parser_extension": [_TextStaysText]}
+    brackets do. Ordered lists keep their numbers, as the author wrote them."""
+    options = {"parser_extension": [_TextStaysText], "mdformat": {"number": True}}
     rendered = MDRenderer().render(_author_tokens(text), options, {})
     return MarkdownText(rendered.rstrip("\n"))
 

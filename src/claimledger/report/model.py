@@ -164,6 +164,8 @@ class ArtifactView:
     language: str = ""
     code: str = ""
     """The program as the report shows it, in `language`."""
+    run_as: str = ""
+    """The command beside `code`, without the program again (`python3 -c PROGRAM`)."""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,14 @@ from claimledger.urls import redacted
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
+SNAPSHOT_LEVEL = 1
+"""zlib's fastest level: a fifth of the time of level 6 for snapshots a quarter larger;
+a refresh compresses every new page, a reader decompresses the few it shows."""
+
+
+def _compressed(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
+
 
 # --- The store ----------------------------------------------------------------------------
 
@@ -492,7 +500,7 @@ class EvidenceStore:
         self._write(
             "INSERT OR IGNORE INTO snapshots (hash, url_first_seen, created_at, size, text_zlib) "
             "VALUES (?, ?, ?, ?, ?)",
-            (digest, url, stamp(now), len(text), zlib.compress(text.encode("utf-8"), 6)),
+            (digest, url, stamp(now), len(text), _compressed(text)),
         )
         return digest
 

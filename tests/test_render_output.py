@@ -1,0 +1,151 @@
+"""Where `render` writes and what it remembers: stdout for `-o -`, the format an output's
+name asks for, the ClaimReview's address, and the render state kept in the evidence store
+(not in a hidden file beside each report)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from claimledger.store import EvidenceStore
+from cli_runner import Cli
+
+FIXTURE = Path(__file__).resolve().parent / "data" / "render_fixture.yaml"
+BASE = "https://example.org/teardowns/platform.html"
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
+    """The report fixture as a project of its own, run from its directory."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copyfile(FIXTURE, project / "claims.yaml")
+    monkeypatch.chdir(project)
+    return Cli(project / "claims.yaml")
+
+
+def what_changed(markdown: str) -> str:
+    return markdown.split("## What changed since the last render", 1)[1].split("\n## ", 1)[0]
+
+
+# --------------------------------------------------------------------------- stdout
+
+
+def test_dash_writes_the_report_to_stdout_and_no_file(cli: Cli) -> None:
+    result = cli("render", "-o", "-")
+    assert result.stdout.startswith("# Fixture teardown")
+    assert "wrote" not in result.stdout
+    assert not Path("-").exists()
+    reviews = json.loads(cli("render", "-o", "-", "-f", "claimreview").stdout)
+    assert reviews and all(review["@type"] == "ClaimReview" for review in reviews)
+
+
+def test_a_file_called_dash_is_still_possible(cli: Cli) -> None:
+    cli("render", "-o", "./-", code=2)  # its name asks for no format
+    result = cli("render", "-o", "./-", "-f", "md")
+    assert Path("-").read_text(encoding="utf-8").startswith("# Fixture teardown")
+    assert "wrote -" in result.stdout
+
+
+# --------------------------------------------------------------------------- the format
+
+
+@pytest.mark.parametrize(
+    ("name", "starts"),
+    [
+        ("r.md", "# Fixture"),
+        ("r.markdown", "# Fixture"),
+        ("r.html", "<!DOCTYPE html>"),
+        ("R.HTM", "<!DOCTYPE html>"),
+        ("r.json", "{"),
+        ("r.claimreview.json", "["),
+    ],
+)
+def test_the_format_follows_the_outputs_name(cli: Cli, name: str, starts: str) -> None:
+    cli("render", "-o", name)
+    assert Path(name).read_text(encoding="utf-8").startswith(starts)
+
+
+def test_an_explicit_format_wins_over_the_name(cli: Cli) -> None:
+    cli("render", "-o", "r.html", "--format", "md")
+    assert Path("r.html").read_text(encoding="utf-8").startswith("# Fixture")
+
+
+def test_a_name_that_asks_for_no_format_is_refused(cli: Cli) -> None:
+    result = cli("render", "-o", "report.txt", code=2)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("claimledger: error: --output report.txt: its name does not say")
+    for word in (".md", ".html", ".json", ".claimreview.json", "md, html, json, claimreview"):
+        assert word in line
+    assert not Path("report.txt").exists()
+
+
+# --------------------------------------------------------------------------- ClaimReview's url
+
+
+def test_without_a_base_url_the_reviews_have_no_url_and_stderr_says_so_once(cli: Cli) -> None:
+    result = cli("render", "-f", "claimreview", "-o", "-")
+    (note,) = result.stderr.splitlines()
+    assert note.startswith("claimledger: note: no --base-url")
+    assert not [review for review in json.loads(result.stdout) if "url" in review]
+    assert cli("render", "-f", "md").stderr == ""  # Markdown carries no ClaimReview
+
+
+def test_a_base_url_makes_every_review_absolute(cli: Cli) -> None:
+    result = cli("render", "-f", "html", "-o", "r.html", "--base-url", BASE)
+    assert result.stderr == ""
+    reviews = json.loads(cli("render", "-f", "claimreview", "-o", "-", "--base-url", BASE).stdout)
+    assert {review["url"].split("#")[0] for review in reviews} == {BASE}
+    assert all(review["@id"] == review["url"] for review in reviews)
+    assert f'"url": "{BASE}#claim-' in Path("r.html").read_text(encoding="utf-8")
+
+
+def test_a_base_url_with_a_password_is_refused_without_showing_it(cli: Cli) -> None:
+    result = cli("render", "--base-url", "https://me:hunter2@example.org/r.html", code=2)
+    assert "hunter2" not in result.stderr and "--base-url" in result.stderr
+
+
+# --------------------------------------------------------------------------- the render state
+
+
+def test_the_render_state_is_kept_in_the_evidence_store(cli: Cli) -> None:
+    store = Path("out/evidence.sqlite3")
+    assert not store.exists()
+    first = cli("render")  # no store yet: render makes one
+    assert "First render" in what_changed(Path("out/report.md").read_text(encoding="utf-8"))
+    assert store.exists() and first.stdout.rstrip().endswith("out/report.md")
+    cli("render")
+    assert "Nothing changed since the render of" in what_changed(
+        Path("out/report.md").read_text(encoding="utf-8")
+    )
+    assert "First render" in what_changed(cli("render", "-o", "-").stdout)  # an output of its own
+    assert not list(Path().rglob(".*.state.json"))
+    with EvidenceStore.open(store, readonly=True) as evidence:
+        kept = evidence.last_render_state("md", "out/report.md")
+        assert kept is not None and kept["claimledger_render_state"] == 1
+        assert evidence.last_render_state("md", "-") is not None
+        assert evidence.last_render_state("html", "out/report.md") is None
+
+
+def test_a_state_file_an_earlier_version_left_is_read_once(cli: Cli) -> None:
+    hidden = Path("out/.report.md.state.json")
+    hidden.parent.mkdir()
+    earlier = {"claimledger_render_state": 1, "generated_on": "2026-09-01", "grades": {}}
+    hidden.write_text(json.dumps(earlier), encoding="utf-8")
+    cli("render")
+    since = what_changed(Path("out/report.md").read_text(encoding="utf-8"))
+    assert "since the render of 2026-09-01" in since and "new claim" in since
+    cli("render")
+    assert "Nothing changed" in what_changed(Path("out/report.md").read_text(encoding="utf-8"))
+    assert json.loads(hidden.read_text(encoding="utf-8")) == earlier  # read, never rewritten
+
+
+def test_a_store_that_cannot_be_written_still_gives_the_report(cli: Cli) -> None:
+    Path("blocker").write_text("a file where the store's directory would be", encoding="utf-8")
+    result = cli("--evidence", "blocker/evidence.sqlite3", "render")
+    assert "claimledger: warning: " in result.stderr
+    assert "the next render cannot say what changed" in result.stderr
+    assert Path("out/report.md").read_text(encoding="utf-8").startswith("# Fixture")
