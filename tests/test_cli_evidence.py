@@ -312,6 +312,10 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
     status = cli("status", code=1)
     assert "Evidence (last refresh" in status.stdout
     assert page_server.url("/guide") in status.stdout
+    listed = {claim["claim"] for claim in cli.json("status", code=1)["claims"]}
+    shown = {c for c in listed if re.search(rf"^│ {re.escape(c)} ", status.stdout, re.M)}
+    assert shown == {"durable"}, "the table names the claims that need a look, no others"
+    assert f"{len(listed) - 1} of {len(listed)} claims verified on every source" in status.stdout
 
     diff = cli("diff", "durable", code=1)
     assert "durable #1 on guide: drifted  MEANING CHANGED" in diff.stdout

@@ -149,3 +149,16 @@ def test_a_store_that_cannot_be_written_still_gives_the_report(cli: Cli) -> None
     assert "claimledger: warning: " in result.stderr
     assert "the next render cannot say what changed" in result.stderr
     assert Path("out/report.md").read_text(encoding="utf-8").startswith("# Fixture")
+
+
+@pytest.mark.parametrize("fmt", ["json", "claimreview"])
+def test_json_on_stdout_cannot_drive_the_terminal(cli: Cli, fmt: str) -> None:
+    text = cli.ledger.read_text(encoding="utf-8")
+    hostile = 'statement: "Each object has \\x9b31m\\x7f exactly one writer at any moment."'
+    cli.ledger.write_text(
+        text.replace("statement: Each object has exactly one writer at any moment.", hostile),
+        encoding="utf-8",
+    )
+    shown = cli("render", "-o", "-", "-f", fmt).stdout
+    assert "\x9b" not in shown and "\x7f" not in shown
+    assert "\\u009b31m\\u007f exactly" in shown  # the same JSON value, escaped

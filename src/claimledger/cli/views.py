@@ -99,12 +99,18 @@ def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]
 
 
 def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("claim")
+    """The claims that need a look (a quote not verified, a source failing), one row each,
+    and how many claims verified on every source: a refresh of a thousand claims prints
+    the few that changed, not a thousand rows (`--json` has them all)."""
+    attention = [row for row in rows if needs_a_look(row)]
+    fine = len(rows) - len(attention)
+    caption = f"{fine} of {len(rows)} claims verified on every source"
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    table.add_column("claim", overflow="fold")  # ids whole, even in a narrow pipe
     for column in CHECK_COLUMNS:
         table.add_column(column, justify="right")
-    table.add_column("sources failing")
-    for row in rows:
+    table.add_column("sources failing", overflow="fold")
+    for row in attention:
         cells = [Text(row["claim"])]
         for column in CHECK_COLUMNS:
             count = row[column]
@@ -113,6 +119,12 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
         cells.append(Text(", ".join(row["failing_sources"])))
         table.add_row(*cells)
     return table
+
+
+def needs_a_look(row: Mapping[str, Any]) -> bool:
+    """A claim summary row with a quote not verified or a source failing."""
+    unsettled = any(row[column] for column in CHECK_COLUMNS if column != "verified")
+    return unsettled or bool(row["failing_sources"])
 
 
 Fetched: TypeAlias = FetchRecord | FetchResult

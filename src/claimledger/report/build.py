@@ -266,9 +266,9 @@ _INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})
 def _run_as(artifact: Artifact) -> str:
     """The command with an inline program named rather than printed a second time."""
     run = artifact.run
-    if artifact.code is None and isinstance(run, tuple) and len(run) == 3:
-        if run[1] in _INLINE_SCRIPT:
-            return f"{run[0]} {run[1]} PROGRAM  # the program above"
+    inline = isinstance(run, tuple) and len(run) == 3 and run[1] in _INLINE_SCRIPT
+    if artifact.code is None and inline:
+        return f"{run[0]} {run[1]} PROGRAM  # the program above"
     return _command(run)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger import Grade
-from claimledger.report.markup import excerpt, json_for_html, sentence
+from claimledger.report.markup import TERMINAL_CONTROLS, excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
@@ -152,7 +152,9 @@ def published_at(url: str) -> str:
 
 
 def _dump(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """JSON as written, with DEL and the C1 controls escaped (the same value) for a
+    terminal that `-o -` may print it to."""
+    return json.dumps(data, indent=2, ensure_ascii=False).translate(TERMINAL_CONTROLS) + "\n"
 
 
 # --------------------------------------------------------------------------- JSON

@@ -205,14 +205,20 @@ def author_html(text: Any) -> Markup:
 
 _HTML_SENSITIVE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 _LINE_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029"})
+TERMINAL_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
+"""DEL and the C1 controls as JSON escapes: JSON may hold them raw, a terminal may obey them."""
 
 
 def json_for_html(data: Any) -> str:
     """JSON that can sit inside an HTML `<script>` element as it is: `<`, `>` and `&` are
     written as \\u escapes (so no `</script>` or `<!--` can end or open anything), as are
-    the two line separators JavaScript once refused in strings. Still the same JSON value."""
+    the two line separators JavaScript once refused in strings, and DEL and the C1
+    controls (a terminal may obey them). Still the same JSON value."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return text.translate(_HTML_SENSITIVE).translate(_LINE_SEPARATORS) + "\n"
+    return (
+        text.translate(_HTML_SENSITIVE).translate(_LINE_SEPARATORS).translate(TERMINAL_CONTROLS)
+        + "\n"
+    )
 
 
 # --------------------------------------------------------------------------- words and ids
