@@ -10,6 +10,8 @@ side effects has one home, so that a reader knows where to look for each kind of
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,6 +44,7 @@ PURE = (
     "schema.py",
     "shape.py",
     "urls.py",
+    "vocabulary.py",
     "yamledit.py",
 )
 """Modules that do no I/O of their own: they import none of the edges. (refresh.py is the
@@ -117,3 +120,21 @@ def test_exceptions_are_defined_only_in_errors(name: str, tree: ast.Module, line
             assert not any(b.endswith(("Error", "Exception")) for b in bases), (
                 f"{name}: class {node.name}({', '.join(bases)}) belongs in errors.py"
             )
+
+
+HEAVY = (
+    "asyncio", "bs4", "fastjsonschema", "filelock", "httpx", "jinja2", "jsonschema", "lxml",
+    "markdown_it", "mdformat", "rapidfuzz", "rich", "simplemma", "sqlite3", "yaml",
+)  # fmt: skip
+"""Libraries a command loads only when it uses them: `--help` and `--version` load none."""
+
+
+def test_the_command_line_loads_no_heavy_library_until_a_command_needs_it() -> None:
+    probe = (
+        "import sys, claimledger.cli\nprint(sorted({name.split('.')[0] for name in sys.modules}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(ast.literal_eval(done.stdout))
+    assert sorted(loaded & set(HEAVY)) == []

@@ -22,11 +22,11 @@ import pytest
 from markdown_it import MarkdownIt
 
 from claimledger.artifact import describe_runner
-from claimledger.ledger import Grade
 from claimledger.ledgerfile import load
 from claimledger.records import ArtifactRun
 from claimledger.store import EvidenceStore
 from claimledger.store.schema import MIGRATIONS, SCHEMA_VERSION
+from claimledger.vocabulary import Grade
 from cli_runner import Cli
 
 PRINT_SAID = [sys.executable, "-c", "print(open('said.txt').read().strip())"]

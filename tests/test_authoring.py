@@ -19,8 +19,8 @@ import yaml
 
 from claimledger import ledgerfile
 from claimledger.cli.app import LEDGER_VARIABLE
-from claimledger.ledger import Basis, Grade
 from claimledger.ledgerfile import load
+from claimledger.vocabulary import Basis, Grade
 from cli_runner import Cli, claimledger
 
 LEDGER = """\

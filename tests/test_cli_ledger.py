@@ -25,8 +25,8 @@ from typer.testing import Result
 
 from claimledger import __version__, ledgerfile
 from claimledger.errors import ExitCode
-from claimledger.ledger import Grade
 from claimledger.ledgerfile import load
+from claimledger.vocabulary import Grade
 from cli_runner import claimledger
 
 GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]

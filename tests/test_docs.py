@@ -120,3 +120,11 @@ def test_the_writing_walkthrough_runs_as_written(
     assert written.claim("should-is-weaker").falsified is not None
     assert "builds-on" not in written.claim_ids
     assert written.claim("must-is-absolute").facet("holds in every RFC since").why == "not checked"
+
+
+def test_the_render_help_names_every_format() -> None:
+    """The help names the formats without loading the report package: held to its list."""
+    from claimledger.cli.reporting import FORMATS_SAID
+    from claimledger.report import FORMAT_NAMES
+
+    assert ", ".join(FORMAT_NAMES) == FORMATS_SAID

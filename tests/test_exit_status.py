@@ -100,12 +100,13 @@ def test_exit_2_for_bad_input_or_usage(tmp_path: Path, args: tuple[str, ...], me
 
 BUGGY = """
 import sys
-from claimledger.cli import authoring, main
+from claimledger import ledger
+from claimledger.cli import main
 
 def broken(*args, **kwargs):
     raise KeyError("a bug of ours")
 
-authoring.ledger_schema = broken  # a bug planted in the code the command runs
+ledger.ledger_schema = broken  # a bug planted in the code the command runs
 sys.argv = ["claimledger", *sys.argv[1:]]
 main()
 """

@@ -22,9 +22,10 @@ import yaml
 from typer.testing import Result
 
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger import Basis, Grade, find_cycles, parse
+from claimledger.ledger import find_cycles, parse
 from claimledger.ledgerfile import MAX_LEDGER_BYTES, load
 from claimledger.safeyaml import load_located
+from claimledger.vocabulary import Basis, Grade
 from cli_runner import claimledger
 
 CASES_FILE = Path(__file__).parent / "data" / "bad_ledgers.yaml"

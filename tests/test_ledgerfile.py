@@ -27,9 +27,10 @@ import yaml
 
 from claimledger import edits, ledgerfile, yamledit
 from claimledger.errors import ConflictError, InputError
-from claimledger.ledger import Grade, Ledger, parse
+from claimledger.ledger import Ledger, parse
 from claimledger.ledgerfile import load
 from claimledger.safeyaml import load_located
+from claimledger.vocabulary import Grade
 from cli_runner import claimledger
 
 RICH = """\

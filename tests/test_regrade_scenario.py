@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.ledger import Grade
 from claimledger.ledgerfile import load
+from claimledger.vocabulary import Grade
 from cli_runner import Cli
 from webserver import PageServer
 

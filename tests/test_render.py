@@ -30,7 +30,7 @@ from markdown_it import MarkdownIt
 from claimledger import edits
 from claimledger.errors import ExitCode, InputError, TemplateError
 from claimledger.grade import regrade
-from claimledger.ledger import Grade, Ledger, parse
+from claimledger.ledger import Ledger, parse
 from claimledger.ledgerfile import load
 from claimledger.records import (
     CheckRecord,
@@ -60,6 +60,7 @@ from claimledger.report.markup import (
 )
 from claimledger.report.model import ClaimView
 from claimledger.urls import safe_url
+from claimledger.vocabulary import Grade
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -19,9 +19,10 @@ import yaml
 
 from claimledger.accept import Adoption
 from claimledger.errors import ConflictError, InputError, LedgerError
-from claimledger.ledger import CLAIM_ID, Basis, Grade, Ledger, parse
+from claimledger.ledger import Ledger, parse
 from claimledger.shape import did_you_mean
 from claimledger.urls import shown
+from claimledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, Basis, Grade
 from claimledger.yamledit import (
     Edit,
     FlowList,
@@ -358,10 +359,6 @@ def remove_facet(text: str, ledger: Ledger, claim_id: str, on: str, *, date: dt.
     text = remove_item(text, ("claims", index, "grades"), claim.grades.index(facet))
     note = history_entry(date=date, on=facet.on, from_grade=facet.grade, by="person", why="removed")
     return _with_history(_still_valid(text, "removing the facet"), claim_id, note)
-
-
-LEDGER_FIELDS = ("title", "subject", "author", "date_read", "about")
-"""What `claimledger set` may change: the reading's own fields, in their written order."""
 
 
 def set_field(text: str, ledger: Ledger, name: str, value: str) -> str:

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from typing import Protocol, TypeVar
 
-from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote
+from claimledger.ledger import Claim, Facet, Ledger, Quote
 from claimledger.records import CARRIED, check_key, classify, latest_by_key
 from claimledger.urls import redacted
+from claimledger.vocabulary import Basis, Grade
 
 
 class Check(Protocol):

@@ -15,7 +15,6 @@ import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
 from claimledger.errors import LedgerError, Problem, UnknownIdError
@@ -23,32 +22,7 @@ from claimledger.safeyaml import Located, Path_, load_located
 from claimledger.schema import LEDGER_SCHEMA
 from claimledger.shape import Finding, did_you_mean, shape_problems
 from claimledger.urls import is_web_url
-
-
-class Grade(StrEnum):
-    """How strongly the public evidence supports a facet, strongest first."""
-
-    DEMONSTRATED = "DEMONSTRATED"
-    CLAIMED = "CLAIMED"
-    SPECULATIVE = "SPECULATIVE"
-    UNKNOWN = "UNKNOWN"
-
-    @property
-    def strength(self) -> int:
-        """Higher is stronger, so `min` by strength is the weakest grade."""
-        return len(_GRADE_ORDER) - _GRADE_ORDER.index(self)
-
-
-_GRADE_ORDER = list(Grade)
-
-
-class Basis(StrEnum):
-    """What a facet's grade rests on, which decides the rule that may change it."""
-
-    QUOTES = "quotes"
-    PREMISES = "premises"
-    ARTIFACT = "artifact"
-    JUDGEMENT = "judgement"
+from claimledger.vocabulary import Basis, Grade
 
 
 @dataclass(frozen=True)
@@ -654,14 +628,3 @@ def _build_history(h: dict[str, Any]) -> HistoryEntry:
         quote_now=h.get("quote_now"),
         why=h.get("why"),
     )
-
-
-# --------------------------------------------------------------------------- for commands
-
-CLAIM_KINDS: tuple[str, ...] = tuple(
-    ledger_schema()["$defs"]["claim"]["properties"]["kind"]["enum"]
-)
-"""The kinds a claim may have, as the schema lists them."""
-
-CLAIM_ID = re.compile(ledger_schema()["$defs"]["id"]["pattern"].strip("^$"))
-"""What an id looks like (use with `fullmatch`), as the schema says."""

@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
 from claimledger.ledger import Ledger, parse
@@ -110,6 +108,8 @@ def lock_path(path: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked(path: Path, timeout: float) -> Iterator[None]:
+    from filelock import FileLock, Timeout  # loaded by a command that writes, only
+
     refuse_links(lock_path(path))  # opening a planted link would truncate what it names
     try:
         with FileLock(lock_path(path), timeout=timeout):

@@ -12,13 +12,13 @@ import difflib
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
-
-import fastjsonschema
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from claimledger.safeyaml import Located, Path_
 from claimledger.schema import LEDGER_SCHEMA
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Finding = tuple[tuple[int, int], str]
 
@@ -31,6 +31,8 @@ def _pattern_to_the_end(
     Python's `$` also matches before a final newline, which would let a date with a
     newline after it through, and crash the build.
     """
+    import jsonschema
+
     if not isinstance(instance, str):
         return
     anchored = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
@@ -38,9 +40,14 @@ def _pattern_to_the_end(
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in the stubs
-    jsonschema.Draft202012Validator, {"pattern": _pattern_to_the_end}
-)
+@functools.cache
+def _explaining_validator() -> Any:
+    """jsonschema, which names every problem: loaded only for a ledger that has one."""
+    import jsonschema
+
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped stubs
+        jsonschema.Draft202012Validator, {"pattern": _pattern_to_the_end}
+    )(LEDGER_SCHEMA)
 
 
 def _anchored(schema: Any) -> Any:
@@ -63,17 +70,21 @@ def _accepts() -> Callable[[Any], Any]:
     """A validator compiled to Python once (fastjsonschema): a valid ledger, the usual case,
     is checked in a fraction of the time; only a ledger it refuses is read again by
     jsonschema, which names every problem."""
+    import fastjsonschema
+
     return fastjsonschema.compile(_anchored(LEDGER_SCHEMA))
 
 
 def shape_problems(located: Located) -> Iterator[Finding]:
     """Each shape problem once (jsonschema reports `required` once per missing key)."""
+    from fastjsonschema import JsonSchemaException
+
     try:
         _accepts()(located.data)
         return
-    except fastjsonschema.JsonSchemaException:
+    except JsonSchemaException:
         pass  # there is something to say: say all of it, with jsonschema
-    validator = _Validator(LEDGER_SCHEMA)
+    validator = _explaining_validator()
     seen: set[Finding] = set()
     for error in validator.iter_errors(located.data):
         for finding in _explain(error, located):

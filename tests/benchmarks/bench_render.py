@@ -17,9 +17,10 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 from claimledger.grade import regrade
-from claimledger.ledger import Basis, Claim, Facet, Grade, Ledger, Quote, Section, Source
+from claimledger.ledger import Claim, Facet, Ledger, Quote, Section, Source
 from claimledger.records import CheckRecord, CheckStatus, FetchRecord, WordChange
 from claimledger.report import Report, Templates, build_report, format_for, templates_loader
+from claimledger.vocabulary import Basis, Grade
 
 CLAIMS = 500
 SOURCES = 50

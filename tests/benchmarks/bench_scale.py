@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 from claimledger import edits, ledgerfile
-from claimledger.ledger import Grade, parse
+from claimledger.ledger import parse
+from claimledger.vocabulary import Grade
 
 DAY = dt.date(2026, 12, 1)
 

@@ -19,26 +19,22 @@ import json
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console, ConsoleOptions, RenderableType
-from rich.segment import Segment
 from typer.core import TyperArgument, TyperOption
 
 from claimledger import __version__
-from claimledger.artifact import command_line
 from claimledger.atomicfile import refuse_links
 from claimledger.errors import ClaimledgerError, ExitCode, LedgerError
-from claimledger.grade import current_checks
-from claimledger.ledger import Artifact, Ledger
-from claimledger.ledgerfile import load
-from claimledger.records import ArtifactRun, CheckRecord, FetchRecord, RunRecord
-from claimledger.store import EvidenceStore
-from claimledger.urls import redacted
+
+if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
+    from claimledger.ledger import Artifact, Ledger
+    from claimledger.records import ArtifactRun, CheckRecord, FetchRecord, RunRecord
+    from claimledger.store import EvidenceStore
 
 _PYTHON_TYPES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH"}
 _PYTHON_TYPE = re.compile(r"<(?:list\[)?(str|int|float|path)\]?>")
@@ -93,22 +89,30 @@ def _picture(match: re.Match[str]) -> str:
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
-class TerminalConsole(Console):
-    """A rich Console that prints every piece of text with its control characters made
-    visible; rich's own styling is added after, so colours still work."""
+class _Terminal:
+    """A console opened on its first use, so a command that prints nothing (`--version`,
+    `--help`) never loads rich; see `claimledger.cli.console`."""
 
-    def render(
-        self, renderable: RenderableType, options: ConsoleOptions | None = None
-    ) -> Iterable[Segment]:
-        for segment in super().render(renderable, options):
-            if segment.control:
-                yield segment
-            else:
-                yield Segment(visible_controls(segment.text), segment.style)
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from claimledger.cli.console import TerminalConsole
+
+            self._console = TerminalConsole(stderr=self._stderr, highlight=False, soft_wrap=True)
+        return getattr(self._console, name)
 
 
-out = TerminalConsole(highlight=False, soft_wrap=True)
-err = TerminalConsole(stderr=True, highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from claimledger.cli.console import TerminalConsole
+
+    out: TerminalConsole
+    err: TerminalConsole
+else:
+    out = _Terminal(stderr=False)
+    err = _Terminal(stderr=True)
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,8 @@ class Options:
         return path
 
     def load(self) -> Ledger:
+        from claimledger.ledgerfile import load
+
         return load(self.ledger)
 
 
@@ -160,8 +166,8 @@ def find_ledger(start: Path) -> Path:
 
 
 def _version(value: bool) -> None:
-    if value:
-        out.print(f"claimledger {__version__}", markup=False)
+    if value:  # plain stdout: printing the version loads no console
+        sys.stdout.write(f"claimledger {__version__}\n")
         raise typer.Exit()
 
 
@@ -303,6 +309,16 @@ def found_if(condition: bool) -> ExitCode:
     return ExitCode.FOUND if condition else ExitCode.OK
 
 
+T = TypeVar("T")
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Run a command's network part; asyncio loads only for a command that has one."""
+    import asyncio
+
+    return asyncio.run(work)
+
+
 def today() -> dt.date:
     return dt.date.today()
 
@@ -324,6 +340,8 @@ def print_json(value: Any) -> None:
 @contextlib.contextmanager
 def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
     """The evidence store for reading, or None when no refresh has created it yet."""
+    from claimledger.store import EvidenceStore
+
     if not opts.store.exists():
         yield None
         return
@@ -342,6 +360,8 @@ def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
 
 def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
     """The latest check of each quote the ledger still holds, on each of its sources."""
+    from claimledger.grade import current_checks
+
     with existing_store(opts) as store:
         return current_checks(ledger, store.latest_checks() if store else [])
 
@@ -359,6 +379,8 @@ def latest_artifact_runs(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun
 
 
 def _is_run_of(run: ArtifactRun, artifact: Artifact) -> bool:
+    from claimledger.artifact import command_line
+
     return run.command == command_line(artifact) and run.expected == artifact.expect
 
 
@@ -371,6 +393,8 @@ def latest_fetches(
     opts: Options, ledger: Ledger
 ) -> tuple[dict[str, FetchRecord], RunRecord | None]:
     """The latest fetch of each URL the ledger names, and the last run (None before any)."""
+    from claimledger.urls import redacted
+
     with existing_store(opts) as store:
         fetches = store.latest_fetches() if store else {}
         last = store.last_run() if store else None

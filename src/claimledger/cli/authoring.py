@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger import edits, ledgerfile
-from claimledger.cli.app import command, existing_store, options, out, print_json, today
+from claimledger.cli.app import command, existing_store, options, out, print_json, run_async, today
 from claimledger.cli.evidence import read_pages_once
 from claimledger.cli.options import (
     BASES,
@@ -28,13 +26,15 @@ from claimledger.cli.options import (
     parse_grade,
     parse_kind,
 )
-from claimledger.config import FetchOptions
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger import CLAIM_ID, Basis, Ledger, ledger_schema, parse
-from claimledger.refresh import check_page, page_title
-from claimledger.report import Templates, packaged_templates, templates_loader
-from claimledger.shape import did_you_mean
-from claimledger.urls import has_secrets, is_web_url, shown
+from claimledger.vocabulary import CLAIM_ID, Basis
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.ledger import Ledger
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.refresh import Page
 
 
 @command("check")
@@ -74,6 +74,8 @@ def check_command(
 @command("schema")
 def schema_command(ctx: typer.Context) -> ExitCode:
     """Print the JSON Schema of the ledger (for editors: validation and completion)."""
+    from claimledger.ledger import ledger_schema
+
     print_json(ledger_schema())
     return ExitCode.OK
 
@@ -100,6 +102,10 @@ def init_command(
     keeps out/ and the lock file out of the repository. Refuses to overwrite anything
     already there.
     """
+    from claimledger import ledgerfile
+    from claimledger.ledger import ledger_schema
+    from claimledger.report import Templates, packaged_templates, templates_loader
+
     if author is not None and not author.strip():
         raise InputError("--author needs a name")
     templates = Templates(templates_loader(None))
@@ -139,6 +145,9 @@ out/
 
 def _starter(day: dt.date, author: str | None) -> str:
     """The starter ledger, read today (its date_read is the day `init` runs) by `author`."""
+    from claimledger import edits, ledgerfile
+    from claimledger.ledger import parse
+
     text = ledgerfile.starter_ledger()
     text = edits.set_field(text, parse(text), "date_read", day.isoformat())
     return text if author is None else edits.set_field(text, parse(text), "author", author.strip())
@@ -167,6 +176,9 @@ def grade_command(
     Example: claimledger grade input-gate UNKNOWN --on "holds at the crash boundary"
     --because "the runtime docs no longer say"
     """
+
+    from claimledger import edits, ledgerfile
+
     if not because.strip():
         raise InputError("--because must say why")
     grade = parse_grade(grade_name)
@@ -204,6 +216,9 @@ def move_command(
 
     Example: claimledger move agents-store-sync
     """
+    from claimledger import edits, ledgerfile
+    from claimledger.urls import is_web_url, shown
+
     opts = options(ctx)
     source = opts.load().source(source_id)
     target = new_url or _where_it_moved(ctx, source.id, source.url)
@@ -225,6 +240,8 @@ def move_command(
 
 def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> str:
     """The address the last refresh of `url` ended at, when that is a move."""
+    from claimledger.urls import has_secrets, shown
+
     with existing_store(options(ctx)) as store:
         fetch = (store.latest_fetches() if store else {}).get(url)
     if fetch is None:
@@ -310,6 +327,11 @@ def add_command(
     Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
+    from claimledger import edits, ledgerfile
+    from claimledger.config import FetchOptions
+    from claimledger.refresh import check_page, page_title
+    from claimledger.urls import is_web_url, shown
+
     urls, quotes = urls or [], quotes or []
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
     opts = options(ctx)
@@ -327,7 +349,7 @@ def add_command(
         allow_private=allow_private,
     )
     policy, url_map = fetch_settings(opts, given)
-    pages = asyncio.run(read_pages_once(urls, policy, url_map)) if urls else {}
+    pages: dict[str, Page] = run_async(read_pages_once(urls, policy, url_map)) if urls else {}
     problems = []
     for url in urls:
         page = pages[url]
@@ -370,6 +392,8 @@ def _check_new_claim(
     ledger: Ledger, claim_id: str, section: str | None, premises: list[str]
 ) -> None:
     """Refuse what the ledger would refuse, before fetching anything."""
+    from claimledger.shape import did_you_mean
+
     if claim_id in ledger.claim_ids:
         raise InputError(f"claim '{claim_id}' already exists")
     if not CLAIM_ID.fullmatch(claim_id):

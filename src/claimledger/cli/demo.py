@@ -5,20 +5,15 @@ from __future__ import annotations
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from claimledger.cli.app import app, command, out
-from claimledger.demo import (
-    demo_data,
-    demo_steps,
-    demo_url_map,
-    prepare_demo_directory,
-    serve_pages,
-)
 from claimledger.errors import ExitCode
-from claimledger.ledgerfile import load
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    pass
 
 
 @command("demo")
@@ -36,6 +31,15 @@ def demo_command(
     page, a 404), refreshes again, regrades, accepts the harmless rewording, and
     renders the report in Markdown and HTML.
     """
+    from claimledger.demo import (
+        demo_data,
+        demo_steps,
+        demo_url_map,
+        prepare_demo_directory,
+        serve_pages,
+    )
+    from claimledger.ledgerfile import load
+
     started = time.perf_counter()
     ledger_path = prepare_demo_directory(directory)
     ledger = load(ledger_path)

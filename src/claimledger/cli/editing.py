@@ -4,15 +4,21 @@ refute. Each is one locked, compared, atomic edit (see `claimledger.ledgerfile`)
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger import edits, ledgerfile
 from claimledger.cli.app import command, options, out, today
 from claimledger.cli.options import BASES, GRADES, Premises, parse_basis, parse_grade
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger import Ledger
+from claimledger.vocabulary import LEDGER_FIELDS
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.ledger import Ledger
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    pass
 
 
 @command("section")
@@ -29,6 +35,8 @@ def section_command(
 
     Example: claimledger section limits "What the limits are" --intro "Each documented cap."
     """
+
+    from claimledger import edits, ledgerfile
 
     def change(text: str, ledger: Ledger) -> str:
         return edits.add_section(text, ledger, section_id, title, intro or "")
@@ -57,6 +65,9 @@ def facet_command(
     Example: claimledger facet input-gate "holds across a crash" --grade UNKNOWN
     --basis judgement --why "no page says what happens to a gate at a crash"
     """
+
+    from claimledger import edits, ledgerfile
+
     if not why.strip():
         raise InputError("--why must say why")
     facet = edits.NewFacet(
@@ -81,7 +92,7 @@ def set_command(
     ctx: typer.Context,
     name: Annotated[
         str,
-        typer.Argument(metavar="FIELD", help=f"One of {', '.join(edits.LEDGER_FIELDS)}."),
+        typer.Argument(metavar="FIELD", help=f"One of {', '.join(LEDGER_FIELDS)}."),
     ],
     value: Annotated[
         str,
@@ -94,6 +105,9 @@ def set_command(
 
     Example: claimledger set date_read 2026-08-23
     """
+
+    from claimledger import edits, ledgerfile
+
     text = sys.stdin.read() if value == "-" else value
     if not text.strip():
         raise InputError(f"{name} needs a value")
@@ -125,6 +139,9 @@ def remove_command(
 
     Example: claimledger remove output-gate --quote 2
     """
+
+    from claimledger import edits, ledgerfile
+
     if quote is not None and facet is not None:
         raise InputError("give --quote or --facet, not both")
     day = today()
@@ -158,6 +175,9 @@ def refute_command(
     Example: claimledger refute output-gate --because "the glossary now says messages may
     leave before the write is durable"
     """
+
+    from claimledger import edits, ledgerfile
+
     if not because.strip():
         raise InputError("--because must say why")
     day = today()

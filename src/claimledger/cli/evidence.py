@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from claimledger.cli.app import (
     Options,
@@ -26,6 +24,7 @@ from claimledger.cli.app import (
     options,
     out,
     print_json,
+    run_async,
 )
 from claimledger.cli.options import (
     AllowPrivate,
@@ -43,30 +42,16 @@ from claimledger.cli.options import (
     fetch_settings,
     with_private_sources,
 )
-from claimledger.cli.views import (
-    artifact_run_line,
-    checks_table,
-    claim_summary,
-    diff_text,
-    evidence_gaps,
-    fetch_json,
-    is_accepted,
-    needs_attention,
-    pages_table,
-    source_notes,
-    summary_table,
-    to_json,
-    unchecked_claims,
-    verification_lines,
-    verification_payload,
-)
-from claimledger.config import FetchOptions
 from claimledger.errors import ExitCode, InputError
-from claimledger.fetch import make_client
-from claimledger.records import FetchPolicy
-from claimledger.refresh import Page, QuoteJob, Reading, check_page, plan, read_pages, refresh
-from claimledger.store import EvidenceStore
-from claimledger.urls import UrlMap, is_web_url, shown
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.records import FetchPolicy
+    from claimledger.urls import UrlMap
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.refresh import Page, QuoteJob, Reading
+    from claimledger.store import EvidenceStore
 
 
 @command("verify")
@@ -92,6 +77,11 @@ def verify_command(
 
     Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
+    from claimledger.cli.views import verification_lines, verification_payload
+    from claimledger.config import FetchOptions
+    from claimledger.refresh import check_page
+    from claimledger.urls import is_web_url
+
     if not quote.strip():
         raise InputError("QUOTE is empty")
     if not is_web_url(url):
@@ -106,7 +96,7 @@ def verify_command(
         allow_private=allow_private,
     )
     policy, url_map = fetch_settings(options(ctx), given)
-    page = asyncio.run(read_pages_once([url], policy, url_map, select))[url]
+    page = run_async(read_pages_once([url], policy, url_map, select))[url]
     payload = verification_payload(page.fetch, check_page(quote, page))
     if as_json:
         print_json(payload)
@@ -120,6 +110,9 @@ async def read_pages_once(
     urls: Sequence[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
 ) -> dict[str, Page]:
     """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded."""
+    from claimledger.fetch import make_client
+    from claimledger.refresh import read_pages
+
     async with make_client(policy) as client:
         return await read_pages(urls, client=client, policy=policy, url_map=url_map, select=select)
 
@@ -147,6 +140,19 @@ def refresh_command(
 
     Example: claimledger refresh input-gate output-gate
     """
+    from claimledger.cli.views import (
+        claim_summary,
+        fetch_json,
+        needs_attention,
+        source_notes,
+        summary_table,
+        to_json,
+    )
+    from claimledger.config import FetchOptions
+    from claimledger.refresh import plan
+    from claimledger.store import EvidenceStore
+    from claimledger.urls import shown
+
     opts = options(ctx)
     ledger = opts.load()
     jobs = plan(ledger, claim_ids or ())
@@ -169,7 +175,7 @@ def refresh_command(
         EvidenceStore.open(opts.store) as store,
         _progress(len(pages), quiet=as_json) as tick,
     ):
-        run_id, readings = asyncio.run(_record_refresh(opts, jobs, store, policy, url_map, tick))
+        run_id, readings = run_async(_record_refresh(opts, jobs, store, policy, url_map, tick))
     fetches = [reading.fetch for reading in readings]
     checks = [check for reading in readings for check in reading.checks]
     rows = claim_summary(ledger, checks)
@@ -203,6 +209,10 @@ async def _record_refresh(
 
     An interrupted run keeps every page it recorded; it stays unfinished in the store.
     """
+    from claimledger.fetch import make_client
+    from claimledger.refresh import refresh
+    from claimledger.urls import shown
+
     run_id = store.begin_run(now(), str(opts.ledger))
     readings: list[Reading] = []
     async with make_client(policy) as client:
@@ -226,6 +236,8 @@ async def _record_refresh(
 @contextlib.contextmanager
 def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
     """A progress bar on a terminal, a plain line per source otherwise (on stderr)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     if quiet:
         yield lambda line: None
         return
@@ -250,6 +262,19 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
 
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
+    from claimledger.cli.views import (
+        artifact_run_line,
+        claim_summary,
+        evidence_gaps,
+        fetch_json,
+        is_accepted,
+        needs_attention,
+        pages_table,
+        summary_table,
+        to_json,
+        unchecked_claims,
+    )
+
     opts = options(ctx)
     ledger = opts.load()
     checks = latest_checks(opts, ledger)
@@ -295,6 +320,8 @@ def diff_command(
     Words that carry meaning (negations, modals, numbers, quantifiers, consistency
     terms) are marked with '!'. Exit 1 when anything differs.
     """
+    from claimledger.cli.views import diff_text, to_json
+
     opts = options(ctx)
     ledger = opts.load()
     chosen = set(claim_ids or ledger.claim_ids)
@@ -321,6 +348,8 @@ def history_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Every check of a claim's quotes over time, and its grade history."""
+    from claimledger.cli.views import checks_table, to_json
+
     opts = options(ctx)
     claim = opts.load().claim(claim_id)
     with existing_store(opts) as store:
@@ -347,6 +376,8 @@ def snapshot_command(
     ] = None,
 ) -> ExitCode:
     """Print the text we extracted from a page, as it was at a date."""
+    from claimledger.urls import shown
+
     opts = options(ctx)
     moment = _parse_moment(at) if at else None
     with existing_store(opts) as store:

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger import edits, ledgerfile
-from claimledger.accept import accept_plan
-from claimledger.artifact import execute, outcome_of
 from claimledger.cli.app import (
     Options,
     artifacts_of,
@@ -28,21 +25,15 @@ from claimledger.cli.app import (
     today,
 )
 from claimledger.cli.options import AsJson
-from claimledger.cli.views import (
-    artifact_run_line,
-    evidence_gaps,
-    explain_lines,
-    notices_table,
-    proposals_table,
-    regrade_note,
-    to_json,
-    unchecked_claims,
-)
 from claimledger.errors import ExitCode, InputError
-from claimledger.grade import ArtifactOutcome, Regrade, regrade
-from claimledger.ledger import Ledger
-from claimledger.records import ArtifactRun, CheckRecord, RunRecord
-from claimledger.store import EvidenceStore
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.ledger import Ledger
+    from claimledger.records import ArtifactRun, CheckRecord, RunRecord
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.grade import ArtifactOutcome, Regrade
 
 
 @command("regrade")
@@ -71,6 +62,10 @@ def regrade_command(
     recorded in the evidence store. Exit 1 when a proposal or a stale facet is pending
     (after --write: only what is left), or an artifact could not run; 0 otherwise.
     """
+    from claimledger.artifact import outcome_of
+    from claimledger.cli.views import evidence_gaps, to_json
+    from claimledger.grade import regrade
+
     if write and check:
         raise InputError("--write and --check exclude each other")
     if run_artifacts and no_artifacts:
@@ -112,6 +107,8 @@ def _coverage(
 ) -> tuple[RunRecord | None, list[str]]:
     """The last run, and the claims its evidence does not cover: a gate (`--check`) must
     not pass on a refresh that was cut short."""
+    from claimledger.cli.views import unchecked_claims
+
     _, last = latest_fetches(opts, ledger)
     return last, unchecked_claims(ledger, checks)
 
@@ -124,6 +121,10 @@ def _write_proposals(
     The rules order premises before the claims that rest on them, so one pass proposes
     every change a chain needs: after it, regrading again proposes nothing.
     """
+
+    from claimledger import edits, ledgerfile
+    from claimledger.grade import Regrade, regrade
+
     applied = Regrade(proposals=(), notices=(), traces=(), has_evidence=False)
     day = today()
 
@@ -140,6 +141,8 @@ def _write_proposals(
 
 
 def _print_regrade(opts: Options, result: Regrade) -> None:
+    from claimledger.cli.views import notices_table, proposals_table, regrade_note
+
     if not result.has_evidence:
         no_evidence_note(opts)
     if result.proposals:
@@ -155,6 +158,10 @@ def _run_artifacts(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun]:
     """Run every artifact claim's command beside the ledger, recording each run as it ends
     (a regrade cut short keeps the runs it made). The store is opened, and made when there
     is none yet, only when the ledger has an artifact to run."""
+
+    from claimledger.artifact import execute
+    from claimledger.store import EvidenceStore
+
     artifacts = artifacts_of(ledger)
     if not artifacts:
         return {}
@@ -185,6 +192,10 @@ def explain_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
+    from claimledger.artifact import outcome_of
+    from claimledger.cli.views import artifact_run_line, explain_lines, to_json
+    from claimledger.grade import regrade
+
     opts = options(ctx)
     ledger = opts.load()
     claim = ledger.claim(claim_id)
@@ -236,6 +247,10 @@ def accept_command(
     reversed guarantee must be re-read, not rubber-stamped. A missing quote has no
     wording to adopt. Exit 1 when something was refused.
     """
+
+    from claimledger import edits, ledgerfile
+    from claimledger.accept import accept_plan
+
     if not claim_ids and not all_drifted:
         raise InputError("name the claims to accept, or pass --all-drifted")
     opts = options(ctx)

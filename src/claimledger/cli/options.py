@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from claimledger.cli.app import Options, err
-from claimledger.config import FetchOptions, fetch_policy, read_config, url_map
 from claimledger.errors import InputError
-from claimledger.ledger import CLAIM_KINDS, Basis, Grade, Ledger
-from claimledger.records import DEFAULT_POLICY, FetchPolicy
-from claimledger.shape import did_you_mean
-from claimledger.urls import UrlMap, origin
+from claimledger.vocabulary import CLAIM_KINDS, Basis, Grade
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    pass
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.config import FetchOptions
+    from claimledger.ledger import Ledger
+    from claimledger.records import FetchPolicy
+    from claimledger.urls import UrlMap
 
 GRADES = ", ".join(Grade)
 BASES = ", ".join(Basis)
@@ -41,6 +47,8 @@ def parse_kind(value: str) -> str:
 
 
 def _choice(value: str, choices: list[str] | tuple[str, ...], noun: str) -> str:
+    from claimledger.shape import did_you_mean
+
     if value in choices:
         return value
     raise InputError(
@@ -112,6 +120,9 @@ IgnoreRobots = Annotated[
 def fetch_settings(opts: Options, given: FetchOptions) -> tuple[FetchPolicy, UrlMap]:
     """The run's policy and URL map: the command's options, then claimledger.toml beside
     the ledger, then the defaults. Not respecting robots.txt is said out loud."""
+    from claimledger.config import fetch_policy, read_config, url_map
+    from claimledger.records import DEFAULT_POLICY
+
     config = read_config(opts.home)
     policy = fetch_policy(config, given, DEFAULT_POLICY)
     if not policy.respect_robots:
@@ -125,6 +136,8 @@ def fetch_settings(opts: Options, given: FetchOptions) -> tuple[FetchPolicy, Url
 def with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
     """The policy, letting each source marked `allow_private` be fetched where it is (or
     where --map sends it); said out loud, since the ledger may come from anyone."""
+    from claimledger.urls import origin
+
     marked = sorted(source.id for source in ledger.sources.values() if source.allow_private)
     if not marked or policy.allow_private:
         return policy

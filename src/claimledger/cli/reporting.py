@@ -13,12 +13,10 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path, PurePath
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from claimledger.artifact import outcome_of
-from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.cli.app import (
     Options,
     command,
@@ -32,22 +30,24 @@ from claimledger.cli.app import (
     today,
 )
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
-from claimledger.grade import regrade
-from claimledger.ledger import Ledger
-from claimledger.report import (
-    FORMAT_NAMES,
-    Report,
-    Templates,
-    build_report,
-    format_for,
-    format_name_for,
-    report_state,
-    templates_loader,
-)
-from claimledger.report.formats import SUFFIXES, WITH_CLAIMREVIEW, published_at
-from claimledger.store import EvidenceStore
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.ledger import Ledger
+
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.report import (
+        Report,
+    )
+    from claimledger.store import EvidenceStore
+
 
 STDOUT = "-"
+
+
+FORMATS_SAID = "md, html, json, claimreview"
+"""The formats, as the help says them (the report package loads only when a report is
+written; a test holds this to its FORMAT_NAMES)."""
 
 
 @command("render")
@@ -58,7 +58,7 @@ def render_command(
         typer.Option(
             "--format",
             "-f",
-            help=f"{', '.join(FORMAT_NAMES)} (default: what --output's name ends in, else md).",
+            help=f"{FORMATS_SAID} (default: what --output's name ends in, else md).",
             show_default=False,
         ),
     ] = None,
@@ -89,6 +89,9 @@ def render_command(
 
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
+    from claimledger.report import Templates, format_for, report_state, templates_loader
+    from claimledger.report.formats import WITH_CLAIMREVIEW, published_at
+
     opts = options(ctx)
     if templates is not None and not templates.is_dir():
         raise InputError(f"--templates {templates}: not a directory")
@@ -127,6 +130,9 @@ def render_command(
 def format_named_by(output: str | None) -> str:
     """The format an output's name asks for: md for stdout or the default file; a name
     that names no format is an error rather than Markdown in a file called report.txt."""
+    from claimledger.report import FORMAT_NAMES, format_name_for
+    from claimledger.report.formats import SUFFIXES
+
     if output is None or output == STDOUT:
         return "md"
     name = format_name_for(PurePath(output))
@@ -139,6 +145,8 @@ def format_named_by(output: str | None) -> str:
 
 
 def _output_path(opts: Options, suffix: str, output: str | None) -> Path:
+    from claimledger.atomicfile import refuse_links
+
     if output is not None:
         return Path(output)
     path = opts.home / "out" / f"report{suffix}"
@@ -155,6 +163,10 @@ def _target(path: Path, home: Path) -> str:
 
 def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
     """The report of `ledger` and the latest evidence, compared with the `previous` render."""
+    from claimledger.artifact import outcome_of
+    from claimledger.grade import regrade
+    from claimledger.report import build_report
+
     checks = latest_checks(opts, ledger)
     fetches, last = latest_fetches(opts, ledger)
     runs = latest_artifact_runs(opts, ledger)
@@ -175,6 +187,8 @@ def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> R
 def _state_store(opts: Options) -> Iterator[EvidenceStore | None]:
     """The evidence store, opened (created when there is none yet) to keep render states;
     None where it cannot be written, said once: the report is still written."""
+    from claimledger.store import EvidenceStore
+
     try:
         store = EvidenceStore.open(opts.store)
     except EnvironmentProblem as problem:
@@ -203,6 +217,8 @@ def _hidden_state(report: Path) -> dict[str, Any] | None:
 
 def _write_file(path: Path, text: str) -> None:
     """Replace `path` atomically, so a reader never sees half a report."""
+    from claimledger.atomicfile import replace_atomically
+
     path = path.resolve()  # a symlinked report is updated where it points, not replaced
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from claimledger.grade import Notice, Proposal, Regrade, Trace
-from claimledger.ledger import Artifact, Basis, Claim, Facet, HistoryEntry, Ledger, Quote, Source
+from claimledger.ledger import Artifact, Claim, Facet, HistoryEntry, Ledger, Quote, Source
 from claimledger.records import (
     CARRIED,
     ArtifactRun,
@@ -55,6 +55,7 @@ from claimledger.report.overview import (
     summary,
 )
 from claimledger.urls import redact_urls, redacted, safe_url
+from claimledger.vocabulary import Basis
 
 
 def build_report(

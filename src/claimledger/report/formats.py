@@ -18,11 +18,11 @@ from pathlib import PurePath
 from typing import Any, Protocol
 
 from claimledger.errors import InputError
-from claimledger.ledger import Grade
 from claimledger.report.markup import TERMINAL_CONTROLS, excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
+from claimledger.vocabulary import Grade
 
 REPORT_VERSION = 1
 """Version of the JSON report's shape; bumped only when a key changes meaning or goes."""

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from claimledger.grade import Regrade
-from claimledger.ledger import Grade, HistoryEntry, Ledger, Source
+from claimledger.ledger import HistoryEntry, Ledger, Source
 from claimledger.records import FetchRecord
 from claimledger.report.markup import excerpt
 from claimledger.report.model import (
@@ -29,6 +29,7 @@ from claimledger.report.model import (
     weakest,
 )
 from claimledger.urls import safe_url
+from claimledger.vocabulary import Grade
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[ClaimView, SourceCheck]]]:
