@@ -31,9 +31,6 @@ from claimledger.vocabulary import CLAIM_ID, Basis
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
-
-
-if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.refresh import Page
 
 

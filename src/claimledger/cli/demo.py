@@ -5,15 +5,12 @@ from __future__ import annotations
 import time
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from claimledger.cli.app import app, command, out
 from claimledger.errors import ExitCode
-
-if TYPE_CHECKING:  # the core loads where a command uses it
-    pass
 
 
 @command("demo")

@@ -17,10 +17,6 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
 
 
-if TYPE_CHECKING:  # the core loads where a command uses it
-    pass
-
-
 @command("section")
 def section_command(
     ctx: typer.Context,

@@ -46,12 +46,9 @@ from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.records import FetchPolicy
-    from claimledger.urls import UrlMap
-
-
-if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.refresh import Page, QuoteJob, Reading
     from claimledger.store import EvidenceStore
+    from claimledger.urls import UrlMap
 
 
 @command("verify")

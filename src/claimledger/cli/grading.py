@@ -28,12 +28,9 @@ from claimledger.cli.options import AsJson
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.grade import ArtifactOutcome, Regrade
     from claimledger.ledger import Ledger
     from claimledger.records import ArtifactRun, CheckRecord, RunRecord
-
-
-if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.grade import ArtifactOutcome, Regrade
 
 
 @command("regrade")

@@ -12,14 +12,11 @@ from claimledger.errors import InputError
 from claimledger.vocabulary import CLAIM_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    pass
-
-
-if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.config import FetchOptions
     from claimledger.ledger import Ledger
     from claimledger.records import FetchPolicy
     from claimledger.urls import UrlMap
+
 
 GRADES = ", ".join(Grade)
 BASES = ", ".join(Basis)

@@ -33,12 +33,7 @@ from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
-
-
-if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.report import (
-        Report,
-    )
+    from claimledger.report import Report
     from claimledger.store import EvidenceStore
 
 
