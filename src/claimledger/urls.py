@@ -14,6 +14,7 @@ fetched as, how redirects may go, how mirrors rewrite addresses, and how any URL
 
 from __future__ import annotations
 
+import functools
 import re
 import urllib.parse
 from collections.abc import Iterable
@@ -71,10 +72,12 @@ def has_secrets(url: str) -> bool:
     return "@" in parts.netloc or redacted != (parts.query, parts.fragment)
 
 
+@functools.lru_cache(maxsize=8192)
 def redacted(url: str) -> str:
     """`url` as it may be kept and compared: as written, unless showing it would show a
     secret (`user:pass@`, a token in the query), then its safe form. The evidence store
-    keeps only this form, so every lookup of a URL in it goes through this function."""
+    keeps only this form, so every lookup of a URL in it goes through this function
+    (remembered: a refresh compares each page's address with every source's)."""
     return (safe_url(url) or url) if has_secrets(url) else url
 
 

@@ -4,7 +4,9 @@ Pages are ~100 KiB of HTML each (a large nav sidebar, inline scripts and styles,
 tables, code) served with 50 ms latency and ETags. `claimledger refresh` runs in a
 subprocess twice: cold, then warm (every page answers 304). Prints wall times,
 throughput, peak RSS of the refresh process, and the status accuracy against the
-labels (60% verbatim, 20% reworded of which half change meaning, 20% removed).
+labels (60% verbatim, 20% reworded of which half change meaning, 20% removed). The
+refresh runs at 16 requests in flight on the one host, with --allow-private (the corpus
+is on 127.0.0.1).
 
 First it times the fetcher's own waits, which tests/test_fetch.py asserts as behaviour
 (the waits asked for, the statuses produced) and never by the clock: the gap between
@@ -276,10 +278,11 @@ def refresh(folder: Path) -> tuple[float, dict[str, Any]]:
             str(folder / "claims.yaml"),
             "refresh",
             "--json",
+            "--allow-private",  # the corpus is served on 127.0.0.1
             "--concurrency",
-            "24",
+            "16",
             "--per-host",
-            "24",
+            "16",
             "--interval",
             "0",
         ],
@@ -312,19 +315,17 @@ def main() -> None:
         hits = Counter(s["http_status"] for s in warm_report["sources"])
         checks: list[dict[str, Any]] = report["checks"]
         right = sum(
+            1 for c in checks if labels[(c["claim_id"], c["quote_index"])][0] == c["status"]
+        )
+        flagged = sum(
             1
             for c in checks
-            if labels[(c["claim_id"], c["quote_index"])] == (c["status"], c["meaning_changed"])
+            if labels[(c["claim_id"], c["quote_index"])][1] == c["meaning_changed"]
         )
         wrong = [
-            (
-                c["claim_id"],
-                labels[(c["claim_id"], c["quote_index"])],
-                c["status"],
-                c["meaning_changed"],
-            )
+            (c["claim_id"], labels[(c["claim_id"], c["quote_index"])], c["status"])
             for c in checks
-            if labels[(c["claim_id"], c["quote_index"])] != (c["status"], c["meaning_changed"])
+            if labels[(c["claim_id"], c["quote_index"])][0] != c["status"]
         ]
     quotes = len(labels)
     print(
@@ -335,6 +336,10 @@ def main() -> None:
     print(f"warm refresh: {warm:.2f} s  (HTTP statuses: {dict(hits)})")
     print(f"peak RSS of a refresh: {peak_rss:.0f} MB")
     print(f"status accuracy: {right}/{len(checks)} = {right / len(checks):.1%}")
+    print(
+        f"meaning flag as labelled: {flagged}/{len(checks)} (the labels call a one-word "
+        "swap of a content word harmless; the matcher flags a swapped term as a change)"
+    )
     for miss in wrong[:10]:
         print(f"  wrong: {miss}")
 
