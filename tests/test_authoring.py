@@ -471,14 +471,14 @@ def test_help_names_what_to_type_not_python_types(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_option_has_help(command: str) -> None:
+def test_every_option_and_argument_has_help(command: str) -> None:
     from typer.main import get_command
 
     group = get_command(__import__("claimledger.cli", fromlist=["app"]).app)
     found = group.commands[command]  # type: ignore[attr-defined]
     for param in found.params:
-        if param.param_type_name == "option":
-            assert param.help, f"{command} {param.opts} has no help"
+        if not getattr(param, "hidden", False):
+            assert getattr(param, "help", None), f"{command} {param.opts} has no help"
 
 
 def test_regrade_of_a_long_premise_chain(tmp_path: Path) -> None:

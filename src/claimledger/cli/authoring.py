@@ -16,6 +16,7 @@ from claimledger.cli.options import (
     GRADES,
     KINDS,
     AllowPrivate,
+    ClaimId,
     Headers,
     Maps,
     Premises,
@@ -153,7 +154,7 @@ def _starter(day: dt.date, author: str | None) -> str:
 @command("grade")
 def grade_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
+    claim_id: ClaimId,
     grade_name: Annotated[str, typer.Argument(metavar="GRADE", help=f"One of {GRADES}.")],
     because: Annotated[
         str,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import command, options, out, today
-from claimledger.cli.options import BASES, GRADES, Premises, parse_basis, parse_grade
+from claimledger.cli.options import BASES, GRADES, ClaimId, Premises, parse_basis, parse_grade
 from claimledger.errors import ExitCode, InputError
 from claimledger.vocabulary import LEDGER_FIELDS
 
@@ -45,7 +45,7 @@ def section_command(
 @command("facet")
 def facet_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
+    claim_id: ClaimId,
     on: Annotated[str, typer.Argument(metavar="FACET", help="What is graded, in words.")],
     grade: Annotated[str, typer.Option("--grade", metavar="GRADE", help=f"One of {GRADES}.")],
     why: Annotated[str, typer.Option("--why", metavar="TEXT", help="Why it has that grade.")],
@@ -120,7 +120,7 @@ def set_command(
 @command("remove")
 def remove_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
+    claim_id: ClaimId,
     quote: Annotated[
         int | None,
         typer.Option("--quote", metavar="N", min=1, help="Remove only its Nth quote (1: first)."),
@@ -158,7 +158,7 @@ def remove_command(
 @command("refute")
 def refute_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")],
+    claim_id: ClaimId,
     because: Annotated[
         str,
         typer.Option("--because", metavar="TEXT", help="What was seen: the falsifier met."),

@@ -29,6 +29,7 @@ from claimledger.cli.app import (
 from claimledger.cli.options import (
     AllowPrivate,
     AsJson,
+    ClaimId,
     ClaimIds,
     Concurrency,
     Deadline,
@@ -341,7 +342,7 @@ def diff_command(
 @command("history")
 def history_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM")],
+    claim_id: ClaimId,
     as_json: AsJson = False,
 ) -> ExitCode:
     """Every check of a claim's quotes over time, and its grade history."""

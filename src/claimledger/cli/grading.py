@@ -24,7 +24,7 @@ from claimledger.cli.app import (
     print_json,
     today,
 )
-from claimledger.cli.options import AsJson
+from claimledger.cli.options import AsJson, ClaimId
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
@@ -185,7 +185,7 @@ def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
 @command("explain")
 def explain_command(
     ctx: typer.Context,
-    claim_id: Annotated[str, typer.Argument(metavar="CLAIM")],
+    claim_id: ClaimId,
     as_json: AsJson = False,
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""

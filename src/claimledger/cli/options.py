@@ -55,6 +55,7 @@ def _choice(value: str, choices: list[str] | tuple[str, ...], noun: str) -> str:
 
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+ClaimId = Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")]
 ClaimIds = Annotated[
     list[str] | None, typer.Argument(metavar="CLAIM", help="Claims (default: all).")
 ]
