@@ -13,7 +13,7 @@ First it times the fetcher's own waits, which tests/test_fetch.py asserts as beh
 request starts to one host, the wait a Retry-After asks for, how soon a body trickling
 past the timeout, a URL past its deadline, and a body declared over the cap are given up.
 
-    python tests/benchmarks/bench_refresh.py
+    python tests/benchmarks/bench_refresh.py [--pages N]
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from claimledger.fetch import fetch_all, make_client
 from claimledger.records import FetchPolicy, FetchResult
 from webserver import Exchange, Page, PageServer, sequence, stall_after_headers, trickle
 
-PAGES = 200
+PAGES = int(sys.argv[sys.argv.index("--pages") + 1]) if "--pages" in sys.argv else 200
+"""Pages served (`--pages N`: 1,000 or 3,000 show whether memory stays flat)."""
 QUOTES_PER_PAGE = 5
 LATENCY = 0.05
 SYLLABLES = [
