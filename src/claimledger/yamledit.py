@@ -297,15 +297,20 @@ def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
 
 
 def render_flow(value: Any) -> str:
-    dumped = yaml.dump(
+    return _dumped(value, flow=True).removesuffix("\n...\n").strip()
+
+
+def _dumped(value: Any, *, flow: bool) -> str:
+    """`value` as the ledger writes YAML: keys in their order, one line however long."""
+    return yaml.dump(
         value,
         Dumper=IndentedDumper,
-        default_flow_style=True,
+        default_flow_style=flow,
         sort_keys=False,
         width=2**31 - 1,
         allow_unicode=True,
+        indent=2,
     )
-    return dumped.removesuffix("\n...\n").strip()
 
 
 class IndentedDumper(yaml.SafeDumper):
@@ -343,15 +348,7 @@ IndentedDumper.add_representer(str, _represent_text)
 
 
 def render_block(value: dict[str, Any], column: int) -> str:
-    dumped = yaml.dump(
-        value,
-        Dumper=IndentedDumper,
-        default_flow_style=False,
-        sort_keys=False,
-        width=2**31 - 1,
-        allow_unicode=True,
-        indent=2,
-    )
+    dumped = _dumped(value, flow=False)
     pad = " " * column
     return "".join(pad + line if line.strip() else line for line in dumped.splitlines(True))
 
