@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
 
 EXPECTED_VERIFY_KEYS = {
+    "schema_version",
     "url",
     "final_url",
     "moved_to",
@@ -187,7 +188,8 @@ def test_refresh_fetches_each_url_once_and_prints_its_json(
 
     report = cli.json("refresh", "--allow-private", code=0)
 
-    assert set(report) == {"run", "evidence", "claims", "sources", "checks"}
+    assert set(report) >= {"run", "evidence", "claims", "sources", "checks"}
+    assert (report["relocations"], report["saved"]) == ([], [])  # nothing went; no --save
     assert report["evidence"] == str(ledger.parent / "out" / "evidence.sqlite3")
     # guide carries three quote checks (two claims) and is still fetched once
     assert [page_server.hits(p) for p in ("/guide", "/mirror", "/other")] == [1, 1, 1]
@@ -198,7 +200,7 @@ def test_refresh_fetches_each_url_once_and_prints_its_json(
         ("alarms", "other"): "verified",
     }
     assert len(report["checks"]) == 5
-    assert [row["claim"] for row in report["claims"]] == ["durable", "ordered", "alarms"]
+    assert [row["claim_id"] for row in report["claims"]] == ["durable", "ordered", "alarms"]
     assert report["claims"][0]["verified"] == 3
     assert {s["url"]: s["source_status"] for s in report["sources"]} == {
         page_server.url("/guide"): "ok",
@@ -312,7 +314,7 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
     status = cli("status", code=1)
     assert "Evidence (last refresh" in status.stdout
     assert page_server.url("/guide") in status.stdout
-    listed = {claim["claim"] for claim in cli.json("status", code=1)["claims"]}
+    listed = {claim["claim_id"] for claim in cli.json("status", code=1)["claims"]}
     shown = {c for c in listed if re.search(rf"^│ {re.escape(c)} ", status.stdout, re.M)}
     assert shown == {"durable"}, "the table names the claims that need a look, no others"
     assert f"{len(listed) - 1} of {len(listed)} claims verified on every source" in status.stdout
@@ -322,7 +324,7 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
     assert f"quote: {DURABLE}" in diff.stdout
     assert f"page:  {NOT_DURABLE}" in diff.stdout
     assert "! added: not" in diff.stdout
-    assert cli.json("diff", "alarms", code=0) == []
+    assert cli.json("diff", "alarms", code=0)["checks"] == []
 
     history = cli.json("history", "durable", code=0)
     on_guide = [c for c in history["checks"] if c["source_id"] == "guide" and c["quote_index"] == 0]
@@ -567,7 +569,7 @@ def test_regrade_check_is_a_gate_and_json_is_stable(
     assert ledger.read_bytes() == before
     assert first == second
     report = json.loads(first)
-    assert set(report) == {"has_evidence", "proposals", "stale", "evidence_gaps"}
+    assert set(report) == {"schema_version", "has_evidence", "proposals", "stale", "evidence_gaps"}
     assert report["has_evidence"] is True
     assert {
         (p["claim_id"], p["on"], p["from_grade"], p["to_grade"]) for p in report["proposals"]
@@ -599,7 +601,13 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
 
     assert "nothing to propose: no evidence yet" in text.stdout
     assert "no evidence yet" in text.stderr
-    assert report == {"has_evidence": False, "proposals": [], "stale": [], "evidence_gaps": []}
+    assert report == {
+        "schema_version": 1,
+        "has_evidence": False,
+        "proposals": [],
+        "stale": [],
+        "evidence_gaps": [],
+    }
 
 
 @pytest.mark.slow
@@ -615,7 +623,13 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}
-    assert report == {"has_evidence": True, "proposals": [], "stale": [], "evidence_gaps": []}
+    assert report == {
+        "schema_version": 1,
+        "has_evidence": True,
+        "proposals": [],
+        "stale": [],
+        "evidence_gaps": [],
+    }
     cli("regrade", "--check", code=0)
     assert bundled.read_bytes() == before
 

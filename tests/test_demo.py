@@ -77,7 +77,7 @@ def assert_demo_showed_its_drift(directory: Path) -> None:
     assert (sources[GONE]["source_status"], sources[GONE]["http_status"]) == ("gone", 404)
     checks = {
         c["quote_text"]: c
-        for c in evidence(ledger, "diff", code=ExitCode.FOUND)
+        for c in evidence(ledger, "diff", code=ExitCode.FOUND)["checks"]
         if c["status"] != "verified"
     }
     assert checks[REVERSED]["status"] == "drifted"

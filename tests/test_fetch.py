@@ -17,7 +17,6 @@ import threading
 import tracemalloc
 import zlib
 from collections.abc import (
-    AsyncGenerator,
     AsyncIterator,
     Callable,
     Iterable,
@@ -29,7 +28,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import trustme
@@ -845,9 +844,7 @@ def test_fetch_each_yields_each_result_as_it_arrives_and_cancels_the_rest(
     async def first_only() -> list[FetchResult]:
         arrived: list[FetchResult] = []
         async with make_client(policy, trust_env=False) as client:
-            results = cast(
-                AsyncGenerator[FetchResult, None], fetch_each(urls, client, policy=policy)
-            )
+            results = fetch_each(urls, client, policy=policy)
             async for result in results:
                 arrived.append(result)
                 break

@@ -22,9 +22,10 @@ import yaml
 from typer.testing import Result
 
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger import find_cycles, parse
+from claimledger.ledger import parse
 from claimledger.ledgerfile import MAX_LEDGER_BYTES, load
 from claimledger.safeyaml import load_located
+from claimledger.soundness import find_cycles
 from claimledger.vocabulary import Basis, Grade
 from cli_runner import claimledger
 

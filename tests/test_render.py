@@ -33,6 +33,7 @@ from claimledger.grade import regrade
 from claimledger.ledger import Ledger, parse
 from claimledger.ledgerfile import load
 from claimledger.records import (
+    AsReadCheck,
     CheckRecord,
     CheckStatus,
     FetchRecord,
@@ -201,6 +202,43 @@ def fixture_checks(ledger: Ledger) -> list[CheckRecord]:
     ]
 
 
+AS_READ_COPY = "Use `a | b` and <script>alert('as read')</script> *stars* | in tables."
+"""The archived copy's wording of the hostile quote: it must be escaped like any page's."""
+
+
+def fixture_as_read(ledger: Ledger) -> list[AsReadCheck]:
+    """Two quotes checked on the web archive's copies of the reading day: one verified
+    there, one misquoted at reading time (worded otherwise on the copy)."""
+    capture = "https://archive.example.net/web/20260821093000/https://docs.example.com/guide"
+
+    def as_read(quote_index: int, current: str | None) -> AsReadCheck:
+        live = check(ledger, HOSTILE_CLAIM, quote_index, "docs-a")
+        return AsReadCheck(
+            claim_id=live.claim_id,
+            quote_index=quote_index,
+            quote_text=live.quote_text,
+            wording=live.quote_text,
+            source_id="docs-a",
+            url=live.url,
+            read_on=ledger.date_read,
+            snapshot_url=capture,
+            timestamp="20260821093000",
+            status="drifted" if current else "verified",
+            match_kind=None if current else "exact",
+            similarity=0.9 if current else 1.0,
+            current=current,
+            meaning_changed=False,
+            changed_words=(),
+            change_kinds=(),
+            closest=None,
+            snapshot_hash="1" * 64,
+            recipe="",
+            checked_at=CHECKED,
+        )
+
+    return [as_read(0, AS_READ_COPY), as_read(1, None)]
+
+
 def fixture_fetches(ledger: Ledger) -> dict[str, FetchRecord]:
     url = {sid: source.url for sid, source in ledger.sources.items()}
     return {
@@ -245,14 +283,16 @@ def fixture_previous(ledger: Ledger) -> dict[str, Any]:
 
 
 def build(ledger: Ledger, checks: Sequence[CheckRecord], previous: Any = None) -> Report:
+    as_read = fixture_as_read(ledger) if checks else []
     return build_report(
         ledger,
         checks,
         fixture_fetches(ledger) if checks else {},
-        regrade(ledger, checks),
+        regrade(ledger, checks, as_read=as_read),
         generated_on=GENERATED_ON,
         last_refresh=LAST_REFRESH if checks else None,
         previous=previous,
+        as_read=as_read,
     )
 
 
@@ -385,7 +425,9 @@ def test_the_findings_count_what_changed_since_the_reading(report: Report) -> No
     assert [c.claim_id for c in found["claim refuted"].claims] == ["never-reordered"]
     assert found["harmless rewording adopted"].count == 1
     assert [c.claim_id for c in found["harmless rewording adopted"].claims] == ["verified-two"]
-    assert next(iter(found)) == "quote reworded so that its meaning changed"  # the worst first
+    misquoted = "quote misquoted at reading time (not so on the archived copy of that day)"
+    assert [c.claim_id for c in found[misquoted].claims] == [HOSTILE_CLAIM]
+    assert list(found)[:2] == [misquoted, "quote reworded so that its meaning changed"]  # worst
 
 
 def test_an_adopted_rewording_shows_the_wording_as_read(
@@ -769,7 +811,7 @@ def test_author_markdown_keeps_web_links_only() -> None:
 def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None:
     data = json.loads(outputs["json"])
     assert list(data) == [
-        "claimledger_report", "title", "subject", "author", "about", "date_read",
+        "schema_version", "claimledger_report", "title", "subject", "author", "about", "date_read",
         "last_refresh", "generated_on", "has_evidence", "legend", "summary", "sections",
         "questions", "fidelity", "churn_sources", "drifts", "changes", "did_not",
         "could_not_see", "sources", "closing", "findings",

@@ -14,6 +14,9 @@ should not need the same options on every command. They live beside the ledger, 
     concurrency = 16
     per_host = 4
     interval = 0.05
+    archive = "https://web.archive.org"   # the web archive `refresh` reads as-read copies from
+    archive_window = 30                   # days from date_read a capture may be
+    recover_candidates = 5                # pages of a site's sitemap read for a page gone
 
 Options given on the command line win over these; `--map` rules are added to the file's.
 """
@@ -36,8 +39,11 @@ CONFIG_FILE = "claimledger.toml"
 PYPROJECT = "pyproject.toml"
 
 _NUMBERS = {"timeout", "deadline", "interval"}
-_COUNTS = {"concurrency", "per_host"}
-_KEYS = sorted({"map", "user_agent", "headers", "robots", "allow_private"} | _NUMBERS | _COUNTS)
+_COUNTS = {"concurrency", "per_host", "recover_candidates"}  # the last: relocate.py
+_ARCHIVE = {"archive", "archive_window"}  # as read (archive.py)
+_KEYS = sorted(
+    {"map", "user_agent", "headers", "robots", "allow_private"} | _NUMBERS | _COUNTS | _ARCHIVE
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,9 @@ class Config:
     concurrency: int | None = None
     per_host: int | None = None
     interval: float | None = None
+    archive: str | None = None
+    archive_window: int | None = None
+    recover_candidates: int | None = None
 
 
 def read_config(directory: Path) -> Config:
@@ -124,6 +133,14 @@ def _value(name: str, key: str, value: Any) -> Any:
     if key == "user_agent":
         if not isinstance(value, str) or not value.strip():
             raise InputError(f"{name}: must be a non-empty string")
+        return value
+    if key == "archive":
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(f"{name}: must be the archive's base URL")
+        return value.strip()
+    if key == "archive_window":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InputError(f"{name}: must be a whole number of days, not negative")
         return value
     if key in _COUNTS:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:

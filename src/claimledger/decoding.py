@@ -11,8 +11,6 @@ import codecs
 import re
 import zlib
 
-from bs4.dammit import EncodingDetector, UnicodeDammit
-
 from claimledger.errors import PageUnreadable
 
 READABLE_TYPES = frozenset(
@@ -113,6 +111,9 @@ class Inflater:
         return chunk
 
 
+_BYTE_ORDER_MARKS = (b"\xfe\xff", b"\xff\xfe", b"\xef\xbb\xbf", b"\x00\x00\xfe\xff")
+"""How every byte order mark bs4 knows begins (a body without one has none to strip)."""
+
 # Labels browsers read differently from Python's codec of the same name (WHATWG Encoding).
 _CHARSET_ALIASES = {
     "iso-8859-1": "cp1252",
@@ -148,12 +149,17 @@ def decode(body: bytes, media_type: str | None, header_charset: str | None) -> s
     """Decode as a browser would: a byte order mark, then the header's charset, then the
     page's own declaration, then detection (bs4's EncodingDetector does the sniffing; an
     undeclared single-byte Western page is read as windows-1252, as browsers do)."""
-    unmarked, bom = EncodingDetector.strip_byte_order_mark(body)
-    if bom:
-        return unmarked.decode(bom, errors="replace")
+    if body.startswith(_BYTE_ORDER_MARKS):
+        from bs4.dammit import EncodingDetector  # loaded only for a page that needs it
+
+        unmarked, bom = EncodingDetector.strip_byte_order_mark(body)
+        if bom:
+            return unmarked.decode(bom, errors="replace")
     markup = media_type is None or media_type in MARKUP_TYPES
     declared = _codec(header_charset)
     if declared is None and markup:
+        from bs4.dammit import EncodingDetector
+
         declared = _codec(EncodingDetector.find_declared_encoding(body, is_html=True))
     if declared is not None:
         return body.decode(declared, errors="replace")
@@ -161,6 +167,8 @@ def decode(body: bytes, media_type: str | None, header_charset: str | None) -> s
         return body.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    from bs4.dammit import UnicodeDammit
+
     guessed = UnicodeDammit(body, is_html=markup, exclude_encodings=["utf-8"])
     encoding = _codec(guessed.original_encoding)
     if encoding is None or encoding in _LATIN_GUESSES:

@@ -25,6 +25,11 @@ pages, and extra headers. The server behaves as a careful static host does:
 
 `PageServer.switch` changes version without a restart, so the same URL map keeps
 working from the first refresh to the second.
+
+The same server is the demo's web archive, under `/web.archive.org/`: the Wayback
+Machine's CDX, availability and `id_` endpoints over one capture of every page, as the
+`archive` part of routes.yaml says (`DemoArchive`), so the refresh checks each quote on
+the copy of the reading day too, offline.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import yaml
 
@@ -85,10 +90,20 @@ class DemoStep:
     args: tuple[str, ...]
 
 
+ARCHIVE_HOST = "web.archive.org"
+"""The host the demo's web archive answers for (under its path on the local server)."""
+
+
 def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
     """The whole loop, twice: the pages as read, then as they are later (served on this
-    machine's loopback address, so fetched with --allow-private)."""
-    mapped = (*(arg for spec in maps for arg in ("--map", spec)), "--allow-private")
+    machine's loopback address, so fetched with --allow-private), each quote checked on
+    the web archive's copy of the reading day too (that archive mapped there as well)."""
+    mapped = (
+        *(arg for spec in maps for arg in ("--map", spec)),
+        "--allow-private",
+        "--archive",
+        f"https://{ARCHIVE_HOST}",
+    )
     return [
         DemoStep(
             f"1. refresh against the pages as read on {date_read}", None, ("refresh", *mapped)
@@ -194,6 +209,85 @@ def _route(path: str, entry: Any, where: str) -> Route:
         location=None if location is None else str(location),
         last_modified=None if modified is None else _http_date(modified, where),
     )
+
+
+# --- The web archive ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DemoArchive:
+    """One capture of every page of the `pages` tree, taken at `timestamp`; a `reworded`
+    page (by site path) has other words in its capture: (the page's words, the capture's)."""
+
+    timestamp: str
+    pages: Root
+    reworded: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def load_archive(root: Root) -> DemoArchive | None:
+    """The `archive` part of routes.yaml (None when it has none)."""
+    document = _mapping(yaml.safe_load(root.joinpath(ROUTES_FILE).read_text("utf-8")), ROUTES_FILE)
+    spec = _mapping(document.get("archive"), f"{ROUTES_FILE}: archive")
+    if not spec:
+        return None
+    timestamp = str(spec.get("timestamp", ""))
+    if len(timestamp) != 14 or not timestamp.isdigit():
+        raise DemoDataError(f"{ROUTES_FILE}: archive: timestamp {timestamp!r} is not 14 digits")
+    reworded = {}
+    for path, words in _mapping(spec.get("reworded"), f"{ROUTES_FILE}: archive: reworded").items():
+        if not isinstance(words, list) or len(words) != 2:
+            raise DemoDataError(f"{ROUTES_FILE}: archive: {path}: expected [page's, capture's]")
+        reworded[str(path)] = (str(words[0]), str(words[1]))
+    return DemoArchive(timestamp, root.joinpath(str(spec.get("pages", "read"))), reworded)
+
+
+def archive_answer(archive: DemoArchive, target: str) -> Reply:
+    """How the archive answers a GET for `target` (below `/web.archive.org`)."""
+    parts = urlsplit(target)
+    query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
+    path = unquote(parts.path)
+    if path == "/cdx/search/cdx":
+        url, low, high = query.get("url", ""), query.get("from", ""), query.get("to", "")
+        ts = archive.timestamp
+        held = _captured(archive, url) is not None
+        held = held and (low + "0" * 14)[:14] <= ts <= (high + "9" * 14)[:14]
+        rows = [["timestamp", "original", "statuscode"], [ts, url, "200"]] if held else []
+        return Reply(200, {"Content-Type": "application/json"}, json.dumps(rows).encode())
+    if path == "/wayback/available":
+        url = query.get("url", "")
+        closest = {
+            "available": True,
+            "status": "200",
+            "timestamp": archive.timestamp,
+            "url": f"https://{ARCHIVE_HOST}/web/{archive.timestamp}/{url}",
+        }
+        held = _captured(archive, url) is not None
+        said = {"url": url, "archived_snapshots": {"closest": closest} if held else {}}
+        return Reply(200, {"Content-Type": "application/json"}, json.dumps(said).encode())
+    stamp, _, original = target.removeprefix("/web/").partition("/")
+    found = _captured(archive, original) if stamp.removesuffix("id_") == archive.timestamp else None
+    if not target.startswith("/web/") or found is None:
+        return Reply(404, {"Content-Type": HTML}, b"<!doctype html><title>Not archived</title>\n")
+    name, body = found
+    content_type = CONTENT_TYPES.get(_extension(name), DEFAULT_CONTENT_TYPE)
+    return Reply(200, {"Content-Type": content_type}, body)
+
+
+def _captured(archive: DemoArchive, url: str) -> tuple[str, bytes] | None:
+    """The file the archive holds for `url` (its name and its captured bytes), if any."""
+    parts = urlsplit(url)
+    path = f"/{parts.hostname or ''}{parts.path or '/'}"
+    segments = _safe_segments(path)
+    found = None if segments is None else _find_file(archive.pages, _raw_github(segments))
+    if found is None:
+        return None
+    body = found.read_bytes()
+    if path in archive.reworded:
+        was, now = (words.encode("utf-8") for words in archive.reworded[path])
+        if body.count(was) != 1:
+            raise DemoDataError(f"{ROUTES_FILE}: archive: {path}: {was!r} is not once on the page")
+        body = body.replace(was, now)
+    return found.name, body
 
 
 # --- Answering one request ----------------------------------------------------------------
@@ -331,7 +425,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _reply(self, *, with_body: bool) -> None:
         pages = cast(_HTTPServer, self.server).pages
         request = {name.lower(): value for name, value in self.headers.items()}
-        reply = answer(pages.site, pages.base_url, self.path, request)
+        archive = pages.archive if self.path.startswith(f"/{ARCHIVE_HOST}/") else None
+        if archive is not None:
+            reply = archive_answer(archive, self.path.removeprefix(f"/{ARCHIVE_HOST}"))
+        else:
+            reply = answer(pages.site, pages.base_url, self.path, request)
         self.send_response(reply.status)
         for name, value in reply.headers.items():
             self.send_header(name, value)
@@ -365,6 +463,7 @@ class PageServer:
     def __init__(self, root: Root, version: str) -> None:
         self._root = root
         self.site = load_version(root, version)
+        self.archive = load_archive(root)
         self.errors: list[str] = []
         self._httpd = _HTTPServer(self)
         host, port = self._httpd.server_address[:2]
@@ -409,6 +508,23 @@ def serve_pages(root: Root, version: str) -> Iterator[PageServer]:
         server._stop(thread)
 
 
+SCHEMA_COMMENT = "# yaml-language-server: $schema="
+
+
+def schema_comment_target(ledger_text: str) -> str:
+    """The file beside the ledger that its first line points editors at: the demo writes the
+    schema there, so the comment resolves in the copy (a URL or a path that leaves the
+    folder would not)."""
+    first = ledger_text.partition("\n")[0]
+    target = first.removeprefix(SCHEMA_COMMENT).strip() if first.startswith(SCHEMA_COMMENT) else ""
+    if target in ("", ".", "..") or any(mark in target for mark in "/\\:"):
+        raise DemoDataError(
+            f"the bundled ledger's first line must be {SCHEMA_COMMENT}<file beside it>, "
+            f"not {first!r}"
+        )
+    return target
+
+
 def prepare_demo_directory(directory: Path) -> Path:
     """A fresh copy of the bundled ledger in `directory`; a previous demo there is replaced."""
     marker = directory / ".claimledger-demo"
@@ -426,8 +542,8 @@ def prepare_demo_directory(directory: Path) -> Path:
         ledger_path = directory / "claims.yaml"
         bundled = demo_data().joinpath("claims.yaml").read_text("utf-8")
         ledger_path.write_text(bundled, encoding="utf-8")
-        schema = json.dumps(ledger_schema(), indent=2) + "\n"  # where its first line points
-        (directory / "ledger.schema.json").write_text(schema, encoding="utf-8")
+        schema = json.dumps(ledger_schema(), indent=2) + "\n"
+        (directory / schema_comment_target(bundled)).write_text(schema, encoding="utf-8")
     except OSError as error:
         raise InputError(f"{directory}: cannot prepare the demo there: {error.strerror}") from None
     return ledger_path

@@ -20,6 +20,7 @@ import yaml
 from claimledger.accept import Adoption
 from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger import Ledger, parse
+from claimledger.safeyaml import compose
 from claimledger.shape import did_you_mean
 from claimledger.urls import shown
 from claimledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, Basis, Grade
@@ -33,7 +34,6 @@ from claimledger.yamledit import (
     append_item,
     append_items_edit,
     apply_edits,
-    compose,
     has_key,
     node_at,
     remove_item,
@@ -264,6 +264,27 @@ def move_source(
     if has_key(compose(text), ("sources", source_id), "history"):
         return append_item(text, ("sources", source_id, "history"), entry)
     return add_key(text, ("sources", source_id), "history", [FlowMap(entry)])
+
+
+def set_archived(text: str, ledger: Ledger, archived: Mapping[str, str]) -> str:
+    """Fill each named source's `archived` with its archived copy's address, where the
+    source has none (an address the author gave is never replaced), in one pass."""
+    root = tree_of(text, ledger)
+    edits: list[Edit] = []
+    for source_id, url in archived.items():
+        if ledger.source(source_id).archived:
+            continue
+        if has_key(root, ("sources", source_id), "archived"):  # `archived:` left empty
+            node = node_at(root, ("sources", source_id, "archived"))
+            edits.append(scalar_edit(text, node, url))
+        else:
+            source = node_at(root, ("sources", source_id))
+            edits.append(add_key_edit(text, source, "archived", url, after=_BEFORE_ARCHIVED))
+    return _still_valid(apply_edits(text, edits), "filling archived") if edits else text
+
+
+_BEFORE_ARCHIVED = ("url", "title", "kind", "publisher", "author", "independent", "select")
+"""The keys a source's `archived` goes after, as the schema lists them."""
 
 
 # --------------------------------------------------------------------------- authoring

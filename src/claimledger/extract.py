@@ -263,6 +263,8 @@ class HeadLinks:
 
 HEAD_BYTES = 256 * 1024
 """Where a head ends at the latest: alias pages are tiny, and a head is never this long."""
+HEAD_CHUNK = 8 * 1024
+"""How much the head's parser reads at a time: it stops at ``<body>``, never parsing a body."""
 
 
 def head_links(body: str) -> HeadLinks:
@@ -276,8 +278,7 @@ def head_links(body: str) -> HeadLinks:
     refresh: tuple[float, str | None] | None = None
     canonical = title = None
     try:
-        parser.feed(body[:HEAD_BYTES])
-        for event, element in parser.read_events():
+        for event, element in _head_events(parser, body[:HEAD_BYTES]):
             if not isinstance(element, etree._Element) or element.tag == "body":
                 break
             tag, get = element.tag, element.get
@@ -295,6 +296,15 @@ def head_links(body: str) -> HeadLinks:
         pass  # whatever was read before the parser gave up still counts
     delay, target = refresh if refresh is not None else (None, None)
     return HeadLinks(target, delay, canonical, title)
+
+
+def _head_events(parser: etree.HTMLPullParser, text: str) -> Iterator[tuple[str, object]]:
+    """The parser's events, `HEAD_CHUNK` of the text at a time, for as long as they are
+    read. A page holding NUL is fed whole: lxml reads NUL differently in pieces."""
+    step = HEAD_CHUNK if "\x00" not in text else len(text) or 1
+    for start in range(0, len(text), step):
+        parser.feed(text[start : start + step])
+        yield from parser.read_events()
 
 
 _REFRESH_DELAY = re.compile(r"\s*(\d*\.?\d*)[\d.]*\s*[;,]?\s*")
@@ -379,11 +389,46 @@ def _parse(body: str) -> etree._Element | None:
 
 def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Element]]:
     """Each known kind of content region present on the page, best first, boilerplate excluded."""
+    known = _known_roots(root)
     for select in _CONTENT_ROOTS:
-        found = [el for el in compiled_selector(select)(root) if not _inside_boilerplate(el)]
-        regions = _outermost(found)
+        matched = known[select] if select in known else compiled_selector(select)(root)
+        regions = _outermost([el for el in matched if not _inside_boilerplate(el)])
         if regions:
             yield regions
+
+
+_ROOT_CLASSES = tuple(select[1:] for select in _CONTENT_ROOTS if re.fullmatch(r"\.[\w-]+", select))
+_WITH_ROOT_CLASS = etree.XPath(
+    "//@class[" + " or ".join(f"contains(., '{name}')" for name in _ROOT_CLASSES) + "]"
+)
+_MAIN_ROLE = etree.XPath("//@role[. = 'main']")
+_XML_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def _known_roots(root: etree._Element) -> dict[str, list[etree._Element]]:
+    """What the class and role selectors of `_CONTENT_ROOTS` match, as cssselect reads them
+    (a class is a word of the attribute as normalize-space splits it), in two scans of the
+    tree rather than one a selector."""
+    known: dict[str, list[etree._Element]] = {f".{name}": [] for name in _ROOT_CLASSES}
+    for element, value in _owners(_WITH_ROOT_CLASS(root)):
+        words = set(_XML_SPACE.split(value))
+        for name in _ROOT_CLASSES:
+            if name in words:
+                known[f".{name}"].append(element)
+    mains = [element for element, _ in _owners(_MAIN_ROLE(root))]
+    known["[role=main]"] = mains
+    known["div[role=main]"] = [element for element in mains if element.tag == "div"]
+    return known
+
+
+def _owners(found: object) -> list[tuple[etree._Element, str]]:
+    """The elements whose attributes an XPath found, with each attribute's value."""
+    owned = []
+    for value in found if isinstance(found, list) else []:
+        element = value.getparent() if isinstance(value, etree._ElementUnicodeResult) else None
+        if element is not None:
+            owned.append((element, str(value)))
+    return owned
 
 
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:

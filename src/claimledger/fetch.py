@@ -33,10 +33,8 @@ import asyncio
 import random
 import ssl
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 
 import httpx
 from protego import Protego
@@ -53,7 +51,7 @@ from claimledger.decoding import (
 from claimledger.destinations import private_destination
 from claimledger.errors import PageUnreadable
 from claimledger.extract import head_links
-from claimledger.pacing import Gates
+from claimledger.pacing import Admission, Gates, retry_after_seconds
 from claimledger.records import (
     DEFAULT_POLICY,
     FetchPolicy,
@@ -67,13 +65,13 @@ from claimledger.urls import (
     is_trivial_move,
     is_web_url,
     origin,
+    permanently_moved_to,
     redact_urls,
     redirect_refusal,
     resolve,
     shown,
 )
 
-PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 ValidatorLookup = Callable[[str, str], "Validators | None"]
@@ -144,6 +142,8 @@ class _Outcome:
     not_modified: bool = False
     retryable: bool = False
     retry_after: float | None = None
+    body: bytes | None = None
+    content_location: str | None = None
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ async def _read_response(response: httpx.Response, policy: FetchPolicy) -> _Outc
             "refused" if status == 429 else "unreachable",
             _status_line(response),
             retryable=True,
-            retry_after=_retry_after(headers.get("retry-after")),
+            retry_after=retry_after_seconds(headers.get("retry-after")),
         )
     if 400 <= status < 500:
         return _Outcome(status, "refused", _status_line(response))
@@ -220,35 +220,20 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> _Outcome:
         content_type=raw_type,
         etag=response.headers.get("etag"),
         last_modified=response.headers.get("last-modified"),
+        content_location=response.headers.get("content-location"),
     )
     try:
-        if media_type is not None and not is_readable(media_type):
+        if media_type is not None and not is_readable(media_type) and not policy.raw:
             raise PageUnreadable(f"content type {media_type} is not text we can read")
         body = await _read_body(response, policy)
+        if policy.raw:
+            return replace(page, body=body)
         if media_type is None and looks_binary(body):
             raise PageUnreadable("binary body without a Content-Type")
         text = decode(body, media_type, charset_of(raw_type))
     except PageUnreadable as unreadable:
         return replace(page, source_status="unreadable", error=str(unreadable))
     return replace(page, text=text)
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delay-seconds or an HTTP date)."""
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
 
 
 # --- Bodies -------------------------------------------------------------------------------
@@ -319,7 +304,7 @@ class _Robots:
 
     async def _load(self, origin: str) -> Protego | _Outcome:
         url, seen = f"{origin}/robots.txt", set()
-        small = replace(self._policy, max_body=self._policy.max_robots_body)
+        small = replace(self._policy, max_body=self._policy.max_robots_body, raw=False)
         for _ in range(5):
             seen.add(url)
             async with self._gates.slot(url):
@@ -433,6 +418,7 @@ async def _walk(
     policy: FetchPolicy,
     gates: Gates,
     robots: _Robots,
+    tally: _Tally,
 ) -> _Walk:
     """Follow the redirect chain from `target` by hand, one gated request per hop.
 
@@ -447,7 +433,7 @@ async def _walk(
         if refusal is not None:
             return _Walk(refusal, url, tuple(hops))
         sent = lookup(url, target) if lookup is not None else None
-        async with gates.slot(url):
+        async with gates.slot(url, stopping=tally.deadline):
             step = await _request(url, client, _conditional_headers(sent), policy)
         if isinstance(step, _Outcome):
             refresh, canonical = _client_redirect(step, url, policy)
@@ -458,6 +444,8 @@ async def _walk(
         else:
             hops.append(Hop(url, step.status))
             next_url = resolve(url, step.location)
+            if not policy.follow_redirects:  # the redirect is the answer
+                return _Walk(_Outcome(step.status, "ok"), next_url, tuple(hops))
         problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
             status = hops[-1].status
@@ -473,10 +461,11 @@ def _backoff(attempt: int, policy: FetchPolicy) -> float:
 
 @dataclass
 class _Tally:
-    """How far the attempts at one URL got; read when the deadline cuts them short."""
+    """How far the attempts at one URL got; read when the `deadline` cuts them short."""
 
     attempts: int = 0
     last: _Walk | None = None
+    deadline: asyncio.Timeout | None = None
 
 
 async def _attempts(
@@ -491,7 +480,7 @@ async def _attempts(
     """Walk the chain, retrying transient failures; return the last walk."""
     while True:
         tally.attempts += 1
-        walk = tally.last = await _walk(target, client, lookup, policy, gates, robots)
+        walk = tally.last = await _walk(target, client, lookup, policy, gates, robots, tally)
         outcome = walk.outcome
         if not outcome.retryable:
             return walk
@@ -517,30 +506,11 @@ def _past_deadline(target: str, tally: _Tally, policy: FetchPolicy) -> _Walk:
     return _Walk(_Outcome(None, "unreachable", error), target, hops)
 
 
-def _moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str | None:
-    """Where the permanent redirects at the head of the chain lead, if that is a new address.
-
-    Only a chain that *starts* permanent (301, 308, or an alias page's meta refresh)
-    says the ledger's URL itself moved; a permanent hop after a temporary one moved
-    some intermediate URL instead. A trailing slash added or dropped, or http
-    upgraded to https on the same host, is the same page at a tidier address.
-    """
-    permanent = 0
-    while permanent < len(hops) and (
-        hops[permanent].status in PERMANENT_REDIRECTS or hops[permanent].via == "meta-refresh"
-    ):
-        permanent += 1
-    if permanent == 0:
-        return None
-    moved_to = hops[permanent].url if permanent < len(hops) else final_url
-    return None if is_trivial_move(url, moved_to) else moved_to
-
-
 def _result(
     url: str, walk: _Walk, attempts: int, elapsed: float, line_range: tuple[int, int] | None
 ) -> FetchResult:
     outcome = walk.outcome
-    moved_to = _moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
+    moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
     status: SourceStatus = outcome.source_status
     if status == "ok" and moved_to is not None:
         status = "moved"
@@ -562,6 +532,8 @@ def _result(
         line_range=line_range,
         canonical=walk.canonical,
         conditional=walk.sent,
+        body=outcome.body,
+        content_location=outcome.content_location,
     )
 
 
@@ -605,7 +577,7 @@ async def _fetch_group(
     tally = _Tally()
     if is_web_url(target):
         try:
-            async with asyncio.timeout(policy.deadline):
+            async with asyncio.timeout(policy.deadline) as tally.deadline:
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
         except TimeoutError:
             walk = _past_deadline(target, tally, policy)
@@ -616,38 +588,68 @@ async def _fetch_group(
     return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
 
 
+class Manners:
+    """Gates and robots.txt rules shared by the `fetch_each` calls of one task (a page's
+    recovery: sitemaps, then candidates): robots.txt read once, each host paced across all."""
+
+    def __init__(self, client: httpx.AsyncClient, policy: FetchPolicy) -> None:
+        self.gates = Gates(policy)
+        self.robots = _Robots(client, policy, self.gates)
+
+    async def close(self) -> None:
+        self.robots.cancel()
+        await asyncio.gather(*self.robots.tasks, return_exceptions=True)
+
+
 async def fetch_each(
     urls: Iterable[str],
     client: httpx.AsyncClient,
     *,
     validators: ValidatorLookup | None = None,
     policy: FetchPolicy = DEFAULT_POLICY,
-) -> AsyncIterator[FetchResult]:
+    manners: Manners | None = None,
+) -> AsyncGenerator[FetchResult, None]:
     """Fetch every distinct URL once, concurrently, yielding each result as it arrives.
 
     URLs that differ only in their fragment share one request. `validators` gives the
     ETag / Last-Modified stored for a URL about to be requested (the start of a chain or
-    any hop of it). A failing URL never raises; an exception here is a bug, and closing
-    the iterator early cancels the fetches still under way.
+    any hop of it); `manners` shares gates and robots.txt with other calls. A failing URL
+    never raises; an exception here is a bug, and closing the iterator early cancels the
+    fetches still under way.
+
+    A URL begins only when there is room (`Admission`): twice the requests in flight, in
+    all and per host, begun and not yet read by the caller. So a long ledger holds a
+    window of pages in memory, never all of them.
     """
     groups: dict[str, list[str]] = {}
     for url in dict.fromkeys(urls):
         groups.setdefault(fetch_target(url)[0], []).append(url)
-    gates = Gates(policy)
-    robots = _Robots(client, policy, gates)
-    tasks = [
-        asyncio.create_task(_fetch_group(target, group, client, validators, policy, gates, robots))
-        for target, group in groups.items()
-    ]
+    own = manners or Manners(client, policy)
+    gates, robots = own.gates, own.robots
+    admission = Admission(groups, ahead=2 * policy.concurrency, per_host_ahead=2 * policy.per_host)
+    running: dict[asyncio.Task[list[FetchResult]], str] = {}
+
+    def begin() -> None:
+        for target in admission.begin():
+            group = _fetch_group(target, groups[target], client, validators, policy, gates, robots)
+            running[asyncio.create_task(group)] = target
+
     try:
-        for next_done in asyncio.as_completed(tasks):
-            for result in await next_done:
-                yield result
+        begin()
+        while running:
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                target = running.pop(task)
+                for result in task.result():
+                    yield result
+                admission.read(target)
+                begin()
     finally:
-        for task in tasks:
+        for task in running:
             task.cancel()
-        robots.cancel()
-        await asyncio.gather(*tasks, *robots.tasks, return_exceptions=True)
+        await asyncio.gather(*running, return_exceptions=True)
+        if manners is None:
+            await own.close()
 
 
 async def fetch_all(

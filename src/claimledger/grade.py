@@ -10,6 +10,9 @@ Rules, one function each:
   `min_sources` independent sources; fewer but some -> CLAIMED (under-sourced); a quote
   no source carries any more, or one whose drift changed its meaning -> UNKNOWN; when
   the quotes are back, the grade history recorded before the fall comes back.
+  A quote the archived copy of the reading day does not carry as quoted (misquoted at
+  reading time, `asread`) counts on that source as a quote gone, whatever the page says
+  now -> UNKNOWN when no source is left (rule misquoted-as-read), CLAIMED when too few are.
   A harmless drift marks the facet stale (a notice, for `accept`), not a grade change;
   a meaning change on one source while another still carries the words is a notice too
   (the sources disagree: the quote should be split per source).
@@ -32,7 +35,7 @@ from graphlib import TopologicalSorter
 from typing import Protocol, TypeVar
 
 from claimledger.ledger import Claim, Facet, Ledger, Quote
-from claimledger.records import CARRIED, check_key, classify, latest_by_key
+from claimledger.records import CARRIED, AsReadCheck, Keyed, check_key, classify, latest_by_key
 from claimledger.urls import redacted
 from claimledger.vocabulary import Basis, Grade
 
@@ -150,7 +153,15 @@ class _Verdict:
 
 # --------------------------------------------------------------------------- entry point
 
-C = TypeVar("C", bound=Check)
+
+class _Placed(Keyed, Protocol):
+    """What `current_checks` needs of a check: its key, its time and the URL it was on."""
+
+    @property
+    def url(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Placed)
 
 
 def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
@@ -165,21 +176,36 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
         for index, quote in enumerate(claim.quotes)
         for source in quote.sources
     }
-    latest = latest_by_key(
-        c
-        for c in checks
-        if check_key(c) in place and redacted(c.url) == redacted(ledger.sources[c.source_id].url)
-    )
+    shown: dict[str, str] = {}  # each address redacted once, not once a check
+
+    def same_url(check: C) -> bool:
+        urls = (check.url, ledger.sources[check.source_id].url)
+        for url in urls:
+            if url not in shown:
+                shown[url] = redacted(url)
+        return shown[urls[0]] == shown[urls[1]]
+
+    latest = latest_by_key(c for c in checks if check_key(c) in place and same_url(c))
     return sorted(latest.values(), key=lambda c: (*place[check_key(c)], c.source_id))
+
+
+def current_as_read(ledger: Ledger, checks: Iterable[AsReadCheck]) -> list[AsReadCheck]:
+    """The latest as-read check of every quote the ledger holds, made for its `date_read`
+    on the words it has now: one of an older reading day, or of wording since changed
+    back, says nothing of the ledger as it is."""
+    return current_checks(ledger, (c for c in checks if c.read_on == ledger.date_read))
 
 
 def regrade(
     ledger: Ledger,
     checks: Iterable[Check],
     artifacts: Mapping[str, ArtifactOutcome] | None = None,
+    as_read: Iterable[AsReadCheck] = (),
 ) -> Regrade:
-    """Propose grade changes for every facet of the ledger from the latest evidence."""
-    latest = latest_by_key(checks)
+    """Propose grade changes for every facet of the ledger from the latest evidence (and
+    the verdicts on the archived copies of the reading day, `as_read`)."""
+    latest = _Latest(latest_by_key(checks))
+    read_then = latest_by_key(as_read)
     artifacts = artifacts or {}
     effective: dict[str, dict[str, Grade]] = {}
     proposals: list[Proposal] = []
@@ -189,7 +215,7 @@ def regrade(
     for claim in _premises_first(ledger):
         grades: dict[str, Grade] = {}
         for facet in claim.grades:
-            verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted)
+            verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted, read_then)
             evidence = tuple(verdict.evidence)
             new = verdict.to_grade
             traces.append(Trace(claim.id, facet.on, verdict.rule, verdict.why, evidence))
@@ -245,9 +271,10 @@ def _judge(
     artifacts: Mapping[str, ArtifactOutcome],
     effective: Mapping[str, Mapping[str, Grade]],
     refuted: Mapping[str, str],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck],
 ) -> _Verdict:
     if facet.basis is Basis.QUOTES:
-        return quotes_rule(ledger, claim, facet, latest)
+        return quotes_rule(ledger, claim, facet, latest, read_then)
     if facet.basis is Basis.PREMISES:
         return premises_rule(claim, facet, effective, refuted)
     if facet.basis is Basis.ARTIFACT:
@@ -269,10 +296,13 @@ class _QuoteState:
     not_carried: tuple[Check, ...]  # read, and the words are not there (or the page is gone)
     unread: frozenset[str]  # independence keys of sources not read (or never checked)
     checks: tuple[Check, ...]
+    misquoted: tuple[AsReadCheck, ...] = ()  # not on the copy of the reading day, as quoted
 
     @property
     def read(self) -> bool:
-        return bool(self.carried_by or self.drifted or self.reversed or self.not_carried)
+        return bool(
+            self.carried_by or self.drifted or self.reversed or self.not_carried or self.misquoted
+        )
 
     @property
     def present(self) -> bool:
@@ -291,7 +321,11 @@ class _QuoteState:
 
 
 def _quote_state(
-    ledger: Ledger, claim: Claim, quote: Quote, latest: Mapping[tuple[str, str, str], Check]
+    ledger: Ledger,
+    claim: Claim,
+    quote: Quote,
+    latest: Mapping[tuple[str, str, str], Check],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck],
 ) -> _QuoteState:
     carried: set[str] = set()
     drifted: list[Check] = []
@@ -299,9 +333,18 @@ def _quote_state(
     missing: list[Check] = []
     unread: set[str] = set()
     checks: list[Check] = []
+    misquoted: list[AsReadCheck] = []
     for source_id in quote.sources:
         check = latest.get((claim.id, quote.text, source_id))
         key = ledger.sources[source_id].independence_key
+        then = read_then.get((claim.id, quote.text, source_id))
+        # Misquoted then, in the words quoted now (an adopted rewording was read later, on
+        # the live page, so the copy of the reading day is no evidence against it).
+        if then is not None and then.misquoted and then.wording == quote.text:
+            misquoted.append(then)
+            if check is not None:
+                checks.append(check)
+            continue
         if check is None:
             unread.add(key)
             continue
@@ -325,7 +368,34 @@ def _quote_state(
         tuple(missing),
         frozenset(unread - carried),
         tuple(checks),
+        tuple(misquoted),
     )
+
+
+class _Latest(dict[tuple[str, str, str], Check]):
+    """The latest checks by key, and what they say of each claim's quotes, worked out once
+    for all of the claim's facets."""
+
+    def __init__(self, checks: Mapping[tuple[str, str, str], Check]) -> None:
+        super().__init__(checks)
+        self.states: dict[str, tuple[list[_QuoteState], tuple[Evidence, ...]]] = {}
+
+
+def _quote_states(
+    ledger: Ledger,
+    claim: Claim,
+    latest: Mapping[tuple[str, str, str], Check],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck],
+) -> tuple[list[_QuoteState], tuple[Evidence, ...]]:
+    """Each quote's state, and the evidence they show, in the claim's quote order (the
+    same for every facet of one regrade, so worked out once per claim)."""
+    known = latest.states if isinstance(latest, _Latest) else {}
+    if claim.id not in known:
+        states = [_quote_state(ledger, claim, quote, latest, read_then) for quote in claim.quotes]
+        told = [_evidence(check) for state in states for check in state.checks]
+        told += [_as_read_evidence(then) for state in states for then in state.misquoted]
+        known[claim.id] = states, tuple(told)
+    return known[claim.id]
 
 
 def _evidence(check: Check) -> Evidence:
@@ -343,15 +413,23 @@ def _evidence(check: Check) -> Evidence:
 
 
 def quotes_rule(
-    ledger: Ledger, claim: Claim, facet: Facet, latest: Mapping[tuple[str, str, str], Check]
+    ledger: Ledger,
+    claim: Claim,
+    facet: Facet,
+    latest: Mapping[tuple[str, str, str], Check],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck] | None = None,
 ) -> _Verdict:
-    """Hold, lower or restore a quote-based facet from the latest checks of its quotes."""
-    states = [_quote_state(ledger, claim, quote, latest) for quote in claim.quotes]
-    evidence = [_evidence(check) for state in states for check in state.checks]
+    """Hold, lower or restore a quote-based facet from the latest checks of its quotes (and
+    their verdicts on the archived copies of the reading day)."""
+    states, told = _quote_states(ledger, claim, latest, read_then or {})
+    evidence = list(told)
     if not any(state.read for state in states):
         why = "no evidence yet" if not evidence else "no source could be read: no evidence"
         return _Verdict(None, "quotes", why, evidence)
-    gone = [s for s in states if s.lost and not s.reversed]
+    misquoted = [s for s in states if s.lost and s.misquoted]
+    if misquoted:
+        return _fall(facet, MISQUOTED, _misquoted_why(misquoted, "no source carries"), evidence)
+    gone = [s for s in states if s.lost and not s.reversed and not s.misquoted]
     reversed_ = [s for s in states if s.lost and s.reversed]
     if reversed_:
         kinds = _kinds(check for state in reversed_ for check in state.reversed)
@@ -370,6 +448,10 @@ def quotes_rule(
         s for s in states if s.read and s.possible_sources < facet.min_sources and not s.drifted
     ]
     verdict = _restore_or_hold(claim, facet, short, evidence)
+    if any(state.misquoted for state in short):
+        verdict.rule = MISQUOTED
+        fewer = f"fewer than {facet.min_sources} independent sources carry"
+        verdict.why = _misquoted_why(short, fewer)
     if any(state.reversed and state.present for state in states):
         verdict.notice = "sources-disagree"
         verdict.why = (
@@ -380,6 +462,35 @@ def quotes_rule(
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
+
+
+MISQUOTED = "misquoted-as-read"
+"""The rule's name when a quote was not on the archived copy of the reading day."""
+
+
+def _misquoted_why(states: Iterable[_QuoteState], sources: str) -> str:
+    """ "1 quote misquoted at reading time (not so on the archived copy of blog-2021
+    nearest the reading day, 2026-08-23): no source carries it" """
+    states = list(states)
+    day = next(then.read_on for state in states for then in state.misquoted).isoformat()
+    where = ", ".join(dict.fromkeys(t.source_id for s in states for t in s.misquoted))
+    return (
+        f"{_quotes(len(states))} misquoted at reading time (not so on the archived copy of "
+        f"{where} nearest the reading day, {day}): {sources} it"
+    )
+
+
+def _as_read_evidence(then: AsReadCheck) -> Evidence:
+    """One line of evidence for a quote misquoted at reading time: what the copy said."""
+    said = f"; the copy says: {then.current}" if then.current else ""
+    detail = f"archived copy of {then.timestamp[:8]} ({then.snapshot_url}){said}"
+    return Evidence(
+        then.quote_text,
+        then.source_id,
+        f"misquoted as read ({then.status})",
+        then.checked_at,
+        detail,
+    )
 
 
 def _kinds(checks: Iterable[Check]) -> str:

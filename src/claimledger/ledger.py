@@ -6,22 +6,28 @@ problem at once: the YAML itself (safeyaml), the shape (the JSON Schema that
 `claimledger schema` prints, so editors and the tool agree), and the meaning
 (references, cycles, what each basis needs). Only a ledger with no problem becomes
 a `Ledger`.
+
+Positions cost most of that time and serve only a ledger with a problem, so a ledger is
+first read without them: by the fast reader of plain block YAML (plainyaml), confirmed
+as YAML by libyaml, checked by the schema compiled strictly (strictschema) and for its
+meaning. Only when one of these is unsure or finds a problem is the text read again
+with every position, as above, and every problem reported where it is.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from claimledger.errors import LedgerError, Problem, UnknownIdError
-from claimledger.safeyaml import Located, Path_, load_located
+from claimledger.plainyaml import is_yaml, read_plain
+from claimledger.safeyaml import Located, Path_, collector_paused, compose, load_located
 from claimledger.schema import LEDGER_SCHEMA
-from claimledger.shape import Finding, did_you_mean, shape_problems
-from claimledger.urls import is_web_url
+from claimledger.shape import did_you_mean, shape_accepts, shape_problems
+from claimledger.soundness import meaning_problems
 from claimledger.vocabulary import Basis, Grade
 
 
@@ -163,6 +169,16 @@ class Claim:
         """The claims a facet rests on: its own premises, else the claim's."""
         return facet.depends_on if facet.depends_on is not None else self.depends_on
 
+    def as_read(self, text: str) -> tuple[str, HistoryEntry | None]:
+        """The wording a quote had on the reading day, and the latest adoption that changed
+        it (None when it never changed): adoptions are followed back, newest first."""
+        adopted = None
+        for entry in reversed(self.history):
+            if entry.quote_now == text and entry.quote_was is not None:
+                adopted = adopted or entry
+                text = entry.quote_was
+        return text, adopted
+
     def facet(self, on: str | None) -> Facet:
         """The facet named `on`, or the first one when `on` is None."""
         if on is None:
@@ -190,6 +206,7 @@ class ParsedText:
 
     text: str
     tree: Any
+    """None when the text was read without one (the fast reader): an edit composes it."""
 
 
 @dataclass(frozen=True)
@@ -246,12 +263,69 @@ class Ledger:
                 counts[facet.grade] += 1
         return counts
 
+    def quote_place(self, claim_id: str, quote_index: int) -> tuple[int, int] | None:
+        """Line and column (1-based) of a quote's text in the file this ledger was read
+        from; None for a ledger not parsed from text, or a quote it no longer holds."""
+        index = self._positions.get(claim_id)
+        if index is None:
+            return None
+        return self._place(("claims", index, "quotes", quote_index, "text"))
+
+    def source_place(self, source_id: str) -> tuple[int, int] | None:
+        """Line and column (1-based) of a source's id in the file; None as for quotes."""
+        return self._place(("sources", source_id), key=True)
+
+    @functools.cached_property
+    def _tree(self) -> Any:
+        """The node tree of the text read: kept when it was read with positions, composed
+        here the first time a place is asked of a ledger read by the fast reader."""
+        parsed = self.parsed_from
+        if parsed is None:
+            return None
+        return parsed.tree if parsed.tree is not None else compose(parsed.text)
+
+    def _place(self, path: Path_, *, key: bool = False) -> tuple[int, int] | None:
+        """Where the value at `path` (or its key) starts, from the node tree kept in
+        `parsed_from`: nothing is parsed again, and loading keeps no table for it."""
+        node = self._tree
+        for depth, part in enumerate(path):
+            items = getattr(node, "value", None)
+            if isinstance(part, int):
+                node = items[part] if isinstance(items, list) and 0 <= part < len(items) else None
+                continue
+            pairs = [pair for pair in items or () if isinstance(pair, tuple)]
+            found = next((pair for pair in pairs if getattr(pair[0], "value", None) == part), None)
+            if found is None:
+                return None
+            node = found[0] if key and depth == len(path) - 1 else found[1]
+        mark = getattr(node, "start_mark", None)
+        return None if mark is None else (mark.line + 1, mark.column + 1)
+
 
 # --------------------------------------------------------------------------- loading
 
 
 def parse(text: str, filename: str = "claims.yaml") -> Ledger:
-    """Build a ledger from its text; `filename` is only used in messages."""
+    """Build a ledger from its text; `filename` is only used in messages.
+
+    A ledger in plain block YAML (almost every one) is read by the fast reader and
+    checked without positions; one it gives up on, and every ledger with a problem, is
+    read again with every value's position, so that each problem is told where it is.
+    """
+    with collector_paused():
+        data = read_plain(text)
+        if data is not None and is_yaml(text) and _is_sound(data):
+            return _build(data, ParsedText(text, None))
+        return _parse_located(text, filename)
+
+
+def _is_sound(data: dict[str, Any]) -> bool:
+    """Whether plain data is a ledger with no problem of shape or meaning."""
+    return shape_accepts(data) and next(meaning_problems(Located(data)), None) is None
+
+
+def _parse_located(text: str, filename: str) -> Ledger:
+    """Read with every value's position, and report each problem where it is."""
     located, yaml_problems = load_located(text)
     problems = [Problem(filename, p.line, p.col, _one_line(p.message)) for p in yaml_problems]
     if located is None:
@@ -262,7 +336,7 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
         )
         raise LedgerError(problems)
     unreadable = {(p.line, p.col) for p in yaml_problems}  # already said; not again as shape
-    findings = [*shape_problems(located), *_meaning_problems(located)]
+    findings = [*shape_problems(located), *meaning_problems(located)]
     problems += [
         Problem(filename, *where, _one_line(message))
         for where, message in findings
@@ -270,7 +344,7 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     ]
     if problems:
         raise LedgerError(problems)
-    return replace(_build(located.data), parsed_from=ParsedText(text, located.tree))
+    return _build(located.data, ParsedText(text, located.tree))
 
 
 def _one_line(message: str) -> str:
@@ -286,245 +360,17 @@ def ledger_schema() -> dict[str, Any]:
     return LEDGER_SCHEMA
 
 
-# --------------------------------------------------------------------------- meaning
-
-
-def _meaning_problems(located: Located) -> Iterator[Finding]:
-    """What the schema cannot say: references, uniqueness, cycles, what a basis needs.
-
-    Runs even when the shape is wrong, looking only at the parts that are well formed,
-    so one run reports every problem.
-    """
-    data = located.data
-    sources = data.get("sources")
-    source_ids = [k for k in sources if isinstance(k, str)] if isinstance(sources, dict) else []
-    sections = _records(data.get("sections"))
-    claims = _records(data.get("claims"))
-    yield from _url_problems(located, sources if isinstance(sources, dict) else {})
-    yield from _date_problems(located, claims, sources if isinstance(sources, dict) else {})
-    yield from _duplicate_ids(located, "sections", sections)
-    yield from _duplicate_ids(located, "claims", claims)
-    section_ids = [s["id"] for _, s in sections if isinstance(s.get("id"), str)]
-    claim_ids = [c["id"] for _, c in claims if isinstance(c.get("id"), str)]
-    for index, claim in claims:
-        at: Path_ = ("claims", index)
-        section = claim.get("section")
-        if isinstance(section, str) and section_ids and section not in section_ids:
-            yield _unknown(located, (*at, "section"), "section", section, section_ids)
-        for q_index, quote in _records(claim.get("quotes")):
-            yield from _quote_problems(located, (*at, "quotes", q_index), quote, source_ids)
-        premise_lists = [(*at, "depends_on")]
-        premise_lists += [
-            (*at, "grades", f, "depends_on") for f, _ in _records(claim.get("grades"))
-        ]
-        for where in premise_lists:
-            for d_index, premise in _texts(_value_at(data, where)):
-                path = (*where, d_index)
-                if premise == claim.get("id"):
-                    yield located.where(path), f"claim '{premise}' depends on itself"
-                elif premise not in claim_ids:
-                    yield _unknown(located, path, "claim", premise, claim_ids)
-        yield from _basis_problems(located, at, claim)
-    yield from _cycle_problems(located, claims)
-
-
-def _quote_problems(
-    located: Located, at: Path_, quote: dict[str, Any], source_ids: Sequence[str]
-) -> Iterator[Finding]:
-    """Each source a quote names exists; the report that carries it is one of them."""
-    cited = [source_id for _, source_id in _texts(quote.get("sources"))]
-    for s_index, source_id in _texts(quote.get("sources")):
-        if source_ids and source_id not in source_ids:
-            yield _unknown(located, (*at, "sources", s_index), "source", source_id, source_ids)
-    for key in ("reported_by", "via"):
-        named = quote.get(key)
-        if isinstance(named, str) and source_ids and named not in source_ids:
-            yield _unknown(located, (*at, key), "source", named, source_ids)
-    reporter = quote.get("reported_by")
-    if isinstance(reporter, str) and reporter in source_ids and cited and reporter not in cited:
-        yield (
-            located.where((*at, "reported_by")),
-            f"reported_by '{reporter}' must be one of the quote's sources: the words are "
-            "checked in the report that carries them",
-        )
-
-
-def _value_at(data: Any, path: Path_) -> Any:
-    for part in path:
-        if isinstance(part, int):
-            data = data[part] if isinstance(data, list) and part < len(data) else None
-        else:
-            data = data.get(part) if isinstance(data, dict) else None
-    return data
-
-
-def _records(value: Any) -> list[tuple[int, dict[str, Any]]]:
-    """The mappings of a list, with their indexes; anything else was reported as shape."""
-    if not isinstance(value, list):
-        return []
-    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
-
-
-def _texts(value: Any) -> list[tuple[int, str]]:
-    """The strings of a list, with their indexes."""
-    if not isinstance(value, list):
-        return []
-    return [(i, item) for i, item in enumerate(value) if isinstance(item, str)]
-
-
-def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding]:
-    """URLs the schema's pattern lets through but that name no host (http:///x)."""
-    for source_id, source in sources.items():
-        if not isinstance(source, dict):
-            continue
-        places: list[tuple[Path_, Any]] = [
-            (("sources", source_id, key), source.get(key)) for key in ("url", "archived")
-        ]
-        places += [
-            (("sources", source_id, "history", index, "moved_from"), entry.get("moved_from"))
-            for index, entry in _records(source.get("history"))
-        ]
-        for path, url in places:
-            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-                continue  # missing, or reported by the schema
-            if not is_web_url(url):
-                yield located.where(path), f"{path[-1]} {url!r} is not an http(s) URL with a host"
-
-
-_DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def _date_problems(
-    located: Located, claims: list[tuple[int, dict[str, Any]]], sources: dict[str, Any]
-) -> Iterator[Finding]:
-    """Dates the schema's pattern lets through but the calendar does not (2026-13-45)."""
-    dated: list[tuple[Path_, Any]] = [(("date_read",), located.data.get("date_read"))]
-    for index, claim in claims:
-        for h_index, entry in _records(claim.get("history")):
-            dated.append((("claims", index, "history", h_index, "date"), entry.get("date")))
-    for source_id, source in sources.items():
-        if isinstance(source, dict):
-            for h_index, entry in _records(source.get("history")):
-                dated.append(
-                    (("sources", source_id, "history", h_index, "date"), entry.get("date"))
-                )
-    for path, value in dated:
-        if not isinstance(value, str) or not _DATE_SHAPE.fullmatch(value):
-            continue  # missing, or reported by the schema
-        try:
-            dt.date.fromisoformat(value)
-        except ValueError as err:
-            yield located.where(path), f"{path[-1]} {value!r} is not a real date: {err}"
-
-
-def _duplicate_ids(
-    located: Located, key: str, items: list[tuple[int, dict[str, Any]]]
-) -> Iterator[Finding]:
-    """Report each id that repeats one earlier in the list."""
-    seen: dict[str, int] = {}
-    for index, item in items:
-        item_id = item.get("id")
-        if not isinstance(item_id, str):
-            continue
-        if item_id in seen:
-            line = located.where((key, seen[item_id], "id"))[0]
-            noun = key.rstrip("s")
-            yield (
-                located.where((key, index, "id")),
-                f"duplicate {noun} id '{item_id}' (first at line {line})",
-            )
-        else:
-            seen[item_id] = index
-
-
-def _unknown(located: Located, path: Path_, noun: str, value: str, known: Sequence[str]) -> Finding:
-    return located.where(path), f"unknown {noun} '{value}'{did_you_mean(value, known)}"
-
-
-_BASIS_NEEDS = {"quotes": "quotes", "premises": "depends_on", "artifact": "artifact"}
-
-
-def _basis_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Iterator[Finding]:
-    names: list[str] = []
-    for f_index, facet in _records(claim.get("grades")):
-        needed = _BASIS_NEEDS.get(str(facet.get("basis")))
-        own = needed == "depends_on" and facet.get("depends_on")  # the facet's own premises
-        if needed and not claim.get(needed) and not own:
-            yield (
-                located.where((*at, "grades", f_index, "basis")),
-                f"facet '{facet.get('on')}' has basis '{facet['basis']}' but claim "
-                f"'{claim.get('id')}' has no {needed}",
-            )
-        name = facet.get("on")
-        if isinstance(name, str) and name in names:
-            yield (
-                located.where((*at, "grades", f_index, "on")),
-                f"duplicate facet '{name}' in claim '{claim.get('id')}'",
-            )
-        names.append(str(name))
-
-
-def _cycle_problems(
-    located: Located, claims: list[tuple[int, dict[str, Any]]]
-) -> Iterator[Finding]:
-    premises: dict[str, list[str]] = {}
-    index_of: dict[str, int] = {}
-    for index, claim in claims:
-        if isinstance(claim.get("id"), str):
-            named = [p for _, p in _texts(claim.get("depends_on"))]
-            for _, facet in _records(claim.get("grades")):
-                named += [p for _, p in _texts(facet.get("depends_on"))]
-            premises.setdefault(claim["id"], list(dict.fromkeys(named)))
-            index_of.setdefault(claim["id"], index)
-    for cycle in find_cycles(premises):
-        chain = " -> ".join([*cycle, cycle[0]])
-        yield (
-            located.where(("claims", index_of[cycle[0]], "depends_on")),
-            f"depends_on cycle: {chain}",
-        )
-
-
-def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
-    """Each elementary cycle once, found by depth-first search, starting at its least id.
-
-    The search keeps its own stack, so a long chain of premises cannot exhaust
-    Python's recursion limit.
-    """
-    cycles: list[list[str]] = []
-    seen: set[tuple[str, ...]] = set()
-    state: dict[str, int] = {}
-    for root in sorted(graph):
-        if root in state:
-            continue
-        state[root] = 1
-        stack = [root]
-        pending = [iter(graph.get(root, []))]
-        while pending:
-            nxt = next(pending[-1], None)
-            if nxt is None:
-                pending.pop()
-                state[stack.pop()] = 2
-            elif nxt not in graph or nxt == stack[-1]:
-                continue
-            elif state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt) :]
-                start = cycle.index(min(cycle))
-                canonical = tuple(cycle[start:] + cycle[:start])
-                if canonical not in seen:
-                    seen.add(canonical)
-                    cycles.append(list(canonical))
-            elif nxt not in state:
-                state[nxt] = 1
-                stack.append(nxt)
-                pending.append(iter(graph.get(nxt, [])))
-    return cycles
-
-
 # --------------------------------------------------------------------------- building
 
 
-def _build(data: dict[str, Any]) -> Ledger:
+_GRADES = {grade.value: grade for grade in Grade}
+_BASES = {basis.value: basis for basis in Basis}
+"""The members by their names, as the schema has checked them (an Enum call costs more)."""
+
+
+def _build(data: dict[str, Any], parsed_from: ParsedText | None = None) -> Ledger:
     return Ledger(
+        parsed_from=parsed_from,
         title=data["title"],
         subject=data.get("subject", ""),
         author=data.get("author", ""),
@@ -576,8 +422,8 @@ def _build_claim(c: dict[str, Any]) -> Claim:
         grades=tuple(
             Facet(
                 f["on"],
-                Grade(f["grade"]),
-                Basis(f["basis"]),
+                _GRADES[f["grade"]],
+                _BASES[f["basis"]],
                 f.get("why", ""),
                 f.get("min_sources", 1),
                 tuple(f["depends_on"]) if "depends_on" in f else None,
@@ -622,8 +468,8 @@ def _build_history(h: dict[str, Any]) -> HistoryEntry:
         date=h["date"],
         by=h["by"],
         on=h.get("on"),
-        from_grade=Grade(h["from"]) if "from" in h else None,
-        to_grade=Grade(h["to"]) if "to" in h else None,
+        from_grade=_GRADES[h["from"]] if "from" in h else None,
+        to_grade=_GRADES[h["to"]] if "to" in h else None,
         quote_was=h.get("quote_was"),
         quote_now=h.get("quote_now"),
         why=h.get("why"),

@@ -20,6 +20,7 @@ from pathlib import Path
 from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
 from claimledger.ledger import Ledger, parse
+from claimledger.safeyaml import collector_paused
 
 Change = Callable[[str, Ledger], str]
 """Given the file's current text and its ledger, return the new text."""
@@ -69,7 +70,8 @@ def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) ->
     """
     path = path.resolve()  # through a symlink: edit, and lock, the file it points to
     try:
-        return _update(path, change, lock_timeout)
+        with collector_paused():  # the texts, trees and ledgers held here free no cycle
+            return _update(path, change, lock_timeout)
     except OSError as error:
         raise EnvironmentProblem.of(error, path) from None
 

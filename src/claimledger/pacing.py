@@ -1,14 +1,20 @@
 """Politeness: how many requests run at once, in all and per host, and how far apart
-their starts are to one host (a gap a robots.txt Crawl-delay can only widen).
+their starts are to one host (a gap a robots.txt Crawl-delay can only widen); and how
+many URLs are begun ahead of the caller reading their results.
 
-Pure asyncio, no network: the fetcher takes a slot for every request it makes.
+Pure asyncio, no network: the fetcher takes a slot for every request it makes, and asks
+`Admission` which URLs may begin.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 from claimledger.records import FetchPolicy
 from claimledger.urls import split
@@ -39,6 +45,12 @@ class HostGate:
             yield
 
 
+def host_of(url: str) -> str:
+    """The host name a URL's requests are limited by ("" when it has none)."""
+    parts = split(url)
+    return (parts.hostname or "") if parts is not None else ""
+
+
 class Gates:
     """The global limit and one `HostGate` per host name.
 
@@ -52,8 +64,7 @@ class Gates:
         self._policy = policy
 
     def host(self, url: str) -> HostGate:
-        parts = split(url)
-        host = (parts.hostname or "") if parts is not None else ""
+        host = host_of(url)
         gate = self._hosts.get(host)
         if gate is None:
             gate = self._hosts[host] = HostGate(
@@ -62,6 +73,88 @@ class Gates:
         return gate
 
     @asynccontextmanager
-    async def slot(self, url: str) -> AsyncIterator[None]:
-        async with self.host(url).slot(), self._global:
+    async def slot(
+        self, url: str, *, stopping: asyncio.Timeout | None = None
+    ) -> AsyncIterator[None]:
+        """A turn to request `url`; the deadline `stopping` stands still while it waits
+        (a URL queued behind others on its host is not late)."""
+        async with contextlib.AsyncExitStack() as turn:
+            with _stopped(stopping):
+                await turn.enter_async_context(self.host(url).slot())
+                await turn.enter_async_context(self._global)
             yield
+
+
+@contextlib.contextmanager
+def _stopped(clock: asyncio.Timeout | None) -> Iterator[None]:
+    """Stop a deadline's clock for the time of the block."""
+    when = None if clock is None else clock.when()
+    if clock is None or when is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    left = when - loop.time()
+    clock.reschedule(None)
+    try:
+        yield
+    finally:
+        clock.reschedule(loop.time() + left)
+
+
+class Admission:
+    """Which URLs may begin: at most `ahead` begun and not yet read by the caller, and at
+    most `per_host_ahead` of them on one host, in the order given otherwise.
+
+    A thousand URLs are not a thousand waiting tasks: results never pile up ahead of a
+    slow reader (each holds its page), and a URL's wait behind a busy host stays short.
+    A host at its share lets the URLs of other hosts begin.
+    """
+
+    def __init__(self, urls: Iterable[str], *, ahead: int, per_host_ahead: int) -> None:
+        self._waiting: dict[str, deque[str]] = {}
+        for url in urls:
+            self._waiting.setdefault(host_of(url), deque()).append(url)
+        self._ahead = max(ahead, 1)
+        self._per_host = max(per_host_ahead, 1)
+        self._begun: Counter[str] = Counter()
+        self._total = 0
+
+    def begin(self) -> list[str]:
+        """The URLs that may begin now (each counts as begun until `read`)."""
+        begun = []
+        for host, waiting in list(self._waiting.items()):
+            if self._total >= self._ahead:
+                break
+            while waiting and self._begun[host] < self._per_host and self._total < self._ahead:
+                begun.append(waiting.popleft())
+                self._begun[host] += 1
+                self._total += 1
+            if not waiting:
+                del self._waiting[host]
+        return begun
+
+    def read(self, url: str) -> None:
+        """The caller has read what `url` gave: room for another URL of its host."""
+        host = host_of(url)
+        self._begun[host] -= 1
+        if not self._begun[host]:
+            del self._begun[host]
+        self._total -= 1
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delay-seconds or an HTTP date)."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0)

@@ -93,6 +93,12 @@ class FetchPolicy:
     max_robots_body: int = 512 * 1024
     max_crawl_delay: float = 10.0
     max_refresh_delay: float = 5.0
+    raw: bool = False
+    """Keep each body as bytes (`FetchResult.body`), of any media type, undecoded: for a
+    document that is not a page (a sitemap, gzipped or not; a web archive's answer)."""
+    follow_redirects: bool = True
+    """False: a redirect is the answer itself, its Location (resolved) the `final_url`,
+    never requested (Save Page Now names the snapshot it took so)."""
 
 
 DEFAULT_POLICY = FetchPolicy()
@@ -124,6 +130,10 @@ class FetchResult:
     line_range: tuple[int, int] | None
     canonical: str | None = None
     conditional: Validators | None = None
+    body: bytes | None = None
+    """The body's bytes (Content-Encoding undone, under the caps), in a `raw` fetch only."""
+    content_location: str | None = None
+    """The Content-Location header of a page read, as sent."""
 
 
 # --------------------------------------------------------------------------- checking
@@ -251,6 +261,169 @@ class ArtifactRun:
         """It started and finished, so its output is evidence (a mismatch too); a program
         that could not start or timed out says nothing about the claim."""
         return self.started and self.exit_status is not None
+
+
+# --------------------------------------------------------------------------- as read (archive)
+
+ArchiveOutcome = Literal["found", "none", "failed"]
+"""What the web archive said of a page near a day: a capture, none within the window (an
+answer, kept like a capture), or nothing (asked again on the next run)."""
+
+
+@dataclass(frozen=True)
+class ArchiveLookup:
+    """The web archive's capture of one page nearest the day it was read (archive.py).
+
+    `url` is the page as requested (a GitHub blob's raw file); `timestamp` and
+    `original` name the capture (`original`: the address as the archive captured it),
+    `snapshot_url` its page as people open it. `error` says why a lookup `failed`.
+    """
+
+    url: str
+    read_on: dt.date
+    archive: str
+    window_days: int
+    outcome: ArchiveOutcome
+    looked_up_at: dt.datetime
+    timestamp: str | None = None
+    original: str | None = None
+    snapshot_url: str | None = None
+    error: str | None = None
+
+    @property
+    def captured_on(self) -> dt.date | None:
+        """The day of the capture (from its timestamp), when there is one."""
+        stamp = self.timestamp or ""
+        return (
+            dt.date(int(stamp[:4]), int(stamp[4:6]), int(stamp[6:8])) if len(stamp) >= 8 else None
+        )
+
+
+@dataclass(frozen=True)
+class ArchivedCopy:
+    """A capture's raw copy as read one way (`recipe`): the text a reader sees there (None
+    when none could be had: `error` says why), and how the archive served it."""
+
+    final_url: str
+    http_status: int | None
+    content_type: str | None
+    recipe: str
+    text: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class AsReadCheck:
+    """One quote checked on the archived copy of its source from the day it was read.
+
+    `quote_text` is the ledger's wording now (the quote's key), `wording` the words as
+    read that day (an adopted rewording's original), checked on the copy. `status` is
+    the verdict there; None when the copy could not be read as text (`error` says why).
+    `current` is the copy's own wording where it differs from the quote.
+    """
+
+    claim_id: str
+    quote_index: int
+    quote_text: str
+    wording: str
+    source_id: str
+    url: str
+    read_on: dt.date
+    snapshot_url: str
+    timestamp: str
+    status: CheckStatus | None
+    match_kind: MatchKind | None
+    similarity: float | None
+    current: str | None
+    meaning_changed: bool
+    changed_words: tuple[WordChange, ...]
+    change_kinds: tuple[str, ...]
+    closest: str | None
+    snapshot_hash: str | None
+    recipe: str
+    checked_at: dt.datetime
+    error: str | None = None
+
+    @property
+    def misquoted(self) -> bool:
+        """The copy of the reading day was read and does not carry the words as quoted
+        (reworded there, or not there at all): misquoted at reading time."""
+        return self.status in ("drifted", "missing")
+
+
+# --------------------------------------------------------------------------- recovery, preservation
+
+
+@dataclass(frozen=True)
+class QuoteThere:
+    """One of a source's quotes as it stands on a page proposed as the source's new address."""
+
+    claim_id: str
+    quote_index: int
+    quote_text: str
+    status: CheckStatus | None
+    match_kind: MatchKind | None = None
+    similarity: float | None = None
+    current: str | None = None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A page of the site's sitemap tried for a source that went: how like the old address
+    it is (`score`, 0-1), how it answered, and how many of the source's quotes it carries."""
+
+    url: str
+    score: float
+    source_status: SourceStatus | None = None
+    found: int = 0
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Relocation:
+    """A search for a source that went (404/410, or an empty page left behind) on its own
+    site's sitemap: the page proposed as its new address (`found_at`, None when there is
+    none) with how each quote stands there, the candidates tried, and what was read.
+
+    `reason` is what happened to the old address: "gone" or "empty". `note` says in words
+    why nothing was proposed (no sitemap, no candidate carries a quote).
+    """
+
+    source_id: str
+    url: str
+    reason: str
+    found_at: str | None
+    quotes: tuple[QuoteThere, ...] = ()
+    total: int = 0
+    candidates: tuple[Candidate, ...] = ()
+    sitemaps: tuple[str, ...] = ()
+    note: str = ""
+    run_id: int | None = None
+    recorded_at: dt.datetime | None = None
+
+    @property
+    def found(self) -> int:
+        """How many of the source's quotes the proposed page carries (verified or reworded)."""
+        return sum(1 for quote in self.quotes if quote.status in FOUND_THERE)
+
+
+FOUND_THERE = frozenset({"verified", "drifted", "ambiguous"})
+"""Check statuses under which a page carries a quote (as written, or reworded)."""
+
+
+@dataclass(frozen=True)
+class SavedSnapshot:
+    """A web archive asked to snapshot a live page (Save Page Now): the snapshot's address
+    when it named one, or why not. `snapshot_hash` is the text we read there at the time."""
+
+    url: str
+    archive: str
+    snapshot_url: str | None
+    http_status: int | None = None
+    error: str | None = None
+    snapshot_hash: str | None = None
+    run_id: int | None = None
+    saved_at: dt.datetime | None = None
 
 
 # --------------------------------------------------------------------------- the two rules

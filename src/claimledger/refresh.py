@@ -7,21 +7,38 @@ at once) and shows progress. What it needs from earlier runs it asks of an `Earl
 (the evidence store fits): the last check of each quote, the validators and snapshots
 of a URL. A failure of one source is data in its reading.
 
+A page's reading (extract, prepare, locate) is one `PageTask`, a value that holds all it
+needs (the body, the quotes, their last checks, the stored snapshots those were made on),
+so `read_task` can run on another core: `refresh` hands it to `Readers` (a pool of
+worker processes, see pagepool.py) when given some, and runs it on the event loop's
+thread otherwise. Either way the checks are the same; only the order readings arrive in
+may differ.
+
 `read_pages` and `check_page` read and judge pages the same way outside a refresh, for
 `verify` and `add`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claimledger import extract, match
-from claimledger.errors import PageUnreadable
+from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.extract import (
     Heading,
     extract_text,
@@ -32,7 +49,6 @@ from claimledger.extract import (
     section_lines,
     text_kind,
 )
-from claimledger.fetch import Client, fetch_each
 from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.records import (
@@ -46,6 +62,9 @@ from claimledger.records import (
     snapshot_digest,
 )
 from claimledger.urls import UrlMap
+
+if TYPE_CHECKING:  # a worker process reads pages and never loads the fetcher
+    from claimledger.fetch import Client
 
 Clock = Callable[[], dt.datetime]
 NO_MAP = UrlMap()
@@ -92,24 +111,87 @@ class Page:
 @dataclass(frozen=True)
 class Reading:
     """A page read in a run, ready to record: the fetch (its body dropped), the snapshot
-    text to keep when it is new (None when reused or unread), and every check made on it."""
+    text to keep when it is new (None when reused or unread), and every check made on it.
+    `new_snapshot_zlib` is that text compressed as the store keeps it, when a worker
+    process compressed it already."""
 
     fetch: FetchResult
     snapshot_hash: str | None
     new_snapshot: str | None
     recipe: str
     checks: tuple[CheckRecord, ...]
+    new_snapshot_zlib: bytes | None = None
+    body_bytes: int | None = None
+    """The size of the page's text as read, in UTF-8 (None when no body came: a 304, a
+    failure); for `refresh --verbose`."""
 
 
-class Earlier(Protocol):
-    """What the loop reads of earlier runs (the evidence store fits)."""
+class Stored(Protocol):
+    """The snapshots reading a page may need: the one a 304 reuses, and those the quotes'
+    last checks were made on (KeyError for a snapshot the store does not have)."""
 
-    def latest_checks(self) -> list[CheckRecord]: ...
-    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
     def answered_snapshot(
         self, final_url: str, recipe: str, validators: Validators | None
     ) -> str | None: ...
     def snapshot_text(self, snapshot_hash: str) -> str: ...
+
+
+class Earlier(Stored, Protocol):
+    """What the loop reads of earlier runs (the evidence store fits)."""
+
+    def latest_checks(self) -> list[CheckRecord]: ...
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
+
+
+@dataclass(frozen=True)
+class PageTask:
+    """One reading's work, with all it needs, as one value that can cross to another
+    process: the fetch (with its body), the selector, the quotes looked for through it,
+    their last checks, the snapshot a 304 answered with, the stored snapshots it may read
+    (`stored`, by hash: that one and those the last checks were made on), and the time."""
+
+    fetched: FetchResult
+    select: str | None
+    jobs: tuple[QuoteJob, ...]
+    previous: Mapping[CheckKey, CheckRecord]
+    answered: str | None
+    stored: Mapping[str, str | StoreDamagedError] = field(repr=False)
+    now: dt.datetime
+
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None:
+        return self.answered
+
+    def snapshot_text(self, snapshot_hash: str) -> str:
+        text = self.stored[snapshot_hash]
+        if isinstance(text, StoreDamagedError):
+            raise text
+        return text
+
+    @property
+    def light(self) -> bool:
+        """Nothing to extract or locate: a failed fetch, or a 304 whose every quote keeps
+        its verdict (no reason to send it to another process)."""
+        if self.fetched.text is not None:
+            return False
+        how = recipe(self.select)
+        return (
+            not self.fetched.not_modified
+            or self.answered is None
+            or all(
+                _carried(self.previous.get(job.key), job, self.answered, how) for job in self.jobs
+            )
+        )
+
+
+class Readers(Protocol):
+    """Somewhere else to run `read_task` (worker processes): at most `capacity` tasks at
+    once; `read` gives the reading's future (a task's exception is raised by it)."""
+
+    @property
+    def capacity(self) -> int: ...
+    def read(self, task: PageTask) -> asyncio.Future[Reading]: ...
 
 
 def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
@@ -148,11 +230,13 @@ async def refresh(
     now: Clock,
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
-) -> AsyncIterator[Reading]:
+    readers: Readers | None = None,
+) -> AsyncGenerator[Reading, None]:
     """Fetch every URL once and yield a reading per URL and selector, as each arrives.
 
     Each page is read (once per selector) and its quotes located while the other fetches
-    are still under way; an unchanged page and quote keep their verdict.
+    are still under way, by `readers` when given; an unchanged page and quote keep their
+    verdict.
     """
     by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
     for job in jobs:
@@ -170,15 +254,109 @@ async def refresh(
         recipes = [recipe(select) for url in by_target[start] for select in selects[url]]
         return earlier.validators(url_map.reverse(requested), recipes)
 
-    async for result in fetch_each(by_target, client, validators=validators, policy=policy):
+    def tasks(result: FetchResult) -> Iterator[PageTask]:
         for url in by_target[result.url]:
             fetched = _ledger_side(replace(result, url=url), url_map)
             for select in selects[url]:
-                page, new = _read(fetched, select, earlier)
-                checks = _check_page(page, by_reading[(url, select)], previous, earlier, now())
-                yield Reading(
-                    replace(page.fetch, text=None), page.snapshot_hash, new, page.recipe, checks
-                )
+                yield _task(fetched, select, by_reading[(url, select)], previous, earlier, now())
+
+    from claimledger.fetch import fetch_each
+
+    # an async generator: closed at once when the caller stops early
+    fetches = fetch_each(by_target, client, validators=validators, policy=policy)
+    async with contextlib.aclosing(fetches):
+        if readers is None:
+            async for result in fetches:
+                for task in tasks(result):
+                    yield read_task(task)
+        else:
+            async for reading in _read_aside(fetches, tasks, readers):
+                yield reading
+
+
+async def _read_aside(
+    fetches: AsyncIterator[FetchResult],
+    tasks: Callable[[FetchResult], Iterable[PageTask]],
+    readers: Readers,
+) -> AsyncGenerator[Reading, None]:
+    """Each reading as soon as it is done, by `readers` (a light one at once, here), while
+    the fetches go on; no more than `readers.capacity` pages wait for a reader, so pages
+    are not fetched faster than they can be read."""
+    pending: dict[asyncio.Future[Reading], int] = {}  # each with its place in the order sent
+    sent = 0
+    arriving: asyncio.Task[FetchResult | None] | None = asyncio.create_task(_next(fetches))
+    try:
+        while arriving is not None or pending:
+            waits: set[asyncio.Future[Any]] = set(pending)
+            if arriving is not None and len(pending) < readers.capacity:
+                waits.add(arriving)
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if arriving is not None and arriving in done:
+                result, arriving = arriving.result(), None
+                if result is not None:
+                    for task in tasks(result):
+                        if task.light:
+                            yield read_task(task)
+                        else:
+                            pending[readers.read(task)] = sent
+                            sent += 1
+                    arriving = asyncio.create_task(_next(fetches))
+            for future in sorted(pending.keys() & done, key=pending.__getitem__):
+                del pending[future]
+                yield future.result()
+    finally:
+        unfinished: list[asyncio.Future[Any]] = [*pending, *([arriving] if arriving else [])]
+        for future in unfinished:
+            future.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
+
+
+async def _next(fetches: AsyncIterator[FetchResult]) -> FetchResult | None:
+    return await anext(fetches, None)
+
+
+def _task(
+    fetched: FetchResult,
+    select: str | None,
+    jobs: Sequence[QuoteJob],
+    previous: dict[CheckKey, CheckRecord],
+    earlier: Earlier,
+    now: dt.datetime,
+) -> PageTask:
+    """A reading's work with what it needs of earlier runs looked up here: the snapshot a
+    304 answered with, and the texts the quotes' last checks were made on. Its quotes'
+    last checks are taken out of `previous` (no other reading looks for them), so that
+    a long run holds each check once."""
+    mine = {
+        key: previous.pop(key) for key in dict.fromkeys(job.key for job in jobs) if key in previous
+    }
+    answered = None
+    if fetched.not_modified:
+        answered = earlier.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)
+    stored: dict[str, str | StoreDamagedError] = {}
+    for digest in dict.fromkeys([answered, *(check.snapshot_hash for check in mine.values())]):
+        if digest is not None:
+            with contextlib.suppress(KeyError):
+                stored[digest] = _stored_text(earlier, digest)
+    return PageTask(fetched, select, tuple(jobs), mine, answered, stored, now)
+
+
+def _stored_text(earlier: Stored, digest: str) -> str | StoreDamagedError:
+    """A stored snapshot's text, or the error reading it raised (raised again if used)."""
+    try:
+        return earlier.snapshot_text(digest)
+    except StoreDamagedError as damaged:
+        return damaged
+
+
+def read_task(task: PageTask) -> Reading:
+    """Read the page and check every quote on it: pure, so any process can do it."""
+    page, new = _read(task.fetched, task.select, task)
+    checks = _check_page(page, task.jobs, task.previous, task, task.now)
+    text = task.fetched.text
+    size = None if text is None else len(text.encode("utf-8", "replace"))
+    fetch = replace(page.fetch, text=None)
+    return Reading(fetch, page.snapshot_hash, new, page.recipe, checks, body_bytes=size)
 
 
 def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:
@@ -203,7 +381,7 @@ def _check_page(
     page: Page,
     jobs: Sequence[QuoteJob],
     previous: Mapping[CheckKey, CheckRecord],
-    earlier: Earlier,
+    earlier: Stored,
     now: dt.datetime,
 ) -> tuple[CheckRecord, ...]:
     """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
@@ -218,15 +396,17 @@ def _check_page(
         before = previous.get(job.key)
         if page.text is None:
             checks.append(_check(job, page, None, now))
-        elif (
-            before
-            and before.status
-            and before.snapshot_hash == page.snapshot_hash
-            and before.recipe == page.recipe
-            and not job.under  # where the ledger places it may have changed: look again
-        ):
-            carried = replace(before, quote_index=job.quote_index, url=job.url, run_id=None)
-            checks.append(replace(carried, source_status=page.fetch.source_status, checked_at=now))
+        elif before is not None and _carried(before, job, page.snapshot_hash, page.recipe):
+            checks.append(
+                replace(
+                    before,
+                    quote_index=job.quote_index,
+                    url=job.url,
+                    run_id=None,
+                    source_status=page.fetch.source_status,
+                    checked_at=now,
+                )
+            )
         else:
             prepared = prepared or page.prepared()
             assert prepared is not None
@@ -234,6 +414,19 @@ def _check_page(
             found, moved = _find(job, page, prepared, _context(before), was)
             checks.append(replace(_check(job, page, found, now), moved_within=moved))
     return tuple(checks)
+
+
+def _carried(
+    before: CheckRecord | None, job: QuoteJob, snapshot_hash: str | None, how: str
+) -> bool:
+    """Does the quote keep its last verdict: made on this very text, read the same way?"""
+    return bool(
+        before
+        and before.status
+        and before.snapshot_hash == snapshot_hash
+        and before.recipe == how
+        and not job.under  # where the ledger places it may have changed: look again
+    )
 
 
 def _find(
@@ -290,7 +483,7 @@ def _headings(page: Page) -> list[Heading]:
 def _as_read(
     before: CheckRecord | None,
     page: Page,
-    earlier: Earlier,
+    earlier: Stored,
     cache: dict[str, PreparedText | None],
 ) -> PreparedText | None:
     """The page as it read at the quote's last check (read once per snapshot): a passage
@@ -306,7 +499,7 @@ def _as_read(
     return cache[digest]
 
 
-def _read(fetched: FetchResult, select: str | None, earlier: Earlier) -> tuple[Page, str | None]:
+def _read(fetched: FetchResult, select: str | None, earlier: Stored) -> tuple[Page, str | None]:
     """The text a reader sees, and that text when it is a new snapshot to keep: extracted
     from the body, or on a 304 the stored snapshot of the very URL that answered, from the
     reading that carried the validators we sent."""
@@ -399,6 +592,8 @@ async def read_pages(
 ) -> dict[str, Page]:
     """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
     reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
+    from claimledger.fetch import fetch_each
+
     by_target = {url_map.apply(url): url for url in dict.fromkeys(urls)}
     pages: dict[str, Page] = {}
     async for result in fetch_each(by_target, client, policy=policy):

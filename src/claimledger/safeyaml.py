@@ -14,7 +14,10 @@ them: only true/false are booleans (`on`, `yes`, `no` are words), a date is text
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,12 +53,15 @@ _CORE_TAGS = (
 _MAYBE_TYPED = frozenset("~nNtTfF-+.0123456789<")
 """The first characters a plain scalar other than a string can start with."""
 
+_WORDLIKE = frozenset("nNtTfF")
+"""The first letters of null and of the booleans, which are at most five letters long."""
+
 
 def core_tag(value: str) -> str:
     """The tag the YAML 1.2 core schema gives a plain scalar (most are words: decided by
     their first character)."""
-    if value and value[0] not in _MAYBE_TYPED:
-        return _STR
+    if value and (value[0] not in _MAYBE_TYPED or (len(value) > 5 and value[0] in _WORDLIKE)):
+        return _STR  # a word, or longer than any null or boolean
     if value == "<<":
         return "tag:yaml.org,2002:merge"  # not core, but said plainly where it is written
     for pattern, tag in _CORE_TAGS:
@@ -117,6 +123,25 @@ class Located:
                 return self.values[probe]
             probe = probe[:-1]
         return self.values.get((), (1, 1))
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a ledger is read (or a command works on what it
+    read): reading makes hundreds of thousands of containers and frees none, and each
+    collection would walk them all again. Plain data holds no cycle; the collector runs
+    again as soon as the work is done, and finds whatever it would have found (what was
+    made meanwhile joins the oldest generation rather than being walked at once)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            if gc.get_freeze_count() == 0:  # (never thaw what someone else froze)
+                gc.freeze()  # what was made meanwhile goes to the oldest generation,
+                gc.unfreeze()  # unwalked: the next full collection walks it, as ever
+            gc.enable()
 
 
 class _Budget:
@@ -240,20 +265,34 @@ def _convert_mapping(
 
 def _convert_scalar(node: yaml.ScalarNode, problems: list[YamlProblem]) -> Any:
     """A scalar's value by its core-schema tag (an explicit !!int or !!float too)."""
-    value, tag = node.value, node.tag
     try:
-        if tag == _STR:
-            return value  # most of a ledger
-        if tag == "tag:yaml.org,2002:null":
-            return None
-        if tag == "tag:yaml.org,2002:bool":
-            return _bool(value)
-        if tag == "tag:yaml.org,2002:int":
-            return _int(value)
-        return _float(value)
+        return _typed(node.value, node.tag)
     except ValueError:
-        problems.append(_at(node, f"'{value}' cannot be read as {tag.rsplit(':', 1)[-1]}"))
+        problems.append(
+            _at(node, f"'{node.value}' cannot be read as {node.tag.rsplit(':', 1)[-1]}")
+        )
         return None
+
+
+def scalar_value(value: str) -> Any:
+    """A plain scalar's value by the YAML 1.2 core schema, as a ledger is read: ValueError
+    for one that is not plain data (`<<`)."""
+    tag = core_tag(value)
+    if tag not in _PLAIN_TAGS:
+        raise ValueError(value)
+    return _typed(value, tag)
+
+
+def _typed(value: str, tag: str) -> Any:
+    if tag == _STR:
+        return value  # most of a ledger
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:bool":
+        return _bool(value)
+    if tag == "tag:yaml.org,2002:int":
+        return _int(value)
+    return _float(value)
 
 
 def _bool(value: str) -> bool:
@@ -271,3 +310,14 @@ def _int(value: str) -> int:
 def _float(value: str) -> float:
     special = {".inf": "inf", "+.inf": "inf", "-.inf": "-inf", ".nan": "nan"}
     return float(special.get(value.lower(), value))
+
+
+def compose(text: str) -> yaml.Node:
+    """The text's node tree, whose marks index the text's characters: by libyaml, as the
+    loader reads it, except for a text holding a byte order mark anywhere, which libyaml
+    does not count (the pure-Python composer does)."""
+    loader = yaml.SafeLoader if "\ufeff" in text else Composer
+    with collector_paused():
+        node = yaml.compose(text, Loader=loader)
+    assert node is not None  # the text was validated before any edit
+    return node

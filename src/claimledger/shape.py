@@ -75,6 +75,20 @@ def _accepts() -> Callable[[Any], Any]:
     return fastjsonschema.compile(_anchored(LEDGER_SCHEMA))
 
 
+def shape_accepts(data: Any) -> bool:
+    """Whether the schema surely accepts the data: a strict check, in one pass, of the
+    kind a valid ledger needs. It may refuse what the schema allows (a whole number
+    written `2.0`): then `shape_problems` decides, as the loader always has."""
+    return _strictly_valid()(data)
+
+
+@functools.cache
+def _strictly_valid() -> Callable[[Any], bool]:
+    from claimledger.strictschema import compile_strict
+
+    return compile_strict(LEDGER_SCHEMA)
+
+
 def shape_problems(located: Located) -> Iterator[Finding]:
     """Each shape problem once (jsonschema reports `required` once per missing key)."""
     from fastjsonschema import JsonSchemaException

@@ -15,6 +15,7 @@ fetched as, how redirects may go, how mirrors rewrite addresses, and how any URL
 from __future__ import annotations
 
 import functools
+import ipaddress
 import re
 import urllib.parse
 from collections.abc import Iterable
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from claimledger.errors import InputError
+from claimledger.records import Hop
 
 WEB_SCHEMES = frozenset({"http", "https"})
 
@@ -43,6 +45,28 @@ def is_web_url(url: str) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in WEB_SCHEMES and bool(parts.hostname)
+
+
+_SPECIAL_USE = (
+    "localhost", "local", "test", "example", "invalid", "internal", "home.arpa",
+    "example.com", "example.net", "example.org",
+)  # fmt: skip
+"""Names that never stand for a public site (RFC 2606, 6761, 6762, 8375; ICANN's .internal)."""
+
+
+def names_public_site(url: str) -> bool:
+    """Does `url` name a public site: a host that is not a loopback, private or otherwise
+    non-global address, nor a special-use name (localhost, .test, example.com, ...)?
+    Read from the URL alone: nothing is resolved."""
+    parts = split(url)
+    host = (parts.hostname or "").rstrip(".").lower() if parts is not None else ""
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        pass
+    return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
 
 
 def safe_url(url: str | None) -> str | None:
@@ -269,3 +293,25 @@ def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
         if url.startswith(prefix):
             return replacement + url[len(prefix) :]
     return url
+
+
+PERMANENT_REDIRECTS = frozenset({301, 308})
+
+
+def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str | None:
+    """Where the permanent redirects at the head of the chain lead, if that is a new address.
+
+    Only a chain that *starts* permanent (301, 308, or an alias page's meta refresh)
+    says the ledger's URL itself moved; a permanent hop after a temporary one moved
+    some intermediate URL instead. A trailing slash added or dropped, or http
+    upgraded to https on the same host, is the same page at a tidier address.
+    """
+    permanent = 0
+    while permanent < len(hops) and (
+        hops[permanent].status in PERMANENT_REDIRECTS or hops[permanent].via == "meta-refresh"
+    ):
+        permanent += 1
+    if permanent == 0:
+        return None
+    moved_to = hops[permanent].url if permanent < len(hops) else final_url
+    return None if is_trivial_move(url, moved_to) else moved_to

@@ -9,13 +9,14 @@ its collection, a collection item or entry removed with the lines it occupies.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import yaml
 
 from claimledger.ledger import Ledger
-from claimledger.safeyaml import Composer, core_tag
+from claimledger.safeyaml import compose, core_tag
 
 NodePath = Sequence[str | int]
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -28,16 +29,6 @@ def tree_of(text: str, ledger: Ledger) -> yaml.Node:
     if parsed is not None and parsed.text == text and isinstance(parsed.tree, yaml.Node):
         return parsed.tree
     return compose(text)
-
-
-def compose(text: str) -> yaml.Node:
-    """The text's node tree, whose marks index the text's characters: by libyaml, as the
-    loader reads it, except for a text holding a byte order mark anywhere, which libyaml
-    does not count (the pure-Python composer does)."""
-    loader = yaml.SafeLoader if "\ufeff" in text else Composer
-    node = yaml.compose(text, Loader=loader)
-    assert node is not None  # the text was validated before any edit
-    return node
 
 
 def node_at(root: yaml.Node, path: NodePath) -> yaml.Node:
@@ -301,7 +292,43 @@ def render_flow(value: Any) -> str:
 
 
 def _dumped(value: Any, *, flow: bool) -> str:
-    """`value` as the ledger writes YAML: keys in their order, one line however long."""
+    """`value` as the ledger writes YAML: keys in their order, one line however long.
+
+    A regrade writes hundreds of history entries, most of them alike (one date, a few
+    rules and reasons): each distinct one is dumped once."""
+    try:
+        key = (_frozen(value), flow)
+    except TypeError:  # not plain data: dumped as it is
+        return _dump(value, flow=flow)
+    dumped = _DUMPS.get(key)
+    if dumped is None:
+        if len(_DUMPS) >= _MAX_DUMPS:
+            _DUMPS.clear()
+        dumped = _DUMPS[key] = _dump(value, flow=flow)
+    return dumped
+
+
+_DUMPS: dict[Any, str] = {}
+_MAX_DUMPS = 4096
+_SCALARS = (str, int, bool, float, dt.date, type(None))
+
+
+def _frozen(value: Any) -> Any:
+    """A key for `value` that tells apart what dumps differently: the kinds of its
+    collections (FlowMap, dict) and of its scalars (True, 1; a date, its text)."""
+    kind = type(value)
+    if kind is float:
+        return kind, repr(value)  # -0.0 is 0.0, and dumps otherwise
+    if kind in _SCALARS:
+        return kind, value
+    if isinstance(value, dict):
+        return kind, tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return kind, tuple(_frozen(item) for item in value)
+    raise TypeError(kind)
+
+
+def _dump(value: Any, *, flow: bool) -> str:
     return yaml.dump(
         value,
         Dumper=IndentedDumper,

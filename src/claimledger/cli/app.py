@@ -3,9 +3,10 @@
 Every command is a function that parses its arguments, calls the core, prints, and
 returns an `ExitCode`; `command` registers it and is the one place where whatever it
 raises becomes one line on stderr and an exit status (see `claimledger.errors`).
-The global options (--ledger, --evidence, --debug) live in typer's context as an
-`Options`, never in module state, so a command run twice in one process (the demo,
-the tests) sees only its own.
+The global options (--ledger, --evidence, --debug, and how to print: --plain, --quiet,
+--verbose) live in typer's context as an `Options`, never in module state, so a command
+run twice in one process (the demo, the tests) sees only its own; the consoles read how
+to print from `output()`, which `command` sets for the command's run and no longer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
@@ -29,7 +31,7 @@ from typer.core import TyperArgument, TyperOption
 
 from claimledger import __version__
 from claimledger.atomicfile import refuse_links
-from claimledger.errors import ClaimledgerError, ExitCode, LedgerError
+from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
     from claimledger.ledger import Artifact, Ledger
@@ -68,7 +70,6 @@ app = typer.Typer(
     "claimledger refresh, then regrade --write, then render. Exit codes: 0 ok, 1 found "
     "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -116,12 +117,39 @@ else:
 
 
 @dataclass(frozen=True)
+class Output:
+    """How a command prints: `plain` tables as TSV for scripts, `quiet` nothing but errors
+    (data asked for with --json stays), `verbose` the detail a command has (refresh: each
+    page and check)."""
+
+    plain: bool = False
+    quiet: bool = False
+    verbose: bool = False
+
+
+_OUTPUT: ContextVar[Output] = ContextVar("claimledger_output")
+_AS_USUAL = Output()
+
+
+def output() -> Output:
+    """How the command running now prints (as usual outside a command)."""
+    return _OUTPUT.get(_AS_USUAL)
+
+
+@dataclass(frozen=True)
 class Options:
     """What the global options say, for the command that runs after them."""
 
     ledger: Path = Path("claims.yaml")
     evidence: Path | None = None
     debug: bool = False
+    plain: bool = False
+    quiet: bool = False
+    verbose: bool = False
+
+    @property
+    def output(self) -> Output:
+        return Output(plain=self.plain, quiet=self.quiet, verbose=self.verbose)
 
     @property
     def home(self) -> Path:
@@ -165,6 +193,11 @@ def find_ledger(start: Path) -> Path:
     return Path(LEDGER_NAME)
 
 
+_PLAIN_HELP = "Tables as tab-separated lines with a header row, for scripts: no borders, no colour."
+_QUIET_HELP = "Print nothing but errors (the exit status says the rest; --json still prints)."
+_VERBOSE_HELP = "Say more where a command has more to say (refresh: each page and check)."
+
+
 def _version(value: bool) -> None:
     if value:  # plain stdout: printing the version loads no console
         sys.stdout.write(f"claimledger {__version__}\n")
@@ -194,6 +227,9 @@ def global_options(
     debug: Annotated[
         bool, typer.Option("--debug", help="Show the traceback of an internal error.")
     ] = False,
+    plain: Annotated[bool, typer.Option("--plain", help=_PLAIN_HELP)] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_QUIET_HELP)] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -206,7 +242,14 @@ def global_options(
     Refresh quotes from the docs they came from, regrade the claims that rest on
     them, and render the teardown report.
     """
-    ctx.obj = Options(ledger=ledger or find_ledger(Path()), evidence=evidence, debug=debug)
+    ctx.obj = Options(
+        ledger=ledger or find_ledger(Path()),
+        evidence=evidence,
+        debug=debug,
+        plain=plain,
+        quiet=quiet,
+        verbose=verbose,
+    )
 
 
 # --------------------------------------------------------------------------- errors
@@ -224,14 +267,19 @@ def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
         def run(ctx: typer.Context, *args: P.args, **kw: P.kwargs) -> ExitCode:
             ledger = kw.pop(_LEDGER_HERE, None)
             _ledger_after_command(ctx, ledger if isinstance(ledger, Path) else None)
-            with exit_status(options(ctx).debug):
+            given = {name: bool(kw.pop(here, False)) for name, here in _OUTPUT_HERE.items()}
+            opts = _output_after_command(ctx, given)
+            with _printing(opts.output), exit_status(opts.debug):
+                if opts.quiet and opts.verbose:
+                    raise InputError("--quiet and --verbose exclude each other")
                 code = func(ctx, *args, **kw)
             if code != ExitCode.OK:
                 raise typer.Exit(code)
             return code
 
         kwargs.setdefault("short_help", _summary(func))
-        run.__signature__ = _with_ledger_option(inspect.signature(func, eval_str=True))  # type: ignore[attr-defined]
+        signature = inspect.signature(func, eval_str=True)
+        run.__signature__ = _with_global_options(signature)  # type: ignore[attr-defined]
         app.command(*names, **kwargs)(run)
         return func  # the command as written; the app runs it through `run`
 
@@ -244,27 +292,81 @@ def _summary(func: Callable[..., Any]) -> str:
 
 
 _LEDGER_HERE = "ledger_after_command"
+_OUTPUT_HERE = {
+    "plain": "plain_after_command",
+    "quiet": "quiet_after_command",
+    "verbose": "verbose_after_command",
+}
 
 
-def _with_ledger_option(signature: inspect.Signature) -> inspect.Signature:
-    """The command's parameters and a --ledger of its own, so that `claimledger check
-    --ledger x.yaml` means what `claimledger --ledger x.yaml check` does."""
-    option = inspect.Parameter(
-        _LEDGER_HERE,
-        inspect.Parameter.KEYWORD_ONLY,
-        default=None,
-        annotation=Annotated[
-            Path | None,
-            typer.Option("--ledger", "-l", help="The claims ledger (as before the command)."),
-        ],
-    )
-    parameters = list(signature.parameters.values())
-    return signature.replace(parameters=[*parameters, option])
+def _with_global_options(signature: inspect.Signature) -> inspect.Signature:
+    """The command's parameters, and a --ledger, --plain, -q and -v of its own, so that
+    `claimledger check --ledger x.yaml -q` means what `claimledger --ledger x.yaml -q
+    check` does."""
+
+    def option(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+        return inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+        )
+
+    ledger = Annotated[
+        Path | None,
+        typer.Option("--ledger", "-l", help="The claims ledger (as before the command)."),
+    ]
+    added = [
+        option(_LEDGER_HERE, ledger, None),
+        option(
+            _OUTPUT_HERE["plain"], Annotated[bool, typer.Option("--plain", help=_PLAIN_HELP)], False
+        ),
+        option(
+            _OUTPUT_HERE["quiet"],
+            Annotated[bool, typer.Option("--quiet", "-q", help=_QUIET_HELP)],
+            False,
+        ),
+        option(
+            _OUTPUT_HERE["verbose"],
+            Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)],
+            False,
+        ),
+    ]
+    return signature.replace(parameters=[*signature.parameters.values(), *added])
 
 
 def _ledger_after_command(ctx: typer.Context, ledger: Path | None) -> None:
     if ledger is not None:
         ctx.find_root().obj = dataclasses.replace(options(ctx), ledger=ledger)
+
+
+def _output_after_command(ctx: typer.Context, given: dict[str, bool]) -> Options:
+    """The options with --plain, -q and -v given after the command added to those before."""
+    opts = options(ctx)
+    if any(given.values()):
+        opts = dataclasses.replace(
+            opts,
+            plain=opts.plain or given["plain"],
+            quiet=opts.quiet or given["quiet"],
+            verbose=opts.verbose or given["verbose"],
+        )
+        ctx.find_root().obj = opts
+    return opts
+
+
+@contextlib.contextmanager
+def _printing(how: Output) -> Iterator[None]:
+    """`output()` is `how` while the command runs. A command run inside another (the demo's
+    steps) prints as the outer one was asked to as well: `demo -q` is quiet throughout."""
+    outer = output()
+    token = _OUTPUT.set(
+        Output(
+            plain=how.plain or outer.plain,
+            quiet=how.quiet or outer.quiet,
+            verbose=how.verbose or outer.verbose,
+        )
+    )
+    try:
+        yield
+    finally:
+        _OUTPUT.reset(token)
 
 
 @contextlib.contextmanager
@@ -281,23 +383,22 @@ def exit_status(debug: bool) -> Iterator[None]:
         raise
     except LedgerError as error:
         for problem in error.problems:
-            err.print(str(problem), markup=False)
+            err.error(str(problem))
         count = len(error.problems)
         noun = "problem" if count == 1 else "problems"
-        err.print(f"claimledger: error: {count} {noun} in the ledger", markup=False)
+        err.error(f"claimledger: error: {count} {noun} in the ledger")
         raise typer.Exit(error.exit_code) from None
     except ClaimledgerError as error:
-        err.print(f"claimledger: error: {error}", markup=False)
+        err.error(f"claimledger: error: {error}")
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
-        err.print("claimledger: interrupted", markup=False)
+        err.error("claimledger: interrupted")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
     except Exception as error:
         if debug:
             traceback.print_exception(error)
         where = "" if debug else " (run with --debug for the traceback)"
-        message = f"claimledger: internal error: {type(error).__name__}: {error}{where}"
-        err.print(message, markup=False)
+        err.error(f"claimledger: internal error: {type(error).__name__}: {error}{where}")
         raise typer.Exit(ExitCode.INTERNAL) from None
 
 
@@ -330,9 +431,26 @@ def now() -> dt.datetime:
 _JSON_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
 
 
-def print_json(value: Any) -> None:
+def print_text(text: str) -> None:
+    """Text a command exists to print (a snapshot's), on stdout as it is: printed under
+    --quiet too, like --json, with its control characters made visible."""
+    sys.stdout.write(visible_controls(text) + "\n")
+
+
+SCHEMA_VERSION = 1
+"""The version of every command's JSON shape, its first key `schema_version` (the shapes
+are JSON Schemas in claimledger/data/schemas/); bumped only when a key changes meaning or
+goes, never for a key added."""
+
+
+def print_json(value: Any, *, versioned: bool = True) -> None:
     """JSON goes straight to stdout: no console styling or wrapping may touch it. JSON
-    escapes C0 controls itself; DEL and the C1 controls are escaped too, for a terminal."""
+    escapes C0 controls itself; DEL and the C1 controls are escaped too, for a terminal.
+
+    A command's output is an object that opens with `schema_version`; `versioned=False`
+    prints a document of another shape as it is (the ledger's JSON Schema)."""
+    if versioned:
+        value = {"schema_version": SCHEMA_VERSION, **value}
     text = json.dumps(value, indent=2, ensure_ascii=False).translate(_JSON_CONTROLS)
     sys.stdout.write(text + "\n")
 

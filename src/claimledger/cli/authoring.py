@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from pathlib import Path
@@ -20,6 +21,7 @@ from claimledger.cli.options import (
     Headers,
     Maps,
     Premises,
+    SourceId,
     Timeout,
     UserAgent,
     fetch_settings,
@@ -27,32 +29,44 @@ from claimledger.cli.options import (
     parse_grade,
     parse_kind,
 )
-from claimledger.errors import ExitCode, InputError
+from claimledger.errors import ExitCode, InputError, LedgerError
 from claimledger.vocabulary import CLAIM_ID, Basis
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
+    from claimledger.records import FetchRecord, Relocation
     from claimledger.refresh import Page
 
 
 @command("check")
 def check_command(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the counts, or every problem, as JSON.")
+    ] = False,
 ) -> ExitCode:
     """Validate the ledger; print its counts of claims, facets and grades.
 
     Every problem is reported at once, as FILE:LINE:COL: message; exit 2 when there
-    is any.
+    is any. With --json they are also printed as JSON (`valid`, and `problems` with
+    each one's file, line, col and message).
     """
     opts = options(ctx)
-    ledger = opts.load()
+    try:
+        ledger = opts.load()
+    except LedgerError as error:
+        if as_json:
+            problems = [dataclasses.asdict(problem) for problem in error.problems]
+            print_json({"ledger": str(opts.ledger), "valid": False, "problems": problems})
+        raise  # and on stderr, one line each, with the exit status of an invalid ledger
     counts = ledger.grade_counts()
     facets = sum(counts.values())
     if as_json:
         print_json(
             {
                 "ledger": str(opts.ledger),
+                "valid": True,
+                "problems": [],
                 "claims": len(ledger.claims),
                 "sources": len(ledger.sources),
                 "facets": facets,
@@ -74,7 +88,7 @@ def schema_command(ctx: typer.Context) -> ExitCode:
     """Print the JSON Schema of the ledger (for editors: validation and completion)."""
     from claimledger.ledger import ledger_schema
 
-    print_json(ledger_schema())
+    print_json(ledger_schema(), versioned=False)
     return ExitCode.OK
 
 
@@ -196,7 +210,7 @@ def grade_command(
 @command("move")
 def move_command(
     ctx: typer.Context,
-    source_id: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's id.")],
+    source_id: SourceId,
     new_url: Annotated[
         str | None,
         typer.Argument(
@@ -209,8 +223,9 @@ def move_command(
 ) -> ExitCode:
     """Adopt a source's new address: the ledger's URL changes, the old one goes to history.
 
-    Without NEW_URL, takes the address the last refresh was redirected to. The next
-    refresh checks every quote of the source at its new address.
+    Without NEW_URL, takes the address the last refresh was redirected to, else the page
+    a refresh found carrying its quotes on its site's sitemap (a page gone without a
+    redirect). The next refresh checks every quote of the source at its new address.
 
     Example: claimledger move agents-store-sync
     """
@@ -219,13 +234,13 @@ def move_command(
 
     opts = options(ctx)
     source = opts.load().source(source_id)
-    target = new_url or _where_it_moved(ctx, source.id, source.url)
+    target, found = (new_url, "moved") if new_url else _where_it_moved(ctx, source.id, source.url)
     if not is_web_url(target):
         raise InputError(f"{target!r} is not an http(s) URL with a host")
     if target == source.url:
         raise InputError(f"source '{source_id}' is already at {shown(target)}")
     day = today()
-    reason = why or ("followed the redirect the last refresh found" if new_url is None else "moved")
+    reason = why or found
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.move_source(text, fresh, source_id, target, date=day, why=reason)
@@ -236,28 +251,55 @@ def move_command(
     return ExitCode.OK
 
 
-def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> str:
-    """The address the last refresh of `url` ended at, when that is a move."""
+def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> tuple[str, str]:
+    """The address the last refresh of `url` ended at, when that is a move; else, for a
+    page still gone, the page its site's sitemap proposed. With why, in words."""
     from claimledger.urls import has_secrets, shown
 
     with existing_store(options(ctx)) as store:
         fetch = (store.latest_fetches() if store else {}).get(url)
+        search = store.latest_relocations().get(source_id) if store else None
     if fetch is None:
         raise InputError(
             f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
             "NEW_URL"
         )
     if fetch.moved_to is None:
-        raise InputError(
-            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}): "
-            "give NEW_URL"
-        )
+        return _proposed(source_id, url, fetch, search)
     if has_secrets(fetch.moved_to):
         raise InputError(
             f"source '{source_id}' moved to an address with a secret in it, which the store "
             f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
         )
-    return fetch.moved_to
+    return fetch.moved_to, "followed the redirect the last refresh found"
+
+
+def _proposed(
+    source_id: str, url: str, fetch: FetchRecord, search: Relocation | None
+) -> tuple[str, str]:
+    """The page a refresh proposed for a source still gone (or emptied), found on its
+    site's sitemap carrying its quotes; why there is none, as an InputError, otherwise."""
+    from claimledger.relocate import LOST_REASONS, lost_reason
+    from claimledger.urls import has_secrets, redacted, shown
+
+    lost = lost_reason(fetch) is not None
+    if not lost or search is None or search.url != redacted(url) or search.found_at is None:
+        why = f"; its site's sitemap: {search.note}" if lost and search and search.note else ""
+        raise InputError(
+            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}"
+            f"{why}): give NEW_URL"
+        )
+    if has_secrets(search.found_at):
+        raise InputError(
+            f"source '{source_id}' was found at an address with a secret in it, which the "
+            f"store keeps redacted ({shown(search.found_at)}): give NEW_URL"
+        )
+    when = f" on {search.recorded_at:%Y-%m-%d}" if search.recorded_at else ""
+    gone = LOST_REASONS.get(search.reason, search.reason)
+    return search.found_at, (
+        f"{gone} without a redirect; found on its site's sitemap{when}, carrying "
+        f"{search.found} of {search.total} of its quotes"
+    )
 
 
 @command("add")

@@ -29,6 +29,7 @@ def demo_command(
     renders the report in Markdown and HTML.
     """
     from claimledger.demo import (
+        ARCHIVE_HOST,
         demo_data,
         demo_steps,
         demo_url_map,
@@ -41,6 +42,7 @@ def demo_command(
     ledger_path = prepare_demo_directory(directory)
     ledger = load(ledger_path)
     hosts = sorted({urllib.parse.urlsplit(s.url).hostname or "" for s in ledger.sources.values()})
+    hosts.append(ARCHIVE_HOST)  # the web archive of the reading day's copies
     with serve_pages(demo_data(), "read") as server:
         steps = demo_steps(ledger.date_read.isoformat(), demo_url_map(server.base_url, hosts))
         for step in steps:

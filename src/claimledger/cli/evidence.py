@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -23,9 +26,12 @@ from claimledger.cli.app import (
     now,
     options,
     out,
+    output,
     print_json,
+    print_text,
     run_async,
 )
+from claimledger.cli.asread import ArchiveWindow, NoAsRead
 from claimledger.cli.options import (
     AllowPrivate,
     AsJson,
@@ -43,10 +49,20 @@ from claimledger.cli.options import (
     fetch_settings,
     with_private_sources,
 )
+from claimledger.cli.recovery import (
+    Archive,
+    Recover,
+    RecoverCandidates,
+    Save,
+    after_refresh,
+    afterwards,
+    standing_searches,
+)
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.records import FetchPolicy
+    from claimledger.ledger import Ledger
+    from claimledger.records import CheckRecord, FetchPolicy, FetchResult
     from claimledger.refresh import Page, QuoteJob, Reading
     from claimledger.store import EvidenceStore
     from claimledger.urls import UrlMap
@@ -115,11 +131,26 @@ async def read_pages_once(
         return await read_pages(urls, client=client, policy=policy, url_map=url_map, select=select)
 
 
+REFRESH_FORMATS = ("text", "json", "github", "junit")
+
+RefreshFormat = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json, github (workflow annotations on the ledger's lines) or junit "
+        "(JUnit XML, a test case per quote check). --json is --format json.",
+    ),
+]
+
+
 @command("refresh")
 def refresh_command(
     ctx: typer.Context,
     claim_ids: ClaimIds = None,
     as_json: AsJson = False,
+    fmt: RefreshFormat = "text",
     maps: Maps = None,
     timeout: Timeout = None,
     deadline: Deadline = None,
@@ -130,16 +161,31 @@ def refresh_command(
     headers: Headers = None,
     ignore_robots: IgnoreRobots = False,
     allow_private: AllowPrivate = False,
+    save: Save = False,
+    recover: Recover = True,
+    recover_candidates: RecoverCandidates = None,
+    archive: Archive = None,
+    no_as_read: NoAsRead = False,
+    archive_window: ArchiveWindow = None,
 ) -> ExitCode:
     """Fetch every source once, find every quote on it, and record the evidence.
 
     Exit 0 when every quote is verified on every source, 1 otherwise (a source that
-    moved, or answered a status it does not list in its accept_status, counts too).
+    moved, or answered a status it does not list in its accept_status, counts too),
+    whatever the --format: github prints an annotation per quote that needs a look,
+    junit a test case per quote check.
 
     Example: claimledger refresh input-gate output-gate
     """
+    from claimledger.cli.asread import (
+        as_read_json,
+        as_read_lines,
+        as_read_settings,
+        refresh_as_read,
+    )
     from claimledger.cli.views import (
         claim_summary,
+        claims_json,
         fetch_json,
         needs_attention,
         source_notes,
@@ -151,6 +197,7 @@ def refresh_command(
     from claimledger.store import EvidenceStore
     from claimledger.urls import shown
 
+    chosen = _refresh_format(fmt, as_json)
     opts = options(ctx)
     ledger = opts.load()
     jobs = plan(ledger, claim_ids or ())
@@ -168,31 +215,91 @@ def refresh_command(
     )
     policy, url_map = fetch_settings(opts, given)
     policy = with_private_sources(ledger, policy, url_map)
+    steps = afterwards(  # after the live refresh is recorded (cli/recovery.py)
+        opts, recover=recover, candidates=recover_candidates, save=save, archive=archive
+    )
+    reading_day = as_read_settings(opts, skip=no_as_read, archive=archive, window=archive_window)
     pages = {(job.url, job.select) for job in jobs}
     with (
         EvidenceStore.open(opts.store) as store,
-        _progress(len(pages), quiet=as_json) as tick,
+        _progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
     ):
         run_id, readings = run_async(_record_refresh(opts, jobs, store, policy, url_map, tick))
+        read_then = None  # the quotes on the archive's copies of the reading day
+        if reading_day is not None:
+            read_then = refresh_as_read(
+                opts, ledger, jobs, store, policy, url_map, settings=reading_day, run_id=run_id
+            )
+    done = after_refresh(steps, opts, ledger, jobs, readings, policy, url_map, run_id)
     fetches = [reading.fetch for reading in readings]
     checks = [check for reading in readings for check in reading.checks]
     rows = claim_summary(ledger, checks)
-    if as_json:
+    if chosen == "json":
         print_json(
             {
                 "run": run_id,
                 "evidence": str(opts.store),
-                "claims": rows,
+                "claims": claims_json(rows),
                 "sources": [fetch_json(fetch) for fetch in fetches],
                 "checks": [{**to_json(c), "url": shown(c.url)} for c in checks],
+                **done.json(),
+                "as_read": as_read_json(read_then) if read_then else None,
             }
         )
-    else:
+    elif chosen == "text":
         urls = {job.url for job in jobs}
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
         for line in source_notes(ledger, fetches):
             out.print(line, markup=False)
-    return found_if(needs_attention(ledger, checks, fetches))
+        for line in done.lines():
+            out.print(line, markup=False)
+        for line in as_read_lines(read_then, ledger) if read_then else ():
+            out.print(line, markup=False)
+    else:
+        _print_for_ci(chosen, opts, ledger, checks, fetches)
+    misquoted = bool(read_then and read_then.misquoted)
+    return found_if(needs_attention(ledger, checks, fetches) or misquoted)
+
+
+def _refresh_format(fmt: str, as_json: bool) -> str:
+    """The output `refresh` prints: --format's, or json for --json (which is its shorthand)."""
+    if fmt not in REFRESH_FORMATS:
+        raise InputError(f"--format {fmt!r}: use one of {', '.join(REFRESH_FORMATS)}")
+    if as_json and fmt not in ("text", "json"):
+        raise InputError(f"--json is --format json: it cannot go with --format {fmt}")
+    return "json" if as_json else fmt
+
+
+def _print_for_ci(
+    name: str,
+    opts: Options,
+    ledger: Ledger,
+    checks: Sequence[CheckRecord],
+    fetches: Sequence[FetchResult],
+) -> None:
+    """A refresh's results as a CI reads them (see `claimledger.ci_formats`), written as
+    they are: no console may wrap, style or picture them (the format did that)."""
+    from claimledger.ci_formats import FORMATS, RefreshResult
+    from claimledger.cli.views import is_accepted
+
+    ledger_path = os.path.relpath(opts.ledger.absolute(), Path.cwd().absolute())
+    result = RefreshResult(
+        ledger=Path(ledger_path).as_posix(),
+        checks=checks,
+        fetches=fetches,
+        accepted=frozenset(fetch.url for fetch in fetches if is_accepted(ledger, fetch)),
+        quote_places={
+            (c.claim_id, c.quote_index): place
+            for c in checks
+            if (place := ledger.quote_place(c.claim_id, c.quote_index)) is not None
+        },
+        source_places={
+            source_id: place
+            for source_id in {c.source_id for c in checks}
+            if (place := ledger.source_place(source_id)) is not None
+        },
+    )
+    sys.stdout.write(FORMATS[name].format(result))
 
 
 async def _record_refresh(
@@ -201,47 +308,67 @@ async def _record_refresh(
     store: EvidenceStore,
     policy: FetchPolicy,
     url_map: UrlMap,
-    tick: Callable[[str], None],
+    tick: Callable[[Reading], None],
 ) -> tuple[int, list[Reading]]:
     """Run the refresh loop, recording each page (and its checks) in one commit as it is read.
 
-    An interrupted run keeps every page it recorded; it stays unfinished in the store.
+    Pages are read in worker processes when there are enough of them (`page_readers`);
+    the store is written here only. An interrupted run keeps every page it recorded; it
+    stays unfinished in the store.
     """
     from claimledger.fetch import make_client
+    from claimledger.pagepool import page_readers
     from claimledger.refresh import refresh
-    from claimledger.urls import shown
 
+    first = store.last_run() is None  # then every page will be read
     run_id = store.begin_run(now(), str(opts.ledger))
     readings: list[Reading] = []
+    pages = len({(job.url, job.select) for job in jobs})
     async with make_client(policy) as client:
-        loop = refresh(jobs, client=client, earlier=store, now=now, policy=policy, url_map=url_map)
-        async for reading in loop:
-            store.record_page(
-                run_id,
-                reading.fetch,
-                snapshot_hash=reading.snapshot_hash,
-                new_snapshot=reading.new_snapshot,
-                recipe=reading.recipe,
-                checks=reading.checks,
-                now=now(),
+        with page_readers(pages, first=first) as readers:
+            loop = refresh(
+                jobs,
+                client=client,
+                earlier=store,
+                now=now,
+                policy=policy,
+                url_map=url_map,
+                readers=readers,
             )
-            readings.append(replace(reading, new_snapshot=None))  # recorded: keep no text
-            tick(f"{reading.fetch.source_status:<11} {shown(reading.fetch.url)}")
+            async with contextlib.aclosing(loop):  # its pages handed back before the pool stops
+                async for reading in loop:
+                    store.record_page(
+                        run_id,
+                        reading.fetch,
+                        snapshot_hash=reading.snapshot_hash,
+                        new_snapshot=reading.new_snapshot,
+                        new_snapshot_zlib=reading.new_snapshot_zlib,
+                        recipe=reading.recipe,
+                        checks=reading.checks,
+                        now=now(),
+                    )
+                    # recorded: keep no text
+                    readings.append(replace(reading, new_snapshot=None, new_snapshot_zlib=None))
+                    tick(reading)
     store.finish_run(run_id, now())
     return run_id, readings
 
 
 @contextlib.contextmanager
-def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
-    """A progress bar on a terminal, a plain line per source otherwise (on stderr)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
+    """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
+    with --quiet; with --verbose a line per page (status, size, time) and per check."""
+    from claimledger.cli.views import reading_lines
 
-    if quiet:
-        yield lambda line: None
+    verbose = output().verbose
+    if quiet or output().quiet:
+        yield lambda reading: None
         return
     if not err.is_terminal:
-        yield lambda line: err.print(line, markup=False)
+        yield lambda reading: _say(reading_lines(reading, verbose=verbose))
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn("fetching"),
         BarColumn(),
@@ -251,7 +378,18 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
         transient=True,
     ) as progress:
         task = progress.add_task("fetch", total=total)
-        yield lambda line: progress.advance(task)
+
+        def tick(reading: Reading) -> None:
+            if verbose:
+                _say(reading_lines(reading, verbose=True))
+            progress.advance(task)
+
+        yield tick
+
+
+def _say(lines: Sequence[str]) -> None:
+    for line in lines:
+        err.print(line, markup=False)
 
 
 @command("status")
@@ -260,9 +398,11 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
 
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
+    from claimledger.cli.asread import as_read_json, latest_as_read, latest_lookups, misquote_line
     from claimledger.cli.views import (
         artifact_run_line,
         claim_summary,
+        claims_json,
         evidence_gaps,
         fetch_json,
         is_accepted,
@@ -272,6 +412,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         to_json,
         unchecked_claims,
     )
+    from claimledger.relocate import relocation_json, relocation_line
 
     opts = options(ctx)
     ledger = opts.load()
@@ -281,15 +422,19 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     unchecked = unchecked_claims(ledger, checks)
     incomplete = last is not None and last.finished_at is None
     runs = latest_artifact_runs(opts, ledger)
+    searches = standing_searches(opts, ledger, fetches)  # pages found moved
+    read_then = latest_as_read(opts, ledger)  # the quotes on the reading day's copies
     if as_json:
         print_json(
             {
                 "last_refresh": to_json(last.started_at) if last else None,
                 "last_refresh_finished": None if last is None else not incomplete,
                 "unchecked_claims": unchecked,
-                "claims": rows,
+                "claims": claims_json(rows),
                 "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
                 "artifact_runs": to_json(list(runs.values())),
+                "relocations": [relocation_json(search) for search in searches],
+                "as_read": as_read_json(checks=read_then, lookups=latest_lookups(opts, ledger)),
             }
         )
     elif not checks:
@@ -298,6 +443,10 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
         out.print(summary_table(rows, f"Evidence (last refresh {when})"))
         out.print(pages_table(ledger, fetches.values()))
+        for search in searches:
+            out.print(relocation_line(search), markup=False)
+        for misquote in (check for check in read_then if check.misquoted):
+            out.print(misquote_line(misquote), markup=False)
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
@@ -306,6 +455,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches.values()) or failing
+    attention = attention or any(check.misquoted for check in read_then)
     return found_if(attention or incomplete or bool(checks and unchecked))
 
 
@@ -316,9 +466,13 @@ def diff_command(
     """Each drifted or missing quote against the page's current wording, word by word.
 
     Words that carry meaning (negations, modals, numbers, quantifiers, consistency
-    terms) are marked with '!'. Exit 1 when anything differs.
+    terms) are marked with '!'. Beside each, the wording on the web archive's copy of the
+    reading day, when one was read; and each quote misquoted at reading time, though its
+    page carries it now. Exit 1 when anything differs.
     """
+    from claimledger.cli.asread import as_read_text, latest_as_read
     from claimledger.cli.views import diff_text, to_json
+    from claimledger.records import check_key
 
     opts = options(ctx)
     ledger = opts.load()
@@ -327,16 +481,23 @@ def diff_command(
         ledger.claim(claim_id)
     checked = [c for c in latest_checks(opts, ledger) if c.claim_id in chosen]
     checks = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
+    then = {check_key(c): c for c in latest_as_read(opts, ledger) if c.claim_id in chosen}
+    alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in checks}
+    misquoted = [c for c in checked if check_key(c) in alone]
     if as_json:
-        print_json(to_json(checks))
+        print_json({"checks": to_json(checks), "as_read": to_json(list(then.values()))})
     elif not checked:
         no_evidence_note(opts)
-    elif not checks:
+    elif not checks and not misquoted:
         out.print("no drift: every checked quote reads as written", markup=False)
     else:
         for check in checks:
             out.print(diff_text(check))
-    return found_if(bool(checks))
+            if check_key(check) in then:
+                out.print(as_read_text(then[check_key(check)]))
+        for check in misquoted:
+            out.print(as_read_text(then[check_key(check)], now=check.status))
+    return found_if(bool(checks or misquoted))
 
 
 @command("history")
@@ -353,7 +514,9 @@ def history_command(
     with existing_store(opts) as store:
         checks = store.checks_for_claim(claim_id) if store else []
     if as_json:
-        print_json({"checks": to_json(checks), "grades": to_json(claim.history)})
+        print_json(
+            {"claim_id": claim.id, "checks": to_json(checks), "grades": to_json(claim.history)}
+        )
         return ExitCode.OK
     if checks:
         out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
@@ -386,7 +549,7 @@ def snapshot_command(
         raise InputError(f"no snapshot of {shown(url)}" + (f" at or before {at}" if at else ""))
     taken, text = found
     err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
-    out.print(text, markup=False)
+    print_text(text)
     return ExitCode.OK
 
 

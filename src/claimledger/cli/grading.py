@@ -24,13 +24,15 @@ from claimledger.cli.app import (
     print_json,
     today,
 )
+from claimledger.cli.asread import latest_as_read
+from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson, ClaimId
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.grade import ArtifactOutcome, Regrade
     from claimledger.ledger import Ledger
-    from claimledger.records import ArtifactRun, CheckRecord, RunRecord
+    from claimledger.records import ArtifactRun, AsReadCheck, CheckRecord, RunRecord
 
 
 @command("regrade")
@@ -62,41 +64,44 @@ def regrade_command(
     from claimledger.artifact import outcome_of
     from claimledger.cli.views import evidence_gaps, to_json
     from claimledger.grade import regrade
+    from claimledger.safeyaml import collector_paused
 
     if write and check:
         raise InputError("--write and --check exclude each other")
     if run_artifacts and no_artifacts:
         raise InputError("--run-artifacts and --no-artifacts exclude each other")
     opts = options(ctx)
-    ledger = opts.load()
-    checks = latest_checks(opts, ledger)
-    runs = {} if no_artifacts else _run_artifacts(opts, ledger)
-    artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
-    if write:
-        applied = _write_proposals(opts, checks, artifacts)
-        if applied.proposals:
-            count = len(applied.proposals)
-            err.print(f"applied {count} grade change(s) to {opts.ledger}", markup=False)
-        result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
-    else:
-        result = regrade(ledger, checks, artifacts)
-    last, unchecked = _coverage(opts, ledger, checks)
-    gaps = evidence_gaps(last, unchecked if result.has_evidence else [])
-    if as_json:
-        print_json(
-            {
-                "has_evidence": result.has_evidence,
-                "proposals": to_json(result.proposals),
-                "stale": to_json(result.notices),
-                "evidence_gaps": gaps,
-            }
-        )
-    else:
-        _print_regrade(opts, result)
-        for line in gaps:
-            err.print(line, markup=False)
-    failed = _report_failed_runs(runs.values())
-    return found_if(result.pending or (check and bool(gaps)) or failed)
+    with collector_paused():  # what is read stays till the end: no collection walks it
+        ledger = opts.load()
+        checks = latest_checks(opts, ledger)
+        as_read = latest_as_read(opts, ledger)  # verdicts on the reading day's copies
+        runs = {} if no_artifacts else _run_artifacts(opts, ledger)
+        artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
+        if write:
+            applied = _write_proposals(opts, checks, artifacts, as_read)
+            if applied.proposals:
+                count = len(applied.proposals)
+                err.print(f"applied {count} grade change(s) to {opts.ledger}", markup=False)
+            result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
+        else:
+            result = regrade(ledger, checks, artifacts, as_read)
+        last, unchecked = _coverage(opts, ledger, checks)
+        gaps = evidence_gaps(last, unchecked if result.has_evidence else [])
+        if as_json:
+            print_json(
+                {
+                    "has_evidence": result.has_evidence,
+                    "proposals": to_json(result.proposals),
+                    "stale": to_json(result.notices),
+                    "evidence_gaps": gaps,
+                }
+            )
+        else:
+            _print_regrade(opts, result)
+            for line in gaps:
+                err.print(line, markup=False)
+        failed = _report_failed_runs(runs.values())
+        return found_if(result.pending or (check and bool(gaps)) or failed)
 
 
 def _coverage(
@@ -111,7 +116,10 @@ def _coverage(
 
 
 def _write_proposals(
-    opts: Options, checks: list[CheckRecord], artifacts: dict[str, ArtifactOutcome]
+    opts: Options,
+    checks: list[CheckRecord],
+    artifacts: dict[str, ArtifactOutcome],
+    as_read: list[AsReadCheck],
 ) -> Regrade:
     """Apply every proposal to the ledger as it is on disk under the lock, in one write.
 
@@ -127,7 +135,7 @@ def _write_proposals(
 
     def change(text: str, fresh: Ledger) -> str:
         nonlocal applied
-        applied = regrade(fresh, checks, artifacts)
+        applied = regrade(fresh, checks, artifacts, as_read)
         changes = [
             edits.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why) for p in applied.proposals
         ]
@@ -198,12 +206,13 @@ def explain_command(
     claim = ledger.claim(claim_id)
     runs = latest_artifact_runs(opts, ledger)
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
-    result = regrade(ledger, latest_checks(opts, ledger), outcomes)
+    result = regrade(ledger, latest_checks(opts, ledger), outcomes, latest_as_read(opts, ledger))
     traces = [t for t in result.traces if t.claim_id == claim_id]
     last_run = runs.get(claim_id)
     if as_json:
         print_json(
             {
+                "claim_id": claim.id,
                 "traces": to_json(traces),
                 "history": to_json(claim.history),
                 "last_artifact_run": to_json(last_run),
@@ -224,7 +233,11 @@ def accept_command(
     ctx: typer.Context,
     claim_ids: Annotated[
         list[str] | None,
-        typer.Argument(metavar="CLAIM", help="Claims whose drifted quotes to adopt."),
+        typer.Argument(
+            metavar="CLAIM",
+            help="Claims whose drifted quotes to adopt.",
+            autocompletion=complete_claims,
+        ),
     ] = None,
     all_drifted: Annotated[
         bool, typer.Option("--all-drifted", help="Instead of CLAIMs: every drifted quote.")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import Options, err
+from claimledger.cli.completion import complete_claims, complete_sources
 from claimledger.errors import InputError
 from claimledger.vocabulary import CLAIM_KINDS, Basis, Grade
 
@@ -25,7 +26,10 @@ KINDS = ", ".join(CLAIM_KINDS)
 Premises = Annotated[
     list[str] | None,
     typer.Option(
-        "--depends-on", metavar="CLAIM", help="A claim this rests on (a premise). Repeatable."
+        "--depends-on",
+        metavar="CLAIM",
+        help="A claim this rests on (a premise). Repeatable.",
+        autocompletion=complete_claims,
     ),
 ]
 
@@ -55,9 +59,15 @@ def _choice(value: str, choices: list[str] | tuple[str, ...], noun: str) -> str:
 
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-ClaimId = Annotated[str, typer.Argument(metavar="CLAIM", help="The claim's id.")]
+ClaimId = Annotated[
+    str, typer.Argument(metavar="CLAIM", help="The claim's id.", autocompletion=complete_claims)
+]
 ClaimIds = Annotated[
-    list[str] | None, typer.Argument(metavar="CLAIM", help="Claims (default: all).")
+    list[str] | None,
+    typer.Argument(metavar="CLAIM", help="Claims (default: all).", autocompletion=complete_claims),
+]
+SourceId = Annotated[
+    str, typer.Argument(metavar="SOURCE", help="The source's id.", autocompletion=complete_sources)
 ]
 Timeout = Annotated[
     float | None,

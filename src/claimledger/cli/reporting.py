@@ -86,6 +86,7 @@ def render_command(
     """
     from claimledger.report import Templates, format_for, report_state, templates_loader
     from claimledger.report.formats import WITH_CLAIMREVIEW, published_at
+    from claimledger.safeyaml import collector_paused
 
     opts = options(ctx)
     if templates is not None and not templates.is_dir():
@@ -103,20 +104,21 @@ def render_command(
         )
     path = None if output == STDOUT else _output_path(opts, report_format.suffix, output)
     target = STDOUT if path is None else _target(path, opts.home)
-    ledger = opts.load()
-    with _state_store(opts) as store:
-        previous = None if store is None else store.last_render_state(name, target)
-        if previous is None and path is not None:
-            previous = _hidden_state(path)  # kept beside the report by earlier versions
-        report = _report(opts, ledger, previous)
-        text = report_format.render(report)
-        if path is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            _write_file(path, text)
-        if store is not None:
-            store.record_render_state(name, target, report_state(report), now())
+    with collector_paused():  # what is read stays till the end: no collection walks it
+        ledger = opts.load()
+        with _state_store(opts) as store:
+            previous = None if store is None else store.last_render_state(name, target)
+            if previous is None and path is not None:
+                previous = _hidden_state(path)  # kept beside the report by earlier versions
+            report = _report(opts, ledger, previous)
+            text = report_format.render(report)
+            if path is None:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            else:
+                _write_file(path, text)
+            if store is not None:
+                store.record_render_state(name, target, report_state(report), now())
     if path is not None:
         out.print(f"wrote {path}", markup=False)
     return ExitCode.OK
@@ -159,6 +161,7 @@ def _target(path: Path, home: Path) -> str:
 def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
     """The report of `ledger` and the latest evidence, compared with the `previous` render."""
     from claimledger.artifact import outcome_of
+    from claimledger.cli.asread import latest_as_read
     from claimledger.grade import regrade
     from claimledger.report import build_report
 
@@ -166,15 +169,17 @@ def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> R
     fetches, last = latest_fetches(opts, ledger)
     runs = latest_artifact_runs(opts, ledger)
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
+    as_read = latest_as_read(opts, ledger)  # the quotes on the reading day's copies
     return build_report(
         ledger,
         checks,
         fetches,
-        regrade(ledger, checks, outcomes),
+        regrade(ledger, checks, outcomes, as_read),
         generated_on=today(),
         last_refresh=last.started_at if last else None,
         previous=previous,
         artifact_runs=runs,
+        as_read=as_read,
     )
 
 

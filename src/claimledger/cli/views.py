@@ -11,11 +11,12 @@ import dataclasses
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from rich.table import Table
 from rich.text import Text
 
+from claimledger.cli.console import ScriptTable
 from claimledger.grade import Evidence, Regrade, Trace
 from claimledger.ledger import Claim, HistoryEntry, Ledger
 from claimledger.match import Match
@@ -29,6 +30,9 @@ from claimledger.records import (
     classify,
 )
 from claimledger.urls import redacted, shown
+
+if TYPE_CHECKING:  # the refresh loop loads with the command that runs it
+    from claimledger.refresh import Reading
 
 STATUS_STYLE = {
     "verified": "green",
@@ -101,12 +105,19 @@ def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]
 def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
     """The claims that need a look (a quote not verified, a source failing), one row each,
     and how many claims verified on every source: a refresh of a thousand claims prints
-    the few that changed, not a thousand rows (`--json` has them all)."""
+    the few that changed, not a thousand rows (`--json` has them all, and so has the TSV
+    of --plain: a script reads every claim's row)."""
     attention = [row for row in rows if needs_a_look(row)]
     fine = len(rows) - len(attention)
     caption = f"{fine} of {len(rows)} claims verified on every source"
-    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
-    table.add_column("claim", overflow="fold")  # ids whole, even in a narrow pipe
+    table = ScriptTable(
+        title=title,
+        title_justify="left",
+        caption=caption,
+        caption_justify="left",
+        tsv_header=("claim", *CHECK_COLUMNS, "sources failing"),
+    )
+    table.add_column("claim", overflow="fold")  # ids whole, even in a narrow terminal
     for column in CHECK_COLUMNS:
         table.add_column(column, justify="right")
     table.add_column("sources failing", overflow="fold")
@@ -118,6 +129,9 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
             cells.append(Text(str(count), style=style))
         cells.append(Text(", ".join(row["failing_sources"])))
         table.add_row(*cells)
+    for row in rows:
+        counts = (str(row[column]) for column in CHECK_COLUMNS)
+        table.add_tsv_row(row["claim"], *counts, ", ".join(row["failing_sources"]))
     return table
 
 
@@ -193,6 +207,41 @@ def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
     return lines
 
 
+def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
+    """A page as a refresh reads it, for the lines on stderr: its status and address; with
+    `verbose`, how it answered, its size and the time it took, and a line per check."""
+    fetch = reading.fetch
+    line = f"{fetch.source_status:<11} {shown(fetch.url)}"
+    if not verbose:
+        return [line]
+    answered = [f"HTTP {fetch.http_status}" if fetch.http_status else "no answer"]
+    if fetch.not_modified:
+        answered.append("unchanged since the last read")
+    elif reading.body_bytes is not None:
+        answered.append(f"{reading.body_bytes:,} bytes")
+    if fetch.attempts > 1:
+        answered.append(f"{fetch.attempts} attempts")
+    answered.append(f"{fetch.elapsed:.2f} s")
+    if fetch.error:
+        answered.append(fetch.error)
+    lines = [f"{line}: {', '.join(answered)}"]
+    for check in reading.checks:
+        where = f"  {check.claim_id} #{check.quote_index + 1} on {check.source_id}: "
+        if check.status is None:
+            lines.append(f"{where}not checked (the source is {check.source_status})")
+            continue
+        how: list[str] = [check.match_kind] if check.match_kind else []
+        if check.similarity is not None:
+            how.append(f"similarity {check.similarity:.2f}")
+        verdict = check.status + (f" ({', '.join(how)})" if how else "")
+        if check.meaning_changed:
+            verdict += ", meaning changed"
+        if check.moved_within:
+            verdict += f", moved within the page: {check.moved_within}"
+        lines.append(where + verdict)
+    return lines
+
+
 def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
     table = Table(title="Sources", title_justify="left")
     for column in ("url", "status", "http", "note"):
@@ -236,9 +285,10 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
     return table
 
 
-def diff_text(check: CheckRecord) -> Text:
+def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
     """The quote against the page's current wording, every word that changed, and what
-    each change does to the meaning; for a quote gone, the closest passage left."""
+    each change does to the meaning; for a quote gone, the closest passage left. `page`
+    labels the page's wording (an archived copy's: "then:  ")."""
     text = Text()
     text.append(f"{check.claim_id} #{check.quote_index + 1} on {check.source_id}: ", style="bold")
     text.append(check.status or check.source_status, style=STATUS_STYLE.get(check.status, "dim"))
@@ -248,7 +298,7 @@ def diff_text(check: CheckRecord) -> Text:
     text.append("\n  quote: ")
     text.append(check.quote_text)
     if check.current:
-        text.append("\n  page:  ")
+        text.append(f"\n  {page}")
         text.append(check.current)
     elif check.closest:
         text.append("\n  the page now says (closest passage): ")
@@ -261,7 +311,7 @@ def diff_text(check: CheckRecord) -> Text:
             style="bold red" if contradicts else "dim",
         )
     else:
-        text.append("\n  page:  ")
+        text.append(f"\n  {page}")
         text.append("(no similar passage on the page)", style="dim")
     for change in check.changed_words:
         op, quote, page, meaningful = change.op, change.quote, change.page, change.meaningful
@@ -286,9 +336,14 @@ def proposals_table(result: Regrade) -> Table:
     """One row a proposal; `claimledger explain CLAIM` shows the evidence behind it.
 
     Three columns, each stacking two facts, so the facet and the reason stay readable
-    in an 80-column terminal (five side by side left them no room at all).
+    in an 80-column terminal (five side by side left them no room at all); the TSV of
+    --plain has a column for each fact.
     """
-    table = Table(title="Proposed grade changes", title_justify="left")
+    table = ScriptTable(
+        title="Proposed grade changes",
+        title_justify="left",
+        tsv_header=("claim", "facet", "from", "to", "rule", "why"),
+    )
     table.add_column("claim / facet")
     table.add_column("change", no_wrap=True)
     table.add_column("rule / why")
@@ -300,6 +355,7 @@ def proposals_table(result: Regrade) -> Table:
         rule = Text(p.rule, style="bold")
         rule.append(f"\n{p.why}")
         table.add_row(claim, change, rule)
+        table.add_tsv_row(p.claim_id, p.on, str(p.from_grade), str(p.to_grade), p.rule, p.why)
     return table
 
 
@@ -431,7 +487,15 @@ def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
     """A fetch as JSON for a listing: no page text, and no URL with its secrets."""
     data: dict[str, Any] = to_json(fetch)
     data.pop("text", None)
+    data.pop("body", None)  # a raw fetch's bytes (a sitemap's), never a listing's
     return data
+
+
+def claims_json(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`claim_summary`'s rows as JSON: the claim under `claim_id`, as every output names it."""
+    return [
+        {"claim_id": row["claim"], **{k: v for k, v in row.items() if k != "claim"}} for row in rows
+    ]
 
 
 URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from"})

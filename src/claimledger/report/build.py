@@ -7,9 +7,10 @@ dict happened to fill.
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from claimledger.ledger import Artifact, Claim, Facet, HistoryEntry, Ledger, Quo
 from claimledger.records import (
     CARRIED,
     ArtifactRun,
+    AsReadCheck,
     CheckKey,
     CheckRecord,
     FetchRecord,
@@ -31,6 +33,7 @@ from claimledger.report.model import (
     FLAG_ORDER,
     ArtifactRunView,
     ArtifactView,
+    AsReadView,
     ClaimView,
     ClosingView,
     FacetView,
@@ -57,6 +60,10 @@ from claimledger.report.overview import (
 from claimledger.urls import redact_urls, redacted, safe_url
 from claimledger.vocabulary import Basis
 
+_safe_url = functools.lru_cache(maxsize=4096)(safe_url)
+_redacted = functools.lru_cache(maxsize=4096)(redacted)
+"""The forms of a source's address, worked out once for all the quotes checked on it."""
+
 
 def build_report(
     ledger: Ledger,
@@ -68,10 +75,12 @@ def build_report(
     last_refresh: datetime | None,
     previous: Mapping[str, Any] | None,
     artifact_runs: Mapping[str, ArtifactRun] | None = None,
+    as_read: Sequence[AsReadCheck] = (),
 ) -> Report:
     """Work out the whole report from the ledger, the latest evidence and the regrade
-    (`artifact_runs`: the last run of each artifact claim's command, by claim)."""
-    evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {})
+    (`artifact_runs`: the last run of each artifact claim's command, by claim; `as_read`:
+    the quotes' verdicts on the archived copies of the reading day)."""
+    evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {}, as_read)
     claims = {claim.id: _claim_view(ledger, claim, evidence) for claim in ledger.claims}
     sections = tuple(
         SectionView(
@@ -131,6 +140,7 @@ class _Evidence:
     notices: Mapping[tuple[str, str], tuple[Notice, ...]]
     traces: Mapping[tuple[str, str], Trace]
     artifact_runs: Mapping[str, ArtifactRun]
+    as_read: Mapping[CheckKey, AsReadCheck]
 
     @classmethod
     def of(
@@ -140,6 +150,7 @@ class _Evidence:
         fetches: Mapping[str, FetchRecord],
         regrade: Regrade,
         artifact_runs: Mapping[str, ArtifactRun],
+        as_read: Sequence[AsReadCheck] = (),
     ) -> _Evidence:
         notices: dict[tuple[str, str], tuple[Notice, ...]] = {}
         for notice in regrade.notices:
@@ -154,6 +165,7 @@ class _Evidence:
             notices=notices,
             traces={(t.claim_id, t.on): t for t in regrade.traces},
             artifact_runs=artifact_runs,
+            as_read=latest_by_key(as_read),
         )
 
     def check(self, claim: Claim, quote: Quote, source_id: str) -> CheckRecord | None:
@@ -162,8 +174,8 @@ class _Evidence:
     def fetch(self, *urls: str | None) -> FetchRecord | None:
         """The latest fetch of the first of `urls` that was fetched."""
         for url in urls:
-            if url is not None and redacted(url) in self.fetches:
-                return self.fetches[redacted(url)]
+            if url is not None and _redacted(url) in self.fetches:
+                return self.fetches[_redacted(url)]
         return None
 
 
@@ -212,17 +224,6 @@ def _history_not_shown_above(claim: Claim) -> list[HistoryEntry]:
     downgrade is a facet's DOWNGRADED flag): no line is said twice."""
     shown = {id(entry) for facet in claim.grades if (entry := _standing_downgrade(claim, facet))}
     return [entry for entry in claim.history if id(entry) not in shown]
-
-
-def as_read(claim: Claim, text: str) -> tuple[str, HistoryEntry | None]:
-    """The wording a quote had on the reading day, and the latest adoption that changed it
-    (None when it never changed): adoptions are followed back, newest first."""
-    adopted = None
-    for entry in reversed(claim.history):
-        if entry.quote_now == text and entry.quote_was is not None:
-            adopted = adopted or entry
-            text = entry.quote_was
-    return text, adopted
 
 
 def _refutation_words(claim: Claim) -> str | None:
@@ -336,7 +337,12 @@ def _quote_view(
     ledger: Ledger, claim: Claim, index: int, quote: Quote, evidence: _Evidence
 ) -> QuoteView:
     sources = tuple(
-        _source_check(ledger.sources[sid], quote.text, evidence.check(claim, quote, sid), evidence)
+        _with_as_read(
+            _source_check(
+                ledger.sources[sid], quote.text, evidence.check(claim, quote, sid), evidence
+            ),
+            evidence.as_read.get((claim.id, quote.text, sid)),
+        )
         for sid in quote.sources
     )
     carrying = [s for s in sources if s.status in CARRIED]
@@ -345,7 +351,7 @@ def _quote_view(
     verified_days = sorted(s.checked_on for s in carrying if s.checked_on)
     checked_days = sorted(s.checked_on for s in sources if s.checked_on)
     last_verified = verified_days[-1] if verified_days else None
-    original, adopted = as_read(claim, quote.text)
+    original, adopted = claim.as_read(quote.text)
     if last_verified:
         verified_label = f"last verified {last_verified}"
     elif checked_days:
@@ -403,9 +409,9 @@ def _cross_check(ledger: Ledger, quote: Quote) -> str:
 def _source_check(
     source: Source, quote_text: str, check: CheckRecord | None, evidence: _Evidence
 ) -> SourceCheck:
-    url = safe_url(source.url)
+    url = _safe_url(source.url)
     link = None if url is None else text_fragment_link(url, quote_text)
-    archived = safe_url(source.archived)
+    archived = _safe_url(source.archived)
     if check is None:
         return SourceCheck(
             source.id, source.title, url, link, archived, "unchecked", None, "not yet verified",
@@ -435,6 +441,32 @@ def _source_check(
         closest_kinds=check.closest_kinds if status == "missing" else (),
         moved_within=check.moved_within,
     )
+
+
+_AS_READ_WORDS = {
+    "verified": "verified",
+    "ambiguous": "verified (in several places)",
+    "drifted": "misquoted at reading time: worded otherwise there",
+    "missing": "misquoted at reading time: not there",
+}
+
+
+def _with_as_read(check: SourceCheck, then: AsReadCheck | None) -> SourceCheck:
+    """A source's check, with how the quote stood on the archived copy of the reading day."""
+    if then is None:
+        return check
+    captured = f"{then.timestamp[:4]}-{then.timestamp[4:6]}-{then.timestamp[6:8]}"
+    status = then.status or "unread"
+    label = _AS_READ_WORDS.get(status, f"the copy could not be read ({then.error})")
+    view = AsReadView(
+        status=status,
+        misquoted=then.misquoted,
+        captured_on=captured,
+        snapshot=safe_url(then.snapshot_url),
+        label=label,
+        current=then.current if then.misquoted else None,
+    )
+    return replace(check, as_read=view)
 
 
 def _check_words(check: CheckRecord, fetch: FetchRecord | None, checked_on: str) -> tuple[str, str]:
@@ -542,6 +574,15 @@ def _facet_evidence(
 
 
 def _quotes_evidence(facet: Facet, quotes: Sequence[QuoteView]) -> str:
+    misquoted = sum(1 for q in quotes for s in q.sources if s.as_read and s.as_read.misquoted)
+    said = _quotes_said(facet, quotes)
+    if not misquoted:
+        return said
+    sources = "1 source" if misquoted == 1 else f"{misquoted} sources"
+    return f"{said}; misquoted at reading time on {sources}"
+
+
+def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     if all(q.state == "unchecked" for q in quotes):
         return "not yet verified"
     if any(q.last_verified is None for q in quotes):

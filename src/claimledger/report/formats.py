@@ -25,7 +25,10 @@ from claimledger.urls import has_secrets
 from claimledger.vocabulary import Grade
 
 REPORT_VERSION = 1
-"""Version of the JSON report's shape; bumped only when a key changes meaning or goes."""
+"""Version of the JSON report's shape; bumped only when a key changes meaning or goes.
+It is the report's `schema_version`, the key every JSON output of claimledger opens with
+(claimledger/data/schemas/report.schema.json is the shape), and its `claimledger_report`,
+the key that has always said what the document is."""
 
 
 class ReportFormat(Protocol):
@@ -58,7 +61,11 @@ class TemplateFormat:
     base_url: str | None = None
 
     def render(self, report: Report) -> str:
-        reviews = claim_reviews(report, self.base_url)
+        reviews = (
+            claim_reviews(report, self.base_url)
+            if self.templates.reads(self.template, "claimreview")
+            else []  # no template of this format asks for it (the Markdown one does not)
+        )
         return self.templates.render(self.template, report=report, claimreview=reviews)
 
 
@@ -165,6 +172,7 @@ def report_data(report: Report) -> dict[str, Any]:
 
     Shape (version 1; keys are stable, new keys may be added)::
 
+        schema_version      1
         claimledger_report  1
         title, subject, author, about (markdown), date_read, generated_on  str
         last_refresh        "YYYY-MM-DD HH:MM UTC" | null
@@ -215,7 +223,11 @@ def report_data(report: Report) -> dict[str, Any]:
     exit_status of null when it did not finish, and an error when it did not start,
     timed out or exited non-zero; output is what it printed (cut past 10,000 characters).
     """
-    return {"claimledger_report": REPORT_VERSION, **dataclasses.asdict(report)}
+    return {
+        "schema_version": REPORT_VERSION,
+        "claimledger_report": REPORT_VERSION,
+        **dataclasses.asdict(report),
+    }
 
 
 # --------------------------------------------------------------------------- ClaimReview

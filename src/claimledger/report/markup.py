@@ -19,9 +19,9 @@ query parameter that looks like a secret.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,6 +69,12 @@ _EMAIL_AT = re.compile(r"(?<=[A-Za-z0-9._+-])\\@")
 """An `@` after what could be an address's local part: GitHub links `name@host` even when
 the `@` is escaped, so an invisible word joiner goes between them."""
 _LEADING_MARKER = re.compile(r"^(?:([-+=:])|(\d+)([.)]))")
+_ESCAPE_NEEDED = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\`*_\[\]|~$#@<>&]")
+"""Characters `md_escape` changes (a control character or line break, a character escaped
+or turned into an entity). With a leading space or list marker, a trailing space, a
+scheme's colon and `www.`, that is all it changes: most text of a report holds none of
+it, and is Markdown as it is."""
+_PLAIN_START = frozenset("-+=: 0123456789")
 
 
 def without_controls(text: str) -> str:
@@ -94,6 +100,14 @@ def md_escape(text: Any) -> MarkdownText:
     """
     if isinstance(text, MarkdownText):
         return text
+    if (
+        type(text) is str
+        and (not text or (text[0] not in _PLAIN_START and text[-1] != " "))
+        and _ESCAPE_NEEDED.search(text) is None
+        and (":" not in text or _SCHEME_COLON.search(text) is None)
+        and ("." not in text or _WWW_DOT.search(text) is None)
+    ):
+        return MarkdownText(text)  # nothing in it that any step below would change
     escaped = one_line("" if text is None else str(text)).translate(_MD_ESCAPES)
     escaped = _WWW_DOT.sub(r"\1\\.", _SCHEME_COLON.sub(r"\1\\:", escaped))
     escaped = _EMAIL_AT.sub("&#x2060;\\\\@", escaped)
@@ -108,7 +122,12 @@ def _escape_leading(match: re.Match[str]) -> str:
 
 def md_url(url: Any) -> MarkdownText:
     """A link destination: a safe http(s) URL, or an in-page `#anchor`; otherwise empty."""
-    text = str(url or "")
+    return _destination(str(url or ""))
+
+
+@functools.lru_cache(maxsize=4096)
+def _destination(text: str) -> MarkdownText:
+    """`md_url` of a text (remembered: a report links each source from every quote on it)."""
     if re.fullmatch(r"#[a-z0-9._-]+", text):
         return MarkdownText(text)
     return MarkdownText(safe_url(text) or "")
@@ -269,7 +288,20 @@ def text_fragment_link(url: str, quote: str) -> str:
 
 
 def _fragment_part(words: Sequence[str]) -> str:
-    return urllib.parse.quote(" ".join(words), safe="").replace("-", "%2D")
+    return _percent_encoded(" ".join(words)).replace("-", "%2D")
+
+
+_ENCODED = re.compile(r"[^A-Za-z0-9_.~ -]+")
+
+
+def _percent_encoded(text: str) -> str:
+    """`urllib.parse.quote(text, safe="")`, a run of characters to encode at a time, the
+    spaces between words all at once (the report links every quote it shows)."""
+    return _ENCODED.sub(_percent_codes, text).replace(" ", "%20")
+
+
+def _percent_codes(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
 
 
 __all__ = [

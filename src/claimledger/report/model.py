@@ -25,7 +25,13 @@ FLAG_ORDER = ("REFUTED", "PROPOSED", "STALE", "DOWNGRADED")
 
 def weakest(grades: Iterable[str]) -> str:
     """The weakest of some grades: what a claim may be taken as, at most."""
-    return str(min((Grade(grade) for grade in grades), key=lambda grade: grade.strength))
+    named = list(grades)
+    if all(grade in _STRENGTH for grade in named):  # the usual case, without an Enum lookup
+        return str(min(named, key=_STRENGTH.__getitem__))
+    return str(min((Grade(grade) for grade in named), key=lambda grade: grade.strength))
+
+
+_STRENGTH = {str(grade): grade.strength for grade in Grade}
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,21 @@ class WordChangeView:
     now: str
     meaningful: bool
     label: str
+
+
+@dataclass(frozen=True)
+class AsReadView:
+    """A quote on the web archive's copy of its page from the reading day: its status
+    there (verified, ambiguous, drifted, missing; unread when the copy had no text), the
+    capture (its day, its page), and the copy's own wording where it differs.
+    `misquoted`: the copy does not carry the words as quoted."""
+
+    status: str
+    misquoted: bool
+    captured_on: str
+    snapshot: str | None
+    label: str
+    current: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,8 @@ class SourceCheck:
     closest_kinds: tuple[str, ...] = ()
     moved_within: str | None = None
     """Found elsewhere on its page than its heading or #L lines place it, and where."""
+    as_read: AsReadView | None = None
+    """How it stood on the archived copy of the reading day, when one was read."""
 
 
 @dataclass(frozen=True)

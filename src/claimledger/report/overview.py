@@ -241,6 +241,11 @@ def findings(
     runs = [c for c in claims if c.artifact and c.artifact.last_run]
     found = [
         _finding(
+            [c for c, check in checks if check.as_read and check.as_read.misquoted],
+            "quote misquoted at reading time (not so on the archived copy of that day)",
+            "quotes misquoted at reading time (not so on the archived copies of that day)",
+        ),
+        _finding(
             [c for c, check in checks if check.status == "drifted" and check.meaning_changed],
             "quote reworded so that its meaning changed",
             "quotes reworded so that their meaning changed",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -106,6 +107,23 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
 
     intercepted_binops = frozenset({"*"})
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._safe_attributes: dict[tuple[type, str], bool] = {}
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's answer, remembered by the object's type and the attribute's name,
+        which are all it depends on (a report reads the same few attributes of thousands
+        of claims, quotes and sources)."""
+        kind = type(obj)
+        key = (kind, attr)
+        safe = self._safe_attributes.get(key)
+        if safe is None:
+            safe = super().is_safe_attribute(obj, attr, value)
+            if obj.__class__ is kind:  # so that `isinstance` answers by the type alone
+                self._safe_attributes[key] = safe
+        return safe
+
     def call_binop(
         self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
     ) -> Any:
@@ -132,9 +150,10 @@ def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(function)
     def bounded(*args: Any, **kwargs: Any) -> Any:
-        for value in (*args[1:], *kwargs.values()):
-            if isinstance(value, int) and not isinstance(value, bool):
-                _bounded(value)
+        if len(args) > 1 or kwargs:  # most filters are given their value alone
+            for value in (*args[1:], *kwargs.values()):
+                if isinstance(value, int) and not isinstance(value, bool):
+                    _bounded(value)
         return function(*args, **kwargs)
 
     return bounded
@@ -173,6 +192,35 @@ class Templates:
         text, _, _ = self.loader.get_source(self.environment, name)
         return text
 
+    def reads(self, name: str, variable: str) -> bool:
+        """Whether template `name`, or one it includes, imports or extends, may read
+        `variable` (so that a value no template asks for is never worked out). True when
+        that cannot be told: a template named at render time, one that is missing or
+        does not parse (rendering it says what is wrong)."""
+        from jinja2 import meta
+
+        seen: set[str] = set()
+        pending = [name]
+        try:
+            while pending:
+                current = pending.pop()
+                if current in seen:
+                    continue
+                seen.add(current)
+                source, _, _ = self.loader.get_source(self.environment, current)
+                if variable not in source and not _REFERENCES.search(source):
+                    continue  # never named, and no other template brought in
+                tree = self.environment.parse(source)
+                if variable in meta.find_undeclared_variables(tree):
+                    return True
+                for referenced in meta.find_referenced_templates(tree):
+                    if referenced is None:
+                        return True
+                    pending.append(referenced)
+        except Exception:  # whatever it is, the render itself reports it
+            return True
+        return False
+
     def render(self, name: str, **context: Any) -> str:
         """One template rendered, as text ending in a newline."""
         try:
@@ -198,13 +246,19 @@ class Templates:
         return text if text.endswith("\n") else text + "\n"
 
 
+_REFERENCES = re.compile(r"\b(?:include|import|extends|from)\b")
+"""Words of the statements that bring in another template (the text has them wherever
+a template's code does)."""
+
+
 def _bounded_text(pieces: Iterator[str]) -> str:
     """The rendered pieces joined, stopping as soon as they pass MAX_OUTPUT."""
     kept: list[str] = []
     size = 0
     for piece in pieces:
         size += len(piece)
-        _bounded(size)
+        if size > MAX_OUTPUT:
+            _bounded(size)
         kept.append(piece)
     return "".join(kept)
 

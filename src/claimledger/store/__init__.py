@@ -36,7 +36,6 @@ sees sqlite3.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import sqlite3
@@ -45,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from filelock import FileLock, Timeout
 
@@ -56,12 +55,17 @@ from claimledger.records import (
     CheckRecord,
     FetchRecord,
     FetchResult,
+    Relocation,
     RunRecord,
+    SavedSnapshot,
     Validators,
     snapshot_digest,
 )
+from claimledger.store.archived import ArchiveEvidence
 from claimledger.store.rows import (
     ARTIFACT_RUN_COLUMNS,
+    RELOCATION_COLUMNS,
+    SAVE_COLUMNS,
     artifact_run_from_row,
     artifact_run_values,
     changes_json,
@@ -69,6 +73,11 @@ from claimledger.store.rows import (
     fetch_from_row,
     hops_json,
     moment,
+    relocation_from_row,
+    relocation_values,
+    save_from_row,
+    save_values,
+    snapshot_zlib,
     stamp,
 )
 from claimledger.store.schema import (
@@ -78,70 +87,20 @@ from claimledger.store.schema import (
     migrate,
     schema_version,
 )
+from claimledger.store.translate import mapped as _mapped
+from claimledger.store.translate import translated as _translated
 from claimledger.urls import redacted
 
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
-SNAPSHOT_LEVEL = 1
-"""zlib's fastest level: a fifth of the time of level 6 for snapshots a quarter larger;
-a refresh compresses every new page, a reader decompresses the few it shows."""
-
-
-def _compressed(text: str) -> bytes:
-    return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
-
-
 # --- The store ----------------------------------------------------------------------------
 
 
-P = ParamSpec("P")
-R = TypeVar("R")
 T = TypeVar("T")
 
 
-def _translated(error: sqlite3.Error, path: Path) -> Exception:
-    """A sqlite3 error as the tree names it: what is wrong, with which file, what to do.
-
-    What the machine refuses (a full disk, a read-only file system, no permission) and
-    another writer are the user's to act on; a file SQLite cannot read as a database is a
-    damaged store. A constraint our own write broke is a bug, and stays one (an internal
-    error, never "move the store aside").
-    """
-    text = str(error)
-    low = text.lower()
-    if "full" in low:
-        return EnvironmentProblem(f"{path}: no space left on the device: free some and retry")
-    if "readonly" in low or "read-only" in low:
-        return EnvironmentProblem(f"{path}: the file system is read-only: nothing was written")
-    if "unable to open" in low or "disk i/o" in low or "authorization" in low:
-        return EnvironmentProblem(f"{path}: cannot be opened or written ({text})")
-    if "locked" in low or "busy" in low:
-        return StoreBusyError(f"{path} is busy with another writer: wait for it and retry")
-    if isinstance(error, sqlite3.IntegrityError | sqlite3.ProgrammingError):
-        return RuntimeError(f"{path}: the evidence store refused a write of ours: {text}")
-    if isinstance(error, sqlite3.DatabaseError):
-        return StoreDamagedError(
-            f"{path} cannot be read as an evidence store ({text}): move it aside and refresh again"
-        )
-    return error
-
-
-def _mapped(method: Callable[P, R]) -> Callable[P, R]:
-    """Run a store method with every sqlite3 error translated at this edge."""
-
-    @functools.wraps(method)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(*args, **kwargs)
-        except sqlite3.Error as error:
-            store = args[0]
-            raise _translated(error, getattr(store, "path", Path("evidence store"))) from None
-
-    return run
-
-
-class EvidenceStore:
+class EvidenceStore(ArchiveEvidence):
     """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
 
     def __init__(
@@ -336,14 +295,16 @@ class EvidenceStore:
         recipe: str,
         checks: Iterable[CheckRecord],
         now: datetime,
+        new_snapshot_zlib: bytes | None = None,
     ) -> None:
         """Record one page of a run in one transaction: the snapshot it yielded (when new),
         its fetch, and every check made on it. A run killed part way keeps every page it
-        recorded whole, and no page half."""
+        recorded whole, and no page half. `new_snapshot_zlib` is the new snapshot already
+        compressed (by `snapshot_zlib`, in a worker process)."""
         self._require_open(run_id)
         with self._transaction():
             if new_snapshot is not None:
-                self._insert_snapshot(new_snapshot, redacted(result.url), now)
+                self._insert_snapshot(new_snapshot, redacted(result.url), now, new_snapshot_zlib)
             self._insert_fetch(run_id, result, snapshot_hash, now, recipe)
             for check in checks:
                 self._insert_check(run_id, check)
@@ -462,6 +423,45 @@ class EvidenceStore:
         states = list(self._readable([row], _state_from_row))
         return states[0] if states else None
 
+    # recovery and preservation: written after their run, like an artifact run
+    # they take no writer lock
+
+    @_mapped
+    def record_relocation(self, relocation: Relocation, now: datetime) -> None:
+        """Keep a search for a source that went, and the page it proposes (if any)."""
+        self._insert_row("relocations", RELOCATION_COLUMNS, relocation_values(relocation, now))
+
+    @_mapped
+    def latest_relocations(self) -> dict[str, Relocation]:
+        """The newest search of each source that went, by source id."""
+        rows = self._db.execute(
+            "SELECT * FROM relocations WHERE id IN "
+            "(SELECT MAX(id) FROM relocations GROUP BY source_id) ORDER BY id"
+        )
+        return {found.source_id: found for found in self._readable(rows, relocation_from_row)}
+
+    @_mapped
+    def record_save(self, saved: SavedSnapshot, now: datetime) -> None:
+        """Keep what a web archive answered when asked to snapshot a page."""
+        self._insert_row("archive_saves", SAVE_COLUMNS, save_values(saved, now))
+
+    @_mapped
+    def latest_saves(self) -> dict[str, SavedSnapshot]:
+        """The newest snapshot a web archive took of each page, by URL."""
+        rows = self._db.execute(
+            "SELECT * FROM archive_saves WHERE id IN (SELECT MAX(id) FROM archive_saves "
+            "WHERE snapshot_url IS NOT NULL GROUP BY url) ORDER BY id"
+        )
+        return {saved.url: saved for saved in self._readable(rows, save_from_row)}
+
+    def _insert_row(self, table: str, columns: Sequence[str], values: Sequence[object]) -> int:
+        """Insert one row outside a run (its id back), refused in a store opened to read."""
+        if self.readonly:
+            raise ValueError(f"{self.path} was opened for reading only: nothing is recorded")
+        places = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({places})"
+        return _row_id(self._write(sql, values))
+
     # internals
 
     def _readable(
@@ -495,12 +495,14 @@ class EvidenceStore:
             raise
         self._db.execute("COMMIT")
 
-    def _insert_snapshot(self, text: str, url: str, now: datetime) -> str:
+    def _insert_snapshot(
+        self, text: str, url: str, now: datetime, text_zlib: bytes | None = None
+    ) -> str:
         digest = snapshot_digest(text)
         self._write(
             "INSERT OR IGNORE INTO snapshots (hash, url_first_seen, created_at, size, text_zlib) "
             "VALUES (?, ?, ?, ?, ?)",
-            (digest, url, stamp(now), len(text), _compressed(text)),
+            (digest, url, stamp(now), len(text), text_zlib or snapshot_zlib(text)),
         )
         return digest
 

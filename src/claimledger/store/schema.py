@@ -161,6 +161,107 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX render_states_by_output ON render_states(format, output, id)",
         *_append_only("render_states"),
     ),
+    (
+        # Issue 17, recovery and preservation (relocate.py, preserve.py). A source that went
+        # (404/410, an empty page left behind), searched for on its site's sitemap: the page
+        # proposed as its new address (NULL: none, `note` says why) and the evidence, as
+        # JSON (each quote there, the candidates tried, the sitemaps read). And each page a
+        # web archive was asked to snapshot (Save Page Now): the snapshot's URL, or why not.
+        # Both are written after their run is recorded, so they name it but hold no lock.
+        """CREATE TABLE relocations (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER REFERENCES runs(id),
+            source_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            found_at TEXT,
+            quotes_found INTEGER NOT NULL,
+            quotes_total INTEGER NOT NULL,
+            evidence_json TEXT NOT NULL,
+            note TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX relocations_by_source ON relocations(source_id, id)",
+        *_append_only("relocations"),
+        """CREATE TABLE archive_saves (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER REFERENCES runs(id),
+            url TEXT NOT NULL,
+            archive TEXT NOT NULL,
+            snapshot_url TEXT,
+            http_status INTEGER,
+            error TEXT,
+            snapshot_hash TEXT,
+            saved_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX archive_saves_by_url ON archive_saves(url, id)",
+        *_append_only("archive_saves"),
+    ),
+    (
+        # Issue 17, as read (archive.py, asread.py). The web archive's capture of a page
+        # nearest the day it was read (`found`), none within the window (`none`), or no
+        # answer (`failed`, asked again): a capture never changes, so an answer is asked once.
+        # The capture's copy as read one way (recipe), its text kept in snapshots. And each
+        # quote checked on that copy, recorded when its verdict is new. Written after their
+        # run is recorded, like an artifact run: they name it but hold no lock.
+        """CREATE TABLE archive_lookups (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER REFERENCES runs(id),
+            url TEXT NOT NULL,
+            read_on TEXT NOT NULL,
+            archive TEXT NOT NULL,
+            window_days INTEGER NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('found', 'none', 'failed')),
+            timestamp TEXT,
+            original TEXT,
+            snapshot_url TEXT,
+            error TEXT,
+            looked_up_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX archive_lookups_by_url ON archive_lookups(url, read_on, archive, id)",
+        """CREATE TABLE archived_copies (
+            id INTEGER PRIMARY KEY,
+            lookup_id INTEGER NOT NULL REFERENCES archive_lookups(id),
+            recipe TEXT NOT NULL,
+            final_url TEXT NOT NULL,
+            http_status INTEGER,
+            content_type TEXT,
+            snapshot_hash TEXT REFERENCES snapshots(hash),
+            error TEXT,
+            read_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX archived_copies_by_lookup ON archived_copies(lookup_id, recipe, id)",
+        """CREATE TABLE as_read_checks (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER REFERENCES runs(id),
+            claim_id TEXT NOT NULL,
+            quote_index INTEGER NOT NULL,
+            quote_text TEXT NOT NULL,
+            wording TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            read_on TEXT NOT NULL,
+            snapshot_url TEXT NOT NULL,
+            timestamp TEXT NOT NULL,
+            status TEXT CHECK (status IN ('verified', 'drifted', 'missing', 'ambiguous')),
+            match_kind TEXT CHECK (match_kind IN ('exact', 'normalized')),
+            similarity REAL,
+            current TEXT,
+            meaning_changed INTEGER NOT NULL,
+            changed_json TEXT NOT NULL,
+            change_kinds_json TEXT NOT NULL,
+            closest TEXT,
+            snapshot_hash TEXT REFERENCES snapshots(hash),
+            recipe TEXT NOT NULL,
+            error TEXT,
+            checked_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX as_read_checks_by_quote "
+        "ON as_read_checks(claim_id, quote_text, source_id, id)",
+        *_append_only("archive_lookups"),
+        *_append_only("archived_copies"),
+        *_append_only("as_read_checks"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -174,6 +275,11 @@ OUR_TABLES = frozenset(
         "misread_fetches",
         "artifact_runs",
         "render_states",
+        "relocations",  # recovery
+        "archive_saves",  # preservation
+        "archive_lookups",  # as read
+        "archived_copies",  # as read
+        "as_read_checks",  # as read
     }
 )
 

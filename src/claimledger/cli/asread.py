@@ -1,0 +1,260 @@
+"""The as-read step of `refresh` (see `claimledger.asread`), and what the commands that show
+evidence print of it: its options, its run after the live pages are recorded, its lines
+and its JSON, and the latest verdicts for `status`, `diff`, `regrade` and `render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from claimledger.cli.app import Options, err, existing_store, now, run_async
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from rich.text import Text
+
+    from claimledger.archive import ArchiveSettings
+    from claimledger.asread import AsReadRun
+    from claimledger.ledger import Ledger
+    from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord, FetchPolicy
+    from claimledger.refresh import QuoteJob
+    from claimledger.store import EvidenceStore
+    from claimledger.urls import UrlMap
+
+NoAsRead = Annotated[
+    bool,
+    typer.Option(
+        "--no-as-read",
+        help="Do not check the quotes on the web archive's copies of the reading day "
+        "(date_read). By default they are, once per page: the archive's answer is kept.",
+    ),
+]
+ArchiveWindow = Annotated[
+    int | None,
+    typer.Option(
+        "--archive-window",
+        metavar="DAYS",
+        help="How many days from date_read a capture may be (default 30).",
+    ),
+]
+
+
+def as_read_settings(
+    opts: Options, *, skip: bool, archive: str | None, window: int | None
+) -> ArchiveSettings | None:
+    """The archive the as-read step asks (None: --no-as-read), from the options and the
+    ledger's settings, checked before anything is fetched."""
+    from claimledger.archive import archive_settings
+    from claimledger.config import read_config
+
+    return None if skip else archive_settings(read_config(opts.home), archive, window)
+
+
+def refresh_as_read(
+    opts: Options,
+    ledger: Ledger,
+    jobs: Sequence[QuoteJob],
+    store: EvidenceStore,
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    *,
+    settings: ArchiveSettings,
+    run_id: int,
+) -> AsReadRun:
+    """Check the quotes on the archive's copies of the reading day (after the live pages
+    are recorded), and fill each source's empty `archived` with its copy's address."""
+    from claimledger.asread import check_as_read
+    from claimledger.fetch import make_client
+
+    async def run() -> AsReadRun:
+        async with make_client(policy) as client:
+            return await check_as_read(
+                ledger,
+                jobs,
+                client=client,
+                store=store,
+                policy=policy,
+                settings=settings,
+                now=now,
+                url_map=url_map,
+                run_id=run_id,
+            )
+
+    found = run_async(run())
+    if found.archived:
+        _fill_archived(opts, found)
+    return found
+
+
+def _fill_archived(opts: Options, found: AsReadRun) -> None:
+    """Each source's empty `archived` filled with the capture of its reading day, under the
+    ledger's lock (an address the author gave is never replaced)."""
+    from claimledger import edits, ledgerfile
+    from claimledger.errors import ConflictError, EnvironmentProblem
+
+    def change(text: str, fresh: Ledger) -> str:
+        known = {sid: url for sid, url in found.archived.items() if sid in fresh.sources}
+        return edits.set_archived(text, fresh, known)
+
+    try:
+        ledgerfile.update(opts.ledger, change)
+    except (EnvironmentProblem, ConflictError) as problem:  # the evidence is kept: say so
+        err.print(f"claimledger: warning: archived not filled: {problem}", markup=False)
+        return
+    count = len(found.archived)
+    err.print(
+        f"archived: filled for {count} source{'s' if count != 1 else ''} with the capture "
+        "of the reading day",
+        markup=False,
+    )
+
+
+# --------------------------------------------------------------------------- what is shown
+
+
+def as_read_lines(found: AsReadRun, ledger: Ledger) -> list[str]:
+    """The step in a few lines: what was checked where, each quote misquoted at reading
+    time, each page without a capture near the day, each lookup that failed."""
+    from claimledger.urls import shown
+
+    day = ledger.date_read.isoformat()
+    lookups = list(found.lookups.values())
+    if not lookups:
+        if found.skipped:
+            count = len(found.skipped)
+            return [
+                f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
+                "--map or from a local address: name an archive with --archive to check them)"
+            ]
+        return []
+    kept = "" if found.asked else " (the archive's answers kept from an earlier run)"
+    copies = sum(1 for lookup in lookups if lookup.outcome == "found")
+    lines = [
+        f"As read on {day}: {len(found.checks)} quote checks on {copies} archived copies"
+        f"{kept}; {len(found.misquoted)} misquoted at reading time"
+    ]
+    lines += [misquote_line(check) for check in found.misquoted]
+    unread = {check.snapshot_url: check for check in found.checks if check.status is None}
+    lines += [
+        f"as read: the capture {shown(url)} holds no text we can read ({check.error})"
+        for url, check in unread.items()
+    ]
+    for lookup in lookups:
+        if lookup.outcome == "none":
+            lines.append(
+                f"as read: no snapshot within {lookup.window_days} days of {day} for "
+                f"{shown(lookup.url)}"
+            )
+        elif lookup.outcome == "failed":
+            lines.append(f"as read: the archive could not be asked about {shown(lookup.url)}: "
+                         f"{lookup.error}")  # fmt: skip
+    return lines
+
+
+def misquote_line(check: AsReadCheck) -> str:
+    """One quote misquoted at reading time, on one line: where, on which capture, what the
+    copy says instead."""
+    from claimledger.urls import shown
+
+    said = f": the copy says “{check.current}”" if check.current else ""
+    return (
+        f"misquoted at reading time: {check.claim_id} #{check.quote_index + 1} on "
+        f"{check.source_id} ({check.status} on the capture of {check.timestamp[:8]}, "
+        f"{shown(check.snapshot_url)}){said}"
+    )
+
+
+def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
+    """A quote's verdict on the reading day's copy, for `diff`: one line under the quote's
+    live diff, or alone, for a quote misquoted then whose live check (`now`, its status)
+    shows no diff of its own."""
+    from rich.text import Text
+
+    from claimledger.archive import captured_at
+    from claimledger.cli.views import STATUS_STYLE, diff_text
+    from claimledger.urls import shown
+
+    when = f"the capture of {captured_at(check.timestamp).date().isoformat()}"
+    status = check.status or f"unread ({check.error})"
+    if now is None:
+        text = Text(f"  as read ({when}): ")
+        text.append(status, style=STATUS_STYLE.get(check.status, "dim"))
+        if check.current:
+            text.append(": ")
+            text.append(check.current)
+        return text
+    text = Text("misquoted at reading time", style="bold red")
+    text.append(f": {when} ({shown(check.snapshot_url)}) does not carry it; now: {now}\n")
+    return text + diff_text(_as_check(check), page="then:  ")
+
+
+def _as_check(check: AsReadCheck) -> CheckRecord:
+    """An as-read verdict in the shape `diff_text` prints (the copy for the page)."""
+    from claimledger.records import CheckRecord
+
+    return CheckRecord(
+        claim_id=check.claim_id,
+        quote_index=check.quote_index,
+        quote_text=check.wording,
+        source_id=check.source_id,
+        url=check.url,
+        source_status="ok",
+        status=check.status,
+        match_kind=check.match_kind,
+        similarity=check.similarity,
+        current=check.current,
+        meaning_changed=check.meaning_changed,
+        changed_words=check.changed_words,
+        occurrences=0,
+        context_before=None,
+        context_after=None,
+        snapshot_hash=check.snapshot_hash,
+        checked_at=check.checked_at,
+        change_kinds=check.change_kinds,
+        closest=check.closest,
+    )
+
+
+def as_read_json(
+    found: AsReadRun | None = None,
+    *,
+    checks: Sequence[AsReadCheck] = (),
+    lookups: Sequence[ArchiveLookup] = (),
+) -> dict[str, Any]:
+    """The as-read verdicts and the archive's lookups, as `refresh --json` prints a run's
+    (`found`) and `status --json` the latest."""
+    from claimledger.cli.views import to_json
+
+    asked = {}
+    if found is not None:
+        checks, lookups = found.checks, tuple(found.lookups.values())
+        asked = {"lookups_asked": found.asked, "copies_read": found.read}
+    return {
+        "checks": [{**to_json(check), "misquoted": check.misquoted} for check in checks],
+        "lookups": to_json(list(lookups)),
+        **asked,
+    }
+
+
+def latest_as_read(opts: Options, ledger: Ledger) -> list[AsReadCheck]:
+    """The latest as-read check of each quote the ledger holds, for its date_read."""
+    from claimledger.grade import current_as_read
+
+    with existing_store(opts) as store:
+        return current_as_read(ledger, store.latest_as_read_checks() if store else [])
+
+
+def latest_lookups(opts: Options, ledger: Ledger) -> list[ArchiveLookup]:
+    """The archive's latest answer for each page the ledger reads, for its date_read."""
+    from claimledger.urls import fetch_target, redacted
+
+    pages = {redacted(fetch_target(source.url)[0]) for source in ledger.sources.values()}
+    with existing_store(opts) as store:
+        lookups = store.latest_archive_lookups() if store else {}
+    return [
+        lookup
+        for url, lookup in sorted(lookups.items())
+        if url in pages and lookup.read_on == ledger.date_read
+    ]

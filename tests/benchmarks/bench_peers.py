@@ -1,0 +1,552 @@
+"""Side by side with urlwatch 2.29 on bench_refresh's served docs corpus.
+
+Only with `--with-peers`: it installs urlwatch 2.29 with what its BeautifulSoup html2text
+filter needs (beautifulsoup4, lxml) into a scratch virtual environment, reused when present
+($XDG_CACHE_HOME or ~/.cache, then claimledger-bench/urlwatch-2.29), and never into the
+project's. Without the flag it says how to run it and exits 0, so `tests/benchmarks/run.py`
+stays quick.
+
+Both tools read the same pages from one PageServer on 127.0.0.1 (50 ms latency, ETags):
+
+- urlwatch: one job per page with `html2text: {method: bs4}`, its stdout reporter alone
+  (every other reporter off, so nothing leaves the machine), its own cache database in a
+  temporary folder, and its 10 worker threads (`MAX_WORKERS = 10` in urlwatch/worker.py: 2.29
+  has no option for it; the script reads the installed value).
+- claimledger: `refresh --allow-private` on bench_refresh's ledger, printing its terminal
+  summary (the counterpart of urlwatch's stdout report), once at the peer's concurrency
+  (`--concurrency 10 --per-host 10 --interval 0`) and once at the benchmark setting of
+  bench_refresh (16 and 16).
+
+Cold is an empty cache or store; warm is the second run, where every page answers 304
+(both tools send If-None-Match). Runs alternate over the rounds (the order rotates) and
+the table gives medians of the wall time and of each run's own peak RSS (os.wait4 on the
+child). Every run must have requested every page, counted by the server.
+
+The children run in the foreground with SIGINT not ignored: a Python started with SIGINT
+ignored skips work at exit that users pay for, so a benchmark run that way reads fast.
+Both run with bytecode caching on (the machine may set PYTHONDONTWRITEBYTECODE; installed
+packages carry their bytecode, the source checkout would otherwise be compiled every run).
+
+    python tests/benchmarks/bench_peers.py --with-peers [--pages N] [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from webserver import PageServer
+
+URLWATCH_VERSION = "2.29"
+URLWATCH_PACKAGES = [f"urlwatch=={URLWATCH_VERSION}", "beautifulsoup4", "lxml"]
+"""urlwatch and what its `html2text: {method: bs4}` filter needs (lxml is its default parser)."""
+URLWATCH_FILTER = [{"html2text": {"method": "bs4"}}]
+PEER_CONCURRENCY = 10
+"""urlwatch 2.29's worker threads (MAX_WORKERS in urlwatch/worker.py); checked at install."""
+BENCH_CONCURRENCY = 16
+"""claimledger's setting in bench_refresh.py."""
+OFF_REPORTERS = [
+    "email",
+    "pushover",
+    "pushbullet",
+    "telegram",
+    "slack",
+    "mattermost",
+    "discord",
+    "gotify",
+    "matrix",
+    "mailgun",
+    "ifttt",
+    "xmpp",
+    "prowl",
+    "shell",
+]
+"""urlwatch 2.29's reporters that send anywhere; the config turns each off by name."""
+PROXY_VARIABLES = ["http_proxy", "https_proxy", "all_proxy", "no_proxy"]
+USAGE = (
+    "bench_peers: the side-by-side run against urlwatch 2.29 is opt-in (it installs urlwatch "
+    "into a scratch environment): python tests/benchmarks/bench_peers.py --with-peers "
+    "[--pages N] [--rounds N]"
+)
+
+# What urlwatch 2.29 says of itself once installed: version, worker threads, reporters on.
+INTROSPECT = """
+import json, sys
+import bs4, lxml.etree
+import urlwatch, urlwatch.worker
+from urlwatch.reporters import ReporterBase
+from urlwatch.storage import YamlConfigStorage
+config = YamlConfigStorage(sys.argv[1]).config
+on = sorted(
+    kind for kind in ReporterBase.__subclasses__
+    if config["report"].get(kind, {}).get("enabled")
+)
+print(json.dumps({
+    "urlwatch": urlwatch.__version__,
+    "workers": urlwatch.worker.MAX_WORKERS,
+    "reporters_on": on,
+    "bs4": bs4.__version__,
+    "lxml": ".".join(map(str, lxml.etree.LXML_VERSION)),
+}))
+"""
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One side of the comparison: a key, its setting as printed, its requests in flight."""
+
+    key: str
+    label: str
+    in_flight: int
+
+
+@dataclass(frozen=True)
+class Run:
+    tool: str
+    phase: str  # "cold" or "warm"
+    round: int
+    wall: float
+    peak_mib: float
+    cpu: float
+    requested: int  # page requests the server saw (robots.txt apart)
+    not_modified: int  # of those, how many carried the page's ETag (answered 304)
+    robots: int
+    exit_code: int
+
+
+# --------------------------------------------------------------------------- the child processes
+
+
+def child_environment(**overrides: str) -> dict[str, str]:
+    """The caller's environment without proxies (loopback only) and with bytecode caching."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name.lower() not in PROXY_VARIABLES and name != "PYTHONDONTWRITEBYTECODE"
+    }
+    env.update(overrides)
+    return env
+
+
+def sigint_ignored(pid: int) -> bool | None:
+    """Whether process `pid` ignores SIGINT, from /proc (None where there is no /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.MULTILINE)
+    if match is None:
+        return None
+    return bool(int(match.group(1), 16) & (1 << (signal.SIGINT - 1)))
+
+
+def timed(
+    command: Sequence[str], env: Mapping[str, str], cwd: Path, output: Path
+) -> tuple[float, float, float, int]:
+    """Run `command` in the foreground: wall seconds, its peak RSS in MiB, CPU seconds, exit code.
+
+    The usage is the child's own (os.wait4), not the running maximum over every child
+    that RUSAGE_CHILDREN gives. Output goes to files, so no pipe can fill and stall it.
+    """
+    with (
+        (output.with_suffix(".out")).open("wb") as out,
+        (output.with_suffix(".err")).open("wb") as err,
+    ):
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=dict(env),
+            cwd=cwd,
+            restore_signals=True,
+        )
+        try:
+            ignored = sigint_ignored(child.pid)
+            _, status, usage = os.wait4(child.pid, 0)
+        except BaseException:
+            child.kill()
+            child.wait()
+            raise
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+    if ignored:
+        raise SystemExit(f"{command[0]} started with SIGINT ignored: its times would read fast")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, child.returncode
+
+
+# --------------------------------------------------------------------------- urlwatch
+
+
+def cache_home() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "claimledger-bench"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the installed urlwatch says of itself."""
+
+    urlwatch: str
+    workers: int
+    reporters_on: list[str]
+    bs4: str
+    lxml: str
+
+
+def introspect(python: Path, config: Path) -> Facts | None:
+    completed = subprocess.run(
+        [str(python), "-c", INTROSPECT, str(config)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=child_environment(),
+        restore_signals=True,
+    )
+    if completed.returncode != 0:
+        return None
+    return Facts(**json.loads(completed.stdout))
+
+
+def install_urlwatch(config: Path) -> tuple[Path, Facts]:
+    """urlwatch 2.29 in its scratch environment (installed once, then reused)."""
+    venv = cache_home() / f"urlwatch-{URLWATCH_VERSION}"
+    python = venv / "bin" / "python"
+    facts = introspect(python, config) if python.exists() else None
+    if facts is None or facts.urlwatch != URLWATCH_VERSION:
+        print(f"installing urlwatch {URLWATCH_VERSION} into {venv}", flush=True)
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--clear", str(venv)],
+            check=True,
+            restore_signals=True,
+        )
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", *URLWATCH_PACKAGES],
+            check=True,
+            env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},  # proxies kept: PyPI
+            restore_signals=True,
+        )
+        facts = introspect(python, config)
+        if facts is None:
+            raise SystemExit(f"urlwatch {URLWATCH_VERSION} did not install into {venv}")
+    if facts.urlwatch != URLWATCH_VERSION:
+        raise SystemExit(f"expected urlwatch {URLWATCH_VERSION}, found {facts.urlwatch}")
+    if facts.workers != PEER_CONCURRENCY:
+        raise SystemExit(f"urlwatch runs {facts.workers} workers, not {PEER_CONCURRENCY}")
+    if facts.reporters_on != ["stdout"]:
+        raise SystemExit(f"urlwatch reporters on besides stdout: {facts.reporters_on}")
+    return venv / "bin" / "urlwatch", facts
+
+
+def write_urlwatch_files(folder: Path, urls: Sequence[str]) -> tuple[Path, Path]:
+    """The jobs file and the config (JSON is YAML): the stdout reporter alone, no colour."""
+    jobs = folder / "urls.yaml"
+    documents = [
+        json.dumps({"name": f"page {n}", "url": url, "filter": URLWATCH_FILTER})
+        for n, url in enumerate(urls)
+    ]
+    jobs.write_text("\n---\n".join(documents) + "\n")
+    config = folder / "urlwatch.yaml"
+    report: dict[str, object] = {name: {"enabled": False} for name in OFF_REPORTERS}
+    report["stdout"] = {"enabled": True, "color": False}
+    settings = {
+        "display": {"new": True, "error": True, "unchanged": False, "empty-diff": True},
+        "report": report,
+    }
+    config.write_text(json.dumps(settings, indent=2) + "\n")
+    return jobs, config
+
+
+# --------------------------------------------------------------------------- one round
+
+
+@dataclass
+class Bench:
+    server: PageServer
+    base: Path  # the ledger and the urlwatch files, written once
+    paths: dict[str, str]  # page path -> its ETag
+    urlwatch: Path
+    jobs: Path
+    config: Path
+
+    def count(self) -> tuple[int, int, int, set[str]]:
+        requested = not_modified = robots = 0
+        seen: set[str] = set()
+        for request in self.server.requests:
+            if request.path == "/robots.txt":
+                robots += 1
+                continue
+            requested += 1
+            seen.add(request.path)
+            etag = self.paths.get(request.path)
+            tags = [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]
+            if etag is not None and etag in tags:
+                not_modified += 1
+        return requested, not_modified, robots, seen
+
+    def command(self, tool: Tool, folder: Path) -> tuple[list[str], dict[str, str]]:
+        if tool.key == "urlwatch":
+            home = folder / "home"  # urlwatch looks for 1.x files to migrate under ~
+            home.mkdir(exist_ok=True)
+            command = [
+                str(self.urlwatch),
+                "--urls",
+                str(self.jobs),
+                "--config",
+                str(self.config),
+                "--cache",
+                str(folder / "cache.db"),
+                "--hooks",
+                str(folder / "hooks.py"),  # absent: no hooks
+            ]
+            env = child_environment(
+                HOME=str(home),
+                XDG_CONFIG_HOME=str(home / ".config"),
+                XDG_CACHE_HOME=str(home / ".cache"),
+            )
+            return command, env
+        command = [
+            sys.executable,
+            "-m",
+            "claimledger",
+            "--ledger",
+            str(folder / "claims.yaml"),
+            "refresh",
+            "--allow-private",  # the corpus is served on 127.0.0.1
+            "--concurrency",
+            str(tool.in_flight),
+            "--per-host",
+            str(tool.in_flight),
+            "--interval",
+            "0",
+        ]
+        return command, child_environment()
+
+    def run(self, tool: Tool, phase: str, round_: int, folder: Path) -> Run:
+        command, env = self.command(tool, folder)
+        self.server.clear_requests()
+        wall, peak, cpu, code = timed(command, env, folder, folder / f"{tool.key}-{phase}")
+        requested, not_modified, robots, seen = self.count()
+        run = Run(tool.key, phase, round_, wall, peak, cpu, requested, not_modified, robots, code)
+        print(
+            f"  round {round_} {tool.label:<28} {phase}: {wall:6.2f} s, {peak:4.0f} MiB, "
+            f"{cpu:5.2f} CPU-s, {requested} page requests ({not_modified} answered 304)"
+            f"{f', {robots} robots.txt' if robots else ''}, exit {code}",
+            flush=True,
+        )
+        self.check(tool, run, seen, folder / f"{tool.key}-{phase}")
+        return run
+
+    def check(self, tool: Tool, run: Run, seen: set[str], output: Path) -> None:
+        """Every page fetched, a normal exit, and for urlwatch a report of each page."""
+        stderr = output.with_suffix(".err").read_text(errors="replace")
+        missed = set(self.paths) - seen
+        if missed:
+            raise SystemExit(
+                f"{tool.label} {run.phase} did not request {len(missed)} of {len(self.paths)} "
+                f"pages (e.g. {sorted(missed)[:3]}): its figure would not count.\n{stderr[-2000:]}"
+            )
+        allowed = (0,) if tool.key == "urlwatch" else (0, 1)  # 1: not every quote verified
+        if run.exit_code not in allowed:
+            raise SystemExit(f"{tool.label} {run.phase} exited {run.exit_code}:\n{stderr[-2000:]}")
+        if tool.key != "urlwatch":
+            return
+        report = output.with_suffix(".out").read_text(errors="replace")
+        verbs = re.findall(r"^\d+\. (NEW|CHANGED|ERROR|UNCHANGED): ", report, re.MULTILINE)
+        expected = ["NEW"] * len(self.paths) if run.phase == "cold" else []
+        if sorted(verbs) != expected:
+            counts = {verb: verbs.count(verb) for verb in set(verbs)}
+            raise SystemExit(f"urlwatch {run.phase} reported {counts}:\n{report[-2000:]}")
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def median(runs: Sequence[Run], tool: str, phase: str, figure: str) -> float:
+    values = [getattr(r, figure) for r in runs if r.tool == tool and r.phase == phase]
+    return float(statistics.median(values))
+
+
+def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, kib: float) -> str:
+    from bench_refresh import LATENCY
+
+    peer = next(t for t in tools if t.key == "urlwatch")
+    ours = [t for t in tools if t.key != "urlwatch"]
+    n304 = {
+        t.key: min(r.not_modified for r in runs if r.tool == t.key and r.phase == "warm")
+        for t in tools
+    }
+
+    def floor(in_flight: int) -> float:
+        return pages * LATENCY / in_flight
+
+    lines = [
+        "| figure | claimledger | urlwatch | ratio | goal |",
+        "|---|---|---|---|---|",
+    ]
+    for phase, what, goal in (
+        ("cold", f"cold refresh, {pages:,} pages × {kib:.0f} KiB, {quotes:,} quotes", "≤ 0.5×"),
+        ("warm", "warm refresh, every page 304", "≤ 1 s"),
+    ):
+        theirs = median(runs, peer.key, phase, "wall")
+        their_peak = median(runs, peer.key, phase, "peak_mib")
+        for tool in ours:
+            wall = median(runs, tool.key, phase, "wall")
+            peak = median(runs, tool.key, phase, "peak_mib")
+            label = what
+            if phase == "warm" and (n304[tool.key] < pages or n304[peer.key] < pages):
+                label = (
+                    f"warm refresh (answered 304: claimledger {n304[tool.key]}/{pages}, "
+                    f"urlwatch {n304[peer.key]}/{pages})"
+                )
+            lines.append(
+                f"| {label}, claimledger at {tool.in_flight} in flight "
+                f"| {wall:.1f} s, {peak:.0f} MiB | {theirs:.1f} s, {their_peak:.0f} MiB "
+                f"| {wall / theirs:.2f}× | {goal} (network floor {floor(tool.in_flight):.2f} s) |"
+            )
+    for tool in ours:
+        cold = median(runs, tool.key, "cold", "peak_mib")
+        warm = median(runs, tool.key, "warm", "peak_mib")
+        their_cold = median(runs, peer.key, "cold", "peak_mib")
+        their_warm = median(runs, peer.key, "warm", "peak_mib")
+        lines.append(
+            f"| peak memory cold / warm, claimledger at {tool.in_flight} in flight "
+            f"| {cold:.0f} / {warm:.0f} MiB | {their_cold:.0f} / {their_warm:.0f} MiB "
+            f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
+            "| ≤ 200 MiB whatever the page count |"
+        )
+    for tool in ours:
+        cold = median(runs, tool.key, "cold", "cpu")
+        warm = median(runs, tool.key, "warm", "cpu")
+        their_cold = median(runs, peer.key, "cold", "cpu")
+        their_warm = median(runs, peer.key, "warm", "cpu")
+        lines.append(
+            f"| CPU time (user + sys) cold / warm, claimledger at {tool.in_flight} in flight "
+            f"| {cold:.1f} / {warm:.1f} s | {their_cold:.1f} / {their_warm:.1f} s "
+            f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
+            "| (less noisy than wall time on a busy machine) |"
+        )
+    settings = sorted({t.in_flight for t in tools})
+    floors = ", ".join(f"{floor(n):.2f} s at {n} in flight" for n in settings)
+    lines.append(
+        f"| network floor: {pages:,} pages × {LATENCY * 1000:.0f} ms / in flight "
+        f"| {floors} | {floor(peer.in_flight):.2f} s at {peer.in_flight} | — | — |"
+    )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--with-peers", action="store_true", help="install and run urlwatch")
+    parser.add_argument("--pages", type=int, default=200, help="pages served (default 200)")
+    parser.add_argument("--rounds", type=int, default=3, help="A/B rounds (default 3)")
+    args = parser.parse_args(argv)
+    if args.pages < 1 or args.rounds < 1:
+        parser.error("--pages and --rounds take a positive number")
+    return args
+
+
+def main(argv: Sequence[str]) -> int:
+    args = arguments(argv)
+    if not args.with_peers:
+        print(USAGE)
+        return 0
+    # A Python started with SIGINT ignored passes that on to its children through exec
+    # (restore_signals resets only SIGPIPE and SIGXFSZ), and they skip work users pay for.
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN, (
+        "SIGINT is ignored in this process (started in the background by a shell without job "
+        "control?): run the benchmark in the foreground"
+    )
+
+    # Here, not at the top: the usage line above stays instant.
+    import bench_refresh
+
+    import claimledger
+    from webserver import PageServer
+
+    bench_refresh.PAGES = args.pages
+    tools = [
+        Tool("claimledger-10", f"claimledger at {PEER_CONCURRENCY} in flight", PEER_CONCURRENCY),
+        Tool("claimledger-16", f"claimledger at {BENCH_CONCURRENCY} in flight", BENCH_CONCURRENCY),
+        Tool(
+            "urlwatch", f"urlwatch {URLWATCH_VERSION}, {PEER_CONCURRENCY} workers", PEER_CONCURRENCY
+        ),
+    ]
+    load_before = os.getloadavg()[0]
+    runs: list[Run] = []
+    with (
+        PageServer(latency=bench_refresh.LATENCY) as server,
+        tempfile.TemporaryDirectory(prefix="bench-peers-") as tmp,
+    ):
+        base = Path(tmp) / "corpus"
+        base.mkdir()
+        labels = bench_refresh.build(server, base)
+        paths = {f"/p{p}": f'"v1-{p}"' for p in range(args.pages)}
+        for path, etag in paths.items():
+            page = server.route(path)
+            assert getattr(page, "headers", {}).get("ETag") == etag, f"{path} has no ETag {etag}"
+        kib = sum(bench_refresh.page_size(server, path) for path in paths) / len(paths) / 1024
+        jobs, config = write_urlwatch_files(base, [server.url(path) for path in paths])
+        urlwatch, facts = install_urlwatch(config)
+        # Compile the checkout's source once, as an install would: every run then loads it.
+        source = Path(claimledger.__file__).parent
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(source)],
+            check=True,
+            env=child_environment(),
+            restore_signals=True,
+        )
+        bench = Bench(server, base, paths, urlwatch, jobs, config)
+        print(
+            f"{args.pages} pages ({kib:.0f} KiB of HTML each), {len(labels)} quotes, "
+            f"{bench_refresh.LATENCY * 1000:.0f} ms latency; urlwatch {facts.urlwatch} "
+            f"(beautifulsoup4 {facts.bs4}, lxml {facts.lxml}) with "
+            f"`html2text: {{method: bs4}}`, {facts.workers} workers "
+            f"(urlwatch.worker.MAX_WORKERS), reporters on: {', '.join(facts.reporters_on)}; "
+            f"claimledger refresh --concurrency N --per-host N --interval 0 at "
+            f"N = {PEER_CONCURRENCY} and {BENCH_CONCURRENCY}; rounds: {args.rounds}",
+            flush=True,
+        )
+        for round_ in range(1, args.rounds + 1):
+            shift = (round_ - 1) % len(tools)
+            for tool in [*tools[shift:], *tools[:shift]]:
+                folder = Path(tmp) / f"round{round_}-{tool.key}"
+                folder.mkdir()
+                shutil.copy(base / "claims.yaml", folder / "claims.yaml")
+                runs.append(bench.run(tool, "cold", round_, folder))
+                runs.append(bench.run(tool, "warm", round_, folder))
+                shutil.rmtree(folder)
+    load_after = os.getloadavg()[0]
+    print()
+    print(table(runs, tools, args.pages, len(labels), kib))
+    print()
+    print(
+        f"medians of {args.rounds} rounds, the order rotating each round; {os.cpu_count()} CPUs, "
+        f"load average {load_before:.1f} before and {load_after:.1f} after (a shared machine: "
+        "single runs vary; see the runs above). Ratio: claimledger's median over urlwatch's."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # the children had it too; the temporary folders are gone
+        sys.exit(130)

@@ -1,0 +1,126 @@
+"""The report's shortcuts say exactly what the long way says.
+
+Rendering a big report once took seconds in a few small functions called hundreds of
+thousands of times; each now has a shortcut for the usual case. These tests hold each
+shortcut to the long way it stands for, on generated text full of the characters that
+matter, and the sandbox's remembered answers to the sandbox's own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import urllib.parse
+from typing import Any
+
+import jinja2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimledger import yamledit
+from claimledger.report import Templates, markup, templates_loader
+from claimledger.report.markup import _percent_encoded, md_escape
+from claimledger.report.model import weakest
+from claimledger.vocabulary import Grade
+from claimledger.yamledit import FlowMap
+
+PIECES = [
+    *"aAwW.:#-+=1 \t\n\r\v\f@_*x<>&()[]`|~$\\/,'\"",
+    *("\u2028", "\u2029", "\x85", "\x00", "\x7f", "\x9f", "é", "❤", "\U0001f600"),
+    *("http", "HTTPS", "mailto", "XMPP", "www", "WwW", "ftp", "s:", "xhttp:", "12.", "3)"),
+]
+texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+
+
+def md_escape_the_long_way(text: Any) -> str:
+    escaped = markup.one_line("" if text is None else str(text)).translate(markup._MD_ESCAPES)
+    escaped = markup._WWW_DOT.sub(r"\1\\.", markup._SCHEME_COLON.sub(r"\1\\:", escaped))
+    escaped = markup._EMAIL_AT.sub("&#x2060;\\\\@", escaped)
+    return markup._LEADING_MARKER.sub(markup._escape_leading, escaped, count=1)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(texts)
+def test_md_escape_says_what_the_long_way_says(text: str) -> None:
+    assert md_escape(text) == md_escape_the_long_way(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(texts, st.text()))
+def test_a_quote_is_percent_encoded_as_urllib_does(text: str) -> None:
+    assert _percent_encoded(text) == urllib.parse.quote(text, safe="")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*(str(g) for g in Grade), *Grade]), min_size=1))
+def test_weakest_is_the_weakest_grade(grades: list[str]) -> None:
+    expected = str(min((Grade(g) for g in grades), key=lambda grade: grade.strength))
+    assert weakest(grades) == expected
+    assert type(weakest(iter(grades))) is str
+
+
+def test_weakest_still_refuses_what_is_no_grade() -> None:
+    with pytest.raises(ValueError, match="MAYBE"):
+        weakest(["CLAIMED", "MAYBE"])
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def test_a_template_is_told_to_read_what_it_names_and_what_it_brings_in(
+    tmp_path: Any,
+) -> None:
+    (tmp_path / "plain.md.j2").write_text("{{ report }}\n", "utf-8")
+    (tmp_path / "named.md.j2").write_text("{{ claimreview|length }}\n", "utf-8")
+    (tmp_path / "includer.md.j2").write_text('{% include "named.md.j2" %}\n', "utf-8")
+    (tmp_path / "dynamic.md.j2").write_text("{% include report ~ '.j2' %}\n", "utf-8")
+    (tmp_path / "broken.md.j2").write_text('{% if %}{% include "named.md.j2" %}\n', "utf-8")
+    templates = Templates(jinja2.FileSystemLoader(str(tmp_path)))
+    assert not templates.reads("plain.md.j2", "claimreview")
+    assert templates.reads("named.md.j2", "claimreview")
+    assert templates.reads("includer.md.j2", "claimreview")
+    assert templates.reads("dynamic.md.j2", "claimreview")  # cannot be told: yes
+    assert templates.reads("broken.md.j2", "claimreview")  # the render will say why
+    assert templates.reads("missing.md.j2", "claimreview")
+    bundled = Templates(templates_loader(None))
+    assert not bundled.reads("report.md.j2", "claimreview")
+    assert bundled.reads("report.html.j2", "claimreview")
+
+
+class Holder:
+    mro = "an attribute like any other"
+
+
+def test_the_sandbox_remembers_by_type_and_still_refuses_what_it_refuses() -> None:
+    templates = Templates(jinja2.DictLoader({"t.md.j2": "{{ thing.mro }}"}))
+    assert templates.render("t.md.j2", thing=Holder()) == "an attribute like any other\n"
+    with pytest.raises(Exception, match="mro"):  # a class's mro is not for templates
+        templates.render("t.md.j2", thing=Holder)
+    assert templates.render("t.md.j2", thing=Holder()) == "an attribute like any other\n"
+
+
+# --------------------------------------------------------------------------- yaml dumps
+
+
+def test_history_entries_alike_are_dumped_once_and_told_apart_by_kind() -> None:
+    entry = {"date": dt.date(2026, 12, 1), "on": "x", "by": "rule:quotes", "why": "gone"}
+    values: list[Any] = [
+        FlowMap(entry),
+        entry,
+        {"a": True},
+        {"a": 1},
+        {"a": 1.0},
+        {"a": 0.0},
+        {"a": -0.0},
+        {"a": "2026-12-01"},
+        {"a": dt.date(2026, 12, 1)},
+        {"a": None},
+        {"a": "line one\nline two"},
+        {"history": [FlowMap(entry)]},
+        {"history": [entry]},
+    ]
+    for _ in range(2):  # the second time, from what the first remembered
+        for value in values:
+            for flow in (True, False):
+                assert yamledit._dumped(value, flow=flow) == yamledit._dump(value, flow=flow)
+    assert yamledit._dumped(values[11], flow=False) != yamledit._dumped(values[12], flow=False)
