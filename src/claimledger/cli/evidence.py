@@ -185,7 +185,6 @@ def refresh_command(
     )
     from claimledger.cli.views import (
         claim_summary,
-        claims_json,
         fetch_json,
         needs_attention,
         source_notes,
@@ -239,7 +238,7 @@ def refresh_command(
             {
                 "run": run_id,
                 "evidence": str(opts.store),
-                "claims": claims_json(rows),
+                "claims": rows,
                 "sources": [fetch_json(fetch) for fetch in fetches],
                 "checks": [{**to_json(c), "url": shown(c.url)} for c in checks],
                 **done.json(),
@@ -402,7 +401,6 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     from claimledger.cli.views import (
         artifact_run_line,
         claim_summary,
-        claims_json,
         evidence_gaps,
         fetch_json,
         is_accepted,
@@ -430,7 +428,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
                 "last_refresh": to_json(last.started_at) if last else None,
                 "last_refresh_finished": None if last is None else not incomplete,
                 "unchecked_claims": unchecked,
-                "claims": claims_json(rows),
+                "claims": rows,
                 "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
                 "artifact_runs": to_json(list(runs.values())),
                 "relocations": [relocation_json(search) for search in searches],

@@ -70,7 +70,7 @@ def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[st
         counts = by_claim[claim.id]
         rows.append(
             {
-                "claim": claim.id,
+                "claim_id": claim.id,
                 **{c: counts[c] for c in CHECK_COLUMNS},
                 "failing_sources": sorted(failing.get(claim.id, set())),
             }
@@ -122,7 +122,7 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
         table.add_column(column, justify="right")
     table.add_column("sources failing", overflow="fold")
     for row in attention:
-        cells = [Text(row["claim"])]
+        cells = [Text(row["claim_id"])]
         for column in CHECK_COLUMNS:
             count = row[column]
             style = STATUS_STYLE.get(column if column != "unread" else None, "") if count else "dim"
@@ -131,7 +131,7 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
         table.add_row(*cells)
     for row in rows:
         counts = (str(row[column]) for column in CHECK_COLUMNS)
-        table.add_tsv_row(row["claim"], *counts, ", ".join(row["failing_sources"]))
+        table.add_tsv_row(row["claim_id"], *counts, ", ".join(row["failing_sources"]))
     return table
 
 
@@ -489,13 +489,6 @@ def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
     data.pop("text", None)
     data.pop("body", None)  # a raw fetch's bytes (a sitemap's), never a listing's
     return data
-
-
-def claims_json(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """`claim_summary`'s rows as JSON: the claim under `claim_id`, as every output names it."""
-    return [
-        {"claim_id": row["claim"], **{k: v for k, v in row.items() if k != "claim"}} for row in rows
-    ]
 
 
 URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from"})
