@@ -9,6 +9,7 @@ matter, and the sandbox's remembered answers to the sandbox's own.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import urllib.parse
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import yamledit
+from claimledger import urls, yamledit
 from claimledger.report import Templates, markup, templates_loader
 from claimledger.report.markup import _percent_encoded, md_escape
 from claimledger.report.model import weakest
@@ -49,6 +50,38 @@ def test_md_escape_says_what_the_long_way_says(text: str) -> None:
 @given(st.one_of(texts, st.text()))
 def test_a_quote_is_percent_encoded_as_urllib_does(text: str) -> None:
     assert _percent_encoded(text) == urllib.parse.quote(text, safe="")
+
+
+URL_PIECES = [
+    *("https://", "http://", "HTTPS://", "user:pw@", "[::1]", "docs.example", ":8080", ":99999"),
+    *("/a", "/b c", "/%41", "/é", "?q=1", "?token=s3cret", "&api_key=x", "&x=", ";p", "'", '"'),
+    *("<", ">", "`", "|", "\\", "{", "}", "^", "!", "$", "*", "+", ",", "=", "~", "_", ".."),
+]
+pages = st.lists(st.sampled_from(URL_PIECES), min_size=1, max_size=8).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(pages, st.one_of(texts, st.text(max_size=40)))
+def test_a_quote_link_is_made_safe_as_the_whole_link_would_be(page: str, quote: str) -> None:
+    """`md_url` works out a page's safe form once for all its quotes: the link it gives is
+    `safe_url` of the whole link, whatever the page's address and the quote hold."""
+    link = markup.text_fragment_link(page, quote)
+    assert markup.md_url(link) == (urls.safe_url(link) or "")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(texts, st.text(max_size=60)))
+def test_json_for_html_escapes_as_one_translation_per_kind_did(text: str) -> None:
+    data = {"quote": text, "list": [text, 1]}
+    whole = json.dumps(data, indent=2, ensure_ascii=False)
+    by_kind = (
+        whole.translate({ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"})
+        .translate({0x2028: "\\u2028", 0x2029: "\\u2029"})
+        .translate(markup.TERMINAL_CONTROLS)
+    )
+    assert markup.json_for_html(data) == by_kind + "\n"
+    assert json.loads(markup.json_for_html(data)) == data
+    assert markup.without_terminal_controls(whole) == whole.translate(markup.TERMINAL_CONTROLS)
 
 
 @settings(max_examples=300, deadline=None)
@@ -97,6 +130,25 @@ def test_the_sandbox_remembers_by_type_and_still_refuses_what_it_refuses() -> No
     with pytest.raises(Exception, match="mro"):  # a class's mro is not for templates
         templates.render("t.md.j2", thing=Holder)
     assert templates.render("t.md.j2", thing=Holder()) == "an attribute like any other\n"
+
+
+def test_a_format_string_is_still_refused_its_attributes_once_format_was_read() -> None:
+    """Attributes the sandbox found safe are read without asking again, but a method is
+    handed out the long way: `str.format` reaching for `__class__` is refused every time."""
+    templates = Templates(
+        jinja2.DictLoader(
+            {
+                "plain.md.j2": "{{ pattern.format(thing) }}",
+                "reach.md.j2": "{{ reach.format(thing) }}",
+            }
+        )
+    )
+    for _ in range(2):
+        assert templates.render("plain.md.j2", pattern="{0.mro}", thing=Holder()) == (
+            "an attribute like any other\n"
+        )
+        with pytest.raises(Exception, match=r"__class__|unsafe|access"):
+            templates.render("reach.md.j2", reach="{0.__class__}", thing=Holder())
 
 
 # --------------------------------------------------------------------------- yaml dumps

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -81,14 +81,16 @@ def build_report(
     (`artifact_runs`: the last run of each artifact claim's command, by claim; `as_read`:
     the quotes' verdicts on the archived copies of the reading day)."""
     evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {}, as_read)
-    claims = {claim.id: _claim_view(ledger, claim, evidence) for claim in ledger.claims}
+    by_section: dict[str, list[ClaimView]] = {section.id: [] for section in ledger.sections}
+    for claim in ledger.claims:
+        by_section.setdefault(claim.section, []).append(_claim_view(ledger, claim, evidence))
     sections = tuple(
         SectionView(
             id=section.id,
             anchor=anchor("section", section.id),
             title=section.title,
             intro=redact_urls(section.intro),
-            claims=tuple(claims[c.id] for c in ledger.claims if c.section == section.id),
+            claims=tuple(by_section[section.id]),
             after=redact_urls(section.after),
         )
         for section in ledger.sections
@@ -141,6 +143,8 @@ class _Evidence:
     traces: Mapping[tuple[str, str], Trace]
     artifact_runs: Mapping[str, ArtifactRun]
     as_read: Mapping[CheckKey, AsReadCheck]
+    premises: dict[str, PremiseView] = field(default_factory=dict)
+    """Each claim as a premise, once worked out (many claims may rest on one)."""
 
     @classmethod
     def of(
@@ -168,6 +172,13 @@ class _Evidence:
             as_read=latest_by_key(as_read),
         )
 
+    def premise(self, claim_id: str) -> PremiseView:
+        """The claim `claim_id` as a premise of another, linked, with its weakest grade."""
+        view = self.premises.get(claim_id)
+        if view is None:
+            view = self.premises[claim_id] = _premise(self.claims[claim_id])
+        return view
+
     def check(self, claim: Claim, quote: Quote, source_id: str) -> CheckRecord | None:
         return self.checks.get((claim.id, quote.text, source_id))
 
@@ -187,13 +198,13 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         _quote_view(ledger, claim, index, quote, evidence)
         for index, quote in enumerate(claim.quotes)
     )
-    premises = tuple(_premise(evidence.claims[p]) for p in claim.depends_on)
+    premises = tuple(evidence.premise(p) for p in claim.depends_on)
     facets = tuple(
         _facet_view(
             claim,
             facet,
             quotes,
-            tuple(_premise(evidence.claims[p]) for p in claim.premises_of(facet)),
+            tuple(evidence.premise(p) for p in claim.premises_of(facet)),
             evidence,
         )
         for facet in claim.grades
@@ -526,13 +537,14 @@ def _facet_view(
 ) -> FacetView:
     trace = evidence.traces.get((claim.id, facet.on))
     words = _facet_evidence(facet, quotes, premises, trace)
+    grade = str(facet.grade)
     return FacetView(
         on=facet.on,
-        grade=str(facet.grade),
+        grade=grade,
         basis=str(facet.basis),
         why=facet.why,
         evidence=words,
-        line=f"Grade on {facet.on}: {facet.grade} — {words}",
+        line=f"Grade on {facet.on}: {grade} — {words}",
         trace="" if trace is None else f"rule {trace.rule}: {trace.outcome}",
         flags=_facet_flags(claim, facet, evidence),
         premises=tuple(premises) if facet.depends_on is not None else (),

@@ -8,7 +8,9 @@ to. The address the report is published at (`base_url`) makes the reviews' ids a
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import json
 import re
 import urllib.parse
@@ -18,7 +20,12 @@ from pathlib import PurePath
 from typing import Any, Protocol
 
 from claimledger.errors import InputError
-from claimledger.report.markup import TERMINAL_CONTROLS, excerpt, json_for_html, sentence
+from claimledger.report.markup import (
+    excerpt,
+    json_for_html,
+    sentence,
+    without_terminal_controls,
+)
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
@@ -161,7 +168,7 @@ def published_at(url: str) -> str:
 def _dump(data: Any) -> str:
     """JSON as written, with DEL and the C1 controls escaped (the same value) for a
     terminal that `-o -` may print it to."""
-    return json.dumps(data, indent=2, ensure_ascii=False).translate(TERMINAL_CONTROLS) + "\n"
+    return without_terminal_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 # --------------------------------------------------------------------------- JSON
@@ -223,11 +230,30 @@ def report_data(report: Report) -> dict[str, Any]:
     exit_status of null when it did not finish, and an error when it did not start,
     timed out or exited non-zero; output is what it printed (cut past 10,000 characters).
     """
-    return {
-        "schema_version": REPORT_VERSION,
-        "claimledger_report": REPORT_VERSION,
-        **dataclasses.asdict(report),
-    }
+    return {"schema_version": REPORT_VERSION, "claimledger_report": REPORT_VERSION, **_data(report)}
+
+
+def _data(value: Any) -> Any:
+    """`dataclasses.asdict` of a view: each record a dict, each tuple a tuple, a plain value
+    as it is (`asdict` deep-copies each of the half a million strings of a big report, most
+    of the work of its JSON; a view holds nothing mutable that needs a copy)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple:
+        return tuple(_data(item) for item in value)
+    if dataclasses.is_dataclass(kind):
+        return {name: _data(getattr(value, name)) for name in _field_names(kind)}
+    return copy.deepcopy(value)  # what `asdict` makes of anything else
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The fields of a view's type, in order (read once per type, not once per view)."""
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 # --------------------------------------------------------------------------- ClaimReview
@@ -254,10 +280,13 @@ def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str,
     are that address and the claim's anchor; without it the @id is the bare anchor and
     there is no url, since none is known.
     """
-    return [_claim_review(report, claim, base_url) for claim in report.claims]
+    sources = {source.id: source for source in report.sources}
+    return [_claim_review(report, claim, base_url, sources) for claim in report.claims]
 
 
-def _claim_review(report: Report, claim: ClaimView, base_url: str | None) -> dict[str, Any]:
+def _claim_review(
+    report: Report, claim: ClaimView, base_url: str | None, sources: Mapping[str, SourceView]
+) -> dict[str, Any]:
     lowest = Grade(weakest(f.grade for f in claim.facets))
     body = " ".join(
         sentence(facet.line) + (f" Why: {sentence(facet.why)}" if facet.why else "")
@@ -275,7 +304,7 @@ def _claim_review(report: Report, claim: ClaimView, base_url: str | None) -> dic
         "datePublished": _graded_on(claim, lowest),
         "reviewBody": body,
         "reviewRating": _rating(lowest, traces or body),
-        "itemReviewed": _item_reviewed(report, claim),
+        "itemReviewed": _item_reviewed(sources, claim),
     }
     if report.author:
         review["author"] = {"@type": "Person", "name": report.author}
@@ -294,8 +323,7 @@ def _rating(grade: Grade, explanation: str) -> dict[str, Any]:
     return rating | {"alternateName": str(grade), "ratingExplanation": explanation}
 
 
-def _item_reviewed(report: Report, claim: ClaimView) -> dict[str, Any]:
-    by_id = {source.id: source for source in report.sources}
+def _item_reviewed(by_id: Mapping[str, SourceView], claim: ClaimView) -> dict[str, Any]:
     cited = list(dict.fromkeys(s.source_id for quote in claim.quotes for s in quote.sources))
     appearances = [_appearance(by_id[source_id]) for source_id in cited]
     publishers = sorted({by_id[source_id].publisher for source_id in cited})

@@ -100,14 +100,25 @@ def md_escape(text: Any) -> MarkdownText:
     """
     if isinstance(text, MarkdownText):
         return text
+    return _md_escaped(text) if type(text) is str else _escaped(text)
+
+
+@functools.lru_cache(maxsize=16384)
+def _md_escaped(text: str) -> MarkdownText:
+    """`md_escape` of a str (remembered: a report prints the same labels, dates and titles
+    thousands of times)."""
     if (
-        type(text) is str
-        and (not text or (text[0] not in _PLAIN_START and text[-1] != " "))
+        (not text or (text[0] not in _PLAIN_START and text[-1] != " "))
         and _ESCAPE_NEEDED.search(text) is None
         and (":" not in text or _SCHEME_COLON.search(text) is None)
         and ("." not in text or _WWW_DOT.search(text) is None)
     ):
-        return MarkdownText(text)  # nothing in it that any step below would change
+        return MarkdownText(text)  # nothing in it that `_escaped` would change
+    return _escaped(text)
+
+
+def _escaped(text: Any) -> MarkdownText:
+    """`md_escape` the long way: every step, whatever `text` holds."""
     escaped = one_line("" if text is None else str(text)).translate(_MD_ESCAPES)
     escaped = _WWW_DOT.sub(r"\1\\.", _SCHEME_COLON.sub(r"\1\\:", escaped))
     escaped = _EMAIL_AT.sub("&#x2060;\\\\@", escaped)
@@ -122,14 +133,29 @@ def _escape_leading(match: re.Match[str]) -> str:
 
 def md_url(url: Any) -> MarkdownText:
     """A link destination: a safe http(s) URL, or an in-page `#anchor`; otherwise empty."""
-    return _destination(str(url or ""))
+    text = str(url or "")
+    if _ANCHOR.fullmatch(text):
+        return MarkdownText(text)
+    quoted = _TEXT_FRAGMENT_LINK.fullmatch(text)
+    if quoted is None:
+        return _destination(text)
+    page = _destination(quoted["page"])
+    return MarkdownText(page + quoted["directive"]) if page else page
+
+
+_ANCHOR = re.compile(r"#[a-z0-9._-]+")
+_TEXT_FRAGMENT_LINK = re.compile(
+    r"(?P<page>https?://[!\"$-~]*)(?P<directive>#:~:text=[\w.~%,-]*)", re.ASCII
+)
+"""A link to a quoted sentence (`text_fragment_link`): a page's address in printable ASCII
+with no fragment, then a text directive of characters `safe_url` leaves as they are and
+no `&` or `=`. `safe_url` of the whole is `safe_url` of the page followed by the directive,
+so the page's form is worked out once for all the quotes on it."""
 
 
 @functools.lru_cache(maxsize=4096)
 def _destination(text: str) -> MarkdownText:
     """`md_url` of a text (remembered: a report links each source from every quote on it)."""
-    if re.fullmatch(r"#[a-z0-9._-]+", text):
-        return MarkdownText(text)
     return MarkdownText(safe_url(text) or "")
 
 
@@ -140,9 +166,13 @@ def md_link(text: Any, url: Any) -> MarkdownText:
     return MarkdownText(f"[{label}]({destination})") if destination else label
 
 
+_NOT_IN_ID = re.compile(r"[^a-z0-9._-]")
+"""What an id or anchor may not hold (each such character becomes a `-`)."""
+
+
 def md_anchor(anchor: Any) -> MarkdownText:
     """An id for `<a id="…">` and `(#…)`: only lowercase letters, digits, '.', '_', '-'."""
-    return MarkdownText(re.sub(r"[^a-z0-9._-]", "-", str(anchor).lower()))
+    return MarkdownText(_NOT_IN_ID.sub("-", str(anchor).lower()))
 
 
 def code_block(text: Any, language: str = "") -> MarkdownText:
@@ -222,10 +252,20 @@ def author_html(text: Any) -> Markup:
 
 # --------------------------------------------------------------------------- JSON in HTML
 
-_HTML_SENSITIVE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
-_LINE_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029"})
 TERMINAL_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
 """DEL and the C1 controls as JSON escapes: JSON may hold them raw, a terminal may obey them."""
+_TERMINAL_CONTROL = re.compile("[\x7f-\x9f]")
+_IN_SCRIPT = re.compile("[<>&\u2028\u2029\x7f-\x9f]")
+_JSON_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+    **{chr(code): escape for code, escape in TERMINAL_CONTROLS.items()},
+}
+"""What JSON in an HTML `<script>` element writes as \\u escapes (one regex finds them all:
+`str.translate` walks a report's megabytes of non-ASCII text many times slower)."""
 
 
 def json_for_html(data: Any) -> str:
@@ -234,10 +274,17 @@ def json_for_html(data: Any) -> str:
     the two line separators JavaScript once refused in strings, and DEL and the C1
     controls (a terminal may obey them). Still the same JSON value."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return (
-        text.translate(_HTML_SENSITIVE).translate(_LINE_SEPARATORS).translate(TERMINAL_CONTROLS)
-        + "\n"
-    )
+    return _IN_SCRIPT.sub(_json_escape, text) + "\n"
+
+
+def without_terminal_controls(json_text: str) -> str:
+    """JSON text with DEL and the C1 controls written as \\u escapes: the same JSON value,
+    which a terminal it is printed to cannot take for commands."""
+    return _TERMINAL_CONTROL.sub(_json_escape, json_text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return _JSON_ESCAPES[match.group()]
 
 
 # --------------------------------------------------------------------------- words and ids
@@ -245,7 +292,7 @@ def json_for_html(data: Any) -> str:
 
 def anchor(kind: str, ident: str) -> str:
     """An HTML id / URL fragment that needs no escaping anywhere."""
-    return f"{kind}-{re.sub(r'[^a-z0-9._-]', '-', ident.lower())}"
+    return f"{kind}-{_NOT_IN_ID.sub('-', ident.lower())}"
 
 
 def sentence(text: Any) -> str:
@@ -278,13 +325,17 @@ def text_fragment_link(url: str, quote: str) -> str:
     its last five. Each part is percent-encoded, `-`, `&` and `,` included, since those
     are the directive's own syntax.
     """
+    separator = "" if "#" in url else "#"
+    return f"{url}{separator}:~:text={_text_directive(quote)}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_directive(quote: str) -> str:
+    """The `text=` value for a quote (remembered: a quote is linked on each of its sources)."""
     words = quote.split()
     if len(words) > 12:
-        directive = f"{_fragment_part(words[:5])},{_fragment_part(words[-5:])}"
-    else:
-        directive = _fragment_part(words)
-    separator = "" if "#" in url else "#"
-    return f"{url}{separator}:~:text={directive}"
+        return f"{_fragment_part(words[:5])},{_fragment_part(words[-5:])}"
+    return _fragment_part(words)
 
 
 def _fragment_part(words: Sequence[str]) -> str:
@@ -292,11 +343,17 @@ def _fragment_part(words: Sequence[str]) -> str:
 
 
 _ENCODED = re.compile(r"[^A-Za-z0-9_.~ -]+")
+_ASCII_ENCODED = {
+    code: f"%{code:02X}" for code in range(128) if not re.fullmatch(r"[A-Za-z0-9_.~-]", chr(code))
+}
+"""The percent code of each ASCII character `quote` encodes: all but the unreserved ones."""
 
 
 def _percent_encoded(text: str) -> str:
-    """`urllib.parse.quote(text, safe="")`, a run of characters to encode at a time, the
-    spaces between words all at once (the report links every quote it shows)."""
+    """`urllib.parse.quote(text, safe="")`: ASCII text by one table, other text a run of
+    characters to encode at a time (the report links every quote it shows)."""
+    if text.isascii():
+        return text.translate(_ASCII_ENCODED)
     return _ENCODED.sub(_percent_codes, text).replace(" ", "%20")
 
 
@@ -321,4 +378,5 @@ __all__ = [
     "text_fragment_link",
     "upper_first",
     "without_controls",
+    "without_terminal_controls",
 ]

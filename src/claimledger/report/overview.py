@@ -6,6 +6,7 @@ Pure, like `claimledger.report.build`, which builds the claim views they read.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -32,23 +33,30 @@ from claimledger.urls import safe_url
 from claimledger.vocabulary import Grade
 
 
-def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[ClaimView, SourceCheck]]]:
-    """Each source id with the claims citing it and their checks there, in report order."""
-    citing: dict[str, list[tuple[ClaimView, SourceCheck]]] = {}
+def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:
+    """Each source id with the claims citing it (as cited) and their checks there, in
+    report order."""
+    citing: dict[str, list[tuple[PremiseView, SourceCheck]]] = {}
     for claim in claims:
+        cited_as = cited_claim(claim)
         for quote in claim.quotes:
             for check in quote.sources:
-                citing.setdefault(check.source_id, []).append((claim, check))
+                citing.setdefault(check.source_id, []).append((cited_as, check))
     return citing
 
 
+def cited_claim(claim: ClaimView) -> PremiseView:
+    """A claim as a list of claims names it: linked, with its weakest grade."""
+    return PremiseView(claim.id, claim.anchor, claim.title, weakest(f.grade for f in claim.facets))
+
+
 def source_view(
-    source: Source, citing: Sequence[tuple[ClaimView, SourceCheck]], fetch: FetchRecord | None
+    source: Source, citing: Sequence[tuple[PremiseView, SourceCheck]], fetch: FetchRecord | None
 ) -> SourceView:
     """A source as the report lists it: its state at the last fetch, who cites it, its moves."""
     checked = [check.source_status for _, check in citing if check.source_status is not None]
     status = fetch.source_status if fetch is not None else (checked[0] if checked else None)
-    claims = list({claim.id: claim for claim, _ in citing}.values())
+    claims = {claim.claim_id: claim for claim, _ in citing}
     moved_to = safe_url(fetch.moved_to) if fetch is not None and status == "moved" else None
     return SourceView(
         id=source.id,
@@ -60,9 +68,7 @@ def source_view(
         status=status or "unchecked",
         label=_source_words(status, fetch),
         moved_to=moved_to,
-        cited_by=tuple(
-            PremiseView(c.id, c.anchor, c.title, weakest(f.grade for f in c.facets)) for c in claims
-        ),
+        cited_by=tuple(claims.values()),
         moves=tuple(
             f"moved on {move.date} from {safe_url(move.moved_from) or 'an address not shown'}"
             for move in source.history
@@ -215,8 +221,10 @@ def summary(
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def day(moment: datetime) -> str:
-    """The UTC day of a moment, as the report dates everything."""
+    """The UTC day of a moment, as the report dates everything (remembered: one refresh
+    dates thousands of checks with the same few moments)."""
     return (moment.astimezone(UTC) if moment.tzinfo else moment).date().isoformat()
 
 
@@ -305,10 +313,7 @@ def _finding(touched: Sequence[ClaimView], one: str, many: str) -> FindingView:
     return FindingView(
         count=len(touched),
         text=one if len(touched) == 1 else many,
-        claims=tuple(
-            PremiseView(c.id, c.anchor, c.title, weakest(f.grade for f in c.facets))
-            for c in named.values()
-        ),
+        claims=tuple(cited_claim(claim) for claim in named.values()),
     )
 
 

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import re
 import signal
 import threading
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -124,6 +126,16 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
                 self._safe_attributes[key] = safe
         return safe
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """The sandbox's `getattr`, straight to the value when the sandbox has already
+        found this attribute of this type safe and the value is no method (a `str.format`
+        is the one kind of value the sandbox hands out wrapped)."""
+        if self._safe_attributes.get((type(obj), attribute)):
+            value = getattr(obj, attribute, _ABSENT)
+            if value is not _ABSENT and type(value) not in _METHODS:
+                return value
+        return super().getattr(obj, attribute)
+
     def call_binop(
         self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
     ) -> Any:
@@ -138,6 +150,11 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
             if isinstance(value, int) and not isinstance(value, bool):
                 _bounded(value)
         return super().call(__context, __obj, *args, **kwargs)
+
+
+_ABSENT = object()
+_METHODS = frozenset({types.MethodType, types.BuiltinMethodType})
+"""The kinds of value the sandbox's `getattr` may hand out wrapped (a bound `str.format`)."""
 
 
 def _bounded(size: int) -> None:
@@ -157,6 +174,17 @@ def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
         return function(*args, **kwargs)
 
     return bounded
+
+
+def _takes_arguments(function: Callable[..., Any]) -> bool:
+    """Whether a filter can be handed anything besides its value (a filter that cannot, such
+    as `md`, cannot be handed a size either); yes when its signature cannot be read."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return len(parameters) != 1 or any(p.kind in variadic for p in parameters)
 
 
 class Templates:
@@ -184,7 +212,8 @@ class Templates:
         )
         self.environment.filters.update(FILTERS)
         self.environment.filters = {
-            name: _bounded_filter(function) for name, function in self.environment.filters.items()
+            name: _bounded_filter(function) if _takes_arguments(function) else function
+            for name, function in self.environment.filters.items()
         }
 
     def source(self, name: str) -> str:
@@ -246,9 +275,9 @@ class Templates:
         return text if text.endswith("\n") else text + "\n"
 
 
-_REFERENCES = re.compile(r"\b(?:include|import|extends|from)\b")
-"""Words of the statements that bring in another template (the text has them wherever
-a template's code does)."""
+_REFERENCES = re.compile(r"\{%[-+]?\s*(?:include|import|extends|from)\b")
+"""The start of a statement that brings in another template (each is a tag of its own,
+so the text has one of these wherever a template's code does)."""
 
 
 def _bounded_text(pieces: Iterator[str]) -> str:
