@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import fcntl
+import io
 import json
 import os
 import pty
@@ -290,6 +291,50 @@ def test_tsv_cells_show_tabs_newlines_and_controls_as_pictures() -> None:
         "one\u2409two\u240athree\t\u241b]0;owned\u2407 and \ufffd",
         "\t",
     ]
+
+
+def test_a_pipe_gets_wide_and_control_characters_whole_on_their_row() -> None:
+    """Columns of printable ASCII are laid out without wrapping; one holding a tab, a
+    control character or wide and combining letters the long way: all whole, on one row."""
+    from claimledger.cli.console import TerminalConsole
+
+    piped = io.StringIO()
+    console = TerminalConsole(file=piped, width=20, force_terminal=False, color_system=None)
+    table = Table("id", "text")
+    cells = [
+        ("an-id-longer-than-the-pipe-is-wide", "日本語のテキストは幅が広い文字で書かれている"),
+        ("tab", "one\ttwo three four five six"),
+        ("control", "\x1b]0;owned\x07 and more words than fit"),
+        ("combining", "e\u0301te\u0301 a\u0300 la plage, and more words"),
+    ]
+    for row in cells:
+        table.add_row(*row)
+    console.print(table)
+
+    lines = piped.getvalue().splitlines()
+    assert len(lines) == 3 + len(cells) + 1  # borders, header, one line a row
+    shown = "\n".join(lines)
+    assert "an-id-longer-than-the-pipe-is-wide" in shown
+    assert "日本語のテキストは幅が広い文字で書かれている" in shown
+    assert "\x1b" not in shown and "\u241b]0;owned\u2407 and more words than fit" in shown
+    assert "e\u0301te\u0301 a\u0300 la plage, and more words" in shown
+
+
+def test_a_control_character_in_the_widest_cell_costs_no_letter() -> None:
+    """Its picture is in the cell before rich lays the table out: rich gives an ESC no
+    width and the picture one, and the last letter once fell out of the column."""
+    from claimledger.cli.console import TerminalConsole
+
+    for terminal in (False, True):
+        piped = io.StringIO()
+        console = TerminalConsole(file=piped, width=120, force_terminal=terminal, color_system=None)
+        table = Table("id", "text")
+        table.add_row("control", "\x1b[31mred words\x1b[0m end")
+        table.add_row("plain", Text("short \x1b text"))
+        console.print(table)
+        shown = piped.getvalue()
+        assert "\u241b[31mred words\u241b[0m end │" in shown
+        assert "short \u241b text" in shown
 
 
 # --------------------------------------------------------------------------- -q and -v

@@ -678,3 +678,45 @@ def test_readings_that_reused_another_addresss_snapshot_are_no_evidence(tmp_path
         assert store.answered_snapshot(new, "r", Validators(None, lm)) is None
         assert store.latest_fetches()[old].misread is True
         assert store.snapshot_at(old, None) is not None  # only the honest reading is left
+
+
+def test_verdicts_are_the_latest_checks_in_the_fields_the_rules_weigh(
+    evidence_path: Path,
+) -> None:
+    """`latest_verdicts` is what a regrade reads: the same rows as `latest_checks`, the
+    same damaged rows skipped, each field equal to the record's."""
+    with EvidenceStore.open(evidence_path) as store:
+        first = store.begin_run(at(0), "claims.yaml")
+        store.record_check(first, checked("a"))
+        store.record_check(first, checked("b", status="missing", current=None))
+        store.finish_run(first, at(1))
+        second = store.begin_run(at(2), "claims.yaml")
+        store.record_check(
+            second,
+            checked(
+                "a",
+                status="drifted",
+                meaning_changed=True,
+                change_kinds=("negation added",),
+                current="no events are ever delivered.",
+                checked_at=at(2),
+            ),
+        )
+        store.record_check(second, checked("c", source_status="unreachable", status=None))
+        store.finish_run(second, at(3))
+    with sqlite3.connect(evidence_path) as db:  # a row no version of claimledger writes
+        db.row_factory = sqlite3.Row
+        row = dict(db.execute("SELECT * FROM checks WHERE claim_id = 'c'").fetchone())
+        row.update(id=None, changed_json="{not json", checked_at=at(4).isoformat())
+        marks = ", ".join("?" for _ in row)
+        db.execute(f"INSERT INTO checks ({', '.join(row)}) VALUES ({marks})", list(row.values()))
+    with EvidenceStore.open(evidence_path, readonly=True) as store:
+        checks = store.latest_checks()
+        damaged = store.damaged_rows
+        verdicts = store.latest_verdicts()
+        assert store.damaged_rows == 2 * damaged == 2
+    assert [c.claim_id for c in checks] == ["b", "a"]
+    assert len(verdicts) == len(checks)
+    for verdict, check in zip(verdicts, checks, strict=True):
+        for name in verdict._fields:
+            assert getattr(verdict, name) == getattr(check, name), name

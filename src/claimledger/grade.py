@@ -29,6 +29,7 @@ page that was read says anything about a quote.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
@@ -170,23 +171,20 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
     Checks of a quote's old wording, of a source the ledger dropped, or of a URL the
     author has since corrected say nothing about the ledger as it is.
     """
-    place = {
-        (claim.id, quote.text, source): (position, index)
+    place = {  # each quote on each source, by where the ledger has it: the order returned
+        (claim.id, quote.text, source): (position, index, source)
         for position, claim in enumerate(ledger.claims)
         for index, quote in enumerate(claim.quotes)
         for source in quote.sources
     }
-    shown: dict[str, str] = {}  # each address redacted once, not once a check
-
-    def same_url(check: C) -> bool:
-        urls = (check.url, ledger.sources[check.source_id].url)
-        for url in urls:
-            if url not in shown:
-                shown[url] = redacted(url)
-        return shown[urls[0]] == shown[urls[1]]
-
-    latest = latest_by_key(c for c in checks if check_key(c) in place and same_url(c))
-    return sorted(latest.values(), key=lambda c: (*place[check_key(c)], c.source_id))
+    sources = ledger.sources
+    shown = functools.cache(redacted)  # each address redacted once, not once a check
+    latest = latest_by_key(
+        c
+        for c in checks
+        if check_key(c) in place and shown(c.url) == shown(sources[c.source_id].url)
+    )
+    return [latest[key] for key in sorted(latest, key=place.__getitem__)]
 
 
 def current_as_read(ledger: Ledger, checks: Iterable[AsReadCheck]) -> list[AsReadCheck]:
@@ -372,29 +370,57 @@ def _quote_state(
     )
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What the latest evidence says of all of a claim's quotes, in its quote order, and the
+    evidence it shows: the same for each of the claim's facets."""
+
+    states: tuple[_QuoteState, ...]
+    evidence: tuple[Evidence, ...]
+    read: bool  # some source of some quote was read
+    lost: tuple[_QuoteState, ...]  # no source carries them any more, though every one was read
+    weighed: tuple[_QuoteState, ...]  # read and reworded nowhere: their sources are counted
+    disagreeing: bool  # a meaning changed on one source while another still carries the words
+    reworded: bool  # a quote was reworded (harmlessly) on its page
+
+
+def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) -> _Reading:
+    """A claim's reading, from its quotes' states and the evidence they show."""
+    states = tuple(states)
+    return _Reading(
+        states,
+        tuple(evidence),
+        read=any(state.read for state in states),
+        lost=tuple(state for state in states if state.lost),
+        weighed=tuple(state for state in states if state.read and not state.drifted),
+        disagreeing=any(state.reversed and state.present for state in states),
+        reworded=any(state.drifted for state in states),
+    )
+
+
 class _Latest(dict[tuple[str, str, str], Check]):
     """The latest checks by key, and what they say of each claim's quotes, worked out once
     for all of the claim's facets."""
 
     def __init__(self, checks: Mapping[tuple[str, str, str], Check]) -> None:
         super().__init__(checks)
-        self.states: dict[str, tuple[list[_QuoteState], tuple[Evidence, ...]]] = {}
+        self.readings: dict[str, _Reading] = {}
 
 
-def _quote_states(
+def _reading(
     ledger: Ledger,
     claim: Claim,
     latest: Mapping[tuple[str, str, str], Check],
     read_then: Mapping[tuple[str, str, str], AsReadCheck],
-) -> tuple[list[_QuoteState], tuple[Evidence, ...]]:
-    """Each quote's state, and the evidence they show, in the claim's quote order (the
-    same for every facet of one regrade, so worked out once per claim)."""
-    known = latest.states if isinstance(latest, _Latest) else {}
+) -> _Reading:
+    """Each quote's state, and the evidence they show (the same for every facet of one
+    regrade, so worked out once per claim)."""
+    known = latest.readings if isinstance(latest, _Latest) else {}
     if claim.id not in known:
         states = [_quote_state(ledger, claim, quote, latest, read_then) for quote in claim.quotes]
         told = [_evidence(check) for state in states for check in state.checks]
         told += [_as_read_evidence(then) for state in states for then in state.misquoted]
-        known[claim.id] = states, tuple(told)
+        known[claim.id] = _read_quotes(states, told)
     return known[claim.id]
 
 
@@ -421,16 +447,16 @@ def quotes_rule(
 ) -> _Verdict:
     """Hold, lower or restore a quote-based facet from the latest checks of its quotes (and
     their verdicts on the archived copies of the reading day)."""
-    states, told = _quote_states(ledger, claim, latest, read_then or {})
-    evidence = list(told)
-    if not any(state.read for state in states):
+    reading = _reading(ledger, claim, latest, read_then or {})
+    evidence = list(reading.evidence)
+    if not reading.read:
         why = "no evidence yet" if not evidence else "no source could be read: no evidence"
         return _Verdict(None, "quotes", why, evidence)
-    misquoted = [s for s in states if s.lost and s.misquoted]
+    misquoted = [s for s in reading.lost if s.misquoted]
     if misquoted:
         return _fall(facet, MISQUOTED, _misquoted_why(misquoted, "no source carries"), evidence)
-    gone = [s for s in states if s.lost and not s.reversed and not s.misquoted]
-    reversed_ = [s for s in states if s.lost and s.reversed]
+    gone = [s for s in reading.lost if not s.reversed and not s.misquoted]
+    reversed_ = [s for s in reading.lost if s.reversed]
     if reversed_:
         kinds = _kinds(check for state in reversed_ for check in state.reversed)
         return _fall(
@@ -444,21 +470,19 @@ def quotes_rule(
         return _fall(
             facet, "quotes-gone", f"no source carries {_quotes(len(gone))} any more", evidence
         )
-    short = [
-        s for s in states if s.read and s.possible_sources < facet.min_sources and not s.drifted
-    ]
+    short = [s for s in reading.weighed if s.possible_sources < facet.min_sources]
     verdict = _restore_or_hold(claim, facet, short, evidence)
     if any(state.misquoted for state in short):
         verdict.rule = MISQUOTED
         fewer = f"fewer than {facet.min_sources} independent sources carry"
         verdict.why = _misquoted_why(short, fewer)
-    if any(state.reversed and state.present for state in states):
+    if reading.disagreeing:
         verdict.notice = "sources-disagree"
         verdict.why = (
             "a quote's meaning changed on one source but not on another: "
             "re-read both and split the quote per source"
         )
-    elif any(state.drifted for state in states):
+    elif reading.reworded:
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict

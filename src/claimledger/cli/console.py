@@ -17,13 +17,15 @@ With --quiet, nothing but errors is printed: a line in the house error form
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.measure import Measurement
 from rich.segment import Segment
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from claimledger.cli.app import Output, output, visible_controls
@@ -57,12 +59,20 @@ class TerminalConsole(Console):
     def render(
         self, renderable: RenderableType, options: ConsoleOptions | None = None
     ) -> Iterable[Segment]:
+        """The segments as rich renders them, once it is clear that they hold no control
+        character (with --plain, no style): rich renders a table's every cell through here,
+        then the table, so one look at all the text costs less than one a segment."""
+        segments = list(super().render(renderable, options))
         plain = output().plain
-        for segment in super().render(renderable, options):
-            if segment.control:
-                yield segment
-            else:
-                yield Segment(visible_controls(segment.text), None if plain else segment.style)
+        text = "".join(segment.text for segment in segments if not segment.control)
+        if not plain and visible_controls(text) == text:
+            return segments
+        return [
+            segment
+            if segment.control
+            else Segment(visible_controls(segment.text), None if plain else segment.style)
+            for segment in segments
+        ]
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         how = output()
@@ -77,9 +87,9 @@ class TerminalConsole(Console):
             elif how.plain:
                 self._print_tsv(thing)
             elif self.is_terminal:
-                super().print(thing, **kwargs)
+                super().print(_pictured(thing), **kwargs)
             else:
-                self._print_whole(thing, **kwargs)
+                self._print_whole(_pictured(thing), **kwargs)
 
     def rule(self, title: Any = "", *args: Any, **kwargs: Any) -> None:
         """A titled rule (the demo's steps); its title alone with --plain, none with -q."""
@@ -98,16 +108,43 @@ class TerminalConsole(Console):
 
     def _print_whole(self, table: Table, **kwargs: Any) -> None:
         """The table at the width its cells need (no cell cut or folded), however narrow
-        the pipe's COLUMNS says it is."""
-        measured = Measurement.get(self, self.options.update_width(_WIDEST), table)
-        wanted = max(measured.maximum, 1)
+        the pipe's COLUMNS says it is. A table that does not expand is as wide as its cells
+        at any width above theirs, so it is laid out at one no table reaches, and measured
+        once, as it is rendered."""
         saved = self._width
-        if wanted > self.width:
-            self._width = wanted
+        if not table.expand:
+            self._width = _WIDEST
+            table = self._unwrapped(table)
+        else:
+            measured = Measurement.get(self, self.options.update_width(_WIDEST), table)
+            wanted = max(measured.maximum, 1)
+            if wanted > self.width:
+                self._width = wanted
         try:
             super().print(table, **kwargs)
         finally:
             self._width = saved
+
+    def _unwrapped(self, table: Table) -> Table:
+        """The table with no column wrapped whose every cell is lines of printable ASCII: at
+        the width its cells need such a column has nothing to wrap (rich's measure of each
+        line and its wrapping agree), and rich is spared looking for places to."""
+        unwrapped = copy.copy(table)
+        unwrapped.columns = [
+            dataclasses.replace(column, no_wrap=True) if self._is_printable(column) else column
+            for column in table.columns
+        ]
+        return unwrapped
+
+    def _is_printable(self, column: Column) -> bool:
+        cells = (column.header, column.footer, *column.cells)
+        texts = [self.render_str(cell) if isinstance(cell, str) else cell for cell in cells]
+        return all(
+            isinstance(text, Text)
+            and text.plain.isascii()
+            and text.plain.replace("\n", "").isprintable()
+            for text in texts
+        )
 
     def _print_tsv(self, table: Table) -> None:
         """Straight to the file (rich would turn the tabs into spaces); a blank line before
@@ -117,6 +154,28 @@ class TerminalConsole(Console):
         self._tsv_run = run
         self.file.write(gap + "".join(f"{line}\n" for line in tsv_lines(table)))
         self.file.flush()
+
+
+def _pictured(table: Table) -> Table:
+    """The table with its cells' control characters shown as their pictures before rich
+    lays it out: rich gives an ESC no width and its picture one, so a picture put in after
+    the layout would push the last letter of the widest cell out of its column."""
+    shown = copy.copy(table)
+    shown.columns = [
+        dataclasses.replace(column, _cells=[_pictured_cell(cell) for cell in column.cells])
+        for column in table.columns
+    ]
+    return shown
+
+
+def _pictured_cell(cell: Any) -> Any:
+    if isinstance(cell, str):
+        return visible_controls(cell)
+    if isinstance(cell, Text) and visible_controls(cell.plain) != cell.plain:
+        pictured = cell.copy()
+        pictured.plain = visible_controls(cell.plain)  # one picture a character: spans hold
+        return pictured
+    return cell
 
 
 def tsv_lines(table: Table) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,6 +13,7 @@ from claimledger.cli.app import (
     artifacts_of,
     command,
     err,
+    existing_store,
     found_if,
     latest_artifact_runs,
     latest_checks,
@@ -32,7 +33,8 @@ from claimledger.errors import ExitCode, InputError
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.grade import ArtifactOutcome, Regrade
     from claimledger.ledger import Ledger
-    from claimledger.records import ArtifactRun, AsReadCheck, CheckRecord, RunRecord
+    from claimledger.records import ArtifactRun, AsReadCheck, RunRecord
+    from claimledger.store.rows import CheckVerdict
 
 
 @command("regrade")
@@ -73,7 +75,7 @@ def regrade_command(
     opts = options(ctx)
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
-        checks = latest_checks(opts, ledger)
+        checks = _latest_verdicts(opts, ledger)
         as_read = latest_as_read(opts, ledger)  # verdicts on the reading day's copies
         runs = {} if no_artifacts else _run_artifacts(opts, ledger)
         artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
@@ -104,8 +106,17 @@ def regrade_command(
         return found_if(result.pending or (check and bool(gaps)) or failed)
 
 
+def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
+    """The latest check of each quote the ledger still holds, on each of its sources, in
+    the fields the rules weigh (`latest_checks` with every field costs more than the rules)."""
+    from claimledger.grade import current_checks
+
+    with existing_store(opts) as store:
+        return current_checks(ledger, store.latest_verdicts() if store else [])
+
+
 def _coverage(
-    opts: Options, ledger: Ledger, checks: list[CheckRecord]
+    opts: Options, ledger: Ledger, checks: Sequence[CheckVerdict]
 ) -> tuple[RunRecord | None, list[str]]:
     """The last run, and the claims its evidence does not cover: a gate (`--check`) must
     not pass on a refresh that was cut short."""
@@ -117,7 +128,7 @@ def _coverage(
 
 def _write_proposals(
     opts: Options,
-    checks: list[CheckRecord],
+    checks: Sequence[CheckVerdict],
     artifacts: dict[str, ArtifactOutcome],
     as_read: list[AsReadCheck],
 ) -> Regrade:
@@ -206,7 +217,8 @@ def explain_command(
     claim = ledger.claim(claim_id)
     runs = latest_artifact_runs(opts, ledger)
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
-    result = regrade(ledger, latest_checks(opts, ledger), outcomes, latest_as_read(opts, ledger))
+    checks = _latest_verdicts(opts, ledger)
+    result = regrade(ledger, checks, outcomes, latest_as_read(opts, ledger))
     traces = [t for t in result.traces if t.claim_id == claim_id]
     last_run = runs.get(claim_id)
     if as_json:

@@ -64,8 +64,11 @@ from claimledger.records import (
 from claimledger.store.archived import ArchiveEvidence
 from claimledger.store.rows import (
     ARTIFACT_RUN_COLUMNS,
+    CHECK_COLUMNS,
     RELOCATION_COLUMNS,
     SAVE_COLUMNS,
+    VERDICT_COLUMNS,
+    CheckVerdict,
     artifact_run_from_row,
     artifact_run_values,
     changes_json,
@@ -79,10 +82,12 @@ from claimledger.store.rows import (
     save_values,
     snapshot_zlib,
     stamp,
+    verdict_from_row,
 )
 from claimledger.store.schema import (
     CHECK_MISREAD,
     MISREAD,
+    MISREAD_CHECKS,
     SCHEMA_VERSION,
     migrate,
     schema_version,
@@ -93,6 +98,13 @@ from claimledger.urls import redacted
 
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
+
+_CHECK_SELECT = ", ".join(CHECK_COLUMNS)
+_LATEST_CHECKS = (
+    "FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
+    f"WHERE id NOT IN ({MISREAD_CHECKS}) GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+)
+"""SQL: the newest check of every (claim, quote, source) that is evidence, oldest first."""
 
 # --- The store ----------------------------------------------------------------------------
 
@@ -352,17 +364,20 @@ class EvidenceStore(ArchiveEvidence):
     def latest_checks(self) -> list[CheckRecord]:
         """The newest check of every (claim, quote, source) that is evidence, in the order
         they were recorded (a check made on another address's text is not)."""
-        rows = self._db.execute(
-            "SELECT * FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
-            f"WHERE NOT {CHECK_MISREAD} GROUP BY claim_id, quote_text, source_id) ORDER BY id"
-        )
+        rows = self._db.execute(f"SELECT {_CHECK_SELECT}, 0 {_LATEST_CHECKS}")
         return list(self._readable(rows, check_from_row))
+
+    @_mapped
+    def latest_verdicts(self) -> list[CheckVerdict]:
+        """`latest_checks` in the fields the grading rules weigh (the same rows)."""
+        rows = self._db.execute(f"SELECT {', '.join(VERDICT_COLUMNS)} {_LATEST_CHECKS}")
+        return list(self._readable(rows, verdict_from_row))
 
     @_mapped
     def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
         """Every check of a claim's quotes over all runs, oldest first, misread ones marked."""
         rows = self._db.execute(
-            f"SELECT *, {CHECK_MISREAD} AS misread FROM checks WHERE claim_id = ? ORDER BY id",
+            f"SELECT {_CHECK_SELECT}, {CHECK_MISREAD} FROM checks WHERE claim_id = ? ORDER BY id",
             (claim_id,),
         )
         return list(self._readable(rows, check_from_row))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, get_args
+from typing import Any, NamedTuple, get_args
 
 from claimledger.errors import StoreDamagedError
 from claimledger.records import (
@@ -109,32 +109,158 @@ def hops(text: str) -> tuple[Hop, ...]:
     )
 
 
-def check_from_row(row: sqlite3.Row) -> CheckRecord:
+CHECK_COLUMNS = (
+    "claim_id",
+    "quote_index",
+    "quote_text",
+    "source_id",
+    "url",
+    "source_status",
+    "status",
+    "match_kind",
+    "similarity",
+    "current",
+    "meaning_changed",
+    "changed_json",
+    "occurrences",
+    "context_before",
+    "context_after",
+    "snapshot_hash",
+    "checked_at",
+    "run_id",
+    "recipe",
+    "change_kinds_json",
+    "closest",
+    "closest_kinds_json",
+    "moved_within",
+)
+"""The columns of `checks` that `check_from_row` reads, in its order (then `misread`)."""
+
+
+def check_from_row(row: Sequence[Any]) -> CheckRecord:
+    """A check from the values of CHECK_COLUMNS and `misread`, taken by position: a command
+    reads ten thousand checks, and by name each costs more than the rules spend on it."""
+    (
+        claim_id,
+        quote_index,
+        quote_text,
+        source_id,
+        url,
+        source_status,
+        status,
+        match_kind,
+        similarity,
+        current,
+        meaning_changed,
+        changed_json,
+        occurrences,
+        context_before,
+        context_after,
+        snapshot_hash,
+        checked_at,
+        run_id,
+        recipe,
+        change_kinds_json,
+        closest,
+        closest_kinds_json,
+        moved_within,
+        misread,
+    ) = row
     return CheckRecord(
-        claim_id=row["claim_id"],
-        quote_index=row["quote_index"],
-        quote_text=row["quote_text"],
-        source_id=row["source_id"],
-        url=row["url"],
-        source_status=literal(row["source_status"], SourceStatus),
-        status=None if row["status"] is None else literal(row["status"], CheckStatus),
-        match_kind=None if row["match_kind"] is None else literal(row["match_kind"], MatchKind),
-        similarity=row["similarity"],
-        current=row["current"],
-        meaning_changed=bool(row["meaning_changed"]),
-        changed_words=word_changes(row["changed_json"]),
-        occurrences=row["occurrences"],
-        context_before=row["context_before"],
-        context_after=row["context_after"],
-        snapshot_hash=row["snapshot_hash"],
-        checked_at=moment(row["checked_at"]),
-        run_id=row["run_id"],
-        recipe=row["recipe"],
-        misread=bool(row["misread"]) if "misread" in row.keys() else False,  # noqa: SIM118
-        change_kinds=names(row["change_kinds_json"]),
-        closest=row["closest"],
-        closest_kinds=names(row["closest_kinds_json"]),
-        moved_within=row["moved_within"],
+        claim_id=claim_id,
+        quote_index=quote_index,
+        quote_text=quote_text,
+        source_id=source_id,
+        url=url,
+        source_status=literal(source_status, SourceStatus),
+        status=None if status is None else literal(status, CheckStatus),
+        match_kind=None if match_kind is None else literal(match_kind, MatchKind),
+        similarity=similarity,
+        current=current,
+        meaning_changed=bool(meaning_changed),
+        changed_words=word_changes(changed_json),
+        occurrences=occurrences,
+        context_before=context_before,
+        context_after=context_after,
+        snapshot_hash=snapshot_hash,
+        checked_at=moment(checked_at),
+        run_id=run_id,
+        recipe=recipe,
+        misread=bool(misread),
+        change_kinds=names(change_kinds_json),
+        closest=closest,
+        closest_kinds=names(closest_kinds_json),
+        moved_within=moved_within,
+    )
+
+
+class CheckVerdict(NamedTuple):
+    """What a check says of its quote, in the fields the grading rules weigh (see
+    `claimledger.grade.Check`): a regrade reads every latest check, and all of a record's
+    fields cost more to read than the rules spend on it."""
+
+    claim_id: str
+    quote_text: str
+    source_id: str
+    url: str
+    source_status: SourceStatus
+    status: CheckStatus | None
+    meaning_changed: bool
+    change_kinds: tuple[str, ...]
+    current: str | None
+    checked_at: datetime
+
+
+VERDICT_COLUMNS = (
+    "claim_id",
+    "quote_text",
+    "source_id",
+    "url",
+    "source_status",
+    "status",
+    "meaning_changed",
+    "change_kinds_json",
+    "current",
+    "checked_at",
+    "match_kind",
+    "changed_json",
+    "closest_kinds_json",
+)
+"""The columns `verdict_from_row` reads, in its order: the verdict's, then those it only
+checks, so that a row `check_from_row` skips as damaged is skipped here too."""
+
+
+def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
+    (
+        claim_id,
+        quote_text,
+        source_id,
+        url,
+        source_status,
+        status,
+        meaning_changed,
+        change_kinds_json,
+        current,
+        checked_at,
+        match_kind,
+        changed_json,
+        closest_kinds_json,
+    ) = row
+    if match_kind is not None:
+        literal(match_kind, MatchKind)
+    word_changes(changed_json)
+    names(closest_kinds_json)
+    return CheckVerdict(
+        claim_id=claim_id,
+        quote_text=quote_text,
+        source_id=source_id,
+        url=url,
+        source_status=literal(source_status, SourceStatus),
+        status=None if status is None else literal(status, CheckStatus),
+        meaning_changed=bool(meaning_changed),
+        change_kinds=names(change_kinds_json),
+        current=current,
+        checked_at=moment(checked_at),
     )
 
 

@@ -292,6 +292,13 @@ CHECK_MISREAD = (
 )
 """SQL: this check was made on such a reading."""
 
+MISREAD_CHECKS = (
+    "SELECT c.id FROM misread_fetches m JOIN fetches f ON f.id = m.fetch_id "
+    "JOIN checks c ON c.run_id = f.run_id AND c.url = f.url AND c.recipe = f.recipe"
+)
+"""SQL: the ids of the checks made on such readings, found once for a whole query (asked
+row by row, as CHECK_MISREAD is, it costs a lookup of every check ever made)."""
+
 
 def migrate(connection: sqlite3.Connection, path: Path) -> None:
     """Apply the migrations this file lacks, each in its own transaction."""
