@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,13 @@ PROXY_VARIABLES = (
     "all_proxy",
     "no_proxy",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal gives it. A suite started in the background of a script
+    (`pytest &`) inherits SIGINT ignored, and so would every claimledger it starts: the
+    tests that press Ctrl-C on one would wait in vain."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

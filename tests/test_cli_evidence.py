@@ -31,7 +31,7 @@ from evidence_site import (
     serve_v1,
     write_ledger,
 )
-from webserver import PageServer, trickle, unused_port
+from webserver import Page, PageServer, trickle, unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
@@ -222,6 +222,21 @@ def test_refresh_second_run_reuses_snapshots_on_304(cli: Cli, page_server: PageS
     assert all(s["not_modified"] and s["http_status"] == 304 for s in report["sources"])
     assert set(checks_by_claim(report).values()) == {"verified"}
     assert len(report["checks"]) == 5
+
+
+def test_refresh_counts_the_pages_that_answered_304_on_one_line(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A page unchanged at its own address needs no word of its own; a gone one does."""
+    serve_v1(page_server, etags=True)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_handler("/other", Page(b"gone", 404, {}))
+
+    lines = cli("refresh", "--allow-private", code=1).stdout.splitlines()
+
+    assert "2 sources unchanged (304) since the last full read" in lines
+    assert not [line for line in lines if line.startswith("source ok:")]
+    assert [line for line in lines if line.startswith("source ") and "/other" in line]
 
 
 def test_refresh_exits_1_and_prints_a_summary_when_a_quote_drifted(

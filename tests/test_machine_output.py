@@ -542,3 +542,32 @@ claims:
     assert ledger.source_place("a") == (6, 3)
     assert ledger.quote_place("c", 2) is None and ledger.quote_place("nope", 0) is None
     assert ledger.source_place("nope") is None
+
+
+DOCUMENTS = [
+    {"run": 7, "checks": [], "sources": [{"url": "https://e.org/a", "notes": []}]},
+    {"claims": [{"claim_id": "c", "quotes": [{"text": 'a "quoted"\n\u0085line\u007f'}]}]},
+    {"nested": {"deeper": [[1, 2], {"x": None, "y": True}], "empty": {}}, "n": 1.5},
+    {"ünïcode": ["ä", "\u2028"], "checks": [1], "last": []},
+]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_json_written_as_it_streams_reads_as_json_dumps_writes_it(
+    document: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A list given as an iterator is written an item at a time, and the text is the one a
+    whole document makes: same indentation, separators and escapes."""
+    from claimledger.cli.app import print_json
+
+    print_json(document, versioned=False)
+    whole = capsys.readouterr().out
+    print_json(
+        {key: iter(value) if isinstance(value, list) else value for key, value in document.items()},
+        versioned=False,
+    )
+    streamed = capsys.readouterr().out
+    assert streamed == whole
+    assert json.loads(streamed) == document
+    expected = json.dumps(document, indent=2, ensure_ascii=False)
+    assert whole == expected.replace("\u0085", "\\u0085").replace("\u007f", "\\u007f") + "\n"

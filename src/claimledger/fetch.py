@@ -30,6 +30,7 @@ What the fetcher guarantees, and why:
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import ssl
 import time
@@ -121,8 +122,16 @@ def make_client(
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
+        verify=_tls_context(trust_env),
         event_hooks={"response": [_set_location_aside]},
     )
+
+
+@functools.cache
+def _tls_context(trust_env: bool) -> ssl.SSLContext:
+    """One for every client of a run (the refresh, the archive's): each new one would read
+    the whole CA bundle again."""
+    return httpx.create_ssl_context(trust_env=trust_env)
 
 
 # --- One response -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from claimledger.safeyaml import Located, Path_, collector_paused, compose, load
 from claimledger.schema import LEDGER_SCHEMA
 from claimledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.soundness import meaning_problems
+from claimledger.urls import redacted
 from claimledger.vocabulary import Basis, Grade
 
 
@@ -251,6 +252,19 @@ class Ledger:
             f"no source '{source_id}' in the ledger{did_you_mean(source_id, self.sources)}"
         )
 
+    def sources_at(self, url: str) -> tuple[Source, ...]:
+        """The sources at `url`, as `urls.redacted` shows both: how a fetch is matched to
+        the sources it answers for."""
+        return self._sources_by_url.get(redacted(url), ())
+
+    @functools.cached_property
+    def _sources_by_url(self) -> dict[str, tuple[Source, ...]]:
+        found: dict[str, tuple[Source, ...]] = {}
+        for source in self.sources.values():
+            url = redacted(source.url)
+            found[url] = (*found.get(url, ()), source)
+        return found
+
     @property
     def claim_ids(self) -> list[str]:
         return [claim.id for claim in self.claims]
@@ -312,11 +326,23 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     checked without positions; one it gives up on, and every ledger with a problem, is
     read again with every value's position, so that each problem is told where it is.
     """
+    return read(text, filename)[0]
+
+
+def read(text: str, filename: str = "claims.yaml") -> tuple[Ledger, dict[str, Any] | None]:
+    """`parse`, and the plain data the ledger was built from when the fast reader read
+    it and found no problem (what `claimledger.ledgercache` keeps); else None."""
     with collector_paused():
         data = read_plain(text)
         if data is not None and is_yaml(text) and _is_sound(data):
-            return _build(data, ParsedText(text, None))
-        return _parse_located(text, filename)
+            return sound(data, text), data
+        return _parse_located(text, filename), None
+
+
+def sound(data: dict[str, Any], text: str) -> Ledger:
+    """The ledger of `text`, built from its data as read and found sound before: no check
+    again (positions are read from the text if a message needs one)."""
+    return _build(data, ParsedText(text, None))
 
 
 def _is_sound(data: dict[str, Any]) -> bool:

@@ -35,9 +35,15 @@ MAX_LEDGER_BYTES = 64 * 1024 * 1024
 # --------------------------------------------------------------------------- reading
 
 
-def load(path: Path) -> Ledger:
-    """Read, check and build the ledger at `path`, or raise with every problem in it."""
-    return parse(read_ledger_text(path), str(path))
+def load(path: Path, *, cache: Path | None = None) -> Ledger:
+    """Read, check and build the ledger at `path`, or raise with every problem in it;
+    through the cache at `cache` if one is given (see `claimledger.ledgercache`)."""
+    text = read_ledger_text(path)
+    if cache is None:
+        return parse(text, str(path))
+    from claimledger.ledgercache import parse_cached
+
+    return parse_cached(text, str(path), cache)
 
 
 def read_ledger_text(path: Path) -> str:

@@ -20,7 +20,8 @@ Both tools read the same pages from one PageServer on 127.0.0.1 (50 ms latency, 
 Cold is an empty cache or store; warm is the second run, where every page answers 304
 (both tools send If-None-Match). Runs alternate over the rounds (the order rotates) and
 the table gives medians of the wall time and of each run's own peak RSS (os.wait4 on the
-child). Every run must have requested every page, counted by the server.
+child, started by a launcher process made before the corpus: see launcher.py). Every run
+must have requested every page, counted by the server.
 
 The children run in the foreground with SIGINT not ignored: a Python started with SIGINT
 ignored skips work at exit that users pay for, so a benchmark run that way reads fast.
@@ -47,6 +48,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from launcher import Launcher
 
 if TYPE_CHECKING:
     from webserver import PageServer
@@ -155,39 +158,29 @@ def sigint_ignored(pid: int) -> bool | None:
 
 
 def timed(
-    command: Sequence[str], env: Mapping[str, str], cwd: Path, output: Path
+    launcher: Launcher, command: Sequence[str], env: Mapping[str, str], cwd: Path, output: Path
 ) -> tuple[float, float, float, int]:
     """Run `command` in the foreground: wall seconds, its peak RSS in MiB, CPU seconds, exit code.
 
-    The usage is the child's own (os.wait4), not the running maximum over every child
-    that RUSAGE_CHILDREN gives. Output goes to files, so no pipe can fill and stall it.
+    The usage is the child's own (os.wait4 in the launcher, which started small: see
+    launcher.py), not the running maximum over every child that RUSAGE_CHILDREN gives.
+    Output goes to files, so no pipe can fill and stall it.
     """
-    with (
-        (output.with_suffix(".out")).open("wb") as out,
-        (output.with_suffix(".err")).open("wb") as err,
-    ):
-        started = time.perf_counter()
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            env=dict(env),
-            cwd=cwd,
-            restore_signals=True,
-        )
-        try:
-            ignored = sigint_ignored(child.pid)
-            _, status, usage = os.wait4(child.pid, 0)
-        except BaseException:
-            child.kill()
-            child.wait()
-            raise
-        wall = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
+    started = time.perf_counter()
+    pid = launcher.start(
+        command,
+        stdout=output.with_suffix(".out"),
+        stderr=output.with_suffix(".err"),
+        env=env,
+        cwd=cwd,
+    )
+    ignored = sigint_ignored(pid)
+    ended = launcher.ended()
+    assert ended is not None
+    wall = time.perf_counter() - started
     if ignored:
         raise SystemExit(f"{command[0]} started with SIGINT ignored: its times would read fast")
-    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, child.returncode
+    return wall, ended.peak_kib / 1024, ended.cpu_seconds, ended.code
 
 
 # --------------------------------------------------------------------------- urlwatch
@@ -276,6 +269,7 @@ def write_urlwatch_files(folder: Path, urls: Sequence[str]) -> tuple[Path, Path]
 
 @dataclass
 class Bench:
+    launcher: Launcher
     server: PageServer
     base: Path  # the ledger and the urlwatch files, written once
     paths: dict[str, str]  # page path -> its ETag
@@ -339,7 +333,8 @@ class Bench:
     def run(self, tool: Tool, phase: str, round_: int, folder: Path) -> Run:
         command, env = self.command(tool, folder)
         self.server.clear_requests()
-        wall, peak, cpu, code = timed(command, env, folder, folder / f"{tool.key}-{phase}")
+        output = folder / f"{tool.key}-{phase}"
+        wall, peak, cpu, code = timed(self.launcher, command, env, folder, output)
         requested, not_modified, robots, seen = self.count()
         run = Run(tool.key, phase, round_, wall, peak, cpu, requested, not_modified, robots, code)
         print(
@@ -475,6 +470,7 @@ def main(argv: Sequence[str]) -> int:
         "control?): run the benchmark in the foreground"
     )
 
+    launcher = Launcher()  # before this process grows: see launcher.py
     # Here, not at the top: the usage line above stays instant.
     import bench_refresh
 
@@ -513,7 +509,7 @@ def main(argv: Sequence[str]) -> int:
             env=child_environment(),
             restore_signals=True,
         )
-        bench = Bench(server, base, paths, urlwatch, jobs, config)
+        bench = Bench(launcher, server, base, paths, urlwatch, jobs, config)
         print(
             f"{args.pages} pages ({kib:.0f} KiB of HTML each), {len(labels)} quotes, "
             f"{bench_refresh.LATENCY * 1000:.0f} ms latency; urlwatch {facts.urlwatch} "
@@ -533,6 +529,7 @@ def main(argv: Sequence[str]) -> int:
                 runs.append(bench.run(tool, "cold", round_, folder))
                 runs.append(bench.run(tool, "warm", round_, folder))
                 shutil.rmtree(folder)
+    launcher.close()
     load_after = os.getloadavg()[0]
     print()
     print(table(runs, tools, args.pages, len(labels), kib))

@@ -27,7 +27,6 @@ import itertools
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from launcher import Launcher
 
 from claimledger.fetch import fetch_all, make_client
 from claimledger.records import FetchPolicy, FetchResult
@@ -277,8 +278,9 @@ def fetch_timings() -> None:
 @dataclass
 class Usage:
     """What a refresh's processes used: the main process's peak RSS as the kernel kept it
-    (wait4), and its CPU time and every helper's (a reader pool's fork server, its workers,
-    multiprocessing's resource tracker) sampled from /proc while they ran (Linux)."""
+    (wait4, through the launcher), and its CPU time and every helper's (a reader pool's
+    fork server, its workers, multiprocessing's resource tracker) sampled from /proc while
+    they ran (Linux)."""
 
     main_pid: int = 0
     main_peak_kib: int = 0
@@ -352,7 +354,7 @@ def role_of(pid: int, parent: int, main: int) -> str:
     return "fork server" if b"forkserver" in command else "readers"
 
 
-def refresh(folder: Path) -> tuple[float, dict[str, Any], Usage]:
+def refresh(folder: Path, launcher: Launcher) -> tuple[float, dict[str, Any], Usage]:
     command = [
         sys.executable,
         "-m",
@@ -370,27 +372,21 @@ def refresh(folder: Path) -> tuple[float, dict[str, Any], Usage]:
         "0",
     ]
     usage = Usage()
-    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=stdout, stderr=stderr, text=True)
-        usage.main_pid = process.pid
-        while True:
-            sample(process.pid, usage)
-            for child, parent in descendants(process.pid).items():
-                sample(child, usage, role_of(child, parent, process.pid))
-            ended, status, resources = os.wait4(process.pid, os.WNOHANG)
-            if ended:
-                break
-            time.sleep(0.02)
-        elapsed = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
-        usage.main_peak_kib = resources.ru_maxrss
-        stdout.seek(0)
-        stderr.seek(0)
-        output, errors = stdout.read(), stderr.read()
-    if process.returncode not in (0, 1):
-        raise SystemExit(f"refresh failed: {errors}")
-    report: dict[str, Any] = json.loads(output)
+    stdout, stderr = folder / "refresh.out", folder / "refresh.err"
+    started = time.perf_counter()
+    usage.main_pid = launcher.start(command, stdout=stdout, stderr=stderr)
+    while True:
+        sample(usage.main_pid, usage)
+        for child, parent in descendants(usage.main_pid).items():
+            sample(child, usage, role_of(child, parent, usage.main_pid))
+        ended = launcher.ended(wait=0.02)
+        if ended is not None:
+            break
+    elapsed = time.perf_counter() - started
+    usage.main_peak_kib = ended.peak_kib
+    if ended.code not in (0, 1):
+        raise SystemExit(f"refresh failed: {stderr.read_text()}")
+    report: dict[str, Any] = json.loads(stdout.read_text())
     return elapsed, report, usage
 
 
@@ -411,12 +407,16 @@ def page_size(server: PageServer, path: str) -> int:
 
 def main() -> None:
     fetch_timings()
-    with PageServer(latency=LATENCY) as server, tempfile.TemporaryDirectory() as tmp:
+    with (
+        Launcher() as launcher,  # started while this process is small: see launcher.py
+        PageServer(latency=LATENCY) as server,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         folder = Path(tmp)
         labels = build(server, folder)
         size = sum(page_size(server, f"/p{p}") for p in range(PAGES))
-        cold, report, cold_usage = refresh(folder)
-        warm, warm_report, warm_usage = refresh(folder)
+        cold, report, cold_usage = refresh(folder, launcher)
+        warm, warm_report, warm_usage = refresh(folder, launcher)
         hits = Counter(s["http_status"] for s in warm_report["sources"])
         checks: list[dict[str, Any]] = report["checks"]
         right = sum(

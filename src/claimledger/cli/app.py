@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
 
 import typer
-from typer.core import TyperArgument, TyperOption
+from typer.core import TyperOption
 
 from claimledger import __version__
 from claimledger.atomicfile import refuse_links
@@ -42,25 +42,18 @@ _PYTHON_TYPES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH"}
 _PYTHON_TYPE = re.compile(r"<(?:list\[)?(str|int|float|path)\]?>")
 
 
-def _shown_type(parameter: TyperArgument | TyperOption, ctx: typer.Context) -> str | None:
-    """What help prints beside a parameter. typer writes Python types (`<list[str]>`,
-    `CLAIM <str>`); a reader is told in words: an option's TEXT or N, and nothing beside
-    an argument, whose name and help say what it is."""
-    if isinstance(parameter, TyperArgument):
-        return None
-    if parameter.metavar is not None:
-        return parameter.metavar
-    shown = _typer_shown_type(parameter, ctx)
-    return None if shown is None else _PYTHON_TYPE.sub(_word_for, shown)
+def _shown_metavar(option: TyperOption, ctx: typer.Context) -> str:
+    """What help prints beside an option. typer writes Python types (`<float>`,
+    `<list[str]>`); a reader is told in words: TEXT, N, NUMBER, PATH."""
+    return _PYTHON_TYPE.sub(_word_for, _typer_metavar(option, ctx))
 
 
 def _word_for(match: re.Match[str]) -> str:
     return _PYTHON_TYPES[match.group(1)]
 
 
-_typer_shown_type = TyperOption.display_type_rich
-TyperArgument.display_type_rich = _shown_type  # type: ignore[assignment,method-assign]
-TyperOption.display_type_rich = _shown_type  # type: ignore[assignment,method-assign]
+_typer_metavar = TyperOption.make_metavar
+TyperOption.make_metavar = _shown_metavar  # type: ignore[assignment,method-assign]
 
 app = typer.Typer(
     name="claimledger",
@@ -167,9 +160,14 @@ class Options:
         return path
 
     def load(self) -> Ledger:
+        from claimledger.ledgercache import CACHE_NAME
         from claimledger.ledgerfile import load
 
-        return load(self.ledger)
+        try:
+            cache: Path | None = self.store.with_name(CACHE_NAME)
+        except InputError:  # an `out` that links elsewhere: said when the store is opened
+            cache = None
+        return load(self.ledger, cache=cache)
 
 
 def options(ctx: typer.Context) -> Options:
@@ -448,11 +446,44 @@ def print_json(value: Any, *, versioned: bool = True) -> None:
     escapes C0 controls itself; DEL and the C1 controls are escaped too, for a terminal.
 
     A command's output is an object that opens with `schema_version`; `versioned=False`
-    prints a document of another shape as it is (the ledger's JSON Schema)."""
+    prints a document of another shape as it is (the ledger's JSON Schema). A value of
+    the object given as an iterator (a refresh's checks) is written an item at a time,
+    so a long list is never whole in memory, as text or as objects; the text is exactly
+    what `json.dumps(indent=2)` makes of the same document with lists."""
     if versioned:
         value = {"schema_version": SCHEMA_VERSION, **value}
-    text = json.dumps(value, indent=2, ensure_ascii=False).translate(_JSON_CONTROLS)
-    sys.stdout.write(text + "\n")
+    pieces = _json_pieces(value) if isinstance(value, dict) and value else [_dumps(value)]
+    for piece in pieces:
+        sys.stdout.write(piece.translate(_JSON_CONTROLS))
+    sys.stdout.write("\n")
+
+
+def _json_pieces(document: dict[str, Any]) -> Iterator[str]:
+    for n, (key, value) in enumerate(document.items()):
+        yield ("{" if n == 0 else ",") + "\n  " + _dumps(key) + ": "
+        if isinstance(value, Iterator):
+            yield from _json_items(value)
+        else:
+            yield _nested(value, depth=1)
+    yield "\n}"
+
+
+def _json_items(items: Iterator[Any]) -> Iterator[str]:
+    """A list one level down, written as its items come."""
+    empty = True
+    for item in items:
+        yield ("[" if empty else ",") + "\n    " + _nested(item, depth=2)
+        empty = False
+    yield "[]" if empty else "\n  ]"
+
+
+def _nested(value: Any, *, depth: int) -> str:
+    """`value` as it reads `depth` levels into a document (JSON strings hold no newline)."""
+    return _dumps(value).replace("\n", "\n" + "  " * depth)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 @contextlib.contextmanager

@@ -239,8 +239,8 @@ def refresh_command(
                 "run": run_id,
                 "evidence": str(opts.store),
                 "claims": rows,
-                "sources": [fetch_json(fetch) for fetch in fetches],
-                "checks": [{**to_json(c), "url": shown(c.url)} for c in checks],
+                "sources": (fetch_json(fetch) for fetch in fetches),
+                "checks": ({**to_json(c), "url": shown(c.url)} for c in checks),
                 **done.json(),
                 "as_read": as_read_json(read_then) if read_then else None,
             }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -17,21 +18,22 @@ from rich.table import Table
 from rich.text import Text
 
 from claimledger.cli.console import ScriptTable
-from claimledger.grade import Evidence, Regrade, Trace
-from claimledger.ledger import Claim, HistoryEntry, Ledger
-from claimledger.match import Match
 from claimledger.records import (
     READ_STATUSES,
     ArtifactRun,
     CheckRecord,
     FetchRecord,
     FetchResult,
+    Keyed,
     RunRecord,
     classify,
 )
 from claimledger.urls import redacted, shown
 
-if TYPE_CHECKING:  # the refresh loop loads with the command that runs it
+if TYPE_CHECKING:  # the core loads with the command that runs it
+    from claimledger.grade import Evidence, Regrade, Trace
+    from claimledger.ledger import Claim, HistoryEntry, Ledger
+    from claimledger.match import Match
     from claimledger.refresh import Reading
 
 STATUS_STYLE = {
@@ -78,7 +80,7 @@ def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[st
     return rows
 
 
-def unchecked_claims(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[str]:
+def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
     """Claims with quotes of which no quote has been checked on any source yet."""
     checked = {check.claim_id for check in checks}
     return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
@@ -148,9 +150,7 @@ def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
     """Did the page answer a status its source lists in `accept_status` (a 403 for bots)?"""
     status = fetch.http_status
     return status is not None and any(
-        status in source.accept_status
-        for source in ledger.sources.values()
-        if redacted(source.url) == redacted(fetch.url)
+        status in source.accept_status for source in ledger.sources_at(fetch.url)
     )
 
 
@@ -175,7 +175,7 @@ def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
         return fetch.error or ""
     notes = []
     if fetch.not_modified:
-        notes.append(f"unchanged (304) since the last full read of {shown(fetch.final_url)}")
+        notes.append(_unchanged_note(fetch.final_url))
     elif fetch.redirects:
         notes.append(f"read from {shown(fetch.final_url)} (the same page at a tidier address)")
     if fetch.canonical:
@@ -185,17 +185,24 @@ def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
     return "; ".join(notes)
 
 
+def _unchanged_note(url: str) -> str:
+    return f"unchanged (304) since the last full read of {shown(url)}"
+
+
 def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
     """One line per page that needs a word after a refresh: moved, failed, redirected,
-    or naming another canonical address; with the way to adopt a move."""
+    or naming another canonical address; with the way to adopt a move. The pages that
+    answered 304 at their own address, and nothing else, are counted on one line."""
     lines = []
+    unchanged = 0
     for fetch in {fetch.url: fetch for fetch in fetches}.values():
         note = fetch_note(ledger, fetch)
+        if note == _unchanged_note(fetch.url):
+            unchanged += 1
+            continue
         if not note:
             continue
-        ids = sorted(
-            s.id for s in ledger.sources.values() if redacted(s.url) == redacted(fetch.url)
-        )
+        ids = sorted(source.id for source in ledger.sources_at(fetch.url))
         who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
         status = (
             "redirected" if fetch.source_status == "ok" and fetch.redirects else fetch.source_status
@@ -204,6 +211,9 @@ def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
         if fetch.source_status == "moved" and ids:
             line += f"; adopt it with `claimledger move {ids[0]}`"
         lines.append(line)
+    if unchanged:
+        pages = "source" if unchanged == 1 else "sources"
+        lines.append(f"{unchanged} {pages} unchanged (304) since the last full read")
     return lines
 
 
@@ -497,10 +507,12 @@ URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from
 
 def to_json(value: Any) -> Any:
     """Dataclasses, tuples, dates and enums as plain JSON values, URLs redacted."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: _field_json(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)
-        }
+    if value is None or isinstance(value, str | int | float):  # enums too: str and int
+        return value
+    kind: type = type(value)
+    names = _field_names(kind)
+    if names is not None:
+        return {name: _field_json(name, getattr(value, name)) for name in names}
     if isinstance(value, Mapping):
         return {str(k): _field_json(str(k), v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
@@ -510,6 +522,14 @@ def to_json(value: Any) -> Any:
     if hasattr(value, "_asdict"):
         return to_json(value._asdict())
     return value
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass's field names (None for any other type), looked up once a class."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 def _field_json(name: str, value: Any) -> Any:

@@ -14,9 +14,8 @@ engineering vocabulary, not any site's.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-import simplemma
+from functools import cache, lru_cache
+from types import ModuleType
 
 TOKEN = re.compile(r"\w+(?:['.,\-]\w+)*%?|%")
 """A word, keeping `go.etcd.io`, `5.10`, `at-least-once` and `don't` whole."""
@@ -291,10 +290,10 @@ def lemma(token: str) -> str:
     word = token.lower()
     if not word.isalpha():
         return word.removesuffix("'s")
-    base = simplemma.lemmatize(word, lang="en").lower()
+    base = _lemmatized(word).lower()
     if base.endswith("ly") and len(base) > 5:
         for stem in (base[:-2], base[:-3] + "y" if base.endswith("ily") else ""):
-            if stem and simplemma.is_known(stem, lang="en"):
+            if stem and _known(stem):
                 return stem
     return base
 
@@ -302,7 +301,24 @@ def lemma(token: str) -> str:
 def is_word(token: str) -> bool:
     """Is it an English word the dictionary knows (in any of its forms)?"""
     low = token.lower()
-    return simplemma.is_known(low, lang="en") or simplemma.is_known(lemma(low), lang="en")
+    return _known(low) or _known(lemma(low))
+
+
+def _lemmatized(word: str) -> str:
+    return str(_simplemma().lemmatize(word, lang="en"))
+
+
+def _known(word: str) -> bool:
+    return bool(_simplemma().is_known(word, lang="en"))
+
+
+@cache
+def _simplemma() -> ModuleType:
+    """simplemma compiles its rules when imported (about 0.1 s), so it is loaded at the
+    first word looked up: a command that compares no wording never pays for it."""
+    import simplemma
+
+    return simplemma
 
 
 def is_content(token: str) -> bool:
@@ -333,7 +349,7 @@ def is_name(token: str, *, first: bool = False) -> bool:
         return True  # an acronym: JSON, SQS, KV
     if token[0].isupper() and not first:
         return token.lower() not in STOPWORDS and not is_word(token)
-    return len(token) > 3 and not simplemma.is_known(token.lower(), lang="en")
+    return len(token) > 3 and not _known(token.lower())
 
 
 def negated(token: str) -> bool:
@@ -342,7 +358,7 @@ def negated(token: str) -> bool:
     low = token.lower()
     for prefix in ("un", "non-", "non", "mis"):
         stem = low[len(prefix) :]
-        if low.startswith(prefix) and len(stem) >= 4 and simplemma.is_known(stem, lang="en"):
+        if low.startswith(prefix) and len(stem) >= 4 and _known(stem):
             return True
     return False
 
