@@ -37,6 +37,7 @@ PURE = (
     "edits.py",
     "extract.py",
     "grade.py",
+    "jsontext.py",
     "ledger.py",
     "match/",
     "plainyaml.py",

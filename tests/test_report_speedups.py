@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import urls, yamledit
+from claimledger import jsontext, urls, yamledit
 from claimledger.report import Templates, markup, templates_loader
 from claimledger.report.markup import _percent_encoded, md_escape
 from claimledger.report.model import weakest
@@ -77,11 +77,11 @@ def test_json_for_html_escapes_as_one_translation_per_kind_did(text: str) -> Non
     by_kind = (
         whole.translate({ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"})
         .translate({0x2028: "\\u2028", 0x2029: "\\u2029"})
-        .translate(markup.TERMINAL_CONTROLS)
+        .translate(jsontext.TERMINAL_CONTROLS)
     )
     assert markup.json_for_html(data) == by_kind + "\n"
     assert json.loads(markup.json_for_html(data)) == data
-    assert markup.without_terminal_controls(whole) == whole.translate(markup.TERMINAL_CONTROLS)
+    assert jsontext.without_terminal_controls(whole) == whole.translate(jsontext.TERMINAL_CONTROLS)
 
 
 @settings(max_examples=300, deadline=None)

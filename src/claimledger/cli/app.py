@@ -426,9 +426,6 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-_JSON_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
-
-
 def print_text(text: str) -> None:
     """Text a command exists to print (a snapshot's), on stdout as it is: printed under
     --quiet too, like --json, with its control characters made visible."""
@@ -450,11 +447,13 @@ def print_json(value: Any, *, versioned: bool = True) -> None:
     the object given as an iterator (a refresh's checks) is written an item at a time,
     so a long list is never whole in memory, as text or as objects; the text is exactly
     what `json.dumps(indent=2)` makes of the same document with lists."""
+    from claimledger.jsontext import without_terminal_controls
+
     if versioned:
         value = {"schema_version": SCHEMA_VERSION, **value}
     pieces = _json_pieces(value) if isinstance(value, dict) and value else [_dumps(value)]
     for piece in pieces:
-        sys.stdout.write(piece.translate(_JSON_CONTROLS))
+        sys.stdout.write(without_terminal_controls(piece))
     sys.stdout.write("\n")
 
 

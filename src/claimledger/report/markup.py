@@ -30,6 +30,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 from mdformat.renderer import MDRenderer
 
+from claimledger.jsontext import TERMINAL_CONTROLS
 from claimledger.urls import has_secrets, redact_urls, safe_url
 
 # --------------------------------------------------------------------------- Markdown escaping
@@ -252,9 +253,6 @@ def author_html(text: Any) -> Markup:
 
 # --------------------------------------------------------------------------- JSON in HTML
 
-TERMINAL_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
-"""DEL and the C1 controls as JSON escapes: JSON may hold them raw, a terminal may obey them."""
-_TERMINAL_CONTROL = re.compile("[\x7f-\x9f]")
 _IN_SCRIPT = re.compile("[<>&\u2028\u2029\x7f-\x9f]")
 _JSON_ESCAPES = {
     "<": "\\u003c",
@@ -275,12 +273,6 @@ def json_for_html(data: Any) -> str:
     controls (a terminal may obey them). Still the same JSON value."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
     return _IN_SCRIPT.sub(_json_escape, text) + "\n"
-
-
-def without_terminal_controls(json_text: str) -> str:
-    """JSON text with DEL and the C1 controls written as \\u escapes: the same JSON value,
-    which a terminal it is printed to cannot take for commands."""
-    return _TERMINAL_CONTROL.sub(_json_escape, json_text)
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -378,5 +370,4 @@ __all__ = [
     "text_fragment_link",
     "upper_first",
     "without_controls",
-    "without_terminal_controls",
 ]
