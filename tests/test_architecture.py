@@ -40,6 +40,7 @@ PURE = (
     "jsontext.py",
     "ledger.py",
     "match/",
+    "pagehead.py",
     "plainyaml.py",
     "records.py",
     "report/",

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimledger import extract as extract_module
 from claimledger.errors import PageUnreadable
@@ -465,3 +469,26 @@ def test_an_empty_table_cell_adds_no_separator() -> None:
         "<td class='blob-code'>// Open creates and opens a database.</td></tr></table></main>"
     )
     assert text_of(page) == "// Open creates and opens a database."
+
+
+@settings(max_examples=2_000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(" \t\n\r\f\v\xa0\u2009ab."), max_size=40))
+def test_a_line_needing_no_collapse_is_told_apart_without_changing_a_letter(line: str) -> None:
+    """The quick test for single spaces gives exactly what the substitution gives, a
+    no-break or thin space kept as the page wrote it."""
+    assert extract_module._collapsed(line) == re.sub(r"[ \t\n\r\f\v]+", " ", line).strip()
+
+
+def test_the_built_in_content_roots_need_no_css_compiler() -> None:
+    """`article` and `main` are found as cssselect would find them, without loading it: a
+    one-off `verify` of a page should not pay for compiling CSS nobody wrote."""
+    probe = (
+        "import sys\n"
+        "from claimledger.extract import extract_text\n"
+        "page = '<body><nav>Menu</nav><main><p>Kept.</p></main><article>Too.</article></body>'\n"
+        "print(repr(extract_text(page, 'text/html')), 'cssselect' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["'Too.'", "False"]

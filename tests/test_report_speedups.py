@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from claimledger import jsontext, urls, yamledit
 from claimledger.report import Templates, markup, templates_loader
-from claimledger.report.markup import _percent_encoded, md_escape
+from claimledger.report.markup import MarkdownText, _percent_encoded, indented_json, md_escape
 from claimledger.report.model import weakest
 from claimledger.vocabulary import Grade
 from claimledger.yamledit import FlowMap
@@ -44,6 +44,12 @@ def md_escape_the_long_way(text: Any) -> str:
 @given(texts)
 def test_md_escape_says_what_the_long_way_says(text: str) -> None:
     assert md_escape(text) == md_escape_the_long_way(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(texts, st.text()))
+def test_without_controls_says_what_the_long_way_says(text: str) -> None:
+    assert markup.without_controls(text) == markup._CONTROL.sub("", text)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -95,6 +101,48 @@ def test_weakest_is_the_weakest_grade(grades: list[str]) -> None:
 def test_weakest_still_refuses_what_is_no_grade() -> None:
     with pytest.raises(ValueError, match="MAYBE"):
         weakest(["CLAIMED", "MAYBE"])
+
+
+def json_values(numbers: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Data as a report hands it to JSON: strings (a str subclass too), numbers, constants,
+    lists, tuples and dicts, nested."""
+    scalars = st.one_of(
+        st.none(), st.booleans(), numbers, texts, st.text(), st.builds(MarkdownText, texts)
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.lists(inner, max_size=4).map(tuple),
+            st.dictionaries(st.one_of(texts, st.text(max_size=8)), inner, max_size=4),
+        ),
+        max_leaves=20,
+    )
+
+
+WHOLE = st.integers(min_value=-(2**63), max_value=2**64 - 1)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(json_values(WHOLE))
+def test_indented_json_is_what_json_dumps_writes(value: Any) -> None:
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(json_values(st.floats(allow_nan=False, allow_infinity=False)))
+def test_indented_json_writes_the_same_numbers(value: Any) -> None:
+    """A float's exponent may be written shorter (`1e-7`), never another number."""
+    assert json.loads(indented_json(value)) == json.loads(json.dumps(value))
+
+
+def test_what_orjson_does_not_take_is_written_by_json() -> None:
+    looped: list[Any] = []
+    looped.append(looped)
+    for value in ({1: "an int key", None: "none"}, [2**70, -(2**70)]):
+        assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    with pytest.raises(ValueError, match="Circular"):
+        indented_json(looped)
 
 
 # --------------------------------------------------------------------------- templates

@@ -5,8 +5,9 @@ Pure: strings in, a string out; no network, no disk, no clock.
 HTML is parsed once with lxml's HTML parser and walked as lxml events: building
 a BeautifulSoup tree over the same parser took ~5x longer on a 128 KiB docs page
 (50 ms against 11 ms for the whole extraction), too slow for a refresh of
-hundreds of pages. CSS selectors (a source's ``select``, the known content
-containers) are compiled to XPath once by cssselect.
+hundreds of pages. A source's ``select`` is compiled to XPath once by cssselect;
+the known content containers are found by three scans of the tree, with no CSS
+compiled (a page read by the built-in guesses never loads cssselect).
 
 The content root (a source's ``select``, else a known docs-platform container,
 else ``article``, ``[role=main]``, ``main``, else the body) is walked into
@@ -36,12 +37,9 @@ import html
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from cssselect import SelectorError
 from lxml import etree
-from lxml.cssselect import CSSSelector
 
 from claimledger.decoding import media_type_of
 from claimledger.errors import PageUnreadable
@@ -90,6 +88,7 @@ _BANNER_NAME = re.compile(
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _SKIP_LINK = re.compile(r"\s*skip\s+to\b", re.IGNORECASE)
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+_LAYOUT_BREAKS = "\t\n\r\f\v"
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _MARKUP_BYTES = re.compile(
     r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^>]*>?", re.DOTALL | re.IGNORECASE
@@ -246,89 +245,6 @@ def text_kind(content_type: str, path: str = "") -> TextKind:
     return "text"
 
 
-@dataclass(frozen=True)
-class HeadLinks:
-    """What a page's <head> says about where the page lives, before any of it is read.
-
-    ``refresh`` is the address a ``<meta http-equiv="refresh">`` sends the reader to
-    (as written, unresolved) after ``refresh_delay`` seconds; ``canonical`` the page's
-    ``<link rel="canonical">``; ``title`` its ``<title>``.
-    """
-
-    refresh: str | None = None
-    refresh_delay: float | None = None
-    canonical: str | None = None
-    title: str | None = None
-
-
-HEAD_BYTES = 256 * 1024
-"""Where a head ends at the latest: alias pages are tiny, and a head is never this long."""
-HEAD_CHUNK = 8 * 1024
-"""How much the head's parser reads at a time: it stops at ``<body>``, never parsing a body."""
-
-
-def head_links(body: str) -> HeadLinks:
-    """Read the meta refresh, canonical link and title of an HTML page's head.
-
-    Static hosts move pages by leaving an alias page behind whose head sends the reader
-    on; the fetcher follows it like a redirect. Parsing stops at ``<body>``: a refresh
-    written into the body is not one a browser follows.
-    """
-    parser = etree.HTMLPullParser(events=("start", "end"), tag=("meta", "link", "title", "body"))
-    refresh: tuple[float, str | None] | None = None
-    canonical = title = None
-    try:
-        for event, element in _head_events(parser, body[:HEAD_BYTES]):
-            if not isinstance(element, etree._Element) or element.tag == "body":
-                break
-            tag, get = element.tag, element.get
-            if event == "end" and tag == "title" and title is None:
-                words = "".join(t for t in element.itertext() if isinstance(t, str)).split()
-                title = " ".join(words) or None
-            elif event == "start" and tag == "meta" and refresh is None:
-                if (get("http-equiv") or "").strip().lower() == "refresh":
-                    refresh = _meta_refresh(get("content") or "")
-            elif event == "start" and tag == "link" and canonical is None:
-                href = (get("href") or "").strip()
-                if "canonical" in (get("rel") or "").lower().split() and href:
-                    canonical = href
-    except etree.LxmlError:
-        pass  # whatever was read before the parser gave up still counts
-    delay, target = refresh if refresh is not None else (None, None)
-    return HeadLinks(target, delay, canonical, title)
-
-
-def _head_events(parser: etree.HTMLPullParser, text: str) -> Iterator[tuple[str, object]]:
-    """The parser's events, `HEAD_CHUNK` of the text at a time, for as long as they are
-    read. A page holding NUL is fed whole: lxml reads NUL differently in pieces."""
-    step = HEAD_CHUNK if "\x00" not in text else len(text) or 1
-    for start in range(0, len(text), step):
-        parser.feed(text[start : start + step])
-        yield from parser.read_events()
-
-
-_REFRESH_DELAY = re.compile(r"\s*(\d*\.?\d*)[\d.]*\s*[;,]?\s*")
-_REFRESH_URL_KEY = re.compile(r"url\s*=?\s*", re.IGNORECASE)
-
-
-def _meta_refresh(content: str) -> tuple[float, str | None] | None:
-    """Delay and target of a refresh's ``content`` ("0; url='/new/'"), as browsers read it."""
-    lead = _REFRESH_DELAY.match(content)
-    assert lead is not None  # every part of the pattern may be empty
-    if not lead.group(1).strip(".") and not content.strip().startswith("."):
-        return None  # no delay: browsers ignore the whole directive
-    delay = float(lead.group(1)) if lead.group(1) not in ("", ".") else 0.0
-    rest = content[lead.end() :]
-    key = _REFRESH_URL_KEY.match(rest)
-    if key is not None:
-        rest = rest[key.end() :]
-    if rest[:1] in ("'", '"'):
-        quote = rest[0]
-        rest = rest[1:].split(quote, 1)[0]
-    target = rest.strip()
-    return delay, target or None
-
-
 # --------------------------------------------------------------------------
 # Parsing and choosing the content root
 # --------------------------------------------------------------------------
@@ -402,13 +318,14 @@ _WITH_ROOT_CLASS = etree.XPath(
     "//@class[" + " or ".join(f"contains(., '{name}')" for name in _ROOT_CLASSES) + "]"
 )
 _MAIN_ROLE = etree.XPath("//@role[. = 'main']")
+_ROOT_TAGS = tuple(select for select in _CONTENT_ROOTS if select.isalpha())
 _XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def _known_roots(root: etree._Element) -> dict[str, list[etree._Element]]:
-    """What the class and role selectors of `_CONTENT_ROOTS` match, as cssselect reads them
-    (a class is a word of the attribute as normalize-space splits it), in two scans of the
-    tree rather than one a selector."""
+    """What the selectors of `_CONTENT_ROOTS` match, as cssselect reads them (a class is a
+    word of the attribute as normalize-space splits it), in three scans of the tree rather
+    than one a selector, and with no CSS compiled (cssselect loads for a source's own)."""
     known: dict[str, list[etree._Element]] = {f".{name}": [] for name in _ROOT_CLASSES}
     for element, value in _owners(_WITH_ROOT_CLASS(root)):
         words = set(_XML_SPACE.split(value))
@@ -418,6 +335,9 @@ def _known_roots(root: etree._Element) -> dict[str, list[etree._Element]]:
     mains = [element for element, _ in _owners(_MAIN_ROLE(root))]
     known["[role=main]"] = mains
     known["div[role=main]"] = [element for element in mains if element.tag == "div"]
+    known |= {tag: [] for tag in _ROOT_TAGS}
+    for element in root.iter(*_ROOT_TAGS):  # the parser writes tag names in lower case
+        known[str(element.tag)].append(element)
     return known
 
 
@@ -457,6 +377,9 @@ Selector = Callable[[etree._Element], list[etree._Element]]
 def compiled_selector(select: str) -> Selector:
     """A CSS selector compiled once to XPath (by cssselect, HTML rules: tag names and
     attribute names ignore case). Raises PageUnreadable for one that is not valid CSS."""
+    from cssselect import SelectorError
+    from lxml.cssselect import CSSSelector
+
     try:
         compiled = CSSSelector(select, translator="html")
     except SelectorError as error:
@@ -561,10 +484,19 @@ class _Lines:
 
     def end_line(self) -> None:
         if self._pieces:
-            line = _LAYOUT_SPACE.sub(" ", "".join(self._pieces)).strip()
+            line = _collapsed("".join(self._pieces))
             self._pieces = []
             if line:
                 self.lines.append(line)
+
+
+def _collapsed(text: str) -> str:
+    """The text with each run of layout whitespace made one space, trimmed. Most lines of
+    a page hold single spaces only; telling that by `in` costs a tenth of a substitution
+    that puts every one of them back in place."""
+    if "  " in text or any(space in text for space in _LAYOUT_BREAKS):
+        text = _LAYOUT_SPACE.sub(" ", text)
+    return text.strip()
 
 
 class _Row:

@@ -33,9 +33,15 @@ import asyncio
 import functools
 import random
 import ssl
+import sys
 import time
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+
+# httpx loads its own command line (click, rich's progress bars, pygments) whenever those
+# are installed, as they are beside claimledger: a fifth of its import, for a program we
+# never run. A None in sys.modules makes that import fail, which httpx expects and allows.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 import httpx
 from protego import Protego
@@ -51,8 +57,8 @@ from claimledger.decoding import (
 )
 from claimledger.destinations import private_destination
 from claimledger.errors import PageUnreadable
-from claimledger.extract import head_links
 from claimledger.pacing import Admission, Gates, retry_after_seconds
+from claimledger.pagehead import head_links
 from claimledger.records import (
     DEFAULT_POLICY,
     FetchPolicy,

@@ -30,13 +30,22 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from claimledger.ledger import Claim, Facet, Ledger, Quote
-from claimledger.records import CARRIED, AsReadCheck, Keyed, check_key, classify, latest_by_key
+from claimledger.records import (
+    CARRIED,
+    AsReadCheck,
+    CheckKey,
+    Keyed,
+    Standing,
+    check_key,
+    classify,
+    latest_by_key,
+)
 from claimledger.urls import redacted
 from claimledger.vocabulary import Basis, Grade
 
@@ -148,7 +157,7 @@ class _Verdict:
     to_grade: Grade | None
     rule: str
     why: str
-    evidence: list[Evidence] = field(default_factory=list)
+    evidence: tuple[Evidence, ...] = ()  # a claim's quotes' evidence: the same for its facets
     notice: str | None = None  # a Notice kind: "stale", "sources-disagree"
 
 
@@ -171,20 +180,26 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
     Checks of a quote's old wording, of a source the ledger dropped, or of a URL the
     author has since corrected say nothing about the ledger as it is.
     """
-    place = {  # each quote on each source, by where the ledger has it: the order returned
-        (claim.id, quote.text, source): (position, index, source)
-        for position, claim in enumerate(ledger.claims)
-        for index, quote in enumerate(claim.quotes)
-        for source in quote.sources
-    }
-    sources = ledger.sources
+    places = _quote_places(ledger)
+    where = {source_id: redacted(source.url) for source_id, source in ledger.sources.items()}
     shown = functools.cache(redacted)  # each address redacted once, not once a check
     latest = latest_by_key(
-        c
-        for c in checks
-        if check_key(c) in place and shown(c.url) == shown(sources[c.source_id].url)
+        c for c in checks if check_key(c) in places and shown(c.url) == where[c.source_id]
     )
-    return [latest[key] for key in sorted(latest, key=place.__getitem__)]
+    return [latest[place] for place in places if place in latest]
+
+
+def _quote_places(ledger: Ledger) -> dict[CheckKey, None]:
+    """Each quote on each source, in ledger order: by claim, by quote, by source id (a quote
+    a claim holds twice in the same words, where it comes last)."""
+    places: dict[CheckKey, None] = {}
+    for claim in ledger.claims:
+        for quote in claim.quotes:
+            for source_id in sorted(quote.sources):
+                place = (claim.id, quote.text, source_id)
+                places.pop(place, None)
+                places[place] = None
+    return places
 
 
 def current_as_read(ledger: Ledger, checks: Iterable[AsReadCheck]) -> list[AsReadCheck]:
@@ -202,45 +217,48 @@ def regrade(
 ) -> Regrade:
     """Propose grade changes for every facet of the ledger from the latest evidence (and
     the verdicts on the archived copies of the reading day, `as_read`)."""
-    latest = _Latest(latest_by_key(checks))
+    latest = _Latest(latest_by_key(checks), ledger)
     read_then = latest_by_key(as_read)
     artifacts = artifacts or {}
     effective: dict[str, dict[str, Grade]] = {}
-    proposals: list[Proposal] = []
-    notices: list[Notice] = []
-    traces: list[Trace] = []
+    judged: dict[str, _Judged] = {}
     refuted = _refuted(ledger)
     for claim in _premises_first(ledger):
-        grades: dict[str, Grade] = {}
+        found = _Judged()
         for facet in claim.grades:
             verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted, read_then)
-            evidence = tuple(verdict.evidence)
-            new = verdict.to_grade
-            traces.append(Trace(claim.id, facet.on, verdict.rule, verdict.why, evidence))
-            if new is not None and new != facet.grade:
-                proposals.append(
-                    Proposal(
-                        claim.id, facet.on, facet.grade, new, verdict.rule, verdict.why, evidence
-                    )
-                )
-            if verdict.notice:
-                notices.append(Notice(claim.id, facet.on, verdict.notice, verdict.why, evidence))
-            grades[facet.on] = new or facet.grade
-        effective[claim.id] = grades
-    order = {claim.id: index for index, claim in enumerate(ledger.claims)}
+            found.add(claim, facet, verdict)
+        judged[claim.id] = found
+        effective[claim.id] = found.grades
+    in_order = [judged[claim.id] for claim in ledger.claims]
     return Regrade(
-        proposals=tuple(
-            sorted(proposals, key=lambda p: (order[p.claim_id], _facet_index(ledger, p)))
-        ),
-        notices=tuple(sorted(notices, key=lambda n: order[n.claim_id])),
-        traces=tuple(sorted(traces, key=lambda t: order[t.claim_id])),
+        proposals=tuple(proposal for found in in_order for proposal in found.proposals),
+        notices=tuple(notice for found in in_order for notice in found.notices),
+        traces=tuple(trace for found in in_order for trace in found.traces),
         has_evidence=bool(latest),
     )
 
 
-def _facet_index(ledger: Ledger, proposal: Proposal) -> int:
-    claim = ledger.claim(proposal.claim_id)
-    return [facet.on for facet in claim.grades].index(proposal.on)
+@dataclass
+class _Judged:
+    """What the rules found of one claim, facet by facet: judged premises first, shown in
+    ledger order."""
+
+    proposals: list[Proposal] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    traces: list[Trace] = field(default_factory=list)
+    grades: dict[str, Grade] = field(default_factory=dict)  # each facet's grade after it
+
+    def add(self, claim: Claim, facet: Facet, verdict: _Verdict) -> None:
+        new, evidence = verdict.to_grade, verdict.evidence
+        self.traces.append(Trace(claim.id, facet.on, verdict.rule, verdict.why, evidence))
+        if new is not None and new != facet.grade:
+            self.proposals.append(
+                Proposal(claim.id, facet.on, facet.grade, new, verdict.rule, verdict.why, evidence)
+            )
+        if verdict.notice:
+            self.notices.append(Notice(claim.id, facet.on, verdict.notice, verdict.why, evidence))
+        self.grades[facet.on] = new or facet.grade
 
 
 def _refuted(ledger: Ledger) -> dict[str, str]:
@@ -250,15 +268,24 @@ def _refuted(ledger: Ledger) -> dict[str, str]:
 
 def _premises_first(ledger: Ledger) -> list[Claim]:
     """Claims ordered so every premise is judged before the claims resting on it (a
-    topological order: a chain of thousands of premises needs no recursion)."""
-    by_id = {claim.id: claim for claim in ledger.claims}
+    topological order: a chain of thousands of premises needs no recursion).
+
+    The claims that rest on none come first, as they are; only the others are sorted, so
+    a large ledger of mostly quoted claims does not spend longer ordering its claims than
+    judging them."""
+    premises = {claim.id: _premises(claim) for claim in ledger.claims}
+    resting = {claim_id: found for claim_id, found in premises.items() if found}
     order = TopologicalSorter(
-        {
-            claim.id: {*claim.depends_on, *(p for f in claim.grades for p in f.depends_on or ())}
-            for claim in ledger.claims
-        }
+        {claim_id: {p for p in found if p in resting} for claim_id, found in resting.items()}
     )
-    return [by_id[claim_id] for claim_id in order.static_order()]
+    by_id = {claim.id: claim for claim in ledger.claims}
+    first = [claim for claim in by_id.values() if claim.id not in resting]
+    return first + [by_id[claim_id] for claim_id in order.static_order()]
+
+
+def _premises(claim: Claim) -> set[str]:
+    """Every claim that a facet of this one rests on."""
+    return {*claim.depends_on, *(p for facet in claim.grades for p in facet.depends_on or ())}
 
 
 def _judge(
@@ -283,9 +310,9 @@ def _judge(
 # --------------------------------------------------------------------------- quotes
 
 
-@dataclass(frozen=True)
-class _QuoteState:
-    """What the latest evidence says of one quote across its sources."""
+class _QuoteState(NamedTuple):
+    """What the latest evidence says of one quote across its sources (a named tuple: a
+    regrade makes one a quote, and a frozen dataclass costs four times as much to make)."""
 
     quote: Quote
     carried_by: frozenset[str]  # independence keys of sources where it is verified
@@ -295,6 +322,7 @@ class _QuoteState:
     unread: frozenset[str]  # independence keys of sources not read (or never checked)
     checks: tuple[Check, ...]
     misquoted: tuple[AsReadCheck, ...] = ()  # not on the copy of the reading day, as quoted
+    told: tuple[Evidence, ...] = ()  # the evidence line of each of `checks`
 
     @property
     def read(self) -> bool:
@@ -308,21 +336,15 @@ class _QuoteState:
         return bool(self.carried_by or self.drifted)
 
     @property
-    def lost(self) -> bool:
-        """Every source was read and none carries the words: evidence that they are gone."""
-        return self.read and not self.present and not self.unread
-
-    @property
     def possible_sources(self) -> int:
         """Independent sources that carry the quote, or might: an unread page is no evidence."""
         return len(self.carried_by | self.unread)
 
 
 def _quote_state(
-    ledger: Ledger,
     claim: Claim,
     quote: Quote,
-    latest: Mapping[tuple[str, str, str], Check],
+    latest: _Latest,
     read_then: Mapping[tuple[str, str, str], AsReadCheck],
 ) -> _QuoteState:
     carried: set[str] = set()
@@ -332,22 +354,26 @@ def _quote_state(
     unread: set[str] = set()
     checks: list[Check] = []
     misquoted: list[AsReadCheck] = []
+    told: list[Evidence] = []
+    independence = latest.independence
     for source_id in quote.sources:
-        check = latest.get((claim.id, quote.text, source_id))
-        key = ledger.sources[source_id].independence_key
-        then = read_then.get((claim.id, quote.text, source_id))
+        place = (claim.id, quote.text, source_id)
+        check = latest.get(place)
+        key = independence[source_id]
+        then = read_then.get(place) if read_then else None
+        standing = None
+        if check is not None:
+            standing = classify(check)
+            checks.append(check)
+            told.append(_evidence(check, standing))
         # Misquoted then, in the words quoted now (an adopted rewording was read later, on
         # the live page, so the copy of the reading day is no evidence against it).
         if then is not None and then.misquoted and then.wording == quote.text:
             misquoted.append(then)
-            if check is not None:
-                checks.append(check)
             continue
         if check is None:
             unread.add(key)
             continue
-        checks.append(check)
-        standing = classify(check)
         if standing in ("missing", "gone"):
             missing.append(check)
         elif standing == "unread":
@@ -367,13 +393,14 @@ def _quote_state(
         frozenset(unread - carried),
         tuple(checks),
         tuple(misquoted),
+        tuple(told),
     )
 
 
-@dataclass(frozen=True)
-class _Reading:
+class _Reading(NamedTuple):
     """What the latest evidence says of all of a claim's quotes, in its quote order, and the
-    evidence it shows: the same for each of the claim's facets."""
+    evidence it shows: the same for each of the claim's facets (made once a claim, so a
+    named tuple, like `_QuoteState`)."""
 
     states: tuple[_QuoteState, ...]
     evidence: tuple[Evidence, ...]
@@ -382,29 +409,74 @@ class _Reading:
     weighed: tuple[_QuoteState, ...]  # read and reworded nowhere: their sources are counted
     disagreeing: bool  # a meaning changed on one source while another still carries the words
     reworded: bool  # a quote was reworded (harmlessly) on its page
+    fall: tuple[str, str] | None  # the rule and the reason a lost quote gives, for every facet
+    fewest: int  # the fewest possible sources of a weighed quote (0: none is weighed)
 
 
 def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) -> _Reading:
-    """A claim's reading, from its quotes' states and the evidence they show."""
+    """A claim's reading, from its quotes' states and the evidence they show: one pass over
+    the states (a regrade reads every claim, most of them of one or two quotes)."""
     states = tuple(states)
+    lost: list[_QuoteState] = []
+    weighed: list[_QuoteState] = []
+    read = disagreeing = reworded = False
+    fewest: int | None = None
+    for state in states:
+        if not state.read:
+            continue
+        read = True
+        present = state.present
+        if not present and not state.unread:  # every source read, none carries the words
+            lost.append(state)
+        if state.reversed and present:
+            disagreeing = True
+        if state.drifted:
+            reworded = True
+            continue
+        weighed.append(state)
+        possible = state.possible_sources
+        fewest = possible if fewest is None else min(fewest, possible)
     return _Reading(
         states,
         tuple(evidence),
-        read=any(state.read for state in states),
-        lost=tuple(state for state in states if state.lost),
-        weighed=tuple(state for state in states if state.read and not state.drifted),
-        disagreeing=any(state.reversed and state.present for state in states),
-        reworded=any(state.drifted for state in states),
+        read=read,
+        lost=tuple(lost),
+        weighed=tuple(weighed),
+        disagreeing=disagreeing,
+        reworded=reworded,
+        fall=_fall_of(lost) if lost else None,
+        fewest=fewest or 0,
     )
+
+
+def _fall_of(lost: Sequence[_QuoteState]) -> tuple[str, str]:
+    """The rule and the reason that take a claim's quote facets to UNKNOWN, from the quotes
+    no source carries: misquoted at reading time, else reversed in meaning, else gone."""
+    misquoted = [s for s in lost if s.misquoted]
+    if misquoted:
+        return MISQUOTED, _misquoted_why(misquoted, "no source carries")
+    reversed_ = [s for s in lost if s.reversed]
+    if reversed_:
+        kinds = _kinds(check for state in reversed_ for check in state.reversed)
+        return (
+            "quotes-meaning-changed",
+            f"the page's wording changes the meaning of {_quotes(len(reversed_))}"
+            f"{f' ({kinds})' if kinds else ''}: re-read it",
+        )
+    return "quotes-gone", f"no source carries {_quotes(len(lost))} any more"
 
 
 class _Latest(dict[tuple[str, str, str], Check]):
     """The latest checks by key, and what they say of each claim's quotes, worked out once
-    for all of the claim's facets."""
+    for all of the claim's facets (and each source's independence key, once for all of
+    its checks)."""
 
-    def __init__(self, checks: Mapping[tuple[str, str, str], Check]) -> None:
+    def __init__(self, checks: Mapping[tuple[str, str, str], Check], ledger: Ledger) -> None:
         super().__init__(checks)
         self.readings: dict[str, _Reading] = {}
+        self.independence = {
+            source_id: source.independence_key for source_id, source in ledger.sources.items()
+        }
 
 
 def _reading(
@@ -415,18 +487,20 @@ def _reading(
 ) -> _Reading:
     """Each quote's state, and the evidence they show (the same for every facet of one
     regrade, so worked out once per claim)."""
-    known = latest.readings if isinstance(latest, _Latest) else {}
+    if not isinstance(latest, _Latest):
+        latest = _Latest(latest, ledger)
+    known = latest.readings
     if claim.id not in known:
-        states = [_quote_state(ledger, claim, quote, latest, read_then) for quote in claim.quotes]
-        told = [_evidence(check) for state in states for check in state.checks]
+        states = [_quote_state(claim, quote, latest, read_then) for quote in claim.quotes]
+        told = [line for state in states for line in state.told]
         told += [_as_read_evidence(then) for state in states for then in state.misquoted]
         known[claim.id] = _read_quotes(states, told)
     return known[claim.id]
 
 
-def _evidence(check: Check) -> Evidence:
+def _evidence(check: Check, standing: Standing) -> Evidence:
     """One line of evidence: the quote's status on a page that was read, else the page's."""
-    read = classify(check) not in ("unread", "gone")
+    read = standing not in ("unread", "gone")
     status = check.status if read and check.status else check.source_status
     detail = ""
     if check.status == "drifted" and check.current:
@@ -448,31 +522,15 @@ def quotes_rule(
     """Hold, lower or restore a quote-based facet from the latest checks of its quotes (and
     their verdicts on the archived copies of the reading day)."""
     reading = _reading(ledger, claim, latest, read_then or {})
-    evidence = list(reading.evidence)
+    evidence = reading.evidence
     if not reading.read:
         why = "no evidence yet" if not evidence else "no source could be read: no evidence"
         return _Verdict(None, "quotes", why, evidence)
-    misquoted = [s for s in reading.lost if s.misquoted]
-    if misquoted:
-        return _fall(facet, MISQUOTED, _misquoted_why(misquoted, "no source carries"), evidence)
-    gone = [s for s in reading.lost if not s.reversed and not s.misquoted]
-    reversed_ = [s for s in reading.lost if s.reversed]
-    if reversed_:
-        kinds = _kinds(check for state in reversed_ for check in state.reversed)
-        return _fall(
-            facet,
-            "quotes-meaning-changed",
-            f"the page's wording changes the meaning of {_quotes(len(reversed_))}"
-            f"{f' ({kinds})' if kinds else ''}: re-read it",
-            evidence,
-        )
-    if gone:
-        return _fall(
-            facet, "quotes-gone", f"no source carries {_quotes(len(gone))} any more", evidence
-        )
-    short = [s for s in reading.weighed if s.possible_sources < facet.min_sources]
+    if reading.fall is not None:
+        return _fall(facet, *reading.fall, evidence)
+    short = _short(reading, facet.min_sources)
     verdict = _restore_or_hold(claim, facet, short, evidence)
-    if any(state.misquoted for state in short):
+    if short and any(state.misquoted for state in short):
         verdict.rule = MISQUOTED
         fewer = f"fewer than {facet.min_sources} independent sources carry"
         verdict.why = _misquoted_why(short, fewer)
@@ -486,6 +544,14 @@ def quotes_rule(
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
+
+
+def _short(reading: _Reading, min_sources: int) -> list[_QuoteState]:
+    """The weighed quotes that fewer than `min_sources` independent sources may carry (none
+    when even the fewest-sourced one has enough, as it mostly has)."""
+    if min_sources <= reading.fewest:
+        return []
+    return [state for state in reading.weighed if state.possible_sources < min_sources]
 
 
 MISQUOTED = "misquoted-as-read"
@@ -526,13 +592,13 @@ def _quotes(count: int) -> str:
     return "1 quote" if count == 1 else f"{count} quotes"
 
 
-def _fall(facet: Facet, rule: str, why: str, evidence: list[Evidence]) -> _Verdict:
+def _fall(facet: Facet, rule: str, why: str, evidence: tuple[Evidence, ...]) -> _Verdict:
     target = Grade.UNKNOWN if facet.grade is not Grade.UNKNOWN else None
     return _Verdict(target, rule, why, evidence)
 
 
 def _restore_or_hold(
-    claim: Claim, facet: Facet, short: list[_QuoteState], evidence: list[Evidence]
+    claim: Claim, facet: Facet, short: list[_QuoteState], evidence: tuple[Evidence, ...]
 ) -> _Verdict:
     """Every quote is present: back to the grade before the rules moved it, but no more
     than CLAIMED when a quote no longer reaches `min_sources` independent sources."""
@@ -587,7 +653,7 @@ def premises_rule(
     weakest: tuple[Grade, str, str] | None = None
     for premise in claim.premises_of(facet):
         if premise in refuted:
-            evidence = [Evidence(None, None, "refuted", detail=f"premise {premise} is refuted")]
+            evidence = (Evidence(None, None, "refuted", detail=f"premise {premise} is refuted"),)
             if facet.grade is Grade.UNKNOWN:
                 return _Verdict(None, "premises", f"premise '{premise}' is refuted", evidence)
             why = f"premise '{premise}' is refuted: {refuted[premise]}"
@@ -598,7 +664,7 @@ def premises_rule(
     if weakest is None:
         return _Verdict(None, "premises", "no premises to weigh")
     cap, premise, on = weakest
-    evidence = [Evidence(None, None, str(cap), detail=f"premise {premise} ({on}) is {cap}")]
+    evidence = (Evidence(None, None, str(cap), detail=f"premise {premise} ({on}) is {cap}"),)
     target = _weaker(_baseline(claim, facet) or facet.grade, cap)
     if target.strength < facet.grade.strength:
         return _Verdict(target, "premises-capped", f"premise '{premise}' is only {cap}", evidence)
@@ -620,10 +686,10 @@ def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -
         return _Verdict(None, "artifact", f"the artifact could not be re-run ({outcome.error})")
     if not outcome.matched:
         detail = outcome.error or outcome.diff
-        evidence = [Evidence(None, None, "different output", detail=detail)]
+        evidence = (Evidence(None, None, "different output", detail=detail),)
         return _fall(facet, "artifact-changed", "the artifact's output no longer matches", evidence)
     baseline = _baseline(claim, facet)
-    evidence = [Evidence(None, None, "same output")]
+    evidence = (Evidence(None, None, "same output"),)
     if baseline is not None and baseline != facet.grade:
         why = "the artifact's output matches again"
         return _Verdict(baseline, "artifact-restored", why, evidence)

@@ -42,15 +42,14 @@ from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.extract import (
     Heading,
     extract_text,
-    head_links,
     heading_above,
     html_headings,
     narrow_lines,
     section_lines,
     text_kind,
 )
-from claimledger.ledger import Ledger
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
+from claimledger.pagehead import head_links
 from claimledger.records import (
     CheckKey,
     CheckRecord,
@@ -65,6 +64,7 @@ from claimledger.urls import UrlMap
 
 if TYPE_CHECKING:  # a worker process reads pages and never loads the fetcher
     from claimledger.fetch import Client
+    from claimledger.ledger import Ledger
 
 Clock = Callable[[], dt.datetime]
 NO_MAP = UrlMap()

@@ -412,10 +412,21 @@ T = TypeVar("T")
 
 
 def run_async(work: Coroutine[Any, Any, T]) -> T:
-    """Run a command's network part; asyncio loads only for a command that has one."""
+    """Run a command's network part; asyncio loads only for a command that has one.
+
+    The result is handed out past the task: when `asyncio.run` puts Ctrl-C's handler back,
+    it formats the repr of its own handler, which holds the main task and, in it, the whole
+    repr of the task's result (every page's text, for `verify` or `add`).
+    """
     import asyncio
 
-    return asyncio.run(work)
+    results: list[T] = []
+
+    async def set_aside() -> None:
+        results.append(await work)
+
+    asyncio.run(set_aside())
+    return results[0]
 
 
 def today() -> dt.date:

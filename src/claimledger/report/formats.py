@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-import json
 import re
 import urllib.parse
 from collections.abc import Mapping
@@ -21,7 +20,7 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.jsontext import without_terminal_controls
-from claimledger.report.markup import excerpt, json_for_html, sentence
+from claimledger.report.markup import excerpt, indented_json, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
@@ -164,7 +163,7 @@ def published_at(url: str) -> str:
 def _dump(data: Any) -> str:
     """JSON as written, with DEL and the C1 controls escaped (the same value) for a
     terminal that `-o -` may print it to."""
-    return without_terminal_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    return without_terminal_controls(indented_json(data)) + "\n"
 
 
 # --------------------------------------------------------------------------- JSON

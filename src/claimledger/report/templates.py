@@ -2,7 +2,10 @@
 
 The caller hands in the loader (`templates_loader` gives the usual one: the user's
 template directory first, then the packaged defaults), so the report core never decides
-which files to read. Nothing from the ledger or a web page can become markup or a link:
+which files to read. What the loader finds is rendered in the sandbox unless it is one
+of our own templates word for word, which is our code (`Templates._is_ours`).
+
+Nothing from the ledger or a web page can become markup or a link:
 
 * HTML templates autoescape; the author's Markdown (intros, about) goes through the
   `author_html` filter, which renders it with HTML off and only http(s) and in-page links.
@@ -23,19 +26,23 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import re
 import signal
 import threading
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import jinja2.runtime
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
 from jinja2.nodes import EvalContext
+from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
@@ -84,10 +91,14 @@ FILTERS: dict[str, Callable[..., Any]] = {
 
 def templates_loader(user_templates: Path | None) -> Loader:
     """The user's templates (when there is a directory of them) first, then ours."""
-    packaged = jinja2.PackageLoader("claimledger", "data/templates")
+    packaged = _packaged_loader()
     if user_templates is None:
         return packaged
     return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(user_templates)), packaged])
+
+
+def _packaged_loader() -> Loader:
+    return jinja2.PackageLoader("claimledger", "data/templates")
 
 
 def packaged_templates() -> list[str]:
@@ -107,11 +118,25 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
     handed to a filter or a method, may not exceed what a report may hold. A checkout's
     templates run no code, and cannot exhaust memory either."""
 
-    intercepted_binops = frozenset({"*"})
+    intercepted_binops = frozenset({"*", "+", "%"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._safe_attributes: dict[tuple[type, str], bool] = {}
+        self.code_generator_class = _BoundedCodeGenerator
+
+    @staticmethod
+    def concat(pieces: Iterable[str]) -> str:
+        """What a `{% set %}` block, a macro or a call block captures, joined as Jinja joins
+        it, stopping past MAX_OUTPUT: printed into a block, nothing reaches the report's cap."""
+        return _bounded_text(iter(pieces))
+
+    def joined(self, pieces: tuple[Any, ...], markup: bool) -> str:
+        """`a ~ b`, as Jinja joins it (escaping in HTML), once the pieces' size is told: a
+        template doubling a string in a loop would print nothing and fill the memory."""
+        _bounded(sum(len(str(piece)) for piece in pieces))
+        text: str = _bounded_size(markup_join(pieces) if markup else str_join(pieces))
+        return text
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         """The sandbox's answer, remembered by the object's type and the attribute's name,
@@ -141,15 +166,58 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
     ) -> Any:
         if operator == "*":
             for sequence, count in ((left, right), (right, left)):
-                if isinstance(sequence, str | list | tuple) and isinstance(count, int):
+                if isinstance(sequence, _SIZED) and isinstance(count, int):
                     _bounded(len(sequence) * count)
-        return super().call_binop(context, operator, left, right)
+        elif operator == "+" and isinstance(left, _SIZED) and isinstance(right, _SIZED):
+            _bounded(len(left) + len(right))
+        return _bounded_size(super().call_binop(context, operator, left, right))
 
     def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         for value in (*args, *kwargs.values()):
             if isinstance(value, int) and not isinstance(value, bool):
                 _bounded(value)
-        return super().call(__context, __obj, *args, **kwargs)
+        if getattr(__obj, "__func__", __obj) is _STR_REPLACE and isinstance(__obj.__self__, str):
+            _bounded(_replaced_size(__obj.__self__, *args))
+        return _bounded_size(super().call(__context, __obj, *args, **kwargs))
+
+
+class _BoundedCodeGenerator(CodeGenerator):
+    """Jinja's code, with each `~` joined by the sandbox's `joined`, which bounds it."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.joined((")
+        for piece in node.nodes:
+            self.visit(piece, frame)
+            self.write(", ")
+        # Jinja's own choice of join, made when it is known (see CodeGenerator.visit_Concat)
+        if frame.eval_ctx.volatile:
+            self.write("), context.eval_ctx.volatile)")
+        else:
+            self.write(f"), {bool(frame.eval_ctx.autoescape)})")
+
+
+_SIZED = (str, list, tuple)
+_STR_REPLACE = str.replace
+
+
+def _replaced_size(text: str, *args: Any) -> int:
+    """How long `text.replace(*args)` would be (`"ab".replace("", s)` puts `s` between every
+    letter), told before it is made; 0 when the arguments are not what `replace` takes."""
+    if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+        return 0
+    old, new = args[0], args[1]
+    times = text.count(old)
+    if len(args) > 2 and isinstance(args[2], int) and args[2] >= 0:
+        times = min(times, args[2])
+    return len(text) + times * (len(new) - len(old))
+
+
+def _bounded_size(value: Any) -> Any:
+    """`value`, once it is clear that a string, list or tuple made by a template's code is
+    no bigger than a report may be (checked after the one step that made it)."""
+    if isinstance(value, _SIZED):
+        _bounded(len(value))
+    return value
 
 
 _ABSENT = object()
@@ -171,7 +239,7 @@ def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
             for value in (*args[1:], *kwargs.values()):
                 if isinstance(value, int) and not isinstance(value, bool):
                     _bounded(value)
-        return function(*args, **kwargs)
+        return _bounded_size(function(*args, **kwargs))
 
     return bounded
 
@@ -187,8 +255,40 @@ def _takes_arguments(function: Callable[..., Any]) -> bool:
     return len(parameters) != 1 or any(p.kind in variadic for p in parameters)
 
 
+_Environment = TypeVar("_Environment", bound=jinja2.Environment)
+
+
+def _report_environment(kind: type[_Environment], loader: Loader) -> _Environment:
+    """An environment of `kind` that reads and prints as every report template is read
+    and printed, ours and the user's alike: the report's filters (each int argument of
+    a filter bounded), its finalize, escaping and whitespace."""
+    environment = kind(
+        loader=loader,
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html.j2", "htm.j2", "xml.j2"),
+            default_for_string=False,
+            default=False,
+        ),
+        finalize=_finalize,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters.update(FILTERS)
+    environment.filters = {
+        name: _bounded_filter(function) if _takes_arguments(function) else function
+        for name, function in environment.filters.items()
+    }
+    return environment
+
+
 class Templates:
     """Report templates read through one loader, rendered in a bounded sandbox.
+
+    A template the loader finds that is, character for character, one of ours is our
+    own code and is rendered without the sandbox's checks: data is never compiled as a
+    template, so only a template can run anything, and ours run nothing but our filters.
 
     StrictUndefined, so a misspelt name is an error; HTML autoescaped; Markdown escaped by
     the `md` filter and, for anything printed without it, by `finalize`. A report is cut
@@ -197,24 +297,10 @@ class Templates:
 
     def __init__(self, loader: Loader) -> None:
         self.loader = loader
-        self.environment = _BoundedSandbox(
-            loader=loader,
-            undefined=jinja2.StrictUndefined,
-            autoescape=jinja2.select_autoescape(
-                enabled_extensions=("html.j2", "htm.j2", "xml.j2"),
-                default_for_string=False,
-                default=False,
-            ),
-            finalize=_finalize,
-            keep_trailing_newline=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
-        self.environment.filters.update(FILTERS)
-        self.environment.filters = {
-            name: _bounded_filter(function) if _takes_arguments(function) else function
-            for name, function in self.environment.filters.items()
-        }
+        self.environment = _report_environment(_BoundedSandbox, loader)
+        self._packaged = _packaged_loader()
+        self._ours = _report_environment(jinja2.Environment, self._packaged)
+        """Our own templates, which are the product's code: no sandbox to ask."""
 
     def source(self, name: str) -> str:
         """The text of one template as the loader finds it (for `init` to copy)."""
@@ -250,11 +336,26 @@ class Templates:
             return True
         return False
 
+    def _is_ours(self, name: str) -> bool:
+        """Whether template `name`, as the loader finds it, is ours word for word and brings
+        in no other (which the loader might find elsewhere): then what runs is ours, read
+        from the package itself, whatever the user's directory holds by then."""
+        try:
+            found, _, _ = self.loader.get_source(self.environment, name)
+            ours, _, _ = self._packaged.get_source(self._ours, name)
+        except Exception:  # not found, not readable: the sandbox's render says what is wrong
+            return False
+        return found == ours and not _REFERENCES.search(ours)
+
     def render(self, name: str, **context: Any) -> str:
         """One template rendered, as text ending in a newline."""
         try:
             with _time_limit(MAX_SECONDS):
-                text = _bounded_text(self.environment.get_template(name).generate(**context))
+                if self._is_ours(name):
+                    pieces = self._ours.get_template(name).generate(**context)
+                    text = _bounded_text(pieces, per_check=_OURS_PER_CHECK)
+                else:
+                    text = _bounded_text(self.environment.get_template(name).generate(**context))
         except jinja2.TemplateSyntaxError as error:
             where = f"{error.filename or error.name or name}:{error.lineno}"
             raise TemplateError(f"{where}: {error.message} (fix the template)") from None
@@ -280,8 +381,12 @@ _REFERENCES = re.compile(r"\{%[-+]?\s*(?:include|import|extends|from)\b")
 so the text has one of these wherever a template's code does)."""
 
 
-def _bounded_text(pieces: Iterator[str]) -> str:
-    """The rendered pieces joined, stopping as soon as they pass MAX_OUTPUT."""
+def _bounded_text(pieces: Iterator[str], per_check: int = 1) -> str:
+    """The rendered pieces joined, stopping once they pass MAX_OUTPUT: counted after
+    every `per_check` pieces (a user's template after each, since one piece of it may be
+    as big as a report; a piece of ours is no bigger than a value of the ledger)."""
+    if per_check > 1:
+        return _joined_chunk_by_chunk(pieces, per_check)
     kept: list[str] = []
     size = 0
     for piece in pieces:
@@ -290,6 +395,21 @@ def _bounded_text(pieces: Iterator[str]) -> str:
             _bounded(size)
         kept.append(piece)
     return "".join(kept)
+
+
+def _joined_chunk_by_chunk(pieces: Iterator[str], per_check: int) -> str:
+    kept: list[str] = []
+    size = 0
+    while chunk := list(itertools.islice(pieces, per_check)):
+        size += sum(map(len, chunk))
+        if size > MAX_OUTPUT:
+            _bounded(size)
+        kept += chunk
+    return "".join(kept)
+
+
+_OURS_PER_CHECK = 4096
+"""Pieces of our own templates' output counted at once (Jinja yields each a few characters)."""
 
 
 @contextlib.contextmanager
