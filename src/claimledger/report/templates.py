@@ -114,9 +114,10 @@ MAX_SECONDS = 120
 
 
 class _BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The sandbox, with the sizes a template can ask for bounded: `'x' * n`, and any int
-    handed to a filter or a method, may not exceed what a report may hold. A checkout's
-    templates run no code, and cannot exhaust memory either."""
+    """The sandbox, with the sizes a template can ask for bounded: `'x' * n`, any int handed
+    to a filter or a method, and any string or list a template makes (by `~`, `+`, `%`,
+    a method, a filter, a block it captures) may not exceed what a report may hold, printed
+    or not. A checkout's templates run no code, and cannot exhaust memory either."""
 
     intercepted_binops = frozenset({"*", "+", "%"})
 
@@ -231,7 +232,7 @@ def _bounded(size: int) -> None:
 
 
 def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
-    """A filter whose int arguments (widths, counts) are bounded as `call`'s are."""
+    """A filter whose int arguments (widths, counts) and result are bounded as `call`'s are."""
 
     @functools.wraps(function)
     def bounded(*args: Any, **kwargs: Any) -> Any:
@@ -260,8 +261,8 @@ _Environment = TypeVar("_Environment", bound=jinja2.Environment)
 
 def _report_environment(kind: type[_Environment], loader: Loader) -> _Environment:
     """An environment of `kind` that reads and prints as every report template is read
-    and printed, ours and the user's alike: the report's filters (each int argument of
-    a filter bounded), its finalize, escaping and whitespace."""
+    and printed, ours and the user's alike: the report's filters (each int argument and
+    each result of a filter bounded), its finalize, escaping and whitespace."""
     environment = kind(
         loader=loader,
         undefined=jinja2.StrictUndefined,
