@@ -144,3 +144,19 @@ def test_the_command_line_loads_no_heavy_library_until_a_command_needs_it() -> N
     )
     loaded = set(ast.literal_eval(done.stdout))
     assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_reading_a_page_loads_no_ledger_reader_css_compiler_or_http_command_line() -> None:
+    """`verify` fetches and reads a page without the ledger: YAML stays unloaded, CSS is
+    compiled only for a source's own `select`, and httpx's own command line (click,
+    pygments) is never loaded."""
+    probe = (
+        "import sys, claimledger.cli, claimledger.fetch, claimledger.refresh\n"
+        "print(sorted({name.split('.')[0] for name in sys.modules}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(ast.literal_eval(done.stdout))
+    assert sorted(loaded & {"yaml", "cssselect", "click", "pygments"}) == []
+    assert "httpx" in loaded
