@@ -386,19 +386,6 @@ def _bounded_text(pieces: Iterator[str], per_check: int = 1) -> str:
     """The rendered pieces joined, stopping once they pass MAX_OUTPUT: counted after
     every `per_check` pieces (a user's template after each, since one piece of it may be
     as big as a report; a piece of ours is no bigger than a value of the ledger)."""
-    if per_check > 1:
-        return _joined_chunk_by_chunk(pieces, per_check)
-    kept: list[str] = []
-    size = 0
-    for piece in pieces:
-        size += len(piece)
-        if size > MAX_OUTPUT:
-            _bounded(size)
-        kept.append(piece)
-    return "".join(kept)
-
-
-def _joined_chunk_by_chunk(pieces: Iterator[str], per_check: int) -> str:
     kept: list[str] = []
     size = 0
     while chunk := list(itertools.islice(pieces, per_check)):
