@@ -38,6 +38,7 @@ PURE = (
     "extract.py",
     "grade.py",
     "jsontext.py",
+    "located.py",
     "ledger.py",
     "match/",
     "pagehead.py",
@@ -130,7 +131,7 @@ def test_exceptions_are_defined_only_in_errors(name: str, tree: ast.Module, line
 
 HEAVY = (
     "asyncio", "bs4", "fastjsonschema", "filelock", "httpx", "jinja2", "jsonschema", "lxml",
-    "markdown_it", "mdformat", "rapidfuzz", "rich", "simplemma", "sqlite3", "yaml",
+    "markdown_it", "mdformat", "orjson", "rapidfuzz", "rich", "simplemma", "sqlite3", "yaml",
 )  # fmt: skip
 """Libraries a command loads only when it uses them: `--help` and `--version` load none."""
 
@@ -160,3 +161,48 @@ def test_reading_a_page_loads_no_ledger_reader_css_compiler_or_http_command_line
     loaded = set(ast.literal_eval(done.stdout))
     assert sorted(loaded & {"yaml", "cssselect", "click", "pygments"}) == []
     assert "httpx" in loaded
+
+
+LOADED_BY = """
+import sys
+from claimledger.cli import app
+try:
+    app(prog_name="claimledger", args=sys.argv[2:])
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as out:
+    out.write(repr(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+"""Runs one command in a new process and writes the libraries it loaded to a file."""
+
+
+def loaded_by(tmp_path: Path, *arguments: str) -> set[str]:
+    listing = tmp_path / "loaded.txt"
+    subprocess.run(
+        [sys.executable, "-c", LOADED_BY, str(listing), *arguments],
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    names: set[str] = set(ast.literal_eval(listing.read_text()))
+    return names
+
+
+def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_takes_no_lock(
+    tmp_path: Path,
+) -> None:
+    """A ledger the cache holds is built from its plain data, without the YAML library;
+    the evidence store is opened without a lock by a command that only reads it (the
+    writer lock's library loads when a run begins)."""
+    from claimledger.store import EvidenceStore
+
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text((PACKAGE.parents[1] / "claims.yaml").read_text(encoding="utf-8"))
+    EvidenceStore.open(tmp_path / "out" / "evidence.sqlite3").close()
+    first = loaded_by(tmp_path, "--ledger", str(ledger), "regrade")
+    assert {"yaml", "sqlite3"} <= first  # read and cached
+    assert (tmp_path / "out" / "ledger-cache.json").is_file()
+    for command in ("regrade", "status"):
+        again = loaded_by(tmp_path, "--ledger", str(ledger), command)
+        assert "sqlite3" in again and "typer" in again
+        assert sorted(again & {"yaml", "filelock"}) == [], command

@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claimledger.errors import LedgerError, Problem, UnknownIdError
-from claimledger.plainyaml import is_yaml, read_plain
-from claimledger.safeyaml import Located, Path_, collector_paused, compose, load_located
+from claimledger.located import Located, Path_, collector_paused
 from claimledger.schema import LEDGER_SCHEMA
 from claimledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.soundness import meaning_problems
@@ -293,6 +292,8 @@ class Ledger:
     def _tree(self) -> Any:
         """The node tree of the text read: kept when it was read with positions, composed
         here the first time a place is asked of a ledger read by the fast reader."""
+        from claimledger.safeyaml import compose
+
         parsed = self.parsed_from
         if parsed is None:
             return None
@@ -331,7 +332,12 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
 
 def read(text: str, filename: str = "claims.yaml") -> tuple[Ledger, dict[str, Any] | None]:
     """`parse`, and the plain data the ledger was built from when the fast reader read
-    it and found no problem (what `claimledger.ledgercache` keeps); else None."""
+    it and found no problem (what `claimledger.ledgercache` keeps); else None.
+
+    The YAML readers load here, not with the module: a ledger `sound` builds from the
+    cache needs neither."""
+    from claimledger.plainyaml import is_yaml, read_plain
+
     with collector_paused():
         data = read_plain(text)
         if data is not None and is_yaml(text) and _is_sound(data):
@@ -352,6 +358,8 @@ def _is_sound(data: dict[str, Any]) -> bool:
 
 def _parse_located(text: str, filename: str) -> Ledger:
     """Read with every value's position, and report each problem where it is."""
+    from claimledger.safeyaml import load_located
+
     located, yaml_problems = load_located(text)
     problems = [Problem(filename, p.line, p.col, _one_line(p.message)) for p in yaml_problems]
     if located is None:

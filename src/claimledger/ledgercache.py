@@ -20,7 +20,7 @@ from typing import Any
 from claimledger import __version__
 from claimledger.atomicfile import replace_atomically
 from claimledger.ledger import Ledger, read, sound
-from claimledger.safeyaml import collector_paused
+from claimledger.located import collector_paused
 
 CACHE_NAME = "ledger-cache.json"
 

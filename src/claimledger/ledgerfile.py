@@ -20,7 +20,7 @@ from pathlib import Path
 from claimledger.atomicfile import refuse_links, replace_atomically
 from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
 from claimledger.ledger import Ledger, parse
-from claimledger.safeyaml import collector_paused
+from claimledger.located import collector_paused
 
 Change = Callable[[str, Ledger], str]
 """Given the file's current text and its ledger, return the new text."""

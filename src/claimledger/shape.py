@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from claimledger.safeyaml import Located, Path_
+from claimledger.located import Located, Path_
 from claimledger.schema import LEDGER_SCHEMA
 
 if TYPE_CHECKING:

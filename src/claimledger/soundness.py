@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from claimledger.safeyaml import Located, Path_
+from claimledger.located import Located, Path_
 from claimledger.shape import Finding, did_you_mean
 from claimledger.urls import is_web_url
 

@@ -66,7 +66,7 @@ def regrade_command(
     from claimledger.artifact import outcome_of
     from claimledger.cli.views import evidence_gaps, to_json
     from claimledger.grade import regrade
-    from claimledger.safeyaml import collector_paused
+    from claimledger.located import collector_paused
 
     if write and check:
         raise InputError("--write and --check exclude each other")

@@ -84,9 +84,9 @@ def render_command(
 
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
+    from claimledger.located import collector_paused
     from claimledger.report import Templates, format_for, report_state, templates_loader
     from claimledger.report.formats import WITH_CLAIMREVIEW, published_at
-    from claimledger.safeyaml import collector_paused
 
     opts = options(ctx)
     if templates is not None and not templates.is_dir():

@@ -44,9 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from claimledger.atomicfile import refuse_links
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
@@ -96,6 +94,9 @@ from claimledger.store.translate import mapped as _mapped
 from claimledger.store.translate import translated as _translated
 from claimledger.urls import redacted
 
+if TYPE_CHECKING:  # loaded by a store that writes, only
+    from filelock import FileLock
+
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
@@ -121,7 +122,9 @@ class EvidenceStore(ArchiveEvidence):
         self.path = path
         self.readonly = readonly
         self._db = connection
-        self._lock = FileLock(f"{Path(path).resolve()}.lock", thread_local=False)
+        self._lock_path = f"{Path(path).resolve()}.lock"
+        self._lock: FileLock | None = None
+        """The writer lock, made when a run first begins."""
         self._open_run: int | None = None
         self.damaged_rows = 0
         """Rows skipped because they could not be read (see `_readable`)."""
@@ -163,7 +166,7 @@ class EvidenceStore(ArchiveEvidence):
     def close(self) -> None:
         """Close the file and let another refresh write."""
         self._open_run = None
-        self._lock.release(force=True)
+        self._release_lock()
         self._db.close()
 
     def __enter__(self) -> EvidenceStore:
@@ -184,6 +187,10 @@ class EvidenceStore(ArchiveEvidence):
         """Start a run, taking the writer lock; StoreBusyError if another run holds it."""
         if self.readonly:
             raise ValueError(f"{self.path} was opened for reading only: no run can start")
+        from filelock import FileLock, Timeout  # only a store that writes takes the lock
+
+        if self._lock is None:
+            self._lock = FileLock(self._lock_path, thread_local=False)
         try:
             self._lock.acquire(timeout=LOCK_TIMEOUT)
         except Timeout:
@@ -198,7 +205,7 @@ class EvidenceStore(ArchiveEvidence):
                 (stamp(now), ledger_path),
             )
         except BaseException:
-            self._lock.release(force=True)
+            self._release_lock()
             raise
         self._open_run = _row_id(cursor)
         return self._open_run
@@ -211,7 +218,11 @@ class EvidenceStore(ArchiveEvidence):
             "INSERT INTO run_ends (run_id, finished_at) VALUES (?, ?)", (run_id, stamp(now))
         )
         self._open_run = None
-        self._lock.release(force=True)
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release(force=True)
 
     @_mapped
     def last_run(self) -> RunRecord | None:
