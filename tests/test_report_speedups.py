@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimledger import jsontext, urls, yamledit
+from claimledger.jsontext import indented_json
 from claimledger.report import Templates, markup, templates_loader
-from claimledger.report.markup import MarkdownText, _percent_encoded, indented_json, md_escape
+from claimledger.report.markup import MarkdownText, _percent_encoded, md_escape
 from claimledger.report.model import weakest
 from claimledger.vocabulary import Grade
 from claimledger.yamledit import FlowMap

@@ -105,8 +105,10 @@ def redacted(url: str) -> str:
     return (safe_url(url) or url) if has_secrets(url) else url
 
 
+@functools.lru_cache(maxsize=8192)
 def shown(url: str | None) -> str:
-    """A URL as printed for a person: its safe form, or a placeholder for one we won't show."""
+    """A URL as printed for a person: its safe form, or a placeholder for one we won't show
+    (remembered: a refresh's output shows each page's address for every quote on it)."""
     if url is None:
         return ""
     return safe_url(url) or "(not an http(s) URL)"

@@ -16,7 +16,6 @@ import dataclasses
 import datetime as dt
 import functools
 import inspect
-import json
 import re
 import sys
 import traceback
@@ -456,8 +455,8 @@ def print_json(value: Any, *, versioned: bool = True) -> None:
     A command's output is an object that opens with `schema_version`; `versioned=False`
     prints a document of another shape as it is (the ledger's JSON Schema). A value of
     the object given as an iterator (a refresh's checks) is written an item at a time,
-    so a long list is never whole in memory, as text or as objects; the text is exactly
-    what `json.dumps(indent=2)` makes of the same document with lists."""
+    so a long list is never whole in memory, as text or as objects; the text is what
+    `json.dumps(indent=2)` makes of the same document with lists (see `indented_json`)."""
     from claimledger.jsontext import without_terminal_controls
 
     if versioned:
@@ -493,7 +492,9 @@ def _nested(value: Any, *, depth: int) -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    from claimledger.jsontext import indented_json
+
+    return indented_json(value)
 
 
 @contextlib.contextmanager

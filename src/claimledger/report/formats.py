@@ -19,8 +19,8 @@ from pathlib import PurePath
 from typing import Any, Protocol
 
 from claimledger.errors import InputError
-from claimledger.jsontext import without_terminal_controls
-from claimledger.report.markup import excerpt, indented_json, json_for_html, sentence
+from claimledger.jsontext import indented_json, without_terminal_controls
+from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets

@@ -20,18 +20,16 @@ query parameter that looks like a secret.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import orjson
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 from mdformat.renderer import MDRenderer
 
-from claimledger.jsontext import TERMINAL_CONTROLS
+from claimledger.jsontext import TERMINAL_CONTROLS, indented_json
 from claimledger.urls import has_secrets, redact_urls, safe_url
 
 # --------------------------------------------------------------------------- Markdown escaping
@@ -279,18 +277,6 @@ def json_for_html(data: Any) -> str:
 
 def _json_escape(match: re.Match[str]) -> str:
     return _JSON_ESCAPES[match.group()]
-
-
-def indented_json(data: Any) -> str:
-    """`json.dumps(data, indent=2, ensure_ascii=False)`, written by orjson: with an indent,
-    `json` encodes in Python, most of the time of a big report's JSON and HTML. The text
-    differs only where orjson writes a float's exponent shorter (`1e-7` for `1e-07`),
-    the same number. What orjson does not take (an int past 64 bits, a key that is no
-    str) goes to `json`, which says what it makes of it."""
-    try:
-        return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # orjson.JSONEncodeError is one
-        return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- words and ids
