@@ -17,6 +17,12 @@ Both tools read the same pages from one PageServer on 127.0.0.1 (50 ms latency, 
   (`--concurrency 10 --per-host 10 --interval 0`) and once at the benchmark setting of
   bench_refresh (16 and 16).
 
+- httpx alone, the floor of claimledger's HTTP stack: a script that GETs every page through
+  one `httpx.AsyncClient` with claimledger's limits at 16 in flight, reads each body and
+  keeps each ETag (to send on the warm run as If-None-Match), and does nothing else: no
+  ledger, no store, no reading. A figure under it is out of reach while claimledger
+  fetches with httpx.
+
 Cold is an empty cache or store; warm is the second run, where every page answers 304
 (both tools send If-None-Match). Runs alternate over the rounds (the order rotates) and
 the table gives medians of the wall time and of each run's own peak RSS (os.wait4 on the
@@ -105,6 +111,31 @@ print(json.dumps({
     "bs4": bs4.__version__,
     "lxml": ".".join(map(str, lxml.etree.LXML_VERSION)),
 }))
+"""
+
+# httpx alone: every page fetched as claimledger's client fetches it, and nothing else.
+HTTPX_ALONE = """
+import asyncio, json, sys
+from pathlib import Path
+sys.modules.setdefault("httpx._main", None)  # httpx's own command line, as claimledger does
+import httpx
+urls, in_flight, tags = json.loads(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+etags = json.loads(tags.read_text()) if tags.exists() else {}
+async def main():
+    gate = asyncio.Semaphore(in_flight)
+    limits = httpx.Limits(max_connections=in_flight, max_keepalive_connections=in_flight)
+    async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
+        async def get(url):
+            headers = {"If-None-Match": etags[url]} if url in etags else {}
+            async with gate:
+                response = await client.get(url, headers=headers)
+            if "etag" in response.headers:
+                etags[url] = response.headers["etag"]
+            return response.status_code
+        statuses = await asyncio.gather(*(get(url) for url in urls))
+    tags.write_text(json.dumps(etags))
+    print(json.dumps({str(s): statuses.count(s) for s in set(statuses)}))
+asyncio.run(main())
 """
 
 
@@ -313,6 +344,12 @@ class Bench:
                 XDG_CACHE_HOME=str(home / ".cache"),
             )
             return command, env
+        if tool.key == "httpx":
+            urls = json.dumps([self.server.url(path) for path in self.paths])
+            etags = folder / "etags.json"
+            return [sys.executable, "-c", HTTPX_ALONE, urls, str(tool.in_flight), str(etags)], (
+                child_environment()
+            )
         command = [
             sys.executable,
             "-m",
@@ -355,7 +392,7 @@ class Bench:
                 f"{tool.label} {run.phase} did not request {len(missed)} of {len(self.paths)} "
                 f"pages (e.g. {sorted(missed)[:3]}): its figure would not count.\n{stderr[-2000:]}"
             )
-        allowed = (0,) if tool.key == "urlwatch" else (0, 1)  # 1: not every quote verified
+        allowed = (0,) if tool.key in ("urlwatch", "httpx") else (0, 1)  # 1: a quote not verified
         if run.exit_code not in allowed:
             raise SystemExit(f"{tool.label} {run.phase} exited {run.exit_code}:\n{stderr[-2000:]}")
         if tool.key != "urlwatch":
@@ -380,7 +417,8 @@ def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, k
     from bench_refresh import LATENCY
 
     peer = next(t for t in tools if t.key == "urlwatch")
-    ours = [t for t in tools if t.key != "urlwatch"]
+    alone = next(t for t in tools if t.key == "httpx")
+    ours = [t for t in tools if t.key not in ("urlwatch", "httpx")]
     n304 = {
         t.key: min(r.not_modified for r in runs if r.tool == t.key and r.phase == "warm")
         for t in tools
@@ -435,6 +473,14 @@ def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, k
             f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
             "| (less noisy than wall time on a busy machine) |"
         )
+    for phase in ("cold", "warm"):
+        wall = median(runs, alone.key, phase, "wall")
+        lines.append(
+            f"| {phase}: httpx alone at {alone.in_flight} in flight (claimledger's HTTP stack, "
+            f"nothing read) | {wall:.1f} s, {median(runs, alone.key, phase, 'peak_mib'):.0f} MiB, "
+            f"{median(runs, alone.key, phase, 'cpu'):.1f} CPU-s | — | "
+            f"{wall / median(runs, peer.key, phase, 'wall'):.2f}× | the floor of any figure above |"
+        )
     settings = sorted({t.in_flight for t in tools})
     floors = ", ".join(f"{floor(n):.2f} s at {n} in flight" for n in settings)
     lines.append(
@@ -484,6 +530,7 @@ def main(argv: Sequence[str]) -> int:
         Tool(
             "urlwatch", f"urlwatch {URLWATCH_VERSION}, {PEER_CONCURRENCY} workers", PEER_CONCURRENCY
         ),
+        Tool("httpx", f"httpx alone at {BENCH_CONCURRENCY} in flight", BENCH_CONCURRENCY),
     ]
     load_before = os.getloadavg()[0]
     runs: list[Run] = []
