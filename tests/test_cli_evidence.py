@@ -178,6 +178,23 @@ def test_verify_prints_console_markup_in_page_text_verbatim(page_server: PageSer
     assert f"the page says: {on_page}" in result.stdout
 
 
+def test_verify_prints_emoji_shortcodes_in_page_text_verbatim(page_server: PageServer) -> None:
+    """`:warning:` on a page is the page's text, not a picture the console puts in its place."""
+    on_page = "Tag the image :latest: and watch for :warning: lines in the log."
+    page_server.set_page("/doc", page(on_page))
+
+    result = claimledger(
+        "verify",
+        "--allow-private",
+        page_server.url("/doc"),
+        "Tag the image :latest: and watch for :warning: lines in the build log.",
+        code=1,
+    )
+
+    assert f"the page says: {on_page}" in result.stdout
+    assert "\u26a0" not in result.stdout
+
+
 # --------------------------------------------------------------------------- refresh
 
 

@@ -94,7 +94,9 @@ class _Terminal:
         if self._console is None:
             from claimledger.cli.console import TerminalConsole
 
-            self._console = TerminalConsole(stderr=self._stderr, highlight=False, soft_wrap=True)
+            self._console = TerminalConsole(
+                stderr=self._stderr, highlight=False, soft_wrap=True, emoji=False
+            )  # no `:warning:` in a page's text becomes a picture
         return getattr(self._console, name)
 
 
