@@ -20,7 +20,7 @@ from rich.text import Text
 
 from claimledger.cli import console as console_module
 from claimledger.cli.console import TerminalConsole
-from claimledger.cli.views import notices_table, proposals_table
+from claimledger.cli.views import notices_table, proposals_table, summary_table
 from claimledger.grade import Notice, Proposal, Regrade
 from claimledger.vocabulary import Grade
 
@@ -34,7 +34,12 @@ ODD = PLAIN + "\t\x1b\x07é日\u0301"
 def _piped_console(width: int) -> TerminalConsole:
     """A console as the commands make one, writing to a pipe."""
     return TerminalConsole(
-        file=io.StringIO(), width=width, force_terminal=False, soft_wrap=True, highlight=False
+        file=io.StringIO(),
+        width=width,
+        force_terminal=False,
+        soft_wrap=True,
+        highlight=False,
+        emoji=False,
     )
 
 
@@ -75,6 +80,8 @@ def tables(draw: st.DrawFn, alphabet: str) -> Table:
     table = Table(
         title=draw(st.one_of(st.none(), _cell(alphabet))),
         title_justify=draw(st.sampled_from(["left", "center", "right"])),
+        caption=draw(st.one_of(st.none(), _cell(alphabet))),
+        caption_justify=draw(st.sampled_from(["left", "center", "right"])),
         box=draw(_mostly(box.HEAVY_HEAD, box.ROUNDED, box.ASCII, box.SIMPLE, None)),
         show_lines=draw(_mostly(False, True)),
         expand=draw(_mostly(False, True)),
@@ -93,6 +100,30 @@ def test_a_plain_table_is_laid_out_as_rich_lays_it_out(table: Table, width: int)
     assert _printed(table, width, by_rich=False) == _printed(table, width, by_rich=True)
 
 
+@st.composite
+def aligned_tables(draw: st.DrawFn) -> Table:
+    """Plain tables with right-aligned columns: cells of words, spaces and line breaks."""
+    words = st.text("ab 7\n", max_size=12)
+    table = Table(
+        title=draw(st.one_of(st.none(), words)), caption=draw(st.one_of(st.none(), words))
+    )
+    for _ in range(draw(st.integers(1, 4))):
+        table.add_column(draw(words), justify=draw(st.sampled_from(["left", "right", "right"])))
+    for _ in range(draw(st.integers(0, 5))):
+        cells = draw(
+            st.lists(st.one_of(words, st.builds(Text, words)), max_size=len(table.columns))
+        )
+        table.add_row(*cells)
+    return table
+
+
+@settings(max_examples=300, deadline=None)
+@given(aligned_tables(), st.integers(10, 200))
+def test_a_right_aligned_column_is_laid_out_as_rich_lays_it_out(table: Table, width: int) -> None:
+    assert console_module._laid_out(_piped_console(width), table) is not None
+    assert _printed(table, width, by_rich=False) == _printed(table, width, by_rich=True)
+
+
 @settings(max_examples=200, deadline=None)
 @given(tables(ODD), st.integers(10, 200))
 def test_any_other_table_is_rich_s_own(table: Table, width: int) -> None:
@@ -108,12 +139,25 @@ def test_a_cell_s_bad_markup_is_found_before_the_title_s_as_rich_finds_it() -> N
     assert printed.startswith("MarkupError: closing tag '[/cell]'")
 
 
-def test_the_tables_of_regrade_are_laid_out_the_quick_way() -> None:
+def test_the_tables_of_regrade_and_refresh_are_laid_out_the_quick_way() -> None:
     proposal = Proposal("c1", "wording", Grade.DEMONSTRATED, Grade.UNKNOWN, "quotes-gone", "gone")
     notice = Notice("c2", "wording", "stale", "a quote was reworded on its page (harmless)")
     result = Regrade(proposals=(proposal,), notices=(notice,), traces=(), has_evidence=True)
+    counts = {"verified": 1, "drifted": 12, "missing": 0, "ambiguous": 0, "unread": 3}
+    rows = [
+        {"claim_id": "c1", **counts, "failing_sources": ["guide", "api"]},
+        {
+            "claim_id": "c2",
+            **counts,
+            "verified": 2,
+            "drifted": 0,
+            "unread": 0,
+            "failing_sources": [],
+        },
+    ]
+    refreshed = summary_table(rows, "Refresh: 19 quote checks on 2 sources")
     console = _piped_console(80)
-    for table in (proposals_table(result), notices_table(result)):
+    for table in (proposals_table(result), notices_table(result), refreshed):
         laid = console_module._laid_out(console, table)
         assert laid is not None
         assert laid.text == _printed(table, 80, by_rich=True)

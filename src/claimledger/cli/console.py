@@ -175,10 +175,11 @@ def _laid_out(console: Console, table: Table) -> _LaidOut | None:
     only rich lays out.
 
     Rich lays a table out cell by cell (padding, measuring, wrapping and cropping each):
-    half a second for the thousand rows of a large `regrade`. Printed with no colour, a
-    table whose every cell and title is lines of printable ASCII, in a box with rich's
-    default padding and alignment, has a layout simple enough to write down: each column
-    as wide as its widest line, each line padded to it. These are rich's bytes exactly
+    half a second for the thousand rows of a large `regrade` or `refresh`. Printed with no
+    colour, a table whose every cell, title and caption is lines of printable ASCII, in a
+    box with rich's default padding, has a layout simple enough to write down: each column
+    as wide as its widest line, each line padded to it on the right (on the left in a
+    right-aligned column). These are rich's bytes exactly
     (the tests hold the two together over random tables); any other table is rich's.
     """
     if not (console.soft_wrap and console.color_system is None and _is_simple(table)):
@@ -187,14 +188,22 @@ def _laid_out(console: Console, table: Table) -> _LaidOut | None:
         [_as_text(console, cell) for cell in (column.header, *column.cells)]
         for column in table.columns
     ]
-    title = _as_text(console, table.title) if table.title else None  # read after, as rich does
-    texts = [text for column in columns for text in column]
-    if not all(_is_plain(text) for text in (*texts, *([title] if table.title else []))):
+    # the title and caption are read after the cells, as rich reads them
+    title = _as_text(console, table.title) if table.title else None
+    caption = _as_text(console, table.caption) if table.caption else None
+    notes = [*([title] if table.title else []), *([caption] if table.caption else [])]
+    aligned = all(
+        _is_plain(text, column.justify)
+        for texts, column in zip(columns, table.columns, strict=True)
+        for text in texts
+    )
+    if not (aligned and all(_is_plain(text) for text in notes)):
         return None
     widths, cells = zip(
         *(_column_lines([text for text in column if text is not None]) for column in columns),
         strict=True,
     )
+    rights = [column.justify == "right" for column in table.columns]
     assert table.box is not None
     safe = console.safe_box if table.safe_box is None else table.safe_box
     box = table.box.substitute(console.options, safe=safe)
@@ -208,17 +217,20 @@ def _laid_out(console: Console, table: Table) -> _LaidOut | None:
             edges = (box.foot_left, box.foot_vertical, box.foot_right)
         else:
             edges = (box.mid_left, box.mid_vertical, box.mid_right)
-        printed += _row_lines(row, widths, edges, header=index == 0)
+        printed += _row_lines(row, widths, rights, edges, header=index == 0)
         if index == 0:
             printed.append(box.get_row(widths, "head") + "\n")
     printed.append(box.get_bottom(widths) + "\n")
+    if caption:
+        printed.append(caption.plain + caption.end)
     return _LaidOut("".join(printed))
 
 
 def _is_simple(table: Table) -> bool:
-    """A table in rich's default layout: a box and a header, no footer, caption or lines
-    between rows, one space either side of a cell, columns left and top aligned, sized
-    by their cells."""
+    """A table in rich's default layout: a box and a header, no footer or lines between
+    rows, one space either side of a cell, columns left or right aligned and top aligned,
+    sized by their cells (a title and a caption are printed as they are, unjustified: the
+    console wraps no line)."""
     return (
         bool(table.columns)
         and table.box is not None
@@ -229,13 +241,12 @@ def _is_simple(table: Table) -> bool:
         and not table.show_footer
         and not table.show_lines
         and not table.leading
-        and not table.caption
         and table.padding == (0, 1, 0, 1)
         and table.pad_edge
         and not table.collapse_padding
         and not any(row.end_section for row in table.rows)
         and all(
-            column.justify == "left"
+            column.justify in ("left", "right")
             and column.vertical == "top"
             and column.overflow != "ignore"
             and column.width is None
@@ -253,13 +264,14 @@ def _as_text(console: Console, cell: Any) -> Text | None:
     return cell if type(cell) is Text else None
 
 
-def _is_plain(text: Text | None) -> bool:
-    """Lines of printable ASCII, in the text's default alignment and ending."""
+def _is_plain(text: Text | None, justify: str = "left") -> bool:
+    """Lines of printable ASCII, in its column's alignment (`justify`) and the default ending."""
+    alignments = (None, "right") if justify == "right" else (None, "left", "default")
     return (
         text is not None
         and text.plain.isascii()
         and text.plain.replace("\n", "").isprintable()
-        and text.justify in (None, "left", "default")
+        and text.justify in alignments
         and text.overflow is None
         and text.end == "\n"
     )
@@ -274,19 +286,27 @@ def _column_lines(texts: Sequence[Text]) -> tuple[int, list[list[str]]]:
 
 
 def _row_lines(
-    row: Sequence[list[str]], widths: Sequence[int], edges: tuple[str, str, str], *, header: bool
+    row: Sequence[list[str]],
+    widths: Sequence[int],
+    rights: Sequence[bool],
+    edges: tuple[str, str, str],
+    *,
+    header: bool,
 ) -> list[str]:
-    """A row's lines between its edges: cells top-aligned, the header's bottom-aligned."""
+    """A row's lines between its edges: cells top-aligned, the header's bottom-aligned; in a
+    right-aligned column each line loses its trailing spaces first, as rich's do."""
     height = max(1, *(len(lines) for lines in row))
     left, divider, right = edges
     aligned = [
         ([""] * (height - len(lines)) + lines) if header else (lines + [""] * (height - len(lines)))
         for lines in row
     ]
+    columns = list(zip(aligned, widths, rights, strict=True))
     return [
         left
         + divider.join(
-            f" {cell[n].ljust(width - 2)} " for cell, width in zip(aligned, widths, strict=True)
+            f" {cell[n].rstrip().rjust(width - 2) if flush else cell[n].ljust(width - 2)} "
+            for cell, width, flush in columns
         )
         + right
         + "\n"
