@@ -11,6 +11,8 @@ import pytest
 
 from claimledger import ledgercache
 from cli_runner import Cli
+from evidence_site import page
+from webserver import PageServer
 
 LEDGER = """\
 ledger: 1
@@ -112,3 +114,25 @@ def test_a_ledger_with_a_problem_is_never_kept(cli: Cli) -> None:
     )
     cli("check", code=2)
     assert not cache_of(cli).exists()
+
+
+def test_a_first_refresh_keeps_the_ledger_it_read_for_the_command_after_it(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """No `out/` yet: the refresh makes it for its store, so the cache is kept there too."""
+    page_server.set_page("/a", page("Here is one quote on one page, as read."))
+    text = LEDGER.replace("https://docs.example/a", page_server.url("/a"))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", code=0)
+    assert cache_of(cli).read_text(encoding="utf-8").startswith(ledgercache._key(text))
+    rename_cached(cli, "from-cache")
+    assert claims_seen(cli) == ["from-cache"]
+
+
+def test_a_refresh_of_a_ledger_with_a_problem_makes_no_out_directory(tmp_path: Path) -> None:
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.replace("grade: CLAIMED", "grade: CLAIMD"), encoding="utf-8")
+    Cli(ledger)("refresh", code=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["claims.yaml"]

@@ -25,10 +25,11 @@ from claimledger.located import collector_paused
 CACHE_NAME = "ledger-cache.json"
 
 
-def parse_cached(text: str, filename: str, cache: Path) -> Ledger:
-    """`ledger.parse(text)`, through the cache at `cache` (kept only where its directory
-    already exists: a first command makes no `out/`)."""
-    if not cache.parent.is_dir():
+def parse_cached(text: str, filename: str, cache: Path, *, making: bool = False) -> Ledger:
+    """`ledger.parse(text)`, through the cache at `cache`: kept only where its directory
+    already exists (a first `check` makes no `out/`), or is `making` it (a first
+    `refresh`, which makes it for its store next, keeps the ledger it found sound)."""
+    if not (making or cache.parent.is_dir()):
         return read(text, filename)[0]
     key = _key(text)
     data = _cached(cache, key)
@@ -62,5 +63,6 @@ def _cached(cache: Path, key: str) -> dict[str, Any] | None:
 def _keep(cache: Path, key: str, data: dict[str, Any]) -> None:
     """The key on the first line, so a miss reads no more than a line's worth to tell."""
     with contextlib.suppress(OSError, TypeError, ValueError):
+        cache.parent.mkdir(parents=True, exist_ok=True)
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         replace_atomically(cache, f"{key}\n{body}".encode())
