@@ -469,7 +469,7 @@ def test_the_strict_check_refuses_to_compile_what_it_does_not_know() -> None:
 def test_reading_pauses_the_collector_and_leaves_it_as_it_was() -> None:
     import gc
 
-    from claimledger.safeyaml import collector_paused
+    from claimledger.located import collector_paused
 
     assert gc.isenabled()
     with collector_paused():
