@@ -765,7 +765,7 @@ _TEXT = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(_TEXT)
 def test_md_escape_shows_exactly_the_text(text: str) -> None:
-    expected = one_line(text)
+    expected = seen(one_line(text))  # a word joiner of the text's own is as unseen
     for wrapper in ("> {}", "- {}", "{}", "| a | {} |\n|---|---|\n| {} | b |"):
         doc = _markdown_to_html(wrapper.replace("{}", md_escape(text)))
         body = doc.xpath("//body")[0]
