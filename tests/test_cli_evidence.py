@@ -163,33 +163,28 @@ def test_verify_refuses_bad_input_with_exit_2(url: str, quote: str, message: str
     assert message in result.stderr
 
 
-def test_verify_prints_console_markup_in_page_text_verbatim(page_server: PageServer) -> None:
-    on_page = "Write [bold]x[/bold] to make the word x bold in the console."
+@pytest.mark.parametrize(
+    ("on_page", "quoted"),
+    [
+        (
+            "Write [bold]x[/bold] to make the word x bold in the console.",
+            "Write [bold]x[/bold] to make the word x bold in the terminal.",
+        ),
+        (
+            "Tag the image :latest: and watch for :warning: lines in the log.",
+            "Tag the image :latest: and watch for :warning: lines in the build log.",
+        ),
+    ],
+    ids=["console-markup", "emoji-shortcodes"],
+)
+def test_verify_prints_page_text_verbatim(
+    page_server: PageServer, on_page: str, quoted: str
+) -> None:
+    """`[bold]` and `:warning:` on a page are its text: the console neither styles them nor
+    puts a picture in their place."""
     page_server.set_page("/doc", page(on_page))
 
-    result = claimledger(
-        "verify",
-        "--allow-private",
-        page_server.url("/doc"),
-        "Write [bold]x[/bold] to make the word x bold in the terminal.",
-        code=1,
-    )
-
-    assert f"the page says: {on_page}" in result.stdout
-
-
-def test_verify_prints_emoji_shortcodes_in_page_text_verbatim(page_server: PageServer) -> None:
-    """`:warning:` on a page is the page's text, not a picture the console puts in its place."""
-    on_page = "Tag the image :latest: and watch for :warning: lines in the log."
-    page_server.set_page("/doc", page(on_page))
-
-    result = claimledger(
-        "verify",
-        "--allow-private",
-        page_server.url("/doc"),
-        "Tag the image :latest: and watch for :warning: lines in the build log.",
-        code=1,
-    )
+    result = claimledger("verify", "--allow-private", page_server.url("/doc"), quoted, code=1)
 
     assert f"the page says: {on_page}" in result.stdout
     assert "\u26a0" not in result.stdout
