@@ -31,10 +31,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
-def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No proxy settings from the developer's shell may route loopback traffic elsewhere."""
+def clean_environ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """No proxy settings from the developer's shell may route loopback traffic elsewhere,
+    and what a run keeps for the user (compiled templates) goes to a directory of the
+    suite's own, never the developer's cache."""
     for name in PROXY_VARIABLES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 @pytest.fixture

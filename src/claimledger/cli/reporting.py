@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path, PurePath
@@ -95,7 +96,7 @@ def render_command(
     loader = templates_loader(user_templates if user_templates.is_dir() else None)
     name = fmt or format_named_by(output)
     base = None if base_url is None else published_at(base_url)
-    report_format = format_for(name, Templates(loader), base)
+    report_format = format_for(name, Templates(loader, compiled_templates()), base)
     if base is None and name in WITH_CLAIMREVIEW:
         err.print(
             "claimledger: note: no --base-url, so no ClaimReview has a url (search engines "
@@ -122,6 +123,23 @@ def render_command(
     if path is not None:
         out.print(f"wrote {path}", markup=False)
     return ExitCode.OK
+
+
+def compiled_templates() -> Path | None:
+    """Where this user's compiled templates are kept between renders: claimledger/templates
+    in $XDG_CACHE_HOME (else ~/.cache), made for the user alone. None where there is no such
+    directory to be had, or it is not the user's alone: what it holds is loaded as code."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or "")
+    if not base.is_absolute():  # unset, or relative (which the XDG spec says to ignore)
+        base = Path.home() / ".cache"
+    directory = base / "claimledger" / "templates"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        found = directory.lstat()
+    except (OSError, RuntimeError):  # no home, a read-only one, a file in the way
+        return None
+    mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid()
+    return directory if mine and stat.S_IMODE(found.st_mode) & 0o077 == 0 else None
 
 
 def format_named_by(output: str | None) -> str:

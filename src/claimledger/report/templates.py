@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import inspect
 import itertools
 import re
@@ -37,6 +38,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import jinja2
+import jinja2.bccache
 import jinja2.runtime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
@@ -259,12 +261,16 @@ def _takes_arguments(function: Callable[..., Any]) -> bool:
 _Environment = TypeVar("_Environment", bound=jinja2.Environment)
 
 
-def _report_environment(kind: type[_Environment], loader: Loader) -> _Environment:
+def _report_environment(
+    kind: type[_Environment], loader: Loader, compiled: jinja2.BytecodeCache | None = None
+) -> _Environment:
     """An environment of `kind` that reads and prints as every report template is read
     and printed, ours and the user's alike: the report's filters (each int argument and
-    each result of a filter bounded), its finalize, escaping and whitespace."""
+    each result of a filter bounded), its finalize, escaping and whitespace; `compiled`
+    keeps its compiled templates between runs."""
     environment = kind(
         loader=loader,
+        bytecode_cache=compiled,
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(
             enabled_extensions=("html.j2", "htm.j2", "xml.j2"),
@@ -294,13 +300,21 @@ class Templates:
     StrictUndefined, so a misspelt name is an error; HTML autoescaped; Markdown escaped by
     the `md` filter and, for anything printed without it, by `finalize`. A report is cut
     off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds.
+
+    `compiled`: a directory of the user's own where templates are kept compiled between
+    runs (what it holds is loaded as code: the caller vouches that no one else can write
+    there), so that a template is parsed and compiled once per version of its text.
     """
 
-    def __init__(self, loader: Loader) -> None:
+    def __init__(self, loader: Loader, compiled: Path | None = None) -> None:
         self.loader = loader
-        self.environment = _report_environment(_BoundedSandbox, loader)
+        self.environment = _report_environment(
+            _BoundedSandbox, loader, _compiled_in(compiled, "sandboxed")
+        )
         self._packaged = _packaged_loader()
-        self._ours = _report_environment(jinja2.Environment, self._packaged)
+        self._ours = _report_environment(
+            jinja2.Environment, self._packaged, _compiled_in(compiled, "ours")
+        )
         """Our own templates, which are the product's code: no sandbox to ask."""
 
     def source(self, name: str) -> str:
@@ -375,6 +389,40 @@ class Templates:
                 raise  # not the template's doing: a bug of ours
             raise TemplateError(f"{frame or name}: {error} (fix the template)") from None
         return text if text.endswith("\n") else text + "\n"
+
+
+class _KeptCompiled(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept in a directory: one that cannot be read or written there is
+    compiled (again), and the report is written all the same."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _compiled_in(directory: Path | None, kind: str) -> jinja2.BytecodeCache | None:
+    """Where an environment of `kind` keeps its compiled templates: apart from the other
+    kind's (the sandbox compiles `~` to bounded joins), and apart from what another
+    version of this module compiled (the file names say which). Jinja checks the rest
+    itself: its own version, Python's, and the template's text."""
+    if directory is None:
+        return None
+    return _KeptCompiled(str(directory), f"{kind}-{_compiler_version()}-%s.cache")
+
+
+@functools.cache
+def _compiler_version() -> str:
+    """This module as it compiles templates (its code generator, the environments'
+    options) and the package's version, in 16 hex digits."""
+    from claimledger import __version__
+
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(__version__.encode())
+    return digest.hexdigest()[:16]
 
 
 _REFERENCES = re.compile(r"\{%[-+]?\s*(?:include|import|extends|from)\b")
