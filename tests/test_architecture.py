@@ -10,12 +10,16 @@ side effects has one home, so that a reader knows where to look for each kind of
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from evidence_site import serve_v1, write_ledger
+from webserver import PageServer
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "claimledger"
 MAX_LINES = 700
@@ -26,7 +30,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "rich": ("cli/",),
     "typer": ("cli/",),
     "subprocess": ("artifact.py",),
-    "httpx": ("fetch.py",),
+    "httpx": ("fetch/",),
 }
 """A library with side effects, and the only modules that may import it."""
 
@@ -171,21 +175,25 @@ try:
 except SystemExit:
     pass
 with open(sys.argv[1], "w") as out:
-    out.write(repr(sorted({name.split(".")[0] for name in sys.modules})))
+    out.write(repr(sorted(name for name, module in sys.modules.items() if module is not None)))
 """
-"""Runs one command in a new process and writes the libraries it loaded to a file."""
+"""Runs one command in a new process and writes the modules it loaded to a file (a name
+set aside with None, so that it is not imported, is not among them)."""
 
 
-def loaded_by(tmp_path: Path, *arguments: str) -> set[str]:
+def loaded_by(tmp_path: Path, *arguments: str, path: Path | None = None) -> set[str]:
+    """The modules `claimledger ARGUMENTS` loaded, by their names and their packages' (with
+    `path` first on the module search path)."""
     listing = tmp_path / "loaded.txt"
     subprocess.run(
         [sys.executable, "-c", LOADED_BY, str(listing), *arguments],
         capture_output=True,
         check=True,
         timeout=120,
+        env=None if path is None else {**os.environ, "PYTHONPATH": str(path)},
     )
     names: set[str] = set(ast.literal_eval(listing.read_text()))
-    return names
+    return names | {name.split(".")[0] for name in names}
 
 
 def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_takes_no_lock(
@@ -206,3 +214,33 @@ def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_take
         again = loaded_by(tmp_path, "--ledger", str(ledger), command)
         assert "sqlite3" in again and "typer" in again
         assert sorted(again & {"yaml", "filelock"}) == [], command
+
+
+READERS = {"lxml", "rapidfuzz", "claimledger.pageread", "claimledger.extract"}
+"""The page reader and the matcher, which a refresh loads only for a page it reads."""
+
+
+def test_a_refresh_of_unchanged_pages_loads_no_reader_and_asks_for_no_robots_txt(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """Every page answers 304 and every verdict is carried over, so nothing is read: the
+    extractor and the matcher, the sitemap reader (no page went) and the worker pool's
+    processes stay unloaded, and robots.txt, read by the first run, is not asked again.
+    Nor is trio imported, which httpcore looks for wherever it is installed."""
+    serve_v1(page_server, etags=True)
+    ledger = write_ledger(tmp_path, page_server)
+    refresh = ("--ledger", str(ledger), "refresh", "--allow-private", "--no-as-read")
+    cold = loaded_by(tmp_path, *refresh)
+    assert cold >= READERS
+    installed = tmp_path / "site"
+    (installed / "trio").mkdir(parents=True)
+    imported = tmp_path / "trio-imported"
+    (installed / "trio" / "__init__.py").write_text(
+        f"open({str(imported)!r}, 'w').close()\nraise ImportError('a stand-in')\n"
+    )
+    warm = loaded_by(tmp_path, *refresh, path=installed)
+    assert sorted(warm & (READERS | {"claimledger.relocate", "multiprocessing"})) == []
+    assert not imported.exists()
+    assert page_server.hits("/robots.txt") == 1
+    asked = [request.headers.get("if-none-match") for request in page_server.page_requests]
+    assert len(asked) == 6 and all(asked[3:])  # the second run asked each page for changes

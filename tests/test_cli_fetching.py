@@ -4,6 +4,7 @@ ledger, robots.txt, extra headers, and `--map` on every command that reads a pag
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 import yaml
 
 from claimledger.ledgerfile import load
+from claimledger.store import EvidenceStore
 from cli_runner import Cli, claimledger
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
@@ -170,6 +172,30 @@ def test_robots_txt_is_respected_and_can_be_ignored_with_a_warning(
     result = cli("refresh", "--allow-private", "--ignore-robots", code=0)
     assert "warning: robots.txt is not respected" in result.stderr
     assert page_server.hits("/other") == 1
+
+
+def test_robots_txt_read_by_a_refresh_serves_the_refreshes_of_the_next_day(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """Kept in the evidence store, and still obeyed: the second refresh asks the site for
+    no robots.txt and still leaves the page it disallows alone."""
+    serve_v1(page_server)
+    page_server.set_page(
+        "/robots.txt", "User-agent: *\nDisallow: /other\n", content_type="text/plain"
+    )
+    first = refresh_json(cli, code=1)
+    second = refresh_json(cli, code=1)
+    assert page_server.hits("/robots.txt") == 1
+    assert page_server.hits("/other") == 0
+    for report in (first, second):
+        other = [s for s in report["sources"] if s["url"].endswith("/other")]
+        assert [s["source_status"] for s in other] == ["refused"]
+    store = EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3")
+    with store:
+        kept = store.robots_read_since(
+            page_server.url("").rstrip("/"), dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+        )
+    assert kept == "User-agent: *\nDisallow: /other\n"
 
 
 def test_headers_and_user_agent_from_the_command_line(cli: Cli, page_server: PageServer) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import gzip
 import ipaddress
 import ssl
@@ -38,6 +39,7 @@ from claimledger import __version__, pacing
 from claimledger import fetch as fetch_module
 from claimledger.destinations import is_public
 from claimledger.fetch import fetch_all, fetch_each, make_client
+from claimledger.fetch.robots import Robots
 from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
 from claimledger.urls import fetch_target, origin, redirect_refusal
 from webserver import (
@@ -1081,12 +1083,101 @@ def test_a_crawl_delay_widens_the_spacing_to_that_host(page_server: PageServer) 
     async def run() -> None:
         async with make_client(FAST, trust_env=False) as client:
             gate_keeper = pacing.Gates(FAST)
-            keeper = fetch_module._Robots(client, replace(FAST, max_crawl_delay=1.5), gate_keeper)
+            keeper = Robots(client, replace(FAST, max_crawl_delay=1.5), gate_keeper)
             assert await keeper.refusal(page_server.url("/doc")) is None
             gates["interval"] = gate_keeper.host(page_server.url("/doc"))._interval
 
     asyncio.run(run())
     assert gates["interval"] == 1.5  # the site's 2 s, capped
+
+
+class Memory:
+    """robots.txt as earlier runs read it, by origin, each with the hour it was read; `now`
+    moves the clock. Says what was asked of it and what it was told."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[str, float]] = {}
+        self.now = 0.0  # in hours
+        self.told: list[tuple[str, str]] = []
+
+    def recall(self, origin: str, within: dt.timedelta) -> str | None:
+        text, hour = self.kept.get(origin, ("", -1e9))
+        return text if self.now - hour <= within / dt.timedelta(hours=1) else None
+
+    def keep(self, origin: str, text: str) -> None:
+        self.kept[origin] = (text, self.now)
+        self.told.append((origin, text))
+
+
+def fetch_remembering(urls: Iterable[str], memory: Memory) -> list[FetchResult]:
+    async def run() -> list[FetchResult]:
+        async with make_client(FAST, trust_env=False) as client:
+            return [result async for result in fetch_each(urls, client, policy=FAST, robots=memory)]
+
+    return asyncio.run(run())
+
+
+def test_robots_txt_read_in_the_last_day_is_not_asked_again(page_server: PageServer) -> None:
+    """RFC 9309 section 2.4: a copy serves a day. Its rules still hold: the page it
+    disallows stays unrequested, and the site is asked again once the day is past."""
+    page_server.set_handler("/robots.txt", robots("User-agent: *\nDisallow: /private/\n"))
+    page_server.set_page("/doc", PAGE)
+    page_server.set_page("/private/doc", PAGE)
+    urls = [page_server.url("/doc"), page_server.url("/private/doc")]
+    memory = Memory()
+    first = fetch_remembering(urls, memory)
+    assert memory.told == [
+        (page_server.url("").rstrip("/"), "User-agent: *\nDisallow: /private/\n")
+    ]
+    memory.now = 23.9
+    again = fetch_remembering(urls, memory)
+    assert page_server.hits("/robots.txt") == 1
+    for run in (first, again):
+        assert sorted(result.source_status for result in run) == ["ok", "refused"]
+    assert page_server.hits("/private/doc") == 0
+    memory.now = 24.1
+    fetch_remembering(urls, memory)
+    assert page_server.hits("/robots.txt") == 2
+
+
+def test_a_site_without_robots_txt_is_kept_as_one_without_rules(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", lambda ex: status(ex, 404))
+    page_server.set_page("/doc", PAGE)
+    memory = Memory()
+    fetch_remembering([page_server.url("/doc")], memory)
+    fetch_remembering([page_server.url("/doc")], memory)
+    assert [text for _, text in memory.told] == [""]
+    assert (page_server.hits("/robots.txt"), page_server.hits("/doc")) == (1, 2)
+
+
+def test_a_robots_txt_the_server_cannot_serve_is_never_kept(page_server: PageServer) -> None:
+    page_server.set_handler("/robots.txt", lambda ex: status(ex, 503))
+    page_server.set_page("/doc", PAGE)
+    memory = Memory()
+    (first,) = fetch_remembering([page_server.url("/doc")], memory)
+    fetch_remembering([page_server.url("/doc")], memory)
+    assert first.source_status == "unreachable"
+    assert memory.told == []
+    assert page_server.hits("/robots.txt") == 2 * (FAST.retries + 1)
+    assert page_server.hits("/doc") == 0
+
+
+def test_a_kept_crawl_delay_still_spaces_the_requests(page_server: PageServer) -> None:
+    page_server.set_page("/doc", PAGE)
+    gates: dict[str, float] = {}
+    memory = Memory()
+    memory.kept[page_server.url("").rstrip("/")] = ("User-agent: *\nCrawl-delay: 2\n", 0.0)
+
+    async def run() -> None:
+        async with make_client(FAST, trust_env=False) as client:
+            gate_keeper = pacing.Gates(FAST)
+            keeper = Robots(client, replace(FAST, max_crawl_delay=1.5), gate_keeper, memory)
+            assert await keeper.refusal(page_server.url("/doc")) is None
+            gates["interval"] = gate_keeper.host(page_server.url("/doc"))._interval
+
+    asyncio.run(run())
+    assert gates["interval"] == 1.5
+    assert page_server.hits("/robots.txt") == 0
 
 
 # --- deadline and TLS -----------------------------------------------------------------------

@@ -494,6 +494,8 @@ def test_latest_checks_keeps_each_source_of_a_quote(evidence_store: EvidenceStor
         "UPDATE fetches SET source_status = 'ok'",
         "DELETE FROM snapshots",
         "UPDATE runs SET ledger_path = 'x'",
+        "UPDATE robots_reads SET text = ''",
+        "DELETE FROM robots_reads",
     ],
 )
 def test_history_is_append_only(evidence_path: Path, statement: str) -> None:
@@ -502,6 +504,7 @@ def test_history_is_append_only(evidence_path: Path, statement: str) -> None:
         digest = store.put_snapshot("text", "https://a.test/", at(0))
         store.record_fetch(run, fetched("https://a.test/"), digest, at(0))
         store.record_check(run, checked(snapshot_hash=digest))
+        store.record_robots(run, "https://a.test", "User-agent: *", at(0))
         store.finish_run(run, at(1))
     connection = sqlite3.connect(evidence_path)
     try:
@@ -509,6 +512,26 @@ def test_history_is_append_only(evidence_path: Path, statement: str) -> None:
             connection.execute(statement)
     finally:
         connection.close()
+
+
+def test_robots_txt_is_recalled_by_origin_newest_first_within_the_day(
+    evidence_store: EvidenceStore,
+) -> None:
+    run = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_robots(run, "https://a.test", "Disallow: /old", at(0))
+    evidence_store.record_robots(run, "https://a.test", "Disallow: /new", at(2))
+    evidence_store.record_robots(run, "https://b.test", "", at(2))
+    assert evidence_store.robots_read_since("https://a.test", at(1)) == "Disallow: /new"
+    assert evidence_store.robots_read_since("https://b.test", at(1)) == ""  # none: no rules
+    assert evidence_store.robots_read_since("https://a.test", at(3)) is None
+    assert evidence_store.robots_read_since("https://c.test", at(0)) is None
+    memory = evidence_store.robots_memory(run, lambda: at(3))
+    assert memory.recall("https://a.test", at(3) - at(1)) == "Disallow: /new"
+    memory.keep("https://c.test", "Disallow: /")
+    assert evidence_store.robots_read_since("https://c.test", at(3)) == "Disallow: /"
+    evidence_store.finish_run(run, at(4))
+    with pytest.raises(ValueError, match="not open"):  # written under a run's lock only
+        memory.keep("https://c.test", "")
 
 
 def test_a_check_naming_an_unknown_snapshot_is_rejected(evidence_store: EvidenceStore) -> None:

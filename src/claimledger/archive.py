@@ -2,7 +2,7 @@
 
 The Wayback Machine, or any server speaking its API (a loopback one in tests and in the
 demo), at a base URL that `--archive` or `archive` in claimledger.toml names
-(`archive_settings`). Three endpoints, each asked through the fetcher (`fetch.py`: its
+(`archive_settings`). Three endpoints, each asked through the fetcher (`fetch/`: its
 body caps, scheme rules, redirects, robots.txt, user agent, and its retries that honour a
 429's Retry-After):
 

@@ -30,7 +30,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from claimledger.archive import (
     ArchiveSettings,
@@ -39,10 +39,8 @@ from claimledger.archive import (
     look_up,
     raw_copy_url,
 )
-from claimledger.extract import text_kind
 from claimledger.fetch import Client, Manners
 from claimledger.ledger import Ledger
-from claimledger.match import PreparedText, locate, prepare
 from claimledger.records import (
     ArchivedCopy,
     ArchiveLookup,
@@ -52,8 +50,11 @@ from claimledger.records import (
     check_key,
     snapshot_digest,
 )
-from claimledger.refresh import QuoteJob, read_page, recipe
+from claimledger.refresh import QuoteJob, recipe
 from claimledger.urls import UrlMap, fetch_target, has_secrets, names_public_site
+
+if TYPE_CHECKING:  # the reader and the matcher load when a copy is read
+    from claimledger.match import PreparedText
 
 Clock = Callable[[], dt.datetime]
 
@@ -141,6 +142,8 @@ async def check_as_read(
             by_page[fetch_target(job.url)[0]].append(job)
         else:
             skipped.add(job.source_id)
+    if not by_page:  # nothing to ask the archive, nothing kept to read
+        return AsReadRun({}, (), 0, 0, {}, tuple(sorted(skipped)))
     manners = Manners(client, archive_policy(policy))
     asking = _Asking(client, policy, settings, url_map, manners, store, now, run_id)
     try:
@@ -228,6 +231,8 @@ async def _copies(
 def _read_copy(result: FetchResult, select: str | None) -> ArchivedCopy:
     """The text a reader sees on a capture's raw copy, read as its source reads the live
     page (the whole page: a #L anchor's lines are where it is now, not where it was)."""
+    from claimledger.pageread import read_page
+
     page = read_page(replace(result, line_range=None), select)
     fetched = page.fetch
     error = None if page.text is not None else fetched.error or f"{fetched.source_status} copy"
@@ -277,6 +282,9 @@ def _check(
 ) -> AsReadCheck:
     found = None
     if copy.text is not None:
+        from claimledger.extract import text_kind
+        from claimledger.match import locate, prepare
+
         if key not in prepared:
             kind = text_kind(copy.content_type or "", copy.final_url)
             prepared[key] = prepare(copy.text, kind=kind)

@@ -36,6 +36,9 @@ from claimledger.records import FetchPolicy
 from claimledger.urls import UrlMap
 
 CONFIG_FILE = "claimledger.toml"
+DEFAULT_RECOVER_CANDIDATES = 5
+"""Pages of a site's sitemap read at most for a source that went (relocate.py), unless
+`recover_candidates` or --recover-candidates says otherwise."""
 PYPROJECT = "pyproject.toml"
 
 _NUMBERS = {"timeout", "deadline", "interval"}

@@ -44,8 +44,9 @@ from lxml import etree
 from claimledger.decoding import media_type_of
 from claimledger.errors import PageUnreadable
 from claimledger.match import TextKind
+from claimledger.versions import EXTRACT
 
-VERSION = 3  # bump when a change could alter a verdict: cached checks of older versions re-run
+VERSION = EXTRACT  # the reader's version, named by every snapshot and check it made
 
 
 def _words(text: str) -> frozenset[str]:

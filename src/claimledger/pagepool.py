@@ -27,19 +27,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
 
 from claimledger.errors import EnvironmentProblem
 from claimledger.refresh import PageTask, Readers, Reading, read_task
 from claimledger.store.rows import snapshot_zlib
+
+if TYPE_CHECKING:  # the process machinery loads when a pool first starts
+    import multiprocessing.context
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.connection import Connection
 
 POOL_FROM = 48
 """Pages from which a refresh reads in worker processes. Starting them costs about 0.45 s
@@ -112,6 +114,8 @@ class PagePool:
         return asyncio.ensure_future(self._read(task))
 
     async def _read(self, task: PageTask) -> Reading:
+        from concurrent.futures.process import BrokenProcessPool
+
         if self._unavailable:
             return read_task(task)
         loop = asyncio.get_running_loop()
@@ -155,6 +159,8 @@ class PagePool:
         self._alive = None
 
     def _pool(self) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor
+
         if self._executor is None:
             context = _context()
             self._alive = context.Pipe(duplex=False)  # its write end stays here, unused
@@ -184,10 +190,14 @@ def _died() -> EnvironmentProblem:
 
 def _context() -> multiprocessing.context.BaseContext:
     """A fork server that has loaded the readers once (spawn where there is none)."""
+    import multiprocessing
+
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", "claimledger.pagepool", "claimledger.match.loaded"])
+    context.set_forkserver_preload(
+        ["__main__", "claimledger.pagepool", "claimledger.pageread", "claimledger.match.loaded"]
+    )
     return context
 
 

@@ -477,6 +477,16 @@ def latest_by_key(checks: Iterable[K]) -> dict[CheckKey, K]:
     return latest
 
 
+def lost_reason(fetch: FetchResult | FetchRecord) -> str | None:
+    """Why a source read in a refresh is to be looked for: "gone" (404/410), "empty" (a
+    page with no text a reader sees, left behind); None when it is not lost."""
+    if fetch.source_status == "gone":
+        return "gone"
+    if fetch.source_status == "unreadable" and (fetch.error or "").startswith("no content"):
+        return "empty"
+    return None
+
+
 def classify(check: Judged) -> Standing:
     """What a check says of its quote (see :data:`Standing`)."""
     if check.source_status == "gone":

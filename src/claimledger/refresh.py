@@ -14,8 +14,10 @@ worker processes, see pagepool.py) when given some, and runs it on the event loo
 thread otherwise. Either way the checks are the same; only the order readings arrive in
 may differ.
 
-`read_pages` and `check_page` read and judge pages the same way outside a refresh, for
-`verify` and `add`.
+The extractor and the matcher (pageread.py) load only when a page has a body to read or
+a quote to locate: a run whose every page answers 304, its verdicts carried over, loads
+neither. `read_pages` (and `pageread.check_page`) read and judge pages the same way
+outside a refresh, for `verify` and `add`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import (
     AsyncGenerator,
@@ -37,19 +38,8 @@ from collections.abc import (
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from claimledger import extract, match
-from claimledger.errors import PageUnreadable, StoreDamagedError
-from claimledger.extract import (
-    Heading,
-    extract_text,
-    heading_above,
-    html_headings,
-    narrow_lines,
-    section_lines,
-    text_kind,
-)
-from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
-from claimledger.pagehead import head_links
+from claimledger import versions
+from claimledger.errors import StoreDamagedError
 from claimledger.records import (
     CheckKey,
     CheckRecord,
@@ -63,8 +53,10 @@ from claimledger.records import (
 from claimledger.urls import UrlMap
 
 if TYPE_CHECKING:  # a worker process reads pages and never loads the fetcher
-    from claimledger.fetch import Client
+    from claimledger.fetch import Client, RobotsMemory
     from claimledger.ledger import Ledger
+    from claimledger.match import Match
+    from claimledger.pageread import Locating
 
 Clock = Callable[[], dt.datetime]
 NO_MAP = UrlMap()
@@ -97,15 +89,6 @@ class Page:
     recipe: str
     whole: str | None = None
     """The whole text when `text` is only the lines a #L anchor names."""
-
-    @property
-    def kind(self) -> TextKind:
-        """How the matcher reads the text: prose, raw markdown, or source code."""
-        return text_kind(self.fetch.content_type or "", self.fetch.final_url)
-
-    def prepared(self) -> PreparedText | None:
-        """The text ready for `locate`, or None when the page could not be read."""
-        return None if self.text is None else prepare(self.text, kind=self.kind)
 
 
 @dataclass(frozen=True)
@@ -219,7 +202,7 @@ def recipe(select: str | None) -> str:
     Stored with every fetch and check. A snapshot or a verdict made another way is not
     reused: a new selector or a newer matcher reads the page afresh.
     """
-    return f"extract {extract.VERSION}; match {match.VERSION}; select {select or ''}"
+    return f"extract {versions.EXTRACT}; match {versions.MATCH}; select {select or ''}"
 
 
 async def refresh(
@@ -231,12 +214,13 @@ async def refresh(
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
     readers: Readers | None = None,
+    robots: RobotsMemory | None = None,
 ) -> AsyncGenerator[Reading, None]:
     """Fetch every URL once and yield a reading per URL and selector, as each arrives.
 
     Each page is read (once per selector) and its quotes located while the other fetches
     are still under way, by `readers` when given; an unchanged page and quote keep their
-    verdict.
+    verdict. `robots` keeps each site's robots.txt for the runs of the next day.
     """
     by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
     for job in jobs:
@@ -263,7 +247,7 @@ async def refresh(
     from claimledger.fetch import fetch_each
 
     # an async generator: closed at once when the caller stops early
-    fetches = fetch_each(by_target, client, validators=validators, policy=policy)
+    fetches = fetch_each(by_target, client, validators=validators, policy=policy, robots=robots)
     async with contextlib.aclosing(fetches):
         if readers is None:
             async for result in fetches:
@@ -387,11 +371,11 @@ def _check_page(
     """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
 
     The matcher is deterministic, so a quote last checked on this very snapshot would
-    get the same answer again: it is carried over rather than recomputed.
+    get the same answer again: it is carried over rather than recomputed (and the matcher
+    is loaded only when some quote must be located).
     """
-    prepared: PreparedText | None = None
+    locating: Locating | None = None
     checks = []
-    as_read: dict[str, PreparedText | None] = {}
     for job in jobs:
         before = previous.get(job.key)
         if page.text is None:
@@ -408,10 +392,11 @@ def _check_page(
                 )
             )
         else:
-            prepared = prepared or page.prepared()
-            assert prepared is not None
-            was = _as_read(before, page, earlier, as_read)
-            found, moved = _find(job, page, prepared, _context(before), was)
+            if locating is None:
+                from claimledger.pageread import Locating
+
+                locating = Locating(page, earlier)
+            found, moved = locating.find(job, before)
             checks.append(replace(_check(job, page, found, now), moved_within=moved))
     return tuple(checks)
 
@@ -429,76 +414,6 @@ def _carried(
     )
 
 
-def _find(
-    job: QuoteJob,
-    page: Page,
-    prepared: PreparedText,
-    context: Context | None,
-    was: PreparedText | None,
-) -> tuple[Match, str | None]:
-    """Where the quote stands: looked for first where the ledger places it (the lines its
-    #L anchor names, the section under its heading), then on the whole page. Found
-    verbatim elsewhere, it is verified, moved within the page (and where it is now);
-    otherwise the verdict at its place stands."""
-    assert page.text is not None
-    headings = _headings(page) if job.under else []
-    place, text, level = prepared, page.text, 6
-    if job.under:
-        section = section_lines(page.text, job.under, headings)
-        if section is None:
-            found = locate(job.quote_text, prepared, context=context, previous=was)
-            gone = f"no heading “{job.under}” on the page any more"
-            return found, gone if found.status == "verified" else None
-        lines = page.text.split("\n")
-        place = prepare("\n".join(lines[section[0] : section[1]]), kind=page.kind)
-        level = section[2]
-    found = locate(job.quote_text, place, context=context, previous=was)
-    if job.under and found.status != "verified":
-        elsewhere = locate(job.quote_text, prepared, previous=was)
-        if elsewhere.status == "verified" and elsewhere.start is not None:
-            now_under = heading_above(text, elsewhere.start, headings, level)
-            return (
-                elsewhere,
-                f"now under “{now_under}”" if now_under else "no longer under its heading",
-            )
-    if page.whole is not None and found.status != "verified":
-        elsewhere = locate(job.quote_text, prepare(page.whole, kind=page.kind), previous=was)
-        if elsewhere.status == "verified" and elsewhere.start is not None and elsewhere.end:
-            first = page.whole.count("\n", 0, elsewhere.start) + 1
-            last = first + page.whole.count("\n", elsewhere.start, elsewhere.end)
-            return (
-                elsewhere,
-                f"now at lines L{first}-L{last}" if last > first else f"now at line L{first}",
-            )
-    return found, None
-
-
-def _headings(page: Page) -> list[Heading]:
-    """The page's headings, for a quote placed under one (HTML's h1-h6; Markdown's #s
-    are read from the text itself)."""
-    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
-    return html_headings(body) if body is not None and "html" in media else []
-
-
-def _as_read(
-    before: CheckRecord | None,
-    page: Page,
-    earlier: Stored,
-    cache: dict[str, PreparedText | None],
-) -> PreparedText | None:
-    """The page as it read at the quote's last check (read once per snapshot): a passage
-    already on it beside the quote is a sibling of the quote, never its successor."""
-    digest = before.snapshot_hash if before is not None else None
-    if digest is None:
-        return None
-    if digest not in cache:
-        try:
-            cache[digest] = prepare(earlier.snapshot_text(digest), kind=page.kind)
-        except KeyError:
-            cache[digest] = None
-    return cache[digest]
-
-
 def _read(fetched: FetchResult, select: str | None, earlier: Stored) -> tuple[Page, str | None]:
     """The text a reader sees, and that text when it is a new snapshot to keep: extracted
     from the body, or on a 304 the stored snapshot of the very URL that answered, from the
@@ -509,48 +424,20 @@ def _read(fetched: FetchResult, select: str | None, earlier: Stored) -> tuple[Pa
         if snapshot is not None:
             return Page(fetched, earlier.snapshot_text(snapshot), snapshot, how), None
         missing = f"304 from {fetched.final_url} without a stored snapshot of it"
-        return _unreadable(fetched, missing, select), None
+        return unreadable(fetched, missing, select), None
+    if fetched.text is None:  # nothing came to read: the reader need not load
+        return Page(fetched, None, None, how), None
+    from claimledger.pageread import read_page
+
     page = read_page(fetched, select)
     if page.text is None:
         return page, None
     return replace(page, snapshot_hash=snapshot_digest(page.text)), page.text
 
 
-def read_page(fetched: FetchResult, select: str | None = None) -> Page:
-    """The text a reader sees on a fetched page, narrowed to its #L anchor if it has one.
-
-    A page whose text cannot be extracted becomes `unreadable`, with the reason; so does
-    a page with no text a reader sees (an empty page, an alias page, boilerplate only),
-    which is no evidence that a quote is gone.
-    """
-    if fetched.text is None:
-        return Page(fetched, None, None, recipe(select))
-    whole = None
-    try:
-        text = extract_text(fetched.text, fetched.content_type or "", select=select)
-        if fetched.line_range is not None:
-            whole, text = text, narrow_lines(text, *fetched.line_range)
-    except PageUnreadable as error:
-        return _unreadable(fetched, str(error), select)
-    if not _WORD.search(text) and not (whole and _WORD.search(whole)):
-        lines = fetched.line_range
-        where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
-        return _unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
-    return Page(fetched, text, None, recipe(select), whole)
-
-
-_WORD = re.compile(r"\w")
-
-
-def _unreadable(fetched: FetchResult, why: str, select: str | None) -> Page:
+def unreadable(fetched: FetchResult, why: str, select: str | None) -> Page:
+    """A page that gave no text a reader sees, and why (its status becomes `unreadable`)."""
     return Page(replace(fetched, source_status="unreadable", error=why), None, None, recipe(select))
-
-
-def _context(check: CheckRecord | None) -> Context | None:
-    """Where the quote was last found, so a repeated sentence is found in the same place."""
-    if check is None or (check.context_before is None and check.context_after is None):
-        return None
-    return Context(check.context_before or "", check.context_after or "")
 
 
 def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> CheckRecord:
@@ -593,6 +480,7 @@ async def read_pages(
     """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
     reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
     from claimledger.fetch import fetch_each
+    from claimledger.pageread import read_page
 
     by_target = {url_map.apply(url): url for url in dict.fromkeys(urls)}
     pages: dict[str, Page] = {}
@@ -600,15 +488,3 @@ async def read_pages(
         url = by_target[result.url]
         pages[url] = read_page(_ledger_side(replace(result, url=url), url_map), select)
     return {url: pages[url] for url in dict.fromkeys(urls)}
-
-
-def check_page(quote: str, page: Page) -> Match | None:
-    """Where the quote stands on a page that was read; None when it could not be read."""
-    prepared = page.prepared()
-    return None if prepared is None else locate(quote, prepared)
-
-
-def page_title(page: Page) -> str | None:
-    """The page's own <title>, for a source `add` creates."""
-    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
-    return head_links(body).title if body is not None and "html" in media else None

@@ -28,6 +28,7 @@ from urllib.parse import SplitResult, unquote, urlsplit
 
 from rapidfuzz import fuzz
 
+from claimledger.config import DEFAULT_RECOVER_CANDIDATES
 from claimledger.decoding import Inflater
 from claimledger.errors import PageUnreadable
 from claimledger.records import (
@@ -39,6 +40,7 @@ from claimledger.records import (
     FetchResult,
     QuoteThere,
     Relocation,
+    lost_reason,
 )
 from claimledger.urls import UrlMap, fetch_target, is_web_url, origin, redacted, shown
 
@@ -46,8 +48,6 @@ if TYPE_CHECKING:  # the fetcher and the reader load where a recovery runs
     from claimledger.fetch import Client, Manners
     from claimledger.match import Match
 
-DEFAULT_CANDIDATES = 5
-"""Pages of the sitemap read at most for one source (`recover_candidates` changes it)."""
 MAX_CANDIDATES = 50
 MAX_UNASKED = 20
 """Candidates refused before any request (robots.txt, an address not public) passed over
@@ -291,16 +291,6 @@ class Lost:
     titles: tuple[str, ...] = ()
 
 
-def lost_reason(fetch: FetchResult | FetchRecord) -> str | None:
-    """Why a source read in a refresh is to be looked for: "gone" (404/410), "empty" (a
-    page with no text a reader sees, left behind); None when it is not lost."""
-    if fetch.source_status == "gone":
-        return "gone"
-    if fetch.source_status == "unreadable" and (fetch.error or "").startswith("no content"):
-        return "empty"
-    return None
-
-
 def snapshot_title(text: str | None) -> str | None:
     """The first line of a page's last good snapshot, when it reads like a title."""
     if not text:
@@ -344,7 +334,7 @@ async def recover(
     client: Client,
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
-    candidates: int = DEFAULT_CANDIDATES,
+    candidates: int = DEFAULT_RECOVER_CANDIDATES,
 ) -> list[Relocation]:
     """Look for each lost source on its site, once each: every site's sitemaps read once,
     at most `candidates` pages read per source (a page read for one source is not fetched
@@ -468,7 +458,7 @@ async def _look(
     """Read the candidates for one source, best first, until one carries every quote as
     written or `limit` were asked for (one refused before any request is not counted);
     propose the best of them."""
-    from claimledger.refresh import check_page, page_title, read_page
+    from claimledger.pageread import check_page, page_title, read_page
 
     found = Relocation(*_named(source), None, total=len(source.quotes))
     if not site.pages:

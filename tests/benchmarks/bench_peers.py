@@ -448,7 +448,7 @@ def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, k
                 )
             lines.append(
                 f"| {label}, claimledger at {tool.in_flight} in flight "
-                f"| {wall:.1f} s, {peak:.0f} MiB | {theirs:.1f} s, {their_peak:.0f} MiB "
+                f"| {wall:.2f} s, {peak:.0f} MiB | {theirs:.2f} s, {their_peak:.0f} MiB "
                 f"| {wall / theirs:.2f}× | {goal} (network floor {floor(tool.in_flight):.2f} s) |"
             )
     for tool in ours:
@@ -469,7 +469,7 @@ def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, k
         their_warm = median(runs, peer.key, "warm", "cpu")
         lines.append(
             f"| CPU time (user + sys) cold / warm, claimledger at {tool.in_flight} in flight "
-            f"| {cold:.1f} / {warm:.1f} s | {their_cold:.1f} / {their_warm:.1f} s "
+            f"| {cold:.2f} / {warm:.2f} s | {their_cold:.2f} / {their_warm:.2f} s "
             f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
             "| (less noisy than wall time on a busy machine) |"
         )
@@ -477,8 +477,8 @@ def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, k
         wall = median(runs, alone.key, phase, "wall")
         lines.append(
             f"| {phase}: httpx alone at {alone.in_flight} in flight (claimledger's HTTP stack, "
-            f"nothing read) | {wall:.1f} s, {median(runs, alone.key, phase, 'peak_mib'):.0f} MiB, "
-            f"{median(runs, alone.key, phase, 'cpu'):.1f} CPU-s | — | "
+            f"nothing read) | {wall:.2f} s, {median(runs, alone.key, phase, 'peak_mib'):.0f} MiB, "
+            f"{median(runs, alone.key, phase, 'cpu'):.2f} CPU-s | — | "
             f"{wall / median(runs, peer.key, phase, 'wall'):.2f}× | the floor of any figure above |"
         )
     settings = sorted({t.in_flight for t in tools})

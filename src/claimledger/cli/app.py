@@ -82,13 +82,37 @@ def _picture(match: re.Match[str]) -> str:
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
+ERROR_LINES = ("claimledger: error:", "claimledger: internal error:", "claimledger: interrupted")
+"""How an error's line begins (see `exit_status`): kept under --quiet."""
+
+
 class _Terminal:
     """A console opened on its first use, so a command that prints nothing (`--version`,
-    `--help`) never loads rich; see `claimledger.cli.console`."""
+    `--help`) never loads rich; see `claimledger.cli.console`. A line of plain text to a
+    pipe or a file is written without it."""
 
     def __init__(self, *, stderr: bool) -> None:
         self._stderr = stderr
         self._console: Any = None
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """Print as the console prints; a printable line given with markup=False and sent
+        to a pipe or a file is written here as it is, as rich would write it (no markup,
+        no style, no wrapping, nothing to picture), without loading rich to do so: a
+        refresh prints a line a page."""
+        stream = sys.stderr if self._stderr else sys.stdout
+        line = objects[0] if len(objects) == 1 else None
+        if (
+            self._console is None
+            and type(line) is str
+            and kwargs == {"markup": False}
+            and line.isprintable()
+            and not stream.isatty()
+        ):
+            if not output().quiet or (self._stderr and line.startswith(ERROR_LINES)):
+                stream.write(line + "\n")
+            return
+        self.__getattr__("print")(*objects, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if self._console is None:

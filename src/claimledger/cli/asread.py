@@ -225,7 +225,7 @@ def as_read_json(
 ) -> dict[str, Any]:
     """The as-read verdicts and the archive's lookups, as `refresh --json` prints a run's
     (`found`) and `status --json` the latest."""
-    from claimledger.cli.views import to_json
+    from claimledger.cli.lines import to_json
 
     asked = {}
     if found is not None:

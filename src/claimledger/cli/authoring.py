@@ -279,7 +279,8 @@ def _proposed(
 ) -> tuple[str, str]:
     """The page a refresh proposed for a source still gone (or emptied), found on its
     site's sitemap carrying its quotes; why there is none, as an InputError, otherwise."""
-    from claimledger.relocate import LOST_REASONS, lost_reason
+    from claimledger.records import lost_reason
+    from claimledger.relocate import LOST_REASONS
     from claimledger.urls import has_secrets, redacted, shown
 
     lost = lost_reason(fetch) is not None
@@ -369,7 +370,7 @@ def add_command(
     """
     from claimledger import edits, ledgerfile
     from claimledger.config import FetchOptions
-    from claimledger.refresh import check_page, page_title
+    from claimledger.pageread import check_page, page_title
     from claimledger.urls import is_web_url, shown
 
     urls, quotes = urls or [], quotes or []

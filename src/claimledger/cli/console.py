@@ -28,10 +28,7 @@ from rich.segment import Segment
 from rich.table import Column, Table
 from rich.text import Text
 
-from claimledger.cli.app import Output, output, visible_controls
-
-ERROR_LINES = ("claimledger: error:", "claimledger: internal error:", "claimledger: interrupted")
-"""How an error's line begins (see `claimledger.cli.app.exit_status`): kept under --quiet."""
+from claimledger.cli.app import ERROR_LINES, Output, output, visible_controls
 
 _WIDEST = 1_000_000
 """Room enough to measure any table at its natural width."""

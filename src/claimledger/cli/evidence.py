@@ -91,9 +91,9 @@ def verify_command(
 
     Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
-    from claimledger.cli.views import verification_lines, verification_payload
+    from claimledger.cli.lines import verification_lines, verification_payload
     from claimledger.config import FetchOptions
-    from claimledger.refresh import check_page
+    from claimledger.pageread import check_page
     from claimledger.urls import is_web_url
 
     if not quote.strip():
@@ -183,12 +183,11 @@ def refresh_command(
         as_read_settings,
         refresh_as_read,
     )
-    from claimledger.cli.views import (
+    from claimledger.cli.lines import (
         claim_summary,
         fetch_json,
         needs_attention,
         source_notes,
-        summary_table,
         to_json,
     )
     from claimledger.config import FetchOptions
@@ -246,6 +245,8 @@ def refresh_command(
             }
         )
     elif chosen == "text":
+        from claimledger.cli.views import summary_table  # rich: for the table alone
+
         urls = {job.url for job in jobs}
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
         for line in source_notes(ledger, fetches):
@@ -279,7 +280,7 @@ def _print_for_ci(
     """A refresh's results as a CI reads them (see `claimledger.ci_formats`), written as
     they are: no console may wrap, style or picture them (the format did that)."""
     from claimledger.ci_formats import FORMATS, RefreshResult
-    from claimledger.cli.views import is_accepted
+    from claimledger.cli.lines import is_accepted
 
     ledger_path = os.path.relpath(opts.ledger.absolute(), Path.cwd().absolute())
     result = RefreshResult(
@@ -333,6 +334,7 @@ async def _record_refresh(
                 policy=policy,
                 url_map=url_map,
                 readers=readers,
+                robots=store.robots_memory(run_id, now),
             )
             async with contextlib.aclosing(loop):  # its pages handed back before the pool stops
                 async for reading in loop:
@@ -357,7 +359,7 @@ async def _record_refresh(
 def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
     """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
     with --quiet; with --verbose a line per page (status, size, time) and per check."""
-    from claimledger.cli.views import reading_lines
+    from claimledger.cli.lines import reading_lines
 
     verbose = output().verbose
     if quiet or output().quiet:
@@ -398,18 +400,17 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
     from claimledger.cli.asread import as_read_json, latest_as_read, latest_lookups, misquote_line
-    from claimledger.cli.views import (
+    from claimledger.cli.lines import (
         artifact_run_line,
         claim_summary,
         evidence_gaps,
         fetch_json,
         is_accepted,
         needs_attention,
-        pages_table,
-        summary_table,
         to_json,
         unchecked_claims,
     )
+    from claimledger.cli.views import pages_table, summary_table
     from claimledger.relocate import relocation_json, relocation_line
 
     opts = options(ctx)
@@ -469,7 +470,8 @@ def diff_command(
     page carries it now. Exit 1 when anything differs.
     """
     from claimledger.cli.asread import as_read_text, latest_as_read
-    from claimledger.cli.views import diff_text, to_json
+    from claimledger.cli.lines import to_json
+    from claimledger.cli.views import diff_text
     from claimledger.records import check_key
 
     opts = options(ctx)
@@ -505,7 +507,8 @@ def history_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Every check of a claim's quotes over time, and its grade history."""
-    from claimledger.cli.views import checks_table, to_json
+    from claimledger.cli.lines import to_json
+    from claimledger.cli.views import checks_table
 
     opts = options(ctx)
     claim = opts.load().claim(claim_id)

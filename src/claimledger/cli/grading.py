@@ -64,7 +64,7 @@ def regrade_command(
     (after --write: only what is left), or an artifact could not run; 0 otherwise.
     """
     from claimledger.artifact import outcome_of
-    from claimledger.cli.views import evidence_gaps, to_json
+    from claimledger.cli.lines import evidence_gaps, to_json
     from claimledger.grade import regrade
     from claimledger.located import collector_paused
 
@@ -120,7 +120,7 @@ def _coverage(
 ) -> tuple[RunRecord | None, list[str]]:
     """The last run, and the claims its evidence does not cover: a gate (`--check`) must
     not pass on a refresh that was cut short."""
-    from claimledger.cli.views import unchecked_claims
+    from claimledger.cli.lines import unchecked_claims
 
     _, last = latest_fetches(opts, ledger)
     return last, unchecked_claims(ledger, checks)
@@ -157,7 +157,8 @@ def _write_proposals(
 
 
 def _print_regrade(opts: Options, result: Regrade) -> None:
-    from claimledger.cli.views import notices_table, proposals_table, regrade_note
+    from claimledger.cli.lines import regrade_note
+    from claimledger.cli.views import notices_table, proposals_table
 
     if not result.has_evidence:
         no_evidence_note(opts)
@@ -209,7 +210,7 @@ def explain_command(
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
     from claimledger.artifact import outcome_of
-    from claimledger.cli.views import artifact_run_line, explain_lines, to_json
+    from claimledger.cli.lines import artifact_run_line, explain_lines, to_json
     from claimledger.grade import regrade
 
     opts = options(ctx)

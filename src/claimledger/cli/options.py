@@ -127,10 +127,13 @@ IgnoreRobots = Annotated[
 
 def fetch_settings(opts: Options, given: FetchOptions) -> tuple[FetchPolicy, UrlMap]:
     """The run's policy and URL map: the command's options, then claimledger.toml beside
-    the ledger, then the defaults. Not respecting robots.txt is said out loud."""
+    the ledger, then the defaults. Not respecting robots.txt is said out loud. A command
+    that asks for them fetches next: the CA bundle begins to be read."""
     from claimledger.config import fetch_policy, read_config, url_map
+    from claimledger.fetch.exchange import read_trust_soon
     from claimledger.records import DEFAULT_POLICY
 
+    read_trust_soon()
     config = read_config(opts.home)
     policy = fetch_policy(config, given, DEFAULT_POLICY)
     if not policy.respect_robots:

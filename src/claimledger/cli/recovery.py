@@ -40,11 +40,10 @@ def afterwards(
 ) -> Afterwards:
     """The steps after a refresh, from its options and the ledger's settings (checked
     before anything is fetched)."""
-    from claimledger.config import read_config
-    from claimledger.relocate import DEFAULT_CANDIDATES
+    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, read_config
 
     config = read_config(opts.home)
-    count = candidates or config.recover_candidates or DEFAULT_CANDIDATES
+    count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
     save_to = None
     if save:
         from claimledger.archive import archive_settings
@@ -62,15 +61,19 @@ class Done:
     saves: Saves | None = None
 
     def lines(self) -> list[str]:
-        from claimledger.relocate import relocation_line
+        found = []
+        if self.relocations:  # the sitemap reader loads where a search was made
+            from claimledger.relocate import relocation_line
 
-        found = [relocation_line(relocation) for relocation in self.relocations]
+            found = [relocation_line(relocation) for relocation in self.relocations]
         return found + (saves_lines(self.saves) if self.saves else [])
 
     def json(self) -> dict[str, object]:
-        from claimledger.relocate import relocation_json
+        relocations = []
+        if self.relocations:
+            from claimledger.relocate import relocation_json
 
-        relocations = [relocation_json(relocation) for relocation in self.relocations]
+            relocations = [relocation_json(relocation) for relocation in self.relocations]
         return {"relocations": relocations, "saved": saves_json(self.saves) if self.saves else []}
 
 
@@ -84,14 +87,17 @@ def after_refresh(
     url_map: UrlMap,
     run_id: int,
 ) -> Done:
-    """Run the steps after a recorded refresh, each recording what it found."""
+    """Run the steps after a recorded refresh, each recording what it found (nothing is
+    opened or loaded for a step with nothing to do: no source lost, no page to save)."""
+    from claimledger.records import lost_reason
     from claimledger.store import EvidenceStore
 
-    if steps.candidates is None and steps.save_to is None:
+    lost_any = any(lost_reason(reading.fetch) for reading in readings)
+    if (steps.candidates is None or not lost_any) and steps.save_to is None:
         return Done()
     with EvidenceStore.open(opts.store) as store:
         relocations: list[Relocation] = []
-        if steps.candidates is not None:
+        if steps.candidates is not None and lost_any:
             lost = lost_sources(ledger, jobs, readings, store)
             relocations = recover_lost(
                 lost, store, policy, url_map, candidates=steps.candidates, run_id=run_id
@@ -107,7 +113,8 @@ def lost_sources(
 ) -> list[Lost]:
     """The sources this refresh found gone (or emptied), each once, with the quotes it
     checked there and the titles the page had (the ledger's, its last snapshot's)."""
-    from claimledger.relocate import Lost, lost_reason, snapshot_title
+    from claimledger.records import lost_reason
+    from claimledger.relocate import Lost, snapshot_title
 
     reasons = {r.fetch.url: why for r in readings if (why := lost_reason(r.fetch)) is not None}
     found: dict[str, Lost] = {}

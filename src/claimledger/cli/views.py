@@ -1,4 +1,5 @@
-"""Tables, lines and JSON payloads the commands print, built from plain data.
+"""The tables and styled text the commands print, built from plain data with rich (the
+plain lines and JSON payloads are `claimledger.cli.lines`, which loads no rich).
 
 The commands do the printing; here is only what they print. Page text is always added
 as plain `Text`, never parsed as console markup, so a quote that contains `[bold]`
@@ -7,34 +8,20 @@ prints exactly as written; every URL is shown without its secrets.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import functools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
 
 from claimledger.cli.console import ScriptTable
-from claimledger.records import (
-    READ_STATUSES,
-    ArtifactRun,
-    CheckRecord,
-    FetchRecord,
-    FetchResult,
-    Keyed,
-    RunRecord,
-    classify,
-)
-from claimledger.urls import redacted, shown
+from claimledger.cli.lines import CHECK_COLUMNS, fetch_note, needs_a_look
+from claimledger.records import CheckRecord, FetchRecord
+from claimledger.urls import shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
-    from claimledger.grade import Evidence, Regrade, Trace
-    from claimledger.ledger import Claim, HistoryEntry, Ledger
-    from claimledger.match import Match
-    from claimledger.refresh import Reading
+    from claimledger.grade import Regrade
+    from claimledger.ledger import Ledger
 
 STATUS_STYLE = {
     "verified": "green",
@@ -43,65 +30,6 @@ STATUS_STYLE = {
     "ambiguous": "magenta",
     None: "dim",
 }
-CHECK_COLUMNS = ("verified", "drifted", "missing", "ambiguous", "unread")
-
-
-def check_bucket(check: CheckRecord) -> str:
-    """Which summary column a check counts in: its status; `missing` on a page that is
-    gone (as the rules count it); `unread` when the page could not be read."""
-    standing = classify(check)
-    if standing in ("reworded", "changed"):
-        return "drifted"
-    return "missing" if standing == "gone" else standing
-
-
-def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[str, Any]]:
-    """Per claim: how many quote checks fell in each column, and which sources failed."""
-    by_claim: dict[str, Counter[str]] = {}
-    failing: dict[str, set[str]] = {}
-    for check in checks:
-        by_claim.setdefault(check.claim_id, Counter())[check_bucket(check)] += 1
-        if check.source_status not in READ_STATUSES:
-            failing.setdefault(check.claim_id, set()).add(
-                f"{check.source_id} ({check.source_status})"
-            )
-    rows = []
-    for claim in ledger.claims:
-        if claim.id not in by_claim:
-            continue
-        counts = by_claim[claim.id]
-        rows.append(
-            {
-                "claim_id": claim.id,
-                **{c: counts[c] for c in CHECK_COLUMNS},
-                "failing_sources": sorted(failing.get(claim.id, set())),
-            }
-        )
-    return rows
-
-
-def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
-    """Claims with quotes of which no quote has been checked on any source yet."""
-    checked = {check.claim_id for check in checks}
-    return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
-
-
-def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]:
-    """What the evidence does not cover: a refresh that did not finish, claims never checked."""
-    lines = []
-    if last is not None and last.finished_at is None:
-        when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
-        lines.append(
-            f"the last refresh (started {when}) did not finish: it was interrupted, or is still "
-            "running; its evidence is partial"
-        )
-    if unchecked:
-        names = ", ".join(unchecked[:5]) + (
-            f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else ""
-        )
-        count = "1 claim has" if len(unchecked) == 1 else f"{len(unchecked)} claims have"
-        lines.append(f"{count} never been checked ({names}): run `claimledger refresh`")
-    return lines
 
 
 def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
@@ -135,121 +63,6 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
         counts = (str(row[column]) for column in CHECK_COLUMNS)
         table.add_tsv_row(row["claim_id"], *counts, ", ".join(row["failing_sources"]))
     return table
-
-
-def needs_a_look(row: Mapping[str, Any]) -> bool:
-    """A claim summary row with a quote not verified or a source failing."""
-    unsettled = any(row[column] for column in CHECK_COLUMNS if column != "verified")
-    return unsettled or bool(row["failing_sources"])
-
-
-Fetched: TypeAlias = FetchRecord | FetchResult
-
-
-def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
-    """Did the page answer a status its source lists in `accept_status` (a 403 for bots)?"""
-    status = fetch.http_status
-    return status is not None and any(
-        status in source.accept_status for source in ledger.sources_at(fetch.url)
-    )
-
-
-def needs_attention(
-    ledger: Ledger, checks: Iterable[CheckRecord], fetches: Iterable[Fetched]
-) -> bool:
-    """Exit 1 or 0: a quote not verified (on a source that did not answer as it is known
-    to), or a source that moved."""
-    fetches = list(fetches)
-    accepted = {fetch.url for fetch in fetches if is_accepted(ledger, fetch)}
-    unverified = any(c.status != "verified" and c.url not in accepted for c in checks)
-    return unverified or any(fetch.source_status == "moved" for fetch in fetches)
-
-
-def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
-    """What happened to one page, in a few words (empty when it was simply read)."""
-    if fetch.source_status == "moved":
-        return f"moved to {shown(fetch.moved_to)}"
-    if fetch.source_status != "ok" and is_accepted(ledger, fetch):
-        return f"HTTP {fetch.http_status}, which its source accepts: no evidence either way"
-    if fetch.source_status != "ok":
-        return fetch.error or ""
-    notes = []
-    if fetch.not_modified:
-        notes.append(_unchanged_note(fetch.final_url))
-    elif fetch.redirects:
-        notes.append(f"read from {shown(fetch.final_url)} (the same page at a tidier address)")
-    if fetch.canonical:
-        notes.append(f"names {shown(fetch.canonical)} as its canonical address (not followed)")
-    if isinstance(fetch, FetchRecord) and fetch.misread:
-        notes.append("this reading reused another address's text: no evidence; refresh again")
-    return "; ".join(notes)
-
-
-def _unchanged_note(url: str) -> str:
-    return f"unchanged (304) since the last full read of {shown(url)}"
-
-
-def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
-    """One line per page that needs a word after a refresh: moved, failed, redirected,
-    or naming another canonical address; with the way to adopt a move. The pages that
-    answered 304 at their own address, and nothing else, are counted on one line."""
-    lines = []
-    unchanged = 0
-    for fetch in {fetch.url: fetch for fetch in fetches}.values():
-        note = fetch_note(ledger, fetch)
-        if note == _unchanged_note(fetch.url):
-            unchanged += 1
-            continue
-        if not note:
-            continue
-        ids = sorted(source.id for source in ledger.sources_at(fetch.url))
-        who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
-        status = (
-            "redirected" if fetch.source_status == "ok" and fetch.redirects else fetch.source_status
-        )
-        line = f"source {status}: {who}: {note}"
-        if fetch.source_status == "moved" and ids:
-            line += f"; adopt it with `claimledger move {ids[0]}`"
-        lines.append(line)
-    if unchanged:
-        pages = "source" if unchanged == 1 else "sources"
-        lines.append(f"{unchanged} {pages} unchanged (304) since the last full read")
-    return lines
-
-
-def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
-    """A page as a refresh reads it, for the lines on stderr: its status and address; with
-    `verbose`, how it answered, its size and the time it took, and a line per check."""
-    fetch = reading.fetch
-    line = f"{fetch.source_status:<11} {shown(fetch.url)}"
-    if not verbose:
-        return [line]
-    answered = [f"HTTP {fetch.http_status}" if fetch.http_status else "no answer"]
-    if fetch.not_modified:
-        answered.append("unchanged since the last read")
-    elif reading.body_bytes is not None:
-        answered.append(f"{reading.body_bytes:,} bytes")
-    if fetch.attempts > 1:
-        answered.append(f"{fetch.attempts} attempts")
-    answered.append(f"{fetch.elapsed:.2f} s")
-    if fetch.error:
-        answered.append(fetch.error)
-    lines = [f"{line}: {', '.join(answered)}"]
-    for check in reading.checks:
-        where = f"  {check.claim_id} #{check.quote_index + 1} on {check.source_id}: "
-        if check.status is None:
-            lines.append(f"{where}not checked (the source is {check.source_status})")
-            continue
-        how: list[str] = [check.match_kind] if check.match_kind else []
-        if check.similarity is not None:
-            how.append(f"similarity {check.similarity:.2f}")
-        verdict = check.status + (f" ({', '.join(how)})" if how else "")
-        if check.meaning_changed:
-            verdict += ", meaning changed"
-        if check.moved_within:
-            verdict += f", moved within the page: {check.moved_within}"
-        lines.append(where + verdict)
-    return lines
 
 
 def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
@@ -378,175 +191,3 @@ def notices_table(result: Regrade) -> Table:
     for n in result.notices:
         table.add_row(Text(n.claim_id), Text(n.on), Text(n.why))
     return table
-
-
-def evidence_line(evidence: Evidence) -> str:
-    parts = [evidence.status]
-    if evidence.source_id:
-        parts.append(f"on {evidence.source_id}")
-    if evidence.when:
-        parts.append(evidence.when.strftime("%Y-%m-%d"))
-    if evidence.detail:
-        parts.append(evidence.detail)
-    return " ".join(parts)
-
-
-# --------------------------------------------------------------------------- verify
-
-
-def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
-    """The one JSON object `verify --json` prints."""
-    return {
-        "url": shown(fetched.url),
-        "final_url": shown(fetched.final_url),
-        "http_status": fetched.http_status,
-        "source_status": fetched.source_status,
-        "error": fetched.error,
-        "status": found.status if found else None,
-        "match": found.match if found else None,
-        "similarity": round(found.similarity, 4) if found else None,
-        "current": found.current if found else None,
-        "meaning_changed": found.meaning_changed if found else False,
-        "change_kinds": list(found.change_kinds) if found else [],
-        "changed_words": to_json(found.changed_words) if found else [],
-        "closest": found.closest if found else None,
-        "closest_kinds": list(found.closest_kinds) if found else [],
-        "occurrences": found.occurrences if found else 0,
-        "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
-        "canonical": shown(fetched.canonical) if fetched.canonical else None,
-        "context": to_json(found.context) if found and found.context else None,
-    }
-
-
-def verification_lines(payload: Mapping[str, Any]) -> list[str]:
-    """`verify` in words: the verdict, where the page was read, what it says now."""
-    status = payload["status"] or f"not checked: source {payload['source_status']}"
-    kind = f" ({payload['match']})" if payload["match"] else ""
-    lines = [f"{status}{kind}  similarity {payload['similarity'] or 0:.2f}"]
-    if payload["moved_to"]:
-        lines.append(f"the page moved to {payload['moved_to']}")
-    elif payload["final_url"] != payload["url"]:
-        lines.append(f"read from {payload['final_url']}")
-    if payload["canonical"]:
-        lines.append(f"the page names {payload['canonical']} as its canonical address")
-    if payload["error"]:
-        lines.append(f"error: {payload['error']}")
-    if payload["current"] and payload["status"] != "verified":
-        lines.append(f"the page says: {payload['current']}")
-    elif payload["closest"]:
-        lines.append(f"the page now says (closest passage): {payload['closest']}")
-        kinds = ", ".join(payload["closest_kinds"])
-        lines.append(
-            f"it contradicts the quote: {kinds}" if kinds else "it does not contradict the quote"
-        )
-    if payload["meaning_changed"]:
-        words = "; ".join(
-            f"{c['kind'] + ': ' if c['kind'] else ''}{c['quote'] or '-'} -> {c['page'] or '-'}"
-            for c in payload["changed_words"]
-            if c["meaningful"]
-        )
-        lines.append(f"meaning changed: {words}")
-    if payload["occurrences"] > 1:
-        lines.append(f"occurs {payload['occurrences']} times on the page")
-    return lines
-
-
-# --------------------------------------------------------------------------- grades
-
-
-def regrade_note(result: Regrade) -> str | None:
-    """The closing line of `regrade` when nothing is pending."""
-    if result.pending:
-        return None
-    why = "no evidence yet" if not result.has_evidence else "every grade agrees with its evidence"
-    return f"nothing to propose: {why}"
-
-
-def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:
-    """Why each facet of a claim has its grade: the author's why, the rule's verdict and the
-    evidence behind it (newest first), then the facet's history (newest first)."""
-    lines = []
-    if claim.falsified is not None:
-        lines.append(f"{claim.id}: refuted on {claim.falsified.date}: {claim.falsified.why}")
-    for facet in claim.grades:
-        lines.append(f"{claim.id} / {facet.on}: {facet.grade} (basis {facet.basis})")
-        if facet.why:
-            lines.append(f"  author: {facet.why}")
-        if facet.depends_on is not None:
-            lines.append(f"  rests on: {', '.join(facet.depends_on) or 'no premise'}")
-        for trace in (t for t in traces if t.on == facet.on):
-            lines.append(f"  rule {trace.rule}: {trace.outcome}")
-            newest_first = sorted(
-                trace.evidence,
-                key=lambda e: e.when or dt.datetime.min.replace(tzinfo=dt.UTC),
-                reverse=True,
-            )
-            lines += [f"    {evidence_line(evidence)}" for evidence in newest_first]
-        lines += [f"  {entry.describe()}" for entry in reversed(facet_history(claim, facet.on))]
-    return lines
-
-
-def facet_history(claim: Claim, on: str) -> list[HistoryEntry]:
-    return [entry for entry in claim.history if entry.on == on]
-
-
-# --------------------------------------------------------------------------- JSON
-
-
-def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
-    """A fetch as JSON for a listing: no page text, and no URL with its secrets."""
-    data: dict[str, Any] = to_json(fetch)
-    data.pop("text", None)
-    data.pop("body", None)  # a raw fetch's bytes (a sitemap's), never a listing's
-    return data
-
-
-URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from"})
-"""Fields that hold a URL: JSON shows each as `urls.redacted` keeps it, never a secret."""
-
-
-def to_json(value: Any) -> Any:
-    """Dataclasses, tuples, dates and enums as plain JSON values, URLs redacted."""
-    if value is None or isinstance(value, str | int | float):  # enums too: str and int
-        return value
-    kind: type = type(value)
-    names = _field_names(kind)
-    if names is not None:
-        return {name: _field_json(name, getattr(value, name)) for name in names}
-    if isinstance(value, Mapping):
-        return {str(k): _field_json(str(k), v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_json(v) for v in value]
-    if isinstance(value, dt.date | dt.datetime):
-        return value.isoformat()
-    if hasattr(value, "_asdict"):
-        return to_json(value._asdict())
-    return value
-
-
-@functools.cache
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A dataclass's field names (None for any other type), looked up once a class."""
-    if not dataclasses.is_dataclass(kind):
-        return None
-    return tuple(field.name for field in dataclasses.fields(kind))
-
-
-def _field_json(name: str, value: Any) -> Any:
-    if name in URL_FIELDS and isinstance(value, str):
-        return redacted(value)
-    return to_json(value)
-
-
-# --------------------------------------------------------------------------- artifacts
-
-
-def artifact_run_line(run: ArtifactRun) -> str:
-    """The last run of a claim's artifact on one line: when, how it ended, how long it took,
-    what ran it, and whether it printed what is expected."""
-    when = run.ran_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    ended = run.error or f"exit status {run.exit_status}"
-    verdict = "output matches" if run.matched else "output differs" if run.ran else "no output"
-    runner = run.runner or "no such program"
-    took = f"{run.seconds:.2f} s"
-    return f"{run.claim_id}: artifact last ran {when}: {ended}, {took}, {runner}; {verdict}"

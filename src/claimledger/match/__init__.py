@@ -20,8 +20,7 @@ from claimledger.match.locator import (
 from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
 from claimledger.records import WordChange
-
-VERSION = 5  # bump when a change could alter a verdict: cached checks of older versions re-run
+from claimledger.versions import MATCH as VERSION
 
 __all__ = [
     "CONTEXT_CHARS",

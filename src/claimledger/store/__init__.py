@@ -1,5 +1,6 @@
 """The evidence store: an append-only SQLite file of every fetch, snapshot, quote check,
-artifact run and render state (what a report showed, for the next render to compare with).
+artifact run and render state (what a report showed, for the next render to compare with),
+and of each site's robots.txt as read.
 
 History is the product's memory. "When did this sentence change?" and "what did
 that page say in March?" have answers only if nothing is ever overwritten, so rows
@@ -60,6 +61,7 @@ from claimledger.records import (
     snapshot_digest,
 )
 from claimledger.store.archived import ArchiveEvidence
+from claimledger.store.robots import RobotsEvidence
 from claimledger.store.rows import (
     ARTIFACT_RUN_COLUMNS,
     CHECK_COLUMNS,
@@ -113,7 +115,7 @@ _LATEST_CHECKS = (
 T = TypeVar("T")
 
 
-class EvidenceStore(ArchiveEvidence):
+class EvidenceStore(ArchiveEvidence, RobotsEvidence):
     """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
 
     def __init__(

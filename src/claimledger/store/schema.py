@@ -262,6 +262,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *_append_only("archived_copies"),
         *_append_only("as_read_checks"),
     ),
+    (
+        # robots.txt as each run read it (store/robots.py): a run within a day of the last
+        # read uses those rules rather than asking the site again.
+        """CREATE TABLE robots_reads (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            origin TEXT NOT NULL,
+            text TEXT NOT NULL,
+            read_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX robots_reads_by_origin ON robots_reads(origin, id)",
+        *_append_only("robots_reads"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -280,6 +293,7 @@ OUR_TABLES = frozenset(
         "archive_lookups",  # as read
         "archived_copies",  # as read
         "as_read_checks",  # as read
+        "robots_reads",  # robots.txt kept for a day
     }
 )
 

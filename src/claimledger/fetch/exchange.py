@@ -1,0 +1,284 @@
+"""One request and its answer: the client every fetch goes through, and a GET turned into
+an outcome (a page, a redirect to follow by hand, a failure) with its body read within the
+caps. A failure is data here too: nothing below `request` raises to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import ssl
+import sys
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+
+# httpx loads its own command line (click, rich's progress bars, pygments) whenever those
+# are installed, as they are beside claimledger: a fifth of its import, for a program we
+# never run. A None in sys.modules makes that import fail, which httpx expects and allows.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+# Likewise httpcore imports trio wherever it is installed (60 ms), to ask later which loop
+# runs: the fetcher runs on asyncio alone, so trio stays out unless the process has it.
+sys.modules.setdefault("trio", None)  # type: ignore[arg-type]
+
+import httpx
+
+from claimledger.decoding import (
+    Inflater,
+    charset_of,
+    decode,
+    is_readable,
+    looks_binary,
+    media_type_of,
+)
+from claimledger.destinations import private_destination
+from claimledger.errors import PageUnreadable
+from claimledger.pacing import retry_after_seconds
+from claimledger.records import DEFAULT_POLICY, FetchPolicy, SourceStatus
+from claimledger.urls import shown
+
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+Client = httpx.AsyncClient
+"""The HTTP client `fetch_all` expects (built by `make_client`)."""
+
+
+# --- Client and limits --------------------------------------------------------------------
+
+
+_RAW_LOCATION = "X-Claimledger-Location"
+
+
+async def _set_location_aside(response: httpx.Response) -> None:
+    """Hide Location from httpx, which parses it even when not following redirects.
+
+    A hostile value such as `javascript:alert(1)` makes httpx raise before the
+    response reaches us, so the redirect could not be recorded and refused as data.
+    """
+    location = response.headers.get("location")
+    if location is not None:
+        del response.headers["location"]
+        response.headers[_RAW_LOCATION] = location
+
+
+def make_client(
+    policy: FetchPolicy = DEFAULT_POLICY, *, trust_env: bool = True
+) -> httpx.AsyncClient:
+    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent.
+
+    Only gzip and deflate are offered because the fetcher decodes bodies itself, so
+    it can count decompressed bytes as they are produced. Pass `trust_env=False` to
+    ignore proxy variables and netrc (tests do).
+    """
+    connections = max(policy.concurrency, 1)
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        timeout=httpx.Timeout(policy.timeout),
+        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+        headers={
+            "User-Agent": policy.user_agent,
+            "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
+            **dict(policy.headers),
+            "Accept-Encoding": "gzip, deflate",
+        },
+        trust_env=trust_env,
+        verify=_tls_context(trust_env).result(),
+        event_hooks={"response": [_set_location_aside]},
+    )
+
+
+def read_trust_soon(trust_env: bool = True) -> None:
+    """Begin reading the CA bundle now, on a thread of its own: it takes 20 ms, nearly all
+    of them in OpenSSL, which lets go of the GIL, so the command loads what else it needs
+    meanwhile; `make_client` waits for it (and raises what reading it raised)."""
+    _tls_context(trust_env)
+
+
+@functools.cache
+def _tls_context(trust_env: bool) -> Future[ssl.SSLContext]:
+    """One for every client of a run (the refresh, the archive's): each new one would read
+    the whole CA bundle again."""
+    context: Future[ssl.SSLContext] = Future()
+
+    def read() -> None:
+        try:
+            context.set_result(httpx.create_ssl_context(trust_env=trust_env))
+        except BaseException as error:  # raised again where the client is made
+            context.set_exception(error)
+
+    threading.Thread(target=read, name="claimledger-trust", daemon=True).start()
+    return context
+
+
+# --- One response -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one request (or one whole attempt) ended with, before retries are decided."""
+
+    http_status: int | None
+    source_status: SourceStatus
+    error: str | None = None
+    text: str | None = None
+    content_type: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    retryable: bool = False
+    retry_after: float | None = None
+    body: bytes | None = None
+    content_location: str | None = None
+
+
+@dataclass(frozen=True)
+class Redirect:
+    status: int
+    location: str
+
+
+def _status_line(response: httpx.Response) -> str:
+    return f"HTTP {response.status_code} {response.reason_phrase}".strip()
+
+
+_DRAIN_LIMIT = 64 * 1024
+
+
+async def _drain(response: httpx.Response) -> None:
+    """Read a small non-page body to its end, so the connection can serve the next request
+    (a 304 or a redirect left unread closes it); give up quietly on a large or broken one."""
+    received = 0
+    try:
+        async for chunk in response.aiter_raw():
+            received += len(chunk)
+            if received > _DRAIN_LIMIT:
+                return
+    except httpx.TransportError:
+        return
+
+
+async def _read_response(response: httpx.Response, policy: FetchPolicy) -> Outcome | Redirect:
+    """Classify one response by its status, reading the body only when it is the page."""
+    status = response.status_code
+    headers = response.headers
+    if not 200 <= status < 300:
+        await _drain(response)
+    if status in REDIRECTS:
+        location = headers.get(_RAW_LOCATION) or headers.get("location")
+        if location:
+            return Redirect(status, location)
+        return Outcome(status, "unreadable", f"{_status_line(response)} without a Location")
+    if status == 304:
+        return Outcome(
+            status,
+            "ok",
+            etag=headers.get("etag"),
+            last_modified=headers.get("last-modified"),
+            not_modified=True,
+        )
+    if status in (404, 410):
+        return Outcome(status, "gone", _status_line(response))
+    if status in (401, 403):
+        return Outcome(status, "refused", _status_line(response))
+    if status == 429 or status == 408 or status >= 500:
+        return Outcome(
+            status,
+            "refused" if status == 429 else "unreachable",
+            _status_line(response),
+            retryable=True,
+            retry_after=retry_after_seconds(headers.get("retry-after")),
+        )
+    if 400 <= status < 500:
+        return Outcome(status, "refused", _status_line(response))
+    if not 200 <= status < 300:
+        return Outcome(status, "unreadable", f"unexpected {_status_line(response)}")
+    return await _read_page(response, policy)
+
+
+async def _read_page(response: httpx.Response, policy: FetchPolicy) -> Outcome:
+    status = response.status_code
+    raw_type = response.headers.get("content-type")
+    media_type = media_type_of(raw_type)
+    page = Outcome(
+        status,
+        "ok",
+        content_type=raw_type,
+        etag=response.headers.get("etag"),
+        last_modified=response.headers.get("last-modified"),
+        content_location=response.headers.get("content-location"),
+    )
+    try:
+        if media_type is not None and not is_readable(media_type) and not policy.raw:
+            raise PageUnreadable(f"content type {media_type} is not text we can read")
+        body = await _read_body(response, policy)
+        if policy.raw:
+            return replace(page, body=body)
+        if media_type is None and looks_binary(body):
+            raise PageUnreadable("binary body without a Content-Type")
+        text = decode(body, media_type, charset_of(raw_type))
+    except PageUnreadable as unreadable:
+        return replace(page, source_status="unreadable", error=str(unreadable))
+    return replace(page, text=text)
+
+
+# --- Bodies -------------------------------------------------------------------------------
+
+
+async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
+    """The decoded body, refusing a page over the raw or the decompressed cap."""
+    too_large = f"body larger than {policy.max_body} bytes"
+    declared = response.headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > policy.max_body:
+        raise PageUnreadable(f"{too_large} (Content-Length {int(declared)})")
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    inflater = Inflater(encoding, policy.max_decompressed)
+    body = bytearray()
+    received = 0
+    async for chunk in response.aiter_raw():
+        received += len(chunk)
+        if received > policy.max_body:
+            raise PageUnreadable(too_large)
+        body += inflater.feed(chunk)
+    body += inflater.finish()
+    return bytes(body)
+
+
+def one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+def _tls_failure(error: BaseException) -> ssl.SSLError | None:
+    """The TLS error behind a transport error, if that is what it was."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ssl.SSLError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+async def request(
+    url: str, client: httpx.AsyncClient, headers: Mapping[str, str], policy: FetchPolicy
+) -> Outcome | Redirect:
+    """One GET, turning transport failures into outcomes (retryable where that can help)."""
+    try:
+        async with asyncio.timeout(policy.timeout):
+            private = await private_destination(url, policy)
+            if private is not None:
+                return Outcome(None, "refused", private)
+            async with client.stream("GET", url, headers=headers) as response:
+                return await _read_response(response, policy)
+    except (TimeoutError, httpx.TimeoutException):
+        return Outcome(None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True)
+    except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:
+        tls = _tls_failure(exc)
+        if tls is not None:
+            reason = getattr(tls, "verify_message", None) or tls.reason or one_line(tls)
+            return Outcome(None, "unreachable", f"TLS failed: {reason} (not retried)")
+        return Outcome(None, "unreachable", f"connection failed: {one_line(exc)}", retryable=True)
+    except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL) as exc:
+        return Outcome(None, "refused", f"cannot request {shown(url)}: {one_line(exc)}")
