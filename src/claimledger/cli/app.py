@@ -112,16 +112,19 @@ class _Terminal:
             if not output().quiet or (self._stderr and line.startswith(ERROR_LINES)):
                 stream.write(line + "\n")
             return
-        self.__getattr__("print")(*objects, **kwargs)
+        self._opened().print(*objects, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
+        return getattr(self._opened(), name)
+
+    def _opened(self) -> Any:
         if self._console is None:
             from claimledger.cli.console import TerminalConsole
 
             self._console = TerminalConsole(
                 stderr=self._stderr, highlight=False, soft_wrap=True, emoji=False
             )  # no `:warning:` in a page's text becomes a picture
-        return getattr(self._console, name)
+        return self._console
 
 
 if TYPE_CHECKING:
