@@ -54,6 +54,21 @@ def test_the_sandbox_keeps_its_compiled_templates_apart(tmp_path: Path, report: 
     assert sorted(path.name.split("-")[0] for path in kept.iterdir()) == ["ours", "sandboxed"]
 
 
+def test_an_edited_template_is_compiled_anew(tmp_path: Path, report: Report) -> None:
+    """What is kept is keyed to the template's text: the edit shows at the next render."""
+    users, kept = tmp_path / "templates", tmp_path / "kept"
+    users.mkdir()
+    kept.mkdir()
+    (users / NAME).write_text("{{ report.title|md }}: first\n", "utf-8")
+    assert (
+        Templates(templates_loader(users), kept).render(NAME, report=report).endswith(": first\n")
+    )
+    (users / NAME).write_text("{{ report.title|md }}: second\n", "utf-8")
+    assert (
+        Templates(templates_loader(users), kept).render(NAME, report=report).endswith(": second\n")
+    )
+
+
 def test_a_place_that_cannot_keep_them_still_gives_the_report(
     tmp_path: Path, report: Report
 ) -> None:
