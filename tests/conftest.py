@@ -35,11 +35,12 @@ def clean_environ(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """No proxy settings from the developer's shell may route loopback traffic elsewhere,
-    and what a run keeps for the user (compiled templates) goes to a directory of the
-    suite's own, never the developer's cache."""
+    and what a run keeps for the user (compiled templates, cached ledgers, trust) goes to
+    directories of the suite's own, never the developer's cache or config."""
     for name in PROXY_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
 
 
 @pytest.fixture

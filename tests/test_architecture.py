@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger import ledgercache
 from evidence_site import serve_v1, write_ledger
 from webserver import PageServer
 
@@ -209,7 +210,8 @@ def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_take
     EvidenceStore.open(tmp_path / "out" / "evidence.sqlite3").close()
     first = loaded_by(tmp_path, "--ledger", str(ledger), "regrade")
     assert {"yaml", "sqlite3"} <= first  # read and cached
-    assert (tmp_path / "out" / "ledger-cache.json").is_file()
+    kept = ledgercache.cache_file(ledger)
+    assert kept is not None and kept.is_file()
     for command in ("regrade", "status"):
         again = loaded_by(tmp_path, "--ledger", str(ledger), command)
         assert "sqlite3" in again and "typer" in again

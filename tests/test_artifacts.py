@@ -50,10 +50,12 @@ def write_ledger(
     shell: bool = False,
     predicted: bool = False,
     broken: bool = False,
+    trusted: bool = True,
 ) -> Path:
     """A ledger of one artifact claim, `toy`; with `predicted`, a facet graded by judgement
     (what the author predicted) beside the measured one; with `broken`, a second artifact
-    claim whose program does not exist."""
+    claim whose program does not exist. The author's own, so its commands are `trusted`
+    unless the test says otherwise."""
     artifact = {"run": run, "expect": expect, "timeout": timeout, "shell": shell}
     prediction = (
         "      - {on: predicted before running it, grade: SPECULATIVE, basis: judgement,"
@@ -87,6 +89,8 @@ def write_ledger(
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "claims.yaml"
     path.write_text(text, encoding="utf-8")
+    if trusted:
+        Cli(path)("trust")
     return path
 
 
@@ -159,14 +163,15 @@ def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
 
     assert report["proposals"] == []  # not run: the rule proposes nothing
     assert not store_path(toy).exists()
-    cli("regrade", "--no-artifacts", "--run-artifacts", code=2)
+    cli("regrade", "--no-artifacts", "--allow-artifacts", code=2)
 
 
-def test_the_old_run_artifacts_flag_is_still_accepted(toy: Path) -> None:
-    Cli(toy)("regrade", "--run-artifacts", code=0)
+def test_the_old_run_artifacts_flag_is_allow_artifacts(tmp_path: Path) -> None:
+    ledger = write_ledger(tmp_path, PRINT_SAID, trusted=False)
+    (tmp_path / "said.txt").write_text("ok\n", encoding="utf-8")
+    Cli(ledger)("regrade", "--run-artifacts", code=0)
 
-    assert len(recorded_rows(toy)) == 1
-    assert "--run-artifacts" not in Cli(toy)("regrade", "--help").stdout  # hidden
+    assert len(recorded_rows(ledger)) == 1
 
 
 def test_a_ledger_without_artifacts_opens_no_store_for_writing(tmp_path: Path) -> None:

@@ -596,7 +596,14 @@ def test_regrade_check_is_a_gate_and_json_is_stable(
     assert ledger.read_bytes() == before
     assert first == second
     report = json.loads(first)
-    assert set(report) == {"schema_version", "has_evidence", "proposals", "stale", "evidence_gaps"}
+    assert set(report) == {
+        "schema_version",
+        "has_evidence",
+        "proposals",
+        "stale",
+        "evidence_gaps",
+        "skipped_artifacts",
+    }
     assert report["has_evidence"] is True
     assert {
         (p["claim_id"], p["on"], p["from_grade"], p["to_grade"]) for p in report["proposals"]
@@ -628,6 +635,9 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
 
     assert "nothing to propose: no evidence yet" in text.stdout
     assert "no evidence yet" in text.stderr
+    assert "artifact of neutral-toy not run: you have not trusted its command" in text.stderr
+    skipped = report.pop("skipped_artifacts")
+    assert [(s["claim_id"], s["consent"]) for s in skipped] == [("neutral-toy", "untrusted")]
     assert report == {
         "schema_version": 1,
         "has_evidence": False,
@@ -646,7 +656,7 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
     before = bundled.read_bytes()
 
     refreshed = cli.json("refresh", "--allow-private", *maps, "--timeout", "1", code=1)
-    report = cli.json("regrade", code=0)
+    report = cli.json("regrade", "--no-artifacts", code=0)
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}
@@ -656,8 +666,9 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
         "proposals": [],
         "stale": [],
         "evidence_gaps": [],
+        "skipped_artifacts": [],
     }
-    cli("regrade", "--check", code=0)
+    cli("regrade", "--check", "--no-artifacts", code=0)
     assert bundled.read_bytes() == before
 
 

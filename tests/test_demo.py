@@ -105,7 +105,13 @@ def test_demo_runs_the_whole_loop_twice_in_the_same_directory(tmp_path: Path) ->
     first = demo([str(CONSOLE_SCRIPT)], directory)
 
     assert first.returncode == ExitCode.OK, first.stderr
-    for step in ("1. refresh", "2. the pages change", "4. what the evidence does", "8. render"):
+    for step in (
+        "1. refresh",
+        "2. the pages change",
+        "4. allow the ledger",
+        "5. what the evidence does",
+        "9. render",
+    ):
         assert step in first.stdout
     finished = re.search(r"demo finished in ([\d.]+) s; the report is (\S+) ", first.stdout)
     assert finished, first.stdout

@@ -1,6 +1,7 @@
 """The ledger cache: the commands after the first on the same bytes skip reading and
 checking the YAML; a byte changed, a claimledger upgraded or a damaged cache reads and
-checks the ledger in full."""
+checks the ledger in full. It lives in the user's own cache, never in the checkout: a
+cache file a repository commits is never read."""
 
 from __future__ import annotations
 
@@ -53,7 +54,9 @@ def cli(tmp_path: Path) -> Cli:
 
 
 def cache_of(cli: Cli) -> Path:
-    return cli.ledger.parent / "out" / ledgercache.CACHE_NAME
+    found = ledgercache.cache_file(cli.ledger)
+    assert found is not None
+    return found
 
 
 def rename_cached(cli: Cli, claim_id: str) -> None:
@@ -101,11 +104,58 @@ def test_a_damaged_cache_is_read_past(cli: Cli, damage: bytes) -> None:
     assert cache_of(cli).read_text(encoding="utf-8").startswith(ledgercache._key(LEDGER))
 
 
-def test_no_out_directory_is_made_for_the_cache(tmp_path: Path) -> None:
+def test_nothing_is_written_in_the_checkout_for_the_cache(tmp_path: Path) -> None:
     ledger = tmp_path / "claims.yaml"
     ledger.write_text(LEDGER, encoding="utf-8")
     Cli(ledger)("check")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["claims.yaml"]
+    assert cache_of(Cli(ledger)).is_file()
+
+
+HIDDEN = LEDGER.replace("id: only", "id: hidden").replace(
+    "    grades:\n",
+    "    artifact:\n      run: [sh, -c, 'touch ran']\n      expect: ''\n    grades:\n",
+)
+
+
+@pytest.mark.parametrize("name", ["ledger-cache.json", "ledger_cache.json"])
+def test_a_cache_file_committed_to_the_checkout_is_never_believed(
+    tmp_path: Path, name: str
+) -> None:
+    """The attack: a repository commits a cache keyed by this version and the hash of its
+    harmless claims.yaml, whose body is another ledger with an artifact. The ledger on
+    disk is what every command reads, and nothing runs."""
+    from claimledger.ledger import read
+
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER, encoding="utf-8")
+    _, hidden = read(HIDDEN, "hidden.yaml")
+    assert hidden is not None and hidden["claims"][0]["artifact"]
+    planted = f"{ledgercache._key(LEDGER)}\n{json.dumps(hidden)}"
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / name).write_text(planted, encoding="utf-8")
+    cli = Cli(ledger)
+    assert "ok: 1 claim" in cli("check").stdout
+    assert claims_seen(cli) == ["only"]
+    cli("regrade", "--allow-artifacts", code=0)
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_cache_directory_another_may_write_to_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "shared"))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("check")
+    kept = cache_of(cli)
+    kept.parent.chmod(0o777)  # now anyone's
+    assert ledgercache.cache_file(ledger) is None
+    cli("check")
+    kept.write_text("planted", encoding="utf-8")
+    assert claims_seen(cli) == ["only"]
+    assert kept.read_text(encoding="utf-8") == "planted"  # neither read nor rewritten
 
 
 def test_a_ledger_with_a_problem_is_never_kept(cli: Cli) -> None:
@@ -119,7 +169,6 @@ def test_a_ledger_with_a_problem_is_never_kept(cli: Cli) -> None:
 def test_a_first_refresh_keeps_the_ledger_it_read_for_the_command_after_it(
     tmp_path: Path, page_server: PageServer
 ) -> None:
-    """No `out/` yet: the refresh makes it for its store, so the cache is kept there too."""
     page_server.set_page("/a", page("Here is one quote on one page, as read."))
     text = LEDGER.replace("https://docs.example/a", page_server.url("/a"))
     ledger = tmp_path / "claims.yaml"

@@ -110,17 +110,22 @@ def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
         ),
         DemoStep("2. the pages change: refresh again", "later", ("refresh", *mapped)),
         DemoStep("3. what drifted, word by word", None, ("diff",)),
-        DemoStep("4. what the evidence does to the grades", None, ("regrade",)),
-        DemoStep("5. apply the grade changes", None, ("regrade", "--write")),
         DemoStep(
-            "6. accept the harmless rewordings (a reversed one is refused)",
+            "4. allow the ledger's artifact command to run (a program: read it first)",
+            None,
+            ("trust",),
+        ),
+        DemoStep("5. what the evidence does to the grades", None, ("regrade",)),
+        DemoStep("6. apply the grade changes", None, ("regrade", "--write")),
+        DemoStep(
+            "7. accept the harmless rewordings (a reversed one is refused)",
             None,
             ("accept", "--all-drifted"),
         ),
         DemoStep(
-            "7. refresh once more: the adopted wording now verifies", None, ("refresh", *mapped)
+            "8. refresh once more: the adopted wording now verifies", None, ("refresh", *mapped)
         ),
-        DemoStep("8. render the report", None, ("render",)),
+        DemoStep("9. render the report", None, ("render",)),
         DemoStep("", None, ("render", "--format", "html")),
     ]
 

@@ -35,16 +35,16 @@ MAX_LEDGER_BYTES = 64 * 1024 * 1024
 # --------------------------------------------------------------------------- reading
 
 
-def load(path: Path, *, cache: Path | None = None, making: bool = False) -> Ledger:
+def load(path: Path, *, cached: bool = False) -> Ledger:
     """Read, check and build the ledger at `path`, or raise with every problem in it;
-    through the cache at `cache` if one is given (see `claimledger.ledgercache`: `making`
-    for a command that makes the cache's directory, the store's, if it is not there)."""
+    `cached`: through the user's ledger cache (see `claimledger.ledgercache`)."""
     text = read_ledger_text(path)
-    if cache is None:
+    if not cached:
         return parse(text, str(path))
-    from claimledger.ledgercache import parse_cached
+    from claimledger.ledgercache import cache_file, parse_cached
 
-    return parse_cached(text, str(path), cache, making=making)
+    cache = cache_file(path)
+    return parse(text, str(path)) if cache is None else parse_cached(text, str(path), cache)
 
 
 def read_ledger_text(path: Path) -> str:

@@ -187,17 +187,11 @@ class Options:
         refuse_links(path, below=self.home)
         return path
 
-    def load(self, *, making_store: bool = False) -> Ledger:
-        """The ledger, through the cache beside the store (`making_store`: for a command
-        that makes the store's directory if need be, so the cache may make it first)."""
-        from claimledger.ledgercache import CACHE_NAME
+    def load(self) -> Ledger:
+        """The ledger, through the user's own ledger cache."""
         from claimledger.ledgerfile import load
 
-        try:
-            cache: Path | None = self.store.with_name(CACHE_NAME)
-        except InputError:  # an `out` that links elsewhere: said when the store is opened
-            cache = None
-        return load(self.ledger, cache=cache, making=making_store)
+        return load(self.ledger, cached=True)
 
 
 def options(ctx: typer.Context) -> Options:

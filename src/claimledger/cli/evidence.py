@@ -197,7 +197,7 @@ def refresh_command(
 
     chosen = _refresh_format(fmt, as_json)
     opts = options(ctx)
-    ledger = opts.load(making_store=True)
+    ledger = opts.load()
     jobs = plan(ledger, claim_ids or ())
     given = FetchOptions(
         timeout=timeout,

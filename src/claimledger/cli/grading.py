@@ -32,9 +32,10 @@ from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.grade import ArtifactOutcome, Regrade
-    from claimledger.ledger import Ledger
+    from claimledger.ledger import Artifact, Ledger
     from claimledger.records import ArtifactRun, AsReadCheck, RunRecord
     from claimledger.store.rows import CheckVerdict
+    from claimledger.trust import Standing
 
 
 @command("regrade")
@@ -52,16 +53,22 @@ def regrade_command(
             "--no-artifacts", help="Do not run artifact claims' commands: their grades stand."
         ),
     ] = False,
-    run_artifacts: Annotated[
-        bool, typer.Option("--run-artifacts", hidden=True, help="Artifacts run by default.")
+    allow_artifacts: Annotated[
+        bool,
+        typer.Option(
+            "--allow-artifacts",
+            "--run-artifacts",
+            help="Run every artifact command this once, trusted or not (see `trust`).",
+        ),
     ] = False,
     as_json: AsJson = False,
 ) -> ExitCode:
     """Propose grade changes from the latest evidence, by named rules.
 
-    Every artifact claim's command is run first (unless --no-artifacts) and the run
-    recorded in the evidence store. Exit 1 when a proposal or a stale facet is pending
-    (after --write: only what is left), or an artifact could not run; 0 otherwise.
+    The artifact commands you trusted (`claimledger trust`) run first, and each run is
+    recorded in the evidence store; one not trusted, or changed since, is skipped and
+    said. Exit 1 when a proposal or a stale facet is pending (after --write: only what
+    is left), an artifact could not run, or (--check) one was skipped; 0 otherwise.
     """
     from claimledger.artifact import outcome_of
     from claimledger.cli.lines import evidence_gaps, to_json
@@ -70,14 +77,15 @@ def regrade_command(
 
     if write and check:
         raise InputError("--write and --check exclude each other")
-    if run_artifacts and no_artifacts:
-        raise InputError("--run-artifacts and --no-artifacts exclude each other")
+    if allow_artifacts and no_artifacts:
+        raise InputError("--allow-artifacts and --no-artifacts exclude each other")
     opts = options(ctx)
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
         checks = _latest_verdicts(opts, ledger)
         as_read = latest_as_read(opts, ledger)  # verdicts on the reading day's copies
-        runs = {} if no_artifacts else _run_artifacts(opts, ledger)
+        allowed, skipped = _allowed_artifacts(opts, ledger, no_artifacts, allow_artifacts)
+        runs = _run_artifacts(opts, allowed)
         artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
         if write:
             applied = _write_proposals(opts, checks, artifacts, as_read)
@@ -96,14 +104,16 @@ def regrade_command(
                     "proposals": to_json(result.proposals),
                     "stale": to_json(result.notices),
                     "evidence_gaps": gaps,
+                    "skipped_artifacts": [_standing_json(s) for s in skipped],
                 }
             )
         else:
             _print_regrade(opts, result)
             for line in gaps:
                 err.print(line, markup=False)
+        _report_skipped(skipped)
         failed = _report_failed_runs(runs.values())
-        return found_if(result.pending or (check and bool(gaps)) or failed)
+        return found_if(result.pending or (check and bool(gaps or skipped)) or failed)
 
 
 def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
@@ -171,15 +181,57 @@ def _print_regrade(opts: Options, result: Regrade) -> None:
         out.print(note, markup=False)
 
 
-def _run_artifacts(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun]:
-    """Run every artifact claim's command beside the ledger, recording each run as it ends
+def _allowed_artifacts(
+    opts: Options, ledger: Ledger, none: bool, every: bool
+) -> tuple[dict[str, Artifact], list[Standing]]:
+    """The artifacts this regrade may run, and those it skips for want of the user's
+    consent (--no-artifacts skips all without a word: the user said so)."""
+    from claimledger.trust import Consent, standings
+
+    artifacts = artifacts_of(ledger)
+    if none or every or not artifacts:
+        return ({} if none else artifacts), []
+    found = standings(opts.ledger, artifacts)
+    allowed = {s.claim_id for s in found if s.consent is Consent.TRUSTED}
+    skipped = [s for s in found if s.consent is not Consent.TRUSTED]
+    return {claim: artifacts[claim] for claim in artifacts if claim in allowed}, skipped
+
+
+def _standing_json(standing: Standing) -> dict[str, str]:
+    return {
+        "claim_id": standing.claim_id,
+        "command": standing.command,
+        "consent": str(standing.consent),
+    }
+
+
+def _report_skipped(skipped: Sequence[Standing]) -> None:
+    """One line for each artifact not run, and how to allow it: a grade that stands on a
+    run that did not happen must not pass for one that was checked."""
+    from claimledger.trust import Consent
+
+    for standing in skipped:
+        why = (
+            "its command, or a file it names, changed since you trusted it"
+            if standing.consent is Consent.CHANGED
+            else "you have not trusted its command"
+        )
+        err.print(
+            f"claimledger: note: artifact of {standing.claim_id} not run: {why} "
+            f"({standing.command}); read it, then `claimledger trust {standing.claim_id}`, "
+            "or pass --allow-artifacts for this run",
+            markup=False,
+        )
+
+
+def _run_artifacts(opts: Options, artifacts: dict[str, Artifact]) -> dict[str, ArtifactRun]:
+    """Run each artifact claim's command beside the ledger, recording each run as it ends
     (a regrade cut short keeps the runs it made). The store is opened, and made when there
-    is none yet, only when the ledger has an artifact to run."""
+    is none yet, only when there is an artifact to run."""
 
     from claimledger.artifact import execute
     from claimledger.store import EvidenceStore
 
-    artifacts = artifacts_of(ledger)
     if not artifacts:
         return {}
     runs: dict[str, ArtifactRun] = {}
@@ -200,6 +252,64 @@ def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
             markup=False,
         )
     return bool(failed)
+
+
+@command("trust")
+def trust_command(
+    ctx: typer.Context,
+    claim_ids: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CLAIM",
+            help="Claims whose artifact commands to trust (default: every one).",
+            autocompletion=complete_claims,
+        ),
+    ] = None,
+    show: Annotated[
+        bool, typer.Option("--list", help="Change nothing: show each command and its standing.")
+    ] = False,
+    revoke: Annotated[
+        bool, typer.Option("--revoke", help="Withdraw the trust instead of giving it.")
+    ] = False,
+    as_json: AsJson = False,
+) -> ExitCode:
+    """Allow `regrade` to run this ledger's artifact commands, exactly as they are now.
+
+    The commands are programs from the ledger, and a cloned ledger is somebody else's:
+    read them (--list) before you trust them. Trust is kept in your own config, by the
+    ledger's path, for the command and the content of every file of the ledger's
+    directory it names; when either changes, `regrade` skips it until you trust it again.
+    """
+    from claimledger import trust
+
+    if show and revoke:
+        raise InputError("--list and --revoke exclude each other")
+    opts = options(ctx)
+    ledger = opts.load()
+    chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
+    artifacts = artifacts_of(ledger)
+    for claim_id in chosen:
+        if claim_id not in artifacts:
+            raise InputError(f"{claim_id}: has no artifact to trust")
+    picked = {c: a for c, a in artifacts.items() if not chosen or c in chosen}
+    if revoke:
+        gone = trust.revoke(opts.ledger, set(chosen) if chosen else None)
+        for claim_id in gone:
+            out.print(f"no longer trusted: {claim_id}", markup=False)
+        if not gone:
+            out.print("nothing to revoke: no command of these claims was trusted", markup=False)
+        return ExitCode.OK
+    if not show:
+        trust.trust(opts.ledger, picked)
+    found = trust.standings(opts.ledger, picked)
+    if as_json:
+        print_json({"artifacts": [_standing_json(s) for s in found]})
+    else:
+        for standing in found:
+            out.print(f"{standing.consent}: {standing.claim_id}: {standing.command}", markup=False)
+        if not found:
+            out.print("nothing to trust: the ledger has no artifact command", markup=False)
+    return ExitCode.OK
 
 
 @command("explain")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path, PurePath
@@ -126,20 +125,11 @@ def render_command(
 
 
 def compiled_templates() -> Path | None:
-    """Where this user's compiled templates are kept between renders: claimledger/templates
-    in $XDG_CACHE_HOME (else ~/.cache), made for the user alone. None where there is no such
-    directory to be had, or it is not the user's alone: what it holds is loaded as code."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or "")
-    if not base.is_absolute():  # unset, or relative (which the XDG spec says to ignore)
-        base = Path.home() / ".cache"
-    directory = base / "claimledger" / "templates"
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = directory.lstat()
-    except (OSError, RuntimeError):  # no home, a read-only one, a file in the way
-        return None
-    mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid()
-    return directory if mine and stat.S_IMODE(found.st_mode) & 0o077 == 0 else None
+    """Where this user's compiled templates are kept between renders (loaded as code, so
+    only in a directory of the user's alone: see `claimledger.userdirs`)."""
+    from claimledger.userdirs import cache_directory
+
+    return cache_directory("templates")
 
 
 def format_named_by(output: str | None) -> str:
