@@ -118,6 +118,7 @@ def test_settings_beside_the_ledger_map_every_url(
         'user_agent = "teardown-bot/1.0"\nheaders = { "X-Reader" = "ledger" }\n',
         encoding="utf-8",
     )
+    Cli(ledger)("trust")  # the user's own settings: honoured once trusted
     report = refresh_json(Cli(ledger), code=0)
     assert {c["url"] for c in report["checks"]} == {
         f"{public}/guide",

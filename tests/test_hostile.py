@@ -229,6 +229,7 @@ def test_a_template_that_asks_for_too_much_is_a_template_error(cli: Cli, ledger:
     templates = ledger.parent / "templates"
     templates.mkdir()
     (templates / "report.md.j2").write_text("{{ 'x' * 10**10 }}\n", encoding="utf-8")
+    cli("trust")
     (line,) = cli("render", code=2).stderr.splitlines()
     assert line.startswith("claimledger: error: ") and "report.md.j2:1" in line
     assert "asks for 10,000,000,000 characters" in line

@@ -144,6 +144,7 @@ def test_the_archive_of_the_settings_file_is_the_one_asked(
     (ledger.parent / "claimledger.toml").write_text(
         f'archive = "{archive.url("/")}"\n', encoding="utf-8"
     )
+    cli("trust")
     result = cli("refresh", "--allow-private", "--save", code=0)
     assert result.stdout.count("in the web archive: ") == 3
 

@@ -300,6 +300,7 @@ def test_a_mapped_ledger_is_looked_for_on_its_mirror_and_named_as_the_ledger_nam
         "/sitemap.xml", urlset(f"{public}{NEW}", f"{public}{DECOY}"), content_type="text/xml"
     )
     cli = Cli(ledger)
+    cli("trust")
     cli("refresh", "--allow-private", code=0)
     move_without_redirect(page_server)
     report: dict[str, Any] = cli.json("refresh", "--allow-private", code=1)

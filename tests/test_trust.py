@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import Cli
+from cli_runner import Cli, claimledger
+from evidence_site import serve_v1, write_ledger
+from webserver import PageServer
 
 MARK = [sys.executable, "-c", "open('ran', 'a').write('x'); print('ok')"]
 """A command that leaves a mark beside the ledger each time it runs, and prints ok."""
@@ -192,3 +194,146 @@ def test_a_real_process_with_a_cloned_ledger_runs_nothing(tmp_path: Path) -> Non
     assert done.returncode == 1, done.stderr
     assert len(skipped_lines(done.stderr)) == 1
     assert runs(ledger) == 0
+
+
+# --------------------------------------------------------------------------- settings that widen
+
+
+def mirrored(tmp_path: Path, server: PageServer) -> Path:
+    """A cloned ledger naming public pages, whose claimledger.toml maps them to a local
+    mirror on a private address and allows private addresses for itself."""
+    ledger = write_ledger(tmp_path, server)
+    public = "https://docs.example.test"
+    ledger.write_text(ledger.read_text("utf-8").replace(server.url(""), public), "utf-8")
+    (ledger.parent / "claimledger.toml").write_text(
+        f'map = {{ "{public}/" = "{server.url("/")}" }}\nallow_private = true\n',
+        encoding="utf-8",
+    )
+    return ledger
+
+
+def test_a_cloned_workspace_cannot_widen_what_is_fetched_until_trusted(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    ledger = mirrored(tmp_path, page_server)
+    cli = Cli(ledger)
+    untrusted = cli("refresh", "--no-as-read", "--timeout", "1", code=1)
+    assert "this workspace is not trusted, so not honoured: claimledger.toml: map" in (
+        untrusted.stderr
+    )
+    assert "allow_private = true" in untrusted.stderr
+    assert page_server.page_requests == []  # neither the map nor private addresses honoured
+
+    listed = cli.json("trust", "--list")
+    assert listed["settings"]["consent"] == "untrusted"
+    assert any("allow_private = true" in ask for ask in listed["settings"]["asks"])
+    cli("trust")
+    trusted = cli("refresh", "--no-as-read", code=0)
+    assert "not honoured" not in trusted.stderr
+    assert {request.path for request in page_server.page_requests} >= {"/guide", "/other"}
+
+
+def test_a_setting_changed_after_trust_is_not_honoured(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    ledger = mirrored(tmp_path, page_server)
+    cli = Cli(ledger)
+    cli("trust")
+    settings = ledger.parent / "claimledger.toml"
+    settings.write_text(settings.read_text("utf-8") + 'archive = "http://127.0.0.1:9/"\n')
+    result = cli("refresh", "--no-as-read", "--timeout", "1", code=1)
+    assert "this workspace is changed since you trusted it" in result.stderr
+    assert page_server.page_requests == []
+
+
+def test_a_source_marked_allow_private_is_fetched_only_once_trusted(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    ledger = write_ledger(tmp_path, page_server)
+    text = ledger.read_text("utf-8").replace(
+        "kind: docs, publisher: p}", "kind: docs, publisher: p, allow_private: true}"
+    )
+    ledger.write_text(text, "utf-8")
+    cli = Cli(ledger)
+    result = cli.json("refresh", "--no-as-read", code=1)
+    assert "claims.yaml: source guide: allow_private" in cli("trust", "--list").stdout
+    assert {s["source_status"] for s in result["sources"]} == {"refused"}
+    assert page_server.page_requests == []
+    cli("trust")
+    cli("refresh", "--no-as-read", code=0)  # its origin, which the others share, is allowed
+    assert {request.path for request in page_server.page_requests} >= {"/guide", "/other"}
+
+
+def test_a_cloned_workspaces_templates_are_used_only_once_trusted(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    ledger = write_ledger(tmp_path, page_server)
+    (ledger.parent / "templates").mkdir()
+    (ledger.parent / "templates" / "report.md.j2").write_text("THEIRS {{ report.title }}\n")
+    cli = Cli(ledger)
+    untrusted = cli("render", "-o", "-")
+    assert "THEIRS" not in untrusted.stdout
+    assert "not honoured: templates/: report templates" in untrusted.stderr
+    cli("trust")
+    assert cli("render", "-o", "-").stdout.startswith("THEIRS ")
+
+
+def test_the_templates_init_writes_are_the_users_own(tmp_path: Path) -> None:
+    claimledger("init", str(tmp_path / "mine"), "--author", "Me")
+    result = claimledger("--ledger", str(tmp_path / "mine" / "claims.yaml"), "render", "-o", "-")
+    assert "not honoured" not in result.stderr
+
+
+# --------------------------------------------------------------------------- ownership
+
+AS_ROOT = pytest.mark.skipif(os.getuid() != 0, reason="giving a folder away takes root")
+OTHER_USER = 4242
+
+
+@AS_ROOT
+def test_a_ledger_in_a_parent_folder_another_user_owns_is_refused(tmp_path: Path) -> None:
+    """git's safe.directory, for ledgers: a claims.yaml planted above the working folder
+    (in /tmp, say) is not used, and its commands do not run as the caller."""
+    shared = tmp_path / "shared"
+    ledger = cloned(shared)
+    below = shared / "work" / "mine"
+    below.mkdir(parents=True)
+    os.chown(shared, OTHER_USER, OTHER_USER)
+    os.chown(ledger, OTHER_USER, OTHER_USER)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "claimledger", *args],
+            cwd=below,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+
+    for args in (("check",), ("regrade", "--allow-artifacts")):
+        done = run(*args)
+        assert done.returncode == 2, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert f"owned by another user (uid {OTHER_USER}), so not used" in line
+        assert "claimledger --ledger" in line and line.endswith("trust`")
+    assert runs(ledger) == 0
+
+    assert run("trust").returncode == 0  # the user read it and says so
+    assert run("check").returncode == 0
+    listed = Cli(ledger).json("trust", "--list")
+    assert listed["foreign_owner"] == OTHER_USER
+
+
+@AS_ROOT
+def test_a_settings_file_another_user_owns_is_refused(tmp_path: Path) -> None:
+    ledger = cloned(tmp_path)
+    settings = tmp_path / "claimledger.toml"
+    settings.write_text("allow_private = true\n")
+    os.chown(settings, OTHER_USER, OTHER_USER)
+    result = Cli(ledger)("verify", "http://127.0.0.1:9/", "q", code=2)
+    assert "claimledger.toml: owned by another user" in result.stderr

@@ -4,10 +4,20 @@
 module, and `views` builds what they print.
 """
 
-from claimledger.cli import authoring, demo, editing, evidence, grading, reporting
+from claimledger.cli import authoring, demo, editing, evidence, grading, reporting, trusting
 from claimledger.cli.app import app
 
-__all__ = ["app", "authoring", "demo", "editing", "evidence", "grading", "main", "reporting"]
+__all__ = [
+    "app",
+    "authoring",
+    "demo",
+    "editing",
+    "evidence",
+    "grading",
+    "main",
+    "reporting",
+    "trusting",
+]
 
 
 def main() -> None:

@@ -187,11 +187,29 @@ class Options:
         refuse_links(path, below=self.home)
         return path
 
-    def load(self) -> Ledger:
-        """The ledger, through the user's own ledger cache."""
+    def load(self, *, any_owner: bool = False) -> Ledger:
+        """The ledger, through the user's own ledger cache; refused in a folder another
+        user owns unless the user allowed it (`any_owner`: for `trust`, which does)."""
         from claimledger.ledgerfile import load
 
+        if not any_owner:
+            refuse_foreign(self.ledger)
         return load(self.ledger, cached=True)
+
+
+def refuse_foreign(ledger: Path) -> None:
+    """Refuse, as git refuses a repository of dubious ownership, a ledger whose file or
+    folder another user owns (found in /tmp, or a folder above): its settings and its
+    commands would act as this user. `claimledger trust` on it says the user knows."""
+    from claimledger.trust import foreign_owner, owner_allowed
+
+    owner = foreign_owner(ledger)
+    if owner is not None and not owner_allowed(ledger, owner):
+        raise InputError(
+            f"{ledger}: owned by another user (uid {owner}), so not used: a ledger there "
+            "could be anyone's, and what it asks would run as you; if you trust it, run "
+            f"`claimledger --ledger {ledger.absolute()} trust`"
+        )
 
 
 def options(ctx: typer.Context) -> Options:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the core loads where a command uses it
 
     from claimledger.archive import ArchiveSettings
     from claimledger.asread import AsReadRun
+    from claimledger.config import Config
     from claimledger.ledger import Ledger
     from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord, FetchPolicy
     from claimledger.refresh import QuoteJob
@@ -42,14 +43,13 @@ ArchiveWindow = Annotated[
 
 
 def as_read_settings(
-    opts: Options, *, skip: bool, archive: str | None, window: int | None
+    config: Config, *, skip: bool, archive: str | None, window: int | None
 ) -> ArchiveSettings | None:
     """The archive the as-read step asks (None: --no-as-read), from the options and the
-    ledger's settings, checked before anything is fetched."""
+    ledger's settings as honoured, checked before anything is fetched."""
     from claimledger.archive import archive_settings
-    from claimledger.config import read_config
 
-    return None if skip else archive_settings(read_config(opts.home), archive, window)
+    return None if skip else archive_settings(config, archive, window)
 
 
 def refresh_as_read(

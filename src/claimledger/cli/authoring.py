@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, existing_store, options, out, print_json, run_async, today
+from claimledger.cli.app import (
+    command,
+    err,
+    existing_store,
+    options,
+    out,
+    print_json,
+    run_async,
+    today,
+)
 from claimledger.cli.evidence import read_pages_once
 from claimledger.cli.options import (
     BASES,
@@ -92,6 +101,19 @@ def schema_command(ctx: typer.Context) -> ExitCode:
     return ExitCode.OK
 
 
+def _trust_what_init_made(ledger: Path) -> None:
+    """The templates `init` just wrote are the user's own: they need no `trust` (nothing
+    else, such as a claimledger.toml that was there before, is trusted with them)."""
+    from claimledger.config import Config
+    from claimledger.errors import EnvironmentProblem
+    from claimledger.trust import asks_of, trust
+
+    try:
+        trust(ledger, {}, asks_of(Config(), None, ledger.parent / "templates"))
+    except EnvironmentProblem as problem:
+        err.print(f"claimledger: note: templates/ not trusted yet: {problem}", markup=False)
+
+
 @command("init")
 def init_command(
     ctx: typer.Context,
@@ -131,6 +153,7 @@ def init_command(
         **{f"templates/{name}": templates.source(name) for name in packaged_templates()},
     }
     ledgerfile.scaffold(directory, files)
+    _trust_what_init_made(ledger_path)
     out.print(
         f"created {ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/",
         markup=False,
@@ -389,7 +412,7 @@ def add_command(
         maps=tuple(maps or ()),
         allow_private=allow_private,
     )
-    policy, url_map = fetch_settings(opts, given)
+    policy, url_map, _ = fetch_settings(opts, given, ledger)
     pages: dict[str, Page] = run_async(read_pages_once(urls, policy, url_map)) if urls else {}
     problems = []
     for url in urls:

@@ -47,7 +47,6 @@ from claimledger.cli.options import (
     Timeout,
     UserAgent,
     fetch_settings,
-    with_private_sources,
 )
 from claimledger.cli.recovery import (
     Archive,
@@ -109,7 +108,7 @@ def verify_command(
         ignore_robots=ignore_robots,
         allow_private=allow_private,
     )
-    policy, url_map = fetch_settings(options(ctx), given)
+    policy, url_map, _ = fetch_settings(options(ctx), given, None)
     page = run_async(read_pages_once([url], policy, url_map, select))[url]
     payload = verification_payload(page.fetch, check_page(quote, page))
     if as_json:
@@ -211,12 +210,17 @@ def refresh_command(
         ignore_robots=ignore_robots,
         allow_private=allow_private,
     )
-    policy, url_map = fetch_settings(opts, given)
-    policy = with_private_sources(ledger, policy, url_map)
+    policy, url_map, honoured = fetch_settings(opts, given, ledger)
     steps = afterwards(  # after the live refresh is recorded (cli/recovery.py)
-        opts, recover=recover, candidates=recover_candidates, save=save, archive=archive
+        honoured.config,
+        recover=recover,
+        candidates=recover_candidates,
+        save=save,
+        archive=archive,
     )
-    reading_day = as_read_settings(opts, skip=no_as_read, archive=archive, window=archive_window)
+    reading_day = as_read_settings(
+        honoured.config, skip=no_as_read, archive=archive, window=archive_window
+    )
     pages = {(job.url, job.select) for job in jobs}
     with (
         EvidenceStore.open(opts.store) as store,

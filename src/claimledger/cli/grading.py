@@ -72,6 +72,7 @@ def regrade_command(
     """
     from claimledger.artifact import outcome_of
     from claimledger.cli.lines import evidence_gaps, to_json
+    from claimledger.cli.trusting import standing_json
     from claimledger.grade import regrade
     from claimledger.located import collector_paused
 
@@ -104,7 +105,7 @@ def regrade_command(
                     "proposals": to_json(result.proposals),
                     "stale": to_json(result.notices),
                     "evidence_gaps": gaps,
-                    "skipped_artifacts": [_standing_json(s) for s in skipped],
+                    "skipped_artifacts": [standing_json(s) for s in skipped],
                 }
             )
         else:
@@ -197,14 +198,6 @@ def _allowed_artifacts(
     return {claim: artifacts[claim] for claim in artifacts if claim in allowed}, skipped
 
 
-def _standing_json(standing: Standing) -> dict[str, str]:
-    return {
-        "claim_id": standing.claim_id,
-        "command": standing.command,
-        "consent": str(standing.consent),
-    }
-
-
 def _report_skipped(skipped: Sequence[Standing]) -> None:
     """One line for each artifact not run, and how to allow it: a grade that stands on a
     run that did not happen must not pass for one that was checked."""
@@ -252,64 +245,6 @@ def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
             markup=False,
         )
     return bool(failed)
-
-
-@command("trust")
-def trust_command(
-    ctx: typer.Context,
-    claim_ids: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="CLAIM",
-            help="Claims whose artifact commands to trust (default: every one).",
-            autocompletion=complete_claims,
-        ),
-    ] = None,
-    show: Annotated[
-        bool, typer.Option("--list", help="Change nothing: show each command and its standing.")
-    ] = False,
-    revoke: Annotated[
-        bool, typer.Option("--revoke", help="Withdraw the trust instead of giving it.")
-    ] = False,
-    as_json: AsJson = False,
-) -> ExitCode:
-    """Allow `regrade` to run this ledger's artifact commands, exactly as they are now.
-
-    The commands are programs from the ledger, and a cloned ledger is somebody else's:
-    read them (--list) before you trust them. Trust is kept in your own config, by the
-    ledger's path, for the command and the content of every file of the ledger's
-    directory it names; when either changes, `regrade` skips it until you trust it again.
-    """
-    from claimledger import trust
-
-    if show and revoke:
-        raise InputError("--list and --revoke exclude each other")
-    opts = options(ctx)
-    ledger = opts.load()
-    chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
-    artifacts = artifacts_of(ledger)
-    for claim_id in chosen:
-        if claim_id not in artifacts:
-            raise InputError(f"{claim_id}: has no artifact to trust")
-    picked = {c: a for c, a in artifacts.items() if not chosen or c in chosen}
-    if revoke:
-        gone = trust.revoke(opts.ledger, set(chosen) if chosen else None)
-        for claim_id in gone:
-            out.print(f"no longer trusted: {claim_id}", markup=False)
-        if not gone:
-            out.print("nothing to revoke: no command of these claims was trusted", markup=False)
-        return ExitCode.OK
-    if not show:
-        trust.trust(opts.ledger, picked)
-    found = trust.standings(opts.ledger, picked)
-    if as_json:
-        print_json({"artifacts": [_standing_json(s) for s in found]})
-    else:
-        for standing in found:
-            out.print(f"{standing.consent}: {standing.claim_id}: {standing.command}", markup=False)
-        if not found:
-            out.print("nothing to trust: the ledger has no artifact command", markup=False)
-    return ExitCode.OK
 
 
 @command("explain")

@@ -16,6 +16,7 @@ import typer
 from claimledger.cli.app import Options, now, run_async
 
 if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.config import Config
     from claimledger.ledger import Ledger
     from claimledger.preserve import ToSave
     from claimledger.records import FetchPolicy, FetchRecord, Relocation, SavedSnapshot
@@ -36,13 +37,12 @@ class Afterwards:
 
 
 def afterwards(
-    opts: Options, *, recover: bool, candidates: int | None, save: bool, archive: str | None
+    config: Config, *, recover: bool, candidates: int | None, save: bool, archive: str | None
 ) -> Afterwards:
-    """The steps after a refresh, from its options and the ledger's settings (checked
-    before anything is fetched)."""
-    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, read_config
+    """The steps after a refresh, from its options and the ledger's settings as honoured
+    (checked before anything is fetched)."""
+    from claimledger.config import DEFAULT_RECOVER_CANDIDATES
 
-    config = read_config(opts.home)
     count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
     save_to = None
     if save:

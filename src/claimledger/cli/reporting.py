@@ -91,8 +91,7 @@ def render_command(
     opts = options(ctx)
     if templates is not None and not templates.is_dir():
         raise InputError(f"--templates {templates}: not a directory")
-    user_templates = templates or opts.home / "templates"
-    loader = templates_loader(user_templates if user_templates.is_dir() else None)
+    loader = templates_loader(templates or _workspace_templates(opts))
     name = fmt or format_named_by(output)
     base = None if base_url is None else published_at(base_url)
     report_format = format_for(name, Templates(loader, compiled_templates()), base)
@@ -130,6 +129,17 @@ def compiled_templates() -> Path | None:
     from claimledger.userdirs import cache_directory
 
     return cache_directory("templates")
+
+
+def _workspace_templates(opts: Options) -> Path | None:
+    """templates/ beside the ledger, when there is one and the user trusted the workspace:
+    a cloned checkout's templates could lay out a report that says what they like."""
+    from claimledger.cli.options import workspace
+
+    folder = opts.home / "templates"
+    if not folder.is_dir():
+        return None
+    return folder if workspace(opts, opts.load(), templates=True).trusted else None
 
 
 def format_named_by(output: str | None) -> str:

@@ -1,0 +1,121 @@
+"""The command that gives, shows and withdraws the user's consent to a workspace: trust."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from claimledger.cli.app import artifacts_of, command, options, out, print_json
+from claimledger.cli.completion import complete_claims
+from claimledger.cli.options import AsJson
+from claimledger.errors import ExitCode, InputError
+
+if TYPE_CHECKING:  # the core loads where a command uses it
+    from pathlib import Path
+
+    from claimledger.ledger import Ledger
+    from claimledger.trust import Consent, Standing
+
+
+@command("trust")
+def trust_command(
+    ctx: typer.Context,
+    claim_ids: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CLAIM",
+            help="Trust only these claims' artifact commands (default: the whole workspace).",
+            autocompletion=complete_claims,
+        ),
+    ] = None,
+    show: Annotated[
+        bool, typer.Option("--list", help="Change nothing: show what it asks and its standing.")
+    ] = False,
+    revoke: Annotated[
+        bool, typer.Option("--revoke", help="Withdraw the trust instead of giving it.")
+    ] = False,
+    as_json: AsJson = False,
+) -> ExitCode:
+    """Allow this workspace what a cloned one may not do, exactly as it is now.
+
+    That is: `regrade` running the ledger's artifact commands; the settings that widen
+    what claimledger may reach (claimledger.toml's map, allow_private, archive and
+    robots = false; sources marked allow_private); the report templates in templates/;
+    and a folder another user owns. Read them first (--list). Consent is kept in your own
+    config by the ledger's path; a command, a file it names, or a setting that changes
+    needs your word again. With CLAIMs, only those artifact commands are trusted.
+    """
+    from claimledger import trust
+
+    if show and revoke:
+        raise InputError("--list and --revoke exclude each other")
+    opts = options(ctx)
+    ledger = opts.load(any_owner=True)  # trusting it is how the user says to use it
+    chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
+    artifacts = artifacts_of(ledger)
+    for claim_id in chosen:
+        if claim_id not in artifacts:
+            raise InputError(f"{claim_id}: has no artifact to trust")
+    picked = {c: a for c, a in artifacts.items() if not chosen or c in chosen}
+    if revoke:
+        return _revoke(opts.ledger, set(chosen) if chosen else None)
+    asks = _asks(opts.ledger, ledger)
+    if not show:
+        trust.trust(opts.ledger, picked, None if chosen else asks)
+    found = trust.standings(opts.ledger, picked)
+    settings = trust.settings_consent(opts.ledger, asks)
+    owner = trust.foreign_owner(opts.ledger)
+    if as_json:
+        print_json(
+            {
+                "artifacts": [standing_json(s) for s in found],
+                "settings": {"consent": str(settings), "asks": asks},
+                "foreign_owner": owner,
+            }
+        )
+        return ExitCode.OK
+    for standing in found:
+        out.print(f"{standing.consent}: {standing.claim_id}: {standing.command}", markup=False)
+    if asks:
+        out.print(f"{settings}: settings: {'; '.join(asks)}", markup=False)
+    if owner is not None:
+        allowed = trust.owner_allowed(opts.ledger, owner)
+        out.print(f"{_word(allowed)}: folder owned by uid {owner}", markup=False)
+    if not found and not asks and owner is None:
+        out.print("nothing to trust: no artifact command and no setting asks for more")
+    return ExitCode.OK
+
+
+def standing_json(standing: Standing) -> dict[str, str]:
+    """An artifact's standing as `trust --json` and `regrade --json` print it."""
+    return {
+        "claim_id": standing.claim_id,
+        "command": standing.command,
+        "consent": str(standing.consent),
+    }
+
+
+def _asks(path: Path, ledger: Ledger) -> list[str]:
+    from claimledger.config import read_config
+    from claimledger.trust import asks_of
+
+    folder = path.parent / "templates"
+    return asks_of(read_config(path.parent), ledger, folder if folder.is_dir() else None)
+
+
+def _revoke(path: Path, claim_ids: set[str] | None) -> ExitCode:
+    from claimledger.trust import revoke
+
+    gone = revoke(path, claim_ids)
+    for what in gone:
+        out.print(f"no longer trusted: {what}", markup=False)
+    if not gone:
+        out.print("nothing to revoke: nothing of these was trusted", markup=False)
+    return ExitCode.OK
+
+
+def _word(allowed: bool) -> Consent:
+    from claimledger.trust import Consent
+
+    return Consent.TRUSTED if allowed else Consent.UNTRUSTED
