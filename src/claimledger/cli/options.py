@@ -142,7 +142,6 @@ def workspace(opts: Options, ledger: Ledger | None, *, templates: bool = False) 
     (`templates`, else fetching) loses for want of trust is said."""
     from claimledger.config import read_config
     from claimledger.trust import Consent, asks_of, settings_consent, without_asks
-
     from claimledger.urls import UrlMap
 
     config = read_config(opts.home)
