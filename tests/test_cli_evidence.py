@@ -52,6 +52,7 @@ EXPECTED_VERIFY_KEYS = {
     "similarity",
     "current",
     "meaning_changed",
+    "meaning_uncertain",
     "changed_words",
     "occurrences",
     "context",

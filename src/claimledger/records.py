@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import ClassVar, Literal, Protocol, TypeVar
 
 from claimledger import __version__
 
@@ -193,6 +193,12 @@ class CheckRecord:
     """Found elsewhere on the page than the ledger places it (its #L lines, the section
     under its heading): where it is now, such as `lines L10-L16`."""
 
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        return meaning_uncertain(self)
+
 
 @dataclass(frozen=True)
 class FetchRecord:
@@ -343,6 +349,11 @@ class AsReadCheck:
     recipe: str
     checked_at: dt.datetime
     error: str | None = None
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        return meaning_uncertain(self)
 
     @property
     def misquoted(self) -> bool:
@@ -485,6 +496,34 @@ def lost_reason(fetch: FetchResult | FetchRecord) -> str | None:
     if fetch.source_status == "unreadable" and (fetch.error or "").startswith("no content"):
         return "empty"
     return None
+
+
+class Drift(Protocol):
+    """What `meaning_uncertain` needs of a check or a match."""
+
+    @property
+    def status(self) -> str | None: ...
+    @property
+    def meaning_changed(self) -> bool: ...
+    @property
+    def change_kinds(self) -> tuple[str, ...]: ...
+
+
+def meaning_uncertain(check: Drift) -> bool:
+    """A drift that is not plainly harmless (the matcher named a kind of change) but whose
+    evidence falls short of a changed meaning: shown as "may have changed", never as
+    harmless, never as changed."""
+    return check.status == "drifted" and bool(check.change_kinds) and not check.meaning_changed
+
+
+def changed_words_said(changes: Iterable[WordChange]) -> str:
+    """The words each meaning-carrying change took and put, with its kind: the reason a
+    "meaning changed" or a "may have changed" is shown with, naming both sides."""
+    return "; ".join(
+        f"{change.kind + ': ' if change.kind else ''}{change.quote or '-'} -> {change.page or '-'}"
+        for change in changes
+        if change.meaningful
+    )
 
 
 def classify(check: Judged) -> Standing:

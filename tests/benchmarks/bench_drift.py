@@ -61,6 +61,13 @@ class Verdict:
     status: str
     current: str | None
     meaning_changed: bool
+    meaning_uncertain: bool = False
+
+
+DESIGNED_ON = frozenset({"bbolt", "celery", "dbos", "etcd", "git", "httpx", "tauri"})
+"""The corpora the matcher's rules and thresholds were written and tuned on: their figures
+are in-sample. Every other corpus was added after, and never read while changing a rule:
+its figures are held out."""
 
 
 Matcher = Callable[[Case], Verdict]
@@ -83,7 +90,7 @@ def claimledger_matcher(
             context = locate(case.quote, old).context
         new = prepare(page_text(case.corpus, case.page, "new"), kind=kind)
         found = locate(case.quote, new, context=context, thresholds=thresholds, previous=old)
-        return Verdict(found.status, found.current, found.meaning_changed)
+        return Verdict(found.status, found.current, found.meaning_changed, found.meaning_uncertain)
 
     return run
 
@@ -152,11 +159,15 @@ class Score:
     changed_flagged: int = 0
     flagged: int = 0
     flagged_right: int = 0
+    changed_either: int = 0
     same: int = 0
     same_unflagged: int = 0
+    same_plain: int = 0
     false_verified: int = 0
     stable: int = 0
     stable_drift: int = 0
+    sure: int = 0
+    sure_right: int = 0
 
     def add(self, case: Case, verdict: Verdict) -> bool:
         self.cases += 1
@@ -164,6 +175,7 @@ class Score:
         correct = verdict.status == case.label
         self.right += correct
         flagged = verdict.status == "drifted" and verdict.meaning_changed
+        uncertain = verdict.status == "drifted" and verdict.meaning_uncertain
         if case.label == "drifted":
             self.drifted += 1
             kind = load(case.corpus).pages[case.page].kind
@@ -173,10 +185,12 @@ class Score:
             if case.meaning == "changed":
                 self.changed += 1
                 self.changed_flagged += flagged
-                correct = correct and flagged
+                self.changed_either += flagged or uncertain
+                correct = correct and (flagged or uncertain)
             else:
                 self.same += 1
                 self.same_unflagged += not flagged
+                self.same_plain += not flagged and not uncertain
                 correct = correct and not flagged
         if flagged:
             self.flagged += 1
@@ -186,6 +200,9 @@ class Score:
         if case.label == "verified":
             self.stable += 1
             self.stable_drift += verdict.status != "verified"
+        if verdict.status != "ambiguous" and not uncertain:  # a verdict the tool is sure of
+            self.sure += 1
+            self.sure_right += correct
         return correct
 
 
@@ -204,8 +221,11 @@ def print_score(name: str, score: Score) -> None:
     print(f"    status accuracy          {_pct(score.right, score.cases)}")
     print(f"    current wording, drifted {_pct(score.current_right, score.drifted)}")
     print(f"    meaning changes flagged  {_pct(score.changed_flagged, score.changed)}")
+    print(f"      changed or uncertain   {_pct(score.changed_either, score.changed)}")
     print(f"    flags that were right    {_pct(score.flagged_right, score.flagged)}")
     print(f"    rewordings unflagged     {_pct(score.same_unflagged, score.same)}")
+    print(f"      nor uncertain          {_pct(score.same_plain, score.same)}")
+    print(f"    sure verdicts right      {_pct(score.sure_right, score.sure)}")
     print(f"    drifted/missing verified {score.false_verified}")
     print(f"    false drift, stable      {score.stable_drift} of {score.stable}")
 
@@ -229,11 +249,13 @@ def run(
         corpus = load(name)
         for matcher_name, matcher in matchers.items():
             score = scores[matcher_name].setdefault(name, Score(Counter()))
-            total = scores[matcher_name].setdefault("all", Score(Counter()))
+            group = IN_SAMPLE if name in DESIGNED_ON else HELD_OUT
+            totals = [scores[matcher_name].setdefault(g, Score(Counter())) for g in ("all", group)]
             for case in corpus.cases:
                 verdict = matcher(case)
                 right = score.add(case, verdict)
-                total.add(case, verdict)
+                for total in totals:
+                    total.add(case, verdict)
                 if matcher_name == "claimledger" and not right:
                     wrong.append(_describe(case, verdict))
     if show_cases:
@@ -241,11 +263,29 @@ def run(
     return scores
 
 
+IN_SAMPLE = "in sample (the corpora the rules were written on)"
+HELD_OUT = "held out (corpora never read while a rule was written)"
+
+
+def history_hurts(names: Sequence[str]) -> tuple[int, int]:
+    """Cases whose status is right on a first verify but wrong once the neighbourhood
+    recorded on the old page is used, of all cases: a recorded neighbourhood must only help."""
+    first, recorded = claimledger_matcher(recorded=False), claimledger_matcher()
+    hurt = total = 0
+    for name in names:
+        for case in load(name).cases:
+            total += 1
+            hurt += first(case).status == case.label != recorded(case).status
+    return hurt, total
+
+
 def _describe(case: Case, verdict: Verdict) -> str:
     expect: str = case.label
     if case.label == "drifted":
         expect += f" ({case.meaning}, {case.change})"
-    said = verdict.status + (" MEANING" if verdict.meaning_changed else "")
+    said = verdict.status + (
+        " MEANING" if verdict.meaning_changed else " UNCERTAIN" if verdict.meaning_uncertain else ""
+    )
     lines = [
         f"- {case.corpus}/{case.id}: labelled {expect}, said {said}",
         f"    quote:    {case.quote}",
@@ -410,13 +450,16 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.with_peers:
         matchers["quotecheck 0.1.0"] = quotecheck_matcher(load_quotecheck())
     scores = run(matchers, names, args.cases)
-    for corpus in [*names, "all"]:
+    groups = [g for g in (IN_SAMPLE, HELD_OUT) if g in scores["claimledger"]]
+    for corpus in [*names, *groups, "all"]:
         print(f"== {corpus}")
         for matcher_name in matchers:
             score = scores[matcher_name][corpus]
             print_score(matcher_name, score)
             if matcher_name == "claimledger":
                 print_confusion(score)
+    hurt, total = history_hurts(names)
+    print(f"recorded neighbourhood wrong where a first verify is right: {hurt} of {total}")
     return 0
 
 

@@ -22,6 +22,8 @@ from claimledger.records import (
     FetchResult,
     Keyed,
     RunRecord,
+    WordChange,
+    changed_words_said,
     classify,
 )
 from claimledger.urls import redacted, shown
@@ -202,6 +204,8 @@ def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
         verdict = check.status + (f" ({', '.join(how)})" if how else "")
         if check.meaning_changed:
             verdict += ", meaning changed"
+        elif check.meaning_uncertain:
+            verdict += f", meaning may have changed ({changed_words_said(check.changed_words)})"
         if check.moved_within:
             verdict += f", moved within the page: {check.moved_within}"
         lines.append(where + verdict)
@@ -235,6 +239,7 @@ def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str,
         "similarity": round(found.similarity, 4) if found else None,
         "current": found.current if found else None,
         "meaning_changed": found.meaning_changed if found else False,
+        "meaning_uncertain": found.meaning_uncertain if found else False,
         "change_kinds": list(found.change_kinds) if found else [],
         "changed_words": to_json(found.changed_words) if found else [],
         "closest": found.closest if found else None,
@@ -267,13 +272,11 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"it contradicts the quote: {kinds}" if kinds else "it does not contradict the quote"
         )
+    said = changed_words_said(WordChange(**c) for c in payload["changed_words"])
     if payload["meaning_changed"]:
-        words = "; ".join(
-            f"{c['kind'] + ': ' if c['kind'] else ''}{c['quote'] or '-'} -> {c['page'] or '-'}"
-            for c in payload["changed_words"]
-            if c["meaningful"]
-        )
-        lines.append(f"meaning changed: {words}")
+        lines.append(f"meaning changed: {said}")
+    elif payload["meaning_uncertain"]:
+        lines.append(f"meaning may have changed: {said}")
     if payload["occurrences"] > 1:
         lines.append(f"occurs {payload['occurrences']} times on the page")
     return lines
@@ -354,10 +357,12 @@ def to_json(value: Any) -> Any:
 
 @functools.cache
 def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A dataclass's field names (None for any other type), looked up once a class."""
+    """A dataclass's field names, and the properties it names in JSON_PROPERTIES (None for
+    any other type), looked up once a class."""
     if not dataclasses.is_dataclass(kind):
         return None
-    return tuple(field.name for field in dataclasses.fields(kind))
+    derived: tuple[str, ...] = getattr(kind, "JSON_PROPERTIES", ())
+    return (*(field.name for field in dataclasses.fields(kind)), *derived)
 
 
 def _field_json(name: str, value: Any) -> Any:

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from claimledger.cli.console import ScriptTable
 from claimledger.cli.lines import CHECK_COLUMNS, fetch_note, needs_a_look
-from claimledger.records import CheckRecord, FetchRecord
+from claimledger.records import CheckRecord, FetchRecord, changed_words_said
 from claimledger.urls import shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
@@ -90,6 +90,8 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
         status = check.status or f"unread ({check.source_status})"
         if check.meaning_changed:
             status += ", meaning changed"
+        elif check.meaning_uncertain:
+            status += ", meaning may have changed"
         if check.misread:
             status += " (on another address's text: no evidence)"
         if check.moved_within:
@@ -118,6 +120,11 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
     if check.meaning_changed:
         kinds = ", ".join(check.change_kinds) or "meaning changed"
         text.append(f"  MEANING CHANGED: {kinds}", style="bold red")
+    elif check.meaning_uncertain:
+        text.append(
+            f"  meaning may have changed: {changed_words_said(check.changed_words)}",
+            style="yellow",
+        )
     text.append("\n  quote: ")
     text.append(check.quote_text)
     if check.current:

@@ -71,6 +71,40 @@ from claimledger.match.span import (
 )
 from claimledger.records import ChangeOp, WordChange
 
+STRONG_KINDS = frozenset(
+    {
+        "number changed",
+        "numbers swapped",
+        "limit changed",
+        "negation added",
+        "negation removed",
+        "negation moved to another clause",
+        "modal weakened",
+        "modal strengthened",
+        "quantifier changed",
+        "qualifier added",
+        "qualifier removed",
+        "guarantee term changed",
+        "words swapped",
+        "list changed",
+        "default changed",
+        "effect changed",
+        "direction reversed",
+        "degree changed",
+    }
+)
+"""The kinds of change whose evidence is strong enough to say the meaning changed: a
+number, unit, duration or size; a negation; a modal across the must/should/may line; a
+quantifier or a scope narrowed or widened; a guarantee term swapped; two terms swapped
+in place; an item of a list, a default, an effect, a direction or a degree (always,
+rarely) changed. Every other kind (a name, a noun, content words put in or taken out
+that no rule explains) says only that the meaning may have changed: a rename, or a word
+added to a name, is as often harmless as not."""
+
+WORDING_CHANGED = "wording changed"
+"""The kind of a change of content words that no rule explains and no harmless reading
+(a typo, an inflection, a hyphen, a word moved) accounts for."""
+
 
 @dataclass(frozen=True)
 class Judgement:
@@ -81,7 +115,13 @@ class Judgement:
 
     @property
     def meaning_changed(self) -> bool:
-        return bool(self.kinds)
+        """The evidence says the meaning changed (see STRONG_KINDS)."""
+        return any(kind in STRONG_KINDS for kind in self.kinds)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        """Not plainly harmless, and no strong evidence either: it may have changed."""
+        return bool(self.kinds) and not self.meaning_changed
 
 
 def judge(quote: str, passage: str) -> Judgement:
@@ -115,15 +155,17 @@ def _as_command(judged: Judgement, tail: list[str]) -> Judgement:
     replaced by another (`git checkout -b` -> `git switch -c`) is a name changed, and
     words put after it (`go get .../bbolt/...` -> `go get .../bbolt@latest`) change what
     it runs."""
+    grown = WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED)
     changes = tuple(
         _as(c, "name changed")
-        if c.op == "replace" and not c.kind and bare(c.quote) != bare(c.page)
+        if (c.op == "replace" and not c.kind and bare(c.quote) != bare(c.page)) or c == grown
         else c
         for c in judged.changes
     )
     if tail and not any(c.kind for c in changes):
         changes += (WordChange("insert", "", " ".join(tail), True, "name changed"),)
-    kinds = (*judged.kinds, *(c.kind for c in changes if c.kind and c.kind not in judged.kinds))
+    kinds = [c.kind for c in changes if c.meaningful and c.kind]
+    kinds += [k for k in judged.kinds if k not in kinds and k != WORDING_CHANGED]
     return Judgement(changes, tuple(dict.fromkeys(kinds)))
 
 
@@ -158,6 +200,8 @@ def _judged(
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
     if _narrows(tail):
         changes.append(WordChange("insert", "", " ".join(tail), True, "qualifier added"))
+    elif any(_is_content(word.lower()) for word in tail):  # the sentence now goes on
+        changes.append(WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED))
     kinds = [c.kind for c in changes if c.meaningful and c.kind]
     for kind in span_kinds.values():
         if kind not in kinds:  # a count that changed without an opcode to carry it
@@ -437,9 +481,56 @@ def _change(
             kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
     elif kind is None:
         kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
+    if (
+        kind is None
+        and tag != "replace"
+        and not only_moved
+        and _content_changed(op, q_low, p_low, moved)
+    ):
+        kind = WORDING_CHANGED
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+def _content_changed(
+    op: Opcode, q_low: list[str], p_low: list[str], moved: tuple[set[int], set[int]]
+) -> bool:
+    """Whether a change took or put content words that no harmless reading explains (a
+    word replaced by another is the rules' to judge: a synonym, a rename). A word is
+    explained when the other side holds it in another form (the same lemma, the
+    same number as digits or a word, the same letters with a hyphen or a space, a typo
+    mended), or holds it elsewhere in the span (it only moved)."""
+    _, i1, i2, j1, j2 = op
+    was = [q_low[i] for i in range(i1, i2) if i not in moved[0] and _is_content(q_low[i])]
+    now = [p_low[j] for j in range(j1, j2) if j not in moved[1] and _is_content(p_low[j])]
+    if not was and not now:
+        return False
+    if bare("".join(was)) == bare("".join(now)):
+        return False
+    return _unexplained(was, p_low) or _unexplained(now, q_low)
+
+
+def _unexplained(words: list[str], other: list[str]) -> bool:
+    """Whether a word of `words` has no form of itself anywhere in `other`."""
+    keys = {_word_key(w) for w in other if _is_content(w)}
+    joined = bare("".join(other))
+    for word in words:
+        if _word_key(word) in keys or (len(bare(word)) > 3 and bare(word) in joined):
+            continue
+        if any(is_typo_of(word, w) for w in other):
+            continue
+        return True
+    return False
+
+
+def _word_key(word: str) -> str:
+    """A word's identity across harmless forms: its number, else its lemma's letters."""
+    return number_value(word) or bare(lemma(word))
+
+
+def _is_content(word: str) -> bool:
+    return word not in STOPWORDS and any(ch.isalnum() for ch in word)
 
 
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:

@@ -31,15 +31,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from rapidfuzz import fuzz
 
-from claimledger.match.diff import Judgement, judge
+from claimledger.match.diff import WORDING_CHANGED, Judgement, judge
 from claimledger.match.lexicon import TOKEN
 from claimledger.match.normalize import TextKind, normalize
 from claimledger.match.prepared import Context, PreparedText, content_lemmas, prepare
-from claimledger.records import CheckStatus, MatchKind, WordChange
+from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,12 @@ class Match:
     change_kinds: tuple[str, ...] = ()
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        """Drifted, not plainly harmless, without strong evidence of a changed meaning."""
+        return meaning_uncertain(self)
 
 
 def locate(
@@ -126,9 +132,29 @@ def locate(
         places = prepared.occurrences(needle)
         if places:
             return _verified(quote, places, prepared, context)
-    return _closest(
+    found = _closest(
         forms[0], prepared, context, thresholds, scope=scope_of(quote, context), previous=previous
     )
+    if found.status != "missing" or context is None:
+        return found
+    return _page_wide(quote, forms[0], prepared, thresholds, previous) or found
+
+
+def _page_wide(
+    quote: str,
+    form: str,
+    prepared: PreparedText,
+    thresholds: Thresholds,
+    previous: PreparedText | None,
+) -> Match | None:
+    """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
+    that no longer matches (a page restructured) must only ever help, so a successor the
+    page-wide search finds is not lost to it. What stood beside the quote on the page as
+    read is still never its successor."""
+    found = _closest(
+        form, prepared, None, thresholds, scope=scope_of(quote, None), previous=previous
+    )
+    return found if found.status != "missing" else None
 
 
 def quote_forms(quote: str, kind: TextKind) -> list[str]:
@@ -154,7 +180,7 @@ def _missing(closest: Candidate | None = None, prepared: PreparedText | None = N
         None,
         None,
         closest=text,
-        closest_kinds=closest.judgement(prepared).kinds,
+        closest_kinds=tuple(k for k in closest.judgement(prepared).kinds if k != WORDING_CHANGED),
     )
 
 

@@ -26,6 +26,7 @@ from claimledger.records import (
     WordChange,
     classify,
     latest_by_key,
+    meaning_uncertain,
 )
 from claimledger.report.changes import changes_since, state_of
 from claimledger.report.markup import anchor, text_fragment_link
@@ -451,6 +452,7 @@ def _source_check(
         closest=check.closest if status == "missing" else None,
         closest_kinds=check.closest_kinds if status == "missing" else (),
         moved_within=check.moved_within,
+        meaning_uncertain=drifted and meaning_uncertain(check),
     )
 
 

@@ -203,7 +203,8 @@ def report_data(report: Report) -> dict[str, Any]:
                              adopted_on, as_read (the wording as read, when adopted),
                              sources: [{source_id, title, url, link, archived, status,
                                         source_status, label, checked_on, current,
-                                        meaning_changed, moved_to, moved_within,
+                                        meaning_changed, meaning_uncertain, moved_to,
+                                        moved_within,
                                         changes: [{op, was, now, meaningful, label}]}]}
         questions           [{number, claim_id, anchor, title, statement, unknown: [on],
                               why}]
@@ -213,7 +214,8 @@ def report_data(report: Report) -> dict[str, Any]:
                             [{id, title, url, archived, kind, publisher, status, label,
                               moved_to, cited_by: [{claim_id, anchor, title, grade}]}]
         drifts              [{claim_id, anchor, claim_title, source_id, source_title,
-                              source_url, status, meaning_changed, label, quoted, current,
+                              source_url, status, meaning_changed, meaning_uncertain,
+                              label, quoted, current,
                               changes, checked_on}]
         changes             {first_render, since, note, items: [{area, subject, anchor, text}]}
         did_not, could_not_see  [str]

@@ -97,6 +97,8 @@ class SourceCheck:
     closest_kinds: tuple[str, ...] = ()
     moved_within: str | None = None
     """Found elsewhere on its page than its heading or #L lines place it, and where."""
+    meaning_uncertain: bool = False
+    """Reworded, not plainly harmlessly, without strong evidence of a changed meaning."""
     as_read: AsReadView | None = None
     """How it stood on the archived copy of the reading day, when one was read."""
 
@@ -297,6 +299,7 @@ class DriftView:
     change_kinds: tuple[str, ...] = ()
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
+    meaning_uncertain: bool = False
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,7 @@ def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
             change_kinds=check.change_kinds,
             closest=check.closest,
             closest_kinds=check.closest_kinds,
+            meaning_uncertain=check.meaning_uncertain,
         )
         for claim in claims
         for quote in claim.quotes
@@ -288,7 +289,18 @@ def findings(
             "grade changes proposed, not yet written",
         ),
         _finding(
-            [c for c, check in checks if check.status == "drifted" and not check.meaning_changed],
+            [c for c, check in checks if check.status == "drifted" and check.meaning_uncertain],
+            "quote reworded so that its meaning may have changed (re-read it)",
+            "quotes reworded so that their meaning may have changed (re-read them)",
+        ),
+        _finding(
+            [
+                c
+                for c, check in checks
+                if check.status == "drifted"
+                and not check.meaning_changed
+                and not check.meaning_uncertain
+            ],
             "harmless rewording not yet adopted",
             "harmless rewordings not yet adopted",
         ),
