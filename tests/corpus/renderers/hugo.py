@@ -283,6 +283,10 @@ SHORTCODES: Mapping[str, str] = {
     "psubstr": "{{ substr (.Page.Param (.Get 0)) (int (.Get 1)) }}",
 }
 STUB_SHORTCODE = "{{ with .Inner }}{{ . | markdownify }}{{ end }}"
+# Hugo's own `ref` and `relref` fail on a page outside our small site: a page that calls
+# them gets a stand-in that prints the target as written (an href, never text).
+LINK_SHORTCODES = frozenset({"ref", "relref"})
+LINK_SHORTCODE = '{{ .Get 0 | replaceRE "\\\\.md(#|$)" "/$1" }}'
 
 LAYOUTS: Mapping[str, str] = {
     "_default/baseof.html": BASEOF,
@@ -312,7 +316,7 @@ def render_page(repo: GitRepo, job: RenderJob) -> str:
     with tempfile.TemporaryDirectory(prefix="corpus-hugo-") as tmp:
         site = Path(tmp)
         _write_files(site / "layouts", LAYOUTS)
-        _write_shortcodes(site / "layouts" / "shortcodes", _shortcodes_used(source))
+        _write_shortcodes(site / "layouts" / "shortcodes", _shortcodes_used(source), source)
         _write_content(repo, job, site / "content", source)
         (site / "hugo.toml").write_text(CONFIG + _params(repo, job), "utf-8")
         _run_hugo(site)
@@ -333,17 +337,29 @@ def _shortcodes_used(source: str) -> set[str]:
     return set(_SHORTCODE_NAME.findall(source))
 
 
-def _write_shortcodes(root: Path, used: Iterable[str]) -> None:
+def _write_shortcodes(root: Path, used: Iterable[str], source: str = "") -> None:
     files = dict(SHORTCODES)
     for name in used:
-        files.setdefault(name, STUB_SHORTCODE)
+        if name in LINK_SHORTCODES:
+            files.setdefault(name, LINK_SHORTCODE)
+        elif re.search(r"\{\{[<%]\s*/" + re.escape(name) + r"\s*[>%]\}\}", source):
+            files.setdefault(name, STUB_SHORTCODE)
+        else:  # never closed (a button, a card): it has no inner content to keep
+            files.setdefault(name, "")
     _write_files(root, {f"{name}.html": text for name, text in files.items()})
 
 
+def _content_root(path: str) -> str:
+    """The directory Hugo's content is read from: content/en/, or daprdocs/content/en/."""
+    at = path.find(CONTENT_PREFIX)
+    return path[: at + len(CONTENT_PREFIX)] if at >= 0 else ""
+
+
 def _docs_root(path: str) -> str:
-    """The docs version directory a page lives in: content/en/docs/v3.6."""
-    parts = path.split("/")
-    return "/".join(parts[:4])
+    """The docs version directory a page lives in: content/en/docs/v3.6 (two levels down)."""
+    root = _content_root(path)
+    parts = path[len(root) :].split("/")
+    return root + "/".join(parts[: min(2, len(parts) - 1)])
 
 
 def _write_content(repo: GitRepo, job: RenderJob, content: Path, source: str) -> None:
@@ -360,7 +376,7 @@ def _write_content(repo: GitRepo, job: RenderJob, content: Path, source: str) ->
 
 
 def _site_path(path: str) -> str:
-    return path.removeprefix(CONTENT_PREFIX)
+    return path[len(_content_root(path)) :]
 
 
 def _front_matter(text: str) -> dict[str, Any]:
