@@ -41,7 +41,7 @@ PURE = (
     "decoding.py",
     "edits.py",
     "extract.py",
-    "grade.py",
+    "grade/",
     "jsontext.py",
     "located.py",
     "ledger.py",

@@ -551,7 +551,8 @@ def test_drift_is_annotated_listed_reported_and_fails_the_action_last(
     assert_failed_only_at(first)
     assert first.outputs["exit-code"] == "0" and first.outputs["drifted"] == "0"
     assert "Every quote is verified on every source." in first.summary
-    assert runner.gh_calls() == []  # nothing drifted: no issue
+    (looked,) = runner.gh_calls()  # nothing drifted: an open drift issue is looked for, to close
+    assert looked[:2] == ["issue", "list"]
     assert first.step("Save the evidence for the next run").outputs == {"saved": "true"}
 
     page_server.set_page("/other", page(ALARM_REWORDED), headers={"ETag": '"o2"'})
@@ -585,7 +586,7 @@ def test_drift_is_annotated_listed_reported_and_fails_the_action_last(
     assert f"  was: {ALARM}\n  now: {ALARM_REWORDED}\n" in listing
     assert "`ledger/claims.yaml`" in listing and "/actions/runs/1002" in listing
     assert second.outputs["drifted"] == "1"
-    list_call, create_call = runner.gh_calls()
+    _, list_call, create_call = runner.gh_calls()
     assert list_call[:2] == ["issue", "list"]
     assert create_call[:4] == ["issue", "create", "--title", "Drift"]
     assert (runner.tmp / "gh-posted.md").read_text(encoding="utf-8") == listing
@@ -617,6 +618,41 @@ def test_with_fail_on_drift_false_drift_passes_and_the_open_issue_is_updated(
 
 
 @pytest.mark.slow
+@needs_format_github
+def test_a_page_that_could_not_be_read_fails_the_action_but_files_no_drift(
+    runner: Runner, page_server: PageServer
+) -> None:
+    """A docs site that blocks CI runners is no drift: the job fails with that reason,
+    no drift issue is opened, and an open one is left as it is (nothing cleared)."""
+    serve_v1(page_server)
+    page_server.set_page("/other", "Forbidden", status=403)
+    issues = [{"number": 8, "title": "Drift"}]
+    run = runner(
+        {"open-issue": True, "issue-title": "Drift"}, env={"FAKE_GH_ISSUES": json.dumps(issues)}
+    )
+    assert_failed_only_at(run, "Fail on drift")
+    assert run.outputs["drifted"] == "0" and run.outputs["regrade-exit-code"] == "3"
+    assert "not all evidence could be read" in run.step("Fail on drift").stdout
+    assert runner.gh_calls() == []  # neither opened, updated nor closed
+    assert "Could not be read (no evidence either way)" in run.summary
+
+
+@pytest.mark.slow
+@needs_format_github
+def test_the_drift_issue_is_closed_once_nothing_drifts(
+    runner: Runner, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    issues = [{"number": 8, "title": "Drift"}]
+    run = runner(
+        {"open-issue": True, "issue-title": "Drift"}, env={"FAKE_GH_ISSUES": json.dumps(issues)}
+    )
+    assert_failed_only_at(run)
+    _, close_call = runner.gh_calls()
+    assert close_call[:3] == ["issue", "close", "8"]
+
+
+@pytest.mark.slow
 def test_bad_input_fails_the_action_whatever_fail_on_drift_says(
     runner: Runner, page_server: PageServer
 ) -> None:
@@ -631,6 +667,7 @@ def test_bad_input_fails_the_action_whatever_fail_on_drift_says(
         "Upload the report",
         "List what drifted",
         "Open or update the drift issue",
+        "Close the drift issue once nothing drifts",
         "Fail on drift",
     ]
     assert run.step("Save the evidence for the next run").status == "success"

@@ -639,12 +639,13 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
     assert "artifact of neutral-toy not run: you have not trusted its command" in text.stderr
     skipped = report.pop("skipped_artifacts")
     assert [(s["claim_id"], s["consent"]) for s in skipped] == [("neutral-toy", "untrusted")]
+    (gap,) = report.pop("evidence_gaps")  # nothing read: said, for the gate to fail on
+    assert "claims have never been checked" in gap
     assert report == {
         "schema_version": 1,
         "has_evidence": False,
         "proposals": [],
         "stale": [],
-        "evidence_gaps": [],
     }
 
 
@@ -658,6 +659,8 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
 
     refreshed = cli.json("refresh", "--allow-private", *maps, "--timeout", "1", code=1)
     report = cli.json("regrade", "--no-artifacts", code=0)
+    gaps = report.pop("evidence_gaps")
+    assert gaps and all("could not be read (unreachable)" in gap for gap in gaps)
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}
@@ -666,10 +669,10 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
         "has_evidence": True,
         "proposals": [],
         "stale": [],
-        "evidence_gaps": [],
         "skipped_artifacts": [],
     }
-    cli("regrade", "--check", "--no-artifacts", code=0)
+    gate = cli("regrade", "--check", "--no-artifacts", code=3)  # nothing read: never a pass
+    assert "could not be read (unreachable): nothing is known" in gate.stderr
     assert bundled.read_bytes() == before
 
 

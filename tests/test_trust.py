@@ -55,7 +55,7 @@ def test_a_cloned_ledger_runs_nothing_until_trusted_and_says_what_it_skipped(
     ledger = cloned(tmp_path)
     cli = Cli(ledger)
 
-    for args, code in ((("regrade",), 0), (("regrade", "--check"), 1), (("regrade", "--write"), 0)):
+    for args, code in ((("regrade",), 0), (("regrade", "--check"), 3), (("regrade", "--write"), 0)):
         result = cli(*args, code=code)
         (line,) = skipped_lines(result.stderr)
         assert "you have not trusted its command" in line and "claimledger trust toy" in line
@@ -75,7 +75,7 @@ def test_a_changed_command_needs_trust_again(tmp_path: Path) -> None:
     text = ledger.read_text(encoding="utf-8")
     ledger.write_text(text.replace("print('ok')", "print('ok') or 1"), encoding="utf-8")
 
-    (line,) = skipped_lines(cli("regrade", "--check", code=1).stderr)
+    (line,) = skipped_lines(cli("regrade", "--check", code=3).stderr)
     assert "changed since you trusted it" in line
     assert runs(ledger) == 0
     assert cli("trust", "--list").stdout.startswith("changed: toy: ")
@@ -103,7 +103,7 @@ def test_allow_artifacts_runs_once_and_records_no_trust(tmp_path: Path) -> None:
     cli("regrade", "--allow-artifacts", "--check", code=0)
     assert runs(ledger) == 1
     assert cli("trust", "--list").stdout.startswith("untrusted: toy: ")
-    cli("regrade", "--check", code=1)
+    cli("regrade", "--check", code=3)
     assert runs(ledger) == 1
 
 
@@ -120,7 +120,7 @@ def test_trust_is_for_this_ledger_only(tmp_path: Path) -> None:
     Cli(ledger)("trust")
     other = tmp_path / "theirs"
     shutil.copytree(ledger.parent, other)
-    Cli(other / "claims.yaml")("regrade", "--check", code=1)
+    Cli(other / "claims.yaml")("regrade", "--check", code=3)
     assert runs(other / "claims.yaml") == 0
 
 
@@ -130,7 +130,7 @@ def test_list_shows_the_commands_and_changes_nothing(tmp_path: Path) -> None:
     listed = cli.json("trust", "--list")
     shown = {"claim_id": "toy", "command": "echo ok; touch ran", "consent": "untrusted"}
     assert listed["artifacts"] == [shown]
-    cli("regrade", "--check", code=1)
+    cli("regrade", "--check", code=3)
     assert not (tmp_path / "ran").exists()
 
 
@@ -139,7 +139,7 @@ def test_revoke_withdraws_the_trust(tmp_path: Path) -> None:
     cli = Cli(ledger)
     cli("trust")
     assert cli("trust", "--revoke").stdout == "no longer trusted: toy\n"
-    cli("regrade", "--check", code=1)
+    cli("regrade", "--check", code=3)
     assert runs(ledger) == 0
     assert "nothing to revoke" in cli("trust", "--revoke").stdout
 
@@ -161,7 +161,7 @@ def test_trust_lives_in_the_users_config_and_a_damaged_file_trusts_nothing(
     assert sorted(path.name for path in ledger.parent.iterdir()) == ["claims.yaml"]
 
     kept.write_text("{not json", encoding="utf-8")
-    cli("regrade", "--check", code=1)
+    cli("regrade", "--check", code=3)
     assert runs(ledger) == 0
     cli("trust")
     cli("regrade", "--check", code=0)
@@ -176,7 +176,7 @@ def test_a_config_directory_others_may_write_to_is_not_believed(
     cli = Cli(ledger)
     cli("trust")
     (tmp_path / "config" / "claimledger").chmod(0o777)
-    cli("regrade", "--check", code=1)
+    cli("regrade", "--check", code=3)
     assert runs(ledger) == 0
     assert "no private config directory" in cli("trust", code=2).stderr
 
@@ -191,7 +191,7 @@ def test_a_real_process_with_a_cloned_ledger_runs_nothing(tmp_path: Path) -> Non
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 3, done.stderr
     assert len(skipped_lines(done.stderr)) == 1
     assert runs(ledger) == 0
 

@@ -23,7 +23,9 @@ class Adoption:
     quote_index: int
     old: str
     new: str
-    meaning_changed: bool
+    meaning: str | None = None
+    """"changed" or "uncertain" when the new wording changed, or may have changed, what the
+    quote meant: its claim then goes back to review."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ def accept_plan(
             wordings = sorted({c.current for c in drifted if c.current})
             verbatim = sorted(c.source_id for c in read if c.status == "verified")
             meaning = any(c.meaning_changed for c in drifted)
+            uncertain = any(c.meaning_uncertain for c in drifted)
             if verbatim:
                 refused.append(
                     f"{where}: still verbatim on {', '.join(verbatim)} but reworded on "
@@ -75,5 +78,6 @@ def accept_plan(
                     "then use --even-if-meaning-changed if the new wording is what you rely on"
                 )
             else:
-                adoptions.append(Adoption(claim.id, index, quote.text, wordings[0], meaning))
+                said = "changed" if meaning else "uncertain" if uncertain else None
+                adoptions.append(Adoption(claim.id, index, quote.text, wordings[0], said))
     return AcceptPlan(tuple(adoptions), tuple(refused))

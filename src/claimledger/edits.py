@@ -22,7 +22,7 @@ from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger import Ledger, parse
 from claimledger.safeyaml import compose
 from claimledger.shape import did_you_mean
-from claimledger.urls import shown
+from claimledger.urls import publisher_of, shown
 from claimledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, Basis, Grade
 from claimledger.yamledit import (
     Edit,
@@ -73,6 +73,7 @@ def history_entry(
     to_grade: Grade | None = None,
     quote_was: str | None = None,
     quote_now: str | None = None,
+    meaning: str | None = None,
 ) -> dict[str, Any]:
     """A history entry in the ledger's key order, without empty fields."""
     entry: dict[str, Any] = {
@@ -82,6 +83,7 @@ def history_entry(
         "to": str(to_grade) if to_grade else None,
         "quote_was": quote_was,
         "quote_now": quote_now,
+        "meaning": meaning,
         "by": by,
         "why": why,
     }
@@ -158,10 +160,16 @@ def replace_quotes(
         path = ("claims", index, "quotes", adoption.quote_index, "text")
         edits.append(scalar_edit(text, node_at(root, path), adoption.new))
         why = "adopted the page's current wording"
-        if adoption.meaning_changed:
-            why += " although the change touched a meaning-carrying word"
+        if adoption.meaning is not None:
+            why += f" although its meaning {'may have ' if adoption.meaning == 'uncertain' else ''}"
+            why += "changed: the claim needs review"
         entry = history_entry(
-            date=date, quote_was=adoption.old, quote_now=adoption.new, by="accept", why=why
+            date=date,
+            quote_was=adoption.old,
+            quote_now=adoption.new,
+            meaning=adoption.meaning,
+            by="accept",
+            why=why,
         )
         entries.setdefault(index, []).append(entry)
     edits += [_history_edit(text, root, index, new) for index, new in entries.items()]
@@ -206,12 +214,11 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
         if url not in known:
             known[url] = _source_id_for(url, taken)
             taken.add(known[url])
-            host = urllib.parse.urlsplit(url).hostname or "unknown"
             source = {
                 "url": url,
                 "title": draft.titles.get(url) or shown(url),
                 "kind": "docs",
-                "publisher": draft.publisher or host,
+                "publisher": draft.publisher or publisher_of(url),
             }
             text = add_key(text, ("sources",), known[url], source)
         source_ids.append(known[url])
@@ -264,6 +271,15 @@ def move_source(
     if has_key(compose(text), ("sources", source_id), "history"):
         return append_item(text, ("sources", source_id, "history"), entry)
     return add_key(text, ("sources", source_id), "history", [FlowMap(entry)])
+
+
+def set_source_fields(text: str, ledger: Ledger, source_id: str, fields: Mapping[str, str]) -> str:
+    """Change a source's publisher, title or kind, in place: who publishes decides which
+    sources count as independent, so it must be the author's to set."""
+    ledger.source(source_id)  # a did-you-mean when it is not there
+    for name, value in fields.items():
+        text = set_scalar(text, ("sources", source_id, name), value)
+    return text
 
 
 def set_archived(text: str, ledger: Ledger, archived: Mapping[str, str]) -> str:
@@ -430,6 +446,15 @@ def refute(text: str, ledger: Ledger, claim_id: str, *, why: str, by: str, date:
     )
     note = history_entry(date=date, by=by, why=f"refuted: {why}")
     return _with_history(text, claim_id, note)
+
+
+def confirm_review(text: str, ledger: Ledger, claim_id: str, *, why: str, date: dt.date) -> str:
+    """Record that the author re-read a claim whose evidence changed meaning and stands by
+    it as written: the rules may raise its grades again."""
+    claim = ledger.claim(claim_id)
+    if claim.review is None:
+        raise InputError(f"claim '{claim_id}' needs no review: no adopted wording changed meaning")
+    return _with_history(text, claim_id, history_entry(date=date, by="review", why=why))
 
 
 def _with_history(text: str, claim_id: str, entry: Mapping[str, Any]) -> str:

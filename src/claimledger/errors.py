@@ -34,6 +34,7 @@ class ExitCode(IntEnum):
     OK = 0
     FOUND = 1  # drift, pending proposals, unreachable sources
     INPUT = 2  # bad input or usage, or an environment that refuses what is asked
+    UNREAD = 3  # `regrade --check`: nothing drifted, but some evidence could not be read
     INTERNAL = 70  # a bug
     INTERRUPTED = 130
 

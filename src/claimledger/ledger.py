@@ -123,6 +123,10 @@ class Artifact:
     code: str | None = None
 
 
+AUTHOR_ACTS = frozenset({"person", "review"})
+"""Who a history entry is by when the author acted on the claim: it ends a review."""
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     date: str
@@ -133,6 +137,9 @@ class HistoryEntry:
     quote_was: str | None = None
     quote_now: str | None = None
     why: str | None = None
+    meaning: str | None = None
+    """On an adoption: "changed" or "uncertain", when the wording adopted changed, or may
+    have changed, what the quote meant (the claim then needs its author's review)."""
 
     def describe(self) -> str:
         """The entry on one line, as every table and the report show it."""
@@ -143,6 +150,8 @@ class HistoryEntry:
             parts.append(f"{self.from_grade or '?'} → {self.to_grade or '?'}")
         if self.quote_was is not None or self.quote_now is not None:
             parts.append(f"wording was “{self.quote_was or ''}”, now “{self.quote_now or ''}”")
+        if self.meaning:
+            parts.append(f"meaning {'may have ' if self.meaning == 'uncertain' else ''}changed")
         parts.append(f"by {self.by}")
         line = ", ".join(parts)
         return f"{line}: {self.why}" if self.why else line
@@ -178,6 +187,19 @@ class Claim:
                 adopted = adopted or entry
                 text = entry.quote_was
         return text, adopted
+
+    @property
+    def review(self) -> HistoryEntry | None:
+        """The adoption that changed, or may have changed, what a quote of this claim means,
+        when its author has not acted on the claim since (`review --confirm`, a grade set
+        or a quote removed by hand): the claim's text and grades may no longer follow from
+        its evidence. None when the claim needs no review."""
+        for entry in reversed(self.history):
+            if entry.by in AUTHOR_ACTS:
+                return None
+            if entry.meaning is not None and entry.quote_now is not None:
+                return entry
+        return None
 
     def facet(self, on: str | None) -> Facet:
         """The facet named `on`, or the first one when `on` is None."""
@@ -507,4 +529,5 @@ def _build_history(h: dict[str, Any]) -> HistoryEntry:
         quote_was=h.get("quote_was"),
         quote_now=h.get("quote_now"),
         why=h.get("why"),
+        meaning=h.get("meaning"),
     )

@@ -235,6 +235,11 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "quote_was": {"type": "string"},
                 "quote_now": {"type": "string"},
                 "why": {"type": "string"},
+                "meaning": {
+                    "enum": ["changed", "uncertain"],
+                    "description": "an adoption whose wording changed, or may have changed, "
+                    "the quote's meaning: the claim needs review",
+                },
             },
         },
         "claim": {

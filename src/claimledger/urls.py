@@ -20,10 +20,14 @@ import re
 import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from claimledger.errors import InputError
 from claimledger.records import Hop
+
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
 
 WEB_SCHEMES = frozenset({"http", "https"})
 
@@ -317,3 +321,38 @@ def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str
         return None
     moved_to = hops[permanent].url if permanent < len(hops) else final_url
     return None if is_trivial_move(url, moved_to) else moved_to
+
+
+CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
+"""Hosts where the first path segment, not the domain, names who publishes."""
+
+
+def publisher_of(url: str) -> str:
+    """Who publishes a page, by default: its registrable domain, from the Public Suffix
+    List, so a vendor's docs., blog. and www. count as one publisher, and two sources on
+    one vendor's hosts are never "independent" by accident; on a code host, its
+    organisation (github.com/vendor); an address or a name with no public suffix, as is."""
+    parts = split(url)
+    host = (parts.hostname or "") if parts is not None else ""
+    if not host or _is_address(host):
+        return host or "unknown"
+    domain = _suffixes().privatesuffix(host) or host
+    if domain in CODE_HOSTS and parts is not None:
+        owner = parts.path.strip("/").split("/", 1)[0]
+        return f"{domain}/{owner.lower()}" if owner else domain
+    return domain
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+@functools.cache
+def _suffixes() -> PublicSuffixList:
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList()

@@ -47,3 +47,8 @@ CLAIM_KINDS: tuple[str, ...] = tuple(LEDGER_SCHEMA["$defs"]["claim"]["properties
 
 CLAIM_ID = re.compile(LEDGER_SCHEMA["$defs"]["id"]["pattern"].strip("^$"))
 """What an id looks like (use with `fullmatch`), as the schema says."""
+
+SOURCE_KINDS: tuple[str, ...] = tuple(
+    LEDGER_SCHEMA["$defs"]["source"]["properties"]["kind"]["enum"]
+)
+"""What a source is: the vendor's docs, its blog, a changelog, source code, a mirror."""

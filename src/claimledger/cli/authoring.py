@@ -373,7 +373,10 @@ def add_command(
     publisher: Annotated[
         str | None,
         typer.Option(
-            "--publisher", metavar="NAME", help="Who publishes new sources (default: the host)."
+            "--publisher",
+            metavar="NAME",
+            help="Who publishes new sources (default: the registrable domain, example.com; "
+            "on a code host, its organisation).",
         ),
     ] = None,
     maps: Maps = None,

@@ -8,10 +8,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, options, out, today
-from claimledger.cli.options import BASES, GRADES, ClaimId, Premises, parse_basis, parse_grade
+from claimledger.cli.app import command, found_if, options, out, today
+from claimledger.cli.completion import complete_claims
+from claimledger.cli.options import (
+    BASES,
+    GRADES,
+    ClaimId,
+    Premises,
+    SourceId,
+    parse_basis,
+    parse_grade,
+)
 from claimledger.errors import ExitCode, InputError
-from claimledger.vocabulary import LEDGER_FIELDS
+from claimledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
@@ -183,4 +192,106 @@ def refute_command(
 
     ledgerfile.update(options(ctx).ledger, change)
     out.print(f"{claim_id}: refuted; next: claimledger regrade --write", markup=False)
+    return ExitCode.OK
+
+
+@command("review")
+def review_command(
+    ctx: typer.Context,
+    claim_ids: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CLAIM",
+            help="Claims to show (default: every claim that needs review), or to confirm.",
+            autocompletion=complete_claims,
+        ),
+    ] = None,
+    confirm: Annotated[
+        bool,
+        typer.Option("--confirm", help="Confirm CLAIM as it stands, with --because."),
+    ] = False,
+    because: Annotated[
+        str | None,
+        typer.Option("--because", metavar="TEXT", help="Why the claim still holds as written."),
+    ] = None,
+) -> ExitCode:
+    """Claims whose evidence changed meaning since they were graded, and what changed.
+
+    An adopted wording that changed (or may have changed) a quote's meaning puts its
+    claim in review: no rule raises its grades, `regrade --check` fails, and the report
+    says so, until you revise the claim (a grade set, the quote removed) or confirm it
+    as it stands. Exit 1 when a claim shown needs review.
+
+    Example: claimledger review message-size --confirm --because "the limit is per batch"
+    """
+    from claimledger import edits, ledgerfile
+    from claimledger.grade.review import review_reason
+
+    opts = options(ctx)
+    ledger = opts.load()
+    chosen = [ledger.claim(claim_id) for claim_id in claim_ids or ()]
+    if confirm:
+        if len(chosen) != 1 or not (because or "").strip():
+            raise InputError("--confirm takes one CLAIM and --because saying why it holds")
+        day = today()
+        why = (because or "").strip()
+
+        def change(text: str, fresh: Ledger) -> str:
+            return edits.confirm_review(text, fresh, chosen[0].id, why=why, date=day)
+
+        ledgerfile.update(opts.ledger, change)
+        out.print(
+            f"{chosen[0].id}: confirmed as it stands; next: claimledger regrade", markup=False
+        )
+        return ExitCode.OK
+    if because is not None:
+        raise InputError("--because goes with --confirm")
+    pending = [c for c in (chosen or ledger.claims) if c.review is not None]
+    for claim in pending:
+        assert claim.review is not None
+        out.print(f"{claim.id}: needs review: {review_reason(claim, claim.review)}", markup=False)
+    if not pending:
+        out.print("nothing to review: no claim's evidence changed meaning", markup=False)
+    return found_if(bool(pending))
+
+
+@command("source")
+def source_command(
+    ctx: typer.Context,
+    source_id: SourceId,
+    publisher: Annotated[
+        str | None,
+        typer.Option("--publisher", metavar="NAME", help="Who publishes it (one per vendor)."),
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Its title.")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option("--kind", metavar="KIND", help=f"One of {', '.join(SOURCE_KINDS)}."),
+    ] = None,
+) -> ExitCode:
+    """Set a source's publisher, title or kind (`move` changes its address).
+
+    Two sources of one publisher count once toward a claim's independent sources: a
+    vendor's docs and its blog are one publisher, whatever their hosts.
+
+    Example: claimledger source engineering-blog --kind blog --publisher example.com
+    """
+    from claimledger import edits, ledgerfile
+
+    fields = {"publisher": publisher, "title": title, "kind": kind}
+    given = {name: value.strip() for name, value in fields.items() if value is not None}
+    if not given:
+        raise InputError("say what to set: --publisher, --title or --kind")
+    empty = [f"--{name}" for name, value in given.items() if not value]
+    if empty:
+        raise InputError(f"{', '.join(empty)} must not be empty")
+    if kind is not None and given["kind"] not in SOURCE_KINDS:
+        raise InputError(f"--kind {kind!r}: one of {', '.join(SOURCE_KINDS)}")
+
+    def change(text: str, ledger: Ledger) -> str:
+        return edits.set_source_fields(text, ledger, source_id, given)
+
+    ledgerfile.update(options(ctx).ledger, change)
+    for name, value in given.items():
+        out.print(f"{source_id}: {name} is now {value}", markup=False)
     return ExitCode.OK

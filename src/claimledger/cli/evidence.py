@@ -427,12 +427,14 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     runs = latest_artifact_runs(opts, ledger)
     searches = standing_searches(opts, ledger, fetches)  # pages found moved
     read_then = latest_as_read(opts, ledger)  # the quotes on the reading day's copies
+    review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
         print_json(
             {
                 "last_refresh": to_json(last.started_at) if last else None,
                 "last_refresh_finished": None if last is None else not incomplete,
                 "unchecked_claims": unchecked,
+                "needs_review": [claim.id for claim in review],
                 "claims": rows,
                 "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
                 "artifact_runs": to_json(list(runs.values())),
@@ -453,13 +455,15 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
+        for claim in review:
+            out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
     for line in () if as_json else evidence_gaps(last, unchecked if checks else []):
         err.print(line, markup=False)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches.values()) or failing
     attention = attention or any(check.misquoted for check in read_then)
-    return found_if(attention or incomplete or bool(checks and unchecked))
+    return found_if(attention or incomplete or bool(checks and unchecked) or bool(review))
 
 
 @command("diff")

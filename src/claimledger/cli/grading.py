@@ -67,11 +67,14 @@ def regrade_command(
 
     The artifact commands you trusted (`claimledger trust`) run first, and each run is
     recorded in the evidence store; one not trusted, or changed since, is skipped and
-    said. Exit 1 when a proposal or a stale facet is pending (after --write: only what
-    is left), an artifact could not run, or (--check) one was skipped; 0 otherwise.
+    said. Exit 1 when a proposal or a notice is pending (after --write: only what is
+    left) or an artifact could not run. With --check the gate fails closed: exit 3 when
+    nothing is pending but the evidence is incomplete (a claim never checked, a source
+    that could not be read, a refresh cut short, an artifact skipped); 0 only when every
+    graded quote was read and agrees.
     """
     from claimledger.artifact import outcome_of
-    from claimledger.cli.lines import evidence_gaps, to_json
+    from claimledger.cli.lines import evidence_gaps, to_json, unread_sources
     from claimledger.cli.trusting import standing_json
     from claimledger.grade import regrade
     from claimledger.located import collector_paused
@@ -97,7 +100,7 @@ def regrade_command(
         else:
             result = regrade(ledger, checks, artifacts, as_read)
         last, unchecked = _coverage(opts, ledger, checks)
-        gaps = evidence_gaps(last, unchecked if result.has_evidence else [])
+        gaps = evidence_gaps(last, unchecked) + unread_sources(ledger, checks)
         if as_json:
             print_json(
                 {
@@ -114,7 +117,9 @@ def regrade_command(
                 err.print(line, markup=False)
         _report_skipped(skipped)
         failed = _report_failed_runs(runs.values())
-        return found_if(result.pending or (check and bool(gaps or skipped)) or failed)
+        if result.pending or failed:
+            return ExitCode.FOUND
+        return ExitCode.UNREAD if check and (gaps or skipped) else ExitCode.OK
 
 
 def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
@@ -346,6 +351,13 @@ def accept_command(
             f"accepted {adoption.claim_id} #{adoption.quote_index + 1}: {adoption.new}",
             markup=False,
         )
+        if adoption.meaning is not None:
+            how = "may have changed" if adoption.meaning == "uncertain" else "changed"
+            out.print(
+                f"  its meaning {how}: {adoption.claim_id} needs review "
+                f"(claimledger review {adoption.claim_id})",
+                markup=False,
+            )
     if not plan.adoptions and not plan.refused:
         out.print("nothing to accept: no drifted quote among the chosen claims", markup=False)
     return found_if(bool(plan.refused))

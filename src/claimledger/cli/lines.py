@@ -29,7 +29,7 @@ from claimledger.records import (
 from claimledger.urls import redacted, shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
-    from claimledger.grade import Evidence, Regrade, Trace
+    from claimledger.grade import Check, Evidence, Regrade, Trace
     from claimledger.ledger import Claim, HistoryEntry, Ledger
     from claimledger.match import Match
     from claimledger.refresh import Reading
@@ -75,6 +75,22 @@ def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
     """Claims with quotes of which no quote has been checked on any source yet."""
     checked = {check.claim_id for check in checks}
     return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
+
+
+def unread_sources(ledger: Ledger, checks: Iterable[Check]) -> list[str]:
+    """One line per source whose latest reading said nothing of the quotes it carries
+    (unreachable, refused, blocked by robots.txt, unreadable, rate-limited): a gate must
+    not pass on a page it could not read."""
+    failed: dict[str, str] = {}
+    for check in checks:
+        if check.source_status not in READ_STATUSES and check.source_id not in failed:
+            failed[check.source_id] = check.source_status
+    lines = []
+    for source_id, status in failed.items():
+        source = ledger.sources.get(source_id)
+        where = f" ({shown(source.url)})" if source is not None else ""
+        lines.append(f"source {source_id}{where} could not be read ({status}): nothing is known")
+    return lines
 
 
 def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]:

@@ -35,6 +35,7 @@ from graphlib import TopologicalSorter
 from typing import Protocol, TypeVar
 
 from claimledger.grade.quotes import Latest, quotes_rule
+from claimledger.grade.review import held_for_review
 from claimledger.grade.verdicts import (
     ArtifactOutcome,
     Check,
@@ -131,9 +132,9 @@ def regrade(
     refuted = _refuted(ledger)
     for claim in _premises_first(ledger):
         found = _Judged()
-        for facet in claim.grades:
+        for index, facet in enumerate(claim.grades):
             verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted, read_then)
-            found.add(claim, facet, verdict)
+            found.add(claim, facet, held_for_review(claim, facet, verdict, first=index == 0))
         judged[claim.id] = found
         effective[claim.id] = found.grades
     in_order = [judged[claim.id] for claim in ledger.claims]

@@ -473,6 +473,8 @@ def _change(
         new_words = [w for w in p_shown[j1:j2] if w]
         if bare("".join(old_words)) == bare("".join(new_words)):
             kind = None  # the same letters: "orNone" -> "or None"
+        elif _number_in_a_name_changed(old_words, new_words):
+            kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
         elif names_differ(old_words, new_words) or role_name_changed(
             op, q_low, p_low, (old_words, new_words)
         ):
@@ -491,6 +493,19 @@ def _change(
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
+    """The same name with another number in it: a key size, a version, a limit written
+    into an identifier changed, which a rename never does."""
+    old, new = bare("".join(was)), bare("".join(now))
+    digits_old, digits_new = re.sub(r"\D", "", old), re.sub(r"\D", "", new)
+    letters_old, letters_new = re.sub(r"\d", "", old), re.sub(r"\d", "", new)
+    return (
+        bool(digits_old and digits_new)
+        and digits_old != digits_new
+        and (letters_old == letters_new and bool(letters_old))
+    )
 
 
 def _content_changed(

@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from claimledger.grade import Notice, Proposal, Regrade, Trace
+from claimledger.grade.review import review_reason
 from claimledger.ledger import Artifact, Claim, Facet, HistoryEntry, Ledger, Quote, Source
 from claimledger.records import (
     CARRIED,
@@ -227,6 +228,7 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         history=tuple(entry.describe() for entry in _history_not_shown_above(claim)),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
         refuted=_refutation_words(claim),
+        review=review_reason(claim, claim.review) if claim.review else None,
         body=redact_urls(claim.body),
     )
 
@@ -386,6 +388,7 @@ def _quote_view(
         under=quote.under,
         adopted_on=adopted.date if adopted else None,
         as_read=original if adopted else None,
+        adopted_meaning=adopted.meaning if adopted else None,
     )
 
 
@@ -412,10 +415,14 @@ def _cross_check(ledger: Ledger, quote: Quote) -> str:
     cited = list(dict.fromkeys(quote.sources))
     if len(cited) == 1:
         return "single-source"
-    keys = {ledger.sources[sid].independence_key for sid in cited}
+    sources = [ledger.sources[sid] for sid in cited]
+    keys = {source.independence_key for source in sources}
     if len(keys) == 1:
-        return f"cross-checked on {len(cited)} sources of one publisher"
-    return f"cross-checked on {len(cited)} sources, {len(keys)} independent"
+        return f"cross-checked on {len(cited)} sources of one publisher, {sources[0].publisher}"
+    counted = dict.fromkeys(
+        f"{s.publisher} (marked independent)" if s.independent else s.publisher for s in sources
+    )
+    return f"cross-checked on {len(cited)} sources, {len(keys)} independent: {', '.join(counted)}"
 
 
 def _source_check(

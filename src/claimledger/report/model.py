@@ -125,6 +125,9 @@ class QuoteView:
     as_read: str | None = None
     """The wording on the reading day, when an adopted rewording replaced it."""
     under: str | None = None
+    adopted_meaning: str | None = None
+    """"changed" or "uncertain" when the adopted rewording changed, or may have changed,
+    what the quote meant: never counted or shown as harmless."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,8 @@ class ClaimView:
     flags: tuple[str, ...]
     refuted: str | None = None
     """The falsifier fired: "on DATE: what was seen"."""
+    review: str | None = None
+    """Why the claim needs its author's review (its evidence changed meaning), or None."""
     body: str = ""
     """The author's markdown about the claim."""
 

@@ -179,6 +179,16 @@ def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
     return tuple(sorted(found, key=lambda d: rank.get((d.meaning_changed, d.status), 3)))
 
 
+def _adopted_label(quote: QuoteView) -> str:
+    """How an adoption is told: a meaning change adopted is never a plain rewording."""
+    adopted = f"the new wording adopted on {quote.adopted_on}"
+    if quote.adopted_meaning == "changed":
+        return f"reworded on the page so that its meaning changed; {adopted}: needs review"
+    if quote.adopted_meaning == "uncertain":
+        return f"reworded on the page, its meaning may have changed; {adopted}: needs review"
+    return f"reworded on the page; {adopted}"
+
+
 def _adoption(claim: ClaimView, quote: QuoteView) -> DriftView:
     """An adopted rewording, as churn: the wording as read, and the page's that replaced it."""
     source = quote.sources[0]
@@ -190,8 +200,9 @@ def _adoption(claim: ClaimView, quote: QuoteView) -> DriftView:
         source_title=source.title,
         source_url=source.url,
         status="adopted",
-        meaning_changed=False,
-        label=f"reworded on the page; the new wording adopted on {quote.adopted_on}",
+        meaning_changed=quote.adopted_meaning == "changed",
+        meaning_uncertain=quote.adopted_meaning == "uncertain",
+        label=_adopted_label(quote),
         quoted=quote.as_read or "",
         current=quote.text,
         changes=(),
@@ -250,6 +261,11 @@ def findings(
     runs = [c for c in claims if c.artifact and c.artifact.last_run]
     found = [
         _finding(
+            [c for c in claims if c.review],
+            "claim needs review: its evidence changed meaning since it was graded",
+            "claims need review: their evidence changed meaning since they were graded",
+        ),
+        _finding(
             [c for c, check in checks if check.as_read and check.as_read.misquoted],
             "quote misquoted at reading time (not so on the archived copy of that day)",
             "quotes misquoted at reading time (not so on the archived copies of that day)",
@@ -305,7 +321,12 @@ def findings(
             "harmless rewordings not yet adopted",
         ),
         _finding(
-            [c for c, q in quotes if q.as_read],
+            [c for c, q in quotes if q.as_read and q.adopted_meaning],
+            "rewording adopted although its meaning changed or may have",
+            "rewordings adopted although their meaning changed or may have",
+        ),
+        _finding(
+            [c for c, q in quotes if q.as_read and not q.adopted_meaning],
             "harmless rewording adopted",
             "harmless rewordings adopted",
         ),

@@ -1,0 +1,77 @@
+"""Independence means a different publisher: by default a source's publisher is its
+registrable domain (the Public Suffix List the package ships), and the author sets it,
+with its title and kind, from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from claimledger.urls import publisher_of
+from cli_runner import Cli
+
+
+@pytest.mark.parametrize(
+    ("url", "publisher"),
+    [
+        ("https://docs.example.com/guide", "example.com"),
+        ("https://example.com/blog/post", "example.com"),
+        ("https://www.example.co.uk/a", "example.co.uk"),
+        ("https://vendor.github.io/docs", "vendor.github.io"),
+        ("https://github.com/Vendor/project/blob/main/README.md", "github.com/vendor"),
+        ("https://github.com/", "github.com"),
+        ("http://127.0.0.1:8000/a", "127.0.0.1"),
+        ("http://[::1]:8000/a", "::1"),
+        ("http://intranet/a", "intranet"),
+    ],
+)
+def test_a_publisher_is_the_registrable_domain(url: str, publisher: str) -> None:
+    assert publisher_of(url) == publisher
+
+
+LEDGER = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  docs:
+    {url: "https://docs.example.com/limits", title: Limits, kind: docs, publisher: docs.example.com}
+  blog: {url: "https://example.com/blog/limits", title: Blog, kind: docs, publisher: example.com}
+claims:
+  - id: size
+    section: s
+    title: Size
+    kind: guarantee
+    statement: S.
+    quotes:
+      - text: "A message may be up to 256 KB."
+        sources: [docs, blog]
+    grades:
+      - {on: wording, grade: CLAIMED, basis: quotes}
+"""
+
+
+def test_the_author_sets_a_sources_publisher_title_and_kind(tmp_path: Path) -> None:
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER, encoding="utf-8")
+    cli = Cli(ledger)
+    before = cli("render", "-o", "-").stdout
+    assert "cross-checked on 2 sources, 2 independent: docs.example.com, example.com" in before
+
+    said = cli("source", "docs", "--publisher", "example.com", "--title", "Limits page")
+    assert said.stdout.splitlines() == [
+        "docs: publisher is now example.com",
+        "docs: title is now Limits page",
+    ]
+    cli("source", "blog", "--kind", "blog")
+    source = yaml.safe_load(ledger.read_text("utf-8"))["sources"]
+    assert source["docs"]["publisher"] == "example.com" and source["blog"]["kind"] == "blog"
+    after = cli("render", "-o", "-").stdout
+    assert "cross-checked on 2 sources of one publisher, example.com" in after
+
+    assert "one of docs, blog" in cli("source", "blog", "--kind", "tweet", code=2).stderr
+    assert "say what to set" in cli("source", "blog", code=2).stderr
+    assert "did you mean" in cli("source", "blgo", "--title", "x", code=2).stderr

@@ -1,0 +1,138 @@
+"""A report never launders a change: a claim whose quote was adopted with a changed meaning
+goes back to review, and no rule raises its grades until its author revises or confirms it.
+
+The scenario end to end through the real command line, on a real loopback site: a
+message queue's docs say 256 KB, then 128 KB; the author accepts the new wording anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Cli
+from evidence_site import page
+from webserver import PageServer
+
+SIZE = "A message may be up to 256 KB in size."
+SMALLER = "A message may be up to 128 KB in size."
+CIPHER = "Data at rest is encrypted with AES-256."
+WEAKER = "Data at rest is encrypted with AES-128."
+
+
+def ledger_text(url: str) -> str:
+    return f"""\
+ledger: 1
+title: A queue
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  docs: {{url: "{url}", title: Limits, kind: docs, publisher: vendor}}
+claims:
+  - id: message-size
+    section: s
+    title: Messages of up to 256 KB
+    kind: guarantee
+    statement: The queue accepts a message of up to 256 KB.
+    quotes:
+      - text: "{SIZE}"
+        sources: [docs]
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+  - id: encryption
+    section: s
+    title: Data at rest is encrypted with AES-256
+    kind: guarantee
+    statement: Stored data is encrypted with AES-256.
+    quotes:
+      - text: "{CIPHER}"
+        sources: [docs]
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path, page_server: PageServer) -> Cli:
+    page_server.set_page("/limits", page("Limits.", SIZE, CIPHER))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ledger_text(page_server.url("/limits")), encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    page_server.set_page("/limits", page("Limits.", SMALLER, WEAKER))
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    return cli
+
+
+def test_a_meaning_change_adopted_sends_the_claim_to_review(site: Cli) -> None:
+    refused = site("accept", "--all-drifted", code=1)
+    assert "changed its meaning" in refused.stderr
+    site("regrade", "--write", code=0)  # both fall to UNKNOWN: their meaning changed
+    accepted = site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+    assert "message-size needs review" in accepted.stdout
+    site("refresh", "--allow-private", "--no-as-read", code=0)  # the adopted wording verifies
+
+    regrade = site.json("regrade", code=1)
+    assert regrade["proposals"] == []  # never back to DEMONSTRATED by quotes-restored
+    kinds = {(n["claim_id"], n["kind"]) for n in regrade["stale"]}
+    assert kinds == {("message-size", "needs-review"), ("encryption", "needs-review")}
+    why = next(n["why"] for n in regrade["stale"] if n["claim_id"] == "encryption")
+    assert "AES-128" in why and "the claim itself says “AES-256”" in why
+    site("regrade", "--check", "--no-artifacts", code=1)
+    status = site.json("status", code=1)
+    assert status["needs_review"] == ["message-size", "encryption"]
+
+    report = site("render", "-o", "-").stdout
+    assert "2 claims need review" in report
+    assert "**Needs review:**" in report and "the claim itself says “256”" in report
+    assert "harmless rewording" not in report
+    assert "rewordings adopted although their meaning changed or may have" in report
+
+
+def test_a_confirmed_claim_may_be_raised_again(site: Cli) -> None:
+    site("regrade", "--write", code=0)
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=0)
+    shown = site("review", code=1).stdout
+    assert "message-size: needs review" in shown and "encryption: needs review" in shown
+
+    site("review", "encryption", "--confirm", code=2)  # a reason is required
+    site("review", "encryption", "--confirm", "--because", "AES-128 meets our bar", code=0)
+    site("review", "encryption", "--confirm", "--because", "again", code=2)  # nothing to confirm
+    proposals = site.json("regrade", code=1)["proposals"]
+    assert [(p["claim_id"], p["to_grade"]) for p in proposals] == [("encryption", "DEMONSTRATED")]
+    assert "nothing to review" not in site("review", code=1).stdout
+
+
+def test_a_grade_set_by_hand_ends_the_review(site: Cli) -> None:
+    site("regrade", "--write", code=0)
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    site("grade", "message-size", "CLAIMED", "--because", "now 128 KB: revised", code=0)
+    assert site.json("status", code=1)["needs_review"] == []
+
+
+# --------------------------------------------------------------------------- the gate
+
+
+def test_the_gate_fails_closed_when_nothing_could_be_read(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A docs site that blocks CI runners (403), or that cannot be resolved, never turns
+    the gate green: exit 3, one line per source, and no drift for the Action to file."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ledger_text(page_server.url("/limits")), encoding="utf-8")
+    cli = Cli(ledger)
+    never = cli("regrade", "--check", code=3)
+    assert "2 claims have never been checked" in never.stderr
+
+    page_server.set_page("/limits", "Forbidden", status=403)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    blocked = cli("regrade", "--check", code=3)
+    (line,) = [ln for ln in blocked.stderr.splitlines() if "could not be read" in ln]
+    assert line.startswith("source docs (") and "nothing is known" in line
+    assert cli.json("regrade", code=0)["proposals"] == []  # unread is no evidence of drift
+
+    page_server.set_page("/limits", page("Limits.", SIZE, CIPHER))
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    cli("regrade", "--check", code=0)
