@@ -64,10 +64,13 @@ class Verdict:
     meaning_uncertain: bool = False
 
 
-DESIGNED_ON = frozenset({"bbolt", "celery", "dbos", "etcd", "git", "httpx", "tauri"})
-"""The corpora the matcher's rules and thresholds were written and tuned on: their figures
-are in-sample. Every other corpus was added after, and never read while changing a rule:
-its figures are held out."""
+DESIGNED_ON = frozenset(
+    {"bbolt", "celery", "dbos", "etcd", "git", "httpx", "tauri", "dapr", "pydantic"}
+)
+"""The corpora the matcher's rules and thresholds were written and tuned on, or read to
+choose a rule (dapr and pydantic chose which kinds of change are strong evidence): their
+figures are in-sample. Every other corpus was added after, and never read while changing
+a rule: its figures are held out."""
 
 
 Matcher = Callable[[Case], Verdict]

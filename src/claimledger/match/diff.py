@@ -86,8 +86,6 @@ STRONG_KINDS = frozenset(
         "qualifier removed",
         "guarantee term changed",
         "words swapped",
-        "list changed",
-        "default changed",
         "effect changed",
         "direction reversed",
         "degree changed",
@@ -96,10 +94,10 @@ STRONG_KINDS = frozenset(
 """The kinds of change whose evidence is strong enough to say the meaning changed: a
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened; a guarantee term swapped; two terms swapped
-in place; an item of a list, a default, an effect, a direction or a degree (always,
-rarely) changed. Every other kind (a name, a noun, content words put in or taken out
-that no rule explains) says only that the meaning may have changed: a rename, or a word
-added to a name, is as often harmless as not."""
+in place; an effect, a direction or a degree (always, rarely) changed. Every other
+kind (a name, a noun, an item of a list, a default, content words put in or taken out
+that no rule explains) says only that the meaning may have changed: a rename, a clause
+rejoined with "and", or a word added to a name, is as often harmless as not."""
 
 WORDING_CHANGED = "wording changed"
 """The kind of a change of content words that no rule explains and no harmless reading
