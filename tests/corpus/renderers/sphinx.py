@@ -367,6 +367,14 @@ def _strip_app_prefix(app: Any, doctree: nodes.document) -> None:
             node.parent.replace(node, nodes.Text(node.astext()[1:]))
 
 
+def _strip_default_role_prefix(app: Any, doctree: nodes.document) -> None:
+    """`~a.b()` and `!a()` under a site's `default_role = "obj"` show as b() and a()."""
+    for node in list(doctree.findall(nodes.title_reference)):
+        text = node.astext()
+        if text.startswith(("~", "!")):
+            node.replace(node.children[0], nodes.Text(_role_text(text)))
+
+
 def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
     parent = node.parent
     while parent is not None:
@@ -383,4 +391,5 @@ def setup(app: Any) -> dict[str, Any]:
         app.add_role(name, link_role(url))
     app.connect("source-read", _register_fallbacks)
     app.connect("doctree-read", _strip_app_prefix)
+    app.connect("doctree-read", _strip_default_role_prefix)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
