@@ -313,6 +313,24 @@ def test_no_capture_within_the_window_is_a_clear_answer_kept_like_one(
     assert as_read(wide)["replicas"]["timestamp"] == FAR
 
 
+def test_the_widest_window_round_the_calendars_last_days_is_no_overflow(
+    cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
+) -> None:
+    """A ledger read at the end of the calendar, with the widest window there is: the
+    window closes on the calendar's last day, and the archive is asked within it."""
+    serve(page_server, archive)
+    ledger.write_text(
+        ledger.read_text("utf-8").replace("date_read: 2026-08-23", "date_read: 9999-12-30"),
+        encoding="utf-8",
+    )
+
+    report = refresh(cli, archive, "--archive-window", "3650")
+
+    assert {lookup["outcome"] for lookup in report["as_read"]["lookups"]} == {"none"}
+    (query, *_) = archive.asked("cdx")
+    assert "from=99900101" in query and "to=99991231" in query
+
+
 def test_an_archive_without_cdx_is_asked_through_its_availability_api(
     cli: Cli, page_server: PageServer, archive: WebArchive
 ) -> None:

@@ -31,7 +31,7 @@ import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from claimledger.config import Config
+from claimledger.config import Config, check_option
 from claimledger.errors import InputError
 from claimledger.fetch import Client, Manners, fetch_each
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
@@ -70,12 +70,11 @@ def archive_settings(
     config: Config, base: str | None = None, window_days: int | None = None
 ) -> ArchiveSettings:
     """The run's archive: the options, then the ledger's settings, then the default."""
+    check_option("archive_window", window_days)
     chosen = base or config.archive
     window = window_days if window_days is not None else config.archive_window
     if chosen is not None and not is_web_url(chosen):
         raise InputError(f"--archive {chosen!r}: not an http(s) URL with a host")
-    if window is not None and window < 0:
-        raise InputError("--archive-window must not be negative")
     return ArchiveSettings(
         base=(chosen or DEFAULT_ARCHIVE).rstrip("/"),
         window_days=DEFAULT_WINDOW_DAYS if window is None else window,
@@ -94,7 +93,7 @@ def endpoint(base: str, path: str, **query: str) -> str:
 
 def cdx_url(base: str, url: str, day: dt.date, window_days: int) -> str:
     """The CDX query for the captures of `url` that answered 200 within the window."""
-    first, last = day - dt.timedelta(days=window_days), day + dt.timedelta(days=window_days)
+    first, last = shifted(day, -window_days), shifted(day, window_days)
     return endpoint(
         base,
         "/cdx/search/cdx",
@@ -107,6 +106,15 @@ def cdx_url(base: str, url: str, day: dt.date, window_days: int) -> str:
         limit=str(CDX_ROWS),
         **{"from": first.strftime("%Y%m%d"), "to": last.strftime("%Y%m%d")},
     )
+
+
+def shifted(day: dt.date, days: int) -> dt.date:
+    """`day` moved by `days`, held within the calendar: a ledger read on 9999-12-31 has a
+    window that closes then, not an OverflowError."""
+    try:
+        return day + dt.timedelta(days=days)
+    except OverflowError:
+        return dt.date.max if days > 0 else dt.date.min
 
 
 def availability_url(base: str, url: str, day: dt.date) -> str:

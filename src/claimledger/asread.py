@@ -38,6 +38,7 @@ from claimledger.archive import (
     ask_archive,
     look_up,
     raw_copy_url,
+    shifted,
 )
 from claimledger.fetch import Client, Manners
 from claimledger.ledger import Ledger
@@ -170,7 +171,7 @@ async def _lookups(
     settings, store = asking.settings, asking.store
     lookups: dict[str, ArchiveLookup] = {}
     ids: dict[str, int] = {}
-    closes = day + dt.timedelta(days=settings.window_days)
+    closes = shifted(day, settings.window_days)
     for page in by_page:
         kept = store.archive_lookup(page, day, settings.base, settings.window_days)
         if kept is not None and (

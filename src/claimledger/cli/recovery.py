@@ -40,8 +40,9 @@ def afterwards(
 ) -> Afterwards:
     """The steps after a refresh, from its options and the ledger's settings (checked
     before anything is fetched)."""
-    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, read_config
+    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, check_option, read_config
 
+    check_option("recover_candidates", candidates)
     config = read_config(opts.home)
     count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
     save_to = None
@@ -253,8 +254,6 @@ RecoverCandidates = Annotated[
     typer.Option(
         "--recover-candidates",
         metavar="N",
-        min=1,
-        max=50,
         help="Pages of the sitemap read at most for each source that went (default 5; "
         "recover_candidates in claimledger.toml).",
         show_default=False,
