@@ -530,17 +530,41 @@ def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
     if not opts.store.exists():
         yield None
         return
-    with EvidenceStore.open(opts.store, readonly=True) as store:
-        try:
-            yield store
-        finally:
-            if store.damaged_rows:
-                rows = "row" if store.damaged_rows == 1 else "rows"
-                err.print(
-                    f"claimledger: warning: {store.damaged_rows} damaged {rows} of {opts.store} "
-                    "skipped (the rest of the evidence is read as usual)",
-                    markup=False,
-                )
+    with EvidenceStore.open(opts.store, readonly=True) as store, damage_said(store):
+        yield store
+
+
+@contextlib.contextmanager
+def writable_store(opts: Options) -> Iterator[EvidenceStore]:
+    """The evidence store for a command that records (created when there is none yet)."""
+    from claimledger.store import EvidenceStore
+
+    with EvidenceStore.open(opts.store) as store, damage_said(store):
+        yield store
+
+
+SHOWN_DAMAGE = 3
+"""Damaged rows named one by one in the warning; the rest are counted."""
+
+
+@contextlib.contextmanager
+def damage_said(store: EvidenceStore) -> Iterator[None]:
+    """Once the command is done with the store: the rows it skipped as unreadable, in one
+    line that names the store, and the table, row and fault of the first few."""
+    try:
+        yield
+    finally:
+        if store.damage:
+            count = len(store.damage)
+            rows = "row" if count == 1 else "rows"
+            named = "; ".join(store.damage[:SHOWN_DAMAGE])
+            more = f"; and {count - SHOWN_DAMAGE} more" if count > SHOWN_DAMAGE else ""
+            err.print(
+                f"claimledger: warning: {count} damaged {rows} of {store.path} skipped "
+                f"({named}{more}); the rest of the evidence is read as usual",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:

@@ -30,6 +30,7 @@ from claimledger.cli.app import (
     print_json,
     print_text,
     run_async,
+    writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
 from claimledger.cli.options import (
@@ -192,7 +193,6 @@ def refresh_command(
     )
     from claimledger.config import FetchOptions
     from claimledger.refresh import plan
-    from claimledger.store import EvidenceStore
     from claimledger.urls import shown
 
     chosen = _refresh_format(fmt, as_json)
@@ -219,7 +219,7 @@ def refresh_command(
     reading_day = as_read_settings(opts, skip=no_as_read, archive=archive, window=archive_window)
     pages = {(job.url, job.select) for job in jobs}
     with (
-        EvidenceStore.open(opts.store) as store,
+        writable_store(opts) as store,
         _progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
     ):
         run_id, readings = run_async(_record_refresh(opts, jobs, store, policy, url_map, tick))
