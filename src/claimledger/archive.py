@@ -35,7 +35,7 @@ from claimledger.config import Config, check_option
 from claimledger.errors import InputError
 from claimledger.fetch import Client, Manners, fetch_each
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
-from claimledger.urls import UrlMap, is_web_url, shown
+from claimledger.urls import UrlMap, encoded_url, is_web_url, shown
 
 DEFAULT_ARCHIVE = "https://web.archive.org"
 """The Internet Archive's Wayback Machine."""
@@ -217,6 +217,20 @@ class Capture:
     original: str
 
 
+_TIMESTAMP = re.compile(r"[0-9]{4,14}")
+
+
+def usable(capture: Capture) -> Capture | None:
+    """A capture as it may be kept and linked: its timestamp 4 to 14 digits, its address a
+    web URL with every character a URL may not hold as it is (a quote, a space, an angle
+    bracket) percent-encoded; None for a capture that names no such address. An archive's
+    answer is text from elsewhere: it reaches a link in a report and a fetch of ours."""
+    original = encoded_url(capture.original)
+    if original is None or not _TIMESTAMP.fullmatch(capture.timestamp):
+        return None
+    return Capture(capture.timestamp, original)
+
+
 def parse_cdx(text: str) -> list[Capture]:
     """The captures of a CDX JSON answer (a header row, then one row per capture)."""
     rows = json.loads(text) if text.strip() else []
@@ -326,9 +340,13 @@ def _answer(
         return replace(lookup, error=f"{shown(result.url)}: {why}")
     try:
         captures = parse(result.text)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
         return replace(lookup, error=f"{shown(result.url)}: not an answer we can read ({error})")
-    capture = nearest(captures, day, settings.window_days)
+    fit = [capture for capture in map(usable, captures) if capture is not None]
+    if captures and not fit:
+        why = "no capture it names has a timestamp and a web address we can use"
+        return replace(lookup, error=f"{shown(result.url)}: not an answer we can read ({why})")
+    capture = nearest(fit, day, settings.window_days)
     if capture is None:
         return replace(lookup, outcome="none")
     return replace(
