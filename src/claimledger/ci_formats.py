@@ -27,10 +27,10 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
-from claimledger.urls import shown
+from claimledger.urls import safe_url, shown
 
 Fetched: TypeAlias = FetchRecord | FetchResult
 Place = tuple[int, int]
@@ -355,6 +355,98 @@ def _count(element: ET.Element, items: Iterable[Verdict], seconds: float) -> Non
     element.set("failures", str(outcomes.count("failure")))
     element.set("errors", str(outcomes.count("error")))
     element.set("time", f"{max(seconds, 0.0):.3f}")
+
+
+# --------------------------------------------------------------------------- the drift list
+
+
+def drift_list(
+    ledger: str,
+    checks: Iterable[Mapping[str, Any]],
+    sources: Iterable[Mapping[str, Any]],
+    run_url: str,
+) -> tuple[str, int]:
+    """What drifted, as GitHub-flavoured Markdown (the action's job summary and the drift
+    issue's body), and how many entries it lists: each quote that is not as read (from
+    `diff --json`'s checks), with the page's wording now, and each source that failed or
+    moved (from `status --json`'s sources).
+
+    GitHub renders Markdown with raw HTML, autolinks and @mentions, and nearly all of this
+    comes from pages, redirects and a cloned ledger: an address is shown percent-encoded
+    in a code span (`gfm_url`), a page's wording in a fenced block longer than any run of
+    backticks in it (`gfm_block`), any other text in a code span or escaped, so nothing
+    untrusted becomes a link, an image, HTML or a mention."""
+    entries = [_check_entry(check) for check in checks if _drifted(check)]
+    entries += [_source_entry(source) for source in sources if source.get("source_status") != "ok"]
+    lines = [line for entry in entries for line in entry]
+    body = "\n".join(lines) if lines else "Every quote is verified on every source."
+    run = safe_url(run_url)
+    by = f" ([the run]({run}))" if run else ""
+    return f"What drifted in {gfm_code(ledger)}, by claimledger{by}:\n\n{body}\n", len(entries)
+
+
+def _drifted(check: Mapping[str, Any]) -> bool:
+    """A check the list names: read, and not verified (an unread one's source is listed)."""
+    return check.get("status") not in ("verified", None)
+
+
+def _check_entry(check: Mapping[str, Any]) -> list[str]:
+    what = _word(check.get("status"))
+    if check.get("meaning_changed") is True:
+        what += ", and its meaning changed"
+    claim = gfm_code(_text(check.get("claim_id")))
+    head = f"- claim {claim}: {what}, on {gfm_url(check.get('url'))}"
+    wording = [f"was: {_text(check.get('quote_text'))}"]
+    if check.get("current"):
+        wording.append(f"now: {_text(check.get('current'))}")
+    return [head, *gfm_block(wording, indent="  ")]
+
+
+def _source_entry(source: Mapping[str, Any]) -> list[str]:
+    status = source.get("http_status")
+    http = f" (HTTP {status})" if type(status) is int else ""
+    moved = f", now at {gfm_url(source['moved_to'])}" if source.get("moved_to") else ""
+    status_word = _word(source.get("source_status"))
+    return [f"- source {gfm_url(source.get('url'))}: {status_word}{http}{moved}"]
+
+
+_WORD = re.compile(r"[a-z]+(?: [a-z]+)*")
+
+
+def _word(value: Any) -> str:
+    """One of our own status words, as it is; anything else in a code span."""
+    text = str(value)
+    return text if _WORD.fullmatch(text) else gfm_code(text)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def gfm_code(text: str) -> str:
+    """`text` as a GitHub code span, shown literally (no link, image, HTML or mention can
+    come out of one): on one line, its controls shown, between runs of backticks longer
+    than any inside it, and padded with a space where it starts or ends with a backtick
+    or a space (CommonMark takes one such space off each end)."""
+    flat = one_line(text) or " "
+    ticks = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat[0] in "` " or flat[-1] in "` " else ""
+    return f"{ticks}{pad}{flat}{pad}{ticks}"
+
+
+def gfm_url(url: Any) -> str:
+    """An address as GitHub Markdown shows it: in a code span (no autolink), as `safe_url`
+    gives it (percent-encoded, no secret), or a placeholder for one that is no web URL."""
+    return gfm_code(safe_url(url if isinstance(url, str) else None) or "(not an http(s) URL)")
+
+
+def gfm_block(lines: Sequence[str], *, indent: str = "") -> list[str]:
+    """Lines of untrusted text as a fenced code block (language `text`), each on one line
+    with its controls shown, the fence longer than any run of backticks in them."""
+    flat = [one_line(line) for line in lines]
+    ticks = max((len(run) for line in flat for run in re.findall("`+", line)), default=0)
+    fence = "`" * max(3, ticks + 1)
+    return [f"{indent}{fence}text", *(f"{indent}{line}" for line in flat), f"{indent}{fence}"]
 
 
 # --------------------------------------------------------------------------- text
