@@ -18,7 +18,8 @@ not list, gets a `::warning` at its id in the ledger (its unread checks are said
 once, not once a quote). So there is an annotation exactly when `refresh` exits 1.
 
 Text from web pages is hostile: it is put on one line, its control characters shown as
-their pictures (ESC as ␛), and escaped as each format's rules require.
+their pictures (ESC as ␛) and its bidirectional controls as markers (`⟨U+202E⟩`), and
+escaped as each format's rules require.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
+from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.urls import safe_url, shown
 
@@ -456,8 +458,8 @@ FORMATS: Mapping[str, RefreshFormat] = {"github": GithubFormat(), "junit": Junit
 """The CI formats by name (`refresh --format`; text and json are the CLI's own)."""
 
 _BREAKS = re.compile(r"\s*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_XML_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CLASS}]")
+_XML_CONTROLS = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CLASS}]")
 _NOT_XML = re.compile("[\ufffe\uffff\ud800-\udfff]")
 """What XML 1.0 cannot hold besides the C0 controls: the two non-characters, and a lone
 surrogate (a page decoded with `surrogateescape`)."""
@@ -470,17 +472,21 @@ def one_line(text: str) -> str:
 
 def visible(text: str) -> str:
     """Control characters as their Unicode pictures (ESC as ␛, NUL as ␀), DEL as ␡ and
-    the C1 controls as �, so no page can drive the terminal or log that shows them."""
+    the C1 controls as �, so no page can drive the terminal or log that shows them; each
+    bidirectional control as its marker (`⟨U+202E⟩`), so none can reorder the line."""
     return _CONTROLS.sub(_picture, text)
 
 
 def _picture(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if code in BIDI_MARKERS:
+        return BIDI_MARKERS[code]
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
 def xml_text(text: str) -> str:
     """Text that XML 1.0 can hold: tabs and line breaks kept, every other control shown as
-    its picture, and the characters XML has no place for (U+FFFE, U+FFFF, a lone
-    surrogate) as U+FFFD. `ElementTree` escapes `<`, `&` and quotes itself."""
+    its picture (a bidirectional one as its marker), and the characters XML has no place
+    for (U+FFFE, U+FFFF, a lone surrogate) as U+FFFD. `ElementTree` escapes `<`, `&` and
+    quotes itself."""
     return _NOT_XML.sub("\ufffd", _XML_CONTROLS.sub(_picture, text))

@@ -30,6 +30,7 @@ from typer.core import TyperOption
 
 from claimledger import __version__
 from claimledger.atomicfile import refuse_links
+from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
@@ -67,18 +68,23 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SHOWN_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CLASS}]")
+"""The characters `visible_controls` shows as pictures or markers."""
 
 
 def visible_controls(text: str) -> str:
     """Control characters shown as their Unicode pictures (ESC as ␛, NUL as ␀; C1 as �),
     one character each, so a page cannot drive the reader's terminal (retitle it, recolour
-    it, move the cursor) through text we print."""
-    return _CONTROL.sub(_picture, text)
+    it, move the cursor) through text we print; and each bidirectional control as its
+    marker (`⟨U+202E⟩`, see `claimledger.bidi`), so none can reorder what is shown."""
+    return SHOWN_CONTROLS.sub(_picture, text)
 
 
 def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
+    char = match.group()
+    code = ord(char)
+    if code >= 0x600:
+        return BIDI_MARKERS[code]
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
