@@ -76,6 +76,7 @@ from claimledger.records import (
     snapshot_digest,
 )
 from claimledger.store.archived import ArchiveEvidence
+from claimledger.store.connection import configure, connect, outdated, require_current
 from claimledger.store.robots import RobotsEvidence
 from claimledger.store.rows import (
     ARTIFACT_RUN_COLUMNS,
@@ -107,10 +108,8 @@ from claimledger.store.schema import (
     CHECK_MISREAD,
     MISREAD,
     MISREAD_CHECKS,
-    SCHEMA_VERSION,
     migrate,
     refuse_foreign_code,
-    schema_version,
 )
 from claimledger.store.translate import mapped as _mapped
 from claimledger.store.translate import translated as _translated
@@ -120,7 +119,6 @@ if TYPE_CHECKING:  # loaded by a store that writes, only
     from filelock import FileLock
 
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
-BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
 _CHECK_SELECT = ", ".join(CHECK_COLUMNS)
 _LATEST_CHECKS = (
@@ -162,20 +160,20 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         path = Path(path)
         for sidecar in (".lock", "-wal", "-shm", "-journal"):  # files no one names
             refuse_links(path.with_name(path.name + sidecar))
-        if readonly and _outdated(path) and os.access(path.parent, os.W_OK):
+        if readonly and outdated(path) and os.access(path.parent, os.W_OK):
             cls.open(path).close()
         try:
-            connection = _connect(path, readonly)
+            connection = connect(path, readonly)
         except OSError as error:
             raise EnvironmentProblem(f"cannot open {path}: {error.strerror or error}") from None
         except sqlite3.Error as error:
             raise _translated(error, path) from None
         connection.row_factory = sqlite3.Row
         try:
-            _configure(connection, path, readonly)
+            configure(connection, readonly)
             refuse_foreign_code(connection, path)
             if readonly:
-                _require_current(connection, path)
+                require_current(connection, path)
             else:
                 migrate(connection, path)
         except sqlite3.Error as error:
@@ -671,61 +669,6 @@ def _validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None]:
     return maybe_text(row["etag"], "etag"), maybe_text(row["last_modified"], "last_modified")
 
 
-def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    if not readonly:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    try:
-        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return connection
-    except sqlite3.OperationalError:
-        # A read-only directory cannot hold the WAL's shared-memory file: read the file as
-        # an immutable snapshot instead (nothing else can be writing to it there).
-        return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-
-
-def _outdated(path: Path) -> bool:
-    """Is the store at `path` of an earlier schema (one that a writable open migrates)?"""
-    try:
-        connection = _connect(path, readonly=True)
-    except (OSError, sqlite3.Error):
-        return False  # the readonly open that follows says what is wrong
-    try:
-        return int(connection.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION
-    except sqlite3.Error:
-        return False
-    finally:
-        connection.close()
-
-
-def _require_current(connection: sqlite3.Connection, path: Path) -> None:
-    if schema_version(connection, path) < SCHEMA_VERSION:
-        raise EnvironmentProblem(
-            f"{path} was written by an earlier claimledger: run `claimledger refresh` once "
-            "where it can be written, to bring it up to date"
-        )
-
-
 def _row_id(cursor: sqlite3.Cursor) -> int:
     assert cursor.lastrowid is not None
     return cursor.lastrowid
-
-
-def _configure(connection: sqlite3.Connection, path: Path, readonly: bool) -> None:
-    """Defensive, then WAL, foreign keys, a busy timeout; the first statement also proves
-    it is SQLite. Defensive: the file may be anyone's, so no SQL kept in its schema may
-    call a function with side effects (`trusted_schema`), and no statement may write the
-    schema or the file's pages directly (SQLITE_DBCONFIG_DEFENSIVE, from Python 3.12)."""
-    defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
-    if defensive is not None and hasattr(connection, "setconfig"):
-        connection.setconfig(defensive, True)
-    connection.execute("PRAGMA trusted_schema = OFF")
-    connection.execute("PRAGMA cell_size_check = ON")
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    if not readonly:
-        connection.execute("PRAGMA journal_mode = WAL").fetchone()
-    connection.execute("PRAGMA foreign_keys = ON")
-    # NORMAL in WAL mode survives a killed process; only power loss can drop the last commits.
-    connection.execute("PRAGMA synchronous = NORMAL")
