@@ -223,18 +223,18 @@ async def _copies(
     ):
         page = raw[result.url]
         for select in unread[page]:
-            copy = _read_copy(result, select)
+            copy = _read_copy(result, select, policy.deadline)
             asking.store.record_archived_copy(ids[page], copy, asking.now())
             copies[(page, copy.recipe)] = copy
     return copies, len(raw)
 
 
-def _read_copy(result: FetchResult, select: str | None) -> ArchivedCopy:
+def _read_copy(result: FetchResult, select: str | None, deadline: float) -> ArchivedCopy:
     """The text a reader sees on a capture's raw copy, read as its source reads the live
     page (the whole page: a #L anchor's lines are where it is now, not where it was)."""
     from claimledger.pageread import read_page
 
-    page = read_page(replace(result, line_range=None), select)
+    page = read_page(replace(result, line_range=None), select, deadline=deadline)
     fetched = page.fetch
     error = None if page.text is not None else fetched.error or f"{fetched.source_status} copy"
     return ArchivedCopy(

@@ -95,12 +95,15 @@ def verify_command(
     from claimledger.cli.lines import verification_lines, verification_payload
     from claimledger.config import FetchOptions
     from claimledger.pageread import check_page
+    from claimledger.selectors import selector_problem
     from claimledger.urls import is_web_url
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
     if not is_web_url(url):
         raise InputError(f"{url!r} is not an http(s) URL with a host")
+    if select is not None and (problem := selector_problem(select)) is not None:
+        raise InputError(f"--{problem}")
     given = FetchOptions(
         timeout=timeout,
         deadline=deadline,
