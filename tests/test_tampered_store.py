@@ -248,6 +248,65 @@ def test_a_refresh_reads_past_damaged_validators_and_robots_and_records_anew(
     assert "damaged row" in result.stderr and "fetches" in result.stderr
 
 
+def _refreshed_with_etags(home: Path, page_server: PageServer) -> Cli:
+    """The made ledger pointed at `page_server`, refreshed once with validators kept."""
+    serve_v1(page_server, etags=True)
+    ledger = home / "claims.yaml"
+    old = _guide_url(home).rsplit("/", 1)[0]
+    text = ledger.read_text("utf-8").replace(old, page_server.url("").rstrip("/"))
+    ledger.write_text(text, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    return cli
+
+
+def _newest_snapshot_of(store: Path, url: str) -> str:
+    with sqlite3.connect(store) as db:
+        (digest,) = db.execute(
+            "SELECT snapshot_hash FROM fetches WHERE url = ? ORDER BY id DESC LIMIT 1", (url,)
+        ).fetchone()
+    return str(digest)
+
+
+def _snapshot_rowid(store: Path, digest: str) -> int:
+    with sqlite3.connect(store) as db:
+        (rowid,) = db.execute("SELECT rowid FROM snapshots WHERE hash = ?", (digest,)).fetchone()
+    return int(rowid)
+
+
+def test_a_snapshot_the_store_lost_is_asked_for_in_full_not_answered_unchanged(
+    home: Path, page_server: PageServer
+) -> None:
+    cli = _refreshed_with_etags(home, page_server)
+    guide = page_server.url("/guide")
+    digest = _newest_snapshot_of(home / STORE, guide)
+    tamper(home / STORE, "snapshots", "hash", "'gone'", _snapshot_rowid(home / STORE, digest))
+    page_server.clear_requests()
+
+    report = cli.json("refresh", "--allow-private", "--no-as-read", code=0)
+
+    (asked,) = [r for r in page_server.page_requests if r.path == "/guide"]
+    assert "if-none-match" not in asked.headers  # no validators without the text they stand for
+    assert {s["url"]: s["source_status"] for s in report["sources"]}[guide] == "ok"
+
+
+def test_a_304_whose_stored_snapshot_is_damaged_is_unreadable_with_why(
+    home: Path, page_server: PageServer
+) -> None:
+    cli = _refreshed_with_etags(home, page_server)
+    guide = page_server.url("/guide")
+    digest = _newest_snapshot_of(home / STORE, guide)
+    tamper(home / STORE, "snapshots", "text_zlib", "x'00ff'", _snapshot_rowid(home / STORE, digest))
+    page_server.set_page("/guide", "a new text, never read", headers={"ETag": '"g1"'})
+
+    report = cli.json("refresh", "--allow-private", "--no-as-read", "--verbose", code=1)
+
+    (source,) = [s for s in report["sources"] if s["url"] == guide]
+    assert source["source_status"] == "unreadable"
+    assert source["error"].startswith(f"304 from {guide}, whose stored snapshot cannot be read")
+    assert f"snapshot {digest}" in source["error"]
+
+
 # --------------------------------------------------------------------------- defensive
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from claimledger.errors import PageUnreadable
+from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.extract import (
     Heading,
     extract_text,
@@ -162,7 +162,7 @@ class Locating:
         if digest not in self._as_read:
             try:
                 text = prepare(self.earlier.snapshot_text(digest), kind=self.kind)
-            except KeyError:
+            except (KeyError, StoreDamagedError):  # only a help to the matcher: go without
                 text = None
             self._as_read[digest] = text
         return self._as_read[digest]

@@ -424,14 +424,20 @@ def _read(
 ) -> tuple[Page, str | None]:
     """The text a reader sees, and that text when it is a new snapshot to keep: extracted
     from the body (within what the URL's `deadline` left), or on a 304 the stored snapshot
-    of the very URL that answered, from the reading that carried the validators we sent."""
+    of the very URL that answered, from the reading that carried the validators we sent
+    (a snapshot the store cannot give back leaves the page unreadable, said why)."""
     how = recipe(select)
     if fetched.not_modified:
         snapshot = earlier.answered_snapshot(fetched.final_url, how, fetched.conditional)
-        if snapshot is not None:
+        if snapshot is None:
+            missing = f"304 from {fetched.final_url} without a stored snapshot of it"
+            return unreadable(fetched, missing, select), None
+        try:
             return Page(fetched, earlier.snapshot_text(snapshot), snapshot, how), None
-        missing = f"304 from {fetched.final_url} without a stored snapshot of it"
-        return unreadable(fetched, missing, select), None
+        except (KeyError, StoreDamagedError) as error:
+            why = error if isinstance(error, StoreDamagedError) else "it is not in the store"
+            damaged = f"304 from {fetched.final_url}, whose stored snapshot cannot be read: {why}"
+            return unreadable(fetched, damaged, select), None
     if fetched.text is None:  # nothing came to read: the reader need not load
         return Page(fetched, None, None, how), None
     from claimledger.pageread import read_page

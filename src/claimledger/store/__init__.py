@@ -127,6 +127,11 @@ _LATEST_CHECKS = (
 )
 """SQL: the newest check of every (claim, quote, source) that is evidence, oldest first."""
 
+_HELD = "snapshot_hash IN (SELECT hash FROM snapshots)"
+"""SQL: this fetch left a snapshot that the store holds. A reading whose snapshot is not
+there (a store someone edited) offers no validators and no text for a 304: the page is
+asked for in full, rather than answered "unchanged" with nothing to read."""
+
 # --- The store ----------------------------------------------------------------------------
 
 
@@ -293,7 +298,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             return None
         rows = self._db.execute(
             "SELECT id, snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
-            f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} "
+            f"AND {_HELD} AND NOT {MISREAD} "
             "AND etag IS ? AND last_modified IS ? ORDER BY id DESC LIMIT 1",
             (redacted(final_url), recipe, validators.etag, validators.last_modified),
         )
@@ -380,7 +385,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         for recipe in set(recipes):
             rows = self._db.execute(
                 "SELECT id, etag, last_modified FROM fetches WHERE final_url = ? "
-                f"AND recipe = ? AND snapshot_hash IS NOT NULL AND NOT {MISREAD} "
+                f"AND recipe = ? AND {_HELD} AND NOT {MISREAD} "
                 "ORDER BY id DESC LIMIT 1",
                 (redacted(final_url), recipe),
             )
