@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from claimledger.errors import PageUnreadable
@@ -51,9 +51,18 @@ def read_budget(deadline: float, elapsed: float) -> float:
     return max(READ_SECONDS_AT_LEAST, deadline - max(elapsed, 0.0))
 
 
-def process_context() -> multiprocessing.context.BaseContext:
-    """A fork server that has loaded the readers once (spawn where there is none); in a
-    process that is itself a child (a page reader), a plain fork."""
+READERS = ("__main__", "claimledger.pagepool", "claimledger.pageread", "claimledger.match.loaded")
+"""What the fork server loads for page readers: the matcher and its lemma dictionary too."""
+
+EXTRACTOR = ("__main__", "claimledger.budget", "claimledger.extract")
+"""What it loads for a selection alone: the extractor (a fifth of the readers' load)."""
+
+
+def process_context(preload: Sequence[str] = READERS) -> multiprocessing.context.BaseContext:
+    """A fork server that has loaded `preload` once (spawn where there is none); in a
+    process that is itself a child (a page reader), a plain fork. The fork server is the
+    process's one: whoever starts it first decides what it loaded (a long refresh starts
+    its readers' before any page is read)."""
     import multiprocessing
 
     if multiprocessing.parent_process() is not None and (
@@ -63,9 +72,7 @@ def process_context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(
-        ["__main__", "claimledger.pagepool", "claimledger.pageread", "claimledger.match.loaded"]
-    )
+    context.set_forkserver_preload(list(preload))
     return context
 
 
@@ -74,7 +81,7 @@ def bounded(seconds: float, function: Callable[..., T], *args: Any, **kwargs: An
     its result, or its exception raised again here; `PageUnreadable` ("took too long to
     read") when it spends more, or is not done `WALL_GRACE` seconds after that. Where no
     process can be started, it runs here, unbounded."""
-    context = process_context()
+    context = process_context(EXTRACTOR)
     try:
         receiving, sending = context.Pipe(duplex=False)
         child = cast(Any, context).Process(  # each context has one; typeshed omits it
