@@ -7,7 +7,8 @@ endpoints over captures a test adds, on a `PageServer` (real sockets, real 429s)
 
 A capture is served raw at `/web/<timestamp>id_/<url>` and, at `/web/<timestamp>/<url>`,
 inside a toolbar that holds words of its own (a client that read that form would match
-the toolbar). `throttle` makes the next CDX answers 429 with a Retry-After.
+the toolbar). `throttle` makes the next CDX answers 429 with a Retry-After; `answer_cdx`
+gives the CDX answer for a page as a test writes it (an archive's odd answer).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class WebArchive:
         self.captures: list[Capture] = []
         self._lock = threading.Lock()
         self._throttled: list[str] = []
+        self._answers: dict[str, list[list[str]]] = {}
         server.set_handler(f"{prefix}/cdx/search/cdx", self._cdx)
         server.set_handler(f"{prefix}/wayback/available", self._available)
 
@@ -79,6 +81,11 @@ class WebArchive:
         with self._lock:
             self._throttled = [retry_after] * times
 
+    def answer_cdx(self, url: str, rows: list[list[str]]) -> None:
+        """The CDX server answers these rows (a header row first) for `url`, as they are."""
+        with self._lock:
+            self._answers[url] = rows
+
     def break_cdx(self) -> None:
         """The CDX server answers 500 from now on (the availability API still answers)."""
         self.server.set_handler(
@@ -107,6 +114,11 @@ class WebArchive:
             exchange.respond(429, b"slow down", {"Retry-After": throttled})
             return
         query = _query(exchange.path)
+        with self._lock:
+            given = self._answers.get(query.get("url", ""))
+        if given is not None:
+            exchange.respond(200, json.dumps(given).encode(), {"Content-Type": "application/json"})
+            return
         fields = query.get("fl", "urlkey,timestamp,original,mimetype,statuscode").split(",")
         rows = self._matching(query.get("url", ""))
         if query.get("filter") == "statuscode:200":

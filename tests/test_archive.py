@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import string
 from dataclasses import replace
 from pathlib import Path
@@ -38,7 +39,13 @@ from claimledger.fetch import make_client
 from claimledger.grade import regrade
 from claimledger.ledger import parse
 from claimledger.ledgerfile import load
-from claimledger.records import DEFAULT_POLICY, AsReadCheck, CheckRecord, CheckStatus
+from claimledger.records import (
+    DEFAULT_POLICY,
+    ArchiveLookup,
+    AsReadCheck,
+    CheckRecord,
+    CheckStatus,
+)
 from claimledger.refresh import plan
 from claimledger.store import EvidenceStore
 from claimledger.urls import names_public_site
@@ -313,6 +320,24 @@ def test_no_capture_within_the_window_is_a_clear_answer_kept_like_one(
     assert as_read(wide)["replicas"]["timestamp"] == FAR
 
 
+def test_the_widest_window_round_the_calendars_last_days_is_no_overflow(
+    cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
+) -> None:
+    """A ledger read at the end of the calendar, with the widest window there is: the
+    window closes on the calendar's last day, and the archive is asked within it."""
+    serve(page_server, archive)
+    ledger.write_text(
+        ledger.read_text("utf-8").replace("date_read: 2026-08-23", "date_read: 9999-12-30"),
+        encoding="utf-8",
+    )
+
+    report = refresh(cli, archive, "--archive-window", "3650")
+
+    assert {lookup["outcome"] for lookup in report["as_read"]["lookups"]} == {"none"}
+    (query, *_) = archive.asked("cdx")
+    assert "from=99900101" in query and "to=99991231" in query
+
+
 def test_an_archive_without_cdx_is_asked_through_its_availability_api(
     cli: Cli, page_server: PageServer, archive: WebArchive
 ) -> None:
@@ -342,6 +367,97 @@ def test_the_sources_archived_field_is_filled_when_empty_and_kept_when_given(
     assert sources["other"].archived == given
     assert "# A ledger read on 2026-08-23." in ledger.read_text("utf-8")  # comments kept
     assert "archived: filled for 1 source" in result.stderr
+
+
+CDX_HEADER = ["timestamp", "original", "statuscode"]
+
+
+def test_a_capture_address_holding_a_quote_is_kept_encoded_and_every_refresh_goes_on(
+    cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
+) -> None:
+    """An archive's answer is text from elsewhere: an address with a `"` and a tag in it
+    once filled `archived` with what no ledger may hold, and every later refresh failed."""
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    odd = f'{docs}?q="><img src=x onerror=alert(1)>'
+    kept = f"{docs}?q=%22%3E%3Cimg%20src=x%20onerror=alert%281%29%3E"
+    archive.answer_cdx(docs, [CDX_HEADER, [NEAR, odd, "200"]])
+    archive.add(kept, NEAR, page(QUOTE))  # the copy, where its encoded address asks for it
+
+    first = refresh(cli, archive)
+    again = refresh(cli, archive)
+
+    replicas = as_read(first)["replicas"]
+    assert replicas["snapshot_url"] == f"{archive.base}/web/{NEAR}/{kept}"
+    assert replicas["status"] == "verified"  # the copy was read at its encoded address
+    assert load(ledger).sources["docs"].archived == f"{archive.base}/web/{NEAR}/{kept}"
+    assert as_read(again)["replicas"]["snapshot_url"] == replicas["snapshot_url"]
+    assert again["as_read"]["lookups_asked"] == 0  # the answer was kept, and reads back
+    cli("check", code=0)
+    cli("render", code=0)
+    cli("render", "--format", "html", code=0)
+    for report in ("report.md", "report.html"):
+        assert "<img" not in (ledger.parent / "out" / report).read_text("utf-8")
+
+
+@pytest.mark.parametrize("original", ["javascript:alert(1)", '"><img src=x>', "http:///nohost"])
+def test_a_cdx_answer_that_names_no_web_address_is_skipped_for_the_availability_api(
+    cli: Cli, page_server: PageServer, archive: WebArchive, original: str
+) -> None:
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    archive.answer_cdx(docs, [CDX_HEADER, [NEAR, original, "200"]])
+
+    report = refresh(cli, archive)
+
+    lookup = {found["url"]: found for found in report["as_read"]["lookups"]}[docs]
+    assert lookup["snapshot_url"] == f"{archive.base}/web/{NEAR}/{docs}"
+    assert len(archive.asked("available")) == 1  # for docs only: its CDX answer was skipped
+
+
+def test_an_archive_that_names_no_web_address_at_all_is_a_note_and_asked_again(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    archive.answer_cdx(docs, [CDX_HEADER, [NEAR, "javascript:alert(1)", "200"]])
+    closest = {"available": True, "status": "200", "timestamp": NEAR, "url": "javascript:x"}
+    answer = json.dumps({"archived_snapshots": {"closest": closest}}).encode()
+    page_server.set_handler(
+        "/archive/wayback/available",
+        lambda exchange: exchange.respond(200, answer, {"Content-Type": "application/json"}),
+    )
+
+    report = refresh(cli, archive)
+    refresh(cli, archive)
+
+    lookup = {found["url"]: found for found in report["as_read"]["lookups"]}[docs]
+    assert (lookup["outcome"], lookup["snapshot_url"]) == ("failed", None)
+    assert "not an answer we can read" in lookup["error"]
+    assert len([q for q in archive.asked("cdx") if "docs" in q]) == 2  # asked on each run
+
+
+def test_a_capture_kept_unencoded_by_an_earlier_version_is_skipped_and_asked_again(
+    cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
+) -> None:
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    odd = f'{docs}"><img src=x>'
+    store = ledger.parent / "out" / "evidence.sqlite3"
+    with EvidenceStore.open(store) as kept:
+        kept.record_archive_lookup(
+            ArchiveLookup(
+                docs, dt.date(2026, 8, 23), archive.base, 30, "found",
+                dt.datetime(2026, 9, 1, tzinfo=dt.UTC), NEAR, odd,
+                f"{archive.base}/web/{NEAR}/{odd}",
+            )
+        )  # fmt: skip
+
+    result = cli("refresh", "--allow-private", "--archive", archive.base, code=1)
+
+    assert "damaged row of" in result.stderr and "archive_lookups row 1" in result.stderr
+    assert len([q for q in archive.asked("cdx") if "docs" in q]) == 1  # asked again
+    assert load(ledger).sources["docs"].archived == f"{archive.base}/web/{NEAR}/{docs}"
 
 
 def test_regrade_proposes_the_downgrade_by_the_misquote_rule(

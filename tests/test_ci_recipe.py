@@ -33,12 +33,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cmarkgfm
 import pytest
+from cmarkgfm.cmark import Options
+from lxml import html as lxml_html
 
 from cli_runner import claimledger
 from composite_runner import EXPRESSION, ActionRun, CompositeAction, FakeCache, load_yaml
 from evidence_site import ALARM, ALARM_REWORDED, page, serve_v1, write_ledger
-from webserver import PageServer
+from webserver import Page, PageServer, redirect
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -429,6 +432,12 @@ def test_the_action_installs_the_claimledger_of_its_own_ref_by_default(tmp_path:
 # --------------------------------------------------------------------------- running it
 
 
+def on_github(markdown: str) -> Any:
+    """The HTML GitHub's parser makes of `markdown` (raw HTML kept), as a tree."""
+    rendered = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    return lxml_html.fragment_fromstring(rendered, create_parent="div")
+
+
 def refresh_has_format_github() -> bool:
     return "--format" in claimledger("refresh", "--help").stdout
 
@@ -581,7 +590,7 @@ def test_drift_is_annotated_listed_reported_and_fails_the_action_last(
 
     listing = Path(second.outputs["drift-list"]).read_text(encoding="utf-8")
     assert listing in second.summary
-    item = rf"^- claim `alarms`: drifted(, and its meaning changed)?, on {re.escape(url)}$"
+    item = rf"^- claim `alarms`: drifted(, and its meaning changed)?, on `{re.escape(url)}`$"
     assert re.search(item, listing, re.M)
     assert f"  was: {ALARM}\n  now: {ALARM_REWORDED}\n" in listing
     assert "`ledger/claims.yaml`" in listing and "/actions/runs/1002" in listing
@@ -650,6 +659,40 @@ def test_the_drift_issue_is_closed_once_nothing_drifts(
     assert_failed_only_at(run)
     _, close_call = runner.gh_calls()
     assert close_call[:3] == ["issue", "close", "8"]
+
+
+@pytest.mark.slow
+@needs_format_github
+def test_a_hostile_redirect_and_page_reach_the_issue_and_summary_only_as_text(
+    runner: Runner, page_server: PageServer
+) -> None:
+    """A page moved to a Location that holds an image tag, a Markdown link and a mention,
+    and a page that words a quote with them: GitHub renders the issue's body and the job
+    summary with no link, image, HTML or mention from either."""
+    serve_v1(page_server)
+    hostile = "<img src=https://evil.example/p.png> [x](https://evil.example) @octocat"
+    page_server.set_page("/other", page(f"{ALARM_REWORDED} {hostile}"))
+    moved = '/new?"><img src=https://evil.example/q.png>[y](https://evil.example)@octocat'
+    page_server.set_handler("/mirror", redirect(moved, 301))
+    page_server.set_handler(moved.replace(" ", "%20"), Page(page("moved here").encode(), 200, {}))
+
+    run = runner({"open-issue": True, "fail-on-drift": False})
+
+    assert_failed_only_at(run)
+    posted = (runner.tmp / "gh-posted.md").read_text(encoding="utf-8")
+    assert posted in run.summary and "evil.example" in posted
+    tree = on_github(posted)
+    run_page = f"https://github.example/teardowns/durable-objects/actions/runs/{1000 + runner.runs}"
+    assert [a.get("href") for a in tree.iter("a")] == [run_page]
+    assert not list(tree.iter("img"))
+    outside = " ".join(
+        text
+        for node in tree.iter()
+        if node.tag not in ("code", "pre")
+        and not any(a.tag in ("code", "pre") for a in node.iterancestors())
+        for text in (node.text or "", node.tail or "")
+    )
+    assert "@octocat" not in outside and "evil.example" not in outside
 
 
 @pytest.mark.slow

@@ -147,6 +147,66 @@ def test_bad_settings_are_exit_2_with_where(
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("interval = 1e308", "interval: must be a number of seconds, at least 0 and at most 60"),
+        (
+            "archive_window = 999999999",
+            "archive_window: must be a whole number of days, at least 0 and at most 3650",
+        ),
+        ("timeout = inf", "timeout: must be a number of seconds, more than 0 and at most 600"),
+        ("deadline = nan", "deadline: must be a number of seconds, more than 0 and at most 3600"),
+        ("timeout = 0", "timeout: must be a number of seconds, more than 0 and at most 600"),
+        (
+            "concurrency = 100000",
+            "concurrency: must be a whole number of at least 1 and at most 256",
+        ),
+        ("per_host = 65", "per_host: must be a whole number of at least 1 and at most 64"),
+        (
+            "recover_candidates = 51",
+            "recover_candidates: must be a whole number of at least 1 and at most 50",
+        ),
+        ("interval = -0.5", "interval: must be a number of seconds, at least 0 and at most 60"),
+    ],
+)
+def test_a_setting_out_of_range_is_one_line_and_nothing_is_fetched(
+    cli: Cli, ledger: Path, page_server: PageServer, setting: str, message: str
+) -> None:
+    """Past its maximum a number would stall the run (an interval of 1e308 seconds) or
+    overflow a date (a window of a billion days): refused before anything is asked."""
+    serve_v1(page_server)
+    settings = ledger.parent / "claimledger.toml"
+    settings.write_text(f"{setting}\n", encoding="utf-8")
+    (line,) = cli("refresh", "--allow-private", code=2).stderr.splitlines()
+    assert line == f"claimledger: error: {settings}: {message}"
+    assert page_server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "value", "most"),
+    [
+        ("refresh", "--interval", "1e308", "at most 60"),
+        ("refresh", "--archive-window", "999999999", "at most 3650"),
+        ("refresh", "--timeout", "inf", "at most 600"),
+        ("refresh", "--deadline", "nan", "at most 3600"),
+        ("refresh", "--concurrency", "100000", "at most 256"),
+        ("refresh", "--per-host", "0", "at most 64"),
+        ("refresh", "--recover-candidates", "51", "at most 50"),
+        ("verify", "--timeout", "1e400", "at most 600"),
+    ],
+)
+def test_an_option_out_of_range_is_one_line_and_nothing_is_fetched(
+    cli: Cli, page_server: PageServer, command: str, option: str, value: str, most: str
+) -> None:
+    serve_v1(page_server)
+    where = [page_server.url("/guide"), "words"] if command == "verify" else []
+    result = cli(command, "--allow-private", *where, option, value, code=2)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"claimledger: error: {option} ") and line.endswith(most), line
+    assert page_server.requests == []
+
+
 def test_settings_in_pyproject_are_read_too(ledger: Path, page_server: PageServer) -> None:
     serve_v1(page_server)
     (ledger.parent / "pyproject.toml").write_text(

@@ -31,11 +31,11 @@ import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from claimledger.config import Config
+from claimledger.config import Config, check_option
 from claimledger.errors import InputError
 from claimledger.fetch import Client, Manners, fetch_each
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
-from claimledger.urls import UrlMap, is_web_url, shown
+from claimledger.urls import UrlMap, encoded_url, is_web_url, shown
 
 DEFAULT_ARCHIVE = "https://web.archive.org"
 """The Internet Archive's Wayback Machine."""
@@ -70,12 +70,11 @@ def archive_settings(
     config: Config, base: str | None = None, window_days: int | None = None
 ) -> ArchiveSettings:
     """The run's archive: the options, then the ledger's settings, then the default."""
+    check_option("archive_window", window_days)
     chosen = base or config.archive
     window = window_days if window_days is not None else config.archive_window
     if chosen is not None and not is_web_url(chosen):
         raise InputError(f"--archive {chosen!r}: not an http(s) URL with a host")
-    if window is not None and window < 0:
-        raise InputError("--archive-window must not be negative")
     return ArchiveSettings(
         base=(chosen or DEFAULT_ARCHIVE).rstrip("/"),
         window_days=DEFAULT_WINDOW_DAYS if window is None else window,
@@ -94,7 +93,7 @@ def endpoint(base: str, path: str, **query: str) -> str:
 
 def cdx_url(base: str, url: str, day: dt.date, window_days: int) -> str:
     """The CDX query for the captures of `url` that answered 200 within the window."""
-    first, last = day - dt.timedelta(days=window_days), day + dt.timedelta(days=window_days)
+    first, last = shifted(day, -window_days), shifted(day, window_days)
     return endpoint(
         base,
         "/cdx/search/cdx",
@@ -107,6 +106,15 @@ def cdx_url(base: str, url: str, day: dt.date, window_days: int) -> str:
         limit=str(CDX_ROWS),
         **{"from": first.strftime("%Y%m%d"), "to": last.strftime("%Y%m%d")},
     )
+
+
+def shifted(day: dt.date, days: int) -> dt.date:
+    """`day` moved by `days`, held within the calendar: a ledger read on 9999-12-31 has a
+    window that closes then, not an OverflowError."""
+    try:
+        return day + dt.timedelta(days=days)
+    except OverflowError:
+        return dt.date.max if days > 0 else dt.date.min
 
 
 def availability_url(base: str, url: str, day: dt.date) -> str:
@@ -207,6 +215,20 @@ class Capture:
 
     timestamp: str
     original: str
+
+
+_TIMESTAMP = re.compile(r"[0-9]{4,14}")
+
+
+def usable(capture: Capture) -> Capture | None:
+    """A capture as it may be kept and linked: its timestamp 4 to 14 digits, its address a
+    web URL with every character a URL may not hold as it is (a quote, a space, an angle
+    bracket) percent-encoded; None for a capture that names no such address. An archive's
+    answer is text from elsewhere: it reaches a link in a report and a fetch of ours."""
+    original = encoded_url(capture.original)
+    if original is None or not _TIMESTAMP.fullmatch(capture.timestamp):
+        return None
+    return Capture(capture.timestamp, original)
 
 
 def parse_cdx(text: str) -> list[Capture]:
@@ -318,9 +340,13 @@ def _answer(
         return replace(lookup, error=f"{shown(result.url)}: {why}")
     try:
         captures = parse(result.text)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
         return replace(lookup, error=f"{shown(result.url)}: not an answer we can read ({error})")
-    capture = nearest(captures, day, settings.window_days)
+    fit = [capture for capture in map(usable, captures) if capture is not None]
+    if captures and not fit:
+        why = "no capture it names has a timestamp and a web address we can use"
+        return replace(lookup, error=f"{shown(result.url)}: not an answer we can read ({why})")
+    capture = nearest(fit, day, settings.window_days)
     if capture is None:
         return replace(lookup, outcome="none")
     return replace(

@@ -38,6 +38,7 @@ from claimledger.archive import (
     ask_archive,
     look_up,
     raw_copy_url,
+    shifted,
 )
 from claimledger.fetch import Client, Manners
 from claimledger.ledger import Ledger
@@ -170,7 +171,7 @@ async def _lookups(
     settings, store = asking.settings, asking.store
     lookups: dict[str, ArchiveLookup] = {}
     ids: dict[str, int] = {}
-    closes = day + dt.timedelta(days=settings.window_days)
+    closes = shifted(day, settings.window_days)
     for page in by_page:
         kept = store.archive_lookup(page, day, settings.base, settings.window_days)
         if kept is not None and (
@@ -222,18 +223,18 @@ async def _copies(
     ):
         page = raw[result.url]
         for select in unread[page]:
-            copy = _read_copy(result, select)
+            copy = _read_copy(result, select, policy.deadline)
             asking.store.record_archived_copy(ids[page], copy, asking.now())
             copies[(page, copy.recipe)] = copy
     return copies, len(raw)
 
 
-def _read_copy(result: FetchResult, select: str | None) -> ArchivedCopy:
+def _read_copy(result: FetchResult, select: str | None, deadline: float) -> ArchivedCopy:
     """The text a reader sees on a capture's raw copy, read as its source reads the live
     page (the whole page: a #L anchor's lines are where it is now, not where it was)."""
     from claimledger.pageread import read_page
 
-    page = read_page(replace(result, line_range=None), select)
+    page = read_page(replace(result, line_range=None), select, deadline=deadline)
     fetched = page.fetch
     error = None if page.text is not None else fetched.error or f"{fetched.source_status} copy"
     return ArchivedCopy(

@@ -18,7 +18,8 @@ not list, gets a `::warning` at its id in the ledger (its unread checks are said
 once, not once a quote). So there is an annotation exactly when `refresh` exits 1.
 
 Text from web pages is hostile: it is put on one line, its control characters shown as
-their pictures (ESC as ␛), and escaped as each format's rules require.
+their pictures (ESC as ␛) and its bidirectional controls as markers (`⟨U+202E⟩`), and
+escaped as each format's rules require.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
+from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
-from claimledger.urls import shown
+from claimledger.urls import safe_url, shown
 
 Fetched: TypeAlias = FetchRecord | FetchResult
 Place = tuple[int, int]
@@ -357,6 +359,108 @@ def _count(element: ET.Element, items: Iterable[Verdict], seconds: float) -> Non
     element.set("time", f"{max(seconds, 0.0):.3f}")
 
 
+# --------------------------------------------------------------------------- the drift list
+
+
+def drift_list(
+    ledger: str,
+    checks: Iterable[Mapping[str, Any]],
+    sources: Iterable[Mapping[str, Any]],
+    run_url: str,
+) -> tuple[str, int, str]:
+    """What drifted, as GitHub-flavoured Markdown (the action's job summary and the drift
+    issue's body), how many entries it lists, and the pages that could not be read (for
+    the summary only: a page unread is no drift, so it files no issue). Drift is each
+    quote that is not as read (from `diff --json`'s checks), with the page's wording
+    now, and each source gone or moved (from `status --json`'s sources).
+
+    GitHub renders Markdown with raw HTML, autolinks and @mentions, and nearly all of this
+    comes from pages, redirects and a cloned ledger: an address is shown percent-encoded
+    in a code span (`gfm_url`), a page's wording in a fenced block longer than any run of
+    backticks in it (`gfm_block`), any other text in a code span or escaped, so nothing
+    untrusted becomes a link, an image, HTML or a mention."""
+    failed = [source for source in sources if source.get("source_status") != "ok"]
+    entries = [_check_entry(check) for check in checks if _drifted(check)]
+    entries += [_source_entry(s) for s in failed if s.get("source_status") in _DRIFTED_PAGES]
+    unread = [_source_entry(s) for s in failed if s.get("source_status") not in _DRIFTED_PAGES]
+    lines = [line for entry in entries for line in entry]
+    body = "\n".join(lines) if lines else "Every quote is verified on every source."
+    run = safe_url(run_url)
+    by = f" ([the run]({run}))" if run else ""
+    text = f"What drifted in {gfm_code(ledger)}, by claimledger{by}:\n\n{body}\n"
+    could_not = "\n".join(line for entry in unread for line in entry)
+    said = f"\nCould not be read (no evidence either way):\n\n{could_not}\n" if unread else ""
+    return text, len(entries), said
+
+
+_DRIFTED_PAGES = frozenset({"gone", "moved"})
+"""Source states that are drift; any other failure is a page that could not be read."""
+
+
+def _drifted(check: Mapping[str, Any]) -> bool:
+    """A check the list names: read, and not verified (an unread one's source is listed)."""
+    return check.get("status") not in ("verified", None)
+
+
+def _check_entry(check: Mapping[str, Any]) -> list[str]:
+    what = _word(check.get("status"))
+    if check.get("meaning_changed") is True:
+        what += ", and its meaning changed"
+    claim = gfm_code(_text(check.get("claim_id")))
+    head = f"- claim {claim}: {what}, on {gfm_url(check.get('url'))}"
+    wording = [f"was: {_text(check.get('quote_text'))}"]
+    if check.get("current"):
+        wording.append(f"now: {_text(check.get('current'))}")
+    return [head, *gfm_block(wording, indent="  ")]
+
+
+def _source_entry(source: Mapping[str, Any]) -> list[str]:
+    status = source.get("http_status")
+    http = f" (HTTP {status})" if type(status) is int else ""
+    moved = f", now at {gfm_url(source['moved_to'])}" if source.get("moved_to") else ""
+    status_word = _word(source.get("source_status"))
+    return [f"- source {gfm_url(source.get('url'))}: {status_word}{http}{moved}"]
+
+
+_WORD = re.compile(r"[a-z]+(?: [a-z]+)*")
+
+
+def _word(value: Any) -> str:
+    """One of our own status words, as it is; anything else in a code span."""
+    text = str(value)
+    return text if _WORD.fullmatch(text) else gfm_code(text)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def gfm_code(text: str) -> str:
+    """`text` as a GitHub code span, shown literally (no link, image, HTML or mention can
+    come out of one): on one line, its controls shown, between runs of backticks longer
+    than any inside it, and padded with a space where it starts or ends with a backtick
+    or a space (CommonMark takes one such space off each end)."""
+    flat = one_line(text) or " "
+    ticks = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat[0] in "` " or flat[-1] in "` " else ""
+    return f"{ticks}{pad}{flat}{pad}{ticks}"
+
+
+def gfm_url(url: Any) -> str:
+    """An address as GitHub Markdown shows it: in a code span (no autolink), as `safe_url`
+    gives it (percent-encoded, no secret), or a placeholder for one that is no web URL."""
+    return gfm_code(safe_url(url if isinstance(url, str) else None) or "(not an http(s) URL)")
+
+
+def gfm_block(lines: Sequence[str], *, indent: str = "") -> list[str]:
+    """Lines of untrusted text as a fenced code block (language `text`), each on one line
+    with its controls shown, the fence longer than any run of backticks in them."""
+    flat = [one_line(line) for line in lines]
+    ticks = max((len(run) for line in flat for run in re.findall("`+", line)), default=0)
+    fence = "`" * max(3, ticks + 1)
+    return [f"{indent}{fence}text", *(f"{indent}{line}" for line in flat), f"{indent}{fence}"]
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -364,8 +468,8 @@ FORMATS: Mapping[str, RefreshFormat] = {"github": GithubFormat(), "junit": Junit
 """The CI formats by name (`refresh --format`; text and json are the CLI's own)."""
 
 _BREAKS = re.compile(r"\s*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_XML_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CLASS}]")
+_XML_CONTROLS = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CLASS}]")
 _NOT_XML = re.compile("[\ufffe\uffff\ud800-\udfff]")
 """What XML 1.0 cannot hold besides the C0 controls: the two non-characters, and a lone
 surrogate (a page decoded with `surrogateescape`)."""
@@ -378,17 +482,21 @@ def one_line(text: str) -> str:
 
 def visible(text: str) -> str:
     """Control characters as their Unicode pictures (ESC as ␛, NUL as ␀), DEL as ␡ and
-    the C1 controls as �, so no page can drive the terminal or log that shows them."""
+    the C1 controls as �, so no page can drive the terminal or log that shows them; each
+    bidirectional control as its marker (`⟨U+202E⟩`), so none can reorder the line."""
     return _CONTROLS.sub(_picture, text)
 
 
 def _picture(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if code in BIDI_MARKERS:
+        return BIDI_MARKERS[code]
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
 def xml_text(text: str) -> str:
     """Text that XML 1.0 can hold: tabs and line breaks kept, every other control shown as
-    its picture, and the characters XML has no place for (U+FFFE, U+FFFF, a lone
-    surrogate) as U+FFFD. `ElementTree` escapes `<`, `&` and quotes itself."""
+    its picture (a bidirectional one as its marker), and the characters XML has no place
+    for (U+FFFE, U+FFFF, a lone surrogate) as U+FFFD. `ElementTree` escapes `<`, `&` and
+    quotes itself."""
     return _NOT_XML.sub("\ufffd", _XML_CONTROLS.sub(_picture, text))

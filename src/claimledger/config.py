@@ -19,11 +19,15 @@ should not need the same options on every command. They live beside the ledger, 
     recover_candidates = 5                # pages of a site's sitemap read for a page gone
 
 Options given on the command line win over these; `--map` rules are added to the file's.
+Each number has a range (`LIMITS`), in the file and on the command line alike: a value
+past it would stall a run (an interval of 1e308 seconds) or overflow a date (a window of
+a billion days) rather than do anything a reader could want.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -41,12 +45,61 @@ DEFAULT_RECOVER_CANDIDATES = 5
 `recover_candidates` or --recover-candidates says otherwise."""
 PYPROJECT = "pyproject.toml"
 
-_NUMBERS = {"timeout", "deadline", "interval"}
-_COUNTS = {"concurrency", "per_host", "recover_candidates"}  # the last: relocate.py
-_ARCHIVE = {"archive", "archive_window"}  # as read (archive.py)
-_KEYS = sorted(
-    {"map", "user_agent", "headers", "robots", "allow_private"} | _NUMBERS | _COUNTS | _ARCHIVE
-)
+
+@dataclass(frozen=True)
+class Limit:
+    """The range a numeric setting may take, from `least` (excluded when `above`) to `most`."""
+
+    least: float
+    most: float
+    whole: bool = False
+    unit: str = ""
+    above: bool = False
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with `value` as this setting, or None when it is in range."""
+        kind = (int,) if self.whole else (int, float)
+        fits = (
+            isinstance(value, kind)
+            and not isinstance(value, bool)
+            and not (isinstance(value, float) and not math.isfinite(value))
+            and self._within(value)
+        )
+        return None if fits else f"must be {self.described()}"
+
+    def _within(self, value: float) -> bool:
+        low_ok = value > self.least if self.above else value >= self.least
+        return low_ok and value <= self.most
+
+    def described(self) -> str:
+        """The range in words, as an error message says it (`LIMITS` shows each)."""
+        noun = "a whole number" if self.whole else "a number"
+        unit = f" of {self.unit}" if self.unit else ""
+        low = f"more than {self.least:g}" if self.above else f"at least {self.least:g}"
+        joint = ", " if self.unit else " of "
+        return f"{noun}{unit}{joint}{low} and at most {self.most:g}"
+
+
+LIMITS: Mapping[str, Limit] = {
+    "timeout": Limit(0, 600, unit="seconds", above=True),
+    "deadline": Limit(0, 3600, unit="seconds", above=True),
+    "interval": Limit(0, 60, unit="seconds"),
+    "concurrency": Limit(1, 256, whole=True),
+    "per_host": Limit(1, 64, whole=True),
+    "recover_candidates": Limit(1, 50, whole=True),  # relocate.py
+    "archive_window": Limit(0, 3650, whole=True, unit="days"),  # as read (archive.py)
+}
+"""Every numeric setting's range: generous for any real site, and small enough that no
+value stalls a run, overflows a date, or opens more connections than a machine has."""
+
+_KEYS = sorted({"map", "user_agent", "headers", "robots", "allow_private", "archive"} | set(LIMITS))
+
+
+def check_option(key: str, value: float | None) -> None:
+    """A numeric command-line option against its setting's range (None: not given)."""
+    problem = None if value is None else LIMITS[key].problem(value)
+    if problem is not None:
+        raise InputError(f"--{key.replace('_', '-')} {value}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -141,17 +194,11 @@ def _value(name: str, key: str, value: Any) -> Any:
         if not isinstance(value, str) or not value.strip():
             raise InputError(f"{name}: must be the archive's base URL")
         return value.strip()
-    if key == "archive_window":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InputError(f"{name}: must be a whole number of days, not negative")
-        return value
-    if key in _COUNTS:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InputError(f"{name}: must be a whole number of at least 1")
-        return value
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise InputError(f"{name}: must be a number of seconds, not negative")
-    return float(value)
+    limit = LIMITS[key]
+    problem = limit.problem(value)
+    if problem is not None:
+        raise InputError(f"{name}: {problem}")
+    return value if limit.whole else float(value)
 
 
 def _maps(name: str, value: Any) -> tuple[str, ...]:
@@ -184,6 +231,11 @@ class FetchOptions:
 
 def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> FetchPolicy:
     """The policy of a run: the options, then the ledger's settings, then `base`."""
+    check_option("timeout", options.timeout)
+    check_option("deadline", options.deadline)
+    check_option("concurrency", options.concurrency)
+    check_option("per_host", options.per_host)
+    check_option("interval", options.interval)
 
     def pick(option: Any, setting: Any, default: Any) -> Any:
         return option if option is not None else setting if setting is not None else default
@@ -200,12 +252,6 @@ def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> Fe
         respect_robots=not options.ignore_robots and config.robots is not False,
         allow_private=options.allow_private or config.allow_private is True,
     )
-    if policy.timeout <= 0 or policy.deadline <= 0:
-        raise InputError("--timeout and --deadline must be more than 0 seconds")
-    if policy.concurrency < 1 or policy.per_host < 1:
-        raise InputError("--concurrency and --per-host must be at least 1")
-    if policy.per_host_interval < 0:
-        raise InputError("--interval must not be negative")
     if not policy.user_agent.strip():
         raise InputError("--user-agent must not be empty")
     return policy

@@ -126,7 +126,7 @@ def extract_text(body: str, content_type: str, *, select: str | None = None) -> 
     :class:`PageUnreadable` rather than reading as empty or cut short; a page
     with no text, or only boilerplate, is "".
     """
-    if not _is_html(content_type, body):
+    if not is_html(content_type, body):
         return _normalize_newlines(body)
     root = _parse(body)
     text = "" if root is None else _content_text(root, select)
@@ -274,7 +274,8 @@ def _parse_lost_text(root: etree._Element | None, body: str) -> bool:
     return not _WORD.search(held)
 
 
-def _is_html(content_type: str, body: str) -> bool:
+def is_html(content_type: str, body: str) -> bool:
+    """Is the page read as HTML (its type says so, or an untyped body looks it)?"""
     media = _media(content_type)
     if media in _HTML_TYPES:
         return True

@@ -1,9 +1,10 @@
-"""JSON text fit to print: indented as `json.dumps(indent=2)` writes it, with DEL and the C1
-controls written as \\u escapes.
+"""JSON text fit to print: indented as `json.dumps(indent=2)` writes it, with DEL, the C1
+controls and the bidirectional controls written as \\u escapes.
 
 JSON may hold those characters raw, and a terminal shown them may obey them as commands
-(a C1 CSI moves the cursor); escaped, the text is still the same JSON value. Every JSON
-claimledger prints or writes goes through here, the report's and the commands' alike.
+(a C1 CSI moves the cursor), a viewer draw the text after a right-to-left override
+backwards; escaped, the text is still the same JSON value. Every JSON claimledger prints
+or writes goes through here, the report's and the commands' alike.
 """
 
 from __future__ import annotations
@@ -14,15 +15,21 @@ from typing import Any
 
 import orjson
 
-TERMINAL_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
-"""DEL and the C1 controls as JSON escapes, by code point (a `str.translate` table)."""
+from claimledger.bidi import BIDI_CLASS, BIDI_JSON_ESCAPES
 
-_TERMINAL_CONTROL = re.compile("[\x7f-\x9f]")
+TERMINAL_CONTROLS = {
+    **{code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)},
+    **BIDI_JSON_ESCAPES,
+}
+"""DEL, the C1 controls and the bidirectional controls as JSON escapes, by code point (a
+`str.translate` table)."""
+
+_TERMINAL_CONTROL = re.compile(f"[\x7f-\x9f{BIDI_CLASS}]")
 
 
 def without_terminal_controls(json_text: str) -> str:
-    """`json_text` with DEL and the C1 controls escaped (one regex: `str.translate` walks
-    megabytes of non-ASCII text many times slower)."""
+    """`json_text` with DEL, the C1 and the bidirectional controls escaped (one regex:
+    `str.translate` walks megabytes of non-ASCII text many times slower)."""
     return _TERMINAL_CONTROL.sub(_escaped, json_text)
 
 

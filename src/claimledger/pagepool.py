@@ -34,12 +34,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from claimledger.budget import process_context
 from claimledger.errors import EnvironmentProblem
 from claimledger.refresh import PageTask, Readers, Reading, read_task
 from claimledger.store.rows import snapshot_zlib
 
 if TYPE_CHECKING:  # the process machinery loads when a pool first starts
-    import multiprocessing.context
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.connection import Connection
 
@@ -100,7 +100,7 @@ class PagePool:
     def start(self) -> None:
         """Start the fork server now, rather than at the first page to read."""
         with contextlib.suppress(OSError, ImportError, NotImplementedError):
-            if _context().get_start_method() == "forkserver":
+            if process_context().get_start_method() == "forkserver":
                 from multiprocessing import forkserver
 
                 forkserver.ensure_running()
@@ -162,7 +162,7 @@ class PagePool:
         from concurrent.futures import ProcessPoolExecutor
 
         if self._executor is None:
-            context = _context()
+            context = process_context()
             self._alive = context.Pipe(duplex=False)  # its write end stays here, unused
             self._executor = ProcessPoolExecutor(
                 self.workers,
@@ -186,19 +186,6 @@ def _died() -> EnvironmentProblem:
         "a page reader process died (killed, or out of memory?): the pages recorded so far "
         "are kept; refresh again to read the rest"
     )
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """A fork server that has loaded the readers once (spawn where there is none)."""
-    import multiprocessing
-
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(
-        ["__main__", "claimledger.pagepool", "claimledger.pageread", "claimledger.match.loaded"]
-    )
-    return context
 
 
 def _worker_started(alive: Connection) -> None:

@@ -11,18 +11,20 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from claimledger.errors import PageUnreadable
+from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.extract import (
     Heading,
     extract_text,
     heading_above,
     html_headings,
+    is_html,
     narrow_lines,
     section_lines,
     text_kind,
 )
 from claimledger.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.pagehead import head_links
+from claimledger.records import DEFAULT_POLICY
 from claimledger.refresh import Page, recipe, unreadable
 
 if TYPE_CHECKING:
@@ -30,18 +32,22 @@ if TYPE_CHECKING:
     from claimledger.refresh import QuoteJob, Stored
 
 
-def read_page(fetched: FetchResult, select: str | None = None) -> Page:
+def read_page(
+    fetched: FetchResult, select: str | None = None, *, deadline: float = DEFAULT_POLICY.deadline
+) -> Page:
     """The text a reader sees on a fetched page, narrowed to its #L anchor if it has one.
 
     A page whose text cannot be extracted becomes `unreadable`, with the reason; so does
     a page with no text a reader sees (an empty page, an alias page, boilerplate only),
-    which is no evidence that a quote is gone.
+    which is no evidence that a quote is gone. An HTML page read through a selector is
+    read within what its URL's `deadline` left (`budget.bounded`): one that would take
+    longer is unreadable, "took too long to read".
     """
     if fetched.text is None:
         return Page(fetched, None, None, recipe(select))
     whole = None
     try:
-        text = extract_text(fetched.text, fetched.content_type or "", select=select)
+        text = _extracted(fetched, select, deadline)
         if fetched.line_range is not None:
             whole, text = text, narrow_lines(text, *fetched.line_range)
     except PageUnreadable as error:
@@ -54,6 +60,17 @@ def read_page(fetched: FetchResult, select: str | None = None) -> Page:
 
 
 _WORD = re.compile(r"\w")
+
+
+def _extracted(fetched: FetchResult, select: str | None, deadline: float) -> str:
+    """The page's text, through `select` in a process of its own under a CPU budget."""
+    body, content_type = fetched.text or "", fetched.content_type or ""
+    if select is None or not is_html(content_type, body):
+        return extract_text(body, content_type, select=select)
+    from claimledger.budget import bounded, read_budget
+
+    budget = read_budget(deadline, fetched.elapsed)
+    return bounded(budget, extract_text, body, content_type, select=select)
 
 
 def kind_of(page: Page) -> TextKind:
@@ -145,7 +162,7 @@ class Locating:
         if digest not in self._as_read:
             try:
                 text = prepare(self.earlier.snapshot_text(digest), kind=self.kind)
-            except KeyError:
+            except (KeyError, StoreDamagedError):  # only a help to the matcher: go without
                 text = None
             self._as_read[digest] = text
         return self._as_read[digest]

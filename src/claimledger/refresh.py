@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from claimledger import versions
 from claimledger.errors import StoreDamagedError
 from claimledger.records import (
+    DEFAULT_POLICY,
     CheckKey,
     CheckRecord,
     FetchPolicy,
@@ -140,6 +141,8 @@ class PageTask:
     answered: str | None
     stored: Mapping[str, str | StoreDamagedError] = field(repr=False)
     now: dt.datetime
+    deadline: float = DEFAULT_POLICY.deadline
+    """The URL's deadline, which a reading through a selector stays within."""
 
     def answered_snapshot(
         self, final_url: str, recipe: str, validators: Validators | None
@@ -242,7 +245,9 @@ async def refresh(
         for url in by_target[result.url]:
             fetched = _ledger_side(replace(result, url=url), url_map)
             for select in selects[url]:
-                yield _task(fetched, select, by_reading[(url, select)], previous, earlier, now())
+                jobs = by_reading[(url, select)]
+                task = _task(fetched, select, jobs, previous, earlier, now())
+                yield replace(task, deadline=policy.deadline)
 
     from claimledger.fetch import fetch_each
 
@@ -335,7 +340,7 @@ def _stored_text(earlier: Stored, digest: str) -> str | StoreDamagedError:
 
 def read_task(task: PageTask) -> Reading:
     """Read the page and check every quote on it: pure, so any process can do it."""
-    page, new = _read(task.fetched, task.select, task)
+    page, new = _read(task.fetched, task.select, task, task.deadline)
     checks = _check_page(page, task.jobs, task.previous, task, task.now)
     text = task.fetched.text
     size = None if text is None else len(text.encode("utf-8", "replace"))
@@ -414,22 +419,30 @@ def _carried(
     )
 
 
-def _read(fetched: FetchResult, select: str | None, earlier: Stored) -> tuple[Page, str | None]:
+def _read(
+    fetched: FetchResult, select: str | None, earlier: Stored, deadline: float
+) -> tuple[Page, str | None]:
     """The text a reader sees, and that text when it is a new snapshot to keep: extracted
-    from the body, or on a 304 the stored snapshot of the very URL that answered, from the
-    reading that carried the validators we sent."""
+    from the body (within what the URL's `deadline` left), or on a 304 the stored snapshot
+    of the very URL that answered, from the reading that carried the validators we sent
+    (a snapshot the store cannot give back leaves the page unreadable, said why)."""
     how = recipe(select)
     if fetched.not_modified:
         snapshot = earlier.answered_snapshot(fetched.final_url, how, fetched.conditional)
-        if snapshot is not None:
+        if snapshot is None:
+            missing = f"304 from {fetched.final_url} without a stored snapshot of it"
+            return unreadable(fetched, missing, select), None
+        try:
             return Page(fetched, earlier.snapshot_text(snapshot), snapshot, how), None
-        missing = f"304 from {fetched.final_url} without a stored snapshot of it"
-        return unreadable(fetched, missing, select), None
+        except (KeyError, StoreDamagedError) as error:
+            why = error if isinstance(error, StoreDamagedError) else "it is not in the store"
+            damaged = f"304 from {fetched.final_url}, whose stored snapshot cannot be read: {why}"
+            return unreadable(fetched, damaged, select), None
     if fetched.text is None:  # nothing came to read: the reader need not load
         return Page(fetched, None, None, how), None
     from claimledger.pageread import read_page
 
-    page = read_page(fetched, select)
+    page = read_page(fetched, select, deadline=deadline)
     if page.text is None:
         return page, None
     return replace(page, snapshot_hash=snapshot_digest(page.text)), page.text
@@ -486,5 +499,6 @@ async def read_pages(
     pages: dict[str, Page] = {}
     async for result in fetch_each(by_target, client, policy=policy):
         url = by_target[result.url]
-        pages[url] = read_page(_ledger_side(replace(result, url=url), url_map), select)
+        fetched = _ledger_side(replace(result, url=url), url_map)
+        pages[url] = read_page(fetched, select, deadline=policy.deadline)
     return {url: pages[url] for url in dict.fromkeys(urls)}

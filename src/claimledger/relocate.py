@@ -484,7 +484,7 @@ async def _look(
             unasked += 1
         else:
             asked += 1
-        page = read_page(fetched, source.select)
+        page = read_page(fetched, source.select, deadline=policy.deadline)
         quotes: tuple[QuoteThere, ...] = ()
         if page.text is not None:
             quotes = tuple(

@@ -1,6 +1,7 @@
 """The checks of a ledger's meaning that its JSON Schema cannot express: every id
 referred to exists (with a did-you-mean), no claim depends on itself or on a cycle of
-premises, each basis has what it needs, URLs are http(s) with a host and dates are real.
+premises, each basis has what it needs, URLs are http(s) with a host, dates are real,
+and each source's selector is CSS that can be applied to a large page in good time.
 
 Each finding is told where it is (`Located`), so a problem reads as file:line:col.
 """
@@ -30,6 +31,7 @@ def meaning_problems(located: Located) -> Iterator[Finding]:
     claims = _records(data.get("claims"))
     yield from _url_problems(located, sources if isinstance(sources, dict) else {})
     yield from _date_problems(located, claims, sources if isinstance(sources, dict) else {})
+    yield from _selector_problems(located, sources if isinstance(sources, dict) else {})
     yield from _duplicate_ids(located, "sections", sections)
     yield from _duplicate_ids(located, "claims", claims)
     section_ids = [s["id"] for _, s in sections if isinstance(s.get("id"), str)]
@@ -137,6 +139,18 @@ def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding
 
 
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _selector_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding]:
+    """Each source's `select` is CSS, and none that could take minutes on a large page."""
+    for source_id, source in sources.items():
+        select = source.get("select") if isinstance(source, dict) else None
+        if isinstance(select, str):  # anything else: reported by the schema
+            from claimledger.selectors import selector_problem
+
+            problem = selector_problem(select)
+            if problem is not None:
+                yield located.where(("sources", source_id, "select")), problem
 
 
 def _date_problems(

@@ -90,6 +90,14 @@ def safe_url(url: str | None) -> str | None:
     return urllib.parse.quote(clean, safe=_URL_SAFE)
 
 
+def encoded_url(url: str) -> str | None:
+    """`url` with each character a URL may not hold as it is (a quote, a space, an angle
+    bracket, a control, any non-ASCII) percent-encoded: the form an address from elsewhere
+    (an archive's answer) is kept, linked and fetched in. None when even that is no web URL."""
+    encoded = urllib.parse.quote(url.strip(), safe=_URL_SAFE)
+    return encoded if is_web_url(encoded) else None
+
+
 def has_secrets(url: str) -> bool:
     """Whether showing `url` as written would show credentials or a secret-looking value."""
     try:

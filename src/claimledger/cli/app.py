@@ -30,6 +30,7 @@ from typer.core import TyperOption
 
 from claimledger import __version__
 from claimledger.atomicfile import refuse_links
+from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
@@ -67,18 +68,23 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SHOWN_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CLASS}]")
+"""The characters `visible_controls` shows as pictures or markers."""
 
 
 def visible_controls(text: str) -> str:
     """Control characters shown as their Unicode pictures (ESC as ␛, NUL as ␀; C1 as �),
     one character each, so a page cannot drive the reader's terminal (retitle it, recolour
-    it, move the cursor) through text we print."""
-    return _CONTROL.sub(_picture, text)
+    it, move the cursor) through text we print; and each bidirectional control as its
+    marker (`⟨U+202E⟩`, see `claimledger.bidi`), so none can reorder what is shown."""
+    return SHOWN_CONTROLS.sub(_picture, text)
 
 
 def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
+    char = match.group()
+    code = ord(char)
+    if code >= 0x600:
+        return BIDI_MARKERS[code]
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
@@ -548,17 +554,41 @@ def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
     if not opts.store.exists():
         yield None
         return
-    with EvidenceStore.open(opts.store, readonly=True) as store:
-        try:
-            yield store
-        finally:
-            if store.damaged_rows:
-                rows = "row" if store.damaged_rows == 1 else "rows"
-                err.print(
-                    f"claimledger: warning: {store.damaged_rows} damaged {rows} of {opts.store} "
-                    "skipped (the rest of the evidence is read as usual)",
-                    markup=False,
-                )
+    with EvidenceStore.open(opts.store, readonly=True) as store, damage_said(store):
+        yield store
+
+
+@contextlib.contextmanager
+def writable_store(opts: Options) -> Iterator[EvidenceStore]:
+    """The evidence store for a command that records (created when there is none yet)."""
+    from claimledger.store import EvidenceStore
+
+    with EvidenceStore.open(opts.store) as store, damage_said(store):
+        yield store
+
+
+SHOWN_DAMAGE = 3
+"""Damaged rows named one by one in the warning; the rest are counted."""
+
+
+@contextlib.contextmanager
+def damage_said(store: EvidenceStore) -> Iterator[None]:
+    """Once the command is done with the store: the rows it skipped as unreadable, in one
+    line that names the store, and the table, row and fault of the first few."""
+    try:
+        yield
+    finally:
+        if store.damage:
+            count = len(store.damage)
+            rows = "row" if count == 1 else "rows"
+            named = "; ".join(store.damage[:SHOWN_DAMAGE])
+            more = f"; and {count - SHOWN_DAMAGE} more" if count > SHOWN_DAMAGE else ""
+            err.print(
+                f"claimledger: warning: {count} damaged {rows} of {store.path} skipped "
+                f"({named}{more}); the rest of the evidence is read as usual",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:

@@ -28,7 +28,13 @@ from rich.segment import Segment
 from rich.table import Column, Table
 from rich.text import Text
 
-from claimledger.cli.app import ERROR_LINES, Output, output, visible_controls
+from claimledger.cli.app import (
+    ERROR_LINES,
+    SHOWN_CONTROLS,
+    Output,
+    output,
+    visible_controls,
+)
 
 _WIDEST = 1_000_000
 """Room enough to measure any table at its natural width."""
@@ -327,10 +333,26 @@ def _pictured_cell(cell: Any) -> Any:
     if isinstance(cell, str):
         return visible_controls(cell)
     if isinstance(cell, Text) and visible_controls(cell.plain) != cell.plain:
-        pictured = cell.copy()
-        pictured.plain = visible_controls(cell.plain)  # one picture a character: spans hold
-        return pictured
+        return pictured_text(cell)
     return cell
+
+
+def pictured_text(text: Text) -> Text:
+    """`text` with its controls shown (`visible_controls`), each picture or marker styled as
+    the character it stands for. A bidirectional control's marker (`⟨U+202E⟩`) is longer
+    than the character, so the text is cut at each control and put together again, its
+    spans moving with the pieces, rather than given new characters under the old spans."""
+    cuts = [edge for found in SHOWN_CONTROLS.finditer(text.plain) for edge in found.span()]
+    pictured = text.blank_copy()
+    for piece in text.divide(cuts):
+        if len(piece.plain) != 1 or not SHOWN_CONTROLS.match(piece.plain):
+            pictured.append_text(piece)
+            continue
+        shown = Text(visible_controls(piece.plain), style=piece.style)
+        for span in piece.spans:
+            shown.stylize(span.style, 0, len(shown.plain))
+        pictured.append_text(shown)
+    return pictured
 
 
 def tsv_lines(table: Table) -> list[str]:

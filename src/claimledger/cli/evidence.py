@@ -30,6 +30,7 @@ from claimledger.cli.app import (
     print_json,
     print_text,
     run_async,
+    writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
 from claimledger.cli.options import (
@@ -93,12 +94,15 @@ def verify_command(
     from claimledger.cli.lines import verification_lines, verification_payload
     from claimledger.config import FetchOptions
     from claimledger.pageread import check_page
+    from claimledger.selectors import selector_problem
     from claimledger.urls import is_web_url
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
     if not is_web_url(url):
         raise InputError(f"{url!r} is not an http(s) URL with a host")
+    if select is not None and (problem := selector_problem(select)) is not None:
+        raise InputError(f"--{problem}")
     given = FetchOptions(
         timeout=timeout,
         deadline=deadline,
@@ -191,7 +195,6 @@ def refresh_command(
     )
     from claimledger.config import FetchOptions
     from claimledger.refresh import plan
-    from claimledger.store import EvidenceStore
     from claimledger.urls import shown
 
     chosen = _refresh_format(fmt, as_json)
@@ -223,7 +226,7 @@ def refresh_command(
     )
     pages = {(job.url, job.select) for job in jobs}
     with (
-        EvidenceStore.open(opts.store) as store,
+        writable_store(opts) as store,
         _progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
     ):
         run_id, readings = run_async(_record_refresh(opts, jobs, store, policy, url_map, tick))

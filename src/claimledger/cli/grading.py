@@ -24,6 +24,7 @@ from claimledger.cli.app import (
     out,
     print_json,
     today,
+    writable_store,
 )
 from claimledger.cli.asread import latest_as_read
 from claimledger.cli.completion import complete_claims
@@ -228,12 +229,11 @@ def _run_artifacts(opts: Options, artifacts: dict[str, Artifact]) -> dict[str, A
     is none yet, only when there is an artifact to run."""
 
     from claimledger.artifact import execute
-    from claimledger.store import EvidenceStore
 
     if not artifacts:
         return {}
     runs: dict[str, ArtifactRun] = {}
-    with EvidenceStore.open(opts.store) as store:
+    with writable_store(opts) as store:
         for claim_id, artifact in artifacts.items():
             runs[claim_id] = execute(claim_id, artifact, opts.home, now())
             store.record_artifact_run(runs[claim_id])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, now, run_async
+from claimledger.cli.app import Options, now, run_async, writable_store
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.config import Config
@@ -41,8 +41,9 @@ def afterwards(
 ) -> Afterwards:
     """The steps after a refresh, from its options and the ledger's settings as honoured
     (checked before anything is fetched)."""
-    from claimledger.config import DEFAULT_RECOVER_CANDIDATES
+    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
 
+    check_option("recover_candidates", candidates)
     count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
     save_to = None
     if save:
@@ -90,12 +91,11 @@ def after_refresh(
     """Run the steps after a recorded refresh, each recording what it found (nothing is
     opened or loaded for a step with nothing to do: no source lost, no page to save)."""
     from claimledger.records import lost_reason
-    from claimledger.store import EvidenceStore
 
     lost_any = any(lost_reason(reading.fetch) for reading in readings)
     if (steps.candidates is None or not lost_any) and steps.save_to is None:
         return Done()
-    with EvidenceStore.open(opts.store) as store:
+    with writable_store(opts) as store:
         relocations: list[Relocation] = []
         if steps.candidates is not None and lost_any:
             lost = lost_sources(ledger, jobs, readings, store)
@@ -253,8 +253,6 @@ RecoverCandidates = Annotated[
     typer.Option(
         "--recover-candidates",
         metavar="N",
-        min=1,
-        max=50,
         help="Pages of the sitemap read at most for each source that went (default 5; "
         "recover_candidates in claimledger.toml).",
         show_default=False,

@@ -20,6 +20,7 @@ import typer
 from claimledger.cli.app import (
     Options,
     command,
+    damage_said,
     err,
     latest_artifact_runs,
     latest_checks,
@@ -216,7 +217,7 @@ def _state_store(opts: Options) -> Iterator[EvidenceStore | None]:
         )
         yield None
         return
-    with store:
+    with store, damage_said(store):
         yield store
 
 

@@ -29,6 +29,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 from mdformat.renderer import MDRenderer
 
+from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS, bidi_marked
 from claimledger.jsontext import TERMINAL_CONTROLS, indented_json
 from claimledger.urls import has_secrets, redact_urls, safe_url
 
@@ -59,6 +60,7 @@ _MD_ESCAPES = str.maketrans(
         "<": "&lt;",
         ">": "&gt;",
         "&": "&amp;",
+        **{chr(code): marker for code, marker in BIDI_MARKERS.items()},
     }
 )
 _SCHEME_COLON = re.compile(r"\b(https?|mailto|xmpp):(?=\S)", re.IGNORECASE)
@@ -69,19 +71,20 @@ _EMAIL_AT = re.compile(r"(?<=[A-Za-z0-9._+-])\\@")
 """An `@` after what could be an address's local part: GitHub links `name@host` even when
 the `@` is escaped, so an invisible word joiner goes between them."""
 _LEADING_MARKER = re.compile(r"^(?:([-+=:])|(\d+)([.)]))")
-_ESCAPE_NEEDED = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\`*_\[\]|~$#@<>&]")
+_ESCAPE_NEEDED = re.compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029\\`*_\[\]|~$#@<>&{BIDI_CLASS}]")
 """Characters `md_escape` changes (a control character or line break, a character escaped
-or turned into an entity). With a leading space or list marker, a trailing space, a
-scheme's colon and `www.`, that is all it changes: most text of a report holds none of
-it, and is Markdown as it is."""
+or turned into an entity, a bidirectional control shown as its marker). With a leading
+space or list marker, a trailing space, a scheme's colon and `www.`, that is all it
+changes: most text of a report holds none of it, and is Markdown as it is."""
 _PLAIN_START = frozenset("-+=: 0123456789")
 
 
 def without_controls(text: str) -> str:
-    """`text` without its control characters (tabs and line breaks kept)."""
+    """`text` without its control characters (tabs and line breaks kept), and with each
+    bidirectional control shown as its marker (`⟨U+202E⟩`)."""
     if text.isprintable():  # no control character at all: most of what a report prints
         return text
-    return _CONTROL.sub("", text)
+    return bidi_marked(_CONTROL.sub("", text))
 
 
 def one_line(text: str) -> str:
@@ -94,11 +97,12 @@ def md_escape(text: Any) -> MarkdownText:
     """Plain text as GitHub Markdown that shows exactly that text and nothing else.
 
     One line (a quote's newline cannot start a heading, a list or a new block quote);
-    every character with a meaning inline is escaped (emphasis, code, links, tables,
-    strikethrough, math, HTML, entities, mentions); a `scheme:` colon, `www.` and an
-    address's `@` are escaped so GitHub does not turn a bare address into a link (an
-    `@` by an invisible word joiner); and a leading `-`, `+`,
-    `=`, `:` or `1.` cannot start a list, heading underline or table.
+    each bidirectional control shown as its marker (`⟨U+202E⟩`: no override can make the
+    words after it read backwards); every character with a meaning inline is escaped
+    (emphasis, code, links, tables, strikethrough, math, HTML, entities, mentions); a
+    `scheme:` colon, `www.` and an address's `@` are escaped so GitHub does not turn a
+    bare address into a link (an `@` by an invisible word joiner); and a leading `-`,
+    `+`, `=`, `:` or `1.` cannot start a list, heading underline or table.
     """
     if isinstance(text, MarkdownText):
         return text
@@ -178,8 +182,10 @@ def md_anchor(anchor: Any) -> MarkdownText:
 
 
 def code_block(text: Any, language: str = "") -> MarkdownText:
-    """A fenced code block holding `text` literally, its fence longer than any run inside."""
-    body = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
+    """A fenced code block holding `text` literally, its fence longer than any run inside
+    (its bidirectional controls shown as their markers)."""
+    body = bidi_marked(_CONTROL.sub("", str(text)))
+    body = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * max(3, longest + 1)
     tag = re.sub(r"[^A-Za-z0-9_+-]", "", language)
@@ -206,8 +212,9 @@ _AUTHOR_MARKDOWN = _AuthorMarkdown()
 
 
 def _author_tokens(text: Any) -> list[Token]:
-    """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it."""
-    source = redact_urls(_CONTROL.sub("", str(text))).strip()
+    """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it
+    and each bidirectional control as its marker."""
+    source = bidi_marked(redact_urls(_CONTROL.sub("", str(text)))).strip()
     tokens = _AUTHOR_MARKDOWN.parse(source)
     for token in tokens:
         for child in token.children or ():
@@ -254,7 +261,7 @@ def author_html(text: Any) -> Markup:
 
 # --------------------------------------------------------------------------- JSON in HTML
 
-_IN_SCRIPT = re.compile("[<>&\u2028\u2029\x7f-\x9f]")
+_IN_SCRIPT = re.compile(f"[<>&\u2028\u2029\x7f-\x9f{BIDI_CLASS}]")
 _JSON_ESCAPES = {
     "<": "\\u003c",
     ">": "\\u003e",
@@ -270,8 +277,9 @@ _JSON_ESCAPES = {
 def json_for_html(data: Any) -> str:
     """JSON that can sit inside an HTML `<script>` element as it is: `<`, `>` and `&` are
     written as \\u escapes (so no `</script>` or `<!--` can end or open anything), as are
-    the two line separators JavaScript once refused in strings, and DEL and the C1
-    controls (a terminal may obey them). Still the same JSON value."""
+    the two line separators JavaScript once refused in strings, DEL and the C1 controls
+    (a terminal may obey them) and the bidirectional controls (a viewer may reorder the
+    text by them). Still the same JSON value."""
     return _IN_SCRIPT.sub(_json_escape, indented_json(data)) + "\n"
 
 

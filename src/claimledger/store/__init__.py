@@ -28,6 +28,21 @@ is stored in its safe form, and every lookup by URL redacts its argument the sam
 Times are passed in by the caller (`now`); the store never reads the clock. They
 must be timezone-aware and are kept as UTC ISO-8601 text, which sorts in time order.
 
+A store may come from anywhere (a committed `out/evidence.sqlite3` in a cloned
+repository), so nothing in it is trusted. It is opened with SQLite's defensive settings
+(no schema-defined function runs, `trusted_schema` off), and a schema that holds a
+trigger or a view the migrations did not make is refused. A row that cannot be read (a
+value of the wrong type, NULL where a record needs a value, a status no version wrote,
+JSON of the wrong shape, a time no clock gave) is treated one of two ways, always the
+same way for the same kind of read:
+
+* a row of the evidence a command lists or weighs (checks, fetches, runs, artifact runs,
+  searches, saves, lookups, as-read checks, render states) is skipped, and the command
+  says once which tables held such rows (`damage`): one bad row never blocks every later
+  command, and a refresh asks again what it can no longer read;
+* what a command was asked for by name (a snapshot's text) is `StoreDamagedError`, one
+  line that names the store and the row.
+
 Every sqlite3 error is turned into the tree of `claimledger.errors` here, at the store's
 edge: a damaged or foreign file is `StoreDamagedError`, a full disk or a read-only file
 system `EnvironmentProblem`, another writer `StoreBusyError`; nothing outside this module
@@ -61,6 +76,7 @@ from claimledger.records import (
     snapshot_digest,
 )
 from claimledger.store.archived import ArchiveEvidence
+from claimledger.store.connection import configure, connect, outdated, require_current
 from claimledger.store.robots import RobotsEvidence
 from claimledger.store.rows import (
     ARTIFACT_RUN_COLUMNS,
@@ -75,6 +91,8 @@ from claimledger.store.rows import (
     check_from_row,
     fetch_from_row,
     hops_json,
+    json_object,
+    maybe_text,
     moment,
     relocation_from_row,
     relocation_values,
@@ -82,15 +100,16 @@ from claimledger.store.rows import (
     save_values,
     snapshot_zlib,
     stamp,
+    text,
     verdict_from_row,
+    whole,
 )
 from claimledger.store.schema import (
     CHECK_MISREAD,
     MISREAD,
     MISREAD_CHECKS,
-    SCHEMA_VERSION,
     migrate,
-    schema_version,
+    refuse_foreign_code,
 )
 from claimledger.store.translate import mapped as _mapped
 from claimledger.store.translate import translated as _translated
@@ -100,7 +119,6 @@ if TYPE_CHECKING:  # loaded by a store that writes, only
     from filelock import FileLock
 
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
-BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
 _CHECK_SELECT = ", ".join(CHECK_COLUMNS)
 _LATEST_CHECKS = (
@@ -108,6 +126,11 @@ _LATEST_CHECKS = (
     f"WHERE id NOT IN ({MISREAD_CHECKS}) GROUP BY claim_id, quote_text, source_id) ORDER BY id"
 )
 """SQL: the newest check of every (claim, quote, source) that is evidence, oldest first."""
+
+_HELD = "snapshot_hash IN (SELECT hash FROM snapshots)"
+"""SQL: this fetch left a snapshot that the store holds. A reading whose snapshot is not
+there (a store someone edited) offers no validators and no text for a 304: the page is
+asked for in full, rather than answered "unchanged" with nothing to read."""
 
 # --- The store ----------------------------------------------------------------------------
 
@@ -128,8 +151,8 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         self._lock: FileLock | None = None
         """The writer lock, made when a run first begins."""
         self._open_run: int | None = None
-        self.damaged_rows = 0
-        """Rows skipped because they could not be read (see `_readable`)."""
+        self.damage: list[str] = []
+        """Each row skipped because it could not be read, as "TABLE row ID: why"."""
 
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> EvidenceStore:
@@ -142,19 +165,20 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         path = Path(path)
         for sidecar in (".lock", "-wal", "-shm", "-journal"):  # files no one names
             refuse_links(path.with_name(path.name + sidecar))
-        if readonly and _outdated(path) and os.access(path.parent, os.W_OK):
+        if readonly and outdated(path) and os.access(path.parent, os.W_OK):
             cls.open(path).close()
         try:
-            connection = _connect(path, readonly)
+            connection = connect(path, readonly)
         except OSError as error:
             raise EnvironmentProblem(f"cannot open {path}: {error.strerror or error}") from None
         except sqlite3.Error as error:
             raise _translated(error, path) from None
         connection.row_factory = sqlite3.Row
         try:
-            _configure(connection, path, readonly)
+            configure(connection, readonly)
+            refuse_foreign_code(connection, path)
             if readonly:
-                _require_current(connection, path)
+                require_current(connection, path)
             else:
                 migrate(connection, path)
         except sqlite3.Error as error:
@@ -226,6 +250,11 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         if self._lock is not None:
             self._lock.release(force=True)
 
+    @property
+    def damaged_rows(self) -> int:
+        """How many rows were skipped because they could not be read (see `_readable`)."""
+        return len(self.damage)
+
     @_mapped
     def last_run(self) -> RunRecord | None:
         row = self._db.execute(
@@ -234,7 +263,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         ).fetchone()
         if row is None:
             return None
-        runs = list(self._readable([row], _run_from_row))
+        runs = list(self._readable([row], _run_from_row, "runs"))
         return runs[0] if runs else None
 
     # snapshots
@@ -254,7 +283,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             raise KeyError(snapshot_hash)
         try:
             return zlib.decompress(row["text_zlib"]).decode("utf-8")
-        except (zlib.error, UnicodeDecodeError) as exc:
+        except (zlib.error, UnicodeDecodeError, TypeError) as exc:
             raise StoreDamagedError(
                 f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
             ) from None
@@ -267,19 +296,22 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         of that very URL, the same way (`recipe`), that carried the validators we sent."""
         if validators is None:
             return None
-        row = self._db.execute(
-            "SELECT snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
-            f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} "
+        rows = self._db.execute(
+            "SELECT id, snapshot_hash FROM fetches WHERE final_url = ? AND recipe = ? "
+            f"AND {_HELD} AND NOT {MISREAD} "
             "AND etag IS ? AND last_modified IS ? ORDER BY id DESC LIMIT 1",
             (redacted(final_url), recipe, validators.etag, validators.last_modified),
-        ).fetchone()
-        return None if row is None else str(row["snapshot_hash"])
+        )
+        found = list(self._readable(rows, lambda row: text(row["snapshot_hash"]), "fetches"))
+        return found[0] if found else None
 
     @_mapped
     def snapshot_at(self, url: str, at: datetime | None) -> tuple[datetime, str] | None:
-        """What we extracted from `url` as of `at` (newest if None): when fetched, and the text."""
+        """What we extracted from `url` as of `at` (newest if None): when fetched, and the
+        text. The newest reading names a snapshot the store must hold: one it lacks is
+        damage, said as such."""
         query = (
-            "SELECT fetched_at, snapshot_hash FROM fetches "
+            "SELECT id, fetched_at, snapshot_hash FROM fetches "
             f"WHERE url = ? AND snapshot_hash IS NOT NULL AND NOT {MISREAD}"
         )
         parameters: tuple[str, ...] = (redacted(url),)
@@ -291,7 +323,17 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         ).fetchone()
         if row is None:
             return None
-        return moment(row["fetched_at"]), self.snapshot_text(row["snapshot_hash"])
+        unreadable = f"{self.path}: fetches row {row['id']} cannot be read"
+        try:
+            when = moment(row["fetched_at"], "fetched_at")
+            digest = text(row["snapshot_hash"], "snapshot_hash")
+        except StoreDamagedError as error:
+            raise StoreDamagedError(f"{unreadable}: {error}") from None
+        try:
+            return when, self.snapshot_text(digest)
+        except KeyError:
+            missing = f"it names snapshot {digest[:16]}, which the store does not hold"
+            raise StoreDamagedError(f"{unreadable}: {missing}") from None
 
     # fetches
 
@@ -341,14 +383,16 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         each left a snapshot to fall back on and all agree; otherwise ask in full."""
         known = set()
         for recipe in set(recipes):
-            row = self._db.execute(
-                "SELECT etag, last_modified FROM fetches WHERE final_url = ? AND recipe = ? "
-                f"AND snapshot_hash IS NOT NULL AND NOT {MISREAD} ORDER BY id DESC LIMIT 1",
+            rows = self._db.execute(
+                "SELECT id, etag, last_modified FROM fetches WHERE final_url = ? "
+                f"AND recipe = ? AND {_HELD} AND NOT {MISREAD} "
+                "ORDER BY id DESC LIMIT 1",
                 (redacted(final_url), recipe),
-            ).fetchone()
-            if row is None:
+            )
+            found = list(self._readable(rows, _validators_from_row, "fetches"))
+            if not found:
                 return None
-            known.add((row["etag"], row["last_modified"]))
+            known.add(found[0])
         if len(known) != 1:
             return None
         etag, last_modified = known.pop()
@@ -363,7 +407,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             f"SELECT *, {MISREAD} AS misread FROM fetches "
             "WHERE id IN (SELECT MAX(id) FROM fetches GROUP BY url) ORDER BY url"
         )
-        return {fetch.url: fetch for fetch in self._readable(rows, fetch_from_row)}
+        return {fetch.url: fetch for fetch in self._readable(rows, fetch_from_row, "fetches")}
 
     # checks
 
@@ -378,13 +422,13 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         """The newest check of every (claim, quote, source) that is evidence, in the order
         they were recorded (a check made on another address's text is not)."""
         rows = self._db.execute(f"SELECT {_CHECK_SELECT}, 0 {_LATEST_CHECKS}")
-        return list(self._readable(rows, check_from_row))
+        return list(self._readable(rows, check_from_row, "checks"))
 
     @_mapped
     def latest_verdicts(self) -> list[CheckVerdict]:
         """`latest_checks` in the fields the grading rules weigh (the same rows)."""
         rows = self._db.execute(f"SELECT {', '.join(VERDICT_COLUMNS)} {_LATEST_CHECKS}")
-        return list(self._readable(rows, verdict_from_row))
+        return list(self._readable(rows, verdict_from_row, "checks"))
 
     @_mapped
     def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
@@ -393,7 +437,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             f"SELECT {_CHECK_SELECT}, {CHECK_MISREAD} FROM checks WHERE claim_id = ? ORDER BY id",
             (claim_id,),
         )
-        return list(self._readable(rows, check_from_row))
+        return list(self._readable(rows, check_from_row, "checks"))
 
     # artifact runs
 
@@ -419,7 +463,8 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             "SELECT * FROM artifact_runs WHERE id IN "
             "(SELECT MAX(id) FROM artifact_runs GROUP BY claim_id) ORDER BY id"
         )
-        return {run.claim_id: run for run in self._readable(rows, artifact_run_from_row)}
+        runs = self._readable(rows, artifact_run_from_row, "artifact_runs")
+        return {run.claim_id: run for run in runs}
 
     # render states
 
@@ -448,7 +493,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         ).fetchone()
         if row is None:
             return None
-        states = list(self._readable([row], _state_from_row))
+        states = list(self._readable([row], _state_from_row, "render_states"))
         return states[0] if states else None
 
     # recovery and preservation: written after their run, like an artifact run
@@ -466,7 +511,8 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             "SELECT * FROM relocations WHERE id IN "
             "(SELECT MAX(id) FROM relocations GROUP BY source_id) ORDER BY id"
         )
-        return {found.source_id: found for found in self._readable(rows, relocation_from_row)}
+        found = self._readable(rows, relocation_from_row, "relocations")
+        return {relocation.source_id: relocation for relocation in found}
 
     @_mapped
     def record_save(self, saved: SavedSnapshot, now: datetime) -> None:
@@ -480,7 +526,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             "SELECT * FROM archive_saves WHERE id IN (SELECT MAX(id) FROM archive_saves "
             "WHERE snapshot_url IS NOT NULL GROUP BY url) ORDER BY id"
         )
-        return {saved.url: saved for saved in self._readable(rows, save_from_row)}
+        return {saved.url: saved for saved in self._readable(rows, save_from_row, "archive_saves")}
 
     def _insert_row(self, table: str, columns: Sequence[str], values: Sequence[object]) -> int:
         """Insert one row outside a run (its id back), refused in a store opened to read."""
@@ -493,16 +539,16 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
     # internals
 
     def _readable(
-        self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T]
+        self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T], table: str
     ) -> Iterator[T]:
-        """Each row as a record; a row that cannot be read (bad JSON, a bad timestamp, a
-        value no version wrote) is skipped and counted in `damaged_rows`, so that one bad
-        row never blocks every later command."""
+        """Each row of `table` as a record; a row that cannot be read (a value of the wrong
+        type, bad JSON, a bad time, a value no version wrote) is skipped and kept in
+        `damage`, so that one bad row never blocks every later command."""
         for row in rows:
             try:
                 yield read(row)
-            except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError):
-                self.damaged_rows += 1
+            except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError) as error:
+                self.damage.append(f"{table}{_row_named(row)}: {error}")
 
     def _require_open(self, run_id: int) -> None:
         """Writes belong to the run this store opened, which holds the writer lock."""
@@ -604,70 +650,30 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         )
 
 
+def _row_named(row: object) -> str:
+    """ " row 12" for a row that was selected with its id, else nothing."""
+    keys = row.keys() if isinstance(row, sqlite3.Row) else ()
+    return f" row {row['id']}" if "id" in keys and isinstance(row, sqlite3.Row) else ""
+
+
 def _state_from_row(row: sqlite3.Row) -> dict[str, Any]:
-    state = json.loads(row["state_json"])
-    if not isinstance(state, dict):
-        raise ValueError("a render state is a JSON object")
-    return state
+    return json_object(row["state_json"], "state_json")
 
 
 def _run_from_row(row: sqlite3.Row) -> RunRecord:
     finished = row["finished_at"]
     return RunRecord(
-        id=row["id"],
-        started_at=moment(row["started_at"]),
-        finished_at=None if finished is None else moment(finished),
-        ledger_path=row["ledger_path"],
+        id=whole(row["id"], "id"),
+        started_at=moment(row["started_at"], "started_at"),
+        finished_at=None if finished is None else moment(finished, "finished_at"),
+        ledger_path=text(row["ledger_path"], "ledger_path"),
     )
 
 
-def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    if not readonly:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    try:
-        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return connection
-    except sqlite3.OperationalError:
-        # A read-only directory cannot hold the WAL's shared-memory file: read the file as
-        # an immutable snapshot instead (nothing else can be writing to it there).
-        return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-
-
-def _outdated(path: Path) -> bool:
-    """Is the store at `path` of an earlier schema (one that a writable open migrates)?"""
-    try:
-        connection = _connect(path, readonly=True)
-    except (OSError, sqlite3.Error):
-        return False  # the readonly open that follows says what is wrong
-    try:
-        return int(connection.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION
-    except sqlite3.Error:
-        return False
-    finally:
-        connection.close()
-
-
-def _require_current(connection: sqlite3.Connection, path: Path) -> None:
-    if schema_version(connection, path) < SCHEMA_VERSION:
-        raise EnvironmentProblem(
-            f"{path} was written by an earlier claimledger: run `claimledger refresh` once "
-            "where it can be written, to bring it up to date"
-        )
+def _validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None]:
+    return maybe_text(row["etag"], "etag"), maybe_text(row["last_modified"], "last_modified")
 
 
 def _row_id(cursor: sqlite3.Cursor) -> int:
     assert cursor.lastrowid is not None
     return cursor.lastrowid
-
-
-def _configure(connection: sqlite3.Connection, path: Path, readonly: bool) -> None:
-    """WAL, foreign keys, a busy timeout; the first statement also proves it is SQLite."""
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    if not readonly:
-        connection.execute("PRAGMA journal_mode = WAL").fetchone()
-    connection.execute("PRAGMA foreign_keys = ON")
-    # NORMAL in WAL mode survives a killed process; only power loss can drop the last commits.
-    connection.execute("PRAGMA synchronous = NORMAL")

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
+from claimledger.errors import StoreDamagedError
 from claimledger.records import (
     ArchivedCopy,
     ArchiveLookup,
@@ -24,9 +27,23 @@ from claimledger.records import (
     CheckStatus,
     MatchKind,
 )
-from claimledger.store.rows import changes_json, literal, moment, names, stamp, word_changes
+from claimledger.store.rows import (
+    MAYBE_REAL,
+    MAYBE_TEXT,
+    MAYBE_WHOLE,
+    TEXT,
+    WHOLE,
+    changes_json,
+    day,
+    literal,
+    moment,
+    names,
+    stamp,
+    typed,
+    word_changes,
+)
 from claimledger.store.translate import mapped
-from claimledger.urls import redacted
+from claimledger.urls import encoded_url, redacted
 
 T = TypeVar("T")
 
@@ -52,9 +69,10 @@ class ArchiveEvidence:
     _db: sqlite3.Connection
 
     if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
+        damage: list[str]
 
         def _readable(
-            self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T]
+            self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T], table: str
         ) -> Iterator[T]: ...
 
         def _insert_snapshot(self, text: str, url: str, now: dt.datetime) -> str: ...
@@ -96,7 +114,10 @@ class ArchiveEvidence:
             "AND window_days = ? AND outcome IN ('found', 'none') ORDER BY id DESC LIMIT 1",
             (redacted(url), read_on.isoformat(), archive, window_days),
         )
-        found = list(self._readable(rows, lambda row: (int(row["id"]), _lookup_from_row(row))))
+        read = self._readable(
+            rows, lambda row: (row["id"], _lookup_from_row(row)), "archive_lookups"
+        )
+        found = list(read)
         return found[0] if found else None
 
     @mapped
@@ -106,7 +127,8 @@ class ArchiveEvidence:
             "SELECT * FROM archive_lookups WHERE id IN "
             "(SELECT MAX(id) FROM archive_lookups GROUP BY url) ORDER BY id"
         )
-        return {lookup.url: lookup for lookup in self._readable(rows, _lookup_from_row)}
+        found = self._readable(rows, _lookup_from_row, "archive_lookups")
+        return {lookup.url: lookup for lookup in found}
 
     # copies
 
@@ -131,23 +153,24 @@ class ArchiveEvidence:
     @mapped
     def archived_copy(self, lookup_id: int, recipe: str) -> ArchivedCopy | None:
         """The copy of a lookup's capture as the archive served it (2xx), read this way;
-        None: read it (it was not, or the archive could not serve it then)."""
-        row = self._db.execute(
+        None: read it (it was not, or the archive could not serve it then, or the row
+        that kept it cannot be read)."""
+        rows = self._db.execute(
             "SELECT * FROM archived_copies WHERE lookup_id = ? AND recipe = ? "
             "AND http_status BETWEEN 200 AND 299 ORDER BY id DESC LIMIT 1",
             (lookup_id, recipe),
-        ).fetchone()
-        if row is None:
-            return None
-        text = None if row["snapshot_hash"] is None else self.snapshot_text(row["snapshot_hash"])
-        return ArchivedCopy(
-            final_url=row["final_url"],
-            http_status=row["http_status"],
-            content_type=row["content_type"],
-            recipe=row["recipe"],
-            text=text,
-            error=row["error"],
         )
+        found = list(self._readable(rows, _copy_from_row, "archived_copies"))
+        if not found:
+            return None
+        copy, digest = found[0]
+        if digest is None:
+            return copy
+        try:
+            return replace(copy, text=self.snapshot_text(digest))
+        except (KeyError, StoreDamagedError):  # read the copy again
+            self.damage.append(f"archived_copies: snapshot {digest[:16]} cannot be read")
+            return None
 
     # as-read checks
 
@@ -187,32 +210,85 @@ class ArchiveEvidence:
             "SELECT * FROM as_read_checks WHERE id IN (SELECT MAX(id) FROM as_read_checks "
             "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
         )
-        return list(self._readable(rows, _as_read_from_row))
+        return list(self._readable(rows, _as_read_from_row, "as_read_checks"))
+
+
+_LOOKUP_KINDS = (
+    MAYBE_WHOLE, TEXT, TEXT, TEXT, WHOLE, TEXT, MAYBE_TEXT, MAYBE_TEXT, MAYBE_TEXT, MAYBE_TEXT,
+    TEXT,
+)  # fmt: skip
+_TIMESTAMP = re.compile(r"[0-9]{4,14}")
 
 
 def _lookup_from_row(row: sqlite3.Row) -> ArchiveLookup:
-    outcome: ArchiveOutcome = literal(row["outcome"], ArchiveOutcome)
-    return ArchiveLookup(
+    """A lookup as kept; a capture whose timestamp or address is not one a capture can
+    have (an archive's answer kept by an earlier version) is damage, and asked again."""
+    typed([row[name] for name in LOOKUP_COLUMNS], _LOOKUP_KINDS, LOOKUP_COLUMNS)
+    outcome: ArchiveOutcome = literal(row["outcome"], ArchiveOutcome, "outcome")
+    lookup = ArchiveLookup(
         url=row["url"],
-        read_on=dt.date.fromisoformat(row["read_on"]),
+        read_on=day(row["read_on"], "read_on"),
         archive=row["archive"],
-        window_days=int(row["window_days"]),
+        window_days=row["window_days"],
         outcome=outcome,
-        looked_up_at=moment(row["looked_up_at"]),
+        looked_up_at=moment(row["looked_up_at"], "looked_up_at"),
         timestamp=row["timestamp"],
         original=row["original"],
         snapshot_url=row["snapshot_url"],
         error=row["error"],
     )
+    if outcome == "found":
+        _capture_named(lookup.timestamp, lookup.original, lookup.snapshot_url)
+    return lookup
+
+
+def _capture_named(timestamp: str | None, *addresses: str | None) -> None:
+    """A capture's timestamp (4 to 14 digits of a real time) and its addresses, each a web
+    URL in the encoded form it is kept in."""
+    if timestamp is None or not _TIMESTAMP.fullmatch(timestamp):
+        raise StoreDamagedError(f"a capture's timestamp {str(timestamp)[:20]!r} is no time")
+    try:
+        dt.datetime.strptime(timestamp + "00000101000000"[len(timestamp) :], "%Y%m%d%H%M%S")
+    except ValueError:
+        raise StoreDamagedError(f"a capture's timestamp {timestamp!r} is no time") from None
+    for address in addresses:
+        if address is None or encoded_url(address) != address:
+            raise StoreDamagedError("a capture's address is not a web URL")
+
+
+_COPY_KINDS = (WHOLE, TEXT, TEXT, MAYBE_WHOLE, MAYBE_TEXT, MAYBE_TEXT, MAYBE_TEXT, TEXT)
+
+
+def _copy_from_row(row: sqlite3.Row) -> tuple[ArchivedCopy, str | None]:
+    """A copy as kept (its text still to read), and the snapshot that holds its text."""
+    typed([row[name] for name in COPY_COLUMNS], _COPY_KINDS, COPY_COLUMNS)
+    copy = ArchivedCopy(
+        final_url=row["final_url"],
+        http_status=row["http_status"],
+        content_type=row["content_type"],
+        recipe=row["recipe"],
+        text=None,
+        error=row["error"],
+    )
+    return copy, row["snapshot_hash"]
+
+
+_AS_READ_KINDS = (
+    MAYBE_WHOLE, TEXT, WHOLE, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, MAYBE_TEXT,
+    MAYBE_REAL, MAYBE_TEXT, WHOLE, TEXT, TEXT, MAYBE_TEXT, MAYBE_TEXT, TEXT, MAYBE_TEXT, TEXT,
+)  # fmt: skip
 
 
 def _as_read_from_row(row: sqlite3.Row) -> AsReadCheck:
+    typed([row[name] for name in AS_READ_COLUMNS], _AS_READ_KINDS, AS_READ_COLUMNS)
     status: CheckStatus | None = (
-        None if row["status"] is None else literal(row["status"], CheckStatus)
+        None if row["status"] is None else literal(row["status"], CheckStatus, "status")
     )
     kind: MatchKind | None = (
-        None if row["match_kind"] is None else literal(row["match_kind"], MatchKind)
+        None if row["match_kind"] is None else literal(row["match_kind"], MatchKind, "match_kind")
     )
+    _capture_named(row["timestamp"], row["snapshot_url"])
+    similarity = row["similarity"]
     return AsReadCheck(
         claim_id=row["claim_id"],
         quote_index=row["quote_index"],
@@ -220,19 +296,19 @@ def _as_read_from_row(row: sqlite3.Row) -> AsReadCheck:
         wording=row["wording"],
         source_id=row["source_id"],
         url=row["url"],
-        read_on=dt.date.fromisoformat(row["read_on"]),
+        read_on=day(row["read_on"], "read_on"),
         snapshot_url=row["snapshot_url"],
         timestamp=row["timestamp"],
         status=status,
         match_kind=kind,
-        similarity=row["similarity"],
+        similarity=None if similarity is None else float(similarity),
         current=row["current"],
         meaning_changed=bool(row["meaning_changed"]),
         changed_words=word_changes(row["changed_json"]),
-        change_kinds=names(row["change_kinds_json"]),
+        change_kinds=names(row["change_kinds_json"], "change_kinds_json"),
         closest=row["closest"],
         snapshot_hash=row["snapshot_hash"],
         recipe=row["recipe"],
         error=row["error"],
-        checked_at=moment(row["checked_at"]),
+        checked_at=moment(row["checked_at"], "checked_at"),
     )

@@ -31,13 +31,14 @@ class RobotsEvidence:
     @mapped
     def robots_read_since(self, origin: str, since: datetime) -> str | None:
         """The newest robots.txt of `origin` (scheme://host[:port]) read at `since` or later;
-        "" when the site had none."""
+        "" when the site had none; None when none was read since, or what was kept is not
+        text (then the site is asked again)."""
         row = self._db.execute(
             "SELECT text FROM robots_reads WHERE origin = ? AND read_at >= ? "
             "ORDER BY id DESC LIMIT 1",
             (origin, stamp(since)),
         ).fetchone()
-        return None if row is None else str(row[0])
+        return row[0] if row is not None and isinstance(row[0], str) else None
 
     @mapped
     def record_robots(self, run_id: int, origin: str, text: str, now: datetime) -> None:

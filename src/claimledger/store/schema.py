@@ -8,6 +8,7 @@ migration is never edited, a change is a new one.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 from typing import get_args
@@ -341,6 +342,36 @@ def schema_version(connection: sqlite3.Connection, path: Path) -> int:
             f"reads up to {SCHEMA_VERSION}): upgrade claimledger"
         )
     return version
+
+
+_TRIGGER_NAME = re.compile(r"CREATE TRIGGER (\w+)")
+OUR_TRIGGERS = {
+    found[1]: statement
+    for migration in MIGRATIONS
+    for statement in migration
+    if (found := _TRIGGER_NAME.match(statement))
+}
+"""Every trigger the migrations make, by name, with the statement that made it (SQLite
+keeps that text as it was given)."""
+
+
+def refuse_foreign_code(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store whose schema holds a trigger or a view the migrations did not make:
+    a store can come with a cloned repository, and SQL of someone else's would run on our
+    every read or write."""
+    rows = connection.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name"
+    )
+    foreign = sorted(
+        f"{kind} {name}"
+        for kind, name, sql in rows
+        if kind != "trigger" or OUR_TRIGGERS.get(name) != sql
+    )
+    if foreign:
+        raise StoreDamagedError(
+            f"{path} holds SQL that claimledger did not write ({', '.join(foreign[:3])}): "
+            "it is not opened; move it aside and refresh again"
+        )
 
 
 def refuse_foreign_tables(connection: sqlite3.Connection, path: Path) -> None:

@@ -1,0 +1,91 @@
+"""A source's CSS selector, judged before any page is read with it.
+
+lxml applies a selector as the XPath cssselect writes for it, and libxml2 walks every
+sibling for each sibling step: `p ~ p` on a page of 100,000 paragraphs is ten billion
+steps, `p:nth-last-child(2n+1) ~ p ~ p ~ p` far more, and none of it can be stopped
+from inside the process (the extractor bounds what it cannot refuse by running a
+selector in a process of its own, `budget.bounded`). A ledger is someone's file, so a
+selector that chains such steps is refused when the ledger is checked, with where it is:
+
+* at most `MAX_SIBLING_STEPS` sibling steps in one selector: the combinators `+` and
+  `~`, and the pseudo-classes that count siblings (`:nth-child()`, `:first-child`,
+  `:only-of-type` and the like);
+* at most `MAX_COMBINATORS` combinators in one, `MAX_SELECTORS` selectors in a list,
+  and `MAX_LENGTH` characters in all.
+
+A real content region is named by one or two steps (`article`, `main .content`,
+`div#docs > .body`), far inside these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+MAX_SIBLING_STEPS = 2
+MAX_COMBINATORS = 8
+MAX_SELECTORS = 16
+MAX_LENGTH = 500
+
+_SIBLING_PSEUDOS = frozenset(
+    {"first-child", "last-child", "only-child", "first-of-type", "last-of-type", "only-of-type"}
+)
+
+
+def selector_problem(select: str) -> str | None:
+    """What is wrong with `select` as a source's selector (not CSS, or too costly to
+    apply to a large page), or None."""
+    from cssselect import SelectorError, parse
+
+    if len(select) > MAX_LENGTH:
+        return f"select is {len(select)} characters long; at most {MAX_LENGTH} are allowed"
+    try:
+        selectors = parse(select)
+    except SelectorError as error:
+        return f"select {select!r} is not a valid CSS selector: {error}"
+    if len(selectors) > MAX_SELECTORS:
+        return f"select {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
+    for selector in selectors:
+        nodes = list(_nodes(selector.parsed_tree))
+        siblings = sum(_is_sibling_step(node) for node in nodes)
+        combinators = sum(_is_combinator(node) for node in nodes)
+        if siblings > MAX_SIBLING_STEPS:
+            return (
+                f"select {select!r} is too costly to apply: {siblings} sibling steps (+, ~, "
+                f":nth-child() and the like) where at most {MAX_SIBLING_STEPS} are allowed"
+            )
+        if combinators > MAX_COMBINATORS:
+            return (
+                f"select {select!r} is too costly to apply: {combinators} combinators where "
+                f"at most {MAX_COMBINATORS} are allowed"
+            )
+    return None
+
+
+def _nodes(node: object) -> Iterator[object]:
+    """`node` and every part of the parsed selector inside it (a :not()'s, a :has()'s)."""
+    yield node
+    for name in ("selector", "subselector", "parsed_tree"):
+        part = getattr(node, name, None)
+        if part is not None and not isinstance(part, str):
+            yield from _nodes(part)
+    for name in ("arguments", "selector_list"):
+        for part in getattr(node, name, None) or ():
+            for inner in part if isinstance(part, tuple) else (part,):  # :has(> a): a pair
+                if hasattr(inner, "parsed_tree") or hasattr(inner, "selector"):
+                    yield from _nodes(inner)
+
+
+def _is_combinator(node: object) -> bool:
+    kind = type(node).__name__
+    return kind in ("CombinedSelector", "Relation")
+
+
+def _is_sibling_step(node: object) -> bool:
+    kind = type(node).__name__
+    if kind == "CombinedSelector":
+        return getattr(node, "combinator", "") in ("+", "~")
+    if kind == "Function":
+        return str(getattr(node, "name", "")).startswith("nth-")
+    if kind == "Pseudo":
+        return getattr(node, "ident", "") in _SIBLING_PSEUDOS
+    return False

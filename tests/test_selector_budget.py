@@ -1,0 +1,165 @@
+"""A source's CSS selector cannot burn minutes of CPU: one that chains sibling steps is
+refused when the ledger is checked (file:line:col, exit 2), and any other is applied in
+a process of its own within what the URL's deadline left, so a page it would take too
+long to read is `unreadable` ("took too long to read") rather than a refresh that hangs.
+
+The big page is real (100,000 paragraphs on a loopback server); `p ~ p` passes the
+ledger's check and still asks libxml2 for every paragraph after every paragraph. The
+tests assert what the run says, never how long it took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claimledger.fetch import fetch_all, make_client
+from claimledger.ledger import parse
+from claimledger.pagepool import page_readers
+from claimledger.records import FetchPolicy
+from claimledger.refresh import PageTask, plan
+from claimledger.selectors import selector_problem
+from cli_runner import Cli, claimledger
+from webserver import PageServer
+
+QUOTE = "The quoted sentence stands at the very end."
+PATHOLOGICAL = "p:nth-last-child(2n+1) ~ p ~ p ~ p"
+
+LEDGER = string.Template("""\
+ledger: 1
+title: Selectors
+date_read: 2026-08-23
+sections:
+  - id: main
+    title: Main
+sources:
+  docs: {url: "$url", title: Docs, kind: docs, publisher: p, select: "$select"}
+claims:
+  - id: end
+    section: main
+    title: The end
+    kind: guarantee
+    statement: It ends.
+    quotes:
+      - text: "$quote"
+        sources: [docs]
+    grades:
+      - {on: wording, grade: CLAIMED, basis: quotes}
+""")
+
+
+def big_page(paragraphs: int) -> str:
+    filler = "<p>Some words of no consequence.</p>" * paragraphs
+    return f"<html><body><main><div>{filler}<p>{QUOTE}</p></div></main></body></html>"
+
+
+def ledger_at(folder: Path, url: str, select: str) -> Path:
+    path = folder / "claims.yaml"
+    path.write_text(LEDGER.substitute(url=url, select=select, quote=QUOTE), encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- the ledger's check
+
+
+@pytest.mark.parametrize(
+    ("select", "message"),
+    [
+        (PATHOLOGICAL, "is too costly to apply: 4 sibling steps"),
+        ("h2 + p + p + p", "is too costly to apply: 3 sibling steps"),
+        ("p:not(.a ~ .b ~ .c ~ .d)", "is too costly to apply: 3 sibling steps"),
+        ("a b c d e f g h i j", "is too costly to apply: 9 combinators"),
+        ("main article[", "is not a valid CSS selector"),
+    ],
+)
+def test_a_selector_too_costly_to_apply_is_refused_where_it_is_written(
+    tmp_path: Path, select: str, message: str
+) -> None:
+    ledger = ledger_at(tmp_path, "https://docs.example/a", select)
+    column = ledger.read_text("utf-8").splitlines()[7].index("select: ") + len("select: ") + 1
+    for command in (("check",), ("refresh",), ("status",)):
+        lines = claimledger("--ledger", str(ledger), *command, code=2).stderr.splitlines()
+        assert lines[0].startswith(f"{ledger}:8:{column}: select {select!r} {message}")
+        assert lines[1:] == ["claimledger: error: 1 problem in the ledger"]
+
+
+@pytest.mark.parametrize("select", ["main", "div#docs > .body", "article p:first-child", "h2 ~ p"])
+def test_selectors_that_name_a_content_region_pass(select: str) -> None:
+    assert selector_problem(select) is None
+
+
+def test_verify_refuses_such_a_selector_before_asking_anything(page_server: PageServer) -> None:
+    page_server.set_page("/big", big_page(10))
+    result = claimledger(
+        "verify", page_server.url("/big"), QUOTE, "--select", PATHOLOGICAL, "--allow-private",
+        code=2,
+    )  # fmt: skip
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"claimledger: error: --select {PATHOLOGICAL!r} is too costly to apply")
+    assert page_server.requests == []
+
+
+# --------------------------------------------------------------------------- the budget
+
+
+@pytest.mark.slow
+def test_a_page_too_big_for_its_selector_is_unreadable_not_a_hang(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/big", big_page(100_000))
+    cli = Cli(ledger_at(tmp_path, page_server.url("/big"), "p ~ p"))
+
+    report = cli.json(
+        "refresh", "--allow-private", "--no-as-read", "--no-recover", "--deadline", "2", code=1
+    )
+
+    (source,) = report["sources"]
+    assert source["source_status"] == "unreadable"
+    assert source["error"].startswith("took too long to read: more than 2 s of CPU")
+    (check,) = report["checks"]
+    assert check["status"] is None  # no evidence either way: the quote is not called gone
+
+
+@pytest.mark.slow
+def test_the_same_page_read_through_a_sane_selector_is_read(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/big", big_page(100_000))
+    cli = Cli(ledger_at(tmp_path, page_server.url("/big"), "main > div"))
+
+    report = cli.json("refresh", "--allow-private", "--no-as-read", "--deadline", "30", code=0)
+
+    assert [check["status"] for check in report["checks"]] == ["verified"]
+
+
+@pytest.mark.slow
+def test_a_page_reader_process_keeps_to_the_budget_too(page_server: PageServer) -> None:
+    """Read by a worker of the page pool (a long refresh), the selection runs in a process
+    the worker starts, under the same budget: the page is unreadable, the worker lives on."""
+    page_server.set_page("/big", big_page(100_000))
+    page_server.set_page("/small", big_page(10))
+    policy = FetchPolicy(allow_private=True, retries=0, per_host_interval=0, deadline=2)
+    now = dt.datetime(2026, 9, 1, tzinfo=dt.UTC)
+
+    async def read_both() -> list[Any]:
+        urls = [page_server.url("/big"), page_server.url("/small")]
+        async with make_client(policy, trust_env=False) as client:
+            fetched = await fetch_all(urls, client, policy=policy)
+        readings = []
+        with page_readers(2, workers=1) as readers:
+            assert readers is not None
+            for url in urls:
+                jobs = tuple(plan(parse(LEDGER.substitute(url=url, select="p ~ p", quote=QUOTE))))
+                task = PageTask(fetched[url], "p ~ p", jobs, {}, None, {}, now, deadline=2)
+                readings.append(await readers.read(task))
+        return readings
+
+    big, small = asyncio.run(read_both())
+    assert big.fetch.source_status == "unreadable"
+    assert big.fetch.error.startswith("took too long to read")
+    assert small.fetch.source_status == "ok" and [c.status for c in small.checks] == ["verified"]
