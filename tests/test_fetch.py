@@ -37,7 +37,7 @@ from pytest_httpserver import HTTPServer
 
 from claimledger import __version__, pacing
 from claimledger import fetch as fetch_module
-from claimledger.destinations import is_public
+from claimledger.addresses import is_public
 from claimledger.fetch import fetch_all, fetch_each, make_client
 from claimledger.fetch.robots import Robots
 from claimledger.records import FetchPolicy, FetchResult, Hop, Validators

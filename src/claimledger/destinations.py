@@ -13,6 +13,7 @@ import asyncio
 import ipaddress
 import socket
 
+from claimledger.addresses import is_public
 from claimledger.records import FetchPolicy
 from claimledger.urls import origin, split
 
@@ -43,10 +44,3 @@ async def private_destination(url: str, policy: FetchPolicy) -> str | None:
         "page may point there; --allow-private (or a source's allow_private) reads a "
         "mirror or a local copy"
     )
-
-
-def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:
-        address = mapped
-    return address.is_global and not address.is_multicast

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urljoin, urlsplit
 
+from claimledger.addresses import is_public
 from claimledger.errors import InputError
 from claimledger.records import Hop
 
@@ -63,7 +64,7 @@ def names_public_site(url: str) -> bool:
     if not host:
         return False
     try:
-        return ipaddress.ip_address(host).is_global
+        return is_public(ipaddress.ip_address(host))
     except ValueError:
         pass
     return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
