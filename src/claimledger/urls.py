@@ -255,6 +255,18 @@ def origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def host_and_port(url: str) -> tuple[str, int] | None:
+    """The host (lowercase, an IPv6 one unbracketed) and the port (the scheme's own when
+    none is written) an http(s) URL connects to; None for any other."""
+    parts = split(url)
+    if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
+        return None
+    return parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme.lower()]
+
+
 # --------------------------------------------------------------------------- mirrors
 
 

@@ -24,6 +24,7 @@ sys.modules.setdefault("trio", None)  # type: ignore[arg-type]
 
 import httpx
 
+from claimledger import destinations
 from claimledger.decoding import (
     Inflater,
     charset_of,
@@ -32,8 +33,9 @@ from claimledger.decoding import (
     looks_binary,
     media_type_of,
 )
-from claimledger.destinations import private_destination
-from claimledger.errors import PageUnreadable
+from claimledger.destinations import Guard, Resolver
+from claimledger.errors import PageUnreadable, PrivateDestination, Unresolvable
+from claimledger.fetch.connect import transports
 from claimledger.pacing import retry_after_seconds
 from claimledger.records import DEFAULT_POLICY, FetchPolicy, SourceStatus
 from claimledger.urls import shown
@@ -63,19 +65,28 @@ async def _set_location_aside(response: httpx.Response) -> None:
 
 
 def make_client(
-    policy: FetchPolicy = DEFAULT_POLICY, *, trust_env: bool = True
+    policy: FetchPolicy = DEFAULT_POLICY,
+    *,
+    trust_env: bool = True,
+    resolver: Resolver | None = None,
 ) -> httpx.AsyncClient:
-    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent.
+    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent, and
+    every connection made to the addresses the policy's guard checked (fetch/connect.py).
 
     Only gzip and deflate are offered because the fetcher decodes bodies itself, so
     it can count decompressed bytes as they are produced. Pass `trust_env=False` to
-    ignore proxy variables and netrc (tests do).
+    ignore proxy variables (tests do), and `resolver` to look names up elsewhere than the
+    system's resolver.
     """
     connections = max(policy.concurrency, 1)
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    guard = Guard.of(policy, resolver or destinations.system_resolver)
+    transport, mounts = transports(
+        guard, _tls_context(trust_env).result(), limits, trust_env=trust_env
+    )
     return httpx.AsyncClient(
         follow_redirects=False,
         timeout=httpx.Timeout(policy.timeout),
-        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
         headers={
             "User-Agent": policy.user_agent,
             "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
@@ -83,7 +94,8 @@ def make_client(
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
-        verify=_tls_context(trust_env).result(),
+        transport=transport,
+        mounts=mounts,
         event_hooks={"response": [_set_location_aside]},
     )
 
@@ -264,14 +276,21 @@ def _tls_failure(error: BaseException) -> ssl.SSLError | None:
 async def request(
     url: str, client: httpx.AsyncClient, headers: Mapping[str, str], policy: FetchPolicy
 ) -> Outcome | Redirect:
-    """One GET, turning transport failures into outcomes (retryable where that can help)."""
+    """One GET, turning transport failures into outcomes (retryable where that can help).
+
+    A host that is not public (unless the client's policy allows it) or has no address
+    is refused where the connection would be opened, before any packet is sent to it.
+    """
     try:
-        async with asyncio.timeout(policy.timeout):
-            private = await private_destination(url, policy)
-            if private is not None:
-                return Outcome(None, "refused", private)
-            async with client.stream("GET", url, headers=headers) as response:
-                return await _read_response(response, policy)
+        async with (
+            asyncio.timeout(policy.timeout),
+            client.stream("GET", url, headers=headers) as response,
+        ):
+            return await _read_response(response, policy)
+    except PrivateDestination as private:
+        return Outcome(None, "refused", str(private))
+    except Unresolvable as unresolvable:
+        return Outcome(None, "unreachable", str(unresolvable), retryable=True)
     except (TimeoutError, httpx.TimeoutException):
         return Outcome(None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True)
     except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:
