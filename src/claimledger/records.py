@@ -62,6 +62,17 @@ class Hop:
 
 
 @dataclass(frozen=True)
+class Header:
+    """An extra request header and the only origins it goes to (each as
+    `urls.exact_origin` spells it): one given for a site never reaches another, not by a
+    redirect, a mirror, nor the web archive."""
+
+    name: str
+    value: str
+    origins: frozenset[str]
+
+
+@dataclass(frozen=True)
 class FetchPolicy:
     """Limits and manners of a run; the defaults suit public documentation sites.
 
@@ -84,7 +95,7 @@ class FetchPolicy:
     max_redirects: int = 10
     deadline: float = 30.0
     user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[Header, ...] = ()
     respect_robots: bool = True
     allow_private: bool = False
     private_origins: frozenset[str] = frozenset()

@@ -267,6 +267,16 @@ def host_and_port(url: str) -> tuple[str, int] | None:
     return parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme.lower()]
 
 
+def exact_origin(url: str) -> str | None:
+    """`scheme://host:port` of an http(s) URL in one spelling (lowercase, the port always
+    written), so that two spellings of one origin compare equal; None for any other URL."""
+    place = host_and_port(url)
+    if place is None:
+        return None
+    host, port = place
+    return f"{urlsplit(url).scheme.lower()}://{f'[{host}]' if ':' in host else host}:{port}"
+
+
 # --------------------------------------------------------------------------- mirrors
 
 

@@ -37,8 +37,8 @@ from claimledger.destinations import Guard, Resolver
 from claimledger.errors import PageUnreadable, PrivateDestination, Unresolvable
 from claimledger.fetch.connect import transports
 from claimledger.pacing import retry_after_seconds
-from claimledger.records import DEFAULT_POLICY, FetchPolicy, SourceStatus
-from claimledger.urls import shown
+from claimledger.records import DEFAULT_POLICY, FetchPolicy, Header, SourceStatus
+from claimledger.urls import exact_origin, shown
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -74,9 +74,10 @@ def make_client(
     every connection made to the addresses the policy's guard checked (fetch/connect.py).
 
     Only gzip and deflate are offered because the fetcher decodes bodies itself, so
-    it can count decompressed bytes as they are produced. Pass `trust_env=False` to
-    ignore proxy variables (tests do), and `resolver` to look names up elsewhere than the
-    system's resolver.
+    it can count decompressed bytes as they are produced. The policy's extra headers are
+    not the client's: `request` adds each to requests to its own origins only. Pass
+    `trust_env=False` to ignore proxy variables (tests do), and `resolver` to look names
+    up elsewhere than the system's resolver.
     """
     connections = max(policy.concurrency, 1)
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
@@ -90,7 +91,6 @@ def make_client(
         headers={
             "User-Agent": policy.user_agent,
             "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
-            **dict(policy.headers),
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
@@ -98,6 +98,14 @@ def make_client(
         mounts=mounts,
         event_hooks={"response": [_set_location_aside]},
     )
+
+
+def headers_for(url: str, headers: tuple[Header, ...]) -> dict[str, str]:
+    """The extra headers given for `url`'s own origin: every request asks anew, so a
+    redirect to another origin, and that origin's robots.txt, never carry them."""
+    site = exact_origin(url)
+    chosen = {h.name.lower(): (h.name, h.value) for h in headers if site in h.origins}
+    return dict(chosen.values())  # one of each name, the command line's over the settings'
 
 
 def read_trust_soon(trust_env: bool = True) -> None:
@@ -278,13 +286,15 @@ async def request(
 ) -> Outcome | Redirect:
     """One GET, turning transport failures into outcomes (retryable where that can help).
 
-    A host that is not public (unless the client's policy allows it) or has no address
-    is refused where the connection would be opened, before any packet is sent to it.
+    `headers` go with it, after the policy's own for this URL's origin. A host that is
+    not public (unless the client's policy allows it) or has no address is refused where
+    the connection would be opened, before any packet is sent to it.
     """
+    sent = {**headers_for(url, policy.headers), **headers}
     try:
         async with (
             asyncio.timeout(policy.timeout),
-            client.stream("GET", url, headers=headers) as response,
+            client.stream("GET", url, headers=sent) as response,
         ):
             return await _read_response(response, policy)
     except PrivateDestination as private:
