@@ -101,7 +101,9 @@ class FetchPolicy:
     private_origins: frozenset[str] = frozenset()
     """Origins (scheme://host:port) that may be private or loopback addresses though
     `allow_private` is off: the mirrors a ledger's sources name as their own."""
-    max_robots_body: int = 512 * 1024
+    max_robots_body: int = 500 * 1024
+    """Bytes of a robots.txt read and parsed: RFC 9309 section 2.5 has crawlers parse at
+    least the first 500 KiB; a longer one is cut at its last line within them."""
     max_crawl_delay: float = 10.0
     max_refresh_delay: float = 5.0
     raw: bool = False
@@ -110,6 +112,9 @@ class FetchPolicy:
     follow_redirects: bool = True
     """False: a redirect is the answer itself, its Location (resolved) the `final_url`,
     never requested (Save Page Now names the snapshot it took so)."""
+    cut_long_body: bool = False
+    """True: a body longer than `max_body` (decoded) is cut after its last whole line
+    within it, the rest never read, instead of refused (robots.txt)."""
 
 
 DEFAULT_POLICY = FetchPolicy()

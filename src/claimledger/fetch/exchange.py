@@ -246,7 +246,10 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> Outcome:
 
 
 async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
-    """The decoded body, refusing a page over the raw or the decompressed cap."""
+    """The decoded body, refusing a page over the raw or the decompressed cap (or, with
+    `cut_long_body`, keeping the whole lines within it)."""
+    if policy.cut_long_body:
+        return await _read_head(response, policy.max_body)
     too_large = f"body larger than {policy.max_body} bytes"
     declared = response.headers.get("content-length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_body:
@@ -262,6 +265,28 @@ async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
         body += inflater.feed(chunk)
     body += inflater.finish()
     return bytes(body)
+
+
+async def _read_head(response: httpx.Response, limit: int) -> bytes:
+    """The decoded body's first `limit` bytes, cut after the last whole line among them when
+    the body goes on; what lies past them is neither read nor inflated."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    inflater = Inflater(encoding, limit, cut=True)
+    body = bytearray()
+    received = 0
+    async for chunk in response.aiter_raw():
+        received += len(chunk)
+        body += inflater.feed(chunk)
+        if inflater.full or received > limit:
+            return _whole_lines(bytes(body))
+    body += inflater.finish()
+    return bytes(body)
+
+
+def _whole_lines(head: bytes) -> bytes:
+    """`head` up to and with its last line break (CR, LF or both, as RFC 9309 allows): a
+    line cut short could say another rule (`Allow: /docs/api` cut to `Allow: /`)."""
+    return head[: max(head.rfind(b"\n"), head.rfind(b"\r")) + 1]
 
 
 def one_line(error: BaseException) -> str:
