@@ -228,6 +228,9 @@ def test_only_a_snapshot_on_the_archive_is_taken_for_one() -> None:
     )
     elsewhere = answer(200, content_location="https://evil.test/web/20260101000000/x")
     assert snapshot_of(elsewhere, archive)[0] is None
+    under = "https://archive.test/wayback/web/20260101000000/https://a.test/x"
+    assert snapshot_of(answer(200, content_location=under), f"{archive}/wayback/") == (under, None)
+    assert snapshot_of(named, f"{archive}/wayback")[0] is None  # not under the archive's base
     assert snapshot_of(answer(502, source_status="unreachable", error="HTTP 502"), archive) == (
         None,
         "HTTP 502",

@@ -99,7 +99,7 @@ def snapshot_of(fetched: FetchResult, archive: str) -> tuple[str | None, str | N
     if fetched.redirects and fetched.final_url != fetched.url:
         named.append(fetched.final_url)
     for url in named:
-        if is_web_url(url) and origin(url) == origin(archive) and _SNAPSHOT.match(_path(url)):
+        if is_web_url(url) and _is_snapshot_on(archive, url):
             return url, None
     if status == 429:
         return None, fetched.error or "HTTP 429: the archive asked us to slow down"
@@ -108,6 +108,18 @@ def snapshot_of(fetched: FetchResult, archive: str) -> tuple[str | None, str | N
     if named:
         return None, f"the archive answered HTTP {status} naming no snapshot ({shown(named[0])})"
     return None, f"the archive answered HTTP {status} without naming a snapshot"
+
+
+def _is_snapshot_on(archive: str, url: str) -> bool:
+    """Is `url` a snapshot's address on the archive: `/web/<timestamp>/…` under its base
+    (which may have a path of its own, as `--archive https://host/wayback` does)?"""
+    base = urlsplit(archive).path.rstrip("/")
+    path = _path(url)
+    return (
+        origin(url) == origin(archive)
+        and path.startswith(f"{base}/")
+        and bool(_SNAPSHOT.match(path[len(base) :]))
+    )
 
 
 def _path(url: str) -> str:
