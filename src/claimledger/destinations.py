@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from claimledger.addresses import Address, is_public
 from claimledger.errors import PrivateDestination, Unresolvable
 from claimledger.records import FetchPolicy
-from claimledger.urls import host_and_port
+from claimledger.urls import host_and_port, names_public_site
 
 Resolver = Callable[[str, int], Awaitable[Sequence[Address]]]
 """`(host, port)`: the host's addresses, or Unresolvable. The system's (`system_resolver`)
@@ -85,3 +85,20 @@ def refuse_private(host: str, addresses: Sequence[Address]) -> None:
             "public page may point there; --allow-private (or a source's allow_private) "
             "reads a mirror or a local copy"
         )
+
+
+async def why_not_public(url: str, resolver: Resolver) -> str | None:
+    """Why `url` is not the address of a public site, in a few words, or None when it is:
+    a name of no special use whose every address is public. What is not public is never
+    handed to a third party (a public web archive), which would publish it."""
+    parts = host_and_port(url)
+    if parts is None or not names_public_site(url):
+        return "not the address of a public site"
+    host, port = parts
+    try:
+        refuse_private(host, await resolve(host, port, resolver))
+    except Unresolvable as unresolvable:
+        return str(unresolvable)
+    except PrivateDestination:
+        return f"{host} is a private or local address"
+    return None
