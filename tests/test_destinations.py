@@ -14,8 +14,10 @@ machine is ever connected to: where a test needs a public host, 127.0.0.2 stands
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
+import socket
 import ssl
 from collections.abc import Iterator
 from dataclasses import replace
@@ -135,6 +137,39 @@ def test_one_resolution_serves_a_connection_and_every_request_on_it(
     results = asyncio.run(run())
     assert {result.source_status for result in results.values()} == {"ok"}
     assert (dns.asked("mirror.local.dev"), internal.connections_opened) == (1, 1)
+
+
+@contextlib.contextmanager
+def black_hole(host: str, port: int) -> Iterator[None]:
+    """A listener at `host:port` whose queue of connections is full: a new connection's SYN
+    is dropped, and connecting waits in vain (as to an address whose route is broken)."""
+    with socket.socket() as listener:
+        listener.bind((host, port))
+        listener.listen(0)
+        queued: list[socket.socket] = []
+        try:
+            while True:
+                try:
+                    queued.append(socket.create_connection((host, port), timeout=0.5))
+                except TimeoutError:
+                    break
+            yield
+        finally:
+            for connection in queued:
+                connection.close()
+
+
+def test_an_address_that_never_answers_gives_way_to_the_next(
+    dns: NameServer, internal: PageServer
+) -> None:
+    """The first address of a name answers nothing: the next one is tried beside it a
+    moment later (Happy Eyeballs), not after the whole timeout, and the page is read."""
+    dns.script("docs.dual.dev", ["127.0.0.3", "127.0.0.1"])
+    with black_hole("127.0.0.3", internal.port):
+        url = f"http://docs.dual.dev:{internal.port}/page"
+        result = fetch(url, dns, replace(POLICY, allow_private=True, retries=0))
+    assert (result.source_status, result.attempts) == ("ok", 1)
+    assert internal.connections_opened == 1
 
 
 @pytest.mark.parametrize(

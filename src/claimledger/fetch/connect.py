@@ -15,9 +15,19 @@ request, and the proxy, which the user chose, is trusted to connect where it res
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ssl
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Sequence,
+)
+from functools import partial
 
 import httpcore
 import httpx
@@ -25,6 +35,7 @@ import httpx
 # httpx reads the proxy variables so; using its reading keeps NO_PROXY's rules its own.
 from httpx._utils import get_environment_proxies
 
+from claimledger.addresses import Address
 from claimledger.destinations import Guard
 
 SocketOptions = Iterable[
@@ -32,9 +43,20 @@ SocketOptions = Iterable[
 ]
 
 
+NEXT_ADDRESS_AFTER = 0.25
+"""Seconds a connection attempt has before the host's next address is tried beside it
+(RFC 8305's Connection Attempt Delay)."""
+
+_CONNECT_FAILURES = (httpcore.ConnectError, httpcore.ConnectTimeout)
+
+Stream = httpcore.AsyncNetworkStream
+
+
 class PinnedBackend(httpcore.AsyncNetworkBackend):
-    """Opens each TCP connection to the addresses the guard resolved and checked, in the
-    resolver's order, the next one tried when one refuses."""
+    """Opens each TCP connection to the addresses the guard resolved and checked, and to
+    no other: the first of them to answer, as httpcore's own backend would pick among a
+    name's addresses (Happy Eyeballs), so a host whose IPv6 route is broken is still
+    reached over IPv4."""
 
     def __init__(self, guard: Guard, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
         self._guard = guard
@@ -47,24 +69,54 @@ class PinnedBackend(httpcore.AsyncNetworkBackend):
         timeout: float | None = None,
         local_address: str | None = None,
         socket_options: SocketOptions | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        failure: httpcore.ConnectError | httpcore.ConnectTimeout | None = None
-        for address in await self._guard.addresses(host, port):
-            try:
-                return await self._inner.connect_tcp(
-                    str(address),
-                    port,
-                    timeout=timeout,
-                    local_address=local_address,
-                    socket_options=socket_options,
-                )
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
-                failure = error
-        assert failure is not None  # the guard never answers no address
-        raise failure
+    ) -> Stream:
+        addresses = await self._guard.addresses(host, port)
+
+        async def connect(address: Address) -> Stream:
+            return await self._inner.connect_tcp(
+                str(address),
+                port,
+                timeout=timeout,
+                local_address=local_address,
+                socket_options=socket_options,
+            )
+
+        return await first_to_connect([partial(connect, a) for a in addresses])
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
+
+
+async def first_to_connect(
+    attempts: Sequence[Callable[[], Awaitable[Stream]]], delay: float = NEXT_ADDRESS_AFTER
+) -> Stream:
+    """The stream of the first attempt to connect, each begun `delay` seconds after the one
+    before, or as soon as it failed (RFC 8305, in short); the last failure if all fail.
+    Attempts still under way are cancelled, and a stream won too late is closed."""
+    waiting = list(attempts)
+    running: set[asyncio.Task[Stream]] = set()
+    failure: BaseException | None = None
+    try:
+        while waiting or running:
+            if waiting:
+                running.add(asyncio.ensure_future(waiting.pop(0)()))
+            done, _ = await asyncio.wait(
+                running, timeout=delay if waiting else None, return_when=asyncio.FIRST_COMPLETED
+            )
+            running -= done
+            for task in done:
+                if not isinstance(task.exception(), _CONNECT_FAILURES):
+                    running |= done - {task}  # closed below, if they connected
+                    return task.result()  # a stream, or an error no other address can mend
+                failure = task.exception()
+        assert failure is not None  # the guard never answers no address
+        raise failure
+    finally:
+        for task in running:
+            task.cancel()
+        for outcome in await asyncio.gather(*running, return_exceptions=True):
+            if isinstance(outcome, Stream):
+                await outcome.aclose()
 
 
 # --------------------------------------------------------------------------- transports
