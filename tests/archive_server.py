@@ -8,7 +8,9 @@ endpoints over captures a test adds, on a `PageServer` (real sockets, real 429s)
 A capture is served raw at `/web/<timestamp>id_/<url>` and, at `/web/<timestamp>/<url>`,
 inside a toolbar that holds words of its own (a client that read that form would match
 the toolbar). `throttle` makes the next CDX answers 429 with a Retry-After; `answer_cdx`
-gives the CDX answer for a page as a test writes it (an archive's odd answer).
+gives the CDX answer for a page as a test writes it (an archive's odd answer). Save Page
+Now, `/save/<url>`, takes a snapshot of each page `take_saves` names (a redirect to it),
+and `saves_asked` lists every address it was asked to save, taken or not.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from webserver import Exchange, Page, PageServer
+from webserver import Exchange, Page, PageServer, redirect
 
 TOOLBAR = (
     "<div id='wm-ipp-base'><p>Wayback Machine toolbar: {words}</p></div>"
@@ -75,6 +77,18 @@ class WebArchive:
         self.server.set_handler(
             f"{self.prefix}/web/{timestamp}/{url}", Page(shown.encode("utf-8"), status, headers)
         )
+
+    def take_saves(self, *urls: str, timestamp: str = "20260823120000") -> None:
+        """Save Page Now answers for each of `urls` with a redirect to its new snapshot."""
+        for url in urls:
+            self.server.set_handler(
+                f"{self.prefix}/save/{url}", redirect(f"{self.prefix}/web/{timestamp}/{url}")
+            )
+
+    def saves_asked(self) -> list[str]:
+        """The addresses Save Page Now was asked for, in the order asked."""
+        start = f"{self.prefix}/save/"
+        return [r.path[len(start) :] for r in self.server.requests if r.path.startswith(start)]
 
     def throttle(self, times: int, retry_after: str = "2") -> None:
         """The next `times` CDX queries answer 429 with this Retry-After."""

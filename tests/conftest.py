@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from claimledger import destinations
 from claimledger.store import EvidenceStore
+from dns_server import NameServer
 from webserver import PageServer
 
 PROXY_VARIABLES = (
@@ -49,6 +51,21 @@ def page_server() -> Iterator[PageServer]:
     with PageServer() as server:
         yield server
     assert server.errors == [], f"page server handler errors: {server.errors}"
+
+
+@pytest.fixture
+def dns() -> Iterator[NameServer]:
+    """A scripted name server on 127.0.0.1, and its resolver (`dns.resolve`)."""
+    with NameServer() as server:
+        yield server
+
+
+@pytest.fixture
+def system_dns(dns: NameServer, monkeypatch: pytest.MonkeyPatch) -> NameServer:
+    """The loopback name server in place of the system's resolver, for whole commands: no
+    name a test makes up is ever looked up anywhere else."""
+    monkeypatch.setattr(destinations, "system_resolver", dns.resolve)
+    return dns
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ HOMES: dict[str, tuple[str, ...]] = {
 
 PURE = (
     "accept.py",
+    "addresses.py",
     "ci_formats.py",
     "decoding.py",
     "edits.py",

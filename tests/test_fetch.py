@@ -37,7 +37,7 @@ from pytest_httpserver import HTTPServer
 
 from claimledger import __version__, pacing
 from claimledger import fetch as fetch_module
-from claimledger.destinations import is_public
+from claimledger.addresses import is_public
 from claimledger.fetch import fetch_all, fetch_each, make_client
 from claimledger.fetch.robots import Robots
 from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
@@ -1050,6 +1050,67 @@ def test_a_page_robots_txt_disallows_is_never_requested(page_server: PageServer)
     assert public.source_status == "ok"
     assert page_server.hits("/private/doc") == 0
     assert page_server.hits("/robots.txt") == 1
+
+
+ROBOTS_LIMIT = FetchPolicy().max_robots_body
+FILLER = "# " + "x" * 97 + "\n"  # a comment line of 100 bytes
+
+
+def long_robots(text: str, encoding: str) -> Handler:
+    """robots.txt of `text` and 2 MB of comments after it, as sent with `encoding`."""
+    body = text + FILLER * 20_000
+    if encoding == "gzip":
+        return gzipped(body, content_type="text/plain")
+    return robots(body)
+
+
+@pytest.mark.parametrize("encoding", ["identity", "gzip"])
+def test_a_robots_txt_over_500_kib_is_obeyed_for_its_first_500_kib(
+    page_server: PageServer, encoding: str
+) -> None:
+    """RFC 9309 section 2.5: parse at least the first 500 KiB (one over the cap used to
+    count as no rules at all)."""
+    page_server.set_handler(
+        "/robots.txt", long_robots("User-agent: *\nDisallow: /private/\n", encoding)
+    )
+    page_server.set_page("/private/doc", PAGE)
+    page_server.set_page("/public/doc", PAGE)
+    private, public = fetch(
+        [page_server.url("/private/doc"), page_server.url("/public/doc")]
+    ).values()
+    assert (private.source_status, public.source_status) == ("refused", "ok")
+    assert "blocked by robots.txt" in (private.error or "")
+    assert page_server.hits("/private/doc") == 0
+
+
+def test_a_robots_txt_is_cut_after_its_last_whole_line_within_500_kib(
+    page_server: PageServer,
+) -> None:
+    """A rule the limit cuts in two is dropped: `Allow: /public/docs` cut to `Allow: /`
+    would allow every page that `Disallow: /` forbids."""
+    head = "User-agent: *\nDisallow: /\n"
+    comment = "#" * (ROBOTS_LIMIT - len("Allow: /") - len(head) - 1) + "\n"
+    assert len(head + comment + "Allow: /") == ROBOTS_LIMIT
+    page_server.set_handler(
+        "/robots.txt", long_robots(head + comment + "Allow: /public/docs\n", "")
+    )
+    page_server.set_page("/elsewhere", PAGE)
+    result = fetch_one(page_server.url("/elsewhere"))
+    assert result.source_status == "refused" and "blocked by robots.txt" in (result.error or "")
+    assert page_server.hits("/elsewhere") == 0
+
+
+def test_what_lies_past_500_kib_of_robots_txt_is_never_waited_for(page_server: PageServer) -> None:
+    """20 MB promised, 600 KB sent, then nothing: the first 500 KiB are enough."""
+
+    def stalls(exchange: Exchange) -> None:
+        exchange.start(200, {"Content-Type": "text/plain", "Content-Length": str(20 * 1024**2)})
+        exchange.write(("User-agent: *\nDisallow: /private/\n" + FILLER * 6_000).encode())
+        exchange.pause(30)
+
+    page_server.set_handler("/robots.txt", stalls)
+    result = fetch_one(page_server.url("/private/doc"), replace(FAST, timeout=5))
+    assert result.source_status == "refused" and "blocked by robots.txt" in (result.error or "")
 
 
 def test_robots_txt_is_read_for_our_user_agent_only(page_server: PageServer) -> None:

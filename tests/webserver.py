@@ -214,7 +214,7 @@ class _Server(ThreadingHTTPServer):
         self.stopping = threading.Event()
         self.connections: set[socket.socket] = set()
         self.connections_lock = threading.Lock()
-        super().__init__(("127.0.0.1", 0), _RequestHandler)
+        super().__init__((owner.host, owner.bind_port), _RequestHandler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client hanging up is normal here; any other handler error is kept for the test."""
@@ -256,11 +256,21 @@ def _not_found(exchange: Exchange) -> None:
 
 
 class PageServer:
-    """A threaded HTTP/1.1 server on 127.0.0.1 with an ephemeral port and swappable routes."""
+    """A threaded HTTP/1.1 server on 127.0.0.1 with an ephemeral port and swappable routes
+    (or on another loopback address, and a port of the test's choosing)."""
 
-    def __init__(self, *, latency: float = 0.0, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        tls: ssl.SSLContext | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         self.latency = latency
         self.tls = tls
+        self.host = host
+        self.bind_port = port
         self.errors: list[str] = []
         self.connections_opened = 0
         self._routes: dict[str, Handler] = {}
@@ -314,10 +324,10 @@ class PageServer:
         assert self._server is not None, "start the server first"
         return int(self._server.server_address[1])
 
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
+    def url(self, path: str, host: str | None = None) -> str:
         """An absolute URL for `path`; pass host="localhost" to look like a second host."""
         scheme = "https" if self.tls is not None else "http"
-        return f"{scheme}://{host}:{self.port}{path}"
+        return f"{scheme}://{host or self.host}:{self.port}{path}"
 
     def set_page(
         self,

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from claimledger.errors import InputError
-from claimledger.records import FetchPolicy
-from claimledger.urls import UrlMap
+from claimledger.records import FetchPolicy, Header
+from claimledger.urls import UrlMap, exact_origin, split
 
 CONFIG_FILE = "claimledger.toml"
 DEFAULT_RECOVER_CANDIDATES = 5
@@ -181,7 +181,7 @@ def _value(name: str, key: str, value: Any) -> Any:
     if key == "headers":
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise InputError(f"{name}: must be a table of header names and text values")
-        return dict(value)
+        return dict(_header(f"{name}: {header!r}", header, text) for header, text in value.items())
     if key in ("robots", "allow_private"):
         if not isinstance(value, bool):
             raise InputError(f"{name}: must be true or false")
@@ -224,6 +224,11 @@ class FetchOptions:
     interval: float | None = None
     user_agent: str | None = None
     headers: tuple[str, ...] = ()
+    header_origins: tuple[str, ...] = ()
+    """--header-for: the origins the --header values go to."""
+    pages: tuple[str, ...] = ()
+    """The pages the command reads, as the ledger (or the command line) names them: the
+    sites the settings' headers go to, and --header's when --header-for names none."""
     maps: tuple[str, ...] = ()
     ignore_robots: bool = False
     allow_private: bool = False
@@ -248,7 +253,7 @@ def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> Fe
         per_host=pick(options.per_host, config.per_host, base.per_host),
         per_host_interval=pick(options.interval, config.interval, base.per_host_interval),
         user_agent=pick(options.user_agent, config.user_agent, base.user_agent),
-        headers=tuple({**config.headers, **_headers(options.headers)}.items()),
+        headers=_scoped_headers(config, options),
         respect_robots=not options.ignore_robots and config.robots is not False,
         allow_private=options.allow_private or config.allow_private is True,
     )
@@ -263,13 +268,77 @@ def url_map(config: Config, options: FetchOptions) -> UrlMap:
 
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
+_FETCHERS_OWN = frozenset(
+    {
+        "accept-encoding", "connection", "content-length", "host", "if-modified-since",
+        "if-none-match", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
+    }
+)  # fmt: skip
+"""Headers the fetcher sets itself (the encodings it decodes, the validators of the very URL
+asked, the message's framing): one given from outside would make it misread the answer."""
+
+
+def _scoped_headers(config: Config, options: FetchOptions) -> tuple[Header, ...]:
+    """Each extra header, with the only origins it goes to. The settings' go to the sites of
+    the pages the command reads, as named (not a mirror `map` reads them from). --header's
+    go to the origins --header-for names, else to the one site the pages are on: with
+    pages on several sites, a header that may be a credential for one is refused rather
+    than sent to them all."""
+    sites = frozenset(site for site in map(exact_origin, options.pages) if site is not None)
+    given = _headers(options.headers)
+    named = frozenset(_origin(text) for text in options.header_origins)
+    if named and not given:
+        raise InputError("--header-for names where the --header values go: give a --header")
+    if given and not named and len(sites) > 1:
+        listed = ", ".join(sorted(sites)[:3]) + (", …" if len(sites) > 3 else "")
+        raise InputError(
+            f"--header would go to {len(sites)} sites ({listed}): name the one it is for "
+            "with --header-for ORIGIN"
+        )
+    return (
+        *(Header(name, value, sites) for name, value in config.headers.items()),
+        *(Header(name, value, named or sites) for name, value in given.items()),
+    )
 
 
 def _headers(specs: tuple[str, ...]) -> dict[str, str]:
-    headers = {}
+    headers: dict[str, str] = {}
     for spec in specs:
         name, colon, value = spec.partition(":")
-        if not colon or not _HEADER_NAME.fullmatch(name.strip()) or "\n" in value:
+        if not colon or not _HEADER_NAME.fullmatch(name.strip()):
             raise InputError(f"--header {spec!r}: expected 'Name: value'")
-        headers[name.strip()] = value.strip()
+        headers.update([_header(f"--header {spec!r}", name.strip(), value.strip())])
     return headers
+
+
+def _header(where: str, name: str, value: str) -> tuple[str, str]:
+    """A header as given, if it can be sent as it is (else a one-line error naming `where`)."""
+    if not _HEADER_NAME.fullmatch(name):
+        raise InputError(f"{where}: {name!r} is not a header name")
+    if not _HEADER_VALUE.fullmatch(value):
+        raise InputError(f"{where}: the value must be printable ASCII on one line")
+    if name.lower() in _FETCHERS_OWN:
+        raise InputError(f"{where}: {name} is the fetcher's own to set")
+    return name, value
+
+
+def _origin(text: str) -> str:
+    """An origin as --header-for takes it: `https://host[:port]`, `http://…`, or a bare
+    `host[:port]`, which means https."""
+    url = text.strip() if "://" in text else f"https://{text.strip()}"
+    parts = split(url)
+    site = exact_origin(url)
+    if (
+        parts is None
+        or site is None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise InputError(
+            f"--header-for {text!r}: expected an origin, such as https://docs.example.com "
+            "or docs.example.com:8443"
+        )
+    return site

@@ -58,12 +58,15 @@ class Inflater:
     """Undo a Content-Encoding while counting output, so a bomb stops at the cap.
 
     zlib's `max_length` bounds every step, so no more than `cap + 1` decoded bytes
-    ever exist at once, however well the input compresses.
+    ever exist at once, however well the input compresses. With `cut`, output past the
+    cap is dropped and `full` set instead of raising: the caller wants the head alone.
     """
 
-    def __init__(self, encoding: str, cap: int) -> None:
+    def __init__(self, encoding: str, cap: int, *, cut: bool = False) -> None:
         self._encoding = encoding
         self._cap = cap
+        self._cut = cut
+        self.full = False
         self._produced = 0
         self._sniffed = False
         self._zlib: zlib._Decompress | None = None
@@ -80,7 +83,7 @@ class Inflater:
         if self._encoding == "deflate" and not self._sniffed:
             self._sniff_raw_deflate(data)
         out = bytearray()
-        while data:
+        while data and not self.full:
             try:
                 out += self._count(self._zlib.decompress(data, self._cap - self._produced + 1))
             except zlib.error as exc:
@@ -89,7 +92,7 @@ class Inflater:
         return bytes(out)
 
     def finish(self) -> bytes:
-        if self._zlib is None:
+        if self._zlib is None or self.full:
             return b""
         tail = self._count(self._zlib.flush())
         if not self._zlib.eof:
@@ -105,10 +108,14 @@ class Inflater:
             self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)
 
     def _count(self, chunk: bytes) -> bytes:
+        room = self._cap - self._produced
         self._produced += len(chunk)
-        if self._produced > self._cap:
+        if self._produced <= self._cap:
+            return chunk
+        if not self._cut:
             raise PageUnreadable(f"decompressed body larger than {self._cap} bytes")
-        return chunk
+        self.full = True
+        return chunk[: max(room, 0)]
 
 
 _BYTE_ORDER_MARKS = (b"\xfe\xff", b"\xff\xfe", b"\xef\xbb\xbf", b"\x00\x00\xfe\xff")

@@ -2,9 +2,12 @@
 
 A public page can redirect to, or name, a host that resolves to loopback, a private
 range or a link-local address (a cloud's metadata endpoint); what answers there would
-land in snapshots and reports. So the host of every request is resolved and checked
-before the request is made, and refused unless it is a global address, or the policy
-allows private ones (`--allow-private`, or the origin of a source marked so).
+land in snapshots and reports. So every host is resolved, its addresses checked, and the
+connection made to those very addresses (`Guard`, used by fetch/connect.py when a
+connection is opened): a name is never resolved twice, so it cannot answer a public
+address to the check and a private one to the connection (DNS rebinding). A name that
+cannot be resolved is a failure, never a pass. Private addresses are allowed only by the
+policy (`--allow-private`, or the origin of a source marked so).
 """
 
 from __future__ import annotations
@@ -12,41 +15,90 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
+from claimledger.addresses import Address, is_public
+from claimledger.errors import PrivateDestination, Unresolvable
 from claimledger.records import FetchPolicy
-from claimledger.urls import origin, split
+from claimledger.urls import host_and_port, names_public_site
+
+Resolver = Callable[[str, int], Awaitable[Sequence[Address]]]
+"""`(host, port)`: the host's addresses, or Unresolvable. The system's (`system_resolver`)
+unless a client is given another (a test's own name server)."""
 
 
-async def private_destination(url: str, policy: FetchPolicy) -> str | None:
-    """Why `url` may not be requested because its host is not a public address (checked
-    before any packet is sent to it: a name is resolved first, and refused if any of its
-    addresses is loopback, private, link-local or otherwise not global), or None."""
-    if policy.allow_private or origin(url) in policy.private_origins:
-        return None
-    parts = split(url)
-    host = (parts.hostname or "") if parts is not None else ""
+async def system_resolver(host: str, port: int) -> list[Address]:
+    """`host`'s addresses as the system resolves names (hosts file, DNS), in its order."""
     try:
-        addresses = [ipaddress.ip_address(host)]
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        raise Unresolvable(f"cannot resolve {host}: {reason}") from None
+    families = (socket.AF_INET, socket.AF_INET6)
+    return [ipaddress.ip_address(info[4][0]) for info in infos if info[0] in families]
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Where a client's connections may go: each host resolved once, by `resolver`, and
+    every address it has public, unless the run allows private ones everywhere or at that
+    host and port (a mirror the ledger marks `allow_private`)."""
+
+    resolver: Resolver
+    allow_private: bool = False
+    private_places: frozenset[tuple[str, int]] = frozenset()
+
+    @classmethod
+    def of(cls, policy: FetchPolicy, resolver: Resolver) -> Guard:
+        places = (host_and_port(place) for place in policy.private_origins)
+        return cls(resolver, policy.allow_private, frozenset(p for p in places if p is not None))
+
+    async def addresses(self, host: str, port: int) -> list[Address]:
+        """The addresses to connect to for `host`, resolved this once; Unresolvable when it
+        has none, PrivateDestination when one of them is not public and may not be."""
+        found = await resolve(host, port, self.resolver)
+        if not self.allow_private and (host.lower(), port) not in self.private_places:
+            refuse_private(host, found)
+        return found
+
+
+async def resolve(host: str, port: int, resolver: Resolver) -> list[Address]:
+    """`host`'s addresses without repeats: itself when it is an address already."""
+    try:
+        return [ipaddress.ip_address(host)]
     except ValueError:
-        try:
-            infos = await asyncio.get_running_loop().getaddrinfo(
-                host, parts.port if parts else None, type=socket.SOCK_STREAM
-            )
-        except OSError:
-            return None  # no such name: the request itself fails and says so
-        addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
+        pass
+    found = list(dict.fromkeys(await resolver(host, port)))
+    if not found:
+        raise Unresolvable(f"cannot resolve {host}: the name has no address")
+    return found
+
+
+def refuse_private(host: str, addresses: Sequence[Address]) -> None:
+    """Raise PrivateDestination when any of `host`'s addresses is not public: one private
+    address is enough for a connection to land there."""
     private = [address for address in addresses if not is_public(address)]
-    if not private:
-        return None
-    return (
-        f"{host} is a private or local address ({private[0]}): not fetched, since a public "
-        "page may point there; --allow-private (or a source's allow_private) reads a "
-        "mirror or a local copy"
-    )
+    if private:
+        raise PrivateDestination(
+            f"{host} is a private or local address ({private[0]}): not fetched, since a "
+            "public page may point there; --allow-private (or a source's allow_private) "
+            "reads a mirror or a local copy"
+        )
 
 
-def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:
-        address = mapped
-    return address.is_global and not address.is_multicast
+async def why_not_public(url: str, resolver: Resolver) -> str | None:
+    """Why `url` is not the address of a public site, in a few words, or None when it is:
+    a name of no special use whose every address is public. What is not public is never
+    handed to a third party (a public web archive), which would publish it."""
+    parts = host_and_port(url)
+    if parts is None or not names_public_site(url):
+        return "not the address of a public site"
+    host, port = parts
+    try:
+        refuse_private(host, await resolve(host, port, resolver))
+    except Unresolvable as unresolvable:
+        return str(unresolvable)
+    except PrivateDestination:
+        return f"{host} is a private or local address"
+    return None

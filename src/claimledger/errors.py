@@ -17,6 +17,10 @@
     DemoDataError (ValueError)    the packaged demo pages are broken: a packaging bug
     ReadingStopped                reading a YAML document gave up part way (an alias bomb,
                                   nesting too deep); safeyaml turns it into the one problem
+    Unresolvable                  a host name has no address we could learn: nothing was
+                                  connected; the fetcher turns it into an outcome
+    PrivateDestination            a host's address is not public and the policy does not
+                                  allow it: nothing was connected; an outcome too
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
@@ -111,6 +115,16 @@ class ReadingStopped(Exception):
     def __init__(self, line: int, col: int, message: str) -> None:
         super().__init__(f"{line}:{col}: {message}")
         self.line, self.col, self.message = line, col, message
+
+
+class Unresolvable(Exception):
+    """A host name the resolver gave no address for (no such name, a failing name server):
+    the request fails, as any unreachable page does; it never goes on unchecked."""
+
+
+class PrivateDestination(Exception):
+    """A host that is, or resolves to, an address that is not public, where the run allows
+    only public ones; the message names the host, the address and the way to allow it."""
 
 
 @dataclass(frozen=True, order=True)

@@ -13,7 +13,12 @@ page. Asked through the fetcher, with its manners and caps:
   answers 429 nothing more is asked of it in this run;
 * a redirect is not followed: its Location is the answer, so no snapshot is downloaded;
 * a page whose text the archive already holds (saved before, and read the same since)
-  is not asked again, and an address with a secret in it is never sent.
+  is not asked again, and an address with a secret in it is never sent;
+* only a public address is sent, as the ledger names the page (or where it moved): never
+  one of a special-use name, nor one that resolves to a loopback, private or otherwise
+  local address, nor one that does not resolve at all. A public archive publishes what
+  it is given, and an intranet's addresses are not its to publish. The `--map` mirror a
+  page was read from is never named: the address sent is the ledger's.
 
 The core (`plan_saves`, `snapshot_of`, the lines) is pure; `save_pages` is the I/O.
 """
@@ -30,6 +35,7 @@ from claimledger.records import READ_STATUSES, FetchPolicy, FetchResult, SavedSn
 from claimledger.urls import has_secrets, is_web_url, origin, redacted, resolve, shown
 
 if TYPE_CHECKING:  # the fetcher loads where a save runs
+    from claimledger.destinations import Resolver
     from claimledger.fetch import Client
 
 SAVE_INTERVAL = 4.0
@@ -99,7 +105,7 @@ def snapshot_of(fetched: FetchResult, archive: str) -> tuple[str | None, str | N
     if fetched.redirects and fetched.final_url != fetched.url:
         named.append(fetched.final_url)
     for url in named:
-        if is_web_url(url) and origin(url) == origin(archive) and _SNAPSHOT.match(_path(url)):
+        if is_web_url(url) and _is_snapshot_on(archive, url):
             return url, None
     if status == 429:
         return None, fetched.error or "HTTP 429: the archive asked us to slow down"
@@ -108,6 +114,18 @@ def snapshot_of(fetched: FetchResult, archive: str) -> tuple[str | None, str | N
     if named:
         return None, f"the archive answered HTTP {status} naming no snapshot ({shown(named[0])})"
     return None, f"the archive answered HTTP {status} without naming a snapshot"
+
+
+def _is_snapshot_on(archive: str, url: str) -> bool:
+    """Is `url` a snapshot's address on the archive: `/web/<timestamp>/…` under its base
+    (which may have a path of its own, as `--archive https://host/wayback` does)?"""
+    base = urlsplit(archive).path.rstrip("/")
+    path = _path(url)
+    return (
+        origin(url) == origin(archive)
+        and path.startswith(f"{base}/")
+        and bool(_SNAPSHOT.match(path[len(base) :]))
+    )
 
 
 def _path(url: str) -> str:
@@ -130,20 +148,36 @@ def save_policy(policy: FetchPolicy) -> FetchPolicy:
     )
 
 
+@dataclass(frozen=True)
+class Withheld:
+    """A page never sent to the archive, and why: its address is not a public one."""
+
+    url: str
+    why: str
+
+
 async def save_pages(
-    pages: Sequence[ToSave], *, client: Client, policy: FetchPolicy, archive: str
-) -> list[SavedSnapshot]:
-    """Ask the archive to snapshot each page, once, one after another (paced across them
-    all); what it answered for each. After a 429 that outlasted the fetcher's retries,
-    the pages left are not asked (each says so)."""
+    pages: Sequence[ToSave],
+    *,
+    client: Client,
+    policy: FetchPolicy,
+    archive: str,
+    resolver: Resolver | None = None,
+) -> tuple[list[SavedSnapshot], list[Withheld]]:
+    """Ask the archive to snapshot each page whose address is public, once, one after
+    another (paced across them all): what it answered for each, and the pages withheld
+    (names resolved by `resolver`, the system's by default). After a 429 that outlasted
+    the fetcher's retries, the pages left are not asked (each says so)."""
+    from claimledger import destinations
     from claimledger.fetch import Manners, fetch_each
 
+    public, withheld = await _public_only(pages, resolver or destinations.system_resolver)
     policy = save_policy(policy)
     manners = Manners(client, policy)
     saved: list[SavedSnapshot] = []
     slowed = False
     try:
-        for page in pages:
+        for page in public:
             if slowed:
                 saved.append(SavedSnapshot(page.url, archive, None, None, SLOWED_DOWN))
                 continue
@@ -157,7 +191,23 @@ async def save_pages(
                 slowed = status == 429
     finally:
         await manners.close()
-    return saved
+    return saved, withheld
+
+
+async def _public_only(
+    pages: Sequence[ToSave], resolver: Resolver
+) -> tuple[list[ToSave], list[Withheld]]:
+    """The pages whose address is public, and the others with why they are not."""
+    from claimledger.destinations import why_not_public
+
+    public, withheld = [], []
+    for page in pages:
+        why = await why_not_public(page.url, resolver)
+        if why is None:
+            public.append(page)
+        else:
+            withheld.append(Withheld(page.url, why))
+    return public, withheld
 
 
 # --------------------------------------------------------------------------- in words
@@ -175,6 +225,17 @@ def saved_line(saved: SavedSnapshot, *, again: bool = True) -> str:
 
 def secret_line(url: str) -> str:
     return f"not saved: {shown(url)}: its address carries a secret, never sent to an archive"
+
+
+def withheld_line(page: Withheld) -> str:
+    return (
+        f"not saved: {shown(page.url)}: {page.why}; only a public address is sent to the "
+        "web archive"
+    )
+
+
+def withheld_json(page: Withheld) -> dict[str, Any]:
+    return {"url": redacted(page.url), "asked": False, "error": f"not public: {page.why}"}
 
 
 def saved_json(saved: SavedSnapshot, *, again: bool = True) -> dict[str, Any]:

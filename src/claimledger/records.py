@@ -62,6 +62,17 @@ class Hop:
 
 
 @dataclass(frozen=True)
+class Header:
+    """An extra request header and the only origins it goes to (each as
+    `urls.exact_origin` spells it): one given for a site never reaches another, not by a
+    redirect, a mirror, nor the web archive."""
+
+    name: str
+    value: str
+    origins: frozenset[str]
+
+
+@dataclass(frozen=True)
 class FetchPolicy:
     """Limits and manners of a run; the defaults suit public documentation sites.
 
@@ -84,13 +95,15 @@ class FetchPolicy:
     max_redirects: int = 10
     deadline: float = 30.0
     user_agent: str = f"claimledger/{__version__} (+https://github.com/claimledger/claimledger)"
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[Header, ...] = ()
     respect_robots: bool = True
     allow_private: bool = False
     private_origins: frozenset[str] = frozenset()
     """Origins (scheme://host:port) that may be private or loopback addresses though
     `allow_private` is off: the mirrors a ledger's sources name as their own."""
-    max_robots_body: int = 512 * 1024
+    max_robots_body: int = 500 * 1024
+    """Bytes of a robots.txt read and parsed: RFC 9309 section 2.5 has crawlers parse at
+    least the first 500 KiB; a longer one is cut at its last line within them."""
     max_crawl_delay: float = 10.0
     max_refresh_delay: float = 5.0
     raw: bool = False
@@ -99,6 +112,9 @@ class FetchPolicy:
     follow_redirects: bool = True
     """False: a redirect is the answer itself, its Location (resolved) the `final_url`,
     never requested (Save Page Now names the snapshot it took so)."""
+    cut_long_body: bool = False
+    """True: a body longer than `max_body` (decoded) is cut after its last whole line
+    within it, the rest never read, instead of refused (robots.txt)."""
 
 
 DEFAULT_POLICY = FetchPolicy()

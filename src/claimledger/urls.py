@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urljoin, urlsplit
 
+from claimledger.addresses import is_public
 from claimledger.errors import InputError
 from claimledger.records import Hop
 
@@ -67,7 +68,7 @@ def names_public_site(url: str) -> bool:
     if not host:
         return False
     try:
-        return ipaddress.ip_address(host).is_global
+        return is_public(ipaddress.ip_address(host))
     except ValueError:
         pass
     return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
@@ -264,6 +265,28 @@ def origin(url: str) -> str:
     """scheme://host[:port] of a URL, without credentials."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def host_and_port(url: str) -> tuple[str, int] | None:
+    """The host (lowercase, an IPv6 one unbracketed) and the port (the scheme's own when
+    none is written) an http(s) URL connects to; None for any other."""
+    parts = split(url)
+    if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
+        return None
+    return parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme.lower()]
+
+
+def exact_origin(url: str) -> str | None:
+    """`scheme://host:port` of an http(s) URL in one spelling (lowercase, the port always
+    written), so that two spellings of one origin compare equal; None for any other URL."""
+    place = host_and_port(url)
+    if place is None:
+        return None
+    host, port = place
+    return f"{urlsplit(url).scheme.lower()}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 # --------------------------------------------------------------------------- mirrors

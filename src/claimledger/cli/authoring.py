@@ -28,6 +28,7 @@ from claimledger.cli.options import (
     AllowPrivate,
     ClaimId,
     Headers,
+    HeadersFor,
     Maps,
     Premises,
     SourceId,
@@ -383,6 +384,7 @@ def add_command(
     timeout: Timeout = None,
     user_agent: UserAgent = None,
     headers: Headers = None,
+    header_for: HeadersFor = None,
     allow_private: AllowPrivate = False,
 ) -> ExitCode:
     """Record a new claim; every quote is verified on every URL before anything is written.
@@ -412,6 +414,8 @@ def add_command(
         timeout=timeout,
         user_agent=user_agent,
         headers=tuple(headers or ()),
+        header_origins=tuple(header_for or ()),
+        pages=tuple(urls),
         maps=tuple(maps or ()),
         allow_private=allow_private,
     )

@@ -106,7 +106,22 @@ UserAgent = Annotated[
 ]
 Headers = Annotated[
     list[str] | None,
-    typer.Option("--header", metavar="'NAME: VALUE'", help="An extra request header. Repeatable."),
+    typer.Option(
+        "--header",
+        metavar="'NAME: VALUE'",
+        help="An extra request header, sent only to the site of the pages read (as named, "
+        "not a --map mirror's, not across a redirect to another site). Repeatable.",
+    ),
+]
+HeadersFor = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header-for",
+        metavar="ORIGIN",
+        help="Send the --header values to ORIGIN (https://host[:port]; a bare host means "
+        "https) and nowhere else; needed when the pages are on more than one site. "
+        "Repeatable.",
+    ),
 ]
 AllowPrivate = Annotated[
     bool,

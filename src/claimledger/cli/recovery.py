@@ -18,7 +18,7 @@ from claimledger.cli.app import Options, now, run_async, writable_store
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.config import Config
     from claimledger.ledger import Ledger
-    from claimledger.preserve import ToSave
+    from claimledger.preserve import ToSave, Withheld
     from claimledger.records import FetchPolicy, FetchRecord, Relocation, SavedSnapshot
     from claimledger.refresh import QuoteJob, Reading
     from claimledger.relocate import Lost
@@ -173,11 +173,13 @@ async def _recover(
 @dataclass(frozen=True)
 class Saves:
     """What `--save` did: the snapshots asked for (taken or not), the pages the archive
-    already held as read (not asked again), and the addresses never sent (a secret)."""
+    already held as read (not asked again), and the addresses never sent (a secret; not
+    a public address)."""
 
     asked: tuple[SavedSnapshot, ...] = ()
     unchanged: tuple[SavedSnapshot, ...] = ()
     secret: tuple[str, ...] = ()
+    withheld: tuple[Withheld, ...] = ()
 
 
 def save_live_pages(
@@ -193,14 +195,16 @@ def save_live_pages(
 
     read = [(reading.fetch, reading.snapshot_hash) for reading in readings]
     to_save, unchanged, secret = plan_saves(read, store.latest_saves())
-    asked = run_async(_save(to_save, policy, archive)) if to_save else []
+    asked, withheld = run_async(_save(to_save, policy, archive)) if to_save else ([], [])
     recorded = [replace(saved, run_id=run_id) for saved in asked]
     for saved in recorded:
         store.record_save(saved, now())
-    return Saves(tuple(recorded), tuple(unchanged), tuple(secret))
+    return Saves(tuple(recorded), tuple(unchanged), tuple(secret), tuple(withheld))
 
 
-async def _save(pages: Sequence[ToSave], policy: FetchPolicy, archive: str) -> list[SavedSnapshot]:
+async def _save(
+    pages: Sequence[ToSave], policy: FetchPolicy, archive: str
+) -> tuple[list[SavedSnapshot], list[Withheld]]:
     from claimledger.fetch import make_client
     from claimledger.preserve import save_pages
 
@@ -209,23 +213,25 @@ async def _save(pages: Sequence[ToSave], policy: FetchPolicy, archive: str) -> l
 
 
 def saves_lines(saves: Saves) -> list[str]:
-    from claimledger.preserve import saved_line, secret_line
+    from claimledger.preserve import saved_line, secret_line, withheld_line
 
     return [
         *(saved_line(saved) for saved in saves.asked),
         *(saved_line(saved, again=False) for saved in saves.unchanged),
         *(secret_line(url) for url in saves.secret),
+        *(withheld_line(page) for page in saves.withheld),
     ]
 
 
 def saves_json(saves: Saves) -> list[dict[str, object]]:
-    from claimledger.preserve import saved_json
+    from claimledger.preserve import saved_json, withheld_json
     from claimledger.urls import redacted
 
     return [
         *(saved_json(saved) for saved in saves.asked),
         *(saved_json(saved, again=False) for saved in saves.unchanged),
         *({"url": redacted(url), "asked": False, "error": "a secret"} for url in saves.secret),
+        *(withheld_json(page) for page in saves.withheld),
     ]
 
 

@@ -24,6 +24,7 @@ sys.modules.setdefault("trio", None)  # type: ignore[arg-type]
 
 import httpx
 
+from claimledger import destinations
 from claimledger.decoding import (
     Inflater,
     charset_of,
@@ -32,11 +33,12 @@ from claimledger.decoding import (
     looks_binary,
     media_type_of,
 )
-from claimledger.destinations import private_destination
-from claimledger.errors import PageUnreadable
+from claimledger.destinations import Guard, Resolver
+from claimledger.errors import PageUnreadable, PrivateDestination, Unresolvable
+from claimledger.fetch.connect import transports
 from claimledger.pacing import retry_after_seconds
-from claimledger.records import DEFAULT_POLICY, FetchPolicy, SourceStatus
-from claimledger.urls import shown
+from claimledger.records import DEFAULT_POLICY, FetchPolicy, Header, SourceStatus
+from claimledger.urls import exact_origin, shown
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -63,29 +65,47 @@ async def _set_location_aside(response: httpx.Response) -> None:
 
 
 def make_client(
-    policy: FetchPolicy = DEFAULT_POLICY, *, trust_env: bool = True
+    policy: FetchPolicy = DEFAULT_POLICY,
+    *,
+    trust_env: bool = True,
+    resolver: Resolver | None = None,
 ) -> httpx.AsyncClient:
-    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent.
+    """Build the client `fetch_all` expects: no automatic redirects, our User-Agent, and
+    every connection made to the addresses the policy's guard checked (fetch/connect.py).
 
     Only gzip and deflate are offered because the fetcher decodes bodies itself, so
-    it can count decompressed bytes as they are produced. Pass `trust_env=False` to
-    ignore proxy variables and netrc (tests do).
+    it can count decompressed bytes as they are produced. The policy's extra headers are
+    not the client's: `request` adds each to requests to its own origins only. Pass
+    `trust_env=False` to ignore proxy variables (tests do), and `resolver` to look names
+    up elsewhere than the system's resolver.
     """
     connections = max(policy.concurrency, 1)
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    guard = Guard.of(policy, resolver or destinations.system_resolver)
+    transport, mounts = transports(
+        guard, _tls_context(trust_env).result(), limits, trust_env=trust_env
+    )
     return httpx.AsyncClient(
         follow_redirects=False,
         timeout=httpx.Timeout(policy.timeout),
-        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
         headers={
             "User-Agent": policy.user_agent,
             "Accept": "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.5",
-            **dict(policy.headers),
             "Accept-Encoding": "gzip, deflate",
         },
         trust_env=trust_env,
-        verify=_tls_context(trust_env).result(),
+        transport=transport,
+        mounts=mounts,
         event_hooks={"response": [_set_location_aside]},
     )
+
+
+def headers_for(url: str, headers: tuple[Header, ...]) -> dict[str, str]:
+    """The extra headers given for `url`'s own origin: every request asks anew, so a
+    redirect to another origin, and that origin's robots.txt, never carry them."""
+    site = exact_origin(url)
+    chosen = {h.name.lower(): (h.name, h.value) for h in headers if site in h.origins}
+    return dict(chosen.values())  # one of each name, the command line's over the settings'
 
 
 def read_trust_soon(trust_env: bool = True) -> None:
@@ -226,7 +246,10 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> Outcome:
 
 
 async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
-    """The decoded body, refusing a page over the raw or the decompressed cap."""
+    """The decoded body, refusing a page over the raw or the decompressed cap (or, with
+    `cut_long_body`, keeping the whole lines within it)."""
+    if policy.cut_long_body:
+        return await _read_head(response, policy.max_body)
     too_large = f"body larger than {policy.max_body} bytes"
     declared = response.headers.get("content-length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_body:
@@ -242,6 +265,28 @@ async def _read_body(response: httpx.Response, policy: FetchPolicy) -> bytes:
         body += inflater.feed(chunk)
     body += inflater.finish()
     return bytes(body)
+
+
+async def _read_head(response: httpx.Response, limit: int) -> bytes:
+    """The decoded body's first `limit` bytes, cut after the last whole line among them when
+    the body goes on; what lies past them is neither read nor inflated."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    inflater = Inflater(encoding, limit, cut=True)
+    body = bytearray()
+    received = 0
+    async for chunk in response.aiter_raw():
+        received += len(chunk)
+        body += inflater.feed(chunk)
+        if inflater.full or received > limit:
+            return _whole_lines(bytes(body))
+    body += inflater.finish()
+    return bytes(body)
+
+
+def _whole_lines(head: bytes) -> bytes:
+    """`head` up to and with its last line break (CR, LF or both, as RFC 9309 allows): a
+    line cut short could say another rule (`Allow: /docs/api` cut to `Allow: /`)."""
+    return head[: max(head.rfind(b"\n"), head.rfind(b"\r")) + 1]
 
 
 def one_line(error: BaseException) -> str:
@@ -264,14 +309,23 @@ def _tls_failure(error: BaseException) -> ssl.SSLError | None:
 async def request(
     url: str, client: httpx.AsyncClient, headers: Mapping[str, str], policy: FetchPolicy
 ) -> Outcome | Redirect:
-    """One GET, turning transport failures into outcomes (retryable where that can help)."""
+    """One GET, turning transport failures into outcomes (retryable where that can help).
+
+    `headers` go with it, after the policy's own for this URL's origin. A host that is
+    not public (unless the client's policy allows it) or has no address is refused where
+    the connection would be opened, before any packet is sent to it.
+    """
+    sent = {**headers_for(url, policy.headers), **headers}
     try:
-        async with asyncio.timeout(policy.timeout):
-            private = await private_destination(url, policy)
-            if private is not None:
-                return Outcome(None, "refused", private)
-            async with client.stream("GET", url, headers=headers) as response:
-                return await _read_response(response, policy)
+        async with (
+            asyncio.timeout(policy.timeout),
+            client.stream("GET", url, headers=sent) as response,
+        ):
+            return await _read_response(response, policy)
+    except PrivateDestination as private:
+        return Outcome(None, "refused", str(private))
+    except Unresolvable as unresolvable:
+        return Outcome(None, "unreachable", str(unresolvable), retryable=True)
     except (TimeoutError, httpx.TimeoutException):
         return Outcome(None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True)
     except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:

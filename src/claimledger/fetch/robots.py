@@ -33,7 +33,8 @@ class Robots:
     """robots.txt of each origin, read once per run and shared by every URL on it; read
     once a day at most when a `memory` keeps what was read.
 
-    RFC 9309: a robots.txt that does not exist (4xx) allows everything; one the server
+    RFC 9309: a robots.txt that does not exist (4xx) allows everything; a longer one than
+    `max_robots_body` is read up to it (its whole lines); one the server
     cannot serve (5xx, 429, no connection) allows nothing for now, since its rules are
     unknown: the page is then reported as the robots.txt request failed (unreachable,
     refused), and asked again on the next attempt (and never kept). A Crawl-delay spaces
@@ -92,7 +93,9 @@ class Robots:
     async def _read(self, origin: str) -> str | Outcome:
         """The rules as the site serves them ("" for none), or why they cannot be had."""
         url, seen = f"{origin}/robots.txt", set()
-        small = replace(self._policy, max_body=self._policy.max_robots_body, raw=False)
+        small = replace(
+            self._policy, max_body=self._policy.max_robots_body, raw=False, cut_long_body=True
+        )
         for _ in range(5):
             seen.add(url)
             async with self._gates.slot(url):
