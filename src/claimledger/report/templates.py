@@ -427,6 +427,8 @@ class Templates:
             raise TemplateError(f"{where}: {error.message} (fix the template)") from None
         except jinja2.TemplateNotFound as error:
             raise TemplateError(f"template {error.name!r} not found") from None
+        except (RecursionError, SyntaxError) as error:  # Python's limits, met by the template
+            raise TemplateError(f"{_too_deep_where(error, name)}: {_TOO_DEEP}") from None
         except (
             jinja2.TemplateError,
             TypeError,
@@ -440,6 +442,22 @@ class Templates:
                 raise  # not the template's doing: a bug of ours
             raise TemplateError(f"{frame or name}: {error} (fix the template)") from None
         return text if text.endswith("\n") else text + "\n"
+
+
+_TOO_DEEP = (
+    "nests too deeply (a template that includes itself, a macro that calls itself, "
+    "or blocks within blocks past what Python allows) (fix the template)"
+)
+
+
+def _too_deep_where(error: RecursionError | SyntaxError, name: str) -> str:
+    """Where a template went past Python's nesting limits: the innermost template frame of
+    a recursion, the file whose compiled form Python refused, else the template rendered.
+    (Python's own line number is that of the code Jinja made, which no author wrote.)"""
+    if isinstance(error, SyntaxError):
+        filename = error.filename or ""
+        return name if filename.startswith("<") or not filename else filename
+    return _template_frame(error.__traceback__) or name
 
 
 class _KeptCompiled(jinja2.FileSystemBytecodeCache):
