@@ -44,6 +44,7 @@ import jinja2.runtime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 from jinja2.nodes import EvalContext
 from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -101,7 +102,30 @@ def templates_loader(user_templates: Path | None) -> Loader:
     packaged = _packaged_loader()
     if user_templates is None:
         return packaged
-    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(user_templates)), packaged])
+    return jinja2.ChoiceLoader([_FolderLoader(user_templates), packaged])
+
+
+class _FolderLoader(Loader):
+    """A folder of templates that may be a hostile checkout's: each file is read as
+    `claimledger.templatefiles` reads it (never through a link, never a FIFO or a device,
+    never more than a template may hold), so a template shows nothing else of the disk."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool] | None]:
+        from claimledger.templatefiles import read_template
+
+        parts = split_template_path(template)  # refuses `..`
+        if not parts:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            text = read_template(self.folder, parts)
+        except FileNotFoundError:
+            raise jinja2.TemplateNotFound(template) from None
+        return text, str(self.folder.joinpath(*parts)), None  # read once a render
 
 
 def _packaged_loader() -> Loader:
