@@ -26,17 +26,20 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import inspect
 import itertools
 import keyword
+import marshal
 import re
 import signal
+import sys
 import threading
 import types
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import jinja2
 import jinja2.bccache
@@ -376,12 +379,12 @@ class Templates:
     the `md` filter and, for anything printed without it, by `finalize`. A report is cut
     off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds.
 
-    `compiled`: a directory of the user's own where templates are kept compiled between
-    runs (what it holds is loaded as code: the caller vouches that no one else can write
-    there), so that a template is parsed and compiled once per version of its text.
+    `compiled`: where templates are kept compiled between runs, so that a template is
+    parsed and compiled once per version of its text; what it hands back is loaded as
+    code, so it must hand back only what this user's own runs wrote (`CompiledStore`).
     """
 
-    def __init__(self, loader: Loader, compiled: Path | None = None) -> None:
+    def __init__(self, loader: Loader, compiled: CompiledStore | None = None) -> None:
         self.loader = loader
         self.environment = _report_environment(
             _BoundedSandbox, loader, _compiled_in(compiled, "sandboxed")
@@ -484,37 +487,58 @@ def _too_deep_where(error: RecursionError | SyntaxError, name: str) -> str:
     return _template_frame(error.__traceback__) or name
 
 
-class _KeptCompiled(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept in a directory: one that cannot be read or written there is
-    compiled (again), and the report is written all the same."""
+class CompiledStore(Protocol):
+    """Where compiled templates are kept between runs: bytes handed back only as they were
+    written by this user's own runs (`claimledger.signedcache`), since they are loaded as
+    code; a store that cannot keep them returns None and the template is compiled anew."""
+
+    def read(self, name: str) -> bytes | None: ...
+
+    def write(self, name: str, data: bytes) -> None: ...
+
+
+class _KeptCompiled(jinja2.BytecodeCache):
+    """Compiled templates in a `CompiledStore`, one file per template, named by the kind
+    of environment, the compiler's version and the template's name, holding the checksum
+    of the text it was compiled from and the code (marshal, never pickle). The store
+    hands back only what it verified; the checksum then says whether it is of this text."""
+
+    def __init__(self, store: CompiledStore, kind: str) -> None:
+        self.store = store
+        self.prefix = f"{kind}-{_compiler_version()}-"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
+        kept = self.store.read(self.prefix + bucket.key)
+        if kept is None:
+            return
+        checksum, _, code = kept.partition(b"\n")
+        if checksum == bucket.checksum.encode("ascii"):
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                bucket.code = marshal.loads(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+        if bucket.code is not None:
+            data = bucket.checksum.encode("ascii") + b"\n" + marshal.dumps(bucket.code)
+            self.store.write(self.prefix + bucket.key, data)
 
 
-def _compiled_in(directory: Path | None, kind: str) -> jinja2.BytecodeCache | None:
+def _compiled_in(store: CompiledStore | None, kind: str) -> jinja2.BytecodeCache | None:
     """Where an environment of `kind` keeps its compiled templates: apart from the other
     kind's (the sandbox compiles `~` to bounded joins), and apart from what another
-    version of this module compiled (the file names say which). Jinja checks the rest
-    itself: its own version, Python's, and the template's text."""
-    if directory is None:
-        return None
-    return _KeptCompiled(str(directory), f"{kind}-{_compiler_version()}-%s.cache")
+    version of this module, of Jinja or of Python compiled (the names say which)."""
+    return None if store is None else _KeptCompiled(store, kind)
 
 
 @functools.cache
 def _compiler_version() -> str:
     """This module as it compiles templates (its code generator, the environments'
-    options) and the package's version, in 16 hex digits."""
+    options), the package's version, Jinja's and Python's bytecode's, in 16 hex digits."""
     from claimledger import __version__
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(__version__.encode())
+    for version in (__version__, jinja2.__version__, sys.version):
+        digest.update(version.encode() + b"\0")
+    digest.update(importlib.util.MAGIC_NUMBER)
     return digest.hexdigest()[:16]
 
 
