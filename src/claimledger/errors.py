@@ -17,6 +17,8 @@
     DemoDataError (ValueError)    the packaged demo pages are broken: a packaging bug
     ReadingStopped                reading a YAML document gave up part way (an alias bomb,
                                   nesting too deep); safeyaml turns it into the one problem
+    OverAllowance                 a sandboxed template asked for more memory than a render
+                                  may build; the render turns it into a TemplateError
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
@@ -110,6 +112,14 @@ class ReadingStopped(Exception):
     def __init__(self, line: int, col: int, message: str) -> None:
         super().__init__(f"{line}:{col}: {message}")
         self.line, self.col, self.message = line, col, message
+
+
+class OverAllowance(Exception):
+    """A sandboxed template would build more than `limit` bytes in one render."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"asks for more than {limit:,} bytes of memory")
+        self.limit = limit
 
 
 @dataclass(frozen=True, order=True)
