@@ -117,6 +117,21 @@ def test_no_one_step_makes_more_than_a_report(cli: Cli, template: str) -> None:
     refused(cli, template, OVER_A_REPORT)
 
 
+def test_templates_imported_and_kept_are_counted(cli: Cli) -> None:
+    """An import keeps the imported template's text, here escaped for HTML anew each time."""
+    templates = cli.ledger.parent / "templates"
+    (templates / "part.html.j2").write_text("{{ s }}", "utf-8")
+    (templates / "report.html.j2").write_text(
+        "{% set s = '<' * 10000000 %}"
+        f"{NS}{{% for i in range(1000) %}}{{% import 'part.html.j2' as part with context %}}"
+        "{% set ns.l = ns.l + [part] %}{% endfor %}",
+        "utf-8",
+    )
+    lines = cli("render", "-o", "-", "-f", "html", code=2).stderr.splitlines()
+    (line,) = [line for line in lines if not line.startswith("claimledger: note:")]
+    assert "report.html.j2:1" in line and OVER_ALLOWANCE in line, line
+
+
 def test_bytes_are_not_handed_to_a_template(cli: Cli) -> None:
     """`encode` would hand a template bytes, which `*` would then repeat unchecked."""
     refused(cli, "{{ 'x'.encode() * 2000000000 }}", "'encode' of 'str' object is unsafe")

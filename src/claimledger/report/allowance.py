@@ -87,8 +87,13 @@ class Allowance:
         where nothing is counted) can outgrow the allowance."""
         new_items = isinstance(values, str | Iterator)
         for item in values:
-            self.spend(REFERENCE + (sys.getsizeof(item) if new_items else 0))
+            made = new_items and isinstance(item, _MADE)
+            self.spend(REFERENCE + (sys.getsizeof(item) if made else 0))
             yield item
+
+
+_MADE = (str, int, float, list, tuple, dict, set, frozenset)
+"""What a filter or a call can make anew (a view of the report it can only hand on)."""
 
 
 def held_size(value: Any, *, items: bool = False) -> int:
@@ -363,6 +368,13 @@ def _sliced(value: Any, args: Args, kwargs: Kwargs, measure: Measure) -> Size:
     return Size(bytes=64 * _count(_argument(args, kwargs, 0, "slices")))
 
 
+def _authored(value: Any, args: Args, kwargs: Kwargs, measure: Measure) -> Size:
+    """The author's Markdown, rendered: a `>` line is a `<blockquote>`, and on the way
+    markdown-it makes a token of some hundreds of bytes for each mark, a mark a letter."""
+    text = measure.text(value)
+    return Size(chars=16 * text, bytes=1024 * text)
+
+
 def _attributes(value: Any, args: Args, kwargs: Kwargs, measure: Measure) -> Size:
     return Size(chars=ESCAPED * measure.text(value) + 16)
 
@@ -381,9 +393,8 @@ TEXT_FILTERS: dict[str, int] = {
     **dict.fromkeys(("safe", "string", "trim", "striptags", "sentence", "excerpt"), 1),
     **dict.fromkeys(("capitalize", "lower", "upper", "title", "upper_first"), 3),
     **dict.fromkeys(("e", "escape", "forceescape", "md_anchor", "code_block"), ESCAPED),
-    **dict.fromkeys(("md", "md_url", "md_link", "author_md"), 10),  # `@` is 10
+    **dict.fromkeys(("md", "md_url", "md_link"), 10),  # `@` is 10
     "urlencode": 12,  # a character as UTF-8 bytes, each `%XX`
-    "author_html": 16,  # a `>` line is a `<blockquote>`
 }
 """The filters that print their value, and how many characters they may make of one."""
 
@@ -398,6 +409,8 @@ FILTERS: dict[str, Rule] = {
     "xmlattr": _attributes,
     "tojson": _json,
     "json_script": _script_json,
+    "author_md": _authored,
+    "author_html": _authored,
     "batch": _batched,
     "slice": _sliced,
 }
@@ -412,6 +425,10 @@ ITERATED = frozenset(
 )
 """The filters that go through their value's items (a string's letters, too): their
 value is handed to them drawn (`Allowance.drawn`), so that what they keep is counted."""
+
+NEW_ITEMS = frozenset({"batch", "slice", "groupby", "dictsort"})
+"""The filters whose result holds containers of their own making (a list a batch), each
+counted with it; what the others' results hold was there before, or drawn."""
 
 SMALL = frozenset(
     {

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import jinja2
+import jinja2.environment
 import jinja2.runtime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
@@ -43,10 +44,27 @@ _REFUSED_ATTRIBUTES = frozenset({"encode", "to_bytes"})
 """What would hand a template bytes, which have no place in a report (and no size rule)."""
 
 
+class _BoundedTemplate(jinja2.Template):
+    """A template whose module (what `{% import %}` and `{% from %}` make of it) keeps its
+    text joined, sized and counted as a captured block's is, not as a list of pieces: a
+    template imported in a loop would keep each import's text, printed and escaped."""
+
+    def make_module(
+        self,
+        vars: dict[str, Any] | None = None,
+        shared: bool = False,
+        locals: Mapping[str, Any] | None = None,
+    ) -> jinja2.environment.TemplateModule:
+        context = self.new_context(vars, shared, locals)
+        text = self.environment.concat(self.root_render_func(context))
+        return jinja2.environment.TemplateModule(self, context, [text])
+
+
 class BoundedSandbox(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox, with what a template makes sized and counted (see the
     module); `fresh_allowance` before each render."""
 
+    template_class = _BoundedTemplate
     intercepted_binops = frozenset({"*", "+", "%", "-", "/", "//", "**"})
     intercepted_unops = frozenset({"-", "+"})
 
@@ -156,7 +174,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         args = tuple(self._drawn(value) for value in args)
         kwargs = {name: self._drawn(value) for name, value in kwargs.items()}
         args = self._sized_call(__obj, args, kwargs)
-        return self._made(super().call(__context, __obj, *args, **kwargs), items=True)
+        made = super().call(__context, __obj, *args, **kwargs)
+        return self._made(made, items=isinstance(getattr(__obj, "__self__", None), str))
 
     def _sized_call(self, function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """`args`, once the call is sized (a string's `join` is handed its items drawn)."""
@@ -219,7 +238,7 @@ def _bounded_filter(
             args = (*args[:first], value, *rest)
         if rule is not None:
             sandbox._check(rule(value, rest, kwargs, _measure()))
-        return sandbox._made(function(*args, **kwargs), items=True)
+        return sandbox._made(function(*args, **kwargs), items=name in sizes.NEW_ITEMS)
 
     return bounded
 
@@ -227,15 +246,18 @@ def _bounded_filter(
 def _text_filter(
     sandbox: BoundedSandbox, function: Callable[..., Any], times: int
 ) -> Callable[..., Any]:
-    """A filter that prints its value, making at most `times` characters of each of its."""
+    """A filter that prints its value (and its arguments), making at most `times`
+    characters of each of theirs."""
     first = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0
 
     @functools.wraps(function)
     def bounded(*args: Any, **kwargs: Any) -> Any:
         value = args[first]
-        if len(args) > first + 1 or kwargs:
+        text = len(value) if isinstance(value, str) else _printed_size(value)
+        if len(args) > first + 1 or kwargs:  # a link's address, a code block's language
             _bounded_counts(args[first + 1 :], kwargs)
-        _bounded(times * (len(value) if isinstance(value, str) else _printed_size(value)))
+            text += sum(map(_printed_size, (*args[first + 1 :], *kwargs.values())))
+        _bounded(times * text)
         return sandbox._made(function(*args, **kwargs))
 
     return bounded
