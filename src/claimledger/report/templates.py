@@ -386,11 +386,14 @@ def _compiled_in(store: CompiledStore | None, kind: str) -> jinja2.BytecodeCache
 
 @functools.cache
 def _compiler_version() -> str:
-    """This module as it compiles templates (its code generator, the environments'
-    options), the package's version, Jinja's and Python's bytecode's, in 16 hex digits."""
+    """The modules that compile templates (their code generators, the environments'
+    options: this one and the sandbox's), the package's version, Jinja's and Python's
+    bytecode's, in 16 hex digits."""
     from claimledger import __version__
+    from claimledger.report import sandbox
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(Path(sandbox.__file__).read_bytes())
     for version in (__version__, jinja2.__version__, sys.version):
         digest.update(version.encode() + b"\0")
     digest.update(importlib.util.MAGIC_NUMBER)
