@@ -27,7 +27,7 @@ MAX_LINES = 700
 
 HOMES: dict[str, tuple[str, ...]] = {
     "sqlite3": ("store/",),
-    "jinja2": ("report/templates.py",),
+    "jinja2": ("report/templates.py", "report/sandbox.py"),
     "rich": ("cli/",),
     "typer": ("cli/",),
     "subprocess": ("artifact.py",),

@@ -18,6 +18,7 @@ import pytest
 from claimledger.errors import TemplateError
 from claimledger.ledgerfile import load
 from claimledger.report import Report, Templates, packaged_templates, templates_loader
+from claimledger.report import sandbox as sandbox_module
 from claimledger.report import templates as templates_module
 from claimledger.report.formats import claim_reviews
 from test_render import FIXTURE, build, fixture_checks, fixture_previous
@@ -36,7 +37,7 @@ def report() -> Report:
 def sandbox_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The attributes the sandbox is asked for, as they are asked."""
     asked: list[str] = []
-    sandbox = templates_module._BoundedSandbox
+    sandbox = sandbox_module.BoundedSandbox
     original = sandbox.getattr
 
     def counting(self: Any, obj: Any, attribute: str) -> Any:
@@ -124,7 +125,7 @@ def test_a_template_that_brings_in_another_is_the_users_even_when_alike(
 def test_the_output_cap_holds_for_our_templates_too(
     monkeypatch: pytest.MonkeyPatch, report: Report
 ) -> None:
-    monkeypatch.setattr(templates_module, "MAX_OUTPUT", 10_000)
+    monkeypatch.setattr(sandbox_module, "MAX_OUTPUT", 10_000)
     with pytest.raises(TemplateError, match="a report holds at most 10,000"):
         render(Templates(templates_loader(None)), "report.md.j2", report)
 
@@ -134,8 +135,8 @@ def test_pieces_are_joined_and_counted_whatever_the_chunk(
     monkeypatch: pytest.MonkeyPatch, per_check: int
 ) -> None:
     pieces = ["a", "", "bc", "def", "g" * 10, "h"]
-    assert templates_module._bounded_text(iter(pieces), per_check) == "".join(pieces)
-    monkeypatch.setattr(templates_module, "MAX_OUTPUT", 16)
+    assert sandbox_module.bounded_text(iter(pieces), per_check) == "".join(pieces)
+    monkeypatch.setattr(sandbox_module, "MAX_OUTPUT", 16)
     with pytest.raises(jinja2.exceptions.SecurityError, match="at most 16"):
-        templates_module._bounded_text(iter(pieces), per_check)
-    assert templates_module._bounded_text(iter(pieces[:4]), per_check) == "abcdef"
+        sandbox_module.bounded_text(iter(pieces), per_check)
+    assert sandbox_module.bounded_text(iter(pieces[:4]), per_check) == "abcdef"

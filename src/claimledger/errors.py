@@ -21,6 +21,8 @@
                                   connected; the fetcher turns it into an outcome
     PrivateDestination            a host's address is not public and the policy does not
                                   allow it: nothing was connected; an outcome too
+    OverAllowance                 a sandboxed template asked for more memory than a render
+                                  may build; the render turns it into a TemplateError
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
@@ -125,6 +127,14 @@ class Unresolvable(Exception):
 class PrivateDestination(Exception):
     """A host that is, or resolves to, an address that is not public, where the run allows
     only public ones; the message names the host, the address and the way to allow it."""
+
+
+class OverAllowance(Exception):
+    """A sandboxed template would build more than `limit` bytes in one render."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"asks for more than {limit:,} bytes of memory")
+        self.limit = limit
 
 
 @dataclass(frozen=True, order=True)

@@ -35,6 +35,7 @@ from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger import Ledger
     from claimledger.report import Report
+    from claimledger.signedcache import SignedCache
     from claimledger.store import EvidenceStore
 
 
@@ -124,12 +125,13 @@ def render_command(
     return ExitCode.OK
 
 
-def compiled_templates() -> Path | None:
-    """Where this user's compiled templates are kept between renders (loaded as code, so
-    only in a directory of the user's alone: see `claimledger.userdirs`)."""
-    from claimledger.userdirs import cache_directory
+def compiled_templates() -> SignedCache | None:
+    """Where this user's compiled templates are kept between renders: loaded as code, so
+    in a directory of the user's alone, and believed only as signed with the user's own
+    key (see `claimledger.signedcache`)."""
+    from claimledger.signedcache import signed_cache
 
-    return cache_directory("templates")
+    return signed_cache("templates")
 
 
 def _workspace_templates(opts: Options) -> Path | None:

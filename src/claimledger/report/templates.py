@@ -2,8 +2,9 @@
 
 The caller hands in the loader (`templates_loader` gives the usual one: the user's
 template directory first, then the packaged defaults), so the report core never decides
-which files to read. What the loader finds is rendered in the sandbox unless it is one
-of our own templates word for word, which is our code (`Templates._is_ours`).
+which files to read. What the loader finds is rendered in the sandbox, bounded in what
+it may make (`claimledger.report.sandbox`), unless it is one of our own templates word
+for word, which is our code (`Templates._is_ours`).
 
 Nothing from the ledger or a web page can become markup or a link:
 
@@ -26,30 +27,28 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import inspect
-import itertools
+import importlib.util
 import keyword
+import marshal
 import re
 import signal
+import sys
 import threading
-import types
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import jinja2
 import jinja2.bccache
 import jinja2.runtime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
-from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 from jinja2.nodes import EvalContext
-from jinja2.runtime import markup_join, str_join
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from claimledger.errors import TemplateError
+from claimledger.errors import OverAllowance, TemplateError
 from claimledger.report.markup import (
     MarkdownText,
     author_html,
@@ -65,6 +64,7 @@ from claimledger.report.markup import (
     upper_first,
     without_controls,
 )
+from claimledger.report.sandbox import BoundedSandbox, bounded_text
 
 Loader = jinja2.BaseLoader
 
@@ -101,7 +101,30 @@ def templates_loader(user_templates: Path | None) -> Loader:
     packaged = _packaged_loader()
     if user_templates is None:
         return packaged
-    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(user_templates)), packaged])
+    return jinja2.ChoiceLoader([_FolderLoader(user_templates), packaged])
+
+
+class _FolderLoader(Loader):
+    """A folder of templates that may be a hostile checkout's: each file is read as
+    `claimledger.templatefiles` reads it (never through a link, never a FIFO or a device,
+    never more than a template may hold), so a template shows nothing else of the disk."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool] | None]:
+        from claimledger.templatefiles import read_template
+
+        parts = split_template_path(template)  # refuses `..`
+        if not parts:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            text = read_template(self.folder, parts)
+        except FileNotFoundError:
+            raise jinja2.TemplateNotFound(template) from None
+        return text, str(self.folder.joinpath(*parts)), None  # read once a render
 
 
 def _packaged_loader() -> Loader:
@@ -113,95 +136,8 @@ def packaged_templates() -> list[str]:
     return sorted(name for name in templates_loader(None).list_templates() if name.endswith(".j2"))
 
 
-MAX_OUTPUT = 64 * 1024 * 1024
-"""Characters one report may have; a template that writes more is broken or hostile."""
-
 MAX_SECONDS = 120
 """How long one report may take to lay out (a template that loops for ever is stopped)."""
-
-
-class _BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The sandbox, with the sizes a template can ask for bounded: `'x' * n`, any int handed
-    to a filter or a method, and any string or list a template makes (by `~`, `+`, `%`,
-    a method, a filter, a block it captures) may not exceed what a report may hold, printed
-    or not. A checkout's templates run no code, and cannot exhaust memory either."""
-
-    intercepted_binops = frozenset({"*", "+", "%"})
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._safe_attributes: dict[tuple[type, str], bool] = {}
-        self.code_generator_class = _BoundedCodeGenerator
-
-    @staticmethod
-    def concat(pieces: Iterable[str]) -> str:
-        """What a `{% set %}` block, a macro or a call block captures, joined as Jinja joins
-        it, stopping past MAX_OUTPUT: printed into a block, nothing reaches the report's cap."""
-        return _bounded_text(iter(pieces))
-
-    def joined(self, pieces: tuple[Any, ...], markup: bool) -> str:
-        """`a ~ b`, as Jinja joins it (escaping in HTML), once the pieces' size is told: a
-        template doubling a string in a loop would print nothing and fill the memory."""
-        _bounded(sum(len(str(piece)) for piece in pieces))
-        text: str = _bounded_size(markup_join(pieces) if markup else str_join(pieces))
-        return text
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        """The sandbox's answer, remembered by the object's type and the attribute's name,
-        which are all it depends on (a report reads the same few attributes of thousands
-        of claims, quotes and sources)."""
-        kind = type(obj)
-        key = (kind, attr)
-        safe = self._safe_attributes.get(key)
-        if safe is None:
-            safe = super().is_safe_attribute(obj, attr, value)
-            if obj.__class__ is kind:  # so that `isinstance` answers by the type alone
-                self._safe_attributes[key] = safe
-        return safe
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        """The sandbox's `getattr`, straight to the value when the sandbox has already
-        found this attribute of this type safe and the value is no method (a `str.format`
-        is the one kind of value the sandbox hands out wrapped)."""
-        if self._safe_attributes.get((type(obj), attribute)):
-            value = getattr(obj, attribute, _ABSENT)
-            if value is not _ABSENT and type(value) not in _METHODS:
-                return value
-        return super().getattr(obj, attribute)
-
-    def call_binop(
-        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
-    ) -> Any:
-        if operator == "*":
-            for sequence, count in ((left, right), (right, left)):
-                if isinstance(sequence, _SIZED) and isinstance(count, int):
-                    _bounded(len(sequence) * count)
-        elif operator == "+" and isinstance(left, _SIZED) and isinstance(right, _SIZED):
-            _bounded(len(left) + len(right))
-        return _bounded_size(super().call_binop(context, operator, left, right))
-
-    def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not isinstance(value, bool):
-                _bounded(value)
-        if getattr(__obj, "__func__", __obj) is _STR_REPLACE and isinstance(__obj.__self__, str):
-            _bounded(_replaced_size(__obj.__self__, *args))
-        return _bounded_size(super().call(__context, __obj, *args, **kwargs))
-
-
-class _BoundedCodeGenerator(CodeGenerator):
-    """Jinja's code, with each `~` joined by the sandbox's `joined`, which bounds it."""
-
-    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
-        self.write("environment.joined((")
-        for piece in node.nodes:
-            self.visit(piece, frame)
-            self.write(", ")
-        # Jinja's own choice of join, made when it is known (see CodeGenerator.visit_Concat)
-        if frame.eval_ctx.volatile:
-            self.write("), context.eval_ctx.volatile)")
-        else:
-            self.write(f"), {bool(frame.eval_ctx.autoescape)})")
 
 
 class _OwnCodeGenerator(CodeGenerator):
@@ -250,65 +186,6 @@ class _OwnEnvironment(jinja2.Environment):
     code_generator_class = _OwnCodeGenerator
 
 
-_SIZED = (str, list, tuple)
-_STR_REPLACE = str.replace
-
-
-def _replaced_size(text: str, *args: Any) -> int:
-    """How long `text.replace(*args)` would be (`"ab".replace("", s)` puts `s` between every
-    letter), told before it is made; 0 when the arguments are not what `replace` takes."""
-    if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
-        return 0
-    old, new = args[0], args[1]
-    times = text.count(old)
-    if len(args) > 2 and isinstance(args[2], int) and args[2] >= 0:
-        times = min(times, args[2])
-    return len(text) + times * (len(new) - len(old))
-
-
-def _bounded_size(value: Any) -> Any:
-    """`value`, once it is clear that a string, list or tuple made by a template's code is
-    no bigger than a report may be (checked after the one step that made it)."""
-    if isinstance(value, _SIZED):
-        _bounded(len(value))
-    return value
-
-
-_ABSENT = object()
-_METHODS = frozenset({types.MethodType, types.BuiltinMethodType})
-"""The kinds of value the sandbox's `getattr` may hand out wrapped (a bound `str.format`)."""
-
-
-def _bounded(size: int) -> None:
-    if size > MAX_OUTPUT:
-        raise SecurityError(f"asks for {size:,} characters; a report holds at most {MAX_OUTPUT:,}")
-
-
-def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
-    """A filter whose int arguments (widths, counts) and result are bounded as `call`'s are."""
-
-    @functools.wraps(function)
-    def bounded(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > 1 or kwargs:  # most filters are given their value alone
-            for value in (*args[1:], *kwargs.values()):
-                if isinstance(value, int) and not isinstance(value, bool):
-                    _bounded(value)
-        return _bounded_size(function(*args, **kwargs))
-
-    return bounded
-
-
-def _takes_arguments(function: Callable[..., Any]) -> bool:
-    """Whether a filter can be handed anything besides its value (a filter that cannot, such
-    as `md`, cannot be handed a size either); yes when its signature cannot be read."""
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return True
-    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-    return len(parameters) != 1 or any(p.kind in variadic for p in parameters)
-
-
 _Environment = TypeVar("_Environment", bound=jinja2.Environment)
 
 
@@ -316,9 +193,8 @@ def _report_environment(
     kind: type[_Environment], loader: Loader, compiled: jinja2.BytecodeCache | None = None
 ) -> _Environment:
     """An environment of `kind` that reads and prints as every report template is read
-    and printed, ours and the user's alike: the report's filters (each int argument and
-    each result of a filter bounded), its finalize, escaping and whitespace; `compiled`
-    keeps its compiled templates between runs."""
+    and printed, ours and the user's alike: the report's filters, its finalize, escaping
+    and whitespace; `compiled` keeps its compiled templates between runs."""
     environment = kind(
         loader=loader,
         bytecode_cache=compiled,
@@ -333,11 +209,10 @@ def _report_environment(
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.filters.update(FILTERS)
-    environment.filters = {
-        name: _bounded_filter(function) if _takes_arguments(function) else function
-        for name, function in environment.filters.items()
-    }
+    if isinstance(environment, BoundedSandbox):
+        environment.add_filters(FILTERS)  # each sized and counted
+    else:
+        environment.filters.update(FILTERS)
     return environment
 
 
@@ -350,17 +225,18 @@ class Templates:
 
     StrictUndefined, so a misspelt name is an error; HTML autoescaped; Markdown escaped by
     the `md` filter and, for anything printed without it, by `finalize`. A report is cut
-    off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds.
+    off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds, and a
+    sandboxed one past its memory allowance (`claimledger.report.allowance`).
 
-    `compiled`: a directory of the user's own where templates are kept compiled between
-    runs (what it holds is loaded as code: the caller vouches that no one else can write
-    there), so that a template is parsed and compiled once per version of its text.
+    `compiled`: where templates are kept compiled between runs, so that a template is
+    parsed and compiled once per version of its text; what it hands back is loaded as
+    code, so it must hand back only what this user's own runs wrote (`CompiledStore`).
     """
 
-    def __init__(self, loader: Loader, compiled: Path | None = None) -> None:
+    def __init__(self, loader: Loader, compiled: CompiledStore | None = None) -> None:
         self.loader = loader
         self.environment = _report_environment(
-            _BoundedSandbox, loader, _compiled_in(compiled, "sandboxed")
+            BoundedSandbox, loader, _compiled_in(compiled, "sandboxed")
         )
         self._packaged = _packaged_loader()
         self._ours: jinja2.Environment = _report_environment(
@@ -419,14 +295,22 @@ class Templates:
             with _time_limit(MAX_SECONDS):
                 if self._is_ours(name):
                     pieces = self._ours.get_template(name).generate(**context)
-                    text = _bounded_text(pieces, per_check=_OURS_PER_CHECK)
+                    text = bounded_text(pieces, per_check=_OURS_PER_CHECK)
                 else:
-                    text = _bounded_text(self.environment.get_template(name).generate(**context))
+                    self.environment.fresh_allowance()
+                    text = bounded_text(self.environment.get_template(name).generate(**context))
+        except OverAllowance as error:
+            where = _template_frame(error.__traceback__) or name
+            raise TemplateError(f"template {where} {error} to lay out (fix the template)") from None
+        except MemoryError:  # past what the machine gives: no traceback, the template named
+            raise TemplateError(f"template {name} ran out of memory (fix the template)") from None
         except jinja2.TemplateSyntaxError as error:
             where = f"{error.filename or error.name or name}:{error.lineno}"
             raise TemplateError(f"{where}: {error.message} (fix the template)") from None
         except jinja2.TemplateNotFound as error:
             raise TemplateError(f"template {error.name!r} not found") from None
+        except (RecursionError, SyntaxError) as error:  # Python's limits, met by the template
+            raise TemplateError(f"{_too_deep_where(error, name)}: {_TOO_DEEP}") from None
         except (
             jinja2.TemplateError,
             TypeError,
@@ -442,57 +326,83 @@ class Templates:
         return text if text.endswith("\n") else text + "\n"
 
 
-class _KeptCompiled(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept in a directory: one that cannot be read or written there is
-    compiled (again), and the report is written all the same."""
+_TOO_DEEP = (
+    "nests too deeply (a template that includes itself, a macro that calls itself, "
+    "or blocks within blocks past what Python allows) (fix the template)"
+)
+
+
+def _too_deep_where(error: RecursionError | SyntaxError, name: str) -> str:
+    """Where a template went past Python's nesting limits: the innermost template frame of
+    a recursion, the file whose compiled form Python refused, else the template rendered.
+    (Python's own line number is that of the code Jinja made, which no author wrote.)"""
+    if isinstance(error, SyntaxError):
+        filename = error.filename or ""
+        return name if filename.startswith("<") or not filename else filename
+    return _template_frame(error.__traceback__) or name
+
+
+class CompiledStore(Protocol):
+    """Where compiled templates are kept between runs: bytes handed back only as they were
+    written by this user's own runs (`claimledger.signedcache`), since they are loaded as
+    code; a store that cannot keep them returns None and the template is compiled anew."""
+
+    def read(self, name: str) -> bytes | None: ...
+
+    def write(self, name: str, data: bytes) -> None: ...
+
+
+class _KeptCompiled(jinja2.BytecodeCache):
+    """Compiled templates in a `CompiledStore`, one file per template, named by the kind
+    of environment, the compiler's version and the template's name, holding the checksum
+    of the text it was compiled from and the code (marshal, never pickle). The store
+    hands back only what it verified; the checksum then says whether it is of this text."""
+
+    def __init__(self, store: CompiledStore, kind: str) -> None:
+        self.store = store
+        self.prefix = f"{kind}-{_compiler_version()}-"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
+        kept = self.store.read(self.prefix + bucket.key)
+        if kept is None:
+            return
+        checksum, _, code = kept.partition(b"\n")
+        if checksum == bucket.checksum.encode("ascii"):
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                bucket.code = marshal.loads(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+        if bucket.code is not None:
+            data = bucket.checksum.encode("ascii") + b"\n" + marshal.dumps(bucket.code)
+            self.store.write(self.prefix + bucket.key, data)
 
 
-def _compiled_in(directory: Path | None, kind: str) -> jinja2.BytecodeCache | None:
+def _compiled_in(store: CompiledStore | None, kind: str) -> jinja2.BytecodeCache | None:
     """Where an environment of `kind` keeps its compiled templates: apart from the other
     kind's (the sandbox compiles `~` to bounded joins), and apart from what another
-    version of this module compiled (the file names say which). Jinja checks the rest
-    itself: its own version, Python's, and the template's text."""
-    if directory is None:
-        return None
-    return _KeptCompiled(str(directory), f"{kind}-{_compiler_version()}-%s.cache")
+    version of this module, of Jinja or of Python compiled (the names say which)."""
+    return None if store is None else _KeptCompiled(store, kind)
 
 
 @functools.cache
 def _compiler_version() -> str:
-    """This module as it compiles templates (its code generator, the environments'
-    options) and the package's version, in 16 hex digits."""
+    """The modules that compile templates (their code generators, the environments'
+    options: this one and the sandbox's), the package's version, Jinja's and Python's
+    bytecode's, in 16 hex digits."""
     from claimledger import __version__
+    from claimledger.report import sandbox
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(__version__.encode())
+    digest.update(Path(sandbox.__file__).read_bytes())
+    for version in (__version__, jinja2.__version__, sys.version):
+        digest.update(version.encode() + b"\0")
+    digest.update(importlib.util.MAGIC_NUMBER)
     return digest.hexdigest()[:16]
 
 
 _REFERENCES = re.compile(r"\{%[-+]?\s*(?:include|import|extends|from)\b")
 """The start of a statement that brings in another template (each is a tag of its own,
 so the text has one of these wherever a template's code does)."""
-
-
-def _bounded_text(pieces: Iterator[str], per_check: int = 1) -> str:
-    """The rendered pieces joined, stopping once they pass MAX_OUTPUT: counted after
-    every `per_check` pieces (a user's template after each, since one piece of it may be
-    as big as a report; a piece of ours is no bigger than a value of the ledger)."""
-    kept: list[str] = []
-    size = 0
-    while chunk := list(itertools.islice(pieces, per_check)):
-        size += sum(map(len, chunk))
-        if size > MAX_OUTPUT:
-            _bounded(size)
-        kept += chunk
-    return "".join(kept)
 
 
 _OURS_PER_CHECK = 4096
