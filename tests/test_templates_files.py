@@ -27,6 +27,7 @@ def project(tmp_path: Path) -> Path:
     project = tmp_path / "project"
     (project / "templates").mkdir(parents=True)
     shutil.copyfile(FIXTURE, project / "claims.yaml")
+    Cli(project / "claims.yaml")("trust")  # trusted: the reading of the files is tested
     return project
 
 

@@ -78,6 +78,11 @@ class Source:
         """Sources sharing this key count once toward `min_sources`."""
         return f"source:{self.id}" if self.independent else f"publisher:{self.publisher}"
 
+    @property
+    def counted_as(self) -> str:
+        """Who the source counts for, as a report's cross-check line names it."""
+        return f"{self.publisher} (marked independent)" if self.independent else self.publisher
+
 
 @dataclass(frozen=True)
 class Quote:

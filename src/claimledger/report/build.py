@@ -416,12 +416,9 @@ def _cross_check(ledger: Ledger, quote: Quote) -> str:
     if len(cited) == 1:
         return "single-source"
     sources = [ledger.sources[sid] for sid in cited]
-    keys = {source.independence_key for source in sources}
-    if len(keys) == 1:
+    if len(keys := {source.independence_key for source in sources}) == 1:
         return f"cross-checked on {len(cited)} sources of one publisher, {sources[0].publisher}"
-    counted = dict.fromkeys(
-        f"{s.publisher} (marked independent)" if s.independent else s.publisher for s in sources
-    )
+    counted = dict.fromkeys(source.counted_as for source in sources)
     return f"cross-checked on {len(cited)} sources, {len(keys)} independent: {', '.join(counted)}"
 
 
