@@ -12,7 +12,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from claimledger.ledger import Ledger
-from claimledger.records import CheckRecord, latest_by_key
+from claimledger.records import CheckRecord, changed_words_said, latest_by_key
 
 
 @dataclass(frozen=True)
@@ -67,12 +67,7 @@ def accept_plan(
             elif len(wordings) > 1:
                 refused.append(f"{where}: its sources now word it differently: {wordings}")
             elif meaning and not even_if_meaning_changed:
-                words = "; ".join(
-                    f"{w.kind + ': ' if w.kind else ''}{w.quote or '-'} -> {w.page or '-'}"
-                    for c in drifted
-                    for w in c.changed_words
-                    if w.meaningful
-                )
+                words = changed_words_said(w for c in drifted for w in c.changed_words)
                 refused.append(
                     f"{where}: the rewording changed its meaning ({words}); re-read the page, "
                     "then use --even-if-meaning-changed if the new wording is what you rely on"

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from claimledger.ledger import Artifact, Ledger
 
 TRUST_FILE = "trusted.json"
+TEMPLATES = "templates"
+"""The folder of report templates beside a ledger."""
 
 
 class Consent(StrEnum):
@@ -120,7 +122,7 @@ def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
     return Consent.TRUSTED if given == _asked(asks) else Consent.CHANGED
 
 
-def asks_of(config: Config, ledger: Ledger | None, templates: Path | None) -> list[str]:
+def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     """What the workspace's own files ask beyond the defaults, one line each: settings
     that widen what claimledger may reach (`config`), sources of `ledger` marked to be
     read from private addresses, and a folder of report `templates` beside the ledger."""
@@ -135,8 +137,8 @@ def asks_of(config: Config, ledger: Ledger | None, templates: Path | None) -> li
     if ledger is not None:
         marked = sorted(s.id for s in ledger.sources.values() if s.allow_private)
         asks += [f"claims.yaml: source {source_id}: allow_private" for source_id in marked]
-    if templates is not None:
-        asks.append(f"{templates.name}/: report templates")
+    if (home / TEMPLATES).is_dir():
+        asks.append(f"{TEMPLATES}/: report templates")
     return asks
 
 

@@ -110,7 +110,7 @@ def _trust_what_init_made(ledger: Path) -> None:
     from claimledger.trust import asks_of, trust
 
     try:
-        trust(ledger, {}, asks_of(Config(), None, ledger.parent / "templates"))
+        trust(ledger, {}, asks_of(Config(), None, ledger.parent))
     except EnvironmentProblem as problem:
         err.print(f"claimledger: note: templates/ not trusted yet: {problem}", markup=False)
 

@@ -156,19 +156,18 @@ def workspace(opts: Options, ledger: Ledger | None, *, templates: bool = False) 
     it (`claimledger trust`), since a cloned checkout is somebody else's. What this use
     (`templates`, else fetching) loses for want of trust is said."""
     from claimledger.config import read_config
-    from claimledger.trust import Consent, asks_of, settings_consent, without_asks
+    from claimledger.trust import TEMPLATES, Consent, asks_of, settings_consent, without_asks
     from claimledger.urls import UrlMap
 
     config = read_config(opts.home)
     if config.path is not None:
         refuse_foreign(config.path)
     UrlMap.parse(list(config.maps))  # a setting in error is said, trusted or not
-    folder = opts.home / "templates"
-    asks = asks_of(config, ledger, folder if folder.is_dir() else None)
+    asks = asks_of(config, ledger, opts.home)
     consent = settings_consent(opts.ledger, asks)
     if consent is Consent.TRUSTED:
         return Workspace(config, trusted=True)
-    lost = [ask for ask in asks if ask.startswith(f"{folder.name}/") == templates]
+    lost = [ask for ask in asks if ask.startswith(f"{TEMPLATES}/") == templates]
     if lost:
         why = "changed since you trusted it" if consent is Consent.CHANGED else "not trusted"
         err.print(

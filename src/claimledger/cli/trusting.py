@@ -100,8 +100,7 @@ def _asks(path: Path, ledger: Ledger) -> list[str]:
     from claimledger.config import read_config
     from claimledger.trust import asks_of
 
-    folder = path.parent / "templates"
-    return asks_of(read_config(path.parent), ledger, folder if folder.is_dir() else None)
+    return asks_of(read_config(path.parent), ledger, path.parent)
 
 
 def _revoke(path: Path, claim_ids: set[str] | None) -> ExitCode:
