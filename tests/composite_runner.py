@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claimledger.safeyaml import load_located
+from claimledger.ledger.safeyaml import load_located
 
 STEP_TIMEOUT = 120  # seconds; a step only runs claimledger on a loopback site
 SHELLS = {

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import destinations
-from claimledger.store import EvidenceStore
+from claimledger.evidence.store import EvidenceStore
+from claimledger.web import destinations
 from dns_server import NameServer
 from webserver import PageServer
 

@@ -1,10 +1,20 @@
-"""The house rules, checked on the source itself: which module may import what, how large a
+"""The house rules, checked on the source itself: which layer may import what, how large a
 module may grow, and where exceptions are defined.
 
-The layers: a pure core (ledger, extract, match, grade, accept, report, records, urls)
-that reads no file, network or clock; the edges around it (fetch, store, ledgerfile,
-artifact, demo, config); and the command line (cli/) that wires them. Each library with
-side effects has one home, so that a reader knows where to look for each kind of I/O.
+The folders are the layers (see docs/architecture.md):
+
+    cli/        parses, calls one service, prints
+    ledger/     the model, claims.yaml read and edited, the config file
+    web/        the only door to the network
+    reading/    pure: a page's bytes to text, a quote matched in it
+    evidence/   the refresh and its after-steps, the readers' pool, the archive, store/
+    grading/    grades from evidence: rules, accepting, artifacts
+    report/     every output format
+    workspace/  trust, the user's private directories, the demo
+
+and records, errors, urls, addresses and versions are the values every layer shares.
+Each library with side effects has one home, so that a reader knows where to look for
+each kind of I/O.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import ledgercache
+from claimledger.ledger import cache as ledgercache
 from evidence_site import serve_v1, write_ledger
 from webserver import PageServer
 
@@ -26,44 +36,61 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "claimledger"
 MAX_LINES = 700
 
 HOMES: dict[str, tuple[str, ...]] = {
-    "sqlite3": ("store/",),
+    "sqlite3": ("evidence/store/",),
     "jinja2": ("report/templates.py", "report/sandbox.py"),
     "rich": ("cli/",),
     "typer": ("cli/",),
-    "subprocess": ("artifact.py",),
-    "httpx": ("fetch/",),
+    "subprocess": ("grading/artifact.py",),
+    "httpx": ("web/",),
 }
 """A library with side effects, and the only modules that may import it."""
 
-PURE = (
-    "accept.py",
-    "addresses.py",
-    "ci_formats.py",
-    "decoding.py",
-    "edits.py",
-    "extract.py",
-    "grade/",
-    "jsontext.py",
-    "located.py",
-    "ledger.py",
-    "match/",
-    "pagehead.py",
-    "plainyaml.py",
-    "records.py",
-    "report/",
-    "safeyaml.py",
-    "schema.py",
-    "shape.py",
-    "soundness.py",
-    "strictschema.py",
-    "urls.py",
-    "vocabulary.py",
-    "yamledit.py",
-)
-"""Modules that do no I/O of their own: they import none of the edges. (refresh.py is the
-loop that wires fetch to the core; it records nothing and prints nothing.)"""
+SHARED = ("records.py", "errors.py", "urls.py", "addresses.py", "versions.py")
+"""The values every layer shares: they import no layer."""
 
-EDGES = ("claimledger.store", "claimledger.fetch", "claimledger.ledgerfile", "claimledger.cli")
+LAYERS: dict[str, tuple[str, ...]] = {
+    "reading/": ("web", "evidence", "ledger", "grading", "report", "workspace", "cli"),
+    "grading/": ("web", "evidence", "report", "workspace.trust", "cli"),
+    "report/": ("web", "evidence", "grading.artifact", "cli"),
+    "web/": ("evidence", "ledger", "grading", "report", "cli"),
+    "ledger/": ("web", "evidence", "report", "cli"),
+    "evidence/": ("grading", "report", "cli"),
+    "workspace/": ("web", "evidence", "report", "cli"),
+}
+"""A layer, and the layers it must not import (by their dotted names under claimledger)."""
+
+PURE = (
+    "reading/",
+    "grading/rules.py",
+    "grading/verdicts.py",
+    "grading/quotes.py",
+    "grading/review.py",
+    "grading/accept.py",
+    "ledger/model.py",
+    "ledger/edits.py",
+    "ledger/located.py",
+    "ledger/plainyaml.py",
+    "ledger/safeyaml.py",
+    "ledger/schema.py",
+    "ledger/shape.py",
+    "ledger/soundness.py",
+    "ledger/strictschema.py",
+    "ledger/vocabulary.py",
+    "ledger/yamledit.py",
+    "report/ci_formats.py",
+    "report/jsontext.py",
+    "report/bidi.py",
+    "web/pacing.py",
+    *SHARED,
+)
+"""Modules that do no I/O of their own: they import none of the edges."""
+
+EDGES = (
+    "claimledger.evidence.store",
+    "claimledger.web",
+    "claimledger.ledger.file",
+    "claimledger.cli",
+)
 IO_MODULES = ("os", "shutil", "socket", "sqlite3", "subprocess", "tempfile", "httpx")
 
 
@@ -92,7 +119,9 @@ ALL = list(modules())
 
 def test_the_package_is_read() -> None:
     names = [name for name, _, _ in ALL]
-    assert {"cli/app.py", "store/__init__.py", "report/build.py", "records.py"} <= set(names)
+    assert {"cli/app.py", "evidence/store/__init__.py", "report/build.py", "records.py"} <= set(
+        names
+    )
 
 
 @pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
@@ -121,6 +150,35 @@ def test_the_core_imports_no_edge(name: str, tree: ast.Module, lines: int) -> No
         assert not module.startswith(EDGES), f"{name} (pure) imports the edge {module}"
         assert module.split(".")[0] not in IO_MODULES, f"{name} (pure) imports {module}"
         assert module != "claimledger.report.templates" or name.startswith("report/")
+
+
+def test_the_top_level_holds_only_the_shared_values() -> None:
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert top == sorted(("__init__.py", "__main__.py", *SHARED))
+
+
+@pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
+def test_each_layer_imports_only_the_layers_below_it(
+    name: str, tree: ast.Module, lines: int
+) -> None:
+    forbidden = [
+        f"claimledger.{layer}"
+        for folder, layers in LAYERS.items()
+        if name.startswith(folder)
+        for layer in layers
+    ]
+    if name in SHARED:
+        forbidden = [f"claimledger.{folder.rstrip('/')}" for folder in LAYERS] + ["claimledger.cli"]
+    for module in imported(tree):
+        hit = [f for f in forbidden if module == f or module.startswith(f + ".")]
+        assert not hit, f"{name} imports {module}: its layer may not import {hit[0]}"
+
+
+def test_nothing_outside_the_command_line_imports_it() -> None:
+    for name, tree, _ in ALL:
+        if name.startswith("cli/") or name == "__main__.py":
+            continue
+        assert not any(m.startswith("claimledger.cli") for m in imported(tree)), name
 
 
 @pytest.mark.parametrize(("name", "tree", "lines"), ALL, ids=[name for name, _, _ in ALL])
@@ -158,7 +216,7 @@ def test_reading_a_page_loads_no_ledger_reader_css_compiler_or_http_command_line
     compiled only for a source's own `select`, and httpx's own command line (click,
     pygments) is never loaded."""
     probe = (
-        "import sys, claimledger.cli, claimledger.fetch, claimledger.refresh\n"
+        "import sys, claimledger.cli, claimledger.web.fetch, claimledger.evidence.refresh\n"
         "print(sorted({name.split('.')[0] for name in sys.modules}))"
     )
     done = subprocess.run(
@@ -204,7 +262,7 @@ def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_take
     """A ledger the cache holds is built from its plain data, without the YAML library;
     the evidence store is opened without a lock by a command that only reads it (the
     writer lock's library loads when a run begins)."""
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
 
     ledger = tmp_path / "claims.yaml"
     ledger.write_text((PACKAGE.parents[1] / "claims.yaml").read_text(encoding="utf-8"))
@@ -219,7 +277,7 @@ def test_a_command_on_a_ledger_read_before_loads_no_yaml_and_one_that_reads_take
         assert sorted(again & {"yaml", "filelock"}) == [], command
 
 
-READERS = {"lxml", "rapidfuzz", "claimledger.pageread", "claimledger.extract"}
+READERS = {"lxml", "rapidfuzz", "claimledger.evidence.pageread", "claimledger.reading.extract"}
 """The page reader and the matcher, which a refresh loads only for a page it reads."""
 
 
@@ -242,7 +300,7 @@ def test_a_refresh_of_unchanged_pages_loads_no_reader_and_asks_for_no_robots_txt
         f"open({str(imported)!r}, 'w').close()\nraise ImportError('a stand-in')\n"
     )
     warm = loaded_by(tmp_path, *refresh, path=installed)
-    assert sorted(warm & (READERS | {"claimledger.relocate", "multiprocessing"})) == []
+    assert sorted(warm & (READERS | {"claimledger.evidence.relocate", "multiprocessing"})) == []
     assert not imported.exists()
     assert page_server.hits("/robots.txt") == 1
     asked = [request.headers.get("if-none-match") for request in page_server.page_requests]

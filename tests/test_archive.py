@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
-import claimledger.archive as archive_module
-import claimledger.fetch as fetch_module
+import claimledger.evidence.archive as archive_module
+import claimledger.web.fetch as fetch_module
 from archive_server import WebArchive
-from claimledger.archive import (
+from claimledger.errors import InputError
+from claimledger.evidence.archive import (
     Capture,
     archive_settings,
     captured_at,
@@ -32,13 +33,14 @@ from claimledger.archive import (
     parse_cdx,
     snapshot_parts,
 )
-from claimledger.asread import check_as_read
-from claimledger.config import Config
-from claimledger.errors import InputError
-from claimledger.fetch import make_client
-from claimledger.grade import regrade
-from claimledger.ledger import parse
-from claimledger.ledgerfile import load
+from claimledger.evidence.asread import check_as_read
+from claimledger.evidence.refresh import plan
+from claimledger.evidence.store import EvidenceStore
+from claimledger.grading.rules import regrade
+from claimledger.ledger.config import Config
+from claimledger.ledger.file import load
+from claimledger.ledger.model import parse
+from claimledger.ledger.vocabulary import Grade
 from claimledger.records import (
     DEFAULT_POLICY,
     ArchiveLookup,
@@ -46,10 +48,8 @@ from claimledger.records import (
     CheckRecord,
     CheckStatus,
 )
-from claimledger.refresh import plan
-from claimledger.store import EvidenceStore
 from claimledger.urls import names_public_site
-from claimledger.vocabulary import Grade
+from claimledger.web.fetch import make_client
 from cli_runner import Cli
 from evidence_site import page
 from webserver import PageServer

@@ -21,12 +21,12 @@ import lxml.html
 import pytest
 from markdown_it import MarkdownIt
 
-from claimledger.artifact import describe_runner
-from claimledger.ledgerfile import load
+from claimledger.evidence.store import EvidenceStore
+from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
+from claimledger.grading.artifact import describe_runner
+from claimledger.ledger.file import load
+from claimledger.ledger.vocabulary import Grade
 from claimledger.records import ArtifactRun
-from claimledger.store import EvidenceStore
-from claimledger.store.schema import MIGRATIONS, SCHEMA_VERSION
-from claimledger.vocabulary import Grade
 from cli_runner import Cli
 
 PRINT_SAID = [sys.executable, "-c", "print(open('said.txt').read().strip())"]

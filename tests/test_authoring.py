@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from claimledger import ledgerfile
 from claimledger.cli.app import LEDGER_VARIABLE
-from claimledger.ledgerfile import load
-from claimledger.vocabulary import Basis, Grade
+from claimledger.ledger import file as ledgerfile
+from claimledger.ledger.file import load
+from claimledger.ledger.vocabulary import Basis, Grade
 from cli_runner import Cli, claimledger
 
 LEDGER = """\

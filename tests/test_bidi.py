@@ -20,7 +20,7 @@ import cmarkgfm
 import pytest
 from lxml import html as lxml_html
 
-from claimledger.bidi import BIDI_CONTROLS
+from claimledger.report.bidi import BIDI_CONTROLS
 from cli_runner import Cli
 from evidence_site import page
 from webserver import PageServer
@@ -172,7 +172,7 @@ def test_the_ci_formats_show_markers(cli: Cli) -> None:
 
 
 def test_the_drift_list_shows_markers_in_its_code_blocks() -> None:
-    from claimledger.ci_formats import drift_list
+    from claimledger.report.ci_formats import drift_list
 
     check = {"claim_id": "replicas", "status": "drifted", "meaning_changed": False}
     check |= {"url": "https://docs.example/a", "quote_text": QUOTE, "current": WORDING}

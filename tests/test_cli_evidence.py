@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from claimledger.ledgerfile import load
-from claimledger.vocabulary import Grade
+from claimledger.ledger.file import load
+from claimledger.ledger.vocabulary import Grade
 from cli_runner import Cli, claimledger
 from evidence_site import (
     ALARM,

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from claimledger.ledgerfile import load
-from claimledger.store import EvidenceStore
+from claimledger.evidence.store import EvidenceStore
+from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer, redirect

@@ -23,10 +23,11 @@ import pytest
 import yaml
 from typer.testing import Result
 
-from claimledger import __version__, ledgerfile
+from claimledger import __version__
 from claimledger.errors import ExitCode
-from claimledger.ledgerfile import load
-from claimledger.vocabulary import Grade
+from claimledger.ledger import file as ledgerfile
+from claimledger.ledger.file import load
+from claimledger.ledger.vocabulary import Grade
 from cli_runner import claimledger
 
 GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]

@@ -397,7 +397,7 @@ def test_verbose_refresh_says_each_page_and_each_check(cli: Cli, page_server: Pa
 
 BUGGY = """
 import sys
-from claimledger import ledger
+from claimledger.ledger import model as ledger
 from claimledger.cli import main
 
 def broken(*args, **kwargs):

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from claimledger.errors import ExitCode
-from claimledger.ledger import ledger_schema
-from claimledger.ledgerfile import load
+from claimledger.ledger.file import load
+from claimledger.ledger.model import ledger_schema
 from cli_runner import Cli
 
 TIME_LIMIT = 120  # seconds; the demo takes a few, this only stops a hung run

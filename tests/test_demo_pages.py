@@ -19,7 +19,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from claimledger.demo import (
+from claimledger.errors import DemoDataError
+from claimledger.ledger.file import load
+from claimledger.ledger.model import Ledger
+from claimledger.reading.extract import extract_text
+from claimledger.reading.match import Match, locate, prepare
+from claimledger.records import FetchPolicy, FetchResult, Validators
+from claimledger.urls import UrlMap
+from claimledger.web.fetch import fetch_all, make_client
+from claimledger.workspace.demo import (
     PageServer,
     answer,
     demo_data,
@@ -27,14 +35,6 @@ from claimledger.demo import (
     load_version,
     serve_pages,
 )
-from claimledger.errors import DemoDataError
-from claimledger.extract import extract_text
-from claimledger.fetch import fetch_all, make_client
-from claimledger.ledger import Ledger
-from claimledger.ledgerfile import load
-from claimledger.match import Match, locate, prepare
-from claimledger.records import FetchPolicy, FetchResult, Validators
-from claimledger.urls import UrlMap
 
 LEDGER_PATH = Path(__file__).resolve().parents[1] / "claims.yaml"
 LEDGER: Ledger = load(LEDGER_PATH)

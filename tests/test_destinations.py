@@ -26,12 +26,12 @@ import httpx
 import pytest
 import trustme
 
-from claimledger import destinations
 from claimledger.addresses import Address, is_public
-from claimledger.destinations import Guard
-from claimledger.fetch import fetch_all, make_client
-from claimledger.fetch.connect import transports
 from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web import destinations
+from claimledger.web.connect import transports
+from claimledger.web.destinations import Guard
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import claimledger
 from dns_server import NameServer
 from webserver import PageServer

@@ -12,7 +12,7 @@ import pytest
 import typer
 
 from claimledger.cli import app
-from claimledger.ledgerfile import load
+from claimledger.ledger.file import load
 from cli_runner import claimledger
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,6 +125,6 @@ def test_the_writing_walkthrough_runs_as_written(
 def test_the_render_help_names_every_format() -> None:
     """The help names the formats without loading the report package: held to its list."""
     from claimledger.cli.reporting import FORMATS_SAID
-    from claimledger.report import FORMAT_NAMES
+    from claimledger.report.formats import FORMAT_NAMES
 
     assert ", ".join(FORMAT_NAMES) == FORMATS_SAID

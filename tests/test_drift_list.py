@@ -14,7 +14,7 @@ import pytest
 from cmarkgfm.cmark import Options
 from lxml import html as lxml_html
 
-from claimledger.ci_formats import drift_list, gfm_block, gfm_code, gfm_url
+from claimledger.report.ci_formats import drift_list, gfm_block, gfm_code, gfm_url
 
 RUN = "https://github.com/owner/repo/actions/runs/7"
 

@@ -100,7 +100,7 @@ def test_exit_2_for_bad_input_or_usage(tmp_path: Path, args: tuple[str, ...], me
 
 BUGGY = """
 import sys
-from claimledger import ledger
+from claimledger.ledger import model as ledger
 from claimledger.cli import main
 
 def broken(*args, **kwargs):

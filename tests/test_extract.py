@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import extract as extract_module
 from claimledger.errors import PageUnreadable
-from claimledger.extract import compiled_selector, extract_text, narrow_lines, text_kind
+from claimledger.reading import extract as extract_module
+from claimledger.reading.extract import compiled_selector, extract_text, narrow_lines, text_kind
 
 
 def html(body: str) -> str:
@@ -484,7 +484,7 @@ def test_the_built_in_content_roots_need_no_css_compiler() -> None:
     one-off `verify` of a page should not pay for compiling CSS nobody wrote."""
     probe = (
         "import sys\n"
-        "from claimledger.extract import extract_text\n"
+        "from claimledger.reading.extract import extract_text\n"
         "page = '<body><nav>Menu</nav><main><p>Kept.</p></main><article>Too.</article></body>'\n"
         "print(repr(extract_text(page, 'text/html')), 'cssselect' in sys.modules)"
     )

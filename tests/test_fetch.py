@@ -35,13 +35,14 @@ import pytest
 import trustme
 from pytest_httpserver import HTTPServer
 
-from claimledger import __version__, pacing
-from claimledger import fetch as fetch_module
+from claimledger import __version__
 from claimledger.addresses import is_public
-from claimledger.fetch import fetch_all, fetch_each, make_client
-from claimledger.fetch.robots import Robots
 from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
 from claimledger.urls import fetch_target, origin, redirect_refusal
+from claimledger.web import fetch as fetch_module
+from claimledger.web import pacing
+from claimledger.web.fetch import fetch_all, fetch_each, make_client
+from claimledger.web.robots import Robots
 from webserver import (
     Exchange,
     Handler,

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import edits
-from claimledger.grade import ArtifactOutcome, Regrade, current_checks, regrade
-from claimledger.ledger import Ledger, parse
-from claimledger.vocabulary import Grade
+from claimledger.grading.rules import ArtifactOutcome, Regrade, current_checks, regrade
+from claimledger.ledger import edits
+from claimledger.ledger.model import Ledger, parse
+from claimledger.ledger.vocabulary import Grade
 
 WHEN = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 TODAY = dt.date(2026, 11, 29)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import ledgerfile
-from claimledger.ledgerfile import load
+from claimledger.ledger import file as ledgerfile
+from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
 from evidence_site import DURABLE, NOT_DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer

@@ -22,11 +22,11 @@ import yaml
 from typer.testing import Result
 
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger import parse
-from claimledger.ledgerfile import MAX_LEDGER_BYTES, load
-from claimledger.safeyaml import load_located
-from claimledger.soundness import find_cycles
-from claimledger.vocabulary import Basis, Grade
+from claimledger.ledger.file import MAX_LEDGER_BYTES, load
+from claimledger.ledger.model import parse
+from claimledger.ledger.safeyaml import load_located
+from claimledger.ledger.soundness import find_cycles
+from claimledger.ledger.vocabulary import Basis, Grade
 from cli_runner import claimledger
 
 CASES_FILE = Path(__file__).parent / "data" / "bad_ledgers.yaml"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import ledgercache
+from claimledger.ledger import cache as ledgercache
 from cli_runner import Cli
 from evidence_site import page
 from webserver import PageServer
@@ -125,7 +125,7 @@ def test_a_cache_file_committed_to_the_checkout_is_never_believed(
     """The attack: a repository commits a cache keyed by this version and the hash of its
     harmless claims.yaml, whose body is another ledger with an artifact. The ledger on
     disk is what every command reads, and nothing runs."""
-    from claimledger.ledger import read
+    from claimledger.ledger.model import read
 
     ledger = tmp_path / "claims.yaml"
     ledger.write_text(LEDGER, encoding="utf-8")

@@ -25,12 +25,13 @@ from typing import Any
 import pytest
 import yaml
 
-from claimledger import edits, ledgerfile, yamledit
 from claimledger.errors import ConflictError, InputError
-from claimledger.ledger import Ledger, parse
-from claimledger.ledgerfile import load
-from claimledger.safeyaml import load_located
-from claimledger.vocabulary import Grade
+from claimledger.ledger import edits, yamledit
+from claimledger.ledger import file as ledgerfile
+from claimledger.ledger.file import load
+from claimledger.ledger.model import Ledger, parse
+from claimledger.ledger.safeyaml import load_located
+from claimledger.ledger.vocabulary import Grade
 from cli_runner import claimledger
 
 RICH = """\
@@ -552,7 +553,8 @@ def test_concurrent_grades_of_one_claim_form_a_chain(tmp_path: Path) -> None:
 WRITER = """
 import datetime as dt, sys
 from pathlib import Path
-from claimledger import edits, ledgerfile
+from claimledger.ledger import edits
+from claimledger.ledger import file as ledgerfile
 
 path, padding = Path(sys.argv[1]), "x" * int(sys.argv[2])
 print("ready", flush=True)

@@ -25,8 +25,8 @@ from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 from lxml import etree
 
-from claimledger.ci_formats import escape_data, escape_property, workflow_command, xml_text
-from claimledger.ledger import parse
+from claimledger.ledger.model import parse
+from claimledger.report.ci_formats import escape_data, escape_property, workflow_command, xml_text
 from cli_runner import Cli
 from evidence_site import (
     ALARM,
@@ -343,7 +343,7 @@ def test_bad_input_and_internal_errors_keep_their_codes(
     def broken(self: object, result: object) -> str:
         raise RuntimeError("a bug in a formatter")
 
-    monkeypatch.setattr("claimledger.ci_formats.GithubFormat.format", broken)
+    monkeypatch.setattr("claimledger.report.ci_formats.GithubFormat.format", broken)
     crashed = cli("refresh", "--allow-private", "--format", "github", code=70)
     assert "internal error: RuntimeError: a bug in a formatter" in crashed.stderr
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from claimledger import match as match_module
-from claimledger.extract import extract_text, text_kind
-from claimledger.match import (
+from claimledger.reading import match as match_module
+from claimledger.reading.extract import extract_text, text_kind
+from claimledger.reading.match import (
     CONTEXT_CHARS,
     Context,
     PreparedText,
@@ -23,7 +23,7 @@ from claimledger.match import (
     normalize,
     prepare,
 )
-from claimledger.match.diff import STRONG_KINDS, WORDING_CHANGED
+from claimledger.reading.match.diff import STRONG_KINDS, WORDING_CHANGED
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

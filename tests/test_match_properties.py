@@ -7,8 +7,8 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from claimledger.match import judge, locate, normalize
-from claimledger.match.lexicon import STOPWORDS, UNITS
+from claimledger.reading.match import judge, locate, normalize
+from claimledger.reading.match.lexicon import STOPWORDS, UNITS
 
 # Characters the normaliser treats specially, mixed into arbitrary text.
 SPECIAL = [

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from claimledger.artifact import run_artifact
-from claimledger.atomicfile import replace_atomically
-from claimledger.ledger import Artifact
+from claimledger.grading.artifact import run_artifact
+from claimledger.ledger.atomicfile import replace_atomically
+from claimledger.ledger.model import Artifact
 from claimledger.report.markup import author_html, author_markdown
 from claimledger.urls import has_secrets, safe_url
 

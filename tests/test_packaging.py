@@ -20,8 +20,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from claimledger.demo import prepare_demo_directory
-from claimledger.safeyaml import load_located
+from claimledger.ledger.safeyaml import load_located
+from claimledger.workspace.demo import prepare_demo_directory
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "claimledger"

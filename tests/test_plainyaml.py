@@ -21,13 +21,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimledger import plainyaml
 from claimledger.errors import LedgerError
-from claimledger.ledger import _parse_located, parse
-from claimledger.plainyaml import is_yaml, read_plain
-from claimledger.safeyaml import load_located
-from claimledger.schema import LEDGER_SCHEMA
-from claimledger.strictschema import compile_strict
+from claimledger.ledger import plainyaml
+from claimledger.ledger.model import _parse_located, parse
+from claimledger.ledger.plainyaml import is_yaml, read_plain
+from claimledger.ledger.safeyaml import load_located
+from claimledger.ledger.schema import LEDGER_SCHEMA
+from claimledger.ledger.strictschema import compile_strict
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = yaml.safe_load((ROOT / "tests" / "data" / "bad_ledgers.yaml").read_text("utf-8"))
@@ -469,7 +469,7 @@ def test_the_strict_check_refuses_to_compile_what_it_does_not_know() -> None:
 def test_reading_pauses_the_collector_and_leaves_it_as_it_was() -> None:
     import gc
 
-    from claimledger.located import collector_paused
+    from claimledger.ledger.located import collector_paused
 
     assert gc.isenabled()
     with collector_paused():

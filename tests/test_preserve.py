@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from archive_server import WebArchive
-from claimledger.preserve import plan_saves, snapshot_of
+from claimledger.evidence.preserve import plan_saves, snapshot_of
 from claimledger.records import FetchResult, SavedSnapshot, SourceStatus
 from cli_runner import Cli
 from dns_server import NameServer

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.fetch import make_client
-from claimledger.ledger import Ledger, parse
+from claimledger.evidence.refresh import Reading, plan, recipe, refresh
+from claimledger.evidence.store import EvidenceStore
+from claimledger.ledger.model import Ledger, parse
 from claimledger.records import CheckRecord, FetchPolicy, snapshot_digest
-from claimledger.refresh import Reading, plan, recipe, refresh
-from claimledger.store import EvidenceStore
+from claimledger.web.fetch import make_client
 from webserver import PageServer, redirect
 
 POLICY = FetchPolicy(allow_private=True, timeout=2, retries=0, per_host_interval=0)

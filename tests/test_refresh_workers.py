@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import pagepool
 from claimledger.errors import EnvironmentProblem
-from claimledger.fetch import fetch_all, fetch_each, make_client
-from claimledger.ledger import Ledger, parse
-from claimledger.pagepool import POOL_FROM, PagePool, cores, page_readers
+from claimledger.evidence import pagepool
+from claimledger.evidence.pagepool import POOL_FROM, PagePool, cores, page_readers
+from claimledger.evidence.refresh import PageTask, Readers, Reading, plan, read_task, refresh
+from claimledger.evidence.store import EvidenceStore
+from claimledger.ledger.model import Ledger, parse
 from claimledger.records import CheckRecord, FetchPolicy, FetchResult, check_key
-from claimledger.refresh import PageTask, Readers, Reading, plan, read_task, refresh
-from claimledger.store import EvidenceStore
+from claimledger.web.fetch import fetch_all, fetch_each, make_client
 from webserver import Exchange, PageServer, stall_after_headers
 
 POLICY = FetchPolicy(allow_private=True, timeout=5, retries=0, per_host_interval=0)

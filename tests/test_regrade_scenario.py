@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.ledgerfile import load
-from claimledger.vocabulary import Grade
+from claimledger.ledger.file import load
+from claimledger.ledger.vocabulary import Grade
 from cli_runner import Cli
 from webserver import PageServer
 

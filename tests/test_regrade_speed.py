@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 
-from claimledger.grade import current_checks, regrade
-from claimledger.ledger import parse
+from claimledger.grading.rules import current_checks, regrade
+from claimledger.ledger.model import parse
 
 WHEN = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 

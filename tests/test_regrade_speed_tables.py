@@ -21,8 +21,8 @@ from rich.text import Text
 from claimledger.cli import console as console_module
 from claimledger.cli.console import TerminalConsole
 from claimledger.cli.views import notices_table, proposals_table, summary_table
-from claimledger.grade import Notice, Proposal, Regrade
-from claimledger.vocabulary import Grade
+from claimledger.grading.rules import Notice, Proposal, Regrade
+from claimledger.ledger.vocabulary import Grade
 
 PLAIN = "abc XYZ 019 -_/'`()[]:\\.,;!?\n"
 """Printable ASCII and line breaks, with console markup and emoji codes among them."""

@@ -14,10 +14,7 @@ from typing import Any
 import pytest
 
 from claimledger.errors import PageUnreadable
-from claimledger.fetch import make_client
-from claimledger.ledgerfile import load
-from claimledger.records import Candidate, FetchPolicy, QuoteThere
-from claimledger.relocate import (
+from claimledger.evidence.relocate import (
     Lost,
     choose,
     gunzip,
@@ -29,7 +26,10 @@ from claimledger.relocate import (
     robots_sitemaps,
     sitemap_guesses,
 )
+from claimledger.ledger.file import load
+from claimledger.records import Candidate, FetchPolicy, QuoteThere
 from claimledger.urls import UrlMap
+from claimledger.web.fetch import make_client
 from cli_runner import Cli
 from webserver import Page, PageServer
 

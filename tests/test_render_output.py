@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.store import EvidenceStore
+from claimledger.evidence.store import EvidenceStore
 from cli_runner import Cli
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "render_fixture.yaml"

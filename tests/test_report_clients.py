@@ -27,9 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from claimledger.grade import regrade
-from claimledger.ledgerfile import load
-from claimledger.report import Report, Templates, build_report, format_for, templates_loader
+from claimledger.grading.rules import regrade
+from claimledger.ledger.file import load
+from claimledger.report.build import build_report
+from claimledger.report.formats import format_for
+from claimledger.report.model import Report
+from claimledger.report.templates import Templates, templates_loader
 from test_render import BUNDLED, FIXTURE, GENERATED_ON, build, fixture_checks, fixture_previous
 
 if TYPE_CHECKING:

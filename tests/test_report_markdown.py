@@ -17,9 +17,11 @@ import pytest
 from cmarkgfm.cmark import Options
 from pymarkdown.api import PyMarkdownApi
 
-from claimledger.grade import regrade
-from claimledger.ledgerfile import load
-from claimledger.report import Templates, build_report, format_for, templates_loader
+from claimledger.grading.rules import regrade
+from claimledger.ledger.file import load
+from claimledger.report.build import build_report
+from claimledger.report.formats import format_for
+from claimledger.report.templates import Templates, templates_loader
 from test_render import FIXTURE, fixture_checks, fixture_fetches, fixture_previous
 
 BUNDLED = Path(__file__).resolve().parent.parent / "claims.yaml"

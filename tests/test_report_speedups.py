@@ -18,13 +18,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimledger import jsontext, urls, yamledit
-from claimledger.jsontext import indented_json
-from claimledger.report import Templates, markup, templates_loader
+from claimledger import urls
+from claimledger.ledger import yamledit
+from claimledger.ledger.vocabulary import Grade
+from claimledger.ledger.yamledit import FlowMap
+from claimledger.report import jsontext, markup
+from claimledger.report.jsontext import indented_json
 from claimledger.report.markup import MarkdownText, _percent_encoded, md_escape
 from claimledger.report.model import weakest
-from claimledger.vocabulary import Grade
-from claimledger.yamledit import FlowMap
+from claimledger.report.templates import Templates, templates_loader
 
 PIECES = [
     *"aAwW.:#-+=1 \t\n\r\v\f@_*x<>&()[]`|~$\\/,'\"",

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from claimledger.fetch import fetch_all, make_client
-from claimledger.ledger import parse
-from claimledger.pagepool import page_readers
+from claimledger.evidence.pagepool import page_readers
+from claimledger.evidence.refresh import PageTask, plan
+from claimledger.ledger.model import parse
+from claimledger.reading.selectors import selector_problem
 from claimledger.records import FetchPolicy
-from claimledger.refresh import PageTask, plan
-from claimledger.selectors import selector_problem
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from webserver import PageServer
 

@@ -1,4 +1,4 @@
-"""claimledger.store: an append-only SQLite store that survives kills and refuses a second
+"""claimledger.evidence.store: an append-only SQLite store that survives kills and refuses a second
 writer, and lets no sqlite3 error escape."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger import errors, match
+from claimledger import errors
 from claimledger.errors import (
     ClaimledgerError,
     EnvironmentProblem,
@@ -25,6 +25,9 @@ from claimledger.errors import (
     StoreDamagedError,
     StoreError,
 )
+from claimledger.evidence.store import EvidenceStore
+from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
+from claimledger.reading import match
 from claimledger.records import (
     CheckRecord,
     FetchResult,
@@ -33,8 +36,6 @@ from claimledger.records import (
     WordChange,
     snapshot_digest,
 )
-from claimledger.store import EvidenceStore
-from claimledger.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -553,7 +554,7 @@ WRITER = textwrap.dedent(
     from pathlib import Path
 
     from claimledger.records import CheckRecord
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
 
     now = datetime(2026, 11, 29, tzinfo=UTC)
     store = EvidenceStore.open(Path(sys.argv[1]))

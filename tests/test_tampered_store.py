@@ -23,6 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claimledger.cli import app
+from claimledger.evidence.store import EvidenceStore
 from claimledger.records import (
     ArchiveLookup,
     ArtifactRun,
@@ -31,7 +32,6 @@ from claimledger.records import (
     QuoteThere,
     Relocation,
 )
-from claimledger.store import EvidenceStore
 from cli_runner import Cli
 from evidence_site import ALARM, serve_v1, write_ledger
 from webserver import PageServer

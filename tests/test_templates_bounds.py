@@ -14,9 +14,10 @@ import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from claimledger.errors import TemplateError
-from claimledger.report import Templates, allowance
+from claimledger.report import allowance
 from claimledger.report import sandbox as sandbox_module
 from claimledger.report import templates as templates_module
+from claimledger.report.templates import Templates
 
 CAP = 10_000
 

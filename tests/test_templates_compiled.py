@@ -17,9 +17,10 @@ import jinja2.bccache
 import pytest
 
 from claimledger.cli.reporting import compiled_templates
-from claimledger.ledgerfile import load
-from claimledger.report import Report, Templates, templates_loader
-from claimledger.signedcache import KEY_FILE, SignedCache
+from claimledger.ledger.file import load
+from claimledger.report.model import Report
+from claimledger.report.signedcache import KEY_FILE, SignedCache
+from claimledger.report.templates import Templates, templates_loader
 from cli_runner import Cli
 from test_render import FIXTURE, build, fixture_checks, fixture_previous
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.templatefiles import MAX_TEMPLATE_BYTES
+from claimledger.report.templatefiles import MAX_TEMPLATE_BYTES
 from cli_runner import Cli
 from test_render import FIXTURE
 

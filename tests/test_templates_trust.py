@@ -16,11 +16,12 @@ import jinja2
 import pytest
 
 from claimledger.errors import TemplateError
-from claimledger.ledgerfile import load
-from claimledger.report import Report, Templates, packaged_templates, templates_loader
+from claimledger.ledger.file import load
 from claimledger.report import sandbox as sandbox_module
 from claimledger.report import templates as templates_module
 from claimledger.report.formats import claim_reviews
+from claimledger.report.model import Report
+from claimledger.report.templates import Templates, packaged_templates, templates_loader
 from test_render import FIXTURE, build, fixture_checks, fixture_previous
 
 EDITED = "{# edited: a comment prints nothing #}"

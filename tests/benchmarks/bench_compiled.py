@@ -28,10 +28,13 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from claimledger.grade import regrade
-from claimledger.ledgerfile import load
-from claimledger.report import Report, Templates, build_report, format_for, templates_loader
-from claimledger.signedcache import SignedCache
+from claimledger.grading.rules import regrade
+from claimledger.ledger.file import load
+from claimledger.report.build import build_report
+from claimledger.report.formats import format_for
+from claimledger.report.model import Report
+from claimledger.report.signedcache import SignedCache
+from claimledger.report.templates import Templates, templates_loader
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "render_fixture.yaml"

@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent / "corpus"))
 
 import edlib  # noqa: E402
 
-from claimledger.match import (  # noqa: E402
+from claimledger.reading.match import (  # noqa: E402
     DEFAULT_THRESHOLDS,
     PreparedText,
     TextKind,
@@ -43,7 +43,7 @@ from claimledger.match import (  # noqa: E402
     normalize,
     prepare,
 )
-from claimledger.match.locator import (  # noqa: E402
+from claimledger.reading.match.locator import (  # noqa: E402
     Candidate,
     QuoteWords,
     candidates,

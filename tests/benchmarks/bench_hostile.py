@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from claimledger.errors import LedgerError
-from claimledger.ledger import parse
+from claimledger.ledger.model import parse
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:

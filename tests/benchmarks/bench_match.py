@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from claimledger.match import Match, locate, prepare
+from claimledger.reading.match import Match, locate, prepare
 
 SEED = 20261129
 PAGES = 100

@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from launcher import Launcher
 
-from claimledger.fetch import fetch_all, make_client
 from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, make_client
 from webserver import Exchange, Page, PageServer, sequence, stall_after_headers, trickle
 
 PAGES = int(sys.argv[sys.argv.index("--pages") + 1]) if "--pages" in sys.argv else 200

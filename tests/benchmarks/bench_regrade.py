@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimledger.grade import regrade
-from claimledger.ledgerfile import load
+from claimledger.evidence.store import EvidenceStore
+from claimledger.grading.rules import regrade
+from claimledger.ledger.file import load
 from claimledger.records import CheckRecord, CheckStatus
-from claimledger.store import EvidenceStore
 
 CLAIMS = 500
 SOURCES = 50

@@ -16,11 +16,14 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
-from claimledger.grade import regrade
-from claimledger.ledger import Claim, Facet, Ledger, Quote, Section, Source
+from claimledger.grading.rules import regrade
+from claimledger.ledger.model import Claim, Facet, Ledger, Quote, Section, Source
+from claimledger.ledger.vocabulary import Basis, Grade
 from claimledger.records import CheckRecord, CheckStatus, FetchRecord, WordChange
-from claimledger.report import Report, Templates, build_report, format_for, templates_loader
-from claimledger.vocabulary import Basis, Grade
+from claimledger.report.build import build_report
+from claimledger.report.formats import format_for
+from claimledger.report.model import Report
+from claimledger.report.templates import Templates, templates_loader
 
 CLAIMS = 500
 SOURCES = 50

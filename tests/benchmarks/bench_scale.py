@@ -41,11 +41,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimledger import edits, ledgerfile
-from claimledger.ledger import parse
+from claimledger.evidence.store import EvidenceStore
+from claimledger.ledger import edits
+from claimledger.ledger import file as ledgerfile
+from claimledger.ledger.model import parse
+from claimledger.ledger.vocabulary import Grade
 from claimledger.records import CheckRecord, CheckStatus, FetchResult, WordChange
-from claimledger.store import EvidenceStore
-from claimledger.vocabulary import Grade
 
 DAY = dt.date(2026, 12, 1)
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)

@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 import yaml
 
-from claimledger.extract import extract_text, text_kind
-from claimledger.match import TextKind, normalize
+from claimledger.reading.extract import extract_text, text_kind
+from claimledger.reading.match import TextKind, normalize
 
 HERE = Path(__file__).resolve().parent
 PAGES_DIR = HERE / ".pages"

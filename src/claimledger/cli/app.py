@@ -29,14 +29,14 @@ import typer
 from typer.core import TyperOption
 
 from claimledger import __version__
-from claimledger.atomicfile import refuse_links
-from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
+from claimledger.ledger.atomicfile import refuse_links
+from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
-    from claimledger.ledger import Artifact, Ledger
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.model import Artifact, Ledger
     from claimledger.records import ArtifactRun, CheckRecord, FetchRecord, RunRecord
-    from claimledger.store import EvidenceStore
 
 _PYTHON_TYPES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH"}
 _PYTHON_TYPE = re.compile(r"<(?:list\[)?(str|int|float|path)\]?>")
@@ -76,7 +76,7 @@ def visible_controls(text: str) -> str:
     """Control characters shown as their Unicode pictures (ESC as ␛, NUL as ␀; C1 as �),
     one character each, so a page cannot drive the reader's terminal (retitle it, recolour
     it, move the cursor) through text we print; and each bidirectional control as its
-    marker (`⟨U+202E⟩`, see `claimledger.bidi`), so none can reorder what is shown."""
+    marker (`⟨U+202E⟩`, see `claimledger.report.bidi`), so none can reorder what is shown."""
     return SHOWN_CONTROLS.sub(_picture, text)
 
 
@@ -196,7 +196,7 @@ class Options:
     def load(self, *, any_owner: bool = False) -> Ledger:
         """The ledger, through the user's own ledger cache; refused in a folder another
         user owns unless the user allowed it (`any_owner`: for `trust`, which does)."""
-        from claimledger.ledgerfile import load
+        from claimledger.ledger.file import load
 
         if not any_owner:
             refuse_foreign(self.ledger)
@@ -207,7 +207,7 @@ def refuse_foreign(ledger: Path) -> None:
     """Refuse, as git refuses a repository of dubious ownership, a ledger whose file or
     folder another user owns (found in /tmp, or a folder above): its settings and its
     commands would act as this user. `claimledger trust` on it says the user knows."""
-    from claimledger.trust import foreign_owner, owner_allowed
+    from claimledger.workspace.trust import foreign_owner, owner_allowed
 
     owner = foreign_owner(ledger)
     if owner is not None and not owner_allowed(ledger, owner):
@@ -506,7 +506,7 @@ def print_json(value: Any, *, versioned: bool = True) -> None:
     the object given as an iterator (a refresh's checks) is written an item at a time,
     so a long list is never whole in memory, as text or as objects; the text is what
     `json.dumps(indent=2)` makes of the same document with lists (see `indented_json`)."""
-    from claimledger.jsontext import without_terminal_controls
+    from claimledger.report.jsontext import without_terminal_controls
 
     if versioned:
         value = {"schema_version": SCHEMA_VERSION, **value}
@@ -541,7 +541,7 @@ def _nested(value: Any, *, depth: int) -> str:
 
 
 def _dumps(value: Any) -> str:
-    from claimledger.jsontext import indented_json
+    from claimledger.report.jsontext import indented_json
 
     return indented_json(value)
 
@@ -549,7 +549,7 @@ def _dumps(value: Any) -> str:
 @contextlib.contextmanager
 def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
     """The evidence store for reading, or None when no refresh has created it yet."""
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
 
     if not opts.store.exists():
         yield None
@@ -561,7 +561,7 @@ def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
 @contextlib.contextmanager
 def writable_store(opts: Options) -> Iterator[EvidenceStore]:
     """The evidence store for a command that records (created when there is none yet)."""
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
 
     with EvidenceStore.open(opts.store) as store, damage_said(store):
         yield store
@@ -593,7 +593,7 @@ def damage_said(store: EvidenceStore) -> Iterator[None]:
 
 def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
     """The latest check of each quote the ledger still holds, on each of its sources."""
-    from claimledger.grade import current_checks
+    from claimledger.grading.rules import current_checks
 
     with existing_store(opts) as store:
         return current_checks(ledger, store.latest_checks() if store else [])
@@ -612,7 +612,7 @@ def latest_artifact_runs(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun
 
 
 def _is_run_of(run: ArtifactRun, artifact: Artifact) -> bool:
-    from claimledger.artifact import command_line
+    from claimledger.grading.artifact import command_line
 
     return run.command == command_line(artifact) and run.expected == artifact.expect
 

@@ -1,5 +1,5 @@
-"""The as-read step of `refresh` (see `claimledger.asread`), and what the commands that show
-evidence print of it: its options, its run after the live pages are recorded, its lines
+"""The as-read step of `refresh` (see `claimledger.evidence.asread`), and what the commands
+that show evidence print of it: its options, its run after the live pages are recorded, its lines
 and its JSON, and the latest verdicts for `status`, `diff`, `regrade` and `render`.
 """
 
@@ -15,13 +15,13 @@ from claimledger.cli.app import Options, err, existing_store, now, run_async
 if TYPE_CHECKING:  # the core loads where a command uses it
     from rich.text import Text
 
-    from claimledger.archive import ArchiveSettings
-    from claimledger.asread import AsReadRun
-    from claimledger.config import Config
-    from claimledger.ledger import Ledger
+    from claimledger.evidence.archive import ArchiveSettings
+    from claimledger.evidence.asread import AsReadRun
+    from claimledger.evidence.refresh import QuoteJob
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.config import Config
+    from claimledger.ledger.model import Ledger
     from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord, FetchPolicy
-    from claimledger.refresh import QuoteJob
-    from claimledger.store import EvidenceStore
     from claimledger.urls import UrlMap
 
 NoAsRead = Annotated[
@@ -47,7 +47,7 @@ def as_read_settings(
 ) -> ArchiveSettings | None:
     """The archive the as-read step asks (None: --no-as-read), from the options and the
     ledger's settings as honoured, checked before anything is fetched."""
-    from claimledger.archive import archive_settings
+    from claimledger.evidence.archive import archive_settings
 
     return None if skip else archive_settings(config, archive, window)
 
@@ -65,8 +65,8 @@ def refresh_as_read(
 ) -> AsReadRun:
     """Check the quotes on the archive's copies of the reading day (after the live pages
     are recorded), and fill each source's empty `archived` with its copy's address."""
-    from claimledger.asread import check_as_read
-    from claimledger.fetch import make_client
+    from claimledger.evidence.asread import check_as_read
+    from claimledger.web.fetch import make_client
 
     async def run() -> AsReadRun:
         async with make_client(policy) as client:
@@ -91,8 +91,9 @@ def refresh_as_read(
 def _fill_archived(opts: Options, found: AsReadRun) -> None:
     """Each source's empty `archived` filled with the capture of its reading day, under the
     ledger's lock (an address the author gave is never replaced)."""
-    from claimledger import edits, ledgerfile
     from claimledger.errors import ConflictError, EnvironmentProblem
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     def change(text: str, fresh: Ledger) -> str:
         known = {sid: url for sid, url in found.archived.items() if sid in fresh.sources}
@@ -172,8 +173,8 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
     shows no diff of its own."""
     from rich.text import Text
 
-    from claimledger.archive import captured_at
     from claimledger.cli.views import STATUS_STYLE, diff_text
+    from claimledger.evidence.archive import captured_at
     from claimledger.urls import shown
 
     when = f"the capture of {captured_at(check.timestamp).date().isoformat()}"
@@ -240,7 +241,7 @@ def as_read_json(
 
 def latest_as_read(opts: Options, ledger: Ledger) -> list[AsReadCheck]:
     """The latest as-read check of each quote the ledger holds, for its date_read."""
-    from claimledger.grade import current_as_read
+    from claimledger.grading.rules import current_as_read
 
     with existing_store(opts) as store:
         return current_as_read(ledger, store.latest_as_read_checks() if store else [])

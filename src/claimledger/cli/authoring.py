@@ -40,12 +40,12 @@ from claimledger.cli.options import (
     parse_kind,
 )
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.vocabulary import CLAIM_ID, Basis
+from claimledger.ledger.vocabulary import CLAIM_ID, Basis
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger import Ledger
+    from claimledger.evidence.refresh import Page
+    from claimledger.ledger.model import Ledger
     from claimledger.records import FetchRecord, Relocation
-    from claimledger.refresh import Page
 
 
 @command("check")
@@ -96,7 +96,7 @@ def check_command(
 @command("schema")
 def schema_command(ctx: typer.Context) -> ExitCode:
     """Print the JSON Schema of the ledger (for editors: validation and completion)."""
-    from claimledger.ledger import ledger_schema
+    from claimledger.ledger.model import ledger_schema
 
     print_json(ledger_schema(), versioned=False)
     return ExitCode.OK
@@ -105,9 +105,9 @@ def schema_command(ctx: typer.Context) -> ExitCode:
 def _trust_what_init_made(ledger: Path) -> None:
     """The templates `init` just wrote are the user's own: they need no `trust` (nothing
     else, such as a claimledger.toml that was there before, is trusted with them)."""
-    from claimledger.config import Config
     from claimledger.errors import EnvironmentProblem
-    from claimledger.trust import asks_of, trust
+    from claimledger.ledger.config import Config
+    from claimledger.workspace.trust import asks_of, trust
 
     try:
         trust(ledger, {}, asks_of(Config(), None, ledger.parent))
@@ -137,9 +137,9 @@ def init_command(
     keeps out/ and the lock file out of the repository. Refuses to overwrite anything
     already there.
     """
-    from claimledger import ledgerfile
-    from claimledger.ledger import ledger_schema
-    from claimledger.report import Templates, packaged_templates, templates_loader
+    from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.model import ledger_schema
+    from claimledger.report.templates import Templates, packaged_templates, templates_loader
 
     if author is not None and not author.strip():
         raise InputError("--author needs a name")
@@ -181,8 +181,9 @@ out/
 
 def _starter(day: dt.date, author: str | None) -> str:
     """The starter ledger, read today (its date_read is the day `init` runs) by `author`."""
-    from claimledger import edits, ledgerfile
-    from claimledger.ledger import parse
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.model import parse
 
     text = ledgerfile.starter_ledger()
     text = edits.set_field(text, parse(text), "date_read", day.isoformat())
@@ -213,7 +214,8 @@ def grade_command(
     --because "the runtime docs no longer say"
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     if not because.strip():
         raise InputError("--because must say why")
@@ -253,7 +255,8 @@ def move_command(
 
     Example: claimledger move agents-store-sync
     """
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
     from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
@@ -303,8 +306,8 @@ def _proposed(
 ) -> tuple[str, str]:
     """The page a refresh proposed for a source still gone (or emptied), found on its
     site's sitemap carrying its quotes; why there is none, as an InputError, otherwise."""
+    from claimledger.evidence.relocate import LOST_REASONS
     from claimledger.records import lost_reason
-    from claimledger.relocate import LOST_REASONS
     from claimledger.urls import has_secrets, redacted, shown
 
     lost = lost_reason(fetch) is not None
@@ -396,9 +399,10 @@ def add_command(
     Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
-    from claimledger import edits, ledgerfile
-    from claimledger.config import FetchOptions
-    from claimledger.pageread import check_page, page_title
+    from claimledger.evidence.pageread import check_page, page_title
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.config import FetchOptions
     from claimledger.urls import is_web_url, shown
 
     urls, quotes = urls or [], quotes or []
@@ -463,7 +467,7 @@ def _check_new_claim(
     ledger: Ledger, claim_id: str, section: str | None, premises: list[str]
 ) -> None:
     """Refuse what the ledger would refuse, before fetching anything."""
-    from claimledger.shape import did_you_mean
+    from claimledger.ledger.shape import did_you_mean
 
     if claim_id in ledger.claim_ids:
         raise InputError(f"claim '{claim_id}' already exists")

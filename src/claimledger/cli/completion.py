@@ -17,7 +17,7 @@ from pathlib import Path
 import typer
 
 from claimledger.cli.app import find_ledger
-from claimledger.vocabulary import CLAIM_ID
+from claimledger.ledger.vocabulary import CLAIM_ID
 
 MAX_BYTES = 8 * 1024 * 1024
 """Read no more of a ledger than this to complete from it (a ledger is far smaller)."""

@@ -28,7 +28,8 @@ def demo_command(
     page, a 404), refreshes again, regrades, accepts the harmless rewording, and
     renders the report in Markdown and HTML.
     """
-    from claimledger.demo import (
+    from claimledger.ledger.file import load
+    from claimledger.workspace.demo import (
         ARCHIVE_HOST,
         demo_data,
         demo_steps,
@@ -36,7 +37,6 @@ def demo_command(
         prepare_demo_directory,
         serve_pages,
     )
-    from claimledger.ledgerfile import load
 
     started = time.perf_counter()
     ledger_path = prepare_demo_directory(directory)

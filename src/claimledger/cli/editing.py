@@ -1,5 +1,5 @@
 """Commands that shape the ledger without reading a page: section, facet, set, remove,
-refute. Each is one locked, compared, atomic edit (see `claimledger.ledgerfile`)."""
+refute. Each is one locked, compared, atomic edit (see `claimledger.ledger.file`)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from claimledger.cli.options import (
     parse_grade,
 )
 from claimledger.errors import ExitCode, InputError
-from claimledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS
+from claimledger.ledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger import Ledger
+    from claimledger.ledger.model import Ledger
 
 
 @command("section")
@@ -41,7 +41,8 @@ def section_command(
     Example: claimledger section limits "What the limits are" --intro "Each documented cap."
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     def change(text: str, ledger: Ledger) -> str:
         return edits.add_section(text, ledger, section_id, title, intro or "")
@@ -71,7 +72,8 @@ def facet_command(
     --basis judgement --why "no page says what happens to a gate at a crash"
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     if not why.strip():
         raise InputError("--why must say why")
@@ -111,7 +113,8 @@ def set_command(
     Example: claimledger set date_read 2026-08-23
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     text = sys.stdin.read() if value == "-" else value
     if not text.strip():
@@ -145,7 +148,8 @@ def remove_command(
     Example: claimledger remove output-gate --quote 2
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     if quote is not None and facet is not None:
         raise InputError("give --quote or --facet, not both")
@@ -181,7 +185,8 @@ def refute_command(
     leave before the write is durable"
     """
 
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     if not because.strip():
         raise InputError("--because must say why")
@@ -224,8 +229,9 @@ def review_command(
 
     Example: claimledger review message-size --confirm --because "the limit is per batch"
     """
-    from claimledger import edits, ledgerfile
-    from claimledger.grade.review import review_reason
+    from claimledger.grading.review import review_reason
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     opts = options(ctx)
     ledger = opts.load()
@@ -276,7 +282,8 @@ def source_command(
 
     Example: claimledger source engineering-blog --kind blog --publisher example.com
     """
-    from claimledger import edits, ledgerfile
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     fields = {"publisher": publisher, "title": title, "kind": kind}
     given = {name: value.strip() for name, value in fields.items() if value is not None}

@@ -62,10 +62,10 @@ from claimledger.cli.recovery import (
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger import Ledger
+    from claimledger.evidence.refresh import Page, QuoteJob, Reading
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.model import Ledger
     from claimledger.records import CheckRecord, FetchPolicy, FetchResult
-    from claimledger.refresh import Page, QuoteJob, Reading
-    from claimledger.store import EvidenceStore
     from claimledger.urls import UrlMap
 
 
@@ -94,9 +94,9 @@ def verify_command(
     Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
     from claimledger.cli.lines import verification_lines, verification_payload
-    from claimledger.config import FetchOptions
-    from claimledger.pageread import check_page
-    from claimledger.selectors import selector_problem
+    from claimledger.evidence.pageread import check_page
+    from claimledger.ledger.config import FetchOptions
+    from claimledger.reading.selectors import selector_problem
     from claimledger.urls import is_web_url
 
     if not quote.strip():
@@ -131,8 +131,8 @@ async def read_pages_once(
     urls: Sequence[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
 ) -> dict[str, Page]:
     """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded."""
-    from claimledger.fetch import make_client
-    from claimledger.refresh import read_pages
+    from claimledger.evidence.refresh import read_pages
+    from claimledger.web.fetch import make_client
 
     async with make_client(policy) as client:
         return await read_pages(urls, client=client, policy=policy, url_map=url_map, select=select)
@@ -198,8 +198,8 @@ def refresh_command(
         source_notes,
         to_json,
     )
-    from claimledger.config import FetchOptions
-    from claimledger.refresh import plan
+    from claimledger.evidence.refresh import plan
+    from claimledger.ledger.config import FetchOptions
     from claimledger.urls import shown
 
     chosen = _refresh_format(fmt, as_json)
@@ -291,10 +291,10 @@ def _print_for_ci(
     checks: Sequence[CheckRecord],
     fetches: Sequence[FetchResult],
 ) -> None:
-    """A refresh's results as a CI reads them (see `claimledger.ci_formats`), written as
+    """A refresh's results as a CI reads them (see `claimledger.report.ci_formats`), written as
     they are: no console may wrap, style or picture them (the format did that)."""
-    from claimledger.ci_formats import FORMATS, RefreshResult
     from claimledger.cli.lines import is_accepted
+    from claimledger.report.ci_formats import FORMATS, RefreshResult
 
     ledger_path = os.path.relpath(opts.ledger.absolute(), Path.cwd().absolute())
     result = RefreshResult(
@@ -330,9 +330,9 @@ async def _record_refresh(
     the store is written here only. An interrupted run keeps every page it recorded; it
     stays unfinished in the store.
     """
-    from claimledger.fetch import make_client
-    from claimledger.pagepool import page_readers
-    from claimledger.refresh import refresh
+    from claimledger.evidence.pagepool import page_readers
+    from claimledger.evidence.refresh import refresh
+    from claimledger.web.fetch import make_client
 
     first = store.last_run() is None  # then every page will be read
     run_id = store.begin_run(now(), str(opts.ledger))
@@ -425,7 +425,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         unchecked_claims,
     )
     from claimledger.cli.views import pages_table, summary_table
-    from claimledger.relocate import relocation_json, relocation_line
+    from claimledger.evidence.relocate import relocation_json, relocation_line
 
     opts = options(ctx)
     ledger = opts.load()

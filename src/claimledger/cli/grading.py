@@ -32,11 +32,11 @@ from claimledger.cli.options import AsJson, ClaimId
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.grade import ArtifactOutcome, Regrade
-    from claimledger.ledger import Artifact, Ledger
+    from claimledger.evidence.store.rows import CheckVerdict
+    from claimledger.grading.rules import ArtifactOutcome, Regrade
+    from claimledger.ledger.model import Artifact, Ledger
     from claimledger.records import ArtifactRun, AsReadCheck, RunRecord
-    from claimledger.store.rows import CheckVerdict
-    from claimledger.trust import Standing
+    from claimledger.workspace.trust import Standing
 
 
 @command("regrade")
@@ -74,11 +74,11 @@ def regrade_command(
     that could not be read, a refresh cut short, an artifact skipped); 0 only when every
     graded quote was read and agrees.
     """
-    from claimledger.artifact import outcome_of
     from claimledger.cli.lines import evidence_gaps, to_json, unread_sources
     from claimledger.cli.trusting import standing_json
-    from claimledger.grade import regrade
-    from claimledger.located import collector_paused
+    from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.rules import regrade
+    from claimledger.ledger.located import collector_paused
 
     if write and check:
         raise InputError("--write and --check exclude each other")
@@ -126,7 +126,7 @@ def regrade_command(
 def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
     """The latest check of each quote the ledger still holds, on each of its sources, in
     the fields the rules weigh (`latest_checks` with every field costs more than the rules)."""
-    from claimledger.grade import current_checks
+    from claimledger.grading.rules import current_checks
 
     with existing_store(opts) as store:
         return current_checks(ledger, store.latest_verdicts() if store else [])
@@ -155,8 +155,9 @@ def _write_proposals(
     every change a chain needs: after it, regrading again proposes nothing.
     """
 
-    from claimledger import edits, ledgerfile
-    from claimledger.grade import Regrade, regrade
+    from claimledger.grading.rules import Regrade, regrade
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     applied = Regrade(proposals=(), notices=(), traces=(), has_evidence=False)
     day = today()
@@ -193,7 +194,7 @@ def _allowed_artifacts(
 ) -> tuple[dict[str, Artifact], list[Standing]]:
     """The artifacts this regrade may run, and those it skips for want of the user's
     consent (--no-artifacts skips all without a word: the user said so)."""
-    from claimledger.trust import Consent, standings
+    from claimledger.workspace.trust import Consent, standings
 
     artifacts = artifacts_of(ledger)
     if none or every or not artifacts:
@@ -207,7 +208,7 @@ def _allowed_artifacts(
 def _report_skipped(skipped: Sequence[Standing]) -> None:
     """One line for each artifact not run, and how to allow it: a grade that stands on a
     run that did not happen must not pass for one that was checked."""
-    from claimledger.trust import Consent
+    from claimledger.workspace.trust import Consent
 
     for standing in skipped:
         why = (
@@ -228,7 +229,7 @@ def _run_artifacts(opts: Options, artifacts: dict[str, Artifact]) -> dict[str, A
     (a regrade cut short keeps the runs it made). The store is opened, and made when there
     is none yet, only when there is an artifact to run."""
 
-    from claimledger.artifact import execute
+    from claimledger.grading.artifact import execute
 
     if not artifacts:
         return {}
@@ -259,9 +260,9 @@ def explain_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
-    from claimledger.artifact import outcome_of
     from claimledger.cli.lines import artifact_run_line, explain_lines, to_json
-    from claimledger.grade import regrade
+    from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.rules import regrade
 
     opts = options(ctx)
     ledger = opts.load()
@@ -321,8 +322,9 @@ def accept_command(
     wording to adopt. Exit 1 when something was refused.
     """
 
-    from claimledger import edits, ledgerfile
-    from claimledger.accept import accept_plan
+    from claimledger.grading.accept import accept_plan
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
 
     if not claim_ids and not all_drifted:
         raise InputError("name the claims to accept, or pass --all-drifted")

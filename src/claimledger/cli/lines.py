@@ -29,10 +29,10 @@ from claimledger.records import (
 from claimledger.urls import redacted, shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
-    from claimledger.grade import Check, Evidence, Regrade, Trace
-    from claimledger.ledger import Claim, HistoryEntry, Ledger
-    from claimledger.match import Match
-    from claimledger.refresh import Reading
+    from claimledger.evidence.refresh import Reading
+    from claimledger.grading.rules import Check, Evidence, Regrade, Trace
+    from claimledger.ledger.model import Claim, HistoryEntry, Ledger
+    from claimledger.reading.match import Match
 
 CHECK_COLUMNS = ("verified", "drifted", "missing", "ambiguous", "unread")
 

@@ -10,11 +10,11 @@ import typer
 from claimledger.cli.app import Options, err, refuse_foreign
 from claimledger.cli.completion import complete_claims, complete_sources
 from claimledger.errors import InputError
-from claimledger.vocabulary import CLAIM_KINDS, Basis, Grade
+from claimledger.ledger.vocabulary import CLAIM_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.config import Config, FetchOptions
-    from claimledger.ledger import Ledger
+    from claimledger.ledger.config import Config, FetchOptions
+    from claimledger.ledger.model import Ledger
     from claimledger.records import FetchPolicy
     from claimledger.urls import UrlMap
 
@@ -48,7 +48,7 @@ def parse_kind(value: str) -> str:
 
 
 def _choice(value: str, choices: list[str] | tuple[str, ...], noun: str) -> str:
-    from claimledger.shape import did_you_mean
+    from claimledger.ledger.shape import did_you_mean
 
     if value in choices:
         return value
@@ -155,9 +155,15 @@ def workspace(opts: Options, ledger: Ledger | None, *, templates: bool = False) 
     aside) or what it renders with (templates/) is honoured only once the user trusted
     it (`claimledger trust`), since a cloned checkout is somebody else's. What this use
     (`templates`, else fetching) loses for want of trust is said."""
-    from claimledger.config import read_config
-    from claimledger.trust import TEMPLATES, Consent, asks_of, settings_consent, without_asks
+    from claimledger.ledger.config import read_config
     from claimledger.urls import UrlMap
+    from claimledger.workspace.trust import (
+        TEMPLATES,
+        Consent,
+        asks_of,
+        settings_consent,
+        without_asks,
+    )
 
     config = read_config(opts.home)
     if config.path is not None:
@@ -185,9 +191,9 @@ def fetch_settings(
     the ledger as far as it is honoured (see `workspace`), then the defaults. Not
     respecting robots.txt is said out loud. A command that asks for them fetches next:
     the CA bundle begins to be read."""
-    from claimledger.config import fetch_policy, url_map
-    from claimledger.fetch.exchange import read_trust_soon
+    from claimledger.ledger.config import fetch_policy, url_map
     from claimledger.records import DEFAULT_POLICY
+    from claimledger.web.exchange import read_trust_soon
 
     read_trust_soon()
     honoured = workspace(opts, ledger)

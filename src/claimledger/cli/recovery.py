@@ -16,13 +16,13 @@ import typer
 from claimledger.cli.app import Options, now, run_async, writable_store
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.config import Config
-    from claimledger.ledger import Ledger
-    from claimledger.preserve import ToSave, Withheld
+    from claimledger.evidence.preserve import ToSave, Withheld
+    from claimledger.evidence.refresh import QuoteJob, Reading
+    from claimledger.evidence.relocate import Lost
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.config import Config
+    from claimledger.ledger.model import Ledger
     from claimledger.records import FetchPolicy, FetchRecord, Relocation, SavedSnapshot
-    from claimledger.refresh import QuoteJob, Reading
-    from claimledger.relocate import Lost
-    from claimledger.store import EvidenceStore
     from claimledger.urls import UrlMap
 
 
@@ -41,13 +41,13 @@ def afterwards(
 ) -> Afterwards:
     """The steps after a refresh, from its options and the ledger's settings as honoured
     (checked before anything is fetched)."""
-    from claimledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
+    from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
 
     check_option("recover_candidates", candidates)
     count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
     save_to = None
     if save:
-        from claimledger.archive import archive_settings
+        from claimledger.evidence.archive import archive_settings
 
         save_to = archive_settings(config, archive).base
     return Afterwards(count if recover else None, save_to)
@@ -64,7 +64,7 @@ class Done:
     def lines(self) -> list[str]:
         found = []
         if self.relocations:  # the sitemap reader loads where a search was made
-            from claimledger.relocate import relocation_line
+            from claimledger.evidence.relocate import relocation_line
 
             found = [relocation_line(relocation) for relocation in self.relocations]
         return found + (saves_lines(self.saves) if self.saves else [])
@@ -72,7 +72,7 @@ class Done:
     def json(self) -> dict[str, object]:
         relocations = []
         if self.relocations:
-            from claimledger.relocate import relocation_json
+            from claimledger.evidence.relocate import relocation_json
 
             relocations = [relocation_json(relocation) for relocation in self.relocations]
         return {"relocations": relocations, "saved": saves_json(self.saves) if self.saves else []}
@@ -113,8 +113,8 @@ def lost_sources(
 ) -> list[Lost]:
     """The sources this refresh found gone (or emptied), each once, with the quotes it
     checked there and the titles the page had (the ledger's, its last snapshot's)."""
+    from claimledger.evidence.relocate import Lost, snapshot_title
     from claimledger.records import lost_reason
-    from claimledger.relocate import Lost, snapshot_title
 
     reasons = {r.fetch.url: why for r in readings if (why := lost_reason(r.fetch)) is not None}
     found: dict[str, Lost] = {}
@@ -161,8 +161,8 @@ def recover_lost(
 async def _recover(
     lost: Sequence[Lost], policy: FetchPolicy, url_map: UrlMap, candidates: int
 ) -> list[Relocation]:
-    from claimledger.fetch import make_client
-    from claimledger.relocate import recover
+    from claimledger.evidence.relocate import recover
+    from claimledger.web.fetch import make_client
 
     async with make_client(policy) as client:
         return await recover(
@@ -191,7 +191,7 @@ def save_live_pages(
     run_id: int,
 ) -> Saves:
     """Ask the archive to snapshot each page this refresh read, and record each answer."""
-    from claimledger.preserve import plan_saves
+    from claimledger.evidence.preserve import plan_saves
 
     read = [(reading.fetch, reading.snapshot_hash) for reading in readings]
     to_save, unchanged, secret = plan_saves(read, store.latest_saves())
@@ -205,15 +205,15 @@ def save_live_pages(
 async def _save(
     pages: Sequence[ToSave], policy: FetchPolicy, archive: str
 ) -> tuple[list[SavedSnapshot], list[Withheld]]:
-    from claimledger.fetch import make_client
-    from claimledger.preserve import save_pages
+    from claimledger.evidence.preserve import save_pages
+    from claimledger.web.fetch import make_client
 
     async with make_client(policy) as client:
         return await save_pages(pages, client=client, policy=policy, archive=archive)
 
 
 def saves_lines(saves: Saves) -> list[str]:
-    from claimledger.preserve import saved_line, secret_line, withheld_line
+    from claimledger.evidence.preserve import saved_line, secret_line, withheld_line
 
     return [
         *(saved_line(saved) for saved in saves.asked),
@@ -224,7 +224,7 @@ def saves_lines(saves: Saves) -> list[str]:
 
 
 def saves_json(saves: Saves) -> list[dict[str, object]]:
-    from claimledger.preserve import saved_json, withheld_json
+    from claimledger.evidence.preserve import saved_json, withheld_json
     from claimledger.urls import redacted
 
     return [
@@ -285,7 +285,7 @@ def standing_searches(
     """For `status`: the latest search of each source still at the address searched for,
     and still lost there at its latest fetch (`fetches`: the latest fetch of each URL)."""
     from claimledger.cli.app import existing_store
-    from claimledger.relocate import standing_relocations
+    from claimledger.evidence.relocate import standing_relocations
 
     with existing_store(opts) as store:
         searches = store.latest_relocations() if store else {}

@@ -33,10 +33,10 @@ from claimledger.cli.app import (
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger import Ledger
-    from claimledger.report import Report
-    from claimledger.signedcache import SignedCache
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.model import Ledger
+    from claimledger.report.model import Report
+    from claimledger.report.signedcache import SignedCache
 
 
 STDOUT = "-"
@@ -86,9 +86,10 @@ def render_command(
 
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
-    from claimledger.located import collector_paused
-    from claimledger.report import Templates, format_for, report_state, templates_loader
-    from claimledger.report.formats import WITH_CLAIMREVIEW, published_at
+    from claimledger.ledger.located import collector_paused
+    from claimledger.report.changes import report_state
+    from claimledger.report.formats import WITH_CLAIMREVIEW, format_for, published_at
+    from claimledger.report.templates import Templates, templates_loader
 
     opts = options(ctx)
     if templates is not None and not templates.is_dir():
@@ -128,8 +129,8 @@ def render_command(
 def compiled_templates() -> SignedCache | None:
     """Where this user's compiled templates are kept between renders: loaded as code, so
     in a directory of the user's alone, and believed only as signed with the user's own
-    key (see `claimledger.signedcache`)."""
-    from claimledger.signedcache import signed_cache
+    key (see `claimledger.report.signedcache`)."""
+    from claimledger.report.signedcache import signed_cache
 
     return signed_cache("templates")
 
@@ -148,8 +149,7 @@ def _workspace_templates(opts: Options) -> Path | None:
 def format_named_by(output: str | None) -> str:
     """The format an output's name asks for: md for stdout or the default file; a name
     that names no format is an error rather than Markdown in a file called report.txt."""
-    from claimledger.report import FORMAT_NAMES, format_name_for
-    from claimledger.report.formats import SUFFIXES
+    from claimledger.report.formats import FORMAT_NAMES, SUFFIXES, format_name_for
 
     if output is None or output == STDOUT:
         return "md"
@@ -163,7 +163,7 @@ def format_named_by(output: str | None) -> str:
 
 
 def _output_path(opts: Options, suffix: str, output: str | None) -> Path:
-    from claimledger.atomicfile import refuse_links
+    from claimledger.ledger.atomicfile import refuse_links
 
     if output is not None:
         return Path(output)
@@ -181,10 +181,10 @@ def _target(path: Path, home: Path) -> str:
 
 def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
     """The report of `ledger` and the latest evidence, compared with the `previous` render."""
-    from claimledger.artifact import outcome_of
     from claimledger.cli.asread import latest_as_read
-    from claimledger.grade import regrade
-    from claimledger.report import build_report
+    from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.rules import regrade
+    from claimledger.report.build import build_report
 
     checks = latest_checks(opts, ledger)
     fetches, last = latest_fetches(opts, ledger)
@@ -208,7 +208,7 @@ def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> R
 def _state_store(opts: Options) -> Iterator[EvidenceStore | None]:
     """The evidence store, opened (created when there is none yet) to keep render states;
     None where it cannot be written, said once: the report is still written."""
-    from claimledger.store import EvidenceStore
+    from claimledger.evidence.store import EvidenceStore
 
     try:
         store = EvidenceStore.open(opts.store)
@@ -238,7 +238,7 @@ def _hidden_state(report: Path) -> dict[str, Any] | None:
 
 def _write_file(path: Path, text: str) -> None:
     """Replace `path` atomically, so a reader never sees half a report."""
-    from claimledger.atomicfile import replace_atomically
+    from claimledger.ledger.atomicfile import replace_atomically
 
     path = path.resolve()  # a symlinked report is updated where it points, not replaced
     try:

@@ -14,8 +14,8 @@ from claimledger.errors import ExitCode, InputError
 if TYPE_CHECKING:  # the core loads where a command uses it
     from pathlib import Path
 
-    from claimledger.ledger import Ledger
-    from claimledger.trust import Consent, Standing
+    from claimledger.ledger.model import Ledger
+    from claimledger.workspace.trust import Consent, Standing
 
 
 @command("trust")
@@ -46,7 +46,7 @@ def trust_command(
     config by the ledger's path; a command, a file it names, or a setting that changes
     needs your word again. With CLAIMs, only those artifact commands are trusted.
     """
-    from claimledger import trust
+    from claimledger.workspace import trust
 
     if show and revoke:
         raise InputError("--list and --revoke exclude each other")
@@ -97,14 +97,14 @@ def standing_json(standing: Standing) -> dict[str, str]:
 
 
 def _asks(path: Path, ledger: Ledger) -> list[str]:
-    from claimledger.config import read_config
-    from claimledger.trust import asks_of
+    from claimledger.ledger.config import read_config
+    from claimledger.workspace.trust import asks_of
 
     return asks_of(read_config(path.parent), ledger, path.parent)
 
 
 def _revoke(path: Path, claim_ids: set[str] | None) -> ExitCode:
-    from claimledger.trust import revoke
+    from claimledger.workspace.trust import revoke
 
     gone = revoke(path, claim_ids)
     for what in gone:
@@ -115,6 +115,6 @@ def _revoke(path: Path, claim_ids: set[str] | None) -> ExitCode:
 
 
 def _word(allowed: bool) -> Consent:
-    from claimledger.trust import Consent
+    from claimledger.workspace.trust import Consent
 
     return Consent.TRUSTED if allowed else Consent.UNTRUSTED

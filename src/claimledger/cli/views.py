@@ -20,8 +20,8 @@ from claimledger.records import CheckRecord, FetchRecord, changed_words_said
 from claimledger.urls import shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
-    from claimledger.grade import Regrade
-    from claimledger.ledger import Ledger
+    from claimledger.grading.rules import Regrade
+    from claimledger.ledger.model import Ledger
 
 STATUS_STYLE = {
     "verified": "green",

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from claimledger.grade import Notice, Proposal, Regrade, Trace
-from claimledger.grade.review import review_reason
-from claimledger.ledger import Artifact, Claim, Facet, HistoryEntry, Ledger, Quote, Source
+from claimledger.grading.review import review_reason
+from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
+from claimledger.ledger.model import Artifact, Claim, Facet, HistoryEntry, Ledger, Quote, Source
+from claimledger.ledger.vocabulary import Basis
 from claimledger.records import (
     CARRIED,
     ArtifactRun,
@@ -60,7 +61,6 @@ from claimledger.report.overview import (
     summary,
 )
 from claimledger.urls import redact_urls, redacted, safe_url
-from claimledger.vocabulary import Basis
 
 _safe_url = functools.lru_cache(maxsize=4096)(safe_url)
 _redacted = functools.lru_cache(maxsize=4096)(redacted)

@@ -19,12 +19,12 @@ from pathlib import PurePath
 from typing import Any, Protocol
 
 from claimledger.errors import InputError
-from claimledger.jsontext import indented_json, without_terminal_controls
+from claimledger.ledger.vocabulary import Grade
+from claimledger.report.jsontext import indented_json, without_terminal_controls
 from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
-from claimledger.vocabulary import Grade
 
 REPORT_VERSION = 1
 """Version of the JSON report's shape; bumped only when a key changes meaning or goes.

@@ -29,8 +29,8 @@ from markdown_it.token import Token
 from markupsafe import Markup
 from mdformat.renderer import MDRenderer
 
-from claimledger.bidi import BIDI_CLASS, BIDI_MARKERS, bidi_marked
-from claimledger.jsontext import TERMINAL_CONTROLS, indented_json
+from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS, bidi_marked
+from claimledger.report.jsontext import TERMINAL_CONTROLS, indented_json
 from claimledger.urls import has_secrets, redact_urls, safe_url
 
 # --------------------------------------------------------------------------- Markdown escaping

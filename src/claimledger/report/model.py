@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from claimledger.vocabulary import Grade
+from claimledger.ledger.vocabulary import Grade
 
 GRADE_MEANINGS: Mapping[Grade, str] = {
     Grade.DEMONSTRATED: "the artifact itself was opened and read, or run",

@@ -10,8 +10,9 @@ import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from claimledger.grade import Regrade
-from claimledger.ledger import HistoryEntry, Ledger, Source
+from claimledger.grading.rules import Regrade
+from claimledger.ledger.model import HistoryEntry, Ledger, Source
+from claimledger.ledger.vocabulary import Grade
 from claimledger.records import FetchRecord
 from claimledger.report.markup import excerpt
 from claimledger.report.model import (
@@ -30,7 +31,6 @@ from claimledger.report.model import (
     weakest,
 )
 from claimledger.urls import safe_url
-from claimledger.vocabulary import Grade
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:

@@ -106,7 +106,7 @@ def templates_loader(user_templates: Path | None) -> Loader:
 
 class _FolderLoader(Loader):
     """A folder of templates that may be a hostile checkout's: each file is read as
-    `claimledger.templatefiles` reads it (never through a link, never a FIFO or a device,
+    `claimledger.report.templatefiles` reads it (never through a link, never a FIFO or a device,
     never more than a template may hold), so a template shows nothing else of the disk."""
 
     def __init__(self, folder: Path) -> None:
@@ -115,7 +115,7 @@ class _FolderLoader(Loader):
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool] | None]:
-        from claimledger.templatefiles import read_template
+        from claimledger.report.templatefiles import read_template
 
         parts = split_template_path(template)  # refuses `..`
         if not parts:
@@ -344,7 +344,7 @@ def _too_deep_where(error: RecursionError | SyntaxError, name: str) -> str:
 
 class CompiledStore(Protocol):
     """Where compiled templates are kept between runs: bytes handed back only as they were
-    written by this user's own runs (`claimledger.signedcache`), since they are loaded as
+    written by this user's own runs (`claimledger.report.signedcache`), since they are loaded as
     code; a store that cannot keep them returns None and the template is compiled anew."""
 
     def read(self, name: str) -> bytes | None: ...

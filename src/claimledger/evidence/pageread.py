@@ -1,0 +1,182 @@
+"""Reading a fetched page: the text a reader sees on it, and where each quote stands there.
+
+The extractor and the matcher work here, and are loaded only when a page has a body to
+read or a quote to locate: a refresh whose every page answers 304 with its verdicts
+carried over (`refresh._check_page`) loads neither. Pure, like the refresh's readings:
+any process can read a page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from claimledger.errors import PageUnreadable, StoreDamagedError
+from claimledger.evidence.refresh import Page, recipe, unreadable
+from claimledger.reading.extract import (
+    Heading,
+    extract_text,
+    heading_above,
+    html_headings,
+    is_html,
+    narrow_lines,
+    section_lines,
+    text_kind,
+)
+from claimledger.reading.match import Context, Match, PreparedText, TextKind, locate, prepare
+from claimledger.reading.pagehead import head_links
+from claimledger.records import DEFAULT_POLICY
+
+if TYPE_CHECKING:
+    from claimledger.evidence.refresh import QuoteJob, Stored
+    from claimledger.records import CheckRecord, FetchResult
+
+
+def read_page(
+    fetched: FetchResult, select: str | None = None, *, deadline: float = DEFAULT_POLICY.deadline
+) -> Page:
+    """The text a reader sees on a fetched page, narrowed to its #L anchor if it has one.
+
+    A page whose text cannot be extracted becomes `unreadable`, with the reason; so does
+    a page with no text a reader sees (an empty page, an alias page, boilerplate only),
+    which is no evidence that a quote is gone. An HTML page read through a selector is
+    read within what its URL's `deadline` left (`budget.bounded`): one that would take
+    longer is unreadable, "took too long to read".
+    """
+    if fetched.text is None:
+        return Page(fetched, None, None, recipe(select))
+    whole = None
+    try:
+        text = _extracted(fetched, select, deadline)
+        if fetched.line_range is not None:
+            whole, text = text, narrow_lines(text, *fetched.line_range)
+    except PageUnreadable as error:
+        return unreadable(fetched, str(error), select)
+    if not _WORD.search(text) and not (whole and _WORD.search(whole)):
+        lines = fetched.line_range
+        where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
+        return unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
+    return Page(fetched, text, None, recipe(select), whole)
+
+
+_WORD = re.compile(r"\w")
+
+
+def _extracted(fetched: FetchResult, select: str | None, deadline: float) -> str:
+    """The page's text, through `select` in a process of its own under a CPU budget."""
+    body, content_type = fetched.text or "", fetched.content_type or ""
+    if select is None or not is_html(content_type, body):
+        return extract_text(body, content_type, select=select)
+    from claimledger.evidence.budget import bounded, read_budget
+
+    budget = read_budget(deadline, fetched.elapsed)
+    return bounded(budget, extract_text, body, content_type, select=select)
+
+
+def kind_of(page: Page) -> TextKind:
+    """How the matcher reads the page's text: prose, raw markdown, or source code."""
+    return text_kind(page.fetch.content_type or "", page.fetch.final_url)
+
+
+def prepared(page: Page) -> PreparedText | None:
+    """The text ready for `locate`, or None when the page could not be read."""
+    return None if page.text is None else prepare(page.text, kind=kind_of(page))
+
+
+def check_page(quote: str, page: Page) -> Match | None:
+    """Where the quote stands on a page that was read; None when it could not be read."""
+    text = prepared(page)
+    return None if text is None else locate(quote, text)
+
+
+def page_title(page: Page) -> str | None:
+    """The page's own <title>, for a source `add` creates."""
+    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
+    return head_links(body).title if body is not None and "html" in media else None
+
+
+class Locating:
+    """The quotes of one page located in turn: its text prepared once for all of them, and
+    each earlier snapshot a quote was last checked on prepared once too."""
+
+    def __init__(self, page: Page, earlier: Stored) -> None:
+        assert page.text is not None
+        self.page = page
+        self.text = page.text
+        self.kind = kind_of(page)
+        self.earlier = earlier
+        self._prepared: PreparedText | None = None
+        self._as_read: dict[str, PreparedText | None] = {}
+
+    @property
+    def prepared(self) -> PreparedText:
+        if self._prepared is None:
+            self._prepared = prepare(self.text, kind=self.kind)
+        return self._prepared
+
+    def find(self, job: QuoteJob, before: CheckRecord | None) -> tuple[Match, str | None]:
+        """Where the quote stands: looked for first where the ledger places it (the lines
+        its #L anchor names, the section under its heading), then on the whole page. Found
+        verbatim elsewhere, it is verified, moved within the page (and where it is now);
+        otherwise the verdict at its place stands."""
+        page, text, whole = self.page, self.text, self.prepared
+        context, was = _context(before), self._as_read_at(before)
+        headings = _headings(page) if job.under else []
+        place, level = whole, 6
+        if job.under:
+            section = section_lines(text, job.under, headings)
+            if section is None:
+                found = locate(job.quote_text, whole, context=context, previous=was)
+                gone = f"no heading “{job.under}” on the page any more"
+                return found, gone if found.status == "verified" else None
+            lines = text.split("\n")
+            place = prepare("\n".join(lines[section[0] : section[1]]), kind=self.kind)
+            level = section[2]
+        found = locate(job.quote_text, place, context=context, previous=was)
+        if job.under and found.status != "verified":
+            elsewhere = locate(job.quote_text, whole, previous=was)
+            if elsewhere.status == "verified" and elsewhere.start is not None:
+                now_under = heading_above(text, elsewhere.start, headings, level)
+                return (
+                    elsewhere,
+                    f"now under “{now_under}”" if now_under else "no longer under its heading",
+                )
+        if page.whole is not None and found.status != "verified":
+            elsewhere = locate(job.quote_text, prepare(page.whole, kind=self.kind), previous=was)
+            if elsewhere.status == "verified" and elsewhere.start is not None and elsewhere.end:
+                first = page.whole.count("\n", 0, elsewhere.start) + 1
+                last = first + page.whole.count("\n", elsewhere.start, elsewhere.end)
+                return (
+                    elsewhere,
+                    f"now at lines L{first}-L{last}" if last > first else f"now at line L{first}",
+                )
+        return found, None
+
+    def _as_read_at(self, before: CheckRecord | None) -> PreparedText | None:
+        """The page as it read at the quote's last check (read once per snapshot): a
+        passage already on it beside the quote is a sibling of the quote, never its
+        successor."""
+        digest = before.snapshot_hash if before is not None else None
+        if digest is None:
+            return None
+        if digest not in self._as_read:
+            try:
+                text = prepare(self.earlier.snapshot_text(digest), kind=self.kind)
+            except (KeyError, StoreDamagedError):  # only a help to the matcher: go without
+                text = None
+            self._as_read[digest] = text
+        return self._as_read[digest]
+
+
+def _headings(page: Page) -> list[Heading]:
+    """The page's headings, for a quote placed under one (HTML's h1-h6; Markdown's #s
+    are read from the text itself)."""
+    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
+    return html_headings(body) if body is not None and "html" in media else []
+
+
+def _context(check: CheckRecord | None) -> Context | None:
+    """Where the quote was last found, so a repeated sentence is found in the same place."""
+    if check is None or (check.context_before is None and check.context_after is None):
+        return None
+    return Context(check.context_before or "", check.context_after or "")

@@ -1,0 +1,504 @@
+"""The refresh loop: fetch every source once, read it, locate every quote on it.
+
+`refresh` is an async generator in the manner of pip-audit's `Auditor.audit`: it yields
+one `Reading` per page (and selector) as each arrives, and never records, prints or
+keeps a page past its reading; the caller records each reading (the store commits it
+at once) and shows progress. What it needs from earlier runs it asks of an `Earlier`
+(the evidence store fits): the last check of each quote, the validators and snapshots
+of a URL. A failure of one source is data in its reading.
+
+A page's reading (extract, prepare, locate) is one `PageTask`, a value that holds all it
+needs (the body, the quotes, their last checks, the stored snapshots those were made on),
+so `read_task` can run on another core: `refresh` hands it to `Readers` (a pool of
+worker processes, see pagepool.py) when given some, and runs it on the event loop's
+thread otherwise. Either way the checks are the same; only the order readings arrive in
+may differ.
+
+The extractor and the matcher (pageread.py) load only when a page has a body to read or
+a quote to locate: a run whose every page answers 304, its verdicts carried over, loads
+neither. `read_pages` (and `pageread.check_page`) read and judge pages the same way
+outside a refresh, for `verify` and `add`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+from collections import defaultdict
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from claimledger import versions
+from claimledger.errors import StoreDamagedError
+from claimledger.records import (
+    DEFAULT_POLICY,
+    CheckKey,
+    CheckRecord,
+    FetchPolicy,
+    FetchResult,
+    Hop,
+    Validators,
+    check_key,
+    snapshot_digest,
+)
+from claimledger.urls import UrlMap
+
+if TYPE_CHECKING:  # a worker process reads pages and never loads the fetcher
+    from claimledger.evidence.pageread import Locating
+    from claimledger.ledger.model import Ledger
+    from claimledger.reading.match import Match
+    from claimledger.web.fetch import Client, RobotsMemory
+
+Clock = Callable[[], dt.datetime]
+NO_MAP = UrlMap()
+
+
+@dataclass(frozen=True)
+class QuoteJob:
+    """One quote to look for on one of its sources."""
+
+    claim_id: str
+    quote_index: int
+    quote_text: str
+    source_id: str
+    url: str
+    select: str | None
+    under: str | None = None
+
+    @property
+    def key(self) -> CheckKey:
+        return (self.claim_id, self.quote_text, self.source_id)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One URL as read in this run: the fetch, and the text a reader sees (if any)."""
+
+    fetch: FetchResult
+    text: str | None
+    snapshot_hash: str | None
+    recipe: str
+    whole: str | None = None
+    """The whole text when `text` is only the lines a #L anchor names."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A page read in a run, ready to record: the fetch (its body dropped), the snapshot
+    text to keep when it is new (None when reused or unread), and every check made on it.
+    `new_snapshot_zlib` is that text compressed as the store keeps it, when a worker
+    process compressed it already."""
+
+    fetch: FetchResult
+    snapshot_hash: str | None
+    new_snapshot: str | None
+    recipe: str
+    checks: tuple[CheckRecord, ...]
+    new_snapshot_zlib: bytes | None = None
+    body_bytes: int | None = None
+    """The size of the page's text as read, in UTF-8 (None when no body came: a 304, a
+    failure); for `refresh --verbose`."""
+
+
+class Stored(Protocol):
+    """The snapshots reading a page may need: the one a 304 reuses, and those the quotes'
+    last checks were made on (KeyError for a snapshot the store does not have)."""
+
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None: ...
+    def snapshot_text(self, snapshot_hash: str) -> str: ...
+
+
+class Earlier(Stored, Protocol):
+    """What the loop reads of earlier runs (the evidence store fits)."""
+
+    def latest_checks(self) -> list[CheckRecord]: ...
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
+
+
+@dataclass(frozen=True)
+class PageTask:
+    """One reading's work, with all it needs, as one value that can cross to another
+    process: the fetch (with its body), the selector, the quotes looked for through it,
+    their last checks, the snapshot a 304 answered with, the stored snapshots it may read
+    (`stored`, by hash: that one and those the last checks were made on), and the time."""
+
+    fetched: FetchResult
+    select: str | None
+    jobs: tuple[QuoteJob, ...]
+    previous: Mapping[CheckKey, CheckRecord]
+    answered: str | None
+    stored: Mapping[str, str | StoreDamagedError] = field(repr=False)
+    now: dt.datetime
+    deadline: float = DEFAULT_POLICY.deadline
+    """The URL's deadline, which a reading through a selector stays within."""
+
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None:
+        return self.answered
+
+    def snapshot_text(self, snapshot_hash: str) -> str:
+        text = self.stored[snapshot_hash]
+        if isinstance(text, StoreDamagedError):
+            raise text
+        return text
+
+    @property
+    def light(self) -> bool:
+        """Nothing to extract or locate: a failed fetch, or a 304 whose every quote keeps
+        its verdict (no reason to send it to another process)."""
+        if self.fetched.text is not None:
+            return False
+        how = recipe(self.select)
+        return (
+            not self.fetched.not_modified
+            or self.answered is None
+            or all(
+                _carried(self.previous.get(job.key), job, self.answered, how) for job in self.jobs
+            )
+        )
+
+
+class Readers(Protocol):
+    """Somewhere else to run `read_task` (worker processes): at most `capacity` tasks at
+    once; `read` gives the reading's future (a task's exception is raised by it)."""
+
+    @property
+    def capacity(self) -> int: ...
+    def read(self, task: PageTask) -> asyncio.Future[Reading]: ...
+
+
+def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
+    """Every (quote, source) pair of the chosen claims (all claims when none are named)."""
+    chosen = [ledger.claim(cid) for cid in claim_ids] if claim_ids else list(ledger.claims)
+    return [
+        QuoteJob(
+            claim.id,
+            index,
+            quote.text,
+            source_id,
+            ledger.sources[source_id].url,
+            ledger.sources[source_id].select,
+            quote.under,
+        )
+        for claim in chosen
+        for index, quote in enumerate(claim.quotes)
+        for source_id in quote.sources
+    ]
+
+
+def recipe(select: str | None) -> str:
+    """How a page is read and judged: the extractor, the matcher, the source's selector.
+
+    Stored with every fetch and check. A snapshot or a verdict made another way is not
+    reused: a new selector or a newer matcher reads the page afresh.
+    """
+    return f"extract {versions.EXTRACT}; match {versions.MATCH}; select {select or ''}"
+
+
+async def refresh(
+    jobs: Sequence[QuoteJob],
+    *,
+    client: Client,
+    earlier: Earlier,
+    now: Clock,
+    policy: FetchPolicy,
+    url_map: UrlMap = NO_MAP,
+    readers: Readers | None = None,
+    robots: RobotsMemory | None = None,
+) -> AsyncGenerator[Reading, None]:
+    """Fetch every URL once and yield a reading per URL and selector, as each arrives.
+
+    Each page is read (once per selector) and its quotes located while the other fetches
+    are still under way, by `readers` when given; an unchanged page and quote keep their
+    verdict. `robots` keeps each site's robots.txt for the runs of the next day.
+    """
+    by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
+    for job in jobs:
+        by_reading[(job.url, job.select)].append(job)
+    selects: dict[str, list[str | None]] = defaultdict(list)
+    for url, select in by_reading:
+        selects[url].append(select)
+    by_target: dict[str, list[str]] = defaultdict(list)
+    for url in selects:
+        by_target[url_map.apply(url)].append(url)
+    previous = {check_key(check): check for check in earlier.latest_checks()}
+
+    def validators(requested: str, start: str) -> Validators | None:
+        """Those stored for exactly the URL asked, for every way its answer will be read."""
+        recipes = [recipe(select) for url in by_target[start] for select in selects[url]]
+        return earlier.validators(url_map.reverse(requested), recipes)
+
+    def tasks(result: FetchResult) -> Iterator[PageTask]:
+        for url in by_target[result.url]:
+            fetched = _ledger_side(replace(result, url=url), url_map)
+            for select in selects[url]:
+                jobs = by_reading[(url, select)]
+                task = _task(fetched, select, jobs, previous, earlier, now())
+                yield replace(task, deadline=policy.deadline)
+
+    from claimledger.web.fetch import fetch_each
+
+    # an async generator: closed at once when the caller stops early
+    fetches = fetch_each(by_target, client, validators=validators, policy=policy, robots=robots)
+    async with contextlib.aclosing(fetches):
+        if readers is None:
+            async for result in fetches:
+                for task in tasks(result):
+                    yield read_task(task)
+        else:
+            async for reading in _read_aside(fetches, tasks, readers):
+                yield reading
+
+
+async def _read_aside(
+    fetches: AsyncIterator[FetchResult],
+    tasks: Callable[[FetchResult], Iterable[PageTask]],
+    readers: Readers,
+) -> AsyncGenerator[Reading, None]:
+    """Each reading as soon as it is done, by `readers` (a light one at once, here), while
+    the fetches go on; no more than `readers.capacity` pages wait for a reader, so pages
+    are not fetched faster than they can be read."""
+    pending: dict[asyncio.Future[Reading], int] = {}  # each with its place in the order sent
+    sent = 0
+    arriving: asyncio.Task[FetchResult | None] | None = asyncio.create_task(_next(fetches))
+    try:
+        while arriving is not None or pending:
+            waits: set[asyncio.Future[Any]] = set(pending)
+            if arriving is not None and len(pending) < readers.capacity:
+                waits.add(arriving)
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if arriving is not None and arriving in done:
+                result, arriving = arriving.result(), None
+                if result is not None:
+                    for task in tasks(result):
+                        if task.light:
+                            yield read_task(task)
+                        else:
+                            pending[readers.read(task)] = sent
+                            sent += 1
+                    arriving = asyncio.create_task(_next(fetches))
+            for future in sorted(pending.keys() & done, key=pending.__getitem__):
+                del pending[future]
+                yield future.result()
+    finally:
+        unfinished: list[asyncio.Future[Any]] = [*pending, *([arriving] if arriving else [])]
+        for future in unfinished:
+            future.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
+
+
+async def _next(fetches: AsyncIterator[FetchResult]) -> FetchResult | None:
+    return await anext(fetches, None)
+
+
+def _task(
+    fetched: FetchResult,
+    select: str | None,
+    jobs: Sequence[QuoteJob],
+    previous: dict[CheckKey, CheckRecord],
+    earlier: Earlier,
+    now: dt.datetime,
+) -> PageTask:
+    """A reading's work with what it needs of earlier runs looked up here: the snapshot a
+    304 answered with, and the texts the quotes' last checks were made on. Its quotes'
+    last checks are taken out of `previous` (no other reading looks for them), so that
+    a long run holds each check once."""
+    mine = {
+        key: previous.pop(key) for key in dict.fromkeys(job.key for job in jobs) if key in previous
+    }
+    answered = None
+    if fetched.not_modified:
+        answered = earlier.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)
+    stored: dict[str, str | StoreDamagedError] = {}
+    for digest in dict.fromkeys([answered, *(check.snapshot_hash for check in mine.values())]):
+        if digest is not None:
+            with contextlib.suppress(KeyError):
+                stored[digest] = _stored_text(earlier, digest)
+    return PageTask(fetched, select, tuple(jobs), mine, answered, stored, now)
+
+
+def _stored_text(earlier: Stored, digest: str) -> str | StoreDamagedError:
+    """A stored snapshot's text, or the error reading it raised (raised again if used)."""
+    try:
+        return earlier.snapshot_text(digest)
+    except StoreDamagedError as damaged:
+        return damaged
+
+
+def read_task(task: PageTask) -> Reading:
+    """Read the page and check every quote on it: pure, so any process can do it."""
+    page, new = _read(task.fetched, task.select, task, task.deadline)
+    checks = _check_page(page, task.jobs, task.previous, task, task.now)
+    text = task.fetched.text
+    size = None if text is None else len(text.encode("utf-8", "replace"))
+    fetch = replace(page.fetch, text=None)
+    return Reading(fetch, page.snapshot_hash, new, page.recipe, checks, body_bytes=size)
+
+
+def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:
+    """A result fetched through `--map`, with every address named as the ledger names it,
+    so evidence, validators and moves stay under the reader's URLs across runs."""
+    if not url_map.rules:
+        return fetched
+
+    def name(url: str | None) -> str | None:
+        return url_map.reverse(url) if url else url
+
+    return replace(
+        fetched,
+        final_url=url_map.reverse(fetched.final_url),
+        moved_to=name(fetched.moved_to),
+        canonical=name(fetched.canonical),
+        redirects=tuple(Hop(url_map.reverse(h.url), h.status, h.via) for h in fetched.redirects),
+    )
+
+
+def _check_page(
+    page: Page,
+    jobs: Sequence[QuoteJob],
+    previous: Mapping[CheckKey, CheckRecord],
+    earlier: Stored,
+    now: dt.datetime,
+) -> tuple[CheckRecord, ...]:
+    """Locate each job's quote on the page; an unchanged page and quote keep their verdict.
+
+    The matcher is deterministic, so a quote last checked on this very snapshot would
+    get the same answer again: it is carried over rather than recomputed (and the matcher
+    is loaded only when some quote must be located).
+    """
+    locating: Locating | None = None
+    checks = []
+    for job in jobs:
+        before = previous.get(job.key)
+        if page.text is None:
+            checks.append(_check(job, page, None, now))
+        elif before is not None and _carried(before, job, page.snapshot_hash, page.recipe):
+            checks.append(
+                replace(
+                    before,
+                    quote_index=job.quote_index,
+                    url=job.url,
+                    run_id=None,
+                    source_status=page.fetch.source_status,
+                    checked_at=now,
+                )
+            )
+        else:
+            if locating is None:
+                from claimledger.evidence.pageread import Locating
+
+                locating = Locating(page, earlier)
+            found, moved = locating.find(job, before)
+            checks.append(replace(_check(job, page, found, now), moved_within=moved))
+    return tuple(checks)
+
+
+def _carried(
+    before: CheckRecord | None, job: QuoteJob, snapshot_hash: str | None, how: str
+) -> bool:
+    """Does the quote keep its last verdict: made on this very text, read the same way?"""
+    return bool(
+        before
+        and before.status
+        and before.snapshot_hash == snapshot_hash
+        and before.recipe == how
+        and not job.under  # where the ledger places it may have changed: look again
+    )
+
+
+def _read(
+    fetched: FetchResult, select: str | None, earlier: Stored, deadline: float
+) -> tuple[Page, str | None]:
+    """The text a reader sees, and that text when it is a new snapshot to keep: extracted
+    from the body (within what the URL's `deadline` left), or on a 304 the stored snapshot
+    of the very URL that answered, from the reading that carried the validators we sent
+    (a snapshot the store cannot give back leaves the page unreadable, said why)."""
+    how = recipe(select)
+    if fetched.not_modified:
+        snapshot = earlier.answered_snapshot(fetched.final_url, how, fetched.conditional)
+        if snapshot is None:
+            missing = f"304 from {fetched.final_url} without a stored snapshot of it"
+            return unreadable(fetched, missing, select), None
+        try:
+            return Page(fetched, earlier.snapshot_text(snapshot), snapshot, how), None
+        except (KeyError, StoreDamagedError) as error:
+            why = error if isinstance(error, StoreDamagedError) else "it is not in the store"
+            damaged = f"304 from {fetched.final_url}, whose stored snapshot cannot be read: {why}"
+            return unreadable(fetched, damaged, select), None
+    if fetched.text is None:  # nothing came to read: the reader need not load
+        return Page(fetched, None, None, how), None
+    from claimledger.evidence.pageread import read_page
+
+    page = read_page(fetched, select, deadline=deadline)
+    if page.text is None:
+        return page, None
+    return replace(page, snapshot_hash=snapshot_digest(page.text)), page.text
+
+
+def unreadable(fetched: FetchResult, why: str, select: str | None) -> Page:
+    """A page that gave no text a reader sees, and why (its status becomes `unreadable`)."""
+    return Page(replace(fetched, source_status="unreadable", error=why), None, None, recipe(select))
+
+
+def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> CheckRecord:
+    return CheckRecord(
+        claim_id=job.claim_id,
+        quote_index=job.quote_index,
+        quote_text=job.quote_text,
+        source_id=job.source_id,
+        url=job.url,
+        source_status=page.fetch.source_status,
+        status=found.status if found else None,
+        match_kind=found.match if found else None,
+        similarity=found.similarity if found else None,
+        current=found.current if found else None,
+        meaning_changed=found.meaning_changed if found else False,
+        changed_words=found.changed_words if found else (),
+        change_kinds=found.change_kinds if found else (),
+        closest=found.closest if found else None,
+        closest_kinds=found.closest_kinds if found else (),
+        occurrences=found.occurrences if found else 0,
+        context_before=found.context.before if found and found.context else None,
+        context_after=found.context.after if found and found.context else None,
+        snapshot_hash=page.snapshot_hash,
+        checked_at=now,
+        recipe=page.recipe,
+    )
+
+
+# --------------------------------------------------------------------------- outside a refresh
+
+
+async def read_pages(
+    urls: Sequence[str],
+    *,
+    client: Client,
+    policy: FetchPolicy,
+    url_map: UrlMap = NO_MAP,
+    select: str | None = None,
+) -> dict[str, Page]:
+    """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
+    reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
+    from claimledger.evidence.pageread import read_page
+    from claimledger.web.fetch import fetch_each
+
+    by_target = {url_map.apply(url): url for url in dict.fromkeys(urls)}
+    pages: dict[str, Page] = {}
+    async for result in fetch_each(by_target, client, policy=policy):
+        url = by_target[result.url]
+        fetched = _ledger_side(replace(result, url=url), url_map)
+        pages[url] = read_page(fetched, select, deadline=policy.deadline)
+    return {url: pages[url] for url in dict.fromkeys(urls)}

@@ -1,0 +1,614 @@
+"""Find a page that moved without a redirect: on its own site, by the site's sitemap.
+
+A source that comes back gone (404/410), or as an empty page left behind, may still be on
+its site at another address that nothing points to. The site's sitemaps list its pages:
+those `robots.txt` names (`Sitemap:` lines), `/sitemap.xml`, and a sitemap index one or two
+levels deep, gzipped or not. The pages whose address is most like the old one (its path,
+the last segment weighted most) and like its title are read, a few at most, through the
+same fetcher and manners as a refresh (robots.txt, per-host limits and pace, size caps,
+no private address unless allowed); each is read with the same extractor and matcher,
+and the page that carries the source's quotes (verified or reworded; the most of them,
+then the most like the old address) is proposed as the source's new address, with how
+each quote stands there. A proposal is only that: `claimledger move SOURCE` adopts it.
+
+The core is pure (`parse_sitemap`, `robots_sitemaps`, `rank`, `choose`, the lines);
+`recover` is the I/O at the edge. Nothing here records or prints: the caller keeps each
+`Relocation` in the evidence store.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+from urllib.parse import SplitResult, unquote, urlsplit
+
+from rapidfuzz import fuzz
+
+from claimledger.errors import PageUnreadable
+from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES
+from claimledger.reading.decoding import Inflater
+from claimledger.records import (
+    FOUND_THERE,
+    READ_STATUSES,
+    Candidate,
+    FetchPolicy,
+    FetchRecord,
+    FetchResult,
+    QuoteThere,
+    Relocation,
+    lost_reason,
+)
+from claimledger.urls import UrlMap, fetch_target, is_web_url, origin, redacted, shown
+
+if TYPE_CHECKING:  # the fetcher and the reader load where a recovery runs
+    from claimledger.reading.match import Match
+    from claimledger.web.fetch import Client, Manners
+
+MAX_CANDIDATES = 50
+MAX_UNASKED = 20
+"""Candidates refused before any request (robots.txt, an address not public) passed over
+at most, beyond the bound, for one source."""
+MAX_SITEMAP_ENTRIES = 50_000
+"""What one sitemap file may list (the protocol's own limit); the rest is not read."""
+MAX_SITE_PAGES = 50_000
+"""Pages of one site ranked at most, over all its sitemaps (a second or two to rank)."""
+MAX_SITEMAPS = 12
+"""Sitemap files read at most for one site (robots.txt's, the guesses, an index's)."""
+MAX_DEPTH = 2
+"""Levels of sitemap index followed: an index, and an index of indexes."""
+LAST_SEGMENT = 0.65
+"""How much of a path's likeness is its last segment's (the page's own name)."""
+TITLE_WEIGHT = 0.25
+"""How much of a candidate's score is its name's likeness to the old page's title."""
+
+LOST_REASONS = {"gone": "gone", "empty": "left an empty page"}
+NO_MAP = UrlMap()
+
+
+# --------------------------------------------------------------------------- sitemaps
+
+
+@dataclass(frozen=True)
+class Sitemap:
+    """What one sitemap file lists: pages (a `urlset`), or more sitemaps (an index)."""
+
+    pages: tuple[str, ...] = ()
+    sitemaps: tuple[str, ...] = ()
+    truncated: bool = False
+    problem: str | None = None
+    """Why nothing could be read from it (not XML, not a sitemap), if so."""
+
+
+_GZIP = b"\x1f\x8b"
+
+
+def gunzip(data: bytes, cap: int) -> bytes:
+    """A gzipped sitemap file (`.xml.gz`) as its XML, under the decompression cap (a small
+    bomb stops there); anything else as it is. PageUnreadable when it is broken or too big."""
+    if not data.startswith(_GZIP):
+        return data
+    inflater = Inflater("gzip", cap)
+    return inflater.feed(data) + inflater.finish()
+
+
+def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
+    """The `<loc>` of each `<url>` of a `urlset`, or of each `<sitemap>` of a
+    `sitemapindex`, in any namespace (or none), at most `limit` of them.
+
+    Junk is tolerated: a broken file yields what a recovering parser can read of it, and a
+    plain-text sitemap (one URL a line) is read too. No entity is expanded and nothing is
+    fetched while parsing, so a hostile file cannot reach out or blow up.
+    """
+    from lxml import etree
+
+    text = data.lstrip()
+    if not text:
+        return Sitemap(problem="empty")
+    if not text.startswith(b"<"):
+        return _text_sitemap(text, limit)
+    parser = etree.XMLParser(
+        recover=True, resolve_entities=False, no_network=True, remove_comments=True
+    )
+    try:
+        root = etree.fromstring(text, parser)
+    except etree.XMLSyntaxError as error:
+        return Sitemap(problem=f"not XML ({error})")
+    if root is None or not isinstance(root.tag, str):
+        return Sitemap(problem="not XML")
+    kind = etree.QName(root).localname
+    entry = {"urlset": "url", "sitemapindex": "sitemap"}.get(kind)
+    if entry is None:
+        return Sitemap(problem=f"not a sitemap (its root is <{kind}>)")
+    locs: list[str] = []
+    truncated = False
+    for child in root.iter():  # not only the root's children: a broken file nests them
+        if not isinstance(child.tag, str) or etree.QName(child).localname != entry:
+            continue
+        loc = next(
+            (
+                (part.text or "").strip()
+                for part in child.iterchildren()
+                if isinstance(part.tag, str) and etree.QName(part).localname == "loc"
+            ),
+            "",
+        )
+        if not is_web_url(loc):
+            continue
+        if len(locs) >= limit:
+            truncated = True
+            break
+        locs.append(loc)
+    if entry == "url":
+        return Sitemap(pages=tuple(locs), truncated=truncated)
+    return Sitemap(sitemaps=tuple(locs), truncated=truncated)
+
+
+def _text_sitemap(data: bytes, limit: int) -> Sitemap:
+    lines = data.decode("utf-8", errors="replace").split()
+    urls = [line for line in lines if is_web_url(line)]
+    if not urls:
+        return Sitemap(problem="not a sitemap (neither XML nor a list of URLs)")
+    return Sitemap(pages=tuple(urls[:limit]), truncated=len(urls) > limit)
+
+
+_SITEMAP_LINE = re.compile(r"^[ \t]*sitemap[ \t]*:[ \t]*(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+def robots_sitemaps(text: str) -> list[str]:
+    """The `Sitemap:` lines of a robots.txt, in order, each once."""
+    found = (match[1] for match in _SITEMAP_LINE.finditer(text))
+    return list(dict.fromkeys(url for url in found if is_web_url(url)))
+
+
+def sitemap_guesses(url: str) -> list[str]:
+    """Where a site keeps its sitemap when robots.txt does not say: at its root, and at the
+    root of the page's first folder (a project's docs under one prefix, `/docs/`)."""
+    site = origin(url)
+    guesses = [f"{site}/sitemap.xml"]
+    segments = [part for part in urlsplit(url).path.split("/") if part]
+    if len(segments) > 1:
+        guesses.append(f"{site}/{segments[0]}/sitemap.xml")
+    return guesses
+
+
+def same_site(url: str, other: str) -> bool:
+    """Both on one host (a leading `www.` aside), over http(s)."""
+
+    def host(address: str) -> str:
+        name = (urlsplit(address).hostname or "").lower()
+        return name.removeprefix("www.")
+
+    try:
+        return is_web_url(url) and host(url) == host(other) and bool(host(url))
+    except ValueError:
+        return False
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+_EXTENSION = re.compile(r"\.(?:html?|php|aspx?|jsp|md|txt)$")
+_WORD = re.compile(r"[^\W_]+")
+_INDEX_PAGES = frozenset({"index", "default", "readme"})
+
+
+@functools.lru_cache(maxsize=8192)
+def _words(part: str) -> str:
+    """One path segment as its words: `Alarms_API.html` is "alarms api"."""
+    return " ".join(_WORD.findall(_EXTENSION.sub("", unquote(part).lower())))
+
+
+def _segments(path: str) -> list[str]:
+    """A path as words per segment: `/Docs/Alarms_API.html` is ["docs", "alarms api"]."""
+    segments = [words for part in path.split("/") if (words := _words(part))]
+    if segments and segments[-1] in _INDEX_PAGES:
+        segments.pop()
+    return segments
+
+
+def _likeness(a: str, b: str) -> float:
+    """0-1: the words of two names, alike in spelling and in the words they share."""
+    if a == b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    return float(fuzz.ratio(a, b) + fuzz.token_set_ratio(a, b)) / 200
+
+
+def _path_score(a: list[str], b: list[str], folders: Callable[[str], float]) -> float:
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    return LAST_SEGMENT * _likeness(a[-1], b[-1]) + (1 - LAST_SEGMENT) * folders(" ".join(b[:-1]))
+
+
+def path_likeness(old: str, new: str) -> float:
+    """0-1: how alike two addresses' paths are, the last segment (the page's own name)
+    weighing `LAST_SEGMENT`, the folders above it the rest."""
+    a = _segments(urlsplit(old).path)
+    above = " ".join(a[:-1])
+    return _path_score(a, _segments(urlsplit(new).path), lambda folders: _likeness(above, folders))
+
+
+def _title_words(title: str) -> str:
+    return " ".join(_WORD.findall(title.lower()))
+
+
+def rank(
+    old_url: str, urls: Iterable[str], titles: Sequence[str] = (), *, limit: int
+) -> list[Candidate]:
+    """The `limit` pages most like the old address (and the old page's titles), best first;
+    the old address itself (or a tidier spelling of it) is never one of them. A site's
+    pages share their folders, so each folder path is compared once."""
+    said = [words for title in titles if (words := _title_words(title))]
+    old = urlsplit(old_url.split("#", 1)[0])
+    a = _segments(old.path)
+    above = " ".join(a[:-1])
+
+    @functools.lru_cache(maxsize=4096)
+    def folders(path: str) -> float:
+        return _likeness(above, path)
+
+    def scored() -> Iterator[tuple[float, str]]:
+        for url in dict.fromkeys(urls):
+            parts = urlsplit(url)
+            if _spelling(parts) == _spelling(old):
+                continue
+            b = _segments(parts.path)
+            path = _path_score(a, b, folders)
+            if said:
+                named = max(_likeness(words, b[-1]) for words in said) if b else 0.0
+                path = (1 - TITLE_WEIGHT) * path + TITLE_WEIGHT * named
+            yield path, url
+
+    best = heapq.nsmallest(limit, scored(), key=lambda pair: (-pair[0], len(pair[1]), pair[1]))
+    return [Candidate(url, round(points, 4)) for points, url in best]
+
+
+def _spelling(parts: SplitResult) -> tuple[str, str, str]:
+    """One page's address, however spelt: its host, its path without a trailing slash,
+    its query (http or https, the port aside)."""
+    return ((parts.hostname or "").lower(), parts.path.rstrip("/") or "/", parts.query)
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A source to look for: its ledger URL, what happened to it, how it is read (its
+    selector), the titles it had (the ledger's, its last snapshot's first line), and the
+    quotes to find: (claim id, quote index, quote text)."""
+
+    source_id: str
+    url: str
+    reason: str
+    quotes: tuple[tuple[str, int, str], ...]
+    select: str | None = None
+    titles: tuple[str, ...] = ()
+
+
+def snapshot_title(text: str | None) -> str | None:
+    """The first line of a page's last good snapshot, when it reads like a title."""
+    if not text:
+        return None
+    first = next((line.strip() for line in text.split("\n") if line.strip()), "")
+    first = first.lstrip("#").strip()
+    return first if 0 < len(first) <= 200 else None
+
+
+def choose(candidates: Sequence[tuple[Candidate, tuple[QuoteThere, ...]]]) -> int | None:
+    """Which candidate read to propose: the one carrying the most quotes (verified or
+    reworded), then the most verbatim, then the most like the old address; None when no
+    candidate carries any."""
+    best: tuple[int, int, float] | None = None
+    chosen = None
+    for index, (candidate, quotes) in enumerate(candidates):
+        found = sum(1 for q in quotes if q.status in FOUND_THERE)
+        verbatim = sum(1 for q in quotes if q.status in ("verified", "ambiguous"))
+        key = (found, verbatim, candidate.score)
+        if found and (best is None or key > best):
+            best, chosen = key, index
+    return chosen
+
+
+# --------------------------------------------------------------------------- the edge
+
+
+@dataclass
+class _Site:
+    """One site's sitemaps as read in this run: its pages (ledger-side addresses), the
+    files read, and what went wrong with each one that could not be read."""
+
+    pages: list[str] = field(default_factory=list)
+    read: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+async def recover(
+    lost: Sequence[Lost],
+    *,
+    client: Client,
+    policy: FetchPolicy,
+    url_map: UrlMap = NO_MAP,
+    candidates: int = DEFAULT_RECOVER_CANDIDATES,
+) -> list[Relocation]:
+    """Look for each lost source on its site, once each: every site's sitemaps read once,
+    at most `candidates` pages read per source (a page read for one source is not fetched
+    again for another), all through one set of manners (robots.txt, per-host pace)."""
+    from claimledger.web.fetch import Manners
+
+    manners = Manners(client, policy)
+    sites: dict[str, _Site] = {}
+    read: dict[str, FetchResult] = {}
+    found = []
+    try:
+        for source in {item.source_id: item for item in lost}.values():
+            target = url_map.apply(source.url.split("#", 1)[0])
+            if fetch_target(target)[0] != target:  # a repository's file, read as its raw form
+                why = "a file of a repository: its history, not a sitemap, says where it went"
+                found.append(Relocation(*_named(source), None, total=len(source.quotes), note=why))
+                continue
+            key = origin(target)
+            if key not in sites:
+                sites[key] = await _read_site(source.url, target, client, policy, url_map, manners)
+            found.append(
+                await _look(source, sites[key], client, policy, url_map, manners, read, candidates)
+            )
+    finally:
+        await manners.close()
+    return found
+
+
+def _named(source: Lost) -> tuple[str, str, str]:
+    return source.source_id, source.url, source.reason
+
+
+async def _fetch(
+    urls: Sequence[str], client: Client, policy: FetchPolicy, manners: Manners
+) -> dict[str, FetchResult]:
+    from claimledger.web.fetch import fetch_each
+
+    return {r.url: r async for r in fetch_each(urls, client, policy=policy, manners=manners)}
+
+
+async def _read_site(
+    ledger_url: str,
+    target: str,
+    client: Client,
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    manners: Manners,
+) -> _Site:
+    """Every page the site's sitemaps list, on the site itself, as the ledger names it."""
+    site = _Site()
+    raw = replace(policy, raw=True)
+    robots = f"{origin(target)}/robots.txt"
+    first = await _fetch([robots, *sitemap_guesses(target)], client, raw, manners)
+    listed = robots_sitemaps(_text(first.pop(robots)))
+    if not listed:
+        site.problems.append("robots.txt names no sitemap")
+    here = [url for url in listed if same_site(url, target) or same_site(url, ledger_url)]
+    pending = [(url_map.apply(url_map.reverse(url)), 0) for url in here]
+    answered = dict(first)
+    pending += [(url, 0) for url in first]
+    seen: set[str] = set()
+    while pending and len(site.read) < MAX_SITEMAPS:
+        step = [(url, depth) for url, depth in dict(pending).items() if url not in seen]
+        step = step[: MAX_SITEMAPS - len(site.read)]
+        pending = []
+        seen |= {url for url, _ in step}
+        wanted = [url for url, _ in step if url not in answered]
+        if wanted:
+            answered |= await _fetch(wanted, client, raw, manners)
+        for url, depth in step:
+            sitemap = _sitemap(answered[url], policy, site)
+            if sitemap is None:
+                continue
+            site.read.append(url)
+            for page in sitemap.pages:
+                named = url_map.reverse(page)
+                if same_site(named, ledger_url) and len(site.pages) < MAX_SITE_PAGES:
+                    site.pages.append(named)
+            if depth < MAX_DEPTH:
+                for child in sitemap.sitemaps:
+                    if same_site(child, target) or same_site(child, ledger_url):
+                        pending.append((url_map.apply(url_map.reverse(child)), depth + 1))
+    site.pages = list(dict.fromkeys(site.pages))
+    return site
+
+
+def _text(fetched: FetchResult) -> str:
+    if fetched.source_status not in READ_STATUSES or fetched.body is None:
+        return ""
+    return fetched.body.decode("utf-8", errors="replace")
+
+
+def _sitemap(fetched: FetchResult, policy: FetchPolicy, site: _Site) -> Sitemap | None:
+    """One sitemap file as read, or None (its problem noted) when it gave nothing."""
+    where = shown(fetched.url)
+    if fetched.source_status not in READ_STATUSES or fetched.body is None:
+        answer = f"HTTP {fetched.http_status}" if fetched.http_status else fetched.source_status
+        site.problems.append(f"{where}: {fetched.error or answer}")
+        return None
+    try:
+        sitemap = parse_sitemap(gunzip(fetched.body, policy.max_decompressed))
+    except PageUnreadable as error:
+        site.problems.append(f"{where}: {error}")
+        return None
+    if sitemap.problem is not None:
+        site.problems.append(f"{where}: {sitemap.problem}")
+        return None
+    return sitemap
+
+
+async def _look(
+    source: Lost,
+    site: _Site,
+    client: Client,
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    manners: Manners,
+    read: dict[str, FetchResult],
+    limit: int,
+) -> Relocation:
+    """Read the candidates for one source, best first, until one carries every quote as
+    written or `limit` were asked for (one refused before any request is not counted);
+    propose the best of them."""
+    from claimledger.evidence.pageread import check_page, page_title, read_page
+
+    found = Relocation(*_named(source), None, total=len(source.quotes))
+    if not site.pages:
+        where = origin(url_map.apply(source.url))
+        if site.read:
+            files = "1 sitemap" if len(site.read) == 1 else f"{len(site.read)} sitemaps"
+            note = f"{files} read on {where}, listing no other page of the site"
+        else:
+            note = f"no sitemap on {where} ({'; '.join(site.problems) or 'none found'})"
+        return replace(found, sitemaps=tuple(site.read), note=note)
+    limit = min(limit, MAX_CANDIDATES)
+    ranked = rank(source.url, site.pages, source.titles, limit=limit + MAX_UNASKED)
+    tried: list[tuple[Candidate, tuple[QuoteThere, ...]]] = []
+    asked = unasked = 0
+    for candidate in ranked:
+        if asked >= limit:
+            break
+        target = url_map.apply(candidate.url)
+        if target not in read:
+            read |= await _fetch([target], client, policy, manners)
+        fetched = read[target]
+        if _unasked(fetched):
+            unasked += 1
+        else:
+            asked += 1
+        page = read_page(fetched, source.select, deadline=policy.deadline)
+        quotes: tuple[QuoteThere, ...] = ()
+        if page.text is not None:
+            quotes = tuple(
+                _there(claim, index, text, check_page(text, page))
+                for claim, index, text in source.quotes
+            )
+        carried = sum(1 for q in quotes if q.status in FOUND_THERE)
+        address = url_map.reverse(fetched.moved_to) if fetched.moved_to else candidate.url
+        tried.append(
+            (
+                replace(
+                    candidate,
+                    url=address,
+                    source_status=page.fetch.source_status,
+                    found=carried,
+                    title=page_title(page),
+                ),
+                quotes,
+            )
+        )
+        if quotes and all(q.status == "verified" for q in quotes):
+            break
+    chosen = choose(tried)
+    found = replace(found, candidates=tuple(c for c, _ in tried), sitemaps=tuple(site.read))
+    if chosen is None:
+        pages = f"{asked} of its {len(site.pages)} pages read"
+        if unasked:
+            pages += f", {unasked} not asked for (robots.txt, or an address not public)"
+        return replace(found, note=f"no page of its sitemap carries its quotes ({pages})")
+    candidate, quotes = tried[chosen]
+    return replace(found, found_at=candidate.url, quotes=quotes)
+
+
+def _unasked(fetched: FetchResult) -> bool:
+    """Refused before any request was made: robots.txt disallows it, or its address is not
+    one we may fetch. Such a candidate costs the site nothing, so it counts for no bound."""
+    return fetched.source_status == "refused" and fetched.http_status is None
+
+
+def _there(claim_id: str, index: int, text: str, match: Match | None) -> QuoteThere:
+    if match is None:
+        return QuoteThere(claim_id, index, text, None)
+    return QuoteThere(
+        claim_id,
+        index,
+        text,
+        match.status,
+        match.match,
+        round(float(match.similarity), 4),
+        None if match.status == "verified" else match.current,
+    )
+
+
+# --------------------------------------------------------------------------- in words
+
+
+def relocation_line(found: Relocation) -> str:
+    """One line for a search: where the source is now, with which quotes were found there
+    and how, and how to adopt it; or why nothing was found."""
+    what = f"source {found.source_id} {LOST_REASONS.get(found.reason, found.reason)}"
+    if found.found_at is None:
+        return f"{what}; not found on its site: {found.note}"
+    how = ", ".join(
+        f"{q.claim_id} #{q.quote_index + 1} {q.status}"
+        + (f" {q.similarity:.2f}" if q.status == "drifted" and q.similarity is not None else "")
+        for q in found.quotes
+        if q.status in FOUND_THERE
+    )
+    return (
+        f"{what}; found at {shown(found.found_at)} ({found.found} of {found.total} quotes: "
+        f"{how}); adopt it with `claimledger move {found.source_id}`"
+    )
+
+
+def relocation_json(found: Relocation) -> dict[str, Any]:
+    """A search as JSON: every address as `urls.redacted` keeps it."""
+    return {
+        "source": found.source_id,
+        "url": redacted(found.url),
+        "reason": found.reason,
+        "found_at": None if found.found_at is None else redacted(found.found_at),
+        "quotes_found": found.found,
+        "quotes_total": found.total,
+        "quotes": [
+            {
+                "claim": q.claim_id,
+                "quote_index": q.quote_index,
+                "quote": q.quote_text,
+                "status": q.status,
+                "match": q.match_kind,
+                "similarity": q.similarity,
+                "current": q.current,
+            }
+            for q in found.quotes
+        ],
+        "candidates": [
+            {
+                "url": redacted(c.url),
+                "score": c.score,
+                "source_status": c.source_status,
+                "quotes_found": c.found,
+                "title": c.title,
+            }
+            for c in found.candidates
+        ],
+        "sitemaps": [redacted(url) for url in found.sitemaps],
+        "note": found.note,
+        "run": found.run_id,
+    }
+
+
+def standing_relocations(
+    relocations: Mapping[str, Relocation],
+    sources: Mapping[str, str],
+    fetches: Mapping[str, FetchRecord],
+) -> list[Relocation]:
+    """The searches still worth showing: of a source still at the address searched for
+    (`sources` maps id to URL), whose latest fetch there still finds it lost."""
+    shown_ones = []
+    for source_id, found in relocations.items():
+        url = sources.get(source_id)
+        if url is None or redacted(url) != found.url:
+            continue
+        fetch = fetches.get(found.url)
+        if fetch is not None and lost_reason(fetch) is not None:
+            shown_ones.append(found)
+    return shown_ones

@@ -1,0 +1,78 @@
+"""Which drifted quotes `accept` may adopt, and which it must refuse, from the evidence.
+
+Pure. Adopting takes the page's current wording as the quote. It is refused when the
+drift changed a meaning-carrying word (unless the author insists), when the quote's
+sources now disagree with each other, and when a source still carries the old words:
+then the quote should be split per source, not rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Set
+from dataclasses import dataclass
+
+from claimledger.ledger.model import Ledger
+from claimledger.records import CheckRecord, changed_words_said, latest_by_key
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """Replace quote `quote_index` of `claim_id`, `old`, by the page's wording `new`."""
+
+    claim_id: str
+    quote_index: int
+    old: str
+    new: str
+    meaning: str | None = None
+    """"changed" or "uncertain" when the new wording changed, or may have changed, what the
+    quote meant: its claim then goes back to review."""
+
+
+@dataclass(frozen=True)
+class AcceptPlan:
+    adoptions: tuple[Adoption, ...]
+    refused: tuple[str, ...]
+
+
+def accept_plan(
+    ledger: Ledger,
+    checks: Iterable[CheckRecord],
+    chosen: Set[str],
+    *,
+    even_if_meaning_changed: bool = False,
+) -> AcceptPlan:
+    """Decide, per drifted quote of the chosen claims, whether its new wording is adopted."""
+    latest = latest_by_key(checks)
+    adoptions: list[Adoption] = []
+    refused: list[str] = []
+    for claim in ledger.claims:
+        if claim.id not in chosen:
+            continue
+        for index, quote in enumerate(claim.quotes):
+            found = [latest.get((claim.id, quote.text, source)) for source in quote.sources]
+            read = [c for c in found if c is not None and c.status is not None]
+            drifted = [c for c in read if c.status == "drifted" and c.current]
+            if not drifted:
+                continue
+            where = f"{claim.id} #{index + 1}"
+            wordings = sorted({c.current for c in drifted if c.current})
+            verbatim = sorted(c.source_id for c in read if c.status == "verified")
+            meaning = any(c.meaning_changed for c in drifted)
+            uncertain = any(c.meaning_uncertain for c in drifted)
+            if verbatim:
+                refused.append(
+                    f"{where}: still verbatim on {', '.join(verbatim)} but reworded on "
+                    f"{', '.join(sorted(c.source_id for c in drifted))}; split the quote per source"
+                )
+            elif len(wordings) > 1:
+                refused.append(f"{where}: its sources now word it differently: {wordings}")
+            elif meaning and not even_if_meaning_changed:
+                words = changed_words_said(w for c in drifted for w in c.changed_words)
+                refused.append(
+                    f"{where}: the rewording changed its meaning ({words}); re-read the page, "
+                    "then use --even-if-meaning-changed if the new wording is what you rely on"
+                )
+            else:
+                said = "changed" if meaning else "uncertain" if uncertain else None
+                adoptions.append(Adoption(claim.id, index, quote.text, wordings[0], said))
+    return AcceptPlan(tuple(adoptions), tuple(refused))

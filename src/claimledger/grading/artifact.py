@@ -1,0 +1,184 @@
+"""Running a claim's executable evidence (the neutral toy) and saying what it did.
+
+The command comes from the ledger, the author's own file, and runs beside it with a
+timeout; without `shell: true` it is an argument list and no shell sees it. A run is
+recorded whole (`ArtifactRun`): how it ended, what it printed against what is expected,
+how long it took, and which program ran it, since a changed interpreter is the first
+suspect when the output changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import fnmatch
+import os
+import shlex
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from claimledger.grading.rules import ArtifactOutcome
+from claimledger.ledger.model import Artifact
+from claimledger.records import ArtifactRun
+
+MAX_OUTPUT = 1024 * 1024
+SHELL_COULD_NOT_RUN = frozenset({126, 127})
+"""A shell's "not executable" and "command not found": like a missing program, no evidence."""
+SHELL = "/bin/sh"
+"""The shell `shell: true` runs the command with (subprocess's on POSIX)."""
+INTERPRETERS = ("python*", "node", "deno", "bun", "ruby", "perl", "bash", "sh")
+"""Programs whose `--version` is asked for the record; no other program is run for it."""
+VERSION_TIMEOUT = 5.0
+
+
+def command_line(artifact: Artifact) -> str:
+    """The artifact's command on one line, as the store and the report show it."""
+    return artifact.run if isinstance(artifact.run, str) else shlex.join(artifact.run)
+
+
+def execute(claim_id: str, artifact: Artifact, cwd: Path, ran_at: dt.datetime) -> ArtifactRun:
+    """Run the artifact once in `cwd` and record what it did (`ran_at`: when it started)."""
+    command, program = _command(artifact)
+    ended = _run(command, program, artifact, cwd)
+    return ArtifactRun(
+        claim_id=claim_id,
+        ran_at=ran_at,
+        command=command_line(artifact),
+        started=ended.started,
+        exit_status=ended.status,
+        matched=ended.status == 0 and _lines(ended.output) == _lines(artifact.expect),
+        output=ended.output,
+        expected=artifact.expect,
+        error=ended.error,
+        seconds=ended.seconds,
+        runner=describe_runner(program, cwd),
+    )
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """How one run ended: whether the program started, its exit status (None: it did not
+    finish), what it printed, what went wrong, and how long it took."""
+
+    started: bool
+    status: int | None
+    output: str
+    error: str | None
+    seconds: float
+
+
+def _command(artifact: Artifact) -> tuple[str | list[str], str]:
+    """What to hand subprocess, and the program that will run it (the shell, with `shell`)."""
+    if artifact.shell:
+        return command_line(artifact), SHELL
+    argv = shlex.split(artifact.run) if isinstance(artifact.run, str) else list(artifact.run)
+    return argv, argv[0] if argv else ""
+
+
+def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) -> _Ended:
+    if not program:
+        return _Ended(False, None, "", "there is no command to run", 0.0)
+    began = time.monotonic()
+    try:
+        completed = subprocess.run(
+            command,
+            cwd=cwd,
+            shell=artifact.shell,
+            capture_output=True,
+            timeout=artifact.timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as expired:  # killed; what it printed so far is kept
+        error = f"timed out after {artifact.timeout:g} s"
+        return _Ended(True, None, _text(expired.stdout), error, time.monotonic() - began)
+    except OSError as problem:
+        error = f"cannot start {program}: {problem.strerror or problem}"
+        return _Ended(False, None, "", error, time.monotonic() - began)
+    seconds = time.monotonic() - began
+    output, status = _text(completed.stdout), completed.returncode
+    if artifact.shell and status in SHELL_COULD_NOT_RUN:
+        error = f"the shell could not run it (status {status})"
+        return _Ended(False, status, output, error, seconds)
+    failed = None if status == 0 else f"exited with status {status}"
+    return _Ended(True, status, output, failed, seconds)
+
+
+def outcome_of(run: ArtifactRun) -> ArtifactOutcome:
+    """What the artifact rule weighs of a run: nothing unless it ran; else whether its
+    output matched, and how it differs."""
+    if not run.ran:
+        return ArtifactOutcome(run.claim_id, False, error=run.error, ran=False)
+    diff = "" if run.matched else _diff(run.expected, run.output)
+    return ArtifactOutcome(run.claim_id, run.matched, diff=diff, error=run.error)
+
+
+def run_artifact(claim_id: str, artifact: Artifact, cwd: Path) -> ArtifactOutcome:
+    """Run the artifact and say whether its standard output still matches `expect`."""
+    return outcome_of(execute(claim_id, artifact, cwd, dt.datetime.now(dt.UTC)))
+
+
+def describe_runner(program: str, cwd: Path) -> str:
+    """The executable `program` resolves to (as the run in `cwd` finds it), with the version
+    line of a known interpreter; "" when there is no such program."""
+    path = _resolved(program, cwd)
+    if path is None:
+        return ""
+    version = _version_line(path, cwd) if _is_interpreter(path) else None
+    return f"{path} ({version})" if version else path
+
+
+def _resolved(program: str, cwd: Path) -> str | None:
+    """The absolute path of `program`: a path is relative to `cwd`, where it runs; a name
+    is looked up on PATH."""
+    if not program:
+        return None
+    found = shutil.which(str(cwd / program) if os.sep in program else program)
+    return None if found is None else str(Path(found).absolute())
+
+
+def _is_interpreter(path: str) -> bool:
+    name = Path(path).name
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in INTERPRETERS)
+
+
+def _version_line(path: str, cwd: Path) -> str | None:
+    """The first line `EXE --version` prints (in `cwd`: a version manager's shim picks the
+    interpreter by directory), or None when it fails or takes too long."""
+    try:
+        done = subprocess.run(
+            [path, "--version"],
+            cwd=cwd,
+            capture_output=True,
+            timeout=VERSION_TIMEOUT,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    for stream in (done.stdout, done.stderr):  # Python 2 printed its version on stderr
+        lines = _text(stream[:4096]).strip().splitlines()
+        if lines:
+            return lines[0].strip()
+    return None
+
+
+def _text(output: bytes | None) -> str:
+    """Standard output as text, capped at MAX_OUTPUT bytes."""
+    return (output or b"")[:MAX_OUTPUT].decode("utf-8", errors="replace")
+
+
+def _lines(text: str) -> list[str]:
+    """Output compared line by line, ignoring trailing spaces and trailing blank lines."""
+    return [line.rstrip() for line in text.rstrip().splitlines()]
+
+
+def _diff(expected: str, actual: str) -> str:
+    return "\n".join(
+        difflib.unified_diff(_lines(expected), _lines(actual), "expected", "actual", lineterm="")
+    )

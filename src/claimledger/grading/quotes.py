@@ -1,0 +1,336 @@
+"""The quotes rule: a quote-based facet held, lowered or restored from the latest checks of
+its claim's quotes, on every source, and their verdicts on the reading day's copies. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from claimledger.grading.verdicts import (
+    Check,
+    Evidence,
+    Verdict,
+    baseline_of,
+    fall,
+    weaker,
+)
+from claimledger.ledger.model import Claim, Facet, Ledger, Quote
+from claimledger.ledger.vocabulary import Grade
+from claimledger.records import (
+    CARRIED,
+    AsReadCheck,
+    Standing,
+    classify,
+    meaning_uncertain,
+)
+
+
+class _QuoteState(NamedTuple):
+    """What the latest evidence says of one quote across its sources (a named tuple: a
+    regrade makes one a quote, and a frozen dataclass costs four times as much to make)."""
+
+    quote: Quote
+    carried_by: frozenset[str]  # independence keys of sources where it is verified
+    drifted: tuple[Check, ...]  # harmless drift: the words moved, the meaning did not
+    reversed: tuple[Check, ...]  # drift that changed a meaning-carrying word
+    not_carried: tuple[Check, ...]  # read, and the words are not there (or the page is gone)
+    unread: frozenset[str]  # independence keys of sources not read (or never checked)
+    checks: tuple[Check, ...]
+    misquoted: tuple[AsReadCheck, ...] = ()  # not on the copy of the reading day, as quoted
+    told: tuple[Evidence, ...] = ()  # the evidence line of each of `checks`
+
+    @property
+    def read(self) -> bool:
+        return bool(
+            self.carried_by or self.drifted or self.reversed or self.not_carried or self.misquoted
+        )
+
+    @property
+    def present(self) -> bool:
+        """Some read source still carries the words or a harmless rewording of them."""
+        return bool(self.carried_by or self.drifted)
+
+    @property
+    def possible_sources(self) -> int:
+        """Independent sources that carry the quote, or might: an unread page is no evidence."""
+        return len(self.carried_by | self.unread)
+
+
+def _quote_state(
+    claim: Claim,
+    quote: Quote,
+    latest: Latest,
+    read_then: Mapping[tuple[str, str, str], AsReadCheck],
+) -> _QuoteState:
+    carried: set[str] = set()
+    drifted: list[Check] = []
+    reversed_: list[Check] = []
+    missing: list[Check] = []
+    unread: set[str] = set()
+    checks: list[Check] = []
+    misquoted: list[AsReadCheck] = []
+    told: list[Evidence] = []
+    independence = latest.independence
+    for source_id in quote.sources:
+        place = (claim.id, quote.text, source_id)
+        check = latest.get(place)
+        key = independence[source_id]
+        then = read_then.get(place) if read_then else None
+        standing = None
+        if check is not None:
+            standing = classify(check)
+            checks.append(check)
+            told.append(_evidence(check, standing))
+        # Misquoted then, in the words quoted now (an adopted rewording was read later, on
+        # the live page, so the copy of the reading day is no evidence against it).
+        if then is not None and then.misquoted and then.wording == quote.text:
+            misquoted.append(then)
+            continue
+        if check is None:
+            unread.add(key)
+            continue
+        if standing in ("missing", "gone"):
+            missing.append(check)
+        elif standing == "unread":
+            unread.add(key)
+        elif standing in CARRIED:  # ambiguous: the words are there, the place is not certain
+            carried.add(key)
+        elif standing == "changed":
+            reversed_.append(check)
+        else:
+            drifted.append(check)
+    return _QuoteState(
+        quote,
+        frozenset(carried),
+        tuple(drifted),
+        tuple(reversed_),
+        tuple(missing),
+        frozenset(unread - carried),
+        tuple(checks),
+        tuple(misquoted),
+        tuple(told),
+    )
+
+
+class _Reading(NamedTuple):
+    """What the latest evidence says of all of a claim's quotes, in its quote order, and the
+    evidence it shows: the same for each of the claim's facets (made once a claim, so a
+    named tuple, like `_QuoteState`)."""
+
+    states: tuple[_QuoteState, ...]
+    evidence: tuple[Evidence, ...]
+    read: bool  # some source of some quote was read
+    lost: tuple[_QuoteState, ...]  # no source carries them any more, though every one was read
+    weighed: tuple[_QuoteState, ...]  # read and reworded nowhere: their sources are counted
+    disagreeing: bool  # a meaning changed on one source while another still carries the words
+    reworded: bool  # a quote was reworded (harmlessly) on its page
+    uncertain: tuple[Check, ...]  # reworded, and its meaning may have changed
+    fall: tuple[str, str] | None  # the rule and the reason a lost quote gives, for every facet
+    fewest: int  # the fewest possible sources of a weighed quote (0: none is weighed)
+
+
+def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) -> _Reading:
+    """A claim's reading, from its quotes' states and the evidence they show: one pass over
+    the states (a regrade reads every claim, most of them of one or two quotes)."""
+    states = tuple(states)
+    lost: list[_QuoteState] = []
+    weighed: list[_QuoteState] = []
+    read = disagreeing = reworded = False
+    uncertain: list[Check] = []
+    fewest: int | None = None
+    for state in states:
+        if not state.read:
+            continue
+        read = True
+        present = state.present
+        if not present and not state.unread:  # every source read, none carries the words
+            lost.append(state)
+        if state.reversed and present:
+            disagreeing = True
+        if state.drifted:
+            reworded = True
+            uncertain += [check for check in state.drifted if meaning_uncertain(check)]
+            continue
+        weighed.append(state)
+        possible = state.possible_sources
+        fewest = possible if fewest is None else min(fewest, possible)
+    return _Reading(
+        states,
+        tuple(evidence),
+        read=read,
+        lost=tuple(lost),
+        weighed=tuple(weighed),
+        disagreeing=disagreeing,
+        reworded=reworded,
+        uncertain=tuple(uncertain),
+        fall=_fall_of(lost) if lost else None,
+        fewest=fewest or 0,
+    )
+
+
+def _fall_of(lost: Sequence[_QuoteState]) -> tuple[str, str]:
+    """The rule and the reason that take a claim's quote facets to UNKNOWN, from the quotes
+    no source carries: misquoted at reading time, else reversed in meaning, else gone."""
+    misquoted = [s for s in lost if s.misquoted]
+    if misquoted:
+        return MISQUOTED, _misquoted_why(misquoted, "no source carries")
+    reversed_ = [s for s in lost if s.reversed]
+    if reversed_:
+        kinds = _kinds(check for state in reversed_ for check in state.reversed)
+        return (
+            "quotes-meaning-changed",
+            f"the page's wording changes the meaning of {_quotes(len(reversed_))}"
+            f"{f' ({kinds})' if kinds else ''}: re-read it",
+        )
+    return "quotes-gone", f"no source carries {_quotes(len(lost))} any more"
+
+
+class Latest(dict[tuple[str, str, str], Check]):
+    """The latest checks by key, and what they say of each claim's quotes, worked out once
+    for all of the claim's facets (and each source's independence key, once for all of
+    its checks)."""
+
+    def __init__(self, checks: Mapping[tuple[str, str, str], Check], ledger: Ledger) -> None:
+        super().__init__(checks)
+        self.readings: dict[str, _Reading] = {}
+        self.independence = {
+            source_id: source.independence_key for source_id, source in ledger.sources.items()
+        }
+
+
+def _reading(
+    ledger: Ledger,
+    claim: Claim,
+    latest: Mapping[tuple[str, str, str], Check],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck],
+) -> _Reading:
+    """Each quote's state, and the evidence they show (the same for every facet of one
+    regrade, so worked out once per claim)."""
+    if not isinstance(latest, Latest):
+        latest = Latest(latest, ledger)
+    known = latest.readings
+    if claim.id not in known:
+        states = [_quote_state(claim, quote, latest, read_then) for quote in claim.quotes]
+        told = [line for state in states for line in state.told]
+        told += [_as_read_evidence(then) for state in states for then in state.misquoted]
+        known[claim.id] = _read_quotes(states, told)
+    return known[claim.id]
+
+
+def _evidence(check: Check, standing: Standing) -> Evidence:
+    """One line of evidence: the quote's status on a page that was read, else the page's."""
+    read = standing not in ("unread", "gone")
+    status = check.status if read and check.status else check.source_status
+    detail = ""
+    if check.status == "drifted" and check.current:
+        detail = f"page now says: {check.current}"
+        if check.change_kinds:
+            detail += f" ({', '.join(check.change_kinds)})"
+    elif not read:
+        detail = f"source {check.source_status}"
+    return Evidence(check.quote_text, check.source_id, status, check.checked_at, detail)
+
+
+def quotes_rule(
+    ledger: Ledger,
+    claim: Claim,
+    facet: Facet,
+    latest: Mapping[tuple[str, str, str], Check],
+    read_then: Mapping[tuple[str, str, str], AsReadCheck] | None = None,
+) -> Verdict:
+    """Hold, lower or restore a quote-based facet from the latest checks of its quotes (and
+    their verdicts on the archived copies of the reading day)."""
+    reading = _reading(ledger, claim, latest, read_then or {})
+    evidence = reading.evidence
+    if not reading.read:
+        why = "no evidence yet" if not evidence else "no source could be read: no evidence"
+        return Verdict(None, "quotes", why, evidence)
+    if reading.fall is not None:
+        return fall(facet, *reading.fall, evidence)
+    short = _short(reading, facet.min_sources)
+    verdict = restore_or_hold(claim, facet, short, evidence)
+    if short and any(state.misquoted for state in short):
+        verdict.rule = MISQUOTED
+        fewer = f"fewer than {facet.min_sources} independent sources carry"
+        verdict.why = _misquoted_why(short, fewer)
+    if reading.disagreeing:
+        verdict.notice = "sources-disagree"
+        verdict.why = (
+            "a quote's meaning changed on one source but not on another: "
+            "re-read both and split the quote per source"
+        )
+    elif reading.uncertain:
+        verdict.notice = "stale"
+        verdict.why = (
+            "a quote was reworded on its page and its meaning may have changed "
+            f"({_kinds(reading.uncertain)}): re-read it, then `claimledger accept`"
+        )
+    elif reading.reworded:
+        verdict.notice = "stale"
+        verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
+    return verdict
+
+
+def _short(reading: _Reading, min_sources: int) -> list[_QuoteState]:
+    """The weighed quotes that fewer than `min_sources` independent sources may carry (none
+    when even the fewest-sourced one has enough, as it mostly has)."""
+    if min_sources <= reading.fewest:
+        return []
+    return [state for state in reading.weighed if state.possible_sources < min_sources]
+
+
+MISQUOTED = "misquoted-as-read"
+"""The rule's name when a quote was not on the archived copy of the reading day."""
+
+
+def _misquoted_why(states: Iterable[_QuoteState], sources: str) -> str:
+    """ "1 quote misquoted at reading time (not so on the archived copy of blog-2021
+    nearest the reading day, 2026-08-23): no source carries it" """
+    states = list(states)
+    day = next(then.read_on for state in states for then in state.misquoted).isoformat()
+    where = ", ".join(dict.fromkeys(t.source_id for s in states for t in s.misquoted))
+    return (
+        f"{_quotes(len(states))} misquoted at reading time (not so on the archived copy of "
+        f"{where} nearest the reading day, {day}): {sources} it"
+    )
+
+
+def _as_read_evidence(then: AsReadCheck) -> Evidence:
+    """One line of evidence for a quote misquoted at reading time: what the copy said."""
+    said = f"; the copy says: {then.current}" if then.current else ""
+    detail = f"archived copy of {then.timestamp[:8]} ({then.snapshot_url}){said}"
+    return Evidence(
+        then.quote_text,
+        then.source_id,
+        f"misquoted as read ({then.status})",
+        then.checked_at,
+        detail,
+    )
+
+
+def _kinds(checks: Iterable[Check]) -> str:
+    """The kinds of meaning change, named once each: "negation removed, number changed"."""
+    return ", ".join(dict.fromkeys(kind for check in checks for kind in check.change_kinds))
+
+
+def _quotes(count: int) -> str:
+    return "1 quote" if count == 1 else f"{count} quotes"
+
+
+def restore_or_hold(
+    claim: Claim, facet: Facet, short: list[_QuoteState], evidence: tuple[Evidence, ...]
+) -> Verdict:
+    """Every quote is present: back to the grade before the rules moved it, but no more
+    than CLAIMED when a quote no longer reaches `min_sources` independent sources."""
+    baseline = baseline_of(claim, facet)
+    target = baseline or facet.grade
+    if short:
+        target = weaker(target, Grade.CLAIMED)
+        rule = "quotes-under-sourced"
+        why = f"verified on fewer than {facet.min_sources} independent sources"
+    else:
+        rule = "quotes-restored" if baseline else "quotes"
+        why = "every quote verified"
+        if facet.min_sources > 1:
+            why += f" on {facet.min_sources} independent sources"
+    return Verdict(target if target != facet.grade else None, rule, why, evidence)

@@ -1,0 +1,185 @@
+"""Reading claims.yaml and writing it back: locked, compared, atomic.
+
+What an edit changes is `claimledger.ledger.edits`' business (only the lines it must); this
+module decides how the result reaches the disk.
+
+Every write is the fix for the lost-update race the model teardown describes: take
+the lock, re-read the file, apply the edit to what is on disk *now*, validate the
+result, check the file did not change behind the lock (an editor does not take it),
+write a temporary file in the same directory, fsync, and atomically replace.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from importlib import resources
+from pathlib import Path
+
+from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
+from claimledger.ledger.atomicfile import refuse_links, replace_atomically
+from claimledger.ledger.located import collector_paused
+from claimledger.ledger.model import Ledger, parse
+
+Change = Callable[[str, Ledger], str]
+"""Given the file's current text and its ledger, return the new text."""
+
+LOCK_TIMEOUT = 60.0
+COMPARE_RETRIES = 5
+
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
+"""Room for some 300,000 claims; anything larger is a mistake, not a ledger."""
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load(path: Path, *, cached: bool = False) -> Ledger:
+    """Read, check and build the ledger at `path`, or raise with every problem in it;
+    `cached`: through the user's ledger cache (see `claimledger.ledger.cache`)."""
+    text = read_ledger_text(path)
+    if not cached:
+        return parse(text, str(path))
+    from claimledger.ledger.cache import cache_file, parse_cached
+
+    cache = cache_file(path)
+    return parse(text, str(path)) if cache is None else parse_cached(text, str(path), cache)
+
+
+def read_ledger_text(path: Path) -> str:
+    """The file's text, with a one-line error for every way reading it can fail."""
+    name = str(path)
+    if not path.exists():
+        raise InputError(f"{name}: no such file (create one with `claimledger init`)")
+    if path.is_dir():
+        raise InputError(f"{name}: is a directory, not a ledger file")
+    try:
+        with path.open("rb") as file:  # read at most the cap: /dev/zero has no size
+            data = file.read(MAX_LEDGER_BYTES + 1)
+        if len(data) > MAX_LEDGER_BYTES:
+            raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
+    except OSError as err:
+        raise InputError(f"{name}: cannot be read: {err.strerror}") from None
+
+
+# --------------------------------------------------------------------------- the write
+
+
+def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) -> Ledger:
+    """Apply `change` to the ledger at `path` under its lock; return the ledger written.
+
+    A disk that is full, read-only or forbids the lock or the write is an
+    EnvironmentProblem, and the ledger is left as it was.
+    """
+    path = path.resolve()  # through a symlink: edit, and lock, the file it points to
+    try:
+        with collector_paused():  # the texts, trees and ledgers held here free no cycle
+            return _update(path, change, lock_timeout)
+    except OSError as error:
+        raise EnvironmentProblem.of(error, path) from None
+
+
+def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
+    with _locked(path, lock_timeout):
+        _remove_stale_temporaries(path)
+        for _ in range(COMPARE_RETRIES):
+            text = read_ledger_text(path)
+            new_text = change(text, parse(text, str(path)))
+            ledger = _parse_own_edit(new_text, path)
+            if new_text == text:
+                return ledger
+            if read_ledger_text(path) == text:  # nobody wrote behind the lock meanwhile
+                _replace_atomically(path, new_text)
+                return ledger
+    raise ConflictError(
+        f"{path}: keeps changing while being written; close other editors and retry"
+    )
+
+
+def _parse_own_edit(text: str, path: Path) -> Ledger:
+    """The edited ledger; an edit of ours that breaks it is our bug, never the author's."""
+    try:
+        return parse(text, str(path))
+    except LedgerError as error:
+        raise RuntimeError(
+            f"an edit of {path} would make it invalid: {error.problems[0]}"
+        ) from None
+
+
+def lock_path(path: Path) -> Path:
+    """The lock beside the ledger; replacing the ledger cannot replace its lock."""
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextlib.contextmanager
+def _locked(path: Path, timeout: float) -> Iterator[None]:
+    from filelock import FileLock, Timeout  # loaded by a command that writes, only
+
+    refuse_links(lock_path(path))  # opening a planted link would truncate what it names
+    try:
+        with FileLock(lock_path(path), timeout=timeout):
+            yield
+    except Timeout:
+        raise InputError(
+            f"{path}: another claimledger command has held its lock for {timeout:.0f} s"
+        ) from None
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}."
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Temporaries left by a writer killed mid-write; safe to remove under the lock."""
+    for stale in path.parent.glob(f"{_temporary_prefix(path)}*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+
+
+def _replace_atomically(path: Path, text: str) -> None:
+    data = text.encode("utf-8")
+    with path.open("rb") as current:  # the text was read without its byte order mark
+        if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
+            data = codecs.BOM_UTF8 + data
+    replace_atomically(path, data, prefix=_temporary_prefix(path))
+
+
+# --------------------------------------------------------------------------- a new ledger
+
+
+def starter_ledger() -> str:
+    """The text of the ledger `init` writes: one claim on a page that never changes."""
+    return resources.files("claimledger").joinpath("data/init/claims.yaml").read_text("utf-8")
+
+
+def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
+    """Create each file (a name under `directory`, and its text); return their paths.
+
+    Refuses before writing anything when any of them already exists (a scaffold never
+    overwrites an author's file), and leaves none of them behind when one cannot be made.
+    """
+    paths = {directory / name: text for name, text in files.items()}
+    for path in paths:
+        if not path.is_symlink():  # a link at a file itself: "already exists", below
+            refuse_links(path.parent, below=directory)
+    existing = [path for path in paths if path.exists() or path.is_symlink()]
+    if existing:
+        names = ", ".join(str(path) for path in existing)
+        raise InputError(f"{names}: already exists; init never overwrites")
+    created: list[Path] = []
+    try:
+        for path, text in paths.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("x", encoding="utf-8") as file:
+                created.append(path)
+                file.write(text)
+    except OSError as error:  # a file where a directory should be, no permission, ...
+        for path in created:  # all or nothing
+            path.unlink(missing_ok=True)
+        where = error.filename or directory
+        raise InputError(f"cannot create {where}: {error.strerror or error}") from None
+    return list(paths)

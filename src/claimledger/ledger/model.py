@@ -1,0 +1,538 @@
+"""The ledger: its model, and parsing claims.yaml's text into it with every problem reported.
+
+Pure: text in, a `Ledger` or a `LedgerError` out (reading the file is `ledgerfile`'s).
+Parsing is three passes over the same located data, so that one run reports every
+problem at once: the YAML itself (safeyaml), the shape (the JSON Schema that
+`claimledger schema` prints, so editors and the tool agree), and the meaning
+(references, cycles, what each basis needs). Only a ledger with no problem becomes
+a `Ledger`.
+
+Positions cost most of that time and serve only a ledger with a problem, so a ledger is
+first read without them: by the fast reader of plain block YAML (plainyaml), confirmed
+as YAML by libyaml, checked by the schema compiled strictly (strictschema) and for its
+meaning. Only when one of these is unsure or finds a problem is the text read again
+with every position, as above, and every problem reported where it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from claimledger.errors import LedgerError, Problem, UnknownIdError
+from claimledger.ledger.located import Located, Path_, collector_paused
+from claimledger.ledger.schema import LEDGER_SCHEMA
+from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
+from claimledger.ledger.soundness import meaning_problems
+from claimledger.ledger.vocabulary import Basis, Grade
+from claimledger.urls import redacted
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    intro: str = ""
+    after: str = ""
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A part of the essay after the graded sections: its title and the author's markdown."""
+
+    title: str
+    body: str
+
+
+@dataclass(frozen=True)
+class SourceMove:
+    """A source's earlier address, kept when `claimledger move` adopted a new one."""
+
+    date: str
+    moved_from: str
+    by: str
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    url: str
+    title: str
+    kind: str
+    publisher: str
+    independent: bool = False
+    select: str | None = None
+    archived: str | None = None
+    note: str | None = None
+    accept_status: frozenset[int] = frozenset()
+    allow_private: bool = False
+    history: tuple[SourceMove, ...] = ()
+    author: str | None = None
+
+    @property
+    def independence_key(self) -> str:
+        """Sources sharing this key count once toward `min_sources`."""
+        return f"source:{self.id}" if self.independent else f"publisher:{self.publisher}"
+
+    @property
+    def counted_as(self) -> str:
+        """Who the source counts for, as a report's cross-check line names it."""
+        return f"{self.publisher} (marked independent)" if self.independent else self.publisher
+
+
+@dataclass(frozen=True)
+class Quote:
+    """Exact words, the sources they are checked on, and whose words they are: the
+    subject's own (read on its pages), or a third party's report of them (`reported_by`,
+    the report's source; `via`, the primary it cites)."""
+
+    text: str
+    sources: tuple[str, ...]
+    note: str | None = None
+    reported_by: str | None = None
+    via: str | None = None
+    under: str | None = None
+
+
+@dataclass(frozen=True)
+class Facet:
+    on: str
+    grade: Grade
+    basis: Basis
+    why: str = ""
+    min_sources: int = 1
+    depends_on: tuple[str, ...] | None = None
+    """The premises this facet rests on; None: the claim's."""
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """The falsifier was met: when, why, and who said so."""
+
+    date: str
+    why: str
+    by: str = "person"
+
+
+@dataclass(frozen=True)
+class Artifact:
+    run: tuple[str, ...] | str
+    expect: str
+    shell: bool = False
+    timeout: float = 60.0
+    language: str | None = None
+    code: str | None = None
+
+
+AUTHOR_ACTS = frozenset({"person", "review"})
+"""Who a history entry is by when the author acted on the claim: it ends a review."""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    date: str
+    by: str
+    on: str | None = None
+    from_grade: Grade | None = None
+    to_grade: Grade | None = None
+    quote_was: str | None = None
+    quote_now: str | None = None
+    why: str | None = None
+    meaning: str | None = None
+    """On an adoption: "changed" or "uncertain", when the wording adopted changed, or may
+    have changed, what the quote meant (the claim then needs its author's review)."""
+
+    def describe(self) -> str:
+        """The entry on one line, as every table and the report show it."""
+        parts = [self.date]
+        if self.on:
+            parts.append(f"on {self.on}")
+        if self.from_grade is not None or self.to_grade is not None:
+            parts.append(f"{self.from_grade or '?'} → {self.to_grade or '?'}")
+        if self.quote_was is not None or self.quote_now is not None:
+            parts.append(f"wording was “{self.quote_was or ''}”, now “{self.quote_now or ''}”")
+        if self.meaning:
+            parts.append(f"meaning {'may have ' if self.meaning == 'uncertain' else ''}changed")
+        parts.append(f"by {self.by}")
+        line = ", ".join(parts)
+        return f"{line}: {self.why}" if self.why else line
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    section: str
+    title: str
+    statement: str
+    kind: str
+    grades: tuple[Facet, ...]
+    quotes: tuple[Quote, ...] = ()
+    depends_on: tuple[str, ...] = ()
+    falsified_if: str | None = None
+    falsified: Refutation | None = None
+    artifact: Artifact | None = None
+    history: tuple[HistoryEntry, ...] = ()
+    body: str = ""
+    line: int = 0
+
+    def premises_of(self, facet: Facet) -> tuple[str, ...]:
+        """The claims a facet rests on: its own premises, else the claim's."""
+        return facet.depends_on if facet.depends_on is not None else self.depends_on
+
+    def as_read(self, text: str) -> tuple[str, HistoryEntry | None]:
+        """The wording a quote had on the reading day, and the latest adoption that changed
+        it (None when it never changed): adoptions are followed back, newest first."""
+        adopted = None
+        for entry in reversed(self.history):
+            if entry.quote_now == text and entry.quote_was is not None:
+                adopted = adopted or entry
+                text = entry.quote_was
+        return text, adopted
+
+    @property
+    def review(self) -> HistoryEntry | None:
+        """The adoption that changed, or may have changed, what a quote of this claim means,
+        when its author has not acted on the claim since (`review --confirm`, a grade set
+        or a quote removed by hand): the claim's text and grades may no longer follow from
+        its evidence. None when the claim needs no review."""
+        for entry in reversed(self.history):
+            if entry.by in AUTHOR_ACTS:
+                return None
+            if entry.meaning is not None and entry.quote_now is not None:
+                return entry
+        return None
+
+    def facet(self, on: str | None) -> Facet:
+        """The facet named `on`, or the first one when `on` is None."""
+        if on is None:
+            return self.grades[0]
+        for facet in self.grades:
+            if facet.on == on:
+                return facet
+        names = [f.on for f in self.grades]
+        raise UnknownIdError(
+            f"claim '{self.id}' has no facet {on!r}{did_you_mean(on, names)}; "
+            f"its facets are {', '.join(map(repr, names))}"
+        )
+
+
+@dataclass(frozen=True)
+class Scope:
+    did_not: tuple[str, ...] = ()
+    could_not_see: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParsedText:
+    """A ledger's text and the YAML node tree it parsed to: an edit of this very text can
+    find its places in the tree without reading the text again."""
+
+    text: str
+    tree: Any
+    """None when the text was read without one (the fast reader): an edit composes it."""
+
+
+@dataclass(frozen=True)
+class Ledger:
+    title: str
+    date_read: dt.date
+    sections: tuple[Section, ...]
+    sources: Mapping[str, Source]
+    claims: tuple[Claim, ...]
+    subject: str = ""
+    author: str = ""
+    about: str = ""
+    closing: tuple[Closing, ...] = ()
+    scope: Scope = field(default_factory=Scope)
+    parsed_from: ParsedText | None = field(default=None, compare=False, repr=False)
+    """The text this ledger was parsed from, and its YAML tree (for edits of that text)."""
+
+    def claim(self, claim_id: str) -> Claim:
+        found = self._claims_by_id.get(claim_id)
+        if found is not None:
+            return found
+        raise UnknownIdError(
+            f"no claim '{claim_id}' in the ledger{did_you_mean(claim_id, self.claim_ids)}"
+        )
+
+    @functools.cached_property
+    def _claims_by_id(self) -> dict[str, Claim]:
+        return {claim.id: claim for claim in self.claims}
+
+    def position(self, claim_id: str) -> int:
+        """Where a claim stands in the ledger's list of claims (0 for the first)."""
+        return self._positions[self.claim(claim_id).id]
+
+    @functools.cached_property
+    def _positions(self) -> dict[str, int]:
+        return {claim.id: index for index, claim in enumerate(self.claims)}
+
+    def source(self, source_id: str) -> Source:
+        if source_id in self.sources:
+            return self.sources[source_id]
+        raise UnknownIdError(
+            f"no source '{source_id}' in the ledger{did_you_mean(source_id, self.sources)}"
+        )
+
+    def sources_at(self, url: str) -> tuple[Source, ...]:
+        """The sources at `url`, as `urls.redacted` shows both: how a fetch is matched to
+        the sources it answers for."""
+        return self._sources_by_url.get(redacted(url), ())
+
+    @functools.cached_property
+    def _sources_by_url(self) -> dict[str, tuple[Source, ...]]:
+        found: dict[str, tuple[Source, ...]] = {}
+        for source in self.sources.values():
+            url = redacted(source.url)
+            found[url] = (*found.get(url, ()), source)
+        return found
+
+    @property
+    def claim_ids(self) -> list[str]:
+        return [claim.id for claim in self.claims]
+
+    def grade_counts(self) -> dict[Grade, int]:
+        """How many facets carry each grade, in grade order."""
+        counts = dict.fromkeys(Grade, 0)
+        for claim in self.claims:
+            for facet in claim.grades:
+                counts[facet.grade] += 1
+        return counts
+
+    def quote_place(self, claim_id: str, quote_index: int) -> tuple[int, int] | None:
+        """Line and column (1-based) of a quote's text in the file this ledger was read
+        from; None for a ledger not parsed from text, or a quote it no longer holds."""
+        index = self._positions.get(claim_id)
+        if index is None:
+            return None
+        return self._place(("claims", index, "quotes", quote_index, "text"))
+
+    def source_place(self, source_id: str) -> tuple[int, int] | None:
+        """Line and column (1-based) of a source's id in the file; None as for quotes."""
+        return self._place(("sources", source_id), key=True)
+
+    @functools.cached_property
+    def _tree(self) -> Any:
+        """The node tree of the text read: kept when it was read with positions, composed
+        here the first time a place is asked of a ledger read by the fast reader."""
+        from claimledger.ledger.safeyaml import compose
+
+        parsed = self.parsed_from
+        if parsed is None:
+            return None
+        return parsed.tree if parsed.tree is not None else compose(parsed.text)
+
+    def _place(self, path: Path_, *, key: bool = False) -> tuple[int, int] | None:
+        """Where the value at `path` (or its key) starts, from the node tree kept in
+        `parsed_from`: nothing is parsed again, and loading keeps no table for it."""
+        node = self._tree
+        for depth, part in enumerate(path):
+            items = getattr(node, "value", None)
+            if isinstance(part, int):
+                node = items[part] if isinstance(items, list) and 0 <= part < len(items) else None
+                continue
+            pairs = [pair for pair in items or () if isinstance(pair, tuple)]
+            found = next((pair for pair in pairs if getattr(pair[0], "value", None) == part), None)
+            if found is None:
+                return None
+            node = found[0] if key and depth == len(path) - 1 else found[1]
+        mark = getattr(node, "start_mark", None)
+        return None if mark is None else (mark.line + 1, mark.column + 1)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def parse(text: str, filename: str = "claims.yaml") -> Ledger:
+    """Build a ledger from its text; `filename` is only used in messages.
+
+    A ledger in plain block YAML (almost every one) is read by the fast reader and
+    checked without positions; one it gives up on, and every ledger with a problem, is
+    read again with every value's position, so that each problem is told where it is.
+    """
+    return read(text, filename)[0]
+
+
+def read(text: str, filename: str = "claims.yaml") -> tuple[Ledger, dict[str, Any] | None]:
+    """`parse`, and the plain data the ledger was built from when the fast reader read
+    it and found no problem (what `claimledger.ledger.cache` keeps); else None.
+
+    The YAML readers load here, not with the module: a ledger `sound` builds from the
+    cache needs neither."""
+    from claimledger.ledger.plainyaml import is_yaml, read_plain
+
+    with collector_paused():
+        data = read_plain(text)
+        if data is not None and is_yaml(text) and _is_sound(data):
+            return sound(data, text), data
+        return _parse_located(text, filename), None
+
+
+def sound(data: dict[str, Any], text: str) -> Ledger:
+    """The ledger of `text`, built from its data as read and found sound before: no check
+    again (positions are read from the text if a message needs one)."""
+    return _build(data, ParsedText(text, None))
+
+
+def _is_sound(data: dict[str, Any]) -> bool:
+    """Whether plain data is a ledger with no problem of shape or meaning."""
+    return shape_accepts(data) and next(meaning_problems(Located(data)), None) is None
+
+
+def _parse_located(text: str, filename: str) -> Ledger:
+    """Read with every value's position, and report each problem where it is."""
+    from claimledger.ledger.safeyaml import load_located
+
+    located, yaml_problems = load_located(text)
+    problems = [Problem(filename, p.line, p.col, _one_line(p.message)) for p in yaml_problems]
+    if located is None:
+        raise LedgerError(problems)
+    if not isinstance(located.data, dict):
+        problems.append(
+            Problem(filename, 1, 1, "the top level must be a mapping (ledger: 1, title: …)")
+        )
+        raise LedgerError(problems)
+    unreadable = {(p.line, p.col) for p in yaml_problems}  # already said; not again as shape
+    findings = [*shape_problems(located), *meaning_problems(located)]
+    problems += [
+        Problem(filename, *where, _one_line(message))
+        for where, message in findings
+        if where not in unreadable
+    ]
+    if problems:
+        raise LedgerError(problems)
+    return _build(located.data, ParsedText(text, located.tree))
+
+
+def _one_line(message: str) -> str:
+    """A value quoted in a message may hold line breaks; a problem is one line."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
+# --------------------------------------------------------------------------- shape
+
+
+def ledger_schema() -> dict[str, Any]:
+    """The JSON Schema of a ledger, shared by `claimledger schema` and the loader."""
+    return LEDGER_SCHEMA
+
+
+# --------------------------------------------------------------------------- building
+
+
+_GRADES = {grade.value: grade for grade in Grade}
+_BASES = {basis.value: basis for basis in Basis}
+"""The members by their names, as the schema has checked them (an Enum call costs more)."""
+
+
+def _build(data: dict[str, Any], parsed_from: ParsedText | None = None) -> Ledger:
+    return Ledger(
+        parsed_from=parsed_from,
+        title=data["title"],
+        subject=data.get("subject", ""),
+        author=data.get("author", ""),
+        about=data.get("about", ""),
+        date_read=dt.date.fromisoformat(data["date_read"]),
+        sections=tuple(
+            Section(s["id"], s["title"], s.get("intro", ""), s.get("after", ""))
+            for s in data["sections"]
+        ),
+        closing=tuple(Closing(part["title"], part["body"]) for part in data.get("closing", [])),
+        sources={sid: _build_source(sid, s) for sid, s in data["sources"].items()},
+        claims=tuple(_build_claim(c) for c in data["claims"]),
+        scope=Scope(
+            did_not=tuple(data.get("scope", {}).get("did_not", [])),
+            could_not_see=tuple(data.get("scope", {}).get("could_not_see", [])),
+        ),
+    )
+
+
+def _build_source(source_id: str, s: dict[str, Any]) -> Source:
+    return Source(
+        id=source_id,
+        url=s["url"],
+        title=s["title"],
+        kind=s["kind"],
+        publisher=s["publisher"],
+        independent=s.get("independent", False),
+        select=s.get("select"),
+        archived=s.get("archived"),
+        note=s.get("note"),
+        accept_status=frozenset(s.get("accept_status", [])),
+        allow_private=s.get("allow_private", False),
+        author=s.get("author"),
+        history=tuple(
+            SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
+            for h in s.get("history", [])
+        ),
+    )
+
+
+def _build_claim(c: dict[str, Any]) -> Claim:
+    artifact = c.get("artifact")
+    return Claim(
+        id=c["id"],
+        section=c["section"],
+        title=c["title"],
+        statement=c["statement"],
+        kind=c["kind"],
+        grades=tuple(
+            Facet(
+                f["on"],
+                _GRADES[f["grade"]],
+                _BASES[f["basis"]],
+                f.get("why", ""),
+                f.get("min_sources", 1),
+                tuple(f["depends_on"]) if "depends_on" in f else None,
+            )
+            for f in c["grades"]
+        ),
+        quotes=tuple(
+            Quote(
+                q["text"],
+                tuple(q["sources"]),
+                q.get("note"),
+                q.get("reported_by"),
+                q.get("via"),
+                q.get("under"),
+            )
+            for q in c.get("quotes", [])
+        ),
+        depends_on=tuple(c.get("depends_on", [])),
+        falsified_if=c.get("falsified_if"),
+        falsified=None
+        if "falsified" not in c
+        else Refutation(
+            c["falsified"]["date"], c["falsified"]["why"], c["falsified"].get("by", "person")
+        ),
+        artifact=None
+        if artifact is None
+        else Artifact(
+            run=tuple(artifact["run"]) if isinstance(artifact["run"], list) else artifact["run"],
+            expect=artifact["expect"],
+            shell=artifact.get("shell", False),
+            timeout=float(artifact.get("timeout", 60.0)),
+            language=artifact.get("language"),
+            code=artifact.get("code"),
+        ),
+        history=tuple(_build_history(h) for h in c.get("history", [])),
+        body=c.get("body", ""),
+    )
+
+
+def _build_history(h: dict[str, Any]) -> HistoryEntry:
+    return HistoryEntry(
+        date=h["date"],
+        by=h["by"],
+        on=h.get("on"),
+        from_grade=_GRADES[h["from"]] if "from" in h else None,
+        to_grade=_GRADES[h["to"]] if "to" in h else None,
+        quote_was=h.get("quote_was"),
+        quote_now=h.get("quote_now"),
+        why=h.get("why"),
+        meaning=h.get("meaning"),
+    )

@@ -1,0 +1,40 @@
+"""Find a quote in a page's text and say how it stands: verified, drifted, missing.
+
+Pure: strings in, frozen records out; no network, no disk, no clock. The package is cut
+along its concerns: `normalize` (what does not change meaning, and the map back to the
+page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
+page read once for many quotes), `span` (a quote's own span of a passage), `names` and
+`clauses` (a name respelled or replaced; lists and clauses changed), `diff` (what a
+rewording did to the meaning) and `locator` (where the quote, or its successor, is).
+"""
+
+from __future__ import annotations
+
+from claimledger.reading.match.diff import Judgement, judge
+from claimledger.reading.match.locator import (
+    DEFAULT_THRESHOLDS,
+    Match,
+    Thresholds,
+    locate,
+)
+from claimledger.reading.match.normalize import TextKind, normalize
+from claimledger.reading.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
+from claimledger.records import WordChange
+from claimledger.versions import MATCH as VERSION
+
+__all__ = [
+    "CONTEXT_CHARS",
+    "DEFAULT_THRESHOLDS",
+    "VERSION",
+    "Context",
+    "Judgement",
+    "Match",
+    "PreparedText",
+    "TextKind",
+    "Thresholds",
+    "WordChange",
+    "judge",
+    "locate",
+    "normalize",
+    "prepare",
+]

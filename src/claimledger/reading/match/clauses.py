@@ -1,0 +1,232 @@
+"""Clauses and lists: an item added to or dropped from an enumeration, words that traded
+places inside a clause, a negation that moved to another clause.
+
+Pure. Judged on the lower-cased words of a quote and its span, with the clause breaks
+before each word.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from claimledger.reading.match.lexicon import (
+    COORDINATORS,
+    MODAL_STRENGTH,
+    NEGATIONS,
+    STOPWORDS,
+    is_word,
+    lemma,
+    negated,
+    number_value,
+)
+from claimledger.reading.match.names import is_participle
+from claimledger.reading.match.span import Opcode
+from claimledger.records import WordChange
+
+
+@dataclass(frozen=True)
+class Lists:
+    """The enumerations of a quote and its span: an item added to or dropped from one, or
+    one turned into a single thing, makes the claim cover more, or fewer, things."""
+
+    q_low: list[str]
+    p_low: list[str]
+    q_breaks: list[bool]
+    p_breaks: list[bool]
+
+    def changed(self, op: Opcode) -> str | None:
+        """An item added or dropped ("direct writes and append writes" -> "direct writes";
+        "files, data, or json" -> "content, files, data, or json"; "any workflow, step, or
+        transaction" -> "any workflow or step"; "Read-only transactions and read-write
+        transactions" -> "Transactions")."""
+        tag, i1, i2, j1, j2 = op
+        deleted = tag == "delete"
+        run = self.q_low[i1:i2] if deleted else self.p_low[j1:j2]
+        around, breaks = (self.q_low, self.q_breaks) if deleted else (self.p_low, self.p_breaks)
+        start, end = (i1, i2) if deleted else (j1, j2)
+        content = [w for w in run if w not in STOPWORDS and w not in COORDINATORS]
+        if not content or len(content) > 3 or run[0] in _NOT_AN_ITEM:
+            return None
+        if all(w in _EXTENDERS for w in content):
+            return None  # "or similar", "and so on": no item of its own
+        at_edge = start == 0 or end >= len(around)
+        if at_edge and not (deleted and COORDINATORS & set(run)):
+            return None  # at the edge of the span: where the quote was cut, not the claim
+        before = around[start - 1] if start else ""
+        after = around[end] if end < len(around) else ""
+        if COORDINATORS & {run[0], run[-1], before, after}:
+            return "list changed"
+        if _joined_items(around, start, end):
+            return "list changed"  # items joined ("the domains (mobile) and schemes")
+        if breaks[end] and COORDINATORS & set(around[end : end + _LIST_REACH]):
+            return "list changed"  # "X, Y, or Z" with an item put before Y
+        if breaks[start] and COORDINATORS & set(around[max(0, start - _LIST_REACH) : start]):
+            return "list changed"
+        return None
+
+    def replaced(self, op: Opcode) -> str | None:
+        """Items turned into one thing, or one into items ("the trust_env, verify, and cert
+        arguments" -> "the ssl configurations", "Redis or a database" -> "Redis as a
+        broker")."""
+        _, i1, i2, j1, j2 = op
+        if max(i2 - i1, j2 - j1) > _LIST_REPLACED:
+            return None  # a clause rewritten, not a list
+        was = _joined_items(self.q_low, i1, i2)
+        now = _joined_items(self.p_low, j1, j2)
+        return "list changed" if was != now else None
+
+
+_EXTENDERS = frozenset({"similar", "etc", "others", "alike", "forth", "like"})
+
+
+_LIST_REPLACED = 6
+"""At most this many words replaced on a side, for a list turned into one thing."""
+
+
+_LIST_REACH = 3
+"""An item beside a comma belongs to a list that has "and" / "or" within this many words."""
+
+
+def _joined_items(words: list[str], start: int, end: int) -> int:
+    """How many "and" / "or" in ``words[start:end]`` join two things ("gzip or bzip2",
+    "Redis or a database"), not two clauses."""
+    count = 0
+    for index in range(start, end):
+        if words[index] not in COORDINATORS or not 0 < index < len(words) - 1:
+            continue
+        following = index + 1
+        while following < len(words) - 1 and words[following] in _ARTICLES:
+            following += 1
+        if words[index - 1] not in STOPWORDS and words[following] not in STOPWORDS:
+            count += 1
+    return count
+
+
+_ARTICLES = frozenset(
+    {"a", "an", "the", "as", "at", "by", "for", "from", "in", "on", "to", "under", "via", "with"}
+)
+"""Words an item may begin with: "or on the allowlist", "or as a result backend"."""
+
+
+_NOT_AN_ITEM = frozenset({"using", "by", "with", "for", "from", "to", "in", "on", "at", "via"})
+
+
+def with_swaps(
+    changes: list[WordChange],
+    q_low: list[str],
+    p_low: list[str],
+    q_breaks: list[bool],
+    p_breaks: list[bool],
+) -> list[WordChange]:
+    """Add the pairs of words of one clause that traded places (old/new -> new/old, before/
+    after: the direction reversed). Items of a list trading places ("pickle, JSON and YAML"
+    -> "JSON, pickle and YAML") are no such change: a list's items sit in clauses of their
+    own."""
+    for pair in _swapped(q_low, p_low, q_breaks, p_breaks):
+        changes.append(
+            WordChange("replace", " ".join(pair), " ".join(pair[::-1]), True, "words swapped")
+        )
+    return changes
+
+
+def clause_numbers(words: list[str], breaks: list[bool]) -> list[int]:
+    """The clause each word is in: a new one at a clause break, "and", "or"."""
+    clause, found = 0, []
+    for index, word in enumerate(words):
+        at_break = index < len(breaks) and breaks[index] and index > 0
+        if at_break or word in COORDINATORS:
+            clause += 1
+        found.append(clause)
+    return found
+
+
+_SWAP_REACH = 4
+"""Two words trade places within this many words of each other; further apart, a sentence
+was restructured."""
+
+
+def _floats(word: str) -> bool:
+    """A word English lets stand on either side of its head: an adverb ("applied
+    automatically", "automatically applied") or a participle ("scheduled workflows",
+    "workflows scheduled")."""
+    return (word.endswith("ly") and len(word) > 4 and is_word(word)) or is_participle(word)
+
+
+def _swapped(
+    q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
+) -> list[tuple[str, str]]:
+    """Pairs of words that exchanged places around the same words ("from old to new" ->
+    "from new to old"). A word moved past a run that stayed ("lock-free MVCC support" ->
+    "support lock-free MVCC", "the CA bundle of Certifi" -> "the Certifi CA bundle") is
+    a noun phrase reordered, no swap."""
+    q_clause, p_clause = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
+    once = [
+        w
+        for w in dict.fromkeys(q_low)
+        if w not in STOPWORDS
+        and w not in NEGATIONS
+        and w not in MODAL_STRENGTH
+        and not _floats(w)
+        and q_low.count(w) == 1
+        and p_low.count(w) == 1
+    ]
+    q_at = {w: q_low.index(w) for w in once}
+    p_at = {w: p_low.index(w) for w in once}
+    pairs = []
+    for index, a in enumerate(once):
+        for b in once[index + 1 :]:
+            one_clause = q_clause[q_at[a]] == q_clause[q_at[b]]
+            one_clause = one_clause and p_clause[p_at[a]] == p_clause[p_at[b]]
+            flipped = (q_at[a] < q_at[b]) != (p_at[a] < p_at[b])
+            if one_clause and flipped and abs(q_at[a] - q_at[b]) <= _SWAP_REACH:
+                first, second = (a, b) if q_at[a] < q_at[b] else (b, a)
+                between = q_low[q_at[first] + 1 : q_at[second]]
+                if between == p_low[p_at[second] + 1 : p_at[first]]:
+                    pairs.append((first, second))
+    return pairs
+
+
+def negation_moved_across_clauses(
+    q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
+) -> dict[str, str]:
+    """A negation that moved to another clause ("A is not B, and C is D" -> "A is B, and C
+    is not D") changes what is denied, though the count of negations stays."""
+    if _negated_words(q_low) == _negated_words(p_low):
+        return {}  # the same things are denied, wherever the clauses now run
+    quote_clauses = _by_clause(q_low, clause_numbers(q_low, q_breaks))
+    page_clauses = _by_clause(p_low, clause_numbers(p_low, p_breaks))
+    if len(quote_clauses) != len(page_clauses) or len(quote_clauses) < 2:
+        return {}  # clauses merged or split: a rewording, not a move
+    for index, (content, negations) in enumerate(quote_clauses):
+        twin_index = max(
+            range(len(page_clauses)),
+            key=lambda k: (len(page_clauses[k][0] & content), k == index),
+        )
+        twin, twin_negations = page_clauses[twin_index]
+        if len(twin & content) >= 2 and twin_negations % 2 != negations % 2:
+            return {"negation": "negation moved to another clause"}
+    return {}
+
+
+def _negated_words(words: list[str]) -> Counter[str]:
+    """What each negation denies: the first content word after it ("no events" -> event)."""
+    denied: Counter[str] = Counter()
+    for index, word in enumerate(words):
+        if word in NEGATIONS:
+            following = [w for w in words[index + 1 :] if w not in STOPWORDS and w not in NEGATIONS]
+            denied[lemma(following[0]) if following else ""] += 1
+    return denied
+
+
+def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str], int]]:
+    """Each clause's content lemmas and its count of negations."""
+    content: dict[int, set[str]] = {}
+    negations: Counter[int] = Counter()
+    for word, clause in zip(words, clauses, strict=True):
+        content.setdefault(clause, set())
+        if word in NEGATIONS or negated(word):
+            negations[clause] += 1
+        elif word not in STOPWORDS:
+            content[clause].add(number_value(word) or lemma(word))
+    return [(frozenset(content[c]), negations[c]) for c in sorted(content)]

@@ -1,0 +1,599 @@
+"""What a rewording did: the word-level changes between a quote and its passage, and what
+each does to the meaning of a guarantee.
+
+Pure. The quote is compared with its *own span* of the passage (the whole sentences a
+drifted quote is reported with may hold more than the quote did: the rest of a sentence
+a fragment was cut from is no change to it; see `claimledger.reading.match.span`). A change is
+named by its kind (negation removed, number changed, modal weakened, words swapped,
+qualifier added, name changed, list changed, ...) and only those kinds change the
+meaning; a reworded sentence with none of them is a rewording. Names are compared in
+`claimledger.reading.match.names`, lists and clauses in `claimledger.reading.match.clauses`.
+
+Kinds are judged over the whole span, so a negation that moved ("it can never happen
+that X is served" / "X will never be served") is no change, and a run of words moved as
+a whole (a clause traded places) is a reordering.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from claimledger.reading.match.clauses import Lists, negation_moved_across_clauses, with_swaps
+from claimledger.reading.match.lexicon import (
+    AGENCY,
+    BOOLEANS,
+    CERTAINTY,
+    CONSISTENCY,
+    COORDINATORS,
+    DEFAULT_MARKERS,
+    DEGREE,
+    DEMONSTRATIVES,
+    EFFECT_FAMILY,
+    HEDGE_STRENGTH,
+    HEDGES,
+    MODAL_STRENGTH,
+    NEGATIONS,
+    PREPOSITIONS,
+    QUALIFIER_PHRASES,
+    QUALIFIERS,
+    QUANTIFIERS,
+    STOPWORDS,
+    UNITS,
+    are_opposites,
+    expanded,
+    lemma,
+    negated,
+    negates,
+    number_value,
+)
+from claimledger.reading.match.names import (
+    bare,
+    is_typo_of,
+    name_qualifier,
+    names_differ,
+    noun_changed,
+    role_name_changed,
+)
+from claimledger.reading.match.span import (
+    Opcode,
+    aligned_span,
+    ends_a_sentence,
+    moved_positions,
+    rest_of_sentence,
+    start_of_sentence,
+    starts_a_sentence,
+    tokens_and_breaks,
+)
+from claimledger.records import ChangeOp, WordChange
+
+STRONG_KINDS = frozenset(
+    {
+        "number changed",
+        "numbers swapped",
+        "limit changed",
+        "negation added",
+        "negation removed",
+        "negation moved to another clause",
+        "modal weakened",
+        "modal strengthened",
+        "quantifier changed",
+        "qualifier added",
+        "qualifier removed",
+        "guarantee term changed",
+        "words swapped",
+        "effect changed",
+        "direction reversed",
+        "degree changed",
+    }
+)
+"""The kinds of change whose evidence is strong enough to say the meaning changed: a
+number, unit, duration or size; a negation; a modal across the must/should/may line; a
+quantifier or a scope narrowed or widened; a guarantee term swapped; two terms swapped
+in place; an effect, a direction or a degree (always, rarely) changed. Every other
+kind (a name, a noun, an item of a list, a default, content words put in or taken out
+that no rule explains) says only that the meaning may have changed: a rename, a clause
+rejoined with "and", or a word added to a name, is as often harmless as not."""
+
+WORDING_CHANGED = "wording changed"
+"""The kind of a change of content words that no rule explains and no harmless reading
+(a typo, an inflection, a hyphen, a word moved) accounts for."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The changes between a quote and its span of a passage, and the kinds of meaning change."""
+
+    changes: tuple[WordChange, ...]
+    kinds: tuple[str, ...]
+
+    @property
+    def meaning_changed(self) -> bool:
+        """The evidence says the meaning changed (see STRONG_KINDS)."""
+        return any(kind in STRONG_KINDS for kind in self.kinds)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        """Not plainly harmless, and no strong evidence either: it may have changed."""
+        return bool(self.kinds) and not self.meaning_changed
+
+
+def judge(quote: str, passage: str) -> Judgement:
+    """Diff the quote's words against its own span of `passage` and name the meaning changes.
+
+    Both are normalised text; `passage` is the whole sentences the quote drifted to. When
+    the quote ended a sentence, what the page appended to that sentence is judged too.
+    """
+    quote_tokens, quote_breaks = tokens_and_breaks(quote)
+    page_tokens, breaks = tokens_and_breaks(passage)
+    first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
+    tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
+    head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
+    span_breaks = [True, *breaks[first + 1 : end], True]
+    judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
+    if _COMMAND_LINE.match(quote):
+        judged = _as_command(judged, tail)
+    if head and head[0].lower() in _CONDITIONS and quote_tokens[0].lower() not in QUALIFIERS:
+        added = WordChange("insert", "", " ".join(head), True, "qualifier added")
+        kinds = tuple(dict.fromkeys((*judged.kinds, "qualifier added")))
+        return Judgement((added, *judged.changes), kinds)
+    return judged
+
+
+_COMMAND_LINE = re.compile(r"\s*[$%>] \S")
+"""A shell prompt, then a command: every word of it is code."""
+
+
+def _as_command(judged: Judgement, tail: list[str]) -> Judgement:
+    """In a command line every word names something (a subcommand, an option): a word
+    replaced by another (`git checkout -b` -> `git switch -c`) is a name changed, and
+    words put after it (`go get .../bbolt/...` -> `go get .../bbolt@latest`) change what
+    it runs."""
+    grown = WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED)
+    changes = tuple(
+        _as(c, "name changed")
+        if (c.op == "replace" and not c.kind and bare(c.quote) != bare(c.page)) or c == grown
+        else c
+        for c in judged.changes
+    )
+    if tail and not any(c.kind for c in changes):
+        changes += (WordChange("insert", "", " ".join(tail), True, "name changed"),)
+    kinds = [c.kind for c in changes if c.meaningful and c.kind]
+    kinds += [k for k in judged.kinds if k not in kinds and k != WORDING_CHANGED]
+    return Judgement(changes, tuple(dict.fromkeys(kinds)))
+
+
+_CONDITIONS = frozenset({"if", "unless", "only", "provided", "providing", "assuming", "except"})
+"""Words that make what follows them hold only in a case (not "when": "When using the
+client, ..." sets the scene more often than a condition)."""
+
+
+def _judged(
+    quote: list[str],
+    span: list[str],
+    tail: list[str],
+    quote_breaks: list[bool],
+    span_breaks: list[bool],
+) -> Judgement:
+    q_shown, q_low = _expanded(quote)
+    p_shown, p_low = _expanded(span)
+    q_breaks, p_breaks = _expanded_breaks(quote, quote_breaks), _expanded_breaks(span, span_breaks)
+    opcodes = [
+        op
+        for op in SequenceMatcher(None, q_low, p_low, autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    p_same = _typos_mended(opcodes, q_low, p_low)
+    span_kinds = _span_kinds(q_low, p_same)
+    span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
+    moved = _moved_words(opcodes, q_low, p_low)
+    lists = Lists(q_low, p_low, q_breaks, p_breaks)
+    changes = [
+        _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists) for op in opcodes
+    ]
+    changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
+    if _narrows(tail):
+        changes.append(WordChange("insert", "", " ".join(tail), True, "qualifier added"))
+    elif any(_is_content(word.lower()) for word in tail):  # the sentence now goes on
+        changes.append(WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED))
+    kinds = [c.kind for c in changes if c.meaningful and c.kind]
+    for kind in span_kinds.values():
+        if kind not in kinds:  # a count that changed without an opcode to carry it
+            kinds.append(kind)
+    return Judgement(tuple(changes), tuple(dict.fromkeys(kinds)))
+
+
+def _expanded_breaks(words: list[str], breaks: list[bool]) -> list[bool]:
+    """Clause breaks before each part of the words (none inside a contraction)."""
+    return [
+        brk if part == 0 else False
+        for word, brk in zip(words, breaks, strict=False)
+        for part in range(len(expanded(word)))
+    ]
+
+
+def _expanded(words: list[str]) -> tuple[list[str], list[str]]:
+    """Each word as its parts (a contraction as two), lower-cased; beside it the word as
+    written, shown once for its first part."""
+    shown: list[str] = []
+    low: list[str] = []
+    for word in words:
+        parts = expanded(word)
+        low.extend(parts)
+        shown.extend([word, *[""] * (len(parts) - 1)])
+    return shown, low
+
+
+def _shown(words: list[str], start: int, end: int, low: list[str] | None = None) -> str:
+    """The words of a run as written (the parts of a contraction shown as they read)."""
+    shown = " ".join(w for w in words[start:end] if w)
+    return shown or " ".join((low or [])[start:end])
+
+
+def _typos_mended(opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str]) -> list[str]:
+    """The page's words with a corrected spelling read as the quote's word (guarenteed /
+    guaranteed), so a typo fixed is no change of a meaning word."""
+    mended = list(p_low)
+    for tag, i1, i2, j1, j2 in opcodes:
+        glued = i2 - i1 == 1 and j2 - j1 == 2 and q_low[i1].isalpha()
+        if tag == "replace" and glued and q_low[i1] == "".join(p_low[j1:j2]):
+            mended[j1 : j1 + 2] = [q_low[i1], ""]  # a space put in: "orNone" -> "or None"
+        elif tag == "replace" and i2 - i1 == j2 - j1:
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
+                if is_typo_of(q_low[i], p_low[j]):
+                    mended[j] = q_low[i]
+    return mended
+
+
+def _as(change: WordChange, kind: str) -> WordChange:
+    return WordChange(change.op, change.quote, change.page, True, kind)
+
+
+def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
+    """The meaning-carrying words of a span, by class."""
+    classes: dict[str, Counter[str]] = {
+        name: Counter()
+        for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default")
+    }
+    classes["figure"] = _counts(words)
+    for word in words:
+        base = lemma(word)
+        if word in NEGATIONS or negated(word):
+            classes["negation"]["not"] += 1
+        value = number_value(word)
+        if value is not None or word in UNITS:
+            classes["number"][value or word] += 1
+        if word in MODAL_STRENGTH:
+            classes["modal"][str(MODAL_STRENGTH[word])] += 1
+        if word in QUANTIFIERS:
+            classes["quantifier"][QUANTIFIERS[word]] += 1
+        if word in DEGREE and word != "never":
+            classes["degree"][word] += 1
+        if word in CERTAINTY:
+            classes["degree"][CERTAINTY[word]] += 1
+        if word in CONSISTENCY:
+            classes["term"][word] += 1
+        if word in BOOLEANS or base in DEFAULT_MARKERS:
+            classes["default"][word if word in BOOLEANS else "default"] += 1
+        if word in AGENCY:
+            classes["default"][AGENCY[word]] += 1
+    return classes
+
+
+def _modal_ranks(words: list[str]) -> Counter[int]:
+    """How strongly a span binds, modal by modal (must 4, will 3, should 2, may 1; a span
+    with none states a fact, as "will" does). "Can never" and "cannot" bind as "will
+    never" does: it does not happen; "may not" and "might not" stay a possibility ("may
+    not be available" hedges). Can / may / might / could are one strength. A verb of
+    effort before "to" ("tries to ensure") binds as "should" does."""
+    ranks: Counter[int] = Counter()
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in MODAL_STRENGTH:
+            strength = MODAL_STRENGTH[word]
+            impossible = following in NEGATIONS and word in _ABILITY_MODALS
+            ranks[3 if impossible else strength] += 1
+        elif following == "to" and lemma(word) in HEDGES:
+            ranks[HEDGE_STRENGTH] += 1
+    return ranks or Counter({3: 1})
+
+
+_ABILITY_MODALS = frozenset({"can", "could"})
+
+
+def _unstuttered(words: list[str]) -> list[str]:
+    """A word written twice running read once ("is not not a requirement" is a slip for
+    "is not a requirement", never a double negation)."""
+    return [w for index, w in enumerate(words) if not index or w != words[index - 1]]
+
+
+def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
+    """Classes whose words changed across the whole span (so a moved word is no change),
+    each with the kind of meaning change it makes."""
+    before = _class_counts(_unbounded(_unstuttered(q_low)))
+    after = _class_counts(_unbounded(_unstuttered(p_low)))
+    kinds: dict[str, str] = {}
+    negations = (sum(before["negation"].values()), sum(after["negation"].values()))
+    if negations[0] % 2 != negations[1] % 2:  # "not without" is no negation
+        kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
+    if _numbers_differ(before, after):
+        kinds["number"] = "number changed"
+    elif _numbers_swapped(q_low, p_low):
+        kinds["number"] = "numbers swapped"
+    was, now = _modal_ranks(q_low), _modal_ranks(p_low)
+    if was != now:
+        weaker = sum(now.elements()) / sum(now.values()) < sum(was.elements()) / sum(was.values())
+        kinds["modal"] = "modal weakened" if weaker else "modal strengthened"
+    if _limits(q_low) != _limits(p_low):
+        kinds["limit"] = "limit changed"
+    names = {"quantifier": "quantifier changed", "degree": "degree changed"}
+    names |= {"term": "guarantee term changed", "default": "default changed"}
+    for name, kind in names.items():
+        if before[name] != after[name]:
+            kinds[name] = kind
+    return kinds
+
+
+_LIMIT_PHRASES = (
+    ("up", "to"),
+    ("at", "most"),
+    ("at", "least"),
+    ("no", "more", "than"),
+    ("no", "less", "than"),
+    ("more", "than"),
+    ("less", "than"),
+    ("fewer", "than"),
+    ("as", "many", "as"),
+    ("as", "much", "as"),
+)
+
+
+_LIMIT_WORDS = frozenset({"up", "most", "least", "more", "less", "fewer", "many", "much"})
+
+
+def _unbounded(words: list[str]) -> list[str]:
+    """The words without those of bound phrases ("at most"), which are judged as bounds."""
+    kept = list(words)
+    for phrase in _LIMIT_PHRASES:
+        width = len(phrase)
+        for index in range(len(words) - width + 1):
+            if tuple(words[index : index + width]) == phrase:
+                kept[index : index + width] = [""] * width
+    return [w for w in kept if w]
+
+
+def _limits(words: list[str]) -> Counter[tuple[str, ...]]:
+    """Bounds a span puts on a number ("up to 10 GB", "at most once")."""
+    found: Counter[tuple[str, ...]] = Counter()
+    for phrase in _LIMIT_PHRASES:
+        width = len(phrase)
+        for index in range(len(words) - width + 1):
+            if tuple(words[index : index + width]) == phrase:
+                found[phrase] += 1
+    return found
+
+
+def _numbers_differ(before: dict[str, Counter[str]], after: dict[str, Counter[str]]) -> bool:
+    """A number changed: different values on both sides, or a figure (not a number word,
+    which is often a pronoun, "one should", or points back, "either of the two") that came
+    or went."""
+    if before["number"] == after["number"]:
+        return False
+    if before["number"] and after["number"]:
+        return set(before["number"]) != set(after["number"])
+    return bool(before["figure"] or after["figure"])
+
+
+def _counts(words: list[str]) -> Counter[str]:
+    """The values that count something: figures ("3", "10h"), and number words before the
+    thing counted ("three guarantees"), unless they point back ("either of the two
+    pages") or stand for a person ("one should")."""
+    found: Counter[str] = Counter()
+    for index, word in enumerate(words):
+        value = number_value(word)
+        if value is None:
+            continue
+        before = words[index - 1] if index else ""
+        after = words[index + 1] if index + 1 < len(words) else ""
+        counting = after not in STOPWORDS and before not in _POINTING_BACK
+        if any(c.isdigit() for c in word) or counting:
+            found[value] += 1
+    return found
+
+
+_POINTING_BACK = frozenset({"the", "these", "those", "its", "their", "our", "your"})
+
+
+def _numbers_swapped(q_low: list[str], p_low: list[str]) -> bool:
+    """The same numbers in the same frame, in another order ("step 1 without step 2" ->
+    "step two without step one"): what each number counts changed. A clause that moved
+    with its number ("for 30 s, ... 128 objects" -> "128 objects ... for 30 s") moves its
+    frame too, and is no swap."""
+    was, now = _numbered(q_low), _numbered(p_low)
+    if len(was) < 2 or was == now:
+        return False
+    values = ([v for _, v in was], [v for _, v in now])
+    frames = ([f for f, _ in was], [f for f, _ in now])
+    return (
+        values[0] != values[1] and sorted(values[0]) == sorted(values[1]) and frames[0] == frames[1]
+    )
+
+
+def _numbered(words: list[str]) -> list[tuple[str, str]]:
+    """Each number of a span, in order, with the word before it (what it is a number of)."""
+    found = []
+    for index, word in enumerate(words):
+        value = number_value(word)
+        if value is not None:
+            found.append((lemma(words[index - 1]) if index else "", value))
+    return found
+
+
+def _moved_words(
+    opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str]
+) -> tuple[set[int], set[int]]:
+    """Quote and page positions of words that moved: a run of words (or one content word)
+    taken out in one place and put back in another is a reordering, not a change."""
+    q_free = [i for _, i1, i2, _, _ in opcodes for i in range(i1, i2)]
+    p_free = [j for _, _, _, j1, j2 in opcodes for j in range(j1, j2)]
+    moved_q, moved_p = moved_positions(q_low, p_low, q_free, p_free)
+    taken = Counter(q_low[i] for i in q_free if i not in moved_q and q_low[i] not in STOPWORDS)
+    put = Counter(p_low[j] for j in p_free if j not in moved_p and p_low[j] not in STOPWORDS)
+    single = taken & put
+    moved_q |= {i for i in q_free if single[q_low[i]]}
+    moved_p |= {j for j in p_free if single[p_low[j]]}
+    return moved_q, moved_p
+
+
+def _change(
+    op: Opcode,
+    q_shown: list[str],
+    p_shown: list[str],
+    q_low: list[str],
+    p_low: list[str],
+    span_kinds: dict[str, str],
+    moved: tuple[set[int], set[int]],
+    lists: Lists,
+) -> WordChange:
+    tag, i1, i2, j1, j2 = op
+    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
+    only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
+        j in moved[1] for j in range(j1, j2)
+    )
+    if only_moved and kind not in span_kinds.values():
+        kind = None  # a clause or a word that only traded places
+    elif kind is None and tag == "replace":
+        old_words = [w for w in q_shown[i1:i2] if w]
+        new_words = [w for w in p_shown[j1:j2] if w]
+        if bare("".join(old_words)) == bare("".join(new_words)):
+            kind = None  # the same letters: "orNone" -> "or None"
+        elif _number_in_a_name_changed(old_words, new_words):
+            kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
+        elif names_differ(old_words, new_words) or role_name_changed(
+            op, q_low, p_low, (old_words, new_words)
+        ):
+            kind = "name changed"
+        else:
+            kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
+    elif kind is None:
+        kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
+    if (
+        kind is None
+        and tag != "replace"
+        and not only_moved
+        and _content_changed(op, q_low, p_low, moved)
+    ):
+        kind = WORDING_CHANGED
+    name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
+    was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
+    return WordChange(name, was, now, kind is not None, kind)
+
+
+def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
+    """The same name with another number in it: a key size, a version, a limit written
+    into an identifier changed, which a rename never does."""
+    old, new = bare("".join(was)), bare("".join(now))
+    digits_old, digits_new = re.sub(r"\D", "", old), re.sub(r"\D", "", new)
+    letters_old, letters_new = re.sub(r"\d", "", old), re.sub(r"\d", "", new)
+    return (
+        bool(digits_old and digits_new)
+        and digits_old != digits_new
+        and (letters_old == letters_new and bool(letters_old))
+    )
+
+
+def _content_changed(
+    op: Opcode, q_low: list[str], p_low: list[str], moved: tuple[set[int], set[int]]
+) -> bool:
+    """Whether a change took or put content words that no harmless reading explains (a
+    word replaced by another is the rules' to judge: a synonym, a rename). A word is
+    explained when the other side holds it in another form (the same lemma, the
+    same number as digits or a word, the same letters with a hyphen or a space, a typo
+    mended), or holds it elsewhere in the span (it only moved)."""
+    _, i1, i2, j1, j2 = op
+    was = [q_low[i] for i in range(i1, i2) if i not in moved[0] and _is_content(q_low[i])]
+    now = [p_low[j] for j in range(j1, j2) if j not in moved[1] and _is_content(p_low[j])]
+    if not was and not now:
+        return False
+    if bare("".join(was)) == bare("".join(now)):
+        return False
+    return _unexplained(was, p_low) or _unexplained(now, q_low)
+
+
+def _unexplained(words: list[str], other: list[str]) -> bool:
+    """Whether a word of `words` has no form of itself anywhere in `other`."""
+    keys = {_word_key(w) for w in other if _is_content(w)}
+    joined = bare("".join(other))
+    for word in words:
+        if _word_key(word) in keys or (len(bare(word)) > 3 and bare(word) in joined):
+            continue
+        if any(is_typo_of(word, w) for w in other):
+            continue
+        return True
+    return False
+
+
+def _word_key(word: str) -> str:
+    """A word's identity across harmless forms: its number, else its lemma's letters."""
+    return number_value(word) or bare(lemma(word))
+
+
+def _is_content(word: str) -> bool:
+    return word not in STOPWORDS and any(ch.isalnum() for ch in word)
+
+
+def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
+    """What one change does to the meaning, judged on its words and the span's counts."""
+    words = _class_counts(was + now)
+    for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default"):
+        if name in span_kinds and words[name]:
+            return span_kinds[name]
+    if "limit" in span_kinds and set(was + now) & _LIMIT_WORDS:
+        return span_kinds["limit"]
+    if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
+        return span_kinds["negation"]  # able / unable: the count of negations changed
+    if any(are_opposites(a, b) for a in was for b in now):
+        return "direction reversed"
+    was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
+    now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
+    if was_effects and now_effects and not was_effects & now_effects:
+        return "effect changed"
+    if not was and ({w for w in now if w in QUALIFIERS} or _has_phrase(now, QUALIFIER_PHRASES)):
+        return "qualifier added"
+    if _restricts(now) and not _restricts(was):
+        return "qualifier added"  # ("... in this way"; "this" taken out points elsewhere)
+    if not now and {w for w in was if w in QUALIFIERS}:
+        return "qualifier removed"
+    return None
+
+
+def _narrows(tail: list[str]) -> bool:
+    """Does what the page appended after the quote's full stop set a condition on it: a
+    qualifier first (", unless ..."), or after "and" / "or" (", or if ..."), or a phrase of
+    condition in it ("... even with X as long as Y", "... in case of Z")?"""
+    low = [w.lower() for w in tail]
+    lead = low[1:] if low and low[0] in COORDINATORS else low
+    if (lead and lead[0] in QUALIFIERS) or _has_phrase(low, QUALIFIER_PHRASES):
+        return True
+    return _restricts(low)
+
+
+def _restricts(words: list[str]) -> bool:
+    """A phrase that ties a claim to the case at hand ("with this command", "in this way",
+    "for such tasks"): a preposition before "this", "these" or "such"."""
+    return any(
+        word in PREPOSITIONS and following in DEMONSTRATIVES
+        for word, following in itertools.pairwise(words)
+    )
+
+
+def _has_phrase(words: list[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    return any(
+        tuple(words[index : index + len(phrase)]) == phrase
+        for phrase in phrases
+        for index in range(len(words) - len(phrase) + 1)
+    )

@@ -1,0 +1,686 @@
+"""Find a quote in a page's text and say how it stands: verified, drifted or missing.
+
+Pure: strings in, frozen records out; no network, no disk, no clock.
+
+How it decides, in order:
+
+1. **verified** when the normalised quote occurs in the normalised page as one
+   contiguous run on word boundaries (`exact` when only whitespace differs), however
+   often it occurs: the count is reported, and the recorded neighbourhood picks which
+   occurrence is the quote's (else the first). Never a gapped or interleaved match.
+2. Otherwise the quote's successor is looked for **where it used to be**: the text
+   recorded before and after it when it was last found is located on the page, and the
+   sentences between those two anchors are the candidate. Rewording that keeps the
+   place is the commonest drift, and a place that is now empty means the quote went.
+3. And **by its words**: sentences holding the quote's rarest lemmas are shortlisted
+   (an index of the page's lemmas, so a long page with a small vocabulary still
+   shortlists widely), grown within their block into passages of about the quote's
+   length, and scored by how much of the quote's weighted vocabulary they keep and give
+   back, and how alike the characters are.
+4. The candidate at the quote's place wins when it is similar enough for a passage in
+   that place (:data:`Thresholds.at_place`); a passage elsewhere must be more alike
+   (:data:`Thresholds.elsewhere`). Then **drifted**, with the page's whole sentences
+   as its current wording (never across a block the quote did not cross) and a word
+   diff of the quote against its own span of them, whose meaning changes are named
+   (see `claimledger.reading.match.diff`). Else **missing**, with the closest passage kept
+   when there is one, and whether it contradicts the quote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rapidfuzz import fuzz
+
+from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
+from claimledger.reading.match.lexicon import TOKEN
+from claimledger.reading.match.normalize import TextKind, normalize
+from claimledger.reading.match.prepared import Context, PreparedText, content_lemmas, prepare
+from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """How alike a passage must be to be the quote reworded (0..1, see :func:`similarity`).
+
+    `at_place` where the quote used to be, `elsewhere` anywhere else on the page; `unplaced`
+    anywhere, when nothing is known of where the quote stood (a first `verify`), since
+    there no candidate can be preferred for its place.
+
+    Calibrated leave-one-repository-out on the real-drift corpus (tests/corpus/):
+    `python tests/benchmarks/bench_drift.py --calibrate` prints the choice and the
+    figures on the repository left out.
+    """
+
+    at_place: float = 0.35
+    elsewhere: float = 0.55
+    unplaced: float = 0.50
+    closest: float = 0.35
+    place_bonus: float = 0.1
+    whole_bonus: float = 0.1
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+_LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not NBSP: that one is normalised, not exact
+_COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
+_SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
+_LIKE_SEEDS = 8  # and sentences whose words are most nearly the quote's, as many again
+_ANCHOR_CHARS = 80  # of the recorded text on each side, to tell occurrences apart
+_ANCHOR_WIDTHS = (80, 48, 24)  # runs of the recorded text tried, to find the quote's place
+_ANCHOR_MIN_SCORE = 80.0  # how alike (0..100) a reworded neighbour may be and still anchor
+_CONTEXT_MIN_SCORE = 60.0  # context similarity needed to pick one of several occurrences
+_CONTEXT_MIN_MARGIN = 10.0  # ... and its lead over the runner-up
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a quote stands on one page.
+
+    ``current`` is the page's own wording, verbatim, and equals
+    ``page_text[start:end]``: the matched run for a verified quote, whole sentences for
+    a drifted one, ``None`` when missing. ``change_kinds`` names the meaning changes of
+    a drifted quote. A missing quote may carry the ``closest`` passage still on the
+    page, and ``closest_kinds``: how it differs in meaning (empty: it does not
+    contradict the quote, it only says less or other things).
+    """
+
+    status: CheckStatus
+    match: MatchKind | None
+    similarity: float
+    current: str | None
+    meaning_changed: bool
+    changed_words: tuple[WordChange, ...]
+    occurrences: int
+    context: Context | None
+    start: int | None
+    end: int | None
+    change_kinds: tuple[str, ...] = ()
+    closest: str | None = None
+    closest_kinds: tuple[str, ...] = ()
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+
+    @property
+    def meaning_uncertain(self) -> bool:
+        """Drifted, not plainly harmless, without strong evidence of a changed meaning."""
+        return meaning_uncertain(self)
+
+
+def locate(
+    quote: str,
+    page: str | PreparedText,
+    *,
+    context: Context | None = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    previous: PreparedText | None = None,
+) -> Match:
+    """Find ``quote`` in the page and classify it (see the module docstring).
+
+    `context` is the neighbourhood recorded when the quote was last found; `previous` the
+    page as it read then. A passage that was already on that page, beside the quote, is
+    a sibling of it (the next setting, the neighbouring method's comment), never its
+    successor.
+    """
+    prepared = page if isinstance(page, PreparedText) else prepare(page)
+    forms = quote_forms(quote, prepared.kind)
+    if not forms:
+        return _missing()
+    for needle in forms:
+        places = prepared.occurrences(needle)
+        if places:
+            return _verified(quote, places, prepared, context)
+    found = _closest(
+        forms[0], prepared, context, thresholds, scope=scope_of(quote, context), previous=previous
+    )
+    if found.status != "missing" or context is None:
+        return found
+    return _page_wide(quote, forms[0], prepared, thresholds, previous) or found
+
+
+def _page_wide(
+    quote: str,
+    form: str,
+    prepared: PreparedText,
+    thresholds: Thresholds,
+    previous: PreparedText | None,
+) -> Match | None:
+    """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
+    that no longer matches (a page restructured) must only ever help, so a successor the
+    page-wide search finds is not lost to it. What stood beside the quote on the page as
+    read is still never its successor."""
+    found = _closest(
+        form, prepared, None, thresholds, scope=scope_of(quote, None), previous=previous
+    )
+    return found if found.status != "missing" else None
+
+
+def quote_forms(quote: str, kind: TextKind) -> list[str]:
+    """The quote with markup reduced to text, then as written (a page may show markup literally)."""
+    forms = [normalize(quote, kind=kind, markup=True), normalize(quote, kind=kind, markup=False)]
+    return [f for i, f in enumerate(forms) if f and f not in forms[:i]]
+
+
+def _missing(closest: Candidate | None = None, prepared: PreparedText | None = None) -> Match:
+    if closest is None or prepared is None:
+        return Match("missing", None, 0.0, None, False, (), 0, None, None, None)
+    start, end = closest.original_span(prepared)
+    text = prepared.text[start:end]
+    return Match(
+        "missing",
+        None,
+        round(closest.score, 4),
+        None,
+        False,
+        (),
+        0,
+        None,
+        None,
+        None,
+        closest=text,
+        closest_kinds=tuple(k for k in closest.judgement(prepared).kinds if k != WORDING_CHANGED),
+    )
+
+
+# --------------------------------------------------------------------------- verified
+
+
+def _verified(
+    quote: str, places: list[tuple[int, int]], prepared: PreparedText, context: Context | None
+) -> Match:
+    chosen = places[0] if len(places) == 1 else _pick_by_context(places, prepared, context)
+    start, end = prepared.original_span(*(chosen or places[0]))
+    current = prepared.text[start:end]
+    exact = _LAYOUT_SPACE.sub(" ", current).strip() == _LAYOUT_SPACE.sub(" ", quote).strip()
+    return Match(
+        "verified",
+        "exact" if exact else "normalized",
+        1.0,
+        current,
+        False,
+        (),
+        len(places),
+        prepared.context_at(start, end),
+        start,
+        end,
+    )
+
+
+def _pick_by_context(
+    places: list[tuple[int, int]], prepared: PreparedText, context: Context | None
+) -> tuple[int, int] | None:
+    """The one occurrence whose surroundings clearly best match the stored context, if any."""
+    if context is None:
+        return None
+    before = normalize(context.before, kind=prepared.kind, markup=False)[-_ANCHOR_CHARS:]
+    after = normalize(context.after, kind=prepared.kind, markup=False)[:_ANCHOR_CHARS]
+    if not before and not after:
+        return None
+    flat = prepared.flat
+    scored = []
+    for start, end in places:
+        sides = []
+        if before:
+            sides.append(fuzz.ratio(before, flat[max(0, start - len(before) - 1) : start].strip()))
+        if after:
+            sides.append(fuzz.ratio(after, flat[end : end + len(after) + 1].strip()))
+        scored.append((sum(sides) / len(sides), (start, end)))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    best_score, best = scored[0]
+    if best_score < _CONTEXT_MIN_SCORE or best_score - scored[1][0] < _CONTEXT_MIN_MARGIN:
+        return None
+    return best
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+Scope = Literal["row", "block", "cell"] | None
+"""What the quote was, whole: a table row, a block (a paragraph, a list item, a line), a
+table cell; its successor is a whole one too. None: a passage of sentences."""
+
+_BLOCK_EDGE_BEFORE = re.compile(r"(?:\n|^)[ \t]*$")
+_BLOCK_EDGE_AFTER = re.compile(r"^[ \t]*(?:\n|$)")
+_CELL_EDGE_BEFORE = re.compile(r" \| [ \t]*$")
+_CELL_EDGE_AFTER = re.compile(r"^[ \t]* \| ")
+
+
+def scope_of(quote: str, context: Context | None) -> Scope:
+    """Read from the recorded neighbourhood: did the quote fill its block or its cell?"""
+    if " | " in quote:
+        return "row"
+    if context is None:
+        return None
+    before, after = context.before, context.after
+    cell = _CELL_EDGE_BEFORE.search(before) or _CELL_EDGE_AFTER.match(after)
+    starts = _BLOCK_EDGE_BEFORE.search(before) or _CELL_EDGE_BEFORE.search(before)
+    ends = _BLOCK_EDGE_AFTER.match(after) or _CELL_EDGE_AFTER.match(after)
+    if starts and ends:
+        return "cell" if cell else "block"
+    return None
+
+
+@dataclass(frozen=True)
+class QuoteWords:
+    """The quote as the locator weighs it: its text, its content lemmas, how many sentences
+    it holds, and what it filled (see :data:`Scope`)."""
+
+    needle: str
+    lemmas: Counter[str]
+    sentences: int
+    scope: Scope = None
+    fragment: bool = False
+
+    @classmethod
+    def of(cls, needle: str, *, scope: Scope = None, fragment: bool = False) -> QuoteWords:
+        inner = needle.split()[:-1]  # its own last full stop ends no sentence inside it
+        sentences = 1 + sum(1 for t in inner if t.endswith((".", "!", "?", ":")))
+        return cls(needle, Counter(content_lemmas(needle)), min(sentences, 6), scope, fragment)
+
+    def whole(self, prepared: PreparedText, unit: int) -> tuple[int, int] | None:
+        """The whole row, block or cell around a unit, when the quote was a whole one."""
+        if self.scope == "cell":
+            return prepared.cell_units(unit)
+        if self.scope in ("row", "block"):
+            return prepared.block_units(unit)
+        return None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A run of units ``[first, last]`` of one block, and how alike it is to the quote."""
+
+    first: int
+    last: int
+    score: float
+    at_place: bool
+    needle: str
+
+    def original_span(self, prepared: PreparedText) -> tuple[int, int]:
+        """The passage in the page's own characters, without a comment marker in front of
+        it that the quote did not have (`# retry in 1 minute` quoted as its words)."""
+        starts, ends = prepared.units
+        start, end = prepared.original_span(starts[self.first], ends[self.last])
+        marker = _COMMENT_LEAD.match(prepared.text, start, end)
+        if marker and not _COMMENT_LEAD.match(self.needle):
+            start = marker.end()
+        return start, end
+
+    def judgement(self, prepared: PreparedText) -> Judgement:
+        return judge(self.needle, prepared.unit_text(self.first, self.last))
+
+
+def similarity(
+    quote: QuoteWords, prepared: PreparedText, first: int, last: int, *, at_place: bool = False
+) -> float:
+    """How alike a passage is to the quote, 0..1.
+
+    The harmonic mean of the share of the quote's vocabulary the passage keeps and the
+    share of the passage's vocabulary that is the quote's, words weighted by how rare
+    they are on the page (so "the docs" weighs little and `max_retries` much), averaged
+    with the likeness of the characters (which counts the words set aside as function
+    words, and spelling). A word the passage adds weighs at most what the quote's most
+    telling word does: a rewording's new word is rare on the page by construction, and
+    on a long page rarer than anything the quote holds.
+    """
+    passage: Counter[str] = Counter()
+    for unit in range(first, last + 1):
+        passage.update(prepared.lemmas(unit))
+    part = at_place and quote.fragment and (first == last or quote.sentences > 1)
+    if part:  # a quote cut from a sentence is weighed against its own part of the passage
+        in_order = [w for unit in range(first, last + 1) for w in prepared.lemmas(unit)]
+        passage = Counter(_window(quote.lemmas, in_order))
+    shared = quote.lemmas & passage
+    kept = sum(prepared.weight(w) * n for w, n in shared.items())
+    wanted = sum(prepared.weight(w) * n for w, n in quote.lemmas.items())
+    heaviest = max((prepared.weight(w) for w in quote.lemmas), default=0.0)
+    offered = sum(min(prepared.weight(w), heaviest) * n for w, n in passage.items())
+    recall = kept / wanted if wanted else 0.0
+    precision = kept / offered if offered else 0.0
+    words = 2 * recall * precision / (recall + precision) if kept else 0.0
+    text, needle = prepared.unit_text(first, last).lower(), quote.needle.lower()
+    likeness = fuzz.partial_ratio if part and len(text) > len(needle) else fuzz.ratio
+    return (2 * words + likeness(needle, text) / 100.0) / 3
+
+
+def _window(wanted: Counter[str], words: list[str]) -> list[str]:
+    """The run of a sentence's lemmas, as long as the quote, holding most of its words."""
+    size = sum(wanted.values())
+    have: Counter[str] = Counter()
+    best, best_at, gained = -1, 0, 0
+    for end, word in enumerate(words):
+        have[word] += 1
+        gained += have[word] <= wanted[word]
+        if end >= size:
+            old = words[end - size]
+            gained -= have[old] <= wanted[old]
+            have[old] -= 1
+        if gained > best:
+            best, best_at = gained, max(0, end + 1 - size)
+    return words[best_at : best_at + size]
+
+
+def _spans_from(
+    seed: int, quote: QuoteWords, prepared: PreparedText, *, forward: bool = True, back: bool = True
+) -> list[tuple[int, int]]:
+    """Runs of whole units around a seed, about the quote's length (one that runs across
+    blocks pays for it when ranked)."""
+    whole = quote.whole(prepared, seed)
+    reach = quote.sentences + 1
+    spans = []
+    for before in range(reach + 1 if back else 1):
+        first = seed - before
+        if first < 0:
+            break
+        for after in range(reach + 1 - before if forward else 1):
+            last = seed + after
+            if last >= prepared.unit_count:
+                break
+            spans.append((first, last))
+    return spans if whole is None else [whole, *spans]
+
+
+def _by_words(quote: QuoteWords, prepared: PreparedText) -> list[tuple[int, int]]:
+    """Spans around the sentences that hold the most of the quote's rare words, and around
+    those whose words are most nearly the quote's own: on a long page of a small
+    vocabulary every long sentence holds most of the quote's words, and only the second
+    ranking finds the one sentence that is the quote reworded."""
+    scores: dict[int, float] = {}
+    for word in quote.lemmas:
+        weight = prepared.weight(word)
+        for unit in prepared.units_with(word):
+            scores[unit] = scores.get(unit, 0.0) + weight
+    by_rare = sorted(scores, key=lambda unit: (-scores[unit], unit))[:_SEEDS]
+    wanted = sum(quote.lemmas.values())
+
+    def alike(unit: int) -> float:
+        """Dice on the words as counted, unweighted: a reworded sentence's new rare word
+        must not push it below a long sentence of common ones."""
+        held = Counter(prepared.lemmas(unit))
+        shared = sum((held & quote.lemmas).values())
+        return 2 * shared / (wanted + sum(held.values()))
+
+    by_likeness = sorted(scores, key=lambda unit: (-alike(unit), unit))[:_LIKE_SEEDS]
+    seeds = list(dict.fromkeys([*by_rare, *by_likeness]))
+    return [span for seed in seeds for span in _spans_from(seed, quote, prepared)]
+
+
+def _anchor(prepared: PreparedText, side: str, *, before: bool) -> list[int]:
+    """Where a recorded neighbour ends (before) or starts (after) on the page now.
+
+    The neighbour's nearest words are looked for first, a long run then shorter ones (the
+    far end of the recorded text is the likeliest to have been edited too), verbatim,
+    then by likeness.
+    """
+    text = normalize(side, kind=prepared.kind, markup=False)
+    flat = prepared.flat
+    for width in _ANCHOR_WIDTHS:
+        probe = text[-width:] if before else text[:width]
+        probe = probe.strip()
+        if len(probe.split()) < 2:
+            continue
+        exact: list[int] = []
+        at = flat.find(probe)
+        while at != -1 and len(exact) < 8:
+            exact.append(at + len(probe) if before else at)
+            at = flat.find(probe, at + 1)
+        if exact:
+            return exact
+    probe = (text[-_ANCHOR_WIDTHS[0] :] if before else text[: _ANCHOR_WIDTHS[0]]).strip()
+    if len(probe.split()) < 2:
+        return []
+    found = fuzz.partial_ratio_alignment(probe, flat, score_cutoff=_ANCHOR_MIN_SCORE)
+    if found is None:
+        return []
+    return [found.dest_end if before else found.dest_start]
+
+
+def _at_place(
+    quote: QuoteWords, prepared: PreparedText, context: Context | None
+) -> tuple[list[tuple[int, int]], bool]:
+    """Spans where the quote used to be, and whether that place is now empty."""
+    if context is None:
+        return [], False
+    starts = _anchor(prepared, context.before, before=True) if context.before.strip() else [0]
+    length = len(prepared.flat)
+    ends = _anchor(prepared, context.after, before=False) if context.after.strip() else [length]
+    limit = 4 * len(quote.needle) + 400
+    pairs = [(a, b) for a in starts for b in ends if 0 <= b - a <= limit]
+    mid_start = not _ends_sentence(context.before)
+    mid_end = not _starts_sentence(context.after)
+    if pairs:
+        a, b = min(pairs, key=lambda pair: pair[1] - pair[0])
+        region = prepared.flat[a:b]
+        if not any(char.isalnum() for char in region):
+            return [], True
+        first = _unit_after(prepared, a, inside=mid_start)
+        last = _unit_before(prepared, b, inside=mid_end)
+        if first > last:
+            return [], True
+        return _spans_within(first, last, quote, prepared), False
+    if len(starts) == 1 and context.before.strip():
+        first = _unit_after(prepared, starts[0], inside=mid_start)
+        return _spans_from(first, quote, prepared, back=False), False
+    if len(ends) == 1 and context.after.strip():
+        last = _unit_before(prepared, ends[0], inside=mid_end)
+        return _spans_from(last, quote, prepared, forward=False), False
+    return [], False
+
+
+def _ends_sentence(before: str) -> bool:
+    """Did the recorded text before the quote end a sentence (so the quote began one)?"""
+    return bool(re.search(r"(?:[.!?:;][\"')\]]*\s+|\n\s*)$", before)) or not before.strip()
+
+
+def _quote_ends(needle: str, after: str) -> bool:
+    """Did the quote end its sentence (its own full stop, or the end of its block)?"""
+    return bool(re.search(r"[.!?:;][\"')\]]*$", needle)) or bool(re.match(r"\s*(?:\n|$)", after))
+
+
+def _starts_sentence(after: str) -> bool:
+    """Does the recorded text after the quote begin a new sentence or block?"""
+    return bool(re.match(r"\s*\n|\s+[\"'(\[`]?[A-Z0-9`]", after)) or not after.strip()
+
+
+_SNAP_CHARS = 8
+"""An anchor found by likeness may end a few characters short of (or past) the edge of a
+sentence; within this many it is taken to be that edge."""
+
+
+def _unit_after(prepared: PreparedText, offset: int, *, inside: bool) -> int:
+    """The unit a quote's successor begins in, after a neighbour that ended at `offset`:
+    the one holding it when the quote began mid-sentence, else the next one to begin."""
+    unit = prepared.unit_at(offset)
+    if inside:
+        return unit
+    starts, ends = prepared.units
+    near_end = ends[unit] - offset <= _SNAP_CHARS
+    if (offset > starts[unit] + _SNAP_CHARS or near_end) and unit + 1 < prepared.unit_count:
+        return unit + 1
+    return unit
+
+
+def _unit_before(prepared: PreparedText, offset: int, *, inside: bool) -> int:
+    """The unit a quote's successor ends in, before a neighbour that began at `offset`."""
+    unit = prepared.unit_at(max(offset - 1, 0))
+    if inside:
+        return unit
+    starts, ends = prepared.units
+    if offset - starts[unit] <= _SNAP_CHARS < ends[unit] - offset and unit > 0:
+        return unit - 1
+    return unit
+
+
+def _spans_within(
+    first: int, last: int, quote: QuoteWords, prepared: PreparedText
+) -> list[tuple[int, int]]:
+    """Every run of whole units between two anchors, each inside one block."""
+    spans = []
+    if quote.scope is not None:
+        wholes = (quote.whole(prepared, unit) for unit in range(first, last + 1))
+        spans += [whole for whole in wholes if whole is not None]
+    for start in range(first, last + 1):
+        for end in range(start, min(last, start + quote.sentences + 1) + 1):
+            spans.append((start, end))
+    return spans
+
+
+def _candidates(
+    spans: list[tuple[int, int]], quote: QuoteWords, prepared: PreparedText, at_place: bool
+) -> list[Candidate]:
+    return [
+        Candidate(
+            first,
+            last,
+            similarity(quote, prepared, first, last, at_place=at_place),
+            at_place,
+            quote.needle,
+        )
+        for first, last in dict.fromkeys(spans)
+    ]
+
+
+CROSSING_COST = 0.1
+"""A passage that runs across a block boundary (two paragraphs, two list items) must be
+this much likelier than one inside a block: a quote seldom crosses one, and its current
+wording never crosses one it did not."""
+
+
+def _rank(
+    candidate: Candidate, quote: QuoteWords, prepared: PreparedText, thresholds: Thresholds
+) -> tuple[float, int, int]:
+    """A passage where the quote used to be is preferred to a likelier one elsewhere (a
+    page is edited where it stands far more often than a sentence moves), and a whole
+    block when the quote filled one; then the shorter, then the earlier."""
+    bonus = thresholds.place_bonus if candidate.at_place else 0.0
+    whole = quote.whole(prepared, candidate.first)
+    if whole is not None and whole == (candidate.first, candidate.last):
+        bonus += thresholds.whole_bonus
+    if prepared.block(candidate.first) != prepared.block(candidate.last):
+        bonus -= CROSSING_COST
+    return (round(candidate.score + bonus, 6), candidate.first - candidate.last, -candidate.first)
+
+
+def candidates(
+    needle: str,
+    prepared: PreparedText,
+    context: Context | None,
+    scope: Scope = None,
+    previous: PreparedText | None = None,
+) -> tuple[QuoteWords, list[Candidate]]:
+    """Every passage that could be the quote reworded: where it used to be, and where its
+    words are; not one that stood beside the quote already on the page as it was read
+    (`previous`)."""
+    fragment = context is not None and (
+        not _ends_sentence(context.before) or not _quote_ends(needle, context.after)
+    )
+    quote = QuoteWords.of(needle, scope=scope, fragment=fragment)
+    place_spans, _emptied = _at_place(quote, prepared, context)
+    found = _candidates(place_spans, quote, prepared, True)
+    seen = set(place_spans)
+    words = [span for span in _by_words(quote, prepared) if span not in seen]
+    found += _candidates(words, quote, prepared, False)
+    if previous is not None:
+        found = [c for c in found if not _was_beside(c, needle, prepared, previous)]
+    if previous is not None and _within_one_block(needle, previous):
+        found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
+    return quote, found
+
+
+def _within_one_block(needle: str, previous: PreparedText) -> bool:
+    """Did the quote stand inside one block (a paragraph, a list item) on the page as it
+    was read? Then its successor does too: its current wording never reaches into the
+    paragraph before or after, however alike in structure."""
+    places = previous.occurrences(needle)
+    return bool(places) and all(
+        previous.block(previous.unit_at(start)) == previous.block(previous.unit_at(end - 1))
+        for start, end in places
+    )
+
+
+def _was_beside(
+    candidate: Candidate, needle: str, prepared: PreparedText, previous: PreparedText
+) -> bool:
+    """Was this passage on the page already when the quote was read, apart from the quote?"""
+    text = prepared.unit_text(candidate.first, candidate.last)
+    places = previous.occurrences(text)
+    if not places:
+        return False
+    quoted = previous.occurrences(needle)
+    return any(
+        all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
+    )
+
+
+def decide(
+    quote: QuoteWords,
+    found: list[Candidate],
+    prepared: PreparedText,
+    thresholds: Thresholds,
+    *,
+    placed: bool = True,
+) -> tuple[Candidate | None, Candidate | None]:
+    """The successor (or None: the quote is gone), and the closest passage when gone.
+
+    `placed`: whether the quote's earlier place was known (a recorded neighbourhood).
+    """
+    away = thresholds.elsewhere if placed else thresholds.unplaced
+    passing = [c for c in found if c.score >= (thresholds.at_place if c.at_place else away)]
+    if passing:
+        return max(passing, key=lambda c: _rank(c, quote, prepared, thresholds)), None
+    nearest = max(found, key=lambda c: c.score, default=None)
+    if nearest is not None and nearest.score >= thresholds.closest:
+        return None, nearest
+    return None, None
+
+
+def _closest(
+    needle: str,
+    prepared: PreparedText,
+    context: Context | None,
+    thresholds: Thresholds,
+    *,
+    scope: Scope,
+    previous: PreparedText | None = None,
+) -> Match:
+    """Locate the best passage for a quote that does not occur, then judge it."""
+    if not TOKEN.search(needle):
+        return _missing()
+    quote, found = candidates(needle, prepared, context, scope, previous)
+    placed = context is not None or previous is not None
+    successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
+    if successor is not None:
+        twins = _twins(successor, found, prepared)
+        return _drifted(successor, prepared, twins=twins, ambiguous=twins > 1 and not placed)
+    return _missing(nearest, prepared)
+
+
+def _twins(chosen: Candidate, found: list[Candidate], prepared: PreparedText) -> int:
+    """How many places on the page hold the chosen passage's very words."""
+    text = prepared.unit_text(chosen.first, chosen.last)
+    return max(1, len(prepared.occurrences(text))) if text else 1
+
+
+def _drifted(
+    candidate: Candidate, prepared: PreparedText, *, twins: int = 1, ambiguous: bool = False
+) -> Match:
+    """The quote reworded: whole sentences and the judged changes. When the same reworded
+    passage stands in several places and nothing recorded tells which is the quote's, it
+    is `ambiguous` (the first is shown)."""
+    start, end = candidate.original_span(prepared)
+    judged = candidate.judgement(prepared)
+    return Match(
+        "ambiguous" if ambiguous else "drifted",
+        None,
+        round(candidate.score, 4),
+        prepared.text[start:end],
+        judged.meaning_changed,
+        judged.changes,
+        twins if ambiguous else 0,
+        prepared.context_at(start, end),
+        start,
+        end,
+        change_kinds=judged.kinds,
+    )

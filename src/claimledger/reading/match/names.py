@@ -1,0 +1,254 @@
+"""Names: whether a name was respelled or replaced by another, and the words that name
+the thing a claim speaks of.
+
+Pure. A name respelled (`Prev_Kv` / `prev_kv`, `DBOSClient` / `DBOS Client`), shortened
+(`maxmemperchild`), grown at its end, or known by another of its names (`OS X` / `macOS`)
+names the same thing; a part put before its head, taken from it or changed
+(`task_result_backend` / `result_backend`, `is_error` / `is_success`) names another.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from claimledger.reading.match.lexicon import (
+    PREPOSITIONS,
+    RENAMED,
+    ROLE_NOUNS,
+    STOPWORDS,
+    is_name,
+    is_word,
+    lemma,
+    number_value,
+)
+from claimledger.reading.match.span import Opcode
+
+
+def names_differ(was: list[str], now: list[str]) -> bool:
+    """A name replaced by another (`etcdctl` -> `etcdutl`, `task_result_backend` ->
+    `result_backend`), or a name by a word or a word by a name (`pyOpenSSL` ->
+    `cryptography`, `pickle` -> `JSON`); not a name respelled (`Prev_Kv` -> `prev_kv`,
+    `DBOSClient` -> `DBOS Client`, `OS X` -> `macOS`), grown or cut (`Bolt` -> `bbolt`),
+    shortened (`maxmemperchild` -> `max-memory-per-child`), or moved to another namespace
+    around the same parts (`CELERYD_MAX_MEMORY_PER_CHILD` -> `worker_max_memory_per_child`)."""
+    respelled_was, respelled_now = _respelled(was, now)
+    old = [w for k, w in enumerate(was) if is_name(w) and k not in respelled_was]
+    new = [w for k, w in enumerate(now) if is_name(w) and k not in respelled_now]
+    if not old and not new:
+        return False
+    if not any(is_name(w) for w in was) or not any(is_name(w) for w in now):
+        return _name_for_a_word(was, now)
+    unmatched = [a for a in old if not any(renamed(a, b) for b in now)]
+    unmatched += [b for b in new if not any(renamed(a, b) for a in was)]
+    return bool(unmatched)  # each name kept, respelled or renamed, or another one
+
+
+def _respelled(was: list[str], now: list[str]) -> tuple[set[int], set[int]]:
+    """The words of each side in a run spelt with the same letters as a run of the other
+    (`DBOSClient` and `DBOS Client`, `keypairs` and `key pairs`), or with another of the
+    names a thing was known by (`OS X` and `macOS`)."""
+    runs_was, runs_now = _bare_runs(was), _bare_runs(now)
+    same = runs_was.keys() & runs_now.keys()
+    return (
+        {k for letters in same for k in runs_was[letters]},
+        {k for letters in same for k in runs_now[letters]},
+    )
+
+
+def _bare_runs(words: list[str]) -> dict[str, set[int]]:
+    """Each run of words (up to a few) by its letters, with the positions it covers."""
+    runs: dict[str, set[int]] = {}
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + _RUN_WORDS) + 1):
+            letters = alias(bare("".join(words[start:end])))
+            if len(letters) > 1 and letters not in STOPWORDS:
+                runs.setdefault(letters, set()).update(range(start, end))
+    return runs
+
+
+_RUN_WORDS = 4
+"""A name respelled as words takes at most this many (`Mac OS X`)."""
+
+
+def _name_for_a_word(was: list[str], now: list[str]) -> bool:
+    """One word for one word, a name on just one side: what is named changed (`pickle` ->
+    `JSON`). A participle describes a state rather than naming a thing (`queued` ->
+    `PENDING`), and is no such change."""
+    old = [w for w in was if w.lower() not in STOPWORDS]
+    new = [w for w in now if w.lower() not in STOPWORDS]
+    if len(old) != 1 or len(new) != 1:
+        return False
+    if any(
+        is_participle(w) or number_value(w) is not None or w.lower() in POINTERS
+        for w in (*old, *new)
+    ):
+        return False
+    return not renamed(old[0], new[0])
+
+
+def is_participle(word: str) -> bool:
+    """A verb's -ed or -ing form (`queued`, `running`), which describes rather than names."""
+    low = word.lower()
+    return low.endswith(("ed", "ing")) and lemma(low) != low and is_word(low)
+
+
+def bare(text: str) -> str:
+    """A name with case, separators and spaces dropped: `DBOS Client` -> `dbosclient`."""
+    return re.sub(r"[-_./:'\s]", "", text.lower())
+
+
+def alias(letters: str) -> str:
+    """A name's letters, or those of the newest name of the thing it names (`osx` -> `macos`)."""
+    return RENAMED.get(letters, letters)
+
+
+def renamed(a: str, b: str) -> bool:
+    """The same name, respelled or renamed in the ways that keep what it names."""
+    bare_a, bare_b = alias(bare(a)), alias(bare(b))
+    short, long = sorted((bare_a, bare_b), key=len)
+    if short == long or is_typo_of(bare_a, bare_b):
+        return True  # respelled, or a misspelt word put right
+    parts_a, parts_b = _name_part_list(a), _name_part_list(b)
+    if _abbreviates(bare_a, parts_b) or _abbreviates(bare_b, parts_a):
+        return True  # the parts run together, shortened: `maxmemperchild`
+    if len(parts_a) < 2 and len(parts_b) < 2:
+        return bool(short) and short in long and len(short) >= len(long) / 2  # grown or cut
+    digits_a, digits_b = ([p for p in parts if p.isdigit()] for parts in (parts_a, parts_b))
+    words_a, words_b = ([p for p in parts if not p.isdigit()] for parts in (parts_a, parts_b))
+    if words_a == words_b and not (digits_a and digits_b):
+        return True  # a version number dropped or added: `etcd3` -> `etcd`
+    fewer, more = sorted((parts_a, parts_b), key=len)
+    if more[: len(fewer)] == fewer:
+        return True  # grown or cut at its end, the same stem: `auto-compaction-*`
+    # Moved to another namespace around the same parts as the naming convention changed
+    # (a constant's capitals to a setting's lower case); a part put before the head or
+    # dropped there, or a part changed, names another thing (`is_error` -> `is_success`,
+    # `pool_limits` -> `limits`, `allow_redirects` -> `follow_redirects`).
+    convention_changed = _shouted(a) != _shouted(b)
+    return convention_changed and len(parts_a) == len(parts_b) and parts_a[1:] == parts_b[1:]
+
+
+def _shouted(name: str) -> bool:
+    letters = [c for c in name if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def _abbreviates(short: str, parts: list[str]) -> bool:
+    """`maxmemperchild` for `max-memory-per-child`: each part of the long name, in turn,
+    begun by the next letters of the short one (and at least half of its letters kept)."""
+    if len(parts) < 2 or len(short) < max(4, len("".join(parts)) / 2):
+        return False
+
+    def begun(rest: str, index: int) -> bool:
+        if index == len(parts):
+            return not rest
+        part = parts[index]
+        return any(
+            rest[:size] == part[:size] and begun(rest[size:], index + 1)
+            for size in range(min(len(part), len(rest)), 0, -1)
+        )
+
+    return begun(short, 0)
+
+
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _name_part_list(name: str) -> list[str]:
+    """`DB.Batch` -> [db, batch]; `max_memory_per_child` -> [max, memory, per, child]."""
+    return [part.lower() for part in _NAME_PART.findall(name)]
+
+
+def is_typo_of(a: str, b: str) -> bool:
+    """A misspelling and its correction: alike, and just one of them a word (so
+    synchronous / asynchronous, two words, are never one, nor etcdctl / etcdutl, two names)."""
+    if min(len(a), len(b)) < 5 or a == b or not (a.isalpha() and b.isalpha()):
+        return False
+    return fuzz.ratio(a, b) >= 85 and is_word(a) != is_word(b)
+
+
+def role_name_changed(
+    op: Opcode, q_low: list[str], p_low: list[str], shown: tuple[list[str], list[str]]
+) -> bool:
+    """A word or two before the same noun of role replaced ("the proxies parameter" -> "the
+    proxy parameter", "the pyOpenSSL library" -> "the cryptography library"): a name, and
+    another one, unless only respelled."""
+    _, i1, i2, j1, j2 = op
+    if i2 >= len(q_low) or j2 >= len(p_low) or q_low[i2] != p_low[j2]:
+        return False
+    if q_low[i2] not in ROLE_NOUNS or i2 - i1 > 2 or j2 - j1 > 2:
+        return False
+    was, now = q_low[i1:i2], p_low[j1:j2]
+    if any(w in STOPWORDS or w in POINTERS for w in (*was, *now)):
+        return False
+    return not renamed("_".join(shown[0]), "_".join(shown[1]))
+
+
+POINTERS = frozenset({"following", "above", "below", "previous", "next", "same", "given"})
+"""Words that point at a thing named elsewhere ("the following command" for "the rustc -Vv
+command"): the name is shown there, not changed."""
+
+
+def noun_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
+    """The head of a noun phrase replaced: the one word between a determiner and the end
+    of its phrase ("a router is a class that" -> "a function that"): the thing spoken of
+    is another. Not a word before a noun, which may be an adjective ("a distinct name" ->
+    "a unique name"), a form of the same word, a spelling, a participle (a state, "the
+    queued task"), nor a word that points elsewhere ("the following")."""
+    _, i1, i2, j1, j2 = op
+    if i2 - i1 != 1 or j2 - j1 != 1 or not i1 or q_low[i1 - 1] not in _DETERMINERS:
+        return None
+    if i2 < len(q_low) and q_low[i2] not in STOPWORDS:
+        return None  # a modifier, not the head
+    was, now = q_low[i1], p_low[j1]
+    if was in STOPWORDS or now in STOPWORDS or lemma(was) == lemma(now):
+        return None
+    if not (is_word(was) and is_word(now)) or renamed(was, now):
+        return None
+    if fuzz.ratio(was, now) >= _VARIANT_SPELLING:
+        return None  # "behavior" / "behaviour"
+    if any(is_participle(w) or w in POINTERS or number_value(w) for w in (was, now)):
+        return None
+    return "noun changed"
+
+
+_VARIANT_SPELLING = 90
+"""Two words this alike (0..100) are one word spelt two ways."""
+
+
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "each", "every", "any", "its", "their"}
+)
+
+
+def name_qualifier(op: Opcode, q_shown: list[str], p_shown: list[str]) -> str | None:
+    """A name put inside a clause, or taken out of one ("client traffic" -> "client grpc
+    traffic", "the KV API guarantees" -> "the API guarantees", "processes using Bolt" ->
+    "processes using Bolt in read-write mode"): it narrows, or widens, what is spoken of. A
+    name the other side still has somewhere (moved, respelled) is none."""
+    tag, i1, i2, j1, j2 = op
+    run, around, other = (
+        (q_shown[i1:i2], q_shown, p_shown)
+        if tag == "delete"
+        else (p_shown[j1:j2], p_shown, q_shown)
+    )
+    start, end = (i1, i2) if tag == "delete" else (j1, j2)
+    words = [w for w in run if w]
+    if not words or len(words) > _QUALIFIER_WORDS or start == 0 or end >= len(around):
+        return None
+    following = next((w for w in around[end:] if w), "")
+    premodifies = following.lower() not in STOPWORDS  # "the KV API", "client grpc traffic"
+    if not premodifies and words[0].lower() not in PREPOSITIONS:
+        return None  # ("HTTPX uses the CA bundle" -> "the CA bundle is used": a subject)
+    kept = {alias(bare(w)) for w in other if w}
+    names = [w for w in words if is_name(w) and number_value(w) is None]
+    if not names or all(alias(bare(w)) in kept for w in names):
+        return None
+    return "qualifier removed" if tag == "delete" else "qualifier added"
+
+
+_QUALIFIER_WORDS = 3
+"""A name put in or taken out with at most this many words qualifies what is beside it; a
+longer run is a clause of its own."""

@@ -1,0 +1,331 @@
+"""A page prepared once and searched for many quotes: normal form, sentences, blocks, words.
+
+Pure. The page's text is normalised once, with the map back to its own characters; it
+is cut into *units* (sentences, and the pieces of lines that hold no sentence end) and
+*blocks* (a line of extracted text, or a paragraph of a raw markdown or source file),
+since a quote's current wording never crosses a block boundary the quote did not. The
+lemmas of every unit, and an index from lemma to units, are computed on first need,
+only for quotes that are not found verbatim.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+
+from claimledger.reading.match.lexicon import is_content, lemma, tokens
+from claimledger.reading.match.normalize import OffsetMap, TextKind, normalize_page, original_span
+
+CONTEXT_CHARS = 160
+"""Page text kept on each side of a match: enough to find the same place again after the
+sentences around it were edited (web annotation selectors keep 32; a reworded neighbour
+needs more)."""
+
+MAX_UNIT_CHARS = 500
+"""Longer "sentences" (minified code, unpunctuated text) are cut at a space."""
+
+_UNIT_BREAK = re.compile(r"[.!?][\"')\]]*[ \n](?=[\"'(\[`]?[A-Z0-9`])")
+"""Where a sentence ends (on the cut): a full stop before a capital or a digit. Not before
+a lower-case word: "e.g. the" and "etc. and" go on. Line breaks are cut where they end a
+block (see :func:`block_breaks`)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """Page text just before and after a match, used to find the same place next time."""
+
+    before: str
+    after: str
+
+
+class PreparedText:
+    """A page's text normalised once, with the map back to its own characters.
+
+    Build it with :func:`prepare` and pass it to `locate` for every quote checked on
+    that page.
+    """
+
+    __slots__ = (
+        "_blocks",
+        "_cells",
+        "_df",
+        "_flat",
+        "_index",
+        "_lemmas",
+        "_lower",
+        "_maps",
+        "_units",
+        "kind",
+        "normalized",
+        "text",
+    )
+
+    def __init__(self, text: str, kind: TextKind) -> None:
+        self.text = text
+        self.kind: TextKind = kind
+        self.normalized, self._maps = normalize_page(text, kind)
+        self._flat = self.normalized.replace("\n", " ")
+        self._lower: str | None = None
+        self._units: tuple[list[int], list[int]] | None = None
+        self._blocks: list[int] | None = None
+        self._cells: list[int] | None = None
+        self._lemmas: list[list[str]] | None = None
+        self._index: dict[str, list[int]] | None = None
+        self._df: Counter[str] | None = None
+
+    @property
+    def flat(self) -> str:
+        """The normalised text on one line: what quotes are searched in (same offsets)."""
+        return self._flat
+
+    @property
+    def maps(self) -> list[OffsetMap]:
+        return self._maps
+
+    # -- offsets -----------------------------------------------------------
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """Offsets in the page text of the normalised run ``[start, end)``."""
+        return original_span(self._maps, start, end)
+
+    def context_at(self, start: int, end: int) -> Context:
+        """The page's own text around ``text[start:end]``, cut at word boundaries."""
+        before = self.text[max(0, start - CONTEXT_CHARS) : start]
+        after = self.text[end : end + CONTEXT_CHARS]
+        if start > CONTEXT_CHARS and " " in before:
+            before = before[before.index(" ") + 1 :]
+        if end + CONTEXT_CHARS < len(self.text) and " " in after:
+            after = after[: after.rindex(" ")]
+        return Context(before, after)
+
+    # -- exact search ------------------------------------------------------
+
+    def occurrences(self, needle: str) -> list[tuple[int, int]]:
+        """Every place the normalised needle occurs on word boundaries (normalised offsets)."""
+        flat, found, width = self._flat, [], len(needle)
+        if not needle:
+            return []
+        at = flat.find(needle)
+        while at != -1:
+            if self._on_boundaries(at, at + width, needle):
+                found.append((at, at + width))
+            at = flat.find(needle, at + 1)
+        return found
+
+    def _on_boundaries(self, start: int, end: int, needle: str) -> bool:
+        flat = self._flat
+        if is_word_char(needle[0]) and start > 0 and is_word_char(flat[start - 1]):
+            return False
+        return not (is_word_char(needle[-1]) and end < len(flat) and is_word_char(flat[end]))
+
+    @property
+    def lower(self) -> str:
+        """Lower-cased flat text with the same offsets (İ is the one letter that would grow)."""
+        if self._lower is None:
+            lowered = self._flat.lower()
+            if len(lowered) != len(self._flat):
+                lowered = self._flat.replace("\u0130", "i").lower()
+            self._lower = lowered if len(lowered) == len(self._flat) else self._flat
+        return self._lower
+
+    # -- units and blocks --------------------------------------------------
+
+    @property
+    def units(self) -> tuple[list[int], list[int]]:
+        """Starts and ends (normalised offsets) of sentences and block-ending lines, with
+        over-long pieces cut."""
+        if self._units is None:
+            self._units = split_units(self.normalized, [*self.breaks, *self._cell_edges()])
+        return self._units
+
+    def _cell_edges(self) -> list[int]:
+        """Where table cells meet (" | " in extracted text): a cell is a unit of its own, so
+        a quote of one cell drifts to one cell, and a quote of a row to the row."""
+        if self._cells is None:
+            found = []
+            if self.kind != "code" and " | " in self.text:
+                found = [self.normalized_offset(m.start()) for m in _CELL_EDGE.finditer(self.text)]
+            self._cells = found
+        return self._cells
+
+    def normalized_offset(self, original: int) -> int:
+        """The normalised offset of the page's character at `original` (or the next kept one)."""
+        low, high = 0, len(self.normalized)
+        while low < high:
+            middle = (low + high) // 2
+            if self.original_span(middle, middle + 1)[1] <= original:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    @property
+    def unit_count(self) -> int:
+        return len(self.units[0])
+
+    def unit_text(self, first: int, last: int) -> str:
+        starts, ends = self.units
+        return self._flat[starts[first] : ends[last]]
+
+    def unit_at(self, offset: int) -> int:
+        """The unit holding normalised offset `offset` (or the last one before it)."""
+        return max(bisect_right(self.units[0], offset) - 1, 0)
+
+    @property
+    def breaks(self) -> list[int]:
+        """Normalised offsets of the line breaks that end a block (see :func:`block_breaks`)."""
+        if self._blocks is None:
+            self._blocks = block_breaks(self.normalized, self.text, self._maps, self.kind)
+        return self._blocks
+
+    def block(self, unit: int) -> int:
+        """Which block a unit is in: units of one block may form one passage."""
+        return bisect_right(self.breaks, self.units[0][unit])
+
+    def block_units(self, unit: int) -> tuple[int, int]:
+        """The first and last unit of the block a unit is in (a whole table row, say)."""
+        block = self.block(unit)
+        first, last = unit, unit
+        while first > 0 and self.block(first - 1) == block:
+            first -= 1
+        while last + 1 < self.unit_count and self.block(last + 1) == block:
+            last += 1
+        return first, last
+
+    def cell_units(self, unit: int) -> tuple[int, int]:
+        """The first and last unit of the table cell a unit is in (its block, if no cell)."""
+        first, last = self.block_units(unit)
+        edges = self._cell_edges()
+        starts = self.units[0]
+        cell = bisect_right(edges, starts[unit])
+        while first < unit and bisect_right(edges, starts[first]) != cell:
+            first += 1
+        while last > unit and bisect_right(edges, starts[last]) != cell:
+            last -= 1
+        return first, last
+
+    # -- words -------------------------------------------------------------
+
+    def lemmas(self, unit: int) -> list[str]:
+        """The content lemmas of a unit, in order."""
+        if self._lemmas is None:
+            self._build_index()
+        assert self._lemmas is not None
+        return self._lemmas[unit]
+
+    def units_with(self, word: str) -> list[int]:
+        """The units holding a content lemma."""
+        if self._index is None:
+            self._build_index()
+        assert self._index is not None
+        return self._index.get(word, [])
+
+    def weight(self, word: str) -> float:
+        """How telling a lemma is on this page: rare ones weigh more (inverse unit frequency)."""
+        if self._df is None:
+            self._build_index()
+        assert self._df is not None
+        return math.log(1.0 + (self.unit_count + 1) / (self._df.get(word, 0) + 1))
+
+    def _build_index(self) -> None:
+        lemmas: list[list[str]] = []
+        index: dict[str, list[int]] = {}
+        for unit in range(self.unit_count):
+            words = content_lemmas(self.unit_text(unit, unit))
+            lemmas.append(words)
+            for word in dict.fromkeys(words):
+                index.setdefault(word, []).append(unit)
+        self._lemmas, self._index = lemmas, index
+        self._df = Counter({word: len(units) for word, units in index.items()})
+
+
+def content_lemmas(text: str) -> list[str]:
+    """The lemmas of a text's content words, in order (all its words if it has no other)."""
+    found = tokens(text)
+    content = [lemma(t) for t in found if is_content(t)]
+    return content or [lemma(t) for t in found]
+
+
+def is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def split_units(text: str, breaks: list[int]) -> tuple[list[int], list[int]]:
+    """Cut at sentence ends and at block-ending line breaks; trim; cut over-long pieces."""
+    cuts = sorted({m.end() - 1 for m in _UNIT_BREAK.finditer(text)} | set(breaks))
+    starts = [0, *(cut + 1 for cut in cuts)]
+    ends = [*cuts, len(text)]
+    kept_starts: list[int] = []
+    kept_ends: list[int] = []
+    for start, end in zip(starts, ends, strict=True):
+        _add_unit(text, start, end, kept_starts, kept_ends)
+    return kept_starts, kept_ends
+
+
+_CELL_EDGE = re.compile(r"(?<= )\|(?= )")
+
+_LIST_OR_HEADING = re.compile(r"\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
+_COMMENT_LINE = re.compile(r"\s*(?://+|#+|/\*+|\*+(?!/)|--)\s?")
+
+
+def block_breaks(normalized: str, text: str, maps: list[OffsetMap], kind: TextKind) -> list[int]:
+    """Which line breaks of the normalised text end a block.
+
+    Extracted text has a block a line. A raw markdown or source file wraps a paragraph
+    (or a doc comment) over several lines: there a line break ends the block only at a
+    blank line (an empty comment line included), before a list item, heading, table row
+    or fence, or where comment gives way to code.
+    """
+    positions = [m.start() for m in re.finditer("\n", normalized)]
+    if kind == "text":
+        return positions
+    return [at for at in positions if _ends_block(text, original_span(maps, at, at + 1), kind)]
+
+
+def _ends_block(text: str, span: tuple[int, int], kind: TextKind) -> bool:
+    """Does the page's own run of spaces behind one normalised line break end a block?"""
+    start, end = span
+    gap = text[start:end]
+    if gap.count("\n") != 1:
+        return gap.count("\n") > 1
+    newline = start + gap.index("\n")
+    line_start = text.rfind("\n", 0, newline) + 1
+    next_end = text.find("\n", newline + 1)
+    before = text[line_start:newline]
+    after = text[newline + 1 : next_end if next_end != -1 else len(text)]
+    if not before.strip() or not after.strip():
+        return True
+    if kind == "markdown":
+        return bool(_LIST_OR_HEADING.match(after))
+    was_comment, is_comment = _COMMENT_LINE.match(before), _COMMENT_LINE.match(after)
+    if bool(was_comment) != bool(is_comment):
+        return True
+    if is_comment and not after[is_comment.end() :].strip():
+        return True  # an empty comment line: a paragraph ends
+    return not is_comment  # lines of code are each their own
+
+
+def _add_unit(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> None:
+    """Record ``text[start:end]`` trimmed of spaces, cut into pieces if it is over-long."""
+    while start < end and text[start] in " \n":
+        start += 1
+    while end > start and text[end - 1] in " \n":
+        end -= 1
+    while end - start > MAX_UNIT_CHARS:
+        cut = text.rfind(" ", start + 1, start + MAX_UNIT_CHARS)
+        if cut == -1:
+            cut = start + MAX_UNIT_CHARS
+        starts.append(start)
+        ends.append(cut)
+        start = cut + 1 if text[cut] == " " else cut
+    if end > start:
+        starts.append(start)
+        ends.append(end)
+
+
+def prepare(page_text: str, *, kind: TextKind = "text") -> PreparedText:
+    """Normalise a page once so that many quotes can be located on it cheaply."""
+    return PreparedText(page_text, kind)

@@ -1,0 +1,380 @@
+"""Fetch the ledger's source pages over HTTP: the only package that touches the network
+(`exchange`: the client and one request; `robots`: robots.txt; here: the walk of a URL's
+redirects, its retries and deadline, and every URL of a run fetched at once).
+
+Every distinct ledger URL is fetched once per run and becomes one frozen
+`FetchResult`. A failure is data, not an exception: a 404, a timeout, a redirect
+to `file:` or a gzip bomb each end as a result whose `source_status` says what
+happened to the *source*. Fetching never knows about quotes, so a failed fetch
+can never be mistaken for evidence that a quote went missing.
+
+What the fetcher guarantees, and why:
+
+* Redirects are followed by hand, so every hop is recorded and a hop to
+  another scheme (or from https down to http), a loop or an endless chain is
+  refused instead of followed. An alias page whose head holds a meta refresh is
+  a redirect too (static hosts move pages that way), under the same rules.
+* Validators belong to one URL: a request carries only the ETag and
+  Last-Modified stored for exactly the URL it asks for, so a 304 after a redirect
+  can only mean "the page you already have *from this address* is unchanged".
+* robots.txt is read once per origin and run (once a day where the evidence store
+  keeps it, as RFC 9309 allows), and a page it disallows for our user agent is not
+  requested; its Crawl-delay spaces the requests to that host.
+* One deadline per URL covers every hop, retry and wait; a TLS failure is not
+  retried, since asking again cannot fix a certificate.
+* Bodies are streamed and counted twice, raw and decompressed, so neither a
+  huge page nor a small gzip bomb can exhaust memory.
+* Retries back off exponentially with jitter and honour Retry-After, because
+  documentation hosts rate-limit crawlers and we want to stay welcome.
+* A global and a per-host limit, plus a gap between request starts to one
+  host, keep a ledger with fifty pages on one docs site polite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncGenerator, Callable, Iterable
+from dataclasses import dataclass, replace
+
+from claimledger.reading.decoding import MARKUP_TYPES, media_type_of
+from claimledger.records import (
+    DEFAULT_POLICY,
+    FetchPolicy,
+    FetchResult,
+    Hop,
+    SourceStatus,
+    Validators,
+)
+from claimledger.urls import (
+    fetch_target,
+    is_trivial_move,
+    is_web_url,
+    permanently_moved_to,
+    redact_urls,
+    redirect_refusal,
+    resolve,
+)
+from claimledger.web.exchange import Client, Outcome, make_client, request
+from claimledger.web.pacing import Admission, Gates
+from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
+
+__all__ = [
+    "ROBOTS_KEPT_FOR",
+    "Client",
+    "Manners",
+    "RobotsMemory",
+    "ValidatorLookup",
+    "fetch_all",
+    "fetch_each",
+    "make_client",
+]
+
+ValidatorLookup = Callable[[str, str], "Validators | None"]
+"""`(url, start)`: the validators stored for exactly `url`, about to be requested on the way
+from `start` (the chain's first URL, which says who will read the answer), if any."""
+
+
+# --- Attempts and retries -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """One attempt: the redirect chain walked, where it ended, and what was sent there."""
+
+    outcome: Outcome
+    final_url: str
+    hops: tuple[Hop, ...]
+    sent: Validators | None = None
+    canonical: str | None = None
+
+
+def _client_redirect(
+    outcome: Outcome, url: str, policy: FetchPolicy
+) -> tuple[str | None, str | None]:
+    """Where an HTML page's head sends the reader at once (a meta refresh), and its canonical
+    address when that is another page; both resolved against `url`."""
+    if outcome.text is None or not _is_markup(outcome.content_type):
+        return None, None
+    from claimledger.reading.pagehead import head_links  # lxml: loaded with the first page read
+
+    head = head_links(outcome.text)
+    refresh = None
+    delay = head.refresh_delay
+    if head.refresh and delay is not None and delay <= policy.max_refresh_delay:
+        target = resolve(url, head.refresh)
+        refresh = target if target != url else None
+    canonical = resolve(url, head.canonical) if head.canonical else None
+    if canonical is not None and (canonical == url or is_trivial_move(url, canonical)):
+        canonical = None
+    return refresh, canonical
+
+
+def _is_markup(content_type: str | None) -> bool:
+    return media_type_of(content_type) in MARKUP_TYPES
+
+
+async def _walk(
+    target: str,
+    client: Client,
+    lookup: ValidatorLookup | None,
+    policy: FetchPolicy,
+    gates: Gates,
+    robots: Robots,
+    tally: _Tally,
+) -> _Walk:
+    """Follow the redirect chain from `target` by hand, one gated request per hop.
+
+    Each request carries the validators stored for exactly its own URL, never those of
+    the URL a redirect came from.
+    """
+    url = target
+    seen = {url}
+    hops: list[Hop] = []
+    while True:
+        refusal = await robots.refusal(url)
+        if refusal is not None:
+            return _Walk(refusal, url, tuple(hops))
+        sent = lookup(url, target) if lookup is not None else None
+        async with gates.slot(url, stopping=tally.deadline):
+            step = await request(url, client, _conditional_headers(sent), policy)
+        if isinstance(step, Outcome):
+            refresh, canonical = _client_redirect(step, url, policy)
+            if refresh is None:
+                return _Walk(step, url, tuple(hops), sent, canonical)
+            hops.append(Hop(url, step.http_status or 200, "meta-refresh"))
+            next_url = refresh
+        else:
+            hops.append(Hop(url, step.status))
+            next_url = resolve(url, step.location)
+            if not policy.follow_redirects:  # the redirect is the answer
+                return _Walk(Outcome(step.status, "ok"), next_url, tuple(hops))
+        problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
+        if problem is not None:
+            status = hops[-1].status
+            return _Walk(Outcome(status, "refused", problem), url, tuple(hops))
+        seen.add(next_url)
+        url = next_url
+
+
+def _backoff(attempt: int, policy: FetchPolicy) -> float:
+    """Exponential backoff with jitter, so retries from many runs do not arrive in step."""
+    return float(policy.backoff_base * 2 ** (attempt - 1) * random.uniform(0.5, 1.0))
+
+
+@dataclass
+class _Tally:
+    """How far the attempts at one URL got; read when the `deadline` cuts them short."""
+
+    attempts: int = 0
+    last: _Walk | None = None
+    deadline: asyncio.Timeout | None = None
+
+
+async def _attempts(
+    target: str,
+    client: Client,
+    lookup: ValidatorLookup | None,
+    policy: FetchPolicy,
+    gates: Gates,
+    robots: Robots,
+    tally: _Tally,
+) -> _Walk:
+    """Walk the chain, retrying transient failures; return the last walk."""
+    while True:
+        tally.attempts += 1
+        walk = tally.last = await _walk(target, client, lookup, policy, gates, robots, tally)
+        outcome = walk.outcome
+        if not outcome.retryable:
+            return walk
+        wait = outcome.retry_after
+        if wait is not None and wait > policy.retry_after_cap:
+            error = (
+                f"{outcome.error}; Retry-After asks for {wait:.0f} s, "
+                f"more than the {policy.retry_after_cap:g} s cap"
+            )
+            return replace(walk, outcome=replace(outcome, error=error))
+        if tally.attempts > policy.retries:
+            tries = f"{tally.attempts} attempts" if tally.attempts > 1 else "1 attempt"
+            error = f"{outcome.error}; gave up after {tries}"
+            return replace(walk, outcome=replace(outcome, error=error))
+        await asyncio.sleep(wait if wait is not None else _backoff(tally.attempts, policy))
+
+
+def _past_deadline(target: str, tally: _Tally, policy: FetchPolicy) -> _Walk:
+    tries = "1 attempt" if tally.attempts == 1 else f"{tally.attempts} attempts"
+    error = f"no answer within the {policy.deadline:g} s deadline for this URL ({tries})"
+    last = tally.last
+    hops = last.hops if last is not None else ()
+    return _Walk(Outcome(None, "unreachable", error), target, hops)
+
+
+def _result(
+    url: str, walk: _Walk, attempts: int, elapsed: float, line_range: tuple[int, int] | None
+) -> FetchResult:
+    outcome = walk.outcome
+    moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
+    status: SourceStatus = outcome.source_status
+    if status == "ok" and moved_to is not None:
+        status = "moved"
+    return FetchResult(
+        url=url,
+        final_url=walk.final_url,
+        http_status=outcome.http_status,
+        source_status=status,
+        redirects=walk.hops,
+        moved_to=moved_to,
+        etag=outcome.etag,
+        last_modified=outcome.last_modified,
+        content_type=outcome.content_type,
+        text=outcome.text,
+        not_modified=outcome.not_modified,
+        error=None if outcome.error is None else redact_urls(outcome.error),  # shown everywhere
+        attempts=attempts,
+        elapsed=elapsed,
+        line_range=line_range,
+        canonical=walk.canonical,
+        conditional=walk.sent,
+        body=outcome.body,
+        content_location=outcome.content_location,
+    )
+
+
+def _conditional_headers(sent: Validators | None) -> dict[str, str]:
+    if sent is None:
+        return {}
+    headers: dict[str, str] = {}
+    if sent.etag:
+        headers["If-None-Match"] = sent.etag
+    if sent.last_modified:
+        headers["If-Modified-Since"] = sent.last_modified
+    return headers
+
+
+def _keep_validators(walk: _Walk) -> _Walk:
+    """A 304 need not repeat the validators; keep the ones we sent so the next run can
+    ask again instead of downloading the page in full."""
+    outcome, sent = walk.outcome, walk.sent
+    if not outcome.not_modified or sent is None:
+        return walk
+    kept = replace(
+        outcome,
+        etag=outcome.etag or sent.etag,
+        last_modified=outcome.last_modified or sent.last_modified,
+    )
+    return replace(walk, outcome=kept)
+
+
+async def _fetch_group(
+    target: str,
+    urls: list[str],
+    client: Client,
+    lookup: ValidatorLookup | None,
+    policy: FetchPolicy,
+    gates: Gates,
+    robots: Robots,
+) -> list[FetchResult]:
+    """Fetch one target once, within its deadline, and answer for every ledger URL that
+    maps to it."""
+    started = time.monotonic()
+    tally = _Tally()
+    if is_web_url(target):
+        try:
+            async with asyncio.timeout(policy.deadline) as tally.deadline:
+                walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
+        except TimeoutError:
+            walk = _past_deadline(target, tally, policy)
+        walk = _keep_validators(walk)
+    else:
+        walk = _Walk(Outcome(None, "refused", f"not an http(s) URL: {target}"), target, ())
+    elapsed = time.monotonic() - started
+    return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
+
+
+class Manners:
+    """Gates and robots.txt rules shared by the `fetch_each` calls of one task (a page's
+    recovery: sitemaps, then candidates): robots.txt read once, each host paced across all;
+    with a `memory`, robots.txt read in an earlier run within the day is not asked again."""
+
+    def __init__(
+        self, client: Client, policy: FetchPolicy, memory: RobotsMemory | None = None
+    ) -> None:
+        self.gates = Gates(policy)
+        self.robots = Robots(client, policy, self.gates, memory)
+
+    async def close(self) -> None:
+        self.robots.cancel()
+        await asyncio.gather(*self.robots.tasks, return_exceptions=True)
+
+
+async def fetch_each(
+    urls: Iterable[str],
+    client: Client,
+    *,
+    validators: ValidatorLookup | None = None,
+    policy: FetchPolicy = DEFAULT_POLICY,
+    manners: Manners | None = None,
+    robots: RobotsMemory | None = None,
+) -> AsyncGenerator[FetchResult, None]:
+    """Fetch every distinct URL once, concurrently, yielding each result as it arrives.
+
+    URLs that differ only in their fragment share one request. `validators` gives the
+    ETag / Last-Modified stored for a URL about to be requested (the start of a chain or
+    any hop of it); `manners` shares gates and robots.txt with other calls, and `robots`
+    (when there are no `manners`) keeps robots.txt across runs. A failing URL
+    never raises; an exception here is a bug, and closing the iterator early cancels the
+    fetches still under way.
+
+    A URL begins only when there is room (`Admission`): twice the requests in flight, in
+    all and per host, begun and not yet read by the caller. So a long ledger holds a
+    window of pages in memory, never all of them.
+    """
+    groups: dict[str, list[str]] = {}
+    for url in dict.fromkeys(urls):
+        groups.setdefault(fetch_target(url)[0], []).append(url)
+    own = manners or Manners(client, policy, robots)
+    gates, rules = own.gates, own.robots
+    admission = Admission(groups, ahead=2 * policy.concurrency, per_host_ahead=2 * policy.per_host)
+    running: dict[asyncio.Task[list[FetchResult]], str] = {}
+
+    def begin() -> None:
+        for target in admission.begin():
+            group = _fetch_group(target, groups[target], client, validators, policy, gates, rules)
+            running[asyncio.create_task(group)] = target
+
+    try:
+        begin()
+        while running:
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                target = running.pop(task)
+                for result in task.result():
+                    yield result
+                admission.read(target)
+                begin()
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        if manners is None:
+            await own.close()
+
+
+async def fetch_all(
+    urls: Iterable[str],
+    client: Client,
+    *,
+    validators: ValidatorLookup | None = None,
+    policy: FetchPolicy = DEFAULT_POLICY,
+    on_result: Callable[[FetchResult], None] | None = None,
+) -> dict[str, FetchResult]:
+    """Every result of `fetch_each`, one per URL in input order; `on_result` sees each as it
+    arrives (an exception from it propagates and cancels the rest)."""
+    wanted = list(dict.fromkeys(urls))
+    arrived: dict[str, FetchResult] = {}
+    async for result in fetch_each(wanted, client, validators=validators, policy=policy):
+        arrived[result.url] = result
+        if on_result is not None:
+            on_result(result)
+    return {url: arrived[url] for url in wanted}

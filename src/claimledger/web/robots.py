@@ -1,0 +1,127 @@
+"""robots.txt: each origin's rules, read once per run (once a day, where a memory keeps
+them), and whether they let us request a URL (RFC 9309).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import replace
+from typing import Protocol
+
+from protego import Protego
+
+from claimledger.records import FetchPolicy
+from claimledger.urls import origin, redirect_refusal, resolve
+from claimledger.web.exchange import Client, Outcome, Redirect, request
+from claimledger.web.pacing import Gates
+
+ROBOTS_KEPT_FOR = dt.timedelta(hours=24)
+"""How long a site's robots.txt, once read, serves the runs after (RFC 9309 section 2.4: a
+crawler may keep a copy, and should not use it for more than a day)."""
+
+
+class RobotsMemory(Protocol):
+    """The robots.txt texts read in earlier runs, by origin (the evidence store keeps them):
+    a text read within `within` is used instead of asking the site again."""
+
+    def recall(self, origin: str, within: dt.timedelta) -> str | None: ...
+    def keep(self, origin: str, text: str) -> None: ...
+
+
+class Robots:
+    """robots.txt of each origin, read once per run and shared by every URL on it; read
+    once a day at most when a `memory` keeps what was read.
+
+    RFC 9309: a robots.txt that does not exist (4xx) allows everything; a longer one than
+    `max_robots_body` is read up to it (its whole lines); one the server
+    cannot serve (5xx, 429, no connection) allows nothing for now, since its rules are
+    unknown: the page is then reported as the robots.txt request failed (unreachable,
+    refused), and asked again on the next attempt (and never kept). A Crawl-delay spaces
+    the requests to that host (up to a cap).
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        policy: FetchPolicy,
+        gates: Gates,
+        memory: RobotsMemory | None = None,
+    ) -> None:
+        self._client = client
+        self._policy = policy
+        self._gates = gates
+        self._memory = memory
+        self._rules: dict[str, asyncio.Task[Protego | Outcome]] = {}
+
+    @property
+    def tasks(self) -> list[asyncio.Task[Protego | Outcome]]:
+        return list(self._rules.values())
+
+    def cancel(self) -> None:
+        for task in self._rules.values():
+            task.cancel()
+
+    async def refusal(self, url: str) -> Outcome | None:
+        """Why `url` may not be fetched (as an outcome to report), or None when it may."""
+        if not self._policy.respect_robots:
+            return None
+        site = origin(url)
+        if site not in self._rules:
+            self._rules[site] = asyncio.create_task(self._load(site))
+        rules = await asyncio.shield(self._rules[site])
+        if isinstance(rules, Outcome):
+            if rules.retryable:
+                self._rules.pop(site, None)  # the next attempt asks again
+            return rules
+        if not rules.can_fetch(url, self._policy.user_agent):
+            why = f"blocked by robots.txt ({site}/robots.txt disallows it for our user agent)"
+            return Outcome(None, "refused", why)
+        return None
+
+    async def _load(self, origin: str) -> Protego | Outcome:
+        kept = None if self._memory is None else self._memory.recall(origin, ROBOTS_KEPT_FOR)
+        if kept is not None:
+            return self._parsed(origin, kept)
+        text = await self._read(origin)
+        if isinstance(text, Outcome):
+            return text
+        if self._memory is not None:
+            self._memory.keep(origin, text)
+        return self._parsed(origin, text)
+
+    async def _read(self, origin: str) -> str | Outcome:
+        """The rules as the site serves them ("" for none), or why they cannot be had."""
+        url, seen = f"{origin}/robots.txt", set()
+        small = replace(
+            self._policy, max_body=self._policy.max_robots_body, raw=False, cut_long_body=True
+        )
+        for _ in range(5):
+            seen.add(url)
+            async with self._gates.slot(url):
+                step = await request(url, self._client, {}, small)
+            if isinstance(step, Redirect):
+                target = resolve(url, step.location)
+                if redirect_refusal(url, target, seen, 0, 5) is not None:
+                    break  # nowhere we may go: as if there were none
+                url = target
+                continue
+            return self._text_of(origin, step)
+        return ""
+
+    @staticmethod
+    def _text_of(origin: str, outcome: Outcome) -> str | Outcome:
+        status = outcome.http_status
+        if outcome.text is not None:
+            return outcome.text
+        if status is None or status == 429 or status >= 500:
+            error = f"{origin}/robots.txt could not be read ({outcome.error}): nothing may be"
+            return replace(outcome, error=error)
+        return ""  # 4xx, or a body we cannot read: no rules
+
+    def _parsed(self, origin: str, text: str) -> Protego:
+        rules = Protego.parse(text)
+        delay = rules.crawl_delay(self._policy.user_agent)
+        if delay:
+            self._gates.host(origin).space_at_least(min(delay, self._policy.max_crawl_delay))
+        return rules

@@ -1,0 +1,290 @@
+"""What the user allowed a workspace to do: consent kept in the user's own config.
+
+A cloned teardown's `claims.yaml` is somebody else's file, and its artifact commands are
+programs. Like direnv's `allow` or an editor's Restricted Mode, claimledger runs none of
+them until the user has read them and said so (`claimledger trust`), and a command that
+changes afterwards, or a file of the checkout that it names, needs the user's word again.
+The same holds for what the checkout's settings ask beyond the defaults (private
+addresses, a map to other hosts, another web archive, robots.txt set aside, report
+templates): `asks_of` lists them, and they are honoured only while the user's consent
+covers exactly that list. A folder another user owns is not used at all until the
+user says so, as git refuses a repository of dubious ownership.
+
+Consent is a fingerprint per claim: the command as the ledger writes it, whether a shell
+runs it, and the content of every file of the ledger's directory it names (a trusted
+`python3 toy.py` runs another program once toy.py changes). It is kept by the ledger's
+absolute path in `trusted.json` in the user's config directory, which a repository
+cannot write to; nothing of the checkout can widen it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from claimledger.errors import EnvironmentProblem
+from claimledger.ledger.atomicfile import replace_atomically
+from claimledger.workspace.userdirs import config_directory
+
+if TYPE_CHECKING:
+    from claimledger.ledger.config import Config
+    from claimledger.ledger.model import Artifact, Ledger
+
+TRUST_FILE = "trusted.json"
+TEMPLATES = "templates"
+"""The folder of report templates beside a ledger."""
+
+
+class Consent(StrEnum):
+    """Where an artifact stands with the user."""
+
+    TRUSTED = "trusted"
+    CHANGED = "changed"  # trusted once; its command or a file it names changed since
+    UNTRUSTED = "untrusted"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One artifact claim's command and whether the user allowed it to run."""
+
+    claim_id: str
+    command: str
+    consent: Consent
+
+
+def fingerprint(artifact: Artifact, home: Path) -> str:
+    """What the user agrees to when they trust an artifact: its command, its shell, and
+    the content of the files of `home` (the ledger's directory, where it runs) it names."""
+    named = {word: _file_digest(home, word) for word in _words(artifact)}
+    what = {
+        "run": artifact.run if isinstance(artifact.run, str) else list(artifact.run),
+        "shell": artifact.shell,
+        "files": {word: digest for word, digest in named.items() if digest is not None},
+    }
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def standings(ledger: Path, artifacts: Mapping[str, Artifact]) -> list[Standing]:
+    """Each artifact of the ledger at `ledger`, with whether its run is allowed."""
+    from claimledger.grading.artifact import command_line
+
+    kept = _workspace(_read(), ledger).get("artifacts", {})
+    home = ledger.absolute().parent
+    found = []
+    for claim_id, artifact in artifacts.items():
+        given = kept.get(claim_id)
+        if given is None:
+            consent = Consent.UNTRUSTED
+        elif given == fingerprint(artifact, home):
+            consent = Consent.TRUSTED
+        else:
+            consent = Consent.CHANGED
+        found.append(Standing(claim_id, command_line(artifact), consent))
+    return found
+
+
+def trust(
+    ledger: Path, artifacts: Mapping[str, Artifact], asks: Sequence[str] | None = None
+) -> None:
+    """Record the user's consent to run `artifacts` of the ledger at `ledger` as they are,
+    to honour what its settings `asks` (None: leave that as it was), and to use its
+    folder whoever owns it."""
+    home = ledger.absolute().parent
+    with _editing() as kept:
+        workspace = kept.setdefault(_key(ledger), {})
+        allowed = workspace.setdefault("artifacts", {})
+        for claim_id, artifact in artifacts.items():
+            allowed[claim_id] = fingerprint(artifact, home)
+        if asks:
+            workspace["settings"] = _asked(asks)
+        elif asks is not None:  # nothing asked now: an old consent must not cover later asks
+            workspace.pop("settings", None)
+        owner = foreign_owner(ledger)
+        if owner is not None:
+            workspace["owner"] = owner
+
+
+def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
+    """Whether the user allowed the workspace's settings to ask for exactly `asks`."""
+    if not asks:
+        return Consent.TRUSTED
+    given = _workspace(_read(), ledger).get("settings")
+    if given is None:
+        return Consent.UNTRUSTED
+    return Consent.TRUSTED if given == _asked(asks) else Consent.CHANGED
+
+
+def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
+    """What the workspace's own files ask beyond the defaults, one line each: settings
+    that widen what claimledger may reach (`config`), sources of `ledger` marked to be
+    read from private addresses, and a folder of report `templates` beside the ledger."""
+    where = config.path.name if config.path is not None else ""
+    asks = [f"{where}: map {rule}" for rule in config.maps]
+    if config.allow_private:
+        asks.append(f"{where}: allow_private = true")
+    if config.archive is not None:
+        asks.append(f"{where}: archive = {config.archive}")
+    if config.robots is False:
+        asks.append(f"{where}: robots = false")
+    if ledger is not None:
+        marked = sorted(s.id for s in ledger.sources.values() if s.allow_private)
+        asks += [f"claims.yaml: source {source_id}: allow_private" for source_id in marked]
+    if (home / TEMPLATES).is_dir():
+        asks.append(f"{TEMPLATES}/: report templates")
+    return asks
+
+
+def without_asks(config: Config) -> Config:
+    """`config` less every setting that widens what claimledger may reach."""
+    return replace(config, maps=(), allow_private=None, archive=None, robots=None)
+
+
+def foreign_owner(ledger: Path) -> int | None:
+    """The user id of another user who owns the ledger or its folder, or None: a ledger
+    found in /tmp or a shared folder may be anyone's, and its artifacts would run as us."""
+    me = os.getuid()
+    for path in (ledger.absolute().parent, ledger):
+        try:
+            owner = path.stat().st_uid
+        except OSError:
+            continue
+        if owner != me:
+            return owner
+    return None
+
+
+def owner_allowed(ledger: Path, owner: int) -> bool:
+    """Whether the user said to use this ledger although `owner` owns its folder."""
+    return bool(_workspace(_read(), ledger).get("owner") == owner)
+
+
+def _asked(asks: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(asks).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def revoke(ledger: Path, claim_ids: set[str] | None = None) -> list[str]:
+    """Withdraw consent for the artifacts of `claim_ids` of the ledger, or (None) for
+    everything of its workspace; what was withdrawn, by claim, "settings" or "folder"."""
+    with _editing() as kept:
+        workspace = kept.get(_key(ledger), {})
+        allowed = workspace.get("artifacts", {})
+        gone = [claim for claim in list(allowed) if claim_ids is None or claim in claim_ids]
+        for claim in gone:
+            del allowed[claim]
+        if claim_ids is None:
+            gone += [what for key, what in _WHOLE.items() if workspace.pop(key, None) is not None]
+    return gone
+
+
+_WHOLE = {"settings": "settings", "owner": "folder"}
+"""What a workspace's consent holds beside its artifacts, and how `revoke` names it."""
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def _key(ledger: Path) -> str:
+    return str(ledger.absolute().resolve())
+
+
+def _workspace(kept: dict[str, Any], ledger: Path) -> dict[str, Any]:
+    found = kept.get(_key(ledger), {})
+    return found if isinstance(found, dict) else {}
+
+
+def _trust_file() -> Path | None:
+    directory = config_directory()
+    return None if directory is None else directory / TRUST_FILE
+
+
+def _read() -> dict[str, Any]:
+    """What the user trusted; nothing when there is no file, or it cannot be read."""
+    path = _trust_file()
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return _sane(data)
+
+
+def _sane(data: Any) -> dict[str, Any]:
+    """Only workspaces of the shape `trust` writes: a damaged file trusts nothing it garbled."""
+    if not isinstance(data, dict):
+        return {}
+    kept: dict[str, Any] = {}
+    for key, workspace in data.items():
+        if not isinstance(workspace, dict):
+            continue
+        artifacts = workspace.get("artifacts", {})
+        clean: dict[str, Any] = {
+            "artifacts": {c: f for c, f in artifacts.items() if isinstance(f, str)}
+            if isinstance(artifacts, dict)
+            else {}
+        }
+        if isinstance(workspace.get("settings"), str):
+            clean["settings"] = workspace["settings"]
+        owner = workspace.get("owner")
+        if isinstance(owner, int) and not isinstance(owner, bool):
+            clean["owner"] = owner
+        kept[key] = clean
+    return kept
+
+
+@contextlib.contextmanager
+def _editing() -> Iterator[dict[str, Any]]:
+    """The trust file to change, under its lock; written back atomically on leaving."""
+    from filelock import FileLock, Timeout
+
+    path = _trust_file()
+    if path is None:
+        raise EnvironmentProblem(
+            "no private config directory to keep trust in ($XDG_CONFIG_HOME/claimledger "
+            "or ~/.config/claimledger, the user's alone); nothing was written"
+        )
+    try:
+        with FileLock(path.with_name(f".{TRUST_FILE}.lock"), timeout=30):
+            kept = _read()
+            yield kept
+            data = json.dumps(kept, indent=2, sort_keys=True).encode() + b"\n"
+            replace_atomically(path, data)
+    except (OSError, Timeout) as problem:
+        if isinstance(problem, OSError):
+            raise EnvironmentProblem.of(problem, path) from None
+        raise EnvironmentProblem(f"{path}: another claimledger holds its lock") from None
+
+
+# --------------------------------------------------------------------------- named files
+
+
+def _words(artifact: Artifact) -> list[str]:
+    """The words of the command, each a candidate for a file it names."""
+    if isinstance(artifact.run, str):
+        try:
+            return shlex.split(artifact.run)
+        except ValueError:  # an unclosed quote: the shell will say so; the text stands
+            return [artifact.run]
+    return list(artifact.run)
+
+
+def _file_digest(home: Path, word: str) -> str | None:
+    """The SHA-256 of the regular file `word` names in `home`, if it names one."""
+    if not word or "\0" in word:
+        return None
+    path = home / word
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as file:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+    except (OSError, ValueError):
+        return None
