@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from claimledger.cli.app import run_async
+from claimledger.evidence.service import run_async
 
 
 class Formatted:

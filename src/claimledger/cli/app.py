@@ -19,11 +19,11 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec
 
 import typer
 from typer.core import TyperOption
@@ -454,27 +454,6 @@ def exit_status(debug: bool) -> Iterator[None]:
 def found_if(condition: bool) -> ExitCode:
     """1 when the run found something that needs a person, else 0."""
     return ExitCode.FOUND if condition else ExitCode.OK
-
-
-T = TypeVar("T")
-
-
-def run_async(work: Coroutine[Any, Any, T]) -> T:
-    """Run a command's network part; asyncio loads only for a command that has one.
-
-    The result is handed out past the task: when `asyncio.run` puts Ctrl-C's handler back,
-    it formats the repr of its own handler, which holds the main task and, in it, the whole
-    repr of the task's result (every page's text, for `verify` or `add`).
-    """
-    import asyncio
-
-    results: list[T] = []
-
-    async def set_aside() -> None:
-        results.append(await work)
-
-    asyncio.run(set_aside())
-    return results[0]
 
 
 def today() -> dt.date:

@@ -1,6 +1,6 @@
-"""The as-read step of `refresh` (see `claimledger.evidence.asread`), and what the commands
-that show evidence print of it: its options, its run after the live pages are recorded, its lines
-and its JSON, and the latest verdicts for `status`, `diff`, `regrade` and `render`.
+"""What the commands that show evidence print of the as-read step (run by
+`claimledger.evidence.service`): its options, its lines and its JSON, and the latest
+verdicts for `status`, `diff`, `regrade` and `render`.
 """
 
 from __future__ import annotations
@@ -10,19 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from claimledger.cli.app import Options, err, existing_store, now, run_async
+from claimledger.cli.app import Options, existing_store
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from rich.text import Text
 
-    from claimledger.evidence.archive import ArchiveSettings
     from claimledger.evidence.asread import AsReadRun
-    from claimledger.evidence.refresh import QuoteJob
-    from claimledger.evidence.store import EvidenceStore
-    from claimledger.ledger.config import Config
+    from claimledger.evidence.service import RefreshOutcome
     from claimledger.ledger.model import Ledger
-    from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord, FetchPolicy
-    from claimledger.urls import UrlMap
+    from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord
 
 NoAsRead = Annotated[
     bool,
@@ -42,74 +38,16 @@ ArchiveWindow = Annotated[
 ]
 
 
-def as_read_settings(
-    config: Config, *, skip: bool, archive: str | None, window: int | None
-) -> ArchiveSettings | None:
-    """The archive the as-read step asks (None: --no-as-read), from the options and the
-    ledger's settings as honoured, checked before anything is fetched."""
-    from claimledger.evidence.archive import archive_settings
-
-    return None if skip else archive_settings(config, archive, window)
-
-
-def refresh_as_read(
-    opts: Options,
-    ledger: Ledger,
-    jobs: Sequence[QuoteJob],
-    store: EvidenceStore,
-    policy: FetchPolicy,
-    url_map: UrlMap,
-    *,
-    settings: ArchiveSettings,
-    run_id: int,
-) -> AsReadRun:
-    """Check the quotes on the archive's copies of the reading day (after the live pages
-    are recorded), and fill each source's empty `archived` with its copy's address."""
-    from claimledger.evidence.asread import check_as_read
-    from claimledger.web.fetch import make_client
-
-    async def run() -> AsReadRun:
-        async with make_client(policy) as client:
-            return await check_as_read(
-                ledger,
-                jobs,
-                client=client,
-                store=store,
-                policy=policy,
-                settings=settings,
-                now=now,
-                url_map=url_map,
-                run_id=run_id,
-            )
-
-    found = run_async(run())
-    if found.archived:
-        _fill_archived(opts, found)
-    return found
-
-
-def _fill_archived(opts: Options, found: AsReadRun) -> None:
-    """Each source's empty `archived` filled with the capture of its reading day, under the
-    ledger's lock (an address the author gave is never replaced)."""
-    from claimledger.errors import ConflictError, EnvironmentProblem
-    from claimledger.ledger import edits
-    from claimledger.ledger import file as ledgerfile
-
-    def change(text: str, fresh: Ledger) -> str:
-        known = {sid: url for sid, url in found.archived.items() if sid in fresh.sources}
-        return edits.set_archived(text, fresh, known)
-
-    try:
-        ledgerfile.update(opts.ledger, change)
-    except (EnvironmentProblem, ConflictError) as problem:  # the evidence is kept: say so
-        err.print(f"claimledger: warning: archived not filled: {problem}", markup=False)
-        return
-    count = len(found.archived)
-    err.print(
-        f"archived: filled for {count} source{'s' if count != 1 else ''} with the capture "
-        "of the reading day",
-        markup=False,
-    )
+def archived_lines(outcome: RefreshOutcome) -> list[str]:
+    """The sources whose empty `archived` got the capture of the reading day, or why the
+    ledger was not written (the evidence is kept: say so)."""
+    filled = outcome.archived
+    if filled.problem is not None:
+        return [f"claimledger: warning: archived not filled: {filled.problem}"]
+    if not filled.count:
+        return []
+    sources = "source" if filled.count == 1 else "sources"
+    return [f"archived: filled for {filled.count} {sources} with the capture of the reading day"]
 
 
 # --------------------------------------------------------------------------- what is shown

@@ -17,10 +17,8 @@ from claimledger.cli.app import (
     options,
     out,
     print_json,
-    run_async,
     today,
 )
-from claimledger.cli.evidence import read_pages_once
 from claimledger.cli.options import (
     BASES,
     GRADES,
@@ -424,7 +422,9 @@ def add_command(
         allow_private=allow_private,
     )
     policy, url_map, _ = fetch_settings(opts, given, ledger)
-    pages: dict[str, Page] = run_async(read_pages_once(urls, policy, url_map)) if urls else {}
+    from claimledger.evidence.service import read_pages_once
+
+    pages: dict[str, Page] = read_pages_once(urls, policy, url_map)
     problems = []
     for url in urls:
         page = pages[url]

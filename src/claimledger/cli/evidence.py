@@ -7,7 +7,6 @@ import datetime as dt
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,7 +28,6 @@ from claimledger.cli.app import (
     output,
     print_json,
     print_text,
-    run_async,
     writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
@@ -55,18 +53,14 @@ from claimledger.cli.recovery import (
     Recover,
     RecoverCandidates,
     Save,
-    after_refresh,
-    afterwards,
     standing_searches,
 )
 from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.evidence.refresh import Page, QuoteJob, Reading
-    from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.refresh import Reading
     from claimledger.ledger.model import Ledger
-    from claimledger.records import CheckRecord, FetchPolicy, FetchResult
-    from claimledger.urls import UrlMap
+    from claimledger.records import CheckRecord, FetchResult
 
 
 @command("verify")
@@ -95,6 +89,7 @@ def verify_command(
     """
     from claimledger.cli.lines import verification_lines, verification_payload
     from claimledger.evidence.pageread import check_page
+    from claimledger.evidence.service import read_pages_once
     from claimledger.ledger.config import FetchOptions
     from claimledger.reading.selectors import selector_problem
     from claimledger.urls import is_web_url
@@ -117,7 +112,7 @@ def verify_command(
         allow_private=allow_private,
     )
     policy, url_map, _ = fetch_settings(options(ctx), given, None)
-    page = run_async(read_pages_once([url], policy, url_map, select))[url]
+    page = read_pages_once([url], policy, url_map, select)[url]
     payload = verification_payload(page.fetch, check_page(quote, page))
     if as_json:
         print_json(payload)
@@ -125,17 +120,6 @@ def verify_command(
         for line in verification_lines(payload):
             out.print(line, markup=False)
     return found_if(payload["status"] != "verified")
-
-
-async def read_pages_once(
-    urls: Sequence[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
-) -> dict[str, Page]:
-    """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded."""
-    from claimledger.evidence.refresh import read_pages
-    from claimledger.web.fetch import make_client
-
-    async with make_client(policy) as client:
-        return await read_pages(urls, client=client, policy=policy, url_map=url_map, select=select)
 
 
 REFRESH_FORMATS = ("text", "json", "github", "junit")
@@ -185,12 +169,7 @@ def refresh_command(
 
     Example: claimledger refresh input-gate output-gate
     """
-    from claimledger.cli.asread import (
-        as_read_json,
-        as_read_lines,
-        as_read_settings,
-        refresh_as_read,
-    )
+    from claimledger.cli.asread import archived_lines, as_read_json, as_read_lines
     from claimledger.cli.lines import (
         claim_summary,
         fetch_json,
@@ -198,7 +177,9 @@ def refresh_command(
         source_notes,
         to_json,
     )
+    from claimledger.cli.recovery import after_json, after_lines
     from claimledger.evidence.refresh import plan
+    from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
     from claimledger.ledger.config import FetchOptions
     from claimledger.urls import shown
 
@@ -221,40 +202,36 @@ def refresh_command(
         allow_private=allow_private,
     )
     policy, url_map, honoured = fetch_settings(opts, given, ledger)
-    steps = afterwards(  # after the live refresh is recorded (cli/recovery.py)
+    steps = afterwards(
         honoured.config,
         recover=recover,
         candidates=recover_candidates,
         save=save,
         archive=archive,
+        as_read=not no_as_read,
+        window=archive_window,
     )
-    reading_day = as_read_settings(
-        honoured.config, skip=no_as_read, archive=archive, window=archive_window
-    )
+    work = RefreshPlan(ledger, opts.ledger, jobs, policy, url_map, steps)
     pages = {(job.url, job.select) for job in jobs}
     with (
         writable_store(opts) as store,
         _progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
     ):
-        run_id, readings = run_async(_record_refresh(opts, jobs, store, policy, url_map, tick))
-        read_then = None  # the quotes on the archive's copies of the reading day
-        if reading_day is not None:
-            read_then = refresh_as_read(
-                opts, ledger, jobs, store, policy, url_map, settings=reading_day, run_id=run_id
-            )
-    done = after_refresh(steps, opts, ledger, jobs, readings, policy, url_map, run_id)
-    fetches = [reading.fetch for reading in readings]
-    checks = [check for reading in readings for check in reading.checks]
+        done = refresh_ledger(work, store, now=now, on_page=tick)
+    _say(archived_lines(done))
+    fetches = [reading.fetch for reading in done.readings]
+    checks = [check for reading in done.readings for check in reading.checks]
     rows = claim_summary(ledger, checks)
+    read_then = done.as_read  # the quotes on the archive's copies of the reading day
     if chosen == "json":
         print_json(
             {
-                "run": run_id,
+                "run": done.run_id,
                 "evidence": str(opts.store),
                 "claims": rows,
                 "sources": (fetch_json(fetch) for fetch in fetches),
                 "checks": ({**to_json(c), "url": shown(c.url)} for c in checks),
-                **done.json(),
+                **after_json(done),
                 "as_read": as_read_json(read_then) if read_then else None,
             }
         )
@@ -265,7 +242,7 @@ def refresh_command(
         out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
         for line in source_notes(ledger, fetches):
             out.print(line, markup=False)
-        for line in done.lines():
+        for line in after_lines(done):
             out.print(line, markup=False)
         for line in as_read_lines(read_then, ledger) if read_then else ():
             out.print(line, markup=False)
@@ -314,59 +291,6 @@ def _print_for_ci(
         },
     )
     sys.stdout.write(FORMATS[name].format(result))
-
-
-async def _record_refresh(
-    opts: Options,
-    jobs: Sequence[QuoteJob],
-    store: EvidenceStore,
-    policy: FetchPolicy,
-    url_map: UrlMap,
-    tick: Callable[[Reading], None],
-) -> tuple[int, list[Reading]]:
-    """Run the refresh loop, recording each page (and its checks) in one commit as it is read.
-
-    Pages are read in worker processes when there are enough of them (`page_readers`);
-    the store is written here only. An interrupted run keeps every page it recorded; it
-    stays unfinished in the store.
-    """
-    from claimledger.evidence.pagepool import page_readers
-    from claimledger.evidence.refresh import refresh
-    from claimledger.web.fetch import make_client
-
-    first = store.last_run() is None  # then every page will be read
-    run_id = store.begin_run(now(), str(opts.ledger))
-    readings: list[Reading] = []
-    pages = len({(job.url, job.select) for job in jobs})
-    async with make_client(policy) as client:
-        with page_readers(pages, first=first) as readers:
-            loop = refresh(
-                jobs,
-                client=client,
-                earlier=store,
-                now=now,
-                policy=policy,
-                url_map=url_map,
-                readers=readers,
-                robots=store.robots_memory(run_id, now),
-            )
-            async with contextlib.aclosing(loop):  # its pages handed back before the pool stops
-                async for reading in loop:
-                    store.record_page(
-                        run_id,
-                        reading.fetch,
-                        snapshot_hash=reading.snapshot_hash,
-                        new_snapshot=reading.new_snapshot,
-                        new_snapshot_zlib=reading.new_snapshot_zlib,
-                        recipe=reading.recipe,
-                        checks=reading.checks,
-                        now=now(),
-                    )
-                    # recorded: keep no text
-                    readings.append(replace(reading, new_snapshot=None, new_snapshot_zlib=None))
-                    tick(reading)
-    store.finish_run(run_id, now())
-    return run_id, readings
 
 
 @contextlib.contextmanager

@@ -1,215 +1,42 @@
-"""What a refresh does once its live pages are recorded: look for each source
-that went on its site's sitemap (`relocate.py`), and, with `--save`, ask the web archive
-to snapshot each page read (`preserve.py`). Each step records what it found in the
-evidence store and hands it back for the command to print; neither changes the
-refresh's exit status.
+"""What `refresh` prints of its after-steps (`claimledger.evidence.service` runs them):
+each search for a source that went (`relocate.py`) and, with `--save`, what the web
+archive said of each page it was asked to snapshot (`preserve.py`); and their options.
+Neither step changes the refresh's exit status.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, now, run_async, writable_store
+from claimledger.cli.app import Options
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.evidence.preserve import ToSave, Withheld
-    from claimledger.evidence.refresh import QuoteJob, Reading
-    from claimledger.evidence.relocate import Lost
-    from claimledger.evidence.store import EvidenceStore
-    from claimledger.ledger.config import Config
+    from claimledger.evidence.service import RefreshOutcome, Saves
     from claimledger.ledger.model import Ledger
-    from claimledger.records import FetchPolicy, FetchRecord, Relocation, SavedSnapshot
-    from claimledger.urls import UrlMap
+    from claimledger.records import FetchRecord, Relocation
 
 
-@dataclass(frozen=True)
-class Afterwards:
-    """What a refresh does after its live pages are recorded: look for sources that went
-    (reading at most `candidates` pages each; None: not at all), and save each page read
-    in the archive at `save_to` (None: not at all)."""
+def after_lines(outcome: RefreshOutcome) -> list[str]:
+    """Each search for a source that went, then what the archive said of each save."""
+    found = []
+    if outcome.relocations:  # the sitemap reader loads where a search was made
+        from claimledger.evidence.relocate import relocation_line
 
-    candidates: int | None
-    save_to: str | None
-
-
-def afterwards(
-    config: Config, *, recover: bool, candidates: int | None, save: bool, archive: str | None
-) -> Afterwards:
-    """The steps after a refresh, from its options and the ledger's settings as honoured
-    (checked before anything is fetched)."""
-    from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
-
-    check_option("recover_candidates", candidates)
-    count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
-    save_to = None
-    if save:
-        from claimledger.evidence.archive import archive_settings
-
-        save_to = archive_settings(config, archive).base
-    return Afterwards(count if recover else None, save_to)
+        found = [relocation_line(relocation) for relocation in outcome.relocations]
+    return found + (saves_lines(outcome.saves) if outcome.saves else [])
 
 
-@dataclass(frozen=True)
-class Done:
-    """What the steps after a refresh found, recorded: each search for a source that went,
-    and what the archive said of each page it was asked to save."""
+def after_json(outcome: RefreshOutcome) -> dict[str, object]:
+    relocations = []
+    if outcome.relocations:
+        from claimledger.evidence.relocate import relocation_json
 
-    relocations: tuple[Relocation, ...] = ()
-    saves: Saves | None = None
-
-    def lines(self) -> list[str]:
-        found = []
-        if self.relocations:  # the sitemap reader loads where a search was made
-            from claimledger.evidence.relocate import relocation_line
-
-            found = [relocation_line(relocation) for relocation in self.relocations]
-        return found + (saves_lines(self.saves) if self.saves else [])
-
-    def json(self) -> dict[str, object]:
-        relocations = []
-        if self.relocations:
-            from claimledger.evidence.relocate import relocation_json
-
-            relocations = [relocation_json(relocation) for relocation in self.relocations]
-        return {"relocations": relocations, "saved": saves_json(self.saves) if self.saves else []}
-
-
-def after_refresh(
-    steps: Afterwards,
-    opts: Options,
-    ledger: Ledger,
-    jobs: Sequence[QuoteJob],
-    readings: Sequence[Reading],
-    policy: FetchPolicy,
-    url_map: UrlMap,
-    run_id: int,
-) -> Done:
-    """Run the steps after a recorded refresh, each recording what it found (nothing is
-    opened or loaded for a step with nothing to do: no source lost, no page to save)."""
-    from claimledger.records import lost_reason
-
-    lost_any = any(lost_reason(reading.fetch) for reading in readings)
-    if (steps.candidates is None or not lost_any) and steps.save_to is None:
-        return Done()
-    with writable_store(opts) as store:
-        relocations: list[Relocation] = []
-        if steps.candidates is not None and lost_any:
-            lost = lost_sources(ledger, jobs, readings, store)
-            relocations = recover_lost(
-                lost, store, policy, url_map, candidates=steps.candidates, run_id=run_id
-            )
-        saves = None
-        if steps.save_to is not None:
-            saves = save_live_pages(readings, store, policy, archive=steps.save_to, run_id=run_id)
-    return Done(tuple(relocations), saves)
-
-
-def lost_sources(
-    ledger: Ledger, jobs: Sequence[QuoteJob], readings: Sequence[Reading], store: EvidenceStore
-) -> list[Lost]:
-    """The sources this refresh found gone (or emptied), each once, with the quotes it
-    checked there and the titles the page had (the ledger's, its last snapshot's)."""
-    from claimledger.evidence.relocate import Lost, snapshot_title
-    from claimledger.records import lost_reason
-
-    reasons = {r.fetch.url: why for r in readings if (why := lost_reason(r.fetch)) is not None}
-    found: dict[str, Lost] = {}
-    for job in jobs:
-        if job.url not in reasons:
-            continue
-        quote = (job.claim_id, job.quote_index, job.quote_text)
-        if job.source_id in found:
-            before = found[job.source_id]
-            found[job.source_id] = replace(before, quotes=tuple({*before.quotes, quote}))
-            continue
-        last = store.snapshot_at(job.url, None)
-        titles = (ledger.sources[job.source_id].title, snapshot_title(last[1] if last else None))
-        found[job.source_id] = Lost(
-            job.source_id,
-            job.url,
-            reasons[job.url],
-            (quote,),
-            job.select,
-            tuple(title for title in titles if title),
-        )
-    return [replace(lost, quotes=tuple(sorted(lost.quotes))) for lost in found.values()]
-
-
-def recover_lost(
-    lost: Sequence[Lost],
-    store: EvidenceStore,
-    policy: FetchPolicy,
-    url_map: UrlMap,
-    *,
-    candidates: int,
-    run_id: int,
-) -> list[Relocation]:
-    """Look for each lost source on its site and record each search, under `run_id`."""
-    if not lost:
-        return []
-    found = run_async(_recover(lost, policy, url_map, candidates))
-    recorded = [replace(relocation, run_id=run_id) for relocation in found]
-    for relocation in recorded:
-        store.record_relocation(relocation, now())
-    return recorded
-
-
-async def _recover(
-    lost: Sequence[Lost], policy: FetchPolicy, url_map: UrlMap, candidates: int
-) -> list[Relocation]:
-    from claimledger.evidence.relocate import recover
-    from claimledger.web.fetch import make_client
-
-    async with make_client(policy) as client:
-        return await recover(
-            lost, client=client, policy=policy, url_map=url_map, candidates=candidates
-        )
-
-
-@dataclass(frozen=True)
-class Saves:
-    """What `--save` did: the snapshots asked for (taken or not), the pages the archive
-    already held as read (not asked again), and the addresses never sent (a secret; not
-    a public address)."""
-
-    asked: tuple[SavedSnapshot, ...] = ()
-    unchanged: tuple[SavedSnapshot, ...] = ()
-    secret: tuple[str, ...] = ()
-    withheld: tuple[Withheld, ...] = ()
-
-
-def save_live_pages(
-    readings: Sequence[Reading],
-    store: EvidenceStore,
-    policy: FetchPolicy,
-    *,
-    archive: str,
-    run_id: int,
-) -> Saves:
-    """Ask the archive to snapshot each page this refresh read, and record each answer."""
-    from claimledger.evidence.preserve import plan_saves
-
-    read = [(reading.fetch, reading.snapshot_hash) for reading in readings]
-    to_save, unchanged, secret = plan_saves(read, store.latest_saves())
-    asked, withheld = run_async(_save(to_save, policy, archive)) if to_save else ([], [])
-    recorded = [replace(saved, run_id=run_id) for saved in asked]
-    for saved in recorded:
-        store.record_save(saved, now())
-    return Saves(tuple(recorded), tuple(unchanged), tuple(secret), tuple(withheld))
-
-
-async def _save(
-    pages: Sequence[ToSave], policy: FetchPolicy, archive: str
-) -> tuple[list[SavedSnapshot], list[Withheld]]:
-    from claimledger.evidence.preserve import save_pages
-    from claimledger.web.fetch import make_client
-
-    async with make_client(policy) as client:
-        return await save_pages(pages, client=client, policy=policy, archive=archive)
+        relocations = [relocation_json(relocation) for relocation in outcome.relocations]
+    saves = saves_json(outcome.saves) if outcome.saves else []
+    return {"relocations": relocations, "saved": saves}
 
 
 def saves_lines(saves: Saves) -> list[str]:

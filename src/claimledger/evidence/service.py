@@ -1,0 +1,353 @@
+"""The refresh as one service: the live pages read and recorded, then the after-steps (the
+as-read check on the archive's copies of the reading day, the search for sources that
+went, the archive asked to save each page read), each recorded as it goes.
+
+A command line, a library caller and the CI Action need the same steps in the same order,
+so they live here, and the caller only parses its options and prints the outcome.
+Nothing here prints: progress is a callback, and what the steps found is handed back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # each step loads what it uses, when it runs
+    from claimledger.errors import ClaimledgerError
+    from claimledger.evidence.archive import ArchiveSettings
+    from claimledger.evidence.asread import AsReadRun
+    from claimledger.evidence.preserve import ToSave, Withheld
+    from claimledger.evidence.refresh import Page, QuoteJob, Reading
+    from claimledger.evidence.relocate import Lost
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.config import Config
+    from claimledger.ledger.model import Ledger
+    from claimledger.records import FetchPolicy, Relocation, SavedSnapshot
+    from claimledger.urls import UrlMap
+
+T = TypeVar("T")
+Clock = Callable[[], dt.datetime]
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Run a network step; asyncio loads only for a command that has one.
+
+    The result is handed out past the task: when `asyncio.run` puts Ctrl-C's handler back,
+    it formats the repr of its own handler, which holds the main task and, in it, the whole
+    repr of the task's result (every page's text, for `verify` or `add`).
+    """
+    import asyncio
+
+    results: list[T] = []
+
+    async def set_aside() -> None:
+        results.append(await work)
+
+    asyncio.run(set_aside())
+    return results[0]
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class Afterwards:
+    """What a refresh does after its live pages are recorded: look for sources that went
+    (reading at most `candidates` pages each; None: not at all), save each page read in
+    the archive at `save_to` (None: not at all), and check the quotes on the archive's
+    copies of the reading day (`reading_day`; None: not at all)."""
+
+    candidates: int | None = None
+    save_to: str | None = None
+    reading_day: ArchiveSettings | None = None
+
+
+def afterwards(
+    config: Config,
+    *,
+    recover: bool,
+    candidates: int | None,
+    save: bool,
+    archive: str | None,
+    as_read: bool,
+    window: int | None,
+) -> Afterwards:
+    """The steps after a refresh, from its options and the ledger's settings as honoured
+    (checked before anything is fetched)."""
+    from claimledger.evidence.archive import archive_settings
+    from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
+
+    check_option("recover_candidates", candidates)
+    count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
+    save_to = archive_settings(config, archive).base if save else None
+    reading_day = archive_settings(config, archive, window) if as_read else None
+    return Afterwards(count if recover else None, save_to, reading_day)
+
+
+@dataclass(frozen=True)
+class RefreshPlan:
+    """One refresh: the ledger (read from `ledger_path`), its quote checks, how pages may
+    be fetched, and the steps after the live pages."""
+
+    ledger: Ledger
+    ledger_path: Path
+    jobs: Sequence[QuoteJob]
+    policy: FetchPolicy
+    url_map: UrlMap
+    after: Afterwards = field(default_factory=Afterwards)
+
+
+# --------------------------------------------------------------------------- the outcome
+
+
+@dataclass(frozen=True)
+class Saves:
+    """What `--save` did: the snapshots asked for (taken or not), the pages the archive
+    already held as read (not asked again), and the addresses never sent (a secret; not
+    a public address)."""
+
+    asked: tuple[SavedSnapshot, ...] = ()
+    unchanged: tuple[SavedSnapshot, ...] = ()
+    secret: tuple[str, ...] = ()
+    withheld: tuple[Withheld, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArchivedFilled:
+    """The sources whose empty `archived` got the capture of the reading day, or why the
+    ledger could not be written (the evidence is kept either way)."""
+
+    count: int = 0
+    problem: ClaimledgerError | None = None
+
+
+@dataclass(frozen=True)
+class RefreshOutcome:
+    """What a refresh found and recorded, in the order it was done."""
+
+    run_id: int
+    readings: tuple[Reading, ...]
+    as_read: AsReadRun | None = None
+    archived: ArchivedFilled = field(default_factory=ArchivedFilled)
+    relocations: tuple[Relocation, ...] = ()
+    saves: Saves | None = None
+
+
+# --------------------------------------------------------------------------- the service
+
+
+def refresh_ledger(
+    plan: RefreshPlan,
+    store: EvidenceStore,
+    *,
+    now: Clock,
+    on_page: Callable[[Reading], None] = lambda reading: None,
+) -> RefreshOutcome:
+    """Refresh `plan` into `store`: each page and its checks recorded in one commit as it
+    is read (`on_page` is told), then each after-step, recorded as it finishes. An
+    interrupted run keeps every page it recorded; it stays unfinished in the store."""
+    run_id, readings = run_async(_record_live_pages(plan, store, now, on_page))
+    outcome = RefreshOutcome(run_id, tuple(readings))
+    if plan.after.reading_day is not None:
+        found = _check_as_read(plan, store, plan.after.reading_day, now, run_id)
+        archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
+        outcome = replace(outcome, as_read=found, archived=archived)
+    return _after_live_pages(plan, store, outcome, now)
+
+
+def read_pages_once(
+    urls: Sequence[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
+) -> dict[str, Page]:
+    """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded."""
+    from claimledger.evidence.refresh import read_pages
+    from claimledger.web.fetch import make_client
+
+    async def read() -> dict[str, Page]:
+        async with make_client(policy) as client:
+            return await read_pages(
+                urls, client=client, policy=policy, url_map=url_map, select=select
+            )
+
+    return run_async(read()) if urls else {}
+
+
+async def _record_live_pages(
+    plan: RefreshPlan, store: EvidenceStore, now: Clock, on_page: Callable[[Reading], None]
+) -> tuple[int, list[Reading]]:
+    """The refresh loop, each page recorded as it is read. Pages are read in worker
+    processes when there are enough of them (`page_readers`); the store is written here
+    only, and no page's text is kept once it is recorded."""
+    from claimledger.evidence.pagepool import page_readers
+    from claimledger.evidence.refresh import refresh
+    from claimledger.web.fetch import make_client
+
+    first = store.last_run() is None  # then every page will be read
+    run_id = store.begin_run(now(), str(plan.ledger_path))
+    readings: list[Reading] = []
+    pages = len({(job.url, job.select) for job in plan.jobs})
+    async with make_client(plan.policy) as client:
+        with page_readers(pages, first=first) as readers:
+            loop = refresh(
+                plan.jobs,
+                client=client,
+                earlier=store,
+                now=now,
+                policy=plan.policy,
+                url_map=plan.url_map,
+                readers=readers,
+                robots=store.robots_memory(run_id, now),
+            )
+            async with contextlib.aclosing(loop):  # its pages handed back before the pool stops
+                async for reading in loop:
+                    store.record_page(
+                        run_id,
+                        reading.fetch,
+                        snapshot_hash=reading.snapshot_hash,
+                        new_snapshot=reading.new_snapshot,
+                        new_snapshot_zlib=reading.new_snapshot_zlib,
+                        recipe=reading.recipe,
+                        checks=reading.checks,
+                        now=now(),
+                    )
+                    readings.append(replace(reading, new_snapshot=None, new_snapshot_zlib=None))
+                    on_page(reading)
+    store.finish_run(run_id, now())
+    return run_id, readings
+
+
+def _check_as_read(
+    plan: RefreshPlan, store: EvidenceStore, settings: ArchiveSettings, now: Clock, run_id: int
+) -> AsReadRun:
+    """The quotes checked on the archive's copies of the reading day."""
+    from claimledger.evidence.asread import check_as_read
+    from claimledger.web.fetch import make_client
+
+    async def run() -> AsReadRun:
+        async with make_client(plan.policy) as client:
+            return await check_as_read(
+                plan.ledger,
+                plan.jobs,
+                client=client,
+                store=store,
+                policy=plan.policy,
+                settings=settings,
+                now=now,
+                url_map=plan.url_map,
+                run_id=run_id,
+            )
+
+    return run_async(run())
+
+
+def _fill_archived(ledger_path: Path, found: AsReadRun) -> ArchivedFilled:
+    """Each source's empty `archived` filled with the capture of its reading day, under
+    the ledger's lock (an address the author gave is never replaced)."""
+    from claimledger.errors import ConflictError, EnvironmentProblem
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+
+    def change(text: str, fresh: Ledger) -> str:
+        known = {sid: url for sid, url in found.archived.items() if sid in fresh.sources}
+        return edits.set_archived(text, fresh, known)
+
+    try:
+        ledgerfile.update(ledger_path, change)
+    except (EnvironmentProblem, ConflictError) as problem:
+        return ArchivedFilled(problem=problem)
+    return ArchivedFilled(count=len(found.archived))
+
+
+def _after_live_pages(
+    plan: RefreshPlan, store: EvidenceStore, outcome: RefreshOutcome, now: Clock
+) -> RefreshOutcome:
+    """The search for sources that went and the archive's saves, each recorded (nothing
+    is loaded for a step with nothing to do: no source lost, no page to save)."""
+    from claimledger.records import lost_reason
+
+    steps, readings = plan.after, outcome.readings
+    if steps.candidates is not None and any(lost_reason(r.fetch) for r in readings):
+        lost = lost_sources(plan.ledger, plan.jobs, readings, store)
+        found = run_async(_recover(lost, plan, steps.candidates)) if lost else []
+        relocations = tuple(replace(relocation, run_id=outcome.run_id) for relocation in found)
+        for relocation in relocations:
+            store.record_relocation(relocation, now())
+        outcome = replace(outcome, relocations=relocations)
+    if steps.save_to is not None:
+        saves = _save_live_pages(readings, store, plan.policy, steps.save_to, outcome.run_id, now)
+        outcome = replace(outcome, saves=saves)
+    return outcome
+
+
+def lost_sources(
+    ledger: Ledger, jobs: Sequence[QuoteJob], readings: Sequence[Reading], store: EvidenceStore
+) -> list[Lost]:
+    """The sources this refresh found gone (or emptied), each once, with the quotes it
+    checked there and the titles the page had (the ledger's, its last snapshot's)."""
+    from claimledger.evidence.relocate import Lost, snapshot_title
+    from claimledger.records import lost_reason
+
+    reasons = {r.fetch.url: why for r in readings if (why := lost_reason(r.fetch)) is not None}
+    found: dict[str, Lost] = {}
+    for job in jobs:
+        if job.url not in reasons:
+            continue
+        quote = (job.claim_id, job.quote_index, job.quote_text)
+        if job.source_id in found:
+            before = found[job.source_id]
+            found[job.source_id] = replace(before, quotes=tuple({*before.quotes, quote}))
+            continue
+        last = store.snapshot_at(job.url, None)
+        titles = (ledger.sources[job.source_id].title, snapshot_title(last[1] if last else None))
+        found[job.source_id] = Lost(
+            job.source_id,
+            job.url,
+            reasons[job.url],
+            (quote,),
+            job.select,
+            tuple(title for title in titles if title),
+        )
+    return [replace(lost, quotes=tuple(sorted(lost.quotes))) for lost in found.values()]
+
+
+async def _recover(lost: Sequence[Lost], plan: RefreshPlan, candidates: int) -> list[Relocation]:
+    from claimledger.evidence.relocate import recover
+    from claimledger.web.fetch import make_client
+
+    async with make_client(plan.policy) as client:
+        return await recover(
+            lost, client=client, policy=plan.policy, url_map=plan.url_map, candidates=candidates
+        )
+
+
+def _save_live_pages(
+    readings: Sequence[Reading],
+    store: EvidenceStore,
+    policy: FetchPolicy,
+    archive: str,
+    run_id: int,
+    now: Clock,
+) -> Saves:
+    """Ask the archive to snapshot each page this refresh read, and record each answer."""
+    from claimledger.evidence.preserve import plan_saves
+
+    read = [(reading.fetch, reading.snapshot_hash) for reading in readings]
+    to_save, unchanged, secret = plan_saves(read, store.latest_saves())
+    asked, withheld = run_async(_save(to_save, policy, archive)) if to_save else ([], [])
+    recorded = [replace(saved, run_id=run_id) for saved in asked]
+    for saved in recorded:
+        store.record_save(saved, now())
+    return Saves(tuple(recorded), tuple(unchanged), tuple(secret), tuple(withheld))
+
+
+async def _save(
+    pages: Sequence[ToSave], policy: FetchPolicy, archive: str
+) -> tuple[list[SavedSnapshot], list[Withheld]]:
+    from claimledger.evidence.preserve import save_pages
+    from claimledger.web.fetch import make_client
+
+    async with make_client(policy) as client:
+        return await save_pages(pages, client=client, policy=policy, archive=archive)
