@@ -10,7 +10,7 @@ The folders are the layers (see docs/architecture.md):
     evidence/   the refresh and its after-steps, the readers' pool, the archive, store/
     grading/    grades from evidence: rules, accepting, artifacts
     report/     every output format
-    workspace/  trust, the user's private directories, the demo
+    workspace/  what a checkout may do (trust), the demo
 
 and records, errors, urls, addresses and versions are the values every layer shares.
 Each library with side effects has one home, so that a reader knows where to look for
@@ -49,12 +49,12 @@ SHARED = ("records.py", "errors.py", "urls.py", "addresses.py", "versions.py")
 """The values every layer shares: they import no layer."""
 
 LAYERS: dict[str, tuple[str, ...]] = {
-    "reading/": ("web", "evidence", "ledger", "grading", "report", "workspace", "cli"),
-    "grading/": ("web", "evidence", "report", "workspace.trust", "cli"),
-    "report/": ("web", "evidence", "grading.artifact", "cli"),
-    "web/": ("evidence", "ledger", "grading", "report", "cli"),
-    "ledger/": ("web", "evidence", "report", "cli"),
-    "evidence/": ("grading", "report", "cli"),
+    "reading/": ("web", "ledger", "evidence", "grading", "report", "workspace", "cli"),
+    "web/": ("ledger", "evidence", "grading", "report", "workspace", "cli"),
+    "ledger/": ("web", "evidence", "grading", "report", "workspace", "cli"),
+    "evidence/": ("grading", "report", "workspace", "cli"),
+    "grading/": ("web", "evidence", "report", "workspace", "cli"),
+    "report/": ("web", "evidence", "workspace", "cli"),
     "workspace/": ("web", "evidence", "report", "cli"),
 }
 """A layer, and the layers it must not import (by their dotted names under claimledger)."""

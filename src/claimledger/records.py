@@ -555,3 +555,16 @@ def classify(check: Judged) -> Standing:
     if check.status == "ambiguous":
         return "ambiguous"
     return "missing"
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """Replace quote `quote_index` of `claim_id`, `old`, by the page's wording `new`."""
+
+    claim_id: str
+    quote_index: int
+    old: str
+    new: str
+    meaning: str | None = None
+    """"changed" or "uncertain" when the new wording changed, or may have changed, what the
+    quote meant: its claim then goes back to review."""

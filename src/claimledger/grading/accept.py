@@ -12,20 +12,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger
-from claimledger.records import CheckRecord, changed_words_said, latest_by_key
-
-
-@dataclass(frozen=True)
-class Adoption:
-    """Replace quote `quote_index` of `claim_id`, `old`, by the page's wording `new`."""
-
-    claim_id: str
-    quote_index: int
-    old: str
-    new: str
-    meaning: str | None = None
-    """"changed" or "uncertain" when the new wording changed, or may have changed, what the
-    quote meant: its claim then goes back to review."""
+from claimledger.records import Adoption, CheckRecord, changed_words_said, latest_by_key
 
 
 @dataclass(frozen=True)

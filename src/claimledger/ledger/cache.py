@@ -6,7 +6,7 @@ what loading it costs.
 The cache holds the ledger's plain data as JSON, under the version of claimledger that
 checked it and the SHA-256 of the text it was read from; a text edited by a byte, or a
 claimledger upgraded, misses and is read and checked in full. It lives in the user's
-own cache directory (`claimledger.workspace.userdirs`), one file per ledger path, never in the
+own cache directory (`claimledger.ledger.userdirs`), one file per ledger path, never in the
 checkout: a repository could commit a cache file whose key matches its harmless
 claims.yaml and whose body is another ledger, and what is believed must be what this
 user's own run made. A cache that cannot be read or written is no error: it is skipped.
@@ -24,7 +24,7 @@ from claimledger import __version__
 from claimledger.ledger.atomicfile import replace_atomically
 from claimledger.ledger.located import collector_paused
 from claimledger.ledger.model import Ledger, read, sound
-from claimledger.workspace.userdirs import cache_directory
+from claimledger.ledger.userdirs import cache_directory
 
 
 def cache_file(ledger: Path) -> Path | None:

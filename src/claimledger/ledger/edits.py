@@ -18,7 +18,6 @@ from typing import Any
 import yaml
 
 from claimledger.errors import ConflictError, InputError, LedgerError
-from claimledger.grading.accept import Adoption
 from claimledger.ledger.model import Ledger, parse
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
@@ -40,6 +39,7 @@ from claimledger.ledger.yamledit import (
     set_scalar,
     tree_of,
 )
+from claimledger.records import Adoption
 from claimledger.urls import publisher_of, shown
 
 

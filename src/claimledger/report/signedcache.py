@@ -23,7 +23,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from claimledger.workspace.userdirs import cache_directory, config_directory, is_private
+from claimledger.ledger.userdirs import cache_directory, config_directory, is_private
 
 KEY_FILE = "cache-signing.key"
 KEY_BYTES = 32

@@ -1,2 +1,2 @@
-"""What a checkout may do and where the user's own files live: trust, the private
-directories, and the demo workspace."""
+"""What a checkout may do (trust: artifacts, wider settings, templates), and the demo's
+pages and steps."""

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import EnvironmentProblem
 from claimledger.ledger.atomicfile import replace_atomically
-from claimledger.workspace.userdirs import config_directory
+from claimledger.ledger.userdirs import config_directory
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config
