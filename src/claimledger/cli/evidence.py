@@ -59,6 +59,7 @@ from claimledger.errors import ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Reading
+    from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
     from claimledger.records import CheckRecord, FetchResult
 
@@ -169,19 +170,10 @@ def refresh_command(
 
     Example: claimledger refresh input-gate output-gate
     """
-    from claimledger.cli.asread import archived_lines, as_read_json, as_read_lines
-    from claimledger.cli.lines import (
-        claim_summary,
-        fetch_json,
-        needs_attention,
-        source_notes,
-        to_json,
-    )
-    from claimledger.cli.recovery import after_json, after_lines
+    from claimledger.cli.asread import archived_lines
     from claimledger.evidence.refresh import plan
     from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
     from claimledger.ledger.config import FetchOptions
-    from claimledger.urls import shown
 
     chosen = _refresh_format(fmt, as_json)
     opts = options(ctx)
@@ -219,6 +211,23 @@ def refresh_command(
     ):
         done = refresh_ledger(work, store, now=now, on_page=tick)
     _say(archived_lines(done))
+    return _print_refresh(chosen, opts, work, done)
+
+
+def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshOutcome) -> ExitCode:
+    """What a refresh found, in the format asked for; its exit status."""
+    from claimledger.cli.asread import as_read_json, as_read_lines
+    from claimledger.cli.lines import (
+        claim_summary,
+        fetch_json,
+        needs_attention,
+        source_notes,
+        to_json,
+    )
+    from claimledger.cli.recovery import after_json, after_lines
+    from claimledger.urls import shown
+
+    ledger = work.ledger
     fetches = [reading.fetch for reading in done.readings]
     checks = [check for reading in done.readings for check in reading.checks]
     rows = claim_summary(ledger, checks)
@@ -238,11 +247,9 @@ def refresh_command(
     elif chosen == "text":
         from claimledger.cli.views import summary_table  # rich: for the table alone
 
-        urls = {job.url for job in jobs}
-        out.print(summary_table(rows, f"Refresh: {len(jobs)} quote checks on {len(urls)} sources"))
-        for line in source_notes(ledger, fetches):
-            out.print(line, markup=False)
-        for line in after_lines(done):
+        quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
+        out.print(summary_table(rows, f"Refresh: {quotes} quote checks on {pages} sources"))
+        for line in [*source_notes(ledger, fetches), *after_lines(done)]:
             out.print(line, markup=False)
         for line in as_read_lines(read_then, ledger) if read_then else ():
             out.print(line, markup=False)
