@@ -116,12 +116,16 @@ class NameServer:
 
     async def resolve(self, host: str, port: int) -> list[Address]:
         """`host`'s addresses as this server answers one query for them (type ANY), or
-        Unresolvable with its failure's name, as the system's resolver would fail."""
+        Unresolvable with its failure's name, as the system's resolver would fail (SERVFAIL
+        as a temporary failure, EAI_AGAIN; any other as a lasting one, EAI_NONAME)."""
         query = DNSRecord.question(host, "ANY")
         packet = await asyncio.to_thread(query.send, "127.0.0.1", self.port, timeout=5)
         reply = DNSRecord.parse(packet)
-        if reply.header.rcode != RCODE.NOERROR:
-            raise Unresolvable(f"cannot resolve {host}: {RCODE[reply.header.rcode]}")
+        if reply.header.rcode != RCODE.NOERROR:  # a failing server may answer next time
+            failed = reply.header.rcode == RCODE.SERVFAIL
+            raise Unresolvable(
+                f"cannot resolve {host}: {RCODE[reply.header.rcode]}", temporary=failed
+            )
         return [
             ipaddress.ip_address(str(record.rdata))
             for record in reply.rr

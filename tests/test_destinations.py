@@ -85,6 +85,30 @@ def test_a_name_whose_name_server_fails_is_unreachable_and_never_fetched(
     assert internal.requests == []
 
 
+def test_a_name_that_does_not_exist_is_asked_once_and_blamed_on_itself(
+    system_dns: NameServer, internal: PageServer
+) -> None:
+    """No such name will not exist a second later: one attempt, and the reason is the
+    name, not robots.txt (which the page's site was never asked for)."""
+    url = f"http://docs.nowhere.dev:{internal.port}/page"
+    answer = json.loads(claimledger("verify", url, QUOTE, "--json", code=1).stdout)
+    assert answer["source_status"] == "unreachable"
+    assert answer["error"] == "cannot resolve docs.nowhere.dev: NXDOMAIN"
+    assert system_dns.asked("docs.nowhere.dev") == 1
+    assert internal.requests == []
+
+
+def test_a_local_address_given_to_verify_is_bad_input_with_its_fix(internal: PageServer) -> None:
+    done = claimledger("verify", internal.url("/page"), QUOTE, code=2)
+    assert done.stdout == ""
+    assert done.stderr.strip() == (
+        f"claimledger: error: {internal.url('/page')} is a private or local address: add "
+        "--allow-private to read a mirror or a local copy"
+    )
+    assert internal.requests == []
+    claimledger("verify", internal.url("/page"), QUOTE, "--allow-private", code=0)
+
+
 def test_servfail_then_loopback_never_shows_the_internal_page(
     system_dns: NameServer, internal: PageServer
 ) -> None:

@@ -121,7 +121,13 @@ class ReadingStopped(Exception):
 
 class Unresolvable(Exception):
     """A host name the resolver gave no address for (no such name, a failing name server):
-    the request fails, as any unreachable page does; it never goes on unchecked."""
+    the request fails, as any unreachable page does; it never goes on unchecked. Only a
+    `temporary` failure (a name server that failed to answer) is worth another attempt:
+    a name that does not exist will not exist a second later."""
+
+    def __init__(self, message: str, *, temporary: bool = False) -> None:
+        super().__init__(message)
+        self.temporary = temporary
 
 
 class PrivateDestination(Exception):

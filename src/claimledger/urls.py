@@ -74,6 +74,20 @@ def names_public_site(url: str) -> bool:
     return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
 
 
+def names_local_address(url: str) -> bool:
+    """Does `url` name loopback, a private range or another non-global address as such (an
+    IP literal or localhost)? Read from the URL alone: a name that resolves there is only
+    known when it is resolved."""
+    parts = split(url)
+    host = (parts.hostname or "").rstrip(".").lower() if parts is not None else ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return not is_public(ipaddress.ip_address(host))
+    except ValueError:
+        return False
+
+
 def safe_url(url: str | None) -> str | None:
     """`url` fit to print and to link: http(s) with a host, no `user:pass@`, secret-looking
     query values replaced by REDACTED, unsafe characters percent-encoded; else None."""

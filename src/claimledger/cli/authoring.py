@@ -32,6 +32,7 @@ from claimledger.cli.options import (
     SourceId,
     Timeout,
     UserAgent,
+    check_page_urls,
     fetch_settings,
     parse_basis,
     parse_grade,
@@ -398,10 +399,11 @@ def add_command(
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
     from claimledger.evidence.pageread import check_page, page_title
+    from claimledger.evidence.service import read_pages_once
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import FetchOptions
-    from claimledger.urls import is_web_url, shown
+    from claimledger.urls import shown
 
     urls, quotes = urls or [], quotes or []
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
@@ -409,9 +411,6 @@ def add_command(
     ledger = opts.load()
     _check_new_claim(ledger, claim_id, section, depends_on or [])
     _check_evidence(urls, quotes, basis, depends_on or [])
-    for url in urls:
-        if not is_web_url(url):
-            raise InputError(f"--url {url!r} is not an http(s) URL with a host")
     given = FetchOptions(
         timeout=timeout,
         user_agent=user_agent,
@@ -422,8 +421,7 @@ def add_command(
         allow_private=allow_private,
     )
     policy, url_map, _ = fetch_settings(opts, given, ledger)
-    from claimledger.evidence.service import read_pages_once
-
+    check_page_urls(urls, "--url ", policy)
     pages: dict[str, Page] = read_pages_once(urls, policy, url_map)
     problems = []
     for url in urls:

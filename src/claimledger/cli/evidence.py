@@ -46,6 +46,7 @@ from claimledger.cli.options import (
     PerHost,
     Timeout,
     UserAgent,
+    check_page_urls,
     fetch_settings,
 )
 from claimledger.cli.recovery import (
@@ -113,6 +114,7 @@ def verify_command(
         allow_private=allow_private,
     )
     policy, url_map, _ = fetch_settings(options(ctx), given, None)
+    check_page_urls([url], "", policy)
     page = read_pages_once([url], policy, url_map, select)[url]
     payload = verification_payload(page.fetch, check_page(quote, page))
     if as_json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated
 
@@ -222,3 +223,22 @@ def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) 
 
 def warn(message: str) -> None:
     err.print(f"claimledger: warning: {message}", markup=False)
+
+
+def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:
+    """Each URL given on the command line is an http(s) address, and a local one only where
+    the policy allows it (--allow-private, or the settings): said before anything is
+    fetched, with the fix, as bad input."""
+    from claimledger.urls import host_and_port, is_web_url, names_local_address
+
+    allowed = {host_and_port(origin) for origin in policy.private_origins}
+    for url in urls:
+        if not is_web_url(url):
+            raise InputError(f"{option}{url!r} is not an http(s) URL with a host")
+        if policy.allow_private or host_and_port(url) in allowed:
+            continue
+        if names_local_address(url):
+            raise InputError(
+                f"{option}{url} is a private or local address: add --allow-private to read "
+                "a mirror or a local copy"
+            )

@@ -23,6 +23,9 @@ from claimledger.errors import PrivateDestination, Unresolvable
 from claimledger.records import FetchPolicy
 from claimledger.urls import host_and_port, names_public_site
 
+_TRY_AGAIN = frozenset({socket.EAI_AGAIN, getattr(socket, "EAI_SYSTEM", socket.EAI_AGAIN)})
+"""getaddrinfo's answers that a later attempt may not repeat: the name server failed."""
+
 Resolver = Callable[[str, int], Awaitable[Sequence[Address]]]
 """`(host, port)`: the host's addresses, or Unresolvable. The system's (`system_resolver`)
 unless a client is given another (a test's own name server)."""
@@ -34,7 +37,8 @@ async def system_resolver(host: str, port: int) -> list[Address]:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise Unresolvable(f"cannot resolve {host}: {reason}") from None
+        temporary = isinstance(error, socket.gaierror) and error.errno in _TRY_AGAIN
+        raise Unresolvable(f"cannot resolve {host}: {reason}", temporary=temporary) from None
     families = (socket.AF_INET, socket.AF_INET6)
     return [ipaddress.ip_address(info[4][0]) for info in infos if info[0] in families]
 

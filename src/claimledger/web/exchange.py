@@ -325,7 +325,7 @@ async def request(
     except PrivateDestination as private:
         return Outcome(None, "refused", str(private))
     except Unresolvable as unresolvable:
-        return Outcome(None, "unreachable", str(unresolvable), retryable=True)
+        return Outcome(None, "unreachable", str(unresolvable), retryable=unresolvable.temporary)
     except (TimeoutError, httpx.TimeoutException):
         return Outcome(None, "unreachable", f"timed out after {policy.timeout:g} s", retryable=True)
     except (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError) as exc:

@@ -114,8 +114,13 @@ class Robots:
         status = outcome.http_status
         if outcome.text is not None:
             return outcome.text
-        if status is None or status == 429 or status >= 500:
-            error = f"{origin}/robots.txt could not be read ({outcome.error}): nothing may be"
+        if status is None:  # the host itself did not answer: say why, not robots.txt
+            return outcome
+        if status == 429 or status >= 500:
+            error = (
+                f"{origin}/robots.txt could not be read ({outcome.error}): nothing on the site "
+                "may be fetched until it can"
+            )
             return replace(outcome, error=error)
         return ""  # 4xx, or a body we cannot read: no rules
 
