@@ -311,12 +311,14 @@ def test_no_capture_within_the_window_is_a_clear_answer_kept_like_one(
 
     report = refresh(cli, archive, code=0)
     text = cli("refresh", "--allow-private", "--archive", archive.base, code=0).stdout
+    named = cli("-v", "refresh", "--allow-private", "--archive", archive.base, code=0).stdout
     wide = refresh(cli, archive, "--archive-window", "365", code=0)
 
     lookups = {lookup["url"]: lookup["outcome"] for lookup in report["as_read"]["lookups"]}
     assert lookups == {page_server.url("/docs"): "none", page_server.url("/other"): "none"}
     assert report["as_read"]["checks"] == []
-    assert f"no snapshot within 30 days of 2026-08-23 for {page_server.url('/docs')}" in text
+    assert "as read: no snapshot within 30 days of 2026-08-23 for 2 pages (-v names them)" in text
+    assert f"no snapshot within 30 days of 2026-08-23 for {page_server.url('/docs')}" in named
     assert as_read(wide)["replicas"]["timestamp"] == FAR
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from claimledger.ledger.file import load
 from claimledger.ledger.vocabulary import Grade
@@ -379,6 +380,17 @@ def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageS
     assert ALARM_REWORDED in today.stdout  # a date means the end of that day
     assert f"snapshot of {url} taken " in then.stderr
     assert "no snapshot of" in before.stderr
+    by_id = cli("snapshot", source_of(cli, url), code=0)  # as every other command names it
+    assert by_id.stdout == latest.stdout
+    unknown = cli("snapshot", "no-such-source", code=2)
+    assert "no source 'no-such-source'" in unknown.stderr
+
+
+def source_of(cli: Cli, url: str) -> str:
+    """The id the ledger gives the source at `url`."""
+    sources = yaml.safe_load(cli.ledger.read_text(encoding="utf-8"))["sources"]
+    (found,) = [sid for sid, source in sources.items() if source["url"] == url]
+    return str(found)
 
 
 # --------------------------------------------------------------------------- add

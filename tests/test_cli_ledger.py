@@ -132,10 +132,9 @@ def test_check_prints_the_counts_of_a_valid_ledger(scaffold: Path) -> None:
     result = claimledger("--ledger", str(scaffold), "check")
     claims, sources, grades = grade_counts(scaffold)
     by_grade = ", ".join(f"{n} {grade}" for grade, n in grades.items())
-    assert result.stdout == (
-        f"{scaffold}: ok: {claims} claims, {sources} sources, "
-        f"{sum(grades.values())} facets ({by_grade})\n"
-    )
+    facets = sum(grades.values())
+    assert (claims, sources, facets) == (1, 1, 1)  # the scaffold: each counted in the singular
+    assert result.stdout == f"{scaffold}: ok: 1 claim, 1 source, 1 facet ({by_grade})\n"
     assert result.stderr == ""
 
 
@@ -182,7 +181,7 @@ def test_ledger_given_from_another_working_directory(tmp_path: Path) -> None:
     elsewhere.mkdir()
     done = run_process("--ledger", "../some/dir/claims.yaml", "check", cwd=elsewhere)
     assert done.returncode == ExitCode.OK, done.stderr
-    assert done.stdout.startswith("../some/dir/claims.yaml: ok: 1 claims")
+    assert done.stdout.startswith("../some/dir/claims.yaml: ok: 1 claim")
     graded = run_process(
         "--ledger", "../some/dir/claims.yaml", "grade", "input-gate", "CLAIMED",
         "--because", "from elsewhere", cwd=elsewhere,

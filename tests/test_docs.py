@@ -97,7 +97,7 @@ def test_readme_example_ledger_passes_check(readme: str, tmp_path: Path) -> None
 
     result = claimledger("--ledger", str(ledger), "check", code=0)
 
-    assert ": ok: 1 claims, 2 sources, 2 facets" in result.stdout
+    assert ": ok: 1 claim, 2 sources, 2 facets" in result.stdout
 
 
 def test_the_writing_walkthrough_runs_as_written(

@@ -59,7 +59,7 @@ def test_exit_0_when_the_ledger_checks_out(tmp_path: Path) -> None:
 
     result = claimledger("--ledger", str(ledger), "check", code=0)
 
-    assert "ok: 1 claims, 1 sources, 1 facets" in result.stdout
+    assert "ok: 1 claim, 1 source, 1 facet" in result.stdout
     assert result.stderr == ""
 
 

@@ -300,6 +300,6 @@ def test_a_second_regrade_write_says_it_applied_nothing(cli: Cli, page_server: P
     page_server.set_page("/mirror", page("Nothing here now."))
     cli("refresh", "--allow-private", code=1)
     first = cli("regrade", "--write", code=0)
-    assert "applied 2 grade change(s)" in first.stderr
+    assert "applied 2 grade changes" in first.stderr
     second = cli("regrade", "--write", code=0)  # what this run applied: nothing
     assert "applied" not in second.stderr

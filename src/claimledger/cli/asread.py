@@ -53,43 +53,63 @@ def archived_lines(outcome: RefreshOutcome) -> list[str]:
 # --------------------------------------------------------------------------- what is shown
 
 
-def as_read_lines(found: AsReadRun, ledger: Ledger) -> list[str]:
+def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) -> list[str]:
     """The step in a few lines: what was checked where, each quote misquoted at reading
-    time, each page without a capture near the day, each lookup that failed."""
+    time, and the pages it could not check (one line for each kind of failure; a line
+    each with `verbose`). Nothing when it had nothing to check and nothing went wrong."""
     from claimledger.urls import shown
 
     day = ledger.date_read.isoformat()
     lookups = list(found.lookups.values())
     if not lookups:
-        if found.skipped:
-            count = len(found.skipped)
-            return [
-                f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
-                "--map or from a local address: name an archive with --archive to check them)"
-            ]
-        return []
+        count = len(found.skipped)
+        return [
+            f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
+            "--map or from a local address: name an archive with --archive to check them)"
+        ] if count and verbose else []  # fmt: skip
     kept = "" if found.asked else " (the archive's answers kept from an earlier run)"
     copies = sum(1 for lookup in lookups if lookup.outcome == "found")
-    lines = [
-        f"As read on {day}: {len(found.checks)} quote checks on {copies} archived copies"
-        f"{kept}; {len(found.misquoted)} misquoted at reading time"
-    ]
+    lines = []
+    if copies or verbose:
+        lines.append(
+            f"As read on {day}: {_counted(len(found.checks), 'quote check')} on "
+            f"{_counted(copies, 'archived copy', 'archived copies')}{kept}; "
+            f"{len(found.misquoted)} misquoted at reading time"
+        )
     lines += [misquote_line(check) for check in found.misquoted]
     unread = {check.snapshot_url: check for check in found.checks if check.status is None}
     lines += [
         f"as read: the capture {shown(url)} holds no text we can read ({check.error})"
         for url, check in unread.items()
     ]
-    for lookup in lookups:
-        if lookup.outcome == "none":
-            lines.append(
-                f"as read: no snapshot within {lookup.window_days} days of {day} for "
-                f"{shown(lookup.url)}"
-            )
-        elif lookup.outcome == "failed":
-            lines.append(f"as read: the archive could not be asked about {shown(lookup.url)}: "
-                         f"{lookup.error}")  # fmt: skip
+    none = [lookup for lookup in lookups if lookup.outcome == "none"]
+    failed = [lookup for lookup in lookups if lookup.outcome == "failed"]
+    if verbose or len(none) == 1:
+        lines += [
+            f"as read: no snapshot within {lookup.window_days} days of {day} for "
+            f"{shown(lookup.url)}"
+            for lookup in none
+        ]
+    elif none:
+        lines.append(
+            f"as read: no snapshot within {none[0].window_days} days of {day} for "
+            f"{len(none)} pages (-v names them)"
+        )
+    if verbose or len(failed) == 1:
+        lines += [
+            f"as read: the archive could not be asked about {shown(lookup.url)}: {lookup.error}"
+            for lookup in failed
+        ]
+    elif failed:
+        lines.append(
+            f"as read: the archive could not be asked about {len(failed)} pages "
+            f"({failed[0].error}; -v names them)"
+        )
     return lines
+
+
+def _counted(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def misquote_line(check: AsReadCheck) -> str:

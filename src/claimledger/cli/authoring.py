@@ -85,8 +85,8 @@ def check_command(
         return ExitCode.OK
     grades = ", ".join(f"{n} {grade}" for grade, n in counts.items())
     out.print(
-        f"{opts.ledger}: ok: {len(ledger.claims)} claims, {len(ledger.sources)} sources, "
-        f"{facets} facets ({grades})",
+        f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
+        f"{_counted(len(ledger.sources), 'source')}, {_counted(facets, 'facet')} ({grades})",
         markup=False,
     )
     return ExitCode.OK
@@ -456,7 +456,7 @@ def add_command(
         date=today(),
     )
     ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
-    verified = f"{len(quotes)} quote(s) verified on {len(urls)} source(s)"
+    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(len(urls), 'source')}"
     out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
     return ExitCode.OK
 
@@ -499,3 +499,7 @@ def _check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: 
             "--basis artifact needs the artifact's command and expected output: add the "
             "claim on judgement, then write its `artifact:` in the ledger"
         )
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -195,9 +195,23 @@ def refute_command(
     def change(text: str, ledger: Ledger) -> str:
         return edits.refute(text, ledger, claim_id, why=because, by="person", date=day)
 
-    ledgerfile.update(options(ctx).ledger, change)
-    out.print(f"{claim_id}: refuted; next: claimledger regrade --write", markup=False)
+    after = ledgerfile.update(options(ctx).ledger, change)
+    out.print(f"{claim_id}: refuted; {_after_refuting(after, claim_id)}", markup=False)
     return ExitCode.OK
+
+
+def _after_refuting(ledger: Ledger, claim_id: str) -> str:
+    """What to run next: a regrade where other claims rest on the refuted one (it caps
+    them), else the report (which shows the refutation as it is)."""
+    resting = sorted(
+        claim.id
+        for claim in ledger.claims
+        if any(claim_id in claim.premises_of(facet) for facet in claim.grades)
+    )
+    if not resting:
+        return "no claim rests on it; next: claimledger render"
+    names = ", ".join(resting[:5]) + (f" and {len(resting) - 5} more" if len(resting) > 5 else "")
+    return f"{len(resting)} rest on it ({names}); next: claimledger regrade --write"
 
 
 @command("review")

@@ -31,6 +31,7 @@ from claimledger.cli.app import (
     writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
+from claimledger.cli.completion import complete_sources
 from claimledger.cli.options import (
     AllowPrivate,
     AsJson,
@@ -253,7 +254,8 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
         out.print(summary_table(rows, f"Refresh: {quotes} quote checks on {pages} sources"))
         for line in [*source_notes(ledger, fetches), *after_lines(done)]:
             out.print(line, markup=False)
-        for line in as_read_lines(read_then, ledger) if read_then else ():
+        verbose = output().verbose
+        for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():
             out.print(line, markup=False)
     else:
         _print_for_ci(chosen, opts, ledger, checks, fetches)
@@ -400,7 +402,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-    for line in () if as_json else evidence_gaps(last, unchecked if checks else []):
+    for line in () if as_json else evidence_gaps(last, unchecked if checks else [], ledger):
         err.print(line, markup=False)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
     failing = failing or any(not run.ran for run in runs.values())
@@ -482,16 +484,33 @@ def history_command(
 @command("snapshot")
 def snapshot_command(
     ctx: typer.Context,
-    url: Annotated[str, typer.Argument(help="A source URL of the ledger.")],
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="SOURCE",
+            help="A source of the ledger, by its id (or its URL).",
+            autocompletion=complete_sources,
+        ),
+    ],
     at: Annotated[
         str | None,
         typer.Option("--at", help="A date (YYYY-MM-DD) or time (ISO 8601); default: latest."),
     ] = None,
 ) -> ExitCode:
-    """Print the text we extracted from a page, as it was at a date."""
-    from claimledger.urls import shown
+    """Print the text we extracted from a source's page, as it was at a date.
+
+    Example: claimledger snapshot do-glossary --at 2026-08-23
+    """
+    from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
+    if is_web_url(source):
+        url = source
+    else:
+        ledger = opts.load()
+        if source not in ledger.sources:
+            raise InputError(f"no source {source!r} in {opts.ledger} (give its id or its URL)")
+        url = ledger.sources[source].url
     moment = _parse_moment(at) if at else None
     with existing_store(opts) as store:
         if store is None:

@@ -96,12 +96,13 @@ def regrade_command(
             applied = _write_proposals(opts, checks, artifacts, as_read)
             if applied.proposals:
                 count = len(applied.proposals)
-                err.print(f"applied {count} grade change(s) to {opts.ledger}", markup=False)
+                changes = "grade change" if count == 1 else "grade changes"
+                err.print(f"applied {count} {changes} to {opts.ledger}", markup=False)
             result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
         else:
             result = regrade(ledger, checks, artifacts, as_read)
         last, unchecked = _coverage(opts, ledger, checks)
-        gaps = evidence_gaps(last, unchecked) + unread_sources(ledger, checks)
+        gaps = evidence_gaps(last, unchecked, ledger) + unread_sources(ledger, checks)
         if as_json:
             print_json(
                 {

@@ -93,8 +93,11 @@ def unread_sources(ledger: Ledger, checks: Iterable[Check]) -> list[str]:
     return lines
 
 
-def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]:
-    """What the evidence does not cover: a refresh that did not finish, claims never checked."""
+def evidence_gaps(
+    last: RunRecord | None, unchecked: Sequence[str], ledger: Ledger | None = None
+) -> list[str]:
+    """What the evidence does not cover: a refresh that did not finish, claims not checked
+    as they now read (never, or not since a quote was adopted or a source moved)."""
     lines = []
     if last is not None and last.finished_at is None:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
@@ -102,13 +105,32 @@ def evidence_gaps(last: RunRecord | None, unchecked: Sequence[str]) -> list[str]
             f"the last refresh (started {when}) did not finish: it was interrupted, or is still "
             "running; its evidence is partial"
         )
-    if unchecked:
-        names = ", ".join(unchecked[:5]) + (
-            f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else ""
+    changed = [c for c in unchecked if ledger is not None and _changed_since_read(ledger, c)]
+    never = [claim_id for claim_id in unchecked if claim_id not in changed]
+    if never:
+        count = "1 claim has" if len(never) == 1 else f"{len(never)} claims have"
+        lines.append(f"{count} never been checked ({_names(never)}): run `claimledger refresh`")
+    if changed:
+        count = "1 claim has" if len(changed) == 1 else f"{len(changed)} claims have"
+        lines.append(
+            f"{count} a quote adopted or a source moved since the last check "
+            f"({_names(changed)}): run `claimledger refresh`"
         )
-        count = "1 claim has" if len(unchecked) == 1 else f"{len(unchecked)} claims have"
-        lines.append(f"{count} never been checked ({names}): run `claimledger refresh`")
     return lines
+
+
+def _names(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+
+def _changed_since_read(ledger: Ledger, claim_id: str) -> bool:
+    """Was a quote of the claim adopted, or one of its sources moved, by its author? Then
+    its checks are of words or an address it no longer has."""
+    claim = ledger.claim(claim_id)
+    if any(entry.by == "accept" for entry in claim.history):
+        return True
+    sources = {source for quote in claim.quotes for source in quote.sources}
+    return any(ledger.sources[s].history for s in sources if s in ledger.sources)
 
 
 def needs_a_look(row: Mapping[str, Any]) -> bool:

@@ -86,6 +86,7 @@ def render_command(
 
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
+    from claimledger.cli.app import output as printing  # `output` is the option here
     from claimledger.ledger.located import collector_paused
     from claimledger.report.changes import report_state
     from claimledger.report.formats import WITH_CLAIMREVIEW, format_for, published_at
@@ -98,7 +99,8 @@ def render_command(
     name = fmt or format_named_by(output)
     base = None if base_url is None else published_at(base_url)
     report_format = format_for(name, Templates(loader, compiled_templates()), base)
-    if base is None and name in WITH_CLAIMREVIEW:
+    said = name == "claimreview" or (name in WITH_CLAIMREVIEW and printing().verbose)
+    if base is None and said:
         err.print(
             "claimledger: note: no --base-url, so no ClaimReview has a url (search engines "
             "ask for one): pass the address the report will be published at",

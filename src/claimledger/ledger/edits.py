@@ -245,7 +245,11 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
 
 def _creation(draft: NewClaim, sources: int) -> str:
     if draft.quotes:
-        return f"recorded: {len(draft.quotes)} quote(s) verified on {sources} source(s)"
+        quotes = len(draft.quotes)
+        return (
+            f"recorded: {quotes} quote{'s' if quotes != 1 else ''} verified on {sources} "
+            f"source{'s' if sources != 1 else ''}"
+        )
     return f"recorded on {draft.basis} ({draft.grade})"
 
 
