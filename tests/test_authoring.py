@@ -356,7 +356,8 @@ def test_set_refuses_bad_values(ledger: Path, args: list[str], parts: list[str])
 
 def test_refute_records_the_falsifier_and_caps_what_rests_on_it(ledger: Path) -> None:
     cli = Cli(ledger)
-    cli("refute", "input-gate", "--because", "the page now says events interleave")
+    said = cli("refute", "input-gate", "--because", "the page now says events interleave")
+    assert said.stdout.startswith("input-gate: refuted; 1 rest on it (safe-pattern); next: ")
     claim = load(ledger).claim("input-gate")
     assert claim.falsified is not None
     assert claim.falsified.why == "the page now says events interleave"
@@ -368,6 +369,8 @@ def test_refute_records_the_falsifier_and_caps_what_rests_on_it(ledger: Path) ->
     assert capped[("safe-pattern", "follows from the gate")]["rule"] == "premises-refuted"
     result = cli("refute", "input-gate", "--because", "again", code=2)
     assert_one_line_error(result.stderr, "already refuted")
+    alone = cli("refute", "safe-pattern", "--because", "nothing rests on this one")
+    assert alone.stdout == "safe-pattern: refuted; no claim rests on it; next: claimledger render\n"
 
 
 # --------------------------------------------------------------------------- init

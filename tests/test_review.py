@@ -105,6 +105,17 @@ def test_a_confirmed_claim_may_be_raised_again(site: Cli) -> None:
     assert "nothing to review" not in site("review", code=1).stdout
 
 
+def test_an_adopted_quote_is_said_changed_since_its_check_not_never_checked(site: Cli) -> None:
+    site("regrade", "--write", code=0)
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+    gap = site("regrade", code=1).stderr
+    assert "never been checked" not in gap
+    assert (
+        "2 claims have a quote adopted or a source moved since the last check "
+        "(message-size, encryption): run `claimledger refresh`"
+    ) in gap
+
+
 def test_a_grade_set_by_hand_ends_the_review(site: Cli) -> None:
     site("regrade", "--write", code=0)
     site("accept", "message-size", "--even-if-meaning-changed", code=0)
