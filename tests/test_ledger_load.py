@@ -224,6 +224,17 @@ def test_a_line_break_in_a_quoted_value_stays_on_the_problem_line() -> None:
     assert all("\n" not in message for message in messages)
 
 
+@pytest.mark.parametrize("mark", ['"', "'"])
+def test_an_unclosed_quote_is_placed_where_it_opens_not_at_the_end(
+    mark: str, tmp_path: Path
+) -> None:
+    """The reader only notices at the end of the file; the author needs the opening."""
+    text = VALID.replace("title: A reading", f"title: {mark}A reading")
+    path = write(tmp_path, text)
+    expect = {"line": 2, "col": 8, "message": "this quoted value is not closed on its line"}
+    assert_problems(check(path).stderr, path, [expect])
+
+
 # --------------------------------------------------------------------------- files
 
 

@@ -149,6 +149,15 @@ def _syntax_problem(err: yaml.MarkedYAMLError, text: str) -> YamlProblem:
     """One line for a syntax error, as helpful from libyaml as from the Python reader."""
     mark = err.problem_mark or err.context_mark
     line, col = (mark.line, mark.column) if mark else (0, 0)
+    opened = _quote_left_open(text, line) if _lost_in_a_quote(err) else None
+    if opened is not None:  # where the reader stopped says nothing: the quote opened here
+        return YamlProblem(
+            opened[0] + 1,
+            opened[1] + 1,
+            "YAML syntax error: this quoted value is not closed on its line (YAML reads on "
+            "to the next quote in the file): add its closing quote",
+        )
+    line, col = (mark.line, mark.column) if mark else (0, 0)
     what = err.problem or err.context or "not valid YAML"
     start = err.context_mark
     if err.problem and err.context and start and (start.line, start.column) != (line, col):
@@ -156,6 +165,42 @@ def _syntax_problem(err: yaml.MarkedYAMLError, text: str) -> YamlProblem:
     if _character_at(text, line, col) == "\t":  # libyaml does not say which character
         what += "; indent with spaces: YAML does not allow tabs there"
     return YamlProblem(line + 1, col + 1, f"YAML syntax error: {what}")
+
+
+_OPENING_QUOTE = re.compile(r"""^\s*(?:-\s+)*(?:[^\s"'#][^:#]*:\s+|-\s+)?(["'])""")
+"""A line whose value (after `key: ` or `- `) opens with a quote."""
+
+
+_LOST_IN_A_QUOTE = (
+    "end of stream",
+    "did not find expected key",
+    "expected <block end>",
+    "mapping values are not allowed",
+    "could not find expected ':'",
+)
+"""What the reader says when a quote left open swallowed the lines after it."""
+
+
+def _lost_in_a_quote(err: yaml.MarkedYAMLError) -> bool:
+    return any(words in (err.problem or "") for words in _LOST_IN_A_QUOTE)
+
+
+def _quote_left_open(text: str, before: int) -> tuple[int, int] | None:
+    """The line and column of the last quote that opens a value and is not closed on its
+    own line, at or before line `before`: a ledger keeps each quoted value on one line,
+    so that is where a syntax error after it began."""
+    lines = text.split("\n")[: before + 1]
+    for number in range(len(lines) - 1, -1, -1):
+        found = _OPENING_QUOTE.match(lines[number])
+        if found is None:
+            continue
+        mark, rest = found.group(1), lines[number][found.end() :]
+        closed = (
+            rest.replace("\\\\", "").replace('\\"', "") if mark == '"' else rest.replace("''", "")
+        )
+        if mark not in closed:
+            return number, found.start(1)
+    return None
 
 
 def _character_at(text: str, line: int, col: int) -> str:
