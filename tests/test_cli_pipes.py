@@ -446,8 +446,21 @@ def test_commands_and_options_complete(tmp_path: Path) -> None:
     assert {"refresh", "regrade", "render", "refute", "remove"} <= set(
         complete_bash("re", cwd=tmp_path)
     )
-    assert complete_bash("status", "--pl", cwd=tmp_path) == ["--plain"]
+    assert complete_bash("--pl", cwd=tmp_path) == ["--plain"]
     assert {"--quiet", "--verbose", "--plain", "--ledger"} <= set(complete_bash("--", cwd=tmp_path))
+
+
+def test_every_closed_set_of_values_completes(tmp_path: Path) -> None:
+    assert complete_bash("grade", "x", "", cwd=tmp_path) == [
+        "DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN",
+    ]  # fmt: skip
+    assert complete_bash("add", "x", "--grade", "S", cwd=tmp_path) == ["SPECULATIVE"]
+    assert complete_bash("add", "x", "--basis", "p", cwd=tmp_path) == ["premises"]
+    assert "guarantee" in complete_bash("add", "x", "--kind", "", cwd=tmp_path)
+    assert complete_bash("source", "x", "--kind", "b", cwd=tmp_path) == ["blog"]
+    assert complete_bash("set", "da", cwd=tmp_path) == ["date_read"]
+    assert complete_bash("render", "--format", "c", cwd=tmp_path) == ["claimreview"]
+    assert complete_bash("refresh", "--format", "j", cwd=tmp_path) == ["json", "junit"]
 
 
 def test_claim_ids_complete_from_the_ledger_that_would_be_found(

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec
 
 import typer
-from typer.core import TyperOption
+from typer import _click as click
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from claimledger import __version__
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
@@ -55,8 +56,57 @@ def _word_for(match: re.Match[str]) -> str:
 _typer_metavar = TyperOption.make_metavar
 TyperOption.make_metavar = _shown_metavar  # type: ignore[assignment,method-assign]
 
+
+def _argument_metavar(argument: TyperArgument, ctx: typer.Context, *, usage: bool = False) -> str:
+    """An argument as every other placeholder is written: its name in capitals, in
+    brackets when it may be left out, and `...` when it repeats (typer writes a required
+    one in braces, and an unnamed one in lower case)."""
+    name = (argument.metavar or argument.name or "").strip("[]{}").upper()
+    if argument.nargs != 1:
+        name += "..."
+    return f"[{name}]" if usage and not argument.required else name
+
+
+TyperArgument.make_metavar = _argument_metavar  # type: ignore[assignment,method-assign]
+
+TASKS: dict[str, tuple[str, ...]] = {
+    "Start": ("demo", "init"),
+    "Write the ledger": (
+        "add", "section", "facet", "set", "source", "move", "remove", "check", "schema",
+    ),
+    "Gather evidence": ("verify", "refresh", "status", "claims", "diff", "history", "snapshot"),
+    "Grade": ("regrade", "explain", "accept", "review", "grade", "refute"),
+    "Publish": ("render",),
+    "Workspace": ("trust",),
+}  # fmt: skip
+"""The commands by task, in the order of the loop, as `claimledger --help` lists them."""
+
+
+class TaskGroup(TyperGroup):
+    """The command list in sections by task (`TASKS`); a command no task names is listed
+    last, under Other, so a new one is never hidden."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        shown = {
+            name: command
+            for name in self.list_commands(ctx)
+            if (command := self.get_command(ctx, name)) is not None and not command.hidden
+        }
+        if not shown:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in shown)
+        named = {name for names in TASKS.values() for name in names}
+        others = tuple(name for name in shown if name not in named)
+        for task, names in [*TASKS.items(), ("Other", others)]:
+            rows = [(n, shown[n].get_short_help_str(limit)) for n in names if n in shown]
+            if rows:
+                with formatter.section(task):
+                    formatter.write_dl(rows)
+
+
 app = typer.Typer(
     name="claimledger",
+    cls=TaskGroup,
     help="Keep a teardown's quoted evidence alive: refresh quotes from docs, "
     "regrade claims, render the report.",
     epilog="First time: claimledger demo (offline), or claimledger init. The loop: "
@@ -324,6 +374,7 @@ def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
             return code
 
         kwargs.setdefault("short_help", _summary(func))
+        kwargs.setdefault("epilog", GLOBAL_OPTIONS_SAID)
         signature = inspect.signature(func, eval_str=True)
         run.__signature__ = _with_global_options(signature)  # type: ignore[attr-defined]
         app.command(*names, **kwargs)(run)
@@ -336,6 +387,12 @@ def _summary(func: Callable[..., Any]) -> str:
     """A command's first docstring line, whole: the list of commands never cuts it."""
     return (func.__doc__ or "").strip().split("\n", 1)[0]
 
+
+GLOBAL_OPTIONS_SAID = (
+    "-l/--ledger, --plain, -q/--quiet and -v/--verbose work before or after any command "
+    "(claimledger --help says what they do)."
+)
+"""Said once under each command's options, instead of the four repeated there."""
 
 _LEDGER_HERE = "ledger_after_command"
 _OUTPUT_HERE = {
@@ -357,21 +414,19 @@ def _with_global_options(signature: inspect.Signature) -> inspect.Signature:
 
     ledger = Annotated[
         Path | None,
-        typer.Option("--ledger", "-l", help="The claims ledger (as before the command)."),
+        typer.Option("--ledger", "-l", hidden=True),
     ]
     added = [
         option(_LEDGER_HERE, ledger, None),
-        option(
-            _OUTPUT_HERE["plain"], Annotated[bool, typer.Option("--plain", help=_PLAIN_HELP)], False
-        ),
+        option(_OUTPUT_HERE["plain"], Annotated[bool, typer.Option("--plain", hidden=True)], False),
         option(
             _OUTPUT_HERE["quiet"],
-            Annotated[bool, typer.Option("--quiet", "-q", help=_QUIET_HELP)],
+            Annotated[bool, typer.Option("--quiet", "-q", hidden=True)],
             False,
         ),
         option(
             _OUTPUT_HERE["verbose"],
-            Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)],
+            Annotated[bool, typer.Option("--verbose", "-v", hidden=True)],
             False,
         ),
     ]

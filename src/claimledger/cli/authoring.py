@@ -19,6 +19,7 @@ from claimledger.cli.app import (
     print_json,
     today,
 )
+from claimledger.cli.completion import one_of
 from claimledger.cli.options import (
     BASES,
     GRADES,
@@ -39,7 +40,7 @@ from claimledger.cli.options import (
     parse_kind,
 )
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger.vocabulary import CLAIM_ID, Basis
+from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Page
@@ -193,7 +194,10 @@ def _starter(day: dt.date, author: str | None) -> str:
 def grade_command(
     ctx: typer.Context,
     claim_id: ClaimId,
-    grade_name: Annotated[str, typer.Argument(metavar="GRADE", help=f"One of {GRADES}.")],
+    grade_name: Annotated[
+        str,
+        typer.Argument(metavar="GRADE", help=f"One of {GRADES}.", autocompletion=one_of(Grade)),
+    ],
     because: Annotated[
         str,
         typer.Option("--because", metavar="TEXT", help="Why; recorded in the claim's history."),
@@ -342,7 +346,10 @@ def add_command(
         typer.Option("--quote", metavar="TEXT", help="Exact words on every --url (repeatable)."),
     ] = None,
     grade_name: Annotated[
-        str, typer.Option("--grade", metavar="GRADE", help=f"One of {GRADES}.")
+        str,
+        typer.Option(
+            "--grade", metavar="GRADE", help=f"One of {GRADES}.", autocompletion=one_of(Grade)
+        ),
     ] = "DEMONSTRATED",
     on: Annotated[
         str, typer.Option("--on", metavar="FACET", help="What the grade is on, in words.")
@@ -351,6 +358,7 @@ def add_command(
         str,
         typer.Option(
             "--basis",
+            autocompletion=one_of(Basis),
             metavar="BASIS",
             help=f"What the grade rests on: {BASES} (quotes needs --url and --quote).",
         ),
@@ -370,7 +378,10 @@ def add_command(
         typer.Option("--statement", metavar="TEXT", help="What it says (default: the title)."),
     ] = None,
     kind_name: Annotated[
-        str, typer.Option("--kind", metavar="KIND", help=f"One of {KINDS}.")
+        str,
+        typer.Option(
+            "--kind", metavar="KIND", help=f"One of {KINDS}.", autocompletion=one_of(CLAIM_KINDS)
+        ),
     ] = "guarantee",
     depends_on: Premises = None,
     publisher: Annotated[

@@ -11,6 +11,7 @@ completes nothing, and prints nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,16 @@ def complete_claims(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]
 def complete_sources(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """The ledger's source ids that start with what is typed."""
     return _matching(_ids(ctx).sources, ctx, incomplete)
+
+
+def one_of(values: Iterable[str]) -> Callable[[str], list[str]]:
+    """Completion of a closed set of values (grades, bases, kinds, formats, fields)."""
+    choices = tuple(values)
+
+    def complete(incomplete: str) -> list[str]:
+        return [value for value in choices if value.startswith(incomplete)]
+
+    return complete
 
 
 def _matching(ids: dict[str, str], ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import command, found_if, options, out, today
-from claimledger.cli.completion import complete_claims
+from claimledger.cli.completion import complete_claims, one_of
 from claimledger.cli.options import (
     BASES,
     GRADES,
@@ -20,7 +20,7 @@ from claimledger.cli.options import (
     parse_grade,
 )
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS
+from claimledger.ledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.model import Ledger
@@ -57,10 +57,21 @@ def facet_command(
     ctx: typer.Context,
     claim_id: ClaimId,
     on: Annotated[str, typer.Argument(metavar="FACET", help="What is graded, in words.")],
-    grade: Annotated[str, typer.Option("--grade", metavar="GRADE", help=f"One of {GRADES}.")],
+    grade: Annotated[
+        str,
+        typer.Option(
+            "--grade", metavar="GRADE", help=f"One of {GRADES}.", autocompletion=one_of(Grade)
+        ),
+    ],
     why: Annotated[str, typer.Option("--why", metavar="TEXT", help="Why it has that grade.")],
     basis: Annotated[
-        str, typer.Option("--basis", metavar="BASIS", help=f"What it rests on: {BASES}.")
+        str,
+        typer.Option(
+            "--basis",
+            metavar="BASIS",
+            help=f"What it rests on: {BASES}.",
+            autocompletion=one_of(Basis),
+        ),
     ] = "quotes",
     depends_on: Premises = None,
 ) -> ExitCode:
@@ -99,7 +110,11 @@ def set_command(
     ctx: typer.Context,
     name: Annotated[
         str,
-        typer.Argument(metavar="FIELD", help=f"One of {', '.join(LEDGER_FIELDS)}."),
+        typer.Argument(
+            metavar="FIELD",
+            help=f"One of {', '.join(LEDGER_FIELDS)}.",
+            autocompletion=one_of(LEDGER_FIELDS),
+        ),
     ],
     value: Annotated[
         str,
@@ -286,7 +301,12 @@ def source_command(
     title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Its title.")] = None,
     kind: Annotated[
         str | None,
-        typer.Option("--kind", metavar="KIND", help=f"One of {', '.join(SOURCE_KINDS)}."),
+        typer.Option(
+            "--kind",
+            metavar="KIND",
+            help=f"One of {', '.join(SOURCE_KINDS)}.",
+            autocompletion=one_of(SOURCE_KINDS),
+        ),
     ] = None,
 ) -> ExitCode:
     """Set a source's publisher, title or kind (`move` changes its address).

@@ -31,7 +31,7 @@ from claimledger.cli.app import (
     writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
-from claimledger.cli.completion import complete_sources
+from claimledger.cli.completion import complete_sources, one_of
 from claimledger.cli.options import (
     AllowPrivate,
     AsJson,
@@ -72,7 +72,8 @@ def verify_command(
     url: Annotated[str, typer.Argument(help="The page, http(s) only.")],
     quote: Annotated[str, typer.Argument(help="The exact words to look for.")],
     select: Annotated[
-        str | None, typer.Option("--select", help="CSS selector of the content region.")
+        str | None,
+        typer.Option("--select", metavar="SELECTOR", help="CSS selector of the content region."),
     ] = None,
     as_json: AsJson = False,
     maps: Maps = None,
@@ -134,6 +135,7 @@ RefreshFormat = Annotated[
         "--format",
         "-f",
         metavar="FORMAT",
+        autocompletion=one_of(REFRESH_FORMATS),
         help="text, json, github (workflow annotations on the ledger's lines) or junit "
         "(JUnit XML, a test case per quote check). --json is --format json.",
     ),

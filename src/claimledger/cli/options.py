@@ -96,10 +96,10 @@ Maps = Annotated[
     list[str] | None,
     typer.Option(
         "--map",
-        metavar="PREFIX=REPLACEMENT",
-        help="Fetch URLs starting with PREFIX from REPLACEMENT instead (a mirror, an archive, "
-        "a local copy); evidence stays under the ledger's URL. Repeatable; adds to the "
-        "`map` of claimledger.toml.",
+        metavar="MAP",
+        help="PREFIX=REPLACEMENT: fetch URLs starting with PREFIX from REPLACEMENT instead "
+        "(a mirror, an archive, a local copy); evidence stays under the ledger's URL. "
+        "Repeatable; adds to the `map` of claimledger.toml.",
     ),
 ]
 UserAgent = Annotated[
@@ -109,9 +109,10 @@ Headers = Annotated[
     list[str] | None,
     typer.Option(
         "--header",
-        metavar="'NAME: VALUE'",
-        help="An extra request header, sent only to the site of the pages read (as named, "
-        "not a --map mirror's, not across a redirect to another site). Repeatable.",
+        metavar="HEADER",
+        help="An extra request header, written 'Name: value', sent only to the site of the "
+        "pages read (as named, not a --map mirror's, not across a redirect to another "
+        "site). Repeatable.",
     ),
 ]
 HeadersFor = Annotated[

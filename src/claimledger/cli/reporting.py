@@ -30,6 +30,7 @@ from claimledger.cli.app import (
     out,
     today,
 )
+from claimledger.cli.completion import one_of
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
@@ -55,6 +56,8 @@ def render_command(
         typer.Option(
             "--format",
             "-f",
+            metavar="FORMAT",
+            autocompletion=one_of(FORMATS_SAID.split(", ")),
             help=f"{FORMATS_SAID} (default: what --output's name ends in, else md).",
             show_default=False,
         ),

@@ -1,0 +1,41 @@
+"""Help a reader can scan: commands grouped by task, one placeholder style, and the global
+options said once rather than under every command. Read from the real binary."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from claimledger.cli.app import GLOBAL_OPTIONS_SAID, TASKS, app
+from cli_runner import claimledger
+
+COMMANDS = sorted(info.name or "" for info in app.registered_commands)
+
+
+def test_every_command_is_listed_once_under_its_task_in_the_order_of_the_loop() -> None:
+    shown = claimledger("--help").stdout
+    headings = [line[:-1] for line in shown.splitlines() if line.endswith(":") and line[0] != " "]
+    tasks = [heading for heading in headings if heading in TASKS]
+    assert tasks == list(TASKS)
+    listed = re.findall(r"^  ([a-z]+)  ", shown, flags=re.MULTILINE)
+    assert sorted(listed) == COMMANDS  # each once; none left out of a task
+    assert "Other:" not in shown
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_commands_help_has_one_placeholder_style_and_no_repeated_global_options(
+    name: str,
+) -> None:
+    shown = claimledger(name, "--help").stdout
+    (usage,) = [line for line in shown.splitlines() if line.startswith("Usage:")]
+    placeholders = usage.split("[OPTIONS]")[1].split()
+    for placeholder in placeholders:
+        assert re.fullmatch(r"\[?[A-Z_]+(\.\.\.)?\]?", placeholder), (name, usage)
+    metavars = re.findall(r"^  --?[a-z-]+(?:, --?[a-z-]+)? ([^ ]+)  ", shown, re.MULTILINE)
+    for metavar in metavars:
+        assert re.fullmatch(r"[A-Z_]+", metavar), (name, metavar)
+    options = shown.split("Options:")[1]
+    for option in ("--plain ", "--quiet ", "--verbose ", "--ledger "):
+        assert f"  {option}" not in options and f", {option}" not in options, (name, option)
+    assert " ".join(GLOBAL_OPTIONS_SAID.split()) in " ".join(shown.split())
