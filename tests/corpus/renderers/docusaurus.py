@@ -8,11 +8,13 @@ plugins or components. The classic theme gives every page its real chrome: the
 navbar, the docs sidebar, the table of contents, the footer and the "Edit this page"
 link. The sidebar lists the other pages built with it and, as title-only stub pages,
 the other pages of its folder at its commit. The site's branding (title, navbar and
-footer links, edit URL) is the DBOS documentation's, the one Docusaurus corpus here.
+footer links, edit URL, the repository's docs folder) is the one of the documentation
+the page's URL names: DBOS (docs.dbos.dev) or QuestDB (questdb.com/docs), a
+`Branding` each; a page of another site gets DBOS's.
 
 A page's chrome variant (the job's `chrome` mapping) is site-wide configuration in
-Docusaurus, so the jobs are grouped by version and chrome, and each group is one
-site build:
+Docusaurus, so the jobs are grouped by site, version and chrome, and each group is
+one site build:
 
 * `announcement`: the classic theme's announcementBar (true, or its text);
 * `cookie_banner` (or `consent`): a consent banner injected after the body by an inline plugin of
@@ -40,6 +42,7 @@ import struct
 import subprocess
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -114,10 +117,13 @@ def render(repo: GitRepo, jobs: Sequence[RenderJob]) -> None:
 
 
 def groups(jobs: Iterable[RenderJob]) -> dict[str, list[RenderJob]]:
-    """Jobs that can share a site build: same version side and chrome, each path once."""
+    """Jobs that can share a site build: same site, version side and chrome, each path once."""
     grouped: dict[str, list[RenderJob]] = {}
     for job in jobs:
-        base = json.dumps({"which": job.which, "chrome": dict(job.chrome)}, sort_keys=True)
+        fields: dict[str, Any] = {"which": job.which, "chrome": dict(job.chrome)}
+        if branding(job) is not DBOS:
+            fields["site"] = branding(job).url
+        base = json.dumps(fields, sort_keys=True)
         n = 0
         while True:
             key = f"{job.which}-{hashlib.sha1(f'{base}#{n}'.encode()).hexdigest()[:10]}"
@@ -182,7 +188,8 @@ def prepare_site(site: Path, repo: GitRepo, jobs: Sequence[RenderJob]) -> None:
     (site / "docs").mkdir(parents=True)
     (site / "static").mkdir()
     chrome = jobs[0].chrome
-    (site / "docusaurus.config.js").write_text(site_config(chrome), "utf-8")
+    brand = branding(jobs[0])
+    (site / "docusaurus.config.js").write_text(site_config(chrome, brand), "utf-8")
     (site / "sidebars.js").write_text(SIDEBARS, "utf-8")
     manifest = {"name": f"corpus-site-{site.name}", "private": True}
     (site / "package.json").write_text(json.dumps(manifest), "utf-8")
@@ -239,7 +246,7 @@ def write_siblings(site: Path, repo: GitRepo, job: RenderJob) -> None:
             continue
         if Path(path).name.startswith("_"):
             continue
-        target = site / "docs" / path.removeprefix(DOCS_ROOT)
+        target = site / "docs" / path.removeprefix(branding(job).docs_root)
         if target.exists():
             continue
         front, _ = split_front_matter(repo.show(job.commit, path).decode("utf-8"))
@@ -256,7 +263,8 @@ def sibling_front_matter(front: str) -> str:
 
 def doc_path(job: RenderJob) -> str:
     """Where the page sits under our docs/: its place in the repository's docs folder."""
-    path = job.path[len(DOCS_ROOT) :] if job.path.startswith(DOCS_ROOT) else job.path
+    root = branding(job).docs_root
+    path = job.path[len(root) :] if job.path.startswith(root) else job.path
     return path if path.endswith((".md", ".mdx")) else f"{path}.md"
 
 
@@ -408,19 +416,116 @@ COOKIE_BANNER = (
 )
 
 
-def theme_config(chrome: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Branding:
+    """One documentation site's look in our scratch site: names, links, chrome texts."""
+
+    url: str  # the site's origin, as page URLs start
+    repo: str  # the repository on GitHub
+    docs_root: str  # the repository's docs folder, with its trailing slash
+    title: str
+    tagline: str
+    announcement: str
+    nav_default: list[dict[str, Any]]
+    nav_alt: list[dict[str, Any]]
+    footer: dict[str, Any]
+    cookie_banner: str
+    edit_url: str
+
+
+DBOS = Branding(
+    url=SITE_URL,
+    repo=REPO_URL,
+    docs_root=DOCS_ROOT,
+    title="DBOS Docs",
+    tagline="Durable workflows",
+    announcement=DEFAULT_ANNOUNCEMENT,
+    nav_default=NAV_DEFAULT,
+    nav_alt=NAV_ALT,
+    footer=FOOTER,
+    cookie_banner=COOKIE_BANNER,
+    edit_url=f"{REPO_URL}/tree/main/",
+)
+
+QUESTDB_URL = "https://questdb.com"
+QUESTDB_REPO = "https://github.com/questdb/documentation"
+
+QUESTDB = Branding(
+    url=QUESTDB_URL,
+    repo=QUESTDB_REPO,
+    docs_root="documentation/",
+    title="QuestDB",
+    tagline="QuestDB is the fastest open source time series database",
+    announcement=(
+        "QuestDB Enterprise adds replication and role-based access control. "
+        f'<a href="{QUESTDB_URL}/enterprise/">Learn more</a>'
+    ),
+    nav_default=[
+        {"href": f"{QUESTDB_URL}/", "label": "Home", "position": "left"},
+        {"type": "docSidebar", "sidebarId": "docs", "label": "Docs", "position": "left"},
+        {"href": f"{QUESTDB_URL}/blog/", "label": "Blog", "position": "left"},
+        {"href": f"{QUESTDB_URL}/download/", "label": "Download", "position": "right"},
+        {"href": "https://github.com/questdb/questdb", "label": "GitHub", "position": "right"},
+    ],
+    nav_alt=[
+        {"href": f"{QUESTDB_URL}/", "label": "Product", "position": "left"},
+        {"type": "docSidebar", "sidebarId": "docs", "label": "Documentation", "position": "left"},
+        {"href": f"{QUESTDB_URL}/customers/", "label": "Customers", "position": "left"},
+        {"href": f"{QUESTDB_URL}/pricing/", "label": "Pricing", "position": "left"},
+        {"href": "https://demo.questdb.io", "label": "Live demo", "position": "right"},
+        {"href": "https://slack.questdb.com", "label": "Slack", "position": "right"},
+        {"href": "https://github.com/questdb/questdb", "label": "GitHub", "position": "right"},
+    ],
+    footer={
+        "style": "dark",
+        "links": [
+            {
+                "title": "QuestDB",
+                "items": [
+                    {"label": "Documentation", "href": f"{QUESTDB_URL}/docs/"},
+                    {"label": "Enterprise", "href": f"{QUESTDB_URL}/enterprise/"},
+                ],
+            },
+            {
+                "title": "Community",
+                "items": [
+                    {"label": "Slack", "href": "https://slack.questdb.com"},
+                    {"label": "GitHub", "href": "https://github.com/questdb/questdb"},
+                ],
+            },
+        ],
+        "copyright": "Copyright © QuestDB",
+    },
+    cookie_banner=(
+        '<div id="cookie-consent" class="cookie-banner" role="dialog" aria-label="Cookies">'
+        "<p>We use cookies to improve the documentation and to measure traffic. "
+        f'See our <a href="{QUESTDB_URL}/privacy-notice/">privacy notice</a>.</p>'
+        '<button type="button">Accept</button> <button type="button">Decline</button></div>'
+    ),
+    edit_url=f"{QUESTDB_REPO}/edit/main/",
+)
+
+BRANDINGS: Mapping[str, Branding] = {urlsplit(brand.url).netloc: brand for brand in (DBOS, QUESTDB)}
+
+
+def branding(job: RenderJob) -> Branding:
+    """The site a page belongs to, named by its URL's host (DBOS's when unknown)."""
+    return BRANDINGS.get(urlsplit(job.url).netloc, DBOS)
+
+
+def theme_config(chrome: Mapping[str, Any], brand: Branding = DBOS) -> dict[str, Any]:
     config: dict[str, Any] = {
         "navbar": {
-            "title": "DBOS Docs",
-            "items": NAV_ALT if chrome.get("nav") == "alt" else NAV_DEFAULT,
+            "title": brand.title,
+            "items": brand.nav_alt if chrome.get("nav") == "alt" else brand.nav_default,
         },
-        "footer": FOOTER,
+        "footer": brand.footer,
         "docs": {"sidebar": {"hideable": True}},
         "colorMode": {"respectPrefersColorScheme": True},
     }
     announcement = chrome.get("announcement")
     if announcement:
-        text = announcement if isinstance(announcement, str) else DEFAULT_ANNOUNCEMENT
+        text = announcement if isinstance(announcement, str) else brand.announcement
         config["announcementBar"] = {
             "id": "announcement",
             "content": text,
@@ -431,12 +536,12 @@ def theme_config(chrome: Mapping[str, Any]) -> dict[str, Any]:
     return config
 
 
-def site_config(chrome: Mapping[str, Any]) -> str:
-    """Our docusaurus.config.js for one chrome variant."""
+def site_config(chrome: Mapping[str, Any], brand: Branding = DBOS) -> str:
+    """Our docusaurus.config.js for one site and chrome variant."""
     config = {
-        "title": "DBOS Docs",
-        "tagline": "Durable workflows",
-        "url": SITE_URL,
+        "title": brand.title,
+        "tagline": brand.tagline,
+        "url": brand.url,
         "baseUrl": "/",
         "onBrokenLinks": "ignore",
         "onBrokenAnchors": "ignore",
@@ -451,7 +556,7 @@ def site_config(chrome: Mapping[str, Any]) -> str:
                     "docs": {
                         "routeBasePath": "/",
                         "sidebarPath": "./sidebars.js",
-                        "editUrl": f"{REPO_URL}/tree/main/",
+                        "editUrl": brand.edit_url,
                     },
                     "blog": False,
                     "pages": False,
@@ -459,10 +564,10 @@ def site_config(chrome: Mapping[str, Any]) -> str:
                 },
             ]
         ],
-        "themeConfig": theme_config(chrome),
+        "themeConfig": theme_config(chrome, brand),
     }
     banner = chrome.get("cookie_banner") or chrome.get("consent")
-    plugins = COOKIE_PLUGIN % json.dumps(COOKIE_BANNER) if banner else ""
+    plugins = COOKIE_PLUGIN % json.dumps(brand.cookie_banner) if banner else ""
     return (
         "// Our own minimal site for rendering corpus pages (generated; not the repository's).\n"
         f"const config = {json.dumps(config, indent=2, ensure_ascii=False)};\n"
