@@ -9,6 +9,7 @@ printed where, and what ends up on disk.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 import subprocess
@@ -255,13 +256,11 @@ def bundled_templates() -> dict[str, bytes]:
     return {t.name: t.read_bytes() for t in folder.iterdir() if t.name.endswith(".j2")}
 
 
-def test_init_creates_a_valid_ledger_and_the_templates(tmp_path: Path) -> None:
+def test_init_creates_a_valid_ledger_and_uses_the_packaged_templates(tmp_path: Path) -> None:
     target = tmp_path / "new" / "project"
     result = claimledger("init", str(target))
     assert f"created {target / 'claims.yaml'}" in result.stdout
-    assert (target / "templates").is_dir()
-    copied = {p.name: p.read_bytes() for p in (target / "templates").iterdir()}
-    assert copied == bundled_templates()
+    assert not (target / "templates").exists()  # an upgrade's template fixes reach it
     ledger = load(target / "claims.yaml")
     assert len(ledger.claims) == 1
     claimledger("--ledger", str(target / "claims.yaml"), "check")
@@ -279,7 +278,39 @@ def test_init_with_no_directory_uses_the_current_one(
     monkeypatch.chdir(tmp_path)
     claimledger("init")
     assert (tmp_path / "claims.yaml").is_file()
-    assert (tmp_path / "templates").is_dir()
+
+
+def test_init_templates_copies_them_and_a_render_says_when_the_package_moved_on(
+    tmp_path: Path,
+) -> None:
+    claimledger("init", str(tmp_path), "--templates")
+    copies = tmp_path / "templates"
+    copied = {p.name: p.read_bytes() for p in copies.iterdir() if p.suffix == ".j2"}
+    assert copied == bundled_templates()
+    ledger = str(tmp_path / "claims.yaml")
+
+    def notes() -> list[str]:
+        said = claimledger("--ledger", ledger, "render", "-o", "-").stderr.splitlines()
+        return [line for line in said if line.startswith("claimledger: note: templates/")]
+
+    assert notes() == []  # the copies are the package's own
+    record = json.loads((copies / ".packaged.json").read_text(encoding="utf-8"))
+    assert sorted(record["templates"]) == sorted(bundled_templates())
+
+    older = "{# the report as an older release laid it out #}\n"
+    record["templates"]["report.md.j2"] = hashlib.sha256(older.encode()).hexdigest()
+    (copies / ".packaged.json").write_text(json.dumps(record), encoding="utf-8")
+    (copies / "report.md.j2").write_text(older, encoding="utf-8")
+    assert notes() == [
+        "claimledger: note: templates/report.md.j2 is an unedited copy of an older packaged "
+        "template: delete it to use the package's own"
+    ]
+    (copies / "report.md.j2").write_text(older + "{# and my edit #}\n", encoding="utf-8")
+    assert notes() == [
+        "claimledger: note: templates/report.md.j2 was copied from an older packaged "
+        "template, which has changed since: compare yours with `claimledger init "
+        "--templates DIR`"
+    ]
 
 
 def test_init_never_overwrites_a_ledger(scaffold: Path) -> None:
@@ -297,7 +328,7 @@ def test_init_never_overwrites_a_template(tmp_path: Path) -> None:
     mine = tmp_path / "templates" / names[0]
     mine.parent.mkdir()
     mine.write_text("{# my own report #}\n", encoding="utf-8")
-    result = claimledger("init", str(tmp_path), code=2)
+    result = claimledger("init", str(tmp_path), "--templates", code=2)
     assert_input_error(result, str(mine), "already exists")
     assert mine.read_text(encoding="utf-8") == "{# my own report #}\n"
     assert not (tmp_path / "claims.yaml").exists()

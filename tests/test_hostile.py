@@ -124,7 +124,8 @@ def test_init_refuses_a_dangling_ledger_link_and_a_linked_templates_folder(
     assert not (victim.parent / "new-file").exists()
     (project / "claims.yaml").unlink()
     (project / "templates").symlink_to(victim.parent, target_is_directory=True)
-    refused_link(claimledger("init", str(project), code=2).stderr, project / "templates")
+    refused = claimledger("init", str(project), "--templates", code=2)
+    refused_link(refused.stderr, project / "templates")
     assert sorted(p.name for p in victim.parent.iterdir()) == ["authorized_keys"]
     assert not (project / "claims.yaml").exists()  # all or nothing
 

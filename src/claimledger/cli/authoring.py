@@ -129,21 +129,28 @@ def init_command(
             help="Who reads and grades: the report's author, and its ClaimReview's.",
         ),
     ] = None,
+    copy_templates: Annotated[
+        bool,
+        typer.Option(
+            "--templates",
+            help="Also copy the report templates into templates/ to edit (by default the "
+            "package's own are used, and improve with each release).",
+        ),
+    ] = False,
 ) -> ExitCode:
-    """Scaffold a small valid claims.yaml, its JSON Schema and the default report templates.
+    """Scaffold a small valid claims.yaml and its JSON Schema.
 
     The ledger's first line points editors at ledger.schema.json beside it, for
     validation and completion; its date read is today, its author --author; a .gitignore
-    keeps out/ and the lock file out of the repository. Refuses to overwrite anything
-    already there.
+    keeps out/ and the lock file out of the repository. With --templates, the report
+    templates are copied too, and a render says when the package's have changed since.
+    Refuses to overwrite anything already there.
     """
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.model import ledger_schema
-    from claimledger.report.templates import Templates, packaged_templates, templates_loader
 
     if author is not None and not author.strip():
         raise InputError("--author needs a name")
-    templates = Templates(templates_loader(None))
     ledger_path = directory / "claims.yaml"
     ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
     keep_out = "" if (directory / ".gitignore").exists() else ignored
@@ -151,14 +158,14 @@ def init_command(
         "claims.yaml": _starter(today(), author),
         "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
         **({".gitignore": keep_out} if keep_out else {}),
-        **{f"templates/{name}": templates.source(name) for name in packaged_templates()},
+        **(_template_copies() if copy_templates else {}),
     }
     ledgerfile.scaffold(directory, files)
-    _trust_what_init_made(ledger_path)
-    out.print(
-        f"created {ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/",
-        markup=False,
-    )
+    made = f"{ledger_path} and {directory / 'ledger.schema.json'}"
+    if copy_templates:
+        _trust_what_init_made(ledger_path)
+        made = f"{ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/"
+    out.print(f"created {made}", markup=False)
     if not keep_out:
         lines = " and ".join(line for line in ignored.splitlines() if not line.startswith("#"))
         out.print(f"note: {directory / '.gitignore'} exists; add {lines} to it", markup=False)
@@ -170,6 +177,20 @@ def init_command(
         )
     out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
     return ExitCode.OK
+
+
+def _template_copies() -> dict[str, str]:
+    """The packaged templates as files of templates/, and the record of what each was."""
+    from claimledger import __version__
+    from claimledger.report.templatecopies import COPIES_FILE, copies_record
+    from claimledger.report.templates import Templates, packaged_templates, templates_loader
+
+    templates = Templates(templates_loader(None))
+    packaged = {name: templates.source(name) for name in packaged_templates()}
+    return {
+        **{f"templates/{name}": text for name, text in packaged.items()},
+        f"templates/{COPIES_FILE}": copies_record(packaged, __version__),
+    }
 
 
 GITIGNORE = """\

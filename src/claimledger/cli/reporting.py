@@ -31,7 +31,7 @@ from claimledger.cli.app import (
     today,
 )
 from claimledger.cli.completion import one_of
-from claimledger.errors import EnvironmentProblem, ExitCode, InputError
+from claimledger.errors import EnvironmentProblem, ExitCode, InputError, TemplateError
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store import EvidenceStore
@@ -148,7 +148,33 @@ def _workspace_templates(opts: Options) -> Path | None:
     folder = opts.home / "templates"
     if not folder.is_dir():
         return None
-    return folder if workspace(opts, opts.load(), templates=True).trusted else None
+    if not workspace(opts, opts.load(), templates=True).trusted:
+        return None
+    for line in _stale_copies(folder):
+        err.print(f"claimledger: note: {line}", markup=False)
+    return folder
+
+
+def _stale_copies(folder: Path) -> list[str]:
+    """The copies in `folder` whose packaged originals changed since `init --templates`."""
+    from claimledger.report.templatecopies import COPIES_FILE, copied_fingerprints, stale_copies
+    from claimledger.report.templatefiles import read_template
+    from claimledger.report.templates import Templates, packaged_templates, templates_loader
+
+    try:
+        copied = copied_fingerprints(read_template(folder, [COPIES_FILE]))
+    except (FileNotFoundError, TemplateError):
+        return []  # copied by hand, or the record is gone: nothing to compare
+    packaged = Templates(templates_loader(None))
+    copies, originals = {}, {}
+    ours = set(packaged_templates())  # the record is the checkout's: only our names are read
+    for name in copied.keys() & ours:
+        try:
+            copies[name] = read_template(folder, name.split("/"))
+            originals[name] = packaged.source(name)
+        except (FileNotFoundError, TemplateError, LookupError):
+            continue  # deleted or renamed: the package's own, or not a template of ours
+    return stale_copies(copied, copies, originals)
 
 
 def format_named_by(output: str | None) -> str:
