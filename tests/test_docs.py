@@ -128,3 +128,44 @@ def test_the_render_help_names_every_format() -> None:
     from claimledger.report.formats import FORMAT_NAMES
 
     assert ", ".join(FORMAT_NAMES) == FORMATS_SAID
+
+
+# --------------------------------------------------------------------------- the tour
+
+
+@pytest.fixture(scope="module")
+def demo_output(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Path]:
+    """What `claimledger demo` prints, line by line, and where it left its ledger."""
+    directory = tmp_path_factory.mktemp("tour") / "demo"
+    printed = claimledger("demo", str(directory)).stdout
+    return printed.splitlines(), directory / "claims.yaml"
+
+
+def cells(line: str) -> tuple[str, ...]:
+    """A table row as its cells' text (the README may show a row at another width)."""
+    return tuple(cell.strip() for cell in line.strip().strip("│┃").split("│"))
+
+
+def test_the_tours_output_is_what_the_demo_prints(
+    readme: str, demo_output: tuple[list[str], Path]
+) -> None:
+    printed, _ = demo_output
+    rows = {cells(line) for line in printed if line.startswith("│")}
+    blocks = fenced_blocks(section(readme, "A tour"), "text")
+    assert len(blocks) >= 4
+    for line in (line for block in blocks for line in block.splitlines()):
+        if line.startswith("│"):
+            assert cells(line) in rows, line
+        elif line.startswith(("┏", "┃", "┡", "└")):
+            continue  # borders and headings: their width is the terminal's
+        else:
+            assert line in printed, line
+
+
+def test_the_tours_counts_are_the_bundled_ledgers(
+    readme: str, demo_output: tuple[list[str], Path]
+) -> None:
+    ledger = load(demo_output[1])
+    said = re.search(r"(\d+)\s+claims, (\d+) sources\)", section(readme, "A tour"))
+    assert said is not None
+    assert (int(said.group(1)), int(said.group(2))) == (len(ledger.claims), len(ledger.sources))

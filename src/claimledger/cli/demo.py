@@ -31,6 +31,7 @@ def demo_command(
     from claimledger.ledger.file import load
     from claimledger.workspace.demo import (
         ARCHIVE_HOST,
+        DEMO_NEXT,
         demo_data,
         demo_steps,
         demo_url_map,
@@ -50,6 +51,8 @@ def demo_command(
                 server.switch(step.version)
             if step.title:
                 out.rule(step.title, align="left", style="bold")
+            if step.says:
+                out.print(step.says, markup=False, style="italic")
             code = _run_step(ledger_path, step.args)
             if code not in (ExitCode.OK, ExitCode.FOUND):
                 return code
@@ -60,6 +63,8 @@ def demo_command(
         f" the ledger is {ledger_path}",
         markup=False,
     )
+    html = report.with_suffix(".html")
+    out.print(DEMO_NEXT.format(report=html, ledger=ledger_path), markup=False)
     return ExitCode.OK
 
 

@@ -225,6 +225,7 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
     from claimledger.cli.lines import (
         claim_summary,
         fetch_json,
+        needs_a_look,
         needs_attention,
         source_notes,
         to_json,
@@ -253,7 +254,11 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
         from claimledger.cli.views import summary_table  # rich: for the table alone
 
         quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
-        out.print(summary_table(rows, f"Refresh: {quotes} quote checks on {pages} sources"))
+        title = f"Refresh: {quotes} quote checks on {pages} sources"
+        if output().plain or any(needs_a_look(row) for row in rows):
+            out.print(summary_table(rows, title))
+        else:  # no row to show: no empty table
+            out.print(f"{title}\n{len(rows)} of {len(rows)} claims verified on every source")
         for line in [*source_notes(ledger, fetches), *after_lines(done)]:
             out.print(line, markup=False)
         verbose = output().verbose

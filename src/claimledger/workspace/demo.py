@@ -83,11 +83,13 @@ def demo_data() -> Traversable:
 @dataclass(frozen=True)
 class DemoStep:
     """One command of the demo's story: its heading (empty: no heading of its own), the
-    version of the pages to serve first (None: as they are), and its arguments."""
+    version of the pages to serve first (None: as they are), its arguments, and what it
+    shows and where to look (printed under the heading)."""
 
     title: str
     version: str | None
     args: tuple[str, ...]
+    says: str = ""
 
 
 ARCHIVE_HOST = "web.archive.org"
@@ -106,28 +108,77 @@ def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
     )
     return [
         DemoStep(
-            f"1. refresh against the pages as read on {date_read}", None, ("refresh", *mapped)
+            f"1. refresh against the pages as read on {date_read}",
+            None,
+            ("refresh", *mapped),
+            "Every quote is looked for on its page as it read the day the teardown was "
+            "written, and on the web archive's copy of that day. All verify on the pages; "
+            "one quote was never on its blog post in the ledger's words: see the last line.",
         ),
-        DemoStep("2. the pages change: refresh again", "later", ("refresh", *mapped)),
-        DemoStep("3. what drifted, word by word", None, ("diff",)),
+        DemoStep(
+            "2. the pages change: refresh again",
+            "later",
+            ("refresh", *mapped),
+            "Months later: one sentence reworded (handled -> served), one guarantee "
+            "reversed (synchronous -> asynchronous), one paragraph removed, one page moved "
+            "(301) and one gone (404), and boilerplate changed everywhere. The table lists "
+            "the claims that need a look; the notes under it say what happened to each page.",
+        ),
+        DemoStep(
+            "3. what drifted, word by word",
+            None,
+            ("diff",),
+            "Each quote that is not verified against the page's own words. A `!` marks a "
+            "word that changes the meaning; MEANING CHANGED is never adopted without you.",
+        ),
         DemoStep(
             "4. allow the ledger's artifact command to run (a program: read it first)",
             None,
             ("trust",),
+            "A cloned teardown's programs never run until you allow them, exactly as they are.",
         ),
-        DemoStep("5. what the evidence does to the grades", None, ("regrade",)),
-        DemoStep("6. apply the grade changes", None, ("regrade", "--write")),
+        DemoStep(
+            "5. what the evidence does to the grades",
+            None,
+            ("regrade",),
+            "Named rules propose each grade change, and why; a claim that rests on one "
+            "that falls is capped with it. Nothing is written yet.",
+        ),
+        DemoStep(
+            "6. apply the grade changes",
+            None,
+            ("regrade", "--write"),
+            "The proposals written to claims.yaml, each in its claim's history.",
+        ),
         DemoStep(
             "7. accept the harmless rewordings (a reversed one is refused)",
             None,
             ("accept", "--all-drifted"),
+            "The reworded quote takes the page's words; the reversed guarantee is refused "
+            "and stays for you to judge (`accept CLAIM --even-if-meaning-changed`).",
         ),
         DemoStep(
-            "8. refresh once more: the adopted wording now verifies", None, ("refresh", *mapped)
+            "8. refresh once more: the adopted wording now verifies",
+            None,
+            ("refresh", *mapped),
         ),
-        DemoStep("9. render the report", None, ("render",)),
+        DemoStep(
+            "9. render the report",
+            None,
+            ("render",),
+            "The teardown as a reader sees it: findings first, then every claim with its "
+            "grade, quotes and how well each is cross-checked.",
+        ),
         DemoStep("", None, ("render", "--format", "html")),
     ]
+
+
+DEMO_NEXT = (
+    "next: open {report} in a browser; then try `claimledger --ledger {ledger} status`, "
+    "`... explain sync-sqlite` (why a grade is what it is) and `... history one-instance`; "
+    "to start your own teardown: `claimledger init my-teardown`"
+)
+"""What the demo says last: where to look, and what to run next."""
 
 
 def demo_url_map(base_url: str, hosts: Iterable[str]) -> list[str]:
