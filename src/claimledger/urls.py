@@ -21,7 +21,7 @@ import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from claimledger.addresses import is_public
 from claimledger.errors import InputError
@@ -215,6 +215,34 @@ def fetch_target(url: str) -> tuple[str, tuple[int, int] | None]:
         raw = f"https://raw.githubusercontent.com/{blob['owner']}/{blob['repo']}/{blob['rest']}"
         return raw, line_range
     return base, line_range
+
+
+def page_key(url: str) -> tuple[str, tuple[int, int] | None]:
+    """What makes two ledger URLs one source: the page fetched (a fragment other than a
+    line range, and a trailing slash, change nothing) and the lines it names."""
+    target, lines = fetch_target(url)
+    parts = urlsplit(target)
+    path = parts.path.rstrip("/") or "/"
+    key = urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+    return key, lines
+
+
+_CODE_SUFFIXES = (".py", ".rs", ".go", ".ts", ".tsx", ".js", ".java", ".c", ".h", ".cc", ".rb")
+
+
+def kind_of_page(url: str) -> str:
+    """What a source probably is, from its address: a blog post, a changelog or release
+    notes, a source file, else the docs (`add` says what it chose; `source --kind` sets it)."""
+    parts = urlsplit(url)
+    host, path = (parts.hostname or "").lower(), parts.path.lower()
+    segments = [segment for segment in path.split("/") if segment]
+    if host.startswith("blog.") or "blog" in segments or "posts" in segments:
+        return "blog"
+    if any(word in path for word in ("changelog", "release-notes", "releases", "news.md")):
+        return "changelog"
+    if path.endswith(_CODE_SUFFIXES):
+        return "source"
+    return "docs"
 
 
 def line_range_of(fragment: str) -> tuple[int, int] | None:

@@ -4,7 +4,16 @@
 module, and `views` builds what they print.
 """
 
-from claimledger.cli import authoring, demo, editing, evidence, grading, reporting, trusting
+from claimledger.cli import (
+    authoring,
+    demo,
+    editing,
+    evidence,
+    grading,
+    reporting,
+    revising,
+    trusting,
+)
 from claimledger.cli.app import app
 
 __all__ = [
@@ -16,6 +25,7 @@ __all__ = [
     "grading",
     "main",
     "reporting",
+    "revising",
     "trusting",
 ]
 

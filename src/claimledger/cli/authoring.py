@@ -43,7 +43,11 @@ from claimledger.errors import ExitCode, InputError, LedgerError
 from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
+    from collections.abc import Sequence
+
+    from claimledger.cli.app import Options
     from claimledger.evidence.refresh import Page
+    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Ledger
     from claimledger.records import FetchRecord, Relocation
 
@@ -84,7 +88,15 @@ def check_command(
             }
         )
         return ExitCode.OK
+    from claimledger.ledger.edits import unused_sources
+
     grades = ", ".join(f"{n} {grade}" for grade, n in counts.items())
+    for source_id in unused_sources(ledger):
+        err.print(
+            f"claimledger: warning: source {source_id} is quoted by no claim: remove it with "
+            f"`claimledger source {source_id} --remove`",
+            markup=False,
+        )
     out.print(
         f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
         f"{_counted(len(ledger.sources), 'source')}, {_counted(facets, 'facet')} ({grades})",
@@ -430,12 +442,9 @@ def add_command(
     Example: claimledger add output-gate --url https://developers.cloudflare.com/durable-objects/reference/glossary/
     --quote "any new outgoing network messages will be held back" --section guarantees
     """
-    from claimledger.evidence.pageread import check_page, page_title
-    from claimledger.evidence.service import read_pages_once
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import FetchOptions
-    from claimledger.urls import shown
 
     urls, quotes = urls or [], quotes or []
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
@@ -452,6 +461,54 @@ def add_command(
         maps=tuple(maps or ()),
         allow_private=allow_private,
     )
+    titles = verified_on_pages(opts, ledger, given, quotes)
+    draft = edits.NewClaim(
+        id=claim_id,
+        section=section,
+        title=title or claim_id,
+        statement=statement or (title or claim_id),
+        kind=kind,
+        quotes=tuple(quotes),
+        urls=tuple(urls),
+        grade=grade,
+        on=on,
+        depends_on=tuple(depends_on or ()),
+        publisher=publisher,
+        titles=titles,
+        basis=basis,
+        why=why,
+        date=today(),
+    )
+    after = ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
+    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(len(urls), 'source')}"
+    out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
+    for line in new_sources_said(ledger, after):
+        out.print(line, markup=False)
+    return ExitCode.OK
+
+
+def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
+    """Each source a command added, with the kind and publisher it was given, so that a
+    wrong guess is seen and set right (a blog post is not the docs)."""
+    return [
+        f"new source {source.id}: kind {source.kind}, publisher {source.publisher} (set "
+        f"either with `claimledger source {source.id} --kind KIND --publisher NAME`)"
+        for source in after.sources.values()
+        if source.id not in before.sources
+    ]
+
+
+def verified_on_pages(
+    opts: Options, ledger: Ledger, given: FetchOptions, quotes: Sequence[str]
+) -> dict[str, str | None]:
+    """Read each page of `given` once and find every quote on each; nothing may be written
+    unless every one is verified (InputError with each page's closest wording otherwise).
+    The pages' titles, for the sources they become."""
+    from claimledger.evidence.pageread import check_page, page_title
+    from claimledger.evidence.service import read_pages_once
+    from claimledger.urls import shown
+
+    urls = list(given.pages)
     policy, url_map, _ = fetch_settings(opts, given, ledger)
     check_page_urls(urls, "--url ", policy)
     pages: dict[str, Page] = read_pages_once(urls, policy, url_map)
@@ -470,27 +527,7 @@ def add_command(
                 problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
     if problems:
         raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
-    draft = edits.NewClaim(
-        id=claim_id,
-        section=section,
-        title=title or claim_id,
-        statement=statement or (title or claim_id),
-        kind=kind,
-        quotes=tuple(quotes),
-        urls=tuple(urls),
-        grade=grade,
-        on=on,
-        depends_on=tuple(depends_on or ()),
-        publisher=publisher,
-        titles={url: page_title(pages[url]) for url in urls},
-        basis=basis,
-        why=why,
-        date=today(),
-    )
-    ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
-    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(len(urls), 'source')}"
-    out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
-    return ExitCode.OK
+    return {url: page_title(pages[url]) for url in urls}
 
 
 def _check_new_claim(

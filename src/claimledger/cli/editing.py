@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import command, found_if, options, out, today
-from claimledger.cli.completion import complete_claims, one_of
+from claimledger.cli.completion import complete_claims, complete_sources, one_of
 from claimledger.cli.options import (
     BASES,
     GRADES,
@@ -308,8 +308,21 @@ def source_command(
             autocompletion=one_of(SOURCE_KINDS),
         ),
     ] = None,
+    remove: Annotated[
+        bool, typer.Option("--remove", help="Remove it (only when no quote rests on it).")
+    ] = False,
+    merge_into: Annotated[
+        str | None,
+        typer.Option(
+            "--merge-into",
+            metavar="SOURCE",
+            help="Let its quotes rest on SOURCE instead, and remove it (one page, one source).",
+            autocompletion=complete_sources,
+        ),
+    ] = None,
 ) -> ExitCode:
-    """Set a source's publisher, title or kind (`move` changes its address).
+    """Set a source's publisher, title or kind, or remove or merge it (`move` changes its
+    address).
 
     Two sources of one publisher count once toward a claim's independent sources: a
     vendor's docs and its blog are one publisher, whatever their hosts.
@@ -319,6 +332,12 @@ def source_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
+    if remove or merge_into is not None:
+        if remove and merge_into is not None:
+            raise InputError("--remove and --merge-into exclude each other")
+        if publisher is not None or title is not None or kind is not None:
+            raise InputError("remove or merge a source, or set its fields: not both at once")
+        return _source_goes(ctx, source_id, merge_into)
     fields = {"publisher": publisher, "title": title, "kind": kind}
     given = {name: value.strip() for name, value in fields.items() if value is not None}
     if not given:
@@ -335,4 +354,20 @@ def source_command(
     ledgerfile.update(options(ctx).ledger, change)
     for name, value in given.items():
         out.print(f"{source_id}: {name} is now {value}", markup=False)
+    return ExitCode.OK
+
+
+def _source_goes(ctx: typer.Context, source_id: str, into: str | None) -> ExitCode:
+    """Remove a source no quote rests on, or merge it into another."""
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+
+    def change(text: str, ledger: Ledger) -> str:
+        if into is None:
+            return edits.remove_source(text, ledger, source_id)
+        return edits.merge_source(text, ledger, source_id, into)
+
+    ledgerfile.update(options(ctx).ledger, change)
+    said = "removed" if into is None else f"merged into {into} (its quotes rest on {into})"
+    out.print(f"{source_id}: {said}", markup=False)
     return ExitCode.OK

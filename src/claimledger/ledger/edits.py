@@ -35,12 +35,13 @@ from claimledger.ledger.yamledit import (
     has_key,
     node_at,
     remove_item,
+    remove_key,
     scalar_edit,
     set_scalar,
     tree_of,
 )
 from claimledger.records import Adoption
-from claimledger.urls import publisher_of, shown
+from claimledger.urls import kind_of_page, page_key, publisher_of, shown
 
 
 def claim_index(ledger: Ledger, claim_id: str) -> int:
@@ -204,24 +205,10 @@ class NewClaim:
 
 
 def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
-    """Append a new claim, adding a source for each URL the ledger does not know yet."""
+    """Append a new claim, adding a source for each page the ledger does not know yet."""
     if draft.id in ledger.claim_ids:
         raise ConflictError(f"claim '{draft.id}' already exists")
-    known = {source.url: source.id for source in ledger.sources.values()}
-    taken = set(ledger.sources)
-    source_ids = []
-    for url in draft.urls:
-        if url not in known:
-            known[url] = _source_id_for(url, taken)
-            taken.add(known[url])
-            source = {
-                "url": url,
-                "title": draft.titles.get(url) or shown(url),
-                "kind": "docs",
-                "publisher": draft.publisher or publisher_of(url),
-            }
-            text = add_key(text, ("sources",), known[url], source)
-        source_ids.append(known[url])
+    text, source_ids = _sources_for(text, ledger, draft.urls, draft.titles, draft.publisher)
     claim: dict[str, Any] = {
         "id": draft.id,
         "section": draft.section or ledger.sections[0].id,
@@ -241,6 +228,137 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
         entry = history_entry(date=draft.date, by="add", why=_creation(draft, len(draft.urls)))
         claim["history"] = [FlowMap(entry)]
     return append_block_item(text, ("claims",), claim)
+
+
+def _sources_for(
+    text: str,
+    ledger: Ledger,
+    urls: Sequence[str],
+    titles: Mapping[str, str | None],
+    publisher: str | None,
+) -> tuple[str, list[str]]:
+    """The source id of each URL: the ledger's source for that page (its fragment or a
+    trailing slash make no second source), else a new one added with its kind guessed."""
+    known = {page_key(source.url): source.id for source in ledger.sources.values()}
+    taken = set(ledger.sources)
+    source_ids = []
+    for url in urls:
+        key = page_key(url)
+        if key not in known:
+            known[key] = _source_id_for(url, taken)
+            taken.add(known[key])
+            source = {
+                "url": url,
+                "title": titles.get(url) or shown(url),
+                "kind": kind_of_page(url),
+                "publisher": publisher or publisher_of(url),
+            }
+            text = add_key(text, ("sources",), known[key], source)
+        if known[key] not in source_ids:
+            source_ids.append(known[key])
+    return text, source_ids
+
+
+def add_quote(
+    text: str,
+    ledger: Ledger,
+    claim_id: str,
+    quote: str,
+    urls: Sequence[str],
+    *,
+    titles: Mapping[str, str | None],
+    publisher: str | None,
+    date: dt.date,
+) -> str:
+    """Add a quote, verified on `urls`, to an existing claim (new pages become sources)."""
+    claim = ledger.claim(claim_id)
+    if any(existing.text == quote for existing in claim.quotes):
+        raise ConflictError(f"claim '{claim_id}' already quotes {quote!r}")
+    text, source_ids = _sources_for(text, ledger, urls, titles, publisher)
+    index = claim_index(ledger, claim_id)
+    item = {"text": quote, "sources": FlowList(source_ids)}
+    if claim.quotes:
+        text = append_item(text, ("claims", index, "quotes"), item)
+    else:
+        claim_node = node_at(compose(text), ("claims", index))
+        text = apply_edits(text, [add_key_edit(text, claim_node, "quotes", [item])])
+    why = f"quote added, verified on {len(source_ids)} source{'s' if len(source_ids) != 1 else ''}"
+    entry = history_entry(date=date, by="person", why=why, quote_now=quote)
+    return _with_history(_still_valid(text, "adding the quote"), claim_id, entry)
+
+
+CLAIM_TEXT_FIELDS = ("title", "statement", "section", "falsified_if")
+"""The parts of a claim its author words: `edit` sets them in place."""
+
+
+def set_claim_fields(
+    text: str, ledger: Ledger, claim_id: str, fields: Mapping[str, str], *, date: dt.date
+) -> str:
+    """Reword a claim or move it to another section, in place; the claim's history says
+    which parts changed (a revision is an act of its author: it ends a review)."""
+    claim = ledger.claim(claim_id)
+    index = claim_index(ledger, claim_id)
+    sections = [section.id for section in ledger.sections]
+    if "section" in fields and fields["section"] not in sections:
+        wanted = fields["section"]
+        raise InputError(
+            f"--section {wanted!r} is not a section{did_you_mean(wanted, sections)}; "
+            f"the sections are {', '.join(sections)}"
+        )
+    changed = [name for name, value in fields.items() if getattr(claim, name) != value]
+    for name in changed:
+        root = compose(text)
+        if has_key(root, ("claims", index), name):
+            text = set_scalar(text, ("claims", index, name), fields[name])
+        else:
+            node = node_at(root, ("claims", index))
+            text = apply_edits(text, [add_key_edit(text, node, name, fields[name])])
+    if not changed:
+        return text
+    entry = history_entry(date=date, by="person", why=f"revised: {', '.join(changed)}")
+    return _with_history(_still_valid(text, "revising the claim"), claim_id, entry)
+
+
+def remove_source(text: str, ledger: Ledger, source_id: str) -> str:
+    """Remove a source no quote rests on (one that a quote names is refused: remove or
+    move the quotes first)."""
+    ledger.source(source_id)
+    users = sorted(
+        {claim.id for claim in ledger.claims for q in claim.quotes if source_id in q.sources}
+    )
+    if users:
+        raise ConflictError(
+            f"source '{source_id}' is quoted by {', '.join(users)}: remove those quotes first, "
+            f"or merge it into another source with `source {source_id} --merge-into OTHER`"
+        )
+    return _still_valid(remove_key(text, ("sources",), source_id), "removing the source")
+
+
+def merge_source(text: str, ledger: Ledger, source_id: str, into: str) -> str:
+    """Let every quote on `source_id` rest on `into` instead, and remove `source_id`: two
+    entries for one page become one."""
+    ledger.source(source_id)
+    ledger.source(into)
+    if into == source_id:
+        raise InputError("a source cannot be merged into itself")
+    for index, claim in enumerate(ledger.claims):
+        for number, quote in enumerate(claim.quotes):
+            if source_id not in quote.sources:
+                continue
+            path = ("claims", index, "quotes", number, "sources")
+            at = quote.sources.index(source_id)
+            if into in quote.sources:  # it rests on both already: once is enough
+                text = remove_item(text, path, at)
+            else:
+                text = set_scalar(text, (*path, at), into)
+    fresh = parse(text)
+    return remove_source(text, fresh, source_id)
+
+
+def unused_sources(ledger: Ledger) -> list[str]:
+    """Sources no quote rests on: left behind by `remove`, they are listed by `check`."""
+    used = {s for claim in ledger.claims for quote in claim.quotes for s in quote.sources}
+    return sorted(set(ledger.sources) - used)
 
 
 def _creation(draft: NewClaim, sources: int) -> str:

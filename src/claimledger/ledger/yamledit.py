@@ -208,6 +208,23 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
     return apply_edits(text, [(start, end, "")])
 
 
+def remove_key(text: str, map_path: NodePath, key: str) -> str:
+    """Remove `key` and its value from the block mapping at `map_path`, with the lines
+    they occupy (and the blank lines after, as `remove_item` does for an item)."""
+    mapping = node_at(compose(text), map_path)
+    assert isinstance(mapping, yaml.MappingNode) and not mapping.flow_style
+    pairs = mapping.value
+    index = next(i for i, (name, _) in enumerate(pairs) if name.value == key)
+    name, value = pairs[index]
+    start = text.rfind("\n", 0, name.start_mark.index) + 1
+    end = _after_content(text, value)
+    if index + 1 < len(pairs):
+        end = _past_blank_lines(text, end)
+    else:
+        start = _before_blank_lines(text, start)
+    return apply_edits(text, [(start, end, "")])
+
+
 def _past_blank_lines(text: str, at: int) -> int:
     while at < len(text) and not text[at:].split("\n", 1)[0].strip():
         newline = text.find("\n", at)

@@ -1,0 +1,179 @@
+"""Commands that revise what a ledger already holds: quote (one more quote for a claim)
+and edit (a claim's words, its section, its falsifier)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess  # the user's own editor, as the user named it
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from claimledger.cli.app import command, options, out, today
+from claimledger.cli.authoring import new_sources_said, verified_on_pages
+from claimledger.cli.options import (
+    AllowPrivate,
+    ClaimId,
+    Headers,
+    HeadersFor,
+    Maps,
+    Timeout,
+    UserAgent,
+)
+from claimledger.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from claimledger.ledger.model import Ledger
+
+
+@command("quote")
+def quote_command(
+    ctx: typer.Context,
+    claim_id: ClaimId,
+    quote: Annotated[str, typer.Argument(metavar="QUOTE", help="The exact words.")],
+    urls: Annotated[
+        list[str],
+        typer.Option("--url", metavar="URL", help="A page that carries them (repeatable)."),
+    ],
+    publisher: Annotated[
+        str | None,
+        typer.Option("--publisher", metavar="NAME", help="Who publishes a new source."),
+    ] = None,
+    maps: Maps = None,
+    timeout: Timeout = None,
+    user_agent: UserAgent = None,
+    headers: Headers = None,
+    header_for: HeadersFor = None,
+    allow_private: AllowPrivate = False,
+) -> ExitCode:
+    """Add a quote to a claim, verified on every --url before anything is written.
+
+    A page the ledger already has (with or without its #fragment or trailing slash) is
+    its source again; a new page becomes a new source, its kind guessed and said.
+
+    Example: claimledger quote output-gate "until the write has completed" --url URL
+    """
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.config import FetchOptions
+
+    if not quote.strip():
+        raise InputError("QUOTE is empty")
+    opts = options(ctx)
+    ledger = opts.load()
+    ledger.claim(claim_id)  # a did-you-mean before anything is fetched
+    given = FetchOptions(
+        timeout=timeout,
+        user_agent=user_agent,
+        headers=tuple(headers or ()),
+        header_origins=tuple(header_for or ()),
+        pages=tuple(urls),
+        maps=tuple(maps or ()),
+        allow_private=allow_private,
+    )
+    titles = verified_on_pages(opts, ledger, given, [quote])
+
+    def change(text: str, fresh: Ledger) -> str:
+        return edits.add_quote(
+            text, fresh, claim_id, quote, urls, titles=titles, publisher=publisher, date=today()
+        )
+
+    after = ledgerfile.update(opts.ledger, change)
+    number = len(after.claim(claim_id).quotes)
+    out.print(f"{claim_id} #{number}: verified on {len(urls)} page(s); added", markup=False)
+    for line in new_sources_said(ledger, after):
+        out.print(line, markup=False)
+    return ExitCode.OK
+
+
+EDITABLE = {"title": "title", "statement": "statement", "falsifier": "falsified_if"}
+"""What `edit --editor PART` opens, by the name the command line gives it."""
+
+
+@command("edit")
+def edit_command(
+    ctx: typer.Context,
+    claim_id: ClaimId,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Its heading.")
+    ] = None,
+    statement: Annotated[
+        str | None, typer.Option("--statement", metavar="TEXT", help="What it says.")
+    ] = None,
+    section: Annotated[
+        str | None, typer.Option("--section", metavar="SECTION", help="The section it is in.")
+    ] = None,
+    falsifier: Annotated[
+        str | None,
+        typer.Option("--falsifier", metavar="TEXT", help="What would show the claim false."),
+    ] = None,
+    editor: Annotated[
+        str | None,
+        typer.Option(
+            "--editor",
+            metavar="PART",
+            help="Write the title, statement or falsifier in $EDITOR (long prose).",
+        ),
+    ] = None,
+) -> ExitCode:
+    """Reword a claim, move it to another section, or set its falsifier.
+
+    The ledger is changed in place, its history says which parts were revised, and a
+    claim that was in review leaves it (revising the claim is its author's answer).
+
+    Example: claimledger edit message-size --statement "A message may be up to 128 KB."
+    """
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+
+    given = {"title": title, "statement": statement, "section": section}
+    fields = {name: value for name, value in given.items() if value is not None}
+    if falsifier is not None:
+        fields["falsified_if"] = falsifier
+    opts = options(ctx)
+    if editor is not None:
+        part = _editable(editor)
+        fields[part] = _written_in_editor(getattr(opts.load().claim(claim_id), part) or "")
+    if not fields:
+        raise InputError("say what to change: --title, --statement, --section, --falsifier")
+    empty = [name for name, value in fields.items() if not value.strip()]
+    if empty:
+        raise InputError(f"{', '.join(empty)} must not be empty")
+    clean = {name: " ".join(value.split()) for name, value in fields.items()}
+
+    def change(text: str, fresh: Ledger) -> str:
+        return edits.set_claim_fields(text, fresh, claim_id, clean, date=today())
+
+    before = opts.load().claim(claim_id)
+    after = ledgerfile.update(opts.ledger, change).claim(claim_id)
+    changed = [name for name in clean if getattr(before, name) != getattr(after, name)]
+    said = ", ".join(changed) if changed else "nothing (it already says that)"
+    out.print(f"{claim_id}: revised {said}", markup=False)
+    return ExitCode.OK
+
+
+def _editable(part: str) -> str:
+    if part not in EDITABLE:
+        raise InputError(f"--editor {part!r}: one of {', '.join(EDITABLE)}")
+    return EDITABLE[part]
+
+
+def _written_in_editor(text: str) -> str:
+    """The text after the user edits it in $VISUAL or $EDITOR, as git runs it (a missing
+    editor, or one that fails, is bad input: nothing is written)."""
+    command = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not command:
+        raise InputError("--editor: set $EDITOR (or $VISUAL) to the editor to open")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "claimledger-edit.txt"
+        path.write_text(text + "\n", encoding="utf-8")
+        try:
+            done = subprocess.run([*shlex.split(command), str(path)], check=False)
+        except OSError as error:
+            raise InputError(f"--editor: cannot run {command!r}: {error.strerror}") from None
+        if done.returncode != 0:
+            raise InputError(f"--editor: {command!r} exited {done.returncode}; nothing written")
+        return path.read_text(encoding="utf-8").strip()

@@ -1,0 +1,164 @@
+"""Every part of a ledger edited from the command line, through the real binary: a quote
+added to a claim, a claim's words and section, a source removed or merged, one source
+per page, and the kind a new source is given said out loud."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimledger.ledger.file import load
+from claimledger.urls import kind_of_page, page_key
+from cli_runner import Cli
+from evidence_site import ALARM, DURABLE, ORDERED, page, serve_v1, write_ledger
+from webserver import PageServer
+
+CONSOLE_SCRIPT = Path(sys.executable).with_name("claimledger")
+EXTRA = "Each write is acknowledged once two replicas hold it."
+
+
+@pytest.fixture
+def site(tmp_path: Path, page_server: PageServer) -> Cli:
+    serve_v1(page_server)
+    page_server.set_page("/guide", page("An opening line.", DURABLE, ORDERED, EXTRA))
+    page_server.set_page("/blog/2026/replication", page(EXTRA))
+    return Cli(write_ledger(tmp_path, page_server))
+
+
+def test_a_quote_is_added_to_a_claim_on_the_pages_source_whatever_its_fragment(
+    site: Cli, page_server: PageServer
+) -> None:
+    before = site.ledger.read_text(encoding="utf-8")
+    said = site(
+        "quote", "durable", EXTRA, "--url", page_server.url("/guide#replication"),
+        "--allow-private",
+    ).stdout  # fmt: skip
+    assert said.splitlines() == ["durable #3: verified on 1 page(s); added"]  # no new source
+    ledger = load(site.ledger)
+    assert ledger.claim("durable").quotes[-1].text == EXTRA
+    assert ledger.claim("durable").quotes[-1].sources == ("guide",)
+    assert ledger.claim("durable").history[-1].why == "quote added, verified on 1 source"
+    after = site.ledger.read_text(encoding="utf-8")
+    assert after.startswith(before.split("claims:")[0])  # sources and comments untouched
+    assert "# A small ledger for the evidence commands" in after
+
+
+def test_a_quote_not_on_its_page_writes_nothing(site: Cli, page_server: PageServer) -> None:
+    before = site.ledger.read_bytes()
+    refused = site(
+        "quote", "durable", "Writes are never lost.", "--url", page_server.url("/other"),
+        "--allow-private", code=2,
+    )  # fmt: skip
+    assert "nothing written" in refused.stderr
+    assert site.ledger.read_bytes() == before
+
+
+def test_a_new_page_becomes_a_source_with_its_kind_guessed_and_said(
+    site: Cli, page_server: PageServer
+) -> None:
+    url = page_server.url("/blog/2026/replication")
+    said = site("quote", "durable", EXTRA, "--url", url, "--allow-private").stdout.splitlines()
+    assert said[1] == (
+        "new source replication: kind blog, publisher 127.0.0.1 (set either with "
+        "`claimledger source replication --kind KIND --publisher NAME`)"
+    )
+    assert load(site.ledger).sources["replication"].kind == "blog"
+
+
+def test_edit_rewords_a_claim_and_moves_it_in_place(site: Cli) -> None:
+    site("section", "later", "Later")
+    said = site("edit", "ordered", "--statement", "One sender's messages arrive in order.",
+                "--title", "In order", "--section", "later").stdout  # fmt: skip
+    assert said == "ordered: revised title, section\n"  # the statement said that already
+    claim = load(site.ledger).claim("ordered")
+    assert (claim.title, claim.section) == ("In order", "later")
+    assert claim.history[-1].why == "revised: title, section"
+    wrong = site("edit", "ordered", "--section", "latr", code=2)
+    assert "did you mean 'later'" in wrong.stderr
+    site("edit", "ordered", "--falsifier", "a reordered delivery is observed")
+    assert load(site.ledger).claim("ordered").falsified_if == "a reordered delivery is observed"
+
+
+def edit_in(site: Cli, editor: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`claimledger edit` as a real process, with $EDITOR set to `editor`."""
+    command = [str(CONSOLE_SCRIPT), "--ledger", str(site.ledger), "edit", *args]
+    env = {**os.environ, "EDITOR": editor, "VISUAL": ""}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_edit_opens_the_users_editor_for_long_prose(site: Cli, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text(
+        '#!/bin/sh\ngrep -q "Every alarm runs." "$1" && printf "Written at length.\\n" > "$1"\n'
+    )
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    done = edit_in(site, str(editor), "alarms", "--editor", "statement")
+    assert done.returncode == 0, done.stderr
+    assert load(site.ledger).claim("alarms").statement == "Written at length."
+    before = site.ledger.read_bytes()
+    failed = edit_in(site, "false", "alarms", "--editor", "statement")
+    assert failed.returncode == 2 and "exited 1; nothing written" in failed.stderr
+    assert site.ledger.read_bytes() == before
+
+
+def test_a_source_no_quote_rests_on_is_warned_of_and_removed(site: Cli) -> None:
+    site("remove", "alarms")
+    warned = site("check")
+    assert (
+        "claimledger: warning: source other is quoted by no claim: remove it with "
+        "`claimledger source other --remove`"
+    ) in warned.stderr
+    refused = site("source", "guide", "--remove", code=2)
+    assert "quoted by durable, ordered" in refused.stderr
+    assert site("source", "other", "--remove").stdout == "other: removed\n"
+    assert "other" not in load(site.ledger).sources
+    assert "warning" not in site("check").stderr
+
+
+def test_merging_a_source_moves_its_quotes_and_keeps_each_once(site: Cli) -> None:
+    said = site("source", "mirror", "--merge-into", "guide").stdout
+    assert said == "mirror: merged into guide (its quotes rest on guide)\n"
+    ledger = load(site.ledger)
+    assert "mirror" not in ledger.sources
+    assert ledger.claim("durable").quotes[0].sources == ("guide",)  # [guide, mirror] before
+    site("source", "other", "--merge-into", "other", code=2)
+    assert ledger.claim("alarms").quotes[0].text == ALARM
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("https://docs.example.com/delivery/#durability", "https://docs.example.com/delivery"),
+        ("HTTPS://Docs.Example.com/delivery/", "https://docs.example.com/delivery#top"),
+    ],
+)
+def test_one_page_is_one_source_whatever_its_fragment_or_trailing_slash(
+    one: str, other: str
+) -> None:
+    assert page_key(one) == page_key(other)
+
+
+def test_line_ranges_and_queries_stay_distinct_sources() -> None:
+    blob = "https://github.com/o/r/blob/main/src/lib.rs"
+    assert page_key(f"{blob}#L1-L9") != page_key(f"{blob}#L10-L20")
+    assert page_key("https://d.example/a?v=1") != page_key("https://d.example/a?v=2")
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://blog.example.com/2024/05/durability", "blog"),
+        ("https://example.com/blog/durability", "blog"),
+        ("https://docs.example.com/changelog/", "changelog"),
+        ("https://github.com/o/r/releases/tag/v1.2", "changelog"),
+        ("https://github.com/o/r/blob/main/src/queue.rs", "source"),
+        ("https://docs.example.com/concepts/delivery/", "docs"),
+    ],
+)
+def test_a_new_sources_kind_is_guessed_from_its_address(url: str, kind: str) -> None:
+    assert kind_of_page(url) == kind
