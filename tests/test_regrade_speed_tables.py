@@ -11,6 +11,7 @@ import io
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich import box
@@ -128,6 +129,13 @@ def test_a_right_aligned_column_is_laid_out_as_rich_lays_it_out(table: Table, wi
 @given(tables(ODD), st.integers(10, 200))
 def test_any_other_table_is_rich_s_own(table: Table, width: int) -> None:
     assert _printed(table, width, by_rich=False) == _printed(table, width, by_rich=True)
+
+
+@pytest.mark.parametrize("note", ["\x07", "\x07\x07", " \x07"])
+def test_a_title_or_caption_of_controls_alone_is_the_line_rich_prints(note: str) -> None:
+    for table in (Table(caption=note), Table(title=note, caption=note)):
+        table.add_column("")
+        assert _printed(table, 10, by_rich=False) == _printed(table, 10, by_rich=True)
 
 
 def test_a_cell_s_bad_markup_is_found_before_the_title_s_as_rich_finds_it() -> None:

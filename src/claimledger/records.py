@@ -101,6 +101,11 @@ class FetchPolicy:
     private_origins: frozenset[str] = frozenset()
     """Origins (scheme://host:port) that may be private or loopback addresses though
     `allow_private` is off: the mirrors a ledger's sources name as their own."""
+    maps: tuple[tuple[str, str], ...] = ()
+    """The run's `--map` rules (prefix, replacement): a redirect, a meta refresh or a
+    canonical link that names the mapped site's own address is read at its mirror too,
+    as the page itself was (and robots.txt with it), never at the site the map stands in
+    for. An address outside every prefix is left as it is."""
     max_robots_body: int = 500 * 1024
     """Bytes of a robots.txt read and parsed: RFC 9309 section 2.5 has crawlers parse at
     least the first 500 KiB; a longer one is cut at its last line within them."""

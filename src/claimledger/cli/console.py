@@ -211,7 +211,7 @@ def _laid_out(console: Console, table: Table) -> _LaidOut | None:
     safe = console.safe_box if table.safe_box is None else table.safe_box
     box = table.box.substitute(console.options, safe=safe)
     rows = list(zip(*cells, strict=True))
-    printed = [title.plain + title.end] if title else []
+    printed = [title.plain + title.end] if title is not None else []  # "" prints a line too
     printed.append(box.get_top(widths) + "\n")
     for index, row in enumerate(rows):
         if index == 0:
@@ -224,7 +224,7 @@ def _laid_out(console: Console, table: Table) -> _LaidOut | None:
         if index == 0:
             printed.append(box.get_row(widths, "head") + "\n")
     printed.append(box.get_bottom(widths) + "\n")
-    if caption:
+    if caption is not None:  # a caption of controls alone is an empty line, as rich has it
         printed.append(caption.plain + caption.end)
     return _LaidOut("".join(printed))
 

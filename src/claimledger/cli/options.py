@@ -207,7 +207,7 @@ def fetch_settings(
     mapped = url_map(config, given)
     if ledger is not None and honoured.trusted:
         policy = _with_private_sources(ledger, policy, mapped)
-    return policy, mapped, honoured
+    return replace(policy, maps=mapped.rules), mapped, honoured
 
 
 def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:

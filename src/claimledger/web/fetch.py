@@ -48,6 +48,7 @@ from claimledger.records import (
     Validators,
 )
 from claimledger.urls import (
+    UrlMap,
     fetch_target,
     is_trivial_move,
     is_web_url,
@@ -103,12 +104,18 @@ def _client_redirect(
     refresh = None
     delay = head.refresh_delay
     if head.refresh and delay is not None and delay <= policy.max_refresh_delay:
-        target = resolve(url, head.refresh)
+        target = mirrored(resolve(url, head.refresh), policy)
         refresh = target if target != url else None
-    canonical = resolve(url, head.canonical) if head.canonical else None
+    canonical = mirrored(resolve(url, head.canonical), policy) if head.canonical else None
     if canonical is not None and (canonical == url or is_trivial_move(url, canonical)):
         canonical = None
     return refresh, canonical
+
+
+def mirrored(url: str, policy: FetchPolicy) -> str:
+    """Where to read `url`: at its mirror when it is under a `--map` prefix (an alias page
+    or a redirect of a mirror names the real site's address), else where it is."""
+    return UrlMap(policy.maps).apply(url) if policy.maps else url
 
 
 def _is_markup(content_type: str | None) -> bool:
@@ -147,7 +154,7 @@ async def _walk(
             next_url = refresh
         else:
             hops.append(Hop(url, step.status))
-            next_url = resolve(url, step.location)
+            next_url = mirrored(resolve(url, step.location), policy)
             if not policy.follow_redirects:  # the redirect is the answer
                 return _Walk(Outcome(step.status, "ok"), next_url, tuple(hops))
         problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
