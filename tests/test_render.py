@@ -52,6 +52,7 @@ from claimledger.report.markup import (
     md_escape,
     md_url,
     one_line,
+    statement_beyond_title,
     text_fragment_link,
 )
 from claimledger.report.model import ClaimView, Report
@@ -314,6 +315,63 @@ def outputs(report: Report, env: Templates) -> dict[str, str]:
 def render(report: Report, fmt: str, templates: Templates) -> str:
     """The report in one format, its templates read through `templates`."""
     return format_for(fmt, templates).render(report)
+
+
+# --------------------------------------------------------------------------- counts
+
+
+FINDING = re.compile(r"^- \*\*(\d+) (.*?)(?: \((?:quoted by )?(\d+) claims?\))?:\*\* (.*)\.$")
+
+
+def test_every_count_the_findings_state_is_the_count_of_what_they_list(
+    outputs: dict[str, str],
+) -> None:
+    """A line counts the claims it links, or says how many claims it links when it
+    counts something else (grades, quotes, pages): never 19 beside 16 links."""
+    lines = [line for line in outputs["md"].splitlines() if FINDING.match(line)]
+    assert len(lines) >= 5
+    for line in lines:
+        found = FINDING.match(line)
+        assert found is not None
+        count, _, claims, listed = found.groups()
+        links = len(re.findall(r"\]\(#claim-", listed))
+        if claims is None:
+            assert links == int(count), line
+        else:
+            assert links == int(claims) != int(count), line
+    html = lxml.html.fromstring(outputs["html"])
+    items = html.cssselect("ul.findings > li")
+    assert len(items) == len(lines)
+    for item in items:
+        strong = item.find("strong")
+        assert strong is not None
+        said = "".join(str(piece) for piece in strong.itertext())
+        numbers = [int(n) for n in re.findall(r"\d+", said)]
+        assert len(item.findall("a")) == numbers[-1], said
+
+
+@pytest.mark.parametrize("section_id", ["findings", "contents", "open-questions", "sources"])
+def test_an_authors_section_never_takes_an_id_the_report_uses(
+    section_id: str, env: Templates
+) -> None:
+    text = FIXTURE.read_text(encoding="utf-8").replace(
+        "  - id: guarantees", f"  - id: {section_id}"
+    )
+    text = text.replace("section: guarantees", f"section: {section_id}")
+    ledger = parse(text)
+    html = render(build(ledger, fixture_checks(ledger)), "html", env)
+    ids = [
+        str(element.get("id")) for element in lxml.html.fromstring(html).iter() if element.get("id")
+    ]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert f"section-{section_id}" in ids
+
+
+def test_a_statement_is_shown_only_where_it_says_more_than_the_title() -> None:
+    assert statement_beyond_title("Ordered delivery", "Ordered delivery.") == ""
+    assert statement_beyond_title("Ordered delivery", "") == ""
+    said = "One sender's messages arrive in order."
+    assert statement_beyond_title("Ordered delivery", said) == said
 
 
 # --------------------------------------------------------------------------- golden files

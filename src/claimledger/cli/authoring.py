@@ -385,8 +385,16 @@ def add_command(
         ),
     ] = "DEMONSTRATED",
     on: Annotated[
-        str, typer.Option("--on", metavar="FACET", help="What the grade is on, in words.")
-    ] = "the documentation says this",
+        str | None,
+        typer.Option(
+            "--on",
+            metavar="FACET",
+            help="What the grade is on, in words (default: what its basis makes it: "
+            "the documentation says this, the author's inference from its premises, "
+            "the author's judgement, or the artifact's run).",
+            show_default=False,
+        ),
+    ] = None,
     basis_name: Annotated[
         str,
         typer.Option(
@@ -471,7 +479,7 @@ def add_command(
         quotes=tuple(quotes),
         urls=tuple(urls),
         grade=grade,
-        on=on,
+        on=on or DEFAULT_FACETS[basis],
         depends_on=tuple(depends_on or ()),
         publisher=publisher,
         titles=titles,
@@ -485,6 +493,16 @@ def add_command(
     for line in new_sources_said(ledger, after):
         out.print(line, markup=False)
     return ExitCode.OK
+
+
+DEFAULT_FACETS = {
+    Basis.QUOTES: "the documentation says this",
+    Basis.PREMISES: "the author's inference from its premises",
+    Basis.JUDGEMENT: "the author's judgement",
+    Basis.ARTIFACT: "the artifact's run shows this",
+}
+"""What a new claim's first facet is on, by what it rests on: a premise or a judgement is
+the author's own reasoning, never "the documentation says this"."""
 
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:

@@ -31,7 +31,7 @@ from claimledger.records import (
     meaning_uncertain,
 )
 from claimledger.report.changes import changes_since, state_of
-from claimledger.report.markup import anchor, text_fragment_link
+from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
     FLAG_ORDER,
     ArtifactRunView,
@@ -219,7 +219,7 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         anchor=anchor("claim", claim.id),
         title=claim.title,
         kind=claim.kind,
-        statement=claim.statement,
+        statement=statement_beyond_title(claim.title, claim.statement),
         quotes=quotes,
         facets=facets,
         premises=premises,

@@ -379,3 +379,13 @@ __all__ = [
     "upper_first",
     "without_controls",
 ]
+
+
+def statement_beyond_title(title: str, statement: str) -> str:
+    """The claim's statement where it says more than its heading, else "" (a claim added
+    with only a title has it as its statement too: shown twice, it reads as a stutter)."""
+
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"\w+", text.casefold()))
+
+    return "" if words(statement) in ("", words(title)) else statement

@@ -341,21 +341,31 @@ def _lowers(entry: HistoryEntry) -> bool:
 
 def _finding(touched: Sequence[ClaimView], one: str, many: str) -> FindingView:
     """`touched` holds a claim once per thing found (a quote, a grade): the count; the
-    claims are named once each, in report order."""
+    claims are named once each, in report order, and counted too where they are fewer
+    than the things found, so every number stands for what the line lists."""
     named = {claim.id: claim for claim in touched}
     return FindingView(
         count=len(touched),
-        text=one if len(touched) == 1 else many,
+        text=_counted_on(one if len(touched) == 1 else many, len(touched), len(named), ""),
         claims=tuple(cited_claim(claim) for claim in named.values()),
     )
+
+
+def _counted_on(text: str, things: int, claims: int, how: str) -> str:
+    """`text`, and how many claims the line names when that is not one a thing."""
+    if claims == things or not things:
+        return text
+    return f"{text} ({how}{claims} claim{'s' if claims != 1 else ''})"
 
 
 def _pages(
     sources: Sequence[SourceView], statuses: tuple[str, ...], one: str, many: str
 ) -> FindingView:
     troubled = [source for source in sources if source.status in statuses]
+    claims = tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values())
+    text = one if len(troubled) == 1 else many
     return FindingView(
         count=len(troubled),
-        text=one if len(troubled) == 1 else many,
-        claims=tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values()),
+        text=_counted_on(text, len(troubled), len(claims), "quoted by "),
+        claims=claims,
     )
