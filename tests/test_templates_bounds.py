@@ -9,15 +9,19 @@ own sandbox prints them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jinja2
 import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from claimledger.errors import TemplateError
+from claimledger.ledger.file import load
 from claimledger.report import allowance
 from claimledger.report import sandbox as sandbox_module
 from claimledger.report import templates as templates_module
-from claimledger.report.templates import Templates
+from claimledger.report.formats import format_for
+from claimledger.report.templates import Templates, packaged_templates, templates_loader
 
 CAP = 10_000
 
@@ -97,3 +101,25 @@ def test_every_filter_a_sandboxed_template_is_given_is_sized() -> None:
     assert given & allowance.REFUSED == set()
     every = set(jinja2.Environment().filters) | set(templates_module.FILTERS)
     assert every - sorted_out == allowance.REFUSED
+
+
+def test_our_templates_cap_grows_with_the_ledger_a_users_does_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A 50,000-claim ledger's report is past the cap a user's template is held to; ours
+    writes in proportion to the ledger, so their cap is scaled by its claims."""
+    from test_render import FIXTURE, build, fixture_checks
+
+    ledger = load(FIXTURE)
+    report = build(ledger, fixture_checks(ledger))
+    whole = len(format_for("html", Templates(templates_loader(None))).render(report))
+    monkeypatch.setattr(sandbox_module, "MAX_OUTPUT", whole // 2)  # as if the ledger were big
+    ours = format_for("html", Templates(templates_loader(None))).render(report)
+    assert len(ours) == whole
+    copy = tmp_path / "templates"
+    copy.mkdir()
+    for name in packaged_templates():
+        mine = Templates(templates_loader(None)).source(name) + "{# edited #}\n"
+        (copy / name).write_text(mine, "utf-8")
+    with pytest.raises(TemplateError, match="a report holds at most"):
+        format_for("html", Templates(templates_loader(copy))).render(report)

@@ -413,25 +413,28 @@ _METHODS = frozenset({types.MethodType, types.BuiltinMethodType})
 """The kinds of value the sandbox's `getattr` may hand out wrapped (a bound `str.format`)."""
 
 
-def _bounded(size: int) -> None:
-    if size > MAX_OUTPUT:
-        raise SecurityError(f"asks for {size:,} characters; a report holds at most {MAX_OUTPUT:,}")
+def _bounded(size: int, cap: int | None = None) -> None:
+    most = MAX_OUTPUT if cap is None else cap
+    if size > most:
+        raise SecurityError(f"asks for {size:,} characters; a report holds at most {most:,}")
 
 
-def bounded_text(pieces: Iterator[str], per_check: int = 1) -> str:
-    """The rendered pieces joined, stopping once they pass MAX_OUTPUT: counted after
+def bounded_text(pieces: Iterator[str], per_check: int = 1, cap: int | None = None) -> str:
+    """The rendered pieces joined, stopping once they pass `cap` characters: counted after
     every `per_check` pieces (a user's template after each, since one piece of it may be
     as big as a report; a piece of ours is no bigger than a value of the ledger), and
     joined a few thousand at a time, so that what is kept is the text and not a list of
-    millions of small strings, each of some fifty bytes."""
+    millions of small strings, each of some fifty bytes. A user's template is held to
+    MAX_OUTPUT; ours, whose output grows with the ledger and nothing else, to a cap the
+    caller scales with the ledger."""
     if per_check == 1:
         return _each_counted(pieces)
     kept: list[str] = []
-    size = 0
+    size, most = 0, MAX_OUTPUT if cap is None else cap
     while chunk := list(itertools.islice(pieces, per_check)):
         size += sum(map(len, chunk))
-        if size > MAX_OUTPUT:
-            _bounded(size)
+        if size > most:
+            _bounded(size, most)
         kept.append("".join(chunk))
     return "".join(kept)
 

@@ -34,7 +34,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
@@ -49,6 +49,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from claimledger.errors import OverAllowance, TemplateError
+from claimledger.report import sandbox
 from claimledger.report.markup import (
     MarkdownText,
     author_html,
@@ -295,7 +296,8 @@ class Templates:
             with _time_limit(MAX_SECONDS):
                 if self._is_ours(name):
                     pieces = self._ours.get_template(name).generate(**context)
-                    text = bounded_text(pieces, per_check=_OURS_PER_CHECK)
+                    cap = sandbox.MAX_OUTPUT + OURS_PER_CLAIM * _claims_in(context)
+                    text = bounded_text(pieces, per_check=_OURS_PER_CHECK, cap=cap)
                 else:
                     self.environment.fresh_allowance()
                     text = bounded_text(self.environment.get_template(name).generate(**context))
@@ -407,6 +409,16 @@ so the text has one of these wherever a template's code does)."""
 
 _OURS_PER_CHECK = 4096
 """Pieces of our own templates' output counted at once (Jinja yields each a few characters)."""
+
+OURS_PER_CLAIM = 16 * 1024
+"""Characters our own templates may write for each claim past MAX_OUTPUT (a claim of the
+bundled ledger takes about 1.4 kB of HTML): a 50,000-claim ledger renders, and a runaway
+is still stopped."""
+
+
+def _claims_in(context: Mapping[str, Any]) -> int:
+    report = context.get("report")
+    return len(getattr(report, "claims", ()))
 
 
 @contextlib.contextmanager
