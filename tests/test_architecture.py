@@ -40,7 +40,11 @@ HOMES: dict[str, tuple[str, ...]] = {
     "jinja2": ("report/templates.py", "report/sandbox.py"),
     "rich": ("cli/",),
     "typer": ("cli/",),
-    "subprocess": ("grading/artifact.py", "cli/revising.py"),  # artifacts; the user's $EDITOR
+    "subprocess": (  # artifacts; the user's $EDITOR; git, for the docs' history
+        "grading/artifact.py",
+        "cli/revising.py",
+        "evidence/gitrepo.py",
+    ),
     "httpx": ("web/",),
 }
 """A library with side effects, and the only modules that may import it."""

@@ -75,7 +75,9 @@ TASKS: dict[str, tuple[str, ...]] = {
         "add", "quote", "edit", "section", "facet", "set", "source", "move", "remove", "check",
         "schema",
     ),
-    "Gather evidence": ("verify", "refresh", "status", "claims", "diff", "history", "snapshot"),
+    "Gather evidence": (
+        "verify", "refresh", "status", "claims", "diff", "history", "snapshot", "blame",
+    ),
     "Grade": ("regrade", "explain", "accept", "review", "grade", "refute"),
     "Publish": ("render",),
     "Workspace": ("trust",),

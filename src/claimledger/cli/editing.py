@@ -308,6 +308,18 @@ def source_command(
             autocompletion=one_of(SOURCE_KINDS),
         ),
     ] = None,
+    repo: Annotated[
+        str | None,
+        typer.Option(
+            "--repo",
+            metavar="URL",
+            help="The git repository (https) its page is built from, for `blame`.",
+        ),
+    ] = None,
+    path: Annotated[
+        str | None,
+        typer.Option("--path", metavar="PATH", help="The page's source file in --repo."),
+    ] = None,
     remove: Annotated[
         bool, typer.Option("--remove", help="Remove it (only when no quote rests on it).")
     ] = False,
@@ -335,13 +347,13 @@ def source_command(
     if remove or merge_into is not None:
         if remove and merge_into is not None:
             raise InputError("--remove and --merge-into exclude each other")
-        if publisher is not None or title is not None or kind is not None:
+        if any(v is not None for v in (publisher, title, kind, repo, path)):
             raise InputError("remove or merge a source, or set its fields: not both at once")
         return _source_goes(ctx, source_id, merge_into)
-    fields = {"publisher": publisher, "title": title, "kind": kind}
+    fields = {"publisher": publisher, "title": title, "kind": kind, "repo": repo, "path": path}
     given = {name: value.strip() for name, value in fields.items() if value is not None}
     if not given:
-        raise InputError("say what to set: --publisher, --title or --kind")
+        raise InputError("say what to set: --publisher, --title, --kind, --repo or --path")
     empty = [f"--{name}" for name, value in given.items() if not value]
     if empty:
         raise InputError(f"{', '.join(empty)} must not be empty")

@@ -400,8 +400,13 @@ def set_source_fields(text: str, ledger: Ledger, source_id: str, fields: Mapping
     sources count as independent, so it must be the author's to set."""
     ledger.source(source_id)  # a did-you-mean when it is not there
     for name, value in fields.items():
-        text = set_scalar(text, ("sources", source_id, name), value)
-    return text
+        root = compose(text)
+        if has_key(root, ("sources", source_id), name):
+            text = set_scalar(text, ("sources", source_id, name), value)
+        else:  # repo and path are added where the source has none yet
+            node = node_at(root, ("sources", source_id))
+            text = apply_edits(text, [add_key_edit(text, node, name, value)])
+    return _still_valid(text, "setting the source's fields")
 
 
 def set_archived(text: str, ledger: Ledger, archived: Mapping[str, str]) -> str:

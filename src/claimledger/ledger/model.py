@@ -72,6 +72,10 @@ class Source:
     allow_private: bool = False
     history: tuple[SourceMove, ...] = ()
     author: str | None = None
+    repo: str | None = None
+    """The git repository the page is built from, and the file (`path`): its history
+    says when the page's words changed (`blame`)."""
+    path: str | None = None
 
     @property
     def independence_key(self) -> str:
@@ -465,6 +469,8 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         accept_status=frozenset(s.get("accept_status", [])),
         allow_private=s.get("allow_private", False),
         author=s.get("author"),
+        repo=s.get("repo"),
+        path=s.get("path"),
         history=tuple(
             SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
             for h in s.get("history", [])

@@ -111,6 +111,17 @@ LEDGER_SCHEMA: dict[str, Any] = {
                     "description": "CSS selector of the content region.",
                 },
                 "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
+                "repo": {
+                    "type": "string",
+                    "pattern": "^https://[^\\s/]+/\\S+$",
+                    "description": "The git repository the page is built from (https), for "
+                    "`claimledger blame`: when and in which commit its words changed.",
+                },
+                "path": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The page's source file in `repo`.",
+                },
                 "note": {"type": "string"},
                 "allow_private": {
                     "type": "boolean",

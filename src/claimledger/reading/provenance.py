@@ -1,0 +1,110 @@
+"""When a page's words changed, read from the history of the file it is built from.
+
+Pure: given each version of a documentation file (newest first) and the quote, which
+commit last held the quote's words, which one dropped them, and which one first held the
+wording the page has now. A version is matched as it renders, not as raw markup, with the
+matcher's own normalisation, so `**at least once**` holds "at least once".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePosixPath
+
+from claimledger.reading.extract import extract_text
+from claimledger.reading.match.locator import quote_forms
+from claimledger.reading.match.prepared import PreparedText, prepare
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit that touched the file: its id, day, author as the commit names them,
+    subject, and the file's path in it (renames are followed)."""
+
+    sha: str
+    date: str
+    author: str
+    subject: str
+    path: str
+
+    @property
+    def pull_request(self) -> int | None:
+        """The pull request the subject names (`... (#181)`, `Merge pull request #181`)."""
+        found = re.search(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)", self.subject)
+        return int(found.group(1) or found.group(2)) if found else None
+
+
+@dataclass(frozen=True)
+class Version:
+    commit: Commit
+    text: str | None
+    """The file's text at the commit; None where it cannot be read (binary, too large)."""
+
+
+@dataclass(frozen=True)
+class Blame:
+    """What the history says of one quote: the newest commit whose text holds it, the
+    commit after that one (the change that dropped it), and the oldest commit that holds
+    the page's current wording (when one is given). Each is None where the history does
+    not say (the quote was never in this file, or is still there)."""
+
+    held: Commit | None
+    dropped: Commit | None
+    current_since: Commit | None
+    versions: int
+
+
+def blame(versions: Sequence[Version], quote: str, current: str | None = None) -> Blame:
+    """Read `versions` (newest first) for `quote`, and for `current`, the page's wording."""
+    newer: Commit | None = None
+    held = dropped = None
+    for version in versions:
+        if version.text is not None and holds(version.text, version.commit.path, quote):
+            held, dropped = version.commit, newer
+            break
+        newer = version.commit
+    current_since = None
+    if current:
+        for version in versions:
+            if version.text is not None and holds(version.text, version.commit.path, current):
+                current_since = version.commit
+            elif current_since is not None:
+                break  # the run of versions holding it, back to where it began
+    return Blame(held, dropped, current_since, len(versions))
+
+
+def holds(text: str, path: str, words: str) -> bool:
+    """Does the file `text` at `path`, as its page renders it, hold `words`?"""
+    rendered = rendered_text(text, PurePosixPath(path).suffix.lower())
+    return any(rendered.occurrences(form) for form in quote_forms(words, "text"))
+
+
+MARKDOWN = frozenset({".md", ".mdx", ".markdown"})
+HTML = frozenset({".html", ".htm"})
+
+
+@cache
+def rendered_text(text: str, suffix: str) -> PreparedText:
+    """The file as a reader sees its page: Markdown rendered (MDX imports and components
+    dropped), HTML's text, and any other markup (reStructuredText, AsciiDoc) as it is,
+    which is close enough to its rendering for a sentence to be found."""
+    if suffix in MARKDOWN:
+        return prepare(extract_text(_markdown_html(text), "text/html"), kind="text")
+    if suffix in HTML:
+        return prepare(extract_text(text, "text/html"), kind="text")
+    return prepare(text, kind="text")
+
+
+_MDX_LINE = re.compile(r"^\s*(?:import|export)\s.*$", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def _markdown_html(text: str) -> str:
+    from markdown_it import MarkdownIt
+
+    body = _MDX_LINE.sub("", _FRONT_MATTER.sub("", text))
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(body)
+    return f"<html><body><main>{rendered}</main></body></html>"

@@ -1,0 +1,168 @@
+"""When did the docs change a quote, and in which commit: read from a real git repository
+(made here, commit by commit, as a docs repository grows), through the real command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from claimledger.reading.editlinks import parse_file_link, source_file_of
+from claimledger.reading.provenance import Commit, Version, blame
+from cli_runner import Cli
+from evidence_site import page
+from webserver import PageServer
+
+OLD = "Acknowledged writes are never lost, even when a node fails."
+NEW = "Acknowledged writes are kept while a majority of nodes is up."
+PATH = "docs/durability.md"
+GITHUB = "https://github.com/acme/docs"
+GITLAB = "https://gitlab.com/group/sub/docs"
+
+
+def git(repo: Path, *args: str, date: str = "2026-01-01T12:00:00") -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Ada Writer",
+        "GIT_AUTHOR_EMAIL": "ada@example.com",
+        "GIT_COMMITTER_NAME": "Ada Writer",
+        "GIT_COMMITTER_EMAIL": "ada@example.com",
+        "GIT_AUTHOR_DATE": date,
+        "GIT_COMMITTER_DATE": date,
+    }
+    done = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def commit(repo: Path, path: str, text: str, subject: str, date: str) -> str:
+    target = repo / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    git(repo, "add", "-A", date=date)
+    git(repo, "commit", "-q", "-m", subject, date=date)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def docs_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A docs repository: the sentence written, left alone, renamed with its file, then
+    reworded in a pull request, as a vendor's docs history reads."""
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    text = f"# Durability\n\n**{OLD}**\n"
+    shas = {
+        "written": commit(repo, "docs/guide.md", text, "Add the guide", "2026-01-05T10:00:00"),
+        "touched": commit(
+            repo, "docs/guide.md", f"{text}\nSee also.\n", "Link it", "2026-02-01T10:00:00"
+        ),
+    }
+    git(repo, "mv", "docs/guide.md", PATH, date="2026-03-01T10:00:00")
+    git(repo, "commit", "-q", "-m", "Move the guide", date="2026-03-01T10:00:00")
+    shas["moved"] = git(repo, "rev-parse", "HEAD")
+    shas["reworded"] = commit(
+        repo, PATH, f"---\ntitle: Durability\n---\n# Durability\n\n{NEW}\n",
+        "Rework the durability guide (#181)", "2026-05-15T10:00:00",
+    )  # fmt: skip
+    return repo, shas
+
+
+LEDGER = """\
+ledger: 1
+title: Blame
+date_read: 2026-01-10
+sections:
+  - {{id: main, title: Main}}
+sources:
+  guide: {{url: "{url}", title: Guide, kind: docs, publisher: example.com}}
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: An acknowledged write survives a node failure.
+    quotes:
+      - {{text: "{quote}", sources: [guide]}}
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+
+
+def test_blame_names_the_commit_that_reworded_the_quote_across_a_rename(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    repo, shas = docs_repo
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)  # drifted: the page's wording known
+
+    found = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    (row,) = found["quotes"]
+    assert (row["quote"], row["source_id"], row["path"]) == (1, "guide", PATH)
+    assert row["versions_read"] == 4  # the rename followed back to the first commit
+    held, dropped = row["found"]["last_held_in"], row["found"]["dropped_in"]
+    assert (held["sha"], held["subject"], held["path"]) == (shas["moved"], "Move the guide", PATH)
+    assert (dropped["sha"], dropped["date"], dropped["pull_request"]) == (
+        shas["reworded"],
+        "2026-05-15",
+        181,
+    )
+    assert row["found"]["current_wording_since"] == dropped
+    assert dropped["author"] == "Ada Writer"
+
+    said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
+    assert f"last held in {shas['moved'][:7]} on 2026-03-01 by Ada Writer: Move" in said
+    assert f"reworded or dropped in {shas['reworded'][:7]} on 2026-05-15" in said
+    assert "(#181)" in said
+
+
+def test_blame_finds_the_file_from_the_pages_edit_link_only_on_a_public_host(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    edit = "https://github.com/acme/docs/edit/main/docs/durability.md"
+    page_server.set_page(
+        "/durability", page(OLD).replace("</main>", f'<a href="{edit}">Edit this page</a></main>')
+    )
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("source", "guide", "--repo", "https://127.0.0.1/acme/docs.git", "--path", PATH)
+    refused = cli("blame", "durable", code=2)
+    assert "not a public https address" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("link", "repo", "path"),
+    [
+        (f"{GITHUB}/edit/main/docs/a.md", f"{GITHUB}.git", "docs/a.md"),
+        (f"{GITHUB}/blob/v2/src/content/b.mdx", f"{GITHUB}.git", "src/content/b.mdx"),
+        (f"{GITLAB}/-/edit/main/c.md", f"{GITLAB}.git", "c.md"),
+    ],
+)
+def test_an_edit_link_names_the_repository_and_the_file(link: str, repo: str, path: str) -> None:
+    found = parse_file_link(link)
+    assert found is not None and (found.repo, found.path) == (repo, path)
+    html = f"<html><body><main><p>x</p><a href='{link}'>Edit this page</a></main></body></html>"
+    assert source_file_of(html, "https://docs.acme.example/a/") == found
+
+
+def test_a_page_without_an_edit_link_names_no_file() -> None:
+    html = "<html><body><a href='https://github.com/acme/docs'>GitHub</a></body></html>"
+    assert source_file_of(html, "https://docs.acme.example/") is None
+
+
+def test_a_quote_still_held_has_no_dropping_commit() -> None:
+    first = Commit("a" * 40, "2026-01-01", "A", "Add", "docs/x.md")
+    newest = Commit("b" * 40, "2026-02-01", "A", "Touch", "docs/x.md")
+    versions = [Version(newest, f"{OLD}\n"), Version(first, f"{OLD}\n")]
+    found = blame(versions, OLD)
+    assert (found.held, found.dropped) == (newest, None)
+    assert blame(versions, "Words nobody wrote here.").held is None
+    assert json.dumps(found.versions) == "2"
