@@ -162,3 +162,18 @@ def test_line_ranges_and_queries_stay_distinct_sources() -> None:
 )
 def test_a_new_sources_kind_is_guessed_from_its_address(url: str, kind: str) -> None:
     assert kind_of_page(url) == kind
+
+
+def test_the_published_history_keeps_the_authors_acts_not_the_bookkeeping(
+    site: Cli, page_server: PageServer
+) -> None:
+    site("add", "replicated", "--url", page_server.url("/guide"), "--quote", EXTRA,
+         "--allow-private")  # fmt: skip
+    site("edit", "replicated", "--statement", "Two replicas hold each acknowledged write.")
+    report = site("render", "-o", "-").stdout
+    replicated = report.split("Two replicas hold each acknowledged write.", 1)[1]
+    assert "revised: statement" in replicated and "by the author" in replicated
+    assert "by add" not in report and "recorded:" not in report and "by person" not in report
+    site("set", "author", "Ada Reviewer")
+    assert "revised: statement by Ada Reviewer" not in site("render", "-o", "-").stdout
+    assert "by Ada Reviewer: revised: statement" in site("render", "-o", "-").stdout

@@ -31,6 +31,7 @@ from claimledger.records import (
     meaning_uncertain,
 )
 from claimledger.report.changes import changes_since, state_of
+from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
     FLAG_ORDER,
@@ -225,19 +226,12 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         premises=premises,
         falsifier=claim.falsified_if,
         artifact=_artifact_view(claim, evidence),
-        history=tuple(entry.describe() for entry in _history_not_shown_above(claim)),
+        history=published_history(claim, _standing_downgrades(claim), ledger.author),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
         refuted=_refutation_words(claim),
         review=review_reason(claim, claim.review) if claim.review else None,
         body=redact_urls(claim.body),
     )
-
-
-def _history_not_shown_above(claim: Claim) -> list[HistoryEntry]:
-    """The claim's history, less the entries its grade block already shows (a standing
-    downgrade is a facet's DOWNGRADED flag): no line is said twice."""
-    shown = {id(entry) for facet in claim.grades if (entry := _standing_downgrade(claim, facet))}
-    return [entry for entry in claim.history if id(entry) not in shown]
 
 
 def _refutation_words(claim: Claim) -> str | None:
@@ -678,6 +672,10 @@ def _facet_flags(claim: Claim, facet: Facet, evidence: _Evidence) -> tuple[Flag,
             )
         )
     return tuple(flags)
+
+
+def _standing_downgrades(claim: Claim) -> list[HistoryEntry]:
+    return [e for facet in claim.grades if (e := _standing_downgrade(claim, facet)) is not None]
 
 
 def _standing_downgrade(claim: Claim, facet: Facet) -> HistoryEntry | None:
