@@ -1,6 +1,7 @@
-"""The real-drift corpus's files load, and its Antora and Docusaurus renderers read a page's
-sources the way the sites do: Antora's resource IDs, cross references and site macros, and
-the Docusaurus site a page's URL names."""
+"""The real-drift corpus's files load, and its Antora, Docusaurus and Sphinx renderers read a
+page's sources the way the sites do: Antora's resource IDs, cross references and site macros,
+the Docusaurus site a page's URL names, and the Sphinx site's folder, includes, substitutions
+and platform blocks."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 sys.path.insert(0, str(CORPUS_DIR))
 
 from renderers import GitRepo, RenderJob, antora, docusaurus  # noqa: E402
+from renderers import sphinx as sphinx_renderer  # noqa: E402
 
 from corpus import check_case, corpus_names, is_built, load  # noqa: E402
 
@@ -28,7 +30,7 @@ def test_every_corpus_file_loads(name: str) -> None:
     assert all(case.page in corpus.pages for case in corpus.cases)
 
 
-@pytest.mark.parametrize("name", ["redpanda", "questdb"])
+@pytest.mark.parametrize("name", ["redpanda", "questdb", "rabbitmq", "minio"])
 def test_new_corpora_labels_agree_with_their_text(name: str) -> None:
     corpus = load(name)
     if not is_built(corpus):
@@ -147,6 +149,12 @@ def test_docusaurus_branding_follows_the_page_url() -> None:
     assert docusaurus.branding(other) is docusaurus.DBOS
     assert docusaurus.doc_path(questdb) == "concepts/ttl.md"
     assert docusaurus.doc_path(dbos) == "python/steps.md"
+    rabbitmq = _job(
+        "https://www.rabbitmq.com/docs/next/quorum-queues", "docs/quorum-queues/index.md"
+    )
+    assert docusaurus.branding(rabbitmq) is docusaurus.RABBITMQ
+    assert docusaurus.doc_path(rabbitmq) == "quorum-queues/index.md"
+    assert docusaurus.route(rabbitmq) == "/docs/next/quorum-queues"
 
 
 def test_docusaurus_sites_build_apart() -> None:
@@ -157,3 +165,63 @@ def test_docusaurus_sites_build_apart() -> None:
     assert '"title": "QuestDB"' in config
     assert "QuestDB Enterprise adds replication" in config
     assert "DBOS" not in config
+
+
+# --------------------------------------------------------------------------- sphinx
+
+
+def test_sphinx_site_follows_the_page_url() -> None:
+    minio = sphinx_renderer.site_for("https://min.io/docs/minio/linux/operations/concepts.html")
+    celery = sphinx_renderer.site_for("https://docs.celeryq.dev/en/stable/userguide/tasks.html")
+    other = sphinx_renderer.site_for("https://example.org/docs/x.html")
+    assert minio is sphinx_renderer.MINIO
+    assert celery is sphinx_renderer.CELERY
+    assert other is sphinx_renderer.CELERY
+    assert sphinx_renderer._docname("source/operations/concepts.rst", minio) == (
+        "operations/concepts"
+    )
+
+
+def test_sphinx_absolute_includes_are_under_the_source_folder() -> None:
+    text = ".. include:: /includes/common.rst\n.. include:: ../shared/part.rst\n"
+    assert list(sphinx_renderer._included("source/a/b.rst", text, "source")) == [
+        "source/includes/common.rst",
+        "source/shared/part.rst",
+    ]
+
+
+def test_sphinx_renders_a_minio_page_for_its_platform(tmp_path: Path) -> None:
+    pytest.importorskip("pydata_sphinx_theme")
+    repo = tmp_path / "repo"
+    files = {
+        "source/operations/page.rst": "=========\nThe Page\n=========\n\n"
+        "Runs on |SNMD| hosts.\n\n"
+        ".. cond:: linux\n\n   Linux drives are formatted as XFS.\n\n"
+        ".. cond:: windows\n\n   Windows drives use NTFS.\n\n"
+        ".. include:: /includes/common.rst\n",
+        "source/includes/common.rst": "See :octicon:`circle` and :mc:`healing`.\n",
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, "utf-8")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "docs")
+    out = tmp_path / "page.html"
+    job = RenderJob(
+        "page",
+        "source/operations/page.rst",
+        "https://min.io/docs/minio/linux/operations/page.html",
+        "HEAD",
+        "new",
+        out,
+        {},
+    )
+    sphinx_renderer.render(GitRepo(repo / ".git"), [job])
+    html = out.read_text("utf-8")
+    assert "Linux drives are formatted as XFS." in html
+    assert "NTFS" not in html
+    assert "Single-Node Multi-Drive" in html
+    assert ":octicon:" not in html
+    assert "healing" in html
+    assert "MinIO Object Storage for Linux" in html

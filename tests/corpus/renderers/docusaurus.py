@@ -9,8 +9,8 @@ navbar, the docs sidebar, the table of contents, the footer and the "Edit this p
 link. The sidebar lists the other pages built with it and, as title-only stub pages,
 the other pages of its folder at its commit. The site's branding (title, navbar and
 footer links, edit URL, the repository's docs folder) is the one of the documentation
-the page's URL names: DBOS (docs.dbos.dev) or QuestDB (questdb.com/docs), a
-`Branding` each; a page of another site gets DBOS's.
+the page's URL names: DBOS (docs.dbos.dev), QuestDB (questdb.com/docs) or RabbitMQ
+(www.rabbitmq.com/docs), a `Branding` each; a page of another site gets DBOS's.
 
 A page's chrome variant (the job's `chrome` mapping) is site-wide configuration in
 Docusaurus, so the jobs are grouped by site, version and chrome, and each group is
@@ -505,7 +505,73 @@ QUESTDB = Branding(
     edit_url=f"{QUESTDB_REPO}/edit/main/",
 )
 
-BRANDINGS: Mapping[str, Branding] = {urlsplit(brand.url).netloc: brand for brand in (DBOS, QUESTDB)}
+RABBITMQ_URL = "https://www.rabbitmq.com"
+RABBITMQ_REPO = "https://github.com/rabbitmq/rabbitmq-website"
+
+RABBITMQ = Branding(
+    url=RABBITMQ_URL,
+    repo=RABBITMQ_REPO,
+    docs_root="docs/",
+    title="RabbitMQ",
+    tagline="One broker to queue them all",
+    announcement=(
+        "RabbitMQ 4.3 is out: Khepri metadata store and quorum queue improvements. "
+        f'<a href="{RABBITMQ_URL}/release-information">Learn more</a>'
+    ),
+    nav_default=[
+        {"href": f"{RABBITMQ_URL}/tutorials", "label": "Getting Started", "position": "left"},
+        {"type": "docSidebar", "sidebarId": "docs", "label": "Docs", "position": "left"},
+        {"href": f"{RABBITMQ_URL}/blog", "label": "Blog", "position": "left"},
+        {"href": f"{RABBITMQ_URL}/contact", "label": "Support", "position": "left"},
+        {"href": "https://github.com/rabbitmq", "label": "GitHub", "position": "right"},
+    ],
+    nav_alt=[
+        {"href": f"{RABBITMQ_URL}/tutorials", "label": "Tutorials", "position": "left"},
+        {"type": "docSidebar", "sidebarId": "docs", "label": "Documentation", "position": "left"},
+        {"href": f"{RABBITMQ_URL}/client-libraries", "label": "Clients", "position": "left"},
+        {
+            "href": f"{RABBITMQ_URL}/kubernetes/operator/operator-overview",
+            "label": "Kubernetes",
+            "position": "left",
+        },
+        {"href": f"{RABBITMQ_URL}/release-information", "label": "Releases", "position": "left"},
+        {"href": f"{RABBITMQ_URL}/blog", "label": "Blog", "position": "right"},
+        {"href": "https://github.com/rabbitmq", "label": "GitHub", "position": "right"},
+    ],
+    footer={
+        "style": "dark",
+        "links": [
+            {
+                "title": "Learn about RabbitMQ",
+                "items": [
+                    {"label": "Getting Started", "href": f"{RABBITMQ_URL}/tutorials"},
+                    {"label": "Documentation", "href": f"{RABBITMQ_URL}/docs"},
+                    {"label": "Blog", "href": f"{RABBITMQ_URL}/blog"},
+                ],
+            },
+            {
+                "title": "Reach out to the RabbitMQ team",
+                "items": [
+                    {"label": "GitHub", "href": "https://github.com/rabbitmq"},
+                    {"label": "Discord", "href": f"{RABBITMQ_URL}/discord"},
+                ],
+            },
+        ],
+        "copyright": "Copyright © Broadcom. All Rights Reserved.",
+    },
+    cookie_banner=(
+        '<div id="cookie-consent" class="cookie-banner" role="dialog" aria-label="Cookies">'
+        "<p>This site uses cookies to analyse traffic and to remember your preferences. "
+        f'Read the <a href="{RABBITMQ_URL}/privacy">privacy policy</a>.</p>'
+        '<button type="button">Accept cookies</button> '
+        '<button type="button">Cookie settings</button></div>'
+    ),
+    edit_url=f"{RABBITMQ_REPO}/tree/main/",
+)
+
+BRANDINGS: Mapping[str, Branding] = {
+    urlsplit(brand.url).netloc: brand for brand in (DBOS, QUESTDB, RABBITMQ)
+}
 
 
 def branding(job: RenderJob) -> Branding:

@@ -17,6 +17,12 @@ site declares, and a generic fallback for any other unknown role (its text, rend
 as a literal) or directive (its content, rendered as a plain block), so that the
 page's prose survives intact.
 
+The site around a page is the one its URL names (a `Site` each: Celery's by default,
+MinIO's for min.io): its documentation folder, title, navigation, repository link,
+link roles, the substitutions its configuration defines and the build tags its
+platform pages are built with (MinIO's `.. cond::` blocks keep the content of the
+platform the URL names, as `.. only::` does).
+
 A version's `chrome` mapping changes the boilerplate only:
 
 * `banner`: the text of an announcement bar above the header;
@@ -33,8 +39,10 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -42,14 +50,12 @@ from docutils.parsers.rst.states import Inliner
 
 from renderers import GitRepo, RenderJob
 
-DOCS_ROOT = "docs"
-SITE_NAME = "Celery"
-REPO_OWNER, REPO_NAME = "celery", "celery"
-
 # The site's navigation, fixed so that the chrome changes only where a version's `chrome`
-# asks: section index pages and the pages under them (document names under docs/, titles).
+# asks: section index pages and the pages under them (document names under the site's
+# documentation folder, titles).
 NavEntry = tuple[str, str]
-NAV_SECTIONS: tuple[tuple[NavEntry, tuple[NavEntry, ...]], ...] = (
+NavSection = tuple[NavEntry, tuple[NavEntry, ...]]
+NAV_SECTIONS: tuple[NavSection, ...] = (
     (
         ("getting-started/index", "Getting Started"),
         (
@@ -94,6 +100,132 @@ LINK_ROLES = {
     "github_issue": "https://github.com/celery/celery/issues/{}",
 }
 
+MINIO_NAV: tuple[NavSection, ...] = (
+    (
+        ("operations/concepts", "Core Concepts"),
+        (
+            ("operations/concepts/erasure-coding", "Erasure Coding"),
+            ("operations/concepts/availability-and-resiliency", "Availability and Resiliency"),
+            ("operations/concepts/thresholds", "Thresholds and Limits"),
+        ),
+    ),
+    (
+        ("operations/installation", "Installation"),
+        (
+            ("operations/checklists/hardware", "Hardware Checklist"),
+            ("operations/checklists/software", "Software Checklist"),
+            ("operations/checklists/security", "Security Checklist"),
+        ),
+    ),
+    (
+        ("administration/object-management", "Object Management"),
+        (
+            ("administration/object-management/object-versioning", "Bucket Versioning"),
+            ("administration/object-management/object-retention", "Object Locking"),
+            (
+                "administration/object-management/object-lifecycle-management",
+                "Object Lifecycle Management",
+            ),
+        ),
+    ),
+    (
+        ("administration/bucket-replication", "Bucket Replication"),
+        (
+            (
+                "operations/install-deploy-manage/multi-site-replication",
+                "Site Replication Overview",
+            ),
+        ),
+    ),
+    (("operations/server-side-encryption", "Server-Side Object Encryption"), ()),
+    (("glossary", "Glossary"), ()),
+)
+
+# MinIO's extlinks: roles that link their text to another site.
+MINIO_LINK_ROLES = {
+    "minio-git": "https://github.com/minio/{}",
+    "github": "https://github.com/{}",
+    "kube-docs": "https://kubernetes.io/docs/{}",
+    "kes-docs": "https://docs.min.io/community/minio-kes/{}",
+    "minio-release": "https://github.com/minio/minio/releases/tag/{}",
+    "mc-release": "https://github.com/minio/mc/releases/tag/{}",
+    "s3-docs": "https://docs.aws.amazon.com/AmazonS3/latest/userguide/{}",
+    "s3-api": "https://docs.aws.amazon.com/AmazonS3/latest/API/{}",
+    "aws-docs": "https://docs.aws.amazon.com/{}",
+    "iam-docs": "https://docs.aws.amazon.com/IAM/latest/UserGuide/{}",
+    "prometheus-docs": "https://prometheus.io/docs/{}",
+    "minio-web": "https://min.io/{}",
+}
+
+# The substitutions MinIO's configuration defines (and |SUBNET|, which older pages use), with
+# fixed values of ours where its build fills in release numbers.
+MINIO_PROLOG = """
+.. |SNSD| replace:: :abbr:`SNSD (Single-Node Single-Drive)`
+.. |SNMD| replace:: :abbr:`SNMD (Single-Node Multi-Drive)`
+.. |MNMD| replace:: :abbr:`MNMD (Multi-Node Multi-Drive)`
+.. |subnet| replace:: `MinIO SUBNET <https://min.io/pricing?jmp=docs>`__
+.. |subnet-short| replace:: `SUBNET <https://min.io/pricing?jmp=docs>`__
+.. |SUBNET| replace:: `MinIO SUBNET <https://min.io/pricing?jmp=docs>`__
+.. |minio-tag| replace:: `RELEASE.2025-09-07T16-13-09Z <https://github.com/minio/minio/releases>`__
+.. |minio-latest| replace:: RELEASE.2025-09-07T16-13-09Z
+.. |mc-tag| replace:: RELEASE.2025-08-13T08-35-41Z
+.. |operator-version-stable| replace:: 7.1.1
+.. |k8s-floor| replace:: 1.21.0
+.. |podman| replace:: `Podman <https://podman.io/>`__
+.. |platform| replace:: Linux
+"""
+
+
+@dataclass(frozen=True)
+class Site:
+    """One documentation site's frame around a page: its folder, names, links and tags."""
+
+    host: str  # the host its page URLs name
+    name: str
+    docs_root: str  # the repository's documentation folder (Sphinx's source directory)
+    owner: str
+    repo: str
+    copyright: str
+    nav: tuple[NavSection, ...]
+    link_roles: Mapping[str, str]
+    prolog: str = ""
+    tags: tuple[str, ...] = ()  # build tags, as `sphinx-build -t` sets them
+    exclude: tuple[str, ...] = ()  # source files that are not pages
+
+
+CELERY = Site(
+    host="docs.celeryq.dev",
+    name="Celery",
+    docs_root="docs",
+    owner="celery",
+    repo="celery",
+    copyright="2009-2026, Ask Solem & contributors",
+    nav=NAV_SECTIONS,
+    link_roles=LINK_ROLES,
+)
+
+MINIO = Site(
+    host="min.io",
+    name="MinIO Object Storage for Linux",
+    docs_root="source",
+    owner="minio",
+    repo="docs",
+    copyright="2020-Present, MinIO, Inc.",
+    nav=MINIO_NAV,
+    link_roles=MINIO_LINK_ROLES,
+    prolog=MINIO_PROLOG,
+    tags=("linux",),
+    exclude=("includes/*", "*-template.rst"),
+)
+
+SITES: Mapping[str, Site] = {site.host: site for site in (CELERY, MINIO)}
+
+
+def site_for(url: str) -> Site:
+    """The site a page belongs to, named by its URL's host (Celery's when unknown)."""
+    return SITES.get(urlsplit(url).netloc, CELERY)
+
+
 _INCLUDE = re.compile(r"^\s*\.\.\s+(?:literal)?include::\s*(\S+)", re.MULTILINE)
 _ROLE_USE = re.compile(r"(?<![\w`]):([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?):`")
 _DIRECTIVE_USE = re.compile(r"^\s*\.\.\s+([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?)::", re.MULTILINE)
@@ -120,23 +252,24 @@ def render(repo: GitRepo, jobs: Sequence[RenderJob]) -> None:
 
 
 def _build(repo: GitRepo, job: RenderJob, tmp: Path) -> str:
-    docname = _docname(job.path)
-    srcdir = tmp / "tree" / DOCS_ROOT
+    site = site_for(job.url)
+    docname = _docname(job.path, site)
+    srcdir = tmp / "tree" / site.docs_root
     srcdir.mkdir(parents=True)
-    _write_page(repo, job.commit, job.path, tmp / "tree")
-    toplevel = _write_nav(srcdir, docname, job.chrome)
-    (srcdir / "conf.py").write_text(_conf(job, toplevel), "utf-8")
+    _write_page(repo, job.commit, job.path, tmp / "tree", site)
+    toplevel = _write_nav(srcdir, docname, job.chrome, site)
+    (srcdir / "conf.py").write_text(_conf(job, toplevel, site), "utf-8")
     outdir = tmp / "html"
     _run_sphinx(srcdir, outdir)
     return (outdir / f"{docname}.html").read_text("utf-8")
 
 
-def _docname(path: str) -> str:
-    relative = PurePosixPath(path).relative_to(DOCS_ROOT)
+def _docname(path: str, site: Site = CELERY) -> str:
+    relative = PurePosixPath(path).relative_to(site.docs_root)
     return str(relative.with_suffix(""))
 
 
-def _write_page(repo: GitRepo, commit: str, path: str, tree: Path) -> None:
+def _write_page(repo: GitRepo, commit: str, path: str, tree: Path, site: Site = CELERY) -> None:
     """The page's source and, transitively, the files it includes, at their repository paths."""
     pending, seen = [path], set()
     while pending:
@@ -149,23 +282,31 @@ def _write_page(repo: GitRepo, commit: str, path: str, tree: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         if current.endswith((".rst", ".txt")):
-            pending += list(_included(current, data.decode("utf-8", "replace")))
+            source = data.decode("utf-8", "replace")
+            pending += list(_included(current, source, site.docs_root))
 
 
-def _included(path: str, source: str) -> Iterator[str]:
+def _included(path: str, source: str, docs_root: str = "docs") -> Iterator[str]:
+    """The files a page includes; an absolute name is under the source directory, as in Sphinx."""
     parent = PurePosixPath(path).parent
     for match in _INCLUDE.finditer(source):
-        resolved = os.path.normpath(str(parent / match.group(1)))
+        name = match.group(1)
+        if name.startswith("/"):
+            resolved = os.path.normpath(f"{docs_root}/{name.lstrip('/')}")
+        else:
+            resolved = os.path.normpath(str(parent / name))
         if not resolved.startswith(".."):
             yield resolved
 
 
-def _write_nav(srcdir: Path, page: str, chrome: Mapping[str, Any]) -> list[str]:
+def _write_nav(
+    srcdir: Path, page: str, chrome: Mapping[str, Any], site: Site = CELERY
+) -> list[str]:
     """Title-only stubs for the site's other pages, and the toctrees that link them."""
     toplevel = []
-    listed = {section for (section, _), _ in NAV_SECTIONS}
-    listed |= {name for _, children in NAV_SECTIONS for name, _ in children}
-    for (section, title), children in NAV_SECTIONS:
+    listed = {section for (section, _), _ in site.nav}
+    listed |= {name for _, children in site.nav for name, _ in children}
+    for (section, title), children in site.nav:
         toplevel.append(section)
         if section != page:
             _write_stub(srcdir, section, title, [name for name, _ in children])
@@ -178,7 +319,7 @@ def _write_nav(srcdir: Path, page: str, chrome: Mapping[str, Any]) -> list[str]:
         name = f"extra-{number}"
         _write_stub(srcdir, name, str(title), [])
         toplevel.append(name)
-    _write_stub(srcdir, "index", f"{SITE_NAME} Documentation", toplevel, hidden=True)
+    _write_stub(srcdir, "index", f"{site.name} Documentation", toplevel, hidden=True)
     return toplevel
 
 
@@ -200,13 +341,13 @@ def _relative(docname: str, base: PurePosixPath) -> str:
     return os.path.relpath(docname, base if str(base) != "." else ".")
 
 
-def _conf(job: RenderJob, toplevel: Sequence[str]) -> str:
+def _conf(job: RenderJob, toplevel: Sequence[str], site: Site = CELERY) -> str:
     options: dict[str, Any] = {
         "use_edit_page_button": True,
         "show_toc_level": 2,
         "navigation_with_keys": False,
         "header_links_before_dropdown": 8,
-        "github_url": f"https://github.com/{REPO_OWNER}/{REPO_NAME}",
+        "github_url": f"https://github.com/{site.owner}/{site.repo}",
         "footer_start": ["copyright"],
         "footer_end": ["sphinx-version", "theme-version"],
     }
@@ -214,17 +355,17 @@ def _conf(job: RenderJob, toplevel: Sequence[str]) -> str:
     if banner:
         options["announcement"] = str(banner)
     context = {
-        "github_user": REPO_OWNER,
-        "github_repo": REPO_NAME,
+        "github_user": site.owner,
+        "github_repo": site.repo,
         "github_version": "main",
-        "doc_path": DOCS_ROOT,
+        "doc_path": site.docs_root,
     }
     sidebars = {name: ["globaltoc.html"] for name in toplevel if "/" not in name}
     sidebars["**"] = ["sidebar-nav-bs"]
     settings = {
-        "project": SITE_NAME,
-        "copyright": "2009-2026, Ask Solem & contributors",
-        "html_title": SITE_NAME,
+        "project": site.name,
+        "copyright": site.copyright,
+        "html_title": site.name,
         "extensions": [__name__],
         "html_theme": "pydata_sphinx_theme",
         "html_theme_options": options,
@@ -232,10 +373,15 @@ def _conf(job: RenderJob, toplevel: Sequence[str]) -> str:
         "html_sidebars": sidebars,
         "html_show_sourcelink": False,
         "root_doc": "index",
-        "exclude_patterns": ["_build"],
+        "exclude_patterns": ["_build", *site.exclude],
         "suppress_warnings": ["toc", "ref", "image", "misc.highlighting_failure"],
+        "corpus_link_roles": dict(site.link_roles),
     }
-    return "".join(f"{key} = {value!r}\n" for key, value in settings.items())
+    if site.prolog:
+        settings["rst_prolog"] = site.prolog
+    lines = [f"{key} = {value!r}\n" for key, value in settings.items()]
+    lines += [f"tags.add({tag!r})\n" for tag in site.tags]
+    return "".join(lines)
 
 
 def _run_sphinx(srcdir: Path, outdir: Path) -> None:
@@ -343,6 +489,13 @@ def _register_fallbacks(app: Any, docname: str, source: list[str]) -> None:
             app.add_directive(name, _fallback_directive(), override=True)
 
 
+def _register_include_fallbacks(
+    app: Any, relative_path: Path, parent_docname: str, content: list[str]
+) -> None:
+    """The same for a file a page includes, which Sphinx reads apart from the page."""
+    _register_fallbacks(app, parent_docname, content)
+
+
 def _known(app: Any, name: str, kind: str) -> bool:
     """Does docutils or a Sphinx domain (the default py and std ones included) define it?"""
     from docutils.parsers.rst.languages import get_language
@@ -382,14 +535,43 @@ def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
         parent = parent.parent
 
 
+def _cond_directive() -> type[Any]:
+    from sphinx.util.docutils import SphinxDirective
+    from sphinx.util.nodes import nested_parse_with_titles
+
+    class CondDirective(SphinxDirective):
+        """`.. cond:: expr`: the content when the build's tags satisfy expr, as `.. only::`."""
+
+        has_content = True
+        required_arguments = 1
+        final_argument_whitespace = True
+
+        def run(self) -> list[nodes.Node]:
+            if not self.env.app.tags.eval_condition(self.arguments[0]):
+                return []
+            container = nodes.Element()
+            nested_parse_with_titles(self.state, self.content, container)
+            return list(container.children)
+
+    return CondDirective
+
+
+def _add_link_roles(app: Any, config: Any) -> None:
+    """The link roles the site declares (our conf.py names them)."""
+    for name, url in config.corpus_link_roles.items():
+        app.add_role(name, link_role(url), override=True)
+
+
 def setup(app: Any) -> dict[str, Any]:
     """The Sphinx extension our conf.py loads."""
     for name in CROSSREF_TYPES:
         app.add_crossref_type(name, name, indextemplate=f"pair: %s; {name}")
     app.add_role("sig", literal_role)
-    for name, url in LINK_ROLES.items():
-        app.add_role(name, link_role(url))
+    app.add_config_value("corpus_link_roles", dict(LINK_ROLES), "env")
+    app.connect("config-inited", _add_link_roles)
+    app.add_directive("cond", _cond_directive())
     app.connect("source-read", _register_fallbacks)
+    app.connect("include-read", _register_include_fallbacks)
     app.connect("doctree-read", _strip_app_prefix)
     app.connect("doctree-read", _strip_default_role_prefix)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
