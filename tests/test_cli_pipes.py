@@ -16,6 +16,7 @@ import json
 import os
 import pty
 import re
+import shlex
 import shutil
 import string
 import struct
@@ -691,3 +692,32 @@ def test_a_real_bash_completes_with_the_sourced_script(ledger: Path) -> None:
     assert "offered: ordered" in done.stdout.splitlines()
     assert "offered: move" in done.stdout.splitlines()
     assert "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- a closed pipe
+
+
+@pytest.mark.parametrize(
+    "command", [("render", "-o", "-"), ("render", "-f", "json", "-o", "-"), ("schema",)]
+)
+def test_a_reader_that_stops_early_ends_the_command_quietly(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    """A reader that stops early (`| head`, `| true`) closes the pipe long before a big
+    report is written: the command stops
+    there with 141 (as one killed by SIGPIPE does) and says nothing, never an internal
+    error. 141 lets `set -o pipefail` tell it from a failure of the command's own."""
+    sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
+    from bench_scale import ledger_text
+
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ledger_text(1_000), encoding="utf-8")
+    line = " ".join([shlex.quote(str(SCRIPT)), "--ledger", str(ledger), *command])
+    script = f"{line} | true; echo ${{PIPESTATUS[0]}}"  # a reader that reads nothing
+    done = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() in ("141", "0")  # 0 only where all of it fit the pipe
+    assert done.stderr == ""
+    if command[0] == "render":  # hundreds of kB: more than a pipe holds
+        assert done.stdout.strip() == "141"

@@ -43,6 +43,7 @@ class ExitCode(IntEnum):
     UNREAD = 3  # `regrade --check`: nothing drifted, but some evidence could not be read
     INTERNAL = 70  # a bug
     INTERRUPTED = 130
+    CLOSED_PIPE = 141  # the reader of stdout went away (`| head`): 128 + SIGPIPE, as git
 
 
 class ClaimledgerError(Exception):

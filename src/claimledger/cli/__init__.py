@@ -15,7 +15,7 @@ from claimledger.cli import (
     revising,
     trusting,
 )
-from claimledger.cli.app import app
+from claimledger.cli.app import app, closed_pipe
 
 __all__ = [
     "app",
@@ -33,5 +33,9 @@ __all__ = [
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    app(prog_name="claimledger")
+    """Entry point of the console script (a closed pipe met outside a command, as in
+    `claimledger --help | head -1`, ends it as quietly as one met inside)."""
+    try:
+        app(prog_name="claimledger")
+    except BrokenPipeError:
+        raise SystemExit(closed_pipe()) from None

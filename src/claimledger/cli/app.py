@@ -114,7 +114,8 @@ app = typer.Typer(
     "regrade claims, render the report.",
     epilog="First time: claimledger demo (offline), or claimledger init. The loop: "
     "claimledger refresh, then regrade --write, then render. Exit codes: 0 ok, 1 found "
-    "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted.",
+    "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted, 141 output "
+    "pipe closed.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -498,12 +499,25 @@ def exit_status(debug: bool) -> Iterator[None]:
     except KeyboardInterrupt:
         err.error("claimledger: interrupted")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+    except BrokenPipeError:
+        raise typer.Exit(closed_pipe()) from None
     except Exception as error:
         if debug:
             traceback.print_exception(error)
         where = "" if debug else " (run with --debug for the traceback)"
         err.error(f"claimledger: internal error: {type(error).__name__}: {error}{where}")
         raise typer.Exit(ExitCode.INTERNAL) from None
+
+
+def closed_pipe() -> ExitCode:
+    """The reader of stdout went away (`claimledger status --json | head`): nothing more is
+    written, and nothing is said, as a command killed by SIGPIPE would do. stdout is
+    pointed at /dev/null so that the interpreter's last flush finds nowhere to fail."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return ExitCode.CLOSED_PIPE
 
 
 # --------------------------------------------------------------------------- shared steps
