@@ -10,7 +10,7 @@ import pytest
 from claimledger.cli.app import GLOBAL_OPTIONS_SAID, TASKS, app
 from cli_runner import claimledger
 
-COMMANDS = sorted(info.name or "" for info in app.registered_commands)
+COMMANDS = sorted(info.name or "" for info in app.registered_commands if not info.hidden)
 
 
 def test_every_command_is_listed_once_under_its_task_in_the_order_of_the_loop() -> None:

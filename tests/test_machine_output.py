@@ -423,6 +423,7 @@ def outputs(cli: Cli, page_server: PageServer) -> dict[str, Any]:
         "regrade": cli.json("regrade", code=1),
         "check": cli.json("check", code=0),
         "trust": cli.json("trust", "--list", code=0),
+        "claims": cli.json("claims", code=0),
         "verify": cli.json("verify", "--allow-private", page_server.url("/guide"), DURABLE, code=1),
         "report": json.loads(cli("render", "--format", "json", "-o", "-", code=0).stdout),
     }
@@ -491,7 +492,7 @@ def test_jq_finds_what_needs_a_look(outputs: dict[str, Any]) -> None:
 def test_the_schemas_are_package_data_each_with_its_own_id() -> None:
     names = sorted(path.name for path in SCHEMAS.iterdir())
     ids = [schema_of(name.removesuffix(".schema.json"))["$id"] for name in names]
-    assert len(set(ids)) == len(ids) == 10
+    assert len(set(ids)) == len(ids) == 11
     package_data = tomllib.loads((HERE.parent / "pyproject.toml").read_text("utf-8"))
     patterns = package_data["tool"]["setuptools"]["package-data"]["claimledger"]
     assert "data/**/*" in patterns  # data/schemas/*.json is in the wheel and the sdist

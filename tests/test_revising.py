@@ -177,3 +177,25 @@ def test_the_published_history_keeps_the_authors_acts_not_the_bookkeeping(
     site("set", "author", "Ada Reviewer")
     assert "revised: statement by Ada Reviewer" not in site("render", "-o", "-").stdout
     assert "by Ada Reviewer: revised: statement" in site("render", "-o", "-").stdout
+
+
+def test_claims_lists_every_claim_with_its_grades_and_standing(
+    site: Cli, page_server: PageServer
+) -> None:
+    listed = site.json("claims")["claims"]
+    assert [row["claim_id"] for row in listed] == ["durable", "ordered", "alarms"]
+    assert {row["standing"] for row in listed} == {"not checked"}
+    site("refresh", "--allow-private", "--no-as-read")
+    page_server.set_page("/other", page("Alarms are gone."))
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+    standing = {row["claim_id"]: row["standing"] for row in site.json("claims")["claims"]}
+    assert standing == {"durable": "verified", "ordered": "verified", "alarms": "missing"}
+    unknown = site.json("claims", "--grade", "UNKNOWN")["claims"]
+    assert [row["claim_id"] for row in unknown] == ["durable"]  # its second facet
+    assert unknown[0]["grades"][1] == {"on": "holds under crashes", "grade": "UNKNOWN"}
+    assert (
+        site("ls", "--plain").stdout.splitlines()[0] == "claim\tsection\tgrades\tquotes\tstanding"
+    )
+    assert "alarms\tmain\tDEMONSTRATED\t1\tmissing" in site("claims", "--plain").stdout
+    assert site("claims", "--needs-review").stdout == "no claim matches\n"
+    site("claims", "--grade", "GREAT", code=2)

@@ -358,7 +358,9 @@ P = ParamSpec("P")
 Command = Callable[Concatenate[typer.Context, P], ExitCode]
 
 
-def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
+def command(
+    *names: str, aliases: tuple[str, ...] = (), **kwargs: Any
+) -> Callable[[Command[P]], Command[P]]:
     """Register a command: its returned ExitCode becomes the exit status, and whatever it
     raises goes through `exit_status`. The command's first parameter is typer's context."""
 
@@ -382,6 +384,8 @@ def command(*names: str, **kwargs: Any) -> Callable[[Command[P]], Command[P]]:
         signature = inspect.signature(func, eval_str=True)
         run.__signature__ = _with_global_options(signature)  # type: ignore[attr-defined]
         app.command(*names, **kwargs)(run)
+        for alias in aliases:  # the same command under a short name, not listed twice
+            app.command(alias, **{**kwargs, "hidden": True})(run)
         return func  # the command as written; the app runs it through `run`
 
     return register

@@ -6,7 +6,7 @@ A table is printed in one of three ways, here and nowhere else:
 * on a terminal, as rich lays it out to the terminal's width (a long cell is cut or
   folded to fit);
 * to a pipe or a file, at the width its cells need, so every id and value is whole on
-  its row (`claimledger status | grep state-summary` finds the claim);
+  its row (`claimledger claims | grep state-summary` finds the claim);
 * with --plain, as TSV: a header row, then one line a row, cells split by tabs, no
   borders and no colour; a tab or newline inside a cell, and any other control
   character, is shown as its picture (␉, ␊, ␛); a blank line between two tables.

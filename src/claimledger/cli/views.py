@@ -198,3 +198,25 @@ def notices_table(result: Regrade) -> Table:
     for n in result.notices:
         table.add_row(Text(n.claim_id), Text(n.on), Text(n.why))
     return table
+
+
+def claims_table(rows: Sequence[Mapping[str, Any]]) -> Table:
+    """Every claim listed by `claims`: its id never cut (the other columns give way)."""
+    from claimledger.cli.listing import grade_cell
+
+    table = ScriptTable(
+        title=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}",
+        title_justify="left",
+        tsv_header=("claim", "section", "grades", "quotes", "standing"),
+    )
+    table.add_column("claim", no_wrap=True)
+    table.add_column("section", overflow="ellipsis", max_width=16)
+    table.add_column("grades", overflow="fold")
+    table.add_column("quotes", justify="right")
+    table.add_column("standing", no_wrap=True)
+    for row in rows:
+        cells = (row["claim_id"], row["section"], grade_cell(row["grades"]), str(row["quotes"]))
+        style = STATUS_STYLE.get(row["standing"], "bold" if row["standing"] != "verified" else "")
+        table.add_row(*(Text(cell) for cell in cells), Text(row["standing"], style=style))
+        table.add_tsv_row(*cells, row["standing"])
+    return table

@@ -1,0 +1,116 @@
+"""The command that lists every claim with its grades and standing: claims (ls)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from claimledger.cli.app import command, latest_checks, options, out, print_json
+from claimledger.cli.completion import one_of
+from claimledger.cli.options import GRADES, AsJson
+from claimledger.errors import ExitCode, InputError
+from claimledger.ledger.vocabulary import Grade
+
+if TYPE_CHECKING:
+    from claimledger.ledger.model import Claim, Ledger
+
+
+@command("claims", aliases=("ls",))
+def claims_command(
+    ctx: typer.Context,
+    grade: Annotated[
+        str | None,
+        typer.Option(
+            "--grade",
+            metavar="GRADE",
+            help=f"Only claims with a facet graded so ({GRADES}).",
+            autocompletion=one_of(Grade),
+        ),
+    ] = None,
+    needs_review: Annotated[
+        bool, typer.Option("--needs-review", help="Only the claims that need review.")
+    ] = False,
+    section: Annotated[
+        str | None, typer.Option("--section", metavar="SECTION", help="Only this section's.")
+    ] = None,
+    as_json: AsJson = False,
+) -> ExitCode:
+    """Every claim, one a line: its section, its grade on each facet, and its standing.
+
+    The standing is what the latest evidence says of its quotes (verified, drifted,
+    missing, unread, not yet checked), or that it needs review, is refuted, or rests on
+    no quote. `status` shows only what needs a look; this shows everything.
+
+    Example: claimledger claims --grade UNKNOWN
+    """
+    opts = options(ctx)
+    ledger = opts.load()
+    if grade is not None and grade not in set(Grade):
+        raise InputError(f"--grade {grade!r}: one of {GRADES}")
+    if section is not None and section not in {s.id for s in ledger.sections}:
+        raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
+    standings = _standings(ledger, latest_checks(opts, ledger))
+    rows = [
+        _row(claim, standings[claim.id])
+        for claim in ledger.claims
+        if (grade is None or any(str(f.grade) == grade for f in claim.grades))
+        and (not needs_review or claim.review is not None)
+        and (section is None or claim.section == section)
+    ]
+    if as_json:
+        print_json({"claims": rows})
+    elif rows:
+        from claimledger.cli.views import claims_table
+
+        out.print(claims_table(rows))
+    else:
+        out.print("no claim matches", markup=False)
+    return ExitCode.OK
+
+
+def _standings(ledger: Ledger, checks: Sequence[Any]) -> dict[str, str]:
+    """Each claim's standing, worst first: what a reader must know before its grade."""
+    from claimledger.cli.lines import check_bucket
+
+    buckets: dict[str, set[str]] = {}
+    for check in checks:
+        buckets.setdefault(check.claim_id, set()).add(check_bucket(check))
+    found = {}
+    for claim in ledger.claims:
+        found[claim.id] = _standing(claim, buckets.get(claim.id, set()))
+    return found
+
+
+_WORST_FIRST = ("missing", "drifted", "ambiguous", "unread", "verified")
+
+
+def _standing(claim: Claim, buckets: set[str]) -> str:
+    if claim.falsified is not None:
+        return "refuted"
+    if claim.review is not None:
+        return "needs review"
+    if not claim.quotes:
+        return "no quote"
+    if not buckets:
+        return "not checked"
+    return next(word for word in _WORST_FIRST if word in buckets)
+
+
+def _row(claim: Claim, standing: str) -> dict[str, Any]:
+    return {
+        "claim_id": claim.id,
+        "section": claim.section,
+        "title": claim.title,
+        "grades": [{"on": f.on, "grade": str(f.grade)} for f in claim.grades],
+        "quotes": len(claim.quotes),
+        "standing": standing,
+    }
+
+
+def grade_cell(grades: Sequence[Mapping[str, str]]) -> str:
+    """The facets' grades in one cell: a single facet's grade, else each by its facet."""
+    if len(grades) == 1:
+        return grades[0]["grade"]
+    return "; ".join(f"{g['grade']} ({g['on']})" for g in grades)
