@@ -178,6 +178,28 @@ def test_each_layer_imports_only_the_layers_below_it(
         assert not hit, f"{name} imports {module}: its layer may not import {hit[0]}"
 
 
+MAX_COMMAND_LINES = 60
+"""A command's body: parse, call the service, print. More is logic that belongs below."""
+
+
+@pytest.mark.parametrize(
+    ("name", "tree", "lines"),
+    [m for m in ALL if m[0].startswith("cli/")],
+    ids=[m[0] for m in ALL if m[0].startswith("cli/")],
+)
+def test_no_command_body_is_over_sixty_lines(name: str, tree: ast.Module, lines: int) -> None:
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if not any("command" in ast.unparse(d) for d in node.decorator_list):
+            continue
+        first = node.body[0]
+        docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        start = first.end_lineno if docstring else first.lineno
+        body = (node.end_lineno or 0) - (start or 0)
+        assert body <= MAX_COMMAND_LINES, f"{name}: {node.name} has a {body}-line body"
+
+
 def test_nothing_outside_the_command_line_imports_it() -> None:
     for name, tree, _ in ALL:
         if name.startswith("cli/") or name == "__main__.py":

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -225,7 +225,6 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
     from claimledger.cli.lines import (
         claim_summary,
         fetch_json,
-        needs_a_look,
         needs_attention,
         source_notes,
         to_json,
@@ -251,14 +250,8 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
             }
         )
     elif chosen == "text":
-        from claimledger.cli.views import summary_table  # rich: for the table alone
-
         quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
-        title = f"Refresh: {quotes} quote checks on {pages} sources"
-        if output().plain or any(needs_a_look(row) for row in rows):
-            out.print(summary_table(rows, title))
-        else:  # no row to show: no empty table
-            out.print(f"{title}\n{len(rows)} of {len(rows)} claims verified on every source")
+        print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
         for line in [*source_notes(ledger, fetches), *after_lines(done)]:
             out.print(line, markup=False)
         verbose = output().verbose
@@ -268,6 +261,17 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
         _print_for_ci(chosen, opts, ledger, checks, fetches)
     misquoted = bool(read_then and read_then.misquoted)
     return found_if(needs_attention(ledger, checks, fetches) or misquoted)
+
+
+def print_summary(rows: list[dict[str, Any]], title: str) -> None:
+    """The claims that need a look, as a table; one line when none does (no empty table)."""
+    from claimledger.cli.lines import needs_a_look
+    from claimledger.cli.views import summary_table  # rich: for the table alone
+
+    if output().plain or any(needs_a_look(row) for row in rows):
+        out.print(summary_table(rows, title))
+    else:
+        out.print(f"{title}\n{len(rows)} of {len(rows)} claims verified on every source")
 
 
 def _refresh_format(fmt: str, as_json: bool) -> str:
@@ -366,7 +370,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         to_json,
         unchecked_claims,
     )
-    from claimledger.cli.views import pages_table, summary_table
+    from claimledger.cli.views import pages_table
     from claimledger.evidence.relocate import relocation_json, relocation_line
 
     opts = options(ctx)
@@ -398,19 +402,18 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         no_evidence_note(opts)
     else:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
-        out.print(summary_table(rows, f"Evidence (last refresh {when})"))
+        print_summary(rows, f"Evidence (last refresh {when})")
         out.print(pages_table(ledger, fetches.values()))
-        for search in searches:
-            out.print(relocation_line(search), markup=False)
-        for misquote in (check for check in read_then if check.misquoted):
-            out.print(misquote_line(misquote), markup=False)
+        lines = [relocation_line(search) for search in searches]
+        lines += [misquote_line(check) for check in read_then if check.misquoted]
+        for line in lines:
+            out.print(line, markup=False)
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-    for line in () if as_json else evidence_gaps(last, unchecked if checks else [], ledger):
-        err.print(line, markup=False)
+        _say(evidence_gaps(last, unchecked if checks else [], ledger))
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches.values()) or failing
