@@ -573,3 +573,16 @@ def test_json_written_as_it_streams_reads_as_json_dumps_writes_it(
     assert json.loads(streamed) == document
     expected = json.dumps(document, indent=2, ensure_ascii=False)
     assert whole == expected.replace("\u0085", "\\u0085").replace("\u007f", "\\u007f") + "\n"
+
+
+def test_every_row_carries_its_ids_and_quotes_are_numbered_as_the_cli_says(
+    outputs: dict[str, Any],
+) -> None:
+    refreshed = outputs["refresh"]
+    assert refreshed["checks"] and all(c["run_id"] == refreshed["run"] for c in refreshed["checks"])
+    for name in ("refresh", "diff", "history"):
+        for check in outputs[name]["checks"]:
+            assert check["quote"] == check["quote_index"] + 1 >= 1, name
+    for name in ("refresh", "status"):
+        for source in outputs[name]["sources"]:
+            assert source["source_ids"], (name, source["url"])

@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Reading
     from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
-    from claimledger.records import CheckRecord, FetchResult
+    from claimledger.records import CheckRecord, FetchRecord, FetchResult
 
 
 @command("verify")
@@ -243,8 +243,10 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
                 "run": done.run_id,
                 "evidence": str(opts.store),
                 "claims": rows,
-                "sources": (fetch_json(fetch) for fetch in fetches),
-                "checks": ({**to_json(c), "url": shown(c.url)} for c in checks),
+                "sources": (fetch_json(fetch, ledger) for fetch in fetches),
+                "checks": (
+                    {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in checks
+                ),
                 **after_json(done),
                 "as_read": as_read_json(read_then) if read_then else None,
             }
@@ -261,6 +263,10 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
         _print_for_ci(chosen, opts, ledger, checks, fetches)
     misquoted = bool(read_then and read_then.misquoted)
     return found_if(needs_attention(ledger, checks, fetches) or misquoted)
+
+
+def by_url(fetch: FetchRecord) -> str:
+    return fetch.url
 
 
 def print_summary(rows: list[dict[str, Any]], title: str) -> None:
@@ -392,7 +398,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
                 "unchecked_claims": unchecked,
                 "needs_review": [claim.id for claim in review],
                 "claims": rows,
-                "sources": [fetch_json(f) for f in sorted(fetches.values(), key=lambda f: f.url)],
+                "sources": [fetch_json(f, ledger) for f in sorted(fetches.values(), key=by_url)],
                 "artifact_runs": to_json(list(runs.values())),
                 "relocations": [relocation_json(search) for search in searches],
                 "as_read": as_read_json(checks=read_then, lookups=latest_lookups(opts, ledger)),

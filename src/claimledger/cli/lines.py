@@ -362,9 +362,11 @@ def facet_history(claim: Claim, on: str) -> list[HistoryEntry]:
 # --------------------------------------------------------------------------- JSON
 
 
-def fetch_json(fetch: FetchRecord | FetchResult) -> dict[str, Any]:
-    """A fetch as JSON for a listing: no page text, and no URL with its secrets."""
-    data: dict[str, Any] = to_json(fetch)
+def fetch_json(fetch: FetchRecord | FetchResult, ledger: Ledger) -> dict[str, Any]:
+    """A fetch as JSON for a listing: the ids of the sources read at its address first,
+    then the fetch, with no page text and no URL with its secrets."""
+    ids = sorted(source.id for source in ledger.sources.values() if source.url == fetch.url)
+    data: dict[str, Any] = {"source_ids": ids, **to_json(fetch)}
     data.pop("text", None)
     data.pop("body", None)  # a raw fetch's bytes (a sitemap's), never a listing's
     return data
@@ -381,7 +383,10 @@ def to_json(value: Any) -> Any:
     kind: type = type(value)
     names = _field_names(kind)
     if names is not None:
-        return {name: _field_json(name, getattr(value, name)) for name in names}
+        fields = {name: _field_json(name, getattr(value, name)) for name in names}
+        if isinstance(fields.get("quote_index"), int):  # the number the CLI says (#1, --quote)
+            fields["quote"] = fields["quote_index"] + 1
+        return fields
     if isinstance(value, Mapping):
         return {str(k): _field_json(str(k), v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
