@@ -147,3 +147,13 @@ def test_the_gate_fails_closed_when_nothing_could_be_read(
     page_server.set_page("/limits", page("Limits.", SIZE, CIPHER))
     cli("refresh", "--allow-private", "--no-as-read", code=0)
     cli("regrade", "--check", code=0)
+
+
+def test_an_adopted_rewording_is_one_reworded_quote_in_what_changed(site: Cli) -> None:
+    site("render", "-o", "-")  # the state the next render compares with
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+    changed = site("render", "-o", "-").stdout.split("## What changed", 1)[1]
+    changed = changed.split("\n## ", 1)[0]
+    assert f"quote reworded, the page's words adopted: “{SIZE}” → “{SMALLER}”" in changed
+    assert "quote added" not in changed and "quote removed" not in changed

@@ -43,6 +43,11 @@ def state_of(
             claim.id: {q.text: {s.source_id: s.status for s in q.sources} for q in claim.quotes}
             for claim in claims
         },
+        "adopted": {  # each adopted wording and the words it replaced, for "reworded"
+            claim.id: {q.text: q.as_read for q in claim.quotes if q.as_read}
+            for claim in claims
+            if any(q.as_read for q in claim.quotes)
+        },
         "sources": {s.id: {"url": s.url or "", "status": s.status} for s in sources},
     }
 
@@ -104,7 +109,13 @@ def _quote_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
             continue  # a new claim, said once under grades
         link, title = anchor("claim", claim_id), state["titles"][claim_id]
         old = _mapping(old_quotes[claim_id])
+        replaced = _reworded(state, claim_id, old, quotes)
         for text, statuses in quotes.items():
+            if text in replaced:
+                words = f"“{excerpt(replaced[text])}” → “{excerpt(text)}”"
+                said = f"quote reworded, the page's words adopted: {words}"
+                items.append(ChangeView("quote", title, link, said))
+                continue
             if text not in old:
                 items.append(ChangeView("quote", title, link, f"quote added: “{excerpt(text)}”"))
                 continue
@@ -120,9 +131,22 @@ def _quote_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
                             f"“{excerpt(text)}” on {source_id}: {before} → {status}",
                         )
                     )
-        for text in sorted(set(old) - set(quotes)):
+        for text in sorted(set(old) - set(quotes) - set(replaced.values())):
             items.append(ChangeView("quote", title, link, f"quote removed: “{excerpt(text)}”"))
     return items
+
+
+def _reworded(
+    state: Mapping[str, Any], claim_id: str, old: Mapping[str, Any], quotes: Mapping[str, Any]
+) -> dict[str, str]:
+    """Each quote new since the last render that is an adopted rewording of one the last
+    render had (and this one has not): one quote reworded, not one added and one gone."""
+    adopted = _mapping(_mapping(state.get("adopted")).get(claim_id))
+    return {
+        new: str(was)
+        for new, was in adopted.items()
+        if new not in old and was in old and was not in quotes
+    }
 
 
 def _source_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> list[ChangeView]:
