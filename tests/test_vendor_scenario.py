@@ -12,6 +12,7 @@ its HTML.
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 import lxml.html
@@ -134,6 +135,10 @@ def test_the_report_tells_what_the_evidence_says_and_no_more(
     findings = block(markdown, "## Findings")
     assert "harmless rewording adopted" not in findings
     assert "claim needs review" in findings
+    moved = (
+        f"page moved on {date.today().isoformat()} from https\\://docs.acmequeue.example/leaders"
+    )
+    assert f"{moved}, the move adopted" in findings  # (the address escaped, so no link)
     for line in findings.splitlines():
         found = FINDING.match(line)
         if found is None:

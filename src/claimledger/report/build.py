@@ -30,7 +30,7 @@ from claimledger.records import (
     latest_by_key,
     meaning_uncertain,
 )
-from claimledger.report.changes import changes_since, state_of
+from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
@@ -125,7 +125,7 @@ def build_report(
         did_not=ledger.scope.did_not,
         could_not_see=ledger.scope.could_not_see,
         sources=sources,
-        findings=findings(ledger, in_order, sources, regrade),
+        findings=findings(ledger, in_order, sources, regrade, since=state_day(previous)),
         closing=tuple(
             ClosingView(anchor("closing", str(number)), part.title, redact_urls(part.body))
             for number, part in enumerate(ledger.closing, start=1)

@@ -52,6 +52,12 @@ def state_of(
     }
 
 
+def state_day(previous: Mapping[str, Any] | None) -> str | None:
+    """The day of the render a state was kept by (None: no render yet)."""
+    day = previous.get("generated_on") if previous else None
+    return day if isinstance(day, str) else None
+
+
 def changes_since(state: Mapping[str, Any], previous: Mapping[str, Any] | None) -> ChangesView:
     """The differences between this render's state and the last one's (None: first render)."""
     if previous is None:

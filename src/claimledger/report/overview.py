@@ -30,7 +30,7 @@ from claimledger.report.model import (
     Summary,
     weakest,
 )
-from claimledger.urls import safe_url
+from claimledger.urls import redacted, safe_url
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:
@@ -245,9 +245,12 @@ def findings(
     claims: Sequence[ClaimView],
     sources: Sequence[SourceView],
     regrade: Regrade,
+    *,
+    since: str | None = None,
 ) -> tuple[FindingView, ...]:
     """What the evidence found since the reading, worst first, each counted and naming the
-    claims it touches: the lines a reader needs before any section."""
+    claims it touches: the lines a reader needs before any section. A page whose move was
+    adopted is said in the first render after the move (`since`: the last render's day)."""
     checks = [(c, check) for c in claims for q in c.quotes for check in q.sources]
     quotes = [(c, q) for c in claims for q in c.quotes]
     by_id = {claim.id: claim for claim in claims}
@@ -283,6 +286,7 @@ def findings(
         _finding([c for c in claims if c.refuted], "claim refuted", "claims refuted"),
         _pages(sources, ("gone",), "page gone", "pages gone"),
         _pages(sources, ("moved",), "page moved to a new address", "pages moved to new addresses"),
+        _adopted_moves(ledger, sources, since),
         _pages(
             sources,
             ("unreachable", "refused", "unreadable"),
@@ -332,6 +336,30 @@ def findings(
         ),
     ]
     return tuple(finding for finding in found if finding.count)
+
+
+def _adopted_moves(ledger: Ledger, sources: Sequence[SourceView], since: str | None) -> FindingView:
+    """The pages whose new address was adopted (`move`) since the last render (or the
+    reading): what the ledger now cites is not what was read, and a reader should know."""
+    day = since or ledger.date_read.isoformat()
+    moved = {
+        source.id: move
+        for source in ledger.sources.values()
+        for move in source.history[-1:]
+        if move.date >= day
+    }
+    troubled = [view for view in sources if view.id in moved]
+    claims = tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values())
+    if len(troubled) == 1:
+        move = moved[troubled[0].id]
+        text = f"page moved on {move.date} from {redacted(move.moved_from)}, the move adopted"
+    else:
+        text = "pages moved, each move adopted"
+    return FindingView(
+        count=len(troubled),
+        text=_counted_on(text, len(troubled), len(claims), "quoted by "),
+        claims=claims,
+    )
 
 
 def _lowers(entry: HistoryEntry) -> bool:
