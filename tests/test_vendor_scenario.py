@@ -139,6 +139,8 @@ def test_the_report_tells_what_the_evidence_says_and_no_more(
         f"page moved on {date.today().isoformat()} from https\\://docs.acmequeue.example/leaders"
     )
     assert f"{moved}, the move adopted" in findings  # (the address escaped, so no link)
+    churn = block(markdown, "## Documentation churn")
+    assert "moved on" in churn and "docs.acmequeue.example/leaders" in churn
     for line in findings.splitlines():
         found = FINDING.match(line)
         if found is None:

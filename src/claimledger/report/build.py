@@ -51,6 +51,7 @@ from claimledger.report.model import (
     weakest,
 )
 from claimledger.report.overview import (
+    churn_sources,
     citations,
     day,
     drifts,
@@ -119,7 +120,7 @@ def build_report(
         sections=sections,
         questions=questions(in_order),
         fidelity=tuple(fidelity_row(claim, quote) for claim in in_order for quote in claim.quotes),
-        churn_sources=tuple(s for s in sources if s.status not in ("ok", "unchecked")),
+        churn_sources=churn_sources(ledger, sources, state_day(previous)),
         drifts=drifts(in_order),
         changes=changes_since(state, previous),
         did_not=ledger.scope.did_not,

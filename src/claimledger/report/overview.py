@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from claimledger.grading.rules import Regrade
-from claimledger.ledger.model import HistoryEntry, Ledger, Source
+from claimledger.ledger.model import HistoryEntry, Ledger, Source, SourceMove
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import FetchRecord
 from claimledger.report.markup import excerpt
@@ -338,16 +339,33 @@ def findings(
     return tuple(finding for finding in found if finding.count)
 
 
-def _adopted_moves(ledger: Ledger, sources: Sequence[SourceView], since: str | None) -> FindingView:
-    """The pages whose new address was adopted (`move`) since the last render (or the
-    reading): what the ledger now cites is not what was read, and a reader should know."""
+def churn_sources(
+    ledger: Ledger, sources: Sequence[SourceView], since: str | None
+) -> tuple[SourceView, ...]:
+    """The sources in trouble, and those whose move was adopted since the last render (read
+    at the new address now, with the day and the old address said)."""
+    moved = _moved_since(ledger, since)
+    return tuple(
+        replace(s, label=f"{s.label}; {s.moves[-1]}") if s.id in moved and s.moves else s
+        for s in sources
+        if s.status not in ("ok", "unchecked") or s.id in moved
+    )
+
+
+def _moved_since(ledger: Ledger, since: str | None) -> dict[str, SourceMove]:
     day = since or ledger.date_read.isoformat()
-    moved = {
+    return {
         source.id: move
         for source in ledger.sources.values()
         for move in source.history[-1:]
         if move.date >= day
     }
+
+
+def _adopted_moves(ledger: Ledger, sources: Sequence[SourceView], since: str | None) -> FindingView:
+    """The pages whose new address was adopted (`move`) since the last render (or the
+    reading): what the ledger now cites is not what was read, and a reader should know."""
+    moved = _moved_since(ledger, since)
     troubled = [view for view in sources if view.id in moved]
     claims = tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values())
     if len(troubled) == 1:
