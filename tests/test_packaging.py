@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -31,10 +32,16 @@ SCHEMA_COMMENT = "# yaml-language-server: $schema="
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`python -m build`: the sdist, then the wheel built from it."""
+    """`python -m build`: the sdist, then the wheel built from it, from a copy of the tree
+    (a build writes its egg-info there: two test workers building one tree would race)."""
     out = tmp_path_factory.mktemp("dist")
+    tree = tmp_path_factory.mktemp("tree") / "claimledger"
+    left_out = shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", ".pages", "__pycache__", "out", ".*_cache"
+    )
+    shutil.copytree(ROOT, tree, ignore=left_out)
     subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        [sys.executable, "-m", "build", "--outdir", str(out), str(tree)],
         check=True,
         capture_output=True,
         timeout=300,
