@@ -207,6 +207,20 @@ def test_a_terminal_keeps_the_table_fitted_to_its_width(refreshed: Cli, ledger: 
     assert LONG_ID[:8] in shown
 
 
+def test_history_on_an_80_column_terminal_keeps_every_id_and_date_whole(
+    refreshed: Cli, ledger: Path
+) -> None:
+    """Each row's date, claim, quote number and source id are whole, and the page's
+    wording wraps in its own column, never a word to a line of the table."""
+    shown = on_terminal("history", "ordered", cwd=ledger.parent)
+    lines = shown.splitlines()
+    assert all(len(line) <= 80 for line in lines), shown
+    rows = [line for line in lines if line.startswith("│") and "#" in line]
+    whole = re.compile(r"│ \d{4}-\d{2}-\d{2} \d{2}:\d{2} │ ordered +│ #\d+ +│ guide +│")
+    assert rows and all(whole.search(row) for row in rows), shown
+    assert "…" not in "".join(rows)
+
+
 def test_a_pipe_at_80_columns_in_process_too(
     refreshed: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -246,9 +260,10 @@ def test_plain_prints_each_table_as_tsv_with_every_row(refreshed: Cli) -> None:
     by_claim = {row[0]: row for row in claims[1:]}
     assert by_claim[LONG_ID][1:6] == ["1", "1", "0", "0", "0"]
     assert by_claim["ordered"][1:6] == ["1", "0", "0", "0", "0"]
-    assert sources[0] == ["url", "status", "http", "note"]
-    assert all(len(row) == 4 for row in sources)
-    assert sorted(row[2] for row in sources[1:]) == ["200", "200"]
+    assert sources[0] == ["source", "url", "status", "http", "note"]
+    assert all(len(row) == 5 for row in sources)
+    assert sorted(row[3] for row in sources[1:]) == ["200", "200"]
+    assert sorted(row[0] for row in sources[1:]) == ["guide", "mirror-of-the-guide"]
 
 
 def test_plain_is_the_same_before_the_command(refreshed: Cli) -> None:

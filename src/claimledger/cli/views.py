@@ -66,27 +66,51 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
 
 
 def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
+    """Each page read, by the ids of its sources (never cut: the address gives way, as
+    `claimledger source ID` takes the id)."""
     table = Table(title="Sources", title_justify="left")
-    for column in ("url", "status", "http", "note"):
-        table.add_column(column)
+    table.add_column("source", no_wrap=True)
+    table.add_column("url", overflow="fold", ratio=2)
+    table.add_column("status", no_wrap=True)
+    table.add_column("http", no_wrap=True)
+    table.add_column("note", overflow="fold", ratio=3)
     for fetch in sorted(fetches, key=lambda f: f.url):
-        note = fetch_note(ledger, fetch)
+        ids = sorted(source.id for source in ledger.sources.values() if source.url == fetch.url)
         table.add_row(
+            Text(", ".join(ids)),
             Text(shown(fetch.url)),
             Text(fetch.source_status, style="green" if fetch.source_status == "ok" else "yellow"),
             Text(str(fetch.http_status or "")),
-            Text(note),
+            Text(fetch_note(ledger, fetch)),
         )
     return table
 
 
 def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool = False) -> Table:
-    table = Table(title=title, title_justify="left")
+    """Checks, one a row; a run of checks that found the same (a page unchanged from one
+    refresh to the next) is one row with its count. Ids and dates are never cut; the
+    page's wording is cut short with an ellipsis rather than folded a word a line."""
+    header = ("claim", "quote", "source", "status", "similarity", "page now says")
+    table = ScriptTable(
+        title=title,
+        title_justify="left",
+        tsv_header=("checked", *header) if with_time else header,
+    )  # the screen's "sim." is the TSV's "similarity", for scripts
+    rows = _runs(checks)
+
+    def widest(values: Iterable[str], header: str) -> int:
+        return max([len(header), *(len(value) for value in values)])
+
     if with_time:
-        table.add_column("checked")
-    for column in ("claim", "quote", "source", "status", "similarity", "page now says"):
-        table.add_column(column)
-    for check in checks:
+        table.add_column("checked", no_wrap=True, min_width=16)
+    table.add_column("claim", overflow="fold", min_width=min(12, widest((), "claim")))
+    table.add_column("quote", no_wrap=True, min_width=5)
+    sources = widest((c.source_id for c, _ in rows), "source")
+    table.add_column("source", no_wrap=True, min_width=sources)
+    table.add_column("status", overflow="fold", min_width=8)
+    table.add_column("sim.", no_wrap=True, min_width=4)
+    table.add_column("page now says", overflow="fold", ratio=1, min_width=12)
+    for check, times in rows:
         status = check.status or f"unread ({check.source_status})"
         if check.meaning_changed:
             status += ", meaning changed"
@@ -102,12 +126,37 @@ def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool =
             Text(check.source_id),
             Text(status, style=STATUS_STYLE.get(check.status, "dim")),
             Text("" if check.similarity is None else f"{check.similarity:.2f}"),
-            Text(check.current or "" if check.status != "verified" else ""),
+            Text(_cut(check.current or "") if check.status != "verified" else ""),
         ]
         if with_time:
-            cells.insert(0, Text(check.checked_at.strftime("%Y-%m-%d %H:%M")))
+            when = check.checked_at.strftime("%Y-%m-%d %H:%M")
+            cells.insert(0, Text(when if times == 1 else f"{when} (and {times - 1} more)"))
         table.add_row(*cells)
+        whole = check.current or "" if check.status != "verified" else ""
+        table.add_tsv_row(*(cell.plain for cell in cells[:-1]), whole)  # a script's, uncut
     return table
+
+
+def _cut(text: str, most: int = 100) -> str:
+    """A page's wording in a table cell: its start, `diff` shows it whole."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+def _runs(checks: Sequence[CheckRecord]) -> list[tuple[CheckRecord, int]]:
+    """The checks with each run of consecutive ones that found the same collapsed into its
+    first, and how many it stands for."""
+    runs: list[tuple[CheckRecord, int]] = []
+    for check in checks:
+        if runs and _same_finding(runs[-1][0], check):
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((check, 1))
+    return runs
+
+
+def _same_finding(one: CheckRecord, other: CheckRecord) -> bool:
+    fields = ("claim_id", "quote_index", "source_id", "status", "source_status", "current")
+    return all(getattr(one, f) == getattr(other, f) for f in fields)
 
 
 def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
