@@ -215,6 +215,26 @@ def test_add_a_claim_with_no_quote_of_its_own(ledger: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "on"),
+    [
+        (["--basis", "judgement", "--grade", "SPECULATIVE", "--why", "a guess"],
+         "the author's judgement"),
+        (["--basis", "premises", "--depends-on", "input-gate", "--grade", "CLAIMED"],
+         "the author's inference from its premises"),
+    ],
+)  # fmt: skip
+def test_a_claim_on_premises_or_judgement_says_whose_reasoning_its_grade_is(
+    ledger: Path, args: list[str], on: str
+) -> None:
+    cli = Cli(ledger)
+    cli("add", "reasoned", *args)
+    assert [facet.on for facet in load(ledger).claim("reasoned").grades] == [on]
+    report = cli("render", "-o", "-").stdout.split("### reasoned", 1)[1]
+    assert f"**Grade on {on}:" in report
+    assert "the documentation says this" not in report
+
+
+@pytest.mark.parametrize(
     ("args", "parts"),
     [
         (["x"], ["no --quote needs --basis premises"]),

@@ -40,7 +40,7 @@ from claimledger.cli.options import (
     parse_kind,
 )
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, Basis, Grade
+from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, DEFAULT_FACETS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from collections.abc import Sequence
@@ -390,8 +390,7 @@ def add_command(
             "--on",
             metavar="FACET",
             help="What the grade is on, in words (default: what its basis makes it: "
-            "the documentation says this, the author's inference from its premises, "
-            "the author's judgement, or the artifact's run).",
+            f"{', '.join(DEFAULT_FACETS.values())}).",
             show_default=False,
         ),
     ] = None,
@@ -493,16 +492,6 @@ def add_command(
     for line in new_sources_said(ledger, after):
         out.print(line, markup=False)
     return ExitCode.OK
-
-
-DEFAULT_FACETS = {
-    Basis.QUOTES: "the documentation says this",
-    Basis.PREMISES: "the author's inference from its premises",
-    Basis.JUDGEMENT: "the author's judgement",
-    Basis.ARTIFACT: "the artifact's run shows this",
-}
-"""What a new claim's first facet is on, by what it rests on: a premise or a judgement is
-the author's own reasoning, never "the documentation says this"."""
 
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:

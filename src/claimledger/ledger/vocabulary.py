@@ -39,6 +39,16 @@ class Basis(StrEnum):
     JUDGEMENT = "judgement"
 
 
+DEFAULT_FACETS = {
+    Basis.QUOTES: "the documentation says this",
+    Basis.PREMISES: "the author's inference from its premises",
+    Basis.JUDGEMENT: "the author's judgement",
+    Basis.ARTIFACT: "the artifact's run shows this",
+}
+"""What a new claim's first facet is on, by what it rests on: a grade on premises or on
+judgement is the author's own reasoning, never "the documentation says this"."""
+
+
 LEDGER_FIELDS = ("title", "subject", "author", "date_read", "about")
 """The reading's own fields (what `claimledger set` may change), in their written order."""
 
