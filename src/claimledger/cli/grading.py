@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store.rows import CheckVerdict
     from claimledger.grading.rules import ArtifactOutcome, Regrade
     from claimledger.ledger.model import Artifact, Ledger
-    from claimledger.records import ArtifactRun, AsReadCheck, RunRecord
+    from claimledger.records import ArtifactRun, AsReadCheck, FetchRecord, RunRecord
     from claimledger.workspace.trust import Standing
 
 
@@ -101,8 +101,8 @@ def regrade_command(
             result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
         else:
             result = regrade(ledger, checks, artifacts, as_read)
-        last, unchecked = _coverage(opts, ledger, checks)
-        gaps = evidence_gaps(last, unchecked, ledger) + unread_sources(ledger, checks)
+        fetches, last, unchecked = _coverage(opts, ledger, checks)
+        gaps = evidence_gaps(last, unchecked, ledger) + unread_sources(ledger, checks, fetches)
         if as_json:
             print_json(
                 {
@@ -135,13 +135,14 @@ def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
 
 def _coverage(
     opts: Options, ledger: Ledger, checks: Sequence[CheckVerdict]
-) -> tuple[RunRecord | None, list[str]]:
-    """The last run, and the claims its evidence does not cover: a gate (`--check`) must
-    not pass on a refresh that was cut short."""
+) -> tuple[dict[str, FetchRecord], RunRecord | None, list[str]]:
+    """The latest fetches (what a page that could not be read answered), the last run, and
+    the claims its evidence does not cover: a gate (`--check`) must not pass on a refresh
+    that was cut short."""
     from claimledger.cli.lines import unchecked_claims
 
-    _, last = latest_fetches(opts, ledger)
-    return last, unchecked_claims(ledger, checks)
+    fetches, last = latest_fetches(opts, ledger)
+    return fetches, last, unchecked_claims(ledger, checks)
 
 
 def _write_proposals(

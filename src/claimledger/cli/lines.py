@@ -26,7 +26,7 @@ from claimledger.records import (
     changed_words_said,
     classify,
 )
-from claimledger.urls import redacted, shown
+from claimledger.urls import redact_urls, redacted, shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
     from claimledger.evidence.refresh import Reading
@@ -77,10 +77,13 @@ def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
     return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
 
 
-def unread_sources(ledger: Ledger, checks: Iterable[Check]) -> list[str]:
+def unread_sources(
+    ledger: Ledger, checks: Iterable[Check], fetches: Mapping[str, FetchRecord] | None = None
+) -> list[str]:
     """One line per source whose latest reading said nothing of the quotes it carries
-    (unreachable, refused, blocked by robots.txt, unreadable, rate-limited): a gate must
-    not pass on a page it could not read."""
+    (unreachable, refused, blocked by robots.txt, unreadable, rate-limited), with its cause
+    as its last fetch told it (`fetches`, by URL): a gate must not pass on a page it could
+    not read, and "unreachable" alone does not say whether to wait or to fix an address."""
     failed: dict[str, str] = {}
     for check in checks:
         if check.source_status not in READ_STATUSES and check.source_id not in failed:
@@ -89,8 +92,19 @@ def unread_sources(ledger: Ledger, checks: Iterable[Check]) -> list[str]:
     for source_id, status in failed.items():
         source = ledger.sources.get(source_id)
         where = f" ({shown(source.url)})" if source is not None else ""
-        lines.append(f"source {source_id}{where} could not be read ({status}): nothing is known")
+        fetch = (fetches or {}).get(redacted(source.url)) if source is not None else None
+        cause = _unread_cause(status, fetch)
+        lines.append(f"source {source_id}{where} could not be read ({cause}): nothing is known")
     return lines
+
+
+def _unread_cause(status: str, fetch: FetchRecord | None) -> str:
+    """ "unreachable: HTTP 503 Service Unavailable; gave up after 4 attempts", "refused:
+    HTTP 403", "unreachable: cannot resolve …": the status, and what the fetch saw."""
+    if fetch is None or fetch.source_status != status:
+        return status
+    detail = fetch.error or (f"HTTP {fetch.http_status}" if fetch.http_status else "")
+    return f"{status}: {redact_urls(' '.join(detail.split()))}" if detail else status
 
 
 def evidence_gaps(
