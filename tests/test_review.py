@@ -155,5 +155,6 @@ def test_an_adopted_rewording_is_one_reworded_quote_in_what_changed(site: Cli) -
     site("refresh", "--allow-private", "--no-as-read", code=1)
     changed = site("render", "-o", "-").stdout.split("## What changed", 1)[1]
     changed = changed.split("\n## ", 1)[0]
-    assert f"quote reworded, the page's words adopted: “{SIZE}” → “{SMALLER}”" in changed
+    reworded = "quote reworded, its meaning changed: “256” → “128” (number changed); "
+    assert f"{reworded}the page's words adopted: “{SIZE}” → “{SMALLER}”" in changed
     assert "quote added" not in changed and "quote removed" not in changed

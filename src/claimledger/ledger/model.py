@@ -190,12 +190,20 @@ class Claim:
     def as_read(self, text: str) -> tuple[str, HistoryEntry | None]:
         """The wording a quote had on the reading day, and the latest adoption that changed
         it (None when it never changed): adoptions are followed back, newest first."""
-        adopted = None
+        chain = self.adoptions(text)
+        if not chain:
+            return text, None
+        return chain[-1].quote_was or text, chain[0]
+
+    def adoptions(self, text: str) -> tuple[HistoryEntry, ...]:
+        """Every adoption that led to the wording `text`, newest first: one rewording may
+        have changed the meaning although the latest did not."""
+        chain: list[HistoryEntry] = []
         for entry in reversed(self.history):
             if entry.quote_now == text and entry.quote_was is not None:
-                adopted = adopted or entry
+                chain.append(entry)
                 text = entry.quote_was
-        return text, adopted
+        return tuple(chain)
 
     @property
     def review(self) -> HistoryEntry | None:

@@ -25,12 +25,13 @@ from claimledger.records import (
     CheckKey,
     CheckRecord,
     FetchRecord,
-    WordChange,
     classify,
     latest_by_key,
     meaning_uncertain,
 )
-from claimledger.report.changes import changes_since, state_day, state_of
+from claimledger.report.adoptions import adopted_wording, word_change
+from claimledger.report.anchors import authors_headings, own_anchors
+from claimledger.report.changes import adoptions_said, changes_since, state_day, state_of
 from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
@@ -47,7 +48,6 @@ from claimledger.report.model import (
     Report,
     SectionView,
     SourceCheck,
-    WordChangeView,
     weakest,
 )
 from claimledger.report.overview import (
@@ -122,7 +122,7 @@ def build_report(
         fidelity=tuple(fidelity_row(claim, quote) for claim in in_order for quote in claim.quotes),
         churn_sources=churn_sources(ledger, sources, state_day(previous)),
         drifts=drifts(in_order),
-        changes=changes_since(state, previous),
+        changes=changes_since(state, previous, adoptions_said(in_order)),
         did_not=ledger.scope.did_not,
         could_not_see=ledger.scope.could_not_see,
         sources=sources,
@@ -131,6 +131,7 @@ def build_report(
             ClosingView(anchor("closing", str(number)), part.title, redact_urls(part.body))
             for number, part in enumerate(ledger.closing, start=1)
         ),
+        anchors=own_anchors(authors_headings(ledger, sections)),
     )
 
 
@@ -221,13 +222,16 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         anchor=anchor("claim", claim.id),
         title=claim.title,
         kind=claim.kind,
-        statement=statement_beyond_title(claim.title, claim.statement),
+        statement=claim.statement,
+        statement_shown=statement_beyond_title(claim.title, claim.statement),
         quotes=quotes,
         facets=facets,
         premises=premises,
         falsifier=claim.falsified_if,
         artifact=_artifact_view(claim, evidence),
-        history=published_history(claim, _standing_downgrades(claim), ledger.author),
+        history=published_history(
+            claim, _standing_downgrades(claim), ledger.author, ledger.sources
+        ),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
         refuted=_refutation_words(claim),
         review=review_reason(claim, claim.review) if claim.review else None,
@@ -361,6 +365,7 @@ def _quote_view(
     checked_days = sorted(s.checked_on for s in sources if s.checked_on)
     last_verified = verified_days[-1] if verified_days else None
     original, adopted = claim.as_read(quote.text)
+    meaning, kinds, changes = adopted_wording(claim, quote.text, original)
     if last_verified:
         verified_label = f"last verified {last_verified}"
     elif checked_days:
@@ -383,7 +388,9 @@ def _quote_view(
         under=quote.under,
         adopted_on=adopted.date if adopted else None,
         as_read=original if adopted else None,
-        adopted_meaning=adopted.meaning if adopted else None,
+        adopted_meaning=meaning,
+        adopted_kinds=kinds,
+        adopted_changes=changes,
     )
 
 
@@ -445,7 +452,7 @@ def _source_check(
         checked_on=checked_on,
         current=check.current if drifted else None,
         meaning_changed=drifted and check.meaning_changed,
-        changes=tuple(_word_change(c) for c in check.changed_words) if drifted else (),
+        changes=tuple(word_change(c) for c in check.changed_words) if drifted else (),
         moved_to=safe_url(moved_to),
         change_kinds=check.change_kinds if drifted else (),
         closest=check.closest if status == "missing" else None,
@@ -504,26 +511,6 @@ def _check_words(check: CheckRecord, fetch: FetchRecord | None, checked_on: str)
     if standing == "reworded":
         return "drifted", f"reworded on the page{moved}, checked {checked_on}"
     return "missing", f"not found on the page{moved}, checked {checked_on}"
-
-
-def _word_change(change: WordChange) -> WordChangeView:
-    """A recorded word change, in words a reader reads."""
-    op, was, now, meaningful, kind = (
-        change.op,
-        change.quote,
-        change.page,
-        change.meaningful,
-        change.kind,
-    )
-    if op == "insert":
-        label = f"added “{now}”"
-    elif op == "delete":
-        label = f"removed “{was}”"
-    else:
-        label = f"“{was}” → “{now}”"
-    if meaningful:
-        label += f" ({kind})" if kind else " (changes the meaning)"
-    return WordChangeView(op, was, now, meaningful, label)
 
 
 # --- facets

@@ -11,7 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from claimledger.report.markup import anchor, excerpt
-from claimledger.report.model import ChangesView, ChangeView, ClaimView, Report, SourceView
+from claimledger.report.model import (
+    ChangesView,
+    ChangeView,
+    ClaimView,
+    QuoteView,
+    Report,
+    SourceView,
+)
 
 STATE_VERSION = 1
 """Version of `report_state`'s shape, which the next render reads back."""
@@ -58,8 +65,37 @@ def state_day(previous: Mapping[str, Any] | None) -> str | None:
     return day if isinstance(day, str) else None
 
 
-def changes_since(state: Mapping[str, Any], previous: Mapping[str, Any] | None) -> ChangesView:
-    """The differences between this render's state and the last one's (None: first render)."""
+def adoption_words(quote: QuoteView) -> str:
+    """How an adopted rewording changed a quote, named: whether its meaning changed, and
+    the words on both sides ("its meaning changed: “256” → “128” (number changed)")."""
+    words = "; ".join(change.label for change in quote.adopted_changes)
+    if quote.adopted_meaning == "changed":
+        said = "its meaning changed"
+        kinds = ", ".join(quote.adopted_kinds) or "a meaning-carrying word changed"
+    elif quote.adopted_meaning == "uncertain":
+        said = "its meaning may have changed"
+        kinds = ", ".join(quote.adopted_kinds) or "content words changed"
+    else:
+        said, kinds = "its meaning kept", "a rewording"
+    return f"{said}: {words}" if words else f"{said} ({kinds})"
+
+
+def adoptions_said(claims: Sequence[ClaimView]) -> dict[str, dict[str, str]]:
+    """Each adopted wording of each claim, and how it changed the quote (`adoption_words`)."""
+    return {
+        claim.id: {quote.text: adoption_words(quote) for quote in claim.quotes if quote.as_read}
+        for claim in claims
+        if any(quote.as_read for quote in claim.quotes)
+    }
+
+
+def changes_since(
+    state: Mapping[str, Any],
+    previous: Mapping[str, Any] | None,
+    adoptions: Mapping[str, Mapping[str, str]] | None = None,
+) -> ChangesView:
+    """The differences between this render's state and the last one's (None: first render);
+    `adoptions` names how each adopted rewording changed its quote (`adoptions_said`)."""
     if previous is None:
         return ChangesView(True, None, "First render: there is nothing to compare with", ())
     if previous.get("claimledger_render_state") != STATE_VERSION:
@@ -72,7 +108,7 @@ def changes_since(state: Mapping[str, Any], previous: Mapping[str, Any] | None) 
     since = _text(previous.get("generated_on")) or None
     items = [
         *_grade_changes(state, previous),
-        *_quote_changes(state, previous),
+        *_quote_changes(state, previous, adoptions or {}),
         *_first_checks(state, previous),
         *_source_changes(state, previous),
     ]
@@ -107,7 +143,11 @@ def _grade_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
     return items
 
 
-def _quote_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> list[ChangeView]:
+def _quote_changes(
+    state: Mapping[str, Any],
+    previous: Mapping[str, Any],
+    adoptions: Mapping[str, Mapping[str, str]],
+) -> list[ChangeView]:
     old_quotes = _mapping(previous.get("quotes"))
     items: list[ChangeView] = []
     for claim_id, quotes in state["quotes"].items():
@@ -116,11 +156,12 @@ def _quote_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
         link, title = anchor("claim", claim_id), state["titles"][claim_id]
         old = _mapping(old_quotes[claim_id])
         replaced = _reworded(state, claim_id, old, quotes)
+        how = adoptions.get(claim_id, {})
         for text, statuses in quotes.items():
             if text in replaced:
-                words = f"“{excerpt(replaced[text])}” → “{excerpt(text)}”"
-                said = f"quote reworded, the page's words adopted: {words}"
-                items.append(ChangeView("quote", title, link, said))
+                items.append(
+                    ChangeView("quote", title, link, _reworded_words(replaced[text], text, how))
+                )
                 continue
             if text not in old:
                 items.append(ChangeView("quote", title, link, f"quote added: “{excerpt(text)}”"))
@@ -140,6 +181,13 @@ def _quote_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
         for text in sorted(set(old) - set(quotes) - set(replaced.values())):
             items.append(ChangeView("quote", title, link, f"quote removed: “{excerpt(text)}”"))
     return items
+
+
+def _reworded_words(was: str, now: str, how: Mapping[str, str]) -> str:
+    """One reworded quote, the change named: "quote reworded, its meaning changed: “256” →
+    “128” (number changed); the page's words adopted: “…” → “…”"."""
+    named = f", {how[now]}" if now in how else ""
+    return f"quote reworded{named}; the page's words adopted: “{excerpt(was)}” → “{excerpt(now)}”"
 
 
 def _reworded(
@@ -163,8 +211,11 @@ def _source_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> li
             items.append(ChangeView("source", source_id, None, "new source"))
             continue
         was = _mapping(old_sources[source_id])
-        if _text(was.get("url")) != now["url"]:
-            items.append(ChangeView("source", source_id, None, "address changed in the ledger"))
+        if (before_url := _text(was.get("url"))) != now["url"]:
+            moved = f": {before_url or 'none'} → {now['url'] or 'none'}"
+            items.append(
+                ChangeView("source", source_id, None, f"address changed in the ledger{moved}")
+            )
         before = _text(was.get("status"))
         if before and before != now["status"] and not _first_good_check(before, now["status"]):
             items.append(ChangeView("source", source_id, None, f"{before} → {now['status']}"))

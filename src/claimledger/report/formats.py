@@ -184,7 +184,9 @@ def report_data(report: Report) -> dict[str, Any]:
                              drifted_quotes, missing_quotes, sources_not_ok,
                              proposals, stale}
         sections            [{id, anchor, title, intro, after (markdown), claims: [claim]}]
-          claim             {id, anchor, title, kind, statement, falsifier,
+          claim             {id, anchor, title, kind, statement, statement_shown (the
+                             statement where it says more than the title, else ""),
+                             falsifier,
                              refuted: "on DATE: why" | null, body (markdown),
                              artifact: {command, expect, language, code, last_run: {ran_on,
                                         exit_status, error, seconds, runner, matched,
@@ -201,13 +203,14 @@ def report_data(report: Report) -> dict[str, Any]:
                              cross_check, agreeing, carried_by, independent,
                              attribution: "X reports, citing Y" | null, under,
                              adopted_on, as_read (the wording as read, when adopted),
+                             adopted_meaning, adopted_kinds, adopted_changes,
                              sources: [{source_id, title, url, link, archived, status,
                                         source_status, label, checked_on, current,
                                         meaning_changed, meaning_uncertain, moved_to,
                                         moved_within,
                                         changes: [{op, was, now, meaningful, label}]}]}
-        questions           [{number, claim_id, anchor, title, statement, unknown: [on],
-                              why}]
+        questions           [{number, claim_id, anchor, title, statement,
+                              statement_shown, unknown: [on], why}]
         fidelity            [{claim_id, anchor, claim_title, quote, excerpt, cross_check,
                               agreeing, last_verified}]
         churn_sources, sources
@@ -221,6 +224,9 @@ def report_data(report: Report) -> dict[str, Any]:
         did_not, could_not_see  [str]
         closing             [{anchor, title, body (markdown)}]
         findings            [{count, text, claims: [{claim_id, anchor, title, grade}]}]
+        anchors             {findings, grades, contents, open_questions, source_fidelity,
+                             documentation_churn, what_changed, scope, sources}: the ids of
+                             the report's own parts
 
     Statuses of a quote on a source: verified, ambiguous, drifted, missing, gone,
     unread (the page could not be read), unchecked. An artifact's last run has an

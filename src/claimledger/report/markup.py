@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -315,6 +316,70 @@ def excerpt(text: str, limit: int = 72) -> str:
     return f"{cut}…"
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _gist(text: str) -> tuple[str, ...]:
+    """The words of `text` as a comparison reads them: Unicode-folded, case-folded, without
+    punctuation or articles (so "AES-256" is "aes 256", and "The gate." is "gate")."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+    return tuple(word for word in words if word not in _ARTICLES)
+
+
+def statement_beyond_title(title: str, statement: str) -> str:
+    """The claim's statement where it says more than its heading, else "": a statement that
+    is empty, the title again (up to case, punctuation, articles), or a run of the title's
+    own words adds nothing (a claim added with only a title has it as its statement too:
+    shown twice, it reads as a stutter)."""
+    said, heading = _gist(statement), _gist(title)
+    if not said:
+        return ""
+    runs = (heading[start : start + len(said)] for start in range(len(heading) - len(said) + 1))
+    return "" if said in runs else statement
+
+
+_HEADING_LINE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)", re.MULTILINE)
+"""A line that may be (or underline) a Markdown heading: only such text is parsed for them."""
+
+
+def github_slug(text: str) -> str:
+    """The id GitHub gives a heading of `text`: lower case, punctuation and symbols dropped,
+    each space a hyphen."""
+    lower = text.lower()
+    if lower.isascii():  # most titles: one pass of a regex, not a lookup a character
+        return _NOT_IN_ASCII_SLUG.sub("", lower).replace(" ", "-")
+    kept = "".join(ch for ch in lower if ch in "-_ " or unicodedata.category(ch)[0] in "LNM")
+    return kept.replace(" ", "-")
+
+
+_NOT_IN_ASCII_SLUG = re.compile(r"[^a-z0-9_ -]")
+
+
+def author_headings(text: Any) -> list[str]:
+    """The text of each heading in the author's Markdown, in order."""
+    if not _HEADING_LINE.search(str(text)):
+        return []
+    tokens = _author_tokens(text)
+    return [
+        "".join(child.content for child in tokens[i + 1].children or () if child.content)
+        for i, token in enumerate(tokens)
+        if token.type == "heading_open"
+    ]
+
+
+def heading_ids(headings: Sequence[str]) -> frozenset[str]:
+    """Every id GitHub gives these headings in a document, a repeated one numbered as it
+    numbers them (`sources`, `sources-1`): the ids a report's own anchors must keep clear of."""
+    seen: dict[str, int] = {}
+    ids = set()
+    for heading in headings:
+        slug = github_slug(heading)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        ids.add(slug if count == 0 else f"{slug}-{count}")
+    return frozenset(ids)
+
+
 # --------------------------------------------------------------------------- links to a quote
 
 
@@ -364,10 +429,13 @@ def _percent_codes(match: re.Match[str]) -> str:
 __all__ = [
     "MarkdownText",
     "anchor",
+    "author_headings",
     "author_html",
     "author_markdown",
     "code_block",
     "excerpt",
+    "github_slug",
+    "heading_ids",
     "json_for_html",
     "md_anchor",
     "md_escape",
@@ -375,17 +443,8 @@ __all__ = [
     "md_url",
     "one_line",
     "sentence",
+    "statement_beyond_title",
     "text_fragment_link",
     "upper_first",
     "without_controls",
 ]
-
-
-def statement_beyond_title(title: str, statement: str) -> str:
-    """The claim's statement where it says more than its heading, else "" (a claim added
-    with only a title has it as its statement too: shown twice, it reads as a stutter)."""
-
-    def words(text: str) -> str:
-        return " ".join(re.findall(r"\w+", text.casefold()))
-
-    return "" if words(statement) in ("", words(title)) else statement

@@ -126,8 +126,13 @@ class QuoteView:
     """The wording on the reading day, when an adopted rewording replaced it."""
     under: str | None = None
     adopted_meaning: str | None = None
-    """"changed" or "uncertain" when the adopted rewording changed, or may have changed,
-    what the quote meant: never counted or shown as harmless."""
+    """"changed" or "uncertain" when an adopted rewording changed, or may have changed,
+    what the quote meant (the worst of every adoption since the reading, and of the words
+    as read against the words now): never counted or shown as harmless."""
+    adopted_kinds: tuple[str, ...] = ()
+    """The kinds of meaning change between the wording as read and the adopted one."""
+    adopted_changes: tuple[WordChangeView, ...] = ()
+    """The words that differ between the wording as read and the adopted one."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,9 @@ class ClaimView:
     """Why the claim needs its author's review (its evidence changed meaning), or None."""
     body: str = ""
     """The author's markdown about the claim."""
+    statement_shown: str = ""
+    """The statement where it says more than the title, else "": what the report prints
+    under the heading (`statement` is the author's, whole, for data and ClaimReview)."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +259,8 @@ class QuestionView:
     why: str = ""
     """Why it is open: asked as a question, withdrawn (the page no longer says it), or
     unknown (the public evidence cannot settle it)."""
+    statement_shown: str = ""
+    """The statement where it says more than the title, else ""."""
 
 
 @dataclass(frozen=True)
@@ -350,6 +360,23 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class OwnAnchors:
+    """The ids of the parts the report writes itself. Each is its usual name unless a
+    heading of the author's would take that id where the Markdown is read (GitHub gives a
+    heading "Sources" the id `sources`): then it is `report-` and the name."""
+
+    findings: str = "findings"
+    grades: str = "grades"
+    contents: str = "contents"
+    open_questions: str = "open-questions"
+    source_fidelity: str = "source-fidelity"
+    documentation_churn: str = "documentation-churn"
+    what_changed: str = "what-changed"
+    scope: str = "scope"
+    sources: str = "sources"
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything the report shows, already worked out; templates only lay it out."""
 
@@ -374,6 +401,7 @@ class Report:
     sources: tuple[SourceView, ...]
     closing: tuple[ClosingView, ...] = ()
     findings: tuple[FindingView, ...] = ()
+    anchors: OwnAnchors = OwnAnchors()
 
     @property
     def claims(self) -> tuple[ClaimView, ...]:

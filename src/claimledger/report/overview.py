@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from claimledger.grading.rules import Regrade
-from claimledger.ledger.model import HistoryEntry, Ledger, Source, SourceMove
+from claimledger.ledger.model import Claim, Facet, Ledger, Source, SourceMove
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import FetchRecord
 from claimledger.report.markup import excerpt
@@ -114,6 +114,7 @@ def questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:
             statement=claim.statement,
             unknown=tuple(f.on for f in claim.facets if f.grade == Grade.UNKNOWN),
             why=_why_open(claim),
+            statement_shown=claim.statement_shown,
         )
         for number, claim in enumerate(asked, start=1)
     )
@@ -124,6 +125,10 @@ def _why_open(claim: ClaimView) -> str:
     evidence cannot answer): the first is news about the vendor, the second about us."""
     if claim.refuted:
         return "refuted: its falsifier was met"
+    if claim.review:
+        return "in review: a wording adopted since the reading changed what its quote says"
+    if any(s.meaning_changed for quote in claim.quotes for s in quote.sources):
+        return "changed: the page now says something other than what was quoted"
     if any(quote.state in ("missing", "gone") for quote in claim.quotes):
         return "withdrawn: the page no longer says what was quoted"
     if claim.kind == "question":
@@ -180,14 +185,16 @@ def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
     return tuple(sorted(found, key=lambda d: rank.get((d.meaning_changed, d.status), 3)))
 
 
-def _adopted_label(quote: QuoteView) -> str:
-    """How an adoption is told: a meaning change adopted is never a plain rewording."""
+def _adopted_label(quote: QuoteView, in_review: bool) -> str:
+    """How an adoption is told: a meaning change adopted is never a plain rewording, and
+    needs review until its author revised or confirmed the claim."""
     adopted = f"the new wording adopted on {quote.adopted_on}"
+    review = ": the claim needs review" if in_review else ""
     if quote.adopted_meaning == "changed":
-        return f"reworded on the page so that its meaning changed; {adopted}: needs review"
+        return f"reworded on the page so that its meaning changed; {adopted}{review}"
     if quote.adopted_meaning == "uncertain":
-        return f"reworded on the page, its meaning may have changed; {adopted}: needs review"
-    return f"reworded on the page; {adopted}"
+        return f"reworded on the page, its meaning may have changed; {adopted}{review}"
+    return f"reworded on the page, its meaning kept; {adopted}"
 
 
 def _adoption(claim: ClaimView, quote: QuoteView) -> DriftView:
@@ -203,11 +210,12 @@ def _adoption(claim: ClaimView, quote: QuoteView) -> DriftView:
         status="adopted",
         meaning_changed=quote.adopted_meaning == "changed",
         meaning_uncertain=quote.adopted_meaning == "uncertain",
-        label=_adopted_label(quote),
+        label=_adopted_label(quote, claim.review is not None),
         quoted=quote.as_read or "",
         current=quote.text,
-        changes=(),
+        changes=quote.adopted_changes,
         checked_on=quote.adopted_on,
+        change_kinds=quote.adopted_kinds,
     )
 
 
@@ -249,20 +257,13 @@ def findings(
     *,
     since: str | None = None,
 ) -> tuple[FindingView, ...]:
-    """What the evidence found since the reading, worst first, each counted and naming the
-    claims it touches: the lines a reader needs before any section. A page whose move was
-    adopted is said in the first render after the move (`since`: the last render's day)."""
-    checks = [(c, check) for c in claims for q in c.quotes for check in q.sources]
-    quotes = [(c, q) for c in claims for q in c.quotes]
+    """What the evidence found since the reading, worst first: the lines a reader needs
+    before any section. Each line is counted from the very list of what it names (a claim
+    once per thing found), and says how many claims it names where that is not one a
+    thing ("3 grades lowered on 2 claims"). A page whose move was adopted is said in the
+    renders on or after the day of the move (`since`: the day of the last render)."""
+    quotes = [(claim, quote) for claim in claims for quote in claim.quotes]
     by_id = {claim.id: claim for claim in claims}
-    lowered = [
-        by_id[c.id]
-        for c in ledger.claims
-        for entry in c.history
-        if _lowers(entry) and entry.date >= ledger.date_read.isoformat()
-    ]
-    proposed = [by_id[p.claim_id] for p in regrade.proposals]
-    runs = [c for c in claims if c.artifact and c.artifact.last_run]
     found = [
         _finding(
             [c for c in claims if c.review],
@@ -270,19 +271,22 @@ def findings(
             "claims need review: their evidence changed meaning since they were graded",
         ),
         _finding(
-            [c for c, check in checks if check.as_read and check.as_read.misquoted],
-            "quote misquoted at reading time (not so on the archived copy of that day)",
-            "quotes misquoted at reading time (not so on the archived copies of that day)",
+            [c for c, q in quotes if any(s.as_read and s.as_read.misquoted for s in q.sources)],
+            "quote{claims} misquoted at reading time (not so on the archived copy of that day)",
+            "quotes{claims} misquoted at reading time (not so on the archived copies of that day)",
+            how=" of",
         ),
         _finding(
-            [c for c, check in checks if check.status == "drifted" and check.meaning_changed],
-            "quote reworded so that its meaning changed",
-            "quotes reworded so that their meaning changed",
+            [c for c, q in quotes if any(_drifted(s) and s.meaning_changed for s in q.sources)],
+            "quote{claims} reworded so that its meaning changed",
+            "quotes{claims} reworded so that their meaning changed",
+            how=" of",
         ),
         _finding(
             [c for c, q in quotes if q.state == "missing"],
-            "quote no longer on its page",
-            "quotes no longer on their pages",
+            "quote{claims} no longer on its page",
+            "quotes{claims} no longer on their pages",
+            how=" of",
         ),
         _finding([c for c in claims if c.refuted], "claim refuted", "claims refuted"),
         _pages(sources, ("gone",), "page gone", "pages gone"),
@@ -297,46 +301,56 @@ def findings(
         _finding(
             [
                 c
-                for c in runs
+                for c in claims
                 if c.artifact and c.artifact.last_run and not c.artifact.last_run.matched
             ],
             "artifact that no longer prints what is expected",
             "artifacts that no longer print what is expected",
         ),
-        _finding(lowered, "grade lowered", "grades lowered"),
         _finding(
-            proposed,
-            "grade change proposed, not yet written",
-            "grade changes proposed, not yet written",
+            _lowered(ledger, claims), "grade lowered{claims}", "grades lowered{claims}", how=" on"
         ),
         _finding(
-            [c for c, check in checks if check.status == "drifted" and check.meaning_uncertain],
-            "quote reworded so that its meaning may have changed (re-read it)",
-            "quotes reworded so that their meaning may have changed (re-read them)",
+            [by_id[p.claim_id] for p in regrade.proposals if p.claim_id in by_id],
+            "grade change proposed{claims}, not yet written",
+            "grade changes proposed{claims}, not yet written",
+            how=" on",
         ),
         _finding(
-            [
-                c
-                for c, check in checks
-                if check.status == "drifted"
-                and not check.meaning_changed
-                and not check.meaning_uncertain
-            ],
-            "harmless rewording not yet adopted",
-            "harmless rewordings not yet adopted",
+            [c for c, q in quotes if any(_drifted(s) and s.meaning_uncertain for s in q.sources)],
+            "quote{claims} reworded so that its meaning may have changed (re-read it)",
+            "quotes{claims} reworded so that their meaning may have changed (re-read them)",
+            how=" of",
+        ),
+        _finding(
+            [c for c, q in quotes if any(_harmless(s) for s in q.sources)],
+            "harmless rewording not yet adopted{claims}",
+            "harmless rewordings not yet adopted{claims}",
+            how=" on",
         ),
         _finding(
             [c for c, q in quotes if q.as_read and q.adopted_meaning],
-            "rewording adopted although its meaning changed or may have",
-            "rewordings adopted although their meaning changed or may have",
+            "rewording{claims} adopted although its meaning changed or may have",
+            "rewordings{claims} adopted although their meaning changed or may have",
+            how=" on",
         ),
         _finding(
             [c for c, q in quotes if q.as_read and not q.adopted_meaning],
-            "harmless rewording adopted",
-            "harmless rewordings adopted",
+            "harmless rewording adopted{claims}",
+            "harmless rewordings adopted{claims}",
+            how=" on",
         ),
     ]
     return tuple(finding for finding in found if finding.count)
+
+
+def _drifted(check: SourceCheck) -> bool:
+    return check.status == "drifted"
+
+
+def _harmless(check: SourceCheck) -> bool:
+    """A rewording on the page that keeps the quote's meaning, as far as the words tell."""
+    return _drifted(check) and not check.meaning_changed and not check.meaning_uncertain
 
 
 def churn_sources(
@@ -353,6 +367,9 @@ def churn_sources(
 
 
 def _moved_since(ledger: Ledger, since: str | None) -> dict[str, SourceMove]:
+    """Each source whose latest adopted move is dated on or after `since`, the day of the
+    last render of this output (before any, the day of the reading): a move is said by
+    every render of its day and by the first render after it, whenever that is."""
     day = since or ledger.date_read.isoformat()
     return {
         source.id: move
@@ -363,55 +380,76 @@ def _moved_since(ledger: Ledger, since: str | None) -> dict[str, SourceMove]:
 
 
 def _adopted_moves(ledger: Ledger, sources: Sequence[SourceView], since: str | None) -> FindingView:
-    """The pages whose new address was adopted (`move`) since the last render (or the
-    reading): what the ledger now cites is not what was read, and a reader should know."""
+    """The pages whose new address was adopted (`move`) since the last render (see
+    `_moved_since`): what the ledger now cites is not what was read, and a reader should
+    know."""
     moved = _moved_since(ledger, since)
     troubled = [view for view in sources if view.id in moved]
-    claims = tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values())
+    one = "page moved, the move adopted"
     if len(troubled) == 1:
         move = moved[troubled[0].id]
-        text = f"page moved on {move.date} from {redacted(move.moved_from)}, the move adopted"
-    else:
-        text = "pages moved, each move adopted"
-    return FindingView(
-        count=len(troubled),
-        text=_counted_on(text, len(troubled), len(claims), "quoted by "),
-        claims=claims,
-    )
+        # braces percent-encoded, as RFC 3986 writes them: none can pass for `{claims}`
+        old = redacted(move.moved_from).replace("{", "%7B").replace("}", "%7D")
+        one = f"page moved on {move.date} from {old}, the move adopted"
+    many = "pages moved, each move adopted"
+    return _counted(len(troubled), _citing(troubled), one, many, ", quoted by")
 
 
-def _lowers(entry: HistoryEntry) -> bool:
-    was, now = entry.from_grade, entry.to_grade
-    return was is not None and now is not None and now.strength < was.strength
+def _lowered(ledger: Ledger, claims: Sequence[ClaimView]) -> list[ClaimView]:
+    """Each facet whose grade now stands weaker than at the reading, as its claim (a claim
+    once per such facet): a grade lowered and raised again since is not lowered."""
+    since = ledger.date_read.isoformat()
+    by_id = {claim.id: claim for claim in ledger.claims}
+    return [
+        view
+        for view in claims
+        if view.id in by_id
+        for facet in by_id[view.id].grades
+        if _stands_lower(by_id[view.id], facet, since)
+    ]
 
 
-def _finding(touched: Sequence[ClaimView], one: str, many: str) -> FindingView:
-    """`touched` holds a claim once per thing found (a quote, a grade): the count; the
-    claims are named once each, in report order, and counted too where they are fewer
-    than the things found, so every number stands for what the line lists."""
+def _stands_lower(claim: Claim, facet: Facet, since: str) -> bool:
+    """Is the facet weaker now than the grade its first change since `since` took it from?
+    (A facet whose first entry gives it a grade from none was added after the reading.)"""
+    first = claim.grades[0].on
+    for entry in claim.history:
+        if entry.date < since or entry.to_grade is None or (entry.on or first) != facet.on:
+            continue
+        was = entry.from_grade
+        return was is not None and facet.grade.strength < was.strength
+    return False
+
+
+def _finding(touched: Sequence[ClaimView], one: str, many: str, *, how: str = " on") -> FindingView:
+    """`touched` holds a claim once per thing found (a quote, a grade): their count; the
+    claims are named once each, in report order."""
     named = {claim.id: claim for claim in touched}
-    return FindingView(
-        count=len(touched),
-        text=_counted_on(one if len(touched) == 1 else many, len(touched), len(named), ""),
-        claims=tuple(cited_claim(claim) for claim in named.values()),
-    )
+    return _counted(len(touched), tuple(cited_claim(c) for c in named.values()), one, many, how)
 
 
-def _counted_on(text: str, things: int, claims: int, how: str) -> str:
-    """`text`, and how many claims the line names when that is not one a thing."""
-    if claims == things or not things:
-        return text
-    return f"{text} ({how}{claims} claim{'s' if claims != 1 else ''})"
+def _counted(
+    things: int, claims: tuple[PremiseView, ...], one: str, many: str, how: str
+) -> FindingView:
+    """A finding of `things` naming `claims`: its text says how many claims it names where
+    that is not one a thing, in place of `{claims}` (else at its end), so that every
+    number on the line stands for what the line lists."""
+    text = one if things == 1 else many
+    if "{claims}" not in text:
+        text += "{claims}"
+    on = ""
+    if things and len(claims) != things:
+        on = f"{how} {len(claims)} claim{'s' if len(claims) != 1 else ''}"
+    return FindingView(count=things, text=text.replace("{claims}", on), claims=claims)
 
 
 def _pages(
     sources: Sequence[SourceView], statuses: tuple[str, ...], one: str, many: str
 ) -> FindingView:
     troubled = [source for source in sources if source.status in statuses]
-    claims = tuple({p.claim_id: p for s in troubled for p in s.cited_by}.values())
-    text = one if len(troubled) == 1 else many
-    return FindingView(
-        count=len(troubled),
-        text=_counted_on(text, len(troubled), len(claims), "quoted by "),
-        claims=claims,
-    )
+    return _counted(len(troubled), _citing(troubled), one, many, ", quoted by")
+
+
+def _citing(sources: Sequence[SourceView]) -> tuple[PremiseView, ...]:
+    """The claims citing any of `sources`, each once, in report order of the sources."""
+    return tuple({p.claim_id: p for s in sources for p in s.cited_by}.values())

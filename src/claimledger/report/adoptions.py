@@ -1,0 +1,50 @@
+"""How the page's words the author adopted differ from the words as read: the word
+changes, their kinds, and whether the meaning changed. Pure.
+
+Each adoption records whether it changed the quote's meaning; a quote reworded twice is
+judged by the worst of its adoptions and by the two wordings' own diff, so that a
+harmless rewording adopted after a meaning change never makes the whole read harmless.
+"""
+
+from __future__ import annotations
+
+from claimledger.ledger.model import Claim
+from claimledger.reading.match import judge, normalize
+from claimledger.records import WordChange
+from claimledger.report.model import WordChangeView
+
+_MEANING_RANK = {None: 0, "uncertain": 1, "changed": 2}
+
+
+def adopted_wording(
+    claim: Claim, text: str, original: str
+) -> tuple[str | None, tuple[str, ...], tuple[WordChangeView, ...]]:
+    """How the adopted wording `text` differs from `original`, the wording as read: the
+    worst meaning change ("changed", "uncertain" or None) any adoption on the way recorded
+    or the two wordings' diff shows, its kinds, and the words that differ. Nothing for a
+    quote never reworded."""
+    chain = claim.adoptions(text)
+    if not chain:
+        return None, (), ()
+    judged = judge(normalize(original), normalize(text, markup=False))
+    seen = [entry.meaning for entry in chain]
+    seen.append("changed" if judged.meaning_changed else None)
+    seen.append("uncertain" if judged.meaning_uncertain else None)
+    seen.append("uncertain" if any(change.meaningful for change in judged.changes) else None)
+    meaning = max(seen, key=lambda said: _MEANING_RANK.get(said, 1))
+    kinds = judged.kinds if meaning else ()
+    return meaning, kinds, tuple(word_change(change) for change in judged.changes)
+
+
+def word_change(change: WordChange) -> WordChangeView:
+    """A word change, in words a reader reads: “was” → “now”, and its kind if it carries
+    meaning."""
+    if change.op == "insert":
+        label = f"added “{change.page}”"
+    elif change.op == "delete":
+        label = f"removed “{change.quote}”"
+    else:
+        label = f"“{change.quote}” → “{change.page}”"
+    if change.meaningful:
+        label += f" ({change.kind})" if change.kind else " (changes the meaning)"
+    return WordChangeView(change.op, change.quote, change.page, change.meaningful, label)
