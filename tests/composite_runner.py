@@ -126,6 +126,8 @@ class Contexts:
     runner: dict[str, str]
     steps: dict[str, dict[str, Any]] = field(default_factory=dict)
     failed: bool = False
+    cancelled: bool = False
+    """The run was cancelled: then, as on GitHub, neither success() nor failure() holds."""
 
     def lookup(self, path: str) -> Value:
         head, *rest = path.split(".")
@@ -141,10 +143,10 @@ class Contexts:
 
     def evaluate(self, expression: str) -> Any:
         functions = {
-            "success": lambda: not self.failed,
-            "failure": lambda: self.failed,
+            "success": lambda: not self.failed and not self.cancelled,
+            "failure": lambda: self.failed and not self.cancelled,
             "always": lambda: True,
-            "cancelled": lambda: False,
+            "cancelled": lambda: self.cancelled,
         }
         namespace = {"_V": Value, "_ctx": self.lookup, "_f": functions, "__builtins__": {}}
         result = eval(_translate(expression), namespace)  # our own translation, of our files
@@ -160,7 +162,7 @@ class Contexts:
         """A step's `if:`, with GitHub's implicit success() when it names no status function."""
         written = step.get("if")
         if written is None:
-            return not self.failed
+            return not self.failed and not self.cancelled
         expression = str(written).strip()
         whole = EXPRESSION.fullmatch(expression)
         expression = whole[1] if whole else expression

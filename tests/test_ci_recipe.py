@@ -39,7 +39,14 @@ from cmarkgfm.cmark import Options
 from lxml import html as lxml_html
 
 from cli_runner import claimledger
-from composite_runner import EXPRESSION, ActionRun, CompositeAction, FakeCache, load_yaml
+from composite_runner import (
+    EXPRESSION,
+    ActionRun,
+    CompositeAction,
+    Contexts,
+    FakeCache,
+    load_yaml,
+)
 from evidence_site import ALARM, ALARM_REWORDED, page, serve_v1, write_ledger
 from webserver import Page, PageServer, redirect
 
@@ -429,6 +436,113 @@ def test_the_action_installs_the_claimledger_of_its_own_ref_by_default(tmp_path:
         assert calls[1] == "claimledger --version"
 
 
+PINNED = re.compile(
+    r"^\s*(?:-\s+)?uses:\s*(?P<action>[\w.-]+/[\w./-]+)@(?P<ref>\S+)(?P<comment>.*)$"
+)
+
+
+def test_every_third_party_action_is_pinned_by_commit_with_its_tag_beside_it() -> None:
+    """A tag can be moved to other code; a commit cannot. The tag, in a comment, says which
+    release the commit is (as Dependabot and Renovate keep it up to date)."""
+    used = [
+        match
+        for line in ACTION.read_text(encoding="utf-8").splitlines()
+        if (match := PINNED.match(line))
+    ]
+    assert len(used) == len([s for s in action()["runs"]["steps"] if "uses" in s]) >= 4
+    for match in used:
+        assert re.fullmatch(r"[0-9a-f]{40}", match["ref"]), match[0]
+        assert re.fullmatch(r"\s+# v\d+\.\d+\.\d+", match["comment"]), match[0]
+    restore, save = (m for m in used if m["action"].startswith("actions/cache/"))
+    assert restore["ref"] == save["ref"], "the cache is restored and saved by one release"
+
+
+def save_step() -> dict[str, Any]:
+    (step,) = [s for s in action()["runs"]["steps"] if "actions/cache/save@" in s.get("uses", "")]
+    found: dict[str, Any] = step
+    return found
+
+
+@pytest.mark.parametrize(
+    ("failed", "cancelled", "saved"),
+    [(False, False, True), (True, False, True), (False, True, False), (True, True, False)],
+    ids=["passed", "failed", "cancelled", "failed-then-cancelled"],
+)
+def test_the_evidence_is_saved_unless_the_run_was_cancelled(
+    failed: bool, cancelled: bool, saved: bool
+) -> None:
+    """A failed gate still saves what the refresh learned; a cancelled run may have left
+    the store half written, and its cache key would be taken for good."""
+    contexts = Contexts(inputs={}, github={}, runner={}, failed=failed, cancelled=cancelled)
+    contexts.steps["locate"] = {"outcome": "success", "outputs": {}}
+    assert "always()" not in str(save_step()["if"])
+    assert contexts.condition(save_step()) is saved
+
+
+def step_script(tmp_path: Path, step_id: str) -> Path:
+    (step,) = [s for s in action()["runs"]["steps"] if s.get("id") == step_id]
+    script = tmp_path / f"{step_id}.sh"
+    script.write_text(step["run"], encoding="utf-8")
+    return script
+
+
+def run_script(
+    script: Path, tmp_path: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    output = tmp_path / "github-output"
+    output.touch()
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        env={**os.environ, **env, "GITHUB_OUTPUT": str(output)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "passed"),
+    [
+        ("", []),
+        ("--allow-private", ["--allow-private"]),
+        (
+            "--header\nX-Note: two words\n\n  \n--map\nhttps://a.example/=http://127.0.0.1:1/\n",
+            ["--header", "X-Note: two words", "--map", "https://a.example/=http://127.0.0.1:1/"],
+        ),
+        ("--user-agent\nreader  with\ttabs", ["--user-agent", "reader  with\ttabs"]),
+    ],
+    ids=["none", "one", "header-with-a-space", "spacing-kept"],
+)
+def test_refresh_args_are_one_argument_a_line_taken_whole(
+    tmp_path: Path, given: str, passed: list[str]
+) -> None:
+    log = tmp_path / "argv.json"
+    record = f"import json, sys; json.dump(sys.argv[1:], open({str(log)!r}, 'w'))"
+    bin_dir = fake_command(tmp_path / "bin", "claimledger", f'exec python3 -c "{record}" "$@"')
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "LEDGER": "claims.yaml"}
+    done = run_script(step_script(tmp_path, "refresh"), tmp_path, {**env, "REFRESH_ARGS": given})
+    assert done.returncode == 0, done.stderr
+    base = ["--ledger", "claims.yaml", "refresh", "--format", "github"]
+    assert json.loads(log.read_text(encoding="utf-8")) == [*base, *passed]
+
+
+def test_python_is_always_set_up_and_an_empty_version_is_refused(tmp_path: Path) -> None:
+    """The runner's own Python may be too old, or refuse pip (PEP 668): never used."""
+    metadata = action()
+    assert re.fullmatch(r"3\.(1[1-9]|[2-9]\d)", metadata["inputs"]["python-version"]["default"])
+    steps = metadata["runs"]["steps"]
+    (index,) = [i for i, s in enumerate(steps) if "actions/setup-python@" in s.get("uses", "")]
+    assert "if" not in steps[index]
+    check = steps[index - 1]
+    script = tmp_path / "check.sh"
+    script.write_text(check["run"], encoding="utf-8")
+    for version, code in (("3.12", 0), ("", 2), ("  ", 2)):
+        done = run_script(script, tmp_path, {"PYTHON_VERSION": version})
+        assert done.returncode == code, (version, done.stdout, done.stderr)
+    assert "python-version is empty" in done.stdout
+
+
 # --------------------------------------------------------------------------- running it
 
 
@@ -700,7 +814,7 @@ def test_bad_input_fails_the_action_whatever_fail_on_drift_says(
     runner: Runner, page_server: PageServer
 ) -> None:
     serve_v1(page_server)
-    run = runner({"fail-on-drift": False, "refresh-args": "--allow-private --no-such-option"})
+    run = runner({"fail-on-drift": False, "refresh-args": "--allow-private\n--no-such-option"})
     assert_failed_only_at(run, "Refresh the quotes")
     assert run.outputs["exit-code"] == "2"
     assert "::error title=claimledger refresh::exit 2" in run.step("refresh").stdout

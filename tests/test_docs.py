@@ -19,10 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 CI_SCRIPT = ROOT / ".ci" / "run"
 
+VENV = "python3 -m venv .venv && . .venv/bin/activate"
+"""How the quick start installs: into a virtual environment, which a stock Debian or
+Ubuntu Python requires (PEP 668 refuses `pip install` outside one)."""
+
 QUICK_START = [
-    "python3 -m pip install . && claimledger demo",
-    "python3 -m pip install -e '.[test]' && pytest",
+    f"{VENV} && pip install . && claimledger demo",
+    f"{VENV} && pip install -e '.[test]' && pytest",
 ]
+
+
+def steps(command: str) -> list[str]:
+    return [part.strip() for part in command.split("&&")]
 
 
 def section(markdown: str, heading: str) -> str:
@@ -74,13 +82,33 @@ def test_quick_start_is_two_commands_in_two_blocks(readme: str) -> None:
     assert [commands(block) for block in blocks] == [[command] for command in QUICK_START]
 
 
+def test_each_quick_start_command_installs_into_a_virtual_environment_first() -> None:
+    """pip runs only once a virtual environment is active, never against the system's
+    Python, and the same environment serves the command that follows."""
+    for command in QUICK_START:
+        parts = steps(command)
+        install = next(i for i, part in enumerate(parts) if "pip install" in part)
+        assert parts[:install] == steps(VENV), command
+        assert shlex.split(parts[install])[0] == "pip", command  # the venv's own pip
+        assert install == len(parts) - 2, command
+
+
+def test_the_readme_names_pipx_for_everyday_use(readme: str) -> None:
+    assert "`pipx install .`" in section(readme, "Quick start")
+
+
 def test_ci_runs_what_the_quick_start_says() -> None:
     lines = commands(CI_SCRIPT.read_text(encoding="utf-8"))
     project_installs = [line for line in lines if "pip install" in line and ".[test]" in line]
-    quick_install, quick_test = (part.strip() for part in QUICK_START[1].split("&&"))
+    *_, quick_install, quick_test = steps(QUICK_START[1])
+    venvs = [line for line in lines if line.split()[:3] == ["python3", "-m", "venv"]]
+    activations = [line for line in lines if line.startswith(". ") and "bin/activate" in line]
 
     assert len(project_installs) == 1, project_installs
     assert shlex.split(project_installs[0])[-2:] == shlex.split(quick_install)[-2:]
+    assert len(venvs) == 1 and len(activations) == 1, (venvs, activations)
+    assert lines.index(venvs[0]) < lines.index(activations[0])
+    assert lines.index(activations[0]) < lines.index(project_installs[0])
     assert quick_test in lines
     assert lines.index(quick_test) > lines.index(project_installs[0])
 

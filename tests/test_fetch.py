@@ -589,7 +589,7 @@ def test_text_content_types_are_read(page_server: PageServer, content_type: str)
 
 
 @pytest.mark.parametrize(
-    "content_type", ["image/png", "application/pdf", "application/octet-stream", "video/mp4"]
+    "content_type", ["image/png", "application/zip", "application/octet-stream", "video/mp4"]
 )
 def test_other_content_types_are_unreadable(page_server: PageServer, content_type: str) -> None:
     page_server.set_page("/doc", b"\x89PNG\r\n\x1a\n\0\0", content_type=content_type)

@@ -37,7 +37,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     tree = tmp_path_factory.mktemp("tree") / "claimledger"
     left_out = shutil.ignore_patterns(
-        ".git", "build", "dist", "*.egg-info", ".pages", "__pycache__", "out", ".*_cache"
+        ".git", ".venv", "build", "dist", "*.egg-info", ".pages", "__pycache__", "out", ".*_cache"
     )
     shutil.copytree(ROOT, tree, ignore=left_out)
     subprocess.run(

@@ -1,5 +1,5 @@
 """Work that a hostile input can make endless, run in a process of its own under a CPU
-budget: reading a page through a source's CSS selector.
+budget: reading a page through a source's CSS selector, and reading a PDF.
 
 lxml applies a selector as XPath inside libxml2, in one call that no signal, timeout or
 thread can interrupt, and a selector checked as sane (`selectors.selector_problem`) can
@@ -7,9 +7,11 @@ still walk every sibling for every sibling on a page of 100,000 paragraphs. So t
 selection runs in a child process whose CPU time is capped (ITIMER_PROF, whose signal
 ends it), and whose wall time the caller waits for only so long: past either, the
 child is ended and the page is `PageUnreadable`, "took too long to read", like any page
-whose text cannot be had. Nothing else of a reading (parsing, the built-in content
-guesses, the matcher) takes more than time in proportion to the page, whose size the
-fetcher caps, so nothing else needs a process of its own.
+whose text cannot be had. A PDF is read the same way: its parser runs in pure Python
+over structures a file can make as costly as it likes within pypdf's limits. Nothing
+else of a reading (parsing HTML, the built-in content guesses, the matcher) takes more
+than time in proportion to the page, whose size the fetcher caps, so nothing else needs
+a process of its own.
 
 The budget is what is left of the page's deadline once it was fetched (`read_budget`),
 so the whole of a URL, fetch and reading, stays within its deadline, with a floor so
@@ -105,7 +107,7 @@ def bounded(seconds: float, function: Callable[..., T], *args: Any, **kwargs: An
         _end(child)
     if outcome is None:
         raise PageUnreadable(
-            f"took too long to read: more than {seconds:g} s of CPU through the selector"
+            f"took too long to read: more than {seconds:g} s of CPU"
             if child.exitcode in (None, -signal.SIGPROF, -signal.SIGKILL)
             else f"the reader process ended with status {child.exitcode} (out of memory?)"
         )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.evidence.refresh import Page, recipe, unreadable
+from claimledger.reading.decoding import media_type_of
 from claimledger.reading.extract import (
     Heading,
     extract_text,
@@ -25,6 +26,7 @@ from claimledger.reading.extract import (
 )
 from claimledger.reading.match import Context, Match, PreparedText, TextKind, locate, prepare
 from claimledger.reading.pagehead import head_links
+from claimledger.reading.pdf import is_pdf
 from claimledger.records import DEFAULT_POLICY
 
 if TYPE_CHECKING:
@@ -41,7 +43,8 @@ def read_page(
     a page with no text a reader sees (an empty page, an alias page, boilerplate only),
     which is no evidence that a quote is gone. An HTML page read through a selector is
     read within what its URL's `deadline` left (`budget.bounded`): one that would take
-    longer is unreadable, "took too long to read".
+    longer is unreadable, "took too long to read"; so is a PDF, read so whatever its source
+    selects.
     """
     if fetched.text is None:
         return Page(fetched, None, None, recipe(select))
@@ -63,9 +66,11 @@ _WORD = re.compile(r"\w")
 
 
 def _extracted(fetched: FetchResult, select: str | None, deadline: float) -> str:
-    """The page's text, through `select` in a process of its own under a CPU budget."""
+    """The page's text; through `select`, or from a PDF (whose parser a hostile file can
+    keep busy), in a process of its own under a CPU budget."""
     body, content_type = fetched.text or "", fetched.content_type or ""
-    if select is None or not is_html(content_type, body):
+    pdf = is_pdf(media_type_of(content_type), body)
+    if not pdf and (select is None or not is_html(content_type, body)):
         return extract_text(body, content_type, select=select)
     from claimledger.evidence.budget import bounded, read_budget
 

@@ -20,6 +20,9 @@ whole class or id (``cookie-banner``, ``consent``, ``onetrust-consent-sdk``);
 inside it an ``<aside>`` is a callout and a ``#cookie-attributes`` section is
 content.
 
+A PDF (carried as text by the fetcher, one character a byte) is read by
+:mod:`claimledger.reading.pdf`: one line a page, its layout undone.
+
 Plain text, markdown, JSON and source files pass through with only their line
 endings normalised; :func:`text_kind` tells the matcher how to read them.
 
@@ -44,6 +47,7 @@ from lxml import etree
 from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import media_type_of
 from claimledger.reading.match import TextKind
+from claimledger.reading.pdf import is_pdf, pdf_text
 from claimledger.versions import EXTRACT
 
 VERSION = EXTRACT  # the reader's version, named by every snapshot and check it made
@@ -126,6 +130,8 @@ def extract_text(body: str, content_type: str, *, select: str | None = None) -> 
     :class:`PageUnreadable` rather than reading as empty or cut short; a page
     with no text, or only boilerplate, is "".
     """
+    if is_pdf(_media(content_type), body):
+        return pdf_text(body)
     if not is_html(content_type, body):
         return _normalize_newlines(body)
     root = _parse(body)

@@ -33,6 +33,7 @@ from claimledger.reading.decoding import (
     looks_binary,
     media_type_of,
 )
+from claimledger.reading.pdf import carried, is_pdf, is_pdf_address
 from claimledger.records import DEFAULT_POLICY, FetchPolicy, Header, SourceStatus
 from claimledger.urls import exact_origin, shown
 from claimledger.web import destinations
@@ -228,18 +229,34 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> Outcome:
         last_modified=response.headers.get("last-modified"),
         content_location=response.headers.get("content-location"),
     )
+    maybe_pdf = is_pdf_address(media_type, str(response.url))
     try:
-        if media_type is not None and not is_readable(media_type) and not policy.raw:
+        if (
+            media_type is not None
+            and not is_readable(media_type)
+            and not maybe_pdf
+            and not policy.raw
+        ):
             raise PageUnreadable(f"content type {media_type} is not text we can read")
         body = await _read_body(response, policy)
         if policy.raw:
             return replace(page, body=body)
-        if media_type is None and looks_binary(body):
-            raise PageUnreadable("binary body without a Content-Type")
-        text = decode(body, media_type, charset_of(raw_type))
+        text = _text_of(body, media_type, raw_type, maybe_pdf=maybe_pdf)
     except PageUnreadable as unreadable:
         return replace(page, source_status="unreadable", error=str(unreadable))
     return replace(page, text=text)
+
+
+def _text_of(body: bytes, media_type: str | None, raw_type: str | None, *, maybe_pdf: bool) -> str:
+    """The body as the text its reader takes: a PDF carried whole (read in the reading
+    step, whose time is bounded), anything else decoded as a browser would."""
+    if maybe_pdf and is_pdf(media_type, body):
+        return carried(body)
+    if maybe_pdf and media_type is not None:  # a .pdf address answered with other bytes
+        raise PageUnreadable(f"content type {media_type} is not text we can read")
+    if media_type is None and looks_binary(body):
+        raise PageUnreadable("binary body without a Content-Type")
+    return decode(body, media_type, charset_of(raw_type))
 
 
 # --- Bodies -------------------------------------------------------------------------------

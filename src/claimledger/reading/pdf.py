@@ -1,0 +1,171 @@
+"""A PDF's text as a reader sees it: whitepapers, compliance reports and RFCs are quoted
+from PDFs as often as from pages.
+
+Pure: bytes in, text out (pypdf parses; it does no I/O of its own on bytes in memory).
+
+A PDF lays text out in lines, not sentences: a sentence runs over several lines, a word
+is hyphenated at a line's end, and runs of spaces stand for columns. The matcher reads
+sentences, so the text is given back as one line a page, in page order, with each
+layout line joined to the next by a space and a word hyphenated at a line's end whole
+again (``synchro-`` + ``nous``). Before a capital or a digit the hyphen stays and the
+words join without a space (``TLS-`` + ``1.3``): a compound broken at its own hyphen.
+
+The fetcher hands a PDF over as text, one character a byte (``latin-1``, lossless), so
+that a PDF travels as every page does, to be read here in the reading step, whose time
+the refresh bounds (`evidence.budget`).
+
+Limits, as for HTML, where a page that cannot be read whole is an error rather than a
+shortened text whose quotes would look removed: more than `MAX_PAGES` pages or more than
+`MAX_CHARS` characters of text is `PageUnreadable`, and so is a PDF that cannot be
+parsed, one that needs a password, or one whose streams would inflate past pypdf's
+limits (tightened here to the fetcher's cap on a decompressed body).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import posixpath
+import re
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from claimledger.errors import PageUnreadable
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
+UNTYPED = frozenset({"", "application/octet-stream", "binary/octet-stream"})
+"""Media types that say nothing of the body: a PDF served so is known by its address and
+its first bytes."""
+
+MAGIC = "%PDF-"
+CARRIER = "latin-1"
+"""How a PDF's bytes travel as text: one character a byte, and back without loss."""
+
+MAX_PAGES = 2000
+MAX_CHARS = 32 * 1024 * 1024
+"""The most text a PDF may give: the fetcher's cap on a decompressed body."""
+
+STREAM_LIMIT = 32 * 1024 * 1024
+"""The most bytes one stream of the PDF may inflate to (pypdf's own default is 75 MB)."""
+
+_LIMITS: dict[str, Any] = {
+    "zlib_maximum_output_length": STREAM_LIMIT,
+    "lzw_maximum_output_length": STREAM_LIMIT,
+    "run_length_maximum_output_length": STREAM_LIMIT,
+    "array_based_stream_maximum_output_length": STREAM_LIMIT,
+    "maximum_declared_stream_length": STREAM_LIMIT,
+    "stream_decoding_work_maximum_length": 4 * STREAM_LIMIT,
+    "jbig2dec_binary": None,  # text only: no image decoder is run, least of all a program
+}
+
+_HYPHENATED = re.compile(r"(\w)-[ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
+_COMPOUND = re.compile(r"(\w-)[ \t]*\n[ \t]*(?=[A-Z\d])")
+_LAYOUT_SPACE = re.compile(r"\s+")
+
+
+def is_pdf_address(media_type: str | None, url: str) -> bool:
+    """May the response to `url` be a PDF: its type says so, or says nothing and the
+    address ends in `.pdf`?"""
+    if (media_type or "") in PDF_TYPES:
+        return True
+    suffix = posixpath.splitext(urlsplit(url).path)[1].lower()
+    return (media_type or "") in UNTYPED and suffix == ".pdf"
+
+
+def is_pdf(media_type: str | None, body: str | bytes) -> bool:
+    """Is the body read as a PDF: its type says so, or says nothing and the body begins
+    with the PDF header?"""
+    media = media_type or ""
+    if media in PDF_TYPES:
+        return True
+    head = body[:5] if isinstance(body, str) else body[:5].decode(CARRIER)
+    return media in UNTYPED and head == MAGIC
+
+
+def carried(body: bytes) -> str:
+    """A PDF's bytes as the text it travels as to its reader."""
+    return body.decode(CARRIER)
+
+
+def pdf_text(body: str) -> str:
+    """The text of a PDF carried as `carried` made it: one line a page, in order.
+
+    Raises `PageUnreadable`, with a one-line reason, for a PDF that cannot be read whole.
+    """
+    return contextvars.copy_context().run(_read, body.encode(CARRIER))
+
+
+def _read(data: bytes) -> str:
+    """Read under the tightened limits (a context of its own, so they end with it)."""
+    from pypdf import overwrite_configuration
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
+
+    overwrite_configuration(**_LIMITS)
+    _quiet()
+    try:
+        return _pages_text(_opened(data))
+    except PageUnreadable:
+        raise
+    except FileNotDecryptedError:
+        raise PageUnreadable("the PDF is encrypted: it needs a password to be read") from None
+    except DependencyError as error:
+        raise PageUnreadable(f"the PDF cannot be read here: {_one_line(error)}") from None
+    except PyPdfError as error:  # LimitReachedError too: a bomb, or a stream too large
+        raise PageUnreadable(f"the PDF could not be read: {_one_line(error)}") from None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as error:
+        # pypdf lets some damage surface as Python's own errors
+        raise PageUnreadable(f"the PDF could not be read: {_one_line(error)}") from None
+
+
+def _quiet() -> None:
+    """pypdf logs what it repaired as warnings; the reason a PDF is unreadable is said
+    once, by the refresh, so its log goes nowhere."""
+    log = logging.getLogger("pypdf")
+    log.propagate = False
+    if not log.handlers:
+        log.addHandler(logging.NullHandler())
+
+
+def _opened(data: bytes) -> PdfReader:
+    """The parsed PDF; one encrypted for its owner alone (an empty password opens it for
+    reading, as every viewer does) is read, one that needs a password is not."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    from pypdf.errors import FileNotDecryptedError
+
+    if MAGIC.encode() not in data[:1024]:  # pypdf too looks no further for the header
+        raise PageUnreadable("not a PDF: no %PDF- header")
+    reader = PdfReader(BytesIO(data), strict=False)
+    if reader.is_encrypted and not reader.decrypt(""):
+        raise FileNotDecryptedError("needs a password")
+    return reader
+
+
+def _pages_text(reader: PdfReader) -> str:
+    count = len(reader.pages)
+    if count > MAX_PAGES:
+        raise PageUnreadable(f"the PDF has {count} pages, more than the {MAX_PAGES} read")
+    pages: list[str] = []
+    size = 0
+    for page in reader.pages:
+        text = flowed(page.extract_text())
+        size += len(text) + 1
+        if size > MAX_CHARS:
+            raise PageUnreadable(f"the PDF's text is longer than {MAX_CHARS} characters")
+        pages.append(text)
+    return "\n".join(text for text in pages if text)
+
+
+def flowed(layout: str) -> str:
+    """A page's layout lines as one line: hyphenated words joined, whitespace collapsed."""
+    lines = layout.replace("\r\n", "\n").replace("\r", "\n")
+    joined = _COMPOUND.sub(r"\1", _HYPHENATED.sub(r"\1", lines))
+    return _LAYOUT_SPACE.sub(" ", joined).strip()
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,0 +1,110 @@
+"""Real PDFs for tests, written byte by byte: a catalog, a page tree, pages whose content
+streams draw text lines in Helvetica, and a cross-reference table with true offsets.
+
+    pdf = build_pdf([["First line of page one,", "its second line."], ["Page two."]])
+
+Each inner list is a page, each string a line laid out as a PDF lays lines out (its own
+text-showing operator, one line below the last), so an extractor has layout to undo.
+"""
+
+from __future__ import annotations
+
+import zlib
+from io import BytesIO
+
+
+def _escaped(line: str) -> bytes:
+    text = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    return text.encode("latin-1")
+
+
+def _content(lines: list[str]) -> bytes:
+    shown = b"".join(b"(" + _escaped(line) + b") Tj T*\n" for line in lines)
+    return b"BT /F1 11 Tf 14 TL 72 720 Td\n" + shown + b"ET\n"
+
+
+def _stream(data: bytes, *, compress: bool) -> bytes:
+    if compress:
+        data = zlib.compress(data)
+        head = b"<< /Length %d /Filter /FlateDecode >>" % len(data)
+    else:
+        head = b"<< /Length %d >>" % len(data)
+    return head + b"\nstream\n" + data + b"\nendstream"
+
+
+def build_pdf(pages: list[list[str]], *, compress: bool = False) -> bytes:
+    """A PDF of `pages`, each a list of text lines, in order."""
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", b""]
+    objects[2] = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    kids = []
+    for lines in pages:
+        content_number = len(objects) + 1
+        objects.append(_stream(_content(lines), compress=compress))
+        kids.append(len(objects) + 1)
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % content_number
+        )
+    references = b" ".join(b"%d 0 R" % kid for kid in kids)
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (references, len(kids))
+    return _file(objects)
+
+
+def _file(objects: list[bytes]) -> bytes:
+    out = BytesIO()
+    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    table = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
+    out.write(b"startxref\n%d\n%%%%EOF\n" % table)
+    return out.getvalue()
+
+
+def encrypted(pdf: bytes, password: str) -> bytes:
+    """`pdf` encrypted so that it opens only with `password` (RC4, which pypdf writes
+    without any cryptography package)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(BytesIO(pdf)))
+    writer.encrypt(user_password=password, owner_password=password + "-owner", algorithm="RC4-128")
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def owner_locked(pdf: bytes) -> bytes:
+    """`pdf` encrypted for its owner alone: any reader opens it with the empty password."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(BytesIO(pdf)))
+    writer.encrypt(user_password="", owner_password="owner", algorithm="RC4-128")
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def bomb(megabytes: int = 64) -> bytes:
+    """A small PDF whose one content stream inflates far past what a reader allows
+    (zeros compress a thousandfold)."""
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+    ]
+    inflater = zlib.compressobj(9)
+    data = inflater.compress(b"BT /F1 11 Tf 72 720 Td (boom) Tj ET\n")
+    zeros = b" " * (1024 * 1024)
+    for _ in range(megabytes):
+        data += inflater.compress(zeros)
+    data += inflater.flush()
+    objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data)
+    objects[-1] += b"\nendstream"
+    return _file(objects)

@@ -1,0 +1,191 @@
+"""A source that answers with a PDF is read as text: `claimledger verify` on real PDFs
+served from a loopback server, through the real command line.
+
+The PDFs are written byte by byte (tests/pdf_builder.py), their lines laid out as a PDF
+lays them out, so the reader has layout to undo; the encrypted ones are pypdf's own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from cli_runner import claimledger
+from pdf_builder import bomb, build_pdf, encrypted, owner_locked
+from webserver import PageServer
+
+REPLICATION = (
+    "The service replicates every write to three zones before it acknowledges the "
+    "request, so a committed write survives the loss of a zone."
+)
+WHITEPAPER = [
+    [
+        "Storage Whitepaper, section 2",
+        "The service replicates every write to three zones before it",
+        "acknowledges the request, so a committed write survives the loss of a",
+        "zone. Reads that follow a committed write observe it: reads are synchro-",
+        "nous and strongly consistent within a region.",
+    ],
+    ["Backups are taken every hour and kept for thirty days."],
+]
+
+
+def verify(url: str, quote: str, code: int = 0) -> Any:
+    result = claimledger("verify", "--allow-private", url, quote, "--json", code=code)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "flate"])
+def test_a_quote_from_a_pdf_verifies(page_server: PageServer, compress: bool) -> None:
+    page_server.set_page(
+        "/whitepaper", build_pdf(WHITEPAPER, compress=compress), content_type="application/pdf"
+    )
+
+    payload = verify(page_server.url("/whitepaper"), REPLICATION)
+
+    assert (payload["source_status"], payload["status"]) == ("ok", "verified")
+    assert payload["current"] == REPLICATION
+
+
+def test_a_quote_across_a_hyphenated_line_break_verifies(page_server: PageServer) -> None:
+    page_server.set_page("/paper.pdf", build_pdf(WHITEPAPER), content_type="application/pdf")
+    quote = "reads are synchronous and strongly consistent within a region."
+
+    payload = verify(page_server.url("/paper.pdf"), quote)
+
+    assert payload["status"] == "verified"
+    assert payload["current"] == quote
+    assert payload["context"]["before"].endswith("Reads that follow a committed write observe it: ")
+
+
+def test_pages_are_read_in_order(page_server: PageServer) -> None:
+    page_server.set_page("/paper", build_pdf(WHITEPAPER), content_type="application/pdf")
+
+    payload = verify(page_server.url("/paper"), "Backups are taken every hour.", code=1)
+
+    assert payload["status"] == "drifted"
+    assert payload["current"] == "Backups are taken every hour and kept for thirty days."
+    assert payload["context"]["before"].endswith("strongly consistent within a region.\n")
+
+
+def test_a_pdf_address_served_as_octet_stream_is_read_by_its_header(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page(
+        "/files/report.pdf", build_pdf(WHITEPAPER), content_type="application/octet-stream"
+    )
+    page_server.set_page(
+        "/files/report.bin", build_pdf(WHITEPAPER), content_type="application/octet-stream"
+    )
+    page_server.set_page(
+        "/files/fake.pdf", b"\x89PNG\r\n\x1a\n not a pdf", content_type="application/octet-stream"
+    )
+
+    assert verify(page_server.url("/files/report.pdf"), REPLICATION)["status"] == "verified"
+    not_pdf = verify(page_server.url("/files/report.bin"), REPLICATION, code=1)
+    fake = verify(page_server.url("/files/fake.pdf"), REPLICATION, code=1)
+
+    for payload in (not_pdf, fake):
+        assert payload["source_status"] == "unreadable"
+        assert payload["error"] == "content type application/octet-stream is not text we can read"
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (build_pdf(WHITEPAPER)[:300], "the PDF could not be read: "),
+        (b"%PDF-1.7\n" + bytes(range(256)) * 8, "the PDF could not be read: "),
+        (b"<html><body>Not found</body></html>", "not a PDF: no %PDF- header"),
+        (encrypted(build_pdf(WHITEPAPER), "s3cret"), "the PDF is encrypted: it needs a password"),
+        (bomb(), "the PDF could not be read: Limit reached while decompressing"),
+    ],
+    ids=["truncated", "garbage", "not-a-pdf", "encrypted", "decompression-bomb"],
+)
+def test_a_pdf_that_cannot_be_read_is_unreadable_with_one_line_why(
+    page_server: PageServer, body: bytes, reason: str
+) -> None:
+    page_server.set_page("/doc.pdf", body, content_type="application/pdf")
+
+    payload = verify(page_server.url("/doc.pdf"), REPLICATION, code=1)
+
+    assert (payload["source_status"], payload["status"]) == ("unreadable", None)
+    assert payload["error"].startswith(reason)
+    assert "\n" not in payload["error"]
+
+
+def test_a_pdf_locked_for_its_owner_alone_is_read(page_server: PageServer) -> None:
+    """Encrypted with an empty user password, as many published reports are: every viewer
+    opens it, and so does the reader."""
+    locked = owner_locked(build_pdf(WHITEPAPER))
+    page_server.set_page("/report", locked, content_type="application/pdf")
+
+    assert verify(page_server.url("/report"), REPLICATION)["status"] == "verified"
+
+
+def test_a_pdf_of_more_pages_than_are_read_is_unreadable(page_server: PageServer) -> None:
+    from claimledger.reading.pdf import MAX_PAGES
+
+    pages = [["A page of a very long report."]] * (MAX_PAGES + 1)
+    page_server.set_page("/long.pdf", build_pdf(pages), content_type="application/pdf")
+
+    payload = verify(page_server.url("/long.pdf"), REPLICATION, code=1)
+
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"] == f"the PDF has {MAX_PAGES + 1} pages, more than the {MAX_PAGES} read"
+
+
+def test_a_refresh_reads_a_pdf_source_and_its_304(page_server: PageServer, tmp_path: Any) -> None:
+    """In a ledger: the PDF's text is the snapshot, so a second run answered 304 verifies
+    from the store without reading the PDF again."""
+    page_server.set_page(
+        "/whitepaper.pdf",
+        build_pdf(WHITEPAPER),
+        content_type="application/pdf",
+        headers={"ETag": '"w1"'},
+    )
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        LEDGER.format(url=page_server.url("/whitepaper.pdf"), quote=REPLICATION), "utf-8"
+    )
+    refresh = ("--ledger", str(ledger), "refresh", "--allow-private", "--no-as-read", "--json")
+
+    first = json.loads(claimledger(*refresh).stdout)
+    second = json.loads(claimledger(*refresh).stdout)
+
+    for run in (first, second):
+        assert [check["status"] for check in run["checks"]] == ["verified"]
+    asked = [r.headers.get("if-none-match") for r in page_server.page_requests]
+    assert asked == [None, '"w1"']
+
+
+LEDGER = """\
+ledger: 1
+title: A reading of a whitepaper
+subject: A storage service
+date_read: 2026-08-23
+sections:
+  - id: guarantees
+    title: Guarantees
+sources:
+  paper:
+    url: {url}
+    title: Storage whitepaper
+    kind: docs
+    publisher: example.com
+claims:
+  - id: three-zones
+    section: guarantees
+    title: Three zones
+    kind: guarantee
+    statement: A committed write survives a zone.
+    quotes:
+      - text: "{quote}"
+        sources: [paper]
+    grades:
+      - on: the documentation says this
+        grade: CLAIMED
+        basis: quotes
+        why: the whitepaper says so
+"""
