@@ -546,10 +546,11 @@ def print_text(text: str) -> None:
     sys.stdout.write(visible_controls(text) + "\n")
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of every command's JSON shape, its first key `schema_version` (the shapes
 are JSON Schemas in claimledger/data/schemas/); bumped only when a key changes meaning or
-goes, never for a key added."""
+goes, never for a key added. 2: a quote's `quote_index` counts from 1, as `#1` and
+`--quote 1` do; a source row is one source's (`source_id`), a claim row each claim's."""
 
 
 def print_json(value: Any, *, versioned: bool = True) -> None:
