@@ -59,6 +59,12 @@ class TerminalConsole(Console):
 
     _tsv_run: Output | None = None  # the command run that printed the last TSV table
 
+    def on_broken_pipe(self) -> None:
+        """The reader went away: raised on, so the command ends as on any closed pipe
+        (`claimledger.cli.pipes`: 141, quietly); rich's own way exits 1, as if drift was found."""
+        self.quiet = True
+        raise BrokenPipeError
+
     def render(
         self, renderable: RenderableType, options: ConsoleOptions | None = None
     ) -> Iterable[Segment]:
