@@ -535,7 +535,7 @@ def history_command(
         )
         return ExitCode.OK
     if checks:
-        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
+        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes"))
     else:
         no_evidence_note(opts)
     for entry in claim.history:
