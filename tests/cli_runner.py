@@ -1,4 +1,5 @@
-"""The one way tests run the real command line: in-process, strict about the exit code.
+"""The one way tests run the real command line: in-process, strict about the exit code;
+and the installed script as a user runs it: in a pipe, in a shell pipeline, on a terminal.
 
 A run that ends with another exit code than the test expects fails, with what the command
 printed; a test that expects a failure says which code (`code=2`).
@@ -6,7 +7,17 @@ printed; a test that expects a failure says which code (`code=2`).
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
+import re
+import shlex
+import struct
+import subprocess
+import sys
+import termios
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,3 +47,110 @@ class Cli:
 
     def json(self, *args: str, code: int = 0) -> Any:
         return json.loads(self(*args, "--json", code=code).stdout)
+
+
+# --------------------------------------------------------------------------- the real binary
+
+SCRIPT = Path(sys.executable).with_name("claimledger")
+"""The console script pip installed beside this interpreter: the command a user runs."""
+
+
+def user_environment(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell at 80 columns, with no colour forced either way."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TERM")}
+    env.update({"COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color", **extra})
+    return env
+
+
+def installed(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str]:
+    """The installed `claimledger ARGS`, its stdout a pipe; asserts its exit status."""
+    done = subprocess.run(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        env=user_environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == code, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@dataclass(frozen=True)
+class Piped:
+    """A pipeline run in a shell: what its reader printed, and claimledger's own exit."""
+
+    status: int
+    read: str
+    stderr: str
+
+
+def piped(*args: str, reader: str, cwd: Path) -> Piped:
+    """`claimledger ARGS | READER` in a real shell (sh). sh has no PIPESTATUS, so the
+    left-hand side writes its exit status to a file of its own."""
+    status = cwd / ".piped-status"
+    line = shlex.join([str(SCRIPT), *args])
+    script = f'{{ {line}; echo $? > "$1"; }} | {reader}'
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", str(status)],
+        cwd=cwd,
+        env=user_environment(),
+        capture_output=True,
+        encoding="utf-8",
+        errors="replace",  # `head -c` may stop inside a character
+        timeout=120,
+        check=True,
+    )
+    return Piped(int(status.read_text().strip()), done.stdout, done.stderr)
+
+
+def into_closed_pipe(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The installed `claimledger ARGS` writing to a pipe whose reader is gone before it
+    starts: however little it prints, the first write or flush meets the closed pipe."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [str(SCRIPT), *args],
+            cwd=cwd,
+            env=user_environment(),
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def on_terminal(*args: str, cwd: Path, columns: int = 80) -> str:
+    """The installed `claimledger ARGS` with its stdout on a terminal (a pty) `columns`
+    wide, as a user sees it (its colours taken out)."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    process = subprocess.Popen(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        env=user_environment(COLUMNS=str(columns)),
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the other end closed (EIO on Linux)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    process.wait(timeout=60)
+    return ANSI.sub("", b"".join(chunks).decode("utf-8")).replace("\r\n", "\n")

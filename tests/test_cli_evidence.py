@@ -356,7 +356,7 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
     assert cli.json("diff", "alarms", code=0)["checks"] == []
 
     history = cli.json("history", "durable", code=0)
-    on_guide = [c for c in history["checks"] if c["source_id"] == "guide" and c["quote_index"] == 0]
+    on_guide = [c for c in history["checks"] if c["source_id"] == "guide" and c["quote_index"] == 1]
     assert [c["status"] for c in on_guide] == ["verified", "drifted"]
     assert on_guide[0]["checked_at"] < on_guide[1]["checked_at"]
 
@@ -654,7 +654,7 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
     (gap,) = report.pop("evidence_gaps")  # nothing read: said, for the gate to fail on
     assert "claims have never been checked" in gap
     assert report == {
-        "schema_version": 1,
+        "schema_version": 2,
         "has_evidence": False,
         "proposals": [],
         "stale": [],
@@ -677,7 +677,7 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}
     assert report == {
-        "schema_version": 1,
+        "schema_version": 2,
         "has_evidence": True,
         "proposals": [],
         "stale": [],

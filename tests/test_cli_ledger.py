@@ -144,7 +144,7 @@ def test_check_json_has_the_counts_in_grade_order(scaffold: Path) -> None:
     report = json.loads(result.stdout)
     claims, sources, grades = grade_counts(scaffold)
     assert report == {
-        "schema_version": 1,
+        "schema_version": 2,
         "ledger": str(scaffold),
         "valid": True,
         "problems": [],

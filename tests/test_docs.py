@@ -13,7 +13,7 @@ import typer
 
 from claimledger.cli import app
 from claimledger.ledger.file import load
-from cli_runner import claimledger
+from cli_runner import claimledger, piped
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -190,6 +190,27 @@ def test_the_tours_output_is_what_the_demo_prints(
             continue  # borders and headings: their width is the terminal's
         else:
             assert line in printed, line
+
+
+def test_the_readmes_grep_finds_its_claim_in_the_demo(
+    readme: str, demo_output: tuple[list[str], Path]
+) -> None:
+    """`claimledger claims | grep state-summary`, as the README says it, run in a shell in
+    the demo's folder, finds the claim's row: its section, grades, quotes and standing."""
+    said = re.search(r"`claimledger (\w+) \| grep ([\w-]+)`", readme)
+    assert said is not None, "the README's grep example is gone"
+    command, claim = said.groups()
+    found = piped(command, reader=f"grep {shlex.quote(claim)}", cwd=demo_output[1].parent)
+    assert (found.status, found.stderr) == (0, "")
+    (row,) = found.read.splitlines()
+    assert cells(row) == (
+        claim,
+        "guarantees",
+        "DEMONSTRATED, CLAIMED",
+        "the documentation says this; the runtime provides these properties",
+        "7",
+        "verified",
+    )
 
 
 def test_the_tours_counts_are_the_bundled_ledgers(

@@ -25,8 +25,10 @@ from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 from lxml import etree
 
+from claimledger.cli.app import SCHEMA_VERSION
 from claimledger.ledger.model import parse
 from claimledger.report.ci_formats import escape_data, escape_property, workflow_command, xml_text
+from claimledger.report.formats import REPORT_VERSION
 from cli_runner import Cli
 from evidence_site import (
     ALARM,
@@ -432,7 +434,8 @@ def outputs(cli: Cli, page_server: PageServer) -> dict[str, Any]:
 def test_every_json_output_opens_with_its_schema_version(outputs: dict[str, Any]) -> None:
     for name, output in outputs.items():
         assert next(iter(output)) == "schema_version", name
-        assert output["schema_version"] == 1, name
+        assert output["schema_version"] == (REPORT_VERSION if name == "report" else SCHEMA_VERSION)
+    assert (SCHEMA_VERSION, REPORT_VERSION) == (2, 2), "quote_index and index count from 1"
 
 
 def test_every_json_output_matches_its_shipped_schema(outputs: dict[str, Any]) -> None:
@@ -482,11 +485,11 @@ def test_jq_finds_what_needs_a_look(outputs: dict[str, Any]) -> None:
     )
     assert needs_a_look.input_value(outputs["status"]).all() == ["durable", "ordered", "alarms"]
     meaning = jq.compile(
-        '[.checks[] | select(.meaning_changed) | "\\(.claim_id) #\\(.quote_index + 1)"]'
+        '[.checks[] | select(.meaning_changed) | "\\(.claim_id) #\\(.quote_index)"]'
     )
-    assert meaning.input_value(outputs["refresh"]).first() == ["durable #1"]
+    assert meaning.input_value(outputs["refresh"]).first() == ["durable #1"]  # as diff says
     version = jq.compile(".schema_version")
-    assert {version.input_value(o).first() for o in outputs.values()} == {1}
+    assert {version.input_value(o).first() for o in outputs.values()} == {2}
 
 
 def test_the_schemas_are_package_data_each_with_its_own_id() -> None:
@@ -575,14 +578,49 @@ def test_json_written_as_it_streams_reads_as_json_dumps_writes_it(
     assert whole == expected.replace("\u0085", "\\u0085").replace("\u007f", "\\u007f") + "\n"
 
 
-def test_every_row_carries_its_ids_and_quotes_are_numbered_as_the_cli_says(
-    outputs: dict[str, Any],
-) -> None:
+QUOTE_NUMBERS = {(DURABLE, "durable"): 1, (ORDERED, "durable"): 2, (ORDERED, "ordered"): 1}
+"""Each quote's number in its claim, as `durable #2` and `--quote 2` say it."""
+
+
+def test_every_check_names_its_claim_quote_source_and_run(outputs: dict[str, Any]) -> None:
+    """A check's `quote_index` is the number the command line gives the quote (from 1),
+    and every check carries the ids a script needs to name it back."""
     refreshed = outputs["refresh"]
     assert refreshed["checks"] and all(c["run_id"] == refreshed["run"] for c in refreshed["checks"])
-    for name in ("refresh", "diff", "history"):
-        for check in outputs[name]["checks"]:
-            assert check["quote"] == check["quote_index"] + 1 >= 1, name
+    checks = [c for name in ("refresh", "diff", "history") for c in outputs[name]["checks"]]
+    checks += outputs["status"]["as_read"]["checks"] + outputs["diff"]["as_read"]
+    numbered = [c for c in checks if (c["quote_text"], c["claim_id"]) in QUOTE_NUMBERS]
+    assert len(numbered) >= 6
+    for check in numbered:
+        assert check["quote_index"] == QUOTE_NUMBERS[check["quote_text"], check["claim_id"]]
+        assert check["source_id"] in ("guide", "mirror"), check
+    assert all("quote" not in check for check in checks), "one number a quote: quote_index"
+    history = outputs["history"]["checks"]
+    assert all(isinstance(check["run_id"], int) for check in history)
+    claims = [claim for section in outputs["report"]["sections"] for claim in section["claims"]]
+    numbers = {claim["id"]: [quote["index"] for quote in claim["quotes"]] for claim in claims}
+    assert numbers == {"durable": [1, 2], "ordered": [1], "alarms": [1]}  # the report's too
+
+
+def test_every_source_row_is_one_source_by_its_id(outputs: dict[str, Any]) -> None:
+    """A row a source (a page two sources share is in each one's row), sorted by id."""
     for name in ("refresh", "status"):
-        for source in outputs[name]["sources"]:
-            assert source["source_ids"], (name, source["url"])
+        rows = {row["source_id"]: row["url"] for row in outputs[name]["sources"]}
+        assert list(rows) == ["guide", "mirror", "other"], name
+        assert rows["guide"].endswith("/guide") and rows["other"].endswith("/other"), name
+
+
+def test_status_lists_every_claim_with_its_grades_and_standing(outputs: dict[str, Any]) -> None:
+    rows = {row["claim_id"]: row for row in outputs["status"]["claims"]}
+    assert list(rows) == ["durable", "ordered", "alarms"]
+    assert rows["durable"]["grades"] == [
+        {"on": "wording", "grade": "DEMONSTRATED"},
+        {"on": "holds under crashes", "grade": "UNKNOWN"},
+    ]
+    assert {claim: row["standing"] for claim, row in rows.items()} == {
+        "durable": "missing",
+        "ordered": "missing",
+        "alarms": "drifted",
+    }
+    assert (rows["durable"]["quotes"], rows["durable"]["section"]) == (2, "main")
+    assert rows == {row["claim_id"]: row for row in outputs["refresh"]["claims"]}

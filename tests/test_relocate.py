@@ -196,16 +196,19 @@ def test_the_json_carries_the_proposal_and_its_evidence(cli: Cli, page_server: P
     move_without_redirect(page_server)
     report: dict[str, Any] = cli.json("refresh", "--allow-private", code=1)
     (found,) = report["relocations"]
-    assert (found["source"], found["reason"], found["found_at"]) == (
+    assert (found["source_id"], found["reason"], found["found_at"]) == (
         "alarms",
         "gone",
         page_server.url(NEW),
     )
     assert (found["quotes_found"], found["quotes_total"]) == (2, 2)
-    assert {(q["quote"], q["status"], q["match"]) for q in found["quotes"]} == {
+    assert {(q["quote_text"], q["status"], q["match"]) for q in found["quotes"]} == {
         (WRITES, "verified", "exact"),
         (ORDER, "verified", "exact"),
     }
+    numbered = {(q["claim_id"], q["quote_index"], q["quote_text"]) for q in found["quotes"]}
+    assert numbered == {("durable", 1, WRITES), ("durable", 2, ORDER)}  # as `durable #1` says
+    assert found["run_id"] == report["run"]
     assert [(c["url"], c["source_status"], c["quotes_found"]) for c in found["candidates"]] == [
         (page_server.url(PRIVATE), "refused", 0),
         (page_server.url(DECOY), "ok", 0),

@@ -875,7 +875,7 @@ def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None
         "questions", "fidelity", "churn_sources", "drifts", "changes", "did_not",
         "could_not_see", "sources", "closing", "findings", "anchors",
     ]  # fmt: skip
-    assert data["claimledger_report"] == 1
+    assert data["claimledger_report"] == data["schema_version"] == 2
     claim = data["sections"][0]["claims"][0]
     assert claim["facets"][0]["grade"] == "DEMONSTRATED"
     assert claim["quotes"][0]["sources"][0]["status"] == "verified"

@@ -4,6 +4,8 @@
 module, and `views` builds what they print.
 """
 
+import sys
+
 from claimledger.cli import (
     authoring,
     demo,
@@ -16,7 +18,8 @@ from claimledger.cli import (
     revising,
     trusting,
 )
-from claimledger.cli.app import app, closed_pipe
+from claimledger.cli.app import app
+from claimledger.cli.pipes import closed_pipe, whole_writes
 
 __all__ = [
     "app",
@@ -35,9 +38,19 @@ __all__ = [
 
 
 def main() -> None:
-    """Entry point of the console script (a closed pipe met outside a command, as in
-    `claimledger --help | head -1`, ends it as quietly as one met inside)."""
+    """Entry point of the console script. A closed pipe met anywhere ends it as quietly as
+    one met in a command (141, see `claimledger.cli.pipes`): stdout is flushed here, before the
+    interpreter's own last flush would meet it and exit 120 with a warning."""
+    whole_writes()
+    status: int | str | None = 0
     try:
         app(prog_name="claimledger")
+    except SystemExit as done:
+        status = done.code
     except BrokenPipeError:
-        raise SystemExit(closed_pipe()) from None
+        status = closed_pipe()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = closed_pipe()
+    raise SystemExit(status)

@@ -30,6 +30,7 @@ from typer import _click as click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from claimledger import __version__
+from claimledger.cli.pipes import closed_pipe, closed_pipe_exits
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
@@ -87,7 +88,17 @@ TASKS: dict[str, tuple[str, ...]] = {
 
 class TaskGroup(TyperGroup):
     """The command list in sections by task (`TASKS`); a command no task names is listed
-    last, under Other, so a new one is never hidden."""
+    last, under Other, so a new one is never hidden. A closed pipe met while the options
+    are read (`--help | head -1`, `--version | true`) ends it as one met in a command does:
+    click would exit 1, as if something had been found."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with closed_pipe_exits():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with closed_pipe_exits():
+            return super().invoke(ctx)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         shown = {
@@ -301,6 +312,7 @@ _VERBOSE_HELP = "Say more where a command has more to say (refresh: each page an
 def _version(value: bool) -> None:
     if value:  # plain stdout: printing the version loads no console
         sys.stdout.write(f"claimledger {__version__}\n")
+        sys.stdout.flush()  # now, while a closed pipe is still ours to tell (cli.pipes)
         raise typer.Exit()
 
 
@@ -375,6 +387,7 @@ def command(
                 if opts.quiet and opts.verbose:
                     raise InputError("--quiet and --verbose exclude each other")
                 code = func(ctx, *args, **kw)
+                sys.stdout.flush()  # what is left in the buffer, while a closed pipe is 141
             if code != ExitCode.OK:
                 raise typer.Exit(code)
             return code
@@ -513,17 +526,6 @@ def exit_status(debug: bool) -> Iterator[None]:
         raise typer.Exit(ExitCode.INTERNAL) from None
 
 
-def closed_pipe() -> ExitCode:
-    """The reader of stdout went away (`claimledger status --json | head`): nothing more is
-    written, and nothing is said, as a command killed by SIGPIPE would do. stdout is
-    pointed at /dev/null so that the interpreter's last flush finds nowhere to fail."""
-    import os
-
-    with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return ExitCode.CLOSED_PIPE
-
-
 # --------------------------------------------------------------------------- shared steps
 
 
@@ -546,10 +548,11 @@ def print_text(text: str) -> None:
     sys.stdout.write(visible_controls(text) + "\n")
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of every command's JSON shape, its first key `schema_version` (the shapes
 are JSON Schemas in claimledger/data/schemas/); bumped only when a key changes meaning or
-goes, never for a key added."""
+goes, never for a key added. 2: a quote's `quote_index` counts from 1, as `#1` and
+`--quote 1` do; a source row is one source's (`source_id`), a claim row each claim's."""
 
 
 def print_json(value: Any, *, versioned: bool = True) -> None:

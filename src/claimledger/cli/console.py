@@ -3,8 +3,11 @@ and print as the command was asked to (`claimledger.cli.app.output`).
 
 A table is printed in one of three ways, here and nowhere else:
 
-* on a terminal, as rich lays it out to the terminal's width (a long cell is cut or
-  folded to fit);
+* on a terminal, fitted to the terminal's width (`fitted`): an id column (`no_wrap` and
+  `overflow="fold"`) is never cut or wrapped, so long as the ids alone fit (else they
+  fold); a column of long text (`overflow="ellipsis"`) gives each line of a cell one line,
+  cut with an ellipsis, never folded a word a line; a column a ScriptTable says may give
+  way is left out while the table cannot fit otherwise; the other columns shrink;
 * to a pipe or a file, at the width its cells need, so every id and value is whole on
   its row (`claimledger claims | grep state-summary` finds the claim);
 * with --plain, as TSV: a header row, then one line a row, cells split by tabs, no
@@ -22,6 +25,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -42,15 +46,22 @@ _WIDEST = 1_000_000
 
 class ScriptTable(Table):
     """A table whose TSV form (--plain) is given apart from what the screen shows: rows the
-    screen leaves out for brevity, or columns the screen stacks to fit 80 columns."""
+    screen leaves out for brevity, or columns the screen stacks to fit 80 columns; and the
+    columns a narrow terminal may leave out (`give_way`), last first."""
 
     def __init__(self, *args: Any, tsv_header: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tsv_header = tuple(tsv_header)
         self.tsv_rows: list[tuple[str, ...]] = []
+        self.gives_way: list[int] = []
 
     def add_tsv_row(self, *cells: str) -> None:
         self.tsv_rows.append(cells)
+
+    def give_way(self, index: int) -> None:
+        """Column `index` may be left out on a terminal too narrow for the table with it
+        (a column of zeros, or one that repeats the title)."""
+        self.gives_way.append(index)
 
 
 class TerminalConsole(Console):
@@ -58,6 +69,12 @@ class TerminalConsole(Console):
     visible; rich's own styling is added after, so colours still work (but not in --plain)."""
 
     _tsv_run: Output | None = None  # the command run that printed the last TSV table
+
+    def on_broken_pipe(self) -> None:
+        """The reader went away: raised on, so the command ends as on any closed pipe
+        (`claimledger.cli.pipes`: 141, quietly); rich's own way exits 1, as if drift was found."""
+        self.quiet = True
+        raise BrokenPipeError
 
     def render(
         self, renderable: RenderableType, options: ConsoleOptions | None = None
@@ -90,7 +107,7 @@ class TerminalConsole(Console):
             elif how.plain:
                 self._print_tsv(thing)
             elif self.is_terminal:
-                super().print(_pictured(thing), **kwargs)
+                super().print(_pictured(fitted(thing, self.width)), **kwargs)
             else:
                 self._print_whole(_pictured(thing), **kwargs)
 
@@ -315,6 +332,95 @@ def _row_lines(
         + "\n"
         for n in range(height)
     ]
+
+
+SHORTEST_TEXT = 12
+"""The narrowest a column of long text is counted as needing when a table is fitted: room
+for the start of a sentence or an address, cut with an ellipsis."""
+
+
+def fitted(table: Table, width: int) -> Table:
+    """The table as a terminal `width` columns wide shows it (see the module's docstring):
+    the columns that may give way left out, rightmost first, while the table needs more than
+    `width`; its ids folded only when they alone cannot fit; each cell of long text on one
+    line a line, cut with an ellipsis."""
+    shown = copy.copy(table)
+    shown.columns = list(table.columns)
+    for index in sorted(table.gives_way if isinstance(table, ScriptTable) else [], reverse=True):
+        if needed_width(shown) <= width:
+            break
+        del shown.columns[index]
+    ids_fit = _ids_width(shown) <= width
+    shown.columns = [
+        _column_fitted(column, position, ids_fit=ids_fit)
+        for position, column in enumerate(shown.columns)
+    ]
+    return shown
+
+
+def needed_width(table: Table) -> int:
+    """The width the table needs with each column that does not wrap whole, each column
+    that wraps as wide as its longest word, and each of long text `SHORTEST_TEXT` wide
+    (or as wide as its cells, when they are narrower)."""
+    return _borders(table) + sum(_column_needs(column) for column in table.columns)
+
+
+def _column_needs(column: Column) -> int:
+    widest = _widest(column, _lines)
+    if column.no_wrap:
+        return widest + 2
+    if column.overflow == "ellipsis":
+        return min(widest, SHORTEST_TEXT) + 2
+    return min(widest, _widest(column, str.split)) + 2
+
+
+def _ids_width(table: Table) -> int:
+    """What the table needs for its ids whole, and a cell's padding for each other column."""
+    ids = [column for column in table.columns if _is_id(column)]
+    return _borders(table) + sum(_widest(c, _lines) for c in ids) + 2 * len(table.columns)
+
+
+def _borders(table: Table) -> int:
+    if table.box is None:
+        return 0
+    return len(table.columns) + 1 if table.show_edge else max(len(table.columns) - 1, 0)
+
+
+def _widest(column: Column, pieces: Any) -> int:
+    """The widest piece of any of the column's cells, its header's too (`pieces`: how a
+    cell's text is cut into pieces: lines, or words)."""
+    texts = (_plain(cell) for cell in (column.header, *column.cells))
+    return max((cell_len(piece) for text in texts for piece in pieces(text)), default=0)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def _is_id(column: Column) -> bool:
+    return column.no_wrap and column.overflow == "fold"
+
+
+def _column_fitted(column: Column, position: int, *, ids_fit: bool) -> Column:
+    """The column renumbered to its place (a column left out before it), its ids folded
+    when they cannot all fit, its long text one line a line."""
+    if _is_id(column) and not ids_fit:
+        return dataclasses.replace(column, _index=position, no_wrap=False)
+    if column.overflow == "ellipsis" and not column.no_wrap:
+        cells = [_one_line_a_line(cell) for cell in column.cells]
+        return dataclasses.replace(column, _index=position, _cells=cells)
+    return dataclasses.replace(column, _index=position)
+
+
+def _one_line_a_line(cell: Any) -> Any:
+    """A cell of text that is never wrapped: each of its lines cut with an ellipsis."""
+    if isinstance(cell, str):
+        return Text(cell, no_wrap=True, overflow="ellipsis")
+    if isinstance(cell, Text):
+        cut = cell.copy()
+        cut.no_wrap, cut.overflow = True, "ellipsis"
+        return cut
+    return cell
 
 
 def _pictured(table: Table) -> Table:

@@ -72,7 +72,9 @@ def _run_step(ledger_path: Path, args: tuple[str, ...]) -> ExitCode:
     """Run one real command of the loop and return its exit code: 1 (drift found) is part of
     the story; any other failure ends the demo with that code."""
     try:
-        app(["--ledger", str(ledger_path), *args], prog_name="claimledger", standalone_mode=False)
+        ended = app(
+            ["--ledger", str(ledger_path), *args], prog_name="claimledger", standalone_mode=False
+        )
     except typer.Exit as done:
         return ExitCode(done.exit_code)
-    return ExitCode.OK
+    return ExitCode(ended) if isinstance(ended, int) else ExitCode.OK  # typer returns an exit

@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -63,7 +64,15 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Reading
     from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
-    from claimledger.records import CheckRecord, FetchRecord, FetchResult
+    from claimledger.records import (
+        ArtifactRun,
+        AsReadCheck,
+        CheckRecord,
+        FetchRecord,
+        FetchResult,
+        Relocation,
+        RunRecord,
+    )
 
 
 @command("verify")
@@ -224,9 +233,9 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
     from claimledger.cli.asread import as_read_json, as_read_lines
     from claimledger.cli.lines import (
         claim_summary,
-        fetch_json,
         needs_attention,
         source_notes,
+        source_rows,
         to_json,
     )
     from claimledger.cli.recovery import after_json, after_lines
@@ -243,7 +252,7 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
                 "run": done.run_id,
                 "evidence": str(opts.store),
                 "claims": rows,
-                "sources": (fetch_json(fetch, ledger) for fetch in fetches),
+                "sources": source_rows(ledger, fetches),
                 "checks": (
                     {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in checks
                 ),
@@ -263,10 +272,6 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
         _print_for_ci(chosen, opts, ledger, checks, fetches)
     misquoted = bool(read_then and read_then.misquoted)
     return found_if(needs_attention(ledger, checks, fetches) or misquoted)
-
-
-def by_url(fetch: FetchRecord) -> str:
-    return fetch.url
 
 
 def print_summary(rows: list[dict[str, Any]], title: str) -> None:
@@ -359,72 +364,113 @@ def _say(lines: Sequence[str]) -> None:
         err.print(line, markup=False)
 
 
+@dataclass(frozen=True)
+class _Standing:
+    """What `status` reads: the latest evidence of every kind, for the ledger as it is."""
+
+    checks: list[CheckRecord]
+    fetches: dict[str, FetchRecord]
+    last: RunRecord | None
+    runs: dict[str, ArtifactRun]
+    searches: list[Relocation]
+    read_then: list[AsReadCheck]
+
+    @property
+    def incomplete(self) -> bool:
+        return self.last is not None and self.last.finished_at is None
+
+
+def _standing(opts: Options, ledger: Ledger) -> _Standing:
+    from claimledger.cli.asread import latest_as_read
+
+    fetches, last = latest_fetches(opts, ledger)
+    return _Standing(
+        checks=latest_checks(opts, ledger),
+        fetches=fetches,
+        last=last,
+        runs=latest_artifact_runs(opts, ledger),
+        searches=standing_searches(opts, ledger, fetches),  # pages found moved
+        read_then=latest_as_read(opts, ledger),  # the quotes on the reading day's copies
+    )
+
+
 @command("status")
 def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     """What the latest evidence says, per claim, per source and per artifact.
 
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
-    from claimledger.cli.asread import as_read_json, latest_as_read, latest_lookups, misquote_line
     from claimledger.cli.lines import (
         artifact_run_line,
-        claim_summary,
         evidence_gaps,
-        fetch_json,
         is_accepted,
         needs_attention,
-        to_json,
         unchecked_claims,
     )
-    from claimledger.cli.views import pages_table
-    from claimledger.evidence.relocate import relocation_json, relocation_line
 
     opts = options(ctx)
     ledger = opts.load()
-    checks = latest_checks(opts, ledger)
-    fetches, last = latest_fetches(opts, ledger)
-    rows = claim_summary(ledger, checks)
+    latest = _standing(opts, ledger)
+    checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
     unchecked = unchecked_claims(ledger, checks)
-    incomplete = last is not None and last.finished_at is None
-    runs = latest_artifact_runs(opts, ledger)
-    searches = standing_searches(opts, ledger, fetches)  # pages found moved
-    read_then = latest_as_read(opts, ledger)  # the quotes on the reading day's copies
     review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
-        print_json(
-            {
-                "last_refresh": to_json(last.started_at) if last else None,
-                "last_refresh_finished": None if last is None else not incomplete,
-                "unchecked_claims": unchecked,
-                "needs_review": [claim.id for claim in review],
-                "claims": rows,
-                "sources": [fetch_json(f, ledger) for f in sorted(fetches.values(), key=by_url)],
-                "artifact_runs": to_json(list(runs.values())),
-                "relocations": [relocation_json(search) for search in searches],
-                "as_read": as_read_json(checks=read_then, lookups=latest_lookups(opts, ledger)),
-            }
-        )
+        _print_status_json(opts, ledger, latest)
     elif not checks:
         no_evidence_note(opts)
     else:
-        when = last.started_at.strftime("%Y-%m-%d %H:%M UTC") if last else "never"
-        print_summary(rows, f"Evidence (last refresh {when})")
-        out.print(pages_table(ledger, fetches.values()))
-        lines = [relocation_line(search) for search in searches]
-        lines += [misquote_line(check) for check in read_then if check.misquoted]
-        for line in lines:
-            out.print(line, markup=False)
+        _print_status_tables(ledger, latest)
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-        _say(evidence_gaps(last, unchecked if checks else [], ledger))
-    failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches.values())
+        _say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
+    failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
-    attention = needs_attention(ledger, checks, fetches.values()) or failing
-    attention = attention or any(check.misquoted for check in read_then)
-    return found_if(attention or incomplete or bool(checks and unchecked) or bool(review))
+    attention = needs_attention(ledger, checks, fetches) or failing
+    attention = attention or any(check.misquoted for check in latest.read_then)
+    return found_if(attention or latest.incomplete or bool(checks and unchecked) or bool(review))
+
+
+def _print_status_tables(ledger: Ledger, latest: _Standing) -> None:
+    """The claims that need a look (one line when none does), the sources, and a line
+    for each page found moved and each quote misquoted at reading time."""
+    from claimledger.cli.asread import misquote_line
+    from claimledger.cli.lines import claim_summary
+    from claimledger.cli.views import pages_table
+    from claimledger.evidence.relocate import relocation_line
+
+    when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
+    print_summary(claim_summary(ledger, latest.checks), f"Evidence (last refresh {when})")
+    out.print(pages_table(ledger, latest.fetches.values()))
+    lines = [relocation_line(search) for search in latest.searches]
+    lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
+    for line in lines:
+        out.print(line, markup=False)
+
+
+def _print_status_json(opts: Options, ledger: Ledger, latest: _Standing) -> None:
+    """`status --json`: every claim with its grades, standing and latest checks counted,
+    every source read by its id, the artifacts' last runs, the moves found, the reading
+    day's copies."""
+    from claimledger.cli.asread import as_read_json, latest_lookups
+    from claimledger.cli.lines import claim_summary, source_rows, to_json, unchecked_claims
+    from claimledger.evidence.relocate import relocation_json
+
+    print_json(
+        {
+            "last_refresh": to_json(latest.last.started_at) if latest.last else None,
+            "last_refresh_finished": None if latest.last is None else not latest.incomplete,
+            "unchecked_claims": unchecked_claims(ledger, latest.checks),
+            "needs_review": [claim.id for claim in ledger.claims if claim.review is not None],
+            "claims": claim_summary(ledger, latest.checks, every=True),
+            "sources": list(source_rows(ledger, latest.fetches.values())),
+            "artifact_runs": to_json(list(latest.runs.values())),
+            "relocations": [relocation_json(search) for search in latest.searches],
+            "as_read": as_read_json(checks=latest.read_then, lookups=latest_lookups(opts, ledger)),
+        }
+    )
 
 
 @command("diff")
@@ -489,7 +535,7 @@ def history_command(
         )
         return ExitCode.OK
     if checks:
-        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", with_time=True))
+        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes"))
     else:
         no_evidence_note(opts)
     for entry in claim.history:

@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from claimledger.records import (
@@ -46,8 +46,12 @@ def check_bucket(check: CheckRecord) -> str:
     return "missing" if standing == "gone" else standing
 
 
-def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[str, Any]]:
-    """Per claim: how many quote checks fell in each column, and which sources failed."""
+def claim_summary(
+    ledger: Ledger, checks: Iterable[CheckRecord], *, every: bool = False
+) -> list[dict[str, Any]]:
+    """Per claim: how many quote checks fell in each column, which sources failed, its
+    grades and its standing (`claim_row`); the claims checked, or `every` claim (a script
+    reading `status --json` finds each claim's grades, checked or not)."""
     by_claim: dict[str, Counter[str]] = {}
     failing: dict[str, set[str]] = {}
     for check in checks:
@@ -58,17 +62,67 @@ def claim_summary(ledger: Ledger, checks: Iterable[CheckRecord]) -> list[dict[st
             )
     rows = []
     for claim in ledger.claims:
-        if claim.id not in by_claim:
+        if claim.id not in by_claim and not every:
             continue
-        counts = by_claim[claim.id]
+        counts = by_claim.get(claim.id, Counter())
         rows.append(
             {
-                "claim_id": claim.id,
+                **claim_row(claim, standing(claim, set(counts))),
                 **{c: counts[c] for c in CHECK_COLUMNS},
                 "failing_sources": sorted(failing.get(claim.id, set())),
             }
         )
     return rows
+
+
+STANDINGS = (
+    "refuted",
+    "needs review",
+    "no quote",
+    "not checked",
+    "missing",
+    "drifted",
+    "ambiguous",
+    "unread",
+    "verified",
+)
+"""What a claim's row says of it before its grade, worst first (`standing`)."""
+
+
+def claim_standings(ledger: Ledger, checks: Iterable[CheckRecord]) -> dict[str, str]:
+    """Each claim's standing (`standing`) by its id, from the latest checks."""
+    buckets: dict[str, set[str]] = {}
+    for check in checks:
+        buckets.setdefault(check.claim_id, set()).add(check_bucket(check))
+    return {claim.id: standing(claim, buckets.get(claim.id, set())) for claim in ledger.claims}
+
+
+def standing(claim: Claim, buckets: Iterable[str]) -> str:
+    """What a reader must know of a claim before its grade, worst first: refuted; needs
+    review (its evidence changed meaning); no quote (it rests on premises, judgement or
+    an artifact); not checked; else the worst its quotes' latest checks say (`buckets`:
+    their `check_bucket`s)."""
+    if claim.falsified is not None:
+        return "refuted"
+    if claim.review is not None:
+        return "needs review"
+    if not claim.quotes:
+        return "no quote"
+    found = set(buckets)
+    return next((word for word in STANDINGS[4:] if word in found), "not checked")
+
+
+def claim_row(claim: Claim, said: str) -> dict[str, Any]:
+    """A claim as a listing's row: its ids, its grade on each facet, its quotes and its
+    standing (`said`)."""
+    return {
+        "claim_id": claim.id,
+        "section": claim.section,
+        "title": claim.title,
+        "grades": [{"on": facet.on, "grade": str(facet.grade)} for facet in claim.grades],
+        "quotes": len(claim.quotes),
+        "standing": said,
+    }
 
 
 def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
@@ -376,14 +430,28 @@ def facet_history(claim: Claim, on: str) -> list[HistoryEntry]:
 # --------------------------------------------------------------------------- JSON
 
 
-def fetch_json(fetch: FetchRecord | FetchResult, ledger: Ledger) -> dict[str, Any]:
-    """A fetch as JSON for a listing: the ids of the sources read at its address first,
-    then the fetch, with no page text and no URL with its secrets."""
-    ids = sorted(source.id for source in ledger.sources.values() if source.url == fetch.url)
-    data: dict[str, Any] = {"source_ids": ids, **to_json(fetch)}
+def source_rows(ledger: Ledger, fetches: Iterable[Fetched]) -> Iterator[dict[str, Any]]:
+    """Each source of the ledger with its page's fetch (`fetch_json`), by source id: a row
+    for each source read, its `source_id` first, so a script names it as `claimledger
+    source ID` does (two sources of one page share its fetch)."""
+    by_url = {fetch.url: fetch for fetch in fetches}
+    for source_id, source in sorted(ledger.sources.items()):
+        if (fetch := by_url.get(source.url)) is not None:
+            yield {"source_id": source_id, **fetch_json(fetch)}
+
+
+def fetch_json(fetch: Fetched) -> dict[str, Any]:
+    """A fetch as JSON for a listing: no page text, and no URL with its secrets."""
+    data: dict[str, Any] = to_json(fetch)
     data.pop("text", None)
     data.pop("body", None)  # a raw fetch's bytes (a sitemap's), never a listing's
     return data
+
+
+def quote_number(index: int) -> int:
+    """A quote's place in its claim as every output numbers it: from 1, as `#1` and
+    `--quote 1` say it (the store and the model count from 0)."""
+    return index + 1
 
 
 URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from"})
@@ -391,15 +459,16 @@ URL_FIELDS = frozenset({"url", "final_url", "moved_to", "canonical", "moved_from
 
 
 def to_json(value: Any) -> Any:
-    """Dataclasses, tuples, dates and enums as plain JSON values, URLs redacted."""
+    """Dataclasses, tuples, dates and enums as plain JSON values, URLs redacted, and a
+    `quote_index` numbered from 1 (`quote_number`)."""
     if value is None or isinstance(value, str | int | float):  # enums too: str and int
         return value
     kind: type = type(value)
     names = _field_names(kind)
     if names is not None:
         fields = {name: _field_json(name, getattr(value, name)) for name in names}
-        if isinstance(fields.get("quote_index"), int):  # the number the CLI says (#1, --quote)
-            fields["quote"] = fields["quote_index"] + 1
+        if isinstance(fields.get("quote_index"), int):
+            fields["quote_index"] = quote_number(fields["quote_index"])
         return fields
     if isinstance(value, Mapping):
         return {str(k): _field_json(str(k), v) for k, v in value.items()}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -12,9 +12,6 @@ from claimledger.cli.completion import one_of
 from claimledger.cli.options import GRADES, AsJson
 from claimledger.errors import ExitCode, InputError
 from claimledger.ledger.vocabulary import Grade
-
-if TYPE_CHECKING:
-    from claimledger.ledger.model import Claim, Ledger
 
 
 @command("claims", aliases=("ls",))
@@ -51,9 +48,11 @@ def claims_command(
         raise InputError(f"--grade {grade!r}: one of {GRADES}")
     if section is not None and section not in {s.id for s in ledger.sections}:
         raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
-    standings = _standings(ledger, latest_checks(opts, ledger))
+    from claimledger.cli.lines import claim_row, claim_standings
+
+    standings = claim_standings(ledger, latest_checks(opts, ledger))
     rows = [
-        _row(claim, standings[claim.id])
+        claim_row(claim, standings[claim.id])
         for claim in ledger.claims
         if (grade is None or any(str(f.grade) == grade for f in claim.grades))
         and (not needs_review or claim.review is not None)
@@ -68,45 +67,6 @@ def claims_command(
     else:
         out.print("no claim matches", markup=False)
     return ExitCode.OK
-
-
-def _standings(ledger: Ledger, checks: Sequence[Any]) -> dict[str, str]:
-    """Each claim's standing, worst first: what a reader must know before its grade."""
-    from claimledger.cli.lines import check_bucket
-
-    buckets: dict[str, set[str]] = {}
-    for check in checks:
-        buckets.setdefault(check.claim_id, set()).add(check_bucket(check))
-    found = {}
-    for claim in ledger.claims:
-        found[claim.id] = _standing(claim, buckets.get(claim.id, set()))
-    return found
-
-
-_WORST_FIRST = ("missing", "drifted", "ambiguous", "unread", "verified")
-
-
-def _standing(claim: Claim, buckets: set[str]) -> str:
-    if claim.falsified is not None:
-        return "refuted"
-    if claim.review is not None:
-        return "needs review"
-    if not claim.quotes:
-        return "no quote"
-    if not buckets:
-        return "not checked"
-    return next(word for word in _WORST_FIRST if word in buckets)
-
-
-def _row(claim: Claim, standing: str) -> dict[str, Any]:
-    return {
-        "claim_id": claim.id,
-        "section": claim.section,
-        "title": claim.title,
-        "grades": [{"on": f.on, "grade": str(f.grade)} for f in claim.grades],
-        "quotes": len(claim.quotes),
-        "standing": standing,
-    }
 
 
 def grade_cell(grades: Sequence[Mapping[str, str]]) -> str:

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from claimledger.cli.console import ScriptTable
-from claimledger.cli.lines import CHECK_COLUMNS, fetch_note, needs_a_look
+from claimledger.cli.lines import CHECK_COLUMNS, fetch_note, needs_a_look, quote_number
 from claimledger.records import CheckRecord, FetchRecord, changed_words_said
 from claimledger.urls import shown
 
@@ -47,10 +47,12 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
         caption_justify="left",
         tsv_header=("claim", *CHECK_COLUMNS, "sources failing"),
     )
-    table.add_column("claim", overflow="fold")  # ids whole, even in a narrow terminal
-    for column in CHECK_COLUMNS:
-        table.add_column(column, justify="right")
-    table.add_column("sources failing", overflow="fold")
+    table.add_column("claim", no_wrap=True, overflow="fold")  # an id: never cut
+    for position, column in enumerate(CHECK_COLUMNS, start=1):
+        table.add_column(column, justify="right", no_wrap=True)
+        if not any(row[column] for row in attention):  # zeros: a narrow terminal does without
+            table.give_way(position)
+    table.add_column("sources failing", overflow="fold")  # wrapped between ids, never in one
     for row in attention:
         cells = [Text(row["claim_id"])]
         for column in CHECK_COLUMNS:
@@ -66,14 +68,15 @@ def summary_table(rows: Sequence[Mapping[str, Any]], title: str) -> Table:
 
 
 def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
-    """Each page read, by the ids of its sources (never cut: the address gives way, as
-    `claimledger source ID` takes the id)."""
+    """Each page read, by the ids of its sources: the ids never cut (`claimledger source ID`
+    takes them), the address and the note cut short on a narrow terminal (whole in a pipe,
+    with --plain and in --json)."""
     table = Table(title="Sources", title_justify="left")
-    table.add_column("source", no_wrap=True)
-    table.add_column("url", overflow="fold", ratio=2)
+    table.add_column("source", no_wrap=True, overflow="fold")
+    table.add_column("url", overflow="ellipsis")
     table.add_column("status", no_wrap=True)
     table.add_column("http", no_wrap=True)
-    table.add_column("note", overflow="fold", ratio=3)
+    table.add_column("note", overflow="ellipsis")
     for fetch in sorted(fetches, key=lambda f: f.url):
         ids = sorted(source.id for source in ledger.sources.values() if source.url == fetch.url)
         table.add_row(
@@ -86,60 +89,66 @@ def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
     return table
 
 
-def checks_table(checks: Sequence[CheckRecord], title: str, *, with_time: bool = False) -> Table:
-    """Checks, one a row; a run of checks that found the same (a page unchanged from one
-    refresh to the next) is one row with its count. Ids and dates are never cut; the
-    page's wording is cut short with an ellipsis rather than folded a word a line."""
-    header = ("claim", "quote", "source", "status", "similarity", "page now says")
+def checks_table(checks: Sequence[CheckRecord], title: str) -> Table:
+    """A claim's checks: each quote on each source down the page, oldest first, a run of
+    checks in a row that found the same (a page unchanged from one refresh to the next)
+    one row with its count, dated by its first. Dates, quote numbers and source ids are
+    never cut; the page's wording is cut short with an ellipsis (`diff` shows it whole);
+    on a narrow terminal the similarity gives way, then the claim's id (the title's
+    already). The TSV of --plain has a line for every check, in the order they were
+    made, with its time."""
     table = ScriptTable(
         title=title,
         title_justify="left",
-        tsv_header=("checked", *header) if with_time else header,
+        tsv_header=("checked", "claim", "quote", "source", "status", "similarity", "page now says"),
     )  # the screen's "sim." is the TSV's "similarity", for scripts
-    rows = _runs(checks)
-
-    def widest(values: Iterable[str], header: str) -> int:
-        return max([len(header), *(len(value) for value in values)])
-
-    if with_time:
-        table.add_column("checked", no_wrap=True, min_width=16)
-    table.add_column("claim", overflow="fold", min_width=min(12, widest((), "claim")))
-    table.add_column("quote", no_wrap=True, min_width=5)
-    sources = widest((c.source_id for c, _ in rows), "source")
-    table.add_column("source", no_wrap=True, min_width=sources)
-    table.add_column("status", overflow="fold", min_width=8)
-    table.add_column("sim.", no_wrap=True, min_width=4)
-    table.add_column("page now says", overflow="fold", ratio=1, min_width=12)
-    for check, times in rows:
-        status = check.status or f"unread ({check.source_status})"
-        if check.meaning_changed:
-            status += ", meaning changed"
-        elif check.meaning_uncertain:
-            status += ", meaning may have changed"
-        if check.misread:
-            status += " (on another address's text: no evidence)"
-        if check.moved_within:
-            status += f", moved within the page: {check.moved_within}"
-        cells = [
-            Text(check.claim_id),
-            Text(f"#{check.quote_index + 1}"),
-            Text(check.source_id),
-            Text(status, style=STATUS_STYLE.get(check.status, "dim")),
-            Text("" if check.similarity is None else f"{check.similarity:.2f}"),
-            Text(_cut(check.current or "") if check.status != "verified" else ""),
-        ]
-        if with_time:
-            when = check.checked_at.strftime("%Y-%m-%d %H:%M")
-            cells.insert(0, Text(when if times == 1 else f"{when} (and {times - 1} more)"))
-        table.add_row(*cells)
-        whole = check.current or "" if check.status != "verified" else ""
-        table.add_tsv_row(*(cell.plain for cell in cells[:-1]), whole)  # a script's, uncut
+    table.add_column("checked", no_wrap=True)
+    table.add_column("claim", no_wrap=True, overflow="fold")
+    table.give_way(1)
+    table.add_column("quote", no_wrap=True)
+    table.add_column("source", no_wrap=True, overflow="fold")
+    table.add_column("status", overflow="fold")
+    table.add_column("sim.", no_wrap=True)
+    table.give_way(5)
+    table.add_column("page now says", overflow="ellipsis")
+    runs = _runs(sorted(checks, key=_track))
+    for check, times in runs:
+        day = check.checked_at.strftime("%Y-%m-%d")
+        table.add_row(Text(day + (f" ×{times}" if times > 1 else "")), *_check_cells(check))
+    for check in checks:
+        cells = [cell.plain for cell in _check_cells(check)]
+        wording = check.current or "" if check.status != "verified" else ""
+        table.add_tsv_row(check.checked_at.strftime("%Y-%m-%d %H:%M"), *cells[:-1], wording)
+    if any(times > 1 for _, times in runs):
+        table.caption = "×N: N checks in a row found the same, the first on that day"
+        table.caption_justify = "left"
     return table
 
 
-def _cut(text: str, most: int = 100) -> str:
-    """A page's wording in a table cell: its start, `diff` shows it whole."""
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+def _check_cells(check: CheckRecord) -> list[Text]:
+    """A check's claim, quote number, source, status, similarity and the page's wording."""
+    status = check.status or f"unread ({check.source_status})"
+    if check.meaning_changed:
+        status += ", meaning changed"
+    elif check.meaning_uncertain:
+        status += ", meaning may have changed"
+    if check.misread:
+        status += " (on another address's text: no evidence)"
+    if check.moved_within:
+        status += f", moved within the page: {check.moved_within}"
+    return [
+        Text(check.claim_id),
+        Text(f"#{quote_number(check.quote_index)}"),
+        Text(check.source_id),
+        Text(status, style=STATUS_STYLE.get(check.status, "dim")),
+        Text("" if check.similarity is None else f"{check.similarity:.2f}"),
+        Text(check.current or "" if check.status != "verified" else ""),
+    ]
+
+
+def _track(check: CheckRecord) -> tuple[int, str]:
+    """Which quote on which source a check is of: the rows of one track go together."""
+    return check.quote_index, check.source_id
 
 
 def _runs(checks: Sequence[CheckRecord]) -> list[tuple[CheckRecord, int]]:
@@ -164,7 +173,8 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
     each change does to the meaning; for a quote gone, the closest passage left. `page`
     labels the page's wording (an archived copy's: "then:  ")."""
     text = Text()
-    text.append(f"{check.claim_id} #{check.quote_index + 1} on {check.source_id}: ", style="bold")
+    number = quote_number(check.quote_index)
+    text.append(f"{check.claim_id} #{number} on {check.source_id}: ", style="bold")
     text.append(check.status or check.source_status, style=STATUS_STYLE.get(check.status, "dim"))
     if check.meaning_changed:
         kinds = ", ".join(check.change_kinds) or "meaning changed"
@@ -250,7 +260,10 @@ def notices_table(result: Regrade) -> Table:
 
 
 def claims_table(rows: Sequence[Mapping[str, Any]]) -> Table:
-    """Every claim listed by `claims`: its id never cut (the other columns give way)."""
+    """Every claim listed by `claims`: its id never cut, its grades in facet order (words
+    never split). On a narrow terminal the facets they are on give way, then the section
+    (`--section` picks one); a pipe has them whole, and the TSV of --plain each grade by
+    its facet."""
     from claimledger.cli.listing import grade_cell
 
     table = ScriptTable(
@@ -258,14 +271,20 @@ def claims_table(rows: Sequence[Mapping[str, Any]]) -> Table:
         title_justify="left",
         tsv_header=("claim", "section", "grades", "quotes", "standing"),
     )
-    table.add_column("claim", no_wrap=True)
-    table.add_column("section", overflow="ellipsis", max_width=16)
+    table.add_column("claim", no_wrap=True, overflow="fold")
+    table.add_column("section", no_wrap=True, overflow="fold")
     table.add_column("grades", overflow="fold")
-    table.add_column("quotes", justify="right")
+    table.add_column("on", overflow="ellipsis")
+    table.give_way(1)
+    table.give_way(3)
+    table.add_column("quotes", justify="right", no_wrap=True)
     table.add_column("standing", no_wrap=True)
     for row in rows:
-        cells = (row["claim_id"], row["section"], grade_cell(row["grades"]), str(row["quotes"]))
+        grades = ", ".join(g["grade"] for g in row["grades"])
+        facets = "; ".join(g["on"] for g in row["grades"])
+        cells = (row["claim_id"], row["section"], grades, facets, str(row["quotes"]))
         style = STATUS_STYLE.get(row["standing"], "bold" if row["standing"] != "verified" else "")
         table.add_row(*(Text(cell) for cell in cells), Text(row["standing"], style=style))
-        table.add_tsv_row(*cells, row["standing"])
+        tsv = (row["claim_id"], row["section"], grade_cell(row["grades"]), str(row["quotes"]))
+        table.add_tsv_row(*tsv, row["standing"])
     return table

@@ -560,9 +560,10 @@ def relocation_line(found: Relocation) -> str:
 
 
 def relocation_json(found: Relocation) -> dict[str, Any]:
-    """A search as JSON: every address as `urls.redacted` keeps it."""
+    """A search as JSON: every address as `urls.redacted` keeps it, every row with its ids
+    as every JSON output names them (a quote numbered from 1, as the command line does)."""
     return {
-        "source": found.source_id,
+        "source_id": found.source_id,
         "url": redacted(found.url),
         "reason": found.reason,
         "found_at": None if found.found_at is None else redacted(found.found_at),
@@ -570,9 +571,9 @@ def relocation_json(found: Relocation) -> dict[str, Any]:
         "quotes_total": found.total,
         "quotes": [
             {
-                "claim": q.claim_id,
-                "quote_index": q.quote_index,
-                "quote": q.quote_text,
+                "claim_id": q.claim_id,
+                "quote_index": q.quote_index + 1,
+                "quote_text": q.quote_text,
                 "status": q.status,
                 "match": q.match_kind,
                 "similarity": q.similarity,
@@ -592,7 +593,7 @@ def relocation_json(found: Relocation) -> dict[str, Any]:
         ],
         "sitemaps": [redacted(url) for url in found.sitemaps],
         "note": found.note,
-        "run": found.run_id,
+        "run_id": found.run_id,
     }
 
 

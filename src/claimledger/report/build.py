@@ -200,8 +200,8 @@ class _Evidence:
 
 def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
     quotes = tuple(
-        _quote_view(ledger, claim, index, quote, evidence)
-        for index, quote in enumerate(claim.quotes)
+        _quote_view(ledger, claim, number, quote, evidence)
+        for number, quote in enumerate(claim.quotes, start=1)  # as `#1` and `--quote 1` say
     )
     premises = tuple(evidence.premise(p) for p in claim.depends_on)
     facets = tuple(
@@ -347,7 +347,7 @@ def _reported_output(output: str) -> str:
 
 
 def _quote_view(
-    ledger: Ledger, claim: Claim, index: int, quote: Quote, evidence: _Evidence
+    ledger: Ledger, claim: Claim, number: int, quote: Quote, evidence: _Evidence
 ) -> QuoteView:
     sources = tuple(
         _with_as_read(
@@ -373,7 +373,7 @@ def _quote_view(
     else:
         verified_label = "not yet verified"
     return QuoteView(
-        index=index,
+        index=number,
         text=quote.text,
         note=quote.note,
         sources=sources,

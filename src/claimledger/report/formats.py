@@ -26,8 +26,9 @@ from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
 
-REPORT_VERSION = 1
-"""Version of the JSON report's shape; bumped only when a key changes meaning or goes.
+REPORT_VERSION = 2
+"""Version of the JSON report's shape; bumped only when a key changes meaning or goes
+(2: a quote's `index` counts from 1, as the command line numbers quotes).
 It is the report's `schema_version`, the key every JSON output of claimledger opens with
 (claimledger/data/schemas/report.schema.json is the shape), and its `claimledger_report`,
 the key that has always said what the document is."""
@@ -172,10 +173,10 @@ def _dump(data: Any) -> str:
 def report_data(report: Report) -> dict[str, Any]:
     """The report as data: what `--format json` prints.
 
-    Shape (version 1; keys are stable, new keys may be added)::
+    Shape (version 2; keys are stable, new keys may be added)::
 
-        schema_version      1
-        claimledger_report  1
+        schema_version      2
+        claimledger_report  2
         title, subject, author, about (markdown), date_read, generated_on  str
         last_refresh        "YYYY-MM-DD HH:MM UTC" | null
         has_evidence        bool
@@ -199,7 +200,7 @@ def report_data(report: Report) -> dict[str, Any]:
                                        premises: [premise] (its own, when it names them),
                                        graded_on: "YYYY-MM-DD"}],
                              quotes: [quote]}
-          quote             {index, text, note, state, last_verified, verified_label,
+          quote             {index (from 1), text, note, state, last_verified, verified_label,
                              cross_check, agreeing, carried_by, independent,
                              attribution: "X reports, citing Y" | null, under,
                              adopted_on, as_read (the wording as read, when adopted),

@@ -108,6 +108,7 @@ class QuoteView:
     """A quote with its sources, how well it is cross-checked, and when it was last verified."""
 
     index: int
+    """Its number in its claim, from 1, as the command line says it (`#1`, `--quote 1`)."""
     text: str
     note: str | None
     sources: tuple[SourceCheck, ...]

@@ -1,0 +1,57 @@
+"""A reader of stdout that goes away: `claimledger status --json | head -c 100`.
+
+The command stops where the pipe closed, says nothing, and exits 141 (128 + SIGPIPE), as
+git and ripgrep do when SIGPIPE ends them: never an internal error, never a traceback,
+and `set -o pipefail` can still tell it from a failure of the command's own. Python
+ignores SIGPIPE, so a closed pipe reaches us as BrokenPipeError wherever stdout is
+written or flushed: in a command (`app.exit_status`), while the options are read
+(`--help`, `--version`: `closed_pipe_exits`), in rich's console (`on_broken_pipe`), or at
+the last flush (`claimledger.cli.main`), once every write lands whole (`whole_writes`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Iterator
+
+import typer
+
+from claimledger.errors import ExitCode
+
+
+def closed_pipe() -> ExitCode:
+    """Nothing more is written, and nothing is said: stdout is pointed at /dev/null so that
+    the interpreter's last flush finds nowhere to fail."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return ExitCode.CLOSED_PIPE
+
+
+@contextlib.contextmanager
+def closed_pipe_exits() -> Iterator[None]:
+    """A closed pipe met here exits 141 (click would exit 1, as if drift had been found)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise typer.Exit(closed_pipe()) from None
+
+
+def whole_writes() -> None:
+    """Give an unbuffered stdout (PYTHONUNBUFFERED, `python -u`: common in containers) a
+    buffer, flushed at each line as unbuffered output is expected to be.
+
+    Unbuffered, a write goes straight to the pipe, and when the reader leaves halfway
+    through a long table the pipe takes part of it and Python drops the rest without a
+    word: the command would end 0 with its output cut short. A buffered write lands whole
+    or raises BrokenPipeError, which ends the command as every closed pipe does.
+    """
+    stdout = sys.stdout
+    if not isinstance(getattr(stdout, "buffer", None), io.RawIOBase):
+        return
+    file = io.FileIO(stdout.fileno(), "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(file), encoding=stdout.encoding, errors=stdout.errors, line_buffering=True
+    )
