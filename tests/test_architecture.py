@@ -7,7 +7,7 @@ The folders are the layers (see docs/architecture.md):
     ledger/     the model, claims.yaml read and edited, the config file
     web/        the only door to the network
     reading/    pure: a page's bytes to text, a quote matched in it
-    evidence/   the refresh and its after-steps, the readers' pool, the archive, store/
+    evidence/   the refresh and its after-steps, the archive, store/
     grading/    grades from evidence: rules, accepting, artifacts
     report/     every output format
     workspace/  what a checkout may do (trust), the demo
