@@ -11,8 +11,8 @@ A page's reading (extract, prepare, locate) is one `PageTask`, a value that hold
 needs (the body, the quotes, their last checks, the stored snapshots those were made on),
 so `read_task` is pure; `refresh` runs it on the event loop's thread as each page
 arrives, while the fetcher keeps a window of other pages coming. (Reading in worker
-processes bought a cold refresh of 200 pages about a fifth of its time on two cores:
-tests/benchmarks/README.md.)
+processes bought a cold refresh of 200 pages a quarter of its time on two cores, too
+little to keep: tests/benchmarks/README.md.)
 
 The extractor and the matcher (pageread.py) load only when a page has a body to read or
 a quote to locate: a run whose every page answers 304, its verdicts carried over, loads
