@@ -37,7 +37,7 @@ def clean_environ(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """No proxy settings from the developer's shell may route loopback traffic elsewhere,
-    and what a run keeps for the user (compiled templates, cached ledgers, trust) goes to
+    and what a run keeps for the user (clones for blame, trust) goes to
     directories of the suite's own, never the developer's cache or config."""
     for name in PROXY_VARIABLES:
         monkeypatch.delenv(name, raising=False)

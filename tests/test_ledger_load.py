@@ -291,6 +291,15 @@ def test_load_raises_input_errors_not_os_errors(tmp_path: Path) -> None:
         load(tmp_path / "absent.yaml")
 
 
+@pytest.mark.parametrize("command", ["check", "status", "refresh"])
+def test_a_ledger_with_a_problem_leaves_nothing_beside_it(tmp_path: Path, command: str) -> None:
+    """Refused before anything is made: no out/ directory, no store, no lock."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(VALID.replace("grade: CLAIMED", "grade: CLAIMD"), encoding="utf-8")
+    claimledger("--ledger", str(ledger), command, code=ExitCode.INPUT)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["claims.yaml"]
+
+
 # --------------------------------------------------------------------------- a good ledger
 
 

@@ -10,20 +10,12 @@ tests assert what the run says, never how long it took.
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import string
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from claimledger.evidence.pagepool import page_readers
-from claimledger.evidence.refresh import PageTask, plan
-from claimledger.ledger.model import parse
 from claimledger.reading.selectors import selector_problem
-from claimledger.records import FetchPolicy
-from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from webserver import PageServer
 
@@ -135,31 +127,3 @@ def test_the_same_page_read_through_a_sane_selector_is_read(
     report = cli.json("refresh", "--allow-private", "--no-as-read", "--deadline", "30", code=0)
 
     assert [check["status"] for check in report["checks"]] == ["verified"]
-
-
-@pytest.mark.slow
-def test_a_page_reader_process_keeps_to_the_budget_too(page_server: PageServer) -> None:
-    """Read by a worker of the page pool (a long refresh), the selection runs in a process
-    the worker starts, under the same budget: the page is unreadable, the worker lives on."""
-    page_server.set_page("/big", big_page(100_000))
-    page_server.set_page("/small", big_page(10))
-    policy = FetchPolicy(allow_private=True, retries=0, per_host_interval=0, deadline=2)
-    now = dt.datetime(2026, 9, 1, tzinfo=dt.UTC)
-
-    async def read_both() -> list[Any]:
-        urls = [page_server.url("/big"), page_server.url("/small")]
-        async with make_client(policy, trust_env=False) as client:
-            fetched = await fetch_all(urls, client, policy=policy)
-        readings = []
-        with page_readers(2, workers=1) as readers:
-            assert readers is not None
-            for url in urls:
-                jobs = tuple(plan(parse(LEDGER.substitute(url=url, select="p ~ p", quote=QUOTE))))
-                task = PageTask(fetched[url], "p ~ p", jobs, {}, None, {}, now, deadline=2)
-                readings.append(await readers.read(task))
-        return readings
-
-    big, small = asyncio.run(read_both())
-    assert big.fetch.source_status == "unreadable"
-    assert big.fetch.error.startswith("took too long to read")
-    assert small.fetch.source_status == "ok" and [c.status for c in small.checks] == ["verified"]

@@ -3,10 +3,10 @@
 Pages are ~100 KiB of HTML each (a large nav sidebar, inline scripts and styles,
 tables, code) served with 50 ms latency and ETags. `claimledger refresh` runs in a
 subprocess twice: cold, then warm (every page answers 304). Prints wall times,
-throughput, the CPU time of the refresh and its worker processes (and how many cores
-that kept busy), the peak RSS of the refresh process and of each page reader process
-(read from /proc while they run: `getrusage(RUSAGE_CHILDREN)` sees only the waited-for
-main process), and the status accuracy against the labels (60% verbatim, 20% reworded
+throughput, the CPU time of the refresh and of any helper process (a selection's fork
+server; and how many cores that kept busy), the peak RSS of the refresh process and of
+each helper (read from /proc while they run: `getrusage(RUSAGE_CHILDREN)` sees only the
+waited-for main process), and the status accuracy against the labels (60% verbatim, 20% reworded
 of which half change meaning, 20% removed). The refresh runs at 16 requests in flight
 on the one host (`--in-flight N`: --concurrency N --per-host N --interval 0; the
 defaults for real sites are 16 in all, 4 per host, 50 ms apart), with --allow-private
@@ -278,9 +278,9 @@ def fetch_timings() -> None:
 @dataclass
 class Usage:
     """What a refresh's processes used: the main process's peak RSS as the kernel kept it
-    (wait4, through the launcher), and its CPU time and every helper's (a reader pool's
-    fork server, its workers, multiprocessing's resource tracker) sampled from /proc while
-    they ran (Linux)."""
+    (wait4, through the launcher), and its CPU time and every helper's (the selections'
+    fork server and its children, multiprocessing's resource tracker) sampled from /proc
+    while they ran (Linux)."""
 
     main_pid: int = 0
     main_peak_kib: int = 0
@@ -350,8 +350,8 @@ def role_of(pid: int, parent: int, main: int) -> str:
     if b"resource_tracker" in command:
         return "resource tracker"
     if parent != main:
-        return "readers"
-    return "fork server" if b"forkserver" in command else "readers"
+        return "selections"
+    return "fork server" if b"forkserver" in command else "other"
 
 
 def refresh(folder: Path, launcher: Launcher) -> tuple[float, dict[str, Any], Usage]:

@@ -259,13 +259,13 @@ class Options:
         return path
 
     def load(self, *, any_owner: bool = False) -> Ledger:
-        """The ledger, through the user's own ledger cache; refused in a folder another
-        user owns unless the user allowed it (`any_owner`: for `trust`, which does)."""
+        """The ledger; refused in a folder another user owns unless the user allowed it
+        (`any_owner`: for `trust`, which does)."""
         from claimledger.ledger.file import load
 
         if not any_owner:
             refuse_foreign(self.ledger)
-        return load(self.ledger, cached=True)
+        return load(self.ledger)
 
 
 def refuse_foreign(ledger: Path) -> None:

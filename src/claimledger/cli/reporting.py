@@ -37,7 +37,6 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger
     from claimledger.report.model import Report
-    from claimledger.report.signedcache import SignedCache
 
 
 STDOUT = "-"
@@ -101,7 +100,7 @@ def render_command(
     loader = templates_loader(templates or _workspace_templates(opts))
     name = fmt or format_named_by(output)
     base = None if base_url is None else published_at(base_url)
-    report_format = format_for(name, Templates(loader, compiled_templates()), base)
+    report_format = format_for(name, Templates(loader), base)
     said = name == "claimreview" or (name in WITH_CLAIMREVIEW and printing().verbose)
     if base is None and said:
         err.print(
@@ -129,15 +128,6 @@ def render_command(
     if path is not None:
         out.print(f"wrote {path}", markup=False)
     return ExitCode.OK
-
-
-def compiled_templates() -> SignedCache | None:
-    """Where this user's compiled templates are kept between renders: loaded as code, so
-    in a directory of the user's alone, and believed only as signed with the user's own
-    key (see `claimledger.report.signedcache`)."""
-    from claimledger.report.signedcache import signed_cache
-
-    return signed_cache("templates")
 
 
 def _workspace_templates(opts: Options) -> Path | None:

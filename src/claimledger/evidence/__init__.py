@@ -1,2 +1,2 @@
 """Gathering evidence: the refresh and its after-steps (as-read check, recovery, saving),
-the page readers' pool, the web archive and the evidence store."""
+the web archive and the evidence store."""

@@ -17,9 +17,8 @@ The budget is what is left of the page's deadline once it was fetched (`read_bud
 so the whole of a URL, fetch and reading, stays within its deadline, with a floor so
 that a page fetched just in time can still be read.
 
-Children come from the fork server the page readers use (`process_context`); a page
-reader that is itself a worker process forks its child directly (it runs no event
-loop, and a fork server of its own would cost more than the reading).
+Children come from a fork server that loaded the extractor once (`process_context`),
+never from a fork of the process running the event loop and its threads.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from claimledger.errors import PageUnreadable
@@ -53,33 +52,18 @@ def read_budget(deadline: float, elapsed: float) -> float:
     return max(READ_SECONDS_AT_LEAST, deadline - max(elapsed, 0.0))
 
 
-READERS = (
-    "__main__",
-    "claimledger.evidence.pagepool",
-    "claimledger.evidence.pageread",
-    "claimledger.reading.match.loaded",
-)
-"""What the fork server loads for page readers: the matcher and its lemma dictionary too."""
-
 EXTRACTOR = ("__main__", "claimledger.evidence.budget", "claimledger.reading.extract")
-"""What it loads for a selection alone: the extractor (a fifth of the readers' load)."""
+"""What the fork server loads once, for every selection: the extractor."""
 
 
-def process_context(preload: Sequence[str] = READERS) -> multiprocessing.context.BaseContext:
-    """A fork server that has loaded `preload` once (spawn where there is none); in a
-    process that is itself a child (a page reader), a plain fork. The fork server is the
-    process's one: whoever starts it first decides what it loaded (a long refresh starts
-    its readers' before any page is read)."""
+def process_context() -> multiprocessing.context.BaseContext:
+    """A fork server that has loaded the extractor (spawn where there is none)."""
     import multiprocessing
 
-    if multiprocessing.parent_process() is not None and (
-        "fork" in multiprocessing.get_all_start_methods()
-    ):
-        return multiprocessing.get_context("fork")
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(preload))
+    context.set_forkserver_preload(list(EXTRACTOR))
     return context
 
 
@@ -88,7 +72,7 @@ def bounded(seconds: float, function: Callable[..., T], *args: Any, **kwargs: An
     its result, or its exception raised again here; `PageUnreadable` ("took too long to
     read") when it spends more, or is not done `WALL_GRACE` seconds after that. Where no
     process can be started, it runs here, unbounded."""
-    context = process_context(EXTRACTOR)
+    context = process_context()
     try:
         receiving, sending = context.Pipe(duplex=False)
         child = cast(Any, context).Process(  # each context has one; typeshed omits it

@@ -9,10 +9,10 @@ of a URL. A failure of one source is data in its reading.
 
 A page's reading (extract, prepare, locate) is one `PageTask`, a value that holds all it
 needs (the body, the quotes, their last checks, the stored snapshots those were made on),
-so `read_task` can run on another core: `refresh` hands it to `Readers` (a pool of
-worker processes, see pagepool.py) when given some, and runs it on the event loop's
-thread otherwise. Either way the checks are the same; only the order readings arrive in
-may differ.
+so `read_task` is pure; `refresh` runs it on the event loop's thread as each page
+arrives, while the fetcher keeps a window of other pages coming. (Reading in worker
+processes bought a cold refresh of 200 pages a quarter of its time on two cores, too
+little to keep: tests/benchmarks/README.md.)
 
 The extractor and the matcher (pageread.py) load only when a page has a body to read or
 a quote to locate: a run whose every page answers 304, its verdicts carried over, loads
@@ -22,21 +22,12 @@ outside a refresh, for `verify` and `add`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 from collections import defaultdict
-from collections.abc import (
-    AsyncGenerator,
-    AsyncIterator,
-    Callable,
-    Iterable,
-    Iterator,
-    Mapping,
-    Sequence,
-)
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from claimledger import versions
 from claimledger.errors import StoreDamagedError
@@ -53,7 +44,7 @@ from claimledger.records import (
 )
 from claimledger.urls import UrlMap
 
-if TYPE_CHECKING:  # a worker process reads pages and never loads the fetcher
+if TYPE_CHECKING:
     from claimledger.evidence.pageread import Locating
     from claimledger.ledger.model import Ledger
     from claimledger.reading.match import Match
@@ -95,16 +86,13 @@ class Page:
 @dataclass(frozen=True)
 class Reading:
     """A page read in a run, ready to record: the fetch (its body dropped), the snapshot
-    text to keep when it is new (None when reused or unread), and every check made on it.
-    `new_snapshot_zlib` is that text compressed as the store keeps it, when a worker
-    process compressed it already."""
+    text to keep when it is new (None when reused or unread), and every check made on it."""
 
     fetch: FetchResult
     snapshot_hash: str | None
     new_snapshot: str | None
     recipe: str
     checks: tuple[CheckRecord, ...]
-    new_snapshot_zlib: bytes | None = None
     body_bytes: int | None = None
     """The size of the page's text as read, in UTF-8 (None when no body came: a 304, a
     failure); for `refresh --verbose`."""
@@ -129,10 +117,10 @@ class Earlier(Stored, Protocol):
 
 @dataclass(frozen=True)
 class PageTask:
-    """One reading's work, with all it needs, as one value that can cross to another
-    process: the fetch (with its body), the selector, the quotes looked for through it,
-    their last checks, the snapshot a 304 answered with, the stored snapshots it may read
-    (`stored`, by hash: that one and those the last checks were made on), and the time."""
+    """One reading's work, with all it needs, as one value: the fetch (with its body), the
+    selector, the quotes looked for through it, their last checks, the snapshot a 304
+    answered with, the stored snapshots it may read (`stored`, by hash: that one and those
+    the last checks were made on), and the time."""
 
     fetched: FetchResult
     select: str | None
@@ -154,30 +142,6 @@ class PageTask:
         if isinstance(text, StoreDamagedError):
             raise text
         return text
-
-    @property
-    def light(self) -> bool:
-        """Nothing to extract or locate: a failed fetch, or a 304 whose every quote keeps
-        its verdict (no reason to send it to another process)."""
-        if self.fetched.text is not None:
-            return False
-        how = recipe(self.select)
-        return (
-            not self.fetched.not_modified
-            or self.answered is None
-            or all(
-                _carried(self.previous.get(job.key), job, self.answered, how) for job in self.jobs
-            )
-        )
-
-
-class Readers(Protocol):
-    """Somewhere else to run `read_task` (worker processes): at most `capacity` tasks at
-    once; `read` gives the reading's future (a task's exception is raised by it)."""
-
-    @property
-    def capacity(self) -> int: ...
-    def read(self, task: PageTask) -> asyncio.Future[Reading]: ...
 
 
 def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
@@ -216,13 +180,12 @@ async def refresh(
     now: Clock,
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
-    readers: Readers | None = None,
     robots: RobotsMemory | None = None,
 ) -> AsyncGenerator[Reading, None]:
     """Fetch every URL once and yield a reading per URL and selector, as each arrives.
 
     Each page is read (once per selector) and its quotes located while the other fetches
-    are still under way, by `readers` when given; an unchanged page and quote keep their
+    are still under way; an unchanged page and quote keep their
     verdict. `robots` keeps each site's robots.txt for the runs of the next day.
     """
     by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
@@ -254,54 +217,9 @@ async def refresh(
     # an async generator: closed at once when the caller stops early
     fetches = fetch_each(by_target, client, validators=validators, policy=policy, robots=robots)
     async with contextlib.aclosing(fetches):
-        if readers is None:
-            async for result in fetches:
-                for task in tasks(result):
-                    yield read_task(task)
-        else:
-            async for reading in _read_aside(fetches, tasks, readers):
-                yield reading
-
-
-async def _read_aside(
-    fetches: AsyncIterator[FetchResult],
-    tasks: Callable[[FetchResult], Iterable[PageTask]],
-    readers: Readers,
-) -> AsyncGenerator[Reading, None]:
-    """Each reading as soon as it is done, by `readers` (a light one at once, here), while
-    the fetches go on; no more than `readers.capacity` pages wait for a reader, so pages
-    are not fetched faster than they can be read."""
-    pending: dict[asyncio.Future[Reading], int] = {}  # each with its place in the order sent
-    sent = 0
-    arriving: asyncio.Task[FetchResult | None] | None = asyncio.create_task(_next(fetches))
-    try:
-        while arriving is not None or pending:
-            waits: set[asyncio.Future[Any]] = set(pending)
-            if arriving is not None and len(pending) < readers.capacity:
-                waits.add(arriving)
-            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-            if arriving is not None and arriving in done:
-                result, arriving = arriving.result(), None
-                if result is not None:
-                    for task in tasks(result):
-                        if task.light:
-                            yield read_task(task)
-                        else:
-                            pending[readers.read(task)] = sent
-                            sent += 1
-                    arriving = asyncio.create_task(_next(fetches))
-            for future in sorted(pending.keys() & done, key=pending.__getitem__):
-                del pending[future]
-                yield future.result()
-    finally:
-        unfinished: list[asyncio.Future[Any]] = [*pending, *([arriving] if arriving else [])]
-        for future in unfinished:
-            future.cancel()
-        await asyncio.gather(*unfinished, return_exceptions=True)
-
-
-async def _next(fetches: AsyncIterator[FetchResult]) -> FetchResult | None:
-    return await anext(fetches, None)
+        async for result in fetches:
+            for task in tasks(result):
+                yield read_task(task)
 
 
 def _task(

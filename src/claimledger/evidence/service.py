@@ -178,43 +178,36 @@ def read_pages_once(
 async def _record_live_pages(
     plan: RefreshPlan, store: EvidenceStore, now: Clock, on_page: Callable[[Reading], None]
 ) -> tuple[int, list[Reading]]:
-    """The refresh loop, each page recorded as it is read. Pages are read in worker
-    processes when there are enough of them (`page_readers`); the store is written here
+    """The refresh loop, each page recorded as it is read. The store is written here
     only, and no page's text is kept once it is recorded."""
-    from claimledger.evidence.pagepool import page_readers
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
 
-    first = store.last_run() is None  # then every page will be read
     run_id = store.begin_run(now(), str(plan.ledger_path))
     readings: list[Reading] = []
-    pages = len({(job.url, job.select) for job in plan.jobs})
     async with make_client(plan.policy) as client:
-        with page_readers(pages, first=first) as readers:
-            loop = refresh(
-                plan.jobs,
-                client=client,
-                earlier=store,
-                now=now,
-                policy=plan.policy,
-                url_map=plan.url_map,
-                readers=readers,
-                robots=store.robots_memory(run_id, now),
-            )
-            async with contextlib.aclosing(loop):  # its pages handed back before the pool stops
-                async for reading in loop:
-                    store.record_page(
-                        run_id,
-                        reading.fetch,
-                        snapshot_hash=reading.snapshot_hash,
-                        new_snapshot=reading.new_snapshot,
-                        new_snapshot_zlib=reading.new_snapshot_zlib,
-                        recipe=reading.recipe,
-                        checks=reading.checks,
-                        now=now(),
-                    )
-                    readings.append(replace(reading, new_snapshot=None, new_snapshot_zlib=None))
-                    on_page(reading)
+        loop = refresh(
+            plan.jobs,
+            client=client,
+            earlier=store,
+            now=now,
+            policy=plan.policy,
+            url_map=plan.url_map,
+            robots=store.robots_memory(run_id, now),
+        )
+        async with contextlib.aclosing(loop):  # closed at once when the run stops early
+            async for reading in loop:
+                store.record_page(
+                    run_id,
+                    reading.fetch,
+                    snapshot_hash=reading.snapshot_hash,
+                    new_snapshot=reading.new_snapshot,
+                    recipe=reading.recipe,
+                    checks=reading.checks,
+                    now=now(),
+                )
+                readings.append(replace(reading, new_snapshot=None))
+                on_page(reading)
     store.finish_run(run_id, now())
     return run_id, readings
 

@@ -35,16 +35,9 @@ MAX_LEDGER_BYTES = 64 * 1024 * 1024
 # --------------------------------------------------------------------------- reading
 
 
-def load(path: Path, *, cached: bool = False) -> Ledger:
-    """Read, check and build the ledger at `path`, or raise with every problem in it;
-    `cached`: through the user's ledger cache (see `claimledger.ledger.cache`)."""
-    text = read_ledger_text(path)
-    if not cached:
-        return parse(text, str(path))
-    from claimledger.ledger.cache import cache_file, parse_cached
-
-    cache = cache_file(path)
-    return parse(text, str(path)) if cache is None else parse_cached(text, str(path), cache)
+def load(path: Path) -> Ledger:
+    """Read, check and build the ledger at `path`, or raise with every problem in it."""
+    return parse(read_ledger_text(path), str(path))
 
 
 def read_ledger_text(path: Path) -> str:

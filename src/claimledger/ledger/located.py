@@ -1,8 +1,8 @@
 """What reading a ledger yields, whichever reader read it: plain data, and where each
 value sits in the text.
 
-Apart from `safeyaml` so that a command given a ledger already read and found sound (see
-`claimledger.ledger.cache`) loads no YAML library at all.
+Apart from `safeyaml`, so that what only needs these (the model, the checks of meaning)
+loads no YAML library.
 """
 
 from __future__ import annotations

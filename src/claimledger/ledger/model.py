@@ -365,29 +365,18 @@ def parse(text: str, filename: str = "claims.yaml") -> Ledger:
     A ledger in plain block YAML (almost every one) is read by the fast reader and
     checked without positions; one it gives up on, and every ledger with a problem, is
     read again with every value's position, so that each problem is told where it is.
+    (What the fast path buys a command: tests/benchmarks/README.md.)
+
+    The YAML readers load here, not with the module: a command that reads no ledger
+    (`--help`, `schema`) does not load them.
     """
-    return read(text, filename)[0]
-
-
-def read(text: str, filename: str = "claims.yaml") -> tuple[Ledger, dict[str, Any] | None]:
-    """`parse`, and the plain data the ledger was built from when the fast reader read
-    it and found no problem (what `claimledger.ledger.cache` keeps); else None.
-
-    The YAML readers load here, not with the module: a ledger `sound` builds from the
-    cache needs neither."""
     from claimledger.ledger.plainyaml import is_yaml, read_plain
 
     with collector_paused():
         data = read_plain(text)
         if data is not None and is_yaml(text) and _is_sound(data):
-            return sound(data, text), data
-        return _parse_located(text, filename), None
-
-
-def sound(data: dict[str, Any], text: str) -> Ledger:
-    """The ledger of `text`, built from its data as read and found sound before: no check
-    again (positions are read from the text if a message needs one)."""
-    return _build(data, ParsedText(text, None))
+            return _build(data, ParsedText(text, None))
+        return _parse_located(text, filename)
 
 
 def _is_sound(data: dict[str, Any]) -> bool:

@@ -1,10 +1,10 @@
 """The user's own directories: where claimledger keeps what it made (caches) and what the
 user allowed (trust), never inside a checkout.
 
-What these directories hold is believed (a cached ledger, compiled templates loaded as
-code, the commands a user trusted), so each is made for the user alone and refused when
-another user owns it or anyone else may write to it. A repository can plant files in
-its own tree; it cannot plant them here.
+What these directories hold is believed (the clones of documentation repositories that
+`blame` reads, the commands a user trusted), so each is made for the user alone and
+refused when another user owns it or anyone else may write to it. A repository can
+plant files in its own tree; it cannot plant them here.
 """
 
 from __future__ import annotations

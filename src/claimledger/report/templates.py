@@ -25,22 +25,16 @@ A template that names something that does not exist, or does not parse, raises
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
-import importlib.util
 import keyword
-import marshal
 import re
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import jinja2
-import jinja2.bccache
 import jinja2.runtime
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
@@ -190,15 +184,12 @@ class _OwnEnvironment(jinja2.Environment):
 _Environment = TypeVar("_Environment", bound=jinja2.Environment)
 
 
-def _report_environment(
-    kind: type[_Environment], loader: Loader, compiled: jinja2.BytecodeCache | None = None
-) -> _Environment:
+def _report_environment(kind: type[_Environment], loader: Loader) -> _Environment:
     """An environment of `kind` that reads and prints as every report template is read
     and printed, ours and the user's alike: the report's filters, its finalize, escaping
-    and whitespace; `compiled` keeps its compiled templates between runs."""
+    and whitespace."""
     environment = kind(
         loader=loader,
-        bytecode_cache=compiled,
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(
             enabled_extensions=("html.j2", "htm.j2", "xml.j2"),
@@ -228,21 +219,13 @@ class Templates:
     the `md` filter and, for anything printed without it, by `finalize`. A report is cut
     off (a TemplateError) past MAX_OUTPUT characters or MAX_SECONDS seconds, and a
     sandboxed one past its memory allowance (`claimledger.report.allowance`).
-
-    `compiled`: where templates are kept compiled between runs, so that a template is
-    parsed and compiled once per version of its text; what it hands back is loaded as
-    code, so it must hand back only what this user's own runs wrote (`CompiledStore`).
     """
 
-    def __init__(self, loader: Loader, compiled: CompiledStore | None = None) -> None:
+    def __init__(self, loader: Loader) -> None:
         self.loader = loader
-        self.environment = _report_environment(
-            BoundedSandbox, loader, _compiled_in(compiled, "sandboxed")
-        )
+        self.environment = _report_environment(BoundedSandbox, loader)
         self._packaged = _packaged_loader()
-        self._ours: jinja2.Environment = _report_environment(
-            _OwnEnvironment, self._packaged, _compiled_in(compiled, "ours")
-        )
+        self._ours: jinja2.Environment = _report_environment(_OwnEnvironment, self._packaged)
         """Our own templates, which are the product's code: no sandbox to ask."""
 
     def source(self, name: str) -> str:
@@ -342,64 +325,6 @@ def _too_deep_where(error: RecursionError | SyntaxError, name: str) -> str:
         filename = error.filename or ""
         return name if filename.startswith("<") or not filename else filename
     return _template_frame(error.__traceback__) or name
-
-
-class CompiledStore(Protocol):
-    """Where compiled templates are kept between runs: bytes handed back only as they were
-    written by this user's own runs (`claimledger.report.signedcache`), since they are loaded as
-    code; a store that cannot keep them returns None and the template is compiled anew."""
-
-    def read(self, name: str) -> bytes | None: ...
-
-    def write(self, name: str, data: bytes) -> None: ...
-
-
-class _KeptCompiled(jinja2.BytecodeCache):
-    """Compiled templates in a `CompiledStore`, one file per template, named by the kind
-    of environment, the compiler's version and the template's name, holding the checksum
-    of the text it was compiled from and the code (marshal, never pickle). The store
-    hands back only what it verified; the checksum then says whether it is of this text."""
-
-    def __init__(self, store: CompiledStore, kind: str) -> None:
-        self.store = store
-        self.prefix = f"{kind}-{_compiler_version()}-"
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        kept = self.store.read(self.prefix + bucket.key)
-        if kept is None:
-            return
-        checksum, _, code = kept.partition(b"\n")
-        if checksum == bucket.checksum.encode("ascii"):
-            with contextlib.suppress(ValueError, EOFError, TypeError):
-                bucket.code = marshal.loads(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.code is not None:
-            data = bucket.checksum.encode("ascii") + b"\n" + marshal.dumps(bucket.code)
-            self.store.write(self.prefix + bucket.key, data)
-
-
-def _compiled_in(store: CompiledStore | None, kind: str) -> jinja2.BytecodeCache | None:
-    """Where an environment of `kind` keeps its compiled templates: apart from the other
-    kind's (the sandbox compiles `~` to bounded joins), and apart from what another
-    version of this module, of Jinja or of Python compiled (the names say which)."""
-    return None if store is None else _KeptCompiled(store, kind)
-
-
-@functools.cache
-def _compiler_version() -> str:
-    """The modules that compile templates (their code generators, the environments'
-    options: this one and the sandbox's), the package's version, Jinja's and Python's
-    bytecode's, in 16 hex digits."""
-    from claimledger import __version__
-    from claimledger.report import sandbox
-
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(Path(sandbox.__file__).read_bytes())
-    for version in (__version__, jinja2.__version__, sys.version):
-        digest.update(version.encode() + b"\0")
-    digest.update(importlib.util.MAGIC_NUMBER)
-    return digest.hexdigest()[:16]
 
 
 _REFERENCES = re.compile(r"\{%[-+]?\s*(?:include|import|extends|from)\b")

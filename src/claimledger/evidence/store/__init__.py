@@ -362,16 +362,14 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         recipe: str,
         checks: Iterable[CheckRecord],
         now: datetime,
-        new_snapshot_zlib: bytes | None = None,
     ) -> None:
         """Record one page of a run in one transaction: the snapshot it yielded (when new),
         its fetch, and every check made on it. A run killed part way keeps every page it
-        recorded whole, and no page half. `new_snapshot_zlib` is the new snapshot already
-        compressed (by `snapshot_zlib`, in a worker process)."""
+        recorded whole, and no page half."""
         self._require_open(run_id)
         with self._transaction():
             if new_snapshot is not None:
-                self._insert_snapshot(new_snapshot, redacted(result.url), now, new_snapshot_zlib)
+                self._insert_snapshot(new_snapshot, redacted(result.url), now)
             self._insert_fetch(run_id, result, snapshot_hash, now, recipe)
             for check in checks:
                 self._insert_check(run_id, check)
@@ -569,14 +567,12 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             raise
         self._db.execute("COMMIT")
 
-    def _insert_snapshot(
-        self, text: str, url: str, now: datetime, text_zlib: bytes | None = None
-    ) -> str:
+    def _insert_snapshot(self, text: str, url: str, now: datetime) -> str:
         digest = snapshot_digest(text)
         self._write(
             "INSERT OR IGNORE INTO snapshots (hash, url_first_seen, created_at, size, text_zlib) "
             "VALUES (?, ?, ?, ?, ?)",
-            (digest, url, stamp(now), len(text), text_zlib or snapshot_zlib(text)),
+            (digest, url, stamp(now), len(text), snapshot_zlib(text)),
         )
         return digest
 

@@ -43,7 +43,7 @@ a refresh compresses every new page, a reader decompresses the few it shows."""
 
 
 def snapshot_zlib(text: str) -> bytes:
-    """A snapshot's text as the store keeps it (a worker process may compress it)."""
+    """A snapshot's text as the store keeps it."""
     return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
 
 

@@ -1,0 +1,226 @@
+"""Long refreshes: on one host no URL late for having waited its turn, no more pages
+fetched ahead than a window; and an interrupted or killed run that keeps what it recorded
+and leaves no helper process behind. Behaviour only: how fast it is,
+benchmarks/bench_refresh.py says."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from claimledger.evidence.store import EvidenceStore
+from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, fetch_each, make_client
+from webserver import Exchange, PageServer, stall_after_headers
+
+POLICY = FetchPolicy(allow_private=True, timeout=5, retries=0, per_host_interval=0)
+SIDEBAR = "Only the sidebar says that page {page} is fast."
+
+
+def sentence(page: int, n: int) -> str:
+    return f"Page {page} says in sentence {n} that every write on shard {n} is durable."
+
+
+def page_html(page: int) -> str:
+    """A docs page: a heading per section, the sentences the quotes are taken from, a
+    sidebar and a script that are not its text."""
+    said = [sentence(page, n) for n in range(6)]
+    said.append(said[0])  # a sentence repeated: its neighbourhood decides the place
+    sections = "".join(
+        f"<h2>Part {n}</h2><p>Before it. {text} After it.</p>" for n, text in enumerate(said)
+    )
+    return (
+        f"<html><head><title>P{page}</title><script>var x = {page};</script></head><body>"
+        f"<nav><a href='/'>Home</a> {SIDEBAR.format(page=page)}</nav><main><article>"
+        f"<h1>Page {page}</h1>{sections}</article></main><footer>2026</footer></body></html>"
+    )
+
+
+def ledger_text(server: PageServer, pages: int) -> str:
+    lines = [
+        "ledger: 1",
+        "title: T",
+        "date_read: 2026-08-23",
+        "sections: [{id: s, title: S}]",
+        "sources:",
+    ]
+    for p in range(pages):
+        lines.append(
+            f"  s{p}: {{url: '{server.url(f'/p{p}')}', title: T, kind: docs, publisher: p}}"
+        )
+        lines.append(
+            f"  t{p}: {{url: '{server.url(f'/p{p}')}', title: T, kind: docs, publisher: q, "
+            "select: article}"
+        )
+    lines.append("claims:")
+    for p in range(pages):
+        quotes = [
+            *(f"      - {{text: '{sentence(p, n)}', sources: [s{p}, t{p}]}}" for n in range(4)),
+            f"      - {{text: '{SIDEBAR.format(page=p)}', sources: [s{p}, t{p}]}}",
+            f"      - {{text: '{sentence(p, 0)}', sources: [s{p}], under: 'Part 6'}}",
+        ]
+        lines += [
+            f"  - id: c{p}",
+            "    section: s",
+            "    title: T",
+            "    kind: guarantee",
+            "    statement: S.",
+            "    quotes:",
+            *quotes,
+            "    grades: [{on: w, grade: CLAIMED, basis: quotes}]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def serve(server: PageServer, pages: int) -> None:
+    for p in range(pages):
+        server.set_page(f"/p{p}", page_html(p), headers={"ETag": '"v1"'})
+
+
+# --------------------------------------------------------------------------- long runs
+
+
+def test_a_url_waiting_its_turn_behind_a_slow_host_is_not_past_its_deadline(
+    page_server: PageServer,
+) -> None:
+    def slow(exchange: Exchange) -> None:
+        exchange.pause(0.3)
+        exchange.respond(200, b"<p>a page</p>", {"Content-Type": "text/html"})
+
+    for n in range(5):
+        page_server.set_handler(f"/slow/{n}", slow)
+    policy = replace(POLICY, concurrency=1, per_host=1, deadline=0.5)
+    urls = [page_server.url(f"/slow/{n}") for n in range(5)]
+
+    async def go() -> dict[str, FetchResult]:
+        async with make_client(policy, trust_env=False) as client:
+            return await fetch_all(urls, client, policy=policy)
+
+    results = asyncio.run(go())  # one at a time: the last waits 1.2 s for its turn
+    assert [results[url].source_status for url in urls] == ["ok"] * 5
+
+
+def test_a_slow_reader_holds_only_a_window_of_pages_fetched_ahead(
+    page_server: PageServer,
+) -> None:
+    for n in range(30):
+        page_server.set_page(f"/p{n}", f"<p>page {n}</p>")
+    policy = replace(POLICY, concurrency=4, per_host=4)
+    ahead = 2 * policy.concurrency  # begun and not yet read
+
+    async def go() -> list[int]:
+        asked = []
+        async with make_client(policy, trust_env=False) as client:
+            urls = [page_server.url(f"/p{n}") for n in range(30)]
+            async for _ in fetch_each(urls, client, policy=policy):
+                await asyncio.sleep(0.05)  # a slow reader: the fetches run on meanwhile
+                asked.append(len(page_server.page_requests))
+        return asked
+
+    asked = asyncio.run(go())
+    assert len(asked) == 30
+    assert all(count <= read + ahead for read, count in enumerate(asked, start=1))
+
+
+# --------------------------------------------------------------------------- stopped runs
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below `pid` (Linux's /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat[0] != "Z":
+                parents.setdefault(int(stat[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return stat[0] != "Z"
+
+
+def wait_for(condition: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.05)
+
+
+def recorded_checks(store: Path) -> int:
+    if not store.exists():
+        return 0
+    with EvidenceStore.open(store, readonly=True) as evidence:
+        return len(evidence.latest_checks())
+
+
+FAST = 48  # pages that answer at once; as many again stall until the signal
+
+
+def start_a_long_refresh(server: PageServer, folder: Path) -> subprocess.Popen[str]:
+    serve(server, 2 * FAST)
+    for p in range(FAST, 2 * FAST):
+        server.set_handler(f"/p{p}", stall_after_headers(4096, for_seconds=60))
+    ledger = folder / "claims.yaml"
+    ledger.write_text(ledger_text(server, 2 * FAST))
+    command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "refresh"]
+    return subprocess.Popen(
+        [*command, "--allow-private", "--timeout", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+@pytest.mark.slow
+@needs_proc
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "killed"])
+def test_a_stopped_run_keeps_the_pages_it_recorded_and_leaves_no_helper(
+    page_server: PageServer, tmp_path: Path, stop: signal.Signals
+) -> None:
+    store = tmp_path / "out" / "evidence.sqlite3"
+    with start_a_long_refresh(page_server, tmp_path) as process:
+        # every reading of the pages that answer (two a page: one through a selector, in a
+        # process of its own, may come a little after the other); the stalled pages wait on
+        wait_for(lambda: recorded_checks(store) == 10 * FAST, seconds=120)
+        helpers = descendants(process.pid)  # the selections' fork server
+        assert helpers
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+    if stop == signal.SIGINT:
+        assert process.returncode == 130
+        assert stderr.splitlines()[-1] == "claimledger: interrupted"
+    else:
+        assert process.returncode == -signal.SIGKILL
+    wait_for(lambda: not any(alive(pid) for pid in helpers), seconds=10)
+    with EvidenceStore.open(store, readonly=True) as evidence:
+        fetches = evidence.latest_fetches()
+        checks = evidence.latest_checks()
+        run = evidence.last_run()
+    assert sorted(fetches) == sorted(page_server.url(f"/p{p}") for p in range(FAST))
+    assert {fetch.source_status for fetch in fetches.values()} == {"ok"}
+    assert len(checks) == 10 * FAST  # every page recorded whole (ten quotes on two sources)
+    assert run is not None and run.finished_at is None  # cut short, and says so
