@@ -42,8 +42,8 @@ class Cli:
     def __init__(self, ledger: Path) -> None:
         self.ledger = ledger
 
-    def __call__(self, *args: str, code: int = 0) -> Result:
-        return claimledger("--ledger", str(self.ledger), *args, code=code)
+    def __call__(self, *args: str, code: int = 0, stdin: str | None = None) -> Result:
+        return claimledger("--ledger", str(self.ledger), *args, code=code, stdin=stdin)
 
     def json(self, *args: str, code: int = 0) -> Any:
         return json.loads(self(*args, "--json", code=code).stdout)

@@ -123,9 +123,88 @@ def test_section_adds_a_section_claims_can_join(ledger: Path) -> None:
     ]
 
 
-def test_a_section_id_that_exists_is_refused(ledger: Path) -> None:
-    result = Cli(ledger)("section", "main", "Again", code=2)
-    assert_one_line_error(result.stderr, "section 'main' already exists")
+def test_an_existing_section_is_retitled_and_its_intro_rewritten_in_place(ledger: Path) -> None:
+    cli = Cli(ledger)
+    assert cli("section", "limits", "What the limits are").stdout.startswith("revised section")
+    cli("section", "limits", "--intro", "Each documented cap.")
+    removed, added = changed_lines(LEDGER, ledger.read_text(encoding="utf-8"))
+    assert removed == ["    title: Limits"]
+    assert added == ["    title: What the limits are", "    intro: Each documented cap."]
+    cli("section", "limits", "--intro", "-", stdin="First.\n\nSecond.\n")
+    assert load(ledger).sections[1].intro.strip() == "First.\n\nSecond."
+    cli("section", "limits", "--intro", "")
+    removed, added = changed_lines(LEDGER, ledger.read_text(encoding="utf-8"))
+    assert (removed, added) == (["    title: Limits"], ["    title: What the limits are"])
+
+
+def test_a_section_is_added_only_with_a_title(ledger: Path) -> None:
+    result = Cli(ledger)("section", "limit", "--intro", "Caps.", code=2)
+    assert_one_line_error(result.stderr, "no section 'limit'", "did you mean", "give a TITLE")
+    assert ledger.read_text(encoding="utf-8") == LEDGER
+
+
+def test_a_sections_intro_is_written_in_the_users_editor(ledger: Path, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text('#!/bin/sh\nprintf "Written at length.\\n" > "$1"\n', encoding="utf-8")
+    editor.chmod(0o755)
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": ""}
+    command = [str(Path(sys.executable).with_name("claimledger")), "--ledger", str(ledger)]
+    done = subprocess.run(
+        [*command, "section", "main", "--editor"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert load(ledger).sections[0].intro == "Written at length."
+
+
+# --------------------------------------------------------------------------- scope
+
+
+def test_scope_lists_gain_and_lose_items_numbered_as_shown(ledger: Path) -> None:
+    cli = Cli(ledger)
+    cli("scope", "did-not", "Read  the   source.")
+    shown = cli("scope", "could-not-see", "The managed service's internals.").stdout
+    assert shown.splitlines() == [
+        "did-not:",
+        "  1. Run anything.",
+        "  2. Read the source.",
+        "could-not-see:",
+        "  1. The managed service's internals.",
+    ]
+    removed, added = changed_lines(LEDGER, ledger.read_text(encoding="utf-8"))
+    assert removed == ["  did_not: [Run anything.]"]
+    assert added == [
+        "  did_not: [Run anything., Read the source.]",
+        "  could_not_see:",
+        "    - The managed service's internals.",
+    ]
+    cli("scope", "did-not", "--remove", "1")
+    assert load(ledger).scope.did_not == ("Read the source.",)
+    assert cli("scope").stdout.splitlines()[:2] == ["did-not:", "  1. Read the source."]
+
+
+def test_a_ledger_without_a_scope_gains_one(tmp_path: Path) -> None:
+    path = tmp_path / "claims.yaml"
+    path.write_text(FLOW_STYLE, encoding="utf-8")
+    Cli(path)("scope", "could-not-see", "The private runbooks.")
+    assert load(path).scope.could_not_see == ("The private runbooks.",)
+    assert path.read_text(encoding="utf-8").startswith(FLOW_STYLE)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("did-not", "--remove", "2"), "has items 1-1, not item 2"),
+        (("could-not-see", "--remove", "1"), "has no items, not item 1"),
+        (("did_not", "Run it."), "one of did-not, could-not-see"),
+        (("did-not",), "give the TEXT to add, or --remove N"),
+        (("did-not", " "), "TEXT must not be empty"),
+    ],
+)
+def test_a_wrong_scope_edit_is_refused_and_nothing_is_written(
+    ledger: Path, args: tuple[str, ...], said: str
+) -> None:
+    result = Cli(ledger)("scope", *args, code=2)
+    assert_one_line_error(result.stderr, said)
     assert ledger.read_text(encoding="utf-8") == LEDGER
 
 

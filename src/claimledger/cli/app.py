@@ -73,8 +73,8 @@ TyperArgument.make_metavar = _argument_metavar  # type: ignore[assignment,method
 TASKS: dict[str, tuple[str, ...]] = {
     "Start": ("demo", "init"),
     "Write the ledger": (
-        "add", "quote", "edit", "section", "facet", "set", "source", "move", "remove", "check",
-        "schema",
+        "add", "quote", "edit", "section", "scope", "facet", "set", "source", "move", "remove",
+        "check", "schema",
     ),
     "Gather evidence": (
         "verify", "refresh", "status", "claims", "diff", "history", "snapshot", "blame",

@@ -20,7 +20,7 @@ from claimledger.cli.options import (
     parse_grade,
 )
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger.vocabulary import LEDGER_FIELDS, SOURCE_KINDS, Basis, Grade
+from claimledger.ledger.vocabulary import LEDGER_FIELDS, SCOPE_PARTS, SOURCE_KINDS, Basis, Grade
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.model import Ledger
@@ -29,27 +29,109 @@ if TYPE_CHECKING:  # the core loads where a command uses it
 @command("section")
 def section_command(
     ctx: typer.Context,
-    section_id: Annotated[str, typer.Argument(metavar="ID", help="The new section's id.")],
-    title: Annotated[str, typer.Argument(metavar="TITLE", help="Its heading in the report.")],
+    section_id: Annotated[str, typer.Argument(metavar="ID", help="The section's id.")],
+    title: Annotated[
+        str | None,
+        typer.Argument(metavar="[TITLE]", help="Its heading (needed to add a section)."),
+    ] = None,
     intro: Annotated[
         str | None,
-        typer.Option("--intro", metavar="MARKDOWN", help="What the section is about."),
+        typer.Option(
+            "--intro",
+            metavar="MARKDOWN",
+            help="What the section is about; '-' reads it from standard input, '' removes it.",
+        ),
     ] = None,
+    editor: Annotated[
+        bool, typer.Option("--editor", help="Write the intro in $EDITOR (long prose).")
+    ] = False,
 ) -> ExitCode:
-    """Add a section to the report; claims join it with `add --section ID`.
+    """Add a section to the report, or retitle one and rewrite its intro.
+
+    Claims join a section with `add --section ID` or `edit CLAIM --section ID`.
 
     Example: claimledger section limits "What the limits are" --intro "Each documented cap."
     """
-
+    from claimledger.cli.revising import written_in_editor
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
-    def change(text: str, ledger: Ledger) -> str:
-        return edits.add_section(text, ledger, section_id, title, intro or "")
+    opts = options(ctx)
+    known = {section.id: section for section in opts.load().sections}
+    exists = section_id in known
+    if editor:
+        intro = written_in_editor(known[section_id].intro if exists else "")
+    elif intro == "-":
+        intro = sys.stdin.read()
+    if title is not None and not title.strip():
+        raise InputError("TITLE must not be empty")
+    words = intro.strip() if intro is not None else None
 
-    ledgerfile.update(options(ctx).ledger, change)
-    out.print(f"added section {section_id}: {title}", markup=False)
+    def change(text: str, ledger: Ledger) -> str:
+        if exists:
+            return edits.revise_section(text, ledger, section_id, title=title, intro=words)
+        if title is None:
+            return edits.revise_section(text, ledger, section_id, title=None, intro=None)
+        return edits.add_section(text, ledger, section_id, title, words or "")
+
+    ledgerfile.update(opts.ledger, change)
+    done = "revised" if exists else "added"
+    out.print(f"{done} section {section_id}" + (f": {title}" if title else ""), markup=False)
     return ExitCode.OK
+
+
+@command("scope")
+def scope_command(
+    ctx: typer.Context,
+    part: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[PART]",
+            help="did-not or could-not-see (none: show the scope).",
+            autocompletion=one_of(SCOPE_PARTS),
+        ),
+    ] = None,
+    words: Annotated[
+        str | None, typer.Argument(metavar="[TEXT]", help="What to add to that list.")
+    ] = None,
+    remove: Annotated[
+        int | None, typer.Option("--remove", metavar="N", help="Remove item N (1 for the first).")
+    ] = None,
+) -> ExitCode:
+    """Show or change the scope: what the reading did not do, and what it could not see.
+
+    Example: claimledger scope did-not "Run the failover tests ourselves."
+    """
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+
+    opts = options(ctx)
+    if part is None:
+        print_scope(opts.load())
+        return ExitCode.OK
+    if part not in SCOPE_PARTS:
+        raise InputError(f"PART {part!r}: one of {', '.join(SCOPE_PARTS)}")
+    if (words is None) == (remove is None):
+        raise InputError(f"scope {part}: give the TEXT to add, or --remove N")
+    if words is not None and not words.strip():
+        raise InputError("TEXT must not be empty")
+
+    def change(text: str, ledger: Ledger) -> str:
+        if remove is not None:
+            return edits.remove_from_scope(text, ledger, part, remove)
+        return edits.add_to_scope(text, ledger, part, " ".join(str(words).split()))
+
+    print_scope(ledgerfile.update(opts.ledger, change))
+    return ExitCode.OK
+
+
+def print_scope(ledger: Ledger) -> None:
+    """Both lists, numbered as `--remove` counts them."""
+    for part, key in SCOPE_PARTS.items():
+        items = getattr(ledger.scope, key)
+        out.print(f"{part}:" + ("" if items else " (nothing)"), markup=False)
+        for number, item in enumerate(items, start=1):
+            out.print(f"  {number}. {item}", markup=False)
 
 
 @command("facet")

@@ -136,7 +136,7 @@ def edit_command(
     opts = options(ctx)
     if editor is not None:
         part = _editable(editor)
-        fields[part] = _written_in_editor(getattr(opts.load().claim(claim_id), part) or "")
+        fields[part] = written_in_editor(getattr(opts.load().claim(claim_id), part) or "")
     if not fields:
         raise InputError("say what to change: --title, --statement, --section, --falsifier")
     empty = [name for name, value in fields.items() if not value.strip()]
@@ -161,7 +161,7 @@ def _editable(part: str) -> str:
     return EDITABLE[part]
 
 
-def _written_in_editor(text: str) -> str:
+def written_in_editor(text: str) -> str:
     """The text after the user edits it in $VISUAL or $EDITOR, as git runs it (a missing
     editor, or one that fails, is bad input: nothing is written)."""
     command = os.environ.get("VISUAL") or os.environ.get("EDITOR")

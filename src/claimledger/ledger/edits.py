@@ -21,11 +21,12 @@ from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger.model import Ledger, parse
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
-from claimledger.ledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, Basis, Grade
+from claimledger.ledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, SCOPE_PARTS, Basis, Grade
 from claimledger.ledger.yamledit import (
     Edit,
     FlowList,
     FlowMap,
+    NodePath,
     add_key,
     add_key_edit,
     append_block_item,
@@ -440,6 +441,57 @@ def add_section(text: str, ledger: Ledger, section_id: str, title: str, intro: s
     if intro:
         section["intro"] = intro
     return append_block_item(text, ("sections",), section, gap=False)
+
+
+def revise_section(
+    text: str, ledger: Ledger, section_id: str, *, title: str | None, intro: str | None
+) -> str:
+    """Retitle a section or rewrite its intro in place (an empty intro removes it)."""
+    ids = [section.id for section in ledger.sections]
+    if section_id not in ids:
+        raise InputError(
+            f"no section {section_id!r}{did_you_mean(section_id, ids)}; give a TITLE to add it"
+        )
+    path = ("sections", ids.index(section_id))
+    if title is not None:
+        text = set_scalar(text, (*path, "title"), title)
+    if intro is not None:
+        text = _set_or_drop(text, path, "intro", intro)
+    return _still_valid(text, f"revising section {section_id!r}")
+
+
+def _set_or_drop(text: str, path: NodePath, key: str, value: str) -> str:
+    """`key: value` in the mapping at `path`, replaced where it stands or added; an empty
+    value removes the key (an empty intro is no intro)."""
+    present = has_key(compose(text), path, key)
+    if not value:
+        return remove_key(text, path, key) if present else text
+    if present:
+        return set_scalar(text, (*path, key), value)
+    return add_key(text, path, key, value)
+
+
+def add_to_scope(text: str, ledger: Ledger, part: str, words: str) -> str:
+    """Append what the reading did not do (or could not see) to the scope."""
+    key = SCOPE_PARTS[part]
+    root = tree_of(text, ledger)
+    if not has_key(root, (), "scope"):
+        return _still_valid(add_key(text, (), "scope", {key: [words]}), "adding to the scope")
+    if not has_key(root, ("scope",), key) or not getattr(ledger.scope, key):
+        if has_key(root, ("scope",), key):
+            text = remove_key(text, ("scope",), key)
+        return _still_valid(add_key(text, ("scope",), key, [words]), "adding to the scope")
+    return _still_valid(append_item(text, ("scope", key), words), "adding to the scope")
+
+
+def remove_from_scope(text: str, ledger: Ledger, part: str, number: int) -> str:
+    """Remove item `number` (1 for the first) of one of the scope's lists."""
+    key = SCOPE_PARTS[part]
+    items = getattr(ledger.scope, key)
+    if not 1 <= number <= len(items):
+        held = f"items 1-{len(items)}" if items else "no items"
+        raise InputError(f"the scope's {part} has {held}, not item {number}")
+    return _still_valid(remove_item(text, ("scope", key), number - 1), "removing from the scope")
 
 
 def _check_new_id(new_id: str, noun: str, taken: Sequence[str]) -> None:
