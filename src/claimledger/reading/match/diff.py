@@ -68,6 +68,7 @@ from claimledger.reading.match.quantities import (
     numbers_swapped,
     quantity,
     split_last_word,
+    term_positions,
     unbounded,
 )
 from claimledger.reading.match.span import (
@@ -401,7 +402,8 @@ def _change(
     lists: Lists,
 ) -> WordChange:
     tag, i1, i2, j1, j2 = op
-    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
+    low = (q_low, p_low)
+    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds) or _in_a_term(op, low, span_kinds)
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
@@ -424,12 +426,26 @@ def _change(
             kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
     elif kind is None:
         kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
-    shown, low = (q_shown, p_shown), (q_low, p_low)
+    shown = (q_shown, p_shown)
     if kind is None and not only_moved and _content_changed(op, shown, low, moved):
         kind = WORDING_CHANGED
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+def _in_a_term(
+    op: Opcode, low: tuple[list[str], list[str]], span_kinds: dict[str, str]
+) -> str | None:
+    """A word changed inside a guarantee written as words ("at least once" -> "at most
+    once"): the term changed, whichever of its words the diff names."""
+    _, i1, i2, j1, j2 = op
+    if "term" not in span_kinds:
+        return None
+    touched = term_positions(low[0]) & set(range(i1, i2)) or term_positions(low[1]) & set(
+        range(j1, j2)
+    )
+    return span_kinds["term"] if touched else None
 
 
 def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:

@@ -73,6 +73,16 @@ _UNIT_ABBREVIATION = 3
 """A unit written in at most this many letters (`ms`, `GiB`) is an abbreviation."""
 
 
+def term_positions(words: list[str]) -> set[int]:
+    """The positions of the words of each delivery guarantee written as words."""
+    found: set[int] = set()
+    for phrase in GUARANTEE_PHRASES:
+        for index in range(len(words) - len(phrase) + 1):
+            if tuple(words[index : index + len(phrase)]) == phrase:
+                found.update(range(index, index + len(phrase)))
+    return found
+
+
 def joined_terms(words: list[str]) -> list[str]:
     """The words with each delivery guarantee written as words ("at least once") as its
     one hyphenated term, so that both spellings are one term and neither is a bound."""
