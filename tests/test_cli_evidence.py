@@ -497,10 +497,11 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
     assert before_write[:2] == [
         "alarms / wording: DEMONSTRATED (basis quotes)",
         "  rule quotes-meaning-changed: the page's wording changes the meaning of 1 quote "
-        "(limit changed): re-read it",
+        "(guarantee term changed): re-read it",
     ]
-    assert f"    drifted on other {today} page now says: {reversed_alarm} (limit changed)" in (
-        before_write
+    assert (
+        f"    drifted on other {today} page now says: {reversed_alarm} (guarantee term changed)"
+        in (before_write)
     )
     assert len(before_write) == 3  # the latest check of each quote on each source
     assert after_write[0] == "alarms / wording: UNKNOWN (basis quotes)"

@@ -30,7 +30,7 @@ MOVED_FROM = "https://developers.cloudflare.com/agents/api-reference/store-and-s
 MOVED_TO = "https://developers.cloudflare.com/agents/runtime/lifecycle/state/"
 GONE = "https://developers.cloudflare.com/agents/concepts/agentic-patterns/human-in-the-loop/"
 REWORDED_BEFORE = "All requests sent to that Durable Object are handled by that same instance."
-REWORDED_AFTER = "All requests sent to that Durable Object are served by that same instance."
+REWORDED_AFTER = "All requests sent to that Durable Object are handled by the same instance."
 REVERSED = (
     "SQLite storage operations are synchronous and do not yield the event loop, "
     "so they execute atomically without it."

@@ -163,10 +163,10 @@ def test_the_harmless_rewording_changes_one_plain_word(readings: dict[str, Readi
     assert found is not None
     assert (
         found.current
-        == "All requests sent to that Durable Object are served by that same instance."
+        == "All requests sent to that Durable Object are handled by the same instance."
     )
     assert [(w.quote, w.page, w.meaningful) for w in found.changed_words] == [
-        ("handled", "served", False)
+        ("that", "the", False)
     ]
 
 

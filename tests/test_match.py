@@ -206,7 +206,6 @@ def test_meaning_words_are_meaningful(quote: str, passage: str) -> None:
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
-        ("requests are handled by that instance", "requests are processed by that instance"),
         ("Must be set before start", "must be set before start"),
         ("if it times out, the object will be reset", "the object will be reset if it times out"),
         ("updates every client", "updates each client"),
@@ -254,7 +253,6 @@ def test_a_meaning_change_is_named_by_its_kind(quote: str, passage: str, kind: s
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
-        ("It can never happen that X is served", "X will never be served"),
         ("the result can be cached", "the result may be cached"),
         ("the message will not be written", "the message won't be written"),
         ("a value of 2 means the message is kept", "a value of two means the message is kept"),
@@ -390,10 +388,10 @@ def test_a_reworded_fragment_is_judged_only_on_its_own_span() -> None:
         "Each object has a unique name chosen by the developer, "
         "and at most 128 objects run at once."
     )
-    assert [(c.op, c.quote, c.page, c.meaningful) for c in result.changed_words] == [
-        ("replace", "distinct", "unique", False)
-    ]
-    assert not result.meaning_changed
+    assert [(c.op, c.quote, c.page, c.kind) for c in result.changed_words] == [
+        ("replace", "distinct", "unique", WORDING_CHANGED)
+    ]  # a synonym no form explains: it may have changed, never more
+    assert not result.meaning_changed and result.meaning_uncertain
 
 
 def test_words_before_a_reworded_fragment_are_outside_its_span() -> None:
@@ -800,7 +798,7 @@ def test_a_successor_never_spans_a_paragraph_boundary_the_quote_did_not(
     found = locate(quote, now, previous=was)
     assert found.status == "drifted" and found.current is not None
     assert found.current.removeprefix("- ") == successor
-    assert found.change_kinds[0] == "negation removed" and found.meaning_changed
+    assert "negation removed" in found.change_kinds and found.meaning_changed
 
 
 def test_a_one_word_rewording_is_found_on_a_long_page_of_the_quotes_own_words() -> None:
@@ -849,6 +847,12 @@ def test_a_one_word_rewording_is_found_on_a_long_page_of_the_quotes_own_words() 
             "Writes are durable, and fast to make.",
             id="sentence-goes-on",
         ),
+        pytest.param(
+            "requests are handled by that instance",
+            "requests are processed by that instance",
+            id="a-verb-for-another",
+        ),
+        pytest.param("It can never happen that X is served", "X will never be served", id="recast"),
     ],
 )
 def test_content_words_put_in_or_taken_out_are_never_plainly_harmless(

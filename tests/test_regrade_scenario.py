@@ -136,7 +136,7 @@ def serve_v1(server: PageServer) -> None:
 def serve_v2(server: PageServer) -> None:
     server.set_page(
         "/a",
-        page("Each object runs in exactly one location at any given time, serving all requests."),
+        page("Each object runs in exactly one location at any given time, handling every request."),
     )
     server.set_page(
         "/b", page("Storage writes are not durable before the response is sent to the client.")
@@ -189,7 +189,8 @@ def test_refresh_regrade_accept_restore(tmp_path: Path, page_server: PageServer)
     assert "negated #1: the rewording changed its meaning" in accepted.stderr
     quote = load(ledger).claim("harmless").quotes[0].text
     assert (
-        quote == "Each object runs in exactly one location at any given time, serving all requests."
+        quote
+        == "Each object runs in exactly one location at any given time, handling every request."
     )
     assert load(ledger).claim("negated").quotes[0].text == NEGATED
 

@@ -1,6 +1,6 @@
 """How right is the verdict on real documentation drift? The matcher beside two baselines.
 
-    python tests/benchmarks/bench_drift.py [--with-peers] [--cases] [CORPUS ...]
+    python tests/benchmarks/bench_drift.py [--with-peers] [--cases] [--per-case FILE] [CORPUS ...]
 
 Runs every case of the real-drift corpus (tests/corpus/, built with its build.py) the
 way a refresh would: the quote is first located on the page as it was read (so its
@@ -13,7 +13,8 @@ quotecheck 0.1.0 from PyPI (installed into tests/benchmarks/.peers).
 Prints, per corpus and overall: the status confusion matrix, status accuracy, the
 current wording right on drifted cases, meaning-change recall and precision, harmless
 rewordings left unflagged, drifted or missing quotes called verified, and false drift
-on stable quotes. --cases lists every case the matcher got wrong.
+on stable quotes. --cases lists every case the matcher got wrong; --per-case FILE writes
+the matcher's verdict on every case, one a line, to compare two versions case by case.
 """
 
 from __future__ import annotations
@@ -244,7 +245,10 @@ def print_confusion(score: Score) -> None:
 
 
 def run(
-    matchers: dict[str, Matcher], names: Sequence[str], show_cases: bool
+    matchers: dict[str, Matcher],
+    names: Sequence[str],
+    show_cases: bool,
+    per_case: list[str] | None = None,
 ) -> dict[str, dict[str, Score]]:
     scores: dict[str, dict[str, Score]] = defaultdict(dict)
     wrong: list[str] = []
@@ -261,6 +265,8 @@ def run(
                     total.add(case, verdict)
                 if matcher_name == "claimledger" and not right:
                     wrong.append(_describe(case, verdict))
+                if matcher_name == "claimledger" and per_case is not None:
+                    per_case.append(_per_case_line(case, verdict, right))
     if show_cases:
         print("\n".join(wrong))
     return scores
@@ -280,6 +286,15 @@ def history_hurts(names: Sequence[str]) -> tuple[int, int]:
             total += 1
             hurt += first(case).status == case.label != recorded(case).status
     return hurt, total
+
+
+def _per_case_line(case: Case, verdict: Verdict, right: bool) -> str:
+    """One case's label and verdict, tab-separated: `corpus/id label meaning said right`."""
+    meaning = f"{case.meaning}:{case.change}" if case.label == "drifted" else "-"
+    said = verdict.status + (
+        ":changed" if verdict.meaning_changed else ":uncertain" if verdict.meaning_uncertain else ""
+    )
+    return "\t".join((f"{case.corpus}/{case.id}", case.label, meaning, said, str(int(right))))
 
 
 def _describe(case: Case, verdict: Verdict) -> str:
@@ -441,6 +456,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--with-peers", action="store_true", help="also run quotecheck 0.1.0")
     parser.add_argument("--cases", action="store_true", help="list the matcher's wrong cases")
     parser.add_argument(
+        "--per-case", metavar="FILE", help="write the matcher's verdict on every case to FILE"
+    )
+    parser.add_argument(
         "--calibrate",
         action="store_true",
         help="choose the thresholds leave-one-repository-out and report each held-out figure",
@@ -474,7 +492,10 @@ def main(argv: Iterable[str] | None = None) -> int:
     }
     if args.with_peers:
         matchers["quotecheck 0.1.0"] = quotecheck_matcher(load_quotecheck())
-    scores = run(matchers, names, args.cases)
+    per_case: list[str] | None = [] if args.per_case else None
+    scores = run(matchers, names, args.cases, per_case)
+    if args.per_case and per_case is not None:
+        Path(args.per_case).write_text("".join(f"{line}\n" for line in per_case))
     groups = [g for g in (IN_SAMPLE, HELD_OUT) if g in scores["claimledger"]]
     for corpus in [*names, *groups, "all"]:
         print(f"== {corpus}")

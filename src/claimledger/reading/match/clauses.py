@@ -141,7 +141,7 @@ def clause_numbers(words: list[str], breaks: list[bool]) -> list[int]:
     return found
 
 
-_SWAP_REACH = 4
+_SWAP_REACH = 8
 """Two words trade places within this many words of each other; further apart, a sentence
 was restructured."""
 

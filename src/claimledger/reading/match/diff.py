@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from claimledger.reading.match.clauses import Lists, negation_moved_across_clauses, with_swaps
+from claimledger.reading.match.explain import explained, is_function
 from claimledger.reading.match.lexicon import (
     AGENCY,
     BOOLEANS,
@@ -43,21 +44,32 @@ from claimledger.reading.match.lexicon import (
     QUALIFIERS,
     QUANTIFIERS,
     STOPWORDS,
-    UNITS,
     are_opposites,
     expanded,
     lemma,
     negated,
     negates,
-    number_value,
 )
 from claimledger.reading.match.names import (
+    alias,
     bare,
     is_typo_of,
     name_qualifier,
     names_differ,
     noun_changed,
     role_name_changed,
+)
+from claimledger.reading.match.quantities import (
+    LIMIT_WORDS,
+    counts,
+    joined_terms,
+    limits,
+    numbers_differ,
+    numbers_swapped,
+    quantity,
+    split_last_word,
+    term_positions,
+    unbounded,
 )
 from claimledger.reading.match.span import (
     Opcode,
@@ -84,6 +96,7 @@ STRONG_KINDS = frozenset(
         "quantifier changed",
         "qualifier added",
         "qualifier removed",
+        "list changed",
         "guarantee term changed",
         "words swapped",
         "effect changed",
@@ -93,11 +106,12 @@ STRONG_KINDS = frozenset(
 )
 """The kinds of change whose evidence is strong enough to say the meaning changed: a
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
-quantifier or a scope narrowed or widened; a guarantee term swapped; two terms swapped
-in place; an effect, a direction or a degree (always, rarely) changed. Every other
-kind (a name, a noun, an item of a list, a default, content words put in or taken out
-that no rule explains) says only that the meaning may have changed: a rename, a clause
-rejoined with "and", or a word added to a name, is as often harmless as not."""
+quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
+taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
+or a degree (always, rarely) changed. Every other kind (a name, a noun, a default,
+content words put in, taken out or replaced that no harmless form explains) says only
+that the meaning may have changed: a rename, a synonym, a word added to a name, is as
+often harmless as not."""
 
 WORDING_CHANGED = "wording changed"
 """The kind of a change of content words that no rule explains and no harmless reading
@@ -131,6 +145,7 @@ def judge(quote: str, passage: str) -> Judgement:
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
+    end = split_last_word(quote_tokens, page_tokens, end)
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
     span_breaks = [True, *breaks[first + 1 : end], True]
@@ -156,7 +171,12 @@ def _as_command(judged: Judgement, tail: list[str]) -> Judgement:
     grown = WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED)
     changes = tuple(
         _as(c, "name changed")
-        if (c.op == "replace" and not c.kind and bare(c.quote) != bare(c.page)) or c == grown
+        if (
+            c.op == "replace"
+            and c.kind in (None, WORDING_CHANGED)
+            and bare(c.quote) != bare(c.page)
+        )
+        or c == grown
         else c
         for c in judged.changes
     )
@@ -188,9 +208,9 @@ def _judged(
         if op[0] != "equal"
     ]
     p_same = _typos_mended(opcodes, q_low, p_low)
+    moved = _moved_words(opcodes, q_low, p_low)
     span_kinds = _span_kinds(q_low, p_same)
     span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
-    moved = _moved_words(opcodes, q_low, p_low)
     lists = Lists(q_low, p_low, q_breaks, p_breaks)
     changes = [
         _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists) for op in opcodes
@@ -259,14 +279,12 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         name: Counter()
         for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default")
     }
-    classes["figure"] = _counts(words)
-    for word in words:
+    classes["figure"] = counts(words)
+    for index, word in enumerate(words):
         base = lemma(word)
         if word in NEGATIONS or negated(word):
             classes["negation"]["not"] += 1
-        value = number_value(word)
-        if value is not None or word in UNITS:
-            classes["number"][value or word] += 1
+        classes["number"].update(quantity(words, index))
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
         if word in QUANTIFIERS:
@@ -299,10 +317,28 @@ def _modal_ranks(words: list[str]) -> Counter[int]:
             ranks[3 if impossible else strength] += 1
         elif following == "to" and lemma(word) in HEDGES:
             ranks[HEDGE_STRENGTH] += 1
+        elif following == "to" and lemma(word) in _OBLIGING:
+            ranks[MODAL_STRENGTH["must"]] += 1  # "you have to configure": must
+        elif _permits(words, index):
+            ranks[MODAL_STRENGTH["may"]] += 1  # "X allows you to Y": you can Y
     return ranks or Counter({3: 1})
 
 
 _ABILITY_MODALS = frozenset({"can", "could"})
+_OBLIGING = frozenset({"have", "got"})
+"""Verbs that oblige before "to" ("you have to", "has to"), as "must" does."""
+_PERMITTING = frozenset({"allow", "enable", "permit", "let"})
+"""Verbs that give a possibility to someone ("allows developers to attach", "lets you
+set"): "you can" said the other way round."""
+_PERMIT_REACH = 3
+
+
+def _permits(words: list[str], index: int) -> bool:
+    """A verb of permission with its "to" close after it (or "let", which takes none)."""
+    base = lemma(words[index])
+    if base not in _PERMITTING:
+        return False
+    return base == "let" or "to" in words[index + 1 : index + 1 + _PERMIT_REACH]
 
 
 def _unstuttered(words: list[str]) -> list[str]:
@@ -314,21 +350,22 @@ def _unstuttered(words: list[str]) -> list[str]:
 def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
-    before = _class_counts(_unbounded(_unstuttered(q_low)))
-    after = _class_counts(_unbounded(_unstuttered(p_low)))
+    q_low, p_low = joined_terms(q_low), joined_terms(p_low)
+    before = _class_counts(unbounded(_unstuttered(q_low)))
+    after = _class_counts(unbounded(_unstuttered(p_low)))
     kinds: dict[str, str] = {}
     negations = (sum(before["negation"].values()), sum(after["negation"].values()))
     if negations[0] % 2 != negations[1] % 2:  # "not without" is no negation
         kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
-    if _numbers_differ(before, after):
+    if numbers_differ(before, after):
         kinds["number"] = "number changed"
-    elif _numbers_swapped(q_low, p_low):
+    elif numbers_swapped(q_low, p_low):
         kinds["number"] = "numbers swapped"
-    was, now = _modal_ranks(q_low), _modal_ranks(p_low)
-    if was != now:
-        weaker = sum(now.elements()) / sum(now.values()) < sum(was.elements()) / sum(was.values())
+    was, now = set(_modal_ranks(q_low)), set(_modal_ranks(p_low))
+    if was != now:  # a strength came or went; how often one recurs is style
+        weaker = sum(now) / len(now) < sum(was) / len(was)
         kinds["modal"] = "modal weakened" if weaker else "modal strengthened"
-    if _limits(q_low) != _limits(p_low):
+    if limits(q_low) != limits(p_low):
         kinds["limit"] = "limit changed"
     names = {"quantifier": "quantifier changed", "degree": "degree changed"}
     names |= {"term": "guarantee term changed", "default": "default changed"}
@@ -336,101 +373,6 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         if before[name] != after[name]:
             kinds[name] = kind
     return kinds
-
-
-_LIMIT_PHRASES = (
-    ("up", "to"),
-    ("at", "most"),
-    ("at", "least"),
-    ("no", "more", "than"),
-    ("no", "less", "than"),
-    ("more", "than"),
-    ("less", "than"),
-    ("fewer", "than"),
-    ("as", "many", "as"),
-    ("as", "much", "as"),
-)
-
-
-_LIMIT_WORDS = frozenset({"up", "most", "least", "more", "less", "fewer", "many", "much"})
-
-
-def _unbounded(words: list[str]) -> list[str]:
-    """The words without those of bound phrases ("at most"), which are judged as bounds."""
-    kept = list(words)
-    for phrase in _LIMIT_PHRASES:
-        width = len(phrase)
-        for index in range(len(words) - width + 1):
-            if tuple(words[index : index + width]) == phrase:
-                kept[index : index + width] = [""] * width
-    return [w for w in kept if w]
-
-
-def _limits(words: list[str]) -> Counter[tuple[str, ...]]:
-    """Bounds a span puts on a number ("up to 10 GB", "at most once")."""
-    found: Counter[tuple[str, ...]] = Counter()
-    for phrase in _LIMIT_PHRASES:
-        width = len(phrase)
-        for index in range(len(words) - width + 1):
-            if tuple(words[index : index + width]) == phrase:
-                found[phrase] += 1
-    return found
-
-
-def _numbers_differ(before: dict[str, Counter[str]], after: dict[str, Counter[str]]) -> bool:
-    """A number changed: different values on both sides, or a figure (not a number word,
-    which is often a pronoun, "one should", or points back, "either of the two") that came
-    or went."""
-    if before["number"] == after["number"]:
-        return False
-    if before["number"] and after["number"]:
-        return set(before["number"]) != set(after["number"])
-    return bool(before["figure"] or after["figure"])
-
-
-def _counts(words: list[str]) -> Counter[str]:
-    """The values that count something: figures ("3", "10h"), and number words before the
-    thing counted ("three guarantees"), unless they point back ("either of the two
-    pages") or stand for a person ("one should")."""
-    found: Counter[str] = Counter()
-    for index, word in enumerate(words):
-        value = number_value(word)
-        if value is None:
-            continue
-        before = words[index - 1] if index else ""
-        after = words[index + 1] if index + 1 < len(words) else ""
-        counting = after not in STOPWORDS and before not in _POINTING_BACK
-        if any(c.isdigit() for c in word) or counting:
-            found[value] += 1
-    return found
-
-
-_POINTING_BACK = frozenset({"the", "these", "those", "its", "their", "our", "your"})
-
-
-def _numbers_swapped(q_low: list[str], p_low: list[str]) -> bool:
-    """The same numbers in the same frame, in another order ("step 1 without step 2" ->
-    "step two without step one"): what each number counts changed. A clause that moved
-    with its number ("for 30 s, ... 128 objects" -> "128 objects ... for 30 s") moves its
-    frame too, and is no swap."""
-    was, now = _numbered(q_low), _numbered(p_low)
-    if len(was) < 2 or was == now:
-        return False
-    values = ([v for _, v in was], [v for _, v in now])
-    frames = ([f for f, _ in was], [f for f, _ in now])
-    return (
-        values[0] != values[1] and sorted(values[0]) == sorted(values[1]) and frames[0] == frames[1]
-    )
-
-
-def _numbered(words: list[str]) -> list[tuple[str, str]]:
-    """Each number of a span, in order, with the word before it (what it is a number of)."""
-    found = []
-    for index, word in enumerate(words):
-        value = number_value(word)
-        if value is not None:
-            found.append((lemma(words[index - 1]) if index else "", value))
-    return found
 
 
 def _moved_words(
@@ -460,7 +402,8 @@ def _change(
     lists: Lists,
 ) -> WordChange:
     tag, i1, i2, j1, j2 = op
-    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
+    low = (q_low, p_low)
+    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds) or _in_a_term(op, low, span_kinds)
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
@@ -473,24 +416,36 @@ def _change(
             kind = None  # the same letters: "orNone" -> "or None"
         elif _number_in_a_name_changed(old_words, new_words):
             kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
-        elif names_differ(old_words, new_words) or role_name_changed(
-            op, q_low, p_low, (old_words, new_words)
-        ):
+        elif role_name_changed(op, q_low, p_low, (old_words, new_words)):
+            kind = "name changed"
+        elif not _content_changed(op, (q_shown, p_shown), (q_low, p_low), moved):
+            kind = None  # every word a harmless form of one on the other side
+        elif names_differ(old_words, new_words):
             kind = "name changed"
         else:
             kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
     elif kind is None:
         kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
-    if (
-        kind is None
-        and tag != "replace"
-        and not only_moved
-        and _content_changed(op, q_low, p_low, moved)
-    ):
+    shown = (q_shown, p_shown)
+    if kind is None and not only_moved and _content_changed(op, shown, low, moved):
         kind = WORDING_CHANGED
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+def _in_a_term(
+    op: Opcode, low: tuple[list[str], list[str]], span_kinds: dict[str, str]
+) -> str | None:
+    """A word changed inside a guarantee written as words ("at least once" -> "at most
+    once"): the term changed, whichever of its words the diff names."""
+    _, i1, i2, j1, j2 = op
+    if "term" not in span_kinds:
+        return None
+    touched = term_positions(low[0]) & set(range(i1, i2)) or term_positions(low[1]) & set(
+        range(j1, j2)
+    )
+    return span_kinds["term"] if touched else None
 
 
 def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
@@ -507,52 +462,48 @@ def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
 
 
 def _content_changed(
-    op: Opcode, q_low: list[str], p_low: list[str], moved: tuple[set[int], set[int]]
+    op: Opcode,
+    shown: tuple[list[str], list[str]],
+    low: tuple[list[str], list[str]],
+    moved: tuple[set[int], set[int]],
 ) -> bool:
-    """Whether a change took or put content words that no harmless reading explains (a
-    word replaced by another is the rules' to judge: a synonym, a rename). A word is
-    explained when the other side holds it in another form (the same lemma, the
-    same number as digits or a word, the same letters with a hyphen or a space, a typo
-    mended), or holds it elsewhere in the span (it only moved)."""
+    """Whether a change took or put content words that no harmless form explains (see
+    `claimledger.reading.match.explain`): a word is explained when the other side holds it
+    in another form, or holds it elsewhere in the span (it only moved). Names are read
+    as written, so a constant's capitals are told from a setting's lower case."""
     _, i1, i2, j1, j2 = op
-    was = [q_low[i] for i in range(i1, i2) if i not in moved[0] and _is_content(q_low[i])]
-    now = [p_low[j] for j in range(j1, j2) if j not in moved[1] and _is_content(p_low[j])]
+    q_words, p_words = _as_written(shown[0], low[0]), _as_written(shown[1], low[1])
+    was = [q_words[i] for i in range(i1, i2) if i not in moved[0] and _is_content(low[0][i])]
+    now = [p_words[j] for j in range(j1, j2) if j not in moved[1] and _is_content(low[1][j])]
     if not was and not now:
         return False
-    if bare("".join(was)) == bare("".join(now)):
-        return False
-    return _unexplained(was, p_low) or _unexplained(now, q_low)
+    if alias(bare("".join(was))) == alias(bare("".join(now))):
+        return False  # the same letters, or another name of the same thing (`OS X` / `macOS`)
+    counterpart = (p_words[j1:j2], q_words[i1:i2])
+    return _unexplained(was, p_words, counterpart[0]) or _unexplained(now, q_words, counterpart[1])
 
 
-def _unexplained(words: list[str], other: list[str]) -> bool:
-    """Whether a word of `words` has no form of itself anywhere in `other`."""
-    keys = {_word_key(w) for w in other if _is_content(w)}
-    joined = bare("".join(other))
-    for word in words:
-        if _word_key(word) in keys or (len(bare(word)) > 3 and bare(word) in joined):
-            continue
-        if any(is_typo_of(word, w) for w in other):
-            continue
-        return True
-    return False
+def _as_written(shown: list[str], low: list[str]) -> list[str]:
+    """Each part as the page wrote it (a contraction's later parts as their words)."""
+    return [written or part for written, part in zip(shown, low, strict=True)]
 
 
-def _word_key(word: str) -> str:
-    """A word's identity across harmless forms: its number, else its lemma's letters."""
-    return number_value(word) or bare(lemma(word))
+def _unexplained(words: list[str], other: list[str], counterpart: list[str]) -> bool:
+    """Whether a word of `words` is no harmless form of a word of the other side."""
+    return not all(explained(word, other, counterpart) for word in words)
 
 
 def _is_content(word: str) -> bool:
-    return word not in STOPWORDS and any(ch.isalnum() for ch in word)
+    return not is_function(word)
 
 
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
-    words = _class_counts(was + now)
+    words = _class_counts(joined_terms(was) + joined_terms(now))
     for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default"):
         if name in span_kinds and words[name]:
             return span_kinds[name]
-    if "limit" in span_kinds and set(was + now) & _LIMIT_WORDS:
+    if "limit" in span_kinds and set(was + now) & LIMIT_WORDS:
         return span_kinds["limit"]
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
         return span_kinds["negation"]  # able / unable: the count of negations changed

@@ -59,11 +59,45 @@ NUMBER_WORDS = words(
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
     ninety hundred thousand million billion half double twice once"""
 )
-UNITS = words(
-    """ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week
-    weeks month months year years ns µs μs kb mb gb tb kib mib gib tib b byte bytes bit bits
-    % percent"""
+_UNIT_NAMES = """
+    second s sec secs second seconds
+    millisecond ms msec msecs millisecond milliseconds
+    microsecond µs μs microsecond microseconds
+    nanosecond ns nanosecond nanoseconds
+    minute min mins minute minutes
+    hour h hr hrs hour hours
+    day day days
+    week week weeks
+    month month months
+    year year years
+    byte b byte bytes
+    bit bit bits
+    kilobyte kb kbyte kbytes kilobyte kilobytes
+    kibibyte kib kibibyte kibibytes
+    megabyte mb mbyte mbytes megabyte megabytes
+    mebibyte mib mebibyte mebibytes
+    gigabyte gb gbyte gbytes gigabyte gigabytes
+    gibibyte gib gibibyte gibibytes
+    terabyte tb terabyte terabytes
+    tebibyte tib tebibyte tebibytes
+    percent % percent
+"""
+UNIT = {
+    spelling: line.split()[0]
+    for line in _UNIT_NAMES.strip().splitlines()
+    for spelling in line.split()[1:]
+}
+"""Units of time, size and share, each spelling to its unit: `s`, `sec` and `seconds` are
+one unit (a rewording); `s` and `ms`, or `KB` and `KiB`, are two (a changed number)."""
+UNITS = frozenset(UNIT)
+GUARANTEE_PHRASES = (
+    ("at", "least", "once"),
+    ("at", "most", "once"),
+    ("exactly", "once"),
+    ("effectively", "once"),
 )
+"""Delivery guarantees written as words ("at least once"): each one term, as its
+hyphenated spelling is."""
 QUANTIFIERS = {
     **dict.fromkeys(("all", "every", "each", "whole", "entire"), "universal"),
     **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),
@@ -89,7 +123,8 @@ CONSISTENCY = words(
     """strongly strong eventually eventual consistent consistency inconsistent atomic
     atomically atomicity serializable linearizable at-least-once at-most-once exactly-once
     durable durably durability idempotent idempotency guaranteed guarantee guarantees ordered
-    ordering unordered synchronous synchronously asynchronous asynchronously transactional"""
+    ordering unordered synchronous synchronously asynchronous asynchronously transactional
+    effectively-once"""
 )
 BOOLEANS = words("true false enabled disabled")
 DEFAULT_MARKERS = words("default defaults defaulted")
@@ -264,6 +299,23 @@ _NUMBER_VALUES = {
     )
     if value
 }
+
+
+ORDINAL_WORDS = words(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+)
+
+
+_FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)([a-zµμ%]{1,3})")
+
+
+def figure_and_unit(token: str) -> tuple[str, str] | None:
+    """A figure written with its unit (`10h`, `4MB`, `30s`) as its number and its unit
+    (`10`, `hour`), so that "10h" and "10 hours" are one quantity."""
+    found = _FIGURE_WITH_UNIT.fullmatch(token.lower())
+    if found is None or found[2] not in UNIT:
+        return None
+    return found[1], UNIT[found[2]]
 
 
 def number_value(token: str) -> str | None:

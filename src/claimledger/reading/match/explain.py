@@ -1,0 +1,103 @@
+"""Harmless forms: whether a word that one side of a rewording has and the other lacks is
+explained by a form of a word the other side holds.
+
+Pure. A drifted quote is plainly harmless only when every word it changed is explained:
+a function word, an inflection or a derived form of the same stem (`persist` /
+`persistent`, `certs` / `certificates`), a number written as a word, the same letters
+with a hyphen or a space, a misspelling mended, a name respelled, or a Latin
+abbreviation written out (`i.e.` / `that is`). A content word that none of these
+explains may change the meaning; the diff says so with the words on both sides.
+"""
+
+from __future__ import annotations
+
+from claimledger.reading.match.lexicon import (
+    STOPWORDS,
+    UNIT,
+    figure_and_unit,
+    is_name,
+    lemma,
+    negates,
+    number_value,
+    words,
+)
+from claimledger.reading.match.names import bare, is_typo_of, renamed
+
+FUNCTION_WORDS = STOPWORDS | words(
+    """since though although whereas whilst like unlike versus vs via viz cf etc i.e e.g ie
+    eg wrt namely instead therefore hence also just really simply actually"""
+)
+"""Words that carry grammar, not a claim: the locator's stopwords, and the conjunctions,
+connectives and abbreviations a rewording trades for one another (`because` / `since`,
+`i.e.` / `that is`). The words of the classes that carry a guarantee (negations, modals,
+quantifiers, numbers) are judged by their own rules before this list is read."""
+
+_STEM = 4
+"""Two words that begin with the same this many letters, covering all but the last two
+letters of the shorter, are one stem: an inflection or a derived form (`mean` / `meaning`,
+`persist` / `persistent`), or an abbreviation of the longer (`cert` / `certificate`)."""
+
+
+def is_function(word: str) -> bool:
+    """A word of grammar (see FUNCTION_WORDS), a contraction's `'s` read off first."""
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    return low in FUNCTION_WORDS or not any(ch.isalnum() for ch in low)
+
+
+def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
+    """Whether `word` is a harmless form of a word of the other side: the same number,
+    lemma or letters anywhere in `other` (it may have moved), or a derived form, a
+    spelling or a name respelled among the words put in its place (`counterpart`)."""
+    if _same_quantity(word, other):
+        return True
+    key = bare(lemma(word))
+    if len(bare(word)) > 3 and bare(word) in bare("".join(other)):
+        return True  # the same letters, spaced or hyphenated: `keypairs` / `key pairs`
+    if any(key == bare(lemma(w)) for w in other if not is_function(w)):
+        return True
+    for candidate in counterpart:
+        if is_function(candidate):
+            continue
+        if same_stem(word, candidate) or is_typo_of(word, candidate):
+            return True
+        if negates(word, candidate):
+            return True  # `unusual` for `not usual`: polarity is the negation rule's to judge
+        if (is_name(word) or is_name(candidate)) and renamed(word, candidate):
+            return True
+    return False
+
+
+def _same_quantity(word: str, other: list[str]) -> bool:
+    """The same number (`2` / `two`), the same unit (`s` / `seconds`), or a figure with its
+    unit written apart (`10h` / `10 hours`)."""
+    values = {number_value(w) for w in other} - {None}
+    units = {UNIT[w.lower()] for w in other if w.lower() in UNIT}
+    split = figure_and_unit(word)
+    if split is not None:
+        return split[0] in values and split[1] in units
+    if word.lower() in UNIT:
+        return UNIT[word.lower()] in units | {u for w in other if (u := _unit_of(w))}
+    value = number_value(word)
+    return value is not None and (
+        value in values or any((figure_and_unit(w) or ("", ""))[0] == value for w in other)
+    )
+
+
+def _unit_of(word: str) -> str | None:
+    split = figure_and_unit(word)
+    return split[1] if split else None
+
+
+def same_stem(a: str, b: str) -> bool:
+    """One stem in two forms (see _STEM); a word never shares a stem with its negation
+    (`able` / `unable` differ at the first letter)."""
+    a, b = bare(a), bare(b)
+    if not (a.isalpha() and b.isalpha()):
+        return False
+    shorter = min(len(a), len(b))
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(_STEM, shorter - 2)

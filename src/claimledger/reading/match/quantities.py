@@ -1,0 +1,211 @@
+"""Quantities: numbers and their units, bounds on them, and the delivery guarantees
+written as words, as a rewording is judged on them.
+
+Pure. `10h` and `10 hours` are one quantity, `10 s` and `10 ms` two; "at least once" is
+the term `at-least-once`, not a bound; "it first checks" orders steps and numbers
+nothing, where "the first compaction" numbers one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from claimledger.reading.match.lexicon import (
+    GUARANTEE_PHRASES,
+    ORDINAL_WORDS,
+    STOPWORDS,
+    UNIT,
+    figure_and_unit,
+    lemma,
+    number_value,
+)
+from claimledger.reading.match.names import bare
+
+_SPLIT_INTO = 3
+"""A word written as at most this many (`at-least-once` / `at least once`)."""
+
+
+def split_last_word(quote: list[str], page: list[str], end: int) -> int:
+    """The span's end past the words the quote's last word was split into (`at-least-once`
+    as `at least once`, `10s` as `10 seconds`), which belong to the span, not to a
+    sentence that goes on."""
+    if not quote or not end:
+        return end
+    last = quote[-1]
+    for extra in range(1, _SPLIT_INTO):
+        words = page[end - 1 : end + extra]
+        if len(words) < extra + 1:
+            break
+        split = figure_and_unit(last)
+        if bare("".join(words)) == bare(last) or (split and split == _written_apart(words)):
+            return end + extra
+    return end
+
+
+def _written_apart(words: list[str]) -> tuple[str, str] | None:
+    """A figure and its unit as two words (`10 seconds`), as `figure_and_unit` gives them."""
+    if len(words) != 2 or words[1].lower() not in UNIT:
+        return None
+    value = number_value(words[0])
+    return (value, UNIT[words[1].lower()]) if value is not None else None
+
+
+def quantity(words: list[str], index: int) -> list[str]:
+    """The number and the unit a word gives (`10h`: 10 and hour; `seconds`: second; `3`:
+    3). A unit's abbreviation counts only after a figure: "-h" is a flag, "a b" a list."""
+    word = words[index]
+    split = figure_and_unit(word)
+    if split is not None:
+        return list(split)
+    if sequencing(words, index):
+        return []
+    value = number_value(word)
+    if value is not None:
+        return [value]
+    if word not in UNIT:
+        return []
+    spelt_out = len(word) > _UNIT_ABBREVIATION
+    after_figure = index > 0 and any(ch.isdigit() for ch in words[index - 1])
+    return [UNIT[word]] if spelt_out or after_figure else []
+
+
+_UNIT_ABBREVIATION = 3
+"""A unit written in at most this many letters (`ms`, `GiB`) is an abbreviation."""
+
+
+def term_positions(words: list[str]) -> set[int]:
+    """The positions of the words of each delivery guarantee written as words."""
+    found: set[int] = set()
+    for phrase in GUARANTEE_PHRASES:
+        for index in range(len(words) - len(phrase) + 1):
+            if tuple(words[index : index + len(phrase)]) == phrase:
+                found.update(range(index, index + len(phrase)))
+    return found
+
+
+def joined_terms(words: list[str]) -> list[str]:
+    """The words with each delivery guarantee written as words ("at least once") as its
+    one hyphenated term, so that both spellings are one term and neither is a bound."""
+    joined: list[str] = []
+    index = 0
+    while index < len(words):
+        phrase = next(
+            (p for p in GUARANTEE_PHRASES if tuple(words[index : index + len(p)]) == p), None
+        )
+        if phrase is None:
+            joined.append(words[index])
+            index += 1
+        else:
+            joined.append("-".join(phrase))
+            index += len(phrase)
+    return joined
+
+
+_COUNTED_AFTER = frozenset(
+    {"the", "a", "an", "its", "their", "our", "your", "his", "her", "each", "every", "this"}
+    | {"that", "and", "or", "nor"}
+)
+
+
+def sequencing(words: list[str], index: int) -> bool:
+    """An ordinal that orders steps rather than numbering a thing ("it first checks",
+    "First, stop the server"): no determiner or list before it, as "the first
+    compaction" and "the first and second form" have."""
+    if words[index] not in ORDINAL_WORDS:
+        return False
+    return not index or words[index - 1] not in _COUNTED_AFTER
+
+
+_LIMIT_PHRASES = (
+    ("up", "to"),
+    ("at", "most"),
+    ("at", "least"),
+    ("no", "more", "than"),
+    ("no", "less", "than"),
+    ("more", "than"),
+    ("less", "than"),
+    ("fewer", "than"),
+    ("as", "many", "as"),
+    ("as", "much", "as"),
+)
+
+
+LIMIT_WORDS = frozenset({"up", "most", "least", "more", "less", "fewer", "many", "much"})
+
+
+def unbounded(words: list[str]) -> list[str]:
+    """The words without those of bound phrases ("at most"), which are judged as bounds."""
+    kept = list(words)
+    for phrase in _LIMIT_PHRASES:
+        width = len(phrase)
+        for index in range(len(words) - width + 1):
+            if tuple(words[index : index + width]) == phrase:
+                kept[index : index + width] = [""] * width
+    return [w for w in kept if w]
+
+
+def limits(words: list[str]) -> Counter[tuple[str, ...]]:
+    """Bounds a span puts on a number ("up to 10 GB", "at most once")."""
+    found: Counter[tuple[str, ...]] = Counter()
+    for phrase in _LIMIT_PHRASES:
+        width = len(phrase)
+        for index in range(len(words) - width + 1):
+            if tuple(words[index : index + width]) == phrase:
+                found[phrase] += 1
+    return found
+
+
+def numbers_differ(before: dict[str, Counter[str]], after: dict[str, Counter[str]]) -> bool:
+    """A number changed: different values on both sides, or a figure (not a number word,
+    which is often a pronoun, "one should", or points back, "either of the two") that came
+    or went."""
+    if before["number"] == after["number"]:
+        return False
+    if before["number"] and after["number"]:
+        return set(before["number"]) != set(after["number"])
+    return bool(before["figure"] or after["figure"])
+
+
+def counts(words: list[str]) -> Counter[str]:
+    """The values that count something: figures ("3", "10h"), and number words before the
+    thing counted ("three guarantees"), unless they point back ("either of the two
+    pages") or stand for a person ("one should")."""
+    found: Counter[str] = Counter()
+    for index, word in enumerate(words):
+        value = number_value(word)
+        if value is None or sequencing(words, index):
+            continue
+        before = words[index - 1] if index else ""
+        after = words[index + 1] if index + 1 < len(words) else ""
+        counting = after not in STOPWORDS and before not in _POINTING_BACK
+        if any(c.isdigit() for c in word) or counting:
+            found[value] += 1
+    return found
+
+
+_POINTING_BACK = frozenset({"the", "these", "those", "its", "their", "our", "your"})
+
+
+def numbers_swapped(q_low: list[str], p_low: list[str]) -> bool:
+    """The same numbers in the same frame, in another order ("step 1 without step 2" ->
+    "step two without step one"): what each number counts changed. A clause that moved
+    with its number ("for 30 s, ... 128 objects" -> "128 objects ... for 30 s") moves its
+    frame too, and is no swap."""
+    was, now = _numbered(q_low), _numbered(p_low)
+    if len(was) < 2 or was == now:
+        return False
+    values = ([v for _, v in was], [v for _, v in now])
+    frames = ([f for f, _ in was], [f for f, _ in now])
+    return (
+        values[0] != values[1] and sorted(values[0]) == sorted(values[1]) and frames[0] == frames[1]
+    )
+
+
+def _numbered(words: list[str]) -> list[tuple[str, str]]:
+    """Each number of a span, in order, with the word before it (what it is a number of)."""
+    found = []
+    for index, word in enumerate(words):
+        value = number_value(word)
+        if value is not None:
+            found.append((lemma(words[index - 1]) if index else "", value))
+    return found

@@ -1,0 +1,346 @@
+"""The two levels of a meaning flag, rule by rule, on constructed sentences.
+
+`meaning_changed` (shown MEANING CHANGED, refused by `accept --all-drifted`) only on strong
+evidence: a number or unit, a negation, a modal across the must/should/may line, a
+quantifier or a scope, a guarantee term, two terms swapped in place. Any other content
+word changed that no harmless form explains is `meaning_uncertain`; a rewording every
+changed word of which is explained (grammar, inflection, hyphenation, abbreviation, a
+number as a word, a split sentence) is neither.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.reading.match import judge, locate, normalize, prepare
+from claimledger.reading.match.diff import Judgement
+from claimledger.reading.match.explain import explained, same_stem
+from claimledger.records import changed_words_said
+from cli_runner import Cli
+from evidence_site import page
+from webserver import PageServer
+
+
+def judged(quote: str, passage: str) -> Judgement:
+    return judge(normalize(quote), normalize(passage, markup=False))
+
+
+def level(quote: str, passage: str) -> str:
+    found = judged(quote, passage)
+    if found.meaning_changed:
+        return "changed"
+    return "uncertain" if found.meaning_uncertain else "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "The lock is released after 30 seconds.",
+            "The lock is released after 30 minutes.",
+            "number changed",
+            id="unit-of-time-changed",
+        ),
+        pytest.param(
+            "The timeout is 10s.", "The timeout is 10 minutes.", "number changed", id="unit-glued"
+        ),
+        pytest.param(
+            "The default limit is 64 KiB.",
+            "The default limit is 64 KB.",
+            "number changed",
+            id="binary-unit-for-decimal",
+        ),
+        pytest.param(
+            "Writes are never lost.", "Writes are lost.", "negation removed", id="negation-removed"
+        ),
+        pytest.param(
+            "The leader retries the write.",
+            "The leader does not retry the write.",
+            "negation added",
+            id="negation-added",
+        ),
+        pytest.param(
+            "Writes must be acknowledged by a quorum.",
+            "Writes should be acknowledged by a quorum.",
+            "modal weakened",
+            id="must-to-should",
+        ),
+        pytest.param(
+            "Clients may cache the token.",
+            "Clients must cache the token.",
+            "modal strengthened",
+            id="may-to-must",
+        ),
+        pytest.param(
+            "Every node keeps a copy.",
+            "Some nodes keep a copy.",
+            "quantifier changed",
+            id="quantifier-narrowed",
+        ),
+        pytest.param(
+            "Writes are durable.",
+            "Writes are durable only when fsync is enabled.",
+            "qualifier added",
+            id="scope-narrowed-by-a-two-word-qualifier",
+        ),
+        pytest.param(
+            "All keys except leases are replicated.",
+            "All keys are replicated.",
+            "qualifier removed",
+            id="scope-widened",
+        ),
+        pytest.param(
+            "Each message gets exactly-once delivery semantics within a region.",
+            "Each message gets delivery semantics within a region.",
+            "guarantee term changed",
+            id="term-dropped-from-a-guarantee",
+        ),
+        pytest.param(
+            "Messages are delivered at least once.",
+            "Messages are delivered exactly once.",
+            "guarantee term changed",
+            id="guarantee-in-words-swapped",
+        ),
+        pytest.param(
+            "Replication is synchronous.",
+            "Replication is asynchronous.",
+            "guarantee term changed",
+            id="synchronous-asynchronous",
+        ),
+        pytest.param(
+            "The leader forwards every write to the follower.",
+            "The follower forwards every write to the leader.",
+            "words swapped",
+            id="two-nouns-swapped",
+        ),
+        pytest.param(
+            "The client sends the request to the server before the timeout.",
+            "The server sends the request to the client before the timeout.",
+            "words swapped",
+            id="two-nouns-swapped-further-apart",
+        ),
+        pytest.param(
+            "It supports gzip, zstd and brotli compression.",
+            "It supports gzip and brotli compression.",
+            "list changed",
+            id="item-dropped-from-a-list",
+        ),
+    ],
+)
+def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind: str) -> None:
+    found = judged(quote, passage)
+    assert kind in found.kinds, found.kinds
+    assert found.meaning_changed and not found.meaning_uncertain
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The cluster tolerates crash faults of a minority of its nodes.",
+            "The cluster tolerates faults of a minority of its nodes.",
+            id="adjective-dropped-from-a-fault-model",
+        ),
+        pytest.param(
+            "By default all plugin commands are blocked.",
+            "By default all potentially dangerous plugin commands are blocked.",
+            id="two-word-modifier-put-before-a-noun",
+        ),
+        pytest.param(
+            "Requests are handled by that instance.",
+            "Requests are processed by that instance.",
+            id="a-verb-for-another",
+        ),
+        pytest.param(
+            "You can use the Tx.Copy() function to write a consistent view.",
+            "You can use the Tx.WriteTo() function to write a consistent view.",
+            id="a-name-for-another",
+        ),
+        pytest.param(
+            "Writes are acknowledged once they are persisted.",
+            "Writes are acknowledged once they are persisted on the leader.",
+            id="a-phrase-put-after",
+        ),
+    ],
+)
+def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage: str) -> None:
+    """A content word put in, taken out or replaced that no harmless form explains: never
+    silently harmless, never shouted. A modifier before a noun narrows a claim as often
+    as it only elaborates one, so it is not strong evidence."""
+    assert level(quote, passage) == "uncertain"
+
+
+def test_may_have_changed_names_the_words_on_both_sides() -> None:
+    found = judged(
+        "Requests are handled by that instance.", "Requests are processed by that instance."
+    )
+    assert changed_words_said(found.changes) == "wording changed: handled -> processed"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "It doesn't retry the write.", "It does not retry the write.", id="contraction"
+        ),
+        pytest.param(
+            "It is a rate-limited client.", "It is a rate limited client.", id="hyphen-to-space"
+        ),
+        pytest.param("Use the config file.", "Use the configuration file.", id="abbreviation"),
+        pytest.param(
+            "Data goes to three nodes, i.e. a majority.",
+            "Data goes to three nodes, that is, a majority.",
+            id="latin-abbreviation-written-out",
+        ),
+        pytest.param(
+            "The default timeout is five seconds.",
+            "The default timeout is 5 seconds.",
+            id="number-as-a-word",
+        ),
+        pytest.param("The timeout is 10s.", "The timeout is 10 seconds.", id="unit-written-out"),
+        pytest.param("The timeout is 10 s.", "The timeout is 10 sec.", id="unit-abbreviated"),
+        pytest.param(
+            "Messages are delivered at-least-once.",
+            "Messages are delivered at least once.",
+            id="guarantee-hyphenated-or-not",
+        ),
+        pytest.param(
+            "The server restarts, then it reloads the file.",
+            "The server restarts. Then it reloads the file.",
+            id="sentence-split",
+        ),
+        pytest.param("The primary handles writes.", "The Primary handles writes.", id="casing"),
+        pytest.param(
+            "The data is persisted to disk.",
+            "The data persists to disk.",
+            id="inflection-and-derivation",
+        ),
+        pytest.param(
+            "Since the lock is held, the write waits.",
+            "Because the lock is held, the write waits.",
+            id="conjunction-for-another",
+        ),
+        pytest.param(
+            "Writes must be flushed.", "Writes shall be flushed.", id="modal-of-the-same-strength"
+        ),
+        pytest.param(
+            "You have to restart the node.",
+            "You must restart the node.",
+            id="have-to-is-must",
+        ),
+        pytest.param(
+            "The server first checks the token.",
+            "First, the server checks the token.",
+            id="sequencing-ordinal-moved",
+        ),
+        pytest.param(
+            "A retry is not unusual here.", "A retry is usual here.", id="double-negation"
+        ),
+    ],
+)
+def test_explained_changes_are_plainly_harmless(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_an_ordinal_that_orders_steps_is_no_number() -> None:
+    """ "it first checks" orders steps; "the first compaction" numbers one."""
+    assert (
+        "number changed"
+        not in judged("The server first checks the token.", "The server checks the token.").kinds
+    )
+    assert (
+        "number changed"
+        in judged("It waits for the first compaction.", "It waits for the second compaction.").kinds
+    )
+
+
+def test_a_verb_of_permission_binds_as_can() -> None:
+    """ "allows clients to set" says what "clients can set" says: no modal changed (the verb
+    taken out is still a content word, so the recast may have changed the meaning)."""
+    assert (
+        "modal strengthened"
+        not in judged(
+            "The API allows clients to set a deadline.", "Clients can set a deadline with the API."
+        ).kinds
+    )
+
+
+def test_a_repeated_modal_is_no_change_of_strength() -> None:
+    """One "can" more in a recast sentence binds no more than one "can" did."""
+    assert level(
+        "To limit which application can publish, Dapr provides topic scoping.",
+        "You can limit which application can publish with Dapr topic scoping.",
+    ) in {"harmless", "uncertain"}
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "counterpart", "expected"),
+    [
+        ("certs", ["root", "certificates"], ["certificates"], True),
+        ("persisted", ["data", "persists"], ["persists"], True),
+        ("10s", ["10", "seconds"], ["10", "seconds"], True),
+        ("two", ["2", "replicas"], ["2"], True),
+        ("git-checkout", ["use", "git", "git-restore"], ["git-restore"], False),
+        ("thread", ["async", "task"], ["async", "task"], False),
+    ],
+)
+def test_a_harmless_form_of_a_word(
+    word: str, other: list[str], counterpart: list[str], expected: bool
+) -> None:
+    assert explained(word, other, counterpart) is expected
+
+
+def test_a_stem_is_never_shared_with_a_negation_or_a_different_word() -> None:
+    assert same_stem("persist", "persistent")
+    assert not same_stem("synchronous", "asynchronous")
+    assert not same_stem("read", "thread")
+
+
+def test_a_located_swap_says_the_meaning_changed() -> None:
+    quote = "The leader forwards every write to the follower."
+    found = locate(quote, prepare("<p>The follower forwards every write to the leader.</p>"))
+    assert found.status == "drifted"
+    assert found.meaning_changed and "words swapped" in found.change_kinds
+
+
+LEADER = "The leader forwards every write to the follower."
+SWAPPED = "The follower forwards every write to the leader."
+
+
+def test_accept_all_drifted_refuses_a_swap_that_reverses_the_claim(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/replication", page("Replication.", LEADER))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        f"""\
+ledger: 1
+title: A store
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  docs: {{url: "{page_server.url("/replication")}", title: Replication, kind: docs, \
+publisher: vendor}}
+claims:
+  - id: leader-forwards
+    section: s
+    title: The leader forwards writes
+    kind: guarantee
+    statement: Writes go from the leader to the follower.
+    quotes:
+      - text: "{LEADER}"
+        sources: [docs]
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+""",
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    page_server.set_page("/replication", page("Replication.", SWAPPED))
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    refused = cli("accept", "--all-drifted", code=1)
+    assert "changed its meaning" in refused.stderr
+    assert LEADER in ledger.read_text(encoding="utf-8")
