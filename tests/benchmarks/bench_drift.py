@@ -63,6 +63,7 @@ class Verdict:
     current: str | None
     meaning_changed: bool
     meaning_uncertain: bool = False
+    runner_up: str | None = None  # a close call: the other passage shown
 
 
 DESIGNED_ON = frozenset(
@@ -94,7 +95,10 @@ def claimledger_matcher(
             context = locate(case.quote, old).context
         new = prepare(page_text(case.corpus, case.page, "new"), kind=kind)
         found = locate(case.quote, new, context=context, thresholds=thresholds, previous=old)
-        return Verdict(found.status, found.current, found.meaning_changed, found.meaning_uncertain)
+        runner_up = found.closest if found.status == "drifted" else None
+        return Verdict(
+            found.status, found.current, found.meaning_changed, found.meaning_uncertain, runner_up
+        )
 
     return run
 
@@ -172,6 +176,9 @@ class Score:
     stable_drift: int = 0
     sure: int = 0
     sure_right: int = 0
+    close_calls: int = 0
+    close_chosen_right: int = 0
+    close_other_right: int = 0
 
     def add(self, case: Case, verdict: Verdict) -> bool:
         self.cases += 1
@@ -204,10 +211,20 @@ class Score:
         if case.label == "verified":
             self.stable += 1
             self.stable_drift += verdict.status != "verified"
-        if verdict.status != "ambiguous" and not uncertain:  # a verdict the tool is sure of
+        if verdict.runner_up is not None:
+            self._add_close_call(case, verdict)
+        elif verdict.status != "ambiguous" and not uncertain:  # a verdict the tool is sure of
             self.sure += 1
             self.sure_right += correct
         return correct
+
+    def _add_close_call(self, case: Case, verdict: Verdict) -> None:
+        """A drifted verdict shown with its runner-up: which of the two was the successor."""
+        kind = load(case.corpus).pages[case.page].kind
+        self.close_calls += 1
+        if case.label == "drifted":
+            self.close_chosen_right += _same_text(verdict.current, case.current, kind)
+            self.close_other_right += _same_text(verdict.runner_up, case.current, kind)
 
 
 def _same_text(found: str | None, expected: str | None, kind: TextKind) -> bool:
@@ -230,6 +247,10 @@ def print_score(name: str, score: Score) -> None:
     print(f"    rewordings unflagged     {_pct(score.same_unflagged, score.same)}")
     print(f"      nor uncertain          {_pct(score.same_plain, score.same)}")
     print(f"    sure verdicts right      {_pct(score.sure_right, score.sure)}")
+    print(
+        f"    close calls shown        {score.close_calls}: the chosen passage right "
+        f"{score.close_chosen_right}, the runner-up right {score.close_other_right}"
+    )
     print(f"    drifted/missing verified {score.false_verified}")
     print(f"    false drift, stable      {score.stable_drift} of {score.stable}")
 

@@ -383,6 +383,8 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
         lines.append(f"meaning changed: {said}")
     elif payload["meaning_uncertain"]:
         lines.append(f"meaning may have changed: {said}")
+    if payload["current"] and payload["closest"]:
+        lines.append(f"a close call: the page also says, almost as alike: {payload['closest']}")
     if payload["occurrences"] > 1:
         lines.append(f"occurs {payload['occurrences']} times on the page")
     return lines

@@ -218,6 +218,9 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
             text.append(page, style="green")
         if meaningful and change.kind:
             text.append(f"  ({change.kind})", style="red")
+    if check.current and check.closest:
+        text.append("\n  a close call: the page also says, almost as alike: ", style="yellow")
+        text.append(check.closest)
     return text
 
 

@@ -455,7 +455,7 @@ def _source_check(
         changes=tuple(word_change(c) for c in check.changed_words) if drifted else (),
         moved_to=safe_url(moved_to),
         change_kinds=check.change_kinds if drifted else (),
-        closest=check.closest if status == "missing" else None,
+        closest=check.closest if status in ("missing", "drifted") else None,
         closest_kinds=check.closest_kinds if status == "missing" else (),
         moved_within=check.moved_within,
         meaning_uncertain=drifted and meaning_uncertain(check),

@@ -336,6 +336,8 @@ def _details(result: RefreshResult, item: Verdict) -> str:
     ]
     if check.current and check.status != "verified":
         lines.append(f"page now says: {check.current}")
+        if check.closest:
+            lines.append(f"a close call, the page also says: {check.closest}")
     elif check.closest:
         lines.append(f"closest passage left: {check.closest}")
     for change in check.changed_words:

@@ -85,7 +85,9 @@ class Match:
     a drifted one, ``None`` when missing. ``change_kinds`` names the meaning changes of
     a drifted quote. A missing quote may carry the ``closest`` passage still on the
     page, and ``closest_kinds``: how it differs in meaning (empty: it does not
-    contradict the quote, it only says less or other things).
+    contradict the quote, it only says less or other things). A drifted quote carries a
+    ``closest`` passage when the choice was a close call: the runner-up, almost as like
+    the quote as ``current`` (see `CLOSE_CALL`).
     """
 
     status: CheckStatus
@@ -626,14 +628,19 @@ def decide(
 
     `placed`: whether the quote's earlier place was known (a recorded neighbourhood).
     """
-    away = thresholds.elsewhere if placed else thresholds.unplaced
-    passing = [c for c in found if c.score >= (thresholds.at_place if c.at_place else away)]
+    passing = _passing(found, thresholds, placed=placed)
     if passing:
         return max(passing, key=lambda c: _rank(c, quote, prepared, thresholds)), None
     nearest = max(found, key=lambda c: c.score, default=None)
     if nearest is not None and nearest.score >= thresholds.closest:
         return None, nearest
     return None, None
+
+
+def _passing(found: list[Candidate], thresholds: Thresholds, *, placed: bool) -> list[Candidate]:
+    """The passages alike enough to be the quote reworded, where they stand."""
+    away = thresholds.elsewhere if placed else thresholds.unplaced
+    return [c for c in found if c.score >= (thresholds.at_place if c.at_place else away)]
 
 
 def _closest(
@@ -653,8 +660,44 @@ def _closest(
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
     if successor is not None:
         twins = _twins(successor, found, prepared)
-        return _drifted(successor, prepared, twins=twins, ambiguous=twins > 1 and not placed)
+        if twins > 1 and not placed:
+            return _drifted(successor, prepared, twins=twins, ambiguous=True)
+        other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
+        return _drifted(successor, prepared, twins=twins, runner_up=other)
     return _missing(nearest, prepared)
+
+
+CLOSE_CALL = 0.05
+"""How near in rank another passage may come to the one chosen for the choice to be a close
+call, shown with both. Chosen on the corpora the matcher was written on (at 0.05 it names
+7 of their 51 wrong successors and 3 right ones); `bench_drift.py` reports it held out."""
+
+
+def _runner_up(
+    chosen: Candidate,
+    found: list[Candidate],
+    quote: QuoteWords,
+    prepared: PreparedText,
+    thresholds: Thresholds,
+    *,
+    placed: bool,
+) -> Candidate | None:
+    """Another passage, elsewhere and in other words, that ranks within `CLOSE_CALL` of the
+    chosen one: the page holds two readings of the quote and the choice between them is
+    a close call, which the reader should see rather than one confident answer."""
+    ranked = sorted(
+        _passing(found, thresholds, placed=placed),
+        key=lambda c: _rank(c, quote, prepared, thresholds),
+        reverse=True,
+    )
+    best = _rank(chosen, quote, prepared, thresholds)[0]
+    words = prepared.unit_text(chosen.first, chosen.last)
+    for other in ranked:
+        apart = other.last < chosen.first or other.first > chosen.last
+        if apart and prepared.unit_text(other.first, other.last) != words:
+            close = best - _rank(other, quote, prepared, thresholds)[0] < CLOSE_CALL
+            return other if close else None
+    return None
 
 
 def _twins(chosen: Candidate, found: list[Candidate], prepared: PreparedText) -> int:
@@ -664,13 +707,22 @@ def _twins(chosen: Candidate, found: list[Candidate], prepared: PreparedText) ->
 
 
 def _drifted(
-    candidate: Candidate, prepared: PreparedText, *, twins: int = 1, ambiguous: bool = False
+    candidate: Candidate,
+    prepared: PreparedText,
+    *,
+    twins: int = 1,
+    ambiguous: bool = False,
+    runner_up: Candidate | None = None,
 ) -> Match:
     """The quote reworded: whole sentences and the judged changes. When the same reworded
     passage stands in several places and nothing recorded tells which is the quote's, it
-    is `ambiguous` (the first is shown)."""
+    is `ambiguous` (the first is shown); on a close call the runner-up is `closest`."""
     start, end = candidate.original_span(prepared)
     judged = candidate.judgement(prepared)
+    other = None
+    if runner_up is not None:
+        other_start, other_end = runner_up.original_span(prepared)
+        other = prepared.text[other_start:other_end]
     return Match(
         "ambiguous" if ambiguous else "drifted",
         None,
@@ -683,4 +735,5 @@ def _drifted(
         start,
         end,
         change_kinds=judged.kinds,
+        closest=other,
     )

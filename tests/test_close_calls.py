@@ -1,0 +1,76 @@
+"""A close call said as one: when two passages of a page are almost equally like a reworded
+quote, the verdict shows both (the one chosen and the runner-up) in `verify`, `diff`, the
+report and the JSON, instead of one confident answer that is as likely wrong as right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claimledger.reading.match import locate
+from cli_runner import Cli, claimledger
+from webserver import PageServer
+
+QUOTE = "Messages are kept for seven days on the standard plan before they are deleted."
+STANDARD = "Messages are kept for seven days on the standard plan before deletion."
+PREMIUM = "Messages are kept for seven days on the premium plan before they are deleted."
+CLEAR = "Messages are kept for seven days on the standard plan until they are deleted."
+BASIC = "Messages are kept for seven days on the basic plan before they are deleted."
+
+
+def page(*paragraphs: str) -> str:
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return f"<html><body><main><h1>Retention</h1>{body}</main></body></html>"
+
+
+def test_two_passages_almost_as_alike_are_both_shown() -> None:
+    found = locate(QUOTE, f"Retention\n\n{STANDARD}\n\n{PREMIUM}\n")
+    assert found.status == "drifted"
+    assert {found.current, found.closest} == {STANDARD, PREMIUM}
+
+
+def test_a_clear_winner_is_shown_alone() -> None:
+    found = locate(QUOTE, f"Retention\n\n{BASIC}\n\n{CLEAR}\n")
+    assert (found.status, found.current, found.closest) == ("drifted", CLEAR, None)
+
+
+def test_verify_says_the_close_call_and_its_json_names_the_runner_up(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page("/retention", page(STANDARD, PREMIUM))
+    url = page_server.url("/retention")
+
+    said = claimledger("verify", "--allow-private", url, QUOTE, code=1).stdout
+    payload = json.loads(
+        claimledger("verify", "--allow-private", url, QUOTE, "--json", code=1).stdout
+    )
+
+    assert payload["status"] == "drifted"
+    assert {payload["current"], payload["closest"]} == {STANDARD, PREMIUM}
+    assert f"a close call: the page also says, almost as alike: {payload['closest']}" in said
+
+
+def test_a_refreshed_close_call_is_in_the_diff_and_the_report(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/retention", page(QUOTE, "Other plans differ."))
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    cli(
+        "add", "retention", "--url", page_server.url("/retention"), "--quote", QUOTE,
+        "--why", "the page says so", "--allow-private",
+    )  # fmt: skip
+    page_server.set_page("/retention", page(STANDARD, PREMIUM))
+    cli("refresh", "--allow-private", code=1)
+
+    diff = cli("diff", "retention", code=1).stdout
+    report = tmp_path / "report.md"
+    cli("render", "-o", str(report))
+    html = tmp_path / "report.html"
+    cli("render", "-o", str(html))
+
+    assert "a close call: the page also says, almost as alike:" in " ".join(diff.split())
+    markdown = report.read_text(encoding="utf-8")
+    assert markdown.count("a close call: the page also says, almost as alike:") == 2
+    assert STANDARD in markdown and PREMIUM in markdown
+    assert "A close call: the page also says, almost as alike:" in html.read_text(encoding="utf-8")
