@@ -154,9 +154,9 @@ def test_a_store_that_cannot_be_written_still_gives_the_report(cli: Cli) -> None
 @pytest.mark.parametrize("fmt", ["json", "claimreview"])
 def test_json_on_stdout_cannot_drive_the_terminal(cli: Cli, fmt: str) -> None:
     text = cli.ledger.read_text(encoding="utf-8")
-    hostile = 'statement: "Each object has \\x9b31m\\x7f exactly one writer at any moment."'
+    hostile = 'statement: "Each object has \\x9b31m\\x7f exactly one writer at any one time."'
     cli.ledger.write_text(
-        text.replace("statement: Each object has exactly one writer at any moment.", hostile),
+        text.replace("statement: Each object has exactly one writer at any one time.", hostile),
         encoding="utf-8",
     )
     shown = cli("render", "-o", "-", "-f", fmt).stdout

@@ -156,7 +156,7 @@ claims:
     statement: Unacknowledged messages stay for two weeks.
     kind: guarantee
     quotes:
-      - text: "Unacknowledged messages are kept for 14 days."
+      - text: "Unacknowledged messages are retained for fourteen days."
         sources: [docs]
     grades:
       - on: the documentation says this
@@ -166,7 +166,7 @@ claims:
       - date: 2026-09-05
         by: accept
         quote_was: Unacknowledged messages are retained for 14 days.
-        quote_now: Unacknowledged messages are kept for 14 days.
+        quote_now: Unacknowledged messages are retained for fourteen days.
         why: adopted the page's current wording
   - id: adopted-chain
     section: sources

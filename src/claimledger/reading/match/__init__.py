@@ -5,20 +5,17 @@ along its concerns: `normalize` (what does not change meaning, and the map back 
 page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
 page read once for many quotes), `span` (a quote's own span of a passage), `names` and
 `clauses` (a name respelled or replaced; lists and clauses changed), `diff` (what a
-rewording did to the meaning) and `locator` (where the quote, or its successor, is).
+rewording did to the meaning), `locator` (where the quote, or its successor, is) and
+`verdict` (what it answers).
 """
 
 from __future__ import annotations
 
 from claimledger.reading.match.diff import Judgement, judge
-from claimledger.reading.match.locator import (
-    DEFAULT_THRESHOLDS,
-    Match,
-    Thresholds,
-    locate,
-)
+from claimledger.reading.match.locator import locate
 from claimledger.reading.match.normalize import TextKind, normalize
 from claimledger.reading.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
+from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
 from claimledger.records import WordChange
 from claimledger.versions import MATCH as VERSION
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Literal
 
 from rapidfuzz import fuzz
 
@@ -39,31 +39,7 @@ from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
 from claimledger.reading.match.prepared import Context, PreparedText, content_lemmas, prepare
-from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """How alike a passage must be to be the quote reworded (0..1, see :func:`similarity`).
-
-    `at_place` where the quote used to be, `elsewhere` anywhere else on the page; `unplaced`
-    anywhere, when nothing is known of where the quote stood (a first `verify`), since
-    there no candidate can be preferred for its place.
-
-    Calibrated leave-one-repository-out on the real-drift corpus (tests/corpus/):
-    `python tests/benchmarks/bench_drift.py --calibrate` prints the choice and the
-    figures on the repository left out.
-    """
-
-    at_place: float = 0.35
-    elsewhere: float = 0.55
-    unplaced: float = 0.50
-    closest: float = 0.35
-    place_bonus: float = 0.1
-    whole_bonus: float = 0.1
-
-
-DEFAULT_THRESHOLDS = Thresholds()
+from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
 
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not NBSP: that one is normalised, not exact
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
@@ -74,41 +50,6 @@ _ANCHOR_WIDTHS = (80, 48, 24)  # runs of the recorded text tried, to find the qu
 _ANCHOR_MIN_SCORE = 80.0  # how alike (0..100) a reworded neighbour may be and still anchor
 _CONTEXT_MIN_SCORE = 60.0  # context similarity needed to pick one of several occurrences
 _CONTEXT_MIN_MARGIN = 10.0  # ... and its lead over the runner-up
-
-
-@dataclass(frozen=True)
-class Match:
-    """Where a quote stands on one page.
-
-    ``current`` is the page's own wording, verbatim, and equals
-    ``page_text[start:end]``: the matched run for a verified quote, whole sentences for
-    a drifted one, ``None`` when missing. ``change_kinds`` names the meaning changes of
-    a drifted quote. A missing quote may carry the ``closest`` passage still on the
-    page, and ``closest_kinds``: how it differs in meaning (empty: it does not
-    contradict the quote, it only says less or other things). A drifted quote carries a
-    ``closest`` passage when the choice was a close call: the runner-up, almost as like
-    the quote as ``current`` (see `CLOSE_CALL`).
-    """
-
-    status: CheckStatus
-    match: MatchKind | None
-    similarity: float
-    current: str | None
-    meaning_changed: bool
-    changed_words: tuple[WordChange, ...]
-    occurrences: int
-    context: Context | None
-    start: int | None
-    end: int | None
-    change_kinds: tuple[str, ...] = ()
-    closest: str | None = None
-    closest_kinds: tuple[str, ...] = ()
-    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
-
-    @property
-    def meaning_uncertain(self) -> bool:
-        """Drifted, not plainly harmless, without strong evidence of a changed meaning."""
-        return meaning_uncertain(self)
 
 
 def locate(
