@@ -4,6 +4,7 @@ module may grow, and where exceptions are defined.
 The folders are the layers (see docs/architecture.md):
 
     cli/        parses, calls one service, prints
+    terminal/   what a command shows: consoles, tables, lines, diffs, JSON
     ledger/     the model, claims.yaml read and edited, the config file
     web/        the only door to the network
     reading/    pure: a page's bytes to text, a quote matched in it
@@ -37,7 +38,7 @@ MAX_LINES = 700
 HOMES: dict[str, tuple[str, ...]] = {
     "sqlite3": ("evidence/store/",),
     "jinja2": ("report/templates.py", "report/sandbox.py"),
-    "rich": ("cli/",),
+    "rich": ("cli/", "terminal/"),
     "typer": ("cli/",),
     "subprocess": (  # artifacts; the user's $EDITOR; git, for the docs' history
         "grading/artifact.py",
@@ -52,13 +53,14 @@ SHARED = ("records.py", "errors.py", "urls.py", "addresses.py", "versions.py")
 """The values every layer shares: they import no layer."""
 
 LAYERS: dict[str, tuple[str, ...]] = {
-    "reading/": ("web", "ledger", "evidence", "grading", "report", "workspace", "cli"),
-    "web/": ("ledger", "evidence", "grading", "report", "workspace", "cli"),
-    "ledger/": ("web", "evidence", "grading", "report", "workspace", "cli"),
-    "evidence/": ("grading", "report", "workspace", "cli"),
-    "grading/": ("web", "evidence", "report", "workspace", "cli"),
-    "report/": ("web", "evidence", "workspace", "cli"),
-    "workspace/": ("web", "evidence", "report", "cli"),
+    "reading/": ("web", "ledger", "evidence", "grading", "report", "workspace", "terminal", "cli"),
+    "web/": ("ledger", "evidence", "grading", "report", "workspace", "terminal", "cli"),
+    "ledger/": ("web", "evidence", "grading", "report", "workspace", "terminal", "cli"),
+    "evidence/": ("grading", "report", "workspace", "terminal", "cli"),
+    "grading/": ("web", "evidence", "report", "workspace", "terminal", "cli"),
+    "report/": ("web", "evidence", "workspace", "terminal", "cli"),
+    "workspace/": ("web", "evidence", "report", "terminal", "cli"),
+    "terminal/": ("web", "workspace", "cli"),
 }
 """A layer, and the layers it must not import (by their dotted names under claimledger)."""
 

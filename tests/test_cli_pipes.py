@@ -26,7 +26,7 @@ import pytest
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.cli.console import tsv_lines
+from claimledger.terminal.console import tsv_lines
 from cli_runner import SCRIPT, Cli, claimledger, on_terminal
 from cli_runner import user_environment as environment
 from evidence_site import DURABLE, NOT_DURABLE, ORDERED, page
@@ -270,7 +270,7 @@ def test_tsv_cells_show_tabs_newlines_and_controls_as_pictures() -> None:
 def test_a_pipe_gets_wide_and_control_characters_whole_on_their_row() -> None:
     """Columns of printable ASCII are laid out without wrapping; one holding a tab, a
     control character or wide and combining letters the long way: all whole, on one row."""
-    from claimledger.cli.console import TerminalConsole
+    from claimledger.terminal.console import TerminalConsole
 
     piped = io.StringIO()
     console = TerminalConsole(file=piped, width=20, force_terminal=False, color_system=None)
@@ -297,7 +297,7 @@ def test_a_pipe_gets_wide_and_control_characters_whole_on_their_row() -> None:
 def test_a_control_character_in_the_widest_cell_costs_no_letter() -> None:
     """Its picture is in the cell before rich lays the table out: rich gives an ESC no
     width and the picture one, and the last letter once fell out of the column."""
-    from claimledger.cli.console import TerminalConsole
+    from claimledger.terminal.console import TerminalConsole
 
     for terminal in (False, True):
         piped = io.StringIO()

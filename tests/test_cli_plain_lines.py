@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimledger.cli.app import _Terminal
-from claimledger.cli.console import TerminalConsole
+from claimledger.terminal.console import TerminalConsole
+from claimledger.terminal.output import _Terminal
 from cli_runner import claimledger
 from test_architecture import loaded_by
 

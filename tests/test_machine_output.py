@@ -25,10 +25,10 @@ from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 from lxml import etree
 
-from claimledger.cli.app import SCHEMA_VERSION
 from claimledger.ledger.model import parse
 from claimledger.report.ci_formats import escape_data, escape_property, workflow_command, xml_text
 from claimledger.report.formats import REPORT_VERSION
+from claimledger.terminal.output import SCHEMA_VERSION
 from cli_runner import Cli
 from evidence_site import (
     ALARM,
@@ -563,7 +563,7 @@ def test_json_written_as_it_streams_reads_as_json_dumps_writes_it(
 ) -> None:
     """A list given as an iterator is written an item at a time, and the text is the one a
     whole document makes: same indentation, separators and escapes."""
-    from claimledger.cli.app import print_json
+    from claimledger.terminal.output import print_json
 
     print_json(document, versioned=False)
     whole = capsys.readouterr().out

@@ -19,11 +19,11 @@ from rich.errors import MarkupError
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.cli import console as console_module
-from claimledger.cli.console import TerminalConsole
-from claimledger.cli.views import notices_table, proposals_table, summary_table
 from claimledger.grading.rules import Notice, Proposal, Regrade
 from claimledger.ledger.vocabulary import Grade
+from claimledger.terminal import console as console_module
+from claimledger.terminal.console import TerminalConsole
+from claimledger.terminal.views import notices_table, proposals_table, summary_table
 
 PLAIN = "abc XYZ 019 -_/'`()[]:\\.,;!?\n"
 """Printable ASCII and line breaks, with console markup and emoji codes among them."""

@@ -5,20 +5,15 @@ verdicts for `status`, `diff`, `regrade` and `render`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from claimledger.cli.app import Options, existing_store
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from rich.text import Text
-
-    from claimledger.evidence.asread import AsReadRun
-    from claimledger.evidence.service import RefreshOutcome
     from claimledger.ledger.model import Ledger
-    from claimledger.records import ArchiveLookup, AsReadCheck, CheckRecord
+    from claimledger.records import ArchiveLookup, AsReadCheck
 
 NoAsRead = Annotated[
     bool,
@@ -38,163 +33,7 @@ ArchiveWindow = Annotated[
 ]
 
 
-def archived_lines(outcome: RefreshOutcome) -> list[str]:
-    """The sources whose empty `archived` got the capture of the reading day, or why the
-    ledger was not written (the evidence is kept: say so)."""
-    filled = outcome.archived
-    if filled.problem is not None:
-        return [f"claimledger: warning: archived not filled: {filled.problem}"]
-    if not filled.count:
-        return []
-    sources = "source" if filled.count == 1 else "sources"
-    return [f"archived: filled for {filled.count} {sources} with the capture of the reading day"]
-
-
 # --------------------------------------------------------------------------- what is shown
-
-
-def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) -> list[str]:
-    """The step in a few lines: what was checked where, each quote misquoted at reading
-    time, and the pages it could not check (one line for each kind of failure; a line
-    each with `verbose`). Nothing when it had nothing to check and nothing went wrong."""
-    from claimledger.urls import shown
-
-    day = ledger.date_read.isoformat()
-    lookups = list(found.lookups.values())
-    if not lookups:
-        count = len(found.skipped)
-        return [
-            f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
-            "--map or from a local address: name an archive with --archive to check them)"
-        ] if count and verbose else []  # fmt: skip
-    kept = "" if found.asked else " (the archive's answers kept from an earlier run)"
-    copies = sum(1 for lookup in lookups if lookup.outcome == "found")
-    lines = []
-    if copies or verbose:
-        lines.append(
-            f"As read on {day}: {_counted(len(found.checks), 'quote check')} on "
-            f"{_counted(copies, 'archived copy', 'archived copies')}{kept}; "
-            f"{len(found.misquoted)} misquoted at reading time"
-        )
-    lines += [misquote_line(check) for check in found.misquoted]
-    unread = {check.snapshot_url: check for check in found.checks if check.status is None}
-    lines += [
-        f"as read: the capture {shown(url)} holds no text we can read ({check.error})"
-        for url, check in unread.items()
-    ]
-    none = [lookup for lookup in lookups if lookup.outcome == "none"]
-    failed = [lookup for lookup in lookups if lookup.outcome == "failed"]
-    if verbose or len(none) == 1:
-        lines += [
-            f"as read: no snapshot within {lookup.window_days} days of {day} for "
-            f"{shown(lookup.url)}"
-            for lookup in none
-        ]
-    elif none:
-        lines.append(
-            f"as read: no snapshot within {none[0].window_days} days of {day} for "
-            f"{len(none)} pages (-v names them)"
-        )
-    if verbose or len(failed) == 1:
-        lines += [
-            f"as read: the archive could not be asked about {shown(lookup.url)}: {lookup.error}"
-            for lookup in failed
-        ]
-    elif failed:
-        lines.append(
-            f"as read: the archive could not be asked about {len(failed)} pages "
-            f"({failed[0].error}; -v names them)"
-        )
-    return lines
-
-
-def _counted(count: int, noun: str, nouns: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
-def misquote_line(check: AsReadCheck) -> str:
-    """One quote misquoted at reading time, on one line: where, on which capture, what the
-    copy says instead."""
-    from claimledger.urls import shown
-
-    said = f": the copy says “{check.current}”" if check.current else ""
-    return (
-        f"misquoted at reading time: {check.claim_id} #{check.quote_index + 1} on "
-        f"{check.source_id} ({check.status} on the capture of {check.timestamp[:8]}, "
-        f"{shown(check.snapshot_url)}){said}"
-    )
-
-
-def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
-    """A quote's verdict on the reading day's copy, for `diff`: one line under the quote's
-    live diff, or alone, for a quote misquoted then whose live check (`now`, its status)
-    shows no diff of its own."""
-    from rich.text import Text
-
-    from claimledger.cli.views import STATUS_STYLE, diff_text
-    from claimledger.evidence.archive import captured_at
-    from claimledger.urls import shown
-
-    when = f"the capture of {captured_at(check.timestamp).date().isoformat()}"
-    status = check.status or f"unread ({check.error})"
-    if now is None:
-        text = Text(f"  as read ({when}): ")
-        text.append(status, style=STATUS_STYLE.get(check.status, "dim"))
-        if check.current:
-            text.append(": ")
-            text.append(check.current)
-        return text
-    text = Text("misquoted at reading time", style="bold red")
-    text.append(f": {when} ({shown(check.snapshot_url)}) does not carry it; now: {now}\n")
-    return text + diff_text(_as_check(check), page="then:  ")
-
-
-def _as_check(check: AsReadCheck) -> CheckRecord:
-    """An as-read verdict in the shape `diff_text` prints (the copy for the page)."""
-    from claimledger.records import CheckRecord
-
-    return CheckRecord(
-        claim_id=check.claim_id,
-        quote_index=check.quote_index,
-        quote_text=check.wording,
-        source_id=check.source_id,
-        url=check.url,
-        source_status="ok",
-        status=check.status,
-        match_kind=check.match_kind,
-        similarity=check.similarity,
-        current=check.current,
-        meaning_changed=check.meaning_changed,
-        changed_words=check.changed_words,
-        occurrences=0,
-        context_before=None,
-        context_after=None,
-        snapshot_hash=check.snapshot_hash,
-        checked_at=check.checked_at,
-        change_kinds=check.change_kinds,
-        closest=check.closest,
-    )
-
-
-def as_read_json(
-    found: AsReadRun | None = None,
-    *,
-    checks: Sequence[AsReadCheck] = (),
-    lookups: Sequence[ArchiveLookup] = (),
-) -> dict[str, Any]:
-    """The as-read verdicts and the archive's lookups, as `refresh --json` prints a run's
-    (`found`) and `status --json` the latest."""
-    from claimledger.cli.lines import to_json
-
-    asked = {}
-    if found is not None:
-        checks, lookups = found.checks, tuple(found.lookups.values())
-        asked = {"lookups_asked": found.asked, "copies_read": found.read}
-    return {
-        "checks": [{**to_json(check), "misquoted": check.misquoted} for check in checks],
-        "lookups": to_json(list(lookups)),
-        **asked,
-    }
 
 
 def latest_as_read(opts: Options, ledger: Ledger) -> list[AsReadCheck]:

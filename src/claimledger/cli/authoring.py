@@ -10,15 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import (
-    command,
-    err,
-    existing_store,
-    options,
-    out,
-    print_json,
-    today,
-)
+from claimledger.cli.app import command, existing_store, options, today
 from claimledger.cli.completion import one_of
 from claimledger.cli.options import (
     BASES,
@@ -41,6 +33,7 @@ from claimledger.cli.options import (
 )
 from claimledger.errors import ExitCode, InputError, LedgerError
 from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, DEFAULT_FACETS, Basis, Grade
+from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from collections.abc import Sequence

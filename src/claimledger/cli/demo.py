@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
-from claimledger.cli.app import app, command, out
+from claimledger.cli.app import app, command
 from claimledger.errors import ExitCode
+from claimledger.terminal.output import out
 
 
 @command("demo")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, found_if, options, out, today
+from claimledger.cli.app import command, found_if, options, today
 from claimledger.cli.completion import complete_claims, complete_sources, one_of
 from claimledger.cli.options import (
     BASES,
@@ -21,6 +21,7 @@ from claimledger.cli.options import (
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.ledger.vocabulary import LEDGER_FIELDS, SCOPE_PARTS, SOURCE_KINDS, Basis, Grade
+from claimledger.terminal.output import out
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.model import Ledger

@@ -16,7 +16,6 @@ import typer
 from claimledger.cli.app import (
     Options,
     command,
-    err,
     existing_store,
     found_if,
     latest_artifact_runs,
@@ -25,10 +24,6 @@ from claimledger.cli.app import (
     no_evidence_note,
     now,
     options,
-    out,
-    output,
-    print_json,
-    print_text,
     writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
@@ -59,6 +54,7 @@ from claimledger.cli.recovery import (
     standing_searches,
 )
 from claimledger.errors import ExitCode, InputError
+from claimledger.terminal.output import err, out, output, print_json, print_text
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Reading
@@ -100,11 +96,11 @@ def verify_command(
 
     Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
-    from claimledger.cli.lines import verification_lines, verification_payload
     from claimledger.evidence.pageread import check_page
     from claimledger.evidence.service import read_pages_once
     from claimledger.ledger.config import FetchOptions
     from claimledger.reading.selectors import selector_problem
+    from claimledger.terminal.lines import verification_lines, verification_payload
     from claimledger.urls import is_web_url
 
     if not quote.strip():
@@ -184,10 +180,10 @@ def refresh_command(
 
     Example: claimledger refresh input-gate output-gate
     """
-    from claimledger.cli.asread import archived_lines
     from claimledger.evidence.refresh import plan
     from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
     from claimledger.ledger.config import FetchOptions
+    from claimledger.terminal.asread import archived_lines
 
     chosen = _refresh_format(fmt, as_json)
     opts = options(ctx)
@@ -230,15 +226,15 @@ def refresh_command(
 
 def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshOutcome) -> ExitCode:
     """What a refresh found, in the format asked for; its exit status."""
-    from claimledger.cli.asread import as_read_json, as_read_lines
-    from claimledger.cli.lines import (
+    from claimledger.terminal.asread import as_read_json, as_read_lines
+    from claimledger.terminal.lines import (
         claim_summary,
         needs_attention,
         source_notes,
         source_rows,
         to_json,
     )
-    from claimledger.cli.recovery import after_json, after_lines
+    from claimledger.terminal.recovery import after_json, after_lines
     from claimledger.urls import shown
 
     ledger = work.ledger
@@ -276,8 +272,8 @@ def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshO
 
 def print_summary(rows: list[dict[str, Any]], title: str) -> None:
     """The claims that need a look, as a table; one line when none does (no empty table)."""
-    from claimledger.cli.lines import needs_a_look
-    from claimledger.cli.views import summary_table  # rich: for the table alone
+    from claimledger.terminal.lines import needs_a_look
+    from claimledger.terminal.views import summary_table  # rich: for the table alone
 
     if output().plain or any(needs_a_look(row) for row in rows):
         out.print(summary_table(rows, title))
@@ -303,8 +299,8 @@ def _print_for_ci(
 ) -> None:
     """A refresh's results as a CI reads them (see `claimledger.report.ci_formats`), written as
     they are: no console may wrap, style or picture them (the format did that)."""
-    from claimledger.cli.lines import is_accepted
     from claimledger.report.ci_formats import FORMATS, RefreshResult
+    from claimledger.terminal.lines import is_accepted
 
     ledger_path = os.path.relpath(opts.ledger.absolute(), Path.cwd().absolute())
     result = RefreshResult(
@@ -330,7 +326,7 @@ def _print_for_ci(
 def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
     """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
     with --quiet; with --verbose a line per page (status, size, time) and per check."""
-    from claimledger.cli.lines import reading_lines
+    from claimledger.terminal.lines import reading_lines
 
     verbose = output().verbose
     if quiet or output().quiet:
@@ -400,7 +396,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
 
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
-    from claimledger.cli.lines import (
+    from claimledger.terminal.lines import (
         artifact_run_line,
         evidence_gaps,
         is_accepted,
@@ -436,10 +432,10 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
 def _print_status_tables(ledger: Ledger, latest: _Standing) -> None:
     """The claims that need a look (one line when none does), the sources, and a line
     for each page found moved and each quote misquoted at reading time."""
-    from claimledger.cli.asread import misquote_line
-    from claimledger.cli.lines import claim_summary
-    from claimledger.cli.views import pages_table
     from claimledger.evidence.relocate import relocation_line
+    from claimledger.terminal.asread import misquote_line
+    from claimledger.terminal.lines import claim_summary
+    from claimledger.terminal.views import pages_table
 
     when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
     print_summary(claim_summary(ledger, latest.checks), f"Evidence (last refresh {when})")
@@ -454,9 +450,10 @@ def _print_status_json(opts: Options, ledger: Ledger, latest: _Standing) -> None
     """`status --json`: every claim with its grades, standing and latest checks counted,
     every source read by its id, the artifacts' last runs, the moves found, the reading
     day's copies."""
-    from claimledger.cli.asread import as_read_json, latest_lookups
-    from claimledger.cli.lines import claim_summary, source_rows, to_json, unchecked_claims
+    from claimledger.cli.asread import latest_lookups
     from claimledger.evidence.relocate import relocation_json
+    from claimledger.terminal.asread import as_read_json
+    from claimledger.terminal.lines import claim_summary, source_rows, to_json, unchecked_claims
 
     print_json(
         {
@@ -484,10 +481,11 @@ def diff_command(
     reading day, when one was read; and each quote misquoted at reading time, though its
     page carries it now. Exit 1 when anything differs.
     """
-    from claimledger.cli.asread import as_read_text, latest_as_read
-    from claimledger.cli.lines import to_json
-    from claimledger.cli.views import diff_text
+    from claimledger.cli.asread import latest_as_read
     from claimledger.records import check_key
+    from claimledger.terminal.asread import as_read_text
+    from claimledger.terminal.lines import to_json
+    from claimledger.terminal.views import diff_text
 
     opts = options(ctx)
     ledger = opts.load()
@@ -522,8 +520,8 @@ def history_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Every check of a claim's quotes over time, and its grade history."""
-    from claimledger.cli.lines import to_json
-    from claimledger.cli.views import checks_table
+    from claimledger.terminal.lines import to_json
+    from claimledger.terminal.views import checks_table
 
     opts = options(ctx)
     claim = opts.load().claim(claim_id)

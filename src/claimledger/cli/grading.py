@@ -12,7 +12,6 @@ from claimledger.cli.app import (
     Options,
     artifacts_of,
     command,
-    err,
     existing_store,
     found_if,
     latest_artifact_runs,
@@ -21,8 +20,6 @@ from claimledger.cli.app import (
     no_evidence_note,
     now,
     options,
-    out,
-    print_json,
     today,
     writable_store,
 )
@@ -30,6 +27,7 @@ from claimledger.cli.asread import latest_as_read
 from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson, ClaimId
 from claimledger.errors import ExitCode, InputError
+from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store.rows import CheckVerdict
@@ -74,11 +72,11 @@ def regrade_command(
     that could not be read, a refresh cut short, an artifact skipped); 0 only when every
     graded quote was read and agrees.
     """
-    from claimledger.cli.lines import evidence_gaps, to_json, unread_sources
     from claimledger.cli.trusting import standing_json
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
     from claimledger.ledger.located import collector_paused
+    from claimledger.terminal.lines import evidence_gaps, to_json, unread_sources
 
     if write and check:
         raise InputError("--write and --check exclude each other")
@@ -139,7 +137,7 @@ def _coverage(
     """The latest fetches (what a page that could not be read answered), the last run, and
     the claims its evidence does not cover: a gate (`--check`) must not pass on a refresh
     that was cut short."""
-    from claimledger.cli.lines import unchecked_claims
+    from claimledger.terminal.lines import unchecked_claims
 
     fetches, last = latest_fetches(opts, ledger)
     return fetches, last, unchecked_claims(ledger, checks)
@@ -177,8 +175,8 @@ def _write_proposals(
 
 
 def _print_regrade(opts: Options, result: Regrade) -> None:
-    from claimledger.cli.lines import regrade_note
-    from claimledger.cli.views import notices_table, proposals_table
+    from claimledger.terminal.lines import regrade_note
+    from claimledger.terminal.views import notices_table, proposals_table
 
     if not result.has_evidence:
         no_evidence_note(opts)
@@ -262,9 +260,9 @@ def explain_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
-    from claimledger.cli.lines import artifact_run_line, explain_lines, to_json
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
+    from claimledger.terminal.lines import artifact_run_line, explain_lines, to_json
 
     opts = options(ctx)
     ledger = opts.load()

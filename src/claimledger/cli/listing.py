@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 import typer
 
-from claimledger.cli.app import command, latest_checks, options, out, print_json
+from claimledger.cli.app import command, latest_checks, options
 from claimledger.cli.completion import one_of
 from claimledger.cli.options import GRADES, AsJson
 from claimledger.errors import ExitCode, InputError
 from claimledger.ledger.vocabulary import Grade
+from claimledger.terminal.output import out, print_json
 
 
 @command("claims", aliases=("ls",))
@@ -48,7 +48,7 @@ def claims_command(
         raise InputError(f"--grade {grade!r}: one of {GRADES}")
     if section is not None and section not in {s.id for s in ledger.sections}:
         raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
-    from claimledger.cli.lines import claim_row, claim_standings
+    from claimledger.terminal.lines import claim_row, claim_standings
 
     standings = claim_standings(ledger, latest_checks(opts, ledger))
     rows = [
@@ -61,16 +61,9 @@ def claims_command(
     if as_json:
         print_json({"claims": rows})
     elif rows:
-        from claimledger.cli.views import claims_table
+        from claimledger.terminal.views import claims_table
 
         out.print(claims_table(rows))
     else:
         out.print("no claim matches", markup=False)
     return ExitCode.OK
-
-
-def grade_cell(grades: Sequence[Mapping[str, str]]) -> str:
-    """The facets' grades in one cell: a single facet's grade, else each by its facet."""
-    if len(grades) == 1:
-        return grades[0]["grade"]
-    return "; ".join(f"{g['grade']} ({g['on']})" for g in grades)

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, err, refuse_foreign
+from claimledger.cli.app import Options, refuse_foreign
 from claimledger.cli.completion import complete_claims, complete_sources
 from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import CLAIM_KINDS, Basis, Grade
+from claimledger.terminal.output import err
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.config import Config, FetchOptions

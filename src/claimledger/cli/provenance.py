@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from claimledger.cli.app import Options, command, latest_checks, options, out, print_json
+from claimledger.cli.app import Options, command, latest_checks, options
 from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings
 from claimledger.errors import ExitCode, InputError
+from claimledger.terminal.output import out, print_json
 
 if TYPE_CHECKING:
     from claimledger.ledger.model import Ledger, Source

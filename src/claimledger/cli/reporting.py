@@ -21,17 +21,16 @@ from claimledger.cli.app import (
     Options,
     command,
     damage_said,
-    err,
     latest_artifact_runs,
     latest_checks,
     latest_fetches,
     now,
     options,
-    out,
     today,
 )
 from claimledger.cli.completion import one_of
 from claimledger.errors import EnvironmentProblem, ExitCode, InputError, TemplateError
+from claimledger.terminal.output import err, out
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store import EvidenceStore
@@ -88,11 +87,11 @@ def render_command(
 
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
-    from claimledger.cli.app import output as printing  # `output` is the option here
     from claimledger.ledger.located import collector_paused
     from claimledger.report.changes import report_state
     from claimledger.report.formats import WITH_CLAIMREVIEW, format_for, published_at
     from claimledger.report.templates import Templates, templates_loader
+    from claimledger.terminal.output import output as printing  # `output` is the option here
 
     opts = options(ctx)
     if templates is not None and not templates.is_dir():

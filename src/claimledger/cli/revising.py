@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, options, out, today
+from claimledger.cli.app import command, options, today
 from claimledger.cli.authoring import new_sources_said, verified_on_pages
 from claimledger.cli.options import (
     AllowPrivate,
@@ -24,6 +24,7 @@ from claimledger.cli.options import (
     UserAgent,
 )
 from claimledger.errors import ExitCode, InputError
+from claimledger.terminal.output import out
 
 if TYPE_CHECKING:
     from claimledger.ledger.model import Ledger

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import artifacts_of, command, options, out, print_json
+from claimledger.cli.app import artifacts_of, command, options
 from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson
 from claimledger.errors import ExitCode, InputError
+from claimledger.terminal.output import out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from pathlib import Path

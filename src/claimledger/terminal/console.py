@@ -1,5 +1,5 @@
 """The terminal: rich consoles that show a page's control characters rather than obey them,
-and print as the command was asked to (`claimledger.cli.app.output`).
+and print as the command was asked to (`claimledger.terminal.output.output`).
 
 A table is printed in one of three ways, here and nowhere else:
 
@@ -32,7 +32,7 @@ from rich.segment import Segment
 from rich.table import Column, Table
 from rich.text import Text
 
-from claimledger.cli.app import (
+from claimledger.terminal.output import (
     ERROR_LINES,
     SHOWN_CONTROLS,
     Output,

@@ -1,5 +1,5 @@
 """The lines and JSON payloads the commands print, built from plain data: no rich is
-loaded for them (the tables are `claimledger.cli.views`), so a command that says only
+loaded for them (the tables are `claimledger.terminal.views`), so a command that says only
 lines, or only JSON, never loads it.
 
 Every URL is shown without its secrets.

@@ -1,5 +1,5 @@
 """The tables and styled text the commands print, built from plain data with rich (the
-plain lines and JSON payloads are `claimledger.cli.lines`, which loads no rich).
+plain lines and JSON payloads are `claimledger.terminal.lines`, which loads no rich).
 
 The commands do the printing; here is only what they print. Page text is always added
 as plain `Text`, never parsed as console markup, so a quote that contains `[bold]`
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.cli.console import ScriptTable
-from claimledger.cli.lines import CHECK_COLUMNS, fetch_note, needs_a_look, quote_number
 from claimledger.records import CheckRecord, FetchRecord, changed_words_said
+from claimledger.terminal.console import ScriptTable
+from claimledger.terminal.lines import CHECK_COLUMNS, fetch_note, needs_a_look, quote_number
 from claimledger.urls import shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
@@ -267,7 +267,6 @@ def claims_table(rows: Sequence[Mapping[str, Any]]) -> Table:
     never split). On a narrow terminal the facets they are on give way, then the section
     (`--section` picks one); a pipe has them whole, and the TSV of --plain each grade by
     its facet."""
-    from claimledger.cli.listing import grade_cell
 
     table = ScriptTable(
         title=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}",
@@ -291,3 +290,10 @@ def claims_table(rows: Sequence[Mapping[str, Any]]) -> Table:
         tsv = (row["claim_id"], row["section"], grade_cell(row["grades"]), str(row["quotes"]))
         table.add_tsv_row(*tsv, row["standing"])
     return table
+
+
+def grade_cell(grades: Sequence[Mapping[str, str]]) -> str:
+    """The facets' grades in one cell: a single facet's grade, else each by its facet."""
+    if len(grades) == 1:
+        return grades[0]["grade"]
+    return "; ".join(f"{g['grade']} ({g['on']})" for g in grades)
