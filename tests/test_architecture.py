@@ -5,6 +5,7 @@ The folders are the layers (see docs/architecture.md):
 
     cli/        parses, calls one service, prints
     terminal/   what a command shows: consoles, tables, lines, diffs, JSON
+    services/   what a command does, as one call: read the store, run, write
     ledger/     the model, claims.yaml read and edited, the config file
     web/        the only door to the network
     reading/    pure: a page's bytes to text, a quote matched in it
@@ -53,15 +54,19 @@ SHARED = ("records.py", "errors.py", "urls.py", "addresses.py", "versions.py")
 """The values every layer shares: they import no layer."""
 
 LAYERS: dict[str, tuple[str, ...]] = {
-    "reading/": ("web", "ledger", "evidence", "grading", "report", "workspace", "terminal", "cli"),
-    "web/": ("ledger", "evidence", "grading", "report", "workspace", "terminal", "cli"),
-    "ledger/": ("web", "evidence", "grading", "report", "workspace", "terminal", "cli"),
-    "evidence/": ("grading", "report", "workspace", "terminal", "cli"),
-    "grading/": ("web", "evidence", "report", "workspace", "terminal", "cli"),
-    "report/": ("web", "evidence", "workspace", "terminal", "cli"),
-    "workspace/": ("web", "evidence", "report", "terminal", "cli"),
-    "terminal/": ("web", "workspace", "cli"),
-}
+    "reading/": (
+        "web", "ledger", "evidence", "grading", "report", "workspace", "services", "terminal",
+        "cli",
+    ),
+    "web/": ("ledger", "evidence", "grading", "report", "workspace", "services", "terminal", "cli"),
+    "ledger/": ("web", "evidence", "grading", "report", "workspace", "services", "terminal", "cli"),
+    "evidence/": ("grading", "report", "workspace", "services", "terminal", "cli"),
+    "grading/": ("web", "evidence", "report", "workspace", "services", "terminal", "cli"),
+    "report/": ("web", "evidence", "workspace", "services", "terminal", "cli"),
+    "workspace/": ("web", "evidence", "report", "services", "terminal", "cli"),
+    "services/": ("terminal", "cli"),
+    "terminal/": ("web", "workspace", "services", "cli"),
+}  # fmt: skip
 """A layer, and the layers it must not import (by their dotted names under claimledger)."""
 
 PURE = (

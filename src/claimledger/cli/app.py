@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
 
 import typer
 from typer import _click as click
@@ -36,8 +36,7 @@ from claimledger.terminal.output import Output, err, printing
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
     from claimledger.evidence.store import EvidenceStore
-    from claimledger.ledger.model import Artifact, Ledger
-    from claimledger.records import ArtifactRun, CheckRecord, FetchRecord, RunRecord
+    from claimledger.ledger.model import Ledger
 
 _PYTHON_TYPES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH"}
 _PYTHON_TYPE = re.compile(r"<(?:list\[)?(str|int|float|path)\]?>")
@@ -272,6 +271,7 @@ def global_options(
 # --------------------------------------------------------------------------- errors
 
 P = ParamSpec("P")
+T = TypeVar("T")
 Command = Callable[Concatenate[typer.Context, P], ExitCode]
 
 
@@ -474,48 +474,13 @@ def damage_said(store: EvidenceStore) -> Iterator[None]:
             )
 
 
-def latest_checks(opts: Options, ledger: Ledger) -> list[CheckRecord]:
-    """The latest check of each quote the ledger still holds, on each of its sources."""
-    from claimledger.grading.rules import current_checks
-
+def read_latest(
+    opts: Options, read: Callable[[EvidenceStore | None, Ledger], T], ledger: Ledger
+) -> T:
+    """One kind of latest evidence (a function of `claimledger.services.latest`), read from
+    the store opened for reading (none yet: no evidence)."""
     with existing_store(opts) as store:
-        return current_checks(ledger, store.latest_checks() if store else [])
-
-
-def latest_artifact_runs(opts: Options, ledger: Ledger) -> dict[str, ArtifactRun]:
-    """The last recorded run of each artifact the ledger holds, when it ran the command and
-    expected the output the ledger states now: a run of another command is not evidence."""
-    with existing_store(opts) as store:
-        recorded = store.latest_artifact_runs() if store else {}
-    return {
-        claim_id: run
-        for claim_id, artifact in artifacts_of(ledger).items()
-        if (run := recorded.get(claim_id)) is not None and _is_run_of(run, artifact)
-    }
-
-
-def _is_run_of(run: ArtifactRun, artifact: Artifact) -> bool:
-    from claimledger.grading.artifact import command_line
-
-    return run.command == command_line(artifact) and run.expected == artifact.expect
-
-
-def artifacts_of(ledger: Ledger) -> dict[str, Artifact]:
-    """Each artifact claim's artifact, in ledger order."""
-    return {claim.id: claim.artifact for claim in ledger.claims if claim.artifact is not None}
-
-
-def latest_fetches(
-    opts: Options, ledger: Ledger
-) -> tuple[dict[str, FetchRecord], RunRecord | None]:
-    """The latest fetch of each URL the ledger names, and the last run (None before any)."""
-    from claimledger.urls import redacted
-
-    with existing_store(opts) as store:
-        fetches = store.latest_fetches() if store else {}
-        last = store.last_run() if store else None
-    urls = {redacted(source.url) for source in ledger.sources.values()}
-    return {url: fetch for url, fetch in fetches.items() if redacted(url) in urls}, last
+        return read(store, ledger)
 
 
 def no_evidence_note(opts: Options) -> None:

@@ -9,11 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, existing_store
-
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger.model import Ledger
-    from claimledger.records import ArchiveLookup, AsReadCheck
+    pass
 
 NoAsRead = Annotated[
     bool,
@@ -34,25 +31,3 @@ ArchiveWindow = Annotated[
 
 
 # --------------------------------------------------------------------------- what is shown
-
-
-def latest_as_read(opts: Options, ledger: Ledger) -> list[AsReadCheck]:
-    """The latest as-read check of each quote the ledger holds, for its date_read."""
-    from claimledger.grading.rules import current_as_read
-
-    with existing_store(opts) as store:
-        return current_as_read(ledger, store.latest_as_read_checks() if store else [])
-
-
-def latest_lookups(opts: Options, ledger: Ledger) -> list[ArchiveLookup]:
-    """The archive's latest answer for each page the ledger reads, for its date_read."""
-    from claimledger.urls import fetch_target, redacted
-
-    pages = {redacted(fetch_target(source.url)[0]) for source in ledger.sources.values()}
-    with existing_store(opts) as store:
-        lookups = store.latest_archive_lookups() if store else {}
-    return [
-        lookup
-        for url, lookup in sorted(lookups.items())
-        if url in pages and lookup.read_on == ledger.date_read
-    ]

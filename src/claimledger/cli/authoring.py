@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -107,19 +105,6 @@ def schema_command(ctx: typer.Context) -> ExitCode:
     return ExitCode.OK
 
 
-def _trust_what_init_made(ledger: Path) -> None:
-    """The templates `init` just wrote are the user's own: they need no `trust` (nothing
-    else, such as a claimledger.toml that was there before, is trusted with them)."""
-    from claimledger.errors import EnvironmentProblem
-    from claimledger.ledger.config import Config
-    from claimledger.workspace.trust import asks_of, trust
-
-    try:
-        trust(ledger, {}, asks_of(Config(), None, ledger.parent))
-    except EnvironmentProblem as problem:
-        err.print(f"claimledger: note: templates/ not trusted yet: {problem}", markup=False)
-
-
 @command("init")
 def init_command(
     ctx: typer.Context,
@@ -151,69 +136,29 @@ def init_command(
     templates are copied too, and a render says when the package's have changed since.
     Refuses to overwrite anything already there.
     """
-    from claimledger.ledger import file as ledgerfile
-    from claimledger.ledger.model import ledger_schema
+    from claimledger.services.scaffold import scaffold
 
     if author is not None and not author.strip():
         raise InputError("--author needs a name")
-    ledger_path = directory / "claims.yaml"
-    ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
-    keep_out = "" if (directory / ".gitignore").exists() else ignored
-    files = {
-        "claims.yaml": _starter(today(), author),
-        "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
-        **({".gitignore": keep_out} if keep_out else {}),
-        **(_template_copies() if copy_templates else {}),
-    }
-    ledgerfile.scaffold(directory, files)
-    made = f"{ledger_path} and {directory / 'ledger.schema.json'}"
-    if copy_templates:
-        _trust_what_init_made(ledger_path)
-        made = f"{ledger_path}, {directory / 'ledger.schema.json'} and {directory / 'templates'}/"
-    out.print(f"created {made}", markup=False)
-    if not keep_out:
-        lines = " and ".join(line for line in ignored.splitlines() if not line.startswith("#"))
+    made = scaffold(directory, day=today(), author=author, templates=copy_templates)
+    what = [str(made.ledger), str(directory / "ledger.schema.json")]
+    what += [f"{directory / 'templates'}/"] if copy_templates else []
+    out.print(f"created {', '.join(what[:-1])} and {what[-1]}", markup=False)
+    if made.trust_problem:
+        err.print(
+            f"claimledger: note: templates/ not trusted yet: {made.trust_problem}", markup=False
+        )
+    if made.ignore_lines:
+        lines = " and ".join(made.ignore_lines)
         out.print(f"note: {directory / '.gitignore'} exists; add {lines} to it", markup=False)
     if author is None:
         out.print(
             "note: no --author: name who reads and grades with "
-            f"claimledger --ledger {ledger_path} set author NAME",
+            f"claimledger --ledger {made.ledger} set author NAME",
             markup=False,
         )
-    out.print(f"next: claimledger --ledger {ledger_path} check", markup=False)
+    out.print(f"next: claimledger --ledger {made.ledger} check", markup=False)
     return ExitCode.OK
-
-
-def _template_copies() -> dict[str, str]:
-    """The packaged templates as files of templates/, and the record of what each was."""
-    from claimledger import __version__
-    from claimledger.report.templatecopies import COPIES_FILE, copies_record
-    from claimledger.report.templates import Templates, packaged_templates, templates_loader
-
-    templates = Templates(templates_loader(None))
-    packaged = {name: templates.source(name) for name in packaged_templates()}
-    return {
-        **{f"templates/{name}": text for name, text in packaged.items()},
-        f"templates/{COPIES_FILE}": copies_record(packaged, __version__),
-    }
-
-
-GITIGNORE = """\
-# claimledger: the evidence store and rendered reports, and the ledger's lock
-out/
-{lock}
-"""
-
-
-def _starter(day: dt.date, author: str | None) -> str:
-    """The starter ledger, read today (its date_read is the day `init` runs) by `author`."""
-    from claimledger.ledger import edits
-    from claimledger.ledger import file as ledgerfile
-    from claimledger.ledger.model import parse
-
-    text = ledgerfile.starter_ledger()
-    text = edits.set_field(text, parse(text), "date_read", day.isoformat())
-    return text if author is None else edits.set_field(text, parse(text), "author", author.strip())
 
 
 @command("grade")

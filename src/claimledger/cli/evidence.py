@@ -7,7 +7,6 @@ import datetime as dt
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,12 +17,10 @@ from claimledger.cli.app import (
     command,
     existing_store,
     found_if,
-    latest_artifact_runs,
-    latest_checks,
-    latest_fetches,
     no_evidence_note,
     now,
     options,
+    read_latest,
     writable_store,
 )
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
@@ -51,7 +48,6 @@ from claimledger.cli.recovery import (
     Recover,
     RecoverCandidates,
     Save,
-    standing_searches,
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, output, print_json, print_text
@@ -60,15 +56,8 @@ if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.refresh import Reading
     from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
-    from claimledger.records import (
-        ArtifactRun,
-        AsReadCheck,
-        CheckRecord,
-        FetchRecord,
-        FetchResult,
-        Relocation,
-        RunRecord,
-    )
+    from claimledger.records import CheckRecord, FetchResult
+    from claimledger.services.latest import Standing
 
 
 @command("verify")
@@ -360,42 +349,13 @@ def _say(lines: Sequence[str]) -> None:
         err.print(line, markup=False)
 
 
-@dataclass(frozen=True)
-class _Standing:
-    """What `status` reads: the latest evidence of every kind, for the ledger as it is."""
-
-    checks: list[CheckRecord]
-    fetches: dict[str, FetchRecord]
-    last: RunRecord | None
-    runs: dict[str, ArtifactRun]
-    searches: list[Relocation]
-    read_then: list[AsReadCheck]
-
-    @property
-    def incomplete(self) -> bool:
-        return self.last is not None and self.last.finished_at is None
-
-
-def _standing(opts: Options, ledger: Ledger) -> _Standing:
-    from claimledger.cli.asread import latest_as_read
-
-    fetches, last = latest_fetches(opts, ledger)
-    return _Standing(
-        checks=latest_checks(opts, ledger),
-        fetches=fetches,
-        last=last,
-        runs=latest_artifact_runs(opts, ledger),
-        searches=standing_searches(opts, ledger, fetches),  # pages found moved
-        read_then=latest_as_read(opts, ledger),  # the quotes on the reading day's copies
-    )
-
-
 @command("status")
 def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     """What the latest evidence says, per claim, per source and per artifact.
 
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
+    from claimledger.services.latest import standing
     from claimledger.terminal.lines import (
         artifact_run_line,
         evidence_gaps,
@@ -406,7 +366,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
 
     opts = options(ctx)
     ledger = opts.load()
-    latest = _standing(opts, ledger)
+    latest = read_latest(opts, standing, ledger)
     checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
     unchecked = unchecked_claims(ledger, checks)
     review = [claim for claim in ledger.claims if claim.review is not None]
@@ -429,7 +389,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     return found_if(attention or latest.incomplete or bool(checks and unchecked) or bool(review))
 
 
-def _print_status_tables(ledger: Ledger, latest: _Standing) -> None:
+def _print_status_tables(ledger: Ledger, latest: Standing) -> None:
     """The claims that need a look (one line when none does), the sources, and a line
     for each page found moved and each quote misquoted at reading time."""
     from claimledger.evidence.relocate import relocation_line
@@ -446,11 +406,10 @@ def _print_status_tables(ledger: Ledger, latest: _Standing) -> None:
         out.print(line, markup=False)
 
 
-def _print_status_json(opts: Options, ledger: Ledger, latest: _Standing) -> None:
+def _print_status_json(opts: Options, ledger: Ledger, latest: Standing) -> None:
     """`status --json`: every claim with its grades, standing and latest checks counted,
     every source read by its id, the artifacts' last runs, the moves found, the reading
     day's copies."""
-    from claimledger.cli.asread import latest_lookups
     from claimledger.evidence.relocate import relocation_json
     from claimledger.terminal.asread import as_read_json
     from claimledger.terminal.lines import claim_summary, source_rows, to_json, unchecked_claims
@@ -465,7 +424,7 @@ def _print_status_json(opts: Options, ledger: Ledger, latest: _Standing) -> None
             "sources": list(source_rows(ledger, latest.fetches.values())),
             "artifact_runs": to_json(list(latest.runs.values())),
             "relocations": [relocation_json(search) for search in latest.searches],
-            "as_read": as_read_json(checks=latest.read_then, lookups=latest_lookups(opts, ledger)),
+            "as_read": as_read_json(checks=latest.read_then, lookups=latest.lookups),
         }
     )
 
@@ -481,8 +440,8 @@ def diff_command(
     reading day, when one was read; and each quote misquoted at reading time, though its
     page carries it now. Exit 1 when anything differs.
     """
-    from claimledger.cli.asread import latest_as_read
     from claimledger.records import check_key
+    from claimledger.services import latest
     from claimledger.terminal.asread import as_read_text
     from claimledger.terminal.lines import to_json
     from claimledger.terminal.views import diff_text
@@ -492,9 +451,10 @@ def diff_command(
     chosen = set(claim_ids or ledger.claim_ids)
     for claim_id in chosen:
         ledger.claim(claim_id)
-    checked = [c for c in latest_checks(opts, ledger) if c.claim_id in chosen]
+    checked = [c for c in read_latest(opts, latest.checks, ledger) if c.claim_id in chosen]
     checks = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
-    then = {check_key(c): c for c in latest_as_read(opts, ledger) if c.claim_id in chosen}
+    read_then = read_latest(opts, latest.as_read, ledger)
+    then = {check_key(c): c for c in read_then if c.claim_id in chosen}
     alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in checks}
     misquoted = [c for c in checked if check_key(c) in alone]
     if as_json:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -10,30 +9,25 @@ import typer
 
 from claimledger.cli.app import (
     Options,
-    artifacts_of,
     command,
     existing_store,
     found_if,
-    latest_artifact_runs,
-    latest_checks,
-    latest_fetches,
     no_evidence_note,
     now,
     options,
+    read_latest,
     today,
     writable_store,
 )
-from claimledger.cli.asread import latest_as_read
 from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson, ClaimId
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.evidence.store.rows import CheckVerdict
-    from claimledger.grading.rules import ArtifactOutcome, Regrade
-    from claimledger.ledger.model import Artifact, Ledger
-    from claimledger.records import ArtifactRun, AsReadCheck, FetchRecord, RunRecord
+    from claimledger.grading.rules import Regrade
+    from claimledger.ledger.model import Ledger
+    from claimledger.records import ArtifactRun
     from claimledger.workspace.trust import Standing
 
 
@@ -73,9 +67,8 @@ def regrade_command(
     graded quote was read and agrees.
     """
     from claimledger.cli.trusting import standing_json
-    from claimledger.grading.artifact import outcome_of
-    from claimledger.grading.rules import regrade
     from claimledger.ledger.located import collector_paused
+    from claimledger.services.regrading import Artifacts, regrade_ledger
     from claimledger.terminal.lines import evidence_gaps, to_json, unread_sources
 
     if write and check:
@@ -83,24 +76,20 @@ def regrade_command(
     if allow_artifacts and no_artifacts:
         raise InputError("--allow-artifacts and --no-artifacts exclude each other")
     opts = options(ctx)
+    which: Artifacts = "none" if no_artifacts else "all" if allow_artifacts else "trusted"
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
-        checks = _latest_verdicts(opts, ledger)
-        as_read = latest_as_read(opts, ledger)  # verdicts on the reading day's copies
-        allowed, skipped = _allowed_artifacts(opts, ledger, no_artifacts, allow_artifacts)
-        runs = _run_artifacts(opts, allowed)
-        artifacts = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
-        if write:
-            applied = _write_proposals(opts, checks, artifacts, as_read)
-            if applied.proposals:
-                count = len(applied.proposals)
-                changes = "grade change" if count == 1 else "grade changes"
-                err.print(f"applied {count} {changes} to {opts.ledger}", markup=False)
-            result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
-        else:
-            result = regrade(ledger, checks, artifacts, as_read)
-        fetches, last, unchecked = _coverage(opts, ledger, checks)
-        gaps = evidence_gaps(last, unchecked, ledger) + unread_sources(ledger, checks, fetches)
+        with existing_store(opts) as store:
+            done = regrade_ledger(
+                ledger, opts.ledger, store, open_store=lambda: writable_store(opts),
+                artifacts=which, write=write, today=today(), now=now(),
+            )  # fmt: skip
+        result = done.result
+        if done.written:
+            changes = "grade change" if done.written == 1 else "grade changes"
+            err.print(f"applied {done.written} {changes} to {opts.ledger}", markup=False)
+        gaps = evidence_gaps(done.last, done.unchecked, ledger)
+        gaps += unread_sources(ledger, done.checks, done.fetches)
         if as_json:
             print_json(
                 {
@@ -108,70 +97,18 @@ def regrade_command(
                     "proposals": to_json(result.proposals),
                     "stale": to_json(result.notices),
                     "evidence_gaps": gaps,
-                    "skipped_artifacts": [standing_json(s) for s in skipped],
+                    "skipped_artifacts": [standing_json(s) for s in done.skipped],
                 }
             )
         else:
             _print_regrade(opts, result)
             for line in gaps:
                 err.print(line, markup=False)
-        _report_skipped(skipped)
-        failed = _report_failed_runs(runs.values())
-        if result.pending or failed:
+        _report_skipped(done.skipped)
+        _report_failed_runs(done.runs.values())
+        if result.pending or done.failed_runs:
             return ExitCode.FOUND
-        return ExitCode.UNREAD if check and (gaps or skipped) else ExitCode.OK
-
-
-def _latest_verdicts(opts: Options, ledger: Ledger) -> list[CheckVerdict]:
-    """The latest check of each quote the ledger still holds, on each of its sources, in
-    the fields the rules weigh (`latest_checks` with every field costs more than the rules)."""
-    from claimledger.grading.rules import current_checks
-
-    with existing_store(opts) as store:
-        return current_checks(ledger, store.latest_verdicts() if store else [])
-
-
-def _coverage(
-    opts: Options, ledger: Ledger, checks: Sequence[CheckVerdict]
-) -> tuple[dict[str, FetchRecord], RunRecord | None, list[str]]:
-    """The latest fetches (what a page that could not be read answered), the last run, and
-    the claims its evidence does not cover: a gate (`--check`) must not pass on a refresh
-    that was cut short."""
-    from claimledger.terminal.lines import unchecked_claims
-
-    fetches, last = latest_fetches(opts, ledger)
-    return fetches, last, unchecked_claims(ledger, checks)
-
-
-def _write_proposals(
-    opts: Options,
-    checks: Sequence[CheckVerdict],
-    artifacts: dict[str, ArtifactOutcome],
-    as_read: list[AsReadCheck],
-) -> Regrade:
-    """Apply every proposal to the ledger as it is on disk under the lock, in one write.
-
-    The rules order premises before the claims that rest on them, so one pass proposes
-    every change a chain needs: after it, regrading again proposes nothing.
-    """
-
-    from claimledger.grading.rules import Regrade, regrade
-    from claimledger.ledger import edits
-    from claimledger.ledger import file as ledgerfile
-
-    applied = Regrade(proposals=(), notices=(), traces=(), has_evidence=False)
-    day = today()
-
-    def change(text: str, fresh: Ledger) -> str:
-        nonlocal applied
-        applied = regrade(fresh, checks, artifacts, as_read)
-        changes = [
-            edits.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why) for p in applied.proposals
-        ]
-        return edits.set_grades(text, fresh, changes, date=day)
-
-    ledgerfile.update(opts.ledger, change)
-    return applied
+        return ExitCode.UNREAD if check and (gaps or done.skipped) else ExitCode.OK
 
 
 def _print_regrade(opts: Options, result: Regrade) -> None:
@@ -187,22 +124,6 @@ def _print_regrade(opts: Options, result: Regrade) -> None:
     note = regrade_note(result)
     if note:
         out.print(note, markup=False)
-
-
-def _allowed_artifacts(
-    opts: Options, ledger: Ledger, none: bool, every: bool
-) -> tuple[dict[str, Artifact], list[Standing]]:
-    """The artifacts this regrade may run, and those it skips for want of the user's
-    consent (--no-artifacts skips all without a word: the user said so)."""
-    from claimledger.workspace.trust import Consent, standings
-
-    artifacts = artifacts_of(ledger)
-    if none or every or not artifacts:
-        return ({} if none else artifacts), []
-    found = standings(opts.ledger, artifacts)
-    allowed = {s.claim_id for s in found if s.consent is Consent.TRUSTED}
-    skipped = [s for s in found if s.consent is not Consent.TRUSTED]
-    return {claim: artifacts[claim] for claim in artifacts if claim in allowed}, skipped
 
 
 def _report_skipped(skipped: Sequence[Standing]) -> None:
@@ -222,23 +143,6 @@ def _report_skipped(skipped: Sequence[Standing]) -> None:
             "or pass --allow-artifacts for this run",
             markup=False,
         )
-
-
-def _run_artifacts(opts: Options, artifacts: dict[str, Artifact]) -> dict[str, ArtifactRun]:
-    """Run each artifact claim's command beside the ledger, recording each run as it ends
-    (a regrade cut short keeps the runs it made). The store is opened, and made when there
-    is none yet, only when there is an artifact to run."""
-
-    from claimledger.grading.artifact import execute
-
-    if not artifacts:
-        return {}
-    runs: dict[str, ArtifactRun] = {}
-    with writable_store(opts) as store:
-        for claim_id, artifact in artifacts.items():
-            runs[claim_id] = execute(claim_id, artifact, opts.home, now())
-            store.record_artifact_run(runs[claim_id])
-    return runs
 
 
 def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
@@ -262,15 +166,17 @@ def explain_command(
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
+    from claimledger.services import latest
     from claimledger.terminal.lines import artifact_run_line, explain_lines, to_json
 
     opts = options(ctx)
     ledger = opts.load()
     claim = ledger.claim(claim_id)
-    runs = latest_artifact_runs(opts, ledger)
+    with existing_store(opts) as store:
+        runs = latest.artifact_runs(store, ledger)
+        checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
-    checks = _latest_verdicts(opts, ledger)
-    result = regrade(ledger, checks, outcomes, latest_as_read(opts, ledger))
+    result = regrade(ledger, checks, outcomes, as_read)
     traces = [t for t in result.traces if t.claim_id == claim_id]
     last_run = runs.get(claim_id)
     if as_json:
@@ -325,6 +231,7 @@ def accept_command(
     from claimledger.grading.accept import accept_plan
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
+    from claimledger.services import latest
 
     if not claim_ids and not all_drifted:
         raise InputError("name the claims to accept, or pass --all-drifted")
@@ -335,7 +242,7 @@ def accept_command(
     chosen = set(claim_ids or ledger.claim_ids)
     plan = accept_plan(
         ledger,
-        latest_checks(opts, ledger),
+        read_latest(opts, latest.checks, ledger),
         chosen,
         even_if_meaning_changed=even_if_meaning_changed,
     )

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from claimledger.cli.app import command, latest_checks, options
+from claimledger.cli.app import command, options, read_latest
 from claimledger.cli.completion import one_of
 from claimledger.cli.options import GRADES, AsJson
 from claimledger.errors import ExitCode, InputError
@@ -48,9 +48,10 @@ def claims_command(
         raise InputError(f"--grade {grade!r}: one of {GRADES}")
     if section is not None and section not in {s.id for s in ledger.sections}:
         raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
+    from claimledger.services import latest
     from claimledger.terminal.lines import claim_row, claim_standings
 
-    standings = claim_standings(ledger, latest_checks(opts, ledger))
+    standings = claim_standings(ledger, read_latest(opts, latest.checks, ledger))
     rows = [
         claim_row(claim, standings[claim.id])
         for claim in ledger.claims

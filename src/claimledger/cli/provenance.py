@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from claimledger.cli.app import Options, command, latest_checks, options
+from claimledger.cli.app import Options, command, options, read_latest
 from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out, print_json
@@ -92,9 +92,11 @@ def _quote_numbers(count: int, wanted: int | None) -> list[int]:
 
 def _current_wordings(opts: Options, ledger: Ledger, claim_id: str) -> dict[tuple[int, str], str]:
     """The page's own wording of each quote that drifted, by (quote number, source)."""
+    from claimledger.services import latest
+
     return {
         (check.quote_index + 1, check.source_id): check.current
-        for check in latest_checks(opts, ledger)
+        for check in read_latest(opts, latest.checks, ledger)
         if check.claim_id == claim_id and check.current and check.status == "drifted"
     }
 

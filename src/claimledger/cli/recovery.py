@@ -6,16 +6,12 @@ Neither step changes the refresh's exit status.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options
-
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger.model import Ledger
-    from claimledger.records import FetchRecord, Relocation
+    pass
 
 
 # --------------------------------------------------------------------------- options
@@ -60,17 +56,3 @@ Archive = Annotated[
 """The web archive's base URL, as `archive.archive_settings` reads it (with the
 `archive` setting of claimledger.toml): one option for every part of a refresh that asks
 the archive (--save here; the as-read check may take it too)."""
-
-
-def standing_searches(
-    opts: Options, ledger: Ledger, fetches: Mapping[str, FetchRecord]
-) -> list[Relocation]:
-    """For `status`: the latest search of each source still at the address searched for,
-    and still lost there at its latest fetch (`fetches`: the latest fetch of each URL)."""
-    from claimledger.cli.app import existing_store
-    from claimledger.evidence.relocate import standing_relocations
-
-    with existing_store(opts) as store:
-        searches = store.latest_relocations() if store else {}
-    sources = {source.id: source.url for source in ledger.sources.values()}
-    return standing_relocations(searches, sources, fetches)

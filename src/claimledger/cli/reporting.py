@@ -21,11 +21,9 @@ from claimledger.cli.app import (
     Options,
     command,
     damage_said,
-    latest_artifact_runs,
-    latest_checks,
-    latest_fetches,
     now,
     options,
+    read_latest,
     today,
 )
 from claimledger.cli.completion import one_of
@@ -201,16 +199,15 @@ def _target(path: Path, home: Path) -> str:
 
 def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
     """The report of `ledger` and the latest evidence, compared with the `previous` render."""
-    from claimledger.cli.asread import latest_as_read
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
     from claimledger.report.build import build_report
+    from claimledger.services.latest import standing
 
-    checks = latest_checks(opts, ledger)
-    fetches, last = latest_fetches(opts, ledger)
-    runs = latest_artifact_runs(opts, ledger)
+    latest = read_latest(opts, standing, ledger)
+    checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
-    as_read = latest_as_read(opts, ledger)  # the quotes on the reading day's copies
+    as_read = latest.read_then  # the quotes on the reading day's copies
     return build_report(
         ledger,
         checks,

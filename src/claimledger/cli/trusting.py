@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import artifacts_of, command, options
+from claimledger.cli.app import command, options
 from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson
 from claimledger.errors import ExitCode, InputError
@@ -47,6 +47,7 @@ def trust_command(
     config by the ledger's path; a command, a file it names, or a setting that changes
     needs your word again. With CLAIMs, only those artifact commands are trusted.
     """
+    from claimledger.services import latest
     from claimledger.workspace import trust
 
     if show and revoke:
@@ -54,7 +55,7 @@ def trust_command(
     opts = options(ctx)
     ledger = opts.load(any_owner=True)  # trusting it is how the user says to use it
     chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
-    artifacts = artifacts_of(ledger)
+    artifacts = latest.artifacts_of(ledger)
     for claim_id in chosen:
         if claim_id not in artifacts:
             raise InputError(f"{claim_id}: has no artifact to trust")

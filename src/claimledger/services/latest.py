@@ -1,0 +1,137 @@
+"""The latest evidence of each kind, for a ledger as it now reads: what `status`, `diff`,
+`regrade`, `explain`, `render` and `claims` weigh. Each function reads an open store
+(None before the first refresh made one: no evidence) and keeps only what still bears on
+the ledger: its quotes as they read now, its sources' addresses, its artifacts' commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.store.rows import CheckVerdict
+    from claimledger.ledger.model import Artifact, Ledger
+    from claimledger.records import (
+        ArchiveLookup,
+        ArtifactRun,
+        AsReadCheck,
+        CheckRecord,
+        FetchRecord,
+        Relocation,
+        RunRecord,
+    )
+
+
+def checks(store: EvidenceStore | None, ledger: Ledger) -> list[CheckRecord]:
+    """The latest check of each quote the ledger still holds, on each of its sources."""
+    from claimledger.grading.rules import current_checks
+
+    return current_checks(ledger, store.latest_checks() if store else [])
+
+
+def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:
+    """`checks` in the fields the rules weigh, which cost less to read than every field."""
+    from claimledger.grading.rules import current_checks
+
+    return current_checks(ledger, store.latest_verdicts() if store else [])
+
+
+def fetches(
+    store: EvidenceStore | None, ledger: Ledger
+) -> tuple[dict[str, FetchRecord], RunRecord | None]:
+    """The latest fetch of each URL the ledger names, and the last run (None before any)."""
+    from claimledger.urls import redacted
+
+    found = store.latest_fetches() if store else {}
+    last = store.last_run() if store else None
+    urls = {redacted(source.url) for source in ledger.sources.values()}
+    return {url: fetch for url, fetch in found.items() if redacted(url) in urls}, last
+
+
+def artifact_runs(store: EvidenceStore | None, ledger: Ledger) -> dict[str, ArtifactRun]:
+    """The last recorded run of each artifact the ledger holds, when it ran the command and
+    expected the output the ledger states now: a run of another command is not evidence."""
+    recorded = store.latest_artifact_runs() if store else {}
+    return {
+        claim_id: run
+        for claim_id, artifact in artifacts_of(ledger).items()
+        if (run := recorded.get(claim_id)) is not None and _is_run_of(run, artifact)
+    }
+
+
+def _is_run_of(run: ArtifactRun, artifact: Artifact) -> bool:
+    from claimledger.grading.artifact import command_line
+
+    return run.command == command_line(artifact) and run.expected == artifact.expect
+
+
+def artifacts_of(ledger: Ledger) -> dict[str, Artifact]:
+    """Each artifact claim's artifact, in ledger order."""
+    return {claim.id: claim.artifact for claim in ledger.claims if claim.artifact is not None}
+
+
+def as_read(store: EvidenceStore | None, ledger: Ledger) -> list[AsReadCheck]:
+    """The latest as-read check of each quote the ledger holds, for its date_read."""
+    from claimledger.grading.rules import current_as_read
+
+    return current_as_read(ledger, store.latest_as_read_checks() if store else [])
+
+
+def lookups(store: EvidenceStore | None, ledger: Ledger) -> list[ArchiveLookup]:
+    """The archive's latest answer for each page the ledger reads, for its date_read."""
+    from claimledger.urls import fetch_target, redacted
+
+    pages = {redacted(fetch_target(source.url)[0]) for source in ledger.sources.values()}
+    found = store.latest_archive_lookups() if store else {}
+    return [
+        lookup
+        for url, lookup in sorted(found.items())
+        if url in pages and lookup.read_on == ledger.date_read
+    ]
+
+
+def searches(
+    store: EvidenceStore | None, ledger: Ledger, latest: Mapping[str, FetchRecord]
+) -> list[Relocation]:
+    """The latest search of each source still at the address searched for, and still lost
+    there at its latest fetch (`latest`: the latest fetch of each URL)."""
+    from claimledger.evidence.relocate import standing_relocations
+
+    found = store.latest_relocations() if store else {}
+    sources = {source.id: source.url for source in ledger.sources.values()}
+    return standing_relocations(found, sources, latest)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What `status` reads: the latest evidence of every kind, for the ledger as it is."""
+
+    checks: list[CheckRecord]
+    fetches: dict[str, FetchRecord]
+    last: RunRecord | None
+    runs: dict[str, ArtifactRun]
+    searches: list[Relocation]
+    read_then: list[AsReadCheck]
+    lookups: list[ArchiveLookup]
+
+    @property
+    def incomplete(self) -> bool:
+        """The last refresh did not finish (cut short, or still running)."""
+        return self.last is not None and self.last.finished_at is None
+
+
+def standing(store: EvidenceStore | None, ledger: Ledger) -> Standing:
+    """Everything `status` shows, read from one open store."""
+    latest, last = fetches(store, ledger)
+    return Standing(
+        checks=checks(store, ledger),
+        fetches=latest,
+        last=last,
+        runs=artifact_runs(store, ledger),
+        searches=searches(store, ledger, latest),  # pages found moved
+        read_then=as_read(store, ledger),  # the quotes on the reading day's copies
+        lookups=lookups(store, ledger),
+    )

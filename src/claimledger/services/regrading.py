@@ -1,0 +1,149 @@
+"""A regrade as one call: the latest verdicts read, the artifact commands the user allowed
+run (each run recorded as it ends), the rules applied and, with `write`, written under
+the ledger's lock, and what the evidence does not cover found, so that a gate fails
+closed. The command line only chooses and shows."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.store.rows import CheckVerdict
+    from claimledger.grading.rules import ArtifactOutcome, Regrade
+    from claimledger.ledger.model import Artifact, Ledger
+    from claimledger.records import ArtifactRun, AsReadCheck, FetchRecord, RunRecord
+    from claimledger.workspace.trust import Standing
+
+    StoreOpener = Callable[[], AbstractContextManager[EvidenceStore]]
+
+Artifacts = Literal["trusted", "all", "none"]
+"""Which artifact commands a regrade runs: those the user trusted, all this once, none."""
+
+
+@dataclass(frozen=True)
+class RegradeOutcome:
+    """What a regrade found: what stays pending (after a write, what is left), how many
+    proposals it wrote, the evidence it weighed, and the artifacts it ran or skipped."""
+
+    result: Regrade
+    written: int
+    checks: list[CheckVerdict]
+    fetches: dict[str, FetchRecord]
+    last: RunRecord | None
+    unchecked: list[str]
+    skipped: list[Standing]
+    runs: dict[str, ArtifactRun]
+
+    @property
+    def failed_runs(self) -> list[ArtifactRun]:
+        """The artifacts that could not run (did not start, timed out): no evidence."""
+        return [run for run in self.runs.values() if not run.ran]
+
+
+def regrade_ledger(
+    ledger: Ledger,
+    ledger_path: Path,
+    store: EvidenceStore | None,
+    *,
+    open_store: StoreOpener,
+    artifacts: Artifacts = "trusted",
+    write: bool = False,
+    today: dt.date,
+    now: dt.datetime,
+) -> RegradeOutcome:
+    """Regrade `ledger` (read from `ledger_path`) on the evidence in `store`; the store to
+    record artifact runs in is opened by `open_store` only when one runs."""
+    from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.rules import regrade
+    from claimledger.services import latest
+
+    checks = latest.verdicts(store, ledger)
+    as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
+    allowed, skipped = allowed_artifacts(ledger_path, ledger, artifacts)
+    runs = run_artifacts(allowed, ledger_path.parent, open_store, now)
+    outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
+    written = 0
+    if write:
+        applied = write_proposals(ledger_path, checks, outcomes, as_read, today)
+        written = len(applied.proposals)
+        result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
+    else:
+        result = regrade(ledger, checks, outcomes, as_read)
+    fetches, last = latest.fetches(store, ledger)
+    checked = {check.claim_id for check in checks}
+    unchecked = [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
+    return RegradeOutcome(result, written, checks, fetches, last, unchecked, skipped, runs)
+
+
+def write_proposals(
+    ledger_path: Path,
+    checks: Sequence[CheckVerdict],
+    artifacts: dict[str, ArtifactOutcome],
+    as_read: list[AsReadCheck],
+    today: dt.date,
+) -> Regrade:
+    """Apply every proposal to the ledger as it is on disk under the lock, in one write.
+
+    The rules order premises before the claims that rest on them, so one pass proposes
+    every change a chain needs: after it, regrading again proposes nothing.
+    """
+    from claimledger.grading.rules import Regrade, regrade
+    from claimledger.ledger import edits
+    from claimledger.ledger import file as ledgerfile
+
+    applied = Regrade(proposals=(), notices=(), traces=(), has_evidence=False)
+
+    def change(text: str, fresh: Ledger) -> str:
+        nonlocal applied
+        applied = regrade(fresh, checks, artifacts, as_read)
+        changes = [
+            edits.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why) for p in applied.proposals
+        ]
+        return edits.set_grades(text, fresh, changes, date=today)
+
+    ledgerfile.update(ledger_path, change)
+    return applied
+
+
+def allowed_artifacts(
+    ledger_path: Path, ledger: Ledger, which: Artifacts
+) -> tuple[dict[str, Artifact], list[Standing]]:
+    """The artifacts this regrade may run, and those it skips for want of the user's
+    consent ("none" skips all without a word: the user said so)."""
+    from claimledger.services.latest import artifacts_of
+    from claimledger.workspace.trust import Consent, standings
+
+    artifacts = artifacts_of(ledger)
+    if which != "trusted" or not artifacts:
+        return ({} if which == "none" else artifacts), []
+    found = standings(ledger_path, artifacts)
+    allowed = {s.claim_id for s in found if s.consent is Consent.TRUSTED}
+    skipped = [s for s in found if s.consent is not Consent.TRUSTED]
+    return {claim: artifacts[claim] for claim in artifacts if claim in allowed}, skipped
+
+
+def run_artifacts(
+    artifacts: dict[str, Artifact], home: Path, open_store: StoreOpener, now: dt.datetime
+) -> dict[str, ArtifactRun]:
+    """Run each artifact claim's command beside the ledger, recording each run as it ends
+    (a regrade cut short keeps the runs it made). The store is opened, and made when there
+    is none yet, only when there is an artifact to run."""
+    from claimledger.grading.artifact import execute
+
+    if not artifacts:
+        return {}
+    runs: dict[str, ArtifactRun] = {}
+    with open_store() as store:
+        for claim_id, artifact in artifacts.items():
+            runs[claim_id] = execute(claim_id, artifact, home, now)
+            store.record_artifact_run(runs[claim_id])
+    return runs
