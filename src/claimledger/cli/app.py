@@ -166,25 +166,11 @@ class Options:
         """The ledger; refused in a folder another user owns unless the user allowed it
         (`any_owner`: for `trust`, which does)."""
         from claimledger.ledger.file import load
+        from claimledger.workspace.trust import refuse_foreign
 
         if not any_owner:
             refuse_foreign(self.ledger)
         return load(self.ledger)
-
-
-def refuse_foreign(ledger: Path) -> None:
-    """Refuse, as git refuses a repository of dubious ownership, a ledger whose file or
-    folder another user owns (found in /tmp, or a folder above): its settings and its
-    commands would act as this user. `claimledger trust` on it says the user knows."""
-    from claimledger.workspace.trust import foreign_owner, owner_allowed
-
-    owner = foreign_owner(ledger)
-    if owner is not None and not owner_allowed(ledger, owner):
-        raise InputError(
-            f"{ledger}: owned by another user (uid {owner}), so not used: a ledger there "
-            "could be anyone's, and what it asks would run as you; if you trust it, run "
-            f"`claimledger --ledger {ledger.absolute()} trust`"
-        )
 
 
 def options(ctx: typer.Context) -> Options:

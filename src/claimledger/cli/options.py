@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, refuse_foreign
+from claimledger.cli.app import Options
 from claimledger.cli.completion import complete_claims, complete_sources
 from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import CLAIM_KINDS, Basis, Grade
 from claimledger.terminal.output import err
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger.config import Config, FetchOptions
+    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Ledger
     from claimledger.records import FetchPolicy
+    from claimledger.services.settings import Workspace
     from claimledger.urls import UrlMap
 
 
@@ -143,88 +143,18 @@ IgnoreRobots = Annotated[
 ]
 
 
-@dataclass(frozen=True)
-class Workspace:
-    """The ledger's settings as this run honours them: `trusted` when what the checkout
-    asks beyond the defaults is honoured (the user trusted it, or it asks nothing)."""
-
-    config: Config
-    trusted: bool
-
-
-def workspace(opts: Options, ledger: Ledger | None, *, templates: bool = False) -> Workspace:
-    """claimledger.toml beside the ledger, and the ledger's own marks: what widens what
-    claimledger may reach (private addresses, a map, another archive, robots.txt set
-    aside) or what it renders with (templates/) is honoured only once the user trusted
-    it (`claimledger trust`), since a cloned checkout is somebody else's. What this use
-    (`templates`, else fetching) loses for want of trust is said."""
-    from claimledger.ledger.config import read_config
-    from claimledger.urls import UrlMap
-    from claimledger.workspace.trust import (
-        TEMPLATES,
-        Consent,
-        asks_of,
-        settings_consent,
-        without_asks,
-    )
-
-    config = read_config(opts.home)
-    if config.path is not None:
-        refuse_foreign(config.path)
-    UrlMap.parse(list(config.maps))  # a setting in error is said, trusted or not
-    asks = asks_of(config, ledger, opts.home)
-    consent = settings_consent(opts.ledger, asks)
-    if consent is Consent.TRUSTED:
-        return Workspace(config, trusted=True)
-    lost = [ask for ask in asks if ask.startswith(f"{TEMPLATES}/") == templates]
-    if lost:
-        why = "changed since you trusted it" if consent is Consent.CHANGED else "not trusted"
-        err.print(
-            f"claimledger: note: this workspace is {why}, so not honoured: {'; '.join(lost)} "
-            "(`claimledger trust --list` shows what it asks; `claimledger trust` allows it)",
-            markup=False,
-        )
-    return Workspace(without_asks(config), trusted=False)
-
-
 def fetch_settings(
     opts: Options, given: FetchOptions, ledger: Ledger | None
 ) -> tuple[FetchPolicy, UrlMap, Workspace]:
-    """The run's policy and URL map: the command's options, then claimledger.toml beside
-    the ledger as far as it is honoured (see `workspace`), then the defaults. Not
-    respecting robots.txt is said out loud. A command that asks for them fetches next:
-    the CA bundle begins to be read."""
-    from claimledger.ledger.config import fetch_policy, url_map
-    from claimledger.records import DEFAULT_POLICY
-    from claimledger.web.exchange import read_trust_soon
+    """The run's policy and URL map (see `claimledger.services.settings`)."""
+    from claimledger.services import settings
 
-    read_trust_soon()
-    honoured = workspace(opts, ledger)
-    config = honoured.config
-    policy = fetch_policy(config, given, DEFAULT_POLICY)
-    if not policy.respect_robots:
-        where = "--ignore-robots" if given.ignore_robots else f"robots = false in {config.path}"
-        warn(f"robots.txt is not respected ({where}): read only sites whose owners allow it")
-    mapped = url_map(config, given)
-    if ledger is not None and honoured.trusted:
-        policy = _with_private_sources(ledger, policy, mapped)
-    return replace(policy, maps=mapped.rules), mapped, honoured
+    return settings.fetch_settings(opts.ledger, given, ledger, say)
 
 
-def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
-    """The policy, letting each source marked `allow_private` be fetched where it is (or
-    where --map sends it)."""
-    from claimledger.urls import origin
-
-    marked = sorted(source.id for source in ledger.sources.values() if source.allow_private)
-    if not marked or policy.allow_private:
-        return policy
-    origins = {origin(url_map.apply(ledger.sources[sid].url)) for sid in marked}
-    return replace(policy, private_origins=policy.private_origins | origins)
-
-
-def warn(message: str) -> None:
-    err.print(f"claimledger: warning: {message}", markup=False)
+def say(line: str) -> None:
+    """A note or a warning on stderr, whole on its line."""
+    err.print(line, markup=False)
 
 
 def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:

@@ -130,12 +130,13 @@ def render_command(
 def _workspace_templates(opts: Options) -> Path | None:
     """templates/ beside the ledger, when there is one and the user trusted the workspace:
     a cloned checkout's templates could lay out a report that says what they like."""
-    from claimledger.cli.options import workspace
+    from claimledger.cli.options import say
+    from claimledger.services.settings import workspace
 
     folder = opts.home / "templates"
     if not folder.is_dir():
         return None
-    if not workspace(opts, opts.load(), templates=True).trusted:
+    if not workspace(opts.ledger, opts.load(), say, templates=True).trusted:
         return None
     for line in _stale_copies(folder):
         err.print(f"claimledger: note: {line}", markup=False)

@@ -30,7 +30,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claimledger.errors import EnvironmentProblem
+from claimledger.errors import EnvironmentProblem, InputError
 from claimledger.ledger.atomicfile import replace_atomically
 from claimledger.ledger.userdirs import config_directory
 
@@ -288,3 +288,16 @@ def _file_digest(home: Path, word: str) -> str | None:
             return hashlib.file_digest(file, "sha256").hexdigest()
     except (OSError, ValueError):
         return None
+
+
+def refuse_foreign(ledger: Path) -> None:
+    """Refuse, as git refuses a repository of dubious ownership, a ledger whose file or
+    folder another user owns (found in /tmp, or a folder above): its settings and its
+    commands would act as this user. `claimledger trust` on it says the user knows."""
+    owner = foreign_owner(ledger)
+    if owner is not None and not owner_allowed(ledger, owner):
+        raise InputError(
+            f"{ledger}: owned by another user (uid {owner}), so not used: a ledger there "
+            "could be anyone's, and what it asks would run as you; if you trust it, run "
+            f"`claimledger --ledger {ledger.absolute()} trust`"
+        )

@@ -1,0 +1,102 @@
+"""A run's settings: the command's options, then claimledger.toml beside the ledger as far
+as the workspace is trusted, then the defaults. A cloned checkout is somebody else's:
+what it asks beyond the defaults (private addresses, a map, another archive, robots.txt
+set aside, its own templates) is honoured only once the user trusted it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimledger.ledger.config import Config, FetchOptions
+    from claimledger.ledger.model import Ledger
+    from claimledger.records import FetchPolicy
+    from claimledger.urls import UrlMap
+
+Say = Callable[[str], None]
+"""Where a setting set aside, or a rule relaxed, is said (the command line's stderr)."""
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The ledger's settings as this run honours them: `trusted` when what the checkout
+    asks beyond the defaults is honoured (the user trusted it, or it asks nothing)."""
+
+    config: Config
+    trusted: bool
+
+
+def workspace(
+    ledger_path: Path, ledger: Ledger | None, say: Say, *, templates: bool = False
+) -> Workspace:
+    """claimledger.toml beside the ledger, and the ledger's own marks, as far as the user
+    trusted them (`claimledger trust`); what this use (`templates`, else fetching) loses
+    for want of trust is said."""
+    from claimledger.ledger.config import read_config
+    from claimledger.urls import UrlMap
+    from claimledger.workspace.trust import (
+        TEMPLATES,
+        Consent,
+        asks_of,
+        refuse_foreign,
+        settings_consent,
+        without_asks,
+    )
+
+    home = ledger_path.parent
+    config = read_config(home)
+    if config.path is not None:
+        refuse_foreign(config.path)
+    UrlMap.parse(list(config.maps))  # a setting in error is said, trusted or not
+    asks = asks_of(config, ledger, home)
+    consent = settings_consent(ledger_path, asks)
+    if consent is Consent.TRUSTED:
+        return Workspace(config, trusted=True)
+    lost = [ask for ask in asks if ask.startswith(f"{TEMPLATES}/") == templates]
+    if lost:
+        why = "changed since you trusted it" if consent is Consent.CHANGED else "not trusted"
+        say(
+            f"claimledger: note: this workspace is {why}, so not honoured: {'; '.join(lost)} "
+            "(`claimledger trust --list` shows what it asks; `claimledger trust` allows it)"
+        )
+    return Workspace(without_asks(config), trusted=False)
+
+
+def fetch_settings(
+    ledger_path: Path, given: FetchOptions, ledger: Ledger | None, say: Say
+) -> tuple[FetchPolicy, UrlMap, Workspace]:
+    """The run's policy and URL map (see the module). Not respecting robots.txt is said
+    out loud. A command that asks for them fetches next: the CA bundle begins to be read."""
+    from claimledger.ledger.config import fetch_policy, url_map
+    from claimledger.records import DEFAULT_POLICY
+    from claimledger.web.exchange import read_trust_soon
+
+    read_trust_soon()
+    honoured = workspace(ledger_path, ledger, say)
+    config = honoured.config
+    policy = fetch_policy(config, given, DEFAULT_POLICY)
+    if not policy.respect_robots:
+        where = "--ignore-robots" if given.ignore_robots else f"robots = false in {config.path}"
+        say(
+            f"claimledger: warning: robots.txt is not respected ({where}): read only sites "
+            "whose owners allow it"
+        )
+    mapped = url_map(config, given)
+    if ledger is not None and honoured.trusted:
+        policy = _with_private_sources(ledger, policy, mapped)
+    return replace(policy, maps=mapped.rules), mapped, honoured
+
+
+def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
+    """The policy, letting each source marked `allow_private` be fetched where it is (or
+    where --map sends it)."""
+    from claimledger.urls import origin
+
+    marked = sorted(source.id for source in ledger.sources.values() if source.allow_private)
+    if not marked or policy.allow_private:
+        return policy
+    origins = {origin(url_map.apply(ledger.sources[sid].url)) for sid in marked}
+    return replace(policy, private_origins=policy.private_origins | origins)
