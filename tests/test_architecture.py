@@ -47,6 +47,7 @@ HOMES: dict[str, tuple[str, ...]] = {
         "evidence/gitrepo.py",
     ),
     "httpx": ("web/",),
+    "playwright": ("web/browser.py",),
 }
 """A library with side effects, and the only modules that may import it."""
 

@@ -120,6 +120,18 @@ class FetchPolicy:
     cut_long_body: bool = False
     """True: a body longer than `max_body` (decoded) is cut after its last whole line
     within it, the rest never read, instead of refused (robots.txt)."""
+    browser_all: bool = False
+    """Read every page in a browser (`--browser`), as it shows once its scripts ran."""
+    browser_pages: tuple[tuple[str, str | None], ...] = ()
+    """The pages (as fetched: mapped) read in a browser, each with the CSS selector to wait
+    for (None: until the network is idle): the sources marked `render: browser`."""
+
+    def in_browser(self, target: str) -> tuple[bool, str | None]:
+        """Whether `target` is read in a browser, and the selector its reading waits for."""
+        for page, wait_for in self.browser_pages:
+            if page == target:
+                return True, wait_for
+        return self.browser_all, None
 
 
 DEFAULT_POLICY = FetchPolicy()

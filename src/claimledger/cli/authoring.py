@@ -15,6 +15,7 @@ from claimledger.cli.options import (
     GRADES,
     KINDS,
     AllowPrivate,
+    Browser,
     ClaimId,
     Headers,
     HeadersFor,
@@ -377,6 +378,7 @@ def add_command(
     headers: Headers = None,
     header_for: HeadersFor = None,
     allow_private: AllowPrivate = False,
+    browser: Browser = False,
 ) -> ExitCode:
     """Record a new claim; every quote is verified on every URL before anything is written.
 
@@ -405,6 +407,7 @@ def add_command(
         pages=tuple(urls),
         maps=tuple(maps or ()),
         allow_private=allow_private,
+        browser=browser,
     )
     titles = verified_on_pages(opts, ledger, given, quotes)
     draft = edits.NewClaim(

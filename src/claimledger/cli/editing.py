@@ -20,7 +20,14 @@ from claimledger.cli.options import (
     parse_grade,
 )
 from claimledger.errors import ExitCode, InputError
-from claimledger.ledger.vocabulary import LEDGER_FIELDS, SCOPE_PARTS, SOURCE_KINDS, Basis, Grade
+from claimledger.ledger.vocabulary import (
+    LEDGER_FIELDS,
+    RENDERINGS,
+    SCOPE_PARTS,
+    SOURCE_KINDS,
+    Basis,
+    Grade,
+)
 from claimledger.terminal.output import out
 
 if TYPE_CHECKING:  # the core loads where a command uses it
@@ -403,6 +410,21 @@ def source_command(
         str | None,
         typer.Option("--path", metavar="PATH", help="The page's source file in --repo."),
     ] = None,
+    render: Annotated[
+        str | None,
+        typer.Option(
+            "--render",
+            metavar="HOW",
+            help="http (as the server sends it) or browser (once its scripts ran).",
+            autocompletion=one_of(RENDERINGS),
+        ),
+    ] = None,
+    wait_for: Annotated[
+        str | None,
+        typer.Option(
+            "--wait-for", metavar="SELECTOR", help="In a browser, read once this CSS matches."
+        ),
+    ] = None,
     remove: Annotated[
         bool, typer.Option("--remove", help="Remove it (only when no quote rests on it).")
     ] = False,
@@ -430,18 +452,21 @@ def source_command(
     if remove or merge_into is not None:
         if remove and merge_into is not None:
             raise InputError("--remove and --merge-into exclude each other")
-        if any(v is not None for v in (publisher, title, kind, repo, path)):
+        if any(v is not None for v in (publisher, title, kind, repo, path, render, wait_for)):
             raise InputError("remove or merge a source, or set its fields: not both at once")
         return _source_goes(ctx, source_id, merge_into)
     fields = {"publisher": publisher, "title": title, "kind": kind, "repo": repo, "path": path}
+    fields |= {"render": render, "wait_for": wait_for}
     given = {name: value.strip() for name, value in fields.items() if value is not None}
     if not given:
-        raise InputError("say what to set: --publisher, --title, --kind, --repo or --path")
+        raise InputError("say what to set: --publisher, --title, --kind, --repo, --path, --render")
     empty = [f"--{name}" for name, value in given.items() if not value]
     if empty:
         raise InputError(f"{', '.join(empty)} must not be empty")
     if kind is not None and given["kind"] not in SOURCE_KINDS:
         raise InputError(f"--kind {kind!r}: one of {', '.join(SOURCE_KINDS)}")
+    if render is not None and given["render"] not in RENDERINGS:
+        raise InputError(f"--render {render!r}: one of {', '.join(RENDERINGS)}")
 
     def change(text: str, ledger: Ledger) -> str:
         return edits.set_source_fields(text, ledger, source_id, given)

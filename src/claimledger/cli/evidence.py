@@ -28,6 +28,7 @@ from claimledger.cli.completion import complete_sources, one_of
 from claimledger.cli.options import (
     AllowPrivate,
     AsJson,
+    Browser,
     ClaimId,
     ClaimIds,
     Concurrency,
@@ -78,6 +79,7 @@ def verify_command(
     header_for: HeadersFor = None,
     ignore_robots: IgnoreRobots = False,
     allow_private: AllowPrivate = False,
+    browser: Browser = False,
 ) -> ExitCode:
     """One-off: is QUOTE on the page at URL? Status, similarity, the page's own wording.
 
@@ -108,6 +110,7 @@ def verify_command(
         maps=tuple(maps or ()),
         ignore_robots=ignore_robots,
         allow_private=allow_private,
+        browser=browser,
     )
     policy, url_map, _ = fetch_settings(options(ctx), given, None)
     check_page_urls([url], "", policy)
@@ -153,6 +156,7 @@ def refresh_command(
     header_for: HeadersFor = None,
     ignore_robots: IgnoreRobots = False,
     allow_private: AllowPrivate = False,
+    browser: Browser = False,
     save: Save = False,
     recover: Recover = True,
     recover_candidates: RecoverCandidates = None,
@@ -191,6 +195,7 @@ def refresh_command(
         maps=tuple(maps or ()),
         ignore_robots=ignore_robots,
         allow_private=allow_private,
+        browser=browser,
     )
     policy, url_map, honoured = fetch_settings(opts, given, ledger)
     steps = afterwards(

@@ -134,6 +134,14 @@ AllowPrivate = Annotated[
         "that resolves or redirects there is refused.",
     ),
 ]
+Browser = Annotated[
+    bool,
+    typer.Option(
+        "--browser",
+        help="Read each page in a browser once its scripts ran (a page built by JavaScript); "
+        "needs claimledger[browser] and Chromium. A source may ask it with `render: browser`.",
+    ),
+]
 IgnoreRobots = Annotated[
     bool,
     typer.Option(

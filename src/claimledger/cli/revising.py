@@ -16,6 +16,7 @@ from claimledger.cli.app import command, options, today
 from claimledger.cli.authoring import new_sources_said, verified_on_pages
 from claimledger.cli.options import (
     AllowPrivate,
+    Browser,
     ClaimId,
     Headers,
     HeadersFor,
@@ -49,6 +50,7 @@ def quote_command(
     headers: Headers = None,
     header_for: HeadersFor = None,
     allow_private: AllowPrivate = False,
+    browser: Browser = False,
 ) -> ExitCode:
     """Add a quote to a claim, verified on every --url before anything is written.
 
@@ -74,6 +76,7 @@ def quote_command(
         pages=tuple(urls),
         maps=tuple(maps or ()),
         allow_private=allow_private,
+        browser=browser,
     )
     titles = verified_on_pages(opts, ledger, given, [quote])
 

@@ -58,11 +58,25 @@ def read_page(
     if not _WORD.search(text) and not (whole and _WORD.search(whole)):
         lines = fetched.line_range
         where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
-        return unreadable(fetched, f"no content: {where} holds no text a reader sees", select)
+        why = f"no content: {where} holds no text a reader sees" + _built_by_script(fetched)
+        return unreadable(fetched, why, select)
     return Page(fetched, text, None, recipe(select), whole)
 
 
 _WORD = re.compile(r"\w")
+_SCRIPT = re.compile(rb"<script\b", re.IGNORECASE)
+
+
+def _built_by_script(fetched: FetchResult) -> str:
+    """Why an HTML page with no text may still have some: scripts that build it in the
+    reader's browser (a single-page app's shell), and the way to read it so."""
+    body = (fetched.text or "").encode("utf-8", "replace")
+    if not is_html(fetched.content_type or "", fetched.text or "") or not _SCRIPT.search(body):
+        return ""
+    return (
+        " until its scripts run (it looks built by JavaScript): read it with --browser, or "
+        "set `render: browser` on its source"
+    )
 
 
 def _extracted(fetched: FetchResult, select: str | None, deadline: float) -> str:

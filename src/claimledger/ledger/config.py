@@ -232,6 +232,8 @@ class FetchOptions:
     maps: tuple[str, ...] = ()
     ignore_robots: bool = False
     allow_private: bool = False
+    browser: bool = False
+    """--browser: read every page in a browser, once its scripts ran."""
 
 
 def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> FetchPolicy:
@@ -256,6 +258,7 @@ def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> Fe
         headers=_scoped_headers(config, options),
         respect_robots=not options.ignore_robots and config.robots is not False,
         allow_private=options.allow_private or config.allow_private is True,
+        browser_all=options.browser,
     )
     if not policy.user_agent.strip():
         raise InputError("--user-agent must not be empty")

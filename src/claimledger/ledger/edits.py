@@ -427,7 +427,9 @@ def set_archived(text: str, ledger: Ledger, archived: Mapping[str, str]) -> str:
     return _still_valid(apply_edits(text, edits), "filling archived") if edits else text
 
 
-_BEFORE_ARCHIVED = ("url", "title", "kind", "publisher", "author", "independent", "select")
+_BEFORE_ARCHIVED = (
+    "url", "title", "kind", "publisher", "author", "independent", "select", "render", "wait_for",
+)  # fmt: skip
 """The keys a source's `archived` goes after, as the schema lists them."""
 
 

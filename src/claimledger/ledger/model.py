@@ -76,6 +76,10 @@ class Source:
     """The git repository the page is built from, and the file (`path`): its history
     says when the page's words changed (`blame`)."""
     path: str | None = None
+    render: str = "http"
+    """How the page is read: "http", as the server sends it; "browser", once its scripts
+    ran (a page built by JavaScript), after `wait_for` matched or the network went idle."""
+    wait_for: str | None = None
 
     @property
     def independence_key(self) -> str:
@@ -461,6 +465,8 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         publisher=s["publisher"],
         independent=s.get("independent", False),
         select=s.get("select"),
+        render=s.get("render", "http"),
+        wait_for=s.get("wait_for"),
         archived=s.get("archived"),
         note=s.get("note"),
         accept_status=frozenset(s.get("accept_status", [])),

@@ -110,6 +110,18 @@ LEDGER_SCHEMA: dict[str, Any] = {
                     "minLength": 1,
                     "description": "CSS selector of the content region.",
                 },
+                "render": {
+                    "enum": ["http", "browser"],
+                    "description": "How its page is read: as the server sends it (http, the "
+                    "default) or in a browser once its scripts ran (browser: a page built "
+                    "by JavaScript).",
+                },
+                "wait_for": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "With render: browser, the CSS selector to wait for before "
+                    "reading (default: until the network is idle).",
+                },
                 "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
                 "repo": {
                     "type": "string",

@@ -52,6 +52,11 @@ judgement is the author's own reasoning, never "the documentation says this"."""
 LEDGER_FIELDS = ("title", "subject", "author", "date_read", "about")
 """The reading's own fields (what `claimledger set` may change), in their written order."""
 
+RENDERINGS: tuple[str, ...] = tuple(
+    LEDGER_SCHEMA["$defs"]["source"]["properties"]["render"]["enum"]
+)
+"""How a source's page may be read, as the schema lists them."""
+
 SCOPE_PARTS = {"did-not": "did_not", "could-not-see": "could_not_see"}
 """The scope's two lists, by the name the command line gives them."""
 

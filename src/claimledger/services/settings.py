@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claimledger.errors import InputError
+
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config, FetchOptions
     from claimledger.ledger.model import Ledger
@@ -87,7 +89,27 @@ def fetch_settings(
     mapped = url_map(config, given)
     if ledger is not None and honoured.trusted:
         policy = _with_private_sources(ledger, policy, mapped)
+    if ledger is not None:
+        policy = _with_browser_pages(ledger, policy, mapped)
+    if policy.browser_all or policy.browser_pages:
+        from claimledger.web.browser import browser_missing
+
+        if (missing := browser_missing()) is not None:
+            raise InputError(missing)
     return replace(policy, maps=mapped.rules), mapped, honoured
+
+
+def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
+    """The policy, reading each source marked `render: browser` in a browser (at the
+    address it is fetched from), waiting for its `wait_for` selector if it names one."""
+    from claimledger.urls import fetch_target
+
+    pages = tuple(
+        (fetch_target(url_map.apply(source.url))[0], source.wait_for)
+        for source in ledger.sources.values()
+        if source.render == "browser"
+    )
+    return replace(policy, browser_pages=pages) if pages else policy
 
 
 def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:

@@ -38,6 +38,7 @@ import time
 from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass, replace
 
+from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import MARKUP_TYPES, media_type_of
 from claimledger.records import (
     DEFAULT_POLICY,
@@ -57,6 +58,7 @@ from claimledger.urls import (
     redirect_refusal,
     resolve,
 )
+from claimledger.web.browser import BrowserReader
 from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
@@ -281,15 +283,22 @@ async def _fetch_group(
     policy: FetchPolicy,
     gates: Gates,
     robots: Robots,
+    browser: BrowserReader | None = None,
 ) -> list[FetchResult]:
     """Fetch one target once, within its deadline, and answer for every ledger URL that
-    maps to it."""
+    maps to it. A page read in a browser is read so within the same deadline, and never
+    answered by a 304: its scripts may fetch new words to an unchanged shell."""
     started = time.monotonic()
     tally = _Tally()
+    in_browser, wait_for = policy.in_browser(target)
+    if in_browser:
+        lookup = None
     if is_web_url(target):
         try:
             async with asyncio.timeout(policy.deadline) as tally.deadline:
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
+                if in_browser and browser is not None:
+                    walk = await _rendered(walk, wait_for, browser, client, policy, gates, robots)
         except TimeoutError:
             walk = _past_deadline(target, tally, policy)
         walk = _keep_validators(walk)
@@ -297,6 +306,37 @@ async def _fetch_group(
         walk = _Walk(Outcome(None, "refused", f"not an http(s) URL: {target}"), target, ())
     elapsed = time.monotonic() - started
     return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
+
+
+async def _rendered(
+    walk: _Walk,
+    wait_for: str | None,
+    browser: BrowserReader,
+    client: Client,
+    policy: FetchPolicy,
+    gates: Gates,
+    robots: Robots,
+) -> _Walk:
+    """The page as a browser shows it once its scripts ran, every request they make
+    fetched here under the run's rules; a page that is no HTML is left as it is."""
+    outcome = walk.outcome
+    if outcome.text is None or not _is_markup(outcome.content_type):
+        return walk
+    raw = replace(policy, raw=True)
+
+    async def fetch(url: str) -> Outcome:
+        return (
+            await _attempts(mirrored(url, policy), client, None, raw, gates, robots, _Tally())
+        ).outcome
+
+    try:
+        text = await browser.render(walk.final_url, outcome.text, wait_for, fetch)
+    except PageUnreadable as problem:
+        failed = replace(outcome, source_status="unreadable", text=None, error=str(problem))
+        return replace(walk, outcome=failed)
+    return replace(
+        walk, outcome=replace(outcome, text=text, content_type="text/html; charset=utf-8")
+    )
 
 
 class Manners:
@@ -309,10 +349,17 @@ class Manners:
     ) -> None:
         self.gates = Gates(policy)
         self.robots = Robots(client, policy, self.gates, memory)
+        self.browser = BrowserReader(policy) if _reads_in_browser(policy) else None
 
     async def close(self) -> None:
         self.robots.cancel()
         await asyncio.gather(*self.robots.tasks, return_exceptions=True)
+        if self.browser is not None:
+            await self.browser.close()
+
+
+def _reads_in_browser(policy: FetchPolicy) -> bool:
+    return policy.browser_all or bool(policy.browser_pages)
 
 
 async def fetch_each(
@@ -347,7 +394,9 @@ async def fetch_each(
 
     def begin() -> None:
         for target in admission.begin():
-            group = _fetch_group(target, groups[target], client, validators, policy, gates, rules)
+            group = _fetch_group(
+                target, groups[target], client, validators, policy, gates, rules, own.browser
+            )
             running[asyncio.create_task(group)] = target
 
     try:

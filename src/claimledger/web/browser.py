@@ -1,0 +1,181 @@
+"""Pages built by JavaScript, read as a browser shows them.
+
+Chromium, driven by Playwright, runs the page; every request the page makes is answered
+by our own fetcher (`Fetcher`), never by the browser's network stack, so the rules of
+any other page hold by construction: robots.txt, the private-address guard, the byte
+caps, the user agent and the URL's deadline. Chromium is also pointed at a proxy that
+does not exist, so a request that slips past the interception fails instead of
+reaching the network. Only GET requests for what can build the text are answered
+(the document, scripts, data); images, fonts, styles and media are not fetched, and a
+page may make at most `MAX_REQUESTS` of them within `FetchPolicy.max_body` bytes in all.
+
+Playwright is an optional extra (`pip install 'claimledger[browser]'`); Chromium is the
+system's (`chromium` on PATH, or `$CLAIMLEDGER_CHROMIUM`) or Playwright's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from claimledger.errors import PageUnreadable
+from claimledger.urls import is_web_url
+
+if TYPE_CHECKING:
+    from claimledger.records import FetchPolicy
+    from claimledger.web.exchange import Outcome
+
+Fetcher = Callable[[str], Awaitable["Outcome"]]
+"""One GET through the fetcher of the run, its rules and its caps."""
+
+MAX_REQUESTS = 100
+"""Requests a page may make while it is read (a docs app makes a few dozen)."""
+
+NOT_TEXT = frozenset(
+    {"image", "media", "font", "stylesheet", "websocket", "eventsource", "manifest", "texttrack"}
+)
+"""Resource types that never change a page's text: not fetched."""
+
+_NO_NETWORK = ("--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>")
+_QUIET = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-domain-reliability",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+)
+
+CHROMIUM_VARIABLE = "CLAIMLEDGER_CHROMIUM"
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def chromium_path() -> str | None:
+    """The Chromium to drive: `$CLAIMLEDGER_CHROMIUM`, else one on PATH, else None
+    (Playwright's own, if `playwright install chromium` fetched one)."""
+    named = os.environ.get(CHROMIUM_VARIABLE)
+    if named:
+        return named
+    return next((found for name in BROWSERS if (found := shutil.which(name))), None)
+
+
+def browser_missing() -> str | None:
+    """Why no page can be read in a browser here, or None when one can be tried."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "reading a page in a browser needs Playwright: pip install 'claimledger[browser]'"
+    return None
+
+
+@dataclass
+class _Budget:
+    requests: int
+    bytes: int
+
+
+class BrowserReader:
+    """One Chromium for a run, started for the first page that needs it; each page gets a
+    context of its own (no cookies, storage or cache carried from page to page)."""
+
+    def __init__(self, policy: FetchPolicy) -> None:
+        self.policy = policy
+        self._lock = asyncio.Lock()
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    async def render(self, url: str, html: str, wait_for: str | None, fetch: Fetcher) -> str:
+        """The page at `url` (whose document is `html`) as the browser left it once the
+        network went idle, or once `wait_for` (a CSS selector) matched."""
+        from playwright.async_api import Error as PlaywrightError
+
+        browser = await self._opened()
+        context = await browser.new_context(
+            user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
+        )
+        try:
+            page = await context.new_page()
+            page.set_default_timeout(self.policy.deadline * 1000)
+            budget = _Budget(MAX_REQUESTS, self.policy.max_body)
+
+            async def answer(route: Any) -> None:
+                await self._answer(route, url, html, fetch, budget)
+
+            await page.route("**/*", answer)
+            await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
+            if wait_for:
+                await page.wait_for_selector(wait_for, state="attached")
+            return str(await page.content())
+        except PlaywrightError as error:
+            raise PageUnreadable(_first_line(str(error))) from None
+        finally:
+            await context.close()
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+        if self._playwright is not None:
+            await self._playwright.stop()
+
+    async def _opened(self) -> Any:
+        async with self._lock:
+            if self._browser is None:
+                self._browser = await self._launch()
+        return self._browser
+
+    async def _launch(self) -> Any:
+        from playwright.async_api import Error as PlaywrightError
+        from playwright.async_api import async_playwright
+
+        self._playwright = await async_playwright().start()
+        path = chromium_path()
+        try:
+            return await self._playwright.chromium.launch(
+                executable_path=path, args=[*_NO_NETWORK, *_QUIET]
+            )
+        except PlaywrightError as error:
+            await self._playwright.stop()
+            self._playwright = None
+            where = path or "Playwright's own Chromium"
+            raise PageUnreadable(
+                f"no browser could be started ({where}: {_first_line(str(error))}); install "
+                f"chromium, or name one in ${CHROMIUM_VARIABLE}"
+            ) from None
+
+    async def _answer(
+        self, route: Any, url: str, html: str, fetch: Fetcher, budget: _Budget
+    ) -> None:
+        """Answer one request of the page: the document from what was fetched already,
+        what can build its text through the fetcher, nothing else."""
+        request = route.request
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            if _without_fragment(request.url) == _without_fragment(url):
+                await route.fulfill(status=200, content_type="text/html", body=html)
+            else:  # the page sends the reader elsewhere: not this page's text
+                await route.abort("blockedbyclient")
+            return
+        wanted = request.method == "GET" and request.resource_type not in NOT_TEXT
+        if not wanted or not is_web_url(request.url) or budget.requests <= 0:
+            await route.abort("blockedbyclient")
+            return
+        budget.requests -= 1
+        outcome = await fetch(request.url)
+        body = outcome.body if outcome.body is not None else b""
+        budget.bytes -= len(body)
+        if outcome.http_status is None or budget.bytes < 0:
+            await route.abort("blockedbyclient")  # refused, unreachable, or over the cap
+            return
+        headers = {"content-type": outcome.content_type or "application/octet-stream"}
+        await route.fulfill(status=outcome.http_status, headers=headers, body=body)
+
+
+def _without_fragment(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "the browser failed"

@@ -1,0 +1,173 @@
+"""Pages built by JavaScript: a single-page app on 127.0.0.1 whose words arrive by
+`fetch()` after load, read as the server sends it (an empty shell, said so, with the way
+round it) and in Chromium (`--browser`, `render: browser`), where every request the page
+makes goes through our own fetcher: robots.txt, the private-address guard and the map
+hold for the page's scripts as for the page. Skipped, with the reason, only where no
+Chromium or no Playwright can be had."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from claimledger.ledger.file import load
+from cli_runner import Cli, claimledger
+from webserver import PageServer
+
+pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
+if not any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")):
+    pytest.skip("no Chromium on PATH (Debian's `chromium` package)", allow_module_level=True)
+
+QUOTE = "Each message is stored on three replicas before it is acknowledged."
+SHELL = """<!doctype html><html><head><title>Durability</title></head><body>
+<div id="app"></div>
+<script src="/app.js"></script>
+</body></html>"""
+APP = """
+fetch("/api/page.json").then(r => r.json()).then(page => {
+  const main = document.createElement("main");
+  for (const text of page.paragraphs) {
+    const p = document.createElement("p"); p.textContent = text; main.appendChild(p);
+  }
+  document.getElementById("app").appendChild(main);
+  if (page.extra) fetch(page.extra).catch(() => {});
+  document.body.setAttribute("data-ready", "yes");
+});
+"""
+
+
+def serve_app(server: PageServer, *paragraphs: str, extra: str | None = None) -> str:
+    server.set_page("/durability", SHELL)
+    server.set_page("/app.js", APP, content_type="text/javascript")
+    payload = {"paragraphs": list(paragraphs), "extra": extra}
+    server.set_page("/api/page.json", json.dumps(payload), content_type="application/json")
+    return server.url("/durability")
+
+
+def test_a_script_built_page_read_over_http_says_why_it_is_empty_and_what_to_do(
+    page_server: PageServer,
+) -> None:
+    url = serve_app(page_server, QUOTE)
+    payload = json.loads(
+        claimledger("verify", "--allow-private", url, QUOTE, "--json", code=1).stdout
+    )
+    assert payload["source_status"] == "unreadable"
+    assert "looks built by JavaScript" in payload["error"]
+    assert "--browser" in payload["error"] and "render: browser" in payload["error"]
+    assert page_server.hits("/api/page.json") == 0  # no script of the page ran
+
+
+def test_verify_with_browser_reads_the_words_the_scripts_fetched(page_server: PageServer) -> None:
+    url = serve_app(page_server, "An opening line.", QUOTE)
+    said = claimledger("verify", "--allow-private", "--browser", url, QUOTE).stdout
+    assert said.startswith("verified")
+    assert page_server.hits("/api/page.json") == 1  # fetched by our fetcher, once
+    assert page_server.hits("/durability") == 1  # the document is not asked for twice
+
+
+def test_the_pages_scripts_are_held_to_the_runs_rules(page_server: PageServer) -> None:
+    """A script that asks a path robots.txt disallows, or another site, gets nothing:
+    the server never sees the first, and the second is not even tried."""
+    page_server.set_page(
+        "/robots.txt", "User-agent: *\nDisallow: /private/\n", content_type="text/plain"
+    )
+    page_server.set_page("/private/secret.json", "{}", content_type="application/json")
+    url = serve_app(page_server, QUOTE, extra="/private/secret.json")
+    claimledger("verify", "--allow-private", "--browser", url, QUOTE)
+    assert page_server.hits("/private/secret.json") == 0
+    assert page_server.hits("/api/page.json") == 1
+
+
+LEDGER = """\
+ledger: 1
+title: A reading
+date_read: 2026-12-01
+sections: [{{id: main, title: Main}}]
+sources:
+  app: {{url: "{url}", title: App, kind: docs, publisher: example.com, allow_private: true,
+         render: browser}}
+claims:
+  - id: replicas
+    section: main
+    title: Replicas
+    kind: guarantee
+    statement: Each message is on three replicas.
+    quotes: [{{text: "{quote}", sources: [app]}}]
+    grades: [{{on: the documentation says this, grade: DEMONSTRATED, basis: quotes}}]
+"""
+
+
+def test_a_private_address_a_script_asks_is_refused_as_any_page_would_be(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """The source may be read on its loopback address (`allow_private`, trusted); what its
+    script asks of another loopback address is refused by the private-address guard."""
+    other = PageServer().start()
+    try:
+        other.set_page("/beacon.json", "{}", content_type="application/json")
+        url = serve_app(page_server, QUOTE, extra=other.url("/beacon.json", host="localhost"))
+        ledger = tmp_path / "claims.yaml"
+        ledger.write_text(LEDGER.format(url=url, quote=QUOTE), encoding="utf-8")
+        cli = Cli(ledger)
+        cli("trust")
+        refreshed = cli.json("refresh", "--no-as-read")
+        assert [c["status"] for c in refreshed["checks"]] == ["verified"]
+        assert page_server.hits("/api/page.json") == 1
+        assert other.requests == []
+    finally:
+        other.stop()
+
+
+def test_a_source_marked_render_browser_is_refreshed_in_the_browser(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    page_server.set_page("/plain", f"<html><body><main><p>{QUOTE}</p></main></body></html>")
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    cli(
+        "add", "replicas", "--url", page_server.url("/plain"), "--quote", QUOTE,
+        "--why", "the docs say so", "--allow-private",
+    )  # fmt: skip
+    source = next(s for s in load(cli.ledger).sources.values() if s.url.endswith("/plain"))
+    cli("source", source.id, "--render", "browser", "--wait-for", "main p")
+    assert load(cli.ledger).sources[source.id].render == "browser"
+    page_server.set_page("/plain", SHELL)  # the site moved to a script-built page
+    page_server.set_page("/app.js", APP, content_type="text/javascript")
+    page_server.set_page(
+        "/api/page.json", json.dumps({"paragraphs": [QUOTE]}), content_type="application/json"
+    )
+    refreshed = cli.json("refresh", "replicas", "--no-as-read", "--allow-private")
+    assert [c["status"] for c in refreshed["checks"]] == ["verified"]
+    assert page_server.hits("/api/page.json") == 1
+
+
+def test_a_page_whose_scripts_never_go_quiet_ends_at_the_urls_deadline(
+    page_server: PageServer,
+) -> None:
+    url = serve_app(page_server, QUOTE)
+    busy = "setInterval(() => fetch('/api/poll.json?' + Date.now()), 50);"
+    page_server.set_page("/app.js", APP + busy, content_type="text/javascript")
+    page_server.set_page("/api/poll.json", "{}", content_type="application/json")
+    payload = json.loads(
+        claimledger(
+            "verify", "--allow-private", "--browser", "--deadline", "2", url, QUOTE, "--json",
+            code=1,
+        ).stdout
+    )  # fmt: skip
+    assert payload["source_status"] == "unreachable"
+    assert "no answer within the 2 s deadline" in payload["error"]
+    polls = [r for r in page_server.requests if r.path.startswith("/api/poll.json?")]
+    assert polls  # it was still polling when the deadline came
+
+
+def test_a_wrong_render_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    claimledger("init", str(tmp_path / "reading"))
+    ledger = tmp_path / "reading" / "claims.yaml"
+    before = ledger.read_text(encoding="utf-8")
+    source = next(iter(load(ledger).sources))
+    result = Cli(ledger)("source", source, "--render", "javascript", code=2)
+    assert "--render 'javascript': one of http, browser" in result.stderr
+    assert ledger.read_text(encoding="utf-8") == before
