@@ -27,6 +27,7 @@ machine busy with other work stretches the first, hardly the second):
   at most 1 s), every other line kept byte for byte.
 
     python tests/benchmarks/bench_scale.py
+    python tests/benchmarks/bench_scale.py --ratios   # every command, 5,000 and 50,000 claims
 """
 
 from __future__ import annotations
@@ -363,5 +364,58 @@ def hundred_changes_on_a_thousand_claims(path: Path) -> None:
     assert undone == text.splitlines(), "a line other than a grade or its history changed"
 
 
+RATIO_COMMANDS = (
+    ("status",), ("status", "--json"), ("claims",), ("check",), ("regrade",), ("diff",),
+    ("render", "-o", "out/report.md"), ("render", "-o", "out/report.html"),
+    ("render", "-o", "out/report.json"),
+)  # fmt: skip
+"""Every command that reads a whole ledger and its evidence."""
+
+
+def one_run(ledger: Path, arguments: tuple[str, ...]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one `claimledger ARGUMENTS` process."""
+    command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger), *arguments]
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command, cwd=ledger.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode in (0, 1), f"{arguments}: exit {child.returncode}"
+    return time.perf_counter() - started, usage.ru_maxrss
+
+
+def ratios(sizes: tuple[int, ...] = (5_000, 50_000)) -> None:
+    """Each command on realistic ledgers of `sizes` claims (with evidence): wall seconds
+    (best of two), peak RSS, and the ratio of the largest to the smallest (goal: at most
+    11x for 10x the claims), with the load average beside it. The ledgers are made by a
+    process of their own, so that no command inherits this one's peak memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        ledgers = []
+        for claims in sizes:
+            here = Path(folder) / str(claims)
+            subprocess.run([sys.executable, __file__, "--make", str(here), str(claims)], check=True)
+            ledgers.append(here / "claims.yaml")
+        print(f"load average {os.getloadavg()[0]:.2f}; sizes {sizes}", flush=True)
+        for arguments in RATIO_COMMANDS:
+            runs = [min(one_run(ledger, arguments) for _ in range(2)) for ledger in ledgers]
+            cells = "  ".join(f"{wall:6.2f} s {rss / 1024:6.0f} MiB" for wall, rss in runs)
+            ratio = runs[-1][0] / runs[0][0]
+            print(f"{' '.join(arguments):<28} {cells}  {ratio:5.1f}x", flush=True)
+
+
+def make(folder: Path, claims: int) -> None:
+    """A realistic ledger of `claims` claims in `folder`, with its evidence store."""
+    (folder / "out").mkdir(parents=True)
+    text, quotes = realistic_ledger(claims)
+    (folder / "claims.yaml").write_text(text, encoding="utf-8")
+    fill_store(folder / "out" / "evidence.sqlite3", quotes)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--make"]:
+        make(Path(sys.argv[2]), int(sys.argv[3]))
+    elif "--ratios" in sys.argv:
+        ratios()
+    else:
+        main()
