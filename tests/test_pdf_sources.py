@@ -189,3 +189,21 @@ claims:
         basis: quotes
         why: the whitepaper says so
 """
+
+
+def test_the_reports_link_opens_the_pdf_at_the_quotes_page(
+    page_server: PageServer, tmp_path: Any
+) -> None:
+    """A text fragment means nothing to a PDF viewer: the link names the page instead."""
+    page_server.set_page("/whitepaper.pdf", build_pdf(WHITEPAPER), content_type="application/pdf")
+    backups = "Backups are taken every hour and kept for thirty days."
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/whitepaper.pdf"), quote=backups), "utf-8")
+    claimledger("--ledger", str(ledger), "refresh", "--allow-private", "--no-as-read")
+    report = tmp_path / "report.md"
+    claimledger("--ledger", str(ledger), "render", "-o", str(report))
+
+    markdown = report.read_text(encoding="utf-8")
+    url = page_server.url("/whitepaper.pdf")
+    assert f"({url}#page=2)" in markdown
+    assert f"{url}#:~:text=" not in markdown

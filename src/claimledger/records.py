@@ -225,6 +225,9 @@ class CheckRecord:
     moved_within: str | None = None
     """Found elsewhere on the page than the ledger places it (its #L lines, the section
     under its heading): where it is now, such as `lines L10-L16`."""
+    pdf_page: int | None = None
+    """On a PDF, the page (from 1) the quote, or its successor, stands on: a link to the
+    source opens it there (`#page=N`)."""
 
     JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
 

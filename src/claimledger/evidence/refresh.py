@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from claimledger import versions
 from claimledger.errors import StoreDamagedError
+from claimledger.reading.decoding import media_type_of
+from claimledger.reading.pdf import is_pdf_address
 from claimledger.records import (
     DEFAULT_POLICY,
     CheckKey,
@@ -394,7 +396,18 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
         snapshot_hash=page.snapshot_hash,
         checked_at=now,
         recipe=page.recipe,
+        pdf_page=_pdf_page(page, found),
     )
+
+
+def _pdf_page(page: Page, found: Match | None) -> int | None:
+    """The page of a PDF where the quote was found (its text is one line a page)."""
+    fetched = page.fetch
+    if found is None or found.start is None or page.text is None:
+        return None
+    if not is_pdf_address(media_type_of(fetched.content_type), fetched.final_url):
+        return None
+    return page.text.count("\n", 0, found.start) + 1
 
 
 # --------------------------------------------------------------------------- outside a refresh

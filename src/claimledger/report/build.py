@@ -429,6 +429,8 @@ def _source_check(
 ) -> SourceCheck:
     url = _safe_url(source.url)
     link = None if url is None else text_fragment_link(url, quote_text)
+    if url is not None and check is not None and check.pdf_page is not None:
+        link = f"{url.split('#', 1)[0]}#page={check.pdf_page}"  # a PDF viewer opens there
     archived = _safe_url(source.archived)
     if check is None:
         return SourceCheck(

@@ -616,8 +616,8 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
             "INSERT INTO checks (run_id, claim_id, quote_index, quote_text, source_id, url, "
             "source_status, status, match_kind, similarity, current, meaning_changed, "
             "changed_json, occurrences, context_before, context_after, snapshot_hash, checked_at, "
-            "recipe, change_kinds_json, closest, closest_kinds_json, moved_within) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "recipe, change_kinds_json, closest, closest_kinds_json, moved_within, pdf_page) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run_id,
                 check.claim_id,
@@ -642,6 +642,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
                 check.closest,
                 json.dumps(list(check.closest_kinds)),
                 check.moved_within,
+                check.pdf_page,
             ),
         )
 

@@ -264,13 +264,14 @@ CHECK_COLUMNS = (
     "closest",
     "closest_kinds_json",
     "moved_within",
+    "pdf_page",
 )
 """The columns of `checks` that `check_from_row` reads, in its order (then `misread`)."""
 
 _CHECK_KINDS = (
     TEXT, WHOLE, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, MAYBE_TEXT, MAYBE_REAL, MAYBE_TEXT, WHOLE,
     TEXT, WHOLE, MAYBE_TEXT, MAYBE_TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT, TEXT, MAYBE_TEXT, TEXT,
-    MAYBE_TEXT, WHOLE,
+    MAYBE_TEXT, MAYBE_WHOLE, WHOLE,
 )  # fmt: skip
 _CHECK_NAMES = (*CHECK_COLUMNS, "misread")
 
@@ -302,6 +303,7 @@ def check_from_row(row: Sequence[Any]) -> CheckRecord:
         closest,
         closest_kinds_json,
         moved_within,
+        pdf_page,
         misread,
     ) = row
     typed(row, _CHECK_KINDS, _CHECK_NAMES)
@@ -330,6 +332,7 @@ def check_from_row(row: Sequence[Any]) -> CheckRecord:
         closest=closest,
         closest_kinds=names(closest_kinds_json, "closest_kinds_json"),
         moved_within=moved_within,
+        pdf_page=pdf_page,
     )
 
 

@@ -276,6 +276,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX robots_reads_by_origin ON robots_reads(origin, id)",
         *_append_only("robots_reads"),
     ),
+    (
+        # The page of a PDF a quote stands on, for links that open the PDF there.
+        "ALTER TABLE checks ADD COLUMN pdf_page INTEGER",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
