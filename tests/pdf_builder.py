@@ -5,12 +5,28 @@ streams draw text lines in Helvetica, and a cross-reference table with true offs
 
 Each inner list is a page, each string a line laid out as a PDF lays lines out (its own
 text-showing operator, one line below the last), so an extractor has layout to undo.
+And documents as a real layout engine makes them (`laid_out`: reportlab's columns,
+running heads and feet, paragraphs that break across pages).
 """
 
 from __future__ import annotations
 
 import zlib
 from io import BytesIO
+
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import cm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+)
 
 
 def _escaped(line: str) -> bytes:
@@ -108,3 +124,45 @@ def bomb(megabytes: int = 64) -> bytes:
     objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data)
     objects[-1] += b"\nendstream"
     return _file(objects)
+
+
+# ------------------------------------------------------------------- laid out by a real tool
+
+
+def _decorations(canvas: Canvas, doc: BaseDocTemplate) -> None:
+    """A running head (the title) and foot (the page number) on every page."""
+    canvas.saveState()
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(2 * cm, A4[1] - 1.2 * cm, "Storage Service Whitepaper - Confidential draft")
+    canvas.drawString(A4[0] / 2, 1 * cm, f"Page {doc.page}")
+    canvas.restoreState()
+
+
+def laid_out(body: list[str], *, columns: int, table: bool = False) -> bytes:
+    """A document as reportlab lays it out: `body` as paragraphs in `columns` columns under
+    a running head and foot, a footnote-like aside every seventh paragraph, and with
+    `table`, a table of settings at the end."""
+    out = BytesIO()
+    doc = BaseDocTemplate(out, pagesize=A4)
+    width = (doc.width - (columns - 1) * 0.6 * cm) / columns
+    frames = [
+        Frame(doc.leftMargin + i * (width + 0.6 * cm), doc.bottomMargin, width, doc.height)
+        for i in range(columns)
+    ]
+    doc.addPageTemplates([PageTemplate(frames=frames, onPage=_decorations)])
+    style = getSampleStyleSheet()
+    story: list[Flowable] = []
+    for n, text in enumerate(body):
+        story.append(Paragraph(text, style["BodyText"]))
+        if n % 7 == 6:  # a footnote-like aside between paragraphs
+            story.append(
+                Paragraph(f"<font size=7>{n + 1}. See the appendix.</font>", style["BodyText"])
+            )
+        story.append(Spacer(1, 4))
+    if table:
+        rows = [["Setting", "Default", "Meaning"]] + [
+            [f"retention_{n}", f"{n + 1} days", "How long a message is kept."] for n in range(12)
+        ]
+        story.append(Table(rows))
+    doc.build(story)
+    return out.getvalue()

@@ -8,12 +8,15 @@ lays them out, so the reader has layout to undo; the encrypted ones are pypdf's 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
+from claimledger.reading.match import locate
+from claimledger.reading.pdf import carried, pdf_text
 from cli_runner import claimledger
-from pdf_builder import bomb, build_pdf, encrypted, owner_locked
+from pdf_builder import bomb, build_pdf, encrypted, laid_out, owner_locked
 from webserver import PageServer
 
 REPLICATION = (
@@ -207,3 +210,35 @@ def test_the_reports_link_opens_the_pdf_at_the_quotes_page(
     url = page_server.url("/whitepaper.pdf")
     assert f"({url}#page=2)" in markdown
     assert f"{url}#:~:text=" not in markdown
+
+
+def test_a_sentence_running_across_a_page_break_under_running_heads_verifies() -> None:
+    """A document laid out by reportlab in two columns, a title on top of every page and
+    its number at the foot: every sentence reads whole, those that run on to the next
+    column or page too, since the running lines are left out of the text."""
+    words = [
+        "write",
+        "zone",
+        "copy",
+        "region",
+        "key",
+        "backup",
+        "replica",
+        "request",
+        "log",
+        "snapshot",
+        "lease",
+    ]
+    rng = random.Random(2119)
+    sentences = [
+        f"Clause {n}: " + " ".join(rng.choice(words) for _ in range(rng.randint(14, 30))) + "."
+        for n in range(1, 80)
+    ]
+    paragraphs = [" ".join(sentences[n : n + 40]) for n in range(0, len(sentences), 40)]
+    text = pdf_text(carried(laid_out(paragraphs, columns=2)))
+
+    pages = text.split("\n")
+    crossing = [s for s in sentences if not any(s in page for page in pages)]
+    assert len(pages) >= 2 and crossing  # some sentence does run on to the next page
+    assert [locate(sentence, text).status for sentence in sentences] == ["verified"] * 79
+    assert "Confidential draft" not in text and "Page 1" not in text

@@ -27,6 +27,7 @@ import contextvars
 import logging
 import posixpath
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -64,6 +65,7 @@ _LIMITS: dict[str, Any] = {
 _HYPHENATED = re.compile(r"(\w)-[ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
 _COMPOUND = re.compile(r"(\w-)[ \t]*\n[ \t]*(?=[A-Z\d])")
 _LAYOUT_SPACE = re.compile(r"\s+")
+_DIGITS = re.compile(r"\d+")
 
 
 def is_pdf_address(media_type: str | None, url: str) -> bool:
@@ -149,15 +151,52 @@ def _pages_text(reader: PdfReader) -> str:
     count = len(reader.pages)
     if count > MAX_PAGES:
         raise PageUnreadable(f"the PDF has {count} pages, more than the {MAX_PAGES} read")
-    pages: list[str] = []
+    layouts: list[str] = []
     size = 0
     for page in reader.pages:
-        text = flowed(page.extract_text())
-        size += len(text) + 1
+        layout = page.extract_text()
+        size += len(layout) + 1
         if size > MAX_CHARS:
             raise PageUnreadable(f"the PDF's text is longer than {MAX_CHARS} characters")
-        pages.append(text)
-    return "\n".join(text for text in pages if text)
+        layouts.append(layout)
+    pages = [flowed(layout) for layout in without_running_lines(layouts)]
+    return "\n".join(pages)  # an empty page stays a line: line N is page N
+
+
+RUNNING_EDGE = 3
+"""Lines at the top and at the bottom of a page where a running head or foot stands."""
+
+
+def without_running_lines(layouts: list[str]) -> list[str]:
+    """The pages' layouts without their running heads and feet: a line among the first or
+    the last `RUNNING_EDGE` of a page that stands so on most pages, its numbers aside
+    ("Page 3", a title, a date). They would otherwise stand inside a sentence that runs
+    on to the next page. Only those edge lines go; the same words in the body stay."""
+    if len(layouts) < 2:
+        return layouts
+    pages = [[line for line in layout.splitlines() if line.strip()] for layout in layouts]
+    seen = Counter(key for lines in pages for key in {_running_key(x) for x in _edges(lines)})
+    most = max(2, -(-3 * len(pages) // 5))  # on three pages in five, and two at least
+    running = {key for key, count in seen.items() if count >= most}
+    return ["\n".join(_kept(lines, running)) for lines in pages]
+
+
+def _edges(lines: list[str]) -> list[str]:
+    return lines[:RUNNING_EDGE] + lines[RUNNING_EDGE:][-RUNNING_EDGE:]
+
+
+def _kept(lines: list[str], running: set[str]) -> list[str]:
+    """A page's lines but the running ones among its edge lines."""
+    last = len(lines) - RUNNING_EDGE
+    return [
+        line
+        for index, line in enumerate(lines)
+        if not (index < RUNNING_EDGE or index >= last) or _running_key(line) not in running
+    ]
+
+
+def _running_key(line: str) -> str:
+    return _DIGITS.sub("#", " ".join(line.split())).casefold()
 
 
 def flowed(layout: str) -> str:
