@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from claimledger.reading.editlinks import parse_file_link, source_file_of
-from claimledger.reading.provenance import Commit, Version, blame
+from claimledger.reading.provenance import Version, blame
+from claimledger.records import Commit
 from cli_runner import Cli
 from evidence_site import page
 from webserver import PageServer
@@ -166,3 +168,49 @@ def test_a_quote_still_held_has_no_dropping_commit() -> None:
     assert (found.held, found.dropped) == (newest, None)
     assert blame(versions, "Words nobody wrote here.").held is None
     assert json.dumps(found.versions) == "2"
+
+
+def test_what_blame_found_is_kept_and_shown_beside_the_change(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    """The history is evidence: kept in the store by `blame`, then said by `diff` and by
+    the report beside the quote's change, with no repository read again."""
+    repo, shas = docs_repo
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    assert "in the docs' history" not in cli("diff", code=1).stdout  # nothing read yet
+    cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    (repo / ".git").rename(repo / "gone")  # what is shown next is read from the store
+
+    said = " ".join(cli("diff", "durable", code=1).stdout.split())
+    told = cli.json("diff", "durable", code=1)["histories"]
+    report = tmp_path / "report.md"
+    cli("render", "-o", str(report))
+
+    line = (
+        f"in the docs' history: reworded on 2026-05-15 in “Rework the durability guide "
+        f"(#181)”, commit {shas['reworded'][:7]}"
+    )
+    assert line in said
+    assert [(h["source_id"], h["dropped"]["sha"]) for h in told] == [("guide", shas["reworded"])]
+    (shown,) = [x for x in report.read_text("utf-8").splitlines() if "docs' history" in x]
+    assert "reworded on 2026-05-15" in shown and f"commit {shas['reworded'][:7]}" in shown
+
+
+def test_a_commit_on_a_known_code_host_is_linked() -> None:
+    from claimledger.records import QuoteHistory
+
+    commit = Commit("0123456789abcdef", "2026-05-15", "Ada", "Rework (#181)", PATH)
+
+    def history(repo: str) -> QuoteHistory:
+        return QuoteHistory(
+            "c", "q", "s", repo, PATH, None, None, commit, None, 3, dt.datetime.now(dt.UTC)
+        )
+
+    assert history(f"{GITHUB}.git").commit_link(commit) == f"{GITHUB}/commit/0123456789abcdef"
+    assert history(f"{GITLAB}.git").commit_link(commit) == f"{GITLAB}/-/commit/0123456789abcdef"
+    assert history("https://git.example.org/docs.git").commit_link(commit) is None

@@ -29,6 +29,8 @@ from claimledger.records import (
     ArtifactRun,
     AsReadCheck,
     Candidate,
+    Commit,
+    QuoteHistory,
     QuoteThere,
     Relocation,
 )
@@ -75,6 +77,13 @@ def _record_the_rest(store_path: Path, other: str) -> None:
         store.record_artifact_run(
             ArtifactRun("durable", NOW, "true", True, 0, True, "ok\n", "ok", None, 0.1, "sh")
         )
+        commit = Commit("f" * 40, "2026-05-15", "Ada", "Rework (#181)", "docs/alarms.md")
+        store.record_quote_history(
+            QuoteHistory(
+                "alarms", ALARM, "other", "https://github.com/acme/docs.git", "docs/alarms.md",
+                None, commit, None, None, 2, NOW,
+            )
+        )  # fmt: skip
 
 
 @pytest.fixture
@@ -169,6 +178,8 @@ SKIPPED_ROWS = [
     ("as_read_checks", "url", "1.5"),
     ("as_read_checks", "similarity", "'high'"),
     ("render_states", "state_json", "'[1, 2]'"),
+    ("quote_histories", "commits_json", "'{\"held\": [1]}'"),
+    ("quote_histories", "versions", "'many'"),
 ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol, TypeVar
@@ -588,3 +589,57 @@ class Adoption:
     meaning: str | None = None
     """"changed" or "uncertain" when the new wording changed, or may have changed, what the
     quote meant: its claim then goes back to review."""
+
+
+# --------------------------------------------------------------------------- the docs' history
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit that touched the file: its id, day, author as the commit names them,
+    subject, and the file's path in it (renames are followed)."""
+
+    sha: str
+    date: str
+    author: str
+    subject: str
+    path: str
+
+    @property
+    def pull_request(self) -> int | None:
+        """The pull request the subject names (`... (#181)`, `Merge pull request #181`)."""
+        found = re.search(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)", self.subject)
+        return int(found.group(1) or found.group(2)) if found else None
+
+
+@dataclass(frozen=True)
+class QuoteHistory:
+    """What the history of the file a page is built from says of one quote on it: the
+    newest commit that held the quote's words, the one that dropped them, and the first
+    that held `current`, the page's wording when it was read (`claimledger blame`)."""
+
+    claim_id: str
+    quote_text: str
+    source_id: str
+    repo: str
+    path: str
+    current: str | None
+    held: Commit | None
+    dropped: Commit | None
+    current_since: Commit | None
+    versions: int
+    read_at: dt.datetime
+
+    @property
+    def changed_in(self) -> Commit | None:
+        """The commit that changed the quote's words, when the history names one."""
+        return self.dropped
+
+    def commit_link(self, commit: Commit) -> str | None:
+        """The commit's page on a known code host (GitHub, GitLab), else None."""
+        base = self.repo.removesuffix(".git").rstrip("/")
+        if base.startswith("https://github.com/"):
+            return f"{base}/commit/{commit.sha}"
+        if base.startswith("https://gitlab.com/"):
+            return f"{base}/-/commit/{commit.sha}"
+        return None

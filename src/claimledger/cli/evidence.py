@@ -449,7 +449,7 @@ def diff_command(
     from claimledger.services import latest
     from claimledger.terminal.asread import as_read_text
     from claimledger.terminal.lines import to_json
-    from claimledger.terminal.views import diff_text
+    from claimledger.terminal.views import changed_in_lines, diff_text
 
     opts = options(ctx)
     ledger = opts.load()
@@ -460,10 +460,18 @@ def diff_command(
     checks = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
     read_then = read_latest(opts, latest.as_read, ledger)
     then = {check_key(c): c for c in read_then if c.claim_id in chosen}
+    histories = read_latest(opts, latest.histories, ledger)
     alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in checks}
     misquoted = [c for c in checked if check_key(c) in alone]
     if as_json:
-        print_json({"checks": to_json(checks), "as_read": to_json(list(then.values()))})
+        told = [histories[key] for c in checks if (key := check_key(c)) in histories]
+        print_json(
+            {
+                "checks": to_json(checks),
+                "as_read": to_json(list(then.values())),
+                "histories": to_json(told),
+            }
+        )
     elif not checked:
         no_evidence_note(opts)
     elif not checks and not misquoted:
@@ -471,6 +479,8 @@ def diff_command(
     else:
         for check in checks:
             out.print(diff_text(check))
+            for line in changed_in_lines(histories.get(check_key(check)), check):
+                out.print(line, markup=False)
             if check_key(check) in then:
                 out.print(as_read_text(then[check_key(check)]))
         for check in misquoted:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from claimledger.cli.app import Options, command, options, read_latest
+from claimledger.cli.app import Options, command, now, options, read_latest, writable_store
 from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out, print_json
@@ -15,7 +15,7 @@ from claimledger.terminal.output import out, print_json
 if TYPE_CHECKING:
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.editlinks import SourceFile
-    from claimledger.reading.provenance import Blame, Commit
+    from claimledger.records import Commit, QuoteHistory
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,19 @@ def blame_command(
         raise InputError("--repo and --path go together")
     numbers = _quote_numbers(len(claim.quotes), quote_number)
     currents = _current_wordings(opts, ledger, claim_id)
-    rows = []
+    rows, histories = [], []
     for number in numbers:
         quote = claim.quotes[number - 1]
         for source_id in quote.sources:
             source = ledger.source(source_id)
             given = Where(repo, path, "HEAD", "--repo and --path") if repo and path else None
             where = given or _where(opts, ledger, source, maps, allow_private)
-            rows.append(_blamed(claim_id, number, source_id, quote.text, where, currents))
+            row, found = _blamed(claim_id, number, source_id, quote.text, where, currents)
+            rows.append(row)
+            histories += [found] if found is not None else []
+    with writable_store(opts) as store:  # evidence: shown by diff and the report from now on
+        for history in histories:
+            store.record_quote_history(history)
     if as_json:
         print_json({"claim_id": claim_id, "quotes": rows})
     else:
@@ -145,33 +150,32 @@ def _blamed(
     quote: str,
     where: Where | None,
     currents: dict[tuple[int, str], str],
-) -> dict[str, Any]:
-    from claimledger.evidence.gitrepo import clone_of, versions
-    from claimledger.reading.provenance import blame
+) -> tuple[dict[str, Any], QuoteHistory | None]:
+    """The quote's history as `blame --json` shows it, and as the store keeps it."""
+    from claimledger.services.history import quote_history
 
     row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
     if where is None:
-        return {**row, "repo": None, "path": None, "found": None}
+        return {**row, "repo": None, "path": None, "found": None}, None
     current = currents.get((number, source_id))
-    history = versions(clone_of(where.repo), where.path, where.ref)
-    found = blame(history, quote, current)
-    return {
+    found = quote_history(
+        claim_id, quote, source_id, repo=where.repo, path=where.path, ref=where.ref,
+        current=current, now=now(),
+    )  # fmt: skip
+    shown = {
         **row,
         "repo": where.repo,
         "path": where.path,
         "named_by": where.said_by,
         "versions_read": found.versions,
         "current": current,
-        "found": _found_json(found),
+        "found": {
+            "last_held_in": _commit_json(found.held),
+            "dropped_in": _commit_json(found.dropped),
+            "current_wording_since": _commit_json(found.current_since),
+        },
     }
-
-
-def _found_json(found: Blame) -> dict[str, Any]:
-    return {
-        "last_held_in": _commit_json(found.held),
-        "dropped_in": _commit_json(found.dropped),
-        "current_wording_since": _commit_json(found.current_since),
-    }
+    return shown, found
 
 
 def _commit_json(commit: Commit | None) -> dict[str, Any] | None:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from claimledger.errors import InputError
 from claimledger.ledger.userdirs import cache_directory
-from claimledger.reading.provenance import Commit, Version
+from claimledger.reading.provenance import Version
+from claimledger.records import Commit
 
 MAX_VERSIONS = 400
 """Commits of one file read at most: a history longer than this is read from its newest."""

@@ -17,24 +17,7 @@ from pathlib import PurePosixPath
 from claimledger.reading.extract import extract_text
 from claimledger.reading.match.locator import quote_forms
 from claimledger.reading.match.prepared import PreparedText, prepare
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One commit that touched the file: its id, day, author as the commit names them,
-    subject, and the file's path in it (renames are followed)."""
-
-    sha: str
-    date: str
-    author: str
-    subject: str
-    path: str
-
-    @property
-    def pull_request(self) -> int | None:
-        """The pull request the subject names (`... (#181)`, `Merge pull request #181`)."""
-        found = re.search(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)", self.subject)
-        return int(found.group(1) or found.group(2)) if found else None
+from claimledger.records import Commit
 
 
 @dataclass(frozen=True)

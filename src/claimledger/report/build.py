@@ -25,6 +25,8 @@ from claimledger.records import (
     CheckKey,
     CheckRecord,
     FetchRecord,
+    QuoteHistory,
+    check_key,
     classify,
     latest_by_key,
     meaning_uncertain,
@@ -32,6 +34,7 @@ from claimledger.records import (
 from claimledger.report.adoptions import adopted_wording, word_change
 from claimledger.report.anchors import authors_headings, own_anchors
 from claimledger.report.changes import adoptions_said, changes_since, state_day, state_of
+from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
@@ -80,11 +83,14 @@ def build_report(
     previous: Mapping[str, Any] | None,
     artifact_runs: Mapping[str, ArtifactRun] | None = None,
     as_read: Sequence[AsReadCheck] = (),
+    histories: Mapping[CheckKey, QuoteHistory] | None = None,
 ) -> Report:
     """Work out the whole report from the ledger, the latest evidence and the regrade
     (`artifact_runs`: the last run of each artifact claim's command, by claim; `as_read`:
-    the quotes' verdicts on the archived copies of the reading day)."""
+    the quotes' verdicts on the archived copies of the reading day; `histories`: what the
+    docs' repository says of each quote)."""
     evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {}, as_read)
+    evidence.histories.update(histories or {})
     by_section: dict[str, list[ClaimView]] = {section.id: [] for section in ledger.sections}
     for claim in ledger.claims:
         by_section.setdefault(claim.section, []).append(_claim_view(ledger, claim, evidence))
@@ -150,6 +156,7 @@ class _Evidence:
     as_read: Mapping[CheckKey, AsReadCheck]
     premises: dict[str, PremiseView] = field(default_factory=dict)
     """Each claim as a premise, once worked out (many claims may rest on one)."""
+    histories: dict[CheckKey, QuoteHistory] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -441,6 +448,7 @@ def _source_check(
     checked_on = day(check.checked_at)
     status, label = _check_words(check, fetch, checked_on)
     drifted = status == "drifted"
+    commit = changed_in(evidence.histories.get(check_key(check)), check)
     moved_to = fetch.moved_to if fetch is not None and check.source_status == "moved" else None
     return SourceCheck(
         source_id=source.id,
@@ -461,6 +469,8 @@ def _source_check(
         closest_kinds=check.closest_kinds if status == "missing" else (),
         moved_within=check.moved_within,
         meaning_uncertain=drifted and meaning_uncertain(check),
+        changed_in=commit.said if commit else None,
+        changed_in_link=safe_url(commit.link) if commit and commit.link else None,
     )
 
 

@@ -208,7 +208,7 @@ def report_data(report: Report) -> dict[str, Any]:
                              sources: [{source_id, title, url, link, archived, status,
                                         source_status, label, checked_on, current,
                                         meaning_changed, meaning_uncertain, moved_to,
-                                        moved_within,
+                                        moved_within, changed_in, changed_in_link,
                                         changes: [{op, was, now, meaningful, label}]}]}
         questions           [{number, claim_id, anchor, title, statement,
                               statement_shown, unknown: [on], why}]

@@ -98,6 +98,9 @@ class SourceCheck:
     moved_within: str | None = None
     """Found elsewhere on its page than its heading or #L lines place it, and where."""
     meaning_uncertain: bool = False
+    changed_in: str | None = None
+    """When and in which commit of the docs' repository the words changed (`blame`)."""
+    changed_in_link: str | None = None
     """Reworded, not plainly harmlessly, without strong evidence of a changed meaning."""
     as_read: AsReadView | None = None
     """How it stood on the archived copy of the reading day, when one was read."""

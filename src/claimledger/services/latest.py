@@ -18,8 +18,10 @@ if TYPE_CHECKING:
         ArchiveLookup,
         ArtifactRun,
         AsReadCheck,
+        CheckKey,
         CheckRecord,
         FetchRecord,
+        QuoteHistory,
         Relocation,
         RunRecord,
     )
@@ -103,6 +105,18 @@ def searches(
     found = store.latest_relocations() if store else {}
     sources = {source.id: source.url for source in ledger.sources.values()}
     return standing_relocations(found, sources, latest)
+
+
+def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, QuoteHistory]:
+    """What the docs' repository says of each quote the ledger holds, on each source."""
+    found = store.latest_quote_histories() if store else {}
+    held = {
+        (claim.id, quote.text, source_id)
+        for claim in ledger.claims
+        for quote in claim.quotes
+        for source_id in quote.sources
+    }
+    return {key: history for key, history in found.items() if key in held}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.records import CheckRecord, FetchRecord, changed_words_said
+from claimledger.records import CheckRecord, FetchRecord, QuoteHistory, changed_words_said
 from claimledger.terminal.console import ScriptTable
 from claimledger.terminal.lines import CHECK_COLUMNS, fetch_note, needs_a_look, quote_number
 from claimledger.urls import shown
@@ -222,6 +222,17 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
         text.append("\n  a close call: the page also says, almost as alike: ", style="yellow")
         text.append(check.closest)
     return text
+
+
+def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[str]:
+    """When and in which commit of the docs' repository the quote's words changed, as
+    `claimledger blame` read it for this wording (nothing when it did not)."""
+    from claimledger.report.commits import changed_in
+
+    commit = changed_in(history, check)
+    if commit is None:
+        return []
+    return [f"  in the docs' history: {commit.said}" + (f" ({commit.link})" if commit.link else "")]
 
 
 def proposals_table(result: Regrade) -> Table:

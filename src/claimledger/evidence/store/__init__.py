@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.evidence.store.archived import ArchiveEvidence
 from claimledger.evidence.store.connection import configure, connect, outdated, require_current
+from claimledger.evidence.store.histories import HISTORY_COLUMNS, history_from_row, history_values
 from claimledger.evidence.store.robots import RobotsEvidence
 from claimledger.evidence.store.rows import (
     ARTIFACT_RUN_COLUMNS,
@@ -104,9 +105,11 @@ from claimledger.evidence.store.translate import translated as _translated
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.records import (
     ArtifactRun,
+    CheckKey,
     CheckRecord,
     FetchRecord,
     FetchResult,
+    QuoteHistory,
     Relocation,
     RunRecord,
     SavedSnapshot,
@@ -511,6 +514,21 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         )
         found = self._readable(rows, relocation_from_row, "relocations")
         return {relocation.source_id: relocation for relocation in found}
+
+    @_mapped
+    def record_quote_history(self, history: QuoteHistory) -> None:
+        """Keep what the docs' repository says of one quote on one source."""
+        self._insert_row("quote_histories", HISTORY_COLUMNS, history_values(history))
+
+    @_mapped
+    def latest_quote_histories(self) -> dict[CheckKey, QuoteHistory]:
+        """The newest history of each quote on each source, by its check key."""
+        rows = self._db.execute(
+            "SELECT * FROM quote_histories WHERE id IN (SELECT MAX(id) FROM quote_histories "
+            "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+        )
+        found = self._readable(rows, history_from_row, "quote_histories")
+        return {(h.claim_id, h.quote_text, h.source_id): h for h in found}
 
     @_mapped
     def record_save(self, saved: SavedSnapshot, now: datetime) -> None:

@@ -280,6 +280,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # The page of a PDF a quote stands on, for links that open the PDF there.
         "ALTER TABLE checks ADD COLUMN pdf_page INTEGER",
     ),
+    (
+        # What the docs' repository says of a quote: the commits that held, dropped and
+        # reworded it (`claimledger blame`), the latest of each quote on each source read.
+        """CREATE TABLE quote_histories (
+            id INTEGER PRIMARY KEY,
+            claim_id TEXT NOT NULL,
+            quote_text TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            repo TEXT NOT NULL,
+            path TEXT NOT NULL,
+            current TEXT,
+            commits_json TEXT NOT NULL,
+            versions INTEGER NOT NULL,
+            read_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX quote_histories_by_quote ON quote_histories(claim_id, source_id, id)",
+        *_append_only("quote_histories"),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -299,6 +317,7 @@ OUR_TABLES = frozenset(
         "archived_copies",  # as read
         "as_read_checks",  # as read
         "robots_reads",  # robots.txt kept for a day
+        "quote_histories",  # the docs' history
     }
 )
 

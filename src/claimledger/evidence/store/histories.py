@@ -1,0 +1,85 @@
+"""What the docs' repository says of a quote (`QuoteHistory`), as a row of
+`quote_histories` and back, checked as every row is (see `rows`)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from claimledger.errors import StoreDamagedError
+from claimledger.evidence.store.rows import (
+    MAYBE_TEXT,
+    TEXT,
+    WHOLE,
+    json_object,
+    moment,
+    stamp,
+    text,
+    typed,
+)
+from claimledger.records import Commit, QuoteHistory
+
+HISTORY_COLUMNS = (
+    "claim_id",
+    "quote_text",
+    "source_id",
+    "repo",
+    "path",
+    "current",
+    "commits_json",
+    "versions",
+    "read_at",
+)
+"""The columns of `quote_histories`, in the order of `history_values`."""
+
+_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT)
+_COMMIT_FIELDS = ("sha", "date", "author", "subject", "path")
+_HISTORY_COMMITS = ("held", "dropped", "current_since")
+
+
+def history_values(history: QuoteHistory) -> tuple[object, ...]:
+    """A quote's history as the values of HISTORY_COLUMNS (its commits as one JSON object)."""
+    commits = {
+        name: None if commit is None else [getattr(commit, f) for f in _COMMIT_FIELDS]
+        for name in _HISTORY_COMMITS
+        for commit in [getattr(history, name)]
+    }
+    return (
+        history.claim_id,
+        history.quote_text,
+        history.source_id,
+        history.repo,
+        history.path,
+        history.current,
+        json.dumps(commits),
+        history.versions,
+        stamp(history.read_at),
+    )
+
+
+def history_from_row(row: sqlite3.Row) -> QuoteHistory:
+    typed([row[name] for name in HISTORY_COLUMNS], _HISTORY_KINDS, HISTORY_COLUMNS)
+    commits = json_object(row["commits_json"], "commits_json")
+    found = {name: _commit(commits.get(name)) for name in _HISTORY_COMMITS}
+    return QuoteHistory(
+        claim_id=row["claim_id"],
+        quote_text=row["quote_text"],
+        source_id=row["source_id"],
+        repo=row["repo"],
+        path=row["path"],
+        current=row["current"],
+        held=found["held"],
+        dropped=found["dropped"],
+        current_since=found["current_since"],
+        versions=row["versions"],
+        read_at=moment(row["read_at"], "read_at"),
+    )
+
+
+def _commit(value: object) -> Commit | None:
+    """A commit as `history_values` kept it: five texts, or null."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != len(_COMMIT_FIELDS):
+        raise StoreDamagedError("commits_json holds a commit that is not five fields")
+    return Commit(*(text(field, "commits_json") for field in value))
