@@ -214,3 +214,25 @@ def test_a_commit_on_a_known_code_host_is_linked() -> None:
     assert history(f"{GITHUB}.git").commit_link(commit) == f"{GITHUB}/commit/0123456789abcdef"
     assert history(f"{GITLAB}.git").commit_link(commit) == f"{GITLAB}/-/commit/0123456789abcdef"
     assert history("https://git.example.org/docs.git").commit_link(commit) is None
+
+
+def test_status_and_explain_carry_the_kept_history(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    repo, shas = docs_repo
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+
+    status = cli.json("status", code=1)["histories"]
+    explained = cli.json("explain", "durable")["histories"]
+    said = cli("explain", "durable").stdout
+
+    assert [h["dropped"]["sha"] for h in status] == [shas["reworded"]]
+    assert explained == status
+    assert "changed on 2026-05-15 in “Rework the durability guide (#181)”, commit " in said
+    assert f"(last held in {shas['moved'][:7]})" in said

@@ -430,6 +430,7 @@ def _print_status_json(opts: Options, ledger: Ledger, latest: Standing) -> None:
             "artifact_runs": to_json(list(latest.runs.values())),
             "relocations": [relocation_json(search) for search in latest.searches],
             "as_read": as_read_json(checks=latest.read_then, lookups=latest.lookups),
+            "histories": to_json(list(latest.histories.values())),
         }
     )
 

@@ -168,6 +168,7 @@ def explain_command(
     from claimledger.grading.rules import regrade
     from claimledger.services import latest
     from claimledger.terminal.lines import artifact_run_line, explain_lines, to_json
+    from claimledger.terminal.views import history_line
 
     opts = options(ctx)
     ledger = opts.load()
@@ -175,6 +176,7 @@ def explain_command(
     with existing_store(opts) as store:
         runs = latest.artifact_runs(store, ledger)
         checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
+        told = [h for h in latest.histories(store, ledger).values() if h.claim_id == claim_id]
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
     result = regrade(ledger, checks, outcomes, as_read)
     traces = [t for t in result.traces if t.claim_id == claim_id]
@@ -186,10 +188,11 @@ def explain_command(
                 "traces": to_json(traces),
                 "history": to_json(claim.history),
                 "last_artifact_run": to_json(last_run),
+                "histories": to_json(told),
             }
         )
         return ExitCode.OK
-    for line in explain_lines(claim, traces):
+    for line in [*explain_lines(claim, traces), *map(history_line, told)]:
         out.print(line, markup=False)
     if last_run is not None:
         out.print(artifact_run_line(last_run), markup=False)

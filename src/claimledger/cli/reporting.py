@@ -203,7 +203,7 @@ def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> R
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
     from claimledger.report.build import build_report
-    from claimledger.services.latest import histories, standing
+    from claimledger.services.latest import standing
 
     latest = read_latest(opts, standing, ledger)
     checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
@@ -219,7 +219,7 @@ def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> R
         previous=previous,
         artifact_runs=runs,
         as_read=as_read,
-        histories=read_latest(opts, histories, ledger),
+        histories=latest.histories,
     )
 
 

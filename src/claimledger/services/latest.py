@@ -130,6 +130,7 @@ class Standing:
     searches: list[Relocation]
     read_then: list[AsReadCheck]
     lookups: list[ArchiveLookup]
+    histories: dict[CheckKey, QuoteHistory]
 
     @property
     def incomplete(self) -> bool:
@@ -148,4 +149,5 @@ def standing(store: EvidenceStore | None, ledger: Ledger) -> Standing:
         searches=searches(store, ledger, latest),  # pages found moved
         read_then=as_read(store, ledger),  # the quotes on the reading day's copies
         lookups=lookups(store, ledger),
+        histories=histories(store, ledger),  # what the docs' repository says
     )

@@ -235,6 +235,20 @@ def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[s
     return [f"  in the docs' history: {commit.said}" + (f" ({commit.link})" if commit.link else "")]
 
 
+def history_line(history: QuoteHistory) -> str:
+    """What the docs' repository said of one quote, on one line (`explain`)."""
+    where = f"in the docs' history ({history.path})"
+    if history.held is None:
+        return f"{where}: {history.source_id}: its words are in no version of the file"
+    if history.dropped is None:
+        return f"{where}: {history.source_id}: still held by the newest version"
+    dropped = history.dropped
+    return (
+        f"{where}: {history.source_id}: changed on {dropped.date} in “{dropped.subject}”, "
+        f"commit {dropped.sha[:7]} (last held in {history.held.sha[:7]})"
+    )
+
+
 def proposals_table(result: Regrade) -> Table:
     """One row a proposal; `claimledger explain CLAIM` shows the evidence behind it.
 
