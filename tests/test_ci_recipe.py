@@ -53,6 +53,7 @@ from webserver import Page, PageServer, redirect
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 ACTION = ROOT / "action.yml"
+RELEASE = ROOT / ".github" / "workflows" / "release.yml"
 WORKFLOW_MARK = "# .github/workflows/"
 NODE_PACKAGE = Path("node_modules") / "@tktco" / "node-actionlint"
 LINT_TIMEOUT = 120  # seconds; loading the WebAssembly takes a few
@@ -205,6 +206,7 @@ def lint_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Fin
     files["the README's example with uses: ./"] = local(action_example())
     files["action.yml as a workflow"] = json.dumps(as_workflow(action()), indent=1)
     files["every input given"] = every_input_workflow()
+    files["the release workflow"] = RELEASE.read_text(encoding="utf-8")
     files[BROKEN] = broken_recipe()
     findings = actionlint(files)
     assert parsed(files["every input given"], tmp)  # the generated text is YAML too
@@ -251,6 +253,7 @@ def test_the_readme_holds_the_recipe_and_the_action_example() -> None:
         "the README's example with uses: ./",
         "action.yml as a workflow",
         "every input given",
+        "the release workflow",
     ],
 )
 def test_actionlint_finds_nothing(lint_results: dict[str, list[Finding]], name: str) -> None:
@@ -450,7 +453,9 @@ def test_every_third_party_action_is_pinned_by_commit_with_its_tag_beside_it() -
         if (match := PINNED.match(line))
     ]
     assert len(used) == len([s for s in action()["runs"]["steps"] if "uses" in s]) >= 4
-    for match in used:
+    released = [m for x in RELEASE.read_text("utf-8").splitlines() if (m := PINNED.match(x))]
+    assert len(released) == RELEASE.read_text("utf-8").count("uses:") == 5
+    for match in used + released:
         assert re.fullmatch(r"[0-9a-f]{40}", match["ref"]), match[0]
         assert re.fullmatch(r"\s+# v\d+\.\d+\.\d+", match["comment"]), match[0]
     restore, save = (m for m in used if m["action"].startswith("actions/cache/"))
@@ -852,3 +857,39 @@ def test_the_ledger_must_be_there(runner: Runner) -> None:
     assert_failed_only_at(run, "Locate the ledger and its evidence")
     assert "::error title=claimledger::no ledger at nowhere/claims.yaml" in run.stdout
     assert run.step("Save the evidence for the next run").status == "skipped"
+
+
+ZIZMOR = Path(sys.executable).with_name("zizmor")
+"""zizmor as pip installs it beside this interpreter (a test dependency)."""
+
+
+@pytest.mark.parametrize(
+    ("path", "persona"),
+    [(ACTION, "regular"), (RELEASE, "auditor")],
+    ids=["action.yml", "release.yml"],
+)
+def test_zizmor_finds_nothing(path: Path, persona: str) -> None:
+    """zizmor, the GitHub Actions auditor, offline: the action as its users run it, and the
+    release workflow (it holds the publishing credential) under its strictest persona."""
+    done = subprocess.run(
+        [str(ZIZMOR), "--offline", f"--persona={persona}", "--format=json", str(path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout) == []
+
+
+def test_zizmor_is_awake(tmp_path: Path) -> None:
+    """Guards the test above: a workflow that pins by tag and keeps the checkout's
+    credentials gives findings."""
+    bad = tmp_path / "bad.yml"
+    bad.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: actions/checkout@v4\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [str(ZIZMOR), "--offline", "--format=json", str(bad)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert {finding["ident"] for finding in json.loads(done.stdout)} >= {"artipacked"}
