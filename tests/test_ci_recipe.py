@@ -893,3 +893,14 @@ def test_zizmor_is_awake(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert {finding["ident"] for finding in json.loads(done.stdout)} >= {"artipacked"}
+
+
+def test_the_recipe_and_the_action_example_install_the_version_the_package_declares() -> None:
+    """One place says the version (pyproject.toml's, which `claimledger --version` prints):
+    the README's recipe installs that tag and its action example uses that tag, so a
+    release that forgets to move them fails here, not in a user's CI."""
+    from claimledger import __version__
+
+    text = README.read_text(encoding="utf-8")
+    tags = set(re.findall(r"claimledger/claimledger@(v[\w.]+)", text))
+    assert tags == {f"v{__version__}"}
