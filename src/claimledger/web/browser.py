@@ -10,7 +10,8 @@ reaching the network. Only GET requests for what can build the text are answered
 page may make at most `MAX_REQUESTS` of them within `FetchPolicy.max_body` bytes in all.
 
 Playwright is an optional extra (`pip install 'claimledger[browser]'`); Chromium is the
-system's (`chromium` on PATH, or `$CLAIMLEDGER_CHROMIUM`) or Playwright's own.
+system's (`chromium` on PATH, or `$CLAIMLEDGER_CHROMIUM`) or Playwright's own. A page's
+scripts are code from the web: Chromium runs them in its sandbox wherever it can.
 """
 
 from __future__ import annotations
@@ -61,6 +62,16 @@ def chromium_path() -> str | None:
     if named:
         return named
     return next((found for name in BROWSERS if (found := shutil.which(name))), None)
+
+
+SANDBOX_VARIABLE = "CLAIMLEDGER_BROWSER_NO_SANDBOX"
+
+
+def sandboxed() -> bool:
+    """Whether Chromium runs the page's scripts in its sandbox: always, but as root (where
+    Chromium cannot) or where the user said it cannot start (`$CLAIMLEDGER_BROWSER_NO_SANDBOX`,
+    a container without user namespaces)."""
+    return os.geteuid() != 0 and not os.environ.get(SANDBOX_VARIABLE)
 
 
 def browser_missing() -> str | None:
@@ -135,15 +146,20 @@ class BrowserReader:
         path = chromium_path()
         try:
             return await self._playwright.chromium.launch(
-                executable_path=path, args=[*_NO_NETWORK, *_QUIET]
+                executable_path=path, args=[*_NO_NETWORK, *_QUIET], chromium_sandbox=sandboxed()
             )
         except PlaywrightError as error:
             await self._playwright.stop()
             self._playwright = None
             where = path or "Playwright's own Chromium"
+            hint = (
+                f"; if its sandbox cannot start here, set {SANDBOX_VARIABLE}=1"
+                if sandboxed()
+                else ""
+            )
             raise PageUnreadable(
                 f"no browser could be started ({where}: {_first_line(str(error))}); install "
-                f"chromium, or name one in ${CHROMIUM_VARIABLE}"
+                f"chromium, or name one in ${CHROMIUM_VARIABLE}{hint}"
             ) from None
 
     async def _answer(
