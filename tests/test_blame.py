@@ -236,3 +236,75 @@ def test_status_and_explain_carry_the_kept_history(
     assert explained == status
     assert "changed on 2026-05-15 in “Rework the durability guide (#181)”, commit " in said
     assert f"(last held in {shas['moved'][:7]})" in said
+
+
+def test_a_renamed_file_proposes_where_its_page_went(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    """The page was built from docs/guide.md; the repository renamed it: blame names the
+    commit and proposes the page at the new file's name, as a move to adopt."""
+    repo, shas = docs_repo
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/docs/guide/"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+
+    row = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", "docs/guide.md")
+    said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", "docs/guide.md").stdout
+
+    gone = row["quotes"][0]["file_gone"]
+    assert (gone["in"]["sha"], gone["renamed_to"]) == (shas["moved"], PATH)
+    assert gone["page_now"] == page_server.url("/docs/durability/")
+    assert f"its file became {PATH} in {shas['moved'][:7]}" in said
+    assert f"`claimledger move guide {page_server.url('/docs/durability/')}`" in said
+
+
+def test_a_deleted_file_is_said_with_its_commit(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    repo, _ = docs_repo
+    git(repo, "rm", "-q", PATH, date="2026-06-01T10:00:00")
+    git(repo, "commit", "-q", "-m", "Retire the durability guide", date="2026-06-01T10:00:00")
+    retired = git(repo, "rev-parse", "HEAD")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+
+    row = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"][0]
+    said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
+
+    assert row["file_gone"] == {
+        "in": {
+            "sha": retired, "date": "2026-06-01", "author": "Ada Writer",
+            "subject": "Retire the durability guide", "pull_request": None, "path": PATH,
+        },
+        "renamed_to": None,
+        "page_now": None,
+    }  # fmt: skip
+    assert f"its file was deleted in {retired[:7]} on 2026-06-01" in said
+
+
+def test_a_file_still_there_has_no_fate(
+    tmp_path: Path, page_server: PageServer, docs_repo: tuple[Path, dict[str, str]]
+) -> None:
+    repo, _ = docs_repo
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    row = Cli(ledger).json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    assert row["quotes"][0]["file_gone"] is None
+
+
+@pytest.mark.parametrize(
+    ("url", "old", "new", "now"),
+    [
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/durability.md",
+         "https://d.test/docs/durability/"),
+        ("https://d.test/guide.html#top", "src/guide.rst", "src/wal.rst", "https://d.test/wal.html"),
+        ("https://d.test/docs/intro/", "docs/guide.md", "docs/durability.md", None),
+    ],
+)  # fmt: skip
+def test_a_page_follows_its_renamed_file_only_where_the_convention_is_plain(
+    url: str, old: str, new: str, now: str | None
+) -> None:
+    from claimledger.reading.provenance import page_after_rename
+
+    assert page_after_rename(url, old, new) == now

@@ -15,6 +15,7 @@ from claimledger.terminal.output import out, print_json
 if TYPE_CHECKING:
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.editlinks import SourceFile
+    from claimledger.reading.provenance import FileGone
     from claimledger.records import Commit, QuoteHistory
 
 
@@ -71,7 +72,7 @@ def blame_command(
             source = ledger.source(source_id)
             given = Where(repo, path, "HEAD", "--repo and --path") if repo and path else None
             where = given or _where(opts, ledger, source, maps, allow_private)
-            row, found = _blamed(claim_id, number, source_id, quote.text, where, currents)
+            row, found = _blamed(claim_id, number, source, quote.text, where, currents)
             rows.append(row)
             histories += [found] if found is not None else []
     with writable_store(opts) as store:  # evidence: shown by diff and the report from now on
@@ -146,14 +147,15 @@ def _from_edit_link(
 def _blamed(
     claim_id: str,
     number: int,
-    source_id: str,
+    source: Source,
     quote: str,
     where: Where | None,
     currents: dict[tuple[int, str], str],
 ) -> tuple[dict[str, Any], QuoteHistory | None]:
     """The quote's history as `blame --json` shows it, and as the store keeps it."""
-    from claimledger.services.history import quote_history
+    from claimledger.services.history import file_gone, quote_history
 
+    source_id, url = source.id, source.url
     row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
     if where is None:
         return {**row, "repo": None, "path": None, "found": None}, None
@@ -174,8 +176,21 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
+        "file_gone": _gone_json(file_gone(where.repo, where.path, where.ref), url),
     }
     return shown, found
+
+
+def _gone_json(gone: FileGone | None, url: str) -> dict[str, Any] | None:
+    """The file's fate when it is no longer in the repository: the commit, and where a
+    rename most likely took its page (a move to propose: `claimledger move`)."""
+    from claimledger.reading.provenance import page_after_rename
+
+    if gone is None:
+        return None
+    renamed = gone.renamed_to
+    page = page_after_rename(url, gone.commit.path, renamed) if renamed else None
+    return {"in": _commit_json(gone.commit), "renamed_to": renamed, "page_now": page}
 
 
 def _commit_json(commit: Commit | None) -> dict[str, Any] | None:
@@ -209,6 +224,14 @@ def _line(row: dict[str, Any]) -> str:
         )
     if since is not None:
         parts.append(f"  the current wording since {_commit_line(since)}")
+    gone = row["file_gone"]
+    if gone is not None and gone["renamed_to"]:
+        parts.append(f"  its file became {gone['renamed_to']} in {_commit_line(gone['in'])}")
+        if gone["page_now"]:
+            move = f"claimledger move {row['source_id']} {gone['page_now']}"
+            parts.append(f"  its page is likely {gone['page_now']} (`{move}`)")
+    elif gone is not None:
+        parts.append(f"  its file was deleted in {_commit_line(gone['in'])}")
     return "\n".join(parts)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from claimledger.errors import InputError
 from claimledger.ledger.userdirs import cache_directory
-from claimledger.reading.provenance import Version
+from claimledger.reading.provenance import FileGone, Version
 from claimledger.records import Commit
 
 MAX_VERSIONS = 400
@@ -63,6 +63,26 @@ def versions(clone: Path, path: str, ref: str = "HEAD") -> list[Version]:
         commit = Commit(sha, date, author, subject, named[-1] if named else path)
         found.append(Version(commit, _text_at(clone, commit)))
     return found
+
+
+def gone(clone: Path, path: str, ref: str = "HEAD") -> FileGone | None:
+    """What became of `path` by `ref`: None while it is there; else the commit that took
+    it away, and the file it became when that commit renamed it."""
+    if _git(clone, "ls-tree", "--name-only", ref, "--", path).strip():
+        return None
+    log = _git(
+        clone, "log", "-1", "--diff-filter=D", "--date=short",
+        f"--format=%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", path,
+    )  # fmt: skip
+    if not log.strip():
+        return None  # never in the repository at all: a wrong path, said by blame
+    sha, date, author, subject = log.strip().split(_FIELD, 3)
+    renamed_to = None
+    for line in _git(clone, "show", "-M", "--name-status", "--format=", sha).splitlines():
+        status, *names = line.split("\t")
+        if status.startswith("R") and len(names) == 2 and names[0] == path:
+            renamed_to = names[1]
+    return FileGone(Commit(sha, date, author, subject, path), renamed_to)
 
 
 def _text_at(clone: Path, commit: Commit) -> str | None:

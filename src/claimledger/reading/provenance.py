@@ -21,6 +21,34 @@ from claimledger.records import Commit
 
 
 @dataclass(frozen=True)
+class FileGone:
+    """A page's source file that is no longer in the repository: the commit that took it
+    away, and the file it became when that commit renamed it."""
+
+    commit: Commit
+    renamed_to: str | None
+
+
+def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
+    """Where a page went when its source file was renamed, where the site's convention is
+    plain: the page's last path segment is the file's name (`docs/guide.md` is served at
+    `.../guide/` or `.../guide.html`), and becomes the new file's. None otherwise."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    old, new = PurePosixPath(old_path).stem, PurePosixPath(new_path).stem
+    parts = urlsplit(url)
+    segments = parts.path.split("/")
+    last = next((i for i in range(len(segments) - 1, -1, -1) if segments[i]), None)
+    if last is None or old == new:
+        return None
+    name, dot, suffix = segments[last].partition(".")
+    if name != old:
+        return None
+    segments[last] = new + dot + suffix
+    return urlunsplit(parts._replace(path="/".join(segments), fragment=""))
+
+
+@dataclass(frozen=True)
 class Version:
     commit: Commit
     text: str | None

@@ -8,7 +8,16 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from claimledger.reading.provenance import FileGone
     from claimledger.records import QuoteHistory
+
+
+def file_gone(repo: str, path: str, ref: str) -> FileGone | None:
+    """Whether the page's source file is gone from the repository, and where it went (a
+    rename is where its page most likely went too)."""
+    from claimledger.evidence.gitrepo import clone_of, gone
+
+    return gone(clone_of(repo), path, ref)
 
 
 def quote_history(
