@@ -27,6 +27,7 @@ import itertools
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -44,8 +45,12 @@ from claimledger.records import FetchPolicy, FetchResult
 from claimledger.web.fetch import fetch_all, make_client
 from webserver import Exchange, Page, PageServer, sequence, stall_after_headers, trickle
 
-PAGES = int(sys.argv[sys.argv.index("--pages") + 1]) if "--pages" in sys.argv else 200
-"""Pages served (`--pages N`: 1,000 or 3,000 show whether memory stays flat)."""
+SIZES = sys.argv[sys.argv.index("--pages") + 1] if "--pages" in sys.argv else "200"
+"""Pages served, one size or several (`--pages 200,1000,3000`: whether memory stays flat)."""
+PAGES = int(SIZES.split(",")[0])
+"""The first size, for the benchmarks that build this corpus."""
+ROUNDS = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+"""Rounds at each size; each figure is the median (`--rounds N`)."""
 IN_FLIGHT = int(sys.argv[sys.argv.index("--in-flight") + 1]) if "--in-flight" in sys.argv else 16
 """Requests in flight to the one host (`--in-flight N`)."""
 QUOTES_PER_PAGE = 5
@@ -152,13 +157,16 @@ def page_html(
     )
 
 
-def build(server: PageServer, folder: Path) -> dict[tuple[str, int], tuple[str, bool]]:
+def build(
+    server: PageServer, folder: Path, pages: int | None = None
+) -> dict[tuple[str, int], tuple[str, bool]]:
     """Serve the pages, write the ledger; return the expected (status, meaning_changed)."""
+    pages = PAGES if pages is None else pages
     rng = random.Random(20260823)
     vocab = vocabulary(rng)
     labels: dict[tuple[str, int], tuple[str, bool]] = {}
     sources, claims = [], []
-    for p in range(PAGES):
+    for p in range(pages):
         chrome = boilerplate(rng, vocab)
         on_page = []
         for q in range(QUOTES_PER_PAGE):
@@ -274,20 +282,48 @@ def fetch_timings() -> None:
 
 # --------------------------------------------------------------------------- the refresh
 
+HTTPX_FLOOR = """
+import asyncio, json, sys
+from pathlib import Path
+sys.modules.setdefault("httpx._main", None)  # httpx's own command line, as claimledger does
+import httpx
+urls = json.loads(Path(sys.argv[1]).read_text())
+in_flight, tags = int(sys.argv[2]), Path(sys.argv[3])
+etags = json.loads(tags.read_text()) if tags.exists() else {}
+async def main():
+    gate = asyncio.Semaphore(in_flight)
+    limits = httpx.Limits(max_connections=in_flight, max_keepalive_connections=in_flight)
+    async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
+        async def get(url):
+            headers = {"If-None-Match": etags[url]} if url in etags else {}
+            async with gate:
+                response = await client.get(url, headers=headers)
+            if "etag" in response.headers:
+                etags[url] = response.headers["etag"]
+            return response.status_code
+        statuses = await asyncio.gather(*(get(url) for url in urls))
+    tags.write_text(json.dumps(etags))
+    print(json.dumps({str(s): statuses.count(s) for s in set(statuses)}))
+asyncio.run(main())
+"""
+"""The floor: every page fetched by one httpx client at the same requests in flight, each
+body read and its ETag kept for the warm run, and nothing else."""
+
 
 @dataclass
 class Usage:
-    """What a refresh's processes used: the main process's peak RSS as the kernel kept it
-    (wait4, through the launcher), and its CPU time and every helper's (the selections'
-    fork server and its children, multiprocessing's resource tracker) sampled from /proc
-    while they ran (Linux)."""
+    """What a command's process tree used, sampled from /proc while it ran (Linux): the CPU
+    seconds (utime + stime) of every process, the main one, the selections' fork server and
+    its children, multiprocessing's resource tracker; and the peak of the tree's summed PSS
+    (proportional set size: a page shared by two processes counts half to each, so the sum
+    is what the tree takes of the machine's memory)."""
 
     main_pid: int = 0
-    main_peak_kib: int = 0
-    peaks_kib: dict[int, int] = field(default_factory=dict)
-    roles: dict[int, str] = field(default_factory=dict)
+    wall: float = 0.0
     cpu_seconds: dict[int, float] = field(default_factory=dict)
-    """utime + stime of every process of the refresh, by pid, as last seen."""
+    """utime + stime of every process of the tree, by pid, as last seen."""
+    peak_pss_kib: int = 0
+    processes: set[int] = field(default_factory=set)
 
     def cpu(self) -> float:
         return sum(self.cpu_seconds.values())
@@ -295,21 +331,12 @@ class Usage:
     def main_cpu(self) -> float:
         return self.cpu_seconds.get(self.main_pid, 0.0)
 
-    def helpers(self) -> str:
-        by_role: dict[str, list[int]] = {}
-        for pid, kib in sorted(self.peaks_kib.items()):
-            by_role.setdefault(self.roles.get(pid, "other"), []).append(kib)
-        return "; ".join(
-            f"{role} {', '.join(f'{kib / 1024:.0f}' for kib in peaks)} MiB"
-            for role, peaks in sorted(by_role.items())
-        )
-
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def descendants(pid: int) -> dict[int, int]:
-    """Every process below `pid`, with its parent."""
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`."""
     parents: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -318,49 +345,75 @@ def descendants(pid: int) -> dict[int, int]:
             except OSError:
                 continue
             parents.setdefault(int(fields[1]), []).append(int(entry.name))
-    found, todo = {}, [pid]
+    found, todo = [], [pid]
     while todo:
-        parent = todo.pop()
-        for child in parents.get(parent, []):
-            found[child] = parent
-            todo.append(child)
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
     return found
 
 
-def sample(pid: int, usage: Usage, role: str | None = None) -> None:
+def pss_kib(pid: int) -> int:
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
-        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
     except OSError:
-        return
-    peak = next(
-        (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0
+        return 0
+    return next(
+        (int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")), 0
     )
-    if role is not None and peak:
-        usage.peaks_kib[pid] = max(usage.peaks_kib.get(pid, 0), peak)
-        usage.roles[pid] = role
-    usage.cpu_seconds[pid] = (int(stat[11]) + int(stat[12])) / TICKS
 
 
-def role_of(pid: int, parent: int, main: int) -> str:
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-    except OSError:
-        return "other"
-    if b"resource_tracker" in command:
-        return "resource tracker"
-    if parent != main:
-        return "selections"
-    return "fork server" if b"forkserver" in command else "other"
+def sample(usage: Usage) -> None:
+    """One look at the tree: each process's CPU so far, and the tree's PSS now."""
+    total = 0
+    for pid in [usage.main_pid, *descendants(usage.main_pid)]:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        usage.cpu_seconds[pid] = (int(stat[11]) + int(stat[12])) / TICKS
+        usage.processes.add(pid)
+        total += pss_kib(pid)
+    usage.peak_pss_kib = max(usage.peak_pss_kib, total)
 
 
-def refresh(folder: Path, launcher: Launcher) -> tuple[float, dict[str, Any], Usage]:
-    command = [
+def measured(launcher: Launcher, command: list[str], folder: Path, name: str) -> Usage:
+    """Run `command`, sampling its tree every 20 ms; its usage (exit 0 or 1 expected)."""
+    usage = Usage()
+    stdout, stderr = folder / f"{name}.out", folder / f"{name}.err"
+    started = time.perf_counter()
+    usage.main_pid = launcher.start(command, stdout=stdout, stderr=stderr, env=environment())
+    while True:
+        sample(usage)
+        ended = launcher.ended(wait=0.02)
+        if ended is not None:
+            break
+    usage.wall = time.perf_counter() - started
+    # the main process's own CPU, as wait4 counted it to its end
+    usage.cpu_seconds[usage.main_pid] = ended.cpu_seconds
+    if ended.code not in (0, 1):
+        raise SystemExit(f"{name} failed ({ended.code}): {stderr.read_text()[-2000:]}")
+    return usage
+
+
+def environment() -> dict[str, str]:
+    """This environment without proxies (loopback only), with bytecode caching on."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if not name.lower().endswith("_proxy") and name != "PYTHONDONTWRITEBYTECODE"
+    }
+
+
+def refresh_command(folder: Path, store: Path) -> list[str]:
+    return [
         sys.executable,
         "-m",
         "claimledger",
         "--ledger",
         str(folder / "claims.yaml"),
+        "--evidence",
+        str(store),
         "refresh",
         "--json",
         "--allow-private",  # the corpus is served on 127.0.0.1
@@ -371,32 +424,138 @@ def refresh(folder: Path, launcher: Launcher) -> tuple[float, dict[str, Any], Us
         "--interval",
         "0",
     ]
-    usage = Usage()
-    stdout, stderr = folder / "refresh.out", folder / "refresh.err"
-    started = time.perf_counter()
-    usage.main_pid = launcher.start(command, stdout=stdout, stderr=stderr)
-    while True:
-        sample(usage.main_pid, usage)
-        for child, parent in descendants(usage.main_pid).items():
-            sample(child, usage, role_of(child, parent, usage.main_pid))
-        ended = launcher.ended(wait=0.02)
-        if ended is not None:
-            break
-    elapsed = time.perf_counter() - started
-    usage.main_peak_kib = ended.peak_kib
-    if ended.code not in (0, 1):
-        raise SystemExit(f"refresh failed: {stderr.read_text()}")
-    report: dict[str, Any] = json.loads(stdout.read_text())
-    return elapsed, report, usage
 
 
-def describe(name: str, elapsed: float, usage: Usage) -> str:
-    return (
-        f"{name}: {elapsed:.2f} s  ({PAGES / elapsed:.0f} pages/s); CPU {usage.cpu():.2f} s, "
-        f"{usage.main_cpu():.2f} of it in the main process ({usage.cpu() / elapsed:.2f} cores "
-        f"busy); peak RSS main {usage.main_peak_kib / 1024:.0f} MiB"
-        + (f", {usage.helpers()}" if usage.peaks_kib else ", no helper processes")
+@dataclass
+class Round:
+    """One round at one size: a cold and a warm run of each side, alternated."""
+
+    ours: dict[str, Usage] = field(default_factory=dict)
+    floor: dict[str, Usage] = field(default_factory=dict)
+
+
+def one_round(launcher: Launcher, folder: Path, urls: Path, number: int) -> Round:
+    """Cold then warm, claimledger and the floor alternated (which goes first rotates)."""
+    store, etags = folder / f"evidence-{number}.sqlite3", folder / f"etags-{number}.json"
+    floor = [sys.executable, "-c", HTTPX_FLOOR, str(urls), str(IN_FLIGHT), str(etags)]
+    result = Round()
+    for phase in ("cold", "warm"):
+        sides = [("ours", refresh_command(folder, store)), ("floor", floor)]
+        for side, command in sides if number % 2 == 0 else sides[::-1]:
+            usage = measured(launcher, command, folder, f"{side}-{phase}-{number}")
+            getattr(result, side)[phase] = usage
+    return result
+
+
+@dataclass(frozen=True)
+class Size:
+    """The medians at one size, with the load average over its rounds."""
+
+    pages: int
+    figures: dict[str, float]
+    load: tuple[float, float]
+
+
+def median_of(rounds: list[Round], side: str, phase: str, figure: str) -> float:
+    values = []
+    for r in rounds:
+        usage = getattr(r, side)[phase]
+        values.append({"wall": usage.wall, "cpu": usage.cpu(), "pss": usage.peak_pss_kib}[figure])
+    return float(statistics.median(values))
+
+
+def measure_size(launcher: Launcher, pages: int, rounds: int, tmp: Path) -> Size:
+    folder = tmp / f"pages-{pages}"
+    folder.mkdir()
+    load_before = os.getloadavg()[0]
+    with PageServer(latency=LATENCY) as server:
+        labels = build(server, folder, pages)
+        urls = folder / "urls.json"
+        urls.write_text(json.dumps([server.url(f"/p{p}") for p in range(pages)]))
+        size = sum(page_size(server, f"/p{p}") for p in range(pages))
+        done = [one_round(launcher, folder, urls, n) for n in range(rounds)]
+        server.clear_requests()
+    print(
+        f"\npages: {pages:,} ({size / pages / 1024:.0f} KiB of HTML each), {len(labels):,} "
+        f"quotes, {LATENCY * 1000:.0f} ms latency, {IN_FLIGHT} in flight, {rounds} rounds "
+        f"(medians), {os.cpu_count()} cores"
     )
+    accuracy(folder / "ours-cold-0.out", labels)
+    warm = json.loads((folder / "ours-warm-0.out").read_text())
+    print(f"warm HTTP statuses: {dict(Counter(s['http_status'] for s in warm['sources']))}")
+    figures = {
+        f"{side} {phase} {figure}": median_of(done, side, phase, figure)
+        for side in ("ours", "floor")
+        for phase in ("cold", "warm")
+        for figure in ("wall", "cpu", "pss")
+    }
+    return Size(pages, figures, (load_before, os.getloadavg()[0]))
+
+
+def accuracy(output: Path, labels: dict[tuple[str, int], tuple[str, bool]]) -> None:
+    """The status accuracy of a cold run against the labels."""
+    report: dict[str, Any] = json.loads(output.read_text())
+    checks: list[dict[str, Any]] = report["checks"]
+    label = {id(c): labels[(c["claim_id"], c["quote_index"] - 1)] for c in checks}
+    right = sum(1 for c in checks if label[id(c)][0] == c["status"])
+    flagged = sum(1 for c in checks if label[id(c)][1] == c["meaning_changed"])
+    failed = Counter(s["source_status"] for s in report["sources"] if s["source_status"] != "ok")
+    print(
+        f"status accuracy: {right}/{len(checks)} = {right / len(checks):.1%}; meaning flag as "
+        f"labelled: {flagged}/{len(checks)} (the labels call a one-word swap of a content word "
+        "harmless; the matcher flags a swapped term as a change)"
+        + (f"; sources not read: {dict(failed)}" if failed else "")
+    )
+
+
+def table(size: Size) -> str:
+    f, n = size.figures, size.pages
+    rows = [
+        "| figure | claimledger | httpx floor | claimledger / floor |",
+        "|---|---|---|---|",
+    ]
+    for phase in ("cold", "warm"):
+        ours, floor = f[f"ours {phase} wall"], f[f"floor {phase} wall"]
+        rows.append(
+            f"| {phase} refresh, wall | {ours:.2f} s | {floor:.2f} s | **{ours / floor:.2f}×** |"
+        )
+    for phase in ("cold", "warm"):
+        ours, floor = f[f"ours {phase} cpu"], f[f"floor {phase} cpu"]
+        rows.append(
+            f"| {phase} refresh, CPU of the whole tree | {ours:.2f} s "
+            f"(**{ours / n * 1000:.1f} ms a page**) | {floor:.2f} s ({floor / n * 1000:.1f} ms) "
+            f"| {ours / floor:.2f}× |"
+        )
+    for phase in ("cold", "warm"):
+        ours, floor = f[f"ours {phase} pss"] / 1024, f[f"floor {phase} pss"] / 1024
+        rows.append(
+            f"| {phase} refresh, peak PSS of the whole tree | {ours:.0f} MiB | {floor:.0f} MiB "
+            f"| {ours / floor:.2f}× |"
+        )
+    before, after = size.load
+    rows.append(f"| load average (1 min) before / after | {before:.2f} / {after:.2f} | | |")
+    return "\n".join(rows)
+
+
+def growth(sizes: list[Size]) -> str:
+    """Each size's peak PSS and CPU a page beside the smallest's, measured in this run."""
+    first = sizes[0]
+    rows = [
+        f"| pages | peak PSS, cold | / at {first.pages:,} | CPU a page, cold "
+        f"| / at {first.pages:,} | load average |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in sizes:
+        pss, base = s.figures["ours cold pss"], first.figures["ours cold pss"]
+        cpu, base_cpu = (
+            s.figures["ours cold cpu"] / s.pages,
+            first.figures["ours cold cpu"] / first.pages,
+        )
+        rows.append(
+            f"| {s.pages:,} | {pss / 1024:.0f} MiB | **{pss / base:.2f}×** | {cpu * 1000:.1f} ms "
+            f"| {cpu / base_cpu:.2f}× | {s.load[0]:.2f} / {s.load[1]:.2f} |"
+        )
+    return "\n".join(rows)
 
 
 def page_size(server: PageServer, path: str) -> int:
@@ -406,52 +565,19 @@ def page_size(server: PageServer, path: str) -> int:
 
 
 def main() -> None:
-    fetch_timings()
-    with (
-        Launcher() as launcher,  # started while this process is small: see launcher.py
-        PageServer(latency=LATENCY) as server,
-        tempfile.TemporaryDirectory() as tmp,
-    ):
-        folder = Path(tmp)
-        labels = build(server, folder)
-        size = sum(page_size(server, f"/p{p}") for p in range(PAGES))
-        cold, report, cold_usage = refresh(folder, launcher)
-        warm, warm_report, warm_usage = refresh(folder, launcher)
-        hits = Counter(s["http_status"] for s in warm_report["sources"])
-        checks: list[dict[str, Any]] = report["checks"]
-        right = sum(
-            1 for c in checks if labels[(c["claim_id"], c["quote_index"])][0] == c["status"]
-        )
-        flagged = sum(
-            1
-            for c in checks
-            if labels[(c["claim_id"], c["quote_index"])][1] == c["meaning_changed"]
-        )
-        wrong = [
-            (c["claim_id"], labels[(c["claim_id"], c["quote_index"])], c["status"])
-            for c in checks
-            if labels[(c["claim_id"], c["quote_index"])][0] != c["status"]
-        ]
-        failed = Counter(
-            s["source_status"] for s in report["sources"] if s["source_status"] != "ok"
-        )
-    quotes = len(labels)
-    print(
-        f"pages: {PAGES} ({size / PAGES / 1024:.0f} KiB of HTML each), quotes: {quotes}, "
-        f"latency {LATENCY * 1000:.0f} ms; refresh --concurrency {IN_FLIGHT} --per-host "
-        f"{IN_FLIGHT} --interval 0 --allow-private on {os.cpu_count()} cores"
-    )
-    print(describe("cold refresh", cold, cold_usage) + f", {quotes / cold:.0f} quotes/s")
-    print(describe("warm refresh", warm, warm_usage) + f", HTTP statuses: {dict(hits)}")
-    print(f"status accuracy: {right}/{len(checks)} = {right / len(checks):.1%}")
-    if failed:
-        print(f"  sources not read on the cold run: {dict(failed)}")
-    print(
-        f"meaning flag as labelled: {flagged}/{len(checks)} (the labels call a one-word "
-        "swap of a content word harmless; the matcher flags a swapped term as a change)"
-    )
-    for miss in wrong[:10]:
-        print(f"  wrong: {miss}")
+    sizes_asked = [int(n) for n in SIZES.split(",")]
+    launcher = Launcher()  # started while this process is small: see launcher.py
+    if "--refresh-only" not in sys.argv:
+        fetch_timings()
+    sizes = []
+    with launcher, tempfile.TemporaryDirectory() as tmp:
+        for pages in sizes_asked:
+            size = measure_size(launcher, pages, ROUNDS, Path(tmp))
+            print(table(size), flush=True)
+            sizes.append(size)
+    if len(sizes) > 1:
+        print("\nclaimledger at each size, beside the smallest (the same run):")
+        print(growth(sizes))
 
 
 if __name__ == "__main__":
