@@ -1,23 +1,32 @@
-"""Refresh benchmark: 200 docs-like pages, 1,000 labelled quotes, a real loopback server.
+"""Refresh benchmark: docs-like pages, 5 labelled quotes each, a real loopback server.
 
 Pages are ~100 KiB of HTML each (a large nav sidebar, inline scripts and styles,
-tables, code) served with 50 ms latency and ETags. `claimledger refresh` runs in a
-subprocess twice: cold, then warm (every page answers 304). Prints wall times,
-throughput, the CPU time of the refresh and of any helper process (a selection's fork
-server; and how many cores that kept busy), the peak RSS of the refresh process and of
-each helper (read from /proc while they run: `getrusage(RUSAGE_CHILDREN)` sees only the
-waited-for main process), and the status accuracy against the labels (60% verbatim, 20% reworded
-of which half change meaning, 20% removed). The refresh runs at 16 requests in flight
-on the one host (`--in-flight N`: --concurrency N --per-host N --interval 0; the
-defaults for real sites are 16 in all, 4 per host, 50 ms apart), with --allow-private
-(the corpus is on 127.0.0.1).
+tables, code) served with 50 ms latency and ETags. At each size asked for, each round
+runs `claimledger refresh` twice, cold (a new evidence store) then warm (every page
+answers 304), and beside each the floor: one httpx client fetching the same pages at the
+same requests in flight, keeping ETags for its warm run, and doing nothing else. Which
+side goes first alternates round by round; each figure is the median over the rounds.
 
-First it times the fetcher's own waits, which tests/test_fetch.py asserts as behaviour
-(the waits asked for, the statuses produced) and never by the clock: the gap between
-request starts to one host, the wait a Retry-After asks for, how soon a body trickling
-past the timeout, a URL past its deadline, and a body declared over the cap are given up.
+Every command is started by a small launcher process (see launcher.py) and its whole
+process tree sampled from /proc every 20 ms while it runs: the CPU seconds of every
+process (the main one, a selection's fork server and its children, multiprocessing's
+resource tracker), and the tree's summed PSS, whose peak is reported (PSS counts a page
+shared by two processes half to each, so the sum is what the tree takes of the machine).
+Each figure is printed beside the floor's as a ratio, with the load average before and
+after; with several sizes, each size's peak PSS and CPU a page beside the smallest's.
+Then the status accuracy against the labels (60% verbatim, 20% reworded of which half
+change meaning, 20% removed). The refresh runs at 16 requests in flight on the one host
+(`--in-flight N`: --concurrency N --per-host N --interval 0; the defaults for real sites
+are 16 in all, 4 per host, 50 ms apart), with --allow-private (the corpus is on 127.0.0.1).
 
-    python tests/benchmarks/bench_refresh.py [--pages N] [--in-flight N]
+First (unless --refresh-only) it times the fetcher's own waits, which tests/test_fetch.py
+asserts as behaviour (the waits asked for, the statuses produced) and never by the
+clock: the gap between request starts to one host, the wait a Retry-After asks for, how
+soon a body trickling past the timeout, a URL past its deadline, and a body declared over
+the cap are given up.
+
+    python tests/benchmarks/bench_refresh.py [--pages 200,1000,3000] [--rounds N]
+        [--in-flight N] [--refresh-only]
 """
 
 from __future__ import annotations
