@@ -355,6 +355,32 @@ def test_a_quote_of_one_table_cell_drifts_to_one_cell() -> None:
     assert result.current == "Execute every day on the first month."
 
 
+def test_a_neighbourhood_the_page_lost_is_held_to_a_first_verifys_bar() -> None:
+    """A restructured page keeps none of the quote's old neighbours: the page-wide search
+    then runs as a first verify would, never stricter, so a recorded neighbourhood only
+    ever helps."""
+    quote = (
+        "Retries are attempted three times with an exponential backoff before the message"
+        " is dropped."
+    )
+    was = prepare(
+        f"Queues hold messages until a consumer acknowledges them.\n\n{quote}\n\nSee limits."
+    )
+    reworded = "Three attempts are made, each waiting longer, before the message is dropped."
+    now = prepare(
+        f"Consumers read from partitions in order.\n\n{reworded}\n\n"
+        "Offsets are committed every five seconds.\n"
+    )
+    first = locate(quote, now)
+    assert (first.status, first.current) == ("drifted", reworded)
+    assert 0.5 <= first.similarity < 0.55  # between a first verify's bar and the stricter one
+
+    read = locate(quote, was)
+    again = locate(quote, now, context=read.context, previous=was)
+
+    assert (again.status, again.current) == ("drifted", reworded)
+
+
 def test_a_sibling_that_was_already_beside_the_quote_is_not_its_successor() -> None:
     was = prepare(
         "app_db_pool_size: The size of the pool used by transactions. Defaults to 20.\n"

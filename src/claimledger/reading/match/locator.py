@@ -91,11 +91,18 @@ def _page_wide(
     previous: PreparedText | None,
 ) -> Match | None:
     """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
-    that no longer matches (a page restructured) must only ever help, so a successor the
-    page-wide search finds is not lost to it. What stood beside the quote on the page as
-    read is still never its successor."""
+    that no longer matches (a page restructured) must only ever help, so the search runs
+    as a first verify runs it, held to the same bar (`Thresholds.unplaced`, not the
+    stricter `elsewhere`), and a successor it finds is not lost. What stood beside the
+    quote on the page as read is still never its successor."""
     found = _closest(
-        form, prepared, None, thresholds, scope=scope_of(quote, None), previous=previous
+        form,
+        prepared,
+        None,
+        thresholds,
+        scope=scope_of(quote, None),
+        previous=previous,
+        placed=False,
     )
     return found if found.status != "missing" else None
 
@@ -592,12 +599,18 @@ def _closest(
     *,
     scope: Scope,
     previous: PreparedText | None = None,
+    placed: bool | None = None,
 ) -> Match:
-    """Locate the best passage for a quote that does not occur, then judge it."""
+    """Locate the best passage for a quote that does not occur, then judge it.
+
+    `placed`: whether a passage's place may count for it (default: when the quote's
+    neighbourhood or the page as read is known).
+    """
     if not TOKEN.search(needle):
         return _missing()
     quote, found = candidates(needle, prepared, context, scope, previous)
-    placed = context is not None or previous is not None
+    if placed is None:
+        placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
     if successor is not None:
         twins = _twins(successor, found, prepared)
