@@ -24,24 +24,17 @@ from claimledger.cli.options import (
     SourceId,
     Timeout,
     UserAgent,
-    check_page_urls,
-    fetch_settings,
+    page_settings,
     parse_basis,
     parse_grade,
     parse_kind,
 )
 from claimledger.errors import ExitCode, InputError, LedgerError
-from claimledger.ledger.vocabulary import CLAIM_ID, CLAIM_KINDS, DEFAULT_FACETS, Basis, Grade
+from claimledger.ledger.vocabulary import CLAIM_KINDS, DEFAULT_FACETS, Basis, Grade
 from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from collections.abc import Sequence
-
-    from claimledger.cli.app import Options
-    from claimledger.evidence.refresh import Page
-    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Ledger
-    from claimledger.records import FetchRecord, Relocation
 
 
 @command("check")
@@ -232,17 +225,20 @@ def move_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
+    from claimledger.services.authoring import where_it_moved
     from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
     source = opts.load().source(source_id)
-    target, found = (new_url, "moved") if new_url else _where_it_moved(ctx, source.id, source.url)
+    target, found = new_url or "", "moved"
+    if new_url is None:
+        with existing_store(opts) as store:
+            target, found = where_it_moved(store, source.id, source.url)
     if not is_web_url(target):
         raise InputError(f"{target!r} is not an http(s) URL with a host")
     if target == source.url:
         raise InputError(f"source '{source_id}' is already at {shown(target)}")
-    day = today()
-    reason = why or found
+    day, reason = today(), why or found
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.move_source(text, fresh, source_id, target, date=day, why=reason)
@@ -251,58 +247,6 @@ def move_command(
     out.print(f"moved {source_id}: {shown(source.url)} -> {shown(target)}", markup=False)
     out.print("next: claimledger refresh, to check its quotes there", markup=False)
     return ExitCode.OK
-
-
-def _where_it_moved(ctx: typer.Context, source_id: str, url: str) -> tuple[str, str]:
-    """The address the last refresh of `url` ended at, when that is a move; else, for a
-    page still gone, the page its site's sitemap proposed. With why, in words."""
-    from claimledger.urls import has_secrets, shown
-
-    with existing_store(options(ctx)) as store:
-        fetch = (store.latest_fetches() if store else {}).get(url)
-        search = store.latest_relocations().get(source_id) if store else None
-    if fetch is None:
-        raise InputError(
-            f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
-            "NEW_URL"
-        )
-    if fetch.moved_to is None:
-        return _proposed(source_id, url, fetch, search)
-    if has_secrets(fetch.moved_to):
-        raise InputError(
-            f"source '{source_id}' moved to an address with a secret in it, which the store "
-            f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
-        )
-    return fetch.moved_to, "followed the redirect the last refresh found"
-
-
-def _proposed(
-    source_id: str, url: str, fetch: FetchRecord, search: Relocation | None
-) -> tuple[str, str]:
-    """The page a refresh proposed for a source still gone (or emptied), found on its
-    site's sitemap carrying its quotes; why there is none, as an InputError, otherwise."""
-    from claimledger.evidence.relocate import LOST_REASONS
-    from claimledger.records import lost_reason
-    from claimledger.urls import has_secrets, redacted, shown
-
-    lost = lost_reason(fetch) is not None
-    if not lost or search is None or search.url != redacted(url) or search.found_at is None:
-        why = f"; its site's sitemap: {search.note}" if lost and search and search.note else ""
-        raise InputError(
-            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}"
-            f"{why}): give NEW_URL"
-        )
-    if has_secrets(search.found_at):
-        raise InputError(
-            f"source '{source_id}' was found at an address with a secret in it, which the "
-            f"store keeps redacted ({shown(search.found_at)}): give NEW_URL"
-        )
-    when = f" on {search.recorded_at:%Y-%m-%d}" if search.recorded_at else ""
-    gone = LOST_REASONS.get(search.reason, search.reason)
-    return search.found_at, (
-        f"{gone} without a redirect; found on its site's sitemap{when}, carrying "
-        f"{search.found} of {search.total} of its quotes"
-    )
 
 
 @command("add")
@@ -392,13 +336,19 @@ def add_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import FetchOptions
+    from claimledger.services.authoring import (
+        check_evidence,
+        check_new_claim,
+        new_sources_said,
+        verified_on_pages,
+    )
 
     urls, quotes = urls or [], quotes or []
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
     opts = options(ctx)
     ledger = opts.load()
-    _check_new_claim(ledger, claim_id, section, depends_on or [])
-    _check_evidence(urls, quotes, basis, depends_on or [])
+    check_new_claim(ledger, claim_id, section, depends_on or [])
+    check_evidence(urls, quotes, basis, depends_on or [])
     given = FetchOptions(
         timeout=timeout,
         user_agent=user_agent,
@@ -409,7 +359,7 @@ def add_command(
         allow_private=allow_private,
         browser=browser,
     )
-    titles = verified_on_pages(opts, ledger, given, quotes)
+    titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger))
     draft = edits.NewClaim(
         id=claim_id,
         section=section,
@@ -433,89 +383,6 @@ def add_command(
     for line in new_sources_said(ledger, after):
         out.print(line, markup=False)
     return ExitCode.OK
-
-
-def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
-    """Each source a command added, with the kind and publisher it was given, so that a
-    wrong guess is seen and set right (a blog post is not the docs)."""
-    return [
-        f"new source {source.id}: kind {source.kind}, publisher {source.publisher} (set "
-        f"either with `claimledger source {source.id} --kind KIND --publisher NAME`)"
-        for source in after.sources.values()
-        if source.id not in before.sources
-    ]
-
-
-def verified_on_pages(
-    opts: Options, ledger: Ledger, given: FetchOptions, quotes: Sequence[str]
-) -> dict[str, str | None]:
-    """Read each page of `given` once and find every quote on each; nothing may be written
-    unless every one is verified (InputError with each page's closest wording otherwise).
-    The pages' titles, for the sources they become."""
-    from claimledger.evidence.pageread import check_page, page_title
-    from claimledger.evidence.service import read_pages_once
-    from claimledger.urls import shown
-
-    urls = list(given.pages)
-    policy, url_map, _ = fetch_settings(opts, given, ledger)
-    check_page_urls(urls, "--url ", policy)
-    pages: dict[str, Page] = read_pages_once(urls, policy, url_map)
-    problems = []
-    for url in urls:
-        page = pages[url]
-        for quote in quotes:
-            found = check_page(quote, page)
-            if found is None:
-                problems.append(
-                    f"{shown(url)}: could not be read "
-                    f"({page.fetch.source_status}: {page.fetch.error})"
-                )
-            elif found.status != "verified":
-                closest = f"; closest wording: {found.current!r}" if found.current else ""
-                problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
-    if problems:
-        raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
-    return {url: page_title(pages[url]) for url in urls}
-
-
-def _check_new_claim(
-    ledger: Ledger, claim_id: str, section: str | None, premises: list[str]
-) -> None:
-    """Refuse what the ledger would refuse, before fetching anything."""
-    from claimledger.ledger.shape import did_you_mean
-
-    if claim_id in ledger.claim_ids:
-        raise InputError(f"claim '{claim_id}' already exists")
-    if not CLAIM_ID.fullmatch(claim_id):
-        raise InputError(
-            f"{claim_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
-        )
-    sections = [s.id for s in ledger.sections]
-    if section is not None and section not in sections:
-        raise InputError(
-            f"--section {section!r} is not a section{did_you_mean(section, sections)}; the "
-            f"sections are {', '.join(sections)} (add one with `claimledger section`)"
-        )
-    for premise in premises:
-        ledger.claim(premise)
-
-
-def _check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: list[str]) -> None:
-    """A claim rests on something: quotes found on pages, its premises, or a judgement."""
-    if bool(urls) != bool(quotes):
-        given, missing = ("--url", "--quote") if urls else ("--quote", "--url")
-        raise InputError(f"{given} needs {missing}: a quote is words on a page")
-    if basis is Basis.QUOTES and not quotes:
-        raise InputError(
-            "a claim with no --quote needs --basis premises (with --depends-on) or judgement"
-        )
-    if basis is Basis.PREMISES and not premises:
-        raise InputError("--basis premises needs --depends-on: the claims it rests on")
-    if basis is Basis.ARTIFACT:
-        raise InputError(
-            "--basis artifact needs the artifact's command and expected output: add the "
-            "claim on judgement, then write its `artifact:` in the ledger"
-        )
 
 
 def _counted(count: int, noun: str) -> str:

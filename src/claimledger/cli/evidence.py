@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -51,13 +46,10 @@ from claimledger.cli.recovery import (
     Save,
 )
 from claimledger.errors import ExitCode, InputError
-from claimledger.terminal.output import err, out, output, print_json, print_text
+from claimledger.terminal.output import err, out, print_json, print_text
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.evidence.refresh import Reading
-    from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
-    from claimledger.records import CheckRecord, FetchResult
     from claimledger.services.latest import Standing
 
 
@@ -177,6 +169,7 @@ def refresh_command(
     from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
     from claimledger.ledger.config import FetchOptions
     from claimledger.terminal.asread import archived_lines
+    from claimledger.terminal.refresh import print_refresh, progress, say
 
     chosen = _refresh_format(fmt, as_json)
     opts = options(ctx)
@@ -211,68 +204,11 @@ def refresh_command(
     pages = {(job.url, job.select) for job in jobs}
     with (
         writable_store(opts) as store,
-        _progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
+        progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
     ):
         done = refresh_ledger(work, store, now=now, on_page=tick)
-    _say(archived_lines(done))
-    return _print_refresh(chosen, opts, work, done)
-
-
-def _print_refresh(chosen: str, opts: Options, work: RefreshPlan, done: RefreshOutcome) -> ExitCode:
-    """What a refresh found, in the format asked for; its exit status."""
-    from claimledger.terminal.asread import as_read_json, as_read_lines
-    from claimledger.terminal.lines import (
-        claim_summary,
-        needs_attention,
-        source_notes,
-        source_rows,
-        to_json,
-    )
-    from claimledger.terminal.recovery import after_json, after_lines
-    from claimledger.urls import shown
-
-    ledger = work.ledger
-    fetches = [reading.fetch for reading in done.readings]
-    checks = [check for reading in done.readings for check in reading.checks]
-    rows = claim_summary(ledger, checks)
-    read_then = done.as_read  # the quotes on the archive's copies of the reading day
-    if chosen == "json":
-        print_json(
-            {
-                "run": done.run_id,
-                "evidence": str(opts.store),
-                "claims": rows,
-                "sources": source_rows(ledger, fetches),
-                "checks": (
-                    {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in checks
-                ),
-                **after_json(done),
-                "as_read": as_read_json(read_then) if read_then else None,
-            }
-        )
-    elif chosen == "text":
-        quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
-        print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
-        for line in [*source_notes(ledger, fetches), *after_lines(done)]:
-            out.print(line, markup=False)
-        verbose = output().verbose
-        for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():
-            out.print(line, markup=False)
-    else:
-        _print_for_ci(chosen, opts, ledger, checks, fetches)
-    misquoted = bool(read_then and read_then.misquoted)
-    return found_if(needs_attention(ledger, checks, fetches) or misquoted)
-
-
-def print_summary(rows: list[dict[str, Any]], title: str) -> None:
-    """The claims that need a look, as a table; one line when none does (no empty table)."""
-    from claimledger.terminal.lines import needs_a_look
-    from claimledger.terminal.views import summary_table  # rich: for the table alone
-
-    if output().plain or any(needs_a_look(row) for row in rows):
-        out.print(summary_table(rows, title))
-    else:
-        out.print(f"{title}\n{len(rows)} of {len(rows)} claims verified on every source")
+    say(archived_lines(done))
+    return found_if(print_refresh(chosen, opts.store, work, done))
 
 
 def _refresh_format(fmt: str, as_json: bool) -> str:
@@ -282,76 +218,6 @@ def _refresh_format(fmt: str, as_json: bool) -> str:
     if as_json and fmt not in ("text", "json"):
         raise InputError(f"--json is --format json: it cannot go with --format {fmt}")
     return "json" if as_json else fmt
-
-
-def _print_for_ci(
-    name: str,
-    opts: Options,
-    ledger: Ledger,
-    checks: Sequence[CheckRecord],
-    fetches: Sequence[FetchResult],
-) -> None:
-    """A refresh's results as a CI reads them (see `claimledger.report.ci_formats`), written as
-    they are: no console may wrap, style or picture them (the format did that)."""
-    from claimledger.report.ci_formats import FORMATS, RefreshResult
-    from claimledger.terminal.lines import is_accepted
-
-    ledger_path = os.path.relpath(opts.ledger.absolute(), Path.cwd().absolute())
-    result = RefreshResult(
-        ledger=Path(ledger_path).as_posix(),
-        checks=checks,
-        fetches=fetches,
-        accepted=frozenset(fetch.url for fetch in fetches if is_accepted(ledger, fetch)),
-        quote_places={
-            (c.claim_id, c.quote_index): place
-            for c in checks
-            if (place := ledger.quote_place(c.claim_id, c.quote_index)) is not None
-        },
-        source_places={
-            source_id: place
-            for source_id in {c.source_id for c in checks}
-            if (place := ledger.source_place(source_id)) is not None
-        },
-    )
-    sys.stdout.write(FORMATS[name].format(result))
-
-
-@contextlib.contextmanager
-def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
-    """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
-    with --quiet; with --verbose a line per page (status, size, time) and per check."""
-    from claimledger.terminal.lines import reading_lines
-
-    verbose = output().verbose
-    if quiet or output().quiet:
-        yield lambda reading: None
-        return
-    if not err.is_terminal:
-        yield lambda reading: _say(reading_lines(reading, verbose=verbose))
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("fetching"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("fetch", total=total)
-
-        def tick(reading: Reading) -> None:
-            if verbose:
-                _say(reading_lines(reading, verbose=True))
-            progress.advance(task)
-
-        yield tick
-
-
-def _say(lines: Sequence[str]) -> None:
-    for line in lines:
-        err.print(line, markup=False)
 
 
 @command("status")
@@ -368,6 +234,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         needs_attention,
         unchecked_claims,
     )
+    from claimledger.terminal.refresh import say
 
     opts = options(ctx)
     ledger = opts.load()
@@ -386,7 +253,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-        _say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
+        say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches) or failing
@@ -400,6 +267,7 @@ def _print_status_tables(ledger: Ledger, latest: Standing) -> None:
     from claimledger.evidence.relocate import relocation_line
     from claimledger.terminal.asread import misquote_line
     from claimledger.terminal.lines import claim_summary
+    from claimledger.terminal.refresh import print_summary
     from claimledger.terminal.views import pages_table
 
     when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"

@@ -182,3 +182,12 @@ def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> No
                 f"{option}{url} is a private or local address: add --allow-private to read "
                 "a mirror or a local copy"
             )
+
+
+def page_settings(
+    opts: Options, given: FetchOptions, ledger: Ledger, option: str = "--url "
+) -> tuple[FetchPolicy, UrlMap]:
+    """The policy and URL map for reading the pages `given` names, each checked first."""
+    policy, url_map, _ = fetch_settings(opts, given, ledger)
+    check_page_urls(given.pages, option, policy)
+    return policy, url_map

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import command, options, today
-from claimledger.cli.authoring import new_sources_said, verified_on_pages
 from claimledger.cli.options import (
     AllowPrivate,
     Browser,
@@ -23,6 +22,7 @@ from claimledger.cli.options import (
     Maps,
     Timeout,
     UserAgent,
+    page_settings,
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out
@@ -62,6 +62,7 @@ def quote_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import FetchOptions
+    from claimledger.services.authoring import new_sources_said, verified_on_pages
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
@@ -78,7 +79,7 @@ def quote_command(
         allow_private=allow_private,
         browser=browser,
     )
-    titles = verified_on_pages(opts, ledger, given, [quote])
+    titles = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger))
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.add_quote(

@@ -1,0 +1,144 @@
+"""What adding to the ledger asks before anything is written: that a new claim fits the
+ledger and rests on something, that every quote is on every page, and where a moved
+source went. The commands that write (`add`, `quote`, `move`) call these, then edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from claimledger.errors import InputError
+from claimledger.evidence.pageread import check_page, page_title
+from claimledger.evidence.relocate import LOST_REASONS
+from claimledger.evidence.service import read_pages_once
+from claimledger.ledger.shape import did_you_mean
+from claimledger.ledger.vocabulary import CLAIM_ID, Basis
+from claimledger.records import lost_reason
+from claimledger.urls import has_secrets, redacted, shown
+
+if TYPE_CHECKING:
+    from claimledger.evidence.refresh import Page
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.model import Ledger
+    from claimledger.records import FetchPolicy, FetchRecord, Relocation
+    from claimledger.urls import UrlMap
+
+
+def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
+    """The address the last refresh of `url` ended at, when that is a move; else, for a
+    page still gone, the page its site's sitemap proposed. With why, in words."""
+    fetch = (store.latest_fetches() if store else {}).get(url)
+    search = store.latest_relocations().get(source_id) if store else None
+    if fetch is None:
+        raise InputError(
+            f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
+            "NEW_URL"
+        )
+    if fetch.moved_to is None:
+        return _proposed(source_id, url, fetch, search)
+    if has_secrets(fetch.moved_to):
+        raise InputError(
+            f"source '{source_id}' moved to an address with a secret in it, which the store "
+            f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
+        )
+    return fetch.moved_to, "followed the redirect the last refresh found"
+
+
+def _proposed(
+    source_id: str, url: str, fetch: FetchRecord, search: Relocation | None
+) -> tuple[str, str]:
+    """The page a refresh proposed for a source still gone (or emptied), found on its
+    site's sitemap carrying its quotes; why there is none, as an InputError, otherwise."""
+    lost = lost_reason(fetch) is not None
+    if not lost or search is None or search.url != redacted(url) or search.found_at is None:
+        why = f"; its site's sitemap: {search.note}" if lost and search and search.note else ""
+        raise InputError(
+            f"source '{source_id}' did not move at the last refresh ({fetch.source_status}"
+            f"{why}): give NEW_URL"
+        )
+    if has_secrets(search.found_at):
+        raise InputError(
+            f"source '{source_id}' was found at an address with a secret in it, which the "
+            f"store keeps redacted ({shown(search.found_at)}): give NEW_URL"
+        )
+    when = f" on {search.recorded_at:%Y-%m-%d}" if search.recorded_at else ""
+    gone = LOST_REASONS.get(search.reason, search.reason)
+    return search.found_at, (
+        f"{gone} without a redirect; found on its site's sitemap{when}, carrying "
+        f"{search.found} of {search.total} of its quotes"
+    )
+
+
+def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
+    """Each source a command added, with the kind and publisher it was given, so that a
+    wrong guess is seen and set right (a blog post is not the docs)."""
+    return [
+        f"new source {source.id}: kind {source.kind}, publisher {source.publisher} (set "
+        f"either with `claimledger source {source.id} --kind KIND --publisher NAME`)"
+        for source in after.sources.values()
+        if source.id not in before.sources
+    ]
+
+
+def verified_on_pages(
+    urls: Sequence[str], quotes: Sequence[str], policy: FetchPolicy, url_map: UrlMap
+) -> dict[str, str | None]:
+    """Read each page once and find every quote on each; nothing may be written unless
+    every one is verified (InputError with each page's closest wording otherwise). The
+    pages' titles, for the sources they become."""
+    pages: dict[str, Page] = read_pages_once(list(urls), policy, url_map)
+    problems = []
+    for url in urls:
+        page = pages[url]
+        for quote in quotes:
+            found = check_page(quote, page)
+            if found is None:
+                problems.append(
+                    f"{shown(url)}: could not be read "
+                    f"({page.fetch.source_status}: {page.fetch.error})"
+                )
+            elif found.status != "verified":
+                closest = f"; closest wording: {found.current!r}" if found.current else ""
+                problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
+    if problems:
+        raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
+    return {url: page_title(pages[url]) for url in urls}
+
+
+def check_new_claim(
+    ledger: Ledger, claim_id: str, section: str | None, premises: list[str]
+) -> None:
+    """Refuse what the ledger would refuse, before fetching anything."""
+    if claim_id in ledger.claim_ids:
+        raise InputError(f"claim '{claim_id}' already exists")
+    if not CLAIM_ID.fullmatch(claim_id):
+        raise InputError(
+            f"{claim_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
+        )
+    sections = [s.id for s in ledger.sections]
+    if section is not None and section not in sections:
+        raise InputError(
+            f"--section {section!r} is not a section{did_you_mean(section, sections)}; the "
+            f"sections are {', '.join(sections)} (add one with `claimledger section`)"
+        )
+    for premise in premises:
+        ledger.claim(premise)
+
+
+def check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: list[str]) -> None:
+    """A claim rests on something: quotes found on pages, its premises, or a judgement."""
+    if bool(urls) != bool(quotes):
+        given, missing = ("--url", "--quote") if urls else ("--quote", "--url")
+        raise InputError(f"{given} needs {missing}: a quote is words on a page")
+    if basis is Basis.QUOTES and not quotes:
+        raise InputError(
+            "a claim with no --quote needs --basis premises (with --depends-on) or judgement"
+        )
+    if basis is Basis.PREMISES and not premises:
+        raise InputError("--basis premises needs --depends-on: the claims it rests on")
+    if basis is Basis.ARTIFACT:
+        raise InputError(
+            "--basis artifact needs the artifact's command and expected output: add the "
+            "claim on judgement, then write its `artifact:` in the ledger"
+        )

@@ -1,0 +1,150 @@
+"""What a refresh prints: its findings in the format asked for (text, JSON, or a CI's),
+the claims that need a look, and its progress while it reads.
+
+The command runs the refresh (`claimledger.evidence.service`); this module only says what it
+found, so that the command stays a call and a print.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from claimledger.terminal.output import err, out, output, print_json
+
+if TYPE_CHECKING:
+    from claimledger.evidence.refresh import Reading
+    from claimledger.evidence.service import RefreshOutcome, RefreshPlan
+    from claimledger.ledger.model import Ledger
+    from claimledger.records import CheckRecord, FetchResult
+
+
+def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutcome) -> bool:
+    """What a refresh found, in the format asked for; whether anything needs a person."""
+    from claimledger.terminal.asread import as_read_json, as_read_lines
+    from claimledger.terminal.lines import (
+        claim_summary,
+        needs_attention,
+        source_notes,
+        source_rows,
+        to_json,
+    )
+    from claimledger.terminal.recovery import after_json, after_lines
+    from claimledger.urls import shown
+
+    ledger = work.ledger
+    fetches = [reading.fetch for reading in done.readings]
+    checks = [check for reading in done.readings for check in reading.checks]
+    rows = claim_summary(ledger, checks)
+    read_then = done.as_read  # the quotes on the archive's copies of the reading day
+    if chosen == "json":
+        print_json(
+            {
+                "run": done.run_id,
+                "evidence": str(store),
+                "claims": rows,
+                "sources": source_rows(ledger, fetches),
+                "checks": (
+                    {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in checks
+                ),
+                **after_json(done),
+                "as_read": as_read_json(read_then) if read_then else None,
+            }
+        )
+    elif chosen == "text":
+        quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
+        print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
+        for line in [*source_notes(ledger, fetches), *after_lines(done)]:
+            out.print(line, markup=False)
+        verbose = output().verbose
+        for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():
+            out.print(line, markup=False)
+    else:
+        print_for_ci(chosen, work.ledger_path, ledger, checks, fetches)
+    misquoted = bool(read_then and read_then.misquoted)
+    return needs_attention(ledger, checks, fetches) or misquoted
+
+
+def print_summary(rows: list[dict[str, Any]], title: str) -> None:
+    """The claims that need a look, as a table; one line when none does (no empty table)."""
+    from claimledger.terminal.lines import needs_a_look
+    from claimledger.terminal.views import summary_table  # rich: for the table alone
+
+    if output().plain or any(needs_a_look(row) for row in rows):
+        out.print(summary_table(rows, title))
+    else:
+        out.print(f"{title}\n{len(rows)} of {len(rows)} claims verified on every source")
+
+
+def print_for_ci(
+    name: str,
+    ledger_file: Path,
+    ledger: Ledger,
+    checks: Sequence[CheckRecord],
+    fetches: Sequence[FetchResult],
+) -> None:
+    """A refresh's results as a CI reads them (see `claimledger.report.ci_formats`), written as
+    they are: no console may wrap, style or picture them (the format did that)."""
+    from claimledger.report.ci_formats import FORMATS, RefreshResult
+    from claimledger.terminal.lines import is_accepted
+
+    ledger_path = os.path.relpath(ledger_file.absolute(), Path.cwd().absolute())
+    result = RefreshResult(
+        ledger=Path(ledger_path).as_posix(),
+        checks=checks,
+        fetches=fetches,
+        accepted=frozenset(fetch.url for fetch in fetches if is_accepted(ledger, fetch)),
+        quote_places={
+            (c.claim_id, c.quote_index): place
+            for c in checks
+            if (place := ledger.quote_place(c.claim_id, c.quote_index)) is not None
+        },
+        source_places={
+            source_id: place
+            for source_id in {c.source_id for c in checks}
+            if (place := ledger.source_place(source_id)) is not None
+        },
+    )
+    sys.stdout.write(FORMATS[name].format(result))
+
+
+@contextlib.contextmanager
+def progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
+    """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
+    with --quiet; with --verbose a line per page (status, size, time) and per check."""
+    from claimledger.terminal.lines import reading_lines
+
+    verbose = output().verbose
+    if quiet or output().quiet:
+        yield lambda reading: None
+        return
+    if not err.is_terminal:
+        yield lambda reading: say(reading_lines(reading, verbose=verbose))
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("fetching"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("fetch", total=total)
+
+        def tick(reading: Reading) -> None:
+            if verbose:
+                say(reading_lines(reading, verbose=True))
+            progress.advance(task)
+
+        yield tick
+
+
+def say(lines: Sequence[str]) -> None:
+    for line in lines:
+        err.print(line, markup=False)
