@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from collections import Counter
 from dataclasses import dataclass
 
 from claimledger.reading.match.lexicon import is_content, lemma, tokens
@@ -51,13 +50,14 @@ class PreparedText:
     __slots__ = (
         "_blocks",
         "_cells",
-        "_df",
         "_flat",
         "_index",
         "_lemmas",
         "_lower",
         "_maps",
         "_units",
+        "_unseen",
+        "_weights",
         "kind",
         "normalized",
         "text",
@@ -74,7 +74,8 @@ class PreparedText:
         self._cells: list[int] | None = None
         self._lemmas: list[list[str]] | None = None
         self._index: dict[str, list[int]] | None = None
-        self._df: Counter[str] | None = None
+        self._weights: dict[str, float] | None = None
+        self._unseen = 0.0
 
     @property
     def flat(self) -> str:
@@ -224,11 +225,13 @@ class PreparedText:
         return self._index.get(word, [])
 
     def weight(self, word: str) -> float:
-        """How telling a lemma is on this page: rare ones weigh more (inverse unit frequency)."""
-        if self._df is None:
+        """How telling a lemma is on this page: rare ones weigh more (inverse unit frequency).
+        Worked out once a page, with its index: the locator asks for a word's weight many
+        times for each passage it weighs."""
+        if self._weights is None:
             self._build_index()
-        assert self._df is not None
-        return math.log(1.0 + (self.unit_count + 1) / (self._df.get(word, 0) + 1))
+        assert self._weights is not None
+        return self._weights.get(word, self._unseen)
 
     def _build_index(self) -> None:
         lemmas: list[list[str]] = []
@@ -239,7 +242,11 @@ class PreparedText:
             for word in dict.fromkeys(words):
                 index.setdefault(word, []).append(unit)
         self._lemmas, self._index = lemmas, index
-        self._df = Counter({word: len(units) for word, units in index.items()})
+        rarity = self.unit_count + 1
+        self._weights = {
+            word: math.log(1.0 + rarity / (len(units) + 1)) for word, units in index.items()
+        }
+        self._unseen = math.log(1.0 + rarity)
 
 
 def content_lemmas(text: str) -> list[str]:
