@@ -643,3 +643,22 @@ class QuoteHistory:
         if base.startswith("https://gitlab.com/"):
             return f"{base}/-/commit/{commit.sha}"
         return None
+
+
+@dataclass(frozen=True)
+class LatestEvidence:
+    """The latest evidence of every kind, for the ledger as it is: what `status` shows."""
+
+    checks: list[CheckRecord]
+    fetches: dict[str, FetchRecord]
+    last: RunRecord | None
+    runs: dict[str, ArtifactRun]
+    searches: list[Relocation]
+    read_then: list[AsReadCheck]
+    lookups: list[ArchiveLookup]
+    histories: dict[CheckKey, QuoteHistory]
+
+    @property
+    def incomplete(self) -> bool:
+        """The last refresh did not finish (cut short, or still running)."""
+        return self.last is not None and self.last.finished_at is None

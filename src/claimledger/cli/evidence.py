@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from claimledger.cli.app import (
-    Options,
     command,
     existing_store,
     found_if,
@@ -49,8 +48,7 @@ from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, print_json, print_text
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger.model import Ledger
-    from claimledger.services.latest import Standing
+    pass
 
 
 @command("verify")
@@ -235,6 +233,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
         unchecked_claims,
     )
     from claimledger.terminal.refresh import say
+    from claimledger.terminal.status import print_status_json, print_status_tables
 
     opts = options(ctx)
     ledger = opts.load()
@@ -243,11 +242,11 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     unchecked = unchecked_claims(ledger, checks)
     review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
-        _print_status_json(opts, ledger, latest)
+        print_status_json(ledger, latest)
     elif not checks:
         no_evidence_note(opts)
     else:
-        _print_status_tables(ledger, latest)
+        print_status_tables(ledger, latest)
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
@@ -259,48 +258,6 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
     return found_if(attention or latest.incomplete or bool(checks and unchecked) or bool(review))
-
-
-def _print_status_tables(ledger: Ledger, latest: Standing) -> None:
-    """The claims that need a look (one line when none does), the sources, and a line
-    for each page found moved and each quote misquoted at reading time."""
-    from claimledger.evidence.relocate import relocation_line
-    from claimledger.terminal.asread import misquote_line
-    from claimledger.terminal.lines import claim_summary
-    from claimledger.terminal.refresh import print_summary
-    from claimledger.terminal.views import pages_table
-
-    when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
-    print_summary(claim_summary(ledger, latest.checks), f"Evidence (last refresh {when})")
-    out.print(pages_table(ledger, latest.fetches.values()))
-    lines = [relocation_line(search) for search in latest.searches]
-    lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
-    for line in lines:
-        out.print(line, markup=False)
-
-
-def _print_status_json(opts: Options, ledger: Ledger, latest: Standing) -> None:
-    """`status --json`: every claim with its grades, standing and latest checks counted,
-    every source read by its id, the artifacts' last runs, the moves found, the reading
-    day's copies."""
-    from claimledger.evidence.relocate import relocation_json
-    from claimledger.terminal.asread import as_read_json
-    from claimledger.terminal.lines import claim_summary, source_rows, to_json, unchecked_claims
-
-    print_json(
-        {
-            "last_refresh": to_json(latest.last.started_at) if latest.last else None,
-            "last_refresh_finished": None if latest.last is None else not latest.incomplete,
-            "unchecked_claims": unchecked_claims(ledger, latest.checks),
-            "needs_review": [claim.id for claim in ledger.claims if claim.review is not None],
-            "claims": claim_summary(ledger, latest.checks, every=True),
-            "sources": list(source_rows(ledger, latest.fetches.values())),
-            "artifact_runs": to_json(list(latest.runs.values())),
-            "relocations": [relocation_json(search) for search in latest.searches],
-            "as_read": as_read_json(checks=latest.read_then, lookups=latest.lookups),
-            "histories": to_json(list(latest.histories.values())),
-        }
-    )
 
 
 @command("diff")

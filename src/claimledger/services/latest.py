@@ -7,8 +7,9 @@ the ledger: its quotes as they read now, its sources' addresses, its artifacts' 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from claimledger.records import LatestEvidence
 
 if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
@@ -119,29 +120,10 @@ def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, Quo
     return {key: history for key, history in found.items() if key in held}
 
 
-@dataclass(frozen=True)
-class Standing:
-    """What `status` reads: the latest evidence of every kind, for the ledger as it is."""
-
-    checks: list[CheckRecord]
-    fetches: dict[str, FetchRecord]
-    last: RunRecord | None
-    runs: dict[str, ArtifactRun]
-    searches: list[Relocation]
-    read_then: list[AsReadCheck]
-    lookups: list[ArchiveLookup]
-    histories: dict[CheckKey, QuoteHistory]
-
-    @property
-    def incomplete(self) -> bool:
-        """The last refresh did not finish (cut short, or still running)."""
-        return self.last is not None and self.last.finished_at is None
-
-
-def standing(store: EvidenceStore | None, ledger: Ledger) -> Standing:
+def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
     """Everything `status` shows, read from one open store."""
     latest, last = fetches(store, ledger)
-    return Standing(
+    return LatestEvidence(
         checks=checks(store, ledger),
         fetches=latest,
         last=last,
