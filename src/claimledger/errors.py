@@ -23,6 +23,8 @@
                                   allow it: nothing was connected; an outcome too
     OverAllowance                 a sandboxed template asked for more memory than a render
                                   may build; the render turns it into a TemplateError
+    HistoryStopped                the docs' history step reached its time budget or a
+                                  clone its size cap; the refresh says so in one line
 
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
@@ -134,6 +136,11 @@ class Unresolvable(Exception):
 class PrivateDestination(Exception):
     """A host that is, or resolves to, an address that is not public, where the run allows
     only public ones; the message names the host, the address and the way to allow it."""
+
+
+class HistoryStopped(Exception):
+    """The run's time budget, or a clone's size cap, was reached: the history step stops
+    there and says so once; nothing else of the run is touched."""
 
 
 class OverAllowance(Exception):

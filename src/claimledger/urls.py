@@ -74,6 +74,12 @@ def names_public_site(url: str) -> bool:
     return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
 
 
+def names_local_repository(repo: str) -> bool:
+    """Does a source's `repo` name a git repository on this machine (a path, or a file://
+    address) rather than one on the web? Reading it is the user's to allow."""
+    return "://" not in repo or repo.startswith("file://")
+
+
 def names_local_address(url: str) -> bool:
     """Does `url` name loopback, a private range or another non-global address as such (an
     IP literal or localhost)? Read from the URL alone: a name that resolves there is only

@@ -32,6 +32,7 @@ from claimledger.cli.options import (
     IgnoreRobots,
     Interval,
     Maps,
+    NoHistory,
     PerHost,
     Timeout,
     UserAgent,
@@ -153,6 +154,7 @@ def refresh_command(
     archive: Archive = None,
     no_as_read: NoAsRead = False,
     archive_window: ArchiveWindow = None,
+    no_history: NoHistory = False,
 ) -> ExitCode:
     """Fetch every source once, find every quote on it, and record the evidence.
 
@@ -163,6 +165,7 @@ def refresh_command(
 
     Example: claimledger refresh input-gate output-gate
     """
+    from claimledger.evidence.history import refuse_untrusted_repositories
     from claimledger.evidence.refresh import plan
     from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
     from claimledger.ledger.config import FetchOptions
@@ -197,7 +200,11 @@ def refresh_command(
         archive=archive,
         as_read=not no_as_read,
         window=archive_window,
+        history=not no_history,
     )
+    if steps.history is not None:
+        sources = (job.source_id for job in jobs)
+        refuse_untrusted_repositories(ledger, opts.ledger, sources, honoured.trusted)
     work = RefreshPlan(ledger, opts.ledger, jobs, policy, url_map, steps)
     pages = {(job.url, job.select) for job in jobs}
     with (

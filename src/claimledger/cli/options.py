@@ -191,3 +191,13 @@ def page_settings(
     policy, url_map, _ = fetch_settings(opts, given, ledger)
     check_page_urls(given.pages, option, policy)
     return policy, url_map
+
+
+NoHistory = Annotated[
+    bool,
+    typer.Option(
+        "--no-history",
+        help="Do not read the history of a quote not found as written in the docs' git "
+        "repository (the source's repo, or the page's edit link). Setting: history = false.",
+    ),
+]

@@ -10,7 +10,7 @@ import typer
 from claimledger.cli.app import Options, command, now, options, read_latest, writable_store
 from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings
 from claimledger.errors import ExitCode, InputError
-from claimledger.terminal.output import out, print_json
+from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:
     from claimledger.ledger.model import Ledger, Source
@@ -113,13 +113,19 @@ def _where(
     """The ledger's `repo` and `path` for the source, else the page's edit link. A
     repository the ledger (a checkout's file) or the page names is cloned only from a
     public https address."""
-    from claimledger.urls import names_public_site
+    from claimledger.services.history import local_repository
+    from claimledger.urls import names_local_repository, names_public_site
 
+    if source.repo and source.path and names_local_repository(source.repo):
+        folder = local_repository(opts.ledger, ledger, source.id, err.print)
+        return Where(folder, source.path, "HEAD", "the ledger")
     if source.repo and source.path:
         found: Where | None = Where(source.repo, source.path, "HEAD", "the ledger")
     else:
         found = _from_edit_link(opts, ledger, source, maps, allow_private)
-    if found is not None and not names_public_site(found.repo):
+    if found is not None and not (
+        found.repo.startswith("https://") and names_public_site(found.repo)
+    ):
         raise InputError(
             f"{found.said_by} names {found.repo!r}, not a public https address: give "
             "the repository with --repo and --path to read it"

@@ -49,6 +49,7 @@ from claimledger.urls import UrlMap
 if TYPE_CHECKING:
     from claimledger.evidence.pageread import Locating
     from claimledger.ledger.model import Ledger
+    from claimledger.reading.editlinks import SourceFile
     from claimledger.reading.match import Match
     from claimledger.web.fetch import Client, RobotsMemory
 
@@ -98,6 +99,9 @@ class Reading:
     body_bytes: int | None = None
     """The size of the page's text as read, in UTF-8 (None when no body came: a 304, a
     failure); for `refresh --verbose`."""
+    source_file: SourceFile | None = None
+    """The file the page's "Edit this page" link names, read only when a quote on it was
+    not found as written (the history step looks there)."""
 
 
 class Stored(Protocol):
@@ -265,7 +269,24 @@ def read_task(task: PageTask) -> Reading:
     text = task.fetched.text
     size = None if text is None else len(text.encode("utf-8", "replace"))
     fetch = replace(page.fetch, text=None)
-    return Reading(fetch, page.snapshot_hash, new, page.recipe, checks, body_bytes=size)
+    linked = _edit_link(task.fetched, checks)
+    return Reading(
+        fetch, page.snapshot_hash, new, page.recipe, checks, body_bytes=size, source_file=linked
+    )
+
+
+def _edit_link(fetched: FetchResult, checks: Sequence[CheckRecord]) -> SourceFile | None:
+    """The source file an HTML page's edit link names, when a quote on it needs its history."""
+    if fetched.text is None or media_type_of(fetched.content_type) not in _HTML:
+        return None
+    if all(check.status not in ("drifted", "missing") for check in checks):
+        return None
+    from claimledger.reading.editlinks import source_file_of
+
+    return source_file_of(fetched.text, fetched.final_url or fetched.url)
+
+
+_HTML = frozenset({"text/html", "application/xhtml+xml"})
 
 
 def _ledger_side(fetched: FetchResult, url_map: UrlMap) -> FetchResult:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.errors import ClaimledgerError
     from claimledger.evidence.archive import ArchiveSettings
     from claimledger.evidence.asread import AsReadRun
+    from claimledger.evidence.history import HistoryRun, HistorySettings
     from claimledger.evidence.preserve import ToSave, Withheld
     from claimledger.evidence.refresh import Page, QuoteJob, Reading
     from claimledger.evidence.relocate import Lost
@@ -64,6 +65,9 @@ class Afterwards:
     candidates: int | None = None
     save_to: str | None = None
     reading_day: ArchiveSettings | None = None
+    history: HistorySettings | None = None
+    """Read the history of each quote not found as written in the docs' repository, within
+    these bounds (None: not at all)."""
 
 
 def afterwards(
@@ -75,17 +79,25 @@ def afterwards(
     archive: str | None,
     as_read: bool,
     window: int | None,
+    history: bool = False,
 ) -> Afterwards:
     """The steps after a refresh, from its options and the ledger's settings as honoured
     (checked before anything is fetched)."""
     from claimledger.evidence.archive import archive_settings
-    from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES, check_option
+    from claimledger.evidence.history import HistorySettings
+    from claimledger.ledger import config as settings
 
-    check_option("recover_candidates", candidates)
-    count = candidates or config.recover_candidates or DEFAULT_RECOVER_CANDIDATES
+    settings.check_option("recover_candidates", candidates)
+    count = candidates or config.recover_candidates or settings.DEFAULT_RECOVER_CANDIDATES
     save_to = archive_settings(config, archive).base if save else None
     reading_day = archive_settings(config, archive, window) if as_read else None
-    return Afterwards(count if recover else None, save_to, reading_day)
+    bounds = None
+    if history and config.history is not False:
+        budget = config.history_budget or settings.DEFAULT_HISTORY_BUDGET
+        bounds = HistorySettings(
+            budget, config.history_clone_mb or settings.DEFAULT_HISTORY_CLONE_MB
+        )
+    return Afterwards(count if recover else None, save_to, reading_day, bounds)
 
 
 @dataclass(frozen=True)
@@ -135,6 +147,7 @@ class RefreshOutcome:
     archived: ArchivedFilled = field(default_factory=ArchivedFilled)
     relocations: tuple[Relocation, ...] = ()
     saves: Saves | None = None
+    history: HistoryRun | None = None
 
 
 # --------------------------------------------------------------------------- the service
@@ -156,6 +169,8 @@ def refresh_ledger(
         found = _check_as_read(plan, store, plan.after.reading_day, now, run_id)
         archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
         outcome = replace(outcome, as_read=found, archived=archived)
+    if plan.after.history is not None:
+        outcome = replace(outcome, history=_read_histories(plan, store, outcome, now))
     return _after_live_pages(plan, store, outcome, now)
 
 
@@ -252,6 +267,21 @@ def _fill_archived(ledger_path: Path, found: AsReadRun) -> ArchivedFilled:
     except (EnvironmentProblem, ConflictError) as problem:
         return ArchivedFilled(problem=problem)
     return ArchivedFilled(count=len(found.archived))
+
+
+def _read_histories(
+    plan: RefreshPlan, store: EvidenceStore, outcome: RefreshOutcome, now: Clock
+) -> HistoryRun | None:
+    """What the docs' repository says of each quote not found as written (None: there is
+    none, and nothing is loaded)."""
+    from claimledger.evidence.history import read_histories, unverified
+
+    checks = unverified(outcome.readings)
+    if not checks or plan.after.history is None:
+        return None
+    linked = {r.fetch.url: r.source_file for r in outcome.readings if r.source_file is not None}
+    home = plan.ledger_path.absolute().parent
+    return read_histories(plan.ledger, home, checks, linked, store, plan.after.history, now)
 
 
 def _after_live_pages(

@@ -17,6 +17,9 @@ should not need the same options on every command. They live beside the ledger, 
     archive = "https://web.archive.org"   # the web archive `refresh` reads as-read copies from
     archive_window = 30                   # days from date_read a capture may be
     recover_candidates = 5                # pages of a site's sitemap read for a page gone
+    history = true                        # refresh reads a quote's history in the docs' repository
+    history_budget = 60                   # seconds of git a refresh may spend on it
+    history_clone_mb = 500                # a larger clone is given up (and removed)
 
 Options given on the command line win over these; `--map` rules are added to the file's.
 Each number has a range (`LIMITS`), in the file and on the command line alike: a value
@@ -44,6 +47,10 @@ DEFAULT_RECOVER_CANDIDATES = 5
 """Pages of a site's sitemap read at most for a source that went (relocate.py), unless
 `recover_candidates` or --recover-candidates says otherwise."""
 PYPROJECT = "pyproject.toml"
+DEFAULT_HISTORY_BUDGET = 60.0
+"""Seconds of git one refresh spends on quotes' histories, unless `history_budget` says."""
+DEFAULT_HISTORY_CLONE_MB = 500
+"""The size a docs repository's clone may reach, unless `history_clone_mb` says."""
 
 
 @dataclass(frozen=True)
@@ -88,11 +95,14 @@ LIMITS: Mapping[str, Limit] = {
     "per_host": Limit(1, 64, whole=True),
     "recover_candidates": Limit(1, 50, whole=True),  # relocate.py
     "archive_window": Limit(0, 3650, whole=True, unit="days"),  # as read (archive.py)
+    "history_budget": Limit(0, 3600, unit="seconds", above=True),  # gitrepo.py
+    "history_clone_mb": Limit(1, 100_000, whole=True, unit="megabytes"),
 }
 """Every numeric setting's range: generous for any real site, and small enough that no
 value stalls a run, overflows a date, or opens more connections than a machine has."""
 
-_KEYS = sorted({"map", "user_agent", "headers", "robots", "allow_private", "archive"} | set(LIMITS))
+_SWITCHES = ("robots", "allow_private", "history")
+_KEYS = sorted({"map", "user_agent", "headers", "archive", *_SWITCHES} | set(LIMITS))
 
 
 def check_option(key: str, value: float | None) -> None:
@@ -120,6 +130,9 @@ class Config:
     archive: str | None = None
     archive_window: int | None = None
     recover_candidates: int | None = None
+    history: bool | None = None
+    history_budget: float | None = None
+    history_clone_mb: int | None = None
 
 
 def read_config(directory: Path) -> Config:
@@ -182,7 +195,7 @@ def _value(name: str, key: str, value: Any) -> Any:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise InputError(f"{name}: must be a table of header names and text values")
         return dict(_header(f"{name}: {header!r}", header, text) for header, text in value.items())
-    if key in ("robots", "allow_private"):
+    if key in _SWITCHES:
         if not isinstance(value, bool):
             raise InputError(f"{name}: must be true or false")
         return value

@@ -125,9 +125,11 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
                 "repo": {
                     "type": "string",
-                    "pattern": "^https://[^\\s/]+/\\S+$",
-                    "description": "The git repository the page is built from (https), for "
-                    "`claimledger blame`: when and in which commit its words changed.",
+                    "pattern": "^(https://[^\\s/]+/\\S+|file:///.+|(?!\\S*://)[^\\n]+)$",
+                    "description": "The git repository the page is built from: a public "
+                    "https address, or a local clone's path (from the ledger's folder; used "
+                    "once you trust the workspace), for `claimledger blame` and `refresh`: "
+                    "when and in which commit its words changed.",
                 },
                 "path": {
                     "type": "string",

@@ -5,11 +5,26 @@ evidence store, and shown beside the change it explains."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from claimledger.ledger.model import Ledger
     from claimledger.reading.provenance import FileGone
     from claimledger.records import QuoteHistory
+    from claimledger.services.settings import Say
+
+
+def local_repository(ledger_path: Path, ledger: Ledger, source_id: str, say: Say) -> str:
+    """The folder a source's `repo` names on this machine, once the user trusted the
+    workspace that names it (a one-line refusal otherwise)."""
+    from claimledger.evidence import history
+    from claimledger.services.settings import workspace
+
+    trusted = workspace(ledger_path, ledger, say).trusted
+    history.refuse_untrusted_repositories(ledger, ledger_path, [source_id], trusted)
+    repo = ledger.sources[source_id].repo or ""
+    return str(history.local_repository(repo, ledger_path.absolute().parent))
 
 
 def file_gone(repo: str, path: str, ref: str) -> FileGone | None:

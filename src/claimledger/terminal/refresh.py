@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from claimledger.evidence.refresh import Reading
     from claimledger.evidence.service import RefreshOutcome, RefreshPlan
     from claimledger.ledger.model import Ledger
-    from claimledger.records import CheckRecord, FetchResult
+    from claimledger.records import CheckRecord, FetchResult, QuoteHistory
 
 
 def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutcome) -> bool:
@@ -53,12 +53,15 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
                 ),
                 **after_json(done),
                 "as_read": as_read_json(read_then) if read_then else None,
+                **history_json(done),
             }
         )
     elif chosen == "text":
         quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
         print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
-        for line in [*source_notes(ledger, fetches), *after_lines(done)]:
+        for line in [*source_notes(ledger, fetches), *history_lines(done, checks)]:
+            out.print(line, markup=False)
+        for line in after_lines(done):
             out.print(line, markup=False)
         verbose = output().verbose
         for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():
@@ -67,6 +70,52 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
         print_for_ci(chosen, work.ledger_path, ledger, checks, fetches)
     misquoted = bool(read_then and read_then.misquoted)
     return needs_attention(ledger, checks, fetches) or misquoted
+
+
+def history_lines(done: RefreshOutcome, checks: Sequence[CheckRecord]) -> list[str]:
+    """What the docs' repository says of each quote not found as written, a line each,
+    and a line when the step stopped early or could not read a repository."""
+    found = done.history
+    if found is None:
+        return []
+    numbers = {(c.claim_id, c.quote_text, c.source_id): c.quote_index + 1 for c in checks}
+    lines = [
+        f"history: {h.claim_id} #{numbers.get((h.claim_id, h.quote_text, h.source_id), '?')} "
+        f"on {h.source_id}: {history_said(h)}"
+        for h in found.histories
+    ]
+    lines += [f"history: could not read {problem}" for problem in found.problems]
+    if found.stopped is not None:
+        lines.append(f"history: stopped, {found.stopped}; the rest of the refresh stands")
+    return lines
+
+
+def history_said(history: QuoteHistory) -> str:
+    """A quote's history in words: the commit that changed it, else where it stands."""
+    changed = history.changed_in
+    if changed is not None:
+        link = history.commit_link(changed)
+        return (
+            f"changed on {changed.date} in “{changed.subject}”, commit {changed.sha[:7]}"
+            + (f" ({link})" if link else "")
+            + (f", last held in {history.held.sha[:7]}" if history.held else "")
+        )
+    if history.held is None:
+        return f"its words are in none of the {history.versions} versions of {history.path}"
+    return f"still held by the newest version of {history.path} ({history.held.sha[:7]})"
+
+
+def history_json(done: RefreshOutcome) -> dict[str, Any]:
+    from claimledger.terminal.lines import to_json
+
+    found = done.history
+    if found is None:
+        return {"histories": [], "history_problems": [], "history_stopped": None}
+    return {
+        "histories": to_json(list(found.histories)),
+        "history_problems": list(found.problems),
+        "history_stopped": found.stopped,
+    }
 
 
 def print_summary(rows: list[dict[str, Any]], title: str) -> None:

@@ -6,8 +6,9 @@ them until the user has read them and said so (`claimledger trust`), and a comma
 changes afterwards, or a file of the checkout that it names, needs the user's word again.
 The same holds for what the checkout's settings ask beyond the defaults (private
 addresses, a map to other hosts, another web archive, robots.txt set aside, report
-templates): `asks_of` lists them, and they are honoured only while the user's consent
-covers exactly that list. A folder another user owns is not used at all until the
+templates, a source's git repository named as a folder of this machine): `asks_of`
+lists them, and they are honoured only while the user's consent covers exactly that
+list. A folder another user owns is not used at all until the
 user says so, as git refuses a repository of dubious ownership.
 
 Consent is a fingerprint per claim: the command as the ledger writes it, whether a shell
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from claimledger.errors import EnvironmentProblem, InputError
 from claimledger.ledger.atomicfile import replace_atomically
 from claimledger.ledger.userdirs import config_directory
+from claimledger.urls import names_local_repository
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config
@@ -137,6 +139,15 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     if ledger is not None:
         marked = sorted(s.id for s in ledger.sources.values() if s.allow_private)
         asks += [f"claims.yaml: source {source_id}: allow_private" for source_id in marked]
+        local = sorted(
+            (s.id, s.repo)
+            for s in ledger.sources.values()
+            if s.repo is not None and names_local_repository(s.repo)
+        )
+        asks += [
+            f"claims.yaml: source {sid}: repo {repo} (a folder of this machine)"
+            for sid, repo in local
+        ]
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates")
     return asks

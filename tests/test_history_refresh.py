@@ -1,0 +1,276 @@
+"""The refresh's history step: a quote not found as written is looked up in the history of
+its page's source file, read from a real git repository made here commit by commit (a
+rewording, a removal, a rename), through the real command, kept, bounded and safe."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Cli
+from evidence_site import page
+from test_blame import commit, git
+from webserver import PageServer
+
+KEPT = "Each node keeps a write-ahead log on local disk."
+OLD = "Acknowledged writes are never lost, even when a node fails."
+NEW = "Acknowledged writes are kept while a majority of nodes is up."
+CUT = "Snapshots are taken every hour without pausing writes."
+PATH = "docs/durability.md"
+
+LEDGER = """\
+ledger: 1
+title: History
+date_read: 2026-01-10
+sections:
+  - {{id: main, title: Main}}
+sources:
+  guide: {{url: "{url}", title: Guide, kind: docs, publisher: example.com{extra}}}
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: An acknowledged write survives a node failure.
+    quotes:
+      - {{text: "{old}", sources: [guide]}}
+      - {{text: "{cut}", sources: [guide]}}
+      - {{text: "{kept}", sources: [guide]}}
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+
+
+def make_docs_repo(repo: Path) -> dict[str, str]:
+    """The guide written, moved to its own name, a sentence removed, then reworded in a
+    pull request: a vendor's docs history in four commits."""
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    body = f"# Durability\n\n{KEPT}\n\n**{OLD}**\n\n{CUT}\n"
+    shas = {"written": commit(repo, "docs/guide.md", body, "Add the guide", "2026-01-05T10:00:00")}
+    git(repo, "mv", "docs/guide.md", PATH, date="2026-02-01T10:00:00")
+    git(repo, "commit", "-q", "-m", "Move the guide", date="2026-02-01T10:00:00")
+    shas["moved"] = git(repo, "rev-parse", "HEAD")
+    body = f"# Durability\n\n{KEPT}\n\n**{OLD}**\n"
+    shas["removed"] = commit(repo, PATH, body, "Drop the snapshot promise", "2026-03-01T10:00:00")
+    body = f"# Durability\n\n{KEPT}\n\n{NEW}\n"
+    shas["reworded"] = commit(
+        repo, PATH, body, "Rework the durability guide (#181)", "2026-05-15T10:00:00"
+    )
+    return shas
+
+
+@pytest.fixture
+def site(tmp_path: Path, page_server: PageServer) -> tuple[Cli, Path, dict[str, str]]:
+    """The page as it reads now, a ledger quoting it as it read, with its repository named
+    as a folder beside the ledger."""
+    repo = tmp_path / "docs-repo"
+    shas = make_docs_repo(repo)
+    page_server.set_page("/durability", page(KEPT, NEW))
+    ledger = tmp_path / "work" / "claims.yaml"
+    ledger.parent.mkdir()
+    extra = f", repo: ../docs-repo, path: {PATH}"
+    url = page_server.url("/durability")
+    ledger.write_text(
+        LEDGER.format(url=url, extra=extra, old=OLD, cut=CUT, kept=KEPT), encoding="utf-8"
+    )
+    return Cli(ledger), repo, shas
+
+
+def test_refresh_names_the_commits_that_changed_each_quote(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, repo, shas = site
+    cli("trust")
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    reworded, removed = shas["reworded"], shas["removed"]
+    assert (
+        f"history: durable #1 on guide: changed on 2026-05-15 in “Rework the durability guide "
+        f"(#181)”, commit {reworded[:7]}, last held in {shas['removed'][:7]}"
+    ) in said
+    assert (
+        f"history: durable #2 on guide: changed on 2026-03-01 in “Drop the snapshot promise”, "
+        f"commit {removed[:7]}, last held in {shas['moved'][:7]}"
+    ) in said
+    assert "#3" not in " ".join(line for line in said.splitlines() if "history:" in line)
+    by_quote = {h["quote_text"]: h for h in told["histories"]}
+    assert set(by_quote) == {OLD, CUT}
+    first = by_quote[OLD]
+    assert first["repo"] == str(repo.resolve()) and first["path"] == PATH
+    assert first["current"] == NEW and first["versions"] == 4
+    assert first["dropped"] == {
+        "sha": reworded, "date": "2026-05-15", "author": "Ada Writer",
+        "subject": "Rework the durability guide (#181)", "path": PATH,
+    }  # fmt: skip
+    assert first["current_since"]["sha"] == reworded
+    assert first["held"]["sha"] == shas["removed"]
+    assert by_quote[CUT]["held"]["sha"] == shas["moved"]  # the rename followed
+    assert by_quote[CUT]["dropped"]["sha"] == removed
+    assert (told["history_problems"], told["history_stopped"]) == ([], None)
+
+    status = cli.json("status", code=1)["histories"]
+    assert {h["dropped"]["sha"] for h in status} == {reworded, removed}
+    diff = " ".join(cli("diff", "durable", code=1).stdout.split())
+    assert (
+        f"reworded on 2026-05-15 in “Rework the durability guide (#181)”, commit {reworded[:7]}"
+        in diff
+    )
+
+
+def test_a_kept_history_is_reused_without_reading_the_repository(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, repo, shas = site
+    cli("trust")
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    (repo / ".git").rename(repo / "elsewhere")  # unreadable from now on
+
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    assert told["history_problems"] == []
+    assert {h["dropped"]["sha"] for h in told["histories"]} == {shas["reworded"], shas["removed"]}
+
+
+def test_no_history_and_the_setting_skip_the_step(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, _, _ = site
+    cli("trust")
+    skipped = cli.json("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    assert skipped["histories"] == []
+    (cli.ledger.parent / "claimledger.toml").write_text("history = false\n", "utf-8")
+    cli("trust")
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    assert "history:" not in said
+    assert cli.json("status", code=1)["histories"] == []
+
+
+def test_a_local_repository_is_read_only_once_the_workspace_is_trusted(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, _, _ = site
+    refused = cli("refresh", "--allow-private", "--no-as-read", code=2)
+    (line,) = refused.stderr.strip().splitlines()[-1:]
+    assert "claims.yaml:7:3: source guide: repo '../docs-repo' is a folder of this machine" in line
+    assert "claimledger trust" in line and "Traceback" not in refused.stderr
+    assert not (cli.ledger.parent / ".claimledger").exists()  # nothing written
+    blamed = cli("blame", "durable", "--quote", "1", code=2)
+    assert "is a folder of this machine" in blamed.stderr
+    assert "repo ../docs-repo (a folder of this machine)" in cli("trust", "--list").stdout
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)  # the way round
+    cli("trust")
+    row = cli.json("blame", "durable", "--quote", "1")["quotes"][0]
+    assert row["named_by"] == "the ledger" and row["found"]["dropped_in"] is not None
+
+
+def test_the_time_budget_stops_the_step_and_the_refresh_stands(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, _, _ = site
+    (cli.ledger.parent / "claimledger.toml").write_text("history_budget = 0.000001\n", "utf-8")
+    cli("trust")
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    (stop,) = [line for line in said.splitlines() if line.startswith("history:")]
+    assert stop == (
+        "history: stopped, the time budget for the docs' history ran out (history_budget); "
+        "the rest of the refresh stands"
+    )
+    checks = cli.json("refresh", "--allow-private", "--no-as-read", code=1)["checks"]
+    assert {c["status"] for c in checks} == {"drifted", "missing", "verified"}
+
+
+def test_a_clone_past_its_size_cap_is_given_up(
+    tmp_path: Path, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    cli, repo, _ = site
+    commit(
+        repo,
+        "assets/video.bin",
+        os.urandom(3 * 1024 * 1024).hex(),
+        "Add a demo",
+        "2026-06-01T10:00:00",
+    )
+    (cli.ledger.parent / "claimledger.toml").write_text("history_clone_mb = 1\n", "utf-8")
+    cli("trust")
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+    assert told["history_stopped"] == "a clone passed 1 MB and was given up (history_clone_mb)"
+    clones = tmp_path.parent.parent / "cache" / "claimledger" / "repositories"
+    assert not any(clones.glob("*/HEAD")) if clones.is_dir() else True
+
+
+HOOKS = ("post-checkout", "post-merge", "reference-transaction", "pre-push", "post-update")
+
+
+def write_hooks(folder: Path, marker: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for hook in HOOKS:
+        target = folder / hook
+        target.write_text(f"#!/bin/sh\necho {hook} >> {marker}\n", "utf-8")
+        target.chmod(0o755)
+
+
+def test_nothing_the_repository_carries_runs(
+    tmp_path: Path, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    """Hooks, a file-system monitor and a filter, set in the served repository: none runs
+    when its history is read."""
+    cli, repo, _ = site
+    marker = tmp_path / "ran"
+    script = repo / "evil.sh"
+    script.write_text(f'#!/bin/sh\necho "$0" >> {marker}\ncat\n', "utf-8")
+    script.chmod(0o755)
+    write_hooks(repo / ".git" / "hooks", marker)
+    git(repo, "config", "core.fsmonitor", str(script))
+    git(repo, "config", "filter.evil.smudge", str(script))
+    git(repo, "config", "filter.evil.clean", str(script))
+    git(repo, "config", "diff.evil.textconv", str(script))
+    git(repo, "config", "uploadpack.packObjectsHook", str(script))
+    (repo / ".git" / "info" / "attributes").write_text("* filter=evil diff=evil\n", "utf-8")
+    cli("trust")
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+    assert len(told["histories"]) == 2 and told["history_problems"] == []
+    cli("blame", "durable")
+    assert not marker.exists(), marker.read_text("utf-8")
+    git(repo, "status")  # the served repository's own git does run them: the test can see it
+    assert marker.exists()
+
+
+def test_the_step_adds_no_line_when_every_quote_is_verified(
+    tmp_path: Path, page_server: PageServer, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    cli, _, _ = site
+    page_server.set_page("/durability", page(KEPT, OLD, CUT))
+    cli("trust")
+    told = cli.json("refresh", "--allow-private", "--no-as-read")
+    assert told["histories"] == [] and json.dumps(told["history_stopped"]) == "null"
+
+
+def test_no_hook_template_or_credential_helper_of_the_users_git_runs(
+    tmp_path: Path, site: tuple[Cli, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's own git configuration (hooks for every repository, a template, a
+    credential helper) is not used either: a clone of somebody else's repository runs
+    nothing and asks no one for a password."""
+    cli, _, _ = site
+    marker = tmp_path / "ran"
+    write_hooks(tmp_path / "user-hooks", marker)
+    write_hooks(tmp_path / "template" / "hooks", marker)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(
+        f"[core]\n\thooksPath = {tmp_path / 'user-hooks'}\n"
+        f"[init]\n\ttemplateDir = {tmp_path / 'template'}\n"
+        f"[credential]\n\thelper = !echo helper >> {marker}\n",
+        "utf-8",
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_ASKPASS", str(tmp_path / "user-hooks" / "post-merge"))
+    cli("trust")
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+    assert len(told["histories"]) == 2
+    assert not marker.exists(), marker.read_text("utf-8")
