@@ -274,3 +274,85 @@ def test_no_hook_template_or_credential_helper_of_the_users_git_runs(
     told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
     assert len(told["histories"]) == 2
     assert not marker.exists(), marker.read_text("utf-8")
+
+
+def test_a_page_gone_with_its_renamed_file_is_a_proposed_move(
+    tmp_path: Path, page_server: PageServer, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    """The page was built from docs/guide.md; the repository renamed it and the old page
+    answers 404: the refresh proposes the page of the new file's name, with the commit."""
+    cli, _, shas = site
+    cli.ledger.write_text(
+        LEDGER.format(
+            url=page_server.url("/docs/guide/"), extra=", repo: ../docs-repo, path: docs/guide.md",
+            old=OLD, cut=CUT, kept=KEPT,
+        ),
+        encoding="utf-8",
+    )  # fmt: skip
+    page_server.set_page("/docs/durability/", page(KEPT, NEW))
+    cli("trust")
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    told = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    moved = shas["moved"]
+    (relocation,) = told["relocations"]
+    assert relocation["found_at"] == page_server.url("/docs/durability/")
+    assert relocation["file"] == {
+        "commit": {
+            "sha": moved, "date": "2026-02-01", "author": "Ada Writer",
+            "subject": "Move the guide", "pull_request": None, "path": "docs/guide.md",
+        },
+        "renamed_to": PATH,
+    }  # fmt: skip
+    assert (relocation["quotes_found"], relocation["quotes_total"]) == (2, 3)
+    line = next(x for x in said.splitlines() if x.startswith("source guide"))
+    assert f"its file docs/guide.md became {PATH} in {moved[:7]} on 2026-02-01" in line
+    assert "adopt it with `claimledger move guide`" in line
+    by_quote = {h["quote_text"]: h for h in told["histories"]}
+    assert by_quote[OLD]["path"] == PATH  # followed under the new name
+    assert by_quote[OLD]["dropped"]["sha"] == shas["reworded"]
+    status = cli.json("status", code=1)["relocations"]
+    assert status[0]["file"]["commit"]["sha"] == moved
+
+    cli("move", "guide")
+    kept = " ".join(cli.ledger.read_text("utf-8").split())
+    assert page_server.url("/docs/durability/") in kept
+    assert f"its file became {PATH} in commit {moved[:7]} on 2026-02-01" in kept  # the why
+
+
+def test_a_page_gone_with_its_deleted_file_names_the_commit(
+    page_server: PageServer, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    cli, repo, _ = site
+    git(repo, "rm", "-q", PATH, date="2026-06-01T10:00:00")
+    git(repo, "commit", "-q", "-m", "Retire the durability guide", date="2026-06-01T10:00:00")
+    retired = git(repo, "rev-parse", "HEAD")
+    page_server.remove("/durability")
+    cli("trust")
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    told = cli.json("status", code=1)["relocations"]
+
+    line = next(x for x in said.splitlines() if x.startswith("source guide"))
+    assert f"its file {PATH} was deleted in {retired[:7]} on 2026-06-01" in line
+    assert "“Retire the durability guide”" in line and "not found on its site" in line
+    assert told[0]["found_at"] is None
+    assert told[0]["file"]["commit"]["sha"] == retired and told[0]["file"]["renamed_to"] is None
+
+
+def test_a_page_names_its_file_with_its_edit_link_and_only_a_public_one_is_cloned(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """No `repo:` in the ledger: the page's "Edit this page" link names the repository.
+    One on a special-use host (never a public one) is said, not cloned."""
+    edit = "https://gitlab.docs.test/acme/docs/-/edit/main/docs/durability.md"
+    link = f'<a href="{edit}">Edit this page</a></main>'
+    page_server.set_page("/durability", page(KEPT, NEW).replace("</main>", link))
+    ledger = tmp_path / "claims.yaml"
+    url = page_server.url("/durability")
+    ledger.write_text(LEDGER.format(url=url, extra="", old=OLD, cut=CUT, kept=KEPT), "utf-8")
+    told = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+    assert told["histories"] == []
+    assert told["history_problems"] == [
+        "https://gitlab.docs.test/acme/docs.git (the page's edit link): not a public https "
+        "address, so not cloned"
+    ]

@@ -448,6 +448,10 @@ class Relocation:
     note: str = ""
     run_id: int | None = None
     recorded_at: dt.datetime | None = None
+    file_commit: Commit | None = None
+    """The commit of the docs' repository that took the page's source file away (renamed
+    it to `renamed_to`, else deleted it): the evidence of a proposed move, or of a loss."""
+    renamed_to: str | None = None
 
     @property
     def found(self) -> int:

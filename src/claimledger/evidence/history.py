@@ -12,8 +12,8 @@ run); when a bound is reached, it stops and says so once, and the refresh stands
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.editlinks import SourceFile
+    from claimledger.reading.provenance import FileGone
     from claimledger.records import CheckKey, CheckRecord, QuoteHistory
 
 Clock = Callable[[], dt.datetime]
@@ -57,6 +58,9 @@ class HistoryRun:
     reused: tuple[QuoteHistory, ...] = ()
     problems: tuple[str, ...] = ()
     stopped: str | None = None
+    fates: Mapping[str, FileGone] = field(default_factory=dict)
+    """What became of the source file of each page gone, by source: the commit that
+    renamed or deleted it."""
 
     @property
     def histories(self) -> tuple[QuoteHistory, ...]:
@@ -106,12 +110,14 @@ def read_histories(
     home: Path,
     checks: Sequence[CheckRecord],
     linked: Mapping[str, SourceFile],
+    lost: Collection[str],
     store: EvidenceStore,
     settings: HistorySettings,
     now: Clock,
 ) -> HistoryRun:
     """The history of each check's quote on its source's file (see the module), each new
-    one recorded as it is read. `linked`: the file each page's edit link names, by URL."""
+    one recorded as it is read; and for a page `lost` (by URL), what became of its file.
+    `linked`: the file each page's edit link names, by URL."""
     from claimledger.errors import HistoryStopped
     from claimledger.evidence.gitrepo import Bounds, Repositories
 
@@ -120,24 +126,35 @@ def read_histories(
     read: list[QuoteHistory] = []
     reused: list[QuoteHistory] = []
     problems: dict[str, str] = {}
+    fates: dict[str, FileGone] = {}
+
+    def run(stopped: str | None = None) -> HistoryRun:
+        return HistoryRun(tuple(read), tuple(reused), tuple(problems.values()), stopped, fates)
+
     for check in checks:
         where = file_of(ledger.sources[check.source_id], linked.get(check.url), home)
         if where is None or where.repo in problems:
             continue
-        earlier = _reusable(kept.get(_key(check)), where, check.current)
-        if earlier is not None:
-            reused.append(earlier)
-            continue
         try:
+            wanted = check.url in lost and check.source_id not in fates
+            if wanted and (fate := _fate(clones, where)) is not None:
+                fates[check.source_id] = fate
+            renamed = fates[check.source_id].renamed_to if check.source_id in fates else None
+            if renamed is not None:  # the quote's history goes on under the file's new name
+                where = replace(where, path=renamed)
+            earlier = _reusable(kept.get(_key(check)), where, check.current)
+            if earlier is not None:
+                reused.append(earlier)
+                continue
             found = _history(clones, check, where, now())
         except HistoryStopped as stop:
-            return HistoryRun(tuple(read), tuple(reused), tuple(problems.values()), str(stop))
+            return run(str(stop))
         except InputError as problem:
             problems[where.repo] = f"{where.repo} ({where.said_by}): {problem}"
             continue
         store.record_quote_history(found)
         read.append(found)
-    return HistoryRun(tuple(read), tuple(reused), tuple(problems.values()))
+    return run()
 
 
 def refuse_untrusted_repositories(
@@ -173,19 +190,31 @@ def _reusable(
     return earlier if same else None
 
 
-def _history(
-    clones: Repositories, check: CheckRecord, where: FileAt, now: dt.datetime
-) -> QuoteHistory:
-    from claimledger.evidence.gitrepo import versions
-    from claimledger.reading.provenance import blame
-    from claimledger.records import QuoteHistory
+def _clone(clones: Repositories, where: FileAt) -> Path:
+    """The clone of a local folder (allowed by then) or of a public https address only."""
     from claimledger.urls import names_public_site
 
     if not where.repo.startswith("/") and not (
         where.repo.startswith("https://") and names_public_site(where.repo)
     ):
         raise InputError("not a public https address, so not cloned")
-    clone = clones.clone(where.repo)
+    return clones.clone(where.repo)
+
+
+def _fate(clones: Repositories, where: FileAt) -> FileGone | None:
+    from claimledger.evidence.gitrepo import gone
+
+    return gone(_clone(clones, where), where.path, where.ref, clones.bounds)
+
+
+def _history(
+    clones: Repositories, check: CheckRecord, where: FileAt, now: dt.datetime
+) -> QuoteHistory:
+    from claimledger.evidence.gitrepo import versions
+    from claimledger.reading.provenance import blame
+    from claimledger.records import QuoteHistory
+
+    clone = _clone(clones, where)
     found = blame(versions(clone, where.path, where.ref, clones.bounds), check.quote_text,
                   check.current)  # fmt: skip
     return QuoteHistory(

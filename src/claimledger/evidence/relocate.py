@@ -35,6 +35,7 @@ from claimledger.records import (
     FOUND_THERE,
     READ_STATUSES,
     Candidate,
+    Commit,
     FetchPolicy,
     FetchRecord,
     FetchResult,
@@ -289,6 +290,13 @@ class Lost:
     quotes: tuple[tuple[str, int, str], ...]
     select: str | None = None
     titles: tuple[str, ...] = ()
+    file_commit: Commit | None = None
+    """The commit of the docs' repository that renamed (to `renamed_to`) or deleted the
+    page's source file, when the history step read it."""
+    renamed_to: str | None = None
+    likely_at: str | None = None
+    """The page a renamed file most likely became (the site's plain convention): read
+    first, and proposed on the repository's word even when no quote is found there."""
 
 
 def snapshot_title(text: str | None) -> str | None:
@@ -355,9 +363,9 @@ async def recover(
             key = origin(target)
             if key not in sites:
                 sites[key] = await _read_site(source.url, target, client, policy, url_map, manners)
-            found.append(
-                await _look(source, sites[key], client, policy, url_map, manners, read, candidates)
-            )
+            site = sites[key]
+            looked = await _look(source, site, client, policy, url_map, manners, read, candidates)
+            found.append(_with_file(looked, source))
     finally:
         await manners.close()
     return found
@@ -365,6 +373,11 @@ async def recover(
 
 def _named(source: Lost) -> tuple[str, str, str]:
     return source.source_id, source.url, source.reason
+
+
+def _with_file(found: Relocation, source: Lost) -> Relocation:
+    """The search with what the repository said of the page's file (its commit)."""
+    return replace(found, file_commit=source.file_commit, renamed_to=source.renamed_to)
 
 
 async def _fetch(
@@ -461,7 +474,7 @@ async def _look(
     from claimledger.evidence.pageread import check_page, page_title, read_page
 
     found = Relocation(*_named(source), None, total=len(source.quotes))
-    if not site.pages:
+    if not site.pages and source.likely_at is None:
         where = origin(url_map.apply(source.url))
         if site.read:
             files = "1 sitemap" if len(site.read) == 1 else f"{len(site.read)} sitemaps"
@@ -471,6 +484,10 @@ async def _look(
         return replace(found, sitemaps=tuple(site.read), note=note)
     limit = min(limit, MAX_CANDIDATES)
     ranked = rank(source.url, site.pages, source.titles, limit=limit + MAX_UNASKED)
+    if source.likely_at is not None:  # the repository's word first
+        ranked = [Candidate(source.likely_at, 1.0)] + [
+            c for c in ranked if c.url != source.likely_at
+        ]
     tried: list[tuple[Candidate, tuple[QuoteThere, ...]]] = []
     asked = unasked = 0
     for candidate in ranked:
@@ -508,6 +525,8 @@ async def _look(
         if quotes and all(q.status == "verified" for q in quotes):
             break
     chosen = choose(tried)
+    if chosen is None and source.likely_at and tried and tried[0][0].source_status == "ok":
+        chosen = 0  # the renamed file's page, there though reworded past finding
     found = replace(found, candidates=tuple(c for c, _ in tried), sitemaps=tuple(site.read))
     if chosen is None:
         pages = f"{asked} of its {len(site.pages)} pages read"
@@ -545,8 +564,14 @@ def relocation_line(found: Relocation) -> str:
     """One line for a search: where the source is now, with which quotes were found there
     and how, and how to adopt it; or why nothing was found."""
     what = f"source {found.source_id} {LOST_REASONS.get(found.reason, found.reason)}"
+    what += file_said(found)
     if found.found_at is None:
         return f"{what}; not found on its site: {found.note}"
+    if found.found == 0:  # proposed on the repository's word alone
+        return (
+            f"{what}; likely at {shown(found.found_at)} (none of its {found.total} quotes "
+            f"found there); adopt it with `claimledger move {found.source_id}`"
+        )
     how = ", ".join(
         f"{q.claim_id} #{q.quote_index + 1} {q.status}"
         + (f" {q.similarity:.2f}" if q.status == "drifted" and q.similarity is not None else "")
@@ -559,6 +584,17 @@ def relocation_line(found: Relocation) -> str:
     )
 
 
+def file_said(found: Relocation) -> str:
+    """What the docs' repository said of the page's source file, in words (or nothing)."""
+    commit = found.file_commit
+    if commit is None:
+        return ""
+    when = f"{commit.sha[:7]} on {commit.date} (“{commit.subject}”)"
+    if found.renamed_to is not None:
+        return f"; its file {commit.path} became {found.renamed_to} in {when}"
+    return f"; its file {commit.path} was deleted in {when}"
+
+
 def relocation_json(found: Relocation) -> dict[str, Any]:
     """A search as JSON: every address as `urls.redacted` keeps it, every row with its ids
     as every JSON output names them (a quote numbered from 1, as the command line does)."""
@@ -569,6 +605,19 @@ def relocation_json(found: Relocation) -> dict[str, Any]:
         "found_at": None if found.found_at is None else redacted(found.found_at),
         "quotes_found": found.found,
         "quotes_total": found.total,
+        "file": None
+        if found.file_commit is None
+        else {
+            "commit": {
+                "sha": found.file_commit.sha,
+                "date": found.file_commit.date,
+                "author": found.file_commit.author,
+                "subject": found.file_commit.subject,
+                "pull_request": found.file_commit.pull_request,
+                "path": found.file_commit.path,
+            },
+            "renamed_to": found.renamed_to,
+        },
         "quotes": [
             {
                 "claim_id": q.claim_id,

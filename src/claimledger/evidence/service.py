@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.config import Config
     from claimledger.ledger.model import Ledger
+    from claimledger.reading.provenance import FileGone
     from claimledger.records import FetchPolicy, Relocation, SavedSnapshot
     from claimledger.urls import UrlMap
 
@@ -279,9 +280,12 @@ def _read_histories(
     checks = unverified(outcome.readings)
     if not checks or plan.after.history is None:
         return None
+    from claimledger.records import lost_reason
+
     linked = {r.fetch.url: r.source_file for r in outcome.readings if r.source_file is not None}
+    lost = {r.fetch.url for r in outcome.readings if lost_reason(r.fetch) is not None}
     home = plan.ledger_path.absolute().parent
-    return read_histories(plan.ledger, home, checks, linked, store, plan.after.history, now)
+    return read_histories(plan.ledger, home, checks, linked, lost, store, plan.after.history, now)
 
 
 def _after_live_pages(
@@ -294,6 +298,8 @@ def _after_live_pages(
     steps, readings = plan.after, outcome.readings
     if steps.candidates is not None and any(lost_reason(r.fetch) for r in readings):
         lost = lost_sources(plan.ledger, plan.jobs, readings, store)
+        if outcome.history is not None:
+            lost = [with_fate(item, outcome.history.fates.get(item.source_id)) for item in lost]
         found = run_async(_recover(lost, plan, steps.candidates)) if lost else []
         relocations = tuple(replace(relocation, run_id=outcome.run_id) for relocation in found)
         for relocation in relocations:
@@ -334,6 +340,18 @@ def lost_sources(
             tuple(title for title in titles if title),
         )
     return [replace(lost, quotes=tuple(sorted(lost.quotes))) for lost in found.values()]
+
+
+def with_fate(lost: Lost, fate: FileGone | None) -> Lost:
+    """A lost source with what the docs' repository said of its file: the commit, and
+    for a rename the page the new file most likely became (searched first)."""
+    from claimledger.reading.provenance import page_after_rename
+
+    if fate is None:
+        return lost
+    renamed = fate.renamed_to
+    likely = page_after_rename(lost.url, fate.commit.path, renamed) if renamed else None
+    return replace(lost, file_commit=fate.commit, renamed_to=renamed, likely_at=likely)
 
 
 async def _recover(lost: Sequence[Lost], plan: RefreshPlan, candidates: int) -> list[Relocation]:

@@ -64,6 +64,13 @@ def _proposed(
         )
     when = f" on {search.recorded_at:%Y-%m-%d}" if search.recorded_at else ""
     gone = LOST_REASONS.get(search.reason, search.reason)
+    commit = search.file_commit
+    if commit is not None and search.renamed_to is not None:
+        return search.found_at, (
+            f"{gone} without a redirect; its file became {search.renamed_to} in commit "
+            f"{commit.sha[:7]} on {commit.date} (“{commit.subject}”), whose page carries "
+            f"{search.found} of {search.total} of its quotes"
+        )
     return search.found_at, (
         f"{gone} without a redirect; found on its site's sitemap{when}, carrying "
         f"{search.found} of {search.total} of its quotes"

@@ -25,6 +25,7 @@ from claimledger.records import (
     ChangeOp,
     CheckRecord,
     CheckStatus,
+    Commit,
     FetchRecord,
     Hop,
     HopVia,
@@ -532,6 +533,9 @@ def relocation_values(relocation: Relocation, now: datetime) -> tuple[object, ..
             for c in relocation.candidates
         ],
         "sitemaps": [redacted(url) for url in relocation.sitemaps],
+        "file": None if relocation.file_commit is None else [
+            *(getattr(relocation.file_commit, f) for f in _COMMIT_FIELDS), relocation.renamed_to
+        ],
     }  # fmt: skip
     found_at = relocation.found_at
     return (
@@ -568,7 +572,21 @@ def relocation_from_row(row: sqlite3.Row) -> Relocation:
         note=row["note"],
         run_id=row["run_id"],
         recorded_at=moment(row["recorded_at"], "recorded_at"),
+        **_file_fate(evidence.get("file")),
     )
+
+
+_COMMIT_FIELDS = ("sha", "date", "author", "subject", "path")
+
+
+def _file_fate(value: object) -> dict[str, Any]:
+    """The commit that renamed or deleted the page's file, as `relocation_values` kept it
+    (absent from a search recorded before the history step)."""
+    if value is None:
+        return {}
+    *fields, renamed_to = items(value, "evidence_json", 6, 6)
+    commit = Commit(*(text(field, "evidence_json") for field in fields))
+    return {"file_commit": commit, "renamed_to": maybe_text(renamed_to, "evidence_json")}
 
 
 def _evidence(evidence: dict[str, Any], key: str) -> list[Any]:
