@@ -356,3 +356,39 @@ def test_a_page_names_its_file_with_its_edit_link_and_only_a_public_one_is_clone
         "https://gitlab.docs.test/acme/docs.git (the page's edit link): not a public https "
         "address, so not cloned"
     ]
+
+
+def test_without_a_capture_of_the_reading_day_the_repository_serves_as_read(
+    tmp_path: Path, page_server: PageServer, site: tuple[Cli, Path, dict[str, str]]
+) -> None:
+    """The page is on a local address, so the public archive is not asked: the file's
+    version at date_read serves the as-read check, and the output says so. The ledger
+    quotes today's wording as read on 2026-01-10, when the docs said otherwise."""
+    cli, repo, shas = site
+    text = cli.ledger.read_text("utf-8").replace(f'"{OLD}"', f'"{NEW}"')
+    cli.ledger.write_text(text.replace(f'      - {{text: "{CUT}", sources: [guide]}}\n', ""))
+    cli("trust")
+    said = cli("refresh", "--allow-private", code=1).stdout
+    told = cli.json("status", code=1)["as_read"]["checks"]
+
+    written = shas["written"]
+    assert (
+        "As read on 2026-01-10: 2 quote checks on the docs' repository's version of the file "
+        "at that day, for want of an archived copy; 1 misquoted at reading time"
+    ) in said
+    line = next(x for x in said.splitlines() if x.startswith("misquoted at reading time"))
+    assert line.startswith(
+        f"misquoted at reading time: durable #1 on guide (drifted in the docs' repository's "
+        f"version of 2026-01-05, commit {written[:7]}): the copy says “{OLD}"
+    )
+    by_quote = {c["quote_text"]: c for c in told}
+    assert by_quote[NEW]["misquoted"] is True and by_quote[KEPT]["status"] == "verified"
+    assert by_quote[NEW]["snapshot_url"] == f"{repo.resolve().as_uri()}#{written}:docs/guide.md"
+    assert by_quote[NEW]["timestamp"] == "20260105"
+    assert by_quote[NEW]["from_repository"] is True
+    report = tmp_path / "report.md"
+    cli("render", "-o", str(report))
+    assert "in the docs' repository's version of 2026-01-05" in report.read_text("utf-8")
+
+    again = cli("refresh", "--allow-private", "--no-history", code=0).stdout
+    assert "repository's version" not in again  # --no-history: the step is not run

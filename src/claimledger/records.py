@@ -386,11 +386,17 @@ class AsReadCheck:
     recipe: str
     checked_at: dt.datetime
     error: str | None = None
-    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain", "from_repository")
 
     @property
     def meaning_uncertain(self) -> bool:
         return meaning_uncertain(self)
+
+    @property
+    def from_repository(self) -> bool:
+        """Made on the docs' repository's version of the file at the reading day, for want
+        of an archived copy (the refresh's history step), not on a capture."""
+        return self.recipe.startswith("repository ")
 
     @property
     def misquoted(self) -> bool:

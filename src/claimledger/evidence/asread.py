@@ -90,6 +90,9 @@ class AsReadRun:
     skipped: tuple[str, ...] = ()
     """Sources not looked up (read through --map or from a local address, with the
     default archive; or whose address holds a secret): by id."""
+    from_repository: int = 0
+    """How many of `checks` were made on the docs' repository's version of the file at
+    the reading day, for want of an archived copy (the refresh's history step)."""
 
     @property
     def misquoted(self) -> tuple[AsReadCheck, ...]:

@@ -14,19 +14,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from claimledger.errors import InputError
 
 if TYPE_CHECKING:
     from claimledger.evidence.gitrepo import Repositories
-    from claimledger.evidence.refresh import Reading
+    from claimledger.evidence.refresh import QuoteJob, Reading
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.editlinks import SourceFile
-    from claimledger.reading.provenance import FileGone
-    from claimledger.records import CheckKey, CheckRecord, QuoteHistory
+    from claimledger.reading.provenance import FileGone, Version
+    from claimledger.records import AsReadCheck, CheckKey, CheckRecord, Commit, QuoteHistory
 
 Clock = Callable[[], dt.datetime]
 
@@ -112,17 +113,15 @@ def read_histories(
     linked: Mapping[str, SourceFile],
     lost: Collection[str],
     store: EvidenceStore,
-    settings: HistorySettings,
+    clones: Repositories,
     now: Clock,
 ) -> HistoryRun:
     """The history of each check's quote on its source's file (see the module), each new
     one recorded as it is read; and for a page `lost` (by URL), what became of its file.
     `linked`: the file each page's edit link names, by URL."""
     from claimledger.errors import HistoryStopped
-    from claimledger.evidence.gitrepo import Bounds, Repositories
 
     kept = store.latest_quote_histories()
-    clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
     read: list[QuoteHistory] = []
     reused: list[QuoteHistory] = []
     problems: dict[str, str] = {}
@@ -230,3 +229,117 @@ def _history(
         versions=found.versions,
         read_at=now,
     )
+
+
+# --------------------------------------------------------------------------- as read
+
+REPOSITORY_RECIPE = "repository"
+"""The start of the recipe of an as-read check made on the repository's version of the
+file at the reading day, not on an archived copy: the output names it as such."""
+
+
+def version_address(repo: str, commit: Commit) -> str:
+    """Where a version of the file is seen: its page on a known code host, else the
+    repository's address (a local one as a file:// address) with `#SHA:PATH`."""
+    base = repo.removesuffix(".git").rstrip("/")
+    if base.startswith("https://github.com/"):
+        return f"{base}/blob/{commit.sha}/{commit.path}"
+    if base.startswith("https://gitlab.com/"):
+        return f"{base}/-/blob/{commit.sha}/{commit.path}"
+    where = Path(repo).as_uri() if repo.startswith("/") else repo
+    return f"{where}#{commit.sha}:{quote(commit.path)}"
+
+
+def repository_as_read(
+    ledger: Ledger,
+    home: Path,
+    jobs: Sequence[QuoteJob],
+    archived: Collection[CheckKey],
+    linked: Mapping[str, SourceFile],
+    clones: Repositories,
+    store: EvidenceStore,
+    now: Clock,
+    run_id: int | None,
+) -> tuple[tuple[AsReadCheck, ...], str | None]:
+    """Each quote the archive had no copy of the reading day for (`archived`: the keys it
+    checked), checked on the repository's version of its page's file at `date_read`
+    instead; with why the step stopped early (None: it did not)."""
+    from claimledger.errors import HistoryStopped
+
+    day = ledger.date_read.isoformat()
+    earlier = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_as_read_checks()}
+    found: list[AsReadCheck] = []
+    versions_of: dict[tuple[str, str], Version | None] = {}
+    for job in jobs:
+        where = file_of(ledger.sources[job.source_id], linked.get(job.url), home)
+        if job.key in archived or where is None:
+            continue
+        try:
+            if (where.repo, where.path) not in versions_of:
+                versions_of[(where.repo, where.path)] = _version_on(clones, where, day)
+        except HistoryStopped as stop:
+            return tuple(found), str(stop)
+        except InputError:
+            versions_of[(where.repo, where.path)] = None  # said by the history step
+        version = versions_of[(where.repo, where.path)]
+        if version is None or version.text is None:
+            continue
+        check = _checked_on_version(ledger, job, where.repo, version, now())
+        before = earlier.get(job.key)
+        if before is not None and _same_version(before, check):
+            check = replace(before, quote_index=job.quote_index)
+        else:  # the version's text kept, as an archived copy's is
+            store.put_snapshot(version.text, job.url, check.checked_at)
+            store.record_as_read_check(check, run_id)
+        found.append(check)
+    return tuple(found), None
+
+
+def _version_on(clones: Repositories, where: FileAt, day: str) -> Version | None:
+    """The newest version of the file committed on or before `day` (None: none was)."""
+    from claimledger.evidence.gitrepo import versions
+
+    every = versions(_clone(clones, where), where.path, where.ref, clones.bounds)
+    return next((v for v in every if v.commit.date <= day), None)
+
+
+def _checked_on_version(
+    ledger: Ledger, job: QuoteJob, repo: str, version: Version, now: dt.datetime
+) -> AsReadCheck:
+    from claimledger import versions
+    from claimledger.reading.match import locate
+    from claimledger.reading.provenance import rendered_text
+    from claimledger.records import AsReadCheck, snapshot_digest
+
+    text = version.text or ""
+    commit = version.commit
+    wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text)
+    prepared = rendered_text(text, PurePosixPath(commit.path).suffix.lower())
+    match = locate(wording, prepared)
+    return AsReadCheck(
+        claim_id=job.claim_id,
+        quote_index=job.quote_index,
+        quote_text=job.quote_text,
+        wording=wording,
+        source_id=job.source_id,
+        url=job.url,
+        read_on=ledger.date_read,
+        snapshot_url=version_address(repo, commit),
+        timestamp=commit.date.replace("-", ""),
+        status=match.status,
+        match_kind=match.match,
+        similarity=match.similarity,
+        current=match.current if match.status != "verified" else None,
+        meaning_changed=match.meaning_changed,
+        changed_words=match.changed_words,
+        change_kinds=match.change_kinds,
+        closest=match.closest,
+        snapshot_hash=snapshot_digest(text),
+        recipe=f"{REPOSITORY_RECIPE} {commit.sha[:12]}; match {versions.MATCH}",
+        checked_at=now,
+    )
+
+
+def _same_version(before: AsReadCheck, now: AsReadCheck) -> bool:
+    keys = ("wording", "snapshot_hash", "recipe", "url", "read_on")
+    return all(getattr(before, key) == getattr(now, key) for key in keys)

@@ -171,7 +171,7 @@ def refresh_ledger(
         archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
         outcome = replace(outcome, as_read=found, archived=archived)
     if plan.after.history is not None:
-        outcome = replace(outcome, history=_read_histories(plan, store, outcome, now))
+        outcome = _read_the_repositories(plan, store, outcome, now, plan.after.history)
     return _after_live_pages(plan, store, outcome, now)
 
 
@@ -270,22 +270,40 @@ def _fill_archived(ledger_path: Path, found: AsReadRun) -> ArchivedFilled:
     return ArchivedFilled(count=len(found.archived))
 
 
-def _read_histories(
-    plan: RefreshPlan, store: EvidenceStore, outcome: RefreshOutcome, now: Clock
-) -> HistoryRun | None:
-    """What the docs' repository says of each quote not found as written (None: there is
-    none, and nothing is loaded)."""
-    from claimledger.evidence.history import read_histories, unverified
+def _read_the_repositories(
+    plan: RefreshPlan,
+    store: EvidenceStore,
+    outcome: RefreshOutcome,
+    now: Clock,
+    settings: HistorySettings,
+) -> RefreshOutcome:
+    """What the docs' repositories say, within one budget: the history of each quote not
+    found as written, and each quote the archive had no copy of the reading day for,
+    checked on the file's version of that day (nothing is loaded with nothing to do)."""
+    from claimledger.evidence import history
+    from claimledger.evidence.gitrepo import Bounds, Repositories
+    from claimledger.records import check_key, lost_reason
 
-    checks = unverified(outcome.readings)
-    if not checks or plan.after.history is None:
-        return None
-    from claimledger.records import lost_reason
-
-    linked = {r.fetch.url: r.source_file for r in outcome.readings if r.source_file is not None}
-    lost = {r.fetch.url for r in outcome.readings if lost_reason(r.fetch) is not None}
+    readings = outcome.readings
+    linked = {r.fetch.url: r.source_file for r in readings if r.source_file is not None}
+    lost = {r.fetch.url for r in readings if lost_reason(r.fetch) is not None}
     home = plan.ledger_path.absolute().parent
-    return read_histories(plan.ledger, home, checks, linked, lost, store, plan.after.history, now)
+    clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
+    checks = history.unverified(readings)
+    found = history.read_histories(
+        plan.ledger, home, checks, linked, lost, store, clones, now
+    ) if checks else None  # fmt: skip
+    if outcome.as_read is not None and (found is None or found.stopped is None):
+        as_read = outcome.as_read
+        archived = {check_key(c) for c in as_read.checks if c.status is not None}
+        extra, stopped = history.repository_as_read(
+            plan.ledger, home, plan.jobs, archived, linked, clones, store, now, outcome.run_id
+        )
+        if stopped is not None:
+            found = replace(found or history.HistoryRun(), stopped=stopped)
+        as_read = replace(as_read, checks=as_read.checks + extra, from_repository=len(extra))
+        outcome = replace(outcome, as_read=as_read)
+    return replace(outcome, history=found)
 
 
 def _after_live_pages(

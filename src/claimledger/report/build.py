@@ -489,11 +489,12 @@ def _with_as_read(check: SourceCheck, then: AsReadCheck | None) -> SourceCheck:
     captured = f"{then.timestamp[:4]}-{then.timestamp[4:6]}-{then.timestamp[6:8]}"
     status = then.status or "unread"
     label = _AS_READ_WORDS.get(status, f"the copy could not be read ({then.error})")
+    label += f" (in the docs' repository's version of {captured})" if then.from_repository else ""
     view = AsReadView(
         status=status,
         misquoted=then.misquoted,
         captured_on=captured,
-        snapshot=safe_url(then.snapshot_url),
+        snapshot=None if then.from_repository else safe_url(then.snapshot_url),
         label=label,
         current=then.current if then.misquoted else None,
     )

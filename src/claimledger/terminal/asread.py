@@ -35,21 +35,24 @@ def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) ->
 
     day = ledger.date_read.isoformat()
     lookups = list(found.lookups.values())
+    from_repository = _repository_lines(found, day)
     if not lookups:
-        count = len(found.skipped)
-        return [
+        count = len(set(found.skipped) - {check.source_id for check in found.checks})
+        return from_repository + [misquote_line(c) for c in found.misquoted] + ([
             f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
             "--map or from a local address: name an archive with --archive to check them)"
-        ] if count and verbose else []  # fmt: skip
+        ] if count > 0 and verbose else [])  # fmt: skip
     kept = "" if found.asked else " (the archive's answers kept from an earlier run)"
     copies = sum(1 for lookup in lookups if lookup.outcome == "found")
     lines = []
     if copies or verbose:
+        on_copies = [check for check in found.checks if not check.from_repository]
         lines.append(
-            f"As read on {day}: {_counted(len(found.checks), 'quote check')} on "
+            f"As read on {day}: {_counted(len(on_copies), 'quote check')} on "
             f"{_counted(copies, 'archived copy', 'archived copies')}{kept}; "
-            f"{len(found.misquoted)} misquoted at reading time"
+            f"{sum(1 for check in on_copies if check.misquoted)} misquoted at reading time"
         )
+    lines += from_repository
     lines += [misquote_line(check) for check in found.misquoted]
     unread = {check.snapshot_url: check for check in found.checks if check.status is None}
     lines += [
@@ -82,6 +85,29 @@ def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) ->
     return lines
 
 
+def _repository_lines(found: AsReadRun, day: str) -> list[str]:
+    checks = [check for check in found.checks if check.from_repository]
+    if not checks:
+        return []
+    misquoted = sum(1 for check in checks if check.misquoted)
+    return [
+        f"As read on {day}: {_counted(len(checks), 'quote check')} on the docs' repository's "
+        f"version of the file at that day, for want of an archived copy; {misquoted} "
+        "misquoted at reading time"
+    ]
+
+
+def _where_then(check: AsReadCheck) -> str:
+    """The copy of the reading day a verdict was made on, in words."""
+    from claimledger.urls import shown
+
+    if check.from_repository:
+        sha = check.recipe.split()[1].rstrip(";")[:7]
+        day = f"{check.timestamp[:4]}-{check.timestamp[4:6]}-{check.timestamp[6:8]}"
+        return f"in the docs' repository's version of {day}, commit {sha}"
+    return f"on the capture of {check.timestamp[:8]}, {shown(check.snapshot_url)}"
+
+
 def _counted(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
@@ -89,13 +115,10 @@ def _counted(count: int, noun: str, nouns: str | None = None) -> str:
 def misquote_line(check: AsReadCheck) -> str:
     """One quote misquoted at reading time, on one line: where, on which capture, what the
     copy says instead."""
-    from claimledger.urls import shown
-
     said = f": the copy says “{check.current}”" if check.current else ""
     return (
         f"misquoted at reading time: {check.claim_id} #{check.quote_index + 1} on "
-        f"{check.source_id} ({check.status} on the capture of {check.timestamp[:8]}, "
-        f"{shown(check.snapshot_url)}){said}"
+        f"{check.source_id} ({check.status} {_where_then(check)}){said}"
     )
 
 
@@ -110,6 +133,8 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
     from claimledger.urls import shown
 
     when = f"the capture of {captured_at(check.timestamp).date().isoformat()}"
+    if check.from_repository:
+        when = _where_then(check).removeprefix("in ")
     status = check.status or f"unread ({check.error})"
     if now is None:
         text = Text(f"  as read ({when}): ")
@@ -119,7 +144,8 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
             text.append(check.current)
         return text
     text = Text("misquoted at reading time", style="bold red")
-    text.append(f": {when} ({shown(check.snapshot_url)}) does not carry it; now: {now}\n")
+    where = "" if check.from_repository else f" ({shown(check.snapshot_url)})"
+    text.append(f": {when}{where} does not carry it; now: {now}\n")
     return text + diff_text(_as_check(check), page="then:  ")
 
 

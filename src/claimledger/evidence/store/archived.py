@@ -218,6 +218,9 @@ _LOOKUP_KINDS = (
     TEXT,
 )  # fmt: skip
 _TIMESTAMP = re.compile(r"[0-9]{4,14}")
+_REPOSITORY_VERSION = re.compile(r"file:///[^\s#]*#[0-9a-f]{40}:\S+")
+"""A local repository's version of a file, as the history step names it (`file:///REPO#SHA:PATH`);
+one on a code host is a web address like any capture's."""
 
 
 def _lookup_from_row(row: sqlite3.Row) -> ArchiveLookup:
@@ -287,7 +290,12 @@ def _as_read_from_row(row: sqlite3.Row) -> AsReadCheck:
     kind: MatchKind | None = (
         None if row["match_kind"] is None else literal(row["match_kind"], MatchKind, "match_kind")
     )
-    _capture_named(row["timestamp"], row["snapshot_url"])
+    if row["recipe"].startswith("repository ") and _REPOSITORY_VERSION.fullmatch(
+        row["snapshot_url"]
+    ):
+        _capture_named(row["timestamp"])  # a version of the docs' repository, at its commit
+    else:
+        _capture_named(row["timestamp"], row["snapshot_url"])
     similarity = row["similarity"]
     return AsReadCheck(
         claim_id=row["claim_id"],
