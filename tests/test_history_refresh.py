@@ -392,3 +392,16 @@ def test_without_a_capture_of_the_reading_day_the_repository_serves_as_read(
 
     again = cli("refresh", "--allow-private", "--no-history", code=0).stdout
     assert "repository's version" not in again  # --no-history: the step is not run
+
+
+def test_a_repo_is_set_from_the_command_line_as_an_address_or_a_folder(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, _, _ = site
+    cli("source", "guide", "--repo", "../elsewhere", "--path", PATH)
+    assert "repo: ../elsewhere" in cli.ledger.read_text("utf-8")
+    refused = cli("source", "guide", "--repo", "ssh://git.example.org/docs", code=2)
+    assert refused.stderr.strip().endswith(
+        "repo 'ssh://git.example.org/docs' is neither an https address nor a folder of this machine"
+    )
+    assert "repo: ../elsewhere" in cli.ledger.read_text("utf-8")  # nothing written

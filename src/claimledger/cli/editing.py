@@ -403,7 +403,8 @@ def source_command(
         typer.Option(
             "--repo",
             metavar="URL",
-            help="The git repository (https) its page is built from, for `blame`.",
+            help="The git repository its page is built from (https, or a local clone's "
+            "folder), for `blame` and the refresh's history step.",
         ),
     ] = None,
     path: Annotated[

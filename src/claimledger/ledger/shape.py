@@ -156,6 +156,8 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
 def _pattern_message(name: str, value: Any, pattern: str) -> str:
     if pattern.startswith("^https?"):
         return f"{name} {value!r} is not an http(s) URL"
+    if pattern.startswith("^(https://"):
+        return f"{name} {value!r} is neither an https address nor a folder of this machine"
     if "[0-9]{4}" in pattern:
         return f"{name} {value!r} is not a date (YYYY-MM-DD)"
     return f"{name} {value!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
