@@ -405,3 +405,22 @@ def test_a_repo_is_set_from_the_command_line_as_an_address_or_a_folder(
         "repo 'ssh://git.example.org/docs' is neither an https address nor a folder of this machine"
     )
     assert "repo: ../elsewhere" in cli.ledger.read_text("utf-8")  # nothing written
+
+
+def test_the_installed_command_says_the_history_as_a_user_sees_it(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    from cli_runner import installed
+
+    cli, _, shas = site
+    home = cli.ledger.parent
+    installed("trust", cwd=home)
+    done = installed("refresh", "--allow-private", "--no-as-read", cwd=home, code=1)
+    assert (
+        f"history: durable #1 on guide: changed on 2026-05-15 in “Rework the durability guide "
+        f"(#181)”, commit {shas['reworded'][:7]}"
+    ) in done.stdout
+    skipped = installed(
+        "refresh", "--no-history", "--allow-private", "--no-as-read", cwd=home, code=1
+    )
+    assert "history:" not in skipped.stdout
