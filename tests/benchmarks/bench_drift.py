@@ -168,6 +168,8 @@ class Score:
     flagged: int = 0
     flagged_right: int = 0
     changed_either: int = 0
+    changed_passed: int = 0
+    changed_missing: int = 0
     same: int = 0
     same_unflagged: int = 0
     same_plain: int = 0
@@ -197,6 +199,10 @@ class Score:
                 self.changed += 1
                 self.changed_flagged += flagged
                 self.changed_either += flagged or uncertain
+                shown = verdict.status in ("drifted", "ambiguous")
+                quiet = not verdict.meaning_changed and not verdict.meaning_uncertain
+                self.changed_passed += shown and quiet
+                self.changed_missing += verdict.status == "missing"
                 correct = correct and (flagged or uncertain)
             else:
                 self.same += 1
@@ -243,6 +249,8 @@ def print_score(name: str, score: Score) -> None:
     print(f"    current wording, drifted {_pct(score.current_right, score.drifted)}")
     print(f"    meaning changes flagged  {_pct(score.changed_flagged, score.changed)}")
     print(f"      changed or uncertain   {_pct(score.changed_either, score.changed)}")
+    print(f"      passed as harmless     {_pct(score.changed_passed, score.changed)}")
+    print(f"      called missing         {_pct(score.changed_missing, score.changed)}")
     print(f"    flags that were right    {_pct(score.flagged_right, score.flagged)}")
     print(f"    rewordings unflagged     {_pct(score.same_unflagged, score.same)}")
     print(f"      nor uncertain          {_pct(score.same_plain, score.same)}")
