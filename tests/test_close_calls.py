@@ -8,6 +8,9 @@ import json
 from pathlib import Path
 
 from claimledger.reading.match import locate
+from claimledger.reading.match.locator import CLOSE_CALL
+from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS
+from claimledger.records import NEAR_MISS
 from cli_runner import Cli, claimledger
 from webserver import PageServer
 
@@ -74,3 +77,72 @@ def test_a_refreshed_close_call_is_in_the_diff_and_the_report(
     assert markdown.count("a close call: the page also says, almost as alike:") == 2
     assert STANDARD in markdown and PREMIUM in markdown
     assert "A close call: the page also says, almost as alike:" in html.read_text(encoding="utf-8")
+
+
+# A quote called missing whose closest passage nearly passes for it reworded
+
+RETRIES = (
+    "Retries are attempted three times with an exponential backoff before the message is dropped."
+)
+NEARLY = "Retries are attempted with a fixed delay before the message is parked."
+FAR = "After three failed attempts the message moves to the dead-letter queue."
+AROUND = ("Consumers read from partitions in order.", "Offsets are committed every five seconds.")
+
+
+def test_a_missing_quote_whose_closest_passage_nearly_passes_is_a_near_miss() -> None:
+    near = locate(RETRIES, f"{AROUND[0]}\n\n{NEARLY}\n\n{AROUND[1]}\n")
+    far = locate(RETRIES, f"{AROUND[0]}\n\n{FAR}\n\n{AROUND[1]}\n")
+
+    assert (near.status, near.closest, near.near_miss) == ("missing", NEARLY, True)
+    assert NEAR_MISS <= near.similarity < DEFAULT_THRESHOLDS.unplaced
+    assert (far.status, far.closest, far.near_miss) == ("missing", FAR, False)
+
+
+def test_the_near_miss_bar_is_the_page_wide_bar_less_the_close_call_margin() -> None:
+    assert round(DEFAULT_THRESHOLDS.unplaced - CLOSE_CALL, 6) == NEAR_MISS
+
+
+def test_verify_says_a_near_miss_and_its_json_flags_it(page_server: PageServer) -> None:
+    page_server.set_page("/retries", page(AROUND[0], NEARLY, AROUND[1]))
+    url = page_server.url("/retries")
+
+    said = claimledger("verify", "--allow-private", url, RETRIES, code=1).stdout
+    payload = json.loads(
+        claimledger("verify", "--allow-private", url, RETRIES, "--json", code=1).stdout
+    )
+
+    assert (payload["status"], payload["closest"], payload["near_miss"]) == (
+        "missing",
+        NEARLY,
+        True,
+    )
+    assert "a close call: it is nearly alike enough to be the quote reworded" in said
+
+
+def test_a_refreshed_near_miss_is_said_in_the_diff_the_report_and_the_ci_formats(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/retries", page(AROUND[0], RETRIES, AROUND[1]))
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    cli(
+        "add", "retries", "--url", page_server.url("/retries"), "--quote", RETRIES,
+        "--why", "the page says so", "--allow-private",
+    )  # fmt: skip
+    page_server.set_page("/retries", page(*AROUND, "Partitions are rebalanced hourly.", NEARLY))
+    checks = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)["checks"]
+    github = cli("refresh", "--allow-private", "--format", "github", code=1).stdout
+
+    diff = cli("diff", "retries", code=1).stdout
+    cli("render", "-o", str(tmp_path / "report.md"))
+    cli("render", "-o", str(tmp_path / "report.html"))
+
+    mine = [c for c in checks if c["claim_id"] == "retries"]
+    assert [(c["status"], c["closest"], c["near_miss"]) for c in mine] == [
+        ("missing", NEARLY, True)
+    ]
+    said = "a close call: it is nearly alike enough to be the quote reworded"
+    assert said in " ".join(diff.split())
+    assert said in github
+    assert said in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert said in (tmp_path / "report.html").read_text(encoding="utf-8")

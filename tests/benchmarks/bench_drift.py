@@ -64,6 +64,7 @@ class Verdict:
     meaning_changed: bool
     meaning_uncertain: bool = False
     runner_up: str | None = None  # a close call: the other passage shown
+    near_miss: bool = False  # missing, but the closest passage nearly passes: a close call
 
 
 DESIGNED_ON = frozenset(
@@ -97,7 +98,12 @@ def claimledger_matcher(
         found = locate(case.quote, new, context=context, thresholds=thresholds, previous=old)
         runner_up = found.closest if found.status == "drifted" else None
         return Verdict(
-            found.status, found.current, found.meaning_changed, found.meaning_uncertain, runner_up
+            found.status,
+            found.current,
+            found.meaning_changed,
+            found.meaning_uncertain,
+            runner_up,
+            found.near_miss,
         )
 
     return run
@@ -168,6 +174,8 @@ class Score:
     flagged: int = 0
     flagged_right: int = 0
     changed_either: int = 0
+    changed_passed: int = 0
+    changed_missing: int = 0
     same: int = 0
     same_unflagged: int = 0
     same_plain: int = 0
@@ -179,6 +187,8 @@ class Score:
     close_calls: int = 0
     close_chosen_right: int = 0
     close_other_right: int = 0
+    near_misses: int = 0
+    near_misses_reworded: int = 0
 
     def add(self, case: Case, verdict: Verdict) -> bool:
         self.cases += 1
@@ -197,6 +207,10 @@ class Score:
                 self.changed += 1
                 self.changed_flagged += flagged
                 self.changed_either += flagged or uncertain
+                shown = verdict.status in ("drifted", "ambiguous")
+                quiet = not verdict.meaning_changed and not verdict.meaning_uncertain
+                self.changed_passed += shown and quiet
+                self.changed_missing += verdict.status == "missing"
                 correct = correct and (flagged or uncertain)
             else:
                 self.same += 1
@@ -213,6 +227,9 @@ class Score:
             self.stable_drift += verdict.status != "verified"
         if verdict.runner_up is not None:
             self._add_close_call(case, verdict)
+        elif verdict.near_miss:
+            self.near_misses += 1
+            self.near_misses_reworded += case.label == "drifted"
         elif verdict.status != "ambiguous" and not uncertain:  # a verdict the tool is sure of
             self.sure += 1
             self.sure_right += correct
@@ -243,6 +260,8 @@ def print_score(name: str, score: Score) -> None:
     print(f"    current wording, drifted {_pct(score.current_right, score.drifted)}")
     print(f"    meaning changes flagged  {_pct(score.changed_flagged, score.changed)}")
     print(f"      changed or uncertain   {_pct(score.changed_either, score.changed)}")
+    print(f"      passed as harmless     {_pct(score.changed_passed, score.changed)}")
+    print(f"      called missing         {_pct(score.changed_missing, score.changed)}")
     print(f"    flags that were right    {_pct(score.flagged_right, score.flagged)}")
     print(f"    rewordings unflagged     {_pct(score.same_unflagged, score.same)}")
     print(f"      nor uncertain          {_pct(score.same_plain, score.same)}")
@@ -250,6 +269,10 @@ def print_score(name: str, score: Score) -> None:
     print(
         f"    close calls shown        {score.close_calls}: the chosen passage right "
         f"{score.close_chosen_right}, the runner-up right {score.close_other_right}"
+    )
+    print(
+        f"    near misses shown        {score.near_misses}: in fact reworded "
+        f"{score.near_misses_reworded}"
     )
     print(f"    drifted/missing verified {score.false_verified}")
     print(f"    false drift, stable      {score.stable_drift} of {score.stable}")

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from claimledger.cli.app import (
-    Options,
     command,
     existing_store,
     found_if,
-    no_evidence_note,
     now,
     options,
     read_latest,
@@ -25,9 +23,7 @@ from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.grading.rules import Regrade
     from claimledger.ledger.model import Ledger
-    from claimledger.records import ArtifactRun
     from claimledger.workspace.trust import Standing
 
 
@@ -70,6 +66,7 @@ def regrade_command(
     from claimledger.ledger.located import collector_paused
     from claimledger.services.regrading import Artifacts, regrade_ledger
     from claimledger.terminal.lines import evidence_gaps, to_json, unread_sources
+    from claimledger.terminal.regrade import print_regrade, report_failed_runs
 
     if write and check:
         raise InputError("--write and --check exclude each other")
@@ -101,29 +98,14 @@ def regrade_command(
                 }
             )
         else:
-            _print_regrade(opts, result)
+            print_regrade(result, opts.store)
             for line in gaps:
                 err.print(line, markup=False)
         _report_skipped(done.skipped)
-        _report_failed_runs(done.runs.values())
+        report_failed_runs(done.runs.values())
         if result.pending or done.failed_runs:
             return ExitCode.FOUND
         return ExitCode.UNREAD if check and (gaps or done.skipped) else ExitCode.OK
-
-
-def _print_regrade(opts: Options, result: Regrade) -> None:
-    from claimledger.terminal.lines import regrade_note
-    from claimledger.terminal.views import notices_table, proposals_table
-
-    if not result.has_evidence:
-        no_evidence_note(opts)
-    if result.proposals:
-        out.print(proposals_table(result))
-    if result.notices:
-        out.print(notices_table(result))
-    note = regrade_note(result)
-    if note:
-        out.print(note, markup=False)
 
 
 def _report_skipped(skipped: Sequence[Standing]) -> None:
@@ -145,18 +127,6 @@ def _report_skipped(skipped: Sequence[Standing]) -> None:
         )
 
 
-def _report_failed_runs(runs: Iterable[ArtifactRun]) -> bool:
-    """One line on stderr for each artifact that could not run (it did not start, or timed
-    out): that is no evidence, and must not pass for a quiet success. True if there was one."""
-    failed = [run for run in runs if not run.ran]
-    for run in failed:
-        err.print(
-            f"claimledger: error: artifact of {run.claim_id} could not run: {run.error}",
-            markup=False,
-        )
-    return bool(failed)
-
-
 @command("explain")
 def explain_command(
     ctx: typer.Context,
@@ -164,9 +134,7 @@ def explain_command(
     as_json: AsJson = False,
 ) -> ExitCode:
     """Why each facet of a claim has its grade: the rule, its verdict, the evidence."""
-    from claimledger.grading.artifact import outcome_of
-    from claimledger.grading.rules import regrade
-    from claimledger.services import latest
+    from claimledger.services.regrading import explain_claim
     from claimledger.terminal.lines import artifact_run_line, explain_lines, to_json
     from claimledger.terminal.views import history_line
 
@@ -174,28 +142,22 @@ def explain_command(
     ledger = opts.load()
     claim = ledger.claim(claim_id)
     with existing_store(opts) as store:
-        runs = latest.artifact_runs(store, ledger)
-        checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
-        told = [h for h in latest.histories(store, ledger).values() if h.claim_id == claim_id]
-    outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
-    result = regrade(ledger, checks, outcomes, as_read)
-    traces = [t for t in result.traces if t.claim_id == claim_id]
-    last_run = runs.get(claim_id)
+        why = explain_claim(store, ledger, claim_id)
     if as_json:
         print_json(
             {
                 "claim_id": claim.id,
-                "traces": to_json(traces),
+                "traces": to_json(why.traces),
                 "history": to_json(claim.history),
-                "last_artifact_run": to_json(last_run),
-                "histories": to_json(told),
+                "last_artifact_run": to_json(why.last_run),
+                "histories": to_json(why.histories),
             }
         )
         return ExitCode.OK
-    for line in [*explain_lines(claim, traces), *map(history_line, told)]:
+    for line in [*explain_lines(claim, why.traces), *map(history_line, why.histories)]:
         out.print(line, markup=False)
-    if last_run is not None:
-        out.print(artifact_run_line(last_run), markup=False)
+    if why.last_run is not None:
+        out.print(artifact_run_line(why.last_run), markup=False)
     elif claim.artifact is not None:
         out.print(f"{claim_id}: its artifact has not run yet (claimledger regrade)", markup=False)
     return ExitCode.OK

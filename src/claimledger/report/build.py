@@ -30,6 +30,7 @@ from claimledger.records import (
     classify,
     latest_by_key,
     meaning_uncertain,
+    near_miss,
 )
 from claimledger.report.adoptions import adopted_wording, word_change
 from claimledger.report.anchors import authors_headings, own_anchors
@@ -469,6 +470,7 @@ def _source_check(
         closest_kinds=check.closest_kinds if status == "missing" else (),
         moved_within=check.moved_within,
         meaning_uncertain=drifted and meaning_uncertain(check),
+        near_miss=status == "missing" and near_miss(check),
         changed_in=commit.said if commit else None,
         changed_in_link=safe_url(commit.link) if commit and commit.link else None,
     )

@@ -143,6 +143,8 @@ def _closest(check: CheckRecord) -> str:
     said = f"the closest passage left: “{_wording(check.closest)}”"
     if check.closest_kinds:
         said += f", which contradicts it ({', '.join(check.closest_kinds)})"
+    if check.near_miss:
+        said += "; a close call: it is nearly alike enough to be the quote reworded"
     return said
 
 
@@ -339,7 +341,8 @@ def _details(result: RefreshResult, item: Verdict) -> str:
         if check.closest:
             lines.append(f"a close call, the page also says: {check.closest}")
     elif check.closest:
-        lines.append(f"closest passage left: {check.closest}")
+        close = " (a close call: it may be the quote reworded)" if check.near_miss else ""
+        lines.append(f"closest passage left{close}: {check.closest}")
     for change in check.changed_words:
         mark = "!" if change.meaningful else "-"
         kind = f" ({change.kind})" if change.meaningful and change.kind else ""

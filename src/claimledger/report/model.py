@@ -98,6 +98,8 @@ class SourceCheck:
     moved_within: str | None = None
     """Found elsewhere on its page than its heading or #L lines place it, and where."""
     meaning_uncertain: bool = False
+    near_miss: bool = False
+    """Missing, but its closest passage nearly passes for it reworded: a close call."""
     changed_in: str | None = None
     """When and in which commit of the docs' repository the words changed (`blame`)."""
     changed_in_link: str | None = None
@@ -319,6 +321,7 @@ class DriftView:
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
     meaning_uncertain: bool = False
+    near_miss: bool = False
 
 
 @dataclass(frozen=True)

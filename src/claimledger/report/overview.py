@@ -172,6 +172,7 @@ def drifts(claims: Sequence[ClaimView]) -> tuple[DriftView, ...]:
             closest=check.closest,
             closest_kinds=check.closest_kinds,
             meaning_uncertain=check.meaning_uncertain,
+            near_miss=check.near_miss,
         )
         for claim in claims
         for quote in claim.quotes

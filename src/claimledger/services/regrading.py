@@ -18,9 +18,15 @@ if TYPE_CHECKING:
 
     from claimledger.evidence.store import EvidenceStore
     from claimledger.evidence.store.rows import CheckVerdict
-    from claimledger.grading.rules import ArtifactOutcome, Regrade
+    from claimledger.grading.rules import ArtifactOutcome, Regrade, Trace
     from claimledger.ledger.model import Artifact, Ledger
-    from claimledger.records import ArtifactRun, AsReadCheck, FetchRecord, RunRecord
+    from claimledger.records import (
+        ArtifactRun,
+        AsReadCheck,
+        FetchRecord,
+        QuoteHistory,
+        RunRecord,
+    )
     from claimledger.workspace.trust import Standing
 
     StoreOpener = Callable[[], AbstractContextManager[EvidenceStore]]
@@ -147,3 +153,29 @@ def run_artifacts(
             runs[claim_id] = execute(claim_id, artifact, home, now)
             store.record_artifact_run(runs[claim_id])
     return runs
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a claim's facets have their grades: the rules' traces on the latest evidence,
+    its artifact's last run, and what the docs' history says of its quotes."""
+
+    traces: list[Trace]
+    last_run: ArtifactRun | None
+    histories: list[QuoteHistory]
+
+
+def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) -> Explanation:
+    """The rules run on the latest evidence as a regrade runs them, for one claim (no
+    artifact runs: an explanation only reads)."""
+    from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.rules import regrade
+    from claimledger.services import latest
+
+    runs = latest.artifact_runs(store, ledger)
+    checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
+    told = [h for h in latest.histories(store, ledger).values() if h.claim_id == claim_id]
+    outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
+    result = regrade(ledger, checks, outcomes, as_read)
+    traces = [t for t in result.traces if t.claim_id == claim_id]
+    return Explanation(traces, runs.get(claim_id), told)

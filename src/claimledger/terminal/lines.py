@@ -350,11 +350,16 @@ def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str,
         "changed_words": to_json(found.changed_words) if found else [],
         "closest": found.closest if found else None,
         "closest_kinds": list(found.closest_kinds) if found else [],
+        "near_miss": found.near_miss if found else False,
         "occurrences": found.occurrences if found else 0,
         "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
         "canonical": shown(fetched.canonical) if fetched.canonical else None,
         "context": to_json(found.context) if found and found.context else None,
     }
+
+
+NEAR_MISS_SAID = "a close call: it is nearly alike enough to be the quote reworded; read it"
+"""Said of a quote called missing whose closest passage nearly passes for its rewording."""
 
 
 def verification_lines(payload: Mapping[str, Any]) -> list[str]:
@@ -378,6 +383,8 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"it contradicts the quote: {kinds}" if kinds else "it does not contradict the quote"
         )
+        if payload["near_miss"]:
+            lines.append(NEAR_MISS_SAID)
     said = changed_words_said(WordChange(**c) for c in payload["changed_words"])
     if payload["meaning_changed"]:
         lines.append(f"meaning changed: {said}")

@@ -16,7 +16,13 @@ from rich.text import Text
 
 from claimledger.records import CheckRecord, FetchRecord, QuoteHistory, changed_words_said
 from claimledger.terminal.console import ScriptTable
-from claimledger.terminal.lines import CHECK_COLUMNS, fetch_note, needs_a_look, quote_number
+from claimledger.terminal.lines import (
+    CHECK_COLUMNS,
+    NEAR_MISS_SAID,
+    fetch_note,
+    needs_a_look,
+    quote_number,
+)
 from claimledger.urls import shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
@@ -199,6 +205,8 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
             else "\n  it does not contradict the quote; it says other things",
             style="bold red" if contradicts else "dim",
         )
+        if check.near_miss:
+            text.append(f"\n  {NEAR_MISS_SAID}", style="yellow")
     else:
         text.append(f"\n  {page}")
         text.append("(no similar passage on the page)", style="dim")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from claimledger.reading.match.prepared import Context
-from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain
+from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain, near_miss
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,14 @@ class Match:
     change_kinds: tuple[str, ...] = ()
     closest: str | None = None
     closest_kinds: tuple[str, ...] = ()
-    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain", "near_miss")
 
     @property
     def meaning_uncertain(self) -> bool:
         """Drifted, not plainly harmless, without strong evidence of a changed meaning."""
         return meaning_uncertain(self)
+
+    @property
+    def near_miss(self) -> bool:
+        """Missing, with a closest passage nearly alike enough to be the quote reworded."""
+        return near_miss(self)
