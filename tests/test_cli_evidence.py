@@ -46,6 +46,7 @@ EXPECTED_VERIFY_KEYS = {
     "change_kinds",
     "closest",
     "closest_kinds",
+    "near_miss",
     "http_status",
     "source_status",
     "status",

@@ -390,17 +390,11 @@ class AsReadCheck:
     recipe: str
     checked_at: dt.datetime
     error: str | None = None
-    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain", "from_repository")
+    JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain",)
 
     @property
     def meaning_uncertain(self) -> bool:
         return meaning_uncertain(self)
-
-    @property
-    def from_repository(self) -> bool:
-        """Made on the docs' repository's version of the file at the reading day, for want
-        of an archived copy (the refresh's history step), not on a capture."""
-        return self.recipe.startswith("repository ")
 
     @property
     def misquoted(self) -> bool:
@@ -458,9 +452,7 @@ class Relocation:
     note: str = ""
     run_id: int | None = None
     recorded_at: dt.datetime | None = None
-    file_commit: Commit | None = None
-    """The commit of the docs' repository that took the page's source file away (renamed
-    it to `renamed_to`, else deleted it): the evidence of a proposed move, or of a loss."""
+    file_commit: Commit | None = None  # the docs' commit that renamed or deleted its file
     renamed_to: str | None = None
 
     @property

@@ -489,15 +489,14 @@ def _with_as_read(check: SourceCheck, then: AsReadCheck | None) -> SourceCheck:
     if then is None:
         return check
     captured = f"{then.timestamp[:4]}-{then.timestamp[4:6]}-{then.timestamp[6:8]}"
-    status = then.status or "unread"
+    status, own = then.status or "unread", then.recipe.startswith("repository ")  # no capture
     label = _AS_READ_WORDS.get(status, f"the copy could not be read ({then.error})")
-    label += f" (in the docs' repository's version of {captured})" if then.from_repository else ""
     view = AsReadView(
         status=status,
         misquoted=then.misquoted,
         captured_on=captured,
-        snapshot=None if then.from_repository else safe_url(then.snapshot_url),
-        label=label,
+        snapshot=None if own else safe_url(then.snapshot_url),
+        label=label + (f" (in the docs' repository's version of {captured})" if own else ""),
         current=then.current if then.misquoted else None,
     )
     return replace(check, as_read=view)

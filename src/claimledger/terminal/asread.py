@@ -35,10 +35,10 @@ def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) ->
 
     day = ledger.date_read.isoformat()
     lookups = list(found.lookups.values())
-    from_repository = _repository_lines(found, day)
+    repository_lines = _repository_lines(found, day)
     if not lookups:
         count = len(set(found.skipped) - {check.source_id for check in found.checks})
-        return from_repository + [misquote_line(c) for c in found.misquoted] + ([
+        return repository_lines + [misquote_line(c) for c in found.misquoted] + ([
             f"as read: not checked ({count} source{'s' if count != 1 else ''} read through "
             "--map or from a local address: name an archive with --archive to check them)"
         ] if count > 0 and verbose else [])  # fmt: skip
@@ -46,13 +46,13 @@ def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) ->
     copies = sum(1 for lookup in lookups if lookup.outcome == "found")
     lines = []
     if copies or verbose:
-        on_copies = [check for check in found.checks if not check.from_repository]
+        on_copies = [check for check in found.checks if not from_repository(check)]
         lines.append(
             f"As read on {day}: {_counted(len(on_copies), 'quote check')} on "
             f"{_counted(copies, 'archived copy', 'archived copies')}{kept}; "
             f"{sum(1 for check in on_copies if check.misquoted)} misquoted at reading time"
         )
-    lines += from_repository
+    lines += repository_lines
     lines += [misquote_line(check) for check in found.misquoted]
     unread = {check.snapshot_url: check for check in found.checks if check.status is None}
     lines += [
@@ -85,8 +85,14 @@ def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) ->
     return lines
 
 
+def from_repository(check: AsReadCheck) -> bool:
+    """Made on the docs' repository's version of the file at the reading day, for want of
+    an archived copy (the refresh's history step), not on a capture."""
+    return check.recipe.startswith("repository ")
+
+
 def _repository_lines(found: AsReadRun, day: str) -> list[str]:
-    checks = [check for check in found.checks if check.from_repository]
+    checks = [check for check in found.checks if from_repository(check)]
     if not checks:
         return []
     misquoted = sum(1 for check in checks if check.misquoted)
@@ -101,7 +107,7 @@ def _where_then(check: AsReadCheck) -> str:
     """The copy of the reading day a verdict was made on, in words."""
     from claimledger.urls import shown
 
-    if check.from_repository:
+    if from_repository(check):
         sha = check.recipe.split()[1].rstrip(";")[:7]
         day = f"{check.timestamp[:4]}-{check.timestamp[4:6]}-{check.timestamp[6:8]}"
         return f"in the docs' repository's version of {day}, commit {sha}"
@@ -133,7 +139,7 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
     from claimledger.urls import shown
 
     when = f"the capture of {captured_at(check.timestamp).date().isoformat()}"
-    if check.from_repository:
+    if from_repository(check):
         when = _where_then(check).removeprefix("in ")
     status = check.status or f"unread ({check.error})"
     if now is None:
@@ -144,7 +150,7 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
             text.append(check.current)
         return text
     text = Text("misquoted at reading time", style="bold red")
-    where = "" if check.from_repository else f" ({shown(check.snapshot_url)})"
+    where = "" if from_repository(check) else f" ({shown(check.snapshot_url)})"
     text.append(f": {when}{where} does not carry it; now: {now}\n")
     return text + diff_text(_as_check(check), page="then:  ")
 
@@ -191,7 +197,14 @@ def as_read_json(
         checks, lookups = found.checks, tuple(found.lookups.values())
         asked = {"lookups_asked": found.asked, "copies_read": found.read}
     return {
-        "checks": [{**to_json(check), "misquoted": check.misquoted} for check in checks],
+        "checks": [
+            {
+                **to_json(check),
+                "misquoted": check.misquoted,
+                "from_repository": from_repository(check),
+            }
+            for check in checks
+        ],
         "lookups": to_json(list(lookups)),
         **asked,
     }
