@@ -140,14 +140,17 @@ def test_a_sentence_running_on_to_the_next_page_past_a_footnote(
     assert verify(pdfs, name, quote)["status"] == "verified"
 
 
+RUNNING = [
+    (DMCA, "Copyright Office Summary December 1998 Page 4"),
+    (DMCA, "Copyright Office Summary December 1998 Page 17"),
+    (TERMS, "Storage Service Terms Version 3, March 2024"),
+    (TERMS, "Public domain sample Page 2"),
+]
+
+
 @pytest.mark.parametrize(
     ("name", "quote"),
-    [
-        (DMCA, "Copyright Office Summary December 1998 Page 4"),
-        (DMCA, "Copyright Office Summary December 1998 Page 17"),
-        (TERMS, "Storage Service Terms Version 3, March 2024"),
-        (TERMS, "Public domain sample Page 2"),
-    ],
+    RUNNING,
     ids=["wordperfect-foot-among-notes", "wordperfect-foot", "groff-head", "groff-foot"],
 )
 def test_a_running_head_or_foot_is_not_found(pdfs: PageServer, name: str, quote: str) -> None:
