@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from claimledger.reading.pdf import carried, pdf_text
 from cli_runner import claimledger
+from pdf_builder import drawn
 from webserver import PageServer
 
 DATA = Path(__file__).parent / "data" / "pdf"
@@ -240,3 +242,19 @@ def test_a_quote_on_a_later_page_links_to_its_page(pdfs: PageServer, tmp_path: P
     markdown = report.read_text(encoding="utf-8")
     assert f"({terms}#page=3)" in markdown
     assert f"({dmca}#page=4)" in markdown
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"BT /F1 10 Tf 72 720 Td /Wide Tw (the office) Tj ET",
+        b"BT /F1 /Big Tf 72 720 Td 20 Tw (the office) Tj ET",
+        b"BT /F1 10 Tf 72 720 Td 20 Tw 7 Tj (the office) Tj ET",
+        b"BT /F1 10 Tf 72 720 Td 20 Tw (the ) 5 TJ [(off) -50 (ice)] TJ ET",
+    ],
+    ids=["spacing-not-a-number", "size-not-a-number", "a-number-shown", "TJ-of-a-string"],
+)
+def test_a_damaged_text_operator_leaves_the_text_readable(content: bytes) -> None:
+    """Word spacing is redrawn from the operators' operands: one that is not a number, or
+    text shown as a number, rewrites nothing and fails nothing."""
+    assert "office" in pdf_text(carried(drawn(content))).replace(" ", "")

@@ -252,12 +252,25 @@ def _raw(page: PageObject) -> bytes:
 
 def _multibyte_fonts(page: PageObject) -> set[str]:
     """Names of the page's composite (Type0) fonts, whose codes ``Tw`` does not stretch."""
+    from pypdf.generic import DictionaryObject
+
     resources = page.get("/Resources")
-    fonts = resources.get_object().get("/Font") if resources is not None else None
-    if fonts is None:
+    resources = resources.get_object() if resources is not None else None
+    fonts = resources.get("/Font") if isinstance(resources, DictionaryObject) else None
+    fonts = fonts.get_object() if fonts is not None else None
+    if not isinstance(fonts, DictionaryObject):
         return set()
-    fonts = fonts.get_object()
-    return {str(name) for name in fonts if fonts[name].get_object().get("/Subtype") == "/Type0"}
+    return {
+        str(name)
+        for name, font in fonts.items()
+        if not isinstance(font.get_object(), DictionaryObject)  # unknown: leave its text be
+        or font.get_object().get("/Subtype") == "/Type0"
+    }
+
+
+def _number(value: Any) -> float:
+    """An operand as a number; anything else (a damaged stream) as 0, which rewrites nothing."""
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 Operation = tuple[list[Any], bytes]
@@ -275,20 +288,25 @@ def _spacing_rewritten(operations: list[Operation], multibyte: set[str]) -> list
         elif operator == b"Q" and saved:
             spacing = saved.pop()
         elif operator == b"Tw" and operands:
-            spacing = float(operands[0])
+            spacing = _number(operands[0])
         elif operator == b"Tf" and len(operands) == 2:
-            font, size = str(operands[0]), float(operands[1])
-        elif operator in _SHOWING and spacing and size and font not in multibyte:
+            font, size = str(operands[0]), _number(operands[1])
+        elif spacing and size and font not in multibyte and _shows_text(operator, operands):
             out.extend(_shown_with_offsets(operands, operator, spacing, size))
             changed = True
             continue
         out.append((operands, operator))
         if operator == b'"' and operands:
-            spacing = float(operands[0])
+            spacing = _number(operands[0])
     return out if changed else None
 
 
-_SHOWING = frozenset({b"Tj", b"TJ", b"'"})
+def _shows_text(operator: bytes, operands: list[Any]) -> bool:
+    if not operands:
+        return False
+    if operator == b"TJ":
+        return isinstance(operands[0], list)
+    return operator in (b"Tj", b"'") and isinstance(operands[0], (str, bytes))
 
 
 def _shown_with_offsets(
