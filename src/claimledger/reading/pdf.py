@@ -10,7 +10,9 @@ layout line joined to the next by a space and a word hyphenated at a line's end 
 again (``synchro-`` + ``nous``). Before a capital or a digit the hyphen stays and the
 words join without a space (``TLS-`` + ``1.3``): a compound broken at its own hyphen;
 an en dash at a line's end always does (``FAA–2020–`` + ``0686``), as no word is
-hyphenated with one. Footnote marks set small and raised after a word are left out.
+hyphenated with one. Footnote marks set small and raised after a word are left out, and
+a page's footnotes (smaller than its text, below most of it, opening with their number)
+are read after its last full sentence, out of a sentence that runs on to the next page.
 
 The fetcher hands a PDF over as text, one character a byte (``latin-1``, lossless), so
 that a PDF travels as every page does, to be read here in the reading step, whose time
@@ -154,37 +156,118 @@ def _pages_text(reader: PdfReader) -> str:
     count = len(reader.pages)
     if count > MAX_PAGES:
         raise PageUnreadable(f"the PDF has {count} pages, more than the {MAX_PAGES} read")
-    layouts: list[str] = []
+    layouts: list[Layout] = []
     size = 0
     for page in reader.pages:
         layout = _page_layout(_with_word_spacing_as_offsets(page))
-        size += len(layout) + 1
+        size += len(layout[0]) + len(layout[1]) + 1
         if size > MAX_CHARS:
             raise PageUnreadable(f"the PDF's text is longer than {MAX_CHARS} characters")
         layouts.append(layout)
-    pages = [flowed(layout) for layout in without_running_lines(layouts)]
+    bodies = without_running_lines([body for body, _ in layouts])
+    notes = [flowed(note) for _, note in layouts]
+    pages = [with_notes(flowed(body), note) for body, note in zip(bodies, notes, strict=True)]
     return "\n".join(pages)  # an empty page stays a line: line N is page N
 
 
 Chunk = tuple[str, float, float]
 """A run of text as pypdf hands it over: its text, its baseline and its size on the page."""
 
+Layout = tuple[str, str]
+"""A page's layout lines: its body, and its footnotes."""
+
+Line = tuple[str, float, float, bool]
+"""A layout line: its text, baseline and size, and whether a note mark stood in it."""
+
+MARK_LEFT = -1.0
+"""The size of the blank a note mark leaves, so that its line knows one stood there."""
+
 _NOTE_MARK = re.compile(r"[0-9]{1,3}|[*\u2020\u2021]")
 SUPERSCRIPT = 0.8
 """A note mark is set at most this fraction of the text it follows, and raised."""
+NOTE_SIZE = 0.95
+"""Footnotes are set smaller than the body: at most this fraction of its size."""
+NOTE_LOW = 0.8
+"""...and below most of it: at least this share of the body's lines stands above them."""
+
+_NOTE_START = re.compile(r"\s*(?:[0-9]{1,3}|[*\u2020\u2021])\s")
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?= |$)")
 
 
-def _page_layout(page: PageObject) -> str:
-    """The page's text as pypdf lays it out, without its footnote marks: "law by1" is a
-    mark set small and raised after "by", not part of the word, and a quote that runs
-    over it reads "by President"."""
+def _page_layout(page: PageObject) -> Layout:
+    """The page's text as pypdf lays it out, its footnotes apart, and without footnote
+    marks: "law by1" is a mark set small and raised after "by", not part of the word, and
+    a quote that runs over it reads "by President"."""
     chunks: list[Chunk] = []
 
     def seen(text: str, cm: list[float], tm: list[float], _font: Any, size: float) -> None:
         chunks.append((text, *_placed(cm, tm, size)))
 
     page.extract_text(visitor_text=seen)
-    return "".join(_without_note_marks(chunks))
+    lines = _lines(_without_note_marks(chunks))
+    notes = _footnote_lines(lines)
+    body = "".join(line[0] for index, line in enumerate(lines) if index not in notes)
+    return body, "".join(lines[index][0] for index in sorted(notes))
+
+
+def _lines(chunks: list[Chunk]) -> list[Line]:
+    """The chunks as layout lines, each with the baseline of its first text and the size
+    of its largest."""
+    lines: list[Line] = []
+    text, baseline, size, marked = "", 0.0, 0.0, False
+    for chunk, at, sized in chunks:
+        marked = marked or sized == MARK_LEFT
+        for piece in chunk.splitlines(keepends=True):
+            if piece.strip():
+                baseline = at if not text.strip() else baseline
+                size = max(size, sized)
+            text += piece
+            if piece.endswith("\n"):
+                lines.append((text, baseline, size, marked))
+                text, baseline, size, marked = "", 0.0, 0.0, False
+    if text:
+        lines.append((text, baseline, size, marked))
+    return lines
+
+
+def _footnote_lines(lines: list[Line]) -> set[int]:
+    """The lines of the page's footnotes: a run of lines set smaller than the body's
+    text, below most of it, that opens with a note's number (a smaller aside amid the
+    body, a small heading or a printer's line at the foot stays where it is)."""
+    weights: Counter[float] = Counter()
+    for text, _, size, _ in lines:
+        weights[round(size, 1)] += len(text.strip())
+    weights.pop(0.0, None)
+    if not weights:
+        return set()
+    body = weights.most_common(1)[0][0]
+    body_lines = [line[1] for line in lines if line[0].strip() and line[2] >= NOTE_SIZE * body]
+    notes: set[int] = set()
+    run: list[int] = []
+    for index, (text, _, size, _) in enumerate([*lines, ("end", 0.0, body, False)]):
+        if (run and not text.strip()) or (text.strip() and 0 < size < NOTE_SIZE * body):
+            run.append(index)  # a blank line inside a run of notes is one of them
+        elif run:
+            if _are_notes([lines[line] for line in run if lines[line][0].strip()], body_lines):
+                notes.update(run)
+            run = []
+    return notes
+
+
+def _are_notes(run: list[Line], body_lines: list[float]) -> bool:
+    text, top, _, marked = run[0]
+    low = sum(at > top for at in body_lines) >= NOTE_LOW * len(body_lines)
+    return bool(body_lines) and low and (marked or _NOTE_START.match(text) is not None)
+
+
+def with_notes(body: str, notes: str) -> str:
+    """A page's text with its footnotes after its last full sentence: where a reader
+    reads them, and out of a sentence that runs on to the next page."""
+    if not notes:
+        return body
+    ends = list(_SENTENCE_END.finditer(body))
+    cut = ends[-1].end() if ends else len(body)
+    return " ".join(part for part in (body[:cut], notes, body[cut:].strip()) if part)
 
 
 def _placed(cm: list[float], tm: list[float], size: float) -> tuple[float, float]:
@@ -195,14 +278,16 @@ def _placed(cm: list[float], tm: list[float], size: float) -> tuple[float, float
     return baseline, abs(size) * (c * c + d * d) ** 0.5
 
 
-def _without_note_marks(chunks: list[Chunk]) -> list[str]:
-    out: list[str] = []
+def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
+    out: list[Chunk] = []
     previous: Chunk | None = None
     for chunk in chunks:
         text = chunk[0]
         if previous is not None and _is_note_mark(chunk, previous):
             text = text[len(text.rstrip()) :]  # the mark goes, a line break after it stays
-        out.append(text)
+            out.append((text, chunk[1], MARK_LEFT))
+            continue
+        out.append(chunk)
         if text.strip():
             previous = chunk
     return out
