@@ -66,6 +66,20 @@ def build_pdf(pages: list[list[str]], *, compress: bool = False) -> bytes:
     return _file(objects)
 
 
+def drawn(content: bytes) -> bytes:
+    """A one-page PDF whose content stream is `content`, drawn in Helvetica as /F1."""
+    return _file(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            _stream(content, compress=False),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>",
+        ]
+    )
+
+
 def _file(objects: list[bytes]) -> bytes:
     out = BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")

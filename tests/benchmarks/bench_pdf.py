@@ -12,6 +12,15 @@ Prints, per layout and reader, the quotes verified, those found only reworded (t
 reader interleaved or dropped words), and the seconds the reader took (reportlab and
 pdfminer.six are test dependencies, not the product's).
 
+Then the same on real PDFs (tests/data/pdf: a WordPerfect summary, a three-column Federal
+Register page, a two-column groff document), with the quotes tests/test_pdf_real.py
+verifies (among them two that run on to the next page past a footnote), and the
+running heads and feet it must not find: "furniture" counts those that were found
+(verified or reworded). Three readers: pypdf's text as it comes, the same made ready as
+claimledger reads it (`reading.pdf.pdf_text`: word spacing, footnote marks and
+footnotes), and
+pdfminer.six.
+
     python tests/benchmarks/bench_pdf.py
 """
 
@@ -27,8 +36,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the PDFs' maker
 
 from claimledger.reading.match import locate
-from claimledger.reading.pdf import flowed, without_running_lines
+from claimledger.reading.pdf import carried, flowed, pdf_text, without_running_lines
 from pdf_builder import laid_out
+from test_pdf_real import DATA, FOUND, RUNNING
 
 WORDS = (
     *("the", "service", "replicates", "each", "write", "to", "three", "zones", "before", "it"),
@@ -68,6 +78,47 @@ READERS: dict[str, Callable[[bytes], list[str]]] = {
 }
 
 
+def claimledger_text(data: bytes) -> str:
+    return pdf_text(carried(data))
+
+
+def made_ready(read: Callable[[bytes], list[str]]) -> Callable[[bytes], str]:
+    return lambda data: "\n".join(flowed(page) for page in without_running_lines(read(data)))
+
+
+TEXTS: dict[str, Callable[[bytes], str]] = {
+    "pypdf": made_ready(pypdf_pages),
+    "claimledger": claimledger_text,
+    "pdfminer.six": made_ready(pdfminer_pages),
+}
+
+
+def real_files() -> None:
+    """Each real PDF: its quotes verified or not, and its running lines found or not."""
+    quotes: dict[str, list[str]] = {}
+    for param in FOUND:
+        name, quote = param.values
+        quotes.setdefault(str(name), []).append(str(quote))
+    furniture: dict[str, list[str]] = {}
+    for name, line in RUNNING:
+        furniture.setdefault(name, []).append(line)
+    heads = f"{'verified':>9} {'reworded':>9} {'missing':>8} {'furniture':>10} {'seconds':>8}"
+    print(f"\n{'real file':<40} {'reader':<13} {heads}")
+    for name, said in quotes.items():
+        data = (DATA / name).read_bytes()
+        for reader, read in TEXTS.items():
+            started = time.perf_counter()
+            text = read(data)
+            took = time.perf_counter() - started
+            found = [locate(quote, text).status for quote in said]
+            shown = [locate(line, text).status != "missing" for line in furniture.get(name, [])]
+            print(
+                f"{name[:40]:<40} {reader:<13} {found.count('verified'):>5}/{len(said)} "
+                f"{len(said) - found.count('verified') - found.count('missing'):>9} "
+                f"{found.count('missing'):>8} {sum(shown):>6}/{len(shown)} {took:8.2f}"
+            )
+
+
 def main() -> None:
     body = sentences(60, seed=7)
     paragraphs = [" ".join(body[n : n + 30]) for n in range(0, len(body), 30)]
@@ -91,6 +142,7 @@ def main() -> None:
                 f"{said.count('drifted') + said.count('ambiguous'):>9} {said.count('missing'):>8} "
                 f"{took:8.2f}"
             )
+    real_files()
 
 
 if __name__ == "__main__":
