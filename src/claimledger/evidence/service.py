@@ -281,15 +281,18 @@ def _read_the_repositories(
     found as written, and each quote the archive had no copy of the reading day for,
     checked on the file's version of that day (nothing is loaded with nothing to do)."""
     from claimledger.evidence import history
+
+    readings = outcome.readings
+    checks = history.unverified(readings)
+    if not checks and outcome.as_read is None:
+        return outcome
     from claimledger.evidence.gitrepo import Bounds, Repositories
     from claimledger.records import check_key, lost_reason
 
-    readings = outcome.readings
     linked = {r.fetch.url: r.source_file for r in readings if r.source_file is not None}
     lost = {r.fetch.url for r in readings if lost_reason(r.fetch) is not None}
     home = plan.ledger_path.absolute().parent
     clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
-    checks = history.unverified(readings)
     found = history.read_histories(
         plan.ledger, home, checks, linked, lost, store, clones, now
     ) if checks else None  # fmt: skip
