@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from claimledger.evidence.store import EvidenceStore
-from cli_runner import Cli
+from claimledger.report import jsontext
+from claimledger.report.templates import Templates
+from cli_runner import SCRIPT, Cli
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "render_fixture.yaml"
 BASE = "https://example.org/teardowns/platform.html"
@@ -162,3 +167,109 @@ def test_json_on_stdout_cannot_drive_the_terminal(cli: Cli, fmt: str) -> None:
     shown = cli("render", "-o", "-", "-f", fmt).stdout
     assert "\x9b" not in shown and "\x7f" not in shown
     assert "\\u009b31m\\u007f exactly" in shown  # the same JSON value, escaped
+
+
+# --------------------------------------------------------------------------- written as it comes
+
+WRITES_THEN_FAILS = (
+    "{% for claim in report.claims %}{{ claim.title }}\n{% endfor %}"
+    "{{ 'padding ' * 20000 }}{{ no_such_name }}"
+)
+
+
+def test_a_template_that_fails_halfway_leaves_the_last_report_as_it_was(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """The report is written to its file as the template lays it out: a template that
+    fails after writing much of it leaves the report of the last render, whole, and no
+    temporary file beside it."""
+    cli("render", "-o", "out/report.md")
+    before = Path("out/report.md").read_bytes()
+    listing = sorted(path.name for path in Path("out").iterdir())
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "report.md.j2").write_text(WRITES_THEN_FAILS, encoding="utf-8")
+
+    failed = cli("render", "-o", "out/report.md", "--templates", str(templates), code=2)
+
+    assert failed.stderr.count("\n") == 1 and "no_such_name" in failed.stderr
+    assert Path("out/report.md").read_bytes() == before
+    assert sorted(path.name for path in Path("out").iterdir()) == listing
+
+
+def test_a_render_killed_while_it_writes_leaves_the_last_report_whole(
+    cli: Cli, tmp_path: Path
+) -> None:
+    cli("render", "-o", "out/report.md")
+    before = Path("out/report.md").read_bytes()
+    listing = sorted(path.name for path in Path("out").iterdir())
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "report.md.j2").write_text(
+        "{% for i in range(100000) %}{% for j in range(100) %}{{ j }} {% endfor %}{% endfor %}",
+        encoding="utf-8",
+    )
+    command = [str(SCRIPT), "--ledger", str(cli.ledger), "render", "-o", "out/report.md"]
+    render = subprocess.Popen(
+        [*command, "--templates", str(templates)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        written = _wait_for_a_file_being_written(render.pid, at_least=1 << 20)
+    finally:
+        render.send_signal(signal.SIGKILL)
+        render.wait()
+
+    assert written, render.stderr.read() if render.stderr else ""  # killed half written
+    assert Path("out/report.md").read_bytes() == before
+    left = sorted(p.name for p in Path("out").iterdir() if not p.name.startswith("evidence."))
+    assert left == [name for name in listing if not name.startswith("evidence.")]
+
+
+def _wait_for_a_file_being_written(pid: int, *, at_least: int) -> bool:
+    """Whether process `pid` came to hold a regular file of `at_least` bytes open for
+    writing, other than the evidence store (watched through /proc until it exits)."""
+    fds = Path(f"/proc/{pid}/fd")
+    while fds.exists():
+        for fd in list(fds.iterdir()) if fds.exists() else []:
+            try:
+                target, size = str(fd.readlink()), fd.stat().st_size
+            except OSError:
+                continue
+            if "evidence.sqlite3" not in target and "/out" in target and size >= at_least:
+                return True
+        if _exited(pid):
+            return False
+    return False
+
+
+def _exited(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+def test_a_report_is_handed_on_in_pieces_that_make_the_whole() -> None:
+    source = "{% for i in range(20000) %}line {{ i }}\n{% endfor %}"
+    templates = Templates(jinja2.DictLoader({"report.md.j2": source}))
+
+    pieces = list(templates.chunks("report.md.j2"))
+
+    assert len(pieces) > 1
+    assert "".join(pieces) == templates.render("report.md.j2")
+    assert "".join(pieces).endswith("line 19999\n")
+
+
+def test_json_in_pieces_is_the_json_whole_even_cut_inside_a_character(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = {"quote": "naïve “quoted” \u0085 \u202e日本語 " * 50, "n": [1, 2.5, None]}
+    monkeypatch.setattr(jsontext, "PIECE", 7)  # cuts fall inside multi-byte characters
+
+    pieces = list(jsontext.indented_json_pieces(data))
+
+    assert len(pieces) > 10
+    assert "".join(pieces) == jsontext.without_terminal_controls(jsontext.indented_json(data))

@@ -28,6 +28,7 @@ machine busy with other work stretches the first, hardly the second):
 
     python tests/benchmarks/bench_scale.py
     python tests/benchmarks/bench_scale.py --ratios   # every command, 5,000 and 50,000 claims
+    python tests/benchmarks/bench_scale.py --ratios --sizes 5000,50000,100000
 """
 
 from __future__ import annotations
@@ -416,6 +417,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--make"]:
         make(Path(sys.argv[2]), int(sys.argv[3]))
     elif "--ratios" in sys.argv:
-        ratios()
+        given = sys.argv[sys.argv.index("--sizes") + 1] if "--sizes" in sys.argv else ""
+        ratios(tuple(int(n) for n in given.split(",")) if given else (5_000, 50_000))
     else:
         main()

@@ -114,12 +114,11 @@ def render_command(
             if previous is None and path is not None:
                 previous = _hidden_state(path)  # kept beside the report by earlier versions
             report = _report(opts, ledger, previous)
-            text = report_format.render(report)
-            if path is None:
-                sys.stdout.write(text)
+            if path is None:  # whole or not at all: a template's error prints nothing
+                sys.stdout.write(report_format.render(report))
                 sys.stdout.flush()
             else:
-                _write_file(path, text)
+                _write_file(path, report_format.chunks(report))
             if store is not None:
                 store.record_render_state(name, target, report_state(report), now())
     if path is not None:
@@ -255,13 +254,15 @@ def _hidden_state(report: Path) -> dict[str, Any] | None:
     return state if isinstance(state, dict) else None
 
 
-def _write_file(path: Path, text: str) -> None:
-    """Replace `path` atomically, so a reader never sees half a report."""
+def _write_file(path: Path, chunks: Iterator[str]) -> None:
+    """Replace `path` atomically as the report is made, so that a reader never sees half a
+    report and the whole is never held in memory (a template's error, or a kill, leaves
+    the old report as it was)."""
     from claimledger.ledger.atomicfile import replace_atomically
 
     path = path.resolve()  # a symlinked report is updated where it points, not replaced
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        replace_atomically(path, text.encode("utf-8"))
+        replace_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
     except OSError as error:
         raise EnvironmentProblem.of(error, path) from None

@@ -9,6 +9,7 @@ only once it is complete, so a writer killed while writing leaves nothing behind
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from claimledger.errors import InputError
@@ -39,7 +40,13 @@ def refuse_links(path: Path, *, below: Path | None = None) -> None:
             )
 
 
-def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) -> None:
+Content = bytes | Iterable[bytes]
+"""What is written: the bytes, or pieces of them as they are made (a report streamed to
+its file, never held whole); an error raised while the pieces are made leaves the old
+file as it was and no temporary behind."""
+
+
+def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) -> None:
     """Put `data` at `path` in one step, keeping the file's permissions if it exists.
 
     Temporaries are named `<prefix><pid>.<random>.tmp` in the same directory (by default
@@ -58,7 +65,7 @@ def replace_atomically(path: Path, data: bytes, *, prefix: str | None = None) ->
     _fsync_directory(path.parent)
 
 
-def _write_temporary(path: Path, data: bytes, mode: int | None, prefix: str) -> Path:
+def _write_temporary(path: Path, data: Content, mode: int | None, prefix: str) -> Path:
     """Write and fsync the new content beside `path`; return the temporary's name."""
     name = path.with_name(f"{prefix}{os.getpid()}.{os.urandom(4).hex()}.tmp")
     if _write_anonymous_then_name(name, data, mode):
@@ -74,8 +81,9 @@ def _write_temporary(path: Path, data: bytes, mode: int | None, prefix: str) -> 
     return name
 
 
-def _write_anonymous_then_name(name: Path, data: bytes, mode: int | None) -> bool:
-    """Try the O_TMPFILE way; False when this system or filesystem cannot do it."""
+def _write_anonymous_then_name(name: Path, data: Content, mode: int | None) -> bool:
+    """Try the O_TMPFILE way; False when this system or filesystem cannot do it (told
+    before any piece of streamed content is taken, which could not be taken twice)."""
     if not hasattr(os, "O_TMPFILE"):
         return False
     try:
@@ -83,9 +91,13 @@ def _write_anonymous_then_name(name: Path, data: bytes, mode: int | None) -> boo
     except OSError:
         return False
     try:
+        if not Path(f"/proc/self/fd/{fd}").exists():
+            return False  # no way to give it a name
         _write_all(fd, data, mode)
         _name_anonymous(fd, name)
     except OSError:
+        if not isinstance(data, bytes):
+            raise
         return False
     finally:
         os.close(fd)
@@ -106,13 +118,14 @@ def _name_anonymous(fd: int, name: Path) -> None:
         os.close(directory)
 
 
-def _write_all(fd: int, data: bytes, mode: int | None) -> None:
+def _write_all(fd: int, data: Content, mode: int | None) -> None:
     if mode is not None:
         os.fchmod(fd, mode)  # a replaced file keeps its permissions, whatever the umask
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    for piece in [data] if isinstance(data, bytes) else data:
+        view = memoryview(piece)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
     os.fsync(fd)
 
 

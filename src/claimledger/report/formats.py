@@ -13,14 +13,18 @@ import dataclasses
 import functools
 import re
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import Grade
-from claimledger.report.jsontext import indented_json, without_terminal_controls
+from claimledger.report.jsontext import (
+    indented_json,
+    indented_json_pieces,
+    without_terminal_controls,
+)
 from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
@@ -51,6 +55,10 @@ class ReportFormat(Protocol):
         """The whole report as text ending in a newline."""
         ...
 
+    def chunks(self, report: Report) -> Iterator[str]:
+        """The report in pieces as it is made, for a file written as it comes."""
+        ...
+
 
 @dataclass(frozen=True)
 class TemplateFormat:
@@ -64,12 +72,15 @@ class TemplateFormat:
     base_url: str | None = None
 
     def render(self, report: Report) -> str:
+        return "".join(self.chunks(report))
+
+    def chunks(self, report: Report) -> Iterator[str]:
         reviews = (
             claim_reviews(report, self.base_url)
             if self.templates.reads(self.template, "claimreview")
             else []  # no template of this format asks for it (the Markdown one does not)
         )
-        return self.templates.render(self.template, report=report, claimreview=reviews)
+        return self.templates.chunks(self.template, report=report, claimreview=reviews)
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,10 @@ class JsonFormat:
     def render(self, report: Report) -> str:
         return _dump(report_data(report))
 
+    def chunks(self, report: Report) -> Iterator[str]:
+        yield from indented_json_pieces(report_data(report))
+        yield "\n"
+
 
 @dataclass(frozen=True)
 class ClaimReviewFormat:
@@ -93,6 +108,9 @@ class ClaimReviewFormat:
 
     def render(self, report: Report) -> str:
         return json_for_html(claim_reviews(report, self.base_url))  # made to be embedded
+
+    def chunks(self, report: Report) -> Iterator[str]:
+        yield self.render(report)
 
 
 FORMAT_NAMES = ("md", "html", "json", "claimreview")

@@ -420,27 +420,32 @@ def _bounded(size: int, cap: int | None = None) -> None:
 
 
 def bounded_text(pieces: Iterator[str], per_check: int = 1, cap: int | None = None) -> str:
-    """The rendered pieces joined, stopping once they pass `cap` characters: counted after
-    every `per_check` pieces (a user's template after each, since one piece of it may be
-    as big as a report; a piece of ours is no bigger than a value of the ledger), and
-    joined a few thousand at a time, so that what is kept is the text and not a list of
+    """The rendered pieces joined (see `bounded_chunks`)."""
+    return "".join(bounded_chunks(pieces, per_check, cap))
+
+
+def bounded_chunks(
+    pieces: Iterator[str], per_check: int = 1, cap: int | None = None
+) -> Iterator[str]:
+    """The rendered pieces in chunks, stopping once they pass `cap` characters: counted
+    after every `per_check` pieces (a user's template after each, since one piece of it
+    may be as big as a report; a piece of ours is no bigger than a value of the ledger),
+    and joined a few thousand at a time, so that what is handed on is text and not
     millions of small strings, each of some fifty bytes. A user's template is held to
     MAX_OUTPUT; ours, whose output grows with the ledger and nothing else, to a cap the
     caller scales with the ledger."""
     if per_check == 1:
-        return _each_counted(pieces)
-    kept: list[str] = []
+        yield from _each_counted(pieces)
+        return
     size, most = 0, MAX_OUTPUT if cap is None else cap
     while chunk := list(itertools.islice(pieces, per_check)):
         size += sum(map(len, chunk))
         if size > most:
             _bounded(size, most)
-        kept.append("".join(chunk))
-    return "".join(kept)
+        yield "".join(chunk)
 
 
-def _each_counted(pieces: Iterator[str]) -> str:
-    kept: list[str] = []
+def _each_counted(pieces: Iterator[str]) -> Iterator[str]:
     batch: list[str] = []
     size = 0
     for piece in pieces:
@@ -449,10 +454,9 @@ def _each_counted(pieces: Iterator[str]) -> str:
             _bounded(size)
         batch.append(piece)
         if len(batch) == _BATCH:
-            kept.append("".join(batch))
+            yield "".join(batch)
             batch = []
-    kept.append("".join(batch))
-    return "".join(kept)
+    yield "".join(batch)
 
 
 _BATCH = 4096

@@ -59,7 +59,7 @@ from claimledger.report.markup import (
     upper_first,
     without_controls,
 )
-from claimledger.report.sandbox import BoundedSandbox, bounded_text
+from claimledger.report.sandbox import BoundedSandbox, bounded_chunks
 
 Loader = jinja2.BaseLoader
 
@@ -275,15 +275,18 @@ class Templates:
 
     def render(self, name: str, **context: Any) -> str:
         """One template rendered, as text ending in a newline."""
+        return "".join(self.chunks(name, **context))
+
+    def chunks(self, name: str, **context: Any) -> Iterator[str]:
+        """One template rendered in chunks as it is laid out, ending in a newline, so that
+        a report is written to its file as it comes and never held whole. Whatever is
+        wrong with the template is raised, while iterating, as a TemplateError."""
+        last = ""
         try:
-            with _time_limit(MAX_SECONDS):
-                if self._is_ours(name):
-                    pieces = self._ours.get_template(name).generate(**context)
-                    cap = sandbox.MAX_OUTPUT + OURS_PER_CLAIM * _claims_in(context)
-                    text = bounded_text(pieces, per_check=_OURS_PER_CHECK, cap=cap)
-                else:
-                    self.environment.fresh_allowance()
-                    text = bounded_text(self.environment.get_template(name).generate(**context))
+            with _time_limit(MAX_SECONDS, name):
+                for chunk in self._laid_out(name, context):
+                    last = chunk or last
+                    yield chunk
         except OverAllowance as error:
             where = _template_frame(error.__traceback__) or name
             raise TemplateError(f"template {where} {error} to lay out (fix the template)") from None
@@ -308,7 +311,18 @@ class Templates:
             if frame is None and not isinstance(error, jinja2.TemplateError):
                 raise  # not the template's doing: a bug of ours
             raise TemplateError(f"{frame or name}: {error} (fix the template)") from None
-        return text if text.endswith("\n") else text + "\n"
+        if not last.endswith("\n"):
+            yield "\n"
+
+    def _laid_out(self, name: str, context: dict[str, Any]) -> Iterator[str]:
+        """Our own template unchecked but bounded by the ledger's size; any other in the
+        sandbox, held to its allowance and the output cap."""
+        if self._is_ours(name):
+            pieces = self._ours.get_template(name).generate(**context)
+            cap = sandbox.MAX_OUTPUT + OURS_PER_CLAIM * _claims_in(context)
+            return bounded_chunks(pieces, per_check=_OURS_PER_CHECK, cap=cap)
+        self.environment.fresh_allowance()
+        return bounded_chunks(self.environment.get_template(name).generate(**context))
 
 
 _TOO_DEEP = (
@@ -347,16 +361,21 @@ def _claims_in(context: Mapping[str, Any]) -> int:
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
+def _time_limit(seconds: float, name: str) -> Iterator[None]:
     """Stop a render that runs past `seconds` (an alarm, so only where signals can be had:
-    the main thread of a Unix process; elsewhere the output cap still bounds it)."""
+    the main thread of a Unix process; elsewhere the output cap still bounds it). The
+    alarm may ring while the report's file is being written: what it raises is already
+    the one line a user sees."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
         return
 
     def stop(signum: int, frame: object) -> None:
-        raise jinja2.TemplateRuntimeError(f"the report took longer than {seconds:.0f} s to lay out")
+        raise TemplateError(
+            f"template {name}: the report took longer than {seconds:.0f} s to lay out "
+            "(fix the template)"
+        )
 
     previous = signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, seconds)
