@@ -213,7 +213,7 @@ def test_a_render_killed_while_it_writes_leaves_the_last_report_whole(
     render = subprocess.Popen(
         [*command, "--templates", str(templates)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
     try:
         written = _wait_for_a_file_being_written(render.pid, at_least=1 << 20)
@@ -221,7 +221,7 @@ def test_a_render_killed_while_it_writes_leaves_the_last_report_whole(
         render.send_signal(signal.SIGKILL)
         render.wait()
 
-    assert written, render.stderr.read() if render.stderr else ""  # killed half written
+    assert written  # it was killed while the new report was half written
     assert Path("out/report.md").read_bytes() == before
     left = sorted(p.name for p in Path("out").iterdir() if not p.name.startswith("evidence."))
     assert left == [name for name in listing if not name.startswith("evidence.")]

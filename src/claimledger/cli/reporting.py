@@ -21,9 +21,9 @@ from claimledger.cli.app import (
     Options,
     command,
     damage_said,
+    existing_store,
     now,
     options,
-    read_latest,
     today,
 )
 from claimledger.cli.completion import one_of
@@ -32,8 +32,6 @@ from claimledger.terminal.output import err, out
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.evidence.store import EvidenceStore
-    from claimledger.ledger.model import Ledger
-    from claimledger.report.model import Report
 
 
 STDOUT = "-"
@@ -86,9 +84,9 @@ def render_command(
     Example: claimledger render -o out/report.html --base-url https://example.org/teardown.html
     """
     from claimledger.ledger.located import collector_paused
-    from claimledger.report.changes import report_state
     from claimledger.report.formats import WITH_CLAIMREVIEW, format_for, published_at
     from claimledger.report.templates import Templates, templates_loader
+    from claimledger.services.rendering import remember_render, report_of
     from claimledger.terminal.output import output as printing  # `output` is the option here
 
     opts = options(ctx)
@@ -113,14 +111,15 @@ def render_command(
             previous = None if store is None else store.last_render_state(name, target)
             if previous is None and path is not None:
                 previous = _hidden_state(path)  # kept beside the report by earlier versions
-            report = _report(opts, ledger, previous)
+            with existing_store(opts) as evidence:
+                report = report_of(ledger, evidence, previous, today())
             if path is None:  # whole or not at all: a template's error prints nothing
                 sys.stdout.write(report_format.render(report))
                 sys.stdout.flush()
             else:
                 _write_file(path, report_format.chunks(report))
             if store is not None:
-                store.record_render_state(name, target, report_state(report), now())
+                remember_render(store, name, target, report, now())
     if path is not None:
         out.print(f"wrote {path}", markup=False)
     return ExitCode.OK
@@ -195,31 +194,6 @@ def _target(path: Path, home: Path) -> str:
     (so a checkout moved elsewhere keeps its states), else its absolute path."""
     absolute, root = Path(os.path.normpath(path.absolute())), home.absolute()
     return (absolute.relative_to(root) if absolute.is_relative_to(root) else absolute).as_posix()
-
-
-def _report(opts: Options, ledger: Ledger, previous: dict[str, Any] | None) -> Report:
-    """The report of `ledger` and the latest evidence, compared with the `previous` render."""
-    from claimledger.grading.artifact import outcome_of
-    from claimledger.grading.rules import regrade
-    from claimledger.report.build import build_report
-    from claimledger.services.latest import standing
-
-    latest = read_latest(opts, standing, ledger)
-    checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
-    outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
-    as_read = latest.read_then  # the quotes on the reading day's copies
-    return build_report(
-        ledger,
-        checks,
-        fetches,
-        regrade(ledger, checks, outcomes, as_read),
-        generated_on=today(),
-        last_refresh=last.started_at if last else None,
-        previous=previous,
-        artifact_runs=runs,
-        as_read=as_read,
-        histories=latest.histories,
-    )
 
 
 @contextlib.contextmanager
