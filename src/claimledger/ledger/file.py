@@ -28,8 +28,10 @@ Change = Callable[[str, Ledger], str]
 LOCK_TIMEOUT = 60.0
 COMPARE_RETRIES = 5
 
-MAX_LEDGER_BYTES = 64 * 1024 * 1024
-"""Room for some 300,000 claims; anything larger is a mistake, not a ledger."""
+MAX_LEDGER_BYTES = 128 * 1024 * 1024
+"""Room for some 130,000 claims as people write them (about 1 kB each: folded
+statements, two or three facets, history) and for 600,000 plain ones; anything larger
+is a mistake, not a ledger."""
 
 
 # --------------------------------------------------------------------------- reading
