@@ -5,14 +5,127 @@ evidence store, and shown beside the change it explains."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from claimledger.ledger.model import Ledger
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.provenance import FileGone
-    from claimledger.records import QuoteHistory
+    from claimledger.records import Commit, QuoteHistory
     from claimledger.services.settings import Say
+
+
+@dataclass(frozen=True)
+class Where:
+    """A source's page, as a file of a repository, and how that was learnt."""
+
+    repo: str
+    path: str
+    ref: str
+    said_by: str
+
+
+def blame_claim(
+    ledger: Ledger,
+    claim_id: str,
+    numbers: Sequence[int],
+    where_of: Callable[[Source], Where | None],
+    store: EvidenceStore,
+    now: Callable[[], dt.datetime],
+) -> list[dict[str, Any]]:
+    """What the docs' history says of quotes `numbers` of a claim on each of their pages,
+    as `blame --json` shows it; each history found is kept in `store` as evidence."""
+    claim = ledger.claim(claim_id)
+    currents = _current_wordings(store, ledger, claim_id)
+    rows = []
+    for number in numbers:
+        quote = claim.quotes[number - 1]
+        for source_id in quote.sources:
+            source = ledger.source(source_id)
+            row, found = _blamed(
+                claim_id, number, source, quote.text, where_of(source), currents, now()
+            )
+            rows.append(row)
+            if found is not None:
+                store.record_quote_history(found)
+    return rows
+
+
+def _current_wordings(
+    store: EvidenceStore | None, ledger: Ledger, claim_id: str
+) -> dict[tuple[int, str], str]:
+    """The page's own wording of each quote that drifted, by (quote number, source)."""
+    from claimledger.services import latest
+
+    return {
+        (check.quote_index + 1, check.source_id): check.current
+        for check in latest.checks(store, ledger)
+        if check.claim_id == claim_id and check.current and check.status == "drifted"
+    }
+
+
+def _blamed(
+    claim_id: str,
+    number: int,
+    source: Source,
+    quote: str,
+    where: Where | None,
+    currents: dict[tuple[int, str], str],
+    now: dt.datetime,
+) -> tuple[dict[str, Any], QuoteHistory | None]:
+    """The quote's history as `blame --json` shows it, and as the store keeps it."""
+    source_id, url = source.id, source.url
+    row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
+    if where is None:
+        return {**row, "repo": None, "path": None, "found": None}, None
+    current = currents.get((number, source_id))
+    found = quote_history(
+        claim_id, quote, source_id, repo=where.repo, path=where.path, ref=where.ref,
+        current=current, now=now,
+    )  # fmt: skip
+    shown = {
+        **row,
+        "repo": where.repo,
+        "path": where.path,
+        "named_by": where.said_by,
+        "versions_read": found.versions,
+        "current": current,
+        "found": {
+            "last_held_in": _commit_json(found.held),
+            "dropped_in": _commit_json(found.dropped),
+            "current_wording_since": _commit_json(found.current_since),
+        },
+        "file_gone": _gone_json(file_gone(where.repo, where.path, where.ref), url),
+    }
+    return shown, found
+
+
+def _gone_json(gone: FileGone | None, url: str) -> dict[str, Any] | None:
+    """The file's fate when it is no longer in the repository: the commit, and where a
+    rename most likely took its page (a move to propose: `claimledger move`)."""
+    from claimledger.reading.provenance import page_after_rename
+
+    if gone is None:
+        return None
+    renamed = gone.renamed_to
+    page = page_after_rename(url, gone.commit.path, renamed) if renamed else None
+    return {"in": _commit_json(gone.commit), "renamed_to": renamed, "page_now": page}
+
+
+def _commit_json(commit: Commit | None) -> dict[str, Any] | None:
+    if commit is None:
+        return None
+    return {
+        "sha": commit.sha,
+        "date": commit.date,
+        "author": commit.author,
+        "subject": commit.subject,
+        "pull_request": commit.pull_request,
+        "path": commit.path,
+    }
 
 
 def local_repository(ledger_path: Path, ledger: Ledger, source_id: str, say: Say) -> str:

@@ -1,0 +1,43 @@
+"""What `blame` prints: each quote's history in the docs' repository, in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def blame_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """A block of lines for each quote on each page, as `blame --json` has them."""
+    return [_line(row) for row in rows]
+
+
+def _line(row: dict[str, Any]) -> str:
+    head = f"{row['claim_id']} #{row['quote']} on {row['source_id']}"
+    found = row["found"]
+    if found is None:
+        return f"{head}: no repository known (give it: claimledger source ID --repo --path)"
+    parts = [f"{head} ({row['path']} in {row['repo']}, {row['versions_read']} versions read)"]
+    held, dropped, since = (found[k] for k in found)
+    if held is None:
+        parts.append("  its words are in no version of the file")
+    else:
+        parts.append(f"  last held in {_commit_line(held)}")
+        parts.append(
+            f"  reworded or dropped in {_commit_line(dropped)}"
+            if dropped
+            else "  still held by the newest version"
+        )
+    if since is not None:
+        parts.append(f"  the current wording since {_commit_line(since)}")
+    gone = row["file_gone"]
+    if gone is not None and gone["renamed_to"]:
+        parts.append(f"  its file became {gone['renamed_to']} in {_commit_line(gone['in'])}")
+        if gone["page_now"]:
+            move = f"claimledger move {row['source_id']} {gone['page_now']}"
+            parts.append(f"  its page is likely {gone['page_now']} (`{move}`)")
+    elif gone is not None:
+        parts.append(f"  its file was deleted in {_commit_line(gone['in'])}")
+    return "\n".join(parts)
+
+
+def _commit_line(commit: dict[str, Any]) -> str:
+    return f"{commit['sha'][:7]} on {commit['date']} by {commit['author']}: {commit['subject']}"
