@@ -13,8 +13,10 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from claimledger.errors import TemplateError
 from claimledger.evidence.store import EvidenceStore
 from claimledger.report import jsontext
+from claimledger.report import templates as templates_module
 from claimledger.report.templates import Templates
 from cli_runner import SCRIPT, Cli
 
@@ -273,3 +275,13 @@ def test_json_in_pieces_is_the_json_whole_even_cut_inside_a_character(
 
     assert len(pieces) > 10
     assert "".join(pieces) == jsontext.without_terminal_controls(jsontext.indented_json(data))
+
+
+def test_a_template_past_its_time_is_stopped_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(templates_module, "MAX_SECONDS", 0.2)
+    slow = "{% for i in range(100000) %}{% for j in range(100000) %}{{ j }}{% endfor %}{% endfor %}"
+    templates = Templates(jinja2.DictLoader({"report.md.j2": slow}))
+
+    with pytest.raises(TemplateError, match=r"report.md.j2: the report took longer than 0 s"):
+        for _ in templates.chunks("report.md.j2"):
+            pass
