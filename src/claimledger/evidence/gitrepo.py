@@ -149,11 +149,6 @@ def _size(directory: Path) -> int:
     return total
 
 
-def clone_of(repo: str) -> Path:
-    """The local bare clone of `repo`, made or brought up to date (no bounds)."""
-    return Repositories().clone(repo)
-
-
 def versions(
     clone: Path, path: str, ref: str = "HEAD", bounds: Bounds | None = None
 ) -> list[Version]:

@@ -38,15 +38,20 @@ def blame_claim(
 ) -> list[dict[str, Any]]:
     """What the docs' history says of quotes `numbers` of a claim on each of their pages,
     as `blame --json` shows it; each history found is kept in `store` as evidence."""
+    from claimledger.evidence.gitrepo import Repositories
+
     claim = ledger.claim(claim_id)
     currents = _current_wordings(store, ledger, claim_id)
+    clones = Repositories()  # each repository fetched once for the whole command
     rows = []
     for number in numbers:
         quote = claim.quotes[number - 1]
         for source_id in quote.sources:
             source = ledger.source(source_id)
+            where = where_of(source)
+            clone = clones.clone(where.repo) if where is not None else None
             row, found = _blamed(
-                claim_id, number, source, quote.text, where_of(source), currents, now()
+                claim_id, number, source, quote.text, where, clone, currents, now()
             )
             rows.append(row)
             if found is not None:
@@ -73,17 +78,18 @@ def _blamed(
     source: Source,
     quote: str,
     where: Where | None,
+    clone: Path | None,
     currents: dict[tuple[int, str], str],
     now: dt.datetime,
 ) -> tuple[dict[str, Any], QuoteHistory | None]:
     """The quote's history as `blame --json` shows it, and as the store keeps it."""
     source_id, url = source.id, source.url
     row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
-    if where is None:
+    if where is None or clone is None:
         return {**row, "repo": None, "path": None, "found": None}, None
     current = currents.get((number, source_id))
     found = quote_history(
-        claim_id, quote, source_id, repo=where.repo, path=where.path, ref=where.ref,
+        claim_id, quote, source_id, clone, repo=where.repo, path=where.path, ref=where.ref,
         current=current, now=now,
     )  # fmt: skip
     shown = {
@@ -98,7 +104,7 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
-        "file_gone": _gone_json(file_gone(where.repo, where.path, where.ref), url),
+        "file_gone": _gone_json(file_gone(clone, where.path, where.ref), url),
     }
     return shown, found
 
@@ -140,18 +146,19 @@ def local_repository(ledger_path: Path, ledger: Ledger, source_id: str, say: Say
     return str(history.local_repository(repo, ledger_path.absolute().parent))
 
 
-def file_gone(repo: str, path: str, ref: str) -> FileGone | None:
-    """Whether the page's source file is gone from the repository, and where it went (a
-    rename is where its page most likely went too)."""
-    from claimledger.evidence.gitrepo import clone_of, gone
+def file_gone(clone: Path, path: str, ref: str) -> FileGone | None:
+    """Whether the page's source file is gone from the repository (its local `clone`), and
+    where it went (a rename is where its page most likely went too)."""
+    from claimledger.evidence.gitrepo import gone
 
-    return gone(clone_of(repo), path, ref)
+    return gone(clone, path, ref)
 
 
 def quote_history(
     claim_id: str,
     quote: str,
     source_id: str,
+    clone: Path,
     *,
     repo: str,
     path: str,
@@ -159,13 +166,13 @@ def quote_history(
     current: str | None,
     now: dt.datetime,
 ) -> QuoteHistory:
-    """What the history of `path` in `repo` (at `ref`) says of `quote`, and of the page's
-    `current` wording."""
-    from claimledger.evidence.gitrepo import clone_of, versions
+    """What the history of `path` in `repo` (at `ref`, read from its local `clone`) says of
+    `quote`, and of the page's `current` wording."""
+    from claimledger.evidence.gitrepo import versions
     from claimledger.reading.provenance import blame
     from claimledger.records import QuoteHistory
 
-    found = blame(versions(clone_of(repo), path, ref), quote, current)
+    found = blame(versions(clone, path, ref), quote, current)
     return QuoteHistory(
         claim_id=claim_id,
         quote_text=quote,
