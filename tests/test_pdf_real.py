@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 
 from claimledger.reading.pdf import carried, pdf_text
 from cli_runner import claimledger
@@ -249,3 +250,32 @@ def test_a_damaged_text_operator_leaves_the_text_readable(content: bytes) -> Non
     """Word spacing is redrawn from the operators' operands: one that is not a number, or
     text shown as a number, rewrites nothing and fails nothing."""
     assert "office" in pdf_text(carried(drawn(content))).replace(" ", "")
+
+
+def test_verify_names_the_pdf_page_the_quote_stands_on(pdfs: PageServer) -> None:
+    quote = "After the end of the agreement the customer has thirty days to retrieve its objects"
+    payload = verify(pdfs, TERMS, quote)
+    said = claimledger("verify", "--allow-private", pdfs.url(f"/{TERMS}"), quote).stdout
+
+    assert payload["status"] == "verified"
+    assert payload["pdf_page"] == _page_holding(TERMS, quote.split(" the customer")[0])
+    assert f"on page {payload['pdf_page']} of the PDF" in said
+
+
+def test_verify_names_no_pdf_page_on_a_web_page(page_server: PageServer) -> None:
+    page_server.set_page(
+        "/terms", "<html><body><main><p>Objects are kept.</p></main></body></html>"
+    )
+    payload = verify(page_server, "terms", "Objects are kept.")
+
+    assert (payload["status"], payload["pdf_page"]) == ("verified", None)
+
+
+def _page_holding(name: str, words: str) -> int:
+    """The page (from 1) whose text, as pypdf reads it with every space dropped, holds
+    `words`: told apart from the reader under test."""
+    wanted = "".join(words.split())
+    pages = PdfReader(DATA / name).pages
+    return next(
+        n for n, page in enumerate(pages, 1) if wanted in "".join(page.extract_text().split())
+    )

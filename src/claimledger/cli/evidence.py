@@ -79,6 +79,7 @@ def verify_command(
     Example: claimledger verify https://www.rfc-editor.org/rfc/rfc2119.txt "absolute requirement"
     """
     from claimledger.evidence.pageread import check_page
+    from claimledger.evidence.refresh import pdf_page_of
     from claimledger.evidence.service import read_pages_once
     from claimledger.ledger.config import FetchOptions
     from claimledger.reading.selectors import selector_problem
@@ -106,7 +107,8 @@ def verify_command(
     policy, url_map, _ = fetch_settings(options(ctx), given, None)
     check_page_urls([url], "", policy)
     page = read_pages_once([url], policy, url_map, select)[url]
-    payload = verification_payload(page.fetch, check_page(quote, page))
+    found = check_page(quote, page)
+    payload = verification_payload(page.fetch, found, pdf_page_of(page, found))
     if as_json:
         print_json(payload)
     else:

@@ -417,11 +417,11 @@ def _check(job: QuoteJob, page: Page, found: Match | None, now: dt.datetime) -> 
         snapshot_hash=page.snapshot_hash,
         checked_at=now,
         recipe=page.recipe,
-        pdf_page=_pdf_page(page, found),
+        pdf_page=pdf_page_of(page, found),
     )
 
 
-def _pdf_page(page: Page, found: Match | None) -> int | None:
+def pdf_page_of(page: Page, found: Match | None) -> int | None:
     """The page of a PDF where the quote was found (its text is one line a page)."""
     fetched = page.fetch
     if found is None or found.start is None or page.text is None:

@@ -332,8 +332,11 @@ def evidence_line(evidence: Evidence) -> str:
 # --------------------------------------------------------------------------- verify
 
 
-def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str, Any]:
-    """The one JSON object `verify --json` prints."""
+def verification_payload(
+    fetched: FetchResult, found: Match | None, pdf_page: int | None = None
+) -> dict[str, Any]:
+    """The one JSON object `verify --json` prints (`pdf_page`: on a PDF, the page the quote
+    or its successor stands on, from 1)."""
     return {
         "url": shown(fetched.url),
         "final_url": shown(fetched.final_url),
@@ -352,6 +355,7 @@ def verification_payload(fetched: FetchResult, found: Match | None) -> dict[str,
         "closest_kinds": list(found.closest_kinds) if found else [],
         "near_miss": found.near_miss if found else False,
         "occurrences": found.occurrences if found else 0,
+        "pdf_page": pdf_page,
         "moved_to": shown(fetched.moved_to) if fetched.moved_to else None,
         "canonical": shown(fetched.canonical) if fetched.canonical else None,
         "context": to_json(found.context) if found and found.context else None,
@@ -394,6 +398,8 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
         lines.append(f"a close call: the page also says, almost as alike: {payload['closest']}")
     if payload["occurrences"] > 1:
         lines.append(f"occurs {payload['occurrences']} times on the page")
+    if payload["pdf_page"] is not None:
+        lines.append(f"on page {payload['pdf_page']} of the PDF")
     return lines
 
 
