@@ -47,6 +47,7 @@ EXPECTED_VERIFY_KEYS = {
     "closest",
     "closest_kinds",
     "near_miss",
+    "pdf_page",
     "http_status",
     "source_status",
     "status",
