@@ -55,7 +55,7 @@ from claimledger.urls import UrlMap, fetch_target, has_secrets, names_public_sit
 from claimledger.web.fetch import Client, Manners
 
 if TYPE_CHECKING:  # the reader and the matcher load when a copy is read
-    from claimledger.reading.match import PreparedText
+    from claimledger.reading.match import Match, PreparedText
 
 Clock = Callable[[], dt.datetime]
 
@@ -267,7 +267,7 @@ def _verdicts(
             wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text)
             check = _check(job, wording, lookup, copy, prepared, (page, copy.recipe), now)
             before = earlier.get(job.key)
-            if before is not None and _same(before, check):
+            if before is not None and same_reading(before, check):
                 check = replace(before, quote_index=job.quote_index)
             else:
                 store.record_as_read_check(check, asking.run_id)
@@ -293,6 +293,35 @@ def _check(
             kind = text_kind(copy.content_type or "", copy.final_url)
             prepared[key] = prepare(copy.text, kind=kind)
         found = locate(wording, prepared[key])
+    return as_read_check(
+        job,
+        wording,
+        found,
+        read_on=lookup.read_on,
+        snapshot_url=lookup.snapshot_url or "",
+        timestamp=lookup.timestamp or "",
+        text=copy.text,
+        recipe=copy.recipe,
+        now=now,
+        error=copy.error,
+    )
+
+
+def as_read_check(
+    job: QuoteJob,
+    wording: str,
+    found: Match | None,
+    *,
+    read_on: dt.date,
+    snapshot_url: str,
+    timestamp: str,
+    text: str | None,
+    recipe: str,
+    now: dt.datetime,
+    error: str | None = None,
+) -> AsReadCheck:
+    """A quote's wording as judged on a copy of the reading day's page (`found`: None when
+    the copy could not be read), whichever copy it was: the archive's or the repository's."""
     return AsReadCheck(
         claim_id=job.claim_id,
         quote_index=job.quote_index,
@@ -300,9 +329,9 @@ def _check(
         wording=wording,
         source_id=job.source_id,
         url=job.url,
-        read_on=lookup.read_on,
-        snapshot_url=lookup.snapshot_url or "",
-        timestamp=lookup.timestamp or "",
+        read_on=read_on,
+        snapshot_url=snapshot_url,
+        timestamp=timestamp,
         status=found.status if found else None,
         match_kind=found.match if found else None,
         similarity=found.similarity if found else None,
@@ -311,14 +340,14 @@ def _check(
         changed_words=found.changed_words if found else (),
         change_kinds=found.change_kinds if found else (),
         closest=found.closest if found else None,
-        snapshot_hash=None if copy.text is None else snapshot_digest(copy.text),
-        recipe=copy.recipe,
+        snapshot_hash=None if text is None else snapshot_digest(text),
+        recipe=recipe,
         checked_at=now,
-        error=copy.error,
+        error=error,
     )
 
 
-def _same(before: AsReadCheck, now: AsReadCheck) -> bool:
+def same_reading(before: AsReadCheck, now: AsReadCheck) -> bool:
     """The same words judged on the same copy the same way: the verdict stands."""
     return (before.wording, before.snapshot_hash, before.recipe, before.url, before.read_on) == (
         now.wording,

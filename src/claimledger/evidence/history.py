@@ -265,6 +265,7 @@ def repository_as_read(
     checked), checked on the repository's version of its page's file at `date_read`
     instead; with why the step stopped early (None: it did not)."""
     from claimledger.errors import HistoryStopped
+    from claimledger.evidence.asread import same_reading
 
     day = ledger.date_read.isoformat()
     earlier = {(c.claim_id, c.quote_text, c.source_id): c for c in store.latest_as_read_checks()}
@@ -286,7 +287,7 @@ def repository_as_read(
             continue
         check = _checked_on_version(ledger, job, where.repo, version, now())
         before = earlier.get(job.key)
-        if before is not None and _same_version(before, check):
+        if before is not None and same_reading(before, check):
             check = replace(before, quote_index=job.quote_index)
         else:  # the version's text kept, as an archived copy's is
             store.put_snapshot(version.text, job.url, check.checked_at)
@@ -307,39 +308,22 @@ def _checked_on_version(
     ledger: Ledger, job: QuoteJob, repo: str, version: Version, now: dt.datetime
 ) -> AsReadCheck:
     from claimledger import versions
+    from claimledger.evidence.asread import as_read_check
     from claimledger.reading.match import locate
     from claimledger.reading.provenance import rendered_text
-    from claimledger.records import AsReadCheck, snapshot_digest
 
     text = version.text or ""
     commit = version.commit
     wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text)
     prepared = rendered_text(text, PurePosixPath(commit.path).suffix.lower())
-    match = locate(wording, prepared)
-    return AsReadCheck(
-        claim_id=job.claim_id,
-        quote_index=job.quote_index,
-        quote_text=job.quote_text,
-        wording=wording,
-        source_id=job.source_id,
-        url=job.url,
+    return as_read_check(
+        job,
+        wording,
+        locate(wording, prepared),
         read_on=ledger.date_read,
         snapshot_url=version_address(repo, commit),
         timestamp=commit.date.replace("-", ""),
-        status=match.status,
-        match_kind=match.match,
-        similarity=match.similarity,
-        current=match.current if match.status != "verified" else None,
-        meaning_changed=match.meaning_changed,
-        changed_words=match.changed_words,
-        change_kinds=match.change_kinds,
-        closest=match.closest,
-        snapshot_hash=snapshot_digest(text),
+        text=text,
         recipe=f"{REPOSITORY_RECIPE} {commit.sha[:12]}; match {versions.MATCH}",
-        checked_at=now,
+        now=now,
     )
-
-
-def _same_version(before: AsReadCheck, now: AsReadCheck) -> bool:
-    keys = ("wording", "snapshot_hash", "recipe", "url", "read_on")
-    return all(getattr(before, key) == getattr(now, key) for key in keys)
