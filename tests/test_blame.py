@@ -308,3 +308,92 @@ def test_a_page_follows_its_renamed_file_only_where_the_convention_is_plain(
     from claimledger.reading.provenance import page_after_rename
 
     assert page_after_rename(url, old, new) == now
+
+
+def _long_history(
+    tmp_path: Path, name: str, *, before: int = 0, between: int = 0
+) -> tuple[Path, str, str]:
+    """A docs repository where `before` commits touch other things, the quote is written,
+    `between` more go by, and the sentence is reworded: the sha that wrote it, and the
+    sha that reworded it."""
+    repo = tmp_path / name
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for n in range(before):
+        git(repo, "commit", "-q", "--allow-empty", "-m", f"Setup {n}", date="2024-06-01T10:00")
+    written = commit(repo, PATH, f"# Durability\n\n{OLD}\n", "Add the guide", "2025-01-05T10:00")
+    for n in range(between):
+        git(repo, "commit", "-q", "--allow-empty", "-m", f"Other work {n}", date="2025-06-01T10:00")
+    reworded = commit(repo, PATH, f"# Durability\n\n{NEW}\n", "Rework (#9)", "2026-05-15T10:00")
+    return repo, written, reworded
+
+
+def _clone_in_cache(repo: Path) -> Path:
+    import hashlib
+
+    from claimledger.ledger.userdirs import cache_directory
+
+    home = cache_directory("repositories")
+    assert home is not None
+    return home / hashlib.sha256(repo.as_uri().encode("utf-8")).hexdigest()[:24]
+
+
+def _blame_row(tmp_path: Path, page_server: PageServer, repo: Path) -> dict[str, object]:
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / f"ledger-{repo.name}" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"]
+    return dict(row)
+
+
+def test_a_new_clone_is_shallow_when_the_change_is_recent(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    from claimledger.evidence.gitrepo import SHALLOW_DEPTH
+
+    repo, written, reworded = _long_history(tmp_path, "recent", before=SHALLOW_DEPTH + 40)
+    row = _blame_row(tmp_path, page_server, repo)
+
+    found = row["found"]
+    assert isinstance(found, dict)
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (written, reworded)
+    clone = _clone_in_cache(repo)  # the older history was never needed, nor fetched
+    assert (clone / "shallow").is_file()
+    assert git(clone, "rev-list", "--count", "--all") == str(SHALLOW_DEPTH)
+
+
+def test_a_quote_older_than_the_shallow_history_is_found_by_deepening(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    from claimledger.evidence.gitrepo import SHALLOW_DEPTH
+
+    repo, written, reworded = _long_history(tmp_path, "deep", between=SHALLOW_DEPTH + 40)
+    row = _blame_row(tmp_path, page_server, repo)
+
+    found = row["found"]
+    assert isinstance(found, dict)
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (written, reworded)
+    assert found["dropped_in"]["pull_request"] == 9
+    total = git(repo, "rev-list", "--count", "--all")
+    assert git(_clone_in_cache(repo), "rev-list", "--count", "--all") == total
+
+
+def test_a_file_deleted_before_the_shallow_history_is_found_by_deepening(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    from claimledger.evidence.gitrepo import SHALLOW_DEPTH
+
+    repo, _, _ = _long_history(tmp_path, "deleted")
+    git(repo, "rm", "-q", PATH, date="2026-06-01T10:00")
+    git(repo, "commit", "-q", "-m", "Retire the guide", date="2026-06-01T10:00")
+    retired = git(repo, "rev-parse", "HEAD")
+    for n in range(SHALLOW_DEPTH + 10):
+        git(repo, "commit", "-q", "--allow-empty", "-m", f"Later {n}", date="2026-07-01T10:00")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+
+    row = Cli(ledger).json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    assert row["quotes"][0]["file_gone"]["in"]["sha"] == retired

@@ -3,11 +3,14 @@
 `blame` and `refresh` need each version of the file a page is built from. The clone is
 bare (nothing is checked out, so no file of the repository is ever written where it
 could run), kept under the user's cache directory by the repository's address (one per
-repository), and fetched again once per run. What is cloned is somebody else's: git runs
-with no terminal prompt, no credential helper or askpass, none of the user's or the
-system's configuration, no hooks (`core.hooksPath` is nowhere) and no template, and only
-the one protocol the address needs (https, or a local path the user allowed), so that
-nothing a repository carries (its hooks, its config, its attributes' filters) runs here.
+repository), and fetched again once per run. It is shallow at first (the newest
+`SHALLOW_DEPTH` commits of each branch: most quotes were last changed recently) and
+deepened only when a question reaches past what it holds. What is cloned is somebody
+else's: git runs with no terminal prompt, no credential helper or askpass, none of the
+user's or the system's configuration, no hooks (`core.hooksPath` is nowhere) and no
+template, and only the one protocol the address needs (https, or a local path the user
+allowed), so that nothing a repository carries (its hooks, its config, its attributes'
+filters) runs here.
 A clone is watched as it grows: past its size cap, or past the run's time budget, git is
 stopped and the step says so (`HistoryStopped`).
 """
@@ -19,17 +22,25 @@ import os
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
-from claimledger.reading.provenance import FileGone, Version
+from claimledger.reading.includes import expanded, includes_of
+from claimledger.reading.provenance import Blame, FileGone, Version, blame
 from claimledger.records import Commit
 from claimledger.urls import names_local_repository
 
 MAX_VERSIONS = 400
 """Commits of one file read at most: a history longer than this is read from its newest."""
+
+SHALLOW_DEPTH = 64
+"""Commits of each branch a new clone fetches; the rest come when a question needs them."""
+
+DEEPEN_TO = 512
+"""The depth a shallow clone is deepened to first; past that, the whole history."""
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """A version larger than this is not read (a generated file, not a page's source)."""
@@ -57,7 +68,8 @@ class Bounds:
 
 @dataclass
 class Repositories:
-    """The clones one run reads, each fetched once in the run, within its `bounds`."""
+    """The clones one run reads, each fetched once in the run, within its `bounds`, and
+    deepened as far as the run's questions need."""
 
     bounds: Bounds = field(default_factory=Bounds)
     _ready: dict[str, Path] = field(default_factory=dict)
@@ -69,13 +81,75 @@ class Repositories:
             self._ready[repo] = _clone_of(repo, self.bounds)
         return self._ready[repo]
 
+    def versions(
+        self, repo: str, path: str, ref: str, enough: Callable[[list[Version]], bool]
+    ) -> list[Version]:
+        """The versions of `path` at `ref` (newest first), from as deep a history as it
+        takes for `enough` to hold of them, or the whole of it."""
+        found = versions(self.clone(repo), path, ref, self.bounds)
+        while not enough(found) and len(found) < MAX_VERSIONS and self._deepen(repo):
+            found = versions(self.clone(repo), path, ref, self.bounds)
+        return found
+
+    def blame(self, repo: str, path: str, ref: str, quote: str, current: str | None) -> Blame:
+        """What the history of `path` says of `quote` and of the page's `current` wording."""
+
+        def settled(seen: list[Version]) -> bool:
+            return _settled(blame(seen, quote, current), seen)
+
+        return blame(self.versions(repo, path, ref, settled), quote, current)
+
+    def version_on(self, repo: str, path: str, ref: str, day: str) -> Version | None:
+        """The newest version of `path` committed on or before `day` (None: none was)."""
+        found = self.versions(repo, path, ref, lambda seen: _reaches(seen, day))
+        return next((v for v in found if v.commit.date <= day), None)
+
+    def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
+        """What became of `path` by `ref` (see `gone`), from as deep a history as it takes
+        to find the commit that took it away."""
+        clone = self.clone(repo)
+        if _present(clone, path, ref, self.bounds):
+            return None
+        while (fate := gone(clone, path, ref, self.bounds)) is None and self._deepen(repo):
+            continue
+        return fate
+
+    def _deepen(self, repo: str) -> bool:
+        """Fetch more of a shallow clone's history: to `DEEPEN_TO` commits, then all of it.
+        False when the clone holds the whole history already."""
+        clone = self.clone(repo)
+        if not (clone / "shallow").is_file():
+            return False
+        held = int(_git(clone, "rev-list", "--count", "--all", bounds=self.bounds) or 0)
+        depth = ("--unshallow",) if held >= DEEPEN_TO else (f"--deepen={DEEPEN_TO}",)
+        _watched(
+            clone, clone, self.bounds, _protocol(repo),
+            "fetch", "--quiet", "--no-tags", *depth, "origin", "+refs/heads/*:refs/heads/*",
+        )  # fmt: skip
+        return True
+
+
+def _settled(found: Blame, seen: list[Version]) -> bool:
+    """Whether deeper history could not change what `found` says: the quote was found,
+    and the run of versions holding the current wording began inside what was read."""
+    oldest = seen[-1].commit if seen else None
+    return found.held is not None and found.current_since != oldest
+
+
+def _reaches(seen: list[Version], day: str) -> bool:
+    return any(version.commit.date <= day for version in seen)
+
+
+def _protocol(repo: str) -> str:
+    return "file" if names_local_repository(repo) else "https"
+
 
 def _clone_of(repo: str, bounds: Bounds) -> Path:
     home = cache_directory("repositories")
     if home is None:
         raise InputError("no private cache directory for the docs' clones ($XDG_CACHE_HOME)")
     clone = home / hashlib.sha256(repo.encode("utf-8")).hexdigest()[:24]
-    protocol = "file" if names_local_repository(repo) else "https"
+    protocol = _protocol(repo)
     if (clone / "HEAD").is_file():
         _watched(
             clone, clone, bounds, protocol,
@@ -85,7 +159,8 @@ def _clone_of(repo: str, bounds: Bounds) -> Path:
         try:
             _watched(
                 home, clone, bounds, protocol,
-                "clone", "--quiet", "--bare", "--no-local", "--template=", "--", repo, str(clone),
+                "clone", "--quiet", "--bare", "--no-local", "--template=",
+                f"--depth={SHALLOW_DEPTH}", "--no-single-branch", "--", repo, str(clone),
             )  # fmt: skip
         except BaseException:
             shutil.rmtree(clone, ignore_errors=True)  # no half clone is taken for a whole one
@@ -152,28 +227,57 @@ def _size(directory: Path) -> int:
 def versions(
     clone: Path, path: str, ref: str = "HEAD", bounds: Bounds | None = None
 ) -> list[Version]:
-    """Each version of `path` at `ref` and before, newest first, renames followed."""
+    """Each version of `path` at `ref` and before, newest first, renames followed; where
+    the file pulls in partials (`claimledger.reading.includes`), each version as it reads
+    with them, the commits that changed only a partial included."""
+    commits = _log(clone, ref, ("--follow", "--name-only"), [path], bounds)
+    texts = _texts(clone, [f"{c.sha}:{c.path}" for c in commits], bounds)
+    own = [Version(c, texts.get(f"{c.sha}:{c.path}")) for c in commits]
+    partials = {p for v in own for i in includes_of(v.text or "", v.commit.path) for p in i.paths}
+    return _with_partials(clone, ref, own, sorted(partials), bounds) if partials else own
+
+
+def _log(
+    clone: Path, ref: str, how: tuple[str, ...], paths: list[str], bounds: Bounds | None
+) -> list[Commit]:
+    """The commits at `ref` and before that touched `paths`, newest first, less those a
+    shallow clone stops at (each is seen as adding every file: not its own change)."""
     log = _git(
-        clone,
-        "log",
-        "--follow",
-        f"--max-count={MAX_VERSIONS}",
-        "--date=short",
-        f"--format={_RECORD}%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s",
-        "--name-only",
-        ref,
-        "--",
-        path,
+        clone, "log", *how, f"--max-count={MAX_VERSIONS}", "--date=short",
+        f"--format={_RECORD}%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", *paths,
         bounds=bounds,
-    )
+    )  # fmt: skip
     commits = []
+    cut = _shallow_edge(clone)
     for record in log.split(_RECORD)[1:]:
         head, _, names = record.partition("\n")
         sha, date, author, subject = head.split(_FIELD, 3)
         named = [name for name in names.splitlines() if name.strip()]
-        commits.append(Commit(sha, date, author, subject, named[-1] if named else path))
-    texts = _texts_at(clone, commits, bounds)
-    return [Version(commit, texts.get(commit)) for commit in commits]
+        if sha not in cut:
+            commits.append(Commit(sha, date, author, subject, named[-1] if named else paths[0]))
+    return commits
+
+
+def _with_partials(
+    clone: Path, ref: str, own: list[Version], partials: list[str], bounds: Bounds | None
+) -> list[Version]:
+    """The file's versions with its partials expanded, one for each commit that changed
+    the file or a partial (the file as its own last change left it)."""
+    by_sha = {version.commit.sha: version for version in own}
+    paths = sorted({version.commit.path for version in own})
+    every = _log(clone, ref, (), [*paths, *partials], bounds)
+    texts = _texts(clone, [f"{c.sha}:{p}" for c in every for p in partials], bounds)
+    merged: list[Version] = []
+    standing: Version | None = None
+    for commit in reversed(every):  # oldest first: the file as it stood at each commit
+        standing = by_sha.get(commit.sha, standing)
+        if standing is None:
+            continue  # a partial older than the file
+        path, text = standing.commit.path, standing.text
+        at = {p: texts[f"{commit.sha}:{p}"] for p in partials if f"{commit.sha}:{p}" in texts}
+        shown = None if text is None else expanded(text, includes_of(text, path), at)
+        merged.append(Version(replace(commit, path=path), shown))
+    return merged[::-1]
 
 
 def gone(
@@ -181,14 +285,14 @@ def gone(
 ) -> FileGone | None:
     """What became of `path` by `ref`: None while it is there; else the commit that took
     it away, and the file it became when that commit renamed it."""
-    if _git(clone, "ls-tree", "--name-only", ref, "--", path, bounds=bounds).strip():
+    if _present(clone, path, ref, bounds):
         return None
     log = _git(
         clone, "log", "-1", "--diff-filter=D", "--date=short",
         f"--format=%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", path, bounds=bounds,
     )  # fmt: skip
     if not log.strip():
-        return None  # never in the repository at all: a wrong path, said by blame
+        return None  # never in the history read: a wrong path, said by blame
     sha, date, author, subject = log.strip().split(_FIELD, 3)
     renamed_to = None
     shown = _git(clone, "show", "-M", "--name-status", "--format=", sha, bounds=bounds)
@@ -199,25 +303,38 @@ def gone(
     return FileGone(Commit(sha, date, author, subject, path), renamed_to)
 
 
-def _texts_at(clone: Path, commits: list[Commit], bounds: Bounds | None) -> dict[Commit, str]:
-    """The file's text at each commit, read in two git runs (sizes, then the small ones'
-    content): none where it was deleted, is too large to be a page's source, or binary."""
-    specs = [f"{commit.sha}:{commit.path}" for commit in commits]
+def _shallow_edge(clone: Path) -> frozenset[str]:
+    """The commits a shallow clone's history stops at (none for a whole one)."""
+    try:
+        return frozenset((clone / "shallow").read_text("ascii").split())
+    except FileNotFoundError:
+        return frozenset()
+
+
+def _present(clone: Path, path: str, ref: str, bounds: Bounds | None) -> bool:
+    return bool(_git(clone, "ls-tree", "--name-only", ref, "--", path, bounds=bounds).strip())
+
+
+def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, str]:
+    """The text of each `SHA:PATH`, read in two git runs (sizes, then the small ones'
+    content): none where it is missing, too large to be a page's source, or binary."""
+    if not specs:
+        return {}
     sizes = _git(clone, "cat-file", "--batch-check", stdin="\n".join(specs), bounds=bounds)
     small = [
-        commit
-        for commit, line in zip(commits, sizes.splitlines(), strict=False)
+        spec
+        for spec, line in zip(specs, sizes.splitlines(), strict=False)
         if (parts := line.split())[-2:-1] == ["blob"] and int(parts[-1]) <= MAX_FILE_BYTES
     ]
-    wanted = "\n".join(f"{commit.sha}:{commit.path}" for commit in small)
+    wanted = "\n".join(small)
     data = _git_bytes(clone, "cat-file", "--batch", stdin=wanted, bounds=bounds) if small else b""
-    texts: dict[Commit, str] = {}
-    for commit in small:
+    texts: dict[str, str] = {}
+    for spec in small:
         header, _, data = data.partition(b"\n")
         size = int(header.split()[-1])
         body, data = data[:size], data[size + 1 :]
         if b"\x00" not in body:
-            texts[commit] = body.decode("utf-8", "replace")
+            texts[spec] = body.decode("utf-8", "replace")
     return texts
 
 

@@ -189,33 +189,29 @@ def _reusable(
     return earlier if same else None
 
 
-def _clone(clones: Repositories, where: FileAt) -> Path:
-    """The clone of a local folder (allowed by then) or of a public https address only."""
+def _cloneable(where: FileAt) -> FileAt:
+    """`where`, when its repository is a local folder (allowed by then) or a public https
+    address: nothing else is cloned."""
     from claimledger.urls import names_public_site
 
     if not where.repo.startswith("/") and not (
         where.repo.startswith("https://") and names_public_site(where.repo)
     ):
         raise InputError("not a public https address, so not cloned")
-    return clones.clone(where.repo)
+    return where
 
 
 def _fate(clones: Repositories, where: FileAt) -> FileGone | None:
-    from claimledger.evidence.gitrepo import gone
-
-    return gone(_clone(clones, where), where.path, where.ref, clones.bounds)
+    return clones.gone(_cloneable(where).repo, where.path, where.ref)
 
 
 def _history(
     clones: Repositories, check: CheckRecord, where: FileAt, now: dt.datetime
 ) -> QuoteHistory:
-    from claimledger.evidence.gitrepo import versions
-    from claimledger.reading.provenance import blame
     from claimledger.records import QuoteHistory
 
-    clone = _clone(clones, where)
-    found = blame(versions(clone, where.path, where.ref, clones.bounds), check.quote_text,
-                  check.current)  # fmt: skip
+    repo = _cloneable(where).repo
+    found = clones.blame(repo, where.path, where.ref, check.quote_text, check.current)
     return QuoteHistory(
         claim_id=check.claim_id,
         quote_text=check.quote_text,
@@ -298,10 +294,7 @@ def repository_as_read(
 
 def _version_on(clones: Repositories, where: FileAt, day: str) -> Version | None:
     """The newest version of the file committed on or before `day` (None: none was)."""
-    from claimledger.evidence.gitrepo import versions
-
-    every = versions(_clone(clones, where), where.path, where.ref, clones.bounds)
-    return next((v for v in every if v.commit.date <= day), None)
+    return clones.version_on(_cloneable(where).repo, where.path, where.ref, day)
 
 
 def _checked_on_version(

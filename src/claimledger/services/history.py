@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from claimledger.evidence.gitrepo import Repositories
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.provenance import FileGone
-    from claimledger.records import Commit, QuoteHistory
+    from claimledger.records import Commit, FetchPolicy, QuoteHistory
     from claimledger.services.settings import Say
+    from claimledger.urls import UrlMap
 
 
 @dataclass(frozen=True)
@@ -49,9 +51,8 @@ def blame_claim(
         for source_id in quote.sources:
             source = ledger.source(source_id)
             where = where_of(source)
-            clone = clones.clone(where.repo) if where is not None else None
             row, found = _blamed(
-                claim_id, number, source, quote.text, where, clone, currents, now()
+                claim_id, number, source, quote.text, where, clones, currents, now()
             )
             rows.append(row)
             if found is not None:
@@ -78,20 +79,17 @@ def _blamed(
     source: Source,
     quote: str,
     where: Where | None,
-    clone: Path | None,
+    clones: Repositories,
     currents: dict[tuple[int, str], str],
     now: dt.datetime,
 ) -> tuple[dict[str, Any], QuoteHistory | None]:
     """The quote's history as `blame --json` shows it, and as the store keeps it."""
     source_id, url = source.id, source.url
     row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
-    if where is None or clone is None:
+    if where is None:
         return {**row, "repo": None, "path": None, "found": None}, None
     current = currents.get((number, source_id))
-    found = quote_history(
-        claim_id, quote, source_id, clone, repo=where.repo, path=where.path, ref=where.ref,
-        current=current, now=now,
-    )  # fmt: skip
+    found = quote_history(claim_id, quote, source_id, clones, where, current=current, now=now)
     shown = {
         **row,
         "repo": where.repo,
@@ -104,7 +102,7 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
-        "file_gone": _gone_json(file_gone(clone, where.path, where.ref), url),
+        "file_gone": _gone_json(clones.gone(where.repo, where.path, where.ref), url),
     }
     return shown, found
 
@@ -134,6 +132,48 @@ def _commit_json(commit: Commit | None) -> dict[str, Any] | None:
     }
 
 
+def where_of(
+    ledger_path: Path,
+    ledger: Ledger,
+    source: Source,
+    fetching: Callable[[Source], tuple[FetchPolicy, UrlMap]],
+    say: Say,
+) -> Where | None:
+    """The ledger's `repo` and `path` for the source, else what the page's edit link
+    names (the page read with `fetching(source)`'s policy and map). A repository the
+    ledger (a checkout's file) or the page names is cloned only from a public https
+    address; a local one only once the workspace is trusted."""
+    from claimledger.errors import InputError
+    from claimledger.urls import names_local_repository, names_public_site
+
+    if source.repo and source.path and names_local_repository(source.repo):
+        folder = local_repository(ledger_path, ledger, source.id, say)
+        return Where(folder, source.path, "HEAD", "the ledger")
+    if source.repo and source.path:
+        found: Where | None = Where(source.repo, source.path, "HEAD", "the ledger")
+    else:
+        found = _named_by_edit_link(source.url, *fetching(source))
+    if found is not None and not (
+        found.repo.startswith("https://") and names_public_site(found.repo)
+    ):
+        raise InputError(
+            f"{found.said_by} names {found.repo!r}, not a public https address: give "
+            "the repository with --repo and --path to read it"
+        )
+    return found
+
+
+def _named_by_edit_link(url: str, policy: FetchPolicy, url_map: UrlMap) -> Where | None:
+    from claimledger.evidence.service import read_pages_once
+    from claimledger.reading.editlinks import source_file_of
+
+    body = read_pages_once([url], policy, url_map)[url].fetch.text
+    named = source_file_of(body, url) if body else None
+    return (
+        None if named is None else Where(named.repo, named.path, named.ref, "the page's edit link")
+    )
+
+
 def local_repository(ledger_path: Path, ledger: Ledger, source_id: str, say: Say) -> str:
     """The folder a source's `repo` names on this machine, once the user trusted the
     workspace that names it (a one-line refusal otherwise)."""
@@ -146,39 +186,27 @@ def local_repository(ledger_path: Path, ledger: Ledger, source_id: str, say: Say
     return str(history.local_repository(repo, ledger_path.absolute().parent))
 
 
-def file_gone(clone: Path, path: str, ref: str) -> FileGone | None:
-    """Whether the page's source file is gone from the repository (its local `clone`), and
-    where it went (a rename is where its page most likely went too)."""
-    from claimledger.evidence.gitrepo import gone
-
-    return gone(clone, path, ref)
-
-
 def quote_history(
     claim_id: str,
     quote: str,
     source_id: str,
-    clone: Path,
+    clones: Repositories,
+    where: Where,
     *,
-    repo: str,
-    path: str,
-    ref: str,
     current: str | None,
     now: dt.datetime,
 ) -> QuoteHistory:
-    """What the history of `path` in `repo` (at `ref`, read from its local `clone`) says of
-    `quote`, and of the page's `current` wording."""
-    from claimledger.evidence.gitrepo import versions
-    from claimledger.reading.provenance import blame
+    """What the history of the file `where` names (read from its clone in `clones`) says
+    of `quote`, and of the page's `current` wording."""
     from claimledger.records import QuoteHistory
 
-    found = blame(versions(clone, path, ref), quote, current)
+    found = clones.blame(where.repo, where.path, where.ref, quote, current)
     return QuoteHistory(
         claim_id=claim_id,
         quote_text=quote,
         source_id=source_id,
-        repo=repo,
-        path=path,
+        repo=where.repo,
+        path=where.path,
         current=current,
         held=found.held,
         dropped=found.dropped,

@@ -1,0 +1,106 @@
+"""The partials a documentation file pulls in where its generator's convention is plain,
+so that a sentence kept in a shared snippet is found in the page's source as it renders.
+
+Pure. Followed: an MDX import of a Markdown file used as a component (Docusaurus,
+Mintlify, Starlight), reStructuredText's `.. include::` (Sphinx), AsciiDoc's
+`include::` (Asciidoctor; Antora's `partial$` resources), Hugo's `include` and
+`readfile` shortcodes, and MkDocs' snippets (`--8<--`). A path is resolved against the
+including file's folder, else the repository's root; one that leaves the repository is
+not followed. Partials are expanded one level deep: a snippet's own includes stay as
+written.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+MAX_INCLUDES = 20
+"""Partials followed in one file at most (a generated index can include hundreds)."""
+
+_MDX_IMPORT = re.compile(
+    r"^[ \t]*import[ \t]+(?P<name>[A-Z]\w*)[ \t]+from[ \t]+"
+    r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*$""",
+    re.MULTILINE,
+)
+_DIRECTIVES = (
+    re.compile(r"^[ \t]*\.\.[ \t]+include::[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE),
+    re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*$", re.MULTILINE),
+    re.compile(
+        r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
+        r"""["'](?P<path>[^"']+)["'][^}]*[>%]\}\}"""
+    ),
+    re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]+)["'][ \t]*$""", re.MULTILINE),
+)
+
+
+@dataclass(frozen=True)
+class Include:
+    """One place a file pulls in a partial: the text that stands for it, and the paths
+    (in the repository) it may name, likeliest first."""
+
+    written: str
+    paths: tuple[str, ...]
+    component: str | None = None
+    """An MDX import's component name: the partial stands where `<Name />` is used."""
+
+
+def includes_of(text: str, path: str) -> list[Include]:
+    """The partials the file `text` at `path` (in the repository) pulls in."""
+    found: list[Include] = []
+    for match in _MDX_IMPORT.finditer(text):
+        candidates = _resolved(match["path"], path)
+        if candidates:
+            found.append(Include(match[0], candidates, match["name"]))
+    for directive in _DIRECTIVES:
+        for match in directive.finditer(text):
+            candidates = _resolved(match["path"], path)
+            if candidates:
+                found.append(Include(match[0], candidates))
+    return found[:MAX_INCLUDES]
+
+
+def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) -> str:
+    """`text` with each include replaced by its partial's text (`partials`, by path); an
+    include whose partial cannot be read stays as written."""
+    for include in includes:
+        body = next((partials[p] for p in include.paths if p in partials), None)
+        if body is None:
+            continue
+        if include.component is None:
+            text = text.replace(include.written, body)
+        else:
+            used = re.compile(rf"<{include.component}(?:\s[^<>]*)?/>")
+            text = used.sub(body.replace("\\", "\\\\"), text.replace(include.written, ""))
+    return text
+
+
+_ANTORA_PARTIAL = re.compile(r"(?:(?P<module>[\w-]+):)?partial\$(?P<file>[^:$]+)")
+
+
+def _antora_partial(module: str | None, file: str, including: str) -> tuple[str, ...]:
+    """An Antora partial (`partial$x.adoc`, `ROOT:partial$x.adoc`): in the partials folder
+    of the including page's module, or of the module named."""
+    head, pages, _ = including.partition("/pages/")
+    if not pages:
+        return ()
+    modules = posixpath.dirname(head)
+    folder = posixpath.join(modules, module) if module else head
+    path = posixpath.normpath(posixpath.join(folder, "partials", file))
+    return () if path.startswith("..") else (path,)
+
+
+def _resolved(named: str, including: str) -> tuple[str, ...]:
+    """The repository paths `named` may mean: beside the including file, then from the
+    root; none that climb out of the repository, and no address."""
+    if "://" in named or named.startswith("@"):
+        return ()
+    if antora := _ANTORA_PARTIAL.fullmatch(named):
+        return _antora_partial(antora["module"], antora["file"], including)
+    relative = named.lstrip("/")
+    beside = posixpath.normpath(posixpath.join(posixpath.dirname(including), relative))
+    rooted = posixpath.normpath(relative)
+    order = (rooted, beside) if named.startswith("/") else (beside, rooted)
+    return tuple(dict.fromkeys(p for p in order if not p.startswith("..") and p != "."))
