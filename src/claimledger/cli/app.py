@@ -32,7 +32,7 @@ from claimledger import __version__
 from claimledger.cli.pipes import closed_pipe, closed_pipe_exits
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 from claimledger.ledger.atomicfile import refuse_links
-from claimledger.terminal.output import Output, err, printing
+from claimledger.terminal.output import Output, err, printing, warn
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
     from claimledger.evidence.store import EvidenceStore
@@ -415,49 +415,18 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-@contextlib.contextmanager
-def existing_store(opts: Options) -> Iterator[EvidenceStore | None]:
+def existing_store(opts: Options) -> contextlib.AbstractContextManager[EvidenceStore | None]:
     """The evidence store for reading, or None when no refresh has created it yet."""
-    from claimledger.evidence.store import EvidenceStore
+    from claimledger.services.stores import for_reading
 
-    if not opts.store.exists():
-        yield None
-        return
-    with EvidenceStore.open(opts.store, readonly=True) as store, damage_said(store):
-        yield store
+    return for_reading(opts.store, warn)
 
 
-@contextlib.contextmanager
-def writable_store(opts: Options) -> Iterator[EvidenceStore]:
+def writable_store(opts: Options) -> contextlib.AbstractContextManager[EvidenceStore]:
     """The evidence store for a command that records (created when there is none yet)."""
-    from claimledger.evidence.store import EvidenceStore
+    from claimledger.services.stores import for_recording
 
-    with EvidenceStore.open(opts.store) as store, damage_said(store):
-        yield store
-
-
-SHOWN_DAMAGE = 3
-"""Damaged rows named one by one in the warning; the rest are counted."""
-
-
-@contextlib.contextmanager
-def damage_said(store: EvidenceStore) -> Iterator[None]:
-    """Once the command is done with the store: the rows it skipped as unreadable, in one
-    line that names the store, and the table, row and fault of the first few."""
-    try:
-        yield
-    finally:
-        if store.damage:
-            count = len(store.damage)
-            rows = "row" if count == 1 else "rows"
-            named = "; ".join(store.damage[:SHOWN_DAMAGE])
-            more = f"; and {count - SHOWN_DAMAGE} more" if count > SHOWN_DAMAGE else ""
-            err.print(
-                f"claimledger: warning: {count} damaged {rows} of {store.path} skipped "
-                f"({named}{more}); the rest of the evidence is read as usual",
-                markup=False,
-                soft_wrap=True,
-            )
+    return for_recording(opts.store, warn)
 
 
 def read_latest(

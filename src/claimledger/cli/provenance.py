@@ -6,15 +6,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import Options, command, now, options, writable_store
-from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings
+from claimledger.cli.app import command, now, options, writable_store
+from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings, say
 from claimledger.errors import ExitCode, InputError
-from claimledger.terminal.output import err, out, print_json
+from claimledger.terminal.output import out, print_json
 
 if TYPE_CHECKING:
-    from claimledger.ledger.model import Ledger, Source
-    from claimledger.reading.editlinks import SourceFile
+    from claimledger.ledger.model import Source
+    from claimledger.records import FetchPolicy
     from claimledger.services.history import Where
+    from claimledger.urls import UrlMap
 
 
 @command("blame")
@@ -46,7 +47,8 @@ def blame_command(
 
     Example: claimledger blame sync-sqlite --quote 1
     """
-    from claimledger.services.history import Where, blame_claim
+    from claimledger.ledger.config import FetchOptions
+    from claimledger.services.history import Where, blame_claim, where_of
     from claimledger.terminal.provenance import blame_lines
 
     opts = options(ctx)
@@ -57,11 +59,17 @@ def blame_command(
     numbers = _quote_numbers(len(claim.quotes), quote_number)
     given = Where(repo, path, "HEAD", "--repo and --path") if repo and path else None
 
-    def where_of(source: Source) -> Where | None:
-        return given or _where(opts, ledger, source, maps, allow_private)
+    def fetching(source: Source) -> tuple[FetchPolicy, UrlMap]:
+        said = FetchOptions(
+            pages=(source.url,), maps=tuple(maps or ()), allow_private=allow_private
+        )
+        return fetch_settings(opts, said, ledger)[:2]
+
+    def where(source: Source) -> Where | None:
+        return given or where_of(opts.ledger, ledger, source, fetching, say)
 
     with writable_store(opts) as store:  # evidence: shown by diff and the report from now on
-        rows = blame_claim(ledger, claim_id, numbers, where_of, store, now)
+        rows = blame_claim(ledger, claim_id, numbers, where, store, now)
     if as_json:
         print_json({"claim_id": claim_id, "quotes": rows})
     else:
@@ -78,47 +86,3 @@ def _quote_numbers(count: int, wanted: int | None) -> list[int]:
     if not 1 <= wanted <= count:
         raise InputError(f"--quote {wanted}: the claim has quotes 1 to {count}")
     return [wanted]
-
-
-def _where(
-    opts: Options, ledger: Ledger, source: Source, maps: list[str] | None, allow_private: bool
-) -> Where | None:
-    """The ledger's `repo` and `path` for the source, else the page's edit link. A
-    repository the ledger (a checkout's file) or the page names is cloned only from a
-    public https address."""
-    from claimledger.services.history import Where, local_repository
-    from claimledger.urls import names_local_repository, names_public_site
-
-    if source.repo and source.path and names_local_repository(source.repo):
-        folder = local_repository(opts.ledger, ledger, source.id, err.print)
-        return Where(folder, source.path, "HEAD", "the ledger")
-    if source.repo and source.path:
-        found: Where | None = Where(source.repo, source.path, "HEAD", "the ledger")
-    else:
-        found = _from_edit_link(opts, ledger, source, maps, allow_private)
-    if found is not None and not (
-        found.repo.startswith("https://") and names_public_site(found.repo)
-    ):
-        raise InputError(
-            f"{found.said_by} names {found.repo!r}, not a public https address: give "
-            "the repository with --repo and --path to read it"
-        )
-    return found
-
-
-def _from_edit_link(
-    opts: Options, ledger: Ledger, source: Source, maps: list[str] | None, allow_private: bool
-) -> Where | None:
-    from claimledger.evidence.service import read_pages_once
-    from claimledger.ledger.config import FetchOptions
-    from claimledger.reading.editlinks import source_file_of
-    from claimledger.services.history import Where
-
-    given = FetchOptions(pages=(source.url,), maps=tuple(maps or ()), allow_private=allow_private)
-    policy, url_map, _ = fetch_settings(opts, given, ledger)
-    page = read_pages_once([source.url], policy, url_map)[source.url]
-    body = page.fetch.text
-    named: SourceFile | None = source_file_of(body, source.url) if body else None
-    if named is None:
-        return None
-    return Where(named.repo, named.path, named.ref, "the page's edit link")

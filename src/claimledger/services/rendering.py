@@ -4,13 +4,58 @@ The command line only chooses the format and where the text goes."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from claimledger.errors import EnvironmentProblem, TemplateError
 
 if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger
+    from claimledger.report.formats import ReportFormat
     from claimledger.report.model import Report
+
+
+Say = Callable[[str], None]
+OpenStore = Callable[[], contextlib.AbstractContextManager["EvidenceStore | None"]]
+
+
+def render(
+    ledger: Ledger,
+    report_format: ReportFormat,
+    name: str,
+    path: Path | None,
+    *,
+    home: Path,
+    states: contextlib.AbstractContextManager[EvidenceStore | None],
+    evidence: OpenStore,
+    today: dt.date,
+    now: Callable[[], dt.datetime],
+) -> None:
+    """Write the report of `ledger` to `path` (None: standard output) in `report_format`,
+    compared with the last render of the same format to the same output, whose state
+    `states` (the store opened for writing, or None where it cannot be) keeps for the
+    next. A template's error writes nothing: the old report stays as it was."""
+    target = "-" if path is None else output_name(path, home)
+    with states as store:
+        previous = None if store is None else store.last_render_state(name, target)
+        if previous is None and path is not None:
+            previous = hidden_state(path)  # kept beside the report by earlier versions
+        with evidence() as read:
+            report = report_of(ledger, read, previous, today)
+        if path is None:  # whole or not at all
+            sys.stdout.write(report_format.render(report))
+            sys.stdout.flush()
+        else:
+            write_report(path, report_format.chunks(report))
+        if store is not None:
+            remember_render(store, name, target, report, now())
 
 
 def report_of(
@@ -51,3 +96,60 @@ def remember_render(
     from claimledger.report.changes import report_state
 
     store.record_render_state(name, target, report_state(report), now)
+
+
+def output_name(path: Path, home: Path) -> str:
+    """How the store names an output: relative to the ledger's directory when below it
+    (so a checkout moved elsewhere keeps its states), else its absolute path."""
+    absolute, root = Path(os.path.normpath(path.absolute())), home.absolute()
+    return (absolute.relative_to(root) if absolute.is_relative_to(root) else absolute).as_posix()
+
+
+def hidden_state(report: Path) -> dict[str, Any] | None:
+    """The state an earlier version left beside the report (`.NAME.state.json`), read once
+    so the first render after an upgrade still compares; never read through a link."""
+    path = report.with_name(f".{report.name}.state.json")
+    if path.is_symlink():
+        return None
+    try:
+        state = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def write_report(path: Path, chunks: Iterator[str]) -> None:
+    """Replace `path` atomically as the report is made, so that a reader never sees half a
+    report and the whole is never held in memory (a template's error, or a kill, leaves
+    the old report as it was)."""
+    from claimledger.ledger.atomicfile import replace_atomically
+
+    path = path.resolve()  # a symlinked report is updated where it points, not replaced
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
+    except OSError as error:
+        raise EnvironmentProblem.of(error, path) from None
+
+
+def stale_copies(folder: Path) -> list[str]:
+    """The copies in `folder` whose packaged originals changed since `init --templates`."""
+    from claimledger.report.templatecopies import COPIES_FILE, copied_fingerprints
+    from claimledger.report.templatecopies import stale_copies as stale
+    from claimledger.report.templatefiles import read_template
+    from claimledger.report.templates import Templates, packaged_templates, templates_loader
+
+    try:
+        copied = copied_fingerprints(read_template(folder, [COPIES_FILE]))
+    except (FileNotFoundError, TemplateError):
+        return []  # copied by hand, or the record is gone: nothing to compare
+    packaged = Templates(templates_loader(None))
+    copies, originals = {}, {}
+    ours = set(packaged_templates())  # the record is the checkout's: only our names are read
+    for name in copied.keys() & ours:
+        try:
+            copies[name] = read_template(folder, name.split("/"))
+            originals[name] = packaged.source(name)
+        except (FileNotFoundError, TemplateError, LookupError):
+            continue  # deleted or renamed: the package's own, or not a template of ours
+    return stale(copied, copies, originals)

@@ -129,6 +129,11 @@ def printing(how: Output) -> Iterator[None]:
         _OUTPUT.reset(token)
 
 
+def warn(line: str) -> None:
+    """A warning on stderr, whole on its line however wide the terminal."""
+    err.print(f"claimledger: warning: {line}", markup=False, soft_wrap=True)
+
+
 def print_text(text: str) -> None:
     """Text a command exists to print (a snapshot's), on stdout as it is: printed under
     --quiet too, like --json, with its control characters made visible."""
