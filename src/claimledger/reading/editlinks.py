@@ -31,14 +31,23 @@ class SourceFile:
     path: str
 
 
+_FILE_LINK_PARTS = ("/edit/", "/blob/")
+"""What every address `parse_file_link` reads has in it: a page without either has no
+edit link, and is not parsed again to look (a page can hold a thousand links)."""
+
+
 def source_file_of(page: str, page_url: str) -> SourceFile | None:
     """The source file the page's edit link names, or None when it has none."""
+    if not any(part in page for part in _FILE_LINK_PARTS):
+        return None
     try:
         root = lxml_html.fromstring(page)
     except (ValueError, lxml_html.etree.ParserError):
         return None
     for link in root.iter("a"):
         href = link.get("href") or ""
+        if not any(part in href for part in _FILE_LINK_PARTS):
+            continue
         words = (
             " ".join("".join(str(t) for t in link.itertext()).split()) or link.get("title") or ""
         )
