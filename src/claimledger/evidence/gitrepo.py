@@ -39,8 +39,9 @@ MAX_VERSIONS = 400
 SHALLOW_DEPTH = 64
 """Commits of each branch a new clone fetches; the rest come when a question needs them."""
 
-DEEPEN_TO = 512
-"""The depth a shallow clone is deepened to first; past that, the whole history."""
+DEEPEN_BY = 512
+"""Commits a shallow clone is deepened by first; once it holds this many, the whole
+history is fetched."""
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """A version larger than this is not read (a generated file, not a page's source)."""
@@ -115,13 +116,13 @@ class Repositories:
         return fate
 
     def _deepen(self, repo: str) -> bool:
-        """Fetch more of a shallow clone's history: to `DEEPEN_TO` commits, then all of it.
-        False when the clone holds the whole history already."""
+        """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
+        it. False when the clone holds the whole history already."""
         clone = self.clone(repo)
         if not (clone / "shallow").is_file():
             return False
         held = int(_git(clone, "rev-list", "--count", "--all", bounds=self.bounds) or 0)
-        depth = ("--unshallow",) if held >= DEEPEN_TO else (f"--deepen={DEEPEN_TO}",)
+        depth = ("--unshallow",) if held >= DEEPEN_BY else (f"--deepen={DEEPEN_BY}",)
         _watched(
             clone, clone, self.bounds, _protocol(repo),
             "fetch", "--quiet", "--no-tags", *depth, "origin", "+refs/heads/*:refs/heads/*",
