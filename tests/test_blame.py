@@ -329,13 +329,9 @@ def _long_history(
 
 
 def _clone_in_cache(repo: Path) -> Path:
-    import hashlib
+    from claimledger.evidence.gitrepo import clone_folder
 
-    from claimledger.ledger.userdirs import cache_directory
-
-    home = cache_directory("repositories")
-    assert home is not None
-    return home / hashlib.sha256(repo.as_uri().encode("utf-8")).hexdigest()[:24]
+    return clone_folder(repo.as_uri())
 
 
 def _blame_row(tmp_path: Path, page_server: PageServer, repo: Path) -> dict[str, object]:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
-from claimledger.reading.includes import expanded, includes_of
+from claimledger.reading.includes import Include, expanded, includes_of
 from claimledger.reading.provenance import Blame, FileGone, Version, blame
 from claimledger.records import Commit
 from claimledger.urls import names_local_repository
@@ -145,11 +145,17 @@ def _protocol(repo: str) -> str:
     return "file" if names_local_repository(repo) else "https"
 
 
-def _clone_of(repo: str, bounds: Bounds) -> Path:
+def clone_folder(repo: str) -> Path:
+    """Where the cache keeps the clone of `repo`: one folder per address."""
     home = cache_directory("repositories")
     if home is None:
         raise InputError("no private cache directory for the docs' clones ($XDG_CACHE_HOME)")
-    clone = home / hashlib.sha256(repo.encode("utf-8")).hexdigest()[:24]
+    return home / hashlib.sha256(repo.encode("utf-8")).hexdigest()[:24]
+
+
+def _clone_of(repo: str, bounds: Bounds) -> Path:
+    clone = clone_folder(repo)
+    home = clone.parent
     protocol = _protocol(repo)
     if (clone / "HEAD").is_file():
         _watched(
@@ -234,8 +240,10 @@ def versions(
     commits = _log(clone, ref, ("--follow", "--name-only"), [path], bounds)
     texts = _texts(clone, [f"{c.sha}:{c.path}" for c in commits], bounds)
     own = [Version(c, texts.get(f"{c.sha}:{c.path}")) for c in commits]
-    partials = {p for v in own for i in includes_of(v.text or "", v.commit.path) for p in i.paths}
-    return _with_partials(clone, ref, own, sorted(partials), bounds) if partials else own
+    pulled = {v.commit.sha: includes_of(v.text or "", v.commit.path) for v in own}
+    if not any(pulled.values()):
+        return own
+    return _with_partials(clone, ref, own, pulled, bounds)
 
 
 def _log(
@@ -260,10 +268,16 @@ def _log(
 
 
 def _with_partials(
-    clone: Path, ref: str, own: list[Version], partials: list[str], bounds: Bounds | None
+    clone: Path,
+    ref: str,
+    own: list[Version],
+    pulled: dict[str, list[Include]],
+    bounds: Bounds | None,
 ) -> list[Version]:
-    """The file's versions with its partials expanded, one for each commit that changed
-    the file or a partial (the file as its own last change left it)."""
+    """The file's versions with its partials (`pulled`, by the sha of each version)
+    expanded, one for each commit that changed the file or a partial (the file as its
+    own last change left it)."""
+    partials = sorted({p for found in pulled.values() for include in found for p in include.paths})
     by_sha = {version.commit.sha: version for version in own}
     paths = sorted({version.commit.path for version in own})
     every = _log(clone, ref, (), [*paths, *partials], bounds)
@@ -274,10 +288,10 @@ def _with_partials(
         standing = by_sha.get(commit.sha, standing)
         if standing is None:
             continue  # a partial older than the file
-        path, text = standing.commit.path, standing.text
+        text, includes = standing.text, pulled[standing.commit.sha]
         at = {p: texts[f"{commit.sha}:{p}"] for p in partials if f"{commit.sha}:{p}" in texts}
-        shown = None if text is None else expanded(text, includes_of(text, path), at)
-        merged.append(Version(replace(commit, path=path), shown))
+        shown = None if text is None else expanded(text, includes, at)
+        merged.append(Version(replace(commit, path=standing.commit.path), shown))
     return merged[::-1]
 
 

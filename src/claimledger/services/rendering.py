@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from claimledger.report.model import Report
 
 
-Say = Callable[[str], None]
 OpenStore = Callable[[], contextlib.AbstractContextManager["EvidenceStore | None"]]
 
 
