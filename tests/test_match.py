@@ -910,3 +910,23 @@ def test_a_located_drift_says_when_its_meaning_may_have_changed() -> None:
     assert found.status == "drifted"
     assert found.meaning_uncertain and not found.meaning_changed
     assert "wording changed" in found.change_kinds
+
+
+def test_a_quote_across_the_cut_of_an_over_long_sentence_keeps_its_last_word() -> None:
+    """A sentence over the unit length is cut in pieces for ranking; a reworded quote whose
+    last word is just past a cut is still judged on its own words, and that word shown."""
+    filler = " ".join(f"setting{n:03d} applies" for n in range(60))  # one unpunctuated run
+    page = f"Retention keeps every segment for {filler} until compaction"
+    starts, _ends = prepare(page).units
+    assert len(starts) > 1  # cut for length alone
+    last_word = page[starts[1] :].split()[0]
+    quote = page[page.index("setting016") : starts[1] + len(last_word)]
+    reworded = quote.replace("setting019", "setting999")
+
+    result = locate(reworded, page, context=locate(quote, page).context)
+
+    assert result.status == "drifted"
+    assert [(c.op, c.quote, c.page) for c in result.changed_words] == [
+        ("replace", "setting999", "setting019")
+    ]
+    assert result.current is not None and last_word in result.current

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rapidfuzz import fuzz
@@ -613,12 +613,36 @@ def _closest(
         placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
     if successor is not None:
+        successor = _across_length_cuts(successor, prepared)
         twins = _twins(successor, found, prepared)
         if twins > 1 and not placed:
             return _drifted(successor, prepared, twins=twins, ambiguous=True)
         other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
         return _drifted(successor, prepared, twins=twins, runner_up=other)
     return _missing(nearest, prepared)
+
+
+def _across_length_cuts(chosen: Candidate, prepared: PreparedText) -> Candidate:
+    """An over-long sentence cut into pieces is still one sentence: where the quote's own
+    words go on across a cut at either edge of the passage, the piece beyond is taken in,
+    so that no word the page still has is called deleted."""
+    best, changed = chosen, _words_changed(chosen, prepared)
+    wider = []
+    if prepared.goes_on(chosen.last):
+        wider.append(replace(chosen, last=chosen.last + 1))
+    if chosen.first > 0 and prepared.goes_on(chosen.first - 1):
+        wider.append(replace(chosen, first=chosen.first - 1))
+    for candidate in wider:
+        if _words_changed(candidate, prepared) < changed:
+            first, last = min(best.first, candidate.first), max(best.last, candidate.last)
+            best = replace(best, first=first, last=last)
+    return best
+
+
+def _words_changed(candidate: Candidate, prepared: PreparedText) -> int:
+    """How many words, on both sides, the judged changes of a passage touch."""
+    changes = candidate.judgement(prepared).changes
+    return sum(len(c.quote.split()) + len(c.page.split()) for c in changes)
 
 
 CLOSE_CALL = 0.05

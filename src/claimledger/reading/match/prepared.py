@@ -50,6 +50,7 @@ class PreparedText:
     __slots__ = (
         "_blocks",
         "_cells",
+        "_cut_for_length",
         "_flat",
         "_index",
         "_lemmas",
@@ -70,6 +71,7 @@ class PreparedText:
         self._flat = self.normalized.replace("\n", " ")
         self._lower: str | None = None
         self._units: tuple[list[int], list[int]] | None = None
+        self._cut_for_length: set[int] = set()
         self._blocks: list[int] | None = None
         self._cells: list[int] | None = None
         self._lemmas: list[list[str]] | None = None
@@ -139,8 +141,13 @@ class PreparedText:
         """Starts and ends (normalised offsets) of sentences and block-ending lines, with
         over-long pieces cut."""
         if self._units is None:
-            self._units = split_units(self.normalized, [*self.breaks, *self._cell_edges()])
+            starts, ends, cut = split_units(self.normalized, [*self.breaks, *self._cell_edges()])
+            self._units, self._cut_for_length = (starts, ends), cut
         return self._units
+
+    def goes_on(self, unit: int) -> bool:
+        """Whether the unit was cut from an over-long sentence that the next unit goes on with."""
+        return unit + 1 < self.unit_count and unit in self._cut_for_length
 
     def _cell_edges(self) -> list[int]:
         """Where table cells meet (" | " in extracted text): a cell is a unit of its own, so
@@ -260,16 +267,20 @@ def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def split_units(text: str, breaks: list[int]) -> tuple[list[int], list[int]]:
-    """Cut at sentence ends and at block-ending line breaks; trim; cut over-long pieces."""
+def split_units(text: str, breaks: list[int]) -> tuple[list[int], list[int], set[int]]:
+    """Cut at sentence ends and at block-ending line breaks; trim; cut over-long pieces.
+
+    Returns the units' starts and ends, and which units were cut for length alone.
+    """
     cuts = sorted({m.end() - 1 for m in _UNIT_BREAK.finditer(text)} | set(breaks))
     starts = [0, *(cut + 1 for cut in cuts)]
     ends = [*cuts, len(text)]
     kept_starts: list[int] = []
     kept_ends: list[int] = []
+    cut_for_length: set[int] = set()
     for start, end in zip(starts, ends, strict=True):
-        _add_unit(text, start, end, kept_starts, kept_ends)
-    return kept_starts, kept_ends
+        _add_unit(text, start, end, kept_starts, kept_ends, cut_for_length)
+    return kept_starts, kept_ends, cut_for_length
 
 
 _CELL_EDGE = re.compile(r"(?<= )\|(?= )")
@@ -315,7 +326,9 @@ def _ends_block(text: str, span: tuple[int, int], kind: TextKind) -> bool:
     return not is_comment  # lines of code are each their own
 
 
-def _add_unit(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> None:
+def _add_unit(
+    text: str, start: int, end: int, starts: list[int], ends: list[int], cut_for_length: set[int]
+) -> None:
     """Record ``text[start:end]`` trimmed of spaces, cut into pieces if it is over-long."""
     while start < end and text[start] in " \n":
         start += 1
@@ -325,6 +338,7 @@ def _add_unit(text: str, start: int, end: int, starts: list[int], ends: list[int
         cut = text.rfind(" ", start + 1, start + MAX_UNIT_CHARS)
         if cut == -1:
             cut = start + MAX_UNIT_CHARS
+        cut_for_length.add(len(starts))
         starts.append(start)
         ends.append(cut)
         start = cut + 1 if text[cut] == " " else cut
