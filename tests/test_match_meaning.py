@@ -172,6 +172,63 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
     assert level(quote, passage) == "uncertain"
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "The sidecar opens outbound connections only.",
+            "The sidecar only opens outbound connections.",
+            "qualifier moved",
+            id="only-moved",
+        ),
+        pytest.param(
+            "Sentry creates a root certificate, unless one was provided by the user.",
+            "Unless you provided one, Sentry creates a root certificate.",
+            "qualifier moved",
+            id="condition-reworded-and-moved-to-the-front",
+        ),
+        pytest.param(
+            "The leader is not elected again, and the followers retry the write.",
+            "The leader is elected again, and the followers do not retry the write.",
+            "negation moved to another clause",
+            id="negation-moved",
+        ),
+    ],
+)
+def test_a_moved_condition_or_negation_may_have_changed_the_meaning(
+    quote: str, passage: str, kind: str
+) -> None:
+    """A condition or a negation taken out of one place and put in another may now bind
+    another word, or nothing new: the meaning may have changed, and the reason says how."""
+    found = judged(quote, passage)
+
+    assert level(quote, passage) == "uncertain"
+    assert kind in found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "This removes the dependency and, as a result, makes the service portable.",
+            "This removes the dependency and makes the service portable.",
+            id="connective-dropped",
+        ),
+        pytest.param(
+            "They mount the secret holding the certs and use those to secure the server.",
+            "They mount and use the secret holding the certs to secure the server.",
+            id="verb-moved-forward",
+        ),
+    ],
+)
+def test_no_list_item_is_added_or_dropped_by_a_connective_or_a_move(
+    quote: str, passage: str
+) -> None:
+    """ "As a result" joins a clause to what came before, and a verb moved forward is still
+    there: neither adds nor drops an item of an enumeration."""
+    assert "list changed" not in judged(quote, passage).kinds
+
+
 def test_may_have_changed_names_the_words_on_both_sides() -> None:
     found = judged(
         "Requests are handled by that instance.", "Requests are processed by that instance."

@@ -46,12 +46,11 @@ from claimledger.reading.match import (  # noqa: E402
 )
 from claimledger.reading.match.locator import (  # noqa: E402
     Candidate,
-    QuoteWords,
     candidates,
     decide,
     quote_forms,
-    scope_of,
 )
+from claimledger.reading.match.place import QuoteWords, scope_of  # noqa: E402
 from corpus import Case, corpus_names, is_built, load, page_text  # noqa: E402
 
 STATUSES = ("verified", "drifted", "missing", "ambiguous")

@@ -48,8 +48,11 @@ class Lists:
         content = [w for w in run if w not in STOPWORDS and w not in COORDINATORS]
         if not content or len(content) > 3 or run[0] in _NOT_AN_ITEM:
             return None
-        if all(w in _EXTENDERS for w in content):
-            return None  # "or similar", "and so on": no item of its own
+        if all(w in _EXTENDERS or w in _CONNECTIVES for w in content):
+            return None  # "or similar", "and so on", "as a result": no item of its own
+        other = {lemma(w) for w in (self.p_low if deleted else self.q_low)}
+        if all(lemma(w) in other for w in content):
+            return None  # the item is still there, moved or in another form
         at_edge = start == 0 or end >= len(around)
         if at_edge and not (deleted and COORDINATORS & set(run)):
             return None  # at the edge of the span: where the quote was cut, not the claim
@@ -78,6 +81,11 @@ class Lists:
 
 
 _EXTENDERS = frozenset({"similar", "etc", "others", "alike", "forth", "like"})
+_CONNECTIVES = frozenset(
+    {"result", "consequence", "addition", "therefore", "thus", "hence", "also", "moreover"}
+)
+"""Words of a phrase that joins a clause to what came before ("and, as a result, ..."):
+put in or taken out, they add or drop no item."""
 
 
 _LIST_REPLACED = 6

@@ -90,7 +90,6 @@ STRONG_KINDS = frozenset(
         "limit changed",
         "negation added",
         "negation removed",
-        "negation moved to another clause",
         "modal weakened",
         "modal strengthened",
         "quantifier changed",
@@ -108,8 +107,9 @@ STRONG_KINDS = frozenset(
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
 taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
-or a degree (always, rarely) changed. Every other kind (a name, a noun, a default,
-content words put in, taken out or replaced that no harmless form explains) says only
+or a degree (always, rarely) changed. Every other kind (a name, a noun, a default, a
+negation or a condition moved to another clause, content words put in, taken out or
+replaced that no harmless form explains) says only
 that the meaning may have changed: a rename, a synonym, a word added to a name, is as
 often harmless as not."""
 
@@ -210,7 +210,8 @@ def _judged(
     p_same = _typos_mended(opcodes, q_low, p_low)
     moved = _moved_words(opcodes, q_low, p_low)
     span_kinds = _span_kinds(q_low, p_same)
-    span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
+    if "negation" not in span_kinds:  # a negation added or removed is no negation moved
+        span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
     lists = Lists(q_low, p_low, q_breaks, p_breaks)
     changes = [
         _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists) for op in opcodes
@@ -404,6 +405,8 @@ def _change(
     tag, i1, i2, j1, j2 = op
     low = (q_low, p_low)
     kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds) or _in_a_term(op, low, span_kinds)
+    if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
+        kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
@@ -432,6 +435,20 @@ def _change(
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+QUALIFIER_MOVED = "qualifier moved"
+"""A condition put in one place and taken out of another ("use X only" -> "only use X",
+", unless Y" -> "Unless Y, ..."): it may now bind another word, so the meaning may have
+changed, but nothing was narrowed or widened for certain."""
+
+_QUALIFIER_KINDS = frozenset({"qualifier added", "qualifier removed"})
+
+
+def _qualifier_moved(run: list[str], q_low: list[str], p_low: list[str]) -> bool:
+    """Whether every qualifier of a changed run stands as often in the quote as in its span."""
+    qualifiers = [w for w in run if w in QUALIFIERS]
+    return bool(qualifiers) and all(q_low.count(w) == p_low.count(w) for w in qualifiers)
 
 
 def _in_a_term(

@@ -31,14 +31,22 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from rapidfuzz import fuzz
 
 from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
-from claimledger.reading.match.prepared import Context, PreparedText, content_lemmas, prepare
+from claimledger.reading.match.place import (
+    QuoteWords,
+    Scope,
+    at_place,
+    ends_sentence,
+    quote_ends,
+    scope_of,
+    spans_from,
+)
+from claimledger.reading.match.prepared import Context, PreparedText, prepare
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
 
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not NBSP: that one is normalised, not exact
@@ -46,8 +54,6 @@ _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
 _LIKE_SEEDS = 8  # and sentences whose words are most nearly the quote's, as many again
 _ANCHOR_CHARS = 80  # of the recorded text on each side, to tell occurrences apart
-_ANCHOR_WIDTHS = (80, 48, 24)  # runs of the recorded text tried, to find the quote's place
-_ANCHOR_MIN_SCORE = 80.0  # how alike (0..100) a reworded neighbour may be and still anchor
 _CONTEXT_MIN_SCORE = 60.0  # context similarity needed to pick one of several occurrences
 _CONTEXT_MIN_MARGIN = 10.0  # ... and its lead over the runner-up
 
@@ -187,57 +193,6 @@ def _pick_by_context(
 # --------------------------------------------------------------------------- candidates
 
 
-Scope = Literal["row", "block", "cell"] | None
-"""What the quote was, whole: a table row, a block (a paragraph, a list item, a line), a
-table cell; its successor is a whole one too. None: a passage of sentences."""
-
-_BLOCK_EDGE_BEFORE = re.compile(r"(?:\n|^)[ \t]*$")
-_BLOCK_EDGE_AFTER = re.compile(r"^[ \t]*(?:\n|$)")
-_CELL_EDGE_BEFORE = re.compile(r" \| [ \t]*$")
-_CELL_EDGE_AFTER = re.compile(r"^[ \t]* \| ")
-
-
-def scope_of(quote: str, context: Context | None) -> Scope:
-    """Read from the recorded neighbourhood: did the quote fill its block or its cell?"""
-    if " | " in quote:
-        return "row"
-    if context is None:
-        return None
-    before, after = context.before, context.after
-    cell = _CELL_EDGE_BEFORE.search(before) or _CELL_EDGE_AFTER.match(after)
-    starts = _BLOCK_EDGE_BEFORE.search(before) or _CELL_EDGE_BEFORE.search(before)
-    ends = _BLOCK_EDGE_AFTER.match(after) or _CELL_EDGE_AFTER.match(after)
-    if starts and ends:
-        return "cell" if cell else "block"
-    return None
-
-
-@dataclass(frozen=True)
-class QuoteWords:
-    """The quote as the locator weighs it: its text, its content lemmas, how many sentences
-    it holds, and what it filled (see :data:`Scope`)."""
-
-    needle: str
-    lemmas: Counter[str]
-    sentences: int
-    scope: Scope = None
-    fragment: bool = False
-
-    @classmethod
-    def of(cls, needle: str, *, scope: Scope = None, fragment: bool = False) -> QuoteWords:
-        inner = needle.split()[:-1]  # its own last full stop ends no sentence inside it
-        sentences = 1 + sum(1 for t in inner if t.endswith((".", "!", "?", ":")))
-        return cls(needle, Counter(content_lemmas(needle)), min(sentences, 6), scope, fragment)
-
-    def whole(self, prepared: PreparedText, unit: int) -> tuple[int, int] | None:
-        """The whole row, block or cell around a unit, when the quote was a whole one."""
-        if self.scope == "cell":
-            return prepared.cell_units(unit)
-        if self.scope in ("row", "block"):
-            return prepared.block_units(unit)
-        return None
-
-
 @dataclass(frozen=True)
 class Candidate:
     """A run of units ``[first, last]`` of one block, and how alike it is to the quote."""
@@ -312,26 +267,6 @@ def _window(wanted: Counter[str], words: list[str]) -> list[str]:
     return words[best_at : best_at + size]
 
 
-def _spans_from(
-    seed: int, quote: QuoteWords, prepared: PreparedText, *, forward: bool = True, back: bool = True
-) -> list[tuple[int, int]]:
-    """Runs of whole units around a seed, about the quote's length (one that runs across
-    blocks pays for it when ranked)."""
-    whole = quote.whole(prepared, seed)
-    reach = quote.sentences + 1
-    spans = []
-    for before in range(reach + 1 if back else 1):
-        first = seed - before
-        if first < 0:
-            break
-        for after in range(reach + 1 - before if forward else 1):
-            last = seed + after
-            if last >= prepared.unit_count:
-                break
-            spans.append((first, last))
-    return spans if whole is None else [whole, *spans]
-
-
 def _by_words(quote: QuoteWords, prepared: PreparedText) -> list[tuple[int, int]]:
     """Spans around the sentences that hold the most of the quote's rare words, and around
     those whose words are most nearly the quote's own: on a long page of a small
@@ -354,127 +289,7 @@ def _by_words(quote: QuoteWords, prepared: PreparedText) -> list[tuple[int, int]
 
     by_likeness = sorted(scores, key=lambda unit: (-alike(unit), unit))[:_LIKE_SEEDS]
     seeds = list(dict.fromkeys([*by_rare, *by_likeness]))
-    return [span for seed in seeds for span in _spans_from(seed, quote, prepared)]
-
-
-def _anchor(prepared: PreparedText, side: str, *, before: bool) -> list[int]:
-    """Where a recorded neighbour ends (before) or starts (after) on the page now.
-
-    The neighbour's nearest words are looked for first, a long run then shorter ones (the
-    far end of the recorded text is the likeliest to have been edited too), verbatim,
-    then by likeness.
-    """
-    text = normalize(side, kind=prepared.kind, markup=False)
-    flat = prepared.flat
-    for width in _ANCHOR_WIDTHS:
-        probe = text[-width:] if before else text[:width]
-        probe = probe.strip()
-        if len(probe.split()) < 2:
-            continue
-        exact: list[int] = []
-        at = flat.find(probe)
-        while at != -1 and len(exact) < 8:
-            exact.append(at + len(probe) if before else at)
-            at = flat.find(probe, at + 1)
-        if exact:
-            return exact
-    probe = (text[-_ANCHOR_WIDTHS[0] :] if before else text[: _ANCHOR_WIDTHS[0]]).strip()
-    if len(probe.split()) < 2:
-        return []
-    found = fuzz.partial_ratio_alignment(probe, flat, score_cutoff=_ANCHOR_MIN_SCORE)
-    if found is None:
-        return []
-    return [found.dest_end if before else found.dest_start]
-
-
-def _at_place(
-    quote: QuoteWords, prepared: PreparedText, context: Context | None
-) -> tuple[list[tuple[int, int]], bool]:
-    """Spans where the quote used to be, and whether that place is now empty."""
-    if context is None:
-        return [], False
-    starts = _anchor(prepared, context.before, before=True) if context.before.strip() else [0]
-    length = len(prepared.flat)
-    ends = _anchor(prepared, context.after, before=False) if context.after.strip() else [length]
-    limit = 4 * len(quote.needle) + 400
-    pairs = [(a, b) for a in starts for b in ends if 0 <= b - a <= limit]
-    mid_start = not _ends_sentence(context.before)
-    mid_end = not _starts_sentence(context.after)
-    if pairs:
-        a, b = min(pairs, key=lambda pair: pair[1] - pair[0])
-        region = prepared.flat[a:b]
-        if not any(char.isalnum() for char in region):
-            return [], True
-        first = _unit_after(prepared, a, inside=mid_start)
-        last = _unit_before(prepared, b, inside=mid_end)
-        if first > last:
-            return [], True
-        return _spans_within(first, last, quote, prepared), False
-    if len(starts) == 1 and context.before.strip():
-        first = _unit_after(prepared, starts[0], inside=mid_start)
-        return _spans_from(first, quote, prepared, back=False), False
-    if len(ends) == 1 and context.after.strip():
-        last = _unit_before(prepared, ends[0], inside=mid_end)
-        return _spans_from(last, quote, prepared, forward=False), False
-    return [], False
-
-
-def _ends_sentence(before: str) -> bool:
-    """Did the recorded text before the quote end a sentence (so the quote began one)?"""
-    return bool(re.search(r"(?:[.!?:;][\"')\]]*\s+|\n\s*)$", before)) or not before.strip()
-
-
-def _quote_ends(needle: str, after: str) -> bool:
-    """Did the quote end its sentence (its own full stop, or the end of its block)?"""
-    return bool(re.search(r"[.!?:;][\"')\]]*$", needle)) or bool(re.match(r"\s*(?:\n|$)", after))
-
-
-def _starts_sentence(after: str) -> bool:
-    """Does the recorded text after the quote begin a new sentence or block?"""
-    return bool(re.match(r"\s*\n|\s+[\"'(\[`]?[A-Z0-9`]", after)) or not after.strip()
-
-
-_SNAP_CHARS = 8
-"""An anchor found by likeness may end a few characters short of (or past) the edge of a
-sentence; within this many it is taken to be that edge."""
-
-
-def _unit_after(prepared: PreparedText, offset: int, *, inside: bool) -> int:
-    """The unit a quote's successor begins in, after a neighbour that ended at `offset`:
-    the one holding it when the quote began mid-sentence, else the next one to begin."""
-    unit = prepared.unit_at(offset)
-    if inside:
-        return unit
-    starts, ends = prepared.units
-    near_end = ends[unit] - offset <= _SNAP_CHARS
-    if (offset > starts[unit] + _SNAP_CHARS or near_end) and unit + 1 < prepared.unit_count:
-        return unit + 1
-    return unit
-
-
-def _unit_before(prepared: PreparedText, offset: int, *, inside: bool) -> int:
-    """The unit a quote's successor ends in, before a neighbour that began at `offset`."""
-    unit = prepared.unit_at(max(offset - 1, 0))
-    if inside:
-        return unit
-    starts, ends = prepared.units
-    if offset - starts[unit] <= _SNAP_CHARS < ends[unit] - offset and unit > 0:
-        return unit - 1
-    return unit
-
-
-def _spans_within(
-    first: int, last: int, quote: QuoteWords, prepared: PreparedText
-) -> list[tuple[int, int]]:
-    """Every run of whole units between two anchors, each inside one block."""
-    spans = []
-    if quote.scope is not None:
-        wholes = (quote.whole(prepared, unit) for unit in range(first, last + 1))
-        spans += [whole for whole in wholes if whole is not None]
-    for start in range(first, last + 1):
-        for end in range(start, min(last, start + quote.sentences + 1) + 1):
-            spans.append((start, end))
-    return spans
+    return [span for seed in seeds for span in spans_from(seed, quote, prepared)]
 
 
 def _candidates(
@@ -524,10 +339,10 @@ def candidates(
     words are; not one that stood beside the quote already on the page as it was read
     (`previous`)."""
     fragment = context is not None and (
-        not _ends_sentence(context.before) or not _quote_ends(needle, context.after)
+        not ends_sentence(context.before) or not quote_ends(needle, context.after)
     )
     quote = QuoteWords.of(needle, scope=scope, fragment=fragment)
-    place_spans, _emptied = _at_place(quote, prepared, context)
+    place_spans, _emptied = at_place(quote, prepared, context)
     found = _candidates(place_spans, quote, prepared, True)
     seen = set(place_spans)
     words = [span for span in _by_words(quote, prepared) if span not in seen]
