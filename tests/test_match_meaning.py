@@ -68,6 +68,12 @@ def level(quote: str, passage: str) -> str:
             id="must-to-should",
         ),
         pytest.param(
+            "The leader is not elected again, and the followers retry the write.",
+            "The leader is elected again, and the followers do not retry the write.",
+            "negation moved to another clause",
+            id="negation-moved-to-deny-another-thing",
+        ),
+        pytest.param(
             "Clients may cache the token.",
             "Clients must cache the token.",
             "modal strengthened",
@@ -182,28 +188,39 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
             id="only-moved",
         ),
         pytest.param(
+            "Retries are not sent to the followers of the shard",
+            "Retries are sent to the followers of the shard not",
+            "negation moved to other words",
+            id="negation-moved-on-to-other-words",
+        ),
+        pytest.param(
             "Sentry creates a root certificate, unless one was provided by the user.",
             "Unless you provided one, Sentry creates a root certificate.",
             "qualifier moved",
             id="condition-reworded-and-moved-to-the-front",
-        ),
-        pytest.param(
-            "The leader is not elected again, and the followers retry the write.",
-            "The leader is elected again, and the followers do not retry the write.",
-            "negation moved to another clause",
-            id="negation-moved",
         ),
     ],
 )
 def test_a_moved_condition_or_negation_may_have_changed_the_meaning(
     quote: str, passage: str, kind: str
 ) -> None:
-    """A condition or a negation taken out of one place and put in another may now bind
-    another word, or nothing new: the meaning may have changed, and the reason says how."""
+    """A condition or a negation taken out of one place of a clause and put in another may
+    now bind other words, or nothing new: the meaning may have changed, and the reason says
+    how."""
     found = judged(quote, passage)
 
     assert level(quote, passage) == "uncertain"
     assert kind in found.kinds
+
+
+def test_the_same_denial_in_another_clause_is_no_negation_moved() -> None:
+    """ "Run here, and not by a worker" and "not run by a worker, but here" deny the same."""
+    found = judged(
+        "The task is executed in the current process, and not by a worker.",
+        "The task is not executed by a worker, but in the current process instead.",
+    )
+
+    assert "negation moved to another clause" not in found.kinds
 
 
 @pytest.mark.parametrize(

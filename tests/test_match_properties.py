@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from claimledger.reading.match import judge, locate, normalize
-from claimledger.reading.match.lexicon import STOPWORDS, UNITS
+from claimledger.reading.match.lexicon import NEGATIONS, STOPWORDS, UNITS
 
 # Characters the normaliser treats specially, mixed into arbitrary text.
 SPECIAL = [
@@ -114,6 +114,9 @@ def test_inserting_not_into_a_sentence_is_a_meaning_change(
     case: tuple[str, str, list[tuple[int, int]]], data: st.DataObject
 ) -> None:
     page, passage, _ = case
+    # A sentence with a negation of its own would see the inserted one as moved: see
+    # test_match_meaning for a negation moved on to other words.
+    assume(not NEGATIONS.intersection(re.findall(r"\w+", page.lower())))
     negated = _with_not(case, data)
 
     recorded = locate(passage, page).context  # as a refresh records the quote's place

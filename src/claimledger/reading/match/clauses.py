@@ -199,13 +199,25 @@ def negation_moved_across_clauses(
     q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
 ) -> dict[str, str]:
     """A negation that moved to another clause ("A is not B, and C is D" -> "A is B, and C
-    is not D") changes what is denied, though the count of negations stays."""
-    if _negated_words(q_low) == _negated_words(p_low):
+    is not D"), or on to other words of its own ("does not retry X" -> "retries X, not
+    Y"), changes what is denied, though the count of negations stays."""
+    q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
+    q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
+    if _denies_the_same(q_denied, p_denied):
         return {}  # the same things are denied, wherever the clauses now run
-    quote_clauses = _by_clause(q_low, clause_numbers(q_low, q_breaks))
-    page_clauses = _by_clause(p_low, clause_numbers(p_low, p_breaks))
+    if _moved_to_another_clause(_by_clause(q_low, q_clauses), _by_clause(p_low, p_clauses)):
+        return {"negation": "negation moved to another clause"}
+    if _now_asserted(q_denied, p_denied, p_low):
+        return {"negation": "negation moved to other words"}
+    return {}
+
+
+def _moved_to_another_clause(
+    quote_clauses: list[tuple[frozenset[str], int]], page_clauses: list[tuple[frozenset[str], int]]
+) -> bool:
+    """Whether a clause kept its words but not its negation, clause for clause."""
     if len(quote_clauses) != len(page_clauses) or len(quote_clauses) < 2:
-        return {}  # clauses merged or split: a rewording, not a move
+        return False  # clauses merged or split: a rewording, not a move
     for index, (content, negations) in enumerate(quote_clauses):
         twin_index = max(
             range(len(page_clauses)),
@@ -213,18 +225,45 @@ def negation_moved_across_clauses(
         )
         twin, twin_negations = page_clauses[twin_index]
         if len(twin & content) >= 2 and twin_negations % 2 != negations % 2:
-            return {"negation": "negation moved to another clause"}
-    return {}
+            return True
+    return False
 
 
-def _negated_words(words: list[str]) -> Counter[str]:
-    """What each negation denies: the first content word after it ("no events" -> event)."""
-    denied: Counter[str] = Counter()
+def _denies_the_same(quote: list[set[str]], page: list[set[str]]) -> bool:
+    """Whether every negation of each side denies something a negation of the other side
+    denies ("executed ..., and not by a worker" and "not executed by a worker, but ...")."""
+    return all(any(d & other for other in page) for d in quote) and all(
+        any(d & other for other in quote) for d in page
+    )
+
+
+def _now_asserted(quote: list[set[str]], page: list[set[str]], p_low: list[str]) -> bool:
+    """Whether the words a negation of the quote denied all stand on the page, denied by no
+    negation there, while the page keeps a negation of its own ("does not retry" -> "retries
+    ..., not X"): the negation moved on to other words."""
+    on_page = {lemma(w) for w in p_low}
+    denied_now = set().union(*page) if page else set()
+    return bool(page) and any(d and d <= on_page and not d & denied_now for d in quote)
+
+
+def _denied(words: list[str], clauses: list[int]) -> list[set[str]]:
+    """What each negation denies: the lemmas of the first few content words after it, in
+    its own clause."""
+    found = []
     for index, word in enumerate(words):
         if word in NEGATIONS:
-            following = [w for w in words[index + 1 :] if w not in STOPWORDS and w not in NEGATIONS]
-            denied[lemma(following[0]) if following else ""] += 1
-    return denied
+            following = [
+                w
+                for w, clause in zip(words[index + 1 :], clauses[index + 1 :], strict=True)
+                if clause == clauses[index] and w not in STOPWORDS and w not in NEGATIONS
+            ]
+            found.append({lemma(w) for w in following[:_DENIED_WORDS]})
+    return found
+
+
+_DENIED_WORDS = 3
+"""A negation denies the next few content words ("not executed by a worker"): a phrase, not
+one word, so that the same denial written in another order is the same."""
 
 
 def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str], int]]:

@@ -90,6 +90,7 @@ STRONG_KINDS = frozenset(
         "limit changed",
         "negation added",
         "negation removed",
+        "negation moved to another clause",
         "modal weakened",
         "modal strengthened",
         "quantifier changed",
@@ -108,8 +109,8 @@ number, unit, duration or size; a negation; a modal across the must/should/may l
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
 taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
 or a degree (always, rarely) changed. Every other kind (a name, a noun, a default, a
-negation or a condition moved to another clause, content words put in, taken out or
-replaced that no harmless form explains) says only
+condition moved to another clause, a negation moved on to other words of its clause,
+content words put in, taken out or replaced that no harmless form explains) says only
 that the meaning may have changed: a rename, a synonym, a word added to a name, is as
 often harmless as not."""
 
