@@ -441,12 +441,14 @@ def _across_length_cuts(chosen: Candidate, prepared: PreparedText) -> Candidate:
     """An over-long sentence cut into pieces is still one sentence: where the quote's own
     words go on across a cut at either edge of the passage, the piece beyond is taken in,
     so that no word the page still has is called deleted."""
-    best, changed = chosen, _words_changed(chosen, prepared)
     wider = []
     if prepared.goes_on(chosen.last):
         wider.append(replace(chosen, last=chosen.last + 1))
     if chosen.first > 0 and prepared.goes_on(chosen.first - 1):
         wider.append(replace(chosen, first=chosen.first - 1))
+    if not wider:
+        return chosen
+    best, changed = chosen, _words_changed(chosen, prepared)
     for candidate in wider:
         if _words_changed(candidate, prepared) < changed:
             first, last = min(best.first, candidate.first), max(best.last, candidate.last)
