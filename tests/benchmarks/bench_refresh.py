@@ -13,7 +13,9 @@ process (the main one, a selection's fork server and its children, multiprocessi
 resource tracker), and the tree's summed PSS, whose peak is reported (PSS counts a page
 shared by two processes half to each, so the sum is what the tree takes of the machine).
 Each figure is printed beside the floor's as a ratio, with the load average before and
-after; with several sizes, each size's peak PSS and CPU a page beside the smallest's.
+after; with several sizes, each size's peak PSS and CPU a page beside the smallest's, the
+peak split into the ledger's own share (`check` on the same ledger, which has five claims
+a page) and what the refresh takes beyond it.
 Then the status accuracy against the labels (60% verbatim, 20% reworded of which half
 change meaning, 20% removed). The refresh runs at 16 requests in flight on the one host
 (`--in-flight N`: --concurrency N --per-host N --interval 0; the defaults for real sites
@@ -435,6 +437,12 @@ def refresh_command(folder: Path, store: Path) -> list[str]:
     ]
 
 
+def check_command(folder: Path) -> list[str]:
+    """`check` reads the same ledger and nothing else: its peak is the ledger's own share,
+    which grows with the ledger (five claims a page here), not with the pages read."""
+    return [sys.executable, "-m", "claimledger", "--ledger", str(folder / "claims.yaml"), "check"]
+
+
 @dataclass
 class Round:
     """One round at one size: a cold and a warm run of each side, alternated."""
@@ -484,6 +492,7 @@ def measure_size(launcher: Launcher, pages: int, rounds: int, tmp: Path) -> Size
         size = sum(page_size(server, f"/p{p}") for p in range(pages))
         done = [one_round(launcher, folder, urls, n) for n in range(rounds)]
         server.clear_requests()
+    ledger_alone = measured(launcher, check_command(folder), folder, "check").peak_pss_kib
     print(
         f"\npages: {pages:,} ({size / pages / 1024:.0f} KiB of HTML each), {len(labels):,} "
         f"quotes, {LATENCY * 1000:.0f} ms latency, {IN_FLIGHT} in flight, {rounds} rounds "
@@ -498,6 +507,7 @@ def measure_size(launcher: Launcher, pages: int, rounds: int, tmp: Path) -> Size
         for phase in ("cold", "warm")
         for figure in ("wall", "cpu", "pss")
     }
+    figures["ledger alone pss"] = ledger_alone
     return Size(pages, figures, (load_before, os.getloadavg()[0]))
 
 
@@ -547,22 +557,28 @@ def table(size: Size) -> str:
 
 
 def growth(sizes: list[Size]) -> str:
-    """Each size's peak PSS and CPU a page beside the smallest's, measured in this run."""
+    """Each size's peak PSS and CPU a page beside the smallest's, measured in this run; and
+    the peak split into the ledger's own share (`check` on the same ledger) and what the
+    refresh takes beyond it, which is what the pages read can make grow."""
     first = sizes[0]
     rows = [
-        f"| pages | peak PSS, cold | / at {first.pages:,} | CPU a page, cold "
-        f"| / at {first.pages:,} | load average |",
-        "|---|---|---|---|---|---|",
+        f"| pages | peak PSS, cold | / at {first.pages:,} | `check` alone | refresh beyond it "
+        f"| / at {first.pages:,} | CPU a page, cold | / at {first.pages:,} | load average |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    base_beyond = first.figures["ours cold pss"] - first.figures["ledger alone pss"]
     for s in sizes:
         pss, base = s.figures["ours cold pss"], first.figures["ours cold pss"]
+        alone = s.figures["ledger alone pss"]
         cpu, base_cpu = (
             s.figures["ours cold cpu"] / s.pages,
             first.figures["ours cold cpu"] / first.pages,
         )
         rows.append(
-            f"| {s.pages:,} | {pss / 1024:.0f} MiB | **{pss / base:.2f}×** | {cpu * 1000:.1f} ms "
-            f"| {cpu / base_cpu:.2f}× | {s.load[0]:.2f} / {s.load[1]:.2f} |"
+            f"| {s.pages:,} | {pss / 1024:.0f} MiB | **{pss / base:.2f}×** "
+            f"| {alone / 1024:.0f} MiB | {(pss - alone) / 1024:.0f} MiB "
+            f"| **{(pss - alone) / base_beyond:.2f}×** "
+            f"| {cpu * 1000:.1f} ms | {cpu / base_cpu:.2f}× | {s.load[0]:.2f} / {s.load[1]:.2f} |"
         )
     return "\n".join(rows)
 
