@@ -326,6 +326,50 @@ def test_prepared_text_keeps_line_breaks_for_sentences() -> None:
     assert prepared.flat == "First line. Second line."
 
 
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        pytest.param(
+            "The store is exposed through gRPC. etcd ensures strong consistency.",
+            ["The store is exposed through gRPC.", "etcd ensures strong consistency."],
+            id="a-name-written-in-lower-case-starts-a-sentence",
+        ),
+        pytest.param(
+            "Use a broker, e.g. redis or rabbitmq, for results.",
+            ["Use a broker, e.g. redis or rabbitmq, for results."],
+            id="an-abbreviation-goes-on",
+        ),
+        pytest.param(
+            "It reads files, folders etc. and their modes.",
+            ["It reads files, folders etc. and their modes."],
+            id="etc-goes-on",
+        ),
+        pytest.param(
+            "Acme Corp. is the vendor.", ["Acme Corp. is the vendor."], id="a-word-that-goes-on"
+        ),
+    ],
+)
+def test_a_sentence_may_start_in_lower_case(text: str, sentences: list[str]) -> None:
+    """Docs start sentences with names written in lower case (etcd, npm, gRPC): a full stop
+    before one ends the sentence, unless it ends an abbreviation or the word goes on."""
+    prepared = prepare(text)
+    starts, ends = prepared.units
+
+    assert [prepared.flat[a:b] for a, b in zip(starts, ends, strict=True)] == sentences
+
+
+def test_a_reworded_sentence_after_one_that_ends_before_a_lower_case_name_is_its_own() -> None:
+    page = "The store is exposed through gRPC services. etcd ensures the strongest consistency."
+    result = locate(
+        "etcd tries to ensure the strongest consistency.",
+        page,
+        context=Context("The store is exposed through the KV API. ", ""),
+    )
+
+    assert result.status == "drifted"
+    assert result.current == "etcd ensures the strongest consistency."
+
+
 def test_a_wrapped_doc_comment_is_one_passage_and_a_blank_comment_line_ends_it() -> None:
     source = (
         "// Close releases all database resources.\n"

@@ -15,7 +15,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from claimledger.reading.match.lexicon import is_content, lemma, tokens
+from claimledger.reading.match.lexicon import is_content, lemma, tokens, words
 from claimledger.reading.match.normalize import OffsetMap, TextKind, normalize_page, original_span
 
 CONTEXT_CHARS = 160
@@ -30,6 +30,14 @@ _UNIT_BREAK = re.compile(r"[.!?][\"')\]]*[ \n](?=[\"'(\[`]?[A-Z0-9`])")
 """Where a sentence ends (on the cut): a full stop before a capital or a digit. Not before
 a lower-case word: "e.g. the" and "etc. and" go on. Line breaks are cut where they end a
 block (see :func:`block_breaks`)."""
+
+_LOWER_START = re.compile(r"(\w+)\.[\"')\]]*[ \n](?=[a-z]\w* [a-z])")
+"""A full stop before a lower-case word: a sentence ends there only after a whole word
+that abbreviates nothing, and when the next word is a name written in lower case that
+a verb or a noun follows ("... gRPC Services. etcd ensures ...")."""
+
+_ABBREVIATED = words("etc approx incl resp esp fig vol sec ref viz")
+"""Abbreviations of three letters or more ("e.g." and "i.e." end in a one-letter word)."""
 
 
 @dataclass(frozen=True)
@@ -272,7 +280,9 @@ def split_units(text: str, breaks: list[int]) -> tuple[list[int], list[int], set
 
     Returns the units' starts and ends, and which units were cut for length alone.
     """
-    cuts = sorted({m.end() - 1 for m in _UNIT_BREAK.finditer(text)} | set(breaks))
+    stops = {m.end() - 1 for m in _UNIT_BREAK.finditer(text)}
+    stops |= {m.end() - 1 for m in _LOWER_START.finditer(text) if _ends_a_sentence(text, m)}
+    cuts = sorted(stops | set(breaks))
     starts = [0, *(cut + 1 for cut in cuts)]
     ends = [*cuts, len(text)]
     kept_starts: list[int] = []
@@ -324,6 +334,20 @@ def _ends_block(text: str, span: tuple[int, int], kind: TextKind) -> bool:
     if is_comment and not after[is_comment.end() :].strip():
         return True  # an empty comment line: a paragraph ends
     return not is_comment  # lines of code are each their own
+
+
+def _ends_a_sentence(text: str, stop: re.Match[str]) -> bool:
+    """Whether a full stop before a lower-case word ends a sentence (see `_LOWER_START`)."""
+    word = stop.group(1)
+    before = text[stop.start(1) - 1 : stop.start(1)] if stop.start(1) else ""
+    if before in (".", "/", "-", "_") or len(word) < 3:
+        return False  # "e.g.", a path, a flag, an initial or a short abbreviation
+    following = text[stop.end() :].split(" ", 1)[0]
+    return word.lower() not in _ABBREVIATED and following.isalpha() and following not in _GOES_ON
+
+
+_GOES_ON = words("and or but the a an of to in on for with as is are was be")
+"""Words that go on with the sentence after an abbreviation's full stop."""
 
 
 def _add_unit(
