@@ -31,7 +31,7 @@ _UNIT_BREAK = re.compile(r"[.!?][\"')\]]*[ \n](?=[\"'(\[`]?[A-Z0-9`])")
 a lower-case word: "e.g. the" and "etc. and" go on. Line breaks are cut where they end a
 block (see :func:`block_breaks`)."""
 
-_LOWER_START = re.compile(r"(\w+)\.[\"')\]]*[ \n](?=[a-z]\w* [a-z])")
+_LOWER_START = re.compile(r"\b(\w+)\.[\"')\]]*[ \n](?=[a-z]\w* [a-z])")
 """A full stop before a lower-case word: a sentence ends there only after a whole word
 that abbreviates nothing, and when the next word is a name written in lower case that
 a verb or a noun follows ("... gRPC Services. etcd ensures ...")."""
