@@ -27,9 +27,9 @@ MAX_UNIT_CHARS = 500
 """Longer "sentences" (minified code, unpunctuated text) are cut at a space."""
 
 _UNIT_BREAK = re.compile(r"[.!?][\"')\]]*[ \n](?=[\"'(\[`]?[A-Z0-9`])")
-"""Where a sentence ends (on the cut): a full stop before a capital or a digit. Not before
-a lower-case word: "e.g. the" and "etc. and" go on. Line breaks are cut where they end a
-block (see :func:`block_breaks`)."""
+"""Where a sentence ends (on the cut): a full stop before a capital or a digit, and before a
+lower-case word only as `_LOWER_START` allows ("e.g. the" and "etc. and" go on). Line
+breaks are cut where they end a block (see :func:`block_breaks`)."""
 
 _LOWER_START = re.compile(r"\b(\w+)\.[\"')\]]*[ \n](?=[a-z]\w* [a-z])")
 """A full stop before a lower-case word: a sentence ends there only after a whole word
@@ -38,6 +38,9 @@ a verb or a noun follows ("... gRPC Services. etcd ensures ...")."""
 
 _ABBREVIATED = words("etc approx incl resp esp fig vol sec ref viz")
 """Abbreviations of three letters or more ("e.g." and "i.e." end in a one-letter word)."""
+
+_GOES_ON = words("and or but the a an of to in on for with as is are was be")
+"""Words that go on with the sentence after an abbreviation's full stop."""
 
 
 @dataclass(frozen=True)
@@ -344,10 +347,6 @@ def _ends_a_sentence(text: str, stop: re.Match[str]) -> bool:
         return False  # "e.g.", a path, a flag, an initial or a short abbreviation
     following = text[stop.end() :].split(" ", 1)[0]
     return word.lower() not in _ABBREVIATED and following.isalpha() and following not in _GOES_ON
-
-
-_GOES_ON = words("and or but the a an of to in on for with as is are was be")
-"""Words that go on with the sentence after an abbreviation's full stop."""
 
 
 def _add_unit(
