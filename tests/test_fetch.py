@@ -68,6 +68,9 @@ FAST = FetchPolicy(
     retry_after_cap=2.0,
     per_host_interval=0.0,
 )
+PATIENT = replace(FAST, timeout=10.0)
+"""For tests that count attempts: a loaded machine may take over half a second to answer on
+loopback, and a timed-out first attempt is one more attempt than the test is about."""
 PAGE = "<html><body><main><p>Durable Objects are single-threaded.</p></main></body></html>"
 # pytest-httpserver answers 500 for a path without a handler, robots.txt included, which
 # RFC 9309 reads as "nothing may be fetched": its tests do not ask for robots.txt.
@@ -251,7 +254,7 @@ def test_missing_page_is_gone_without_retry(
     page_server: PageServer, code: int, expected: str
 ) -> None:
     page_server.set_page("/doc", "not here", status=code)
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.http_status, result.text) == (expected, code, None)
     assert str(code) in (result.error or "")
     assert page_server.hits("/doc") == 1
@@ -260,7 +263,7 @@ def test_missing_page_is_gone_without_retry(
 @pytest.mark.parametrize("code", [401, 403])
 def test_forbidden_is_refused_without_retry(page_server: PageServer, code: int) -> None:
     page_server.set_page("/doc", "go away", status=code)
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.http_status, result.attempts) == ("refused", code, 1)
     assert page_server.hits("/doc") == 1
 
@@ -275,7 +278,7 @@ def test_429_waits_the_retry_after_seconds_then_succeeds(
             lambda ex: ex.respond(200, PAGE.encode(), {"Content-Type": "text/html"}),
         ),
     )
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.attempts) == ("ok", 2)
     assert [request.path for request in page_server.page_requests] == ["/doc", "/doc"]
     assert sleeps == [1.0]  # the server's Retry-After, not the (much shorter) backoff
@@ -292,7 +295,7 @@ def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
             lambda ex: ex.respond(200, PAGE.encode(), {"Content-Type": "text/html"}),
         ),
     )
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.attempts) == ("ok", 2)
     assert page_server.hits("/doc") == 2
     assert sleeps == [0.0]
@@ -303,7 +306,7 @@ def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
 ) -> None:
     later = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
     page_server.set_handler("/doc", lambda ex: status(ex, 429, {"Retry-After": later}))
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 1)
     assert (result.error or "").startswith("HTTP 429 Too Many Requests; Retry-After asks for ")
     assert (result.error or "").endswith(" s, more than the 2 s cap")
@@ -314,7 +317,7 @@ def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
 def test_429_forever_is_refused_after_the_retries(page_server: PageServer) -> None:
     page_server.set_handler("/doc", lambda ex: status(ex, 429))
     policy = FetchPolicy(
-        allow_private=True, timeout=0.5, retries=2, backoff_base=0.01, per_host_interval=0
+        allow_private=True, timeout=10.0, retries=2, backoff_base=0.01, per_host_interval=0
     )
     result = fetch_one(page_server.url("/doc"), policy)
     assert (result.source_status, result.http_status, result.attempts) == ("refused", 429, 3)
@@ -327,7 +330,7 @@ def test_500_then_200_is_ok_after_a_retry(httpserver: HTTPServer) -> None:
     httpserver.expect_ordered_request("/flaky").respond_with_data(
         "all good", content_type="text/plain"
     )
-    result = fetch_one(httpserver.url_for("/flaky"), NO_ROBOTS)
+    result = fetch_one(httpserver.url_for("/flaky"), replace(NO_ROBOTS, timeout=10.0))
     assert (result.source_status, result.http_status, result.attempts) == ("ok", 200, 2)
     assert result.text == "all good"
     httpserver.check_assertions()
@@ -335,7 +338,7 @@ def test_500_then_200_is_ok_after_a_retry(httpserver: HTTPServer) -> None:
 
 def test_503_forever_is_unreachable_after_the_retries(page_server: PageServer) -> None:
     page_server.set_handler("/doc", lambda ex: status(ex, 503))
-    result = fetch_one(page_server.url("/doc"))
+    result = fetch_one(page_server.url("/doc"), PATIENT)
     assert (result.source_status, result.http_status, result.attempts) == ("unreachable", 503, 2)
     assert page_server.hits("/doc") == FAST.retries + 1
 
