@@ -319,16 +319,19 @@ IN_SAMPLE = "in sample (the corpora the rules were written on)"
 HELD_OUT = "held out (corpora never read while a rule was written)"
 
 
-def history_hurts(names: Sequence[str]) -> tuple[int, int]:
-    """Cases whose status is right on a first verify but wrong once the neighbourhood
-    recorded on the old page is used, of all cases: a recorded neighbourhood must only help."""
+def history_effect(names: Sequence[str]) -> tuple[int, int, int]:
+    """Cases whose status a recorded neighbourhood (from the old page) makes wrong where a
+    first verify is right, those it makes right where a first verify is wrong, and all
+    cases: a recorded neighbourhood must only help."""
     first, recorded = claimledger_matcher(recorded=False), claimledger_matcher()
-    hurt = total = 0
+    hurt = helped = total = 0
     for name in names:
         for case in load(name).cases:
             total += 1
-            hurt += first(case).status == case.label != recorded(case).status
-    return hurt, total
+            alone, placed = first(case).status == case.label, recorded(case).status == case.label
+            hurt += alone and not placed
+            helped += placed and not alone
+    return hurt, helped, total
 
 
 def _per_case_line(case: Case, verdict: Verdict, right: bool) -> str:
@@ -547,8 +550,9 @@ def main(argv: Iterable[str] | None = None) -> int:
             print_score(matcher_name, score)
             if matcher_name == "claimledger":
                 print_confusion(score)
-    hurt, total = history_hurts(names)
+    hurt, helped, total = history_effect(names)
     print(f"recorded neighbourhood wrong where a first verify is right: {hurt} of {total}")
+    print(f"recorded neighbourhood right where a first verify is wrong: {helped} of {total}")
     return 0
 
 
