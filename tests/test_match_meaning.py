@@ -188,8 +188,8 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
             id="only-moved",
         ),
         pytest.param(
-            "Retries are not sent to the followers of the shard",
-            "Retries are sent to the followers of the shard not",
+            "Retries are not sent to the followers of the shard.",
+            "Retries are sent to the followers of the shard, not to the leader.",
             "negation moved to other words",
             id="negation-moved-on-to-other-words",
         ),
@@ -214,7 +214,8 @@ def test_a_moved_condition_or_negation_may_have_changed_the_meaning(
 
 
 def test_the_same_denial_in_another_clause_is_no_negation_moved() -> None:
-    """ "Run here, and not by a worker" and "not run by a worker, but here" deny the same."""
+    """Whatever the clauses, "run here, and not by a worker" and "not run by a worker, but
+    here" deny the same thing."""
     found = judged(
         "The task is executed in the current process, and not by a worker.",
         "The task is not executed by a worker, but in the current process instead.",
@@ -241,8 +242,8 @@ def test_the_same_denial_in_another_clause_is_no_negation_moved() -> None:
 def test_no_list_item_is_added_or_dropped_by_a_connective_or_a_move(
     quote: str, passage: str
 ) -> None:
-    """ "As a result" joins a clause to what came before, and a verb moved forward is still
-    there: neither adds nor drops an item of an enumeration."""
+    """A connective ("as a result") joins a clause to what came before, and a verb moved
+    forward is still there: neither adds nor drops an item of an enumeration."""
     assert "list changed" not in judged(quote, passage).kinds
 
 
