@@ -345,6 +345,13 @@ def _blame_row(tmp_path: Path, page_server: PageServer, repo: Path) -> dict[str,
     return dict(row)
 
 
+def _held_and_dropped(row: dict[str, object]) -> tuple[str, str]:
+    """The commits a blame row names: the last that held the quote, the one that dropped it."""
+    found = row["found"]
+    assert isinstance(found, dict)
+    return found["last_held_in"]["sha"], found["dropped_in"]["sha"]
+
+
 def test_a_new_clone_is_shallow_when_the_change_is_recent(
     tmp_path: Path, page_server: PageServer
 ) -> None:
@@ -353,9 +360,7 @@ def test_a_new_clone_is_shallow_when_the_change_is_recent(
     repo, written, reworded = _long_history(tmp_path, "recent", before=SHALLOW_DEPTH + 40)
     row = _blame_row(tmp_path, page_server, repo)
 
-    found = row["found"]
-    assert isinstance(found, dict)
-    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (written, reworded)
+    assert _held_and_dropped(row) == (written, reworded)
     clone = _clone_in_cache(repo)  # the older history was never needed, nor fetched
     assert (clone / "shallow").is_file()
     assert git(clone, "rev-list", "--count", "--all") == str(SHALLOW_DEPTH)
@@ -369,10 +374,9 @@ def test_a_quote_older_than_the_shallow_history_is_found_by_deepening(
     repo, written, reworded = _long_history(tmp_path, "deep", between=SHALLOW_DEPTH + 40)
     row = _blame_row(tmp_path, page_server, repo)
 
+    assert _held_and_dropped(row) == (written, reworded)
     found = row["found"]
-    assert isinstance(found, dict)
-    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (written, reworded)
-    assert found["dropped_in"]["pull_request"] == 9
+    assert isinstance(found, dict) and found["dropped_in"]["pull_request"] == 9
     total = git(repo, "rev-list", "--count", "--all")
     assert git(_clone_in_cache(repo), "rev-list", "--count", "--all") == total
 

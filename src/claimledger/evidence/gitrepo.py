@@ -106,12 +106,12 @@ class Repositories:
         return next((v for v in found if v.commit.date <= day), None)
 
     def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
-        """What became of `path` by `ref` (see `gone`), from as deep a history as it takes
-        to find the commit that took it away."""
+        """What became of `path` by `ref`: None while it is there; else the commit that
+        took it away (see `_deletion`), from as deep a history as it takes to find it."""
         clone = self.clone(repo)
         if _present(clone, path, ref, self.bounds):
             return None
-        while (fate := gone(clone, path, ref, self.bounds)) is None and self._deepen(repo):
+        while (fate := _deletion(clone, path, ref, self.bounds)) is None and self._deepen(repo):
             continue
         return fate
 
@@ -295,13 +295,9 @@ def _with_partials(
     return merged[::-1]
 
 
-def gone(
-    clone: Path, path: str, ref: str = "HEAD", bounds: Bounds | None = None
-) -> FileGone | None:
-    """What became of `path` by `ref`: None while it is there; else the commit that took
-    it away, and the file it became when that commit renamed it."""
-    if _present(clone, path, ref, bounds):
-        return None
+def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGone | None:
+    """The commit by `ref` that took away `path` (no longer there), and the file it became
+    when that commit renamed it; None when the history read holds no such commit."""
     log = _git(
         clone, "log", "-1", "--diff-filter=D", "--date=short",
         f"--format=%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", path, bounds=bounds,
