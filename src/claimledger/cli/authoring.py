@@ -14,16 +14,11 @@ from claimledger.cli.options import (
     BASES,
     GRADES,
     KINDS,
-    AllowPrivate,
-    Browser,
+    PAGE_OPTIONS,
     ClaimId,
-    Headers,
-    HeadersFor,
-    Maps,
     Premises,
     SourceId,
-    Timeout,
-    UserAgent,
+    fetch_options,
     page_settings,
     parse_basis,
     parse_grade,
@@ -34,6 +29,7 @@ from claimledger.ledger.vocabulary import CLAIM_KINDS, DEFAULT_FACETS, Basis, Gr
 from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
+    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Ledger
 
 
@@ -250,6 +246,7 @@ def move_command(
 
 
 @command("add")
+@fetch_options(*PAGE_OPTIONS)
 def add_command(
     ctx: typer.Context,
     claim_id: Annotated[str, typer.Argument(metavar="ID", help="The new claim's id.")],
@@ -316,13 +313,8 @@ def add_command(
             "on a code host, its organisation).",
         ),
     ] = None,
-    maps: Maps = None,
-    timeout: Timeout = None,
-    user_agent: UserAgent = None,
-    headers: Headers = None,
-    header_for: HeadersFor = None,
-    allow_private: AllowPrivate = False,
-    browser: Browser = False,
+    *,
+    fetching: FetchOptions,
 ) -> ExitCode:
     """Record a new claim; every quote is verified on every URL before anything is written.
 
@@ -335,7 +327,6 @@ def add_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
-    from claimledger.ledger.config import FetchOptions
     from claimledger.services.authoring import (
         check_evidence,
         check_new_claim,
@@ -349,16 +340,7 @@ def add_command(
     ledger = opts.load()
     check_new_claim(ledger, claim_id, section, depends_on or [])
     check_evidence(urls, quotes, basis, depends_on or [])
-    given = FetchOptions(
-        timeout=timeout,
-        user_agent=user_agent,
-        headers=tuple(headers or ()),
-        header_origins=tuple(header_for or ()),
-        pages=tuple(urls),
-        maps=tuple(maps or ()),
-        allow_private=allow_private,
-        browser=browser,
-    )
+    given = dataclasses.replace(fetching, pages=tuple(urls))
     titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger))
     draft = edits.NewClaim(
         id=claim_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,24 +21,14 @@ from claimledger.cli.app import (
 from claimledger.cli.asread import ArchiveWindow, NoAsRead
 from claimledger.cli.completion import complete_sources, one_of
 from claimledger.cli.options import (
-    AllowPrivate,
+    PAGE_OPTIONS,
     AsJson,
-    Browser,
     ClaimId,
     ClaimIds,
-    Concurrency,
-    Deadline,
-    Headers,
-    HeadersFor,
-    IgnoreRobots,
-    Interval,
-    Maps,
     NoHistory,
-    PerHost,
-    Timeout,
-    UserAgent,
-    check_page_urls,
+    fetch_options,
     fetch_settings,
+    page_settings,
 )
 from claimledger.cli.recovery import (
     Archive,
@@ -49,10 +40,11 @@ from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, print_json, print_text
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    pass
+    from claimledger.ledger.config import FetchOptions
 
 
 @command("verify")
+@fetch_options(*PAGE_OPTIONS, "deadline", "ignore_robots")
 def verify_command(
     ctx: typer.Context,
     url: Annotated[str, typer.Argument(help="The page, http(s) only.")],
@@ -62,15 +54,8 @@ def verify_command(
         typer.Option("--select", metavar="SELECTOR", help="CSS selector of the content region."),
     ] = None,
     as_json: AsJson = False,
-    maps: Maps = None,
-    timeout: Timeout = None,
-    deadline: Deadline = None,
-    user_agent: UserAgent = None,
-    headers: Headers = None,
-    header_for: HeadersFor = None,
-    ignore_robots: IgnoreRobots = False,
-    allow_private: AllowPrivate = False,
-    browser: Browser = False,
+    *,
+    fetching: FetchOptions,
 ) -> ExitCode:
     """One-off: is QUOTE on the page at URL? Status, similarity, the page's own wording.
 
@@ -81,7 +66,6 @@ def verify_command(
     from claimledger.evidence.pageread import check_page
     from claimledger.evidence.refresh import pdf_page_of
     from claimledger.evidence.service import read_pages_once
-    from claimledger.ledger.config import FetchOptions
     from claimledger.reading.selectors import selector_problem
     from claimledger.terminal.lines import verification_lines, verification_payload
     from claimledger.urls import is_web_url
@@ -92,20 +76,8 @@ def verify_command(
         raise InputError(f"{url!r} is not an http(s) URL with a host")
     if select is not None and (problem := selector_problem(select)) is not None:
         raise InputError(f"--{problem}")
-    given = FetchOptions(
-        timeout=timeout,
-        deadline=deadline,
-        user_agent=user_agent,
-        headers=tuple(headers or ()),
-        header_origins=tuple(header_for or ()),
-        pages=(url,),
-        maps=tuple(maps or ()),
-        ignore_robots=ignore_robots,
-        allow_private=allow_private,
-        browser=browser,
-    )
-    policy, url_map, _ = fetch_settings(options(ctx), given, None)
-    check_page_urls([url], "", policy)
+    given = dataclasses.replace(fetching, pages=(url,))
+    policy, url_map = page_settings(options(ctx), given, None, option="")
     page = read_pages_once([url], policy, url_map, select)[url]
     found = check_page(quote, page)
     payload = verification_payload(page.fetch, found, pdf_page_of(page, found))
@@ -133,23 +105,12 @@ RefreshFormat = Annotated[
 
 
 @command("refresh")
+@fetch_options(*PAGE_OPTIONS, "deadline", "concurrency", "per_host", "interval", "ignore_robots")
 def refresh_command(
     ctx: typer.Context,
     claim_ids: ClaimIds = None,
     as_json: AsJson = False,
     fmt: RefreshFormat = "text",
-    maps: Maps = None,
-    timeout: Timeout = None,
-    deadline: Deadline = None,
-    concurrency: Concurrency = None,
-    per_host: PerHost = None,
-    interval: Interval = None,
-    user_agent: UserAgent = None,
-    headers: Headers = None,
-    header_for: HeadersFor = None,
-    ignore_robots: IgnoreRobots = False,
-    allow_private: AllowPrivate = False,
-    browser: Browser = False,
     save: Save = False,
     recover: Recover = True,
     recover_candidates: RecoverCandidates = None,
@@ -157,6 +118,8 @@ def refresh_command(
     no_as_read: NoAsRead = False,
     archive_window: ArchiveWindow = None,
     no_history: NoHistory = False,
+    *,
+    fetching: FetchOptions,
 ) -> ExitCode:
     """Fetch every source once, find every quote on it, and record the evidence.
 
@@ -170,7 +133,6 @@ def refresh_command(
     from claimledger.evidence.history import refuse_untrusted_repositories
     from claimledger.evidence.refresh import plan
     from claimledger.evidence.service import RefreshPlan, afterwards, refresh_ledger
-    from claimledger.ledger.config import FetchOptions
     from claimledger.terminal.asread import archived_lines
     from claimledger.terminal.refresh import print_refresh, progress, say
 
@@ -178,21 +140,7 @@ def refresh_command(
     opts = options(ctx)
     ledger = opts.load()
     jobs = plan(ledger, claim_ids or ())
-    given = FetchOptions(
-        timeout=timeout,
-        deadline=deadline,
-        concurrency=concurrency,
-        per_host=per_host,
-        interval=interval,
-        user_agent=user_agent,
-        headers=tuple(headers or ()),
-        header_origins=tuple(header_for or ()),
-        pages=tuple(job.url for job in jobs),
-        maps=tuple(maps or ()),
-        ignore_robots=ignore_robots,
-        allow_private=allow_private,
-        browser=browser,
-    )
+    given = dataclasses.replace(fetching, pages=tuple(job.url for job in jobs))
     policy, url_map, honoured = fetch_settings(opts, given, ledger)
     steps = afterwards(
         honoured.config,

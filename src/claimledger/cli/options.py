@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated
+import functools
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
 from claimledger.cli.app import Options
 from claimledger.cli.completion import complete_claims, complete_sources
-from claimledger.errors import InputError
+from claimledger.errors import ExitCode, InputError
 from claimledger.ledger.vocabulary import CLAIM_KINDS, Basis, Grade
 from claimledger.terminal.output import err
 
@@ -151,6 +153,81 @@ IgnoreRobots = Annotated[
 ]
 
 
+FETCH_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "timeout": (Timeout, None),
+    "deadline": (Deadline, None),
+    "concurrency": (Concurrency, None),
+    "per_host": (PerHost, None),
+    "interval": (Interval, None),
+    "user_agent": (UserAgent, None),
+    "headers": (Headers, None),
+    "header_origins": (HeadersFor, None),
+    "maps": (Maps, None),
+    "ignore_robots": (IgnoreRobots, False),
+    "allow_private": (AllowPrivate, False),
+    "browser": (Browser, False),
+}
+"""Each fetch option by its `FetchOptions` field: its declaration and its default."""
+
+Command = TypeVar("Command", bound=Callable[..., ExitCode])
+
+
+def fetch_options(*names: str) -> Callable[[Command], Command]:
+    """Give a command the fetch options `names` (see `FETCH_OPTIONS`), declared once here
+    and handed to it together as its `fetching` parameter, a `FetchOptions`."""
+
+    def with_options(func: Command) -> Command:
+        unloaded = {"FetchOptions": None}  # the type of `fetching`, dropped below: not loaded
+        own = inspect.signature(func, locals=unloaded, eval_str=True)
+        kept = [p for name, p in own.parameters.items() if name != "fetching"]
+        added = [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind
+            )
+            for name in names
+            for kind, default in [FETCH_OPTIONS[name]]
+        ]
+
+        @functools.wraps(func)
+        def run(*args: Any, **kwargs: Any) -> ExitCode:
+            from claimledger.ledger.config import FetchOptions
+
+            given = {name: kwargs.pop(name) for name in names}
+            given |= {name: tuple(given[name] or ()) for name in LISTS if name in given}
+            return func(*args, fetching=FetchOptions(**given), **kwargs)
+
+        shown = [*kept, *added]
+        run.__signature__ = own.replace(parameters=shown)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in shown}  # as typer reads them
+        return cast("Command", run)
+
+    return with_options
+
+
+PAGE_OPTIONS = (
+    "maps",
+    "timeout",
+    "user_agent",
+    "headers",
+    "header_origins",
+    "allow_private",
+    "browser",
+)
+"""The fetch options of every command that reads pages: verify, refresh, add and quote."""
+
+LISTS = ("headers", "header_origins", "maps")
+"""The repeatable fetch options: lists on the command line, tuples in `FetchOptions`."""
+
+
+def page_settings(
+    opts: Options, given: FetchOptions, ledger: Ledger | None, option: str = "--url "
+) -> tuple[FetchPolicy, UrlMap]:
+    """The policy and URL map for reading the pages `given` names, each checked first."""
+    from claimledger.services import settings
+
+    return settings.page_settings(opts.ledger, given, ledger, say, option)
+
+
 def fetch_settings(
     opts: Options, given: FetchOptions, ledger: Ledger | None
 ) -> tuple[FetchPolicy, UrlMap, Workspace]:
@@ -163,34 +240,6 @@ def fetch_settings(
 def say(line: str) -> None:
     """A note or a warning on stderr, whole on its line."""
     err.print(line, markup=False)
-
-
-def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:
-    """Each URL given on the command line is an http(s) address, and a local one only where
-    the policy allows it (--allow-private, or the settings): said before anything is
-    fetched, with the fix, as bad input."""
-    from claimledger.urls import host_and_port, is_web_url, names_local_address
-
-    allowed = {host_and_port(origin) for origin in policy.private_origins}
-    for url in urls:
-        if not is_web_url(url):
-            raise InputError(f"{option}{url!r} is not an http(s) URL with a host")
-        if policy.allow_private or host_and_port(url) in allowed:
-            continue
-        if names_local_address(url):
-            raise InputError(
-                f"{option}{url} is a private or local address: add --allow-private to read "
-                "a mirror or a local copy"
-            )
-
-
-def page_settings(
-    opts: Options, given: FetchOptions, ledger: Ledger, option: str = "--url "
-) -> tuple[FetchPolicy, UrlMap]:
-    """The policy and URL map for reading the pages `given` names, each checked first."""
-    policy, url_map, _ = fetch_settings(opts, given, ledger)
-    check_page_urls(given.pages, option, policy)
-    return policy, url_map
 
 
 NoHistory = Annotated[

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from claimledger.cli.app import command, now, options, writable_store
-from claimledger.cli.options import AllowPrivate, AsJson, ClaimId, Maps, fetch_settings, say
+from claimledger.cli.options import AsJson, ClaimId, fetch_options, fetch_settings, say
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out, print_json
 
 if TYPE_CHECKING:
+    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Source
     from claimledger.records import FetchPolicy
     from claimledger.services.history import Where
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 
 
 @command("blame")
+@fetch_options("maps", "allow_private")
 def blame_command(
     ctx: typer.Context,
     claim_id: ClaimId,
@@ -34,8 +37,8 @@ def blame_command(
         str | None, typer.Option("--path", metavar="PATH", help="The page's file in --repo.")
     ] = None,
     as_json: AsJson = False,
-    maps: Maps = None,
-    allow_private: AllowPrivate = False,
+    *,
+    fetching: FetchOptions,
 ) -> ExitCode:
     """When and in which commit the docs changed a quote's words, from the git history of
     the page's source file.
@@ -47,7 +50,6 @@ def blame_command(
 
     Example: claimledger blame sync-sqlite --quote 1
     """
-    from claimledger.ledger.config import FetchOptions
     from claimledger.services.history import Where, blame_claim, where_of
     from claimledger.terminal.provenance import blame_lines
 
@@ -59,14 +61,11 @@ def blame_command(
     numbers = _quote_numbers(len(claim.quotes), quote_number)
     given = Where(repo, path, "HEAD", "--repo and --path") if repo and path else None
 
-    def fetching(source: Source) -> tuple[FetchPolicy, UrlMap]:
-        said = FetchOptions(
-            pages=(source.url,), maps=tuple(maps or ()), allow_private=allow_private
-        )
-        return fetch_settings(opts, said, ledger)[:2]
+    def settings_for(source: Source) -> tuple[FetchPolicy, UrlMap]:
+        return fetch_settings(opts, dataclasses.replace(fetching, pages=(source.url,)), ledger)[:2]
 
     def where(source: Source) -> Where | None:
-        return given or where_of(opts.ledger, ledger, source, fetching, say)
+        return given or where_of(opts.ledger, ledger, source, settings_for, say)
 
     with writable_store(opts) as store:  # evidence: shown by diff and the report from now on
         rows = blame_claim(ledger, claim_id, numbers, where, store, now)

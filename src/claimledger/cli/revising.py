@@ -3,6 +3,7 @@ and edit (a claim's words, its section, its falsifier)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import subprocess  # the user's own editor, as the user named it
@@ -14,24 +15,21 @@ import typer
 
 from claimledger.cli.app import command, options, today
 from claimledger.cli.options import (
-    AllowPrivate,
-    Browser,
+    PAGE_OPTIONS,
     ClaimId,
-    Headers,
-    HeadersFor,
-    Maps,
-    Timeout,
-    UserAgent,
+    fetch_options,
     page_settings,
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out
 
 if TYPE_CHECKING:
+    from claimledger.ledger.config import FetchOptions
     from claimledger.ledger.model import Ledger
 
 
 @command("quote")
+@fetch_options(*PAGE_OPTIONS)
 def quote_command(
     ctx: typer.Context,
     claim_id: ClaimId,
@@ -44,13 +42,8 @@ def quote_command(
         str | None,
         typer.Option("--publisher", metavar="NAME", help="Who publishes a new source."),
     ] = None,
-    maps: Maps = None,
-    timeout: Timeout = None,
-    user_agent: UserAgent = None,
-    headers: Headers = None,
-    header_for: HeadersFor = None,
-    allow_private: AllowPrivate = False,
-    browser: Browser = False,
+    *,
+    fetching: FetchOptions,
 ) -> ExitCode:
     """Add a quote to a claim, verified on every --url before anything is written.
 
@@ -61,7 +54,6 @@ def quote_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
-    from claimledger.ledger.config import FetchOptions
     from claimledger.services.authoring import new_sources_said, verified_on_pages
 
     if not quote.strip():
@@ -69,16 +61,7 @@ def quote_command(
     opts = options(ctx)
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched
-    given = FetchOptions(
-        timeout=timeout,
-        user_agent=user_agent,
-        headers=tuple(headers or ()),
-        header_origins=tuple(header_for or ()),
-        pages=tuple(urls),
-        maps=tuple(maps or ()),
-        allow_private=allow_private,
-        browser=browser,
-    )
+    given = dataclasses.replace(fetching, pages=tuple(urls))
     titles = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger))
 
     def change(text: str, fresh: Ledger) -> str:

@@ -5,7 +5,7 @@ set aside, its own templates) is honoured only once the user trusted it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,6 +97,34 @@ def fetch_settings(
         if (missing := browser_missing()) is not None:
             raise InputError(missing)
     return replace(policy, maps=mapped.rules), mapped, honoured
+
+
+def page_settings(
+    ledger_path: Path, given: FetchOptions, ledger: Ledger | None, say: Say, option: str
+) -> tuple[FetchPolicy, UrlMap]:
+    """The policy and URL map for reading the pages `given` names, each checked first."""
+    policy, url_map, _ = fetch_settings(ledger_path, given, ledger, say)
+    check_page_urls(given.pages, option, policy)
+    return policy, url_map
+
+
+def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:
+    """Each URL given on the command line is an http(s) address, and a local one only where
+    the policy allows it (--allow-private, or the settings): said before anything is
+    fetched, with the fix, as bad input."""
+    from claimledger.urls import host_and_port, is_web_url, names_local_address
+
+    allowed = {host_and_port(origin) for origin in policy.private_origins}
+    for url in urls:
+        if not is_web_url(url):
+            raise InputError(f"{option}{url!r} is not an http(s) URL with a host")
+        if policy.allow_private or host_and_port(url) in allowed:
+            continue
+        if names_local_address(url):
+            raise InputError(
+                f"{option}{url} is a private or local address: add --allow-private to read "
+                "a mirror or a local copy"
+            )
 
 
 def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
