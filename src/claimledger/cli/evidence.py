@@ -182,39 +182,12 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     Exit 1 when any quote is not verified, any source failed or an artifact could not run.
     """
     from claimledger.services.latest import standing
-    from claimledger.terminal.lines import (
-        artifact_run_line,
-        evidence_gaps,
-        is_accepted,
-        needs_attention,
-        unchecked_claims,
-    )
-    from claimledger.terminal.refresh import say
-    from claimledger.terminal.status import print_status_json, print_status_tables
+    from claimledger.terminal.status import print_status
 
     opts = options(ctx)
     ledger = opts.load()
     latest = read_latest(opts, standing, ledger)
-    checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
-    unchecked = unchecked_claims(ledger, checks)
-    review = [claim for claim in ledger.claims if claim.review is not None]
-    if as_json:
-        print_status_json(ledger, latest)
-    elif not checks:
-        no_evidence_note(opts)
-    else:
-        print_status_tables(ledger, latest)
-    if not as_json:
-        for claim_id, run in runs.items():
-            out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
-        for claim in review:
-            out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-        say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
-    failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
-    failing = failing or any(not run.ran for run in runs.values())
-    attention = needs_attention(ledger, checks, fetches) or failing
-    attention = attention or any(check.misquoted for check in latest.read_then)
-    return found_if(attention or latest.incomplete or bool(checks and unchecked) or bool(review))
+    return found_if(print_status(ledger, latest, opts.store, as_json=as_json))
 
 
 @command("diff")
@@ -228,47 +201,14 @@ def diff_command(
     reading day, when one was read; and each quote misquoted at reading time, though its
     page carries it now. Exit 1 when anything differs.
     """
-    from claimledger.records import check_key
-    from claimledger.services import latest
-    from claimledger.terminal.asread import as_read_text
-    from claimledger.terminal.lines import to_json
-    from claimledger.terminal.views import changed_in_lines, diff_text
+    from claimledger.services.latest import standing_of
+    from claimledger.terminal.status import print_diff
 
     opts = options(ctx)
     ledger = opts.load()
-    chosen = set(claim_ids or ledger.claim_ids)
-    for claim_id in chosen:
-        ledger.claim(claim_id)
-    checked = [c for c in read_latest(opts, latest.checks, ledger) if c.claim_id in chosen]
-    checks = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
-    read_then = read_latest(opts, latest.as_read, ledger)
-    then = {check_key(c): c for c in read_then if c.claim_id in chosen}
-    histories = read_latest(opts, latest.histories, ledger)
-    alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in checks}
-    misquoted = [c for c in checked if check_key(c) in alone]
-    if as_json:
-        told = [histories[key] for c in checks if (key := check_key(c)) in histories]
-        print_json(
-            {
-                "checks": to_json(checks),
-                "as_read": to_json(list(then.values())),
-                "histories": to_json(told),
-            }
-        )
-    elif not checked:
-        no_evidence_note(opts)
-    elif not checks and not misquoted:
-        out.print("no drift: every checked quote reads as written", markup=False)
-    else:
-        for check in checks:
-            out.print(diff_text(check))
-            for line in changed_in_lines(histories.get(check_key(check)), check):
-                out.print(line, markup=False)
-            if check_key(check) in then:
-                out.print(as_read_text(then[check_key(check)]))
-        for check in misquoted:
-            out.print(as_read_text(then[check_key(check)], now=check.status))
-    return found_if(bool(checks or misquoted))
+    chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ledger.claim_ids]
+    latest = read_latest(opts, lambda store, whole: standing_of(store, whole, chosen), ledger)
+    return found_if(print_diff(ledger, latest, opts.store, as_json=as_json))
 
 
 @command("history")

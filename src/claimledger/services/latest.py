@@ -6,7 +6,8 @@ the ledger: its quotes as they read now, its sources' addresses, its artifacts' 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from claimledger.records import LatestEvidence
@@ -132,4 +133,18 @@ def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
         read_then=as_read(store, ledger),  # the quotes on the reading day's copies
         lookups=lookups(store, ledger),
         histories=histories(store, ledger),  # what the docs' repository says
+    )
+
+
+def standing_of(
+    store: EvidenceStore | None, ledger: Ledger, claim_ids: Collection[str]
+) -> LatestEvidence:
+    """`standing`, its quotes' checks (now, on the reading day, in the docs' repository)
+    narrowed to the claims `claim_ids`."""
+    whole, chosen = standing(store, ledger), set(claim_ids)
+    return replace(
+        whole,
+        checks=[check for check in whole.checks if check.claim_id in chosen],
+        read_then=[check for check in whole.read_then if check.claim_id in chosen],
+        histories={key: h for key, h in whole.histories.items() if key[0] in chosen},
     )

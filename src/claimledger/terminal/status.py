@@ -1,16 +1,90 @@
 """What `status` prints: the claims that need a look, the sources, the moves found and
-the quotes misquoted at reading time; or all of it as JSON."""
+the quotes misquoted at reading time; or all of it as JSON. And what `diff` prints."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from claimledger.terminal.output import out, print_json
-from claimledger.terminal.refresh import print_summary
+from claimledger.terminal.refresh import print_summary, say
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from claimledger.ledger.model import Ledger
     from claimledger.records import LatestEvidence
+
+
+def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json: bool) -> bool:
+    """`status`, as tables or JSON; True when something needs a person: a quote not
+    verified, a source failed, an artifact that could not run, a claim unchecked or in
+    review, a refresh that did not finish."""
+    from claimledger.terminal.lines import (
+        artifact_run_line,
+        evidence_gaps,
+        is_accepted,
+        needs_attention,
+        unchecked_claims,
+    )
+
+    checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
+    unchecked = unchecked_claims(ledger, checks)
+    review = [claim for claim in ledger.claims if claim.review is not None]
+    if as_json:
+        print_status_json(ledger, latest)
+    elif not checks:
+        say([no_evidence_line(store)])
+    else:
+        print_status_tables(ledger, latest)
+    if not as_json:
+        for claim_id, run in runs.items():
+            out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
+        for claim in review:
+            out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
+        say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
+    failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
+    failing = failing or any(not run.ran for run in runs.values())
+    attention = needs_attention(ledger, checks, fetches) or failing
+    attention = attention or any(check.misquoted for check in latest.read_then)
+    return attention or latest.incomplete or bool(checks and unchecked) or bool(review)
+
+
+def no_evidence_line(store: Path) -> str:
+    return f"no evidence yet in {store}: run `claimledger refresh`"
+
+
+def print_diff(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json: bool) -> bool:
+    """`diff`: each quote not found as written, word by word, with the commit that changed
+    it and the reading day's copy where known; then each quote misquoted when it was read,
+    though its page carries it now. True when anything differs."""
+    from claimledger.records import check_key
+    from claimledger.terminal.asread import as_read_text
+    from claimledger.terminal.lines import to_json
+    from claimledger.terminal.views import changed_in_lines, diff_text
+
+    checked, histories = latest.checks, latest.histories
+    drifted = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
+    then = {check_key(c): c for c in latest.read_then}
+    alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in drifted}
+    misquoted = [c for c in checked if check_key(c) in alone]
+    if as_json:
+        told = [histories[key] for c in drifted if (key := check_key(c)) in histories]
+        shown = {"checks": to_json(drifted), "as_read": to_json(list(then.values()))}
+        print_json(shown | {"histories": to_json(told)})
+        return bool(drifted or misquoted)
+    if not checked:
+        say([no_evidence_line(store)])
+    elif not drifted and not misquoted:
+        out.print("no drift: every checked quote reads as written", markup=False)
+    for check in drifted:
+        out.print(diff_text(check))
+        for line in changed_in_lines(histories.get(check_key(check)), check):
+            out.print(line, markup=False)
+        if check_key(check) in then:
+            out.print(as_read_text(then[check_key(check)]))
+    for check in misquoted:
+        out.print(as_read_text(then[check_key(check)], now=check.status))
+    return bool(drifted or misquoted)
 
 
 def print_status_tables(ledger: Ledger, latest: LatestEvidence) -> None:
