@@ -146,6 +146,24 @@ SUFFIXES = (*_SUFFIXES, ".claimreview.json")
 """The file name endings `format_name_for` knows."""
 
 
+STDOUT = "-"
+"""The output `-o -` names: the report on standard output."""
+
+
+def format_named_by(output: str | None) -> str:
+    """The format an output's name asks for: md for stdout or the default file; a name
+    that names no format is an error rather than Markdown in a file called report.txt."""
+    if output is None or output == STDOUT:
+        return "md"
+    name = format_name_for(PurePath(output))
+    if name is None:
+        raise InputError(
+            f"--output {output}: its name does not say which format to write: end it in "
+            f"{', '.join(SUFFIXES)}, or name one with --format ({', '.join(FORMAT_NAMES)})"
+        )
+    return name
+
+
 def format_for(name: str, templates: Templates, base_url: str | None = None) -> ReportFormat:
     """The format called `name`; an unknown name is the user's error."""
     known = formats(templates, base_url)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claimledger.errors import EnvironmentProblem, TemplateError
+from claimledger.errors import EnvironmentProblem, InputError, TemplateError
 
 if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
@@ -129,6 +129,38 @@ def write_report(path: Path, chunks: Iterator[str]) -> None:
         replace_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
     except OSError as error:
         raise EnvironmentProblem.of(error, path) from None
+
+
+def templates_folder(
+    given: Path | None, ledger_path: Path, ledger: Ledger, say: Callable[[str], None]
+) -> Path | None:
+    """The templates a report is laid out with: --templates, else templates/ beside the
+    ledger when the user trusted the workspace (a cloned checkout's templates could lay
+    out a report that says what they like), its copies gone stale said; None: ours."""
+    from claimledger.services.settings import workspace
+
+    if given is not None:
+        if not given.is_dir():
+            raise InputError(f"--templates {given}: not a directory")
+        return given
+    folder = ledger_path.parent / "templates"
+    if not folder.is_dir() or not workspace(ledger_path, ledger, say, templates=True).trusted:
+        return None
+    for line in stale_copies(folder):
+        say(f"claimledger: note: {line}")
+    return folder
+
+
+def report_path(output: str | None, home: Path, suffix: str) -> Path:
+    """Where the report goes: --output, else out/report.<suffix> beside the ledger, never
+    through a link planted in the checkout."""
+    from claimledger.ledger.atomicfile import refuse_links
+
+    if output is not None:
+        return Path(output)
+    path = home / "out" / f"report{suffix}"
+    refuse_links(path, below=home)
+    return path
 
 
 def stale_copies(folder: Path) -> list[str]:
