@@ -4,11 +4,14 @@ with its title and kind, from the command line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
+from claimledger.errors import InputError
+from claimledger.ledger.edits import source_fields
 from claimledger.urls import publisher_of
 from cli_runner import Cli
 
@@ -75,3 +78,24 @@ def test_the_author_sets_a_sources_publisher_title_and_kind(tmp_path: Path) -> N
     assert "one of docs, blog" in cli("source", "blog", "--kind", "tweet", code=2).stderr
     assert "say what to set" in cli("source", "blog", code=2).stderr
     assert "did you mean" in cli("source", "blgo", "--title", "x", code=2).stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"title": None}, "say what to set: --publisher, --title, --kind"),
+        ({"title": "  ", "publisher": "x"}, "--title must not be empty"),
+        ({"kind": "tweet"}, "--kind 'tweet': one of docs, blog"),
+        ({"render": "pdf"}, "--render 'pdf': one of http, browser"),
+    ],
+)
+def test_a_source_s_fields_are_checked_before_anything_is_written(
+    given: dict[str, str | None], said: str
+) -> None:
+    with pytest.raises(InputError, match=re.escape(said)):
+        source_fields(given)
+
+
+def test_a_source_s_fields_are_set_as_given_less_the_spaces_around_them() -> None:
+    given = {"publisher": " example.com ", "kind": "blog", "render": None}
+    assert source_fields(given) == {"publisher": "example.com", "kind": "blog"}

@@ -456,18 +456,10 @@ def source_command(
         if any(v is not None for v in (publisher, title, kind, repo, path, render, wait_for)):
             raise InputError("remove or merge a source, or set its fields: not both at once")
         return _source_goes(ctx, source_id, merge_into)
-    fields = {"publisher": publisher, "title": title, "kind": kind, "repo": repo, "path": path}
-    fields |= {"render": render, "wait_for": wait_for}
-    given = {name: value.strip() for name, value in fields.items() if value is not None}
-    if not given:
-        raise InputError("say what to set: --publisher, --title, --kind, --repo, --path, --render")
-    empty = [f"--{name}" for name, value in given.items() if not value]
-    if empty:
-        raise InputError(f"{', '.join(empty)} must not be empty")
-    if kind is not None and given["kind"] not in SOURCE_KINDS:
-        raise InputError(f"--kind {kind!r}: one of {', '.join(SOURCE_KINDS)}")
-    if render is not None and given["render"] not in RENDERINGS:
-        raise InputError(f"--render {render!r}: one of {', '.join(RENDERINGS)}")
+    given = edits.source_fields(
+        {"publisher": publisher, "title": title, "kind": kind, "repo": repo, "path": path}
+        | {"render": render, "wait_for": wait_for}
+    )
 
     def change(text: str, ledger: Ledger) -> str:
         return edits.set_source_fields(text, ledger, source_id, given)

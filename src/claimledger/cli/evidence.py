@@ -18,23 +18,22 @@ from claimledger.cli.app import (
     read_latest,
     writable_store,
 )
-from claimledger.cli.asread import ArchiveWindow, NoAsRead
 from claimledger.cli.completion import complete_sources, one_of
 from claimledger.cli.options import (
     PAGE_OPTIONS,
+    Archive,
+    ArchiveWindow,
     AsJson,
     ClaimId,
     ClaimIds,
+    NoAsRead,
     NoHistory,
-    fetch_options,
-    fetch_settings,
-    page_settings,
-)
-from claimledger.cli.recovery import (
-    Archive,
     Recover,
     RecoverCandidates,
     Save,
+    fetch_options,
+    fetch_settings,
+    page_settings,
 )
 from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import err, out, print_json, print_text

@@ -1,4 +1,5 @@
-"""Options that several commands share, and the fetch settings they add up to."""
+"""Options that several commands share, the fetch settings they add up to, and the
+options of the steps a refresh runs after reading its pages."""
 
 from __future__ import annotations
 
@@ -248,5 +249,66 @@ NoHistory = Annotated[
         "--no-history",
         help="Do not read the history of a quote not found as written in the docs' git "
         "repository (the source's repo, or the page's edit link). Setting: history = false.",
+    ),
+]
+
+
+# --------------------------------------------------------------------------- after-steps
+# (run by `claimledger.evidence.service`; none changes the refresh's exit status)
+
+Save = Annotated[
+    bool,
+    typer.Option(
+        "--save",
+        help="Then ask the web archive to snapshot each page read (Save Page Now), and "
+        "keep the snapshot's address; off by default.",
+    ),
+]
+Recover = Annotated[
+    bool,
+    typer.Option(
+        "--recover/--no-recover",
+        help="Look for each source that went (404/410, or an empty page) on its site's "
+        "sitemap, and propose the page that carries its quotes (default: on).",
+        show_default=False,
+    ),
+]
+RecoverCandidates = Annotated[
+    int | None,
+    typer.Option(
+        "--recover-candidates",
+        metavar="N",
+        help="Pages of the sitemap read at most for each source that went (default 5; "
+        "recover_candidates in claimledger.toml).",
+        show_default=False,
+    ),
+]
+Archive = Annotated[
+    str | None,
+    typer.Option(
+        "--archive",
+        metavar="URL",
+        help="The web archive's base URL (default https://web.archive.org; archive in "
+        "claimledger.toml).",
+        show_default=False,
+    ),
+]
+"""The web archive's base URL, as `archive.archive_settings` reads it (with the
+`archive` setting of claimledger.toml): one option for every part of a refresh that asks
+the archive (--save here; the as-read check may take it too)."""
+NoAsRead = Annotated[
+    bool,
+    typer.Option(
+        "--no-as-read",
+        help="Do not check the quotes on the web archive's copies of the reading day "
+        "(date_read). By default they are, once per page: the archive's answer is kept.",
+    ),
+]
+ArchiveWindow = Annotated[
+    int | None,
+    typer.Option(
+        "--archive-window",
+        metavar="DAYS",
+        help="How many days from date_read a capture may be (default 30).",
     ),
 ]

@@ -21,7 +21,15 @@ from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger.model import Ledger, parse
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
-from claimledger.ledger.vocabulary import CLAIM_ID, LEDGER_FIELDS, SCOPE_PARTS, Basis, Grade
+from claimledger.ledger.vocabulary import (
+    CLAIM_ID,
+    LEDGER_FIELDS,
+    RENDERINGS,
+    SCOPE_PARTS,
+    SOURCE_KINDS,
+    Basis,
+    Grade,
+)
 from claimledger.ledger.yamledit import (
     Edit,
     FlowList,
@@ -394,6 +402,26 @@ def move_source(
     if has_key(compose(text), ("sources", source_id), "history"):
         return append_item(text, ("sources", source_id, "history"), entry)
     return add_key(text, ("sources", source_id), "history", [FlowMap(entry)])
+
+
+SOURCE_FIELDS = ("publisher", "title", "kind", "repo", "path", "render", "wait_for")
+"""What `source` sets, by its option's name less the dashes."""
+
+
+def source_fields(given: Mapping[str, str | None]) -> dict[str, str]:
+    """The fields the options set (None: not given), stripped and checked before anything
+    is written: at least one, none empty, a kind and a rendering the ledger knows."""
+    fields = {name: value.strip() for name, value in given.items() if value is not None}
+    if not fields:
+        options = ", ".join(f"--{name.replace('_', '-')}" for name in SOURCE_FIELDS)
+        raise InputError(f"say what to set: {options}")
+    empty = [f"--{name.replace('_', '-')}" for name, value in fields.items() if not value]
+    if empty:
+        raise InputError(f"{', '.join(empty)} must not be empty")
+    for name, known in (("kind", SOURCE_KINDS), ("render", RENDERINGS)):
+        if name in fields and fields[name] not in known:
+            raise InputError(f"--{name} {given[name]!r}: one of {', '.join(known)}")
+    return fields
 
 
 def set_source_fields(text: str, ledger: Ledger, source_id: str, fields: Mapping[str, str]) -> str:
