@@ -13,10 +13,7 @@ from claimledger.errors import ExitCode, InputError
 from claimledger.terminal.output import out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from pathlib import Path
-
-    from claimledger.ledger.model import Ledger
-    from claimledger.workspace.trust import Consent, Standing
+    from claimledger.workspace.trust import Standing
 
 
 @command("trust")
@@ -47,44 +44,37 @@ def trust_command(
     config by the ledger's path; a command, a file it names, or a setting that changes
     needs your word again. With CLAIMs, only those artifact commands are trusted.
     """
-    from claimledger.services import latest
-    from claimledger.workspace import trust
+    from claimledger.services import consent
 
     if show and revoke:
         raise InputError("--list and --revoke exclude each other")
     opts = options(ctx)
     ledger = opts.load(any_owner=True)  # trusting it is how the user says to use it
     chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
-    artifacts = latest.artifacts_of(ledger)
-    for claim_id in chosen:
-        if claim_id not in artifacts:
-            raise InputError(f"{claim_id}: has no artifact to trust")
-    picked = {c: a for c, a in artifacts.items() if not chosen or c in chosen}
     if revoke:
-        return _revoke(opts.ledger, set(chosen) if chosen else None)
-    asks = _asks(opts.ledger, ledger)
-    if not show:
-        trust.trust(opts.ledger, picked, None if chosen else asks)
-    found = trust.standings(opts.ledger, picked)
-    settings = trust.settings_consent(opts.ledger, asks)
-    owner = trust.foreign_owner(opts.ledger)
+        gone = consent.withdraw(opts.ledger, ledger, chosen)
+        for what in gone:
+            out.print(f"no longer trusted: {what}", markup=False)
+        if not gone:
+            out.print("nothing to revoke: nothing of these was trusted", markup=False)
+        return ExitCode.OK
+    found = consent.give(opts.ledger, ledger, chosen, show=show)
     if as_json:
         print_json(
             {
-                "artifacts": [standing_json(s) for s in found],
-                "settings": {"consent": str(settings), "asks": asks},
-                "foreign_owner": owner,
+                "artifacts": [standing_json(s) for s in found.artifacts],
+                "settings": {"consent": str(found.settings), "asks": found.asks},
+                "foreign_owner": found.owner,
             }
         )
         return ExitCode.OK
-    for standing in found:
+    for standing in found.artifacts:
         out.print(f"{standing.consent}: {standing.claim_id}: {standing.command}", markup=False)
-    if asks:
-        out.print(f"{settings}: settings: {'; '.join(asks)}", markup=False)
-    if owner is not None:
-        allowed = trust.owner_allowed(opts.ledger, owner)
-        out.print(f"{_word(allowed)}: folder owned by uid {owner}", markup=False)
-    if not found and not asks and owner is None:
+    if found.asks:
+        out.print(f"{found.settings}: settings: {'; '.join(found.asks)}", markup=False)
+    if found.owner is not None:
+        out.print(f"{found.owner_consent}: folder owned by uid {found.owner}", markup=False)
+    if not found.artifacts and not found.asks and found.owner is None:
         out.print("nothing to trust: no artifact command and no setting asks for more")
     return ExitCode.OK
 
@@ -96,27 +86,3 @@ def standing_json(standing: Standing) -> dict[str, str]:
         "command": standing.command,
         "consent": str(standing.consent),
     }
-
-
-def _asks(path: Path, ledger: Ledger) -> list[str]:
-    from claimledger.ledger.config import read_config
-    from claimledger.workspace.trust import asks_of
-
-    return asks_of(read_config(path.parent), ledger, path.parent)
-
-
-def _revoke(path: Path, claim_ids: set[str] | None) -> ExitCode:
-    from claimledger.workspace.trust import revoke
-
-    gone = revoke(path, claim_ids)
-    for what in gone:
-        out.print(f"no longer trusted: {what}", markup=False)
-    if not gone:
-        out.print("nothing to revoke: nothing of these was trusted", markup=False)
-    return ExitCode.OK
-
-
-def _word(allowed: bool) -> Consent:
-    from claimledger.workspace.trust import Consent
-
-    return Consent.TRUSTED if allowed else Consent.UNTRUSTED
