@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -258,6 +257,7 @@ def snapshot_command(
 
     Example: claimledger snapshot do-glossary --at 2026-08-23
     """
+    from claimledger.services.latest import page_at
     from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
@@ -268,25 +268,10 @@ def snapshot_command(
         if source not in ledger.sources:
             raise InputError(f"no source {source!r} in {opts.ledger} (give its id or its URL)")
         url = ledger.sources[source].url
-    moment = _parse_moment(at) if at else None
     with existing_store(opts) as store:
         if store is None:
             raise InputError(f"no evidence yet in {opts.store}: run `claimledger refresh`")
-        found = store.snapshot_at(url, moment)
-    if found is None:
-        raise InputError(f"no snapshot of {shown(url)}" + (f" at or before {at}" if at else ""))
-    taken, text = found
+        taken, text = page_at(store, url, at)
     err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
     print_text(text)
     return ExitCode.OK
-
-
-def _parse_moment(value: str) -> dt.datetime:
-    try:
-        if len(value) == 10:
-            day = dt.date.fromisoformat(value)
-            return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise InputError(f"--at {value!r}: expected YYYY-MM-DD or an ISO 8601 time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)

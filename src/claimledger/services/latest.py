@@ -6,10 +6,12 @@ the ledger: its quotes as they read now, its sources' addresses, its artifacts' 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from claimledger.errors import InputError
 from claimledger.records import LatestEvidence
 
 if TYPE_CHECKING:
@@ -148,3 +150,26 @@ def standing_of(
         read_then=[check for check in whole.read_then if check.claim_id in chosen],
         histories={key: h for key, h in whole.histories.items() if key[0] in chosen},
     )
+
+
+def page_at(store: EvidenceStore, url: str, at: str | None) -> tuple[dt.datetime, str]:
+    """When the page at `url` was read last by `at` (a day: by its end; an ISO 8601 time;
+    None: ever), and the text extracted from it then."""
+    from claimledger.urls import shown
+
+    found = store.snapshot_at(url, None if at is None else moment_of(at))
+    if found is None:
+        raise InputError(f"no snapshot of {shown(url)}" + (f" at or before {at}" if at else ""))
+    return found
+
+
+def moment_of(value: str) -> dt.datetime:
+    """A day (YYYY-MM-DD: its last moment) or an ISO 8601 time; UTC unless it says."""
+    try:
+        if len(value) == 10:
+            day = dt.date.fromisoformat(value)
+            return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError(f"--at {value!r}: expected YYYY-MM-DD or an ISO 8601 time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
