@@ -39,3 +39,31 @@ def test_a_commands_help_has_one_placeholder_style_and_no_repeated_global_option
     for option in ("--plain ", "--quiet ", "--verbose ", "--ledger "):
         assert f"  {option}" not in options and f", {option}" not in options, (name, option)
     assert " ".join(GLOBAL_OPTIONS_SAID.split()) in " ".join(shown.split())
+
+
+FETCHING = {
+    "--map", "--timeout", "--deadline", "--concurrency", "--per-host", "--interval",
+    "--user-agent", "--header", "--header-for", "--ignore-robots", "--allow-private",
+    "--browser",
+}  # fmt: skip
+PAGES = {"--map", "--timeout", "--user-agent", "--header", "--header-for"}
+PAGES |= {"--allow-private", "--browser"}
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("add", PAGES),
+        ("quote", PAGES),
+        ("verify", PAGES | {"--deadline", "--ignore-robots"}),
+        ("refresh", FETCHING),
+        ("blame", {"--map", "--allow-private"}),
+        ("status", set()),
+    ],
+)
+def test_a_command_offers_the_fetch_options_it_names_and_no_other(
+    name: str, options: set[str]
+) -> None:
+    shown = claimledger(name, "--help").stdout.split("Options:")[1]
+    offered = set(re.findall(r"^  (--[a-z-]+)", shown, re.MULTILINE)) & FETCHING
+    assert offered == options
