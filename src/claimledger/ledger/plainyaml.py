@@ -117,7 +117,10 @@ class _Reader:
         """The last line holds what follows the last line break: '' when the text ends
         with one."""
         self.at = 0
-        self.keys: set[str] = set()
+        self.keys: dict[str, str] = {}
+        """Each key met, held once: a ledger says `id:` and `text:` thousands of times."""
+        self.words: dict[str, str] = {}
+        """Each short plain value met, held once: a section, a kind, a grade, a date."""
         """Keys already seen to be plain words."""
         self.typed: dict[str, Any] = {}
         """Plain scalars that may be other than text, by their value (dates repeat)."""
@@ -155,7 +158,7 @@ class _Reader:
         if name not in self.keys:
             if _KEY.fullmatch(name) is None:
                 return False
-            self.keys.add(name)
+            self.keys[name] = name
         return True
 
     # ----------------------------------------------------------------- collections
@@ -167,7 +170,7 @@ class _Reader:
             raise _Unsure
         mapping: dict[str, Any] = {}
         lines, count, at = self.lines, self.count, self.at
-        keys, typed = self.keys, self.typed
+        keys, typed, words = self.keys, self.typed, self.words
         while at < count:  # once a line: written out, not factored
             line = lines[at]
             if compact:
@@ -194,10 +197,13 @@ class _Reader:
                 value = ""
             else:
                 raise _Unsure  # a dash, a document marker, a scalar, ...
-            if name not in keys:
+            known = keys.get(name)
+            if known is None:
                 if _KEY.fullmatch(name) is None:
                     raise _Unsure  # a quoted or complex key
-                keys.add(name)
+                keys[name] = name
+            else:
+                name = known
             if name in mapping:
                 raise _Unsure  # safeyaml says where both are
             at += 1
@@ -213,6 +219,8 @@ class _Reader:
                         if value not in typed:
                             typed[value] = scalar_value(value)
                         mapping[name] = typed[value]
+                    elif len(value) <= _SHORT:
+                        mapping[name] = words.setdefault(value, value)
                     else:
                         mapping[name] = value
                     continue
@@ -448,6 +456,10 @@ def _flow(line: str, at: int, depth: int) -> tuple[Any, int]:
         raise _Unsure
     value = plain.group().rstrip(" ")
     return (scalar_value(value) if value[0] in _MAYBE_TYPED else value), end
+
+
+_SHORT = 40
+"""The longest plain value held once (`Reader.words`): longer ones are seldom repeated."""
 
 
 def _plain_list(inner: str) -> list[Any] | None:
