@@ -31,7 +31,7 @@ from claimledger.ledger.vocabulary import Basis, Grade
 from claimledger.urls import redacted
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Section:
     id: str
     title: str
@@ -39,7 +39,7 @@ class Section:
     after: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Closing:
     """A part of the essay after the graded sections: its title and the author's markdown."""
 
@@ -47,7 +47,7 @@ class Closing:
     body: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceMove:
     """A source's earlier address, kept when `claimledger move` adopted a new one."""
 
@@ -57,7 +57,7 @@ class SourceMove:
     why: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Source:
     id: str
     url: str
@@ -92,7 +92,7 @@ class Source:
         return f"{self.publisher} (marked independent)" if self.independent else self.publisher
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quote:
     """Exact words, the sources they are checked on, and whose words they are: the
     subject's own (read on its pages), or a third party's report of them (`reported_by`,
@@ -106,7 +106,7 @@ class Quote:
     under: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Facet:
     on: str
     grade: Grade
@@ -117,7 +117,7 @@ class Facet:
     """The premises this facet rests on; None: the claim's."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Refutation:
     """The falsifier was met: when, why, and who said so."""
 
@@ -126,7 +126,7 @@ class Refutation:
     by: str = "person"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Artifact:
     run: tuple[str, ...] | str
     expect: str
@@ -140,7 +140,7 @@ AUTHOR_ACTS = frozenset({"person", "review"})
 """Who a history entry is by when the author acted on the claim: it ends a review."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HistoryEntry:
     date: str
     by: str
@@ -170,7 +170,7 @@ class HistoryEntry:
         return f"{line}: {self.why}" if self.why else line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     id: str
     section: str
@@ -236,13 +236,13 @@ class Claim:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scope:
     did_not: tuple[str, ...] = ()
     could_not_see: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedText:
     """A ledger's text and the YAML node tree it parsed to: an edit of this very text can
     find its places in the tree without reading the text again."""
