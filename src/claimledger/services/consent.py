@@ -37,7 +37,7 @@ def give(
     from claimledger.workspace import trust
 
     picked = _artifacts(ledger, claim_ids)
-    asks = asks_of(ledger_path, ledger)
+    asks = _asks_of(ledger_path, ledger)
     if not show:
         trust.trust(ledger_path, picked, None if claim_ids else asks)
     owner = trust.foreign_owner(ledger_path)
@@ -71,7 +71,7 @@ def _artifacts(ledger: Ledger, claim_ids: Sequence[str]) -> dict[str, Artifact]:
     return {c: a for c, a in artifacts.items() if not claim_ids or c in claim_ids}
 
 
-def asks_of(ledger_path: Path, ledger: Ledger) -> list[str]:
+def _asks_of(ledger_path: Path, ledger: Ledger) -> list[str]:
     """What the workspace's files ask beyond the defaults (see `workspace.trust.asks_of`)."""
     from claimledger.ledger.config import read_config
     from claimledger.workspace import trust
