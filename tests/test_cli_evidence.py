@@ -388,6 +388,14 @@ def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageS
     assert "no source 'no-such-source'" in unknown.stderr
 
 
+def test_snapshot_says_a_bad_moment_before_it_looks_for_evidence(cli: Cli) -> None:
+    url = "https://docs.example.com/guide"
+    bad = cli("snapshot", url, "--at", "last tuesday", code=2)
+    assert "--at 'last tuesday': expected YYYY-MM-DD or an ISO 8601 time" in bad.stderr
+    nothing = cli("snapshot", url, "--at", "", code=2)  # an empty moment is the latest
+    assert "no evidence yet" in nothing.stderr
+
+
 def source_of(cli: Cli, url: str) -> str:
     """The id the ledger gives the source at `url`."""
     sources = yaml.safe_load(cli.ledger.read_text(encoding="utf-8"))["sources"]

@@ -474,3 +474,16 @@ def test_a_ledger_lock_that_cannot_be_made_is_a_plain_error(tmp_path: Path) -> N
         "where the file should be; nothing was written"
     )
     assert load(path).claim("input-gate").history == ()
+
+
+def test_render_says_a_missing_templates_folder_first(scaffold: Path, tmp_path: Path) -> None:
+    """The first thing wrong with render's options is the one said, in the order they are
+    read: --templates, then the output's name, then the ledger."""
+    missing = tmp_path / "no-such-templates"
+    said = claimledger(
+        "--ledger", str(tmp_path / "none.yaml"), "render", "--templates", str(missing),
+        "-o", "report.txt", code=2,
+    ).stderr  # fmt: skip
+    assert said.strip() == f"claimledger: error: --templates {missing}: not a directory"
+    named = claimledger("--ledger", str(scaffold), "render", "-o", "report.txt", code=2).stderr
+    assert "--output report.txt: its name does not say which format to write" in named

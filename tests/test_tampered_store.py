@@ -202,6 +202,17 @@ def test_a_row_that_cannot_be_read_is_skipped_and_said_by_every_command(
     assert f"({table}" in line and column in line
 
 
+def test_diff_reads_only_its_quotes_evidence_so_a_damaged_fetch_row_is_not_its_concern(
+    home: Path,
+) -> None:
+    tamper(home / STORE, "fetches", "url", "NULL")
+    ledger = ["--ledger", str(home / "claims.yaml")]
+    diff = CliRunner().invoke(app, [*ledger, "diff"])
+    status = CliRunner().invoke(app, [*ledger, "status"])
+    assert diff.exit_code in (0, 1) and "damaged row" not in diff.stderr
+    assert "damaged row" in status.stderr  # the same store, read by a command showing fetches
+
+
 @pytest.mark.parametrize(
     ("column", "value", "why"),
     [

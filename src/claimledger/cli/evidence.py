@@ -199,14 +199,17 @@ def diff_command(
     reading day, when one was read; and each quote misquoted at reading time, though its
     page carries it now. Exit 1 when anything differs.
     """
-    from claimledger.services.latest import standing_of
+    from claimledger.services.latest import quotes_of
     from claimledger.terminal.status import print_diff
 
     opts = options(ctx)
     ledger = opts.load()
     chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ledger.claim_ids]
-    latest = read_latest(opts, lambda store, whole: standing_of(store, whole, chosen), ledger)
-    return found_if(print_diff(ledger, latest, opts.store, as_json=as_json))
+    found = read_latest(opts, lambda store, whole: quotes_of(store, whole, chosen), ledger)
+    differs = print_diff(
+        found.checks, found.read_then, found.histories, opts.store, as_json=as_json
+    )
+    return found_if(differs)
 
 
 @command("history")
@@ -257,7 +260,7 @@ def snapshot_command(
 
     Example: claimledger snapshot do-glossary --at 2026-08-23
     """
-    from claimledger.services.latest import page_at
+    from claimledger.services.latest import moment_of, page_at
     from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
@@ -268,10 +271,11 @@ def snapshot_command(
         if source not in ledger.sources:
             raise InputError(f"no source {source!r} in {opts.ledger} (give its id or its URL)")
         url = ledger.sources[source].url
+    moment = moment_of(at) if at else None
     with existing_store(opts) as store:
         if store is None:
             raise InputError(f"no evidence yet in {opts.store}: run `claimledger refresh`")
-        taken, text = page_at(store, url, at)
+        taken, text = page_at(store, url, moment, at)
     err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
     print_text(text)
     return ExitCode.OK

@@ -180,6 +180,8 @@ def fetch_options(*names: str) -> Callable[[Command], Command]:
     def with_options(func: Command) -> Command:
         unloaded = {"FetchOptions": None}  # the type of `fetching`, dropped below: not loaded
         own = inspect.signature(func, locals=unloaded, eval_str=True)
+        if clash := set(names) & set(own.parameters):
+            raise TypeError(f"{func.__name__} has parameters named as fetch options: {clash}")
         kept = [p for name, p in own.parameters.items() if name != "fetching"]
         added = [
             inspect.Parameter(

@@ -78,8 +78,10 @@ def render_command(
     from claimledger.terminal.output import output as printing  # `output` is the option here
 
     opts = options(ctx)
+    loader = templates_loader(templates_folder(templates, opts.ledger, opts.load, say))
     name = fmt or format_named_by(output)
     base = None if base_url is None else published_at(base_url)
+    report_format = format_for(name, Templates(loader), base)
     said = name == "claimreview" or (name in WITH_CLAIMREVIEW and printing().verbose)
     if base is None and said:
         err.print(
@@ -87,13 +89,10 @@ def render_command(
             "ask for one): pass the address the report will be published at",
             markup=False,
         )
+    path = None if output == STDOUT else report_path(output, opts.home, report_format.suffix)
     with collector_paused():  # what is read stays till the end: no collection walks it
-        ledger = opts.load()
-        loader = templates_loader(templates_folder(templates, opts.ledger, ledger, say))
-        report_format = format_for(name, Templates(loader), base)
-        path = None if output == STDOUT else report_path(output, opts.home, report_format.suffix)
         render(
-            ledger,
+            opts.load(),
             report_format,
             name,
             path,

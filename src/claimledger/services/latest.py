@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from claimledger.errors import InputError
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
         Relocation,
         RunRecord,
     )
+
+
+@dataclass(frozen=True)
+class QuoteEvidence:
+    """The latest evidence on some claims' quotes: now, on the reading day, in the docs'
+    repository."""
+
+    checks: list[CheckRecord]
+    read_then: list[AsReadCheck]
+    histories: dict[CheckKey, QuoteHistory]
 
 
 def checks(store: EvidenceStore | None, ledger: Ledger) -> list[CheckRecord]:
@@ -138,28 +148,30 @@ def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
     )
 
 
-def standing_of(
+def quotes_of(
     store: EvidenceStore | None, ledger: Ledger, claim_ids: Collection[str]
-) -> LatestEvidence:
-    """`standing`, its quotes' checks (now, on the reading day, in the docs' repository)
-    narrowed to the claims `claim_ids`."""
-    whole, chosen = standing(store, ledger), set(claim_ids)
-    return replace(
-        whole,
-        checks=[check for check in whole.checks if check.claim_id in chosen],
-        read_then=[check for check in whole.read_then if check.claim_id in chosen],
-        histories={key: h for key, h in whole.histories.items() if key[0] in chosen},
+) -> QuoteEvidence:
+    """What `diff` shows of the claims `claim_ids`: their quotes' latest checks, those on
+    the reading day's copies, and what the docs' repository says of them."""
+    chosen = set(claim_ids)
+    return QuoteEvidence(
+        checks=[check for check in checks(store, ledger) if check.claim_id in chosen],
+        read_then=[check for check in as_read(store, ledger) if check.claim_id in chosen],
+        histories={k: h for k, h in histories(store, ledger).items() if k[0] in chosen},
     )
 
 
-def page_at(store: EvidenceStore, url: str, at: str | None) -> tuple[dt.datetime, str]:
-    """When the page at `url` was read last by `at` (a day: by its end; an ISO 8601 time;
-    None: ever), and the text extracted from it then."""
+def page_at(
+    store: EvidenceStore, url: str, moment: dt.datetime | None, asked: str | None = None
+) -> tuple[dt.datetime, str]:
+    """When the page at `url` was read last by `moment` (None: ever), and the text
+    extracted from it then; `asked` is the moment as the user wrote it, for the message."""
     from claimledger.urls import shown
 
-    found = store.snapshot_at(url, None if at is None else moment_of(at))
+    found = store.snapshot_at(url, moment)
     if found is None:
-        raise InputError(f"no snapshot of {shown(url)}" + (f" at or before {at}" if at else ""))
+        said = f" at or before {asked}" if moment is not None else ""
+        raise InputError(f"no snapshot of {shown(url)}{said}")
     return found
 
 

@@ -132,11 +132,12 @@ def write_report(path: Path, chunks: Iterator[str]) -> None:
 
 
 def templates_folder(
-    given: Path | None, ledger_path: Path, ledger: Ledger, say: Callable[[str], None]
+    given: Path | None, ledger_path: Path, load: Callable[[], Ledger], say: Callable[[str], None]
 ) -> Path | None:
     """The templates a report is laid out with: --templates, else templates/ beside the
     ledger when the user trusted the workspace (a cloned checkout's templates could lay
-    out a report that says what they like), its copies gone stale said; None: ours."""
+    out a report that says what they like: the ledger is `load`ed to ask), its copies gone
+    stale said; None: ours."""
     from claimledger.services.settings import workspace
 
     if given is not None:
@@ -144,7 +145,7 @@ def templates_folder(
             raise InputError(f"--templates {given}: not a directory")
         return given
     folder = ledger_path.parent / "templates"
-    if not folder.is_dir() or not workspace(ledger_path, ledger, say, templates=True).trusted:
+    if not folder.is_dir() or not workspace(ledger_path, load(), say, templates=True).trusted:
         return None
     for line in stale_copies(folder):
         say(f"claimledger: note: {line}")

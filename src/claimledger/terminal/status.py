@@ -12,7 +12,13 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from claimledger.ledger.model import Ledger
-    from claimledger.records import LatestEvidence
+    from claimledger.records import (
+        AsReadCheck,
+        CheckKey,
+        CheckRecord,
+        LatestEvidence,
+        QuoteHistory,
+    )
 
 
 def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json: bool) -> bool:
@@ -53,18 +59,24 @@ def no_evidence_line(store: Path) -> str:
     return f"no evidence yet in {store}: run `claimledger refresh`"
 
 
-def print_diff(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json: bool) -> bool:
-    """`diff`: each quote not found as written, word by word, with the commit that changed
-    it and the reading day's copy where known; then each quote misquoted when it was read,
-    though its page carries it now. True when anything differs."""
+def print_diff(
+    checked: list[CheckRecord],
+    read_then: list[AsReadCheck],
+    histories: dict[CheckKey, QuoteHistory],
+    store: Path,
+    *,
+    as_json: bool,
+) -> bool:
+    """`diff` of the quotes `checked`: each not found as written, word by word, with the
+    commit that changed it and the reading day's copy where known; then each misquoted
+    when it was read, though its page carries it now. True when anything differs."""
     from claimledger.records import check_key
     from claimledger.terminal.asread import as_read_text
     from claimledger.terminal.lines import to_json
     from claimledger.terminal.views import changed_in_lines, diff_text
 
-    checked, histories = latest.checks, latest.histories
     drifted = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
-    then = {check_key(c): c for c in latest.read_then}
+    then = {check_key(c): c for c in read_then}
     alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in drifted}
     misquoted = [c for c in checked if check_key(c) in alone]
     if as_json:
