@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from evidence_site import serve_v1, write_ledger
+from evidence_site import ALARM_REWORDED, page, serve_v1, write_ledger
 from webserver import PageServer
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "claimledger"
@@ -331,3 +331,22 @@ def test_a_refresh_of_unchanged_pages_loads_no_reader_and_asks_for_no_robots_txt
     assert page_server.hits("/robots.txt") == 1
     asked = [request.headers.get("if-none-match") for request in page_server.page_requests]
     assert len(asked) == 6 and all(asked[3:])  # the second run asked each page for changes
+
+
+def test_a_drift_with_no_repository_to_ask_loads_no_git_code(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A quote not found as written is looked up in the docs' repository only where its
+    page's file is known (a source's repo and path, or the page's edit link): with none
+    known, the history step loads nothing, whether the page was read or answered 304."""
+    serve_v1(page_server, etags=True)
+    ledger = write_ledger(tmp_path, page_server)
+    refresh = ("--ledger", str(ledger), "refresh", "--allow-private", "--no-as-read")
+    loaded_by(tmp_path, *refresh)
+    page_server.set_page("/other", page(ALARM_REWORDED), headers={"ETag": '"o2"'})
+    read = loaded_by(tmp_path, *refresh)
+    answered = loaded_by(tmp_path, *refresh)  # 304: the drift carried over
+    assert "claimledger.reading.extract" in read  # the changed page was read
+    for loaded in (read, answered):
+        assert "claimledger.evidence.gitrepo" not in loaded
+        assert "claimledger.evidence.history" in loaded  # the step ran, and found nothing to ask

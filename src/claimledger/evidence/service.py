@@ -286,10 +286,12 @@ def _read_the_repositories(
     checks = history.unverified(readings)
     if not checks and outcome.as_read is None:
         return outcome
+    linked = {r.fetch.url: r.source_file for r in readings if r.source_file is not None}
+    if not linked and not any(s.repo and s.path for s in plan.ledger.sources.values()):
+        return outcome  # no page's file is known: there is no repository to read
     from claimledger.evidence.gitrepo import Bounds, Repositories
     from claimledger.records import check_key, lost_reason
 
-    linked = {r.fetch.url: r.source_file for r in readings if r.source_file is not None}
     lost = {r.fetch.url for r in readings if lost_reason(r.fetch) is not None}
     home = plan.ledger_path.absolute().parent
     clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
