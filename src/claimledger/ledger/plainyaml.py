@@ -118,10 +118,10 @@ class _Reader:
         with one."""
         self.at = 0
         self.keys: dict[str, str] = {}
-        """Each key met, held once: a ledger says `id:` and `text:` thousands of times."""
+        """Keys already seen to be plain words, each held once: a ledger says `id:` and
+        `text:` thousands of times."""
         self.words: dict[str, str] = {}
         """Each short plain value met, held once: a section, a kind, a grade, a date."""
-        """Keys already seen to be plain words."""
         self.typed: dict[str, Any] = {}
         """Plain scalars that may be other than text, by their value (dates repeat)."""
 
@@ -459,7 +459,7 @@ def _flow(line: str, at: int, depth: int) -> tuple[Any, int]:
 
 
 _SHORT = 40
-"""The longest plain value held once (`Reader.words`): longer ones are seldom repeated."""
+"""The longest plain value held once (`_Reader.words`): longer ones seldom repeat."""
 
 
 def _plain_list(inner: str) -> list[Any] | None:
