@@ -439,4 +439,6 @@ def read_latest(
 
 
 def no_evidence_note(opts: Options) -> None:
-    err.print(f"no evidence yet in {opts.store}: run `claimledger refresh`", markup=False)
+    from claimledger.terminal.lines import no_evidence_line
+
+    err.print(no_evidence_line(opts.store), markup=False)

@@ -261,6 +261,7 @@ def snapshot_command(
     Example: claimledger snapshot do-glossary --at 2026-08-23
     """
     from claimledger.services.latest import moment_of, page_at
+    from claimledger.terminal.lines import no_evidence_line
     from claimledger.urls import is_web_url, shown
 
     opts = options(ctx)
@@ -274,7 +275,7 @@ def snapshot_command(
     moment = moment_of(at) if at else None
     with existing_store(opts) as store:
         if store is None:
-            raise InputError(f"no evidence yet in {opts.store}: run `claimledger refresh`")
+            raise InputError(no_evidence_line(opts.store))
         taken, text = page_at(store, url, moment, at)
     err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
     print_text(text)

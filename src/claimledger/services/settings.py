@@ -104,11 +104,11 @@ def page_settings(
 ) -> tuple[FetchPolicy, UrlMap]:
     """The policy and URL map for reading the pages `given` names, each checked first."""
     policy, url_map, _ = fetch_settings(ledger_path, given, ledger, say)
-    check_page_urls(given.pages, option, policy)
+    _check_page_urls(given.pages, option, policy)
     return policy, url_map
 
 
-def check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:
+def _check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> None:
     """Each URL given on the command line is an http(s) address, and a local one only where
     the policy allows it (--allow-private, or the settings): said before anything is
     fetched, with the fix, as bad input."""

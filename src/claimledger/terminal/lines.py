@@ -29,6 +29,8 @@ from claimledger.records import (
 from claimledger.urls import redact_urls, redacted, shown
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
+    from pathlib import Path
+
     from claimledger.evidence.refresh import Reading
     from claimledger.grading.rules import Check, Evidence, Regrade, Trace
     from claimledger.ledger.model import Claim, HistoryEntry, Ledger
@@ -199,6 +201,11 @@ def _changed_since_read(ledger: Ledger, claim_id: str) -> bool:
         return True
     sources = {source for quote in claim.quotes for source in quote.sources}
     return any(ledger.sources[s].history for s in sources if s in ledger.sources)
+
+
+def no_evidence_line(store: Path) -> str:
+    """What a command that reads evidence says before the first refresh made any."""
+    return f"no evidence yet in {store}: run `claimledger refresh`"
 
 
 def needs_a_look(row: Mapping[str, Any]) -> bool:

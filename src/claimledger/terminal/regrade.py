@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimledger.terminal.lines import regrade_note
+from claimledger.terminal.lines import no_evidence_line, regrade_note
 from claimledger.terminal.output import err, out
 from claimledger.terminal.views import notices_table, proposals_table
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def print_regrade(result: Regrade, store: Path) -> None:
     """The proposals and notices of a regrade, as tables, and what it could not weigh."""
     if not result.has_evidence:
-        err.print(f"no evidence yet in {store}: run `claimledger refresh`", markup=False)
+        err.print(no_evidence_line(store), markup=False)
     if result.proposals:
         out.print(proposals_table(result))
     if result.notices:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from claimledger.terminal.lines import no_evidence_line
 from claimledger.terminal.output import out, print_json
 from claimledger.terminal.refresh import print_summary, say
 
@@ -53,10 +54,6 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
     return attention or latest.incomplete or bool(checks and unchecked) or bool(review)
-
-
-def no_evidence_line(store: Path) -> str:
-    return f"no evidence yet in {store}: run `claimledger refresh`"
 
 
 def print_diff(
