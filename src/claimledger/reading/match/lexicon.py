@@ -357,11 +357,14 @@ def is_word(token: str) -> bool:
 
 
 def _lemmatized(word: str) -> str:
-    return str(_simplemma().lemmatize(word, lang="en"))
+    """The dictionary is read from its compressed stream as words are asked
+    (`low_memory`): the same lemmas, where the whole table held as a dict would add some
+    25 MiB to a refresh's peak (tests/test_lexicon_memory.py)."""
+    return str(_simplemma().lemmatize(word, lang="en", low_memory=True))
 
 
 def _known(word: str) -> bool:
-    return bool(_simplemma().is_known(word, lang="en"))
+    return bool(_simplemma().is_known(word, lang="en", low_memory=True))
 
 
 @cache
