@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -508,43 +507,3 @@ def test_a_key_or_a_short_value_said_on_many_lines_is_held_once() -> None:
     assert all(a is b for a, b in zip(first, second, strict=True))  # the keys
     assert first["statement"] == second["statement"]
     assert first["statement"] is not second["statement"]  # a long value is not looked up
-
-
-def _claims_ledger(claims: int) -> str:
-    """A valid ledger of `claims` claims, one quote and one grade each."""
-    head = (
-        "ledger: 1\ntitle: T\ndate_read: 2026-08-23\nsections: [{id: main, title: Main}]\n"
-        "sources:\n  s1: {url: 'https://example.com/', title: T, kind: docs, publisher: p}\n"
-        "claims:\n"
-    )
-    claim = (
-        "  - id: c{n}\n    section: main\n    title: Claim {n}\n    kind: guarantee\n"
-        "    statement: What claim {n} says about the system, in a sentence of its own.\n"
-        "    quotes:\n      - text: The vendor writes sentence {n} about what the system does.\n"
-        "        sources: [s1]\n"
-        "    grades: [{{on: wording, grade: CLAIMED, basis: quotes}}]\n"
-    )
-    return head + "".join(claim.format(n=n) for n in range(claims))
-
-
-def _held(read: Any) -> tuple[int, int, Any]:
-    """What `read()` returns; the memory it held at its peak, and still holds (bytes)."""
-    tracemalloc.start()
-    try:
-        kept = read()
-        current, peak = tracemalloc.get_traced_memory()
-        return peak, current, kept
-    finally:
-        tracemalloc.stop()
-
-
-def test_reading_a_ledger_never_holds_its_lines_and_its_data_whole_at_once() -> None:
-    """The text's lines take half the room of the data read from them, so a reader that
-    kept them all to the end would peak at their sum (1.04 times it, measured): each
-    claim's lines are let go once read (0.87 times it)."""
-    text = _claims_ledger(3000)
-    _, lines, _ = _held(lambda: text.split("\n"))
-    _, data, _ = _held(lambda: read_plain(text))
-    peak, _, ledger = _held(lambda: parse(text))
-    assert len(ledger.claims) == 3000
-    assert peak < 0.95 * (lines + data), (peak, lines, data)

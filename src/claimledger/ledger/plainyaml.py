@@ -106,12 +106,6 @@ def is_yaml(text: str) -> bool:
     return True
 
 
-_LETTING_GO_DEPTH = 2
-"""The reader never reads a line twice, so the lines of each item of a top-level list (a
-claim) are let go once read: the text's lines and the data it makes are never held
-whole at once, and reading a ledger peaks lower (tests/test_plainyaml.py)."""
-
-
 class _Reader:
     """One pass over the lines: each collection reads the lines indented as its own.
 
@@ -268,8 +262,6 @@ class _Reader:
                     items.append(self._nested(indent, depth, in_mapping=False))
                 else:
                     items.append(self._value(item, indent, depth, in_mapping=False))
-            if depth <= _LETTING_GO_DEPTH:
-                lines[at : self.at] = [""] * (self.at - at)
             at = self.at
         self.at = at
         return items
