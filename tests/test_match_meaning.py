@@ -116,6 +116,18 @@ def level(quote: str, passage: str) -> str:
             id="synchronous-asynchronous",
         ),
         pytest.param(
+            "Exactly-Once Delivery for Kafka Streams",
+            "At-Least-Once Delivery for Kafka Streams",
+            "guarantee term changed",
+            id="a-title-keeps-its-guarantee-terms",
+        ),
+        pytest.param(
+            "Durable Objects are strongly consistent across regions.",
+            "Durable Objects are eventually consistent across regions.",
+            "guarantee term changed",
+            id="a-guarantee-said-of-a-product-named-with-a-guarantee-word",
+        ),
+        pytest.param(
             "The leader forwards every write to the follower.",
             "The follower forwards every write to the leader.",
             "words swapped",
@@ -168,6 +180,11 @@ def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind
             "Writes are acknowledged once they are persisted.",
             "Writes are acknowledged once they are persisted on the leader.",
             id="a-phrase-put-after",
+        ),
+        pytest.param(
+            "No events are delivered to a Durable Object except storage completions.",
+            "No events are delivered to the object except storage completions.",
+            id="a-product-named-with-a-guarantee-word-said-otherwise",
         ),
     ],
 )

@@ -247,7 +247,24 @@ def _expanded(words: list[str]) -> tuple[list[str], list[str]]:
         parts = expanded(word)
         low.extend(parts)
         shown.extend([word, *[""] * (len(parts) - 1)])
-    return shown, low
+    return shown, _names_as_written(shown, low)
+
+
+def _names_as_written(shown: list[str], low: list[str]) -> list[str]:
+    """In prose, a guarantee word capitalised before another capitalised word is part of
+    a name ("sent to a Durable Object"): it names a product, not a guarantee, so it is
+    compared as written and counts as no guarantee term. A title ("Exactly-Once
+    Delivery", every content word capitalised) keeps its terms."""
+    if not any(word[:1].islower() and _is_content(word.lower()) for word in shown if word):
+        return low
+    for index in range(len(low) - 1):
+        if low[index] in CONSISTENCY and _capitalised(shown[index], shown[index + 1]):
+            low[index] = shown[index]
+    return low
+
+
+def _capitalised(*words: str) -> bool:
+    return all(word[:1].isupper() for word in words)
 
 
 def _shown(words: list[str], start: int, end: int, low: list[str] | None = None) -> str:
