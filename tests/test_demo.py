@@ -10,6 +10,7 @@ did not make, and `python -m claimledger` runs it too.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -41,14 +42,27 @@ VANISHED = (
 )
 
 
-def demo(command: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
+def demo(
+    command: list[str], directory: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*command, "demo", str(directory)],
         capture_output=True,
         text=True,
         timeout=TIME_LIMIT,
         check=False,
+        env=env,
     )
+
+
+def git_that_tells(folder: Path) -> dict[str, str]:
+    """An environment whose `git` only notes that it ran (in `folder`/git-ran)."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    git = bin_dir / "git"
+    git.write_text(f'#!/bin/sh\necho "$@" >> "{folder / "git-ran"}"\nexit 1\n', "utf-8")
+    git.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 def evidence(ledger: Path, *args: str, code: int) -> Any:
@@ -102,9 +116,12 @@ def test_demo_runs_the_whole_loop_twice_in_the_same_directory(tmp_path: Path) ->
     directory = tmp_path / "demo"
     assert CONSOLE_SCRIPT.exists(), f"no console script at {CONSOLE_SCRIPT}"
 
-    first = demo([str(CONSOLE_SCRIPT)], directory)
+    first = demo([str(CONSOLE_SCRIPT)], directory, env=git_that_tells(tmp_path))
 
     assert first.returncode == ExitCode.OK, first.stderr
+    assert not (tmp_path / "git-ran").exists()  # no repository cloned: the demo is offline
+    assert "(that same -> the same)" in first.stdout  # the rewording it says it shows
+    assert REWORDED_BEFORE.replace("that same", "the same") == REWORDED_AFTER
     for step in (
         "1. refresh",
         "2. the pages change",

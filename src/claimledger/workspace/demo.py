@@ -99,12 +99,15 @@ ARCHIVE_HOST = "web.archive.org"
 def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
     """The whole loop, twice: the pages as read, then as they are later (served on this
     machine's loopback address, so fetched with --allow-private), each quote checked on
-    the web archive's copy of the reading day too (that archive mapped there as well)."""
+    the web archive's copy of the reading day too (that archive mapped there as well).
+    No docs repository comes with the demo, so no quote's git history is asked for: the
+    pages' edit links name a repository on GitHub, and the demo reaches no other host."""
     mapped = (
         *(arg for spec in maps for arg in ("--map", spec)),
         "--allow-private",
         "--archive",
         f"https://{ARCHIVE_HOST}",
+        "--no-history",
     )
     return [
         DemoStep(
@@ -119,7 +122,7 @@ def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
             "2. the pages change: refresh again",
             "later",
             ("refresh", *mapped),
-            "Months later: one sentence reworded (handled -> served), one guarantee "
+            "Months later: one sentence reworded (that same -> the same), one guarantee "
             "reversed (synchronous -> asynchronous), one paragraph removed, one page moved "
             "(301) and one gone (404), and boilerplate changed everywhere. The table lists "
             "the claims that need a look; the notes under it say what happened to each page.",
