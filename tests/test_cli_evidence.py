@@ -336,6 +336,23 @@ def test_reading_commands_say_no_evidence_yet_on_a_fresh_ledger(
     assert not (ledger.parent / "out").exists()  # reading never creates the store
 
 
+def test_diff_marks_a_change_that_may_have_changed_the_meaning_with_a_question(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`!` is kept for strong evidence (a negation, a number, ...): a word replaced by
+    another that no rule explains is `?`, as its check is "may have changed"."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", "--allow-private", code=1)
+
+    diff = cli("diff", "alarms", code=1)
+
+    assert "alarms #1 on other: drifted  meaning may have changed" in diff.stdout
+    assert "? time -> moment  (wording changed)" in diff.stdout
+    assert "! " not in diff.stdout
+
+
 def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
     cli("refresh", "--allow-private", code=0)

@@ -276,6 +276,21 @@ def test_junit_has_a_case_per_quote_check_and_consistent_counts(
     assert "ledger/claims.yaml:" in (failure.text or "")
 
 
+def test_junit_marks_strong_evidence_with_a_bang_and_a_may_have_changed_with_a_question(
+    cli: Cli, page_server: PageServer, junit_schema: etree.XMLSchema
+) -> None:
+    drift(page_server)
+    report = read_junit(refresh(cli, "--format", "junit", code=1), junit_schema)
+    texts = {
+        (case.classname, case.name): "".join(r.text or "" for r in case.result)
+        for suite in report
+        for case in suite
+    }
+
+    assert "! added: “not” (negation added)" in texts["durable", "quote 1 on guide"]
+    assert "? “time” -> “moment” (wording changed)" in texts["alarms", "quote 1 on other"]
+
+
 def test_junit_skips_an_answer_its_source_accepts(
     cli: Cli, ledger: Path, page_server: PageServer, junit_schema: etree.XMLSchema
 ) -> None:

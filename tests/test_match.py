@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from claimledger.meanings import STRONG_KINDS
 from claimledger.reading import match as match_module
 from claimledger.reading.extract import extract_text, text_kind
 from claimledger.reading.match import (
@@ -23,7 +24,7 @@ from claimledger.reading.match import (
     normalize,
     prepare,
 )
-from claimledger.reading.match.diff import STRONG_KINDS, WORDING_CHANGED
+from claimledger.reading.match.diff import WORDING_CHANGED
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

@@ -195,7 +195,8 @@ def diff_command(
     """Each drifted or missing quote against the page's current wording, word by word.
 
     Words that carry meaning (negations, modals, numbers, quantifiers, consistency
-    terms) are marked with '!'. Beside each, the wording on the web archive's copy of the
+    terms) are marked with '!'; other content words put in, taken out or replaced with
+    '?' (the meaning may have changed). Beside each, the wording on the web archive's copy of the
     reading day, when one was read; and each quote misquoted at reading time, though its
     page carries it now. Exit 1 when anything differs.
     """

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
+from claimledger.meanings import is_strong
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.urls import safe_url, shown
@@ -344,7 +345,7 @@ def _details(result: RefreshResult, item: Verdict) -> str:
         close = " (a close call: it may be the quote reworded)" if check.near_miss else ""
         lines.append(f"closest passage left{close}: {check.closest}")
     for change in check.changed_words:
-        mark = "!" if change.meaningful else "-"
+        mark = "!" if is_strong(change) else "?" if change.meaningful else "-"
         kind = f" ({change.kind})" if change.meaningful and change.kind else ""
         if change.op == "replace":
             lines.append(f"{mark} “{change.quote}” -> “{change.page}”{kind}")

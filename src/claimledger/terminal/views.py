@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.records import CheckRecord, FetchRecord, QuoteHistory, changed_words_said
+from claimledger.meanings import is_strong
+from claimledger.records import (
+    CheckRecord,
+    FetchRecord,
+    QuoteHistory,
+    WordChange,
+    changed_words_said,
+)
 from claimledger.terminal.console import ScriptTable
 from claimledger.terminal.lines import (
     CHECK_COLUMNS,
@@ -213,7 +220,7 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
     for change in check.changed_words:
         op, quote, page, meaningful = change.op, change.quote, change.page, change.meaningful
         text.append("\n    ")
-        text.append("! " if meaningful else "  ", style="bold red")
+        text.append(*word_mark(change))
         if op == "replace":
             text.append(quote, style="red strike")
             text.append(" -> ")
@@ -225,11 +232,19 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
             text.append("added: ")
             text.append(page, style="green")
         if meaningful and change.kind:
-            text.append(f"  ({change.kind})", style="red")
+            text.append(f"  ({change.kind})", style="red" if is_strong(change) else "yellow")
     if check.current and check.closest:
         text.append("\n  a close call: the page also says, almost as alike: ", style="yellow")
         text.append(check.closest)
     return text
+
+
+def word_mark(change: WordChange) -> tuple[str, str]:
+    """`!` before a change that is strong evidence the meaning changed, `?` before one
+    that may have changed it, nothing before the rest; and its style."""
+    if is_strong(change):
+        return "! ", "bold red"
+    return ("? ", "bold yellow") if change.meaningful else ("  ", "")
 
 
 def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[str]:

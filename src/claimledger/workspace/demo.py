@@ -132,7 +132,8 @@ def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
             None,
             ("diff",),
             "Each quote that is not verified against the page's own words. A `!` marks a "
-            "word that changes the meaning; MEANING CHANGED is never adopted without you.",
+            "word that changes the meaning, a `?` one that may; MEANING CHANGED is never "
+            "adopted without you.",
         ),
         DemoStep(
             "4. allow the ledger's artifact command to run (a program: read it first)",

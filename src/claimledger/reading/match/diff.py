@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.clauses import Lists, negation_moved_across_clauses, with_swaps
 from claimledger.reading.match.explain import explained, is_function
 from claimledger.reading.match.lexicon import (
@@ -82,37 +83,6 @@ from claimledger.reading.match.span import (
     tokens_and_breaks,
 )
 from claimledger.records import ChangeOp, WordChange
-
-STRONG_KINDS = frozenset(
-    {
-        "number changed",
-        "numbers swapped",
-        "limit changed",
-        "negation added",
-        "negation removed",
-        "negation moved to another clause",
-        "modal weakened",
-        "modal strengthened",
-        "quantifier changed",
-        "qualifier added",
-        "qualifier removed",
-        "list changed",
-        "guarantee term changed",
-        "words swapped",
-        "effect changed",
-        "direction reversed",
-        "degree changed",
-    }
-)
-"""The kinds of change whose evidence is strong enough to say the meaning changed: a
-number, unit, duration or size; a negation; a modal across the must/should/may line; a
-quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
-taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
-or a degree (always, rarely) changed. Every other kind (a name, a noun, a default, a
-condition moved to another clause, a negation moved on to other words of its clause,
-content words put in, taken out or replaced that no harmless form explains) says only
-that the meaning may have changed: a rename, a synonym, a word added to a name, is as
-often harmless as not."""
 
 WORDING_CHANGED = "wording changed"
 """The kind of a change of content words that no rule explains and no harmless reading

@@ -1,0 +1,44 @@
+"""The kinds of meaning change strong enough to say that a quote's meaning changed: named by
+the matcher, weighed by a check's verdict, marked by every view of a change of wording.
+"""
+
+from __future__ import annotations
+
+from claimledger.records import WordChange
+
+STRONG_KINDS = frozenset(
+    {
+        "number changed",
+        "numbers swapped",
+        "limit changed",
+        "negation added",
+        "negation removed",
+        "negation moved to another clause",
+        "modal weakened",
+        "modal strengthened",
+        "quantifier changed",
+        "qualifier added",
+        "qualifier removed",
+        "list changed",
+        "guarantee term changed",
+        "words swapped",
+        "effect changed",
+        "direction reversed",
+        "degree changed",
+    }
+)
+"""The kinds of change whose evidence is strong enough to say the meaning changed: a
+number, unit, duration or size; a negation; a modal across the must/should/may line; a
+quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
+taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
+or a degree (always, rarely) changed. Every other kind (a name, a noun, a default, a
+condition moved to another clause, a negation moved on to other words of its clause,
+content words put in, taken out or replaced that no harmless form explains) says only
+that the meaning may have changed: a rename, a synonym, a word added to a name, is as
+often harmless as not."""
+
+
+def is_strong(change: WordChange) -> bool:
+    """Strong evidence that the meaning changed; a meaningful change that is not strong
+    may have changed it."""
+    return change.meaningful and change.kind in STRONG_KINDS
