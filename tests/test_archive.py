@@ -502,6 +502,26 @@ def test_status_diff_and_the_report_show_the_wording_as_read(
     assert 'class="status status-misquoted"' in html and "archived 2026-08-21</a>" in html
 
 
+def test_diff_heads_a_quote_misquoted_then_but_verified_now_with_both_statuses(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """The live page carries the quote; the capture nearest the reading day did not: the
+    block says so in its own first line, never "drifted" alone, as if the page had."""
+    serve(page_server, archive)
+    page_server.set_page("/docs", page(QUOTE))
+    refresh(cli, archive)
+
+    lines = cli("diff", "replicas", code=1).stdout.splitlines()
+
+    assert lines[0] == (
+        "replicas #1 on docs: verified now, drifted on the capture of 2026-08-21"
+        "  MEANING CHANGED: number changed"
+    )
+    assert lines[1:3] == [f"  quote: {QUOTE}", f"  then:  {MISQUOTE}"]
+    assert lines[-1].startswith("  misquoted at reading time: the capture of 2026-08-21 (")
+    assert lines[-1].endswith(") does not carry it as quoted")
+
+
 def test_an_adopted_rewording_is_checked_in_the_words_that_were_read(
     cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
 ) -> None:

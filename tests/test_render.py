@@ -483,7 +483,7 @@ def test_the_findings_count_what_changed_since_the_reading(report: Report) -> No
     assert [c.claim_id for c in found["claim refuted"].claims] == ["never-reordered"]
     assert found["harmless rewording adopted"].count == 1
     assert [c.claim_id for c in found["harmless rewording adopted"].claims] == ["verified-two"]
-    misquoted = "quote misquoted at reading time (not so on the archived copy of that day)"
+    misquoted = "quote misquoted at reading time (not so on the archived copy nearest that day)"
     assert [c.claim_id for c in found[misquoted].claims] == [HOSTILE_CLAIM]
     assert list(found)[:2] == [misquoted, "quote reworded so that its meaning changed"]  # worst
 

@@ -302,7 +302,7 @@ NoAsRead = Annotated[
     bool,
     typer.Option(
         "--no-as-read",
-        help="Do not check the quotes on the web archive's copies of the reading day "
+        help="Do not check the quotes on the web archive's copies nearest the reading day "
         "(date_read). By default they are, once per page: the archive's answer is kept.",
     ),
 ]

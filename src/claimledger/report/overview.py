@@ -273,8 +273,10 @@ def findings(
         ),
         _finding(
             [c for c, q in quotes if any(s.as_read and s.as_read.misquoted for s in q.sources)],
-            "quote{claims} misquoted at reading time (not so on the archived copy of that day)",
-            "quotes{claims} misquoted at reading time (not so on the archived copies of that day)",
+            "quote{claims} misquoted at reading time "
+            "(not so on the archived copy nearest that day)",
+            "quotes{claims} misquoted at reading time "
+            "(not so on the archived copies nearest that day)",
             how=" of",
         ),
         _finding(

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the core loads where a command uses it
 
 
 def archived_lines(outcome: RefreshOutcome) -> list[str]:
-    """The sources whose empty `archived` got the capture of the reading day, or why the
+    """The sources whose empty `archived` got the capture nearest the reading day, or why the
     ledger was not written (the evidence is kept: say so)."""
     filled = outcome.archived
     if filled.problem is not None:
@@ -24,7 +24,8 @@ def archived_lines(outcome: RefreshOutcome) -> list[str]:
     if not filled.count:
         return []
     sources = "source" if filled.count == 1 else "sources"
-    return [f"archived: filled for {filled.count} {sources} with the capture of the reading day"]
+    nearest = "the capture nearest the reading day"
+    return [f"archived: filled for {filled.count} {sources} with {nearest}"]
 
 
 def as_read_lines(found: AsReadRun, ledger: Ledger, *, verbose: bool = False) -> list[str]:
@@ -129,9 +130,9 @@ def misquote_line(check: AsReadCheck) -> str:
 
 
 def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
-    """A quote's verdict on the reading day's copy, for `diff`: one line under the quote's
-    live diff, or alone, for a quote misquoted then whose live check (`now`, its status)
-    shows no diff of its own."""
+    """A quote's verdict on the copy nearest the reading day, for `diff`: one line under the
+    quote's live diff, or alone, for a quote misquoted then whose live check (`now`, its
+    status) shows no diff of its own: headed by both statuses, now and then."""
     from rich.text import Text
 
     from claimledger.evidence.archive import captured_at
@@ -149,10 +150,11 @@ def as_read_text(check: AsReadCheck, *, now: str | None = None) -> Text:
             text.append(": ")
             text.append(check.current)
         return text
-    text = Text("misquoted at reading time", style="bold red")
     where = "" if from_repository(check) else f" ({shown(check.snapshot_url)})"
-    text.append(f": {when}{where} does not carry it; now: {now}\n")
-    return text + diff_text(_as_check(check), page="then:  ")
+    text = diff_text(_as_check(check), page="then:  ", said=f"{now} now, {status} on {when}")
+    text.append("\n  misquoted at reading time: ", style="bold red")
+    text.append(f"{when}{where} does not carry it as quoted")
+    return text
 
 
 def _as_check(check: AsReadCheck) -> CheckRecord:

@@ -181,14 +181,16 @@ def _same_finding(one: CheckRecord, other: CheckRecord) -> bool:
     return all(getattr(one, f) == getattr(other, f) for f in fields)
 
 
-def diff_text(check: CheckRecord, *, page: str = "page:  ") -> Text:
+def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = None) -> Text:
     """The quote against the page's current wording, every word that changed, and what
     each change does to the meaning; for a quote gone, the closest passage left. `page`
-    labels the page's wording (an archived copy's: "then:  ")."""
+    labels the page's wording (an archived copy's: "then:  "); `said`, the status said in
+    its place (the status now beside the status then)."""
     text = Text()
     number = quote_number(check.quote_index)
     text.append(f"{check.claim_id} #{number} on {check.source_id}: ", style="bold")
-    text.append(check.status or check.source_status, style=STATUS_STYLE.get(check.status, "dim"))
+    status = said or check.status or check.source_status
+    text.append(status, style=STATUS_STYLE.get(check.status, "dim"))
     if check.meaning_changed:
         kinds = ", ".join(check.change_kinds) or "meaning changed"
         text.append(f"  MEANING CHANGED: {kinds}", style="bold red")

@@ -115,8 +115,9 @@ def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
             None,
             ("refresh", *mapped),
             "Every quote is looked for on its page as it read the day the teardown was "
-            "written, and on the web archive's copy of that day. All verify on the pages; "
-            "one quote was never on its blog post in the ledger's words: see the last line.",
+            "written, and on the web archive's copy nearest that day. All verify on the "
+            "pages; the archive's copy of one blog post does not carry its quote in the "
+            "ledger's words: see the last line.",
         ),
         DemoStep(
             "2. the pages change: refresh again",
