@@ -353,6 +353,27 @@ def test_diff_marks_a_change_that_may_have_changed_the_meaning_with_a_question(
     assert "! " not in diff.stdout
 
 
+def test_a_quote_on_a_page_gone_is_in_diff_and_counted_missing_in_regrade_s_words(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`status` and the rules count a quote whose page answers 404 as missing: `diff`
+    shows it too, and `regrade` says so, not that nothing is known of it."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/other", "<p>Not here</p>", status=404)
+    cli("refresh", "--allow-private", code=1)
+
+    diff = cli("diff", "alarms", code=1).stdout
+    listed = cli.json("diff", "alarms", code=1)["checks"]
+    regrade = cli("regrade", code=1).output
+
+    assert "alarms #1 on other: gone" in diff
+    assert "page:  (the page is gone: the quote counts as missing)" in diff
+    assert [(c["claim_id"], c["source_status"]) for c in listed] == [("alarms", "gone")]
+    assert "is gone (HTTP 404 Not Found): its quotes count as missing" in " ".join(regrade.split())
+    assert "nothing is known" not in regrade
+
+
 def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
     cli("refresh", "--allow-private", code=0)

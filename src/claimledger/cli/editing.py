@@ -376,7 +376,11 @@ def review_command(
         assert claim.review is not None
         out.print(f"{claim.id}: needs review: {review_reason(claim, claim.review)}", markup=False)
     if not pending:
-        out.print("nothing to review: no claim's evidence changed meaning", markup=False)
+        out.print(
+            "nothing to review: no claim adopted a rewording that changed, or may have "
+            "changed, its meaning since its author last acted on it",
+            markup=False,
+        )
     return found_if(bool(pending))
 
 

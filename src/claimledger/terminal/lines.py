@@ -137,7 +137,8 @@ def unread_sources(
     ledger: Ledger, checks: Iterable[Check], fetches: Mapping[str, FetchRecord] | None = None
 ) -> list[str]:
     """One line per source whose latest reading said nothing of the quotes it carries
-    (unreachable, refused, blocked by robots.txt, unreadable, rate-limited), with its cause
+    (unreachable, refused, blocked by robots.txt, unreadable, rate-limited) or found its
+    page gone (404, 410: its quotes count as missing), with its cause
     as its last fetch told it (`fetches`, by URL): a gate must not pass on a page it could
     not read, and "unreachable" alone does not say whether to wait or to fix an address."""
     failed: dict[str, str] = {}
@@ -150,7 +151,12 @@ def unread_sources(
         where = f" ({shown(source.url)})" if source is not None else ""
         fetch = (fetches or {}).get(redacted(source.url)) if source is not None else None
         cause = _unread_cause(status, fetch)
-        lines.append(f"source {source_id}{where} could not be read ({cause}): nothing is known")
+        if status == "gone":  # the page is no more: as the rules count it, so is each quote
+            seen = cause.removeprefix("gone").removeprefix(": ")
+            said = f"source {source_id}{where} is gone{f' ({seen})' if seen else ''}"
+            lines.append(f"{said}: its quotes count as missing")
+        else:
+            lines.append(f"source {source_id}{where} could not be read ({cause}): nothing is known")
     return lines
 
 

@@ -72,7 +72,7 @@ def print_diff(
     from claimledger.terminal.lines import to_json
     from claimledger.terminal.views import changed_in_lines, diff_text
 
-    drifted = [c for c in checked if c.status in ("drifted", "missing", "ambiguous")]
+    drifted = [c for c in checked if c.status in ("drifted", "missing", "ambiguous") or _gone(c)]
     then = {check_key(c): c for c in read_then}
     alone = {key for key, c in then.items() if c.misquoted} - {check_key(c) for c in drifted}
     misquoted = [c for c in checked if check_key(c) in alone]
@@ -94,6 +94,11 @@ def print_diff(
     for check in misquoted:
         out.print(as_read_text(then[check_key(check)], now=check.status))
     return bool(drifted or misquoted)
+
+
+def _gone(check: CheckRecord) -> bool:
+    """Its page is gone (404, 410): the rules count the quote missing, so diff shows it."""
+    return check.source_status == "gone"
 
 
 def print_status_tables(ledger: Ledger, latest: LatestEvidence) -> None:

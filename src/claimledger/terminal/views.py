@@ -216,6 +216,9 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = N
         )
         if check.near_miss:
             text.append(f"\n  {NEAR_MISS_SAID}", style="yellow")
+    elif check.source_status == "gone":
+        text.append(f"\n  {page}")
+        text.append("(the page is gone: the quote counts as missing)", style="dim")
     else:
         text.append(f"\n  {page}")
         text.append("(no similar passage on the page)", style="dim")
