@@ -23,6 +23,17 @@ def test_every_command_is_listed_once_under_its_task_in_the_order_of_the_loop() 
     assert "Other:" not in shown
 
 
+def test_each_command_is_summed_up_in_whole_sentences() -> None:
+    """The list of commands gives each its first paragraph, never a cut one: a summary
+    that ended where a docstring's line happened to end read "... (`move` changes its"."""
+    listed = claimledger("--help").stdout
+    entries = re.findall(r"^  ([a-z]+) +(.+(?:\n {6,}\S.*)*)", listed, flags=re.MULTILINE)
+    summaries = {name: " ".join(text.split()) for name, text in entries if name in COMMANDS}
+    assert sorted(summaries) == COMMANDS
+    cut = {name: said for name, said in summaries.items() if not said.endswith((".", ".)"))}
+    assert cut == {}
+
+
 @pytest.mark.parametrize("name", COMMANDS)
 def test_a_commands_help_has_one_placeholder_style_and_no_repeated_global_options(
     name: str,

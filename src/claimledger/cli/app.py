@@ -296,8 +296,9 @@ def command(
 
 
 def _summary(func: Callable[..., Any]) -> str:
-    """A command's first docstring line, whole: the list of commands never cuts it."""
-    return (func.__doc__ or "").strip().split("\n", 1)[0]
+    """A command's first docstring paragraph, whole: the list of commands never cuts it,
+    nor ends it where a line of the docstring happens to end."""
+    return " ".join((func.__doc__ or "").strip().split("\n\n", 1)[0].split())
 
 
 GLOBAL_OPTIONS_SAID = (
