@@ -45,6 +45,10 @@ def test_move_adopts_the_address_a_refresh_was_redirected_to(
     result = cli("refresh", "--allow-private", code=1)
     assert f"source moved: other ({page_server.url('/other')})" in result.stdout
     assert "claimledger move other" in result.stdout
+    row = next(
+        line for line in cli("status", "--plain", code=1).stdout.splitlines() if "\tmoved\t" in line
+    )
+    assert "\t301 -> 200\t" in row  # the move, then what the page answered
 
     moved = cli("move", "other", code=0)
     assert f"moved other: {page_server.url('/other')} -> {page_server.url('/alarms/')}" in (

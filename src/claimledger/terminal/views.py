@@ -96,10 +96,17 @@ def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
             Text(", ".join(ids)),
             Text(shown(fetch.url)),
             Text(fetch.source_status, style="green" if fetch.source_status == "ok" else "yellow"),
-            Text(str(fetch.http_status or "")),
+            Text(http_said(fetch)),
             Text(fetch_note(ledger, fetch)),
         )
     return table
+
+
+def http_said(fetch: FetchRecord) -> str:
+    """The statuses the page answered with on the way, redirects first ("301 -> 304": it
+    moved, and has not changed since): the last alone would hide the move."""
+    hops = [str(hop.status) for hop in fetch.redirects if hop.via == "http"]
+    return " -> ".join([*hops, str(fetch.http_status)]) if fetch.http_status else ""
 
 
 def checks_table(checks: Sequence[CheckRecord], title: str) -> Table:
