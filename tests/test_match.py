@@ -508,7 +508,8 @@ def test_a_meaning_change_inside_the_fragments_span_still_counts(
 
     assert result.status == "drifted"
     assert result.current == sentence
-    assert [(c.op, c.quote, c.page) for c in result.changed_words if c.meaningful] == [change]
+    meaningful = [(c.op, c.quote, c.page) for c in result.changed_words if c.meaningful]
+    assert list(dict.fromkeys(meaningful)) == [change]  # once for each kind its words carry
     assert result.meaning_changed
 
 

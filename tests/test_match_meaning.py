@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.meanings import said_once
 from claimledger.reading.match import judge, locate, normalize, prepare
 from claimledger.reading.match.diff import Judgement
 from claimledger.reading.match.explain import explained, same_stem
@@ -436,3 +437,17 @@ claims:
     refused = cli("accept", "--all-drifted", code=1)
     assert "changed its meaning" in refused.stderr
     assert LEADER in ledger.read_text(encoding="utf-8")
+
+
+def test_every_kind_a_verdict_names_is_shown_on_the_words_that_carry_it() -> None:
+    """ "do not" -> "may" removes a negation and weakens a modal: the change is listed once
+    for each, and `diff` says both on its one line of words."""
+    found = judged(
+        "SQLite storage operations do not yield the event loop.",
+        "SQLite storage operations may yield the event loop.",
+    )
+    carried = {c.kind for c in found.changes if c.meaningful}
+    assert set(found.kinds) <= carried, (found.kinds, carried)
+    assert [(c.quote, c.page, kinds) for c, kinds in said_once(found.changes)] == [
+        ("do not", "may", "negation removed; modal weakened")
+    ]

@@ -4,6 +4,8 @@ the matcher, weighed by a check's verdict, marked by every view of a change of w
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from claimledger.records import WordChange
 
 STRONG_KINDS = frozenset(
@@ -42,3 +44,23 @@ def is_strong(change: WordChange) -> bool:
     """Strong evidence that the meaning changed; a meaningful change that is not strong
     may have changed it."""
     return change.meaningful and change.kind in STRONG_KINDS
+
+
+def said_once(changes: Iterable[WordChange]) -> Iterator[tuple[WordChange, str | None]]:
+    """Each change of words once, with every kind its words carry ("negation removed;
+    degree changed" for "Never" -> "always", which the matcher lists once for each kind);
+    the first, the strongest, stands for the words."""
+    merged: list[tuple[WordChange, list[str]]] = []
+    for change in changes:
+        last = merged[-1][0] if merged else None
+        same = last is not None and (last.op, last.quote, last.page) == (
+            change.op,
+            change.quote,
+            change.page,
+        )
+        if same and change.meaningful and change.kind:
+            merged[-1][1].append(change.kind)
+        else:
+            merged.append((change, [change.kind] if change.meaningful and change.kind else []))
+    for change, kinds in merged:
+        yield change, "; ".join(kinds) or None

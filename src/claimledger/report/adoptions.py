@@ -8,7 +8,10 @@ harmless rewording adopted after a meaning change never makes the whole read har
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from claimledger.ledger.model import Claim
+from claimledger.meanings import said_once
 from claimledger.reading.match import judge, normalize
 from claimledger.records import WordChange
 from claimledger.report.model import WordChangeView
@@ -33,12 +36,17 @@ def adopted_wording(
     seen.append("uncertain" if any(change.meaningful for change in judged.changes) else None)
     meaning = max(seen, key=lambda said: _MEANING_RANK.get(said, 1))
     kinds = judged.kinds if meaning else ()
-    return meaning, kinds, tuple(word_change(change) for change in judged.changes)
+    return meaning, kinds, word_changes(judged.changes)
 
 
-def word_change(change: WordChange) -> WordChangeView:
-    """A word change, in words a reader reads: “was” → “now”, and its kind if it carries
-    meaning."""
+def word_changes(changes: Iterable[WordChange]) -> tuple[WordChangeView, ...]:
+    """Each change of words once, with every kind its words carry."""
+    return tuple(word_change(change, kinds) for change, kinds in said_once(changes))
+
+
+def word_change(change: WordChange, kinds: str | None = None) -> WordChangeView:
+    """A word change, in words a reader reads: “was” → “now”, and its kinds (`kinds`, else
+    its own) if it carries meaning."""
     if change.op == "insert":
         label = f"added “{change.page}”"
     elif change.op == "delete":
@@ -46,5 +54,6 @@ def word_change(change: WordChange) -> WordChangeView:
     else:
         label = f"“{change.quote}” → “{change.page}”"
     if change.meaningful:
-        label += f" ({change.kind})" if change.kind else " (changes the meaning)"
+        said = kinds or change.kind
+        label += f" ({said})" if said else " (changes the meaning)"
     return WordChangeView(change.op, change.quote, change.page, change.meaningful, label)

@@ -32,7 +32,7 @@ from claimledger.records import (
     meaning_uncertain,
     near_miss,
 )
-from claimledger.report.adoptions import adopted_wording, word_change
+from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import authors_headings, own_anchors
 from claimledger.report.changes import adoptions_said, changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
@@ -463,7 +463,7 @@ def _source_check(
         checked_on=checked_on,
         current=check.current if drifted else None,
         meaning_changed=drifted and check.meaning_changed,
-        changes=tuple(word_change(c) for c in check.changed_words) if drifted else (),
+        changes=word_changes(check.changed_words) if drifted else (),
         moved_to=safe_url(moved_to),
         change_kinds=check.change_kinds if drifted else (),
         closest=check.closest if status in ("missing", "drifted") else None,

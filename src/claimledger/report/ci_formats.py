@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
-from claimledger.meanings import is_strong
+from claimledger.meanings import is_strong, said_once
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.urls import safe_url, shown
@@ -344,9 +344,9 @@ def _details(result: RefreshResult, item: Verdict) -> str:
     elif check.closest:
         close = " (a close call: it may be the quote reworded)" if check.near_miss else ""
         lines.append(f"closest passage left{close}: {check.closest}")
-    for change in check.changed_words:
+    for change, kinds in said_once(check.changed_words):
         mark = "!" if is_strong(change) else "?" if change.meaningful else "-"
-        kind = f" ({change.kind})" if change.meaningful and change.kind else ""
+        kind = f" ({kinds})" if kinds else ""
         if change.op == "replace":
             lines.append(f"{mark} “{change.quote}” -> “{change.page}”{kind}")
         elif change.op == "delete":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.meanings import is_strong
+from claimledger.meanings import is_strong, said_once
 from claimledger.records import (
     CheckRecord,
     FetchRecord,
@@ -229,8 +229,8 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = N
     else:
         text.append(f"\n  {page}")
         text.append("(no similar passage on the page)", style="dim")
-    for change in check.changed_words:
-        op, quote, page, meaningful = change.op, change.quote, change.page, change.meaningful
+    for change, carried in said_once(check.changed_words):
+        op, quote, page = change.op, change.quote, change.page
         text.append("\n    ")
         text.append(*word_mark(change))
         if op == "replace":
@@ -243,8 +243,8 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = N
         else:
             text.append("added: ")
             text.append(page, style="green")
-        if meaningful and change.kind:
-            text.append(f"  ({change.kind})", style="red" if is_strong(change) else "yellow")
+        if carried:
+            text.append(f"  ({carried})", style="red" if is_strong(change) else "yellow")
     if check.current and check.closest:
         text.append("\n  a close call: the page also says, almost as alike: ", style="yellow")
         text.append(check.closest)

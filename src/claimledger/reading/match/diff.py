@@ -185,7 +185,12 @@ def _judged(
         span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
     lists = Lists(q_low, p_low, q_breaks, p_breaks)
     changes = [
-        _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists) for op in opcodes
+        change
+        for op in opcodes
+        for change in _with_its_other_kinds(
+            _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists),
+            _class_kinds(q_low[op[1] : op[2]], p_low[op[3] : op[4]], span_kinds),
+        )
     ]
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
     if _narrows(tail):
@@ -502,12 +507,36 @@ def _is_content(word: str) -> bool:
     return not is_function(word)
 
 
+def _with_its_other_kinds(change: WordChange, kinds: list[str]) -> list[WordChange]:
+    """A change whose words carry more than one kind of meaning change ("do not" -> "may":
+    a negation removed and a modal weakened) is said once for each, so that every kind a
+    verdict names is shown on the words that carry it."""
+    if not change.meaningful or change.kind not in kinds:
+        return [change]
+    return [
+        change,
+        *(
+            WordChange(change.op, change.quote, change.page, True, kind)
+            for kind in kinds
+            if kind != change.kind
+        ),
+    ]
+
+
+_CLASSES = ("negation", "number", "modal", "quantifier", "degree", "term", "default")
+
+
+def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> list[str]:
+    """The span's kinds of change whose class words this change took or put."""
+    words = _class_counts(joined_terms(was) + joined_terms(now))
+    return [span_kinds[name] for name in _CLASSES if name in span_kinds and words[name]]
+
+
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
-    words = _class_counts(joined_terms(was) + joined_terms(now))
-    for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default"):
-        if name in span_kinds and words[name]:
-            return span_kinds[name]
+    carried = _class_kinds(was, now, span_kinds)
+    if carried:
+        return carried[0]
     if "limit" in span_kinds and set(was + now) & LIMIT_WORDS:
         return span_kinds["limit"]
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
