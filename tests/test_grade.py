@@ -102,6 +102,7 @@ class FakeCheck:
     checked_at: dt.datetime = WHEN
     url: str = ""
     change_kinds: tuple[str, ...] = ()
+    snapshot_hash: str | None = None
 
 
 QUOTES = {

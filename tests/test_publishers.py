@@ -14,6 +14,7 @@ from claimledger.errors import InputError
 from claimledger.ledger.edits import source_fields
 from claimledger.urls import publisher_of
 from cli_runner import Cli
+from webserver import PageServer, redirect
 
 
 @pytest.mark.parametrize(
@@ -99,3 +100,49 @@ def test_a_source_s_fields_are_checked_before_anything_is_written(
 def test_a_source_s_fields_are_set_as_given_less_the_spaces_around_them() -> None:
     given = {"publisher": " example.com ", "kind": "blog", "render": None}
     assert source_fields(given) == {"publisher": "example.com", "kind": "blog"}
+
+
+TWO_ADDRESSES = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  one: {url: "URL_ONE", title: One, kind: docs, publisher: one.example}
+  two: {url: "URL_TWO", title: Two, kind: docs, publisher: two.example}
+claims:
+  - id: size
+    section: s
+    title: Size
+    kind: guarantee
+    statement: S.
+    quotes:
+      - text: "A message may be up to 256 KB."
+        sources: [one, two]
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}
+"""
+
+
+@pytest.mark.parametrize(("second", "counted"), [("its own page", 2), ("a redirect", 1)])
+def test_one_page_read_at_two_addresses_is_one_source(
+    tmp_path: Path, page_server: PageServer, second: str, counted: int
+) -> None:
+    """Two publishers' addresses that lead to one page (a redirect, a mirror of its text)
+    are one reading of one text, so they count once toward `min_sources`."""
+    body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
+    page_server.set_page("/one", body)
+    if second == "a redirect":
+        page_server.set_handler("/two", redirect("/one", 301))
+    else:
+        page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))
+    ledger = tmp_path / "claims.yaml"
+    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
+    ledger.write_text(text.replace("URL_TWO", page_server.url("/two")), encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", code=0 if counted == 2 else 1)  # 1: a source moved
+
+    proposed = cli.json("regrade", code=0 if counted == 2 else 1)["proposals"]
+
+    lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
+    assert lowered == ([] if counted == 2 else [("size", "CLAIMED")]), proposed

@@ -71,10 +71,13 @@ def _quote_state(
     misquoted: list[AsReadCheck] = []
     told: list[Evidence] = []
     independence = latest.independence
+    pages: dict[str, str] = {}  # the text each source read, by its hash: its first reader's key
     for source_id in quote.sources:
         place = (claim.id, quote.text, source_id)
         check = latest.get(place)
         key = independence[source_id]
+        if check is not None and check.snapshot_hash:  # one text read at two addresses
+            key = pages.setdefault(check.snapshot_hash, key)  # (a redirect, a mirror): once
         then = read_then.get(place) if read_then else None
         standing = None
         if check is not None:

@@ -352,6 +352,7 @@ class CheckVerdict(NamedTuple):
     change_kinds: tuple[str, ...]
     current: str | None
     checked_at: datetime
+    snapshot_hash: str | None
 
 
 VERDICT_COLUMNS = (
@@ -365,6 +366,7 @@ VERDICT_COLUMNS = (
     "change_kinds_json",
     "current",
     "checked_at",
+    "snapshot_hash",
     "match_kind",
     "changed_json",
     "closest_kinds_json",
@@ -387,6 +389,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         change_kinds_json,
         current,
         checked_at,
+        snapshot_hash,
         match_kind,
         changed_json,
         closest_kinds_json,
@@ -407,6 +410,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         change_kinds=names(change_kinds_json, "change_kinds_json"),
         current=current,
         checked_at=moment(checked_at, "checked_at"),
+        snapshot_hash=snapshot_hash,
     )
 
 
