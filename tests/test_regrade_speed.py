@@ -70,6 +70,7 @@ class Check:
     checked_at: dt.datetime = WHEN
     url: str = ""
     change_kinds: tuple[str, ...] = ()
+    snapshot_hash: str | None = None
 
 
 def _checks(first_quote: str = "verified") -> list[Check]:

@@ -10,6 +10,7 @@ and regraded by the real rules. Golden files are rewritten with
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import re
@@ -77,6 +78,13 @@ HOSTILE_CLAIM = "hostile"
 # --------------------------------------------------------------------------- fixture evidence
 
 
+def text_hash(url: str, source_status: SourceStatus) -> str | None:
+    """The hash of the text read at `url`: each page of the fixture has its own text."""
+    if source_status not in ("ok", "moved"):
+        return None
+    return hashlib.sha256(url.encode()).hexdigest()
+
+
 def check(
     ledger: Ledger,
     claim_id: str,
@@ -108,7 +116,7 @@ def check(
         occurrences=1 if status in ("verified", "drifted") else 0,
         context_before=None,
         context_after=None,
-        snapshot_hash="0" * 64 if source_status in ("ok", "moved") else None,
+        snapshot_hash=text_hash(ledger.sources[source_id].url, source_status),
         checked_at=CHECKED,
         run_id=1,
         moved_within=moved_within,
@@ -139,7 +147,7 @@ def fetch(
         not_modified=False,
         attempts=1 if source_status != "refused" else 3,
         elapsed=0.1,
-        snapshot_hash="0" * 64 if source_status in ("ok", "moved") else None,
+        snapshot_hash=text_hash(url, source_status),
         fetched_at=CHECKED,
     )
 

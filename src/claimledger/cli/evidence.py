@@ -196,9 +196,10 @@ def diff_command(
 
     Words that carry meaning (negations, modals, numbers, quantifiers, consistency
     terms) are marked with '!'; other content words put in, taken out or replaced with
-    '?' (the meaning may have changed). Beside each, the wording on the web archive's copy of the
-    reading day, when one was read; and each quote misquoted at reading time, though its
-    page carries it now. Exit 1 when anything differs.
+    '?' (the meaning may have changed). Beside each, the wording on the web archive's copy
+    nearest the reading day, when one was read; and each quote misquoted at reading time,
+    though its page carries it now. A quote whose page is gone counts as missing, and is
+    shown. Exit 1 when anything differs.
     """
     from claimledger.services.latest import quotes_of
     from claimledger.terminal.status import print_diff

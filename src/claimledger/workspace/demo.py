@@ -99,9 +99,10 @@ ARCHIVE_HOST = "web.archive.org"
 def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
     """The whole loop, twice: the pages as read, then as they are later (served on this
     machine's loopback address, so fetched with --allow-private), each quote checked on
-    the web archive's copy of the reading day too (that archive mapped there as well).
-    No docs repository comes with the demo, so no quote's git history is asked for: the
-    pages' edit links name a repository on GitHub, and the demo reaches no other host."""
+    the web archive's copy nearest the reading day too (that archive mapped there as
+    well). No docs repository comes with the demo, so no quote's git history is asked
+    for: the pages' edit links name one on GitHub, and the demo reaches no host but its
+    own."""
     mapped = (
         *(arg for spec in maps for arg in ("--map", spec)),
         "--allow-private",
