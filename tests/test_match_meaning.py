@@ -117,6 +117,18 @@ def level(quote: str, passage: str) -> str:
             id="synchronous-asynchronous",
         ),
         pytest.param(
+            "Retries are enabled by default.",
+            "Retries are disabled by default.",
+            "direction reversed",
+            id="a-setting-turned-to-its-opposite",
+        ),
+        pytest.param(
+            "Deleting a bucket is irreversible.",
+            "Deleting a bucket is reversible.",
+            "negation removed",
+            id="a-negating-prefix-ir-dropped",
+        ),
+        pytest.param(
             "Exactly-Once Delivery for Kafka Streams",
             "At-Least-Once Delivery for Kafka Streams",
             "guarantee term changed",

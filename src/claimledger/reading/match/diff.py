@@ -535,14 +535,17 @@ def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
     carried = _class_kinds(was, now, span_kinds)
-    if carried:
+    flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
+    if carried and not flipped:  # a setting turned to its opposite is a reversal, below
         return carried[0]
     if "limit" in span_kinds and set(was + now) & LIMIT_WORDS:
         return span_kinds["limit"]
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
         return span_kinds["negation"]  # able / unable: the count of negations changed
-    if any(are_opposites(a, b) for a in was for b in now):
+    if _opposed(was, now):
         return "direction reversed"
+    if carried:
+        return carried[0]
     was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
     now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
     if was_effects and now_effects and not was_effects & now_effects:
@@ -554,6 +557,11 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     if not now and {w for w in was if w in QUALIFIERS}:
         return "qualifier removed"
     return None
+
+
+def _opposed(was: list[str], now: list[str]) -> bool:
+    """A word taken out and its opposite put in (enabled / disabled, read / write)."""
+    return any(are_opposites(a, b) for a in was for b in now)
 
 
 def _narrows(tail: list[str]) -> bool:

@@ -37,7 +37,7 @@ STOPWORDS = words(
 )
 
 NEGATIONS = words("not no never cannot without none nor neither nothing nobody nowhere n't")
-NEGATING_PREFIXES = ("un", "non", "non-", "in", "im", "dis")
+NEGATING_PREFIXES = ("un", "non", "non-", "in", "im", "ir", "il", "dis")
 
 MODAL_STRENGTH = {
     **dict.fromkeys(("must", "shall", "required", "require", "requires", "mandatory"), 4),
@@ -408,10 +408,11 @@ def is_name(token: str, *, first: bool = False) -> bool:
 
 
 def negated(token: str) -> bool:
-    """A word that carries its own negation: un-, non-, mis- before a word the dictionary
-    knows (`unable`, `nonzero`, `mismatch`)."""
+    """A word that carries its own negation: un-, non-, mis-, ir-, il- before a word the
+    dictionary knows (`unable`, `nonzero`, `mismatch`, `irreversible`, `illegal`); not in-
+    or im-, which begin as many words that negate nothing (`inform`, `impose`)."""
     low = token.lower()
-    for prefix in ("un", "non-", "non", "mis"):
+    for prefix in ("un", "non-", "non", "mis", "ir", "il"):
         stem = low[len(prefix) :]
         if low.startswith(prefix) and len(stem) >= 4 and _known(stem):
             return True
