@@ -198,6 +198,8 @@ def test_a_ledger_without_a_scope_gains_one(tmp_path: Path) -> None:
         (("did_not", "Run it."), "one of did-not, could-not-see"),
         (("did-not",), "give the TEXT to add, or --remove N"),
         (("did-not", " "), "TEXT must not be empty"),
+        (("--remove", "1"), "--remove needs the PART it removes from: did-not or could-not-see"),
+        (("did-not", "Run it.", "--remove", "1"), "TEXT to add or --remove N, not both"),
     ],
 )
 def test_a_wrong_scope_edit_is_refused_and_nothing_is_written(
@@ -327,6 +329,8 @@ def test_a_claim_on_premises_or_judgement_says_whose_reasoning_its_grade_is(
          ["not a kind", "did you mean 'guarantee'", "mechanism"]),
         (["Bad Id", "--basis", "judgement"], ["lowercase id"]),
         (["input-gate", "--basis", "judgement"], ["already exists"]),
+        (["x", "--url", "https://example.com/a", "--quote", "Same words.", "--quote",
+          "Same words."], ["--quote 'Same words.' is given twice"]),
     ],
 )  # fmt: skip
 def test_add_refuses_before_fetching_or_writing(
@@ -442,6 +446,7 @@ def test_set_the_readings_own_fields(ledger: Path) -> None:
         (["titel", "x"], ["did you mean 'title'"]),
         (["date_read", "yesterday"], ["would leave the ledger invalid", "date"]),
         (["title", "  "], ["needs a value"]),
+        (["date_read", "2999-01-01"], ["date_read 2999-01-01 is later than today"]),
     ],
 )
 def test_set_refuses_bad_values(ledger: Path, args: list[str], parts: list[str]) -> None:

@@ -114,12 +114,16 @@ def scope_command(
     from claimledger.ledger import file as ledgerfile
 
     opts = options(ctx)
+    if part is None and remove is not None:
+        raise InputError(f"--remove needs the PART it removes from: {' or '.join(SCOPE_PARTS)}")
     if part is None:
         print_scope(opts.load())
         return ExitCode.OK
     if part not in SCOPE_PARTS:
         raise InputError(f"PART {part!r}: one of {', '.join(SCOPE_PARTS)}")
-    if (words is None) == (remove is None):
+    if words is not None and remove is not None:
+        raise InputError(f"scope {part}: TEXT to add or --remove N, not both")
+    if words is None and remove is None:
         raise InputError(f"scope {part}: give the TEXT to add, or --remove N")
     if words is not None and not words.strip():
         raise InputError("TEXT must not be empty")
@@ -224,6 +228,8 @@ def set_command(
     text = sys.stdin.read() if value == "-" else value
     if not text.strip():
         raise InputError(f"{name} needs a value")
+    if name == "date_read":
+        edits.check_reading_day(text, today())
 
     def change(old: str, ledger: Ledger) -> str:
         return edits.set_field(old, ledger, name, text)

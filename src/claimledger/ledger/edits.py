@@ -626,6 +626,13 @@ def set_field(text: str, ledger: Ledger, name: str, value: str) -> str:
     return _still_valid(new, f"setting {name}")
 
 
+def check_reading_day(value: str, today: dt.date) -> None:
+    """A reading is dated the day it was made, never later than today (a day's grace for
+    a reader ahead of UTC): a later date_read would date every change since as before it."""
+    if _is_date(value) and dt.date.fromisoformat(value) > today + dt.timedelta(days=1):
+        raise InputError(f"date_read {value} is later than today ({today.isoformat()})")
+
+
 def _is_date(value: str) -> bool:
     try:
         dt.date.fromisoformat(value)
