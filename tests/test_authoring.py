@@ -388,6 +388,8 @@ def test_remove_a_quote_and_a_facet_noting_each_in_history(ledger: Path) -> None
         ("Another thing holds.", None),
         (None, "holds at the crash boundary"),
     ]
+    said = claim.history[0].describe()  # as the report and `history` show it
+    assert "quote removed: “Another thing holds.”" in said and "“”" not in said
 
 
 @pytest.mark.parametrize(

@@ -527,8 +527,20 @@ def test_withdrawn_is_not_unknown_among_the_open_questions(ledger: Ledger) -> No
     )  # fmt: skip
     regraded = parse(text)
     why = {q.claim_id: q.why for q in build(regraded, fixture_checks(regraded)).questions}
-    assert why["missing-quote"].startswith("withdrawn")
+    assert why["missing-quote"] == "withdrawn: the page no longer says what was quoted"
     assert why["q-scope"].startswith("asked of the vendor")
+
+
+def test_a_claim_whose_page_is_gone_is_withdrawn_with_its_page(ledger: Ledger) -> None:
+    """A 404 is no rewording: the open question says the page is gone."""
+    text = edits.set_grade(
+        FIXTURE.read_text(encoding="utf-8"), ledger, "sources-in-trouble", None, Grade.UNKNOWN,
+        by="rule:quotes-gone", why="its page is gone", date=GENERATED_ON,
+    )  # fmt: skip
+    regraded = parse(text)
+    checks = [c for c in fixture_checks(regraded) if c.source_id == "docs-gone"]
+    why = {q.claim_id: q.why for q in build(regraded, checks).questions}
+    assert why["sources-in-trouble"] == "withdrawn: the page that said it is gone"
 
 
 def test_no_history_line_repeats_the_grade_block(report: Report) -> None:

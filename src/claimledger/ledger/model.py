@@ -161,8 +161,12 @@ class HistoryEntry:
             parts.append(f"on {self.on}")
         if self.from_grade is not None or self.to_grade is not None:
             parts.append(f"{self.from_grade or '?'} → {self.to_grade or '?'}")
-        if self.quote_was is not None or self.quote_now is not None:
-            parts.append(f"wording was “{self.quote_was or ''}”, now “{self.quote_now or ''}”")
+        if self.quote_was and self.quote_now:
+            parts.append(f"wording was “{self.quote_was}”, now “{self.quote_now}”")
+        elif self.quote_now:
+            parts.append(f"quote added: “{self.quote_now}”")
+        elif self.quote_was:
+            parts.append(f"quote removed: “{self.quote_was}”")
         if self.meaning:
             parts.append(f"meaning {'may have ' if self.meaning == 'uncertain' else ''}changed")
         parts.append(f"by {self.by}")

@@ -129,8 +129,10 @@ def _why_open(claim: ClaimView) -> str:
         return "in review: a wording adopted since the reading changed what its quote says"
     if any(s.meaning_changed for quote in claim.quotes for s in quote.sources):
         return "changed: the page now says something other than what was quoted"
-    if any(quote.state in ("missing", "gone") for quote in claim.quotes):
+    if any(quote.state == "missing" for quote in claim.quotes):
         return "withdrawn: the page no longer says what was quoted"
+    if any(quote.state == "gone" for quote in claim.quotes):
+        return "withdrawn: the page that said it is gone"
     if claim.kind == "question":
         return "asked of the vendor: the public evidence does not answer it"
     return "unknown: the public evidence cannot settle it"
