@@ -30,6 +30,7 @@ from markdown_it import MarkdownIt
 
 from claimledger.errors import ExitCode, InputError, TemplateError
 from claimledger.grading.rules import regrade
+from claimledger.grading.verdicts import Notice, Regrade
 from claimledger.ledger import edits
 from claimledger.ledger.file import load
 from claimledger.ledger.model import Ledger, parse
@@ -57,6 +58,7 @@ from claimledger.report.markup import (
     text_fragment_link,
 )
 from claimledger.report.model import ClaimView, Report
+from claimledger.report.overview import summary as summary_of
 from claimledger.report.templates import Templates, templates_loader
 from claimledger.urls import safe_url
 
@@ -1111,3 +1113,26 @@ def test_html_report_in_headless_chromium(
     for claim in report.claims:
         assert " ".join(claim.title.split()) in body
     assert not dom.xpath("//script[not(@type='application/ld+json')]")
+
+
+def test_the_summary_accounts_for_every_quote_and_every_facet_with_a_notice(
+    report: Report,
+) -> None:
+    """The headline's counts add up to the quotes it counts (a quote added since the last
+    refresh is "not checked"), and its stale facets are those `regrade` lists under Stale
+    facets, whatever the notice: a meaning that changed on one source only is one too."""
+    summary = report.summary
+    counted = (
+        summary.verified_quotes,
+        summary.drifted_quotes,
+        summary.missing_quotes,
+        summary.unchecked_quotes,
+    )
+    assert sum(counted) == summary.quotes
+    notices = (
+        Notice("a", "wording", "stale", "reworded"),
+        Notice("b", "wording", "sources-disagree", "changed on one source"),
+        Notice("b", "wording", "needs-review", "adopted"),
+    )
+    said = summary_of([], [], Regrade((), notices, (), True))
+    assert said.stale == 2

@@ -218,8 +218,8 @@ def report_data(report: Report) -> dict[str, Any]:
         has_evidence        bool
         legend              [{grade, meaning, count}]
         summary             {claims, facets, quotes, sources, verified_quotes,
-                             drifted_quotes, missing_quotes, sources_not_ok,
-                             proposals, stale}
+                             drifted_quotes, missing_quotes, unchecked_quotes,
+                             sources_not_ok, proposals, stale (facets with a notice)}
         sections            [{id, anchor, title, intro, after (markdown), claims: [claim]}]
           claim             {id, anchor, title, kind, statement, statement_shown (the
                              statement where it says more than the title, else ""),

@@ -364,6 +364,9 @@ class Summary:
     sources_not_ok: int
     proposals: int
     stale: int
+    unchecked_quotes: int = 0
+    """Quotes no source has checked (added or adopted since the last refresh) or could
+    read: with the three counts above, every quote is accounted for."""
 
 
 @dataclass(frozen=True)

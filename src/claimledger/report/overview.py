@@ -241,7 +241,8 @@ def summary(
         missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
         sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
         proposals=len(regrade.proposals),
-        stale=sum(1 for n in regrade.notices if n.kind == "stale"),
+        stale=len({(notice.claim_id, notice.on) for notice in regrade.notices}),
+        unchecked_quotes=sum(1 for q in quotes if q.state in ("unread", "unchecked")),
     )
 
 
