@@ -83,6 +83,32 @@ def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: P
     assert (entry.moved_from, entry.why) == (page_server.url("/other"), "the site was reorganised")
 
 
+def test_move_to_a_page_another_source_has_is_refused_with_the_merge(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A page is one source: `move` does not make two sources of it, it names the merge."""
+    before = ledger.read_text("utf-8")
+    result = cli("move", "other", page_server.url("/guide"), code=2)
+    assert "is already source 'guide'" in result.stderr
+    assert "claimledger source other --merge-into guide" in result.stderr
+    assert ledger.read_text("utf-8") == before
+
+
+def test_a_move_onto_another_source_s_page_is_adopted_by_the_merge(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_handler("/other", redirect("/guide", 301))
+
+    text = cli("refresh", "--allow-private", code=1).stdout
+    github = cli("refresh", "--allow-private", "--format", "github", code=1).stdout
+
+    merge = "adopt it with `claimledger source other --merge-into guide`"
+    assert merge in " ".join(text.split())
+    assert merge in github
+
+
 def test_a_trailing_slash_redirect_is_shown_but_is_no_drift(
     cli: Cli, page_server: PageServer
 ) -> None:

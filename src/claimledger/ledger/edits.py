@@ -395,8 +395,16 @@ def _source_id_for(url: str, taken: set[str]) -> str:
 def move_source(
     text: str, ledger: Ledger, source_id: str, new_url: str, *, date: dt.date, why: str
 ) -> str:
-    """Point a source at its new address, keeping the old one in the source's history."""
+    """Point a source at its new address, keeping the old one in the source's history. A
+    page is one source: an address another source already has is refused, with the
+    merge that makes the two one."""
     source = ledger.source(source_id)
+    there = [other.id for other in ledger.sources.values() if other.url == new_url]
+    if there and there[0] != source_id:
+        raise InputError(
+            f"{new_url} is already source '{there[0]}': make the two one with "
+            f"`claimledger source {source_id} --merge-into {there[0]}`"
+        )
     text = set_scalar(text, ("sources", source_id, "url"), new_url)
     entry = {"date": date, "moved_from": source.url, "by": "move", "why": why}
     if has_key(compose(text), ("sources", source_id), "history"):

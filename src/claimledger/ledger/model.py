@@ -303,6 +303,14 @@ class Ledger:
         the sources it answers for."""
         return self._sources_by_url.get(redacted(url), ())
 
+    def adopting_move(self, source_id: str, new_url: str) -> str:
+        """The command that adopts a source's move: `move`, or, where another source is
+        already at the new address, the merge that makes the two one (`move` refuses)."""
+        there = [s.id for s in self.sources_at(new_url) if s.id != source_id]
+        if there:
+            return f"`claimledger source {source_id} --merge-into {there[0]}`"
+        return f"`claimledger move {source_id}`"
+
     @functools.cached_property
     def _sources_by_url(self) -> dict[str, tuple[Source, ...]]:
         found: dict[str, tuple[Source, ...]] = {}

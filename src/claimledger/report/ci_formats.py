@@ -187,10 +187,14 @@ def source_notes(result: RefreshResult) -> list[SourceNote]:
         status = fetch.source_status
         for source_id in sorted(ids.get(fetch.url, ())):
             if status == "moved":
+                new = fetch.moved_to or fetch.final_url
+                there = sorted(ids.get(new, set()) - {source_id})  # (`move` would refuse)
+                adopt = (
+                    f"source {source_id} --merge-into {there[0]}" if there else f"move {source_id}"
+                )
                 message = (
                     f"source {source_id} moved: {shown(fetch.url)} now leads to "
-                    f"{shown(fetch.moved_to or fetch.final_url)}; adopt it with "
-                    f"`claimledger move {source_id}`"
+                    f"{shown(new)}; adopt it with `claimledger {adopt}`"
                 )
             elif status in ("ok", "gone") or fetch.url in result.accepted:
                 continue

@@ -286,7 +286,8 @@ def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
         )
         line = f"source {status}: {who}: {note}"
         if fetch.source_status == "moved" and ids:
-            line += f"; adopt it with `claimledger move {ids[0]}`"
+            moved_to = fetch.moved_to or fetch.final_url
+            line += f"; adopt it with {ledger.adopting_move(ids[0], moved_to)}"
         lines.append(line)
     if unchanged:
         pages = "source" if unchanged == 1 else "sources"
