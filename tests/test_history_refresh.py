@@ -158,6 +158,8 @@ def test_a_local_repository_is_read_only_once_the_workspace_is_trusted(
     (line,) = refused.stderr.strip().splitlines()[-1:]
     assert "claims.yaml:7:3: source guide: repo '../docs-repo' is a folder of this machine" in line
     assert "claimledger trust" in line and "Traceback" not in refused.stderr
+    noted = [said for said in refused.stderr.splitlines() if "not honoured" in said]
+    assert not any("docs-repo" in said for said in noted)  # refused, not said to be dropped
     assert not (cli.ledger.parent / ".claimledger").exists()  # nothing written
     blamed = cli("blame", "durable", "--quote", "1", code=2)
     assert "is a folder of this machine" in blamed.stderr

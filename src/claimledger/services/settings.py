@@ -40,6 +40,7 @@ def workspace(
     from claimledger.ledger.config import read_config
     from claimledger.urls import UrlMap
     from claimledger.workspace.trust import (
+        LOCAL_FOLDER,
         TEMPLATES,
         Consent,
         asks_of,
@@ -57,7 +58,11 @@ def workspace(
     consent = settings_consent(ledger_path, asks)
     if consent is Consent.TRUSTED:
         return Workspace(config, trusted=True)
-    lost = [ask for ask in asks if ask.startswith(f"{TEMPLATES}/") == templates]
+    lost = [  # (a local repository is refused where it would be read, not dropped)
+        ask
+        for ask in asks
+        if ask.startswith(f"{TEMPLATES}/") == templates and not ask.endswith(LOCAL_FOLDER)
+    ]
     if lost:
         why = "changed since you trusted it" if consent is Consent.CHANGED else "not trusted"
         say(

@@ -124,6 +124,11 @@ def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
     return Consent.TRUSTED if given == _asked(asks) else Consent.CHANGED
 
 
+LOCAL_FOLDER = "(a folder of this machine)"
+"""How an ask for a local repository ends: one the history step refuses where it would
+read it (`refuse_untrusted_repositories`), never one it drops without a word."""
+
+
 def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     """What the workspace's own files ask beyond the defaults, one line each: settings
     that widen what claimledger may reach (`config`), sources of `ledger` marked to be
@@ -144,10 +149,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
             for s in ledger.sources.values()
             if s.repo is not None and names_local_repository(s.repo)
         )
-        asks += [
-            f"claims.yaml: source {sid}: repo {repo} (a folder of this machine)"
-            for sid, repo in local
-        ]
+        asks += [f"claims.yaml: source {sid}: repo {repo} {LOCAL_FOLDER}" for sid, repo in local]
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates")
     return asks
