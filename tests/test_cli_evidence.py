@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import urllib.parse
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -372,6 +373,23 @@ def test_a_quote_on_a_page_gone_is_in_diff_and_counted_missing_in_regrade_s_word
     assert [(c["claim_id"], c["source_status"]) for c in listed] == [("alarms", "gone")]
     assert "is gone (HTTP 404 Not Found): its quotes count as missing" in " ".join(regrade.split())
     assert "nothing is known" not in regrade
+
+
+def test_a_wording_adopted_since_the_last_refresh_is_said_adopted_not_unread(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Right after `accept`, no check of the new wording exists yet, but its page was
+    read: the report says where the words came from, never that nothing was read."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", "--allow-private", code=1)
+    cli("accept", "alarms", code=0)
+
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert f"adopted from its page on {date.today().isoformat()}, not checked since" in report
+    assert "none read yet" not in report
 
 
 def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageServer) -> None:

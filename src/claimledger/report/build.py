@@ -378,6 +378,8 @@ def _quote_view(
         verified_label = f"last verified {last_verified}"
     elif checked_days:
         verified_label = f"not verified at the last check ({checked_days[-1]})"
+    elif adopted:  # the page's own words, taken from it; no refresh has checked them yet
+        verified_label = f"adopted from its page on {adopted.date}, not checked since"
     else:
         verified_label = "not yet verified"
     return QuoteView(
@@ -389,7 +391,7 @@ def _quote_view(
         last_verified=last_verified,
         verified_label=verified_label,
         cross_check=_cross_check(ledger, quote),
-        agreeing=f"{len(carrying)} of {len(read)}" if read else "none read yet",
+        agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted),
         carried_by=len(carrying),
         independent=len(independent),
         attribution=_attribution(ledger, quote),
@@ -596,9 +598,16 @@ def _quotes_evidence(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     return f"{said}; misquoted at reading time on {sources}"
 
 
+def _none_read(adopted: HistoryEntry | None) -> str:
+    """No source of the quote has been checked: never, or not since its wording was
+    adopted from the page (then it was read, in other words)."""
+    return "not checked since adopted" if adopted else "none read yet"
+
+
 def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     if all(q.state == "unchecked" for q in quotes):
-        return "not yet verified"
+        adopted = any(q.adopted_on for q in quotes)
+        return "adopted from the page, not checked since" if adopted else "not yet verified"
     if any(q.last_verified is None for q in quotes):
         return _unverified_evidence(quotes)
     fewest = min(q.carried_by for q in quotes)
