@@ -399,8 +399,8 @@ def move_source(
     page is one source: an address another source already has is refused, with the
     merge that makes the two one."""
     source = ledger.source(source_id)
-    there = [other.id for other in ledger.sources.values() if other.url == new_url]
-    if there and there[0] != source_id:
+    there = [other.id for other in ledger.sources_at(new_url) if other.id != source_id]
+    if there:
         raise InputError(
             f"{new_url} is already source '{there[0]}': make the two one with "
             f"`claimledger source {source_id} --merge-into {there[0]}`"

@@ -8,7 +8,6 @@ dict happened to fill.
 from __future__ import annotations
 
 import functools
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -16,7 +15,7 @@ from typing import Any
 
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
-from claimledger.ledger.model import Artifact, Claim, Facet, HistoryEntry, Ledger, Quote, Source
+from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
 from claimledger.ledger.vocabulary import Basis
 from claimledger.records import (
     CARRIED,
@@ -34,14 +33,13 @@ from claimledger.records import (
 )
 from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import authors_headings, own_anchors
+from claimledger.report.artifacts import artifact_view
 from claimledger.report.changes import adoptions_said, changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
 from claimledger.report.model import (
     FLAG_ORDER,
-    ArtifactRunView,
-    ArtifactView,
     AsReadView,
     ClaimView,
     ClosingView,
@@ -236,7 +234,7 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         facets=facets,
         premises=premises,
         falsifier=claim.falsified_if,
-        artifact=_artifact_view(claim, evidence),
+        artifact=artifact_view(claim, evidence.artifact_runs.get(claim.id)),
         history=published_history(
             claim, _standing_downgrades(claim), ledger.author, ledger.sources
         ),
@@ -259,96 +257,6 @@ def _refutation_words(claim: Claim) -> str | None:
 def _premise(claim: Claim) -> PremiseView:
     grade = weakest(str(facet.grade) for facet in claim.grades)
     return PremiseView(claim.id, anchor("claim", claim.id), claim.title, grade)
-
-
-def _command(run: tuple[str, ...] | str) -> str:
-    return run if isinstance(run, str) else shlex.join(run)
-
-
-def _artifact_view(claim: Claim, evidence: _Evidence) -> ArtifactView | None:
-    """The claim's program, the output it must print, and its last run when it has one."""
-    if claim.artifact is None:
-        return None
-    artifact = claim.artifact
-    run = evidence.artifact_runs.get(claim.id)
-    last_run = None if run is None else _artifact_run_view(run)
-    return ArtifactView(
-        _command(artifact.run),
-        artifact.expect,
-        last_run,
-        language=artifact.language or "",
-        code=_shown_code(artifact),
-        run_as=_run_as(artifact),
-    )
-
-
-_INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})
-"""How interpreters take a program on the command line (python -c, node -e, ruby -e)."""
-
-
-def _run_as(artifact: Artifact) -> str:
-    """The command with an inline program named rather than printed a second time."""
-    run = artifact.run
-    inline = isinstance(run, tuple) and len(run) == 3 and run[1] in _INLINE_SCRIPT
-    if artifact.code is None and inline:
-        return f"{run[0]} {run[1]} PROGRAM  # the program above"
-    return _command(run)
-
-
-def _shown_code(artifact: Artifact) -> str:
-    """The program a reader reads: the ledger's `code`, else the script of an inline run
-    (`python3 -c SCRIPT`), else nothing (the command says it all)."""
-    if artifact.code is not None:
-        return artifact.code
-    run = artifact.run
-    if isinstance(run, tuple) and len(run) == 3 and run[1] in _INLINE_SCRIPT:
-        return run[2]
-    return ""
-
-
-REPORTED_OUTPUT = 10_000
-"""Characters of an artifact's output the report shows; the store keeps the rest."""
-
-
-def _artifact_run_view(run: ArtifactRun) -> ArtifactRunView:
-    return ArtifactRunView(
-        ran_on=day(run.ran_at),
-        exit_status=run.exit_status,
-        error=run.error,
-        seconds=round(run.seconds, 3),
-        runner=published_runner(run.runner),
-        matched=run.matched,
-        output=_reported_output(run.output),
-        label=_artifact_run_words(run),
-    )
-
-
-def published_runner(runner: str) -> str:
-    """The program by its name and version (`python3 (Python 3.12.3)`): where it lives on
-    the author's machine (`/home/alice/...`) is the store's to keep, not a report's."""
-    path, _, version = runner.partition(" (")
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return f"{name} ({version}" if version else name
-
-
-def _artifact_run_words(run: ArtifactRun) -> str:
-    """The last run in a sentence: "ran 2026-11-29: exit status 0 in 0.05 s, by …; …"."""
-    ended = run.error or f"exit status {run.exit_status}"
-    runner = f"by {published_runner(run.runner)}" if run.runner else "no such program was found"
-    if run.matched:
-        verdict = "it printed what is expected"
-    elif run.ran:
-        verdict = "it did not print what is expected"
-    else:
-        verdict = "no evidence either way"
-    return f"ran {day(run.ran_at)}: {ended} in {run.seconds:.2f} s, {runner}; {verdict}"
-
-
-def _reported_output(output: str) -> str:
-    if len(output) <= REPORTED_OUTPUT:
-        return output
-    rest = len(output) - REPORTED_OUTPUT
-    return f"{output[:REPORTED_OUTPUT]}\n… ({rest:,} more characters not shown)"
 
 
 # --- quotes
