@@ -106,6 +106,24 @@ def test_edit_opens_the_users_editor_for_long_prose(site: Cli, tmp_path: Path) -
     assert site.ledger.read_bytes() == before
 
 
+def test_prose_keeps_its_paragraphs_and_an_unchanged_buffer_writes_nothing(
+    site: Cli, tmp_path: Path
+) -> None:
+    """A statement written at length keeps its paragraphs and its list; opening it in the
+    editor and closing it unchanged revises nothing, and says so."""
+    site("edit", "alarms", "--statement", "First paragraph.\n\n\n- item one\n-  item two  ")
+    assert load(site.ledger).claim("alarms").statement == (
+        "First paragraph.\n\n- item one\n- item two"
+    )
+    before = site.ledger.read_bytes()
+    untouched = edit_in(site, "true", "alarms", "--editor", "statement")
+    assert untouched.stdout == "alarms: revised nothing (it already says that)\n"
+    assert site.ledger.read_bytes() == before
+    said = site("edit", "alarms", "--title", "Alarms   fire  again").stdout
+    assert said == "alarms: revised title\n"
+    assert load(site.ledger).claim("alarms").title == "Alarms fire again"  # a title: one line
+
+
 def test_a_source_no_quote_rests_on_is_warned_of_and_removed(site: Cli) -> None:
     site("remove", "alarms")
     warned = site("check")

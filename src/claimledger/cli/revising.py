@@ -116,6 +116,7 @@ def edit_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.model import tidied
 
     given = {"title": title, "statement": statement, "section": section}
     fields = {name: value for name, value in given.items() if value is not None}
@@ -130,15 +131,19 @@ def edit_command(
     empty = [name for name, value in fields.items() if not value.strip()]
     if empty:
         raise InputError(f"{', '.join(empty)} must not be empty")
-    clean = {name: " ".join(value.split()) for name, value in fields.items()}
+    before = opts.load().claim(claim_id)
+    clean = {
+        name: tidied(name, value)
+        for name, value in fields.items()
+        if tidied(name, value) != tidied(name, getattr(before, name) or "")
+    }
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.set_claim_fields(text, fresh, claim_id, clean, date=today())
 
-    before = opts.load().claim(claim_id)
-    after = ledgerfile.update(opts.ledger, change).claim(claim_id)
-    changed = [name for name in clean if getattr(before, name) != getattr(after, name)]
-    said = ", ".join(changed) if changed else "nothing (it already says that)"
+    if clean:
+        ledgerfile.update(opts.ledger, change)
+    said = ", ".join(clean) if clean else "nothing (it already says that)"
     out.print(f"{claim_id}: revised {said}", markup=False)
     return ExitCode.OK
 

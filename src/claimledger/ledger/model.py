@@ -174,6 +174,21 @@ class HistoryEntry:
         return f"{line}: {self.why}" if self.why else line
 
 
+_PROSE = frozenset({"statement", "falsified_if"})
+"""The parts written as prose, whose paragraphs and list lines are kept."""
+
+
+def tidied(name: str, value: str) -> str:
+    """A part as the ledger keeps it: a title or a section on one line; prose with its
+    lines (paragraphs, a list) kept, each line's spacing tidied, at most one blank line
+    between paragraphs."""
+    if name not in _PROSE:
+        return " ".join(value.split())
+    lines = [" ".join(line.split()) for line in value.strip().splitlines()]
+    kept = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+    return "\n".join(kept)
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     id: str
