@@ -46,6 +46,14 @@ def is_strong(change: WordChange) -> bool:
     return change.meaningful and change.kind in STRONG_KINDS
 
 
+def mark(change: WordChange) -> str:
+    """`!` for strong evidence that the meaning changed, `?` for a change that may have
+    changed it, nothing for the rest: the mark every view puts before a change."""
+    if is_strong(change):
+        return "!"
+    return "?" if change.meaningful else ""
+
+
 def said_once(changes: Iterable[WordChange]) -> Iterator[tuple[WordChange, str | None]]:
     """Each change of words once, with every kind its words carry ("negation removed;
     degree changed" for "Never" -> "always", which the matcher lists once for each kind);

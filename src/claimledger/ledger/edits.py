@@ -399,12 +399,10 @@ def move_source(
     page is one source: an address another source already has is refused, with the
     merge that makes the two one."""
     source = ledger.source(source_id)
-    there = [other.id for other in ledger.sources_at(new_url) if other.id != source_id]
-    if there:
-        raise InputError(
-            f"{new_url} is already source '{there[0]}': make the two one with "
-            f"`claimledger source {source_id} --merge-into {there[0]}`"
-        )
+    other = ledger.other_source_at(new_url, source_id)
+    if other is not None:
+        merge = ledger.adopting_move(source_id, new_url)
+        raise InputError(f"{new_url} is already source '{other}': make the two one with {merge}")
     text = set_scalar(text, ("sources", source_id, "url"), new_url)
     entry = {"date": date, "moved_from": source.url, "by": "move", "why": why}
     if has_key(compose(text), ("sources", source_id), "history"):

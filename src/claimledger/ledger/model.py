@@ -318,12 +318,16 @@ class Ledger:
         the sources it answers for."""
         return self._sources_by_url.get(redacted(url), ())
 
+    def other_source_at(self, url: str, source_id: str) -> str | None:
+        """Another source already at `url`, if any: a page is one source."""
+        return next((s.id for s in self.sources_at(url) if s.id != source_id), None)
+
     def adopting_move(self, source_id: str, new_url: str) -> str:
         """The command that adopts a source's move: `move`, or, where another source is
         already at the new address, the merge that makes the two one (`move` refuses)."""
-        there = [s.id for s in self.sources_at(new_url) if s.id != source_id]
-        if there:
-            return f"`claimledger source {source_id} --merge-into {there[0]}`"
+        other = self.other_source_at(new_url, source_id)
+        if other is not None:
+            return f"`claimledger source {source_id} --merge-into {other}`"
         return f"`claimledger move {source_id}`"
 
     @functools.cached_property

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
-from claimledger.meanings import is_strong, said_once
+from claimledger.meanings import mark, said_once
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.urls import safe_url, shown
@@ -349,14 +349,14 @@ def _details(result: RefreshResult, item: Verdict) -> str:
         close = " (a close call: it may be the quote reworded)" if check.near_miss else ""
         lines.append(f"closest passage left{close}: {check.closest}")
     for change, kinds in said_once(check.changed_words):
-        mark = "!" if is_strong(change) else "?" if change.meaningful else "-"
+        sign = mark(change) or "-"
         kind = f" ({kinds})" if kinds else ""
         if change.op == "replace":
-            lines.append(f"{mark} “{change.quote}” -> “{change.page}”{kind}")
+            lines.append(f"{sign} “{change.quote}” -> “{change.page}”{kind}")
         elif change.op == "delete":
-            lines.append(f"{mark} removed: “{change.quote}”{kind}")
+            lines.append(f"{sign} removed: “{change.quote}”{kind}")
         else:
-            lines.append(f"{mark} added: “{change.page}”{kind}")
+            lines.append(f"{sign} added: “{change.page}”{kind}")
     lines.append(f"ledger: {result.ledger}:{line}:{col}")
     return "\n".join(one_line(text) for text in lines) + "\n"
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.meanings import is_strong, said_once
+from claimledger.meanings import is_strong, mark, said_once
 from claimledger.records import (
     CheckRecord,
     FetchRecord,
@@ -254,9 +254,11 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = N
 def word_mark(change: WordChange) -> tuple[str, str]:
     """`!` before a change that is strong evidence the meaning changed, `?` before one
     that may have changed it, nothing before the rest; and its style."""
-    if is_strong(change):
-        return "! ", "bold red"
-    return ("? ", "bold yellow") if change.meaningful else ("  ", "")
+    said = mark(change)
+    return f"{said or ' '} ", _MARK_STYLE[said]
+
+
+_MARK_STYLE = {"!": "bold red", "?": "bold yellow", "": ""}
 
 
 def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[str]:
