@@ -380,6 +380,20 @@ def test_a_repeated_modal_is_no_change_of_strength() -> None:
     ) in {"harmless", "uncertain"}
 
 
+def test_will_binds_as_the_plain_verb_beside_another_modal() -> None:
+    """ "would be" -> "are" beside a "can" that stays weakens nothing: "will" and "would"
+    say what the verb alone says. Between "can" and "will" the strength still changes."""
+    kinds = judged(
+        "Your application can use features that would be hard to build yourself.",
+        "Your application can use features that are hard to build yourself.",
+    ).kinds
+    assert not {"modal weakened", "modal strengthened"} & set(kinds)
+    assert "modal strengthened" in judged("The queue can retry.", "The queue will retry.").kinds
+    assert "modal weakened" in judged(
+        "The client must retry and will back off.", "The client will retry and back off."
+    ).kinds
+
+
 @pytest.mark.parametrize(
     ("word", "other", "counterpart", "expected"),
     [

@@ -318,6 +318,14 @@ def _modal_ranks(words: list[str]) -> Counter[int]:
     return ranks or Counter({3: 1})
 
 
+def _strengths(words: list[str]) -> set[int]:
+    """The strengths a span binds with, a plain statement's among them: "will" binds no
+    more than the verb alone does, so "can use features that would be hard to build" and
+    "can use features that are hard to build" bind alike."""
+    return set(_modal_ranks(words)) | {_FACT}
+
+
+_FACT = MODAL_STRENGTH["will"]
 _ABILITY_MODALS = frozenset({"can", "could"})
 _OBLIGING = frozenset({"have", "got"})
 """Verbs that oblige before "to" ("you have to", "has to"), as "must" does."""
@@ -355,7 +363,7 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         kinds["number"] = "number changed"
     elif numbers_swapped(q_low, p_low):
         kinds["number"] = "numbers swapped"
-    was, now = set(_modal_ranks(q_low)), set(_modal_ranks(p_low))
+    was, now = _strengths(q_low), _strengths(p_low)
     if was != now:  # a strength came or went; how often one recurs is style
         weaker = sum(now) / len(now) < sum(was) / len(was)
         kinds["modal"] = "modal weakened" if weaker else "modal strengthened"
