@@ -14,6 +14,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +285,18 @@ def test_a_file_too_large_to_be_a_ledger(tmp_path: Path) -> None:
 def test_an_endless_file_is_read_only_up_to_the_cap() -> None:
     """A device reports size 0 and never ends; reading it whole would exhaust memory."""
     assert_one_error_line(check(Path("/dev/zero")), f"larger than {MAX_LEDGER_BYTES // 2**20} MiB")
+
+
+def test_a_small_ledger_is_read_without_asking_for_the_caps_memory(tmp_path: Path) -> None:
+    """`read(cap + 1)` asks for 128 MiB before a byte is read, whatever the file's size."""
+    path = write(tmp_path, VALID)
+    tracemalloc.start()
+    try:
+        load(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20
 
 
 def test_load_raises_input_errors_not_os_errors(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
+from typing import BinaryIO
 
 from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
 from claimledger.ledger.atomicfile import refuse_links, replace_atomically
@@ -50,8 +51,8 @@ def read_ledger_text(path: Path) -> str:
     if path.is_dir():
         raise InputError(f"{name}: is a directory, not a ledger file")
     try:
-        with path.open("rb") as file:  # read at most the cap: /dev/zero has no size
-            data = file.read(MAX_LEDGER_BYTES + 1)
+        with path.open("rb") as file:
+            data = _read_capped(file, MAX_LEDGER_BYTES)
         if len(data) > MAX_LEDGER_BYTES:
             raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
         return data.decode("utf-8-sig")
@@ -59,6 +60,20 @@ def read_ledger_text(path: Path) -> str:
         raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
     except OSError as err:
         raise InputError(f"{name}: cannot be read: {err.strerror}") from None
+
+
+def _read_capped(file: BinaryIO, cap: int) -> bytes:
+    """At most `cap` bytes and one more, a chunk at a time: /dev/zero has no size, and
+    `read(cap + 1)` would ask for the whole cap's memory for a ledger of a few lines."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= cap and (chunk := file.read(_CHUNK)):
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+_CHUNK = 1024 * 1024
 
 
 # --------------------------------------------------------------------------- the write
