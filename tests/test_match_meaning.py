@@ -389,9 +389,12 @@ def test_will_binds_as_the_plain_verb_beside_another_modal() -> None:
     ).kinds
     assert not {"modal weakened", "modal strengthened"} & set(kinds)
     assert "modal strengthened" in judged("The queue can retry.", "The queue will retry.").kinds
-    assert "modal weakened" in judged(
-        "The client must retry and will back off.", "The client will retry and back off."
-    ).kinds
+    assert (
+        "modal weakened"
+        in judged(
+            "The client must retry and will back off.", "The client will retry and back off."
+        ).kinds
+    )
 
 
 @pytest.mark.parametrize(

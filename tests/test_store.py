@@ -410,6 +410,22 @@ def test_a_page_is_recorded_whole_in_one_transaction(evidence_store: EvidenceSto
 # --- checks ---------------------------------------------------------------------------------
 
 
+def test_run_checks_are_one_runs_checks_in_the_order_recorded(
+    evidence_store: EvidenceStore,
+) -> None:
+    first = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_check(first, checked("earlier"))
+    evidence_store.finish_run(first, at(1))
+    run = evidence_store.begin_run(at(2), "claims.yaml")
+    made = [checked(name, checked_at=at(3)) for name in ("b-claim", "a-claim", "c-claim")]
+    for check in made:
+        evidence_store.record_check(run, check)
+    streamed = evidence_store.run_checks(run)
+    assert next(streamed) == replace(made[0], run_id=run)  # read as asked, not all at once
+    assert [c.claim_id for c in streamed] == ["a-claim", "c-claim"]
+    assert list(evidence_store.run_checks(run + 1)) == []
+
+
 def test_a_check_round_trips_with_its_word_changes(evidence_store: EvidenceStore) -> None:
     run = evidence_store.begin_run(at(0), "claims.yaml")
     digest = evidence_store.put_snapshot("text", "https://a.test/", at(0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -155,13 +156,12 @@ def refresh_command(
         refuse_untrusted_repositories(ledger, opts.ledger, sources, honoured.trusted)
     work = RefreshPlan(ledger, opts.ledger, jobs, policy, url_map, steps)
     pages = {(job.url, job.select) for job in jobs}
-    with (
-        writable_store(opts) as store,
-        progress(len(pages), quiet=chosen in ("json", "junit")) as tick,
-    ):
-        done = refresh_ledger(work, store, now=now, on_page=tick)
-    say(archived_lines(done))
-    return found_if(print_refresh(chosen, opts.store, work, done))
+    with writable_store(opts) as store:
+        with progress(len(pages), quiet=chosen in ("json", "junit")) as tick:
+            done = refresh_ledger(work, store, now=now, on_page=tick)
+        say(archived_lines(done))
+        checks = functools.partial(store.run_checks, done.run_id)
+        return found_if(print_refresh(chosen, opts.store, work, done, checks))
 
 
 def _refresh_format(fmt: str, as_json: bool) -> str:

@@ -22,7 +22,7 @@ from claimledger.errors import InputError
 
 if TYPE_CHECKING:
     from claimledger.evidence.gitrepo import Repositories
-    from claimledger.evidence.refresh import QuoteJob, Reading
+    from claimledger.evidence.refresh import QuoteJob
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger, Source
     from claimledger.reading.editlinks import SourceFile
@@ -68,16 +68,13 @@ class HistoryRun:
         return self.reused + self.read
 
 
-def unverified(readings: Iterable[Reading]) -> list[CheckRecord]:
-    """The checks a history can explain: a quote reworded or missing, or on a page gone."""
-    from claimledger.records import lost_reason
-
+def unverified(checks: Iterable[CheckRecord], lost: Collection[str]) -> list[CheckRecord]:
+    """The checks a history can explain: a quote reworded or missing, or on a page gone
+    (its address among `lost`)."""
     return [
         check
-        for reading in readings
-        for check in reading.checks
-        if check.status in ("drifted", "missing")
-        or (check.status is None and lost_reason(reading.fetch) is not None)
+        for check in checks
+        if check.status in ("drifted", "missing") or (check.status is None and check.url in lost)
     ]
 
 

@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.config import Config
     from claimledger.ledger.model import Ledger
+    from claimledger.reading.editlinks import SourceFile
     from claimledger.reading.provenance import FileGone
-    from claimledger.records import FetchPolicy, Relocation, SavedSnapshot
+    from claimledger.records import FetchPolicy, FetchResult, Relocation, SavedSnapshot
     from claimledger.urls import UrlMap
 
 T = TypeVar("T")
@@ -139,11 +140,27 @@ class ArchivedFilled:
 
 
 @dataclass(frozen=True)
+class PageRead:
+    """A page a run read, as the later steps and the summary need it once it is recorded:
+    its fetch, the snapshot its text is kept as, the file its edit link names. Its checks
+    are in the store (`EvidenceStore.run_checks`), so that a run's memory does not grow
+    with the quotes it checked."""
+
+    fetch: FetchResult
+    snapshot_hash: str | None
+    source_file: SourceFile | None
+
+    @classmethod
+    def of(cls, reading: Reading) -> PageRead:
+        return cls(reading.fetch, reading.snapshot_hash, reading.source_file)
+
+
+@dataclass(frozen=True)
 class RefreshOutcome:
     """What a refresh found and recorded, in the order it was done."""
 
     run_id: int
-    readings: tuple[Reading, ...]
+    pages: tuple[PageRead, ...]
     as_read: AsReadRun | None = None
     archived: ArchivedFilled = field(default_factory=ArchivedFilled)
     relocations: tuple[Relocation, ...] = ()
@@ -164,8 +181,8 @@ def refresh_ledger(
     """Refresh `plan` into `store`: each page and its checks recorded in one commit as it
     is read (`on_page` is told), then each after-step, recorded as it finishes. An
     interrupted run keeps every page it recorded; it stays unfinished in the store."""
-    run_id, readings = run_async(_record_live_pages(plan, store, now, on_page))
-    outcome = RefreshOutcome(run_id, tuple(readings))
+    run_id, pages = run_async(_record_live_pages(plan, store, now, on_page))
+    outcome = RefreshOutcome(run_id, tuple(pages))
     if plan.after.reading_day is not None:
         found = _check_as_read(plan, store, plan.after.reading_day, now, run_id)
         archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
@@ -193,14 +210,14 @@ def read_pages_once(
 
 async def _record_live_pages(
     plan: RefreshPlan, store: EvidenceStore, now: Clock, on_page: Callable[[Reading], None]
-) -> tuple[int, list[Reading]]:
+) -> tuple[int, list[PageRead]]:
     """The refresh loop, each page recorded as it is read. The store is written here
-    only, and no page's text is kept once it is recorded."""
+    only, and no page's text or checks are kept once it is recorded."""
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
 
     run_id = store.begin_run(now(), str(plan.ledger_path))
-    readings: list[Reading] = []
+    pages: list[PageRead] = []
     async with make_client(plan.policy) as client:
         loop = refresh(
             plan.jobs,
@@ -222,10 +239,10 @@ async def _record_live_pages(
                     checks=reading.checks,
                     now=now(),
                 )
-                readings.append(replace(reading, new_snapshot=None))
+                pages.append(PageRead.of(reading))
                 on_page(reading)
     store.finish_run(run_id, now())
-    return run_id, readings
+    return run_id, pages
 
 
 def _check_as_read(
@@ -281,18 +298,19 @@ def _read_the_repositories(
     found as written, and each quote the archive had no copy of the reading day for,
     checked on the file's version of that day (nothing is loaded with nothing to do)."""
     from claimledger.evidence import history
+    from claimledger.records import lost_reason
 
-    readings = outcome.readings
-    checks = history.unverified(readings)
-    if not checks and outcome.as_read is None:
-        return outcome
-    linked = {r.fetch.url: r.source_file for r in readings if r.source_file is not None}
+    pages = outcome.pages
+    linked = {p.fetch.url: p.source_file for p in pages if p.source_file is not None}
     if not linked and not any(s.repo and s.path for s in plan.ledger.sources.values()):
         return outcome  # no page's file is known: there is no repository to read
+    lost = {p.fetch.url for p in pages if lost_reason(p.fetch) is not None}
+    checks = history.unverified(store.run_checks(outcome.run_id), lost)
+    if not checks and outcome.as_read is None:
+        return outcome
     from claimledger.evidence.gitrepo import Bounds, Repositories
-    from claimledger.records import check_key, lost_reason
+    from claimledger.records import check_key
 
-    lost = {r.fetch.url for r in readings if lost_reason(r.fetch) is not None}
     home = plan.ledger_path.absolute().parent
     clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
     found = history.read_histories(
@@ -318,9 +336,9 @@ def _after_live_pages(
     is loaded for a step with nothing to do: no source lost, no page to save)."""
     from claimledger.records import lost_reason
 
-    steps, readings = plan.after, outcome.readings
-    if steps.candidates is not None and any(lost_reason(r.fetch) for r in readings):
-        lost = lost_sources(plan.ledger, plan.jobs, readings, store)
+    steps, pages = plan.after, outcome.pages
+    if steps.candidates is not None and any(lost_reason(p.fetch) for p in pages):
+        lost = lost_sources(plan.ledger, plan.jobs, pages, store)
         if outcome.history is not None:
             lost = [with_fate(item, outcome.history.fates.get(item.source_id)) for item in lost]
         found = run_async(_recover(lost, plan, steps.candidates)) if lost else []
@@ -329,20 +347,20 @@ def _after_live_pages(
             store.record_relocation(relocation, now())
         outcome = replace(outcome, relocations=relocations)
     if steps.save_to is not None:
-        saves = _save_live_pages(readings, store, plan.policy, steps.save_to, outcome.run_id, now)
+        saves = _save_live_pages(pages, store, plan.policy, steps.save_to, outcome.run_id, now)
         outcome = replace(outcome, saves=saves)
     return outcome
 
 
 def lost_sources(
-    ledger: Ledger, jobs: Sequence[QuoteJob], readings: Sequence[Reading], store: EvidenceStore
+    ledger: Ledger, jobs: Sequence[QuoteJob], pages: Sequence[PageRead], store: EvidenceStore
 ) -> list[Lost]:
     """The sources this refresh found gone (or emptied), each once, with the quotes it
     checked there and the titles the page had (the ledger's, its last snapshot's)."""
     from claimledger.evidence.relocate import Lost, snapshot_title
     from claimledger.records import lost_reason
 
-    reasons = {r.fetch.url: why for r in readings if (why := lost_reason(r.fetch)) is not None}
+    reasons = {p.fetch.url: why for p in pages if (why := lost_reason(p.fetch)) is not None}
     found: dict[str, Lost] = {}
     for job in jobs:
         if job.url not in reasons:
@@ -388,7 +406,7 @@ async def _recover(lost: Sequence[Lost], plan: RefreshPlan, candidates: int) -> 
 
 
 def _save_live_pages(
-    readings: Sequence[Reading],
+    pages: Sequence[PageRead],
     store: EvidenceStore,
     policy: FetchPolicy,
     archive: str,
@@ -398,7 +416,7 @@ def _save_live_pages(
     """Ask the archive to snapshot each page this refresh read, and record each answer."""
     from claimledger.evidence.preserve import plan_saves
 
-    read = [(reading.fetch, reading.snapshot_hash) for reading in readings]
+    read = [(page.fetch, page.snapshot_hash) for page in pages]
     to_save, unchanged, secret = plan_saves(read, store.latest_saves())
     asked, withheld = run_async(_save(to_save, policy, archive)) if to_save else ([], [])
     recorded = [replace(saved, run_id=run_id) for saved in asked]

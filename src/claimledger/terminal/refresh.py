@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +23,17 @@ if TYPE_CHECKING:
     from claimledger.records import CheckRecord, FetchResult, QuoteHistory
 
 
-def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutcome) -> bool:
-    """What a refresh found, in the format asked for; whether anything needs a person."""
+def print_refresh(
+    chosen: str,
+    store: Path,
+    work: RefreshPlan,
+    done: RefreshOutcome,
+    run_checks: Callable[[], Iterable[CheckRecord]],
+) -> bool:
+    """What a refresh found, in the format asked for; whether anything needs a person.
+
+    `run_checks` reads the run's checks anew from the store at each call: each view
+    passes over them once, and the thousands a large refresh made are never all held."""
     from claimledger.terminal.asread import as_read_json, as_read_lines
     from claimledger.terminal.lines import (
         claim_summary,
@@ -37,9 +46,8 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
     from claimledger.urls import shown
 
     ledger = work.ledger
-    fetches = [reading.fetch for reading in done.readings]
-    checks = [check for reading in done.readings for check in reading.checks]
-    rows = claim_summary(ledger, checks)
+    fetches = [page.fetch for page in done.pages]
+    rows = claim_summary(ledger, run_checks())
     read_then = done.as_read  # the quotes on the archive's copies of the reading day
     if chosen == "json":
         print_json(
@@ -49,7 +57,7 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
                 "claims": rows,
                 "sources": source_rows(ledger, fetches),
                 "checks": (
-                    {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in checks
+                    {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in run_checks()
                 ),
                 **after_json(done),
                 "as_read": as_read_json(read_then) if read_then else None,
@@ -59,7 +67,7 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
     elif chosen == "text":
         quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
         print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
-        for line in [*source_notes(ledger, fetches), *history_lines(done, checks)]:
+        for line in [*source_notes(ledger, fetches), *history_lines(done, run_checks())]:
             out.print(line, markup=False)
         for line in after_lines(done):
             out.print(line, markup=False)
@@ -67,18 +75,20 @@ def print_refresh(chosen: str, store: Path, work: RefreshPlan, done: RefreshOutc
         for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():
             out.print(line, markup=False)
     else:
-        print_for_ci(chosen, work.ledger_path, ledger, checks, fetches)
+        print_for_ci(chosen, work.ledger_path, ledger, list(run_checks()), fetches)
     misquoted = bool(read_then and read_then.misquoted)
-    return needs_attention(ledger, checks, fetches) or misquoted
+    return needs_attention(ledger, run_checks(), fetches) or misquoted
 
 
-def history_lines(done: RefreshOutcome, checks: Sequence[CheckRecord]) -> list[str]:
+def history_lines(done: RefreshOutcome, checks: Iterable[CheckRecord]) -> list[str]:
     """What the docs' repository says of each quote not found as written, a line each,
     and a line when the step stopped early or could not read a repository."""
     found = done.history
     if found is None:
         return []
-    numbers = {(c.claim_id, c.quote_text, c.source_id): c.quote_index + 1 for c in checks}
+    told = {(h.claim_id, h.quote_text, h.source_id) for h in found.histories}
+    keys = ((c.claim_id, c.quote_text, c.source_id, c.quote_index) for c in checks)
+    numbers = {key[:3]: key[3] + 1 for key in keys if key[:3] in told}
     lines = [
         f"history: {h.claim_id} #{numbers.get((h.claim_id, h.quote_text, h.source_id), '?')} "
         f"on {h.source_id}: {history_said(h)}"

@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.evidence.store.archived import ArchiveEvidence
 from claimledger.evidence.store.connection import configure, connect, outdated, require_current
-from claimledger.evidence.store.histories import HISTORY_COLUMNS, history_from_row, history_values
+from claimledger.evidence.store.histories import HistoryEvidence
 from claimledger.evidence.store.robots import RobotsEvidence
 from claimledger.evidence.store.rows import (
     ARTIFACT_RUN_COLUMNS,
@@ -105,11 +105,9 @@ from claimledger.evidence.store.translate import translated as _translated
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.records import (
     ArtifactRun,
-    CheckKey,
     CheckRecord,
     FetchRecord,
     FetchResult,
-    QuoteHistory,
     Relocation,
     RunRecord,
     SavedSnapshot,
@@ -141,7 +139,7 @@ asked for in full, rather than answered "unchanged" with nothing to read."""
 T = TypeVar("T")
 
 
-class EvidenceStore(ArchiveEvidence, RobotsEvidence):
+class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence):
     """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
 
     def __init__(
@@ -431,6 +429,14 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         rows = self._db.execute(f"SELECT {', '.join(VERDICT_COLUMNS)} {_LATEST_CHECKS}")
         return list(self._readable(rows, verdict_from_row, "checks"))
 
+    def run_checks(self, run_id: int) -> Iterator[CheckRecord]:
+        """Every check one run recorded, in the order recorded, read a row at a time: a
+        refresh prints its thousands of checks from here rather than hold them all."""
+        rows = self._streamed(
+            f"SELECT {_CHECK_SELECT}, 0 FROM checks WHERE run_id = ? ORDER BY id", (run_id,)
+        )
+        return self._readable(rows, check_from_row, "checks")
+
     @_mapped
     def checks_for_claim(self, claim_id: str) -> list[CheckRecord]:
         """Every check of a claim's quotes over all runs, oldest first, misread ones marked."""
@@ -516,21 +522,6 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
         return {relocation.source_id: relocation for relocation in found}
 
     @_mapped
-    def record_quote_history(self, history: QuoteHistory) -> None:
-        """Keep what the docs' repository says of one quote on one source."""
-        self._insert_row("quote_histories", HISTORY_COLUMNS, history_values(history))
-
-    @_mapped
-    def latest_quote_histories(self) -> dict[CheckKey, QuoteHistory]:
-        """The newest history of each quote on each source, by its check key."""
-        rows = self._db.execute(
-            "SELECT * FROM quote_histories WHERE id IN (SELECT MAX(id) FROM quote_histories "
-            "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
-        )
-        found = self._readable(rows, history_from_row, "quote_histories")
-        return {(h.claim_id, h.quote_text, h.source_id): h for h in found}
-
-    @_mapped
     def record_save(self, saved: SavedSnapshot, now: datetime) -> None:
         """Keep what a web archive answered when asked to snapshot a page."""
         self._insert_row("archive_saves", SAVE_COLUMNS, save_values(saved, now))
@@ -565,6 +556,14 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence):
                 yield read(row)
             except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError) as error:
                 self.damage.append(f"{table}{_row_named(row)}: {error}")
+
+    def _streamed(self, sql: str, parameters: Sequence[object]) -> Iterator[sqlite3.Row]:
+        """The rows of a query as they are read, with sqlite3's errors translated as every
+        other method's are (`_mapped` cannot reach inside a generator)."""
+        try:
+            yield from self._db.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise _translated(error, self.path) from None
 
     def _require_open(self, run_id: int) -> None:
         """Writes belong to the run this store opened, which holds the writer lock."""

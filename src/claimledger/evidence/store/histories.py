@@ -1,10 +1,13 @@
 """What the docs' repository says of a quote (`QuoteHistory`), as a row of
-`quote_histories` and back, checked as every row is (see `rows`)."""
+`quote_histories` and back, checked as every row is (see `rows`), and the store's methods
+that keep and read it."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from claimledger.errors import StoreDamagedError
 from claimledger.evidence.store.rows import (
@@ -17,7 +20,10 @@ from claimledger.evidence.store.rows import (
     text,
     typed,
 )
-from claimledger.records import Commit, QuoteHistory
+from claimledger.evidence.store.translate import mapped
+from claimledger.records import CheckKey, Commit, QuoteHistory
+
+T = TypeVar("T")
 
 HISTORY_COLUMNS = (
     "claim_id",
@@ -83,3 +89,33 @@ def _commit(value: object) -> Commit | None:
     if not isinstance(value, list) or len(value) != len(_COMMIT_FIELDS):
         raise StoreDamagedError("commits_json holds a commit that is not five fields")
     return Commit(*(text(field, "commits_json") for field in value))
+
+
+class HistoryEvidence:
+    """The store's methods for quote histories; `EvidenceStore` inherits them."""
+
+    _db: sqlite3.Connection
+
+    if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
+
+        def _insert_row(
+            self, table: str, columns: Sequence[str], values: Sequence[object]
+        ) -> int: ...
+        def _readable(
+            self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T], table: str
+        ) -> Iterator[T]: ...
+
+    @mapped
+    def record_quote_history(self, history: QuoteHistory) -> None:
+        """Keep what the docs' repository says of one quote on one source."""
+        self._insert_row("quote_histories", HISTORY_COLUMNS, history_values(history))
+
+    @mapped
+    def latest_quote_histories(self) -> dict[CheckKey, QuoteHistory]:
+        """The newest history of each quote on each source, by its check key."""
+        rows = self._db.execute(
+            "SELECT * FROM quote_histories WHERE id IN (SELECT MAX(id) FROM quote_histories "
+            "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+        )
+        found = self._readable(rows, history_from_row, "quote_histories")
+        return {(h.claim_id, h.quote_text, h.source_id): h for h in found}
