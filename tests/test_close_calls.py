@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 from claimledger.reading.match import locate
-from claimledger.reading.match.locator import CLOSE_CALL
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS
 from claimledger.records import NEAR_MISS
 from cli_runner import Cli, claimledger
@@ -98,8 +97,13 @@ def test_a_missing_quote_whose_closest_passage_nearly_passes_is_a_near_miss() ->
     assert (far.status, far.closest, far.near_miss) == ("missing", FAR, False)
 
 
-def test_the_near_miss_bar_is_the_page_wide_bar_less_the_close_call_margin() -> None:
-    assert round(DEFAULT_THRESHOLDS.unplaced - CLOSE_CALL, 6) == NEAR_MISS
+def test_a_closest_passage_between_040_and_045_alike_is_a_near_miss_too() -> None:
+    """In that band a quote called missing had in fact been reworded as often as not."""
+    parked = "Retries are attempted with a fixed delay before a message is parked in cold storage."
+    near = locate(RETRIES, f"{AROUND[0]}\n\n{parked}\n\n{AROUND[1]}\n")
+
+    assert (near.status, near.closest, near.near_miss) == ("missing", parked, True)
+    assert NEAR_MISS <= near.similarity < 0.45
 
 
 def test_verify_says_a_near_miss_and_its_json_flags_it(page_server: PageServer) -> None:
