@@ -221,6 +221,21 @@ def test_a_meaning_change_on_one_of_two_sources_is_flagged(ledger: Ledger) -> No
     assert result.pending
 
 
+@pytest.mark.parametrize("lost", ["missing", "gone"])
+def test_a_quote_gone_from_one_of_its_sources_is_a_notice_though_another_carries_it(
+    lost: str,
+) -> None:
+    """One source is enough for the grade, but the ledger still says the other carries the
+    words: the gate must not pass while it says so."""
+    one_enough = parse(LEDGER.replace("basis: quotes, min_sources: 2}", "basis: quotes}", 1))
+    result = regrade(one_enough, checks(crossed=("verified", lost)))
+    assert proposed(one_enough, checks(crossed=("verified", lost))) == set()
+    (notice,) = result.notices
+    assert (notice.claim_id, notice.kind) == ("crossed", "sources-disagree")
+    assert notice.why.startswith("1 quote is no longer on blog, though another source")
+    assert result.pending
+
+
 def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:
     fine = checks()
     assert ("toy", "UNKNOWN", "artifact-changed") in proposed(ledger, fine, toy=False)

@@ -126,6 +126,7 @@ class _Reading(NamedTuple):
     lost: tuple[_QuoteState, ...]  # no source carries them any more, though every one was read
     weighed: tuple[_QuoteState, ...]  # read and reworded nowhere: their sources are counted
     disagreeing: bool  # a meaning changed on one source while another still carries the words
+    partly_gone: tuple[Check, ...]  # gone from a source while another still carries the words
     reworded: bool  # a quote was reworded (harmlessly) on its page
     uncertain: tuple[Check, ...]  # reworded, and its meaning may have changed
     fall: tuple[str, str] | None  # the rule and the reason a lost quote gives, for every facet
@@ -140,6 +141,7 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
     weighed: list[_QuoteState] = []
     read = disagreeing = reworded = False
     uncertain: list[Check] = []
+    partly_gone: list[Check] = []
     fewest: int | None = None
     for state in states:
         if not state.read:
@@ -150,6 +152,8 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
             lost.append(state)
         if state.reversed and present:
             disagreeing = True
+        if state.not_carried and present:
+            partly_gone += state.not_carried
         if state.drifted:
             reworded = True
             uncertain += [check for check in state.drifted if meaning_uncertain(check)]
@@ -164,6 +168,7 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
         lost=tuple(lost),
         weighed=tuple(weighed),
         disagreeing=disagreeing,
+        partly_gone=tuple(partly_gone),
         reworded=reworded,
         uncertain=tuple(uncertain),
         fall=_fall_of(lost) if lost else None,
@@ -261,6 +266,16 @@ def quotes_rule(
         verdict.why = (
             "a quote's meaning changed on one source but not on another: "
             "re-read both and split the quote per source"
+        )
+    elif reading.partly_gone:
+        verdict.notice = "sources-disagree"
+        gone = reading.partly_gone
+        where = ", ".join(dict.fromkeys(check.source_id for check in gone))
+        count = len({check.quote_text for check in gone})
+        verb, it = ("is", "it") if count == 1 else ("are", "them")
+        verdict.why = (
+            f"{_quotes(count)} {verb} no longer on {where}, though another source still "
+            f"carries {it}: take that source off the quote, or quote its new words there"
         )
     elif reading.uncertain:
         verdict.notice = "stale"
