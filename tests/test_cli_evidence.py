@@ -319,7 +319,7 @@ def test_refresh_429_and_timeout_never_mark_a_quote_missing(
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        (("status",), 0),  # nothing found yet is not a finding
+        (("status",), 1),  # nothing checked yet: a gate must not pass
         (("diff",), 0),
         (("history", "durable"), 0),
         (("snapshot", "http://127.0.0.1:9/guide"), 2),
@@ -335,6 +335,26 @@ def test_reading_commands_say_no_evidence_yet_on_a_fresh_ledger(
     assert "run `claimledger refresh`" in result.stderr
     assert "Traceback" not in result.output
     assert not (ledger.parent / "out").exists()  # reading never creates the store
+
+
+def test_a_quote_put_in_by_hand_since_the_last_refresh_is_not_checked_and_no_gate_passes(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    text = ledger.read_text(encoding="utf-8")
+    added = '        sources: [other]\n      - text: "Words on no page at all."\n        sources: [other]\n'
+    ledger.write_text(text.replace("        sources: [other]\n", added, 1), encoding="utf-8")
+
+    status = cli("status", code=1)
+    report = cli.json("status", code=1)
+    gate = cli("regrade", "--check", code=3)
+
+    row = next(row for row in report["claims"] if row["claim_id"] == "alarms")
+    assert (row["standing"], row["verified"], row["unread"]) == ("not checked", 1, 1)
+    assert report["unchecked_claims"] == ["alarms"]
+    said = "1 claim has a quote never checked as it now reads"
+    assert said in " ".join(status.stderr.split()) and said in " ".join(gate.stderr.split())
 
 
 def test_diff_marks_a_change_that_may_have_changed_the_meaning_with_a_question(

@@ -85,7 +85,8 @@ def regrade_command(
         if done.written:
             changes = "grade change" if done.written == 1 else "grade changes"
             err.print(f"applied {done.written} {changes} to {opts.ledger}", markup=False)
-        gaps = evidence_gaps(done.last, done.unchecked, ledger)
+        checked = {check.claim_id for check in done.checks}
+        gaps = evidence_gaps(done.last, done.unchecked, ledger, checked)
         gaps += unread_sources(ledger, done.checks, done.fetches)
         if as_json:
             print_json(

@@ -29,6 +29,7 @@ page that was read says anything about a quote.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
@@ -94,6 +95,14 @@ def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
         c for c in checks if check_key(c) in places and shown(c.url) == where[c.source_id]
     )
     return [latest[place] for place in places if place in latest]
+
+
+def unchecked_by_claim(ledger: Ledger, checks: Iterable[Keyed]) -> Counter[str]:
+    """By claim, in ledger order, its quotes on sources that none of the (current) `checks`
+    covers: never checked, or given a quote, new words or a source since the last refresh.
+    Such a claim's evidence is incomplete, whatever the rest of it says."""
+    checked = {check_key(check) for check in checks}
+    return Counter(place[0] for place in _quote_places(ledger) if place not in checked)
 
 
 def _quote_places(ledger: Ledger) -> dict[CheckKey, None]:

@@ -69,7 +69,7 @@ def regrade_ledger(
     """Regrade `ledger` (read from `ledger_path`) on the evidence in `store`; the store to
     record artifact runs in is opened by `open_store` only when one runs."""
     from claimledger.grading.artifact import outcome_of
-    from claimledger.grading.rules import regrade
+    from claimledger.grading.rules import regrade, unchecked_by_claim
     from claimledger.services import latest
 
     checks = latest.verdicts(store, ledger)
@@ -85,8 +85,7 @@ def regrade_ledger(
     else:
         result = regrade(ledger, checks, outcomes, as_read)
     fetches, last = latest.fetches(store, ledger)
-    checked = {check.claim_id for check in checks}
-    unchecked = [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
+    unchecked = list(unchecked_by_claim(ledger, checks))
     return RegradeOutcome(result, written, checks, fetches, last, unchecked, skipped, runs)
 
 

@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from claimledger.records import (
@@ -20,7 +20,6 @@ from claimledger.records import (
     CheckRecord,
     FetchRecord,
     FetchResult,
-    Keyed,
     RunRecord,
     WordChange,
     changed_words_said,
@@ -49,12 +48,21 @@ def check_bucket(check: CheckRecord) -> str:
 
 
 def claim_summary(
-    ledger: Ledger, checks: Iterable[CheckRecord], *, every: bool = False
+    ledger: Ledger,
+    checks: Iterable[CheckRecord],
+    *,
+    every: bool = False,
+    unchecked: Mapping[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Per claim: how many quote checks fell in each column, which sources failed, its
     grades and its standing (`claim_row`); the claims checked, or `every` claim (a script
-    reading `status --json` finds each claim's grades, checked or not)."""
-    by_claim: dict[str, Counter[str]] = {}
+    reading `status --json` finds each claim's grades, checked or not). A quote on a source
+    never checked as it now reads (`unchecked`, by claim) counts as unread, and makes the
+    claim "not checked": nothing is known of it."""
+    by_claim: dict[str, Counter[str]] = {
+        claim_id: Counter({"unread": count, "not checked": count})
+        for claim_id, count in (unchecked or {}).items()
+    }
     failing: dict[str, set[str]] = {}
     for check in checks:
         by_claim.setdefault(check.claim_id, Counter())[check_bucket(check)] += 1
@@ -111,7 +119,7 @@ def standing(claim: Claim, buckets: Iterable[str]) -> str:
     if not claim.quotes:
         return "no quote"
     found = set(buckets)
-    return next((word for word in STANDINGS[4:] if word in found), "not checked")
+    return next((word for word in STANDINGS[3:] if word in found), "not checked")
 
 
 def claim_row(claim: Claim, said: str) -> dict[str, Any]:
@@ -125,12 +133,6 @@ def claim_row(claim: Claim, said: str) -> dict[str, Any]:
         "quotes": len(claim.quotes),
         "standing": said,
     }
-
-
-def unchecked_claims(ledger: Ledger, checks: Iterable[Keyed]) -> list[str]:
-    """Claims with quotes of which no quote has been checked on any source yet."""
-    checked = {check.claim_id for check in checks}
-    return [claim.id for claim in ledger.claims if claim.quotes and claim.id not in checked]
 
 
 def unread_sources(
@@ -170,10 +172,14 @@ def _unread_cause(status: str, fetch: FetchRecord | None) -> str:
 
 
 def evidence_gaps(
-    last: RunRecord | None, unchecked: Sequence[str], ledger: Ledger | None = None
+    last: RunRecord | None,
+    unchecked: Sequence[str],
+    ledger: Ledger | None = None,
+    checked: Collection[str] = (),
 ) -> list[str]:
     """What the evidence does not cover: a refresh that did not finish, claims not checked
-    as they now read (never, or not since a quote was adopted or a source moved)."""
+    as they now read: never, not since a quote was adopted or a source moved, or with a
+    quote or a source put in by hand since (a claim of `checked`, which has other checks)."""
     lines = []
     if last is not None and last.finished_at is None:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
@@ -181,8 +187,13 @@ def evidence_gaps(
             f"the last refresh (started {when}) did not finish: it was interrupted, or is still "
             "running; its evidence is partial"
         )
-    changed = [c for c in unchecked if ledger is not None and _changed_since_read(ledger, c)]
-    never = [claim_id for claim_id in unchecked if claim_id not in changed]
+    partly = [c for c in unchecked if c in checked]
+    changed = [
+        c
+        for c in unchecked
+        if c not in partly and ledger is not None and _changed_since_read(ledger, c)
+    ]
+    never = [c for c in unchecked if c not in changed and c not in partly]
     if never:
         count = "1 claim has" if len(never) == 1 else f"{len(never)} claims have"
         lines.append(f"{count} never been checked ({_names(never)}): run `claimledger refresh`")
@@ -191,6 +202,12 @@ def evidence_gaps(
         lines.append(
             f"{count} a quote adopted or a source moved since the last check "
             f"({_names(changed)}): run `claimledger refresh`"
+        )
+    if partly:
+        count = "1 claim has" if len(partly) == 1 else f"{len(partly)} claims have"
+        lines.append(
+            f"{count} a quote never checked as it now reads (added, reworded or given a "
+            f"source since the last refresh: {_names(partly)}): run `claimledger refresh`"
         )
     return lines
 

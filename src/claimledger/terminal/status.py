@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from claimledger.grading.rules import unchecked_by_claim
 from claimledger.terminal.lines import no_evidence_line
 from claimledger.terminal.output import out, print_json
 from claimledger.terminal.refresh import print_summary, say
@@ -31,11 +32,10 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
         evidence_gaps,
         is_accepted,
         needs_attention,
-        unchecked_claims,
     )
 
     checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
-    unchecked = unchecked_claims(ledger, checks)
+    unchecked = list(unchecked_by_claim(ledger, checks))
     review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
         print_status_json(ledger, latest)
@@ -48,12 +48,13 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
-        say(evidence_gaps(latest.last, unchecked if checks else [], ledger))
+        checked = {check.claim_id for check in checks}
+        say(evidence_gaps(latest.last, unchecked if checks else [], ledger, checked))
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
-    return attention or latest.incomplete or bool(checks and unchecked) or bool(review)
+    return attention or latest.incomplete or bool(unchecked) or bool(review)
 
 
 def print_diff(
@@ -110,7 +111,8 @@ def print_status_tables(ledger: Ledger, latest: LatestEvidence) -> None:
     from claimledger.terminal.views import pages_table
 
     when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
-    print_summary(claim_summary(ledger, latest.checks), f"Evidence (last refresh {when})")
+    rows = claim_summary(ledger, latest.checks, unchecked=unchecked_by_claim(ledger, latest.checks))
+    print_summary(rows, f"Evidence (last refresh {when})")
     out.print(pages_table(ledger, latest.fetches.values()))
     lines = [relocation_line(search) for search in latest.searches]
     lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
@@ -124,15 +126,17 @@ def print_status_json(ledger: Ledger, latest: LatestEvidence) -> None:
     day's copies."""
     from claimledger.evidence.relocate import relocation_json
     from claimledger.terminal.asread import as_read_json
-    from claimledger.terminal.lines import claim_summary, source_rows, to_json, unchecked_claims
+    from claimledger.terminal.lines import claim_summary, source_rows, to_json
+
+    unchecked = unchecked_by_claim(ledger, latest.checks)
 
     print_json(
         {
             "last_refresh": to_json(latest.last.started_at) if latest.last else None,
             "last_refresh_finished": None if latest.last is None else not latest.incomplete,
-            "unchecked_claims": unchecked_claims(ledger, latest.checks),
+            "unchecked_claims": list(unchecked),
             "needs_review": [claim.id for claim in ledger.claims if claim.review is not None],
-            "claims": claim_summary(ledger, latest.checks, every=True),
+            "claims": claim_summary(ledger, latest.checks, every=True, unchecked=unchecked),
             "sources": list(source_rows(ledger, latest.fetches.values())),
             "artifact_runs": to_json(list(latest.runs.values())),
             "relocations": [relocation_json(search) for search in latest.searches],
