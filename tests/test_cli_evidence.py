@@ -343,7 +343,8 @@ def test_a_quote_put_in_by_hand_since_the_last_refresh_is_not_checked_and_no_gat
     serve_v1(page_server)
     cli("refresh", "--allow-private", code=0)
     text = ledger.read_text(encoding="utf-8")
-    added = '        sources: [other]\n      - text: "Words on no page at all."\n        sources: [other]\n'
+    quote = '      - text: "Words on no page at all."\n        sources: [other]\n'
+    added = "        sources: [other]\n" + quote
     ledger.write_text(text.replace("        sources: [other]\n", added, 1), encoding="utf-8")
 
     status = cli("status", code=1)
@@ -749,6 +750,23 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
 
 
 @pytest.mark.slow
+def test_the_gate_does_not_pass_a_ledger_with_nothing_to_check(tmp_path: Path) -> None:
+    """An emptied `claims:` or a wrong --ledger must not read as every grade agreeing."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        "ledger: 1\ntitle: T\ndate_read: 2026-01-01\nsections: [{id: g, title: G}]\n"
+        "sources: {}\nclaims: []\n",
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+    cli("refresh", code=0)
+
+    gate = cli("regrade", "--check", code=3)
+
+    assert "the ledger quotes nothing and runs nothing" in gate.stderr
+    assert "every grade agrees" not in gate.stdout
+
+
 def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) -> None:
     cli = Cli(bundled)
     hosts = {urllib.parse.urlsplit(s.url).netloc for s in load(bundled).sources.values()}
@@ -758,8 +776,12 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
 
     refreshed = cli.json("refresh", "--allow-private", *maps, "--timeout", "1", code=1)
     report = cli.json("regrade", "--no-artifacts", code=0)
-    gaps = report.pop("evidence_gaps")
-    assert gaps and all("could not be read (unreachable: " in gap for gap in gaps)  # and why
+    *unread, held = report.pop("evidence_gaps")
+    assert unread and all("could not be read (unreachable: " in gap for gap in unread)  # and why
+    assert (
+        held
+        == "1 artifact claim not run (--no-artifacts): neutral-toy keeps a grade no run checked"
+    )
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}
     assert {c["status"] for c in refreshed["checks"]} == {None}

@@ -24,6 +24,7 @@ from claimledger.terminal.output import err, out, print_json
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.model import Ledger
+    from claimledger.services.regrading import Artifacts
     from claimledger.workspace.trust import Standing
 
 
@@ -64,7 +65,7 @@ def regrade_command(
     """
     from claimledger.cli.trusting import standing_json
     from claimledger.ledger.located import collector_paused
-    from claimledger.services.regrading import Artifacts, regrade_ledger
+    from claimledger.services.regrading import regrade_ledger
     from claimledger.terminal.lines import evidence_gaps, to_json, unread_sources
     from claimledger.terminal.regrade import print_regrade, report_failed_runs
 
@@ -88,6 +89,7 @@ def regrade_command(
         checked = {check.claim_id for check in done.checks}
         gaps = evidence_gaps(done.last, done.unchecked, ledger, checked)
         gaps += unread_sources(ledger, done.checks, done.fetches)
+        gaps += _not_weighed(ledger, which)
         if as_json:
             print_json(
                 {
@@ -99,7 +101,8 @@ def regrade_command(
                 }
             )
         else:
-            print_regrade(result, opts.store)
+            quotes = any(claim.quotes for claim in ledger.claims)
+            print_regrade(result, opts.store, quotes=quotes, incomplete=bool(gaps))
             for line in gaps:
                 err.print(line, markup=False)
         _report_skipped(done.skipped)
@@ -107,6 +110,30 @@ def regrade_command(
         if result.pending or done.failed_runs:
             return ExitCode.FOUND
         return ExitCode.UNREAD if check and (gaps or done.skipped) else ExitCode.OK
+
+
+def _not_weighed(ledger: Ledger, which: Artifacts) -> list[str]:
+    """What a regrade weighs nothing of, by the ledger's making or the user's word: a
+    ledger with neither a quote nor an artifact (a wrong --ledger, or claims: emptied),
+    and artifacts not run under --no-artifacts. A gate must not pass over either as if
+    it had checked it."""
+    from claimledger.terminal.lines import few_of
+
+    lines = []
+    held = [claim.id for claim in ledger.claims if claim.artifact is not None]
+    if not held and not any(claim.quotes for claim in ledger.claims):
+        lines.append("the ledger quotes nothing and runs nothing: no grade rests on evidence")
+    if which == "none" and held:
+        count, keep = (
+            ("1 artifact claim", "keeps a grade")
+            if len(held) == 1
+            else (
+                f"{len(held)} artifact claims",
+                "keep grades",
+            )
+        )
+        lines.append(f"{count} not run (--no-artifacts): {few_of(held)} {keep} no run checked")
+    return lines
 
 
 def _report_skipped(skipped: Sequence[Standing]) -> None:

@@ -196,23 +196,24 @@ def evidence_gaps(
     never = [c for c in unchecked if c not in changed and c not in partly]
     if never:
         count = "1 claim has" if len(never) == 1 else f"{len(never)} claims have"
-        lines.append(f"{count} never been checked ({_names(never)}): run `claimledger refresh`")
+        lines.append(f"{count} never been checked ({few_of(never)}): run `claimledger refresh`")
     if changed:
         count = "1 claim has" if len(changed) == 1 else f"{len(changed)} claims have"
         lines.append(
             f"{count} a quote adopted or a source moved since the last check "
-            f"({_names(changed)}): run `claimledger refresh`"
+            f"({few_of(changed)}): run `claimledger refresh`"
         )
     if partly:
         count = "1 claim has" if len(partly) == 1 else f"{len(partly)} claims have"
         lines.append(
             f"{count} a quote never checked as it now reads (added, reworded or given a "
-            f"source since the last refresh: {_names(partly)}): run `claimledger refresh`"
+            f"source since the last refresh: {few_of(partly)}): run `claimledger refresh`"
         )
     return lines
 
 
-def _names(ids: Sequence[str]) -> str:
+def few_of(ids: Sequence[str]) -> str:
+    """Up to five ids, then how many more: a line names the first few, never thousands."""
     return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
@@ -437,12 +438,16 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- grades
 
 
-def regrade_note(result: Regrade) -> str | None:
-    """The closing line of `regrade` when nothing is pending."""
+def regrade_note(result: Regrade, *, incomplete: bool = False) -> str | None:
+    """The closing line of `regrade` when nothing is pending: never "every grade agrees"
+    over evidence with gaps in it."""
     if result.pending:
         return None
-    why = "no evidence yet" if not result.has_evidence else "every grade agrees with its evidence"
-    return f"nothing to propose: {why}"
+    if not result.has_evidence:
+        return "nothing to propose: no evidence yet"
+    if incomplete:
+        return "nothing to propose on the evidence there is, but it is incomplete (below)"
+    return "nothing to propose: every grade agrees with its evidence"
 
 
 def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:

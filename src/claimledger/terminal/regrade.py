@@ -16,15 +16,17 @@ if TYPE_CHECKING:
     from claimledger.records import ArtifactRun
 
 
-def print_regrade(result: Regrade, store: Path) -> None:
-    """The proposals and notices of a regrade, as tables, and what it could not weigh."""
-    if not result.has_evidence:
+def print_regrade(result: Regrade, store: Path, *, quotes: bool, incomplete: bool) -> None:
+    """The proposals and notices of a regrade, as tables, and its closing line: what it
+    could not weigh (a ledger that `quotes` nothing needs no refresh to say so), and
+    whether the evidence it weighed is `incomplete` (its gaps are said after)."""
+    if not result.has_evidence and quotes:
         err.print(no_evidence_line(store), markup=False)
     if result.proposals:
         out.print(proposals_table(result))
     if result.notices:
         out.print(notices_table(result))
-    note = regrade_note(result)
+    note = regrade_note(result, incomplete=incomplete)
     if note:
         out.print(note, markup=False)
 
