@@ -236,6 +236,20 @@ def test_a_quote_gone_from_one_of_its_sources_is_a_notice_though_another_carries
     assert result.pending
 
 
+def test_a_harmless_rewording_never_restores_a_grade_its_sources_do_not_carry(
+    ledger: Ledger,
+) -> None:
+    """Lowered for want of a second source, the grade stays lowered when the one source
+    left rewords the quote: the evidence shrank, the grade must not rise."""
+    lowered = parse(apply_all(LEDGER, regrade(ledger, checks(crossed=("verified", "missing")))))
+    assert lowered.claim("crossed").grades[0].grade is Grade.CLAIMED
+
+    assert proposed(lowered, checks(crossed=("drifted", "missing"))) == set()
+    assert ("crossed", "DEMONSTRATED", "quotes-restored") in proposed(
+        lowered, checks(crossed=("drifted", "drifted"))
+    )  # two sources carry the harmless rewording: the second source is back
+
+
 def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:
     fine = checks()
     assert ("toy", "UNKNOWN", "artifact-changed") in proposed(ledger, fine, toy=False)

@@ -38,6 +38,7 @@ class _QuoteState(NamedTuple):
     checks: tuple[Check, ...]
     misquoted: tuple[AsReadCheck, ...] = ()  # not on the copy of the reading day, as quoted
     told: tuple[Evidence, ...] = ()  # the evidence line of each of `checks`
+    reworded_by: frozenset[str] = frozenset()  # independence keys of `drifted`'s sources
 
     @property
     def read(self) -> bool:
@@ -52,8 +53,9 @@ class _QuoteState(NamedTuple):
 
     @property
     def possible_sources(self) -> int:
-        """Independent sources that carry the quote, or might: an unread page is no evidence."""
-        return len(self.carried_by | self.unread)
+        """Independent sources that carry the quote, or a harmless rewording of it, or might:
+        an unread page is no evidence."""
+        return len(self.carried_by | self.reworded_by | self.unread)
 
 
 def _quote_state(
@@ -63,6 +65,7 @@ def _quote_state(
     read_then: Mapping[tuple[str, str, str], AsReadCheck],
 ) -> _QuoteState:
     carried: set[str] = set()
+    reworded_by: set[str] = set()
     drifted: list[Check] = []
     reversed_: list[Check] = []
     missing: list[Check] = []
@@ -102,6 +105,7 @@ def _quote_state(
             reversed_.append(check)
         else:
             drifted.append(check)
+            reworded_by.add(key)
     return _QuoteState(
         quote,
         frozenset(carried),
@@ -112,6 +116,7 @@ def _quote_state(
         tuple(checks),
         tuple(misquoted),
         tuple(told),
+        frozenset(reworded_by),
     )
 
 
@@ -124,7 +129,7 @@ class _Reading(NamedTuple):
     evidence: tuple[Evidence, ...]
     read: bool  # some source of some quote was read
     lost: tuple[_QuoteState, ...]  # no source carries them any more, though every one was read
-    weighed: tuple[_QuoteState, ...]  # read and reworded nowhere: their sources are counted
+    weighed: tuple[_QuoteState, ...]  # read: their sources are counted
     disagreeing: bool  # a meaning changed on one source while another still carries the words
     partly_gone: tuple[Check, ...]  # gone from a source while another still carries the words
     reworded: bool  # a quote was reworded (harmlessly) on its page
@@ -154,10 +159,9 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
             disagreeing = True
         if state.not_carried and present:
             partly_gone += state.not_carried
-        if state.drifted:
+        if state.drifted:  # a stale notice; its sources are still counted, below
             reworded = True
             uncertain += [check for check in state.drifted if meaning_uncertain(check)]
-            continue
         weighed.append(state)
         possible = state.possible_sources
         fewest = possible if fewest is None else min(fewest, possible)
