@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.ledger.file import load
 from cli_runner import Cli
 from evidence_site import page
 from webserver import PageServer
@@ -120,6 +121,40 @@ def test_a_grade_set_by_hand_ends_the_review(site: Cli) -> None:
     site("regrade", "--write", code=0)
     site("accept", "message-size", "--even-if-meaning-changed", code=0)
     site("grade", "message-size", "CLAIMED", "--because", "now 128 KB: revised", code=0)
+    assert site.json("status", code=1)["needs_review"] == []
+
+
+def test_acts_that_do_not_answer_the_change_leave_the_claim_in_review(site: Cli) -> None:
+    """Moving the claim, giving it a judgement facet or another quote, or grading that
+    facet says nothing of whether it still holds: the review stands until the author
+    rewords the claim, grades what rests on the quote, removes that quote, or confirms."""
+    site("regrade", "--write", code=0)
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    site("section", "later", "Later", code=0)
+    site("edit", "message-size", "--section", "later", code=0)
+    site(
+        "facet", "message-size", "keeps order", "--grade", "UNKNOWN", "--basis", "judgement",
+        "--why", "not read",
+    )  # fmt: skip
+    site("grade", "message-size", "SPECULATIVE", "--on", "keeps order", "--because", "a guess")
+    assert site.json("status", code=1)["needs_review"] == ["message-size"]
+
+    site("edit", "message-size", "--statement", "The queue accepts a message of up to 128 KB.")
+    assert site.json("status", code=1)["needs_review"] == []
+
+
+def test_removing_the_adopted_quote_ends_the_review_and_removing_another_does_not(
+    site: Cli,
+) -> None:
+    site("regrade", "--write", code=0)
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    url = load(site.ledger).sources["docs"].url
+    site("quote", "message-size", "Limits.", "--url", url, "--allow-private", code=0)
+    site("remove", "message-size", "--quote", "2", code=0)
+    assert site.json("status", code=1)["needs_review"] == ["message-size"]
+
+    site("quote", "message-size", "Limits.", "--url", url, "--allow-private", code=0)
+    site("remove", "message-size", "--quote", "1", code=0)
     assert site.json("status", code=1)["needs_review"] == []
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from claimledger.errors import ConflictError, InputError, LedgerError
-from claimledger.ledger.model import Ledger, parse
+from claimledger.ledger.model import REFUTED, REVIEWED, REVISED, Ledger, parse
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import (
@@ -304,7 +304,7 @@ def set_claim_fields(
     text: str, ledger: Ledger, claim_id: str, fields: Mapping[str, str], *, date: dt.date
 ) -> str:
     """Reword a claim or move it to another section, in place; the claim's history says
-    which parts changed (a revision is an act of its author: it ends a review)."""
+    which parts changed (a new title or statement answers a review: `Claim.review`)."""
     claim = ledger.claim(claim_id)
     index = claim_index(ledger, claim_id)
     sections = [section.id for section in ledger.sections]
@@ -324,7 +324,7 @@ def set_claim_fields(
             text = apply_edits(text, [add_key_edit(text, node, name, fields[name])])
     if not changed:
         return text
-    entry = history_entry(date=date, by="person", why=f"revised: {', '.join(changed)}")
+    entry = history_entry(date=date, by="person", why=REVISED + ", ".join(changed))
     return _with_history(_still_valid(text, "revising the claim"), claim_id, entry)
 
 
@@ -666,7 +666,7 @@ def refute(text: str, ledger: Ledger, claim_id: str, *, why: str, by: str, date:
             )
         ],
     )
-    note = history_entry(date=date, by=by, why=f"refuted: {why}")
+    note = history_entry(date=date, by=by, why=REFUTED + why)
     return _with_history(text, claim_id, note)
 
 
@@ -676,7 +676,7 @@ def confirm_review(text: str, ledger: Ledger, claim_id: str, *, why: str, date: 
     claim = ledger.claim(claim_id)
     if claim.review is None:
         raise InputError(f"claim '{claim_id}' needs no review: no adopted wording changed meaning")
-    return _with_history(text, claim_id, history_entry(date=date, by="review", why=why))
+    return _with_history(text, claim_id, history_entry(date=date, by=REVIEWED, why=why))
 
 
 def _with_history(text: str, claim_id: str, entry: Mapping[str, Any]) -> str:

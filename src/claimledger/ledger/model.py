@@ -136,8 +136,12 @@ class Artifact:
     code: str | None = None
 
 
-AUTHOR_ACTS = frozenset({"person", "review"})
-"""Who a history entry is by when the author acted on the claim: it ends a review."""
+REVIEWED = "review"
+"""Who a history entry is by when the author confirmed a claim under review."""
+REVISED = "revised: "
+"""How a history entry begins when the author reworded parts of a claim (then named)."""
+REFUTED = "refuted: "
+"""How a history entry begins when the author recorded that the claim's falsifier was met."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,16 +234,36 @@ class Claim:
 
     @property
     def review(self) -> HistoryEntry | None:
-        """The adoption that changed, or may have changed, what a quote of this claim means,
-        when its author has not acted on the claim since (`review --confirm`, a grade set
-        or a quote removed by hand): the claim's text and grades may no longer follow from
-        its evidence. None when the claim needs no review."""
-        for entry in reversed(self.history):
-            if entry.by in AUTHOR_ACTS:
-                return None
-            if entry.meaning is not None and entry.quote_now is not None:
-                return entry
+        """The newest adoption that changed, or may have changed, what a quote of this claim
+        means, when its author has not answered it since: the claim's text and grades may
+        no longer follow from its evidence. None when the claim needs no review."""
+        for index in range(len(self.history) - 1, -1, -1):
+            adoption = self.history[index]
+            if adoption.meaning is None or adoption.quote_now is None:
+                continue
+            if not any(self._answers(act, adoption) for act in self.history[index + 1 :]):
+                return adoption
         return None
+
+    def _answers(self, act: HistoryEntry, adoption: HistoryEntry) -> bool:
+        """Whether a later act of the author answers an adoption: `review --confirm`, the
+        claim refuted, its title or statement reworded, a grade set on a facet that rests on
+        quotes, or the adopted quote removed. Moving the claim, adding a facet or another
+        quote, or grading a judgement does not: none of them says the claim still holds."""
+        if act.by == REVIEWED:
+            return True
+        if act.by != "person":
+            return False
+        why = act.why or ""
+        if why.startswith(REFUTED):
+            return True
+        if why.startswith(REVISED):
+            return bool({"title", "statement"} & set(why.removeprefix(REVISED).split(", ")))
+        if act.quote_was is not None and act.quote_now is None:
+            return act.quote_was == adoption.quote_now
+        graded = act.on is not None and act.from_grade is not None and act.to_grade is not None
+        facet = next((f for f in self.grades if f.on == act.on), None) if graded else None
+        return facet is not None and facet.basis is Basis.QUOTES
 
     def facet(self, on: str | None) -> Facet:
         """The facet named `on`, or the first one when `on` is None."""
