@@ -694,3 +694,28 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(
     assert done.stderr == ""
     if command[0] == "render":  # hundreds of kB: more than a pipe holds
         assert done.stdout.strip() == "141"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [("check",), ("status", "--json"), ("schema",)])
+def test_an_output_the_disk_refuses_is_one_line_and_exit_2(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    """`> report.xml` on a full disk: one line saying so, never a traceback or exit 120."""
+    claimledger("init", str(tmp_path / "reading"))
+    ledger = tmp_path / "reading" / "claims.yaml"
+    with Path("/dev/full").open("w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [str(SCRIPT), "--ledger", str(ledger), *command],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env=environment(),
+        )
+    said = done.stderr.strip().splitlines()
+    assert done.returncode == 2
+    assert (
+        said[-1] == "claimledger: error: the output could not be written: No space left on device"
+    )
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr

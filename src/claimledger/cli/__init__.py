@@ -19,7 +19,7 @@ from claimledger.cli import (
     trusting,
 )
 from claimledger.cli.app import app
-from claimledger.cli.pipes import closed_pipe, whole_writes
+from claimledger.cli.pipes import closed_pipe, unwritable_output, whole_writes
 
 __all__ = [
     "app",
@@ -39,7 +39,8 @@ __all__ = [
 
 def main() -> None:
     """Entry point of the console script. A closed pipe met anywhere ends it as quietly as
-    one met in a command (141, see `claimledger.cli.pipes`): stdout is flushed here, before the
+    one met in a command (141, see `claimledger.cli.pipes`), and an output the machine
+    refuses (a full disk) with one line (2): stdout is flushed here, before the
     interpreter's own last flush would meet it and exit 120 with a warning."""
     whole_writes()
     status: int | str | None = 0
@@ -53,4 +54,6 @@ def main() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         status = closed_pipe()
+    except OSError as error:
+        status = unwritable_output(error)
     raise SystemExit(status)

@@ -29,7 +29,7 @@ from typer import _click as click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from claimledger import __version__
-from claimledger.cli.pipes import closed_pipe, closed_pipe_exits
+from claimledger.cli.pipes import closed_pipe, closed_pipe_exits, output_writable, unwritable_output
 from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.terminal.output import Output, err, printing, warn
@@ -393,6 +393,8 @@ def exit_status(debug: bool) -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(closed_pipe()) from None
     except Exception as error:
+        if isinstance(error, OSError) and not output_writable():
+            raise typer.Exit(unwritable_output(error)) from None
         if debug:
             traceback.print_exception(error)
         where = "" if debug else " (run with --debug for the traceback)"

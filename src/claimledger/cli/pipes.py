@@ -30,6 +30,27 @@ def closed_pipe() -> ExitCode:
     return ExitCode.CLOSED_PIPE
 
 
+def output_writable() -> bool:
+    """Whether what is written to stdout can still reach it (a full disk or a failing
+    device keeps refusing the same buffered bytes at every flush)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return False
+    return True
+
+
+def unwritable_output(error: OSError) -> ExitCode:
+    """The output could not be written (`> report.xml` on a full disk, `> /dev/full`):
+    one line says so, as for any file the machine refuses (2); stdout is pointed at
+    /dev/null so that the interpreter's last flush finds nowhere to fail."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    reason = error.strerror or str(error)
+    sys.stderr.write(f"claimledger: error: the output could not be written: {reason}\n")
+    return ExitCode.INPUT
+
+
 @contextlib.contextmanager
 def closed_pipe_exits() -> Iterator[None]:
     """A closed pipe met here exits 141 (click would exit 1, as if drift had been found)."""
