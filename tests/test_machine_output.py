@@ -118,8 +118,9 @@ def read_commands(stdout: str) -> list[dict[str, str]]:
 
 
 def test_github_annotations_sit_on_each_quote_line_of_the_ledger(
-    cli: Cli, ledger: Path, page_server: PageServer
+    cli: Cli, ledger: Path, page_server: PageServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     assert refresh(cli, "--format", "github", code=0) == ""  # all verified: nothing to say
     drift(page_server)
     found = read_commands(refresh(cli, "--format", "github", code=1))
@@ -176,6 +177,21 @@ def test_github_annotations_for_sources_that_moved_or_failed(
     ledger.write_text(accepted, encoding="utf-8")
     page_server.set_page("/other", page(ALARM))
     assert refresh(cli, "--format", "github", code=0) == ""  # an accepted 403 is no failure
+
+
+def test_github_annotations_name_the_file_from_the_checkout_the_runner_names(
+    cli: Cli, ledger: Path, page_server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step with `working-directory:` runs deeper than the checkout, but the runner reads
+    `file=` from the checkout (GITHUB_WORKSPACE): the path is the ledger's from there."""
+    checkout = ledger.parent.parent
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(checkout))
+    monkeypatch.chdir(ledger.parent)
+    drift(page_server)
+
+    found = read_commands(refresh(cli, "--format", "github", code=1))
+
+    assert found and {a["file"] for a in found} == {f"{ledger.parent.name}/claims.yaml"}
 
 
 def test_github_values_are_escaped_by_the_runners_rules(

@@ -151,7 +151,7 @@ def print_for_ci(
     from claimledger.report.ci_formats import FORMATS, RefreshResult
     from claimledger.terminal.lines import is_accepted
 
-    ledger_path = os.path.relpath(ledger_file.absolute(), Path.cwd().absolute())
+    ledger_path = os.path.relpath(ledger_file.absolute(), _checkout_root())
     result = RefreshResult(
         ledger=Path(ledger_path).as_posix(),
         checks=checks,
@@ -169,6 +169,14 @@ def print_for_ci(
         },
     )
     sys.stdout.write(FORMATS[name].format(result))
+
+
+def _checkout_root() -> Path:
+    """Where a CI resolves a file named in its annotations and test reports: the checkout
+    the runner names (GitHub's GITHUB_WORKSPACE, whatever step's folder the command runs
+    in), else the folder the command runs in."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    return Path(workspace).absolute() if workspace else Path.cwd().absolute()
 
 
 @contextlib.contextmanager
