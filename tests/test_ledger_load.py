@@ -11,6 +11,7 @@ not text; the time an alias bomb costs; and what a good ledger is built into.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -253,7 +254,15 @@ def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "claims.yaml"
     path.write_bytes(data)
     first_bad_byte = data.index(b"\xe9")
-    assert_one_error_line(check(path), str(path), f"not UTF-8 text (byte {first_bad_byte})")
+    line = data.count(b"\n", 0, first_bad_byte) + 1
+    col = first_bad_byte - data.rfind(b"\n", 0, first_bad_byte)
+    result = check(path)
+    assert result.stderr.splitlines() == [
+        f"{path}:{line}:{col}: not UTF-8 text (byte {first_bad_byte})",
+        "claimledger: error: 1 problem in the ledger",
+    ]
+    as_json = json.loads(claimledger("--ledger", str(path), "check", "--json", code=2).stdout)
+    assert (as_json["valid"], as_json["problems"][0]["line"]) == (False, line)
 
 
 def test_a_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:

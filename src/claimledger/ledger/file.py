@@ -18,7 +18,13 @@ from importlib import resources
 from pathlib import Path
 from typing import BinaryIO
 
-from claimledger.errors import ConflictError, EnvironmentProblem, InputError, LedgerError
+from claimledger.errors import (
+    ConflictError,
+    EnvironmentProblem,
+    InputError,
+    LedgerError,
+    Problem,
+)
 from claimledger.ledger.atomicfile import refuse_links, replace_atomically
 from claimledger.ledger.located import collector_paused
 from claimledger.ledger.model import Ledger, parse
@@ -57,9 +63,17 @@ def read_ledger_text(path: Path) -> str:
             raise InputError(f"{name}: larger than {MAX_LEDGER_BYTES // 2**20} MiB; not a ledger")
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
+        raise LedgerError([_not_utf8(name, data, err.start)]) from None
     except OSError as err:
         raise InputError(f"{name}: cannot be read: {err.strerror}") from None
+
+
+def _not_utf8(name: str, data: bytes, start: int) -> Problem:
+    """Where a byte that is not UTF-8 sits, as a line and a column (of characters), so an
+    editor can go to it; the byte's offset is said too."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    col = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+    return Problem(name, data.count(b"\n", 0, start) + 1, col, f"not UTF-8 text (byte {start})")
 
 
 def _read_capped(file: BinaryIO, cap: int) -> bytes:
