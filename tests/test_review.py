@@ -117,6 +117,26 @@ def test_an_adopted_quote_is_said_changed_since_its_check_not_never_checked(site
     ) in gap
 
 
+def test_a_lowering_of_a_claim_in_review_is_recorded_with_its_own_cause(
+    site: Cli, page_server: PageServer
+) -> None:
+    """The page goes while the claim awaits review: its history says the page went, not the
+    review's reason, which `review` and the notice still say."""
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)  # still DEMONSTRATED
+    page_server.set_page("/limits", "<p>Not here</p>", status=404)
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+
+    (lowered,) = [
+        p for p in site.json("regrade", code=1)["proposals"] if p["claim_id"] == "encryption"
+    ]
+    assert (lowered["rule"], lowered["to_grade"]) == ("quotes-gone", "UNKNOWN")
+    assert lowered["why"].startswith("no source carries 1 quote")
+    site("regrade", "--write", code=1)  # written; the review is still pending
+    history = site("history", "encryption").stdout
+    assert "no source carries 1 quote" in " ".join(history.split())
+    assert "encryption: needs review" in site("review", code=1).stdout
+
+
 def test_a_grade_set_by_hand_ends_the_review(site: Cli) -> None:
     site("regrade", "--write", code=0)
     site("accept", "message-size", "--even-if-meaning-changed", code=0)
