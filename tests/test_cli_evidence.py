@@ -358,6 +358,24 @@ def test_a_quote_put_in_by_hand_since_the_last_refresh_is_not_checked_and_no_gat
     assert said in " ".join(status.stderr.split()) and said in " ".join(gate.stderr.split())
 
 
+def test_the_report_says_cross_checked_only_while_every_source_read_carries_the_quote(
+    cli: Cli, page_server: PageServer, tmp_path: Path
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    report = tmp_path / "before.md"
+    cli("render", "-o", str(report))
+    assert "cross-checked on 2 sources, 2 independent" in report.read_text(encoding="utf-8")
+
+    page_server.set_page("/mirror", "<p>Not here</p>", status=404)
+    cli("refresh", "--allow-private", code=1)
+    cli("render", "-o", str(report))
+
+    text = " ".join(report.read_text(encoding="utf-8").split())
+    assert "cited on 2 sources, 2 independent: p, q; not carried now by mirror" in text
+    assert "cross-checked on 2 sources" not in text
+
+
 def test_diff_marks_a_change_that_may_have_changed_the_meaning_with_a_question(
     cli: Cli, page_server: PageServer
 ) -> None:

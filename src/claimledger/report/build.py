@@ -8,7 +8,7 @@ dict happened to fill.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
@@ -298,7 +298,7 @@ def _quote_view(
         state=_quote_state(sources),
         last_verified=last_verified,
         verified_label=verified_label,
-        cross_check=_cross_check(ledger, quote),
+        cross_check=_cross_check(ledger, quote, {s.source_id for s in read if s not in carrying}),
         agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted),
         carried_by=len(carrying),
         independent=len(independent),
@@ -330,16 +330,22 @@ def _quote_state(sources: Sequence[SourceCheck]) -> str:
     return "unchecked"
 
 
-def _cross_check(ledger: Ledger, quote: Quote) -> str:
-    """How the quote is cited: on one source, or on several (and how independent they are)."""
+def _cross_check(ledger: Ledger, quote: Quote, lacking: Collection[str]) -> str:
+    """How the quote is cited: on one source, or on several (and how independent they
+    are); "cross-checked" only while none of them that was read lacks it (`lacking`)."""
     cited = list(dict.fromkeys(quote.sources))
     if len(cited) == 1:
         return "single-source"
     sources = [ledger.sources[sid] for sid in cited]
     if len(keys := {source.independence_key for source in sources}) == 1:
-        return f"cross-checked on {len(cited)} sources of one publisher, {sources[0].publisher}"
-    counted = dict.fromkeys(source.counted_as for source in sources)
-    return f"cross-checked on {len(cited)} sources, {len(keys)} independent: {', '.join(counted)}"
+        how = f"{len(cited)} sources of one publisher, {sources[0].publisher}"
+    else:
+        counted = dict.fromkeys(source.counted_as for source in sources)
+        how = f"{len(cited)} sources, {len(keys)} independent: {', '.join(counted)}"
+    short = [sid for sid in cited if sid in lacking]
+    if not short:
+        return f"cross-checked on {how}"
+    return f"cited on {how}; not carried now by {', '.join(short)}"
 
 
 def _source_check(
