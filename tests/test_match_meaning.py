@@ -397,6 +397,19 @@ def test_will_binds_as_the_plain_verb_beside_another_modal() -> None:
     )
 
 
+def test_what_was_denied_now_asserted_and_the_reverse_is_a_swap() -> None:
+    """ "to A, not back to B" -> "to B, not back to A": the same words, the reverse claim."""
+    found = judged(
+        "Failed messages move to the dead-letter queue, not back to the source queue.",
+        "Failed messages move to the source queue, not back to the dead-letter queue.",
+    )
+    assert found.meaning_changed and "words swapped" in found.kinds
+    assert level(
+        "Tasks are executed by the scheduler, not by a worker.",
+        "Tasks are not executed by a worker, but by the scheduler.",
+    ) in {"harmless", "uncertain"}  # the same denial, said the other way round
+
+
 @pytest.mark.parametrize(
     ("word", "other", "counterpart", "expected"),
     [

@@ -204,6 +204,8 @@ def negation_moved_across_clauses(
     q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
     if _denies_the_same(q_denied, p_denied):
+        if _denial_traded(q_denied, p_denied, q_low, p_low):
+            return {"negation": "words swapped"}  # "to A, not B" -> "to B, not A"
         return {}  # the same things are denied, wherever the clauses now run
     if _moved_to_another_clause(_by_clause(q_low, q_clauses), _by_clause(p_low, p_clauses)):
         return {"negation": "negation moved to another clause"}
@@ -227,6 +229,19 @@ def _moved_to_another_clause(
         if len(twin & content) >= 2 and twin_negations % 2 != negations % 2:
             return True
     return False
+
+
+def _denial_traded(
+    quote: list[set[str]], page: list[set[str]], q_low: list[str], p_low: list[str]
+) -> bool:
+    """Whether what was denied is now asserted and what was asserted is now denied ("to
+    A, not to B" -> "to B, not to A"): the words on both sides are the same, the claim is
+    the reverse."""
+    before = set().union(*quote) if quote else set()
+    now = set().union(*page) if page else set()
+    freed, denied = before - now, now - before
+    on_page, in_quote = {lemma(w) for w in p_low}, {lemma(w) for w in q_low}
+    return bool(freed and denied) and freed <= on_page and denied <= in_quote
 
 
 def _denies_the_same(quote: list[set[str]], page: list[set[str]]) -> bool:
