@@ -397,6 +397,38 @@ def test_will_binds_as_the_plain_verb_beside_another_modal() -> None:
     )
 
 
+def test_a_negation_put_before_a_quote_in_its_clause_may_have_changed_it() -> None:
+    """ "Not all multi-key transactions are ...": never a harmless rewording. A negation in
+    a clause before the quote's, or an answer ("No, ..."), says nothing of its words."""
+    assert (
+        level(
+            "Multi-key transactions are serializable.",
+            "Not all multi-key transactions are serializable.",
+        )
+        == "uncertain"
+    )
+    assert (
+        "negation put before it"
+        in judged(
+            "Customer data is shared with partners.", "No customer data is shared with partners."
+        ).kinds
+    )
+    assert (
+        level(
+            "Pass the -q option to git pack-objects.",
+            "Show no progress on standard error and pass the -q option to git pack-objects.",
+        )
+        == "harmless"
+    )
+    assert (
+        "negation put before it"
+        not in judged(
+            "Although using RabbitMQ is recommended you can also use Redis.",
+            "No, although using RabbitMQ is recommended you can also use Redis, SQS, or Qpid.",
+        ).kinds
+    )
+
+
 def test_what_was_denied_now_asserted_and_the_reverse_is_a_swap() -> None:
     """ "to A, not back to B" -> "to B, not back to A": the same words, the reverse claim."""
     found = judged(

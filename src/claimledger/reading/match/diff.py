@@ -123,11 +123,42 @@ def judge(quote: str, passage: str) -> Judgement:
     judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
     if _COMMAND_LINE.match(quote):
         judged = _as_command(judged, tail)
-    if head and head[0].lower() in _CONDITIONS and quote_tokens[0].lower() not in QUALIFIERS:
-        added = WordChange("insert", "", " ".join(head), True, "qualifier added")
-        kinds = tuple(dict.fromkeys((*judged.kinds, "qualifier added")))
-        return Judgement((added, *judged.changes), kinds)
+    kind = _head_kind([w.lower() for w in head], _own_clause(head, breaks, first), quote_tokens)
+    if kind is not None:
+        added = WordChange("insert", "", " ".join(head), True, kind)
+        return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
     return judged
+
+
+def _head_kind(head: list[str], own: list[str], quote: list[str]) -> str | None:
+    """What words the page put before a quote that began a sentence do to it: a condition
+    ("If enabled, ...") narrows it; a negation in the quote's own clause ("Not all ...")
+    may deny it (one in a clause before it, "Show no progress and ...", or an answer, "No,
+    ...", does not)."""
+    if head and head[0] in _CONDITIONS and quote[0].lower() not in QUALIFIERS:
+        return "qualifier added"
+    if any(word.lower() in NEGATIONS or negated(word.lower()) for word in own):
+        return NEGATION_BEFORE
+    return None
+
+
+NEGATION_BEFORE = "negation put before it"
+"""The kind of a negation the page put before the quote's words, in their clause ("Not all
+multi-key transactions are ..."): it may deny them, or only a word before them, which the
+words alone cannot tell; the meaning may have changed (not strong evidence)."""
+
+
+def _own_clause(head: list[str], breaks: list[bool], first: int) -> list[str]:
+    """The words of `head` (those of the sentence before the span starting at `first`) in
+    the span's own clause: after the last clause break or coordinator among them."""
+    start = first - len(head)
+    own: list[str] = []
+    for index, word in enumerate(head, start):
+        if (breaks[index] and index > start) or word.lower() in COORDINATORS:
+            own = []
+        if word.lower() not in COORDINATORS:
+            own.append(word)
+    return [] if breaks[first] else own
 
 
 _COMMAND_LINE = re.compile(r"\s*[$%>] \S")
