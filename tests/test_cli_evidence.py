@@ -33,7 +33,7 @@ from evidence_site import (
     serve_v1,
     write_ledger,
 )
-from webserver import Page, PageServer, trickle, unused_port
+from webserver import Page, PageServer, redirect, trickle, unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
@@ -356,6 +356,26 @@ def test_a_quote_put_in_by_hand_since_the_last_refresh_is_not_checked_and_no_gat
     assert report["unchecked_claims"] == ["alarms"]
     said = "1 claim has a quote never checked as it now reads"
     assert said in " ".join(status.stderr.split()) and said in " ".join(gate.stderr.split())
+
+
+def test_a_page_sent_to_its_sites_home_page_is_gone_not_moved(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A 301 from a deep page to "/" is a page removed (a soft 404): its quotes count as
+    missing, and no `move` to the home page is proposed."""
+    serve_v1(page_server)
+    page_server.set_page("/", page("Welcome to the docs."))
+    page_server.set_handler("/other", redirect("/", 301))
+
+    result = cli("refresh", "--allow-private", "--no-as-read", code=1)
+    report = cli.json("status", code=1)
+
+    other = next(s for s in report["sources"] if s["source_id"] == "other")
+    assert (other["source_status"], other["moved_to"]) == ("gone", None)
+    assert "redirected to the site's home page" in other["error"]
+    assert "claimledger move other" not in result.output
+    alarms = next(row for row in report["claims"] if row["claim_id"] == "alarms")
+    assert alarms["missing"] == 1
 
 
 def test_the_report_says_cross_checked_only_while_every_source_read_carries_the_quote(

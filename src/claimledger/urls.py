@@ -402,6 +402,15 @@ def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str
     return None if is_trivial_move(url, moved_to) else moved_to
 
 
+def sent_home(url: str, moved_to: str) -> bool:
+    """A page's address that now leads to its site's home page: not a move but a page
+    removed (a "soft 404"), whose words the home page does not carry."""
+    old, new = split(url), split(moved_to)
+    if old is None or new is None or old.hostname != new.hostname:
+        return False
+    return new.path in ("", "/") and not new.query and old.path not in ("", "/")
+
+
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 

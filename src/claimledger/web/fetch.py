@@ -57,6 +57,7 @@ from claimledger.urls import (
     redact_urls,
     redirect_refusal,
     resolve,
+    sent_home,
 )
 from claimledger.web.browser import BrowserReader
 from claimledger.web.exchange import Client, Outcome, make_client, request
@@ -225,7 +226,12 @@ def _result(
     outcome = walk.outcome
     moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
     status: SourceStatus = outcome.source_status
-    if status == "ok" and moved_to is not None:
+    error = outcome.error
+    if status == "ok" and moved_to is not None and sent_home(url, moved_to):
+        status, moved_to = "gone", None  # a soft 404: the site sends its readers home
+        error = f"redirected to the site's home page ({walk.final_url}): the page is gone"
+        outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
+    elif status == "ok" and moved_to is not None:
         status = "moved"
     return FetchResult(
         url=url,
@@ -239,7 +245,7 @@ def _result(
         content_type=outcome.content_type,
         text=outcome.text,
         not_modified=outcome.not_modified,
-        error=None if outcome.error is None else redact_urls(outcome.error),  # shown everywhere
+        error=None if error is None else redact_urls(error),  # shown everywhere
         attempts=attempts,
         elapsed=elapsed,
         line_range=line_range,
