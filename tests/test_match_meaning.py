@@ -429,6 +429,21 @@ def test_a_negation_put_before_a_quote_in_its_clause_may_have_changed_it() -> No
     )
 
 
+def test_a_unit_changed_is_a_number_changed_on_its_words_and_a_separator_is_no_change() -> None:
+    """ "256 KB" -> "256 MB" is marked `!` on the words that changed (it was a name, `?`);
+    "3,000" -> "3000" is the same number."""
+    found = judged("Messages of up to 256 KB.", "Messages of up to 256 MB.")
+    assert [(c.quote, c.page, c.kind) for c in found.changes if c.meaningful] == [
+        ("KB", "MB", "number changed")
+    ]
+    assert level("Up to 3,000 messages per second.", "Up to 3000 messages per second.") == (
+        "harmless"
+    )
+    assert level("Up to 3,000 messages per second.", "Up to 300 messages per second.") == (
+        "changed"
+    )
+
+
 def test_what_was_denied_now_asserted_and_the_reverse_is_a_swap() -> None:
     """ "to A, not back to B" -> "to B, not back to A": the same words, the reverse claim."""
     found = judged(

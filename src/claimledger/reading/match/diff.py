@@ -45,6 +45,7 @@ from claimledger.reading.match.lexicon import (
     QUALIFIERS,
     QUANTIFIERS,
     STOPWORDS,
+    UNITS,
     are_opposites,
     expanded,
     lemma,
@@ -579,6 +580,8 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
         return carried[0]
     if "limit" in span_kinds and set(was + now) & LIMIT_WORDS:
         return span_kinds["limit"]
+    if "number" in span_kinds and set(was + now) & UNITS:
+        return span_kinds["number"]  # KB -> MB: the size changed, though its digits did not
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
         return span_kinds["negation"]  # able / unable: the count of negations changed
     if _opposed(was, now):

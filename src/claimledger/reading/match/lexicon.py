@@ -328,8 +328,14 @@ def number_value(token: str) -> str | None:
     if ordinal:
         return ordinal[1]
     if re.fullmatch(r"v?\d[\d.,:]*(?:[a-z]{1,3}|%)?", low):
-        return low.removeprefix("v").rstrip("%")
+        value = low.removeprefix("v").rstrip("%")
+        return _THOUSANDS.sub("", value) if _GROUPED.match(value) else value
     return None
+
+
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)")
+"""A number written with thousands separators ("3,000", "1,000,000"), the same as without."""
+_THOUSANDS = re.compile(r",(?=\d{3})")
 
 
 @lru_cache(maxsize=1 << 16)
