@@ -444,6 +444,11 @@ def test_a_unit_changed_is_a_number_changed_on_its_words_and_a_separator_is_no_c
     )
 
 
+def test_a_hyphen_taken_out_of_a_quotes_first_word_is_harmless() -> None:
+    """The page's sentence starts with the word split in two: no name changed to "ahead"."""
+    assert level("Write-ahead logs are fsynced.", "Write ahead logs are fsynced.") == "harmless"
+
+
 def test_what_was_denied_now_asserted_and_the_reverse_is_a_swap() -> None:
     """ "to A, not back to B" -> "to B, not back to A": the same words, the reverse claim."""
     found = judged(

@@ -118,6 +118,8 @@ def judge(quote: str, passage: str) -> Judgement:
     page_tokens, breaks = tokens_and_breaks(passage)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
     end = split_last_word(quote_tokens, page_tokens, end)
+    if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
+        first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
     span_breaks = [True, *breaks[first + 1 : end], True]
