@@ -123,8 +123,8 @@ app = typer.Typer(
     "regrade claims, render the report.",
     epilog="First time: claimledger demo (offline), or claimledger init. The loop: "
     "claimledger refresh, then regrade --write, then render. Exit codes: 0 ok, 1 found "
-    "drift or pending changes, 2 bad input, 70 internal error, 130 interrupted, 141 output "
-    "pipe closed.",
+    "drift or pending changes, 2 bad input, 3 regrade --check: evidence incomplete, 70 "
+    "internal error, 130 interrupted, 141 output pipe closed.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,

@@ -35,7 +35,12 @@ def regrade_command(
         bool, typer.Option("--write", help="Apply the proposals to the ledger.")
     ] = False,
     check: Annotated[
-        bool, typer.Option("--check", help="Change nothing; exit 1 if anything is pending (CI).")
+        bool,
+        typer.Option(
+            "--check",
+            help="Change nothing; exit 1 if anything is pending, 3 if the evidence is "
+            "incomplete (CI).",
+        ),
     ] = False,
     no_artifacts: Annotated[
         bool,
