@@ -129,14 +129,9 @@ def _not_weighed(ledger: Ledger, which: Artifacts) -> list[str]:
     if not held and not any(claim.quotes for claim in ledger.claims):
         lines.append("the ledger quotes nothing and runs nothing: no grade rests on evidence")
     if which == "none" and held:
-        count, keep = (
-            ("1 artifact claim", "keeps a grade")
-            if len(held) == 1
-            else (
-                f"{len(held)} artifact claims",
-                "keep grades",
-            )
-        )
+        many = len(held) > 1
+        count = f"{len(held)} artifact claims" if many else "1 artifact claim"
+        keep = "keep grades" if many else "keeps a grade"
         lines.append(f"{count} not run (--no-artifacts): {few_of(held)} {keep} no run checked")
     return lines
 
