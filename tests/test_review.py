@@ -158,6 +158,8 @@ def test_acts_that_do_not_answer_the_change_leave_the_claim_in_review(site: Cli)
     )  # fmt: skip
     site("grade", "message-size", "SPECULATIVE", "--on", "keeps order", "--because", "a guess")
     assert site.json("status", code=1)["needs_review"] == ["message-size"]
+    history = site("history", "message-size").stdout
+    assert "graded UNKNOWN" in history and "?" not in history  # the facet added, said so
 
     site("edit", "message-size", "--statement", "The queue accepts a message of up to 128 KB.")
     assert site.json("status", code=1)["needs_review"] == []

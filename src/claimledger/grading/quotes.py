@@ -279,7 +279,8 @@ def quotes_rule(
         verb, it = ("is", "it") if count == 1 else ("are", "them")
         verdict.why = (
             f"{_quotes(count)} {verb} no longer on {where}, though another source still "
-            f"carries {it}: take that source off the quote, or quote its new words there"
+            f"carries {it}: drop that source from the quote's sources in the ledger, or quote "
+            "its new words there"
         )
     elif reading.uncertain:
         verdict.notice = "stale"

@@ -163,8 +163,12 @@ class HistoryEntry:
         parts = [self.date]
         if self.on:
             parts.append(f"on {self.on}")
-        if self.from_grade is not None or self.to_grade is not None:
-            parts.append(f"{self.from_grade or '?'} → {self.to_grade or '?'}")
+        if self.from_grade is not None and self.to_grade is not None:
+            parts.append(f"{self.from_grade} → {self.to_grade}")
+        elif self.to_grade is not None:
+            parts.append(f"graded {self.to_grade}")  # a facet added
+        elif self.from_grade is not None:
+            parts.append(f"was {self.from_grade}")  # a facet removed
         if self.quote_was and self.quote_now:
             parts.append(f"wording was “{self.quote_was}”, now “{self.quote_now}”")
         elif self.quote_now:
