@@ -250,6 +250,17 @@ def test_a_harmless_rewording_never_restores_a_grade_its_sources_do_not_carry(
     )  # two sources carry the harmless rewording: the second source is back
 
 
+def test_a_meaning_changed_on_the_only_source_read_is_a_notice() -> None:
+    """The other source could not be read: no grade falls on an unread page, but the one
+    page read says the reverse, and the gate must not pass over it."""
+    one_enough = parse(LEDGER.replace("basis: quotes, min_sources: 2}", "basis: quotes}", 1))
+    result = regrade(one_enough, checks(crossed=("reversed", "unreachable")))
+    (notice,) = result.notices
+    assert (notice.claim_id, notice.kind) == ("crossed", "sources-disagree")
+    assert notice.why.startswith("a quote's meaning changed on docs, and no other source")
+    assert result.pending
+
+
 def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:
     fine = checks()
     assert ("toy", "UNKNOWN", "artifact-changed") in proposed(ledger, fine, toy=False)

@@ -132,6 +132,7 @@ class _Reading(NamedTuple):
     weighed: tuple[_QuoteState, ...]  # read: their sources are counted
     disagreeing: bool  # a meaning changed on one source while another still carries the words
     partly_gone: tuple[Check, ...]  # gone from a source while another still carries the words
+    reversed_unconfirmed: tuple[Check, ...]  # meaning changed where read; another source unread
     reworded: bool  # a quote was reworded (harmlessly) on its page
     uncertain: tuple[Check, ...]  # reworded, and its meaning may have changed
     fall: tuple[str, str] | None  # the rule and the reason a lost quote gives, for every facet
@@ -147,6 +148,7 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
     read = disagreeing = reworded = False
     uncertain: list[Check] = []
     partly_gone: list[Check] = []
+    reversed_unconfirmed: list[Check] = []
     fewest: int | None = None
     for state in states:
         if not state.read:
@@ -159,6 +161,8 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
             disagreeing = True
         if state.not_carried and present:
             partly_gone += state.not_carried
+        if state.reversed and not present and state.unread:
+            reversed_unconfirmed += state.reversed
         if state.drifted:  # a stale notice; its sources are still counted, below
             reworded = True
             uncertain += [check for check in state.drifted if meaning_uncertain(check)]
@@ -173,6 +177,7 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
         weighed=tuple(weighed),
         disagreeing=disagreeing,
         partly_gone=tuple(partly_gone),
+        reversed_unconfirmed=tuple(reversed_unconfirmed),
         reworded=reworded,
         uncertain=tuple(uncertain),
         fall=_fall_of(lost) if lost else None,
@@ -281,6 +286,14 @@ def quotes_rule(
             f"{_quotes(count)} {verb} no longer on {where}, though another source still "
             f"carries {it}: drop that source from the quote's sources in the ledger, or quote "
             "its new words there"
+        )
+    elif reading.reversed_unconfirmed:
+        verdict.notice = "sources-disagree"
+        where = ", ".join(dict.fromkeys(c.source_id for c in reading.reversed_unconfirmed))
+        kinds = _kinds(reading.reversed_unconfirmed)
+        verdict.why = (
+            f"a quote's meaning changed on {where}{f' ({kinds})' if kinds else ''}, and no "
+            "other source of it could be read: re-read it before trusting the grade"
         )
     elif reading.uncertain:
         verdict.notice = "stale"
