@@ -178,6 +178,21 @@ def test_bad_settings_are_exit_2_with_where(
     assert "Traceback" not in result.stderr
 
 
+def test_every_wrong_setting_is_named_at_once_and_check_names_them_too(
+    cli: Cli, ledger: Path
+) -> None:
+    """A settings file a scheduled refresh would refuse is refused by `check` before the
+    merge, with every wrong setting on its one line, not one a run."""
+    settings = "colour = 1\ntimout = 5\nper_host = 0\n"
+    (ledger.parent / "claimledger.toml").write_text(settings, encoding="utf-8")
+
+    for command in (("check",), ("refresh", "--allow-private")):
+        (line,) = cli(*command, code=2).stderr.splitlines()
+        assert "colour: unknown setting" in line
+        assert "timout: unknown setting (did you mean 'timeout'?)" in line
+        assert "per_host: must be a whole number of at least 1" in line
+
+
 @pytest.mark.parametrize(
     ("setting", "message"),
     [

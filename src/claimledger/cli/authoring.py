@@ -44,7 +44,8 @@ def check_command(
 
     Every problem is reported at once, as FILE:LINE:COL: message; exit 2 when there
     is any. With --json they are also printed as JSON (`valid`, and `problems` with
-    each one's file, line, col and message).
+    each one's file, line, col and message). The settings beside it (claimledger.toml)
+    are checked too, every wrong setting on one line.
     """
     opts = options(ctx)
     try:
@@ -54,6 +55,9 @@ def check_command(
             problems = [dataclasses.asdict(problem) for problem in error.problems]
             print_json({"ledger": str(opts.ledger), "valid": False, "problems": problems})
         raise  # and on stderr, one line each, with the exit status of an invalid ledger
+    from claimledger.ledger.config import read_config
+
+    read_config(opts.ledger.parent)  # its settings too: a refresh would refuse them
     counts = ledger.grade_counts()
     facets = sum(counts.values())
     if as_json:

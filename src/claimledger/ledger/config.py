@@ -177,14 +177,24 @@ def _located(path: Path, message: str) -> str:
 
 
 def _parse(path: Path, table: Mapping[str, Any], prefix: str = "") -> Config:
+    """The settings of `table`, or an error naming every setting that is wrong (one line:
+    a user fixing the file sees them all at once, not one a run)."""
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for key, value in table.items():
-        name = f"{path}: {prefix}{key}"
+        name = f"{prefix}{key}"
         if key not in _KEYS:
             close = difflib.get_close_matches(key, _KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise InputError(f"{name}: unknown setting{hint}; settings: {', '.join(_KEYS)}")
-        values["maps" if key == "map" else key] = _value(name, key, value)
+            problems.append(f"{name}: unknown setting{hint}")
+            continue
+        try:
+            values["maps" if key == "map" else key] = _value(f"{path}: {name}", key, value)
+        except InputError as error:
+            problems.append(str(error).removeprefix(f"{path}: "))
+    if problems:
+        known = f"; settings: {', '.join(_KEYS)}" if any("unknown" in p for p in problems) else ""
+        raise InputError(f"{path}: {'; '.join(problems)}{known}")
     return Config(path=path, **values)
 
 
