@@ -522,26 +522,29 @@ def test_a_missing_quote_shows_the_closest_passage_and_what_it_contradicts(
     ) in outputs["md"]
 
 
-def test_withdrawn_is_not_unknown_among_the_open_questions(ledger: Ledger) -> None:
+def _questions_after_rule(
+    ledger: Ledger, claim_id: str, rule: str, *, source: str | None = None
+) -> dict[str, str]:
+    """Why each open question is open once `rule` took `claim_id` to UNKNOWN (on the
+    fixture's checks, or only those of `source`)."""
     text = edits.set_grade(
-        FIXTURE.read_text(encoding="utf-8"), ledger, "missing-quote", None, Grade.UNKNOWN,
-        by="rule:quotes-missing", why="the quote is gone", date=GENERATED_ON,
+        FIXTURE.read_text(encoding="utf-8"), ledger, claim_id, None, Grade.UNKNOWN,
+        by=f"rule:{rule}", why="the rule's reason", date=GENERATED_ON,
     )  # fmt: skip
     regraded = parse(text)
-    why = {q.claim_id: q.why for q in build(regraded, fixture_checks(regraded)).questions}
+    checks = [c for c in fixture_checks(regraded) if source in (None, c.source_id)]
+    return {q.claim_id: q.why for q in build(regraded, checks).questions}
+
+
+def test_withdrawn_is_not_unknown_among_the_open_questions(ledger: Ledger) -> None:
+    why = _questions_after_rule(ledger, "missing-quote", "quotes-missing")
     assert why["missing-quote"] == "withdrawn: the page no longer says what was quoted"
     assert why["q-scope"].startswith("asked of the vendor")
 
 
 def test_a_claim_whose_page_is_gone_is_withdrawn_with_its_page(ledger: Ledger) -> None:
     """A 404 is no rewording: the open question says the page is gone."""
-    text = edits.set_grade(
-        FIXTURE.read_text(encoding="utf-8"), ledger, "sources-in-trouble", None, Grade.UNKNOWN,
-        by="rule:quotes-gone", why="its page is gone", date=GENERATED_ON,
-    )  # fmt: skip
-    regraded = parse(text)
-    checks = [c for c in fixture_checks(regraded) if c.source_id == "docs-gone"]
-    why = {q.claim_id: q.why for q in build(regraded, checks).questions}
+    why = _questions_after_rule(ledger, "sources-in-trouble", "quotes-gone", source="docs-gone")
     assert why["sources-in-trouble"] == "withdrawn: the page that said it is gone"
 
 

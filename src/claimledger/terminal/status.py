@@ -11,6 +11,7 @@ from claimledger.terminal.output import out, print_json
 from claimledger.terminal.refresh import print_summary, say
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from claimledger.ledger.model import Ledger
@@ -35,21 +36,21 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
     )
 
     checks, fetches, runs = latest.checks, latest.fetches.values(), latest.runs
-    unchecked = list(unchecked_by_claim(ledger, checks))
+    unchecked = unchecked_by_claim(ledger, checks)
     review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
-        print_status_json(ledger, latest)
+        print_status_json(ledger, latest, unchecked)
     elif not checks:
         say([no_evidence_line(store)])
     else:
-        print_status_tables(ledger, latest)
+        print_status_tables(ledger, latest, unchecked)
     if not as_json:
         for claim_id, run in runs.items():
             out.print(f"artifact of {claim_id}: {artifact_run_line(run)}", markup=False)
         for claim in review:
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
         checked = {check.claim_id for check in checks}
-        say(evidence_gaps(latest.last, unchecked if checks else [], ledger, checked))
+        say(evidence_gaps(latest.last, list(unchecked) if checks else [], ledger, checked))
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches) or failing
@@ -102,16 +103,19 @@ def _gone(check: CheckRecord) -> bool:
     return check.source_status == "gone"
 
 
-def print_status_tables(ledger: Ledger, latest: LatestEvidence) -> None:
-    """The claims that need a look (one line when none does), the sources, and a line
-    for each page found moved and each quote misquoted at reading time."""
+def print_status_tables(
+    ledger: Ledger, latest: LatestEvidence, unchecked: Mapping[str, int]
+) -> None:
+    """The claims that need a look (one line when none does; `unchecked`: each claim's
+    quotes never checked as they now read), the sources, and a line for each page found
+    moved and each quote misquoted at reading time."""
     from claimledger.evidence.relocate import relocation_line
     from claimledger.terminal.asread import misquote_line
     from claimledger.terminal.lines import claim_summary
     from claimledger.terminal.views import pages_table
 
     when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
-    rows = claim_summary(ledger, latest.checks, unchecked=unchecked_by_claim(ledger, latest.checks))
+    rows = claim_summary(ledger, latest.checks, unchecked=unchecked)
     print_summary(rows, f"Evidence (last refresh {when})")
     out.print(pages_table(ledger, latest.fetches.values()))
     lines = [relocation_line(search) for search in latest.searches]
@@ -120,15 +124,13 @@ def print_status_tables(ledger: Ledger, latest: LatestEvidence) -> None:
         out.print(line, markup=False)
 
 
-def print_status_json(ledger: Ledger, latest: LatestEvidence) -> None:
+def print_status_json(ledger: Ledger, latest: LatestEvidence, unchecked: Mapping[str, int]) -> None:
     """`status --json`: every claim with its grades, standing and latest checks counted,
     every source read by its id, the artifacts' last runs, the moves found, the reading
     day's copies."""
     from claimledger.evidence.relocate import relocation_json
     from claimledger.terminal.asread import as_read_json
     from claimledger.terminal.lines import claim_summary, source_rows, to_json
-
-    unchecked = unchecked_by_claim(ledger, latest.checks)
 
     print_json(
         {

@@ -14,11 +14,11 @@ import datetime as dt
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from claimledger.errors import StoreDamagedError
+from claimledger.evidence.store.part import StorePart
 from claimledger.evidence.store.rows import (
     MAYBE_REAL,
     MAYBE_TEXT,
@@ -45,8 +45,6 @@ from claimledger.records import (
 )
 from claimledger.urls import encoded_url, redacted
 
-T = TypeVar("T")
-
 LOOKUP_COLUMNS = (
     "run_id", "url", "read_on", "archive", "window_days", "outcome", "timestamp", "original",
     "snapshot_url", "error", "looked_up_at",
@@ -63,25 +61,15 @@ AS_READ_COLUMNS = (
 )  # fmt: skip
 
 
-class ArchiveEvidence:
+class ArchiveEvidence(StorePart):
     """The store's methods for the web archive; `EvidenceStore` inherits them."""
-
-    _db: sqlite3.Connection
 
     if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
         damage: list[str]
 
-        def _readable(
-            self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T], table: str
-        ) -> Iterator[T]: ...
-
         def _insert_snapshot(self, text: str, url: str, now: dt.datetime) -> str: ...
 
         def snapshot_text(self, snapshot_hash: str) -> str: ...
-
-        def _insert_row(
-            self, table: str, columns: Sequence[str], values: Sequence[object]
-        ) -> int: ...
 
     # lookups
 

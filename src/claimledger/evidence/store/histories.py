@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar
 
 from claimledger.errors import StoreDamagedError
+from claimledger.evidence.store.part import StorePart
 from claimledger.evidence.store.rows import (
     MAYBE_TEXT,
     TEXT,
@@ -22,8 +21,6 @@ from claimledger.evidence.store.rows import (
 )
 from claimledger.evidence.store.translate import mapped
 from claimledger.records import CheckKey, Commit, QuoteHistory
-
-T = TypeVar("T")
 
 HISTORY_COLUMNS = (
     "claim_id",
@@ -91,19 +88,8 @@ def _commit(value: object) -> Commit | None:
     return Commit(*(text(field, "commits_json") for field in value))
 
 
-class HistoryEvidence:
+class HistoryEvidence(StorePart):
     """The store's methods for quote histories; `EvidenceStore` inherits them."""
-
-    _db: sqlite3.Connection
-
-    if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
-
-        def _insert_row(
-            self, table: str, columns: Sequence[str], values: Sequence[object]
-        ) -> int: ...
-        def _readable(
-            self, rows: Iterable[sqlite3.Row], read: Callable[[sqlite3.Row], T], table: str
-        ) -> Iterator[T]: ...
 
     @mapped
     def record_quote_history(self, history: QuoteHistory) -> None:

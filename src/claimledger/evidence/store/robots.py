@@ -9,24 +9,17 @@ Rows name their run and are written under its lock, like its fetches.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
+from claimledger.evidence.store.part import StorePart
 from claimledger.evidence.store.rows import stamp
 from claimledger.evidence.store.translate import mapped
 
 
-class RobotsEvidence:
+class RobotsEvidence(StorePart):
     """The store's methods for robots.txt; `EvidenceStore` inherits them."""
-
-    _db: sqlite3.Connection
-
-    if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
-
-        def _require_open(self, run_id: int) -> None: ...
 
     @mapped
     def robots_read_since(self, origin: str, since: datetime) -> str | None:
