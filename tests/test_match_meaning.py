@@ -545,3 +545,53 @@ def test_every_kind_a_verdict_names_is_shown_on_the_words_that_carry_it() -> Non
     assert [(c.quote, c.page, kinds) for c, kinds in said_once(found.changes)] == [
         ("do not", "may", "negation removed; modal weakened")
     ]
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Keys must not be shared.", "Keys need not be shared.", id="need-not"),
+        pytest.param(
+            "You must configure a key.", "You do not need to configure a key.", id="do-not-need"
+        ),
+        pytest.param(
+            "You must configure a key.", "You don't have to configure a key.", id="dont-have-to"
+        ),
+        pytest.param("A key is required.", "A key is not required.", id="not-required"),
+    ],
+)
+def test_an_obligation_a_negation_lifts_is_a_modal_weakened(quote: str, passage: str) -> None:
+    """ "must not" forbids and "need not" permits: the same negation, the opposite claim."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "modal weakened" in found.kinds, found
+    assert "modal weakened" in {c.kind for c in found.changes if c.meaningful}
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("A key is not required.", "A key is optional."),
+        ("You do not need to restart.", "You don't have to restart."),
+        ("Restarting is not necessary.", "Restarting is optional."),
+    ],
+)
+def test_an_obligation_lifted_in_other_words_is_harmless(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless"
+
+
+def test_and_traded_for_or_between_things_says_the_meaning_changed() -> None:
+    """Both, now either; a list of examples ("such as A, B, or C") stands for a kind."""
+    found = judged(
+        "Data is encrypted at rest and in transit.", "Data is encrypted at rest or in transit."
+    )
+    assert [(c.quote, c.page, c.kind) for c in found.changes if c.meaningful] == [
+        ("and", "or", "conjunction changed")
+    ]
+    assert found.meaning_changed
+    assert (
+        level(
+            "It supports stores such as Redis, Postgres, and MySQL.",
+            "It supports stores such as Redis, Postgres, or MySQL.",
+        )
+        == "harmless"
+    )

@@ -22,6 +22,7 @@ STRONG_KINDS = frozenset(
         "qualifier added",
         "qualifier removed",
         "list changed",
+        "conjunction changed",
         "guarantee term changed",
         "words swapped",
         "effect changed",
@@ -32,12 +33,12 @@ STRONG_KINDS = frozenset(
 """The kinds of change whose evidence is strong enough to say the meaning changed: a
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
-taken out); a guarantee term swapped; two terms swapped in place; an effect, a direction
-or a degree (always, rarely) changed. Every other kind (a name, a noun, a default, a
-condition moved to another clause, a negation moved on to other words of its clause,
-content words put in, taken out or replaced that no harmless form explains) says only
-that the meaning may have changed: a rename, a synonym, a word added to a name, is as
-often harmless as not."""
+taken out; "and" turned to "or"); a guarantee term swapped; two terms swapped in place;
+an effect, a direction or a degree (always, rarely) changed. Every other kind (a name,
+a noun, a default, a condition moved to another clause, a negation moved on to other
+words of its clause, content words put in, taken out or replaced that no harmless form
+explains) says only that the meaning may have changed: a rename, a synonym, a word added
+to a name, is as often harmless as not."""
 
 
 def is_strong(change: WordChange) -> bool:

@@ -4,7 +4,8 @@ Pure: strings in, frozen records out; no network, no disk, no clock. The package
 along its concerns: `normalize` (what does not change meaning, and the map back to the
 page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
 page read once for many quotes), `span` (a quote's own span of a passage), `names` and
-`clauses` (a name respelled or replaced; lists and clauses changed), `diff` (what a
+`clauses` (a name respelled or replaced; lists and clauses changed), `modals` (how
+strongly a span binds), `diff` (what a
 rewording did to the meaning), `locator` (where the quote, or its successor, is) and
 `verdict` (what it answers).
 """

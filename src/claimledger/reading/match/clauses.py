@@ -60,7 +60,7 @@ class Lists:
         after = around[end] if end < len(around) else ""
         if COORDINATORS & {run[0], run[-1], before, after}:
             return "list changed"
-        if _joined_items(around, start, end):
+        if joined_items(around, start, end):
             return "list changed"  # items joined ("the domains (mobile) and schemes")
         if breaks[end] and COORDINATORS & set(around[end : end + _LIST_REACH]):
             return "list changed"  # "X, Y, or Z" with an item put before Y
@@ -75,8 +75,8 @@ class Lists:
         _, i1, i2, j1, j2 = op
         if max(i2 - i1, j2 - j1) > _LIST_REPLACED:
             return None  # a clause rewritten, not a list
-        was = _joined_items(self.q_low, i1, i2)
-        now = _joined_items(self.p_low, j1, j2)
+        was = joined_items(self.q_low, i1, i2)
+        now = joined_items(self.p_low, j1, j2)
         return "list changed" if was != now else None
 
 
@@ -96,7 +96,7 @@ _LIST_REACH = 3
 """An item beside a comma belongs to a list that has "and" / "or" within this many words."""
 
 
-def _joined_items(words: list[str], start: int, end: int) -> int:
+def joined_items(words: list[str], start: int, end: int) -> int:
     """How many "and" / "or" in ``words[start:end]`` join two things ("gzip or bzip2",
     "Redis or a database"), not two clauses."""
     count = 0

@@ -24,7 +24,12 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
-from claimledger.reading.match.clauses import Lists, negation_moved_across_clauses, with_swaps
+from claimledger.reading.match.clauses import (
+    Lists,
+    joined_items,
+    negation_moved_across_clauses,
+    with_swaps,
+)
 from claimledger.reading.match.explain import explained, is_function
 from claimledger.reading.match.lexicon import (
     AGENCY,
@@ -36,10 +41,9 @@ from claimledger.reading.match.lexicon import (
     DEGREE,
     DEMONSTRATIVES,
     EFFECT_FAMILY,
-    HEDGE_STRENGTH,
-    HEDGES,
     MODAL_STRENGTH,
     NEGATIONS,
+    OBLIGATIONS,
     PREPOSITIONS,
     QUALIFIER_PHRASES,
     QUALIFIERS,
@@ -52,6 +56,7 @@ from claimledger.reading.match.lexicon import (
     negated,
     negates,
 )
+from claimledger.reading.match.modals import OBLIGING, lifted, strengths
 from claimledger.reading.match.names import (
     alias,
     bare,
@@ -122,6 +127,8 @@ def judge(quote: str, passage: str) -> Judgement:
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
+    denial = _denial_before(_own_clause(head, breaks, first), page_tokens[first:end])
+    first, head = first - denial, head[: len(head) - denial]
     span_breaks = [True, *breaks[first + 1 : end], True]
     judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
     if _COMMAND_LINE.match(quote):
@@ -140,9 +147,24 @@ def _head_kind(head: list[str], own: list[str], quote: list[str]) -> str | None:
     ...", does not)."""
     if head and head[0] in _CONDITIONS and quote[0].lower() not in QUALIFIERS:
         return "qualifier added"
-    if any(word.lower() in NEGATIONS or negated(word.lower()) for word in own):
+    if any(part in NEGATIONS or negated(part) for word in own for part in expanded(word)):
         return NEGATION_BEFORE
     return None
+
+
+def _denial_before(own: list[str], span: list[str]) -> int:
+    """How many negations stand right before a span that begins with an obligation, in its
+    clause ("You do not | need to configure"): they lift it, so they are judged as part of
+    it. Before other words a negation may deny them or only a word before them
+    (`NEGATION_BEFORE`)."""
+    if not span or span[0].lower() not in OBLIGATIONS | OBLIGING:
+        return 0
+    count = 0
+    for word in reversed(own):
+        if not any(part in NEGATIONS for part in expanded(word)):
+            break
+        count += 1
+    return count
 
 
 NEGATION_BEFORE = "negation put before it"
@@ -330,53 +352,6 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
-def _modal_ranks(words: list[str]) -> Counter[int]:
-    """How strongly a span binds, modal by modal (must 4, will 3, should 2, may 1; a span
-    with none states a fact, as "will" does). "Can never" and "cannot" bind as "will
-    never" does: it does not happen; "may not" and "might not" stay a possibility ("may
-    not be available" hedges). Can / may / might / could are one strength. A verb of
-    effort before "to" ("tries to ensure") binds as "should" does."""
-    ranks: Counter[int] = Counter()
-    for index, word in enumerate(words):
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if word in MODAL_STRENGTH:
-            strength = MODAL_STRENGTH[word]
-            impossible = following in NEGATIONS and word in _ABILITY_MODALS
-            ranks[3 if impossible else strength] += 1
-        elif following == "to" and lemma(word) in HEDGES:
-            ranks[HEDGE_STRENGTH] += 1
-        elif following == "to" and lemma(word) in _OBLIGING:
-            ranks[MODAL_STRENGTH["must"]] += 1  # "you have to configure": must
-        elif _permits(words, index):
-            ranks[MODAL_STRENGTH["may"]] += 1  # "X allows you to Y": you can Y
-    return ranks or Counter({3: 1})
-
-
-def _strengths(words: list[str]) -> set[int]:
-    """The strengths a span binds with, a plain statement's among them: "will" binds no
-    more than the verb alone does, so "can use features that would be hard to build" and
-    "can use features that are hard to build" bind alike."""
-    return set(_modal_ranks(words)) | {_FACT}
-
-
-_FACT = MODAL_STRENGTH["will"]
-_ABILITY_MODALS = frozenset({"can", "could"})
-_OBLIGING = frozenset({"have", "got"})
-"""Verbs that oblige before "to" ("you have to", "has to"), as "must" does."""
-_PERMITTING = frozenset({"allow", "enable", "permit", "let"})
-"""Verbs that give a possibility to someone ("allows developers to attach", "lets you
-set"): "you can" said the other way round."""
-_PERMIT_REACH = 3
-
-
-def _permits(words: list[str], index: int) -> bool:
-    """A verb of permission with its "to" close after it (or "let", which takes none)."""
-    base = lemma(words[index])
-    if base not in _PERMITTING:
-        return False
-    return base == "let" or "to" in words[index + 1 : index + 1 + _PERMIT_REACH]
-
-
 def _unstuttered(words: list[str]) -> list[str]:
     """A word written twice running read once ("is not not a requirement" is a slip for
     "is not a requirement", never a double negation)."""
@@ -387,17 +362,20 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
     q_low, p_low = joined_terms(q_low), joined_terms(p_low)
+    as_written = (_negations(q_low), _negations(p_low))
+    q_low, p_low = lifted(q_low), lifted(p_low)
     before = _class_counts(unbounded(_unstuttered(q_low)))
     after = _class_counts(unbounded(_unstuttered(p_low)))
     kinds: dict[str, str] = {}
     negations = (sum(before["negation"].values()), sum(after["negation"].values()))
-    if negations[0] % 2 != negations[1] % 2:  # "not without" is no negation
+    if negations[0] % 2 != negations[1] % 2 and as_written[0] % 2 != as_written[1] % 2:
+        # "not without" is no negation; "not required" -> "optional" is none either
         kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
     if numbers_differ(before, after):
         kinds["number"] = "number changed"
     elif numbers_swapped(q_low, p_low):
         kinds["number"] = "numbers swapped"
-    was, now = _strengths(q_low), _strengths(p_low)
+    was, now = strengths(q_low), strengths(p_low)
     if was != now:  # a strength came or went; how often one recurs is style
         weaker = sum(now) / len(now) < sum(was) / len(was)
         kinds["modal"] = "modal weakened" if weaker else "modal strengthened"
@@ -409,6 +387,10 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         if before[name] != after[name]:
             kinds[name] = kind
     return kinds
+
+
+def _negations(words: list[str]) -> int:
+    return sum(1 for word in _unstuttered(words) if word in NEGATIONS or negated(word))
 
 
 def _moved_words(
@@ -445,12 +427,15 @@ def _change(
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
-    if only_moved and kind not in span_kinds.values():
-        kind = None  # a clause or a word that only traded places
+    freed = tag == "replace" and lifted(q_low[i1:i2]) == lifted(p_low[j1:j2])
+    if (only_moved and kind not in span_kinds.values()) or freed:
+        kind = None  # a clause or a word that only traded places; "not required" -> "optional"
     elif kind is None and tag == "replace":
         old_words = [w for w in q_shown[i1:i2] if w]
         new_words = [w for w in p_shown[j1:j2] if w]
-        if bare("".join(old_words)) == bare("".join(new_words)):
+        if _conjunction_traded(op, q_low, p_low):
+            kind = CONJUNCTION_CHANGED  # "A and B" -> "A or B": both, now either
+        elif bare("".join(old_words)) == bare("".join(new_words)):
             kind = None  # the same letters: "orNone" -> "or None"
         elif _number_in_a_name_changed(old_words, new_words):
             kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
@@ -465,11 +450,32 @@ def _change(
     elif kind is None:
         kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
     shown = (q_shown, p_shown)
-    if kind is None and not only_moved and _content_changed(op, shown, low, moved):
+    if kind is None and not (only_moved or freed) and _content_changed(op, shown, low, moved):
         kind = WORDING_CHANGED
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+CONJUNCTION_CHANGED = "conjunction changed"
+"""The kind of "and" traded for "or" (or "nor") between two things: what held of both
+now holds of either, or the reverse."""
+
+
+def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
+    """One coordinator of things traded for another ("encrypted at rest and in transit" ->
+    "at rest or in transit"), outside a list of examples ("such as A, B, or C"), whose
+    items stand for a kind and hold alike whichever joins them."""
+    _, i1, i2, j1, j2 = op
+    was, now = q_low[i1:i2], p_low[j1:j2]
+    if len(was) != 1 or len(now) != 1 or {was[0], now[0]} - COORDINATORS:
+        return False
+    if _has_phrase(q_low, _EXAMPLES) or _has_phrase(p_low, _EXAMPLES):
+        return False
+    return bool(joined_items(q_low, i1, i2) or joined_items(p_low, j1, j2))
+
+
+_EXAMPLES = (("such", "as"), ("for", "example"), ("e.g",), ("eg",), ("including",), ("like",))
 
 
 QUALIFIER_MOVED = "qualifier moved"
@@ -584,6 +590,8 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
         return span_kinds["limit"]
     if "number" in span_kinds and set(was + now) & UNITS:
         return span_kinds["number"]  # KB -> MB: the size changed, though its digits did not
+    if "modal" in span_kinds and "negation" not in span_kinds and NEGATIONS & set(was + now):
+        return span_kinds["modal"]  # "is required" -> "is not required": the need lifted
     if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
         return span_kinds["negation"]  # able / unable: the count of negations changed
     if _opposed(was, now):

@@ -49,6 +49,10 @@ MODAL_STRENGTH = {
 """Modals by how strongly they bind: a change between classes is a change of meaning; a
 change within one (can / may, must / shall) is a rewording."""
 
+OBLIGATIONS = words("need needs needed require requires required mandatory necessary")
+"""Words of obligation a negation lifts ("not required", "need not", "no need"): optional
+said another way, where "must not" stays a prohibition."""
+
 HEDGES = words("try attempt aim strive seek intend hope")
 """Verbs that promise only an effort ("tries to ensure"): before "to", they bind as "should"
 does, weaker than the plain statement ("ensures") that promises the effect."""

@@ -1,0 +1,94 @@
+"""Modals: how strongly a span binds (must, will, should, may), so that a rewording across
+the must/should/may line is told from one within a strength, and an obligation a
+negation lifts ("need not") from a prohibition ("must not").
+
+Pure. Judged on the lower-cased words of a span.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from claimledger.reading.match.lexicon import (
+    HEDGE_STRENGTH,
+    HEDGES,
+    MODAL_STRENGTH,
+    NEGATIONS,
+    OBLIGATIONS,
+    lemma,
+)
+
+
+def strengths(words: list[str]) -> set[int]:
+    """The strengths a span binds with, a plain statement's among them: "will" binds no
+    more than the verb alone does, so "can use features that would be hard to build" and
+    "can use features that are hard to build" bind alike."""
+    return set(_modal_ranks(words)) | {_FACT}
+
+
+def _modal_ranks(words: list[str]) -> Counter[int]:
+    """How strongly a span binds, modal by modal (must 4, will 3, should 2, may 1; a span
+    with none states a fact, as "will" does). "Can never" and "cannot" bind as "will
+    never" does: it does not happen; "may not" and "might not" stay a possibility ("may
+    not be available" hedges). Can / may / might / could are one strength. A verb of
+    effort before "to" ("tries to ensure") binds as "should" does."""
+    ranks: Counter[int] = Counter()
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in MODAL_STRENGTH:
+            strength = MODAL_STRENGTH[word]
+            impossible = following in NEGATIONS and word in _ABILITY_MODALS
+            ranks[3 if impossible else strength] += 1
+        elif following == "to" and lemma(word) in HEDGES:
+            ranks[HEDGE_STRENGTH] += 1
+        elif following == "to" and lemma(word) in OBLIGING:
+            ranks[MODAL_STRENGTH["must"]] += 1  # "you have to configure": must
+        elif _permits(words, index):
+            ranks[MODAL_STRENGTH["may"]] += 1  # "X allows you to Y": you can Y
+    return ranks or Counter({3: 1})
+
+
+_FACT = MODAL_STRENGTH["will"]
+_ABILITY_MODALS = frozenset({"can", "could"})
+OBLIGING = frozenset({"have", "got"})
+"""Verbs that oblige before "to" ("you have to", "has to"), as "must" does."""
+_PERMITTING = frozenset({"allow", "enable", "permit", "let"})
+"""Verbs that give a possibility to someone ("allows developers to attach", "lets you
+set"): "you can" said the other way round."""
+_PERMIT_REACH = 3
+
+
+def _permits(words: list[str], index: int) -> bool:
+    """A verb of permission with its "to" close after it (or "let", which takes none)."""
+    base = lemma(words[index])
+    if base not in _PERMITTING:
+        return False
+    return base == "let" or "to" in words[index + 1 : index + 1 + _PERMIT_REACH]
+
+
+def lifted(words: list[str]) -> list[str]:
+    """The words with each obligation a negation lifts read as "optional": "is not
+    required", "need not", "does not have to" and "is optional" say one thing, with no
+    negation of their own, while "must not" -> "need not" turns a prohibition into a
+    permission."""
+    read: list[str] = []
+    index = 0
+    while index < len(words):
+        word, following = words[index], words[index + 1 : index + 3]
+        negation = word in NEGATIONS
+        if negation and following[:1] and following[0] in OBLIGATIONS:
+            read.append("optional")  # "not required", "no need to"
+            index += 2
+        elif negation and following in (["have", "to"], ["has", "to"]):
+            read.append("optional")  # "do not have to": its "to" stays
+            index += 2
+        elif word in _NEEDS and following[:1] and following[0] in NEGATIONS:
+            read.append("optional")  # "need not", "needn't"
+            index += 2
+        else:
+            read.append(word)
+            index += 1
+    return read
+
+
+_NEEDS = frozenset({"need", "needs"})
