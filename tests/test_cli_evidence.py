@@ -356,6 +356,34 @@ def test_a_quote_put_in_by_hand_since_the_last_refresh_is_not_checked_and_no_gat
     assert report["unchecked_claims"] == ["alarms"]
     said = "1 claim has a quote never checked as it now reads"
     assert said in " ".join(status.stderr.split()) and said in " ".join(gate.stderr.split())
+    listed = cli.json("claims", code=0)["claims"]
+    assert next(r["standing"] for r in listed if r["claim_id"] == "alarms") == "not checked"
+
+
+def test_a_refresh_cut_short_is_said_by_claims_and_by_every_report(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    """The pages a killed refresh did not reach keep their earlier checks: every view that
+    shows them says the last refresh did not finish."""
+    from claimledger.evidence.store import EvidenceStore
+
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    with EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3") as store:
+        store.begin_run(dt.datetime.now(dt.UTC), "claims.yaml")  # then killed
+
+    listed = cli("claims", code=0)
+    markdown = cli("render", "-o", "-", "--format", "md", code=0)
+    data = json.loads(cli("render", "-o", "-", "--format", "json", code=0).stdout)
+
+    assert "did not finish" in " ".join(listed.stderr.split())
+    assert "did not finish" in " ".join(markdown.stderr.split())
+    assert "(did not finish: it was interrupted" in markdown.stdout
+    assert data["last_refresh_finished"] is False
+    cli("refresh", "--allow-private", code=0)
+    again = cli("render", "-o", "-", "--format", "json", code=0)
+    assert json.loads(again.stdout)["last_refresh_finished"] is True
+    assert "did not finish" not in cli("claims", code=0).stderr
 
 
 def test_a_page_sent_to_its_sites_home_page_is_gone_not_moved(
@@ -920,3 +948,24 @@ def test_render_user_template_with_a_typo_names_the_file_and_line(cli: Cli, tmp_
 
     assert "report.md.j2:4" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_an_adopted_rewording_the_page_took_back_is_one_finding(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Adopted, then the page went back to the words first quoted: the report says so once,
+    not "not yet adopted" and "adopted" of the same quote."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", "--allow-private", code=1)  # drifted: a rewording to adopt
+    cli("accept", "alarms", code=0)
+    page_server.set_page("/other", page(ALARM))
+    cli("refresh", "--allow-private", code=1)  # the adopted words drifted back
+
+    report = json.loads(cli("render", "-o", "-", "--format", "json", code=0).stdout)
+
+    said = {finding["text"]: finding["claims"] for finding in report["findings"]}
+    took_back = "adopted rewording the page took back: it reads as first quoted again"
+    assert [c["claim_id"] for c in said[took_back]] == ["alarms"]
+    assert not {"harmless rewording adopted", "harmless rewording not yet adopted"} & set(said)

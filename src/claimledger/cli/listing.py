@@ -48,10 +48,14 @@ def claims_command(
         raise InputError(f"--grade {grade!r}: one of {GRADES}")
     if section is not None and section not in {s.id for s in ledger.sections}:
         raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
+    from claimledger.grading.rules import unchecked_by_claim
     from claimledger.services import latest
-    from claimledger.terminal.lines import claim_row, claim_standings
+    from claimledger.terminal.lines import claim_row, claim_standings, evidence_gaps
+    from claimledger.terminal.refresh import say
 
-    standings = claim_standings(ledger, read_latest(opts, latest.checks, ledger))
+    checks, last = read_latest(opts, latest.checks_and_run, ledger)
+    standings = claim_standings(ledger, checks, unchecked_by_claim(ledger, checks))
+    say(evidence_gaps(last, []))  # a refresh that did not finish: the standings are partial
     rows = [
         claim_row(claim, standings[claim.id])
         for claim in ledger.claims

@@ -91,7 +91,7 @@ def render_command(
         )
     path = None if output == STDOUT else report_path(output, opts.home, report_format.suffix)
     with collector_paused():  # what is read stays till the end: no collection walks it
-        render(
+        report = render(
             opts.load(),
             report_format,
             name,
@@ -104,4 +104,11 @@ def render_command(
         )
     if path is not None:
         out.print(f"wrote {path}", markup=False)
+    if report.last_refresh_finished is False:
+        err.print(
+            f"claimledger: note: the last refresh (started {report.last_refresh}) did not "
+            "finish, and the report says so: the pages it did not reach show their earlier "
+            "checks; run `claimledger refresh`",
+            markup=False,
+        )
     return ExitCode.OK

@@ -215,6 +215,8 @@ def report_data(report: Report) -> dict[str, Any]:
         claimledger_report  2
         title, subject, author, about (markdown), date_read, generated_on  str
         last_refresh        "YYYY-MM-DD HH:MM UTC" | null
+        last_refresh_finished  bool | null (false: cut short; the pages it did not reach
+                             show their earlier checks)
         has_evidence        bool
         legend              [{grade, meaning, count}]
         summary             {claims, facets, quotes, sources, verified_quotes,

@@ -396,6 +396,9 @@ class Report:
     about: str
     date_read: str
     last_refresh: str | None
+    last_refresh_finished: bool | None
+    """False when the last refresh was cut short (or still runs): the checks of the pages
+    it did not reach are from earlier readings; None before any refresh."""
     generated_on: str
     has_evidence: bool
     legend: tuple[GradeCount, ...]

@@ -329,25 +329,41 @@ def findings(
             how=" of",
         ),
         _finding(
-            [c for c, q in quotes if any(_harmless(s) for s in q.sources)],
+            [c for c, q in quotes if any(_harmless(s) for s in q.sources) and not _reverted(q)],
             "harmless rewording not yet adopted{claims}",
             "harmless rewordings not yet adopted{claims}",
             how=" on",
         ),
         _finding(
-            [c for c, q in quotes if q.as_read and q.adopted_meaning],
+            [c for c, q in quotes if _reverted(q)],
+            "adopted rewording{claims} the page took back: it reads as first quoted again",
+            "adopted rewordings{claims} their pages took back: they read as first quoted again",
+            how=" on",
+        ),
+        _finding(
+            [c for c, q in quotes if q.as_read and q.adopted_meaning and not _reverted(q)],
             "rewording{claims} adopted although its meaning changed or may have",
             "rewordings{claims} adopted although their meaning changed or may have",
             how=" on",
         ),
         _finding(
-            [c for c, q in quotes if q.as_read and not q.adopted_meaning],
+            [c for c, q in quotes if q.as_read and not q.adopted_meaning and not _reverted(q)],
             "harmless rewording adopted{claims}",
             "harmless rewordings adopted{claims}",
             how=" on",
         ),
     ]
     return tuple(finding for finding in found if finding.count)
+
+
+def _reverted(quote: QuoteView) -> bool:
+    """An adopted rewording whose page went back to the wording as first read: the quote
+    drifted from its adopted words to its first ones, which is neither a new rewording nor
+    an adoption that still stands."""
+    first = " ".join((quote.as_read or "").split())
+    return bool(first) and any(
+        _drifted(s) and " ".join((s.current or "").split()) == first for s in quote.sources
+    )
 
 
 def _drifted(check: SourceCheck) -> bool:

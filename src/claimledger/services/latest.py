@@ -48,6 +48,14 @@ def checks(store: EvidenceStore | None, ledger: Ledger) -> list[CheckRecord]:
     return current_checks(ledger, store.latest_checks() if store else [])
 
 
+def checks_and_run(
+    store: EvidenceStore | None, ledger: Ledger
+) -> tuple[list[CheckRecord], RunRecord | None]:
+    """`checks`, and the last refresh (None before the first): whether it finished says
+    whether the checks are all of one reading."""
+    return checks(store, ledger), (store.last_run() if store else None)
+
+
 def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:
     """`checks` in the fields the rules weigh, which cost less to read than every field."""
     from claimledger.grading.rules import current_checks

@@ -36,11 +36,12 @@ def render(
     evidence: OpenStore,
     today: dt.date,
     now: Callable[[], dt.datetime],
-) -> None:
+) -> Report:
     """Write the report of `ledger` to `path` (None: standard output) in `report_format`,
     compared with the last render of the same format to the same output, whose state
     `states` (the store opened for writing, or None where it cannot be) keeps for the
-    next. A template's error writes nothing: the old report stays as it was."""
+    next; return what it showed. A template's error writes nothing: the old report stays
+    as it was."""
     target = "-" if path is None else output_name(path, home)
     with states as store:
         previous = None if store is None else store.last_render_state(name, target)
@@ -55,6 +56,7 @@ def render(
             write_report(path, report_format.chunks(report))
         if store is not None:
             remember_render(store, name, target, report, now())
+    return report
 
 
 def report_of(
@@ -80,6 +82,7 @@ def report_of(
         regrade(ledger, checks, outcomes, as_read),
         generated_on=today,
         last_refresh=last.started_at if last else None,
+        last_refresh_finished=None if last is None else not latest.incomplete,
         previous=previous,
         artifact_runs=runs,
         as_read=as_read,
