@@ -683,13 +683,13 @@ def test_match_has_a_verdict_version() -> None:
         pytest.param(
             "List of URLs to listen on for client traffic on this port",
             "List of URLs to listen on for client grpc traffic on this port",
-            "qualifier added",
+            "name added",
             id="name-put-before-a-noun",
         ),
         pytest.param(
             "It enumerates the KV API guarantees made by etcd.",
             "It enumerates the API guarantees made by etcd.",
-            "qualifier removed",
+            "name removed",
             id="name-taken-from-before-a-noun",
         ),
         pytest.param(

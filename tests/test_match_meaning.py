@@ -595,3 +595,136 @@ def test_and_traded_for_or_between_things_says_the_meaning_changed() -> None:
         )
         == "harmless"
     )
+
+
+def test_a_name_put_in_or_taken_out_may_have_changed_the_meaning() -> None:
+    """A name beside a noun narrows what is spoken of as often as it only names it better
+    ("the pub/sub building block" -> "the pub/sub API building block"): no strong evidence."""
+    for quote, passage in [
+        ("It enumerates the KV API guarantees.", "It enumerates the API guarantees."),
+        (
+            "The pub/sub building block provides several features.",
+            "The pub/sub API building block provides several features.",
+        ),
+    ]:
+        assert level(quote, passage) == "uncertain", (quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Reads from a follower are faster.", "Reads from a follower are slower."),
+        (
+            "A larger batch reduces the number of requests.",
+            "A larger batch increases the number of requests.",
+        ),
+        ("Compression halves the storage cost.", "Compression doubles the storage cost."),
+        ("It sets a lower bound on replicas.", "It sets an upper bound on replicas."),
+        ("Recovery is opt-in for each table.", "Recovery is opt-out for each table."),
+        ("Ingress traffic is free of charge.", "Egress traffic is free of charge."),
+        (
+            "Ports 1024 to 2048 inclusive are reserved.",
+            "Ports 1024 to 2048 exclusive are reserved.",
+        ),
+    ],
+)
+def test_a_word_traded_for_its_opposite_reverses_the_claim(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "direction reversed" in found.kinds, found
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        (
+            "Authenticated requests are accepted.",
+            "Unauthenticated requests are accepted.",
+            "negation added",
+        ),
+        (
+            "A partial write is impossible here.",
+            "A partial write is possible here.",
+            "negation removed",
+        ),
+        ("The old endpoint is insecure.", "The old endpoint is secure.", "negation removed"),
+        (
+            "If the leader fails to replicate it, the write is rolled back.",
+            "If the leader replicates it, the write is rolled back.",
+            "negation removed",
+        ),
+    ],
+)
+def test_a_negating_prefix_or_fails_to_is_a_negation(quote: str, passage: str, kind: str) -> None:
+    """Whether or not the dictionary knows the stem ("unauthenticated")."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found
+    assert level(
+        "A partial write is not impossible here.", "A partial write is possible here."
+    ) == ("harmless")
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Backups are taken every 24 hours.", "Backups are taken every twenty-four hours."),
+        ("Sessions are purged every thirty days.", "Sessions are purged every 30 days."),
+        (
+            "It accepts up to 1,000 records per call.",
+            "It accepts up to one thousand records per call.",
+        ),
+        ("Snapshots are retained for 7 days.", "Snapshots are retained for one week."),
+        ("The token is valid for 24 hours.", "The token is valid for one day."),
+        ("Idle workers stop after 60 minutes.", "Idle workers stop after 1 hour."),
+        ("Backups are kept for one year.", "Backups are kept for 12 months."),
+        ("The limit is 1 GiB.", "The limit is 1024 MiB."),
+        ("It stores at most 100 entries.", "It stores no more than 100 entries."),
+        ("Writes go to an append only log.", "Writes go to an append-only log."),
+        ("Clients must not reuse a nonce.", "A nonce must not be reused by clients."),
+    ],
+)
+def test_the_same_quantity_bound_or_claim_said_another_way_is_harmless(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Audit logs are kept for 30 days.", "Audit logs are kept for one month."),
+        ("The token is valid for 24 hours.", "The token is valid for 48 hours."),
+        ("It stores at most 100 entries.", "It stores more than 100 entries."),
+        ("Tables open in read only mode.", "Tables open in read-write mode."),
+    ],
+)
+def test_another_quantity_or_bound_still_says_the_meaning_changed(quote: str, passage: str) -> None:
+    """A month is no fixed number of days."""
+    assert level(quote, passage) == "changed"
+
+
+def test_two_words_traded_across_clauses_may_have_changed_the_meaning() -> None:
+    """In one clause, roles reversed; across two, the clauses may only be said in another
+    order, so the meaning may have changed."""
+    across = judged(
+        "The client encrypts the payload and the server stores the key.",
+        "The server encrypts the payload and the client stores the key.",
+    )
+    assert across.meaning_uncertain and "words swapped across clauses" in across.kinds
+    assert level(
+        "The primary forwards writes to the replica.", "The replica forwards writes to the primary."
+    ) == ("changed")
+
+
+def test_verify_names_a_kind_that_no_words_carry() -> None:
+    """A meaning change counted over the whole span, with no one change of words to show it
+    on, is still named: "meaning changed: " with nothing after it says nothing."""
+    from claimledger.terminal.lines import verification_lines
+
+    payload = {
+        "status": "drifted", "source_status": "ok", "match": None, "similarity": 0.9,
+        "moved_to": None, "final_url": "u", "url": "u", "canonical": None, "error": None,
+        "current": "Keys must not be shared.", "closest": None, "closest_kinds": [],
+        "near_miss": False, "changed_words": [], "change_kinds": ["words swapped"],
+        "meaning_changed": True, "meaning_uncertain": False, "occurrences": 0, "pdf_page": None,
+    }  # fmt: skip
+    assert "meaning changed: words swapped" in verification_lines(payload)

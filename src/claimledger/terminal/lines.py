@@ -99,9 +99,13 @@ STANDINGS = (
 """What a claim's row says of it before its grade, worst first (`standing`)."""
 
 
-def claim_standings(ledger: Ledger, checks: Iterable[CheckRecord]) -> dict[str, str]:
-    """Each claim's standing (`standing`) by its id, from the latest checks."""
-    buckets: dict[str, set[str]] = {}
+def claim_standings(
+    ledger: Ledger, checks: Iterable[CheckRecord], unchecked: Collection[str] = ()
+) -> dict[str, str]:
+    """Each claim's standing (`standing`) by its id, from the latest checks: "not checked"
+    for a claim of `unchecked`, a quote of which on one of its sources was never checked as
+    it now reads, as `status` counts it."""
+    buckets: dict[str, set[str]] = {claim_id: {"not checked"} for claim_id in unchecked}
     for check in checks:
         buckets.setdefault(check.claim_id, set()).add(check_bucket(check))
     return {claim.id: standing(claim, buckets.get(claim.id, set())) for claim in ledger.claims}
@@ -422,6 +426,7 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
         if payload["near_miss"]:
             lines.append(NEAR_MISS_SAID)
     said = changed_words_said(WordChange(**c) for c in payload["changed_words"])
+    said = said or ", ".join(payload["change_kinds"])  # kinds that no words carry
     if payload["meaning_changed"]:
         lines.append(f"meaning changed: {said}")
     elif payload["meaning_uncertain"]:

@@ -128,14 +128,18 @@ def with_swaps(
     p_breaks: list[bool],
 ) -> list[WordChange]:
     """Add the pairs of words of one clause that traded places (old/new -> new/old, before/
-    after: the direction reversed). Items of a list trading places ("pickle, JSON and YAML"
-    -> "JSON, pickle and YAML") are no such change: a list's items sit in clauses of their
-    own."""
-    for pair in _swapped(q_low, p_low, q_breaks, p_breaks):
-        changes.append(
-            WordChange("replace", " ".join(pair), " ".join(pair[::-1]), True, "words swapped")
-        )
+    after: the direction reversed), and of two clauses ("the client encrypts ... and the
+    server stores" -> "the server encrypts ... and the client stores"), which may be the
+    same roles reversed or only the clauses said in another order: the meaning may have
+    changed. Items of a list trading places ("pickle, JSON and YAML" -> "JSON, pickle and
+    YAML") are no such change: nothing but a comma or a coordinator stands between them."""
+    for pair, one_clause in _swapped(q_low, p_low, q_breaks, p_breaks):
+        kind = "words swapped" if one_clause else SWAPPED_ACROSS_CLAUSES
+        changes.append(WordChange("replace", " ".join(pair), " ".join(pair[::-1]), True, kind))
     return changes
+
+
+SWAPPED_ACROSS_CLAUSES = "words swapped across clauses"
 
 
 def clause_numbers(words: list[str], breaks: list[bool]) -> list[int]:
@@ -163,11 +167,11 @@ def _floats(word: str) -> bool:
 
 def _swapped(
     q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
-) -> list[tuple[str, str]]:
+) -> list[tuple[tuple[str, str], bool]]:
     """Pairs of words that exchanged places around the same words ("from old to new" ->
-    "from new to old"). A word moved past a run that stayed ("lock-free MVCC support" ->
-    "support lock-free MVCC", "the CA bundle of Certifi" -> "the Certifi CA bundle") is
-    a noun phrase reordered, no swap."""
+    "from new to old"), each with whether they stand in one clause. A word moved past a
+    run that stayed ("lock-free MVCC support" -> "support lock-free MVCC", "the CA bundle
+    of Certifi" -> "the Certifi CA bundle") is a noun phrase reordered, no swap."""
     q_clause, p_clause = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     once = [
         w
@@ -187,11 +191,13 @@ def _swapped(
             one_clause = q_clause[q_at[a]] == q_clause[q_at[b]]
             one_clause = one_clause and p_clause[p_at[a]] == p_clause[p_at[b]]
             flipped = (q_at[a] < q_at[b]) != (p_at[a] < p_at[b])
-            if one_clause and flipped and abs(q_at[a] - q_at[b]) <= _SWAP_REACH:
+            if flipped and abs(q_at[a] - q_at[b]) <= _SWAP_REACH:
                 first, second = (a, b) if q_at[a] < q_at[b] else (b, a)
                 between = q_low[q_at[first] + 1 : q_at[second]]
-                if between == p_low[p_at[second] + 1 : p_at[first]]:
-                    pairs.append((first, second))
+                if between != p_low[p_at[second] + 1 : p_at[first]]:
+                    continue
+                if one_clause or set(between) - COORDINATORS:  # not items of one list
+                    pairs.append(((first, second), one_clause))
     return pairs
 
 
@@ -241,7 +247,26 @@ def _denial_traded(
     now = set().union(*page) if page else set()
     freed, denied = before - now, now - before
     on_page, in_quote = {lemma(w) for w in p_low}, {lemma(w) for w in q_low}
+    if _turned_passive(denied, p_low, q_low) or _turned_passive(freed, q_low, p_low):
+        return False  # "Clients must not reuse a nonce" -> "A nonce must not be reused by clients"
     return bool(freed and denied) and freed <= on_page and denied <= in_quote
+
+
+def _turned_passive(denied: set[str], passive: list[str], active: list[str]) -> bool:
+    """Whether the words a negation now denies are all the agent of a passive ("by
+    clients") that the other side has as no agent: its subject, said the other way round."""
+    agents, other_agents = _agents(passive), _agents(active)
+    return bool(denied) and denied <= agents and not denied & other_agents
+
+
+def _agents(words: list[str]) -> set[str]:
+    """The lemmas of the words after each "by" (its articles skipped): who does it."""
+    found: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word == "by":
+            following = [w for w in words[index + 1 : index + 4] if w not in _ARTICLES]
+            found.update(lemma(w) for w in following[:1])
+    return found
 
 
 def _denies_the_same(quote: list[set[str]], page: list[set[str]]) -> bool:

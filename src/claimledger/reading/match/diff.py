@@ -55,6 +55,7 @@ from claimledger.reading.match.lexicon import (
     lemma,
     negated,
     negates,
+    number_value,
 )
 from claimledger.reading.match.modals import OBLIGING, lifted, strengths
 from claimledger.reading.match.names import (
@@ -66,9 +67,16 @@ from claimledger.reading.match.names import (
     noun_changed,
     role_name_changed,
 )
+from claimledger.reading.match.negations import (
+    denies,
+    negated_in_place,
+    negation_count,
+    unstuttered,
+)
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     counts,
+    in_base_units,
     joined_terms,
     limits,
     numbers_differ,
@@ -332,13 +340,14 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     classes["figure"] = counts(words)
     for index, word in enumerate(words):
         base = lemma(word)
-        if word in NEGATIONS or negated(word):
+        if denies(words, index):
             classes["negation"]["not"] += 1
         classes["number"].update(quantity(words, index))
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
         if word in QUANTIFIERS:
             classes["quantifier"][QUANTIFIERS[word]] += 1
+
         if word in DEGREE and word != "never":
             classes["degree"][word] += 1
         if word in CERTAINTY:
@@ -352,22 +361,22 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
-def _unstuttered(words: list[str]) -> list[str]:
-    """A word written twice running read once ("is not not a requirement" is a slip for
-    "is not a requirement", never a double negation)."""
-    return [w for index, w in enumerate(words) if not index or w != words[index - 1]]
-
-
 def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
     q_low, p_low = joined_terms(q_low), joined_terms(p_low)
-    as_written = (_negations(q_low), _negations(p_low))
-    q_low, p_low = lifted(q_low), lifted(p_low)
-    before = _class_counts(unbounded(_unstuttered(q_low)))
-    after = _class_counts(unbounded(_unstuttered(p_low)))
+    q_low, p_low = _hyphenated_as(q_low, p_low), _hyphenated_as(p_low, q_low)
+    as_written = (negation_count(q_low), negation_count(p_low))
+    q_low, p_low = _as_said(q_low), _as_said(p_low)
+    before = _class_counts(unbounded(unstuttered(q_low)))
+    after = _class_counts(unbounded(unstuttered(p_low)))
     kinds: dict[str, str] = {}
-    negations = (sum(before["negation"].values()), sum(after["negation"].values()))
+    prefixed = negated_in_place(q_low, p_low)
+    negations = (
+        sum(before["negation"].values()) + prefixed[0],
+        sum(after["negation"].values()) + prefixed[1],
+    )
+    as_written = (as_written[0] + prefixed[0], as_written[1] + prefixed[1])
     if negations[0] % 2 != negations[1] % 2 and as_written[0] % 2 != as_written[1] % 2:
         # "not without" is no negation; "not required" -> "optional" is none either
         kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
@@ -389,8 +398,32 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     return kinds
 
 
-def _negations(words: list[str]) -> int:
-    return sum(1 for word in _unstuttered(words) if word in NEGATIONS or negated(word))
+def _hyphenated_as(words: list[str], other: list[str]) -> list[str]:
+    """The words with two that the other side writes as one hyphenated word ("append only"
+    / "append-only") joined as it does: a hyphen put in is no quantifier taken out."""
+    compounds = {word for word in other if "-" in word}
+    joined: list[str] = []
+    index = 0
+    while index < len(words):
+        pair = "-".join(words[index : index + 2])
+        if index + 1 < len(words) and pair in compounds:
+            joined.append(pair)
+            index += 2
+        else:
+            joined.append(words[index])
+            index += 1
+    return joined
+
+
+def _as_said(words: list[str]) -> list[str]:
+    """The words with what is said alike written alike: an obligation a negation lifts as
+    "optional", a quantity in its base unit ("24 hours" / "one day")."""
+    return in_base_units(lifted(words))
+
+
+def _values(words: list[str]) -> list[str]:
+    """`_as_said`, each number as its value ("1,000" and "one thousand" as 1000)."""
+    return [number_value(word) or word for word in _as_said(words)]
 
 
 def _moved_words(
@@ -421,13 +454,13 @@ def _change(
 ) -> WordChange:
     tag, i1, i2, j1, j2 = op
     low = (q_low, p_low)
-    kind = _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds) or _in_a_term(op, low, span_kinds)
+    kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
     if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
         kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
-    freed = tag == "replace" and lifted(q_low[i1:i2]) == lifted(p_low[j1:j2])
+    freed = tag == "replace" and _values(q_low[i1:i2]) == _values(p_low[j1:j2])
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
     elif kind is None and tag == "replace":

@@ -172,6 +172,12 @@ _OPPOSITE_PAIRS = """
     add remove  insert delete  create delete  lock unlock  commit rollback  success failure
     succeed fail  valid invalid  safe unsafe  true false  on off  above below  inside outside
     head tail  front back  forward backward  upstream downstream  sooner later
+    faster slower  fast slow  shorter longer  short long  reduce increase  reduces increases
+    halve double  halves doubles  stop continue  stops continues  inclusive exclusive
+    opt-in opt-out  ingress egress  plaintext encrypted  same separate  same different
+    permanent temporary  permanently temporarily  automatic manual  automatically manually
+    synchronous asynchronous  synchronously asynchronously  primary secondary
+    strong weak  strongly weakly  cheaper costlier  free paid  before after
 """
 _pairs = _OPPOSITE_PAIRS.split()
 OPPOSITES = frozenset(
@@ -322,12 +328,27 @@ def figure_and_unit(token: str) -> tuple[str, str] | None:
     return found[1], UNIT[found[2]]
 
 
+_TENS = {
+    word: str(10 * tens)
+    for tens, word in enumerate(
+        ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    )
+    if word
+}
+
+
 def number_value(token: str) -> str | None:
-    """A number's value as digits ("three" and "3", "eleventh" and "11th" are one value),
-    or None for a word that is not a number (`etcd3` and `http2` are names)."""
+    """A number's value as digits ("three" and "3", "twenty-four" and "24", "eleventh" and
+    "11th" are one value), or None for a word that is not a number (`etcd3` and `http2`
+    are names)."""
     low = token.lower()
     if low in _NUMBER_VALUES:
         return _NUMBER_VALUES[low]
+    if low in _TENS:
+        return _TENS[low]
+    tens, _, unit = low.partition("-")
+    if tens in _TENS and unit in _NUMBER_VALUES and 0 < int(_NUMBER_VALUES[unit]) < 10:
+        return str(int(_TENS[tens]) + int(_NUMBER_VALUES[unit]))
     ordinal = _ORDINAL.fullmatch(low)
     if ordinal:
         return ordinal[1]
@@ -437,4 +458,7 @@ def negates(a: str, b: str) -> bool:
 
 
 def are_opposites(a: str, b: str) -> bool:
-    return frozenset((lemma(a), lemma(b))) in OPPOSITES
+    """Words of opposite sense, as written or in their dictionary forms ("lower" / "upper",
+    "halves" / "doubles")."""
+    pair = frozenset((a.lower(), b.lower()))
+    return pair in OPPOSITES or frozenset((lemma(a), lemma(b))) in OPPOSITES

@@ -21,6 +21,7 @@ from claimledger.reading.match.lexicon import (
     is_name,
     is_word,
     lemma,
+    negates,
     number_value,
 )
 from claimledger.reading.match.span import Opcode
@@ -163,8 +164,12 @@ def _name_part_list(name: str) -> list[str]:
 
 def is_typo_of(a: str, b: str) -> bool:
     """A misspelling and its correction: alike, and just one of them a word (so
-    synchronous / asynchronous, two words, are never one, nor etcdctl / etcdutl, two names)."""
+    synchronous / asynchronous, two words, are never one, nor etcdctl / etcdutl, two names),
+    and neither the other with a negating prefix ("unauthenticated", which the dictionary
+    may not know)."""
     if min(len(a), len(b)) < 5 or a == b or not (a.isalpha() and b.isalpha()):
+        return False
+    if negates(a, b):
         return False
     return fuzz.ratio(a, b) >= 85 and is_word(a) != is_word(b)
 
@@ -226,8 +231,10 @@ _DETERMINERS = frozenset(
 def name_qualifier(op: Opcode, q_shown: list[str], p_shown: list[str]) -> str | None:
     """A name put inside a clause, or taken out of one ("client traffic" -> "client grpc
     traffic", "the KV API guarantees" -> "the API guarantees", "processes using Bolt" ->
-    "processes using Bolt in read-write mode"): it narrows, or widens, what is spoken of. A
-    name the other side still has somewhere (moved, respelled) is none."""
+    "processes using Bolt in read-write mode"): it may narrow, or widen, what is spoken of,
+    or only name it better ("the pub/sub building block" -> "the pub/sub API building
+    block"), as often the one as the other on the drift corpora: the meaning may have
+    changed. A name the other side still has somewhere (moved, respelled) is none."""
     tag, i1, i2, j1, j2 = op
     run, around, other = (
         (q_shown[i1:i2], q_shown, p_shown)
@@ -246,7 +253,7 @@ def name_qualifier(op: Opcode, q_shown: list[str], p_shown: list[str]) -> str | 
     names = [w for w in words if is_name(w) and number_value(w) is None]
     if not names or all(alias(bare(w)) in kept for w in names):
         return None
-    return "qualifier removed" if tag == "delete" else "qualifier added"
+    return "name removed" if tag == "delete" else "name added"
 
 
 _QUALIFIER_WORDS = 3

@@ -9,6 +9,7 @@ nothing, where "the first compaction" numbers one.
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from claimledger.reading.match.lexicon import (
     GUARANTEE_PHRASES,
@@ -122,6 +123,7 @@ _LIMIT_PHRASES = (
     ("at", "least"),
     ("no", "more", "than"),
     ("no", "less", "than"),
+    ("no", "fewer", "than"),
     ("more", "than"),
     ("less", "than"),
     ("fewer", "than"),
@@ -145,14 +147,28 @@ def unbounded(words: list[str]) -> list[str]:
 
 
 def limits(words: list[str]) -> Counter[tuple[str, ...]]:
-    """Bounds a span puts on a number ("up to 10 GB", "at most once")."""
+    """Bounds a span puts on a number ("up to 10 GB", "at most once"), each phrase read
+    once, the longest first, as the bound it says ("no more than" is "at most")."""
     found: Counter[tuple[str, ...]] = Counter()
-    for phrase in _LIMIT_PHRASES:
-        width = len(phrase)
-        for index in range(len(words) - width + 1):
-            if tuple(words[index : index + width]) == phrase:
-                found[phrase] += 1
+    index = 0
+    while index < len(words):
+        phrase = next(
+            (p for p in _LONGEST_FIRST if tuple(words[index : index + len(p)]) == p), None
+        )
+        if phrase is None:
+            index += 1
+            continue
+        found[_SAME_BOUND.get(phrase, phrase)] += 1
+        index += len(phrase)
     return found
+
+
+_LONGEST_FIRST = sorted(_LIMIT_PHRASES, key=len, reverse=True)
+_SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("no", "more", "than"): ("at", "most"),
+    ("no", "less", "than"): ("at", "least"),
+    ("no", "fewer", "than"): ("at", "least"),
+}
 
 
 def numbers_differ(before: dict[str, Counter[str]], after: dict[str, Counter[str]]) -> bool:
@@ -209,3 +225,75 @@ def _numbered(words: list[str]) -> list[tuple[str, str]]:
         if value is not None:
             found.append((lemma(words[index - 1]) if index else "", value))
     return found
+
+
+_IN_BASE_UNITS = {
+    "nanosecond": (Fraction(1, 10**9), "second"),
+    "microsecond": (Fraction(1, 10**6), "second"),
+    "millisecond": (Fraction(1, 1000), "second"),
+    "second": (Fraction(1), "second"),
+    "minute": (Fraction(60), "second"),
+    "hour": (Fraction(3600), "second"),
+    "day": (Fraction(86400), "second"),
+    "week": (Fraction(7 * 86400), "second"),
+    "month": (Fraction(1), "month"),
+    "year": (Fraction(12), "month"),
+    "byte": (Fraction(1), "byte"),
+    "kilobyte": (Fraction(10**3), "byte"),
+    "megabyte": (Fraction(10**6), "byte"),
+    "gigabyte": (Fraction(10**9), "byte"),
+    "terabyte": (Fraction(10**12), "byte"),
+    "kibibyte": (Fraction(2**10), "byte"),
+    "mebibyte": (Fraction(2**20), "byte"),
+    "gibibyte": (Fraction(2**30), "byte"),
+    "tebibyte": (Fraction(2**40), "byte"),
+}
+"""Each unit of time and size as a multiple of the one it is counted in: a day is 86,400
+seconds and a year 12 months, but a month is no fixed number of days, so "30 days" and
+"one month" stay two quantities."""
+
+_MULTIPLIERS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+
+
+def in_base_units(words: list[str]) -> list[str]:
+    """The words with each quantity written in its base unit ("24 hours" and "one day" as
+    86400 seconds, "1 GiB" and "1024 MiB" as bytes, "one thousand" as 1000), so that a
+    quantity said another way is the same quantity; other words as they are."""
+    read: list[str] = []
+    index = 0
+    while index < len(words):
+        value, unit, width = _quantity_at(words, index)
+        if value is None:
+            read.append(words[index])
+            index += 1
+            continue
+        factor, base = _IN_BASE_UNITS.get(unit or "", (Fraction(1), unit))
+        amount = value * factor
+        read.append(str(amount.numerator) if amount.denominator == 1 else str(float(amount)))
+        read.extend([f"{base}s"] if base else [])  # "seconds": "second" may be an ordinal
+        index += width
+    return read
+
+
+def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | None, int]:
+    """The number at `index` (times a "thousand" after it), its unit if one follows, and
+    how many words say them; (None, None, 1) where no number stands, or one with neither."""
+    split = figure_and_unit(words[index])
+    figure = split[0] if split else number_value(words[index])
+    if figure is None or sequencing(words, index):
+        return None, None, 1
+    try:
+        value = Fraction(figure.replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return None, None, 1
+    if split:
+        return value, split[1], 1
+    width = 1
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if following in _MULTIPLIERS:
+        value, width = value * _MULTIPLIERS[following], 2
+        following = words[index + 2] if index + 2 < len(words) else ""
+    unit = UNIT.get(following)
+    if unit is None and width == 1:
+        return None, None, 1  # a figure alone stays as written: "1.10" is not "1.1"
+    return value, unit, width + (unit is not None)

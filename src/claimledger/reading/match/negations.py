@@ -1,0 +1,44 @@
+"""Negations: how many a span holds, counting a word that carries its own ("unable"), "fail"
+before "to", and a negating prefix the dictionary does not know, so that a negation added
+or removed is told from one said another way.
+
+Pure. Judged on the lower-cased words of a span.
+"""
+
+from __future__ import annotations
+
+from claimledger.reading.match.lexicon import NEGATIONS, lemma, negated, negates
+
+
+def unstuttered(words: list[str]) -> list[str]:
+    """A word written twice running read once ("is not not a requirement" is a slip for
+    "is not a requirement", never a double negation)."""
+    return [w for index, w in enumerate(words) if not index or w != words[index - 1]]
+
+
+def negation_count(words: list[str]) -> int:
+    words = unstuttered(words)
+    return sum(1 for index in range(len(words)) if denies(words, index))
+
+
+def denies(words: list[str], index: int) -> bool:
+    """A negation: "not", a word with its own ("unable"), or "fail" before "to" ("fails to
+    replicate": does not replicate)."""
+    word = words[index]
+    if word in NEGATIONS or negated(word):
+        return True
+    return lemma(word) == "fail" and words[index + 1 : index + 2] == ["to"]
+
+
+def negated_in_place(q_low: list[str], p_low: list[str]) -> tuple[int, int]:
+    """The negations a prefix makes that `negated` does not count ("impossible", or
+    "unauthenticated", whose stem the dictionary may not know), on each side: counted
+    where a word was traded for itself with the prefix, or the prefix taken off."""
+    taken, put = set(q_low) - set(p_low), set(p_low) - set(q_low)
+    extra = [0, 0]
+    for was in taken:
+        for now in put:
+            longer = max(was, now, key=len)
+            if negates(was, now) and not negated(longer):
+                extra[longer == now] += 1
+    return extra[0], extra[1]
