@@ -728,3 +728,30 @@ def test_verify_names_a_kind_that_no_words_carry() -> None:
         "meaning_changed": True, "meaning_uncertain": False, "occurrences": 0, "pdf_page": None,
     }  # fmt: skip
     assert "meaning changed: words swapped" in verification_lines(payload)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Values are serialised as JSON.", "Values are serialized as JSON."),
+        ("Authorisation headers are stripped.", "Authorization headers are stripped."),
+        ("The log is analysed nightly.", "The log is analyzed nightly."),
+        ("Clients must send a token.", "Clients are required to send a token."),
+        ("Clients should send a token.", "Clients are recommended to send a token."),
+        ("Clients can send a token.", "Clients are able to send a token."),
+    ],
+)
+def test_a_spelling_or_a_modal_said_in_other_words_is_harmless(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless"
+
+
+def test_a_condition_taken_out_says_the_meaning_changed() -> None:
+    """ "... if versioning is enabled" taken out widens the claim: no longer a default."""
+    found = judged(
+        "Objects are replicated to the bucket if versioning is enabled.",
+        "Objects are replicated to the bucket.",
+    )
+    assert found.meaning_changed and "qualifier removed" in found.kinds
+    assert level("Clients must send a token.", "Clients are recommended to send a token.") == (
+        "changed"
+    )

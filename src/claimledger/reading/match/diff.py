@@ -422,8 +422,18 @@ def _as_said(words: list[str]) -> list[str]:
 
 
 def _values(words: list[str]) -> list[str]:
-    """`_as_said`, each number as its value ("1,000" and "one thousand" as 1000)."""
-    return [number_value(word) or word for word in _as_said(words)]
+    """`_as_said`, each number as its value ("1,000" and "one thousand" as 1000) and each
+    modal as its strength, the verbs around it left out ("must" and "are required to")."""
+    said = []
+    for word in _as_said(words):
+        if word in MODAL_STRENGTH:
+            said.append(f"modal {MODAL_STRENGTH[word]}")
+        elif word not in _AUXILIARIES:
+            said.append(number_value(word) or word)
+    return said
+
+
+_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "to"})
 
 
 def _moved_words(
@@ -460,7 +470,9 @@ def _change(
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
         j in moved[1] for j in range(j1, j2)
     )
-    freed = tag == "replace" and _values(q_low[i1:i2]) == _values(p_low[j1:j2])
+    taken, put = q_low[i1:i2], p_low[j1:j2]
+    freed = tag == "replace" and _values(taken) == _values(put)
+    freed = freed and not _class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
     elif kind is None and tag == "replace":
@@ -615,6 +627,10 @@ def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
 
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
+    if not now and was[:1] and was[0] in _CONDITIONS:
+        return "qualifier removed"  # "... if versioning is enabled" taken out
+    if not was and now[:1] and now[0] in _CONDITIONS:
+        return "qualifier added"
     carried = _class_kinds(was, now, span_kinds)
     flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
     if carried and not flipped:  # a setting turned to its opposite is a reversal, below

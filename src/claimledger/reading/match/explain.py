@@ -21,7 +21,7 @@ from claimledger.reading.match.lexicon import (
     number_value,
     words,
 )
-from claimledger.reading.match.names import bare, is_typo_of, renamed
+from claimledger.reading.match.names import american, bare, is_typo_of, renamed
 
 FUNCTION_WORDS = STOPWORDS | words(
     """since though although whereas whilst like unlike versus vs via viz cf etc i.e e.g ie
@@ -60,6 +60,8 @@ def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
             continue
         if same_stem(word, candidate) or is_typo_of(word, candidate):
             return True
+        if american(word) == american(candidate):
+            return True  # `serialised` / `serialized`, `analyse` / `analyze`
         if negates(word, candidate):
             return True  # `unusual` for `not usual`: polarity is the negation rule's to judge
         if (is_name(word) or is_name(candidate)) and renamed(word, candidate):

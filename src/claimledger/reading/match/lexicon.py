@@ -44,7 +44,7 @@ MODAL_STRENGTH = {
     **dict.fromkeys(("need", "needs", "needed"), 4),
     **dict.fromkeys(("will", "would"), 3),
     **dict.fromkeys(("should", "recommended", "recommend", "ought"), 2),
-    **dict.fromkeys(("may", "might", "can", "could", "optional", "optionally"), 1),
+    **dict.fromkeys(("may", "might", "can", "could", "able", "optional", "optionally"), 1),
 }
 """Modals by how strongly they bind: a change between classes is a change of meaning; a
 change within one (can / may, must / shall) is a rewording."""

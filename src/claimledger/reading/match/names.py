@@ -105,11 +105,23 @@ def alias(letters: str) -> str:
     return RENAMED.get(letters, letters)
 
 
+def american(word: str) -> str:
+    """A word in American spelling: -ise and -isation as -ize and -ization, -yse as -yze
+    (British and American spellings are one word)."""
+    low = word.lower()
+    low = _ISE.sub(r"iz\1", low)
+    return _YSE.sub(r"yz\1", low)
+
+
+_ISE = re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$")
+_YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing)$")
+
+
 def renamed(a: str, b: str) -> bool:
     """The same name, respelled or renamed in the ways that keep what it names."""
     bare_a, bare_b = alias(bare(a)), alias(bare(b))
     short, long = sorted((bare_a, bare_b), key=len)
-    if short == long or is_typo_of(bare_a, bare_b):
+    if short == long or is_typo_of(bare_a, bare_b) or american(bare_a) == american(bare_b):
         return True  # respelled, or a misspelt word put right
     parts_a, parts_b = _name_part_list(a), _name_part_list(b)
     if _abbreviates(bare_a, parts_b) or _abbreviates(bare_b, parts_a):
