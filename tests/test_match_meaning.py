@@ -755,3 +755,73 @@ def test_a_condition_taken_out_says_the_meaning_changed() -> None:
     assert level("Clients must send a token.", "Clients are recommended to send a token.") == (
         "changed"
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        ("The v1 API is supported.", "The v1 API is deprecated.", "support status changed"),
+        ("The flag is deprecated.", "The flag has been removed.", "support status changed"),
+        (
+            "It stays read-only until the promotion.",
+            "It stays read-only after the promotion.",
+            "direction reversed",
+        ),
+        (
+            "Metrics are kept since version 2.0.",
+            "Metrics are kept until version 2.0.",
+            "direction reversed",
+        ),
+        (
+            "Lag is usually under one second.",
+            "Lag is usually over one second.",
+            "direction reversed",
+        ),
+        (
+            "Hash indexes are better for lookups.",
+            "Hash indexes are worse for lookups.",
+            "direction reversed",
+        ),
+    ],
+)
+def test_a_status_or_a_time_or_a_bound_reversed_says_the_meaning_changed(
+    quote: str, passage: str, kind: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("A message is not removed from the queue.", "A message does not leave the queue."),
+        ("It is available to both approaches.", "Both approaches can use it."),
+    ],
+)
+def test_a_status_word_said_of_something_else_is_no_status(quote: str, passage: str) -> None:
+    """ "removed from the queue" says what happens to a message, not that a feature went."""
+    assert "support status changed" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Failover typically completes in seconds.", "Failover usually completes in seconds."),
+        ("You can export snapshots.", "You are able to export snapshots."),
+        ("Ordering holds within a single partition.", "Ordering holds within one partition."),
+        (
+            "The limit is 100 requests per minute per user.",
+            "The limit is 100 requests per user per minute.",
+        ),
+    ],
+)
+def test_a_hedge_a_count_or_a_rate_said_another_way_is_harmless(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless"
+
+
+def test_roles_traded_across_clauses_despite_their_articles_may_have_changed_it() -> None:
+    found = judged(
+        "If the leader fails, a follower is promoted.",
+        "If a follower fails, the leader is promoted.",
+    )
+    assert "words swapped across clauses" in found.kinds

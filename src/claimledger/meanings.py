@@ -23,6 +23,7 @@ STRONG_KINDS = frozenset(
         "qualifier removed",
         "list changed",
         "conjunction changed",
+        "support status changed",
         "guarantee term changed",
         "words swapped",
         "effect changed",
@@ -34,7 +35,8 @@ STRONG_KINDS = frozenset(
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
 taken out; "and" turned to "or"); a guarantee term swapped; two terms swapped in place;
-an effect, a direction or a degree (always, rarely) changed. Every other kind (a name,
+an effect, a direction or a degree (always, rarely) changed; a feature supported,
+deprecated, removed or experimental in another way. Every other kind (a name,
 a noun, a default, a condition moved to another clause, a negation moved on to other
 words of its clause, content words put in, taken out or replaced that no harmless form
 explains) says only that the meaning may have changed: a rename, a synonym, a word added

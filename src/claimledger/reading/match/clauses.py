@@ -193,12 +193,20 @@ def _swapped(
             flipped = (q_at[a] < q_at[b]) != (p_at[a] < p_at[b])
             if flipped and abs(q_at[a] - q_at[b]) <= _SWAP_REACH:
                 first, second = (a, b) if q_at[a] < q_at[b] else (b, a)
-                between = q_low[q_at[first] + 1 : q_at[second]]
-                if between != p_low[p_at[second] + 1 : p_at[first]]:
+                between = _unarticled(q_low[q_at[first] + 1 : q_at[second]])
+                if between != _unarticled(p_low[p_at[second] + 1 : p_at[first]]):
                     continue
+                if between == ["per"]:
+                    continue  # "per minute per user" / "per user per minute": one rate
                 if one_clause or set(between) - COORDINATORS:  # not items of one list
                     pairs.append(((first, second), one_clause))
     return pairs
+
+
+def _unarticled(words: list[str]) -> list[str]:
+    """The words without articles ("fails, a" / "fails, the" stand alike between two
+    swapped nouns)."""
+    return [w for w in words if w not in {"a", "an", "the"}]
 
 
 def negation_moved_across_clauses(

@@ -41,6 +41,7 @@ from claimledger.reading.match.lexicon import (
     DEGREE,
     DEMONSTRATIVES,
     EFFECT_FAMILY,
+    LIFECYCLE,
     MODAL_STRENGTH,
     NEGATIONS,
     OBLIGATIONS,
@@ -333,10 +334,7 @@ def _as(change: WordChange, kind: str) -> WordChange:
 
 def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     """The meaning-carrying words of a span, by class."""
-    classes: dict[str, Counter[str]] = {
-        name: Counter()
-        for name in ("negation", "number", "modal", "quantifier", "degree", "term", "default")
-    }
+    classes: dict[str, Counter[str]] = {name: Counter() for name in _CLASSES}
     classes["figure"] = counts(words)
     for index, word in enumerate(words):
         base = lemma(word)
@@ -354,6 +352,8 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
             classes["degree"][CERTAINTY[word]] += 1
         if word in CONSISTENCY:
             classes["term"][word] += 1
+        if word in LIFECYCLE and _said_of_a_feature(words, index):
+            classes["lifecycle"][LIFECYCLE[word]] += 1
         if word in BOOLEANS or base in DEFAULT_MARKERS:
             classes["default"][word if word in BOOLEANS else "default"] += 1
         if word in AGENCY:
@@ -392,6 +392,7 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         kinds["limit"] = "limit changed"
     names = {"quantifier": "quantifier changed", "degree": "degree changed"}
     names |= {"term": "guarantee term changed", "default": "default changed"}
+    names |= {"lifecycle": LIFECYCLE_CHANGED}
     for name, kind in names.items():
         if before[name] != after[name]:
             kinds[name] = kind
@@ -417,8 +418,20 @@ def _hyphenated_as(words: list[str], other: list[str]) -> list[str]:
 
 def _as_said(words: list[str]) -> list[str]:
     """The words with what is said alike written alike: an obligation a negation lifts as
-    "optional", a quantity in its base unit ("24 hours" / "one day")."""
-    return in_base_units(lifted(words))
+    "optional", "a single" as "one", a quantity in its base unit ("24 hours" / "one
+    day")."""
+    return in_base_units(lifted(_one_for_single(words)))
+
+
+def _one_for_single(words: list[str]) -> list[str]:
+    """ "a single partition" is "one partition"."""
+    said: list[str] = []
+    for word in words:
+        if word == "single" and said[-1:] == ["a"]:
+            said[-1] = "one"
+        else:
+            said.append(word)
+    return said
 
 
 def _values(words: list[str]) -> list[str]:
@@ -428,12 +441,15 @@ def _values(words: list[str]) -> list[str]:
     for word in _as_said(words):
         if word in MODAL_STRENGTH:
             said.append(f"modal {MODAL_STRENGTH[word]}")
+        elif word in CERTAINTY:
+            said.append(f"certainty {CERTAINTY[word]}")  # "typically" / "usually"
         elif word not in _AUXILIARIES:
             said.append(number_value(word) or word)
     return said
 
 
-_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "to"})
+_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "to", "it", "you", "we", "that"})
+"""Words a modal said another way brings with it ("you can" / "it is possible to")."""
 
 
 def _moved_words(
@@ -501,6 +517,23 @@ def _change(
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
 
+
+def _said_of_a_feature(words: list[str], index: int) -> bool:
+    """A word of `LIFECYCLE` said of the thing itself ("The v1 API is supported.", "will
+    be removed in 3.0"), not of what it does or names ("removed from the queue", "the
+    supported state stores", "is available to both")."""
+    if words[index] not in _OF_OTHER_THINGS:
+        return True
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return following in _ENDS_A_STATUS
+
+
+_OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
+_ENDS_A_STATUS = frozenset({"", "in", "since", "as", "and", "but", "now", "yet", "anymore"})
+
+LIFECYCLE_CHANGED = "support status changed"
+"""The kind of a feature said to be supported, deprecated, removed or experimental in
+another way than before (see `LIFECYCLE`)."""
 
 CONJUNCTION_CHANGED = "conjunction changed"
 """The kind of "and" traded for "or" (or "nor") between two things: what held of both
@@ -616,7 +649,16 @@ def _with_its_other_kinds(change: WordChange, kinds: list[str]) -> list[WordChan
     ]
 
 
-_CLASSES = ("negation", "number", "modal", "quantifier", "degree", "term", "default")
+_CLASSES = (
+    "negation",
+    "number",
+    "modal",
+    "quantifier",
+    "degree",
+    "term",
+    "lifecycle",
+    "default",
+)
 
 
 def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> list[str]:

@@ -44,7 +44,8 @@ MODAL_STRENGTH = {
     **dict.fromkeys(("need", "needs", "needed"), 4),
     **dict.fromkeys(("will", "would"), 3),
     **dict.fromkeys(("should", "recommended", "recommend", "ought"), 2),
-    **dict.fromkeys(("may", "might", "can", "could", "able", "optional", "optionally"), 1),
+    **dict.fromkeys(("may", "might", "can", "could", "able"), 1),
+    **dict.fromkeys(("optional", "optionally"), 1),
 }
 """Modals by how strongly they bind: a change between classes is a change of meaning; a
 change within one (can / may, must / shall) is a rewording."""
@@ -109,7 +110,7 @@ QUANTIFIERS = {
     **dict.fromkeys(("only", "sole", "solely", "exclusively", "single"), "only"),
 }
 DEGREE = words(
-    """always never often sometimes rarely seldom usually frequently occasionally infinitely
+    """always never often sometimes rarely seldom frequently occasionally infinitely
     indefinitely immediately instantly eventually strictly fully partially completely
     entirely exactly approximately almost nearly forever permanently temporarily"""
 )
@@ -117,12 +118,23 @@ CERTAINTY = {
     **dict.fromkeys(("definitely", "certainly", "surely", "necessarily"), "certain"),
     **dict.fromkeys(("probably", "likely", "presumably"), "likely"),
     **dict.fromkeys(("possibly", "perhaps", "maybe", "unlikely", "worst"), "possible"),
-    **dict.fromkeys(("generally", "typically", "normally", "mostly", "largely"), "mostly"),
+    **dict.fromkeys(
+        ("generally", "typically", "usually", "normally", "mostly", "largely"), "mostly"
+    ),
     **dict.fromkeys(("mainly", "primarily", "broadly", "roughly"), "mostly"),
 }
 """Adverbs of how sure or how general a claim is, by class: "definitely" and "at the worst",
 "probably", "possibly", "generally". One swapped for another of its class is a rewording;
 one that came, went or changed class changes how much is promised."""
+LIFECYCLE = {
+    **dict.fromkeys(("supported", "stable", "available", "ga"), "supported"),
+    **dict.fromkeys(("deprecated", "legacy"), "deprecated"),
+    **dict.fromkeys(("removed", "ignored", "unsupported", "discontinued"), "removed"),
+    **dict.fromkeys(("experimental", "beta", "preview", "alpha"), "experimental"),
+}
+"""Where a feature stands in its life, by class: supported, deprecated, removed or
+experimental. A word of one class traded for one of another says what may be relied on
+changed ("The v1 API is supported." -> "The v1 API is deprecated.")."""
 CONSISTENCY = words(
     """strongly strong eventually eventual consistent consistency inconsistent atomic
     atomically atomicity serializable linearizable at-least-once at-most-once exactly-once
@@ -178,6 +190,8 @@ _OPPOSITE_PAIRS = """
     permanent temporary  permanently temporarily  automatic manual  automatically manually
     synchronous asynchronous  synchronously asynchronously  primary secondary
     strong weak  strongly weakly  cheaper costlier  free paid  before after
+    until after  since until  since before  before while  after while  under over
+    better worse  higher lower  high low
 """
 _pairs = _OPPOSITE_PAIRS.split()
 OPPOSITES = frozenset(
