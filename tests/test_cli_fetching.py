@@ -259,7 +259,13 @@ def test_settings_in_pyproject_are_read_too(ledger: Path, page_server: PageServe
         '[project]\nname = "t"\n\n[tool.claimledger]\nuser_agent = "from-pyproject/2"\n',
         encoding="utf-8",
     )
-    Cli(ledger)("refresh", "--allow-private", code=0)
+    cli = Cli(ledger)
+    untrusted = cli("refresh", "--allow-private", code=0)
+    # robots.txt answers by user agent: a workspace's own one is honoured once trusted
+    assert page_server.page_requests[-1].headers["user-agent"] != "from-pyproject/2"
+    assert "user_agent = from-pyproject/2" in " ".join(untrusted.stderr.split())
+    cli("trust")
+    cli("refresh", "--allow-private", code=0)
     assert page_server.page_requests[-1].headers["user-agent"] == "from-pyproject/2"
 
 
@@ -299,8 +305,9 @@ def test_robots_txt_read_by_a_refresh_serves_the_refreshes_of_the_next_day(
         assert [s["source_status"] for s in other] == ["refused"]
     store = EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3")
     with store:
+        now = dt.datetime.now(dt.UTC)
         kept = store.robots_read_since(
-            page_server.url("").rstrip("/"), dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+            page_server.url("").rstrip("/"), now - dt.timedelta(hours=1), now
         )
     assert kept == "User-agent: *\nDisallow: /other\n"
 

@@ -107,6 +107,11 @@ def test_secrets_in_a_query_or_a_fragment_are_redacted() -> None:
     )
     assert safe_url("https://me:pw@x.example/") == "https://x.example/"
     assert has_secrets("https://x.example/a?token=1") and not has_secrets("https://x.example/a?q=1")
+    for name in ("jwt", "pass", "sid", "hmac", "code", "otp"):
+        assert safe_url(f"https://x.example/a?{name}=s3cr3t") == (
+            f"https://x.example/a?{name}=REDACTED"
+        ), name
+    assert safe_url("https://x.example/a?page=2&sort=new") == "https://x.example/a?page=2&sort=new"
 
 
 def test_a_command_the_shell_cannot_find_is_no_evidence(tmp_path: Path) -> None:

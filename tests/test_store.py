@@ -538,14 +538,16 @@ def test_robots_txt_is_recalled_by_origin_newest_first_within_the_day(
     evidence_store.record_robots(run, "https://a.test", "Disallow: /old", at(0))
     evidence_store.record_robots(run, "https://a.test", "Disallow: /new", at(2))
     evidence_store.record_robots(run, "https://b.test", "", at(2))
-    assert evidence_store.robots_read_since("https://a.test", at(1)) == "Disallow: /new"
-    assert evidence_store.robots_read_since("https://b.test", at(1)) == ""  # none: no rules
-    assert evidence_store.robots_read_since("https://a.test", at(3)) is None
-    assert evidence_store.robots_read_since("https://c.test", at(0)) is None
+    assert evidence_store.robots_read_since("https://a.test", at(1), at(5)) == "Disallow: /new"
+    assert evidence_store.robots_read_since("https://b.test", at(1), at(5)) == ""  # no rules
+    assert evidence_store.robots_read_since("https://a.test", at(3), at(5)) is None
+    assert evidence_store.robots_read_since("https://c.test", at(0), at(5)) is None
+    # one dated after now was never read: a planted row would keep the rules away for good
+    assert evidence_store.robots_read_since("https://a.test", at(0), at(1)) == "Disallow: /old"
     memory = evidence_store.robots_memory(run, lambda: at(3))
     assert memory.recall("https://a.test", at(3) - at(1)) == "Disallow: /new"
     memory.keep("https://c.test", "Disallow: /")
-    assert evidence_store.robots_read_since("https://c.test", at(3)) == "Disallow: /"
+    assert evidence_store.robots_read_since("https://c.test", at(3), at(3)) == "Disallow: /"
     evidence_store.finish_run(run, at(4))
     with pytest.raises(ValueError, match="not open"):  # written under a run's lock only
         memory.keep("https://c.test", "")

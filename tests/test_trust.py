@@ -124,6 +124,29 @@ def test_trust_is_for_this_ledger_only(tmp_path: Path) -> None:
     assert runs(other / "claims.yaml") == 0
 
 
+def test_a_ledger_linked_from_another_folder_is_another_workspace(tmp_path: Path) -> None:
+    """A clone whose claims.yaml links to a ledger the user trusted runs nothing: its own
+    files sit beside the link, where the commands would run."""
+    ledger = cloned(tmp_path / "mine")
+    Cli(ledger)("trust")
+    clone = tmp_path / "theirs"
+    clone.mkdir()
+    (clone / "claims.yaml").symlink_to(ledger)
+    Cli(clone / "claims.yaml")("regrade", "--check", code=3)
+    assert runs(ledger) == 0 and runs(clone / "claims.yaml") == 0
+
+
+def test_a_module_dropped_beside_a_trusted_ledger_is_never_imported(tmp_path: Path) -> None:
+    """The user trusted `python -c 'import json ...'`, not a json.py a pull put beside it."""
+    command = [sys.executable, "-c", "import json; print(json.dumps('ok').strip(chr(34)))"]
+    ledger = cloned(tmp_path, command)
+    cli = Cli(ledger)
+    cli("trust")
+    (tmp_path / "json.py").write_text("open('ran', 'a').write('x')\nraise SystemExit(1)\n")
+    cli("regrade", "--check", code=0)  # the real json ran, and printed ok
+    assert runs(ledger) == 0
+
+
 def test_list_shows_the_commands_and_changes_nothing(tmp_path: Path) -> None:
     ledger = cloned(tmp_path, "echo ok; touch ran", shell=True)
     cli = Cli(ledger)
@@ -259,12 +282,19 @@ def test_a_source_marked_allow_private_is_fetched_only_once_trusted(
     ledger.write_text(text, "utf-8")
     cli = Cli(ledger)
     result = cli.json("refresh", "--no-as-read", code=1)
-    assert "claims.yaml: source guide: allow_private" in cli("trust", "--list").stdout
+    guide = page_server.url("/guide")
+    assert f"claims.yaml: source guide ({guide}): allow_private" in cli("trust", "--list").stdout
     assert {s["source_status"] for s in result["sources"]} == {"refused"}
     assert page_server.page_requests == []
     cli("trust")
     cli("refresh", "--no-as-read", code=0)  # its origin, which the others share, is allowed
     assert {request.path for request in page_server.page_requests} >= {"/guide", "/other"}
+    # the consent was to that address: the same source pointed elsewhere asks again
+    ledger.write_text(ledger.read_text("utf-8").replace("/guide", "/admin"), "utf-8")
+    assert "changed: settings" in cli("trust", "--list").stdout
+    before = len(page_server.page_requests)
+    cli("refresh", "--no-as-read", code=1)
+    assert "/admin" not in {r.path for r in page_server.page_requests[before:]}
 
 
 def test_a_cloned_workspaces_templates_are_used_only_once_trusted(
@@ -279,6 +309,10 @@ def test_a_cloned_workspaces_templates_are_used_only_once_trusted(
     assert "not honoured: templates/: report templates" in untrusted.stderr
     cli("trust")
     assert cli("render", "-o", "-").stdout.startswith("THEIRS ")
+    # a template edited since (a pull) is not the one allowed
+    (ledger.parent / "templates" / "report.md.j2").write_text("LIES {{ report.title }}\n")
+    edited = cli("render", "-o", "-")
+    assert "LIES" not in edited.stdout and "not honoured" in edited.stderr
 
 
 def test_the_templates_init_writes_are_the_users_own(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ WEB_SCHEMES = frozenset({"http", "https"})
 
 _SECRET_PARAMETER = re.compile(
     r"(token|secret|passw(or)?d|pwd|api[-_]?key|access[-_]?key|signature|credential|"
-    r"session|^auth$|^sig$|^key$)",
+    r"session|jwt|hmac|^auth$|^sig$|^key$|^pass$|^sid$|^code$|^otp$|^nonce$)",
     re.IGNORECASE,
 )
 _URL_SAFE = ":/?#[]@!$&*+,;=%-._~"

@@ -78,6 +78,13 @@ def _command(artifact: Artifact) -> tuple[str | list[str], str]:
     return argv, argv[0] if argv else ""
 
 
+def _environment() -> dict[str, str]:
+    """The user's environment, with Python told not to import from the folder it runs in:
+    the user trusted the command and the files it names, not a file dropped beside the
+    ledger since (an `asyncio.py` that `python3 -c 'import asyncio'` would load)."""
+    return {**os.environ, "PYTHONSAFEPATH": "1"}
+
+
 def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) -> _Ended:
     if not program:
         return _Ended(False, None, "", "there is no command to run", 0.0)
@@ -91,6 +98,7 @@ def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) 
             timeout=artifact.timeout,
             check=False,
             stdin=subprocess.DEVNULL,
+            env=_environment(),
         )
     except subprocess.TimeoutExpired as expired:  # killed; what it printed so far is kept
         error = f"timed out after {artifact.timeout:g} s"

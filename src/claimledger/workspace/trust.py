@@ -135,6 +135,9 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     read from private addresses, and a folder of report `templates` beside the ledger."""
     where = config.path.name if config.path is not None else ""
     asks = [f"{where}: map {rule}" for rule in config.maps]
+    if config.user_agent is not None:  # robots.txt answers by user agent
+        asks.append(f"{where}: user_agent = {config.user_agent}")
+    asks += [f"{where}: header {name}" for name in sorted(config.headers)]
     if config.allow_private:
         asks.append(f"{where}: allow_private = true")
     if config.archive is not None:
@@ -142,8 +145,8 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     if config.robots is False:
         asks.append(f"{where}: robots = false")
     if ledger is not None:
-        marked = sorted(s.id for s in ledger.sources.values() if s.allow_private)
-        asks += [f"claims.yaml: source {source_id}: allow_private" for source_id in marked]
+        marked = sorted((s.id, s.url) for s in ledger.sources.values() if s.allow_private)
+        asks += [f"claims.yaml: source {sid} ({url}): allow_private" for sid, url in marked]
         local = sorted(
             (s.id, s.repo)
             for s in ledger.sources.values()
@@ -151,13 +154,28 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         )
         asks += [f"claims.yaml: source {sid}: repo {repo} {LOCAL_FOLDER}" for sid, repo in local]
     if (home / TEMPLATES).is_dir():
-        asks.append(f"{TEMPLATES}/: report templates")
+        asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)}")
     return asks
+
+
+def _folder_digest(folder: Path) -> str:
+    """A short fingerprint of every file under `folder`, names and contents: a template
+    edited after consent (a `git pull`) is no longer the one the user allowed."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:
+            digest.update(b"unreadable")
+    return digest.hexdigest()[:12]
 
 
 def without_asks(config: Config) -> Config:
     """`config` less every setting that widens what claimledger may reach."""
-    return replace(config, maps=(), allow_private=None, archive=None, robots=None)
+    return replace(
+        config, maps=(), allow_private=None, archive=None, robots=None, user_agent=None, headers={}
+    )
 
 
 def foreign_owner(ledger: Path) -> int | None:
@@ -205,7 +223,11 @@ _WHOLE = {"settings": "settings", "owner": "folder"}
 
 
 def _key(ledger: Path) -> str:
-    return str(ledger.absolute().resolve())
+    """The ledger's path, its folder's links resolved but not the file's own: a
+    `claims.yaml` linked from another folder is another workspace, with files of its own
+    beside it, and gets none of the consent given where the link points."""
+    absolute = ledger.absolute()
+    return str(absolute.parent.resolve() / absolute.name)
 
 
 def _workspace(kept: dict[str, Any], ledger: Path) -> dict[str, Any]:

@@ -22,14 +22,16 @@ class RobotsEvidence(StorePart):
     """The store's methods for robots.txt; `EvidenceStore` inherits them."""
 
     @mapped
-    def robots_read_since(self, origin: str, since: datetime) -> str | None:
-        """The newest robots.txt of `origin` (scheme://host[:port]) read at `since` or later;
-        "" when the site had none; None when none was read since, or what was kept is not
-        text (then the site is asked again)."""
+    def robots_read_since(self, origin: str, since: datetime, now: datetime) -> str | None:
+        """The newest robots.txt of `origin` (scheme://host[:port]) read between `since` and
+        `now`; "" when the site had none; None when none was read since, or what was kept
+        is not text (then the site is asked again). One dated after `now` was not read: a
+        row planted in a store that came with a checkout would keep a site's rules away
+        for good."""
         row = self._db.execute(
-            "SELECT text FROM robots_reads WHERE origin = ? AND read_at >= ? "
+            "SELECT text FROM robots_reads WHERE origin = ? AND read_at >= ? AND read_at <= ? "
             "ORDER BY id DESC LIMIT 1",
-            (origin, stamp(since)),
+            (origin, stamp(since), stamp(now)),
         ).fetchone()
         return row[0] if row is not None and isinstance(row[0], str) else None
 
@@ -56,7 +58,8 @@ class KeptRobots:
     now: Callable[[], datetime]
 
     def recall(self, origin: str, within: timedelta) -> str | None:
-        return self.store.robots_read_since(origin, self.now() - within)
+        now = self.now()
+        return self.store.robots_read_since(origin, now - within, now)
 
     def keep(self, origin: str, text: str) -> None:
         self.store.record_robots(self.run_id, origin, text, self.now())
