@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,11 +25,19 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.evidence.refresh import Page, QuoteJob, Reading
     from claimledger.evidence.relocate import Lost
     from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.store.robots import KeptRobots
     from claimledger.ledger.config import Config
     from claimledger.ledger.model import Ledger
     from claimledger.reading.editlinks import SourceFile
     from claimledger.reading.provenance import FileGone
-    from claimledger.records import FetchPolicy, FetchResult, Relocation, SavedSnapshot
+    from claimledger.records import (
+        CheckRecord,
+        FetchPolicy,
+        FetchResult,
+        Relocation,
+        SavedSnapshot,
+        Validators,
+    )
     from claimledger.urls import UrlMap
 
 T = TypeVar("T")
@@ -215,18 +223,21 @@ async def _record_live_pages(
     only, and no page's text or checks are kept once it is recorded."""
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
+    from claimledger.workspace.madehere import made_here
 
     run_id = store.begin_run(now(), str(plan.ledger_path))
+    ours = made_here(store.path, store.identity)
+    memory = store.robots_memory(run_id, now)
     pages: list[PageRead] = []
     async with make_client(plan.policy) as client:
         loop = refresh(
             plan.jobs,
             client=client,
-            earlier=store,
+            earlier=store if ours else Stranger(store),
             now=now,
             policy=plan.policy,
             url_map=plan.url_map,
-            robots=store.robots_memory(run_id, now),
+            robots=memory if ours else FreshRobots(memory),
         )
         async with contextlib.aclosing(loop):  # closed at once when the run stops early
             async for reading in loop:
@@ -242,7 +253,62 @@ async def _record_live_pages(
                 pages.append(PageRead.of(reading))
                 on_page(reading)
     store.finish_run(run_id, now())
+    if not ours and _reads_every_source(plan):
+        _adopt(store)
     return run_id, pages
+
+
+@dataclass(frozen=True)
+class Stranger:
+    """A store that came with the checkout (see `workspace.madehere`), as earlier runs: its
+    last checks, but no validators, so every page is read in full and none of its
+    snapshots is believed for a "not modified"."""
+
+    store: EvidenceStore
+
+    def latest_checks(self) -> list[CheckRecord]:
+        return self.store.latest_checks()
+
+    def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:
+        return None
+
+    def answered_snapshot(
+        self, final_url: str, recipe: str, validators: Validators | None
+    ) -> str | None:
+        return None
+
+    def snapshot_text(self, snapshot_hash: str) -> str:
+        return self.store.snapshot_text(snapshot_hash)
+
+
+@dataclass(frozen=True)
+class FreshRobots:
+    """A run's robots.txt memory that recalls nothing a stranger store kept: every site is
+    asked again, and what it says is kept."""
+
+    memory: KeptRobots
+
+    def recall(self, origin: str, within: dt.timedelta) -> str | None:
+        return None
+
+    def keep(self, origin: str, text: str) -> None:
+        self.memory.keep(origin, text)
+
+
+def _reads_every_source(plan: RefreshPlan) -> bool:
+    """Whether the run read every source of the ledger (no claims left out)."""
+    from claimledger.evidence.refresh import plan as whole
+
+    return {job.url for job in plan.jobs} >= {job.url for job in whole(plan.ledger)}
+
+
+def _adopt(store: EvidenceStore) -> None:
+    """Record the store as this user's, now that what it holds for the network is its own."""
+    from claimledger.workspace.madehere import adopt
+
+    identity = adopt(store.path)
+    if identity is not None:
+        store.stamp_identity(identity)
 
 
 def _check_as_read(

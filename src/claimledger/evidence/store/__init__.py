@@ -66,6 +66,7 @@ from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedE
 from claimledger.evidence.store.archived import ArchiveEvidence
 from claimledger.evidence.store.connection import configure, connect, outdated, require_current
 from claimledger.evidence.store.histories import HistoryEvidence
+from claimledger.evidence.store.identity import IdentityEvidence
 from claimledger.evidence.store.robots import RobotsEvidence
 from claimledger.evidence.store.rows import (
     ARTIFACT_RUN_COLUMNS,
@@ -139,7 +140,7 @@ asked for in full, rather than answered "unchanged" with nothing to read."""
 T = TypeVar("T")
 
 
-class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence):
+class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEvidence):
     """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
 
     def __init__(

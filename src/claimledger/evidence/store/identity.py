@@ -1,0 +1,19 @@
+"""Who made the store: its SQLite application_id, which claimledger stamps with an identity
+this user's config records (`claimledger.workspace.madehere`); a store that came with a
+checkout carries none of this user's."""
+
+from __future__ import annotations
+
+from claimledger.evidence.store.part import StorePart
+
+
+class IdentityEvidence(StorePart):
+    """The store's methods for its identity; `EvidenceStore` inherits them."""
+
+    @property
+    def identity(self) -> int:
+        """The store's application_id: 0 until claimledger stamps it."""
+        return int(self._db.execute("PRAGMA application_id").fetchone()[0])
+
+    def stamp_identity(self, identity: int) -> None:
+        self._db.execute(f"PRAGMA application_id = {int(identity)}")

@@ -1,0 +1,85 @@
+"""Which evidence stores this user's claimledger made: a store that came with a checkout is
+the checkout's word.
+
+A refresh asks a server "has this page changed since?" with the validators of the last
+reading it stored, and believes the stored page when the answer is no; it reuses a
+site's robots.txt read within the day. A cloned `out/evidence.sqlite3` could hold a
+forged page behind the real validators, or a permissive robots.txt, so a store counts as
+made here only when its SQLite `application_id` is the one this user's config recorded
+for that path. A refresh of any other store reads every page in full and asks every
+site for its robots.txt; once it has read every source of the ledger so, what the store
+holds for the network is its own, and the store is adopted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from claimledger.ledger.atomicfile import replace_atomically
+from claimledger.ledger.userdirs import config_directory
+
+STORES_FILE = "stores.json"
+
+
+def made_here(store: Path, identity: int) -> bool:
+    """Whether the store at `store` carries the identity this user recorded for it."""
+    return identity != 0 and _read().get(_key(store)) == identity
+
+
+def adopt(store: Path) -> int | None:
+    """A new identity for the store at `store`, recorded as this user's (the caller
+    stamps it on the store); None where no private config directory can record it."""
+    identity = secrets.randbelow(2**31 - 1) + 1  # a signed 32-bit SQLite application_id
+    with _editing() as kept:
+        if kept is None:
+            return None
+        kept[_key(store)] = identity
+    return identity
+
+
+def _key(store: Path) -> str:
+    absolute = store.absolute()
+    return str(absolute.parent.resolve() / absolute.name)
+
+
+def _file() -> Path | None:
+    directory = config_directory()
+    return None if directory is None else directory / STORES_FILE
+
+
+def _read() -> dict[str, Any]:
+    path = _file()
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+@contextlib.contextmanager
+def _editing() -> Iterator[dict[str, Any] | None]:
+    """The record to change, under its lock, written back atomically; None (and nothing
+    written) where it cannot be kept: the store then stays a stranger, which costs only
+    full readings."""
+    from filelock import FileLock, Timeout
+
+    path = _file()
+    if path is None:
+        yield None
+        return
+    try:
+        with FileLock(path.with_name(f".{STORES_FILE}.lock"), timeout=30):
+            kept = _read()
+            yield kept
+            replace_atomically(path, json.dumps(kept, indent=2, sort_keys=True).encode() + b"\n")
+    except (OSError, Timeout):
+        return

@@ -1,0 +1,63 @@
+"""A store that came with a checkout is the checkout's word: a refresh into it reads every
+page in full and asks every site for its robots.txt, so nothing planted in it (a forged
+page behind the real validators, a permissive robots.txt) is believed; once a refresh has
+read every source so, the store is the user's own and conditional requests resume.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from cli_runner import Cli
+from evidence_site import DURABLE, NOT_DURABLE, ORDERED, page, serve_v1, write_ledger
+from webserver import PageServer
+
+
+def planted(tmp_path: Path, server: PageServer) -> Path:
+    """A teardown whose store was made elsewhere, on a /guide that said DURABLE under the
+    ETag the live /guide now answers with, and whose robots.txt then let everything in."""
+    serve_v1(server, etags=True)
+    server.set_page("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+    (tmp_path / "theirs").mkdir()
+    theirs = write_ledger(tmp_path / "theirs", server)
+    Cli(theirs)("refresh", "--allow-private", "--no-as-read", code=0)
+    clone = tmp_path / "clone"
+    shutil.copytree(theirs.parent.parent, clone)
+    return clone / "ledger" / "claims.yaml"
+
+
+def test_a_planted_page_behind_the_live_validators_is_never_believed(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    ledger = planted(tmp_path, page_server)
+    page_server.set_page(
+        "/guide", page("An opening line.", NOT_DURABLE, ORDERED), headers={"ETag": '"g1"'}
+    )
+    page_server.clear_requests()
+
+    report = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    guide = [r for r in page_server.page_requests if r.path == "/guide"]
+    assert guide and all("if-none-match" not in r.headers for r in guide)  # read in full
+    durable = [c for c in report["checks"] if c["quote_text"] == DURABLE and "guide" in c["url"]]
+    assert [c["status"] for c in durable] == ["drifted"]
+    assert durable[0]["meaning_changed"]
+    # every source read in full: the store is the user's now, and asks "changed since?"
+    page_server.clear_requests()
+    Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+    assert all("if-none-match" in r.headers for r in page_server.page_requests)
+
+
+def test_a_planted_robots_txt_is_never_believed(tmp_path: Path, page_server: PageServer) -> None:
+    ledger = planted(tmp_path, page_server)
+    page_server.set_page(
+        "/robots.txt", "User-agent: *\nDisallow: /other\n", content_type="text/plain"
+    )
+    page_server.clear_requests()
+
+    report = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    assert page_server.hits("/robots.txt") == 1 and page_server.hits("/other") == 0
+    other = [s for s in report["sources"] if s["url"].endswith("/other")]
+    assert [s["source_status"] for s in other] == ["refused"]
