@@ -49,6 +49,16 @@ class Cli:
         return json.loads(self(*args, "--json", code=code).stdout)
 
 
+class AuthorCli(Cli):
+    """`Cli` for a ledger whose author writes its templates: each `render` comes after
+    `trust`, as the author's own edits are theirs (consent covers the templates' content)."""
+
+    def __call__(self, *args: str, code: int = 0, stdin: str | None = None) -> Result:
+        if "render" in args:
+            super().__call__("trust")
+        return super().__call__(*args, code=code, stdin=stdin)
+
+
 # --------------------------------------------------------------------------- the real binary
 
 SCRIPT = Path(sys.executable).with_name("claimledger")

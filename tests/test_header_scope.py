@@ -85,6 +85,11 @@ def test_the_settings_headers_go_to_the_ledgers_own_sites_only(
         'headers = { "X-Reader" = "ledger" }\n', encoding="utf-8"
     )
     two_sites("refresh", "--allow-private", code=0)
+    assert {r.headers.get("x-reader") for r in page_server.requests} == {None}
+    page_server.clear_requests()
+    elsewhere.clear_requests()
+    two_sites("trust")  # a cloned settings file's headers wait for the user's word
+    two_sites("refresh", "--allow-private", code=0)
     for server in (page_server, elsewhere):
         assert {r.headers.get("x-reader") for r in server.requests} == {"ledger"}
     elsewhere.set_handler("/other", redirect(page_server.url("/moved"), 301))

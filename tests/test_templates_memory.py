@@ -17,7 +17,7 @@ import pytest
 
 from claimledger.report.allowance import MAX_MEMORY
 from claimledger.report.sandbox import MAX_OUTPUT
-from cli_runner import Cli
+from cli_runner import AuthorCli, Cli
 from test_render import FIXTURE
 
 OVER_ALLOWANCE = f"asks for more than {MAX_MEMORY:,} bytes of memory to lay out"
@@ -31,9 +31,7 @@ def cli(tmp_path: Path) -> Cli:
     project = tmp_path / "project"
     (project / "templates").mkdir(parents=True)
     shutil.copyfile(FIXTURE, project / "claims.yaml")
-    cli = Cli(project / "claims.yaml")
-    cli("trust")  # the author's own templates/: what it holds is what is tested
-    return cli
+    return AuthorCli(project / "claims.yaml")  # the author's own templates/ are tested
 
 
 def refused(cli: Cli, template: str, says: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import Cli
+from cli_runner import AuthorCli, Cli
 from test_render import FIXTURE
 
 
@@ -22,9 +22,7 @@ def cli(tmp_path: Path) -> Cli:
     project = tmp_path / "project"
     (project / "templates").mkdir(parents=True)
     shutil.copyfile(FIXTURE, project / "claims.yaml")
-    cli = Cli(project / "claims.yaml")
-    cli("trust")  # the author's own templates/: what it holds is what is tested
-    return cli
+    return AuthorCli(project / "claims.yaml")  # the author's own templates/ are tested
 
 
 def nested(opening: str, closing: str, depth: int) -> str:

@@ -221,9 +221,9 @@ async def _record_live_pages(
 ) -> tuple[int, list[PageRead]]:
     """The refresh loop, each page recorded as it is read. The store is written here
     only, and no page's text or checks are kept once it is recorded."""
+    from claimledger.evidence.madehere import made_here
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
-    from claimledger.workspace.madehere import made_here
 
     run_id = store.begin_run(now(), str(plan.ledger_path))
     ours = made_here(store.path, store.identity)
@@ -260,7 +260,7 @@ async def _record_live_pages(
 
 @dataclass(frozen=True)
 class Stranger:
-    """A store that came with the checkout (see `workspace.madehere`), as earlier runs: its
+    """A store that came with the checkout (see `evidence.madehere`), as earlier runs: its
     last checks, but no validators, so every page is read in full and none of its
     snapshots is believed for a "not modified"."""
 
@@ -304,7 +304,7 @@ def _reads_every_source(plan: RefreshPlan) -> bool:
 
 def _adopt(store: EvidenceStore) -> None:
     """Record the store as this user's, now that what it holds for the network is its own."""
-    from claimledger.workspace.madehere import adopt
+    from claimledger.evidence.madehere import adopt
 
     identity = adopt(store.path)
     if identity is not None:

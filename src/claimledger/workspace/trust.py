@@ -165,7 +165,8 @@ def _folder_digest(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
         digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
         try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            with path.open("rb") as file:  # a chunk at a time: a template may be large
+                digest.update(hashlib.file_digest(file, "sha256").digest())
         except OSError:
             digest.update(b"unreadable")
     return digest.hexdigest()[:12]

@@ -1,5 +1,5 @@
 """Who made the store: its SQLite application_id, which claimledger stamps with an identity
-this user's config records (`claimledger.workspace.madehere`); a store that came with a
+this user's config records (`claimledger.evidence.madehere`); a store that came with a
 checkout carries none of this user's."""
 
 from __future__ import annotations

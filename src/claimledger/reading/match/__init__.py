@@ -5,9 +5,9 @@ along its concerns: `normalize` (what does not change meaning, and the map back 
 page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
 page read once for many quotes), `span` (a quote's own span of a passage), `names` and
 `clauses` (a name respelled or replaced; lists and clauses changed), `modals` (how
-strongly a span binds), `negations` (how many negations a span holds), `diff` (what a
-rewording did to the meaning), `locator` (where the quote, or its successor, is) and
-`verdict` (what it answers).
+strongly a span binds), `negations` (how many negations a span holds), `alike` (forms
+that say one thing), `diff` (what a rewording did to the meaning), `locator` (where the
+quote, or its successor, is) and `verdict` (what it answers).
 """
 
 from __future__ import annotations

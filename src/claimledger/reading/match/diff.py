@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
+from claimledger.reading.match.alike import as_said, hyphenated_as, said_values
 from claimledger.reading.match.clauses import (
     Lists,
     joined_items,
@@ -56,9 +57,8 @@ from claimledger.reading.match.lexicon import (
     lemma,
     negated,
     negates,
-    number_value,
 )
-from claimledger.reading.match.modals import OBLIGING, lifted, strengths
+from claimledger.reading.match.modals import OBLIGING, strengths
 from claimledger.reading.match.names import (
     alias,
     bare,
@@ -77,7 +77,6 @@ from claimledger.reading.match.negations import (
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     counts,
-    in_base_units,
     joined_terms,
     limits,
     numbers_differ,
@@ -365,9 +364,9 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
     q_low, p_low = joined_terms(q_low), joined_terms(p_low)
-    q_low, p_low = _hyphenated_as(q_low, p_low), _hyphenated_as(p_low, q_low)
+    q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
     as_written = (negation_count(q_low), negation_count(p_low))
-    q_low, p_low = _as_said(q_low), _as_said(p_low)
+    q_low, p_low = as_said(q_low), as_said(p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))
     after = _class_counts(unbounded(unstuttered(p_low)))
     kinds: dict[str, str] = {}
@@ -397,59 +396,6 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         if before[name] != after[name]:
             kinds[name] = kind
     return kinds
-
-
-def _hyphenated_as(words: list[str], other: list[str]) -> list[str]:
-    """The words with two that the other side writes as one hyphenated word ("append only"
-    / "append-only") joined as it does: a hyphen put in is no quantifier taken out."""
-    compounds = {word for word in other if "-" in word}
-    joined: list[str] = []
-    index = 0
-    while index < len(words):
-        pair = "-".join(words[index : index + 2])
-        if index + 1 < len(words) and pair in compounds:
-            joined.append(pair)
-            index += 2
-        else:
-            joined.append(words[index])
-            index += 1
-    return joined
-
-
-def _as_said(words: list[str]) -> list[str]:
-    """The words with what is said alike written alike: an obligation a negation lifts as
-    "optional", "a single" as "one", a quantity in its base unit ("24 hours" / "one
-    day")."""
-    return in_base_units(lifted(_one_for_single(words)))
-
-
-def _one_for_single(words: list[str]) -> list[str]:
-    """ "a single partition" is "one partition"."""
-    said: list[str] = []
-    for word in words:
-        if word == "single" and said[-1:] == ["a"]:
-            said[-1] = "one"
-        else:
-            said.append(word)
-    return said
-
-
-def _values(words: list[str]) -> list[str]:
-    """`_as_said`, each number as its value ("1,000" and "one thousand" as 1000) and each
-    modal as its strength, the verbs around it left out ("must" and "are required to")."""
-    said = []
-    for word in _as_said(words):
-        if word in MODAL_STRENGTH:
-            said.append(f"modal {MODAL_STRENGTH[word]}")
-        elif word in CERTAINTY:
-            said.append(f"certainty {CERTAINTY[word]}")  # "typically" / "usually"
-        elif word not in _AUXILIARIES:
-            said.append(number_value(word) or word)
-    return said
-
-
-_AUXILIARIES = frozenset({"be", "is", "are", "was", "were", "to", "it", "you", "we", "that"})
-"""Words a modal said another way brings with it ("you can" / "it is possible to")."""
 
 
 def _moved_words(
@@ -487,7 +433,7 @@ def _change(
         j in moved[1] for j in range(j1, j2)
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
-    freed = tag == "replace" and _values(taken) == _values(put)
+    freed = tag == "replace" and said_values(taken) == said_values(put)
     freed = freed and not _class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
