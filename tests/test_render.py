@@ -899,6 +899,7 @@ def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None
         "last_refresh", "last_refresh_finished", "generated_on", "has_evidence", "legend",
         "summary", "sections", "questions", "fidelity", "churn_sources", "drifts", "changes",
         "did_not", "could_not_see", "sources", "closing", "findings", "anchors",
+        "evidence_made_here",
     ]  # fmt: skip
     assert data["claimledger_report"] == data["schema_version"] == 2
     claim = data["sections"][0]["claims"][0]

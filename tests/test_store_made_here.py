@@ -6,6 +6,7 @@ read every source so, the store is the user's own and conditional requests resum
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -61,3 +62,19 @@ def test_a_planted_robots_txt_is_never_believed(tmp_path: Path, page_server: Pag
     assert page_server.hits("/robots.txt") == 1 and page_server.hits("/other") == 0
     other = [s for s in report["sources"] if s["url"].endswith("/other")]
     assert [s["source_status"] for s in other] == ["refused"]
+
+
+def test_status_and_render_say_the_checks_are_the_checkouts_word_until_a_refresh(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    ledger = planted(tmp_path, page_server)
+    cli = Cli(ledger)
+    said = "the evidence store came with the checkout"
+
+    assert said in " ".join(cli("status", code=0).stderr.split())
+    rendered = cli("render", "-o", "-", "--format", "json", code=0)
+    assert said in " ".join(rendered.stderr.split())
+    assert json.loads(rendered.stdout)["evidence_made_here"] is False
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    assert said not in cli("status", code=0).stderr
+    assert json.loads(cli("render", "-o", "-", "--format", "json").stdout)["evidence_made_here"]

@@ -690,6 +690,7 @@ class LatestEvidence:
     read_then: list[AsReadCheck]
     lookups: list[ArchiveLookup]
     histories: dict[CheckKey, QuoteHistory]
+    made_here: bool = True  # False: the store came with the checkout (`evidence.madehere`)
 
     @property
     def incomplete(self) -> bool:

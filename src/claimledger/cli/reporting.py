@@ -75,6 +75,7 @@ def render_command(
     from claimledger.report.templates import Templates, templates_loader
     from claimledger.services.rendering import render, report_path, templates_folder
     from claimledger.services.stores import for_render_states
+    from claimledger.terminal.lines import STRANGER_STORE
     from claimledger.terminal.output import output as printing  # `output` is the option here
 
     opts = options(ctx)
@@ -104,6 +105,8 @@ def render_command(
         )
     if path is not None:
         out.print(f"wrote {path}", markup=False)
+    if not report.evidence_made_here:
+        err.print(f"claimledger: note: {STRANGER_STORE}", markup=False)
     if report.last_refresh_finished is False:
         err.print(
             f"claimledger: note: the last refresh (started {report.last_refresh}) did not "

@@ -266,6 +266,8 @@ def report_data(report: Report) -> dict[str, Any]:
         anchors             {findings, grades, contents, open_questions, source_fidelity,
                              documentation_churn, what_changed, scope, sources}: the ids of
                              the report's own parts
+        evidence_made_here  bool (false: the evidence store came with the checkout, and
+                             its checks are its word until a refresh of yours)
 
     Statuses of a quote on a source: verified, ambiguous, drifted, missing, gone,
     unread (the page could not be read), unchecked. An artifact's last run has an

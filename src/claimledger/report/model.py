@@ -415,6 +415,8 @@ class Report:
     closing: tuple[ClosingView, ...] = ()
     findings: tuple[FindingView, ...] = ()
     anchors: OwnAnchors = OwnAnchors()
+    evidence_made_here: bool = True
+    """False when the evidence store came with the checkout: its checks are its word."""
 
     @property
     def claims(self) -> tuple[ClaimView, ...]:

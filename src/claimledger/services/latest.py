@@ -143,8 +143,11 @@ def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, Quo
 
 def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
     """Everything `status` shows, read from one open store."""
+    from claimledger.evidence.madehere import made_here
+
     latest, last = fetches(store, ledger)
     return LatestEvidence(
+        made_here=store is None or made_here(store.path, store.identity),
         checks=checks(store, ledger),
         fetches=latest,
         last=last,

@@ -83,6 +83,7 @@ def report_of(
         generated_on=today,
         last_refresh=last.started_at if last else None,
         last_refresh_finished=None if last is None else not latest.incomplete,
+        evidence_made_here=latest.made_here,
         previous=previous,
         artifact_runs=runs,
         as_read=as_read,

@@ -216,6 +216,13 @@ def evidence_gaps(
     return lines
 
 
+STRANGER_STORE = (
+    "the evidence store came with the checkout, not from a refresh of yours: what it says "
+    "was checked is its word until `claimledger refresh` reads every source"
+)
+"""Said by `status` and `render` of a store this user's claimledger did not make."""
+
+
 def few_of(ids: Sequence[str]) -> str:
     """Up to five ids, then how many more: a line names the first few, never thousands."""
     return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from claimledger.grading.rules import unchecked_by_claim
-from claimledger.terminal.lines import no_evidence_line
+from claimledger.terminal.lines import STRANGER_STORE, no_evidence_line
 from claimledger.terminal.output import out, print_json
 from claimledger.terminal.refresh import print_summary, say
 
@@ -51,6 +51,8 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
         checked = {check.claim_id for check in checks}
         say(evidence_gaps(latest.last, list(unchecked) if checks else [], ledger, checked))
+        if not latest.made_here:
+            say([STRANGER_STORE])
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches) or failing
