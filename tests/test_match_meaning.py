@@ -825,3 +825,18 @@ def test_roles_traded_across_clauses_despite_their_articles_may_have_changed_it(
         "If a follower fails, the leader is promoted.",
     )
     assert "words swapped across clauses" in found.kinds
+
+
+def test_a_sentence_laid_out_as_a_list_keeps_its_last_item() -> None:
+    """ "Supported engines are: / RocksDB, / LMDB, and / SQLite." is the quote a line an
+    item: its current wording holds SQLite, and no item is said to be gone."""
+    from claimledger.reading.extract import extract_text
+
+    html = (
+        "<main><p>Supported engines are:</p><ul><li>RocksDB,</li><li>LMDB, and</li>"
+        "<li>SQLite.</li></ul><p>Other text here.</p></main>"
+    )
+    page = prepare(extract_text(html, "text/html"), kind="text")
+    found = locate("Supported engines are RocksDB, LMDB and SQLite.", page)
+    assert found.status == "drifted" and found.current is not None
+    assert found.current.endswith("SQLite.") and not found.change_kinds

@@ -78,7 +78,7 @@ def spans_from(
     """Runs of whole units around a seed, about the quote's length (one that runs across
     blocks pays for it when ranked)."""
     whole = quote.whole(prepared, seed)
-    reach = quote.sentences + 1
+    reach = quote.sentences + 1 + _short_units(seed, quote, prepared)
     spans = []
     for before in range(reach + 1 if back else 1):
         first = seed - before
@@ -90,6 +90,22 @@ def spans_from(
                 break
             spans.append((first, last))
     return spans if whole is None else [whole, *spans]
+
+
+def _short_units(seed: int, quote: QuoteWords, prepared: PreparedText) -> int:
+    """How many more units than the quote has sentences its words take from `seed` on: a
+    sentence laid out as a list ("Supported engines are: / RocksDB, / LMDB, and /
+    SQLite.") is a unit an item, and its last item belongs to it."""
+    wanted = sum(quote.lemmas.values())
+    held, unit = 0, seed
+    while unit < prepared.unit_count and held < wanted and unit - seed < _MOST_ITEMS:
+        held += len(prepared.lemmas(unit))
+        unit += 1
+    return max(0, unit - seed - quote.sentences - 1)
+
+
+_MOST_ITEMS = 8
+"""At most this many units are read for one sentence's words."""
 
 
 def _anchor(prepared: PreparedText, side: str, *, before: bool) -> list[int]:
