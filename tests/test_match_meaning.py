@@ -809,6 +809,7 @@ def test_a_status_word_said_of_something_else_is_no_status(quote: str, passage: 
         ("Failover typically completes in seconds.", "Failover usually completes in seconds."),
         ("You can export snapshots.", "You are able to export snapshots."),
         ("Ordering holds within a single partition.", "Ordering holds within one partition."),
+        ("The limit applies to each namespace.", "The limit applies per namespace."),
         (
             "The limit is 100 requests per minute per user.",
             "The limit is 100 requests per user per minute.",

@@ -104,7 +104,7 @@ GUARANTEE_PHRASES = (
 """Delivery guarantees written as words ("at least once"): each one term, as its
 hyphenated spelling is."""
 QUANTIFIERS = {
-    **dict.fromkeys(("all", "every", "each", "whole", "entire"), "universal"),
+    **dict.fromkeys(("all", "every", "each", "per", "whole", "entire"), "universal"),
     **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),
     **dict.fromkeys(("none",), "none"),
     **dict.fromkeys(("only", "sole", "solely", "exclusively", "single"), "only"),
