@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 from cli_runner import Cli
@@ -72,9 +73,43 @@ def test_status_and_render_say_the_checks_are_the_checkouts_word_until_a_refresh
     said = "the evidence store came with the checkout"
 
     assert said in " ".join(cli("status", code=0).stderr.split())
+    assert cli.json("status", code=0)["evidence_made_here"] is False
+    assert said in cli("render", "-o", "-", "--format", "md", code=0).stdout
     rendered = cli("render", "-o", "-", "--format", "json", code=0)
     assert said in " ".join(rendered.stderr.split())
     assert json.loads(rendered.stdout)["evidence_made_here"] is False
     cli("refresh", "--allow-private", "--no-as-read", code=0)
     assert said not in cli("status", code=0).stderr
     assert json.loads(cli("render", "-o", "-", "--format", "json").stdout)["evidence_made_here"]
+
+
+def test_a_forged_verified_check_is_never_carried_over(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A check made on the live page's own text, then edited to say "verified", would be
+    carried over by a refresh that found the same text: a store that came with the
+    checkout carries no check over."""
+    ledger = planted(tmp_path, page_server)
+    page_server.set_page("/guide", page("An opening line.", NOT_DURABLE, ORDERED))
+    Cli(tmp_path / "theirs" / "ledger" / "claims.yaml")("refresh", "--allow-private", code=1)
+    store = tmp_path / "theirs" / "ledger" / "out" / "evidence.sqlite3"
+    with sqlite3.connect(store) as db:  # as a forger would: triggers off, rows edited, back on
+        triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        kept = list(triggers)
+        for name, _ in kept:
+            db.execute(f"DROP TRIGGER {name}")
+        db.execute(
+            "UPDATE checks SET status = 'verified', match_kind = 'exact', similarity = 1.0, "
+            "current = quote_text, occurrences = 1, closest = NULL, meaning_changed = 0"
+        )
+        for _, sql in kept:
+            db.execute(sql)
+    with sqlite3.connect(store) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the whole store in its one file
+    clone = ledger.parent / "out" / "evidence.sqlite3"
+    shutil.copyfile(store, clone)
+
+    result = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    durable = [c for c in result["checks"] if c["quote_text"] == DURABLE and "guide" in c["url"]]
+    assert [c["status"] for c in durable] == ["drifted"]

@@ -284,6 +284,10 @@ def test_a_source_marked_allow_private_is_fetched_only_once_trusted(
     result = cli.json("refresh", "--no-as-read", code=1)
     guide = page_server.url("/guide")
     assert f"claims.yaml: source guide ({guide}): allow_private" in cli("trust", "--list").stdout
+    secret = text.replace("/guide", "/guide?token=s3cr3t")
+    ledger.write_text(secret, "utf-8")
+    assert "s3cr3t" not in cli("trust", "--list").stdout + cli("status", code=1).stderr
+    ledger.write_text(text, "utf-8")
     assert {s["source_status"] for s in result["sources"]} == {"refused"}
     assert page_server.page_requests == []
     cli("trust")

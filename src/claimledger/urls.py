@@ -34,7 +34,8 @@ WEB_SCHEMES = frozenset({"http", "https"})
 
 _SECRET_PARAMETER = re.compile(
     r"(token|secret|passw(or)?d|pwd|api[-_]?key|access[-_]?key|signature|credential|"
-    r"session|jwt|hmac|^auth$|^sig$|^key$|^pass$|^sid$|^code$|^otp$|^nonce$)",
+    r"session|sessid|jwt|hmac|ticket|verifier|passcode|passphrase|auth[-_]?key|otp|"
+    r"^auth$|^sig$|^key$|^pass$|^sid$|^code$|^nonce$)",
     re.IGNORECASE,
 )
 _URL_SAFE = ":/?#[]@!$&*+,;=%-._~"

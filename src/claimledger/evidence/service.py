@@ -254,20 +254,21 @@ async def _record_live_pages(
                 on_page(reading)
     store.finish_run(run_id, now())
     if not ours and _reads_every_source(plan):
-        _adopt(store)
+        store.adopt()  # what it holds for the network is its own now
     return run_id, pages
 
 
 @dataclass(frozen=True)
 class Stranger:
-    """A store that came with the checkout (see `evidence.madehere`), as earlier runs: its
-    last checks, but no validators, so every page is read in full and none of its
+    """A store that came with the checkout (see `evidence.madehere`), as earlier runs: none
+    of its checks (one carried over to a page of the same text could be a forged
+    "verified"), and no validators, so every page is read in full and none of its
     snapshots is believed for a "not modified"."""
 
     store: EvidenceStore
 
     def latest_checks(self) -> list[CheckRecord]:
-        return self.store.latest_checks()
+        return []
 
     def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:
         return None
@@ -300,15 +301,6 @@ def _reads_every_source(plan: RefreshPlan) -> bool:
     from claimledger.evidence.refresh import plan as whole
 
     return {job.url for job in plan.jobs} >= {job.url for job in whole(plan.ledger)}
-
-
-def _adopt(store: EvidenceStore) -> None:
-    """Record the store as this user's, now that what it holds for the network is its own."""
-    from claimledger.evidence.madehere import adopt
-
-    identity = adopt(store.path)
-    if identity is not None:
-        store.stamp_identity(identity)
 
 
 def _check_as_read(

@@ -138,6 +138,7 @@ def print_status_json(ledger: Ledger, latest: LatestEvidence, unchecked: Mapping
         {
             "last_refresh": to_json(latest.last.started_at) if latest.last else None,
             "last_refresh_finished": None if latest.last is None else not latest.incomplete,
+            "evidence_made_here": latest.made_here,
             "unchecked_claims": list(unchecked),
             "needs_review": [claim.id for claim in ledger.claims if claim.review is not None],
             "claims": claim_summary(ledger, latest.checks, every=True, unchecked=unchecked),

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from claimledger.errors import EnvironmentProblem, InputError
 from claimledger.ledger.atomicfile import replace_atomically
 from claimledger.ledger.userdirs import config_directory
-from claimledger.urls import names_local_repository
+from claimledger.urls import names_local_repository, redact_urls
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config
@@ -155,7 +155,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         asks += [f"claims.yaml: source {sid}: repo {repo} {LOCAL_FOLDER}" for sid, repo in local]
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)}")
-    return asks
+    return [redact_urls(ask) for ask in asks]  # shown by trust --list and every note
 
 
 def _folder_digest(folder: Path) -> str:

@@ -169,6 +169,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
             refuse_links(path.with_name(path.name + sidecar))
         if readonly and outdated(path) and os.access(path.parent, os.W_OK):
             cls.open(path).close()
+        created = not readonly and not path.exists()  # a new file holds nothing planted
         try:
             connection = connect(path, readonly)
         except OSError as error:
@@ -189,7 +190,10 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         except BaseException:
             connection.close()
             raise
-        return cls(path, connection, readonly=readonly)
+        store = cls(path, connection, readonly=readonly)
+        if created:
+            store.adopt()
+        return store
 
     def close(self) -> None:
         """Close the file and let another refresh write."""

@@ -17,3 +17,11 @@ class IdentityEvidence(StorePart):
 
     def stamp_identity(self, identity: int) -> None:
         self._db.execute(f"PRAGMA application_id = {int(identity)}")
+
+    def adopt(self) -> None:
+        """Record the store as this user's (`madehere`), and stamp it so."""
+        from claimledger.evidence.madehere import adopt
+
+        identity = adopt(self.path)
+        if identity is not None:
+            self.stamp_identity(identity)

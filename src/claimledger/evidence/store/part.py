@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 T = TypeVar("T")
@@ -15,6 +16,7 @@ class StorePart:
     """The base of each part of `EvidenceStore`."""
 
     _db: sqlite3.Connection
+    path: Path
 
     if TYPE_CHECKING:  # EvidenceStore's own, used by the parts as they are there
 
