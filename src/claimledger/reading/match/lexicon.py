@@ -333,7 +333,6 @@ ORDINAL_WORDS = words(
 _FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)([a-zµμ%]{1,3})")
 
 
-@lru_cache(maxsize=1 << 16)
 def figure_and_unit(token: str) -> tuple[str, str] | None:
     """A figure written with its unit (`10h`, `4MB`, `30s`) as its number and its unit
     (`10`, `hour`), so that "10h" and "10 hours" are one quantity."""
@@ -352,7 +351,6 @@ _TENS = {
 }
 
 
-@lru_cache(maxsize=1 << 16)
 def number_value(token: str) -> str | None:
     """A number's value as digits ("three" and "3", "twenty-four" and "24", "eleventh" and
     "11th" are one value), or None for a word that is not a number (`etcd3` and `http2`
@@ -454,7 +452,6 @@ def is_name(token: str, *, first: bool = False) -> bool:
     return len(token) > 3 and not _known(token.lower())
 
 
-@lru_cache(maxsize=1 << 16)
 def negated(token: str) -> bool:
     """A word that carries its own negation: un-, non-, mis-, ir-, il- before a word the
     dictionary knows (`unable`, `nonzero`, `mismatch`, `irreversible`, `illegal`); not in-
