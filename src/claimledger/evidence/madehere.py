@@ -3,12 +3,14 @@ the checkout's word.
 
 A refresh asks a server "has this page changed since?" with the validators of the last
 reading it stored, and believes the stored page when the answer is no; it reuses a
-site's robots.txt read within the day. A cloned `out/evidence.sqlite3` could hold a
-forged page behind the real validators, or a permissive robots.txt, so a store counts as
-made here only when its SQLite `application_id` is the one this user's config recorded
-for that path. A refresh of any other store reads every page in full and asks every
-site for its robots.txt; once it has read every source of the ledger so, what the store
-holds for the network is its own, and the store is adopted.
+site's robots.txt read within the day, and carries a check over to a page whose text is
+unchanged. A cloned `out/evidence.sqlite3` could hold a forged page behind the real
+validators, a permissive robots.txt or a forged "verified" check, so a store counts as
+made here only when its SQLite `application_id` is the identity this user's config
+recorded for that path: stamped when claimledger creates the file, or once a refresh of
+any other store has read every source of the ledger into it, reading every page in full,
+asking every site for its robots.txt and carrying no check over. Until then `status` and
+the report say whose word the store is.
 """
 
 from __future__ import annotations
