@@ -113,3 +113,29 @@ def test_a_forged_verified_check_is_never_carried_over(
 
     durable = [c for c in result["checks"] if c["quote_text"] == DURABLE and "guide" in c["url"]]
     assert [c["status"] for c in durable] == ["drifted"]
+
+
+def test_a_row_numbered_past_every_row_to_come_keeps_the_store_a_strangers(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """SQLite numbers new rows below a planted row numbered 2^63-1, so that row would stay
+    the newest for good: a store that holds one is never taken for the user's."""
+    ledger = planted(tmp_path, page_server)
+    store = ledger.parent / "out" / "evidence.sqlite3"
+    with sqlite3.connect(store) as db:
+        kept = list(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+        for name, _ in kept:
+            db.execute(f"DROP TRIGGER {name}")
+        db.execute(
+            "UPDATE fetches SET id = 9223372036854775807 WHERE id = (SELECT MAX(id) FROM fetches)"
+        )
+        for _, sql in kept:
+            db.execute(sql)
+    cli = Cli(ledger)
+
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    page_server.clear_requests()
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+
+    assert all("if-none-match" not in r.headers for r in page_server.page_requests)
+    assert cli.json("status", code=0)["evidence_made_here"] is False

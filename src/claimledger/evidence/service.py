@@ -253,7 +253,7 @@ async def _record_live_pages(
                 pages.append(PageRead.of(reading))
                 on_page(reading)
     store.finish_run(run_id, now())
-    if not ours and _reads_every_source(plan):
+    if not ours and _reads_every_source(plan) and store.nothing_after(run_id):
         store.adopt()  # what it holds for the network is its own now
     return run_id, pages
 

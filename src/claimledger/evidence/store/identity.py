@@ -25,3 +25,22 @@ class IdentityEvidence(StorePart):
         identity = adopt(self.path)
         if identity is not None:
             self.stamp_identity(identity)
+
+    def nothing_after(self, run_id: int) -> bool:
+        """Whether run `run_id` wrote the newest rows of each table a refresh believes
+        (runs, fetches, checks, robots.txt reads): a row planted with a number past every
+        row to come (SQLite then numbers new rows below it) would outrank them for good."""
+        newest = self._db.execute("SELECT MAX(id) FROM runs").fetchone()[0]
+        if newest != run_id:
+            return False
+        for table in _BELIEVED:
+            last, ours = self._db.execute(
+                f"SELECT MAX(id), MAX(CASE WHEN run_id = ? THEN id END) FROM {table}",
+                (run_id,),
+            ).fetchone()
+            if last is not None and last != ours:
+                return False
+        return True
+
+
+_BELIEVED = ("fetches", "checks", "robots_reads")
