@@ -841,3 +841,10 @@ def test_a_sentence_laid_out_as_a_list_keeps_its_last_item() -> None:
     found = locate("Supported engines are RocksDB, LMDB and SQLite.", page)
     assert found.status == "drifted" and found.current is not None
     assert found.current.endswith("SQLite.") and not found.change_kinds
+
+
+def test_a_quote_that_begins_with_a_figure_is_no_sentence_start() -> None:
+    """ "000 001 002 Zebrafinch …" was cut from a sentence: the words before it on the page
+    ("000000 unAErs") were there when it was quoted, and are no negation put before it."""
+    found = judged("000 001 002 Zebrafinch 0000 00000", "000000 unAErs 000 001 002 AAA 0000 00000")
+    assert "negation put before it" not in found.kinds

@@ -88,9 +88,10 @@ def start_of_sentence(passage: str, page_tokens: list[str], first: int) -> list[
 
 
 def starts_a_sentence(text: str) -> bool:
-    """Does the quote begin a sentence: its first letter a capital?"""
-    letter = re.search(r"[^\W\d_]", text)
-    return letter is not None and letter.group().isupper()
+    """Does the quote begin a sentence: its first word capitalised? A quote that begins
+    with a figure ("000 001 Zebrafinch") may be cut from anywhere."""
+    first = re.search(r"\w", text)
+    return first is not None and first.group().isupper()
 
 
 def ends_a_sentence(text: str) -> bool:
