@@ -49,7 +49,7 @@ def _one_for_single(words: list[str]) -> list[str]:
 
 
 def said_values(words: list[str]) -> list[str]:
-    """`_as_said`, each number as its value ("1,000" and "one thousand" as 1000) and each
+    """`as_said`, each number as its value ("1,000" and "one thousand" as 1000) and each
     modal as its strength, the verbs around it left out ("must" and "are required to")."""
     said = []
     for word in as_said(words):
