@@ -16,14 +16,12 @@ the report say whose word the store is.
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from claimledger.ledger.atomicfile import replace_atomically
-from claimledger.ledger.userdirs import config_directory
+from claimledger.ledger.userrecords import editing_record, path_key, read_record, record_file
 
 STORES_FILE = "stores.json"
 
@@ -45,23 +43,15 @@ def adopt(store: Path) -> int | None:
 
 
 def _key(store: Path) -> str:
-    absolute = store.absolute()
-    return str(absolute.parent.resolve() / absolute.name)
-
-
-def _file() -> Path | None:
-    directory = config_directory()
-    return None if directory is None else directory / STORES_FILE
+    return path_key(store)
 
 
 def _read() -> dict[str, Any]:
-    path = _file()
-    if path is None:
-        return {}
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return {}
+    return _sane(read_record(record_file(STORES_FILE)))
+
+
+def _sane(data: Any) -> dict[str, Any]:
+    """Only identities as `adopt` writes them: a damaged record names no store."""
     if not isinstance(data, dict):
         return {}
     return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
@@ -69,19 +59,14 @@ def _read() -> dict[str, Any]:
 
 @contextlib.contextmanager
 def _editing() -> Iterator[dict[str, Any] | None]:
-    """The record to change, under its lock, written back atomically; None (and nothing
-    written) where it cannot be kept: the store then stays a stranger, which costs only
-    full readings."""
-    from filelock import FileLock, Timeout
-
-    path = _file()
+    """The record to change; None (and nothing written) where it cannot be kept: the
+    store then stays a stranger, which costs only full readings."""
+    path = record_file(STORES_FILE)
     if path is None:
         yield None
         return
     try:
-        with FileLock(path.with_name(f".{STORES_FILE}.lock"), timeout=30):
-            kept = _read()
+        with editing_record(path, _sane) as kept:
             yield kept
-            replace_atomically(path, json.dumps(kept, indent=2, sort_keys=True).encode() + b"\n")
-    except (OSError, Timeout):
+    except OSError:
         return

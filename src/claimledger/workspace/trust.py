@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import EnvironmentProblem, InputError
-from claimledger.ledger.atomicfile import replace_atomically
-from claimledger.ledger.userdirs import config_directory
+from claimledger.ledger.userrecords import editing_record, path_key, read_record, record_file
 from claimledger.urls import names_local_repository, redact_urls
 
 if TYPE_CHECKING:
@@ -224,11 +223,9 @@ _WHOLE = {"settings": "settings", "owner": "folder"}
 
 
 def _key(ledger: Path) -> str:
-    """The ledger's path, its folder's links resolved but not the file's own: a
-    `claims.yaml` linked from another folder is another workspace, with files of its own
-    beside it, and gets none of the consent given where the link points."""
-    absolute = ledger.absolute()
-    return str(absolute.parent.resolve() / absolute.name)
+    """A `claims.yaml` linked from another folder is another workspace, with files of its
+    own beside it, and gets none of the consent given where the link points."""
+    return path_key(ledger)
 
 
 def _workspace(kept: dict[str, Any], ledger: Path) -> dict[str, Any]:
@@ -237,20 +234,12 @@ def _workspace(kept: dict[str, Any], ledger: Path) -> dict[str, Any]:
 
 
 def _trust_file() -> Path | None:
-    directory = config_directory()
-    return None if directory is None else directory / TRUST_FILE
+    return record_file(TRUST_FILE)
 
 
 def _read() -> dict[str, Any]:
     """What the user trusted; nothing when there is no file, or it cannot be read."""
-    path = _trust_file()
-    if path is None:
-        return {}
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return _sane(data)
+    return _sane(read_record(_trust_file()))
 
 
 def _sane(data: Any) -> dict[str, Any]:
@@ -279,8 +268,6 @@ def _sane(data: Any) -> dict[str, Any]:
 @contextlib.contextmanager
 def _editing() -> Iterator[dict[str, Any]]:
     """The trust file to change, under its lock; written back atomically on leaving."""
-    from filelock import FileLock, Timeout
-
     path = _trust_file()
     if path is None:
         raise EnvironmentProblem(
@@ -288,15 +275,12 @@ def _editing() -> Iterator[dict[str, Any]]:
             "or ~/.config/claimledger, the user's alone); nothing was written"
         )
     try:
-        with FileLock(path.with_name(f".{TRUST_FILE}.lock"), timeout=30):
-            kept = _read()
+        with editing_record(path, _sane) as kept:
             yield kept
-            data = json.dumps(kept, indent=2, sort_keys=True).encode() + b"\n"
-            replace_atomically(path, data)
-    except (OSError, Timeout) as problem:
-        if isinstance(problem, OSError):
-            raise EnvironmentProblem.of(problem, path) from None
-        raise EnvironmentProblem(f"{path}: another claimledger holds its lock") from None
+    except TimeoutError as busy:
+        raise EnvironmentProblem(str(busy)) from None
+    except OSError as problem:
+        raise EnvironmentProblem.of(problem, path) from None
 
 
 # --------------------------------------------------------------------------- named files
