@@ -25,6 +25,8 @@ from claimledger.reading.match import (
     prepare,
 )
 from claimledger.reading.match.diff import WORDING_CHANGED
+from claimledger.reading.match.locator import REWRITTEN_IN_PLACE
+from claimledger.reading.match.place import REPLACED_RUN_MOST
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
@@ -424,6 +426,93 @@ def test_a_neighbourhood_the_page_lost_is_held_to_a_first_verifys_bar() -> None:
     again = locate(quote, now, context=read.context, previous=was)
 
     assert (again.status, again.current) == ("drifted", reworded)
+
+
+_KEPT_BEFORE = "Installation takes a few minutes on most machines."
+_KEPT_AFTER = "Monitoring is covered in the next chapter."
+_REDELIVERY = "Unacknowledged messages are redelivered to another consumer after thirty seconds."
+_AS_READ = prepare(
+    "\n\n".join(
+        [
+            _KEPT_BEFORE,
+            "The broker keeps every message on disk until it is acknowledged.",
+            _REDELIVERY,
+            "Consumers may prefetch up to ten messages at a time.",
+            _KEPT_AFTER,
+        ]
+    )
+)
+
+
+def _edited_around(successor: str, *, added: int = 0) -> PreparedText:
+    """The page as read with the quote's neighbours replaced by other sentences (so its
+    recorded neighbourhood is found nowhere), `added` more, and `successor` in its place."""
+    more = [f"Section {n} covers topic number {n} of the guide." for n in range(added)]
+    return prepare(
+        "\n\n".join(
+            [
+                _KEPT_BEFORE,
+                "Queues are declared by the application that first uses them.",
+                *more,
+                successor,
+                "Permissions are granted per virtual host.",
+                _KEPT_AFTER,
+            ]
+        )
+    )
+
+
+def test_a_sentence_rewritten_where_it_stood_is_found_by_the_sentences_kept_around_it() -> None:
+    """Both neighbours of the quote were replaced, so its recorded neighbourhood is found
+    nowhere, and the rewording is too unlike it to pass anywhere on its words alone. The
+    sentences further out did not change: aligned with the page as read, the one sentence
+    between them stands where the quote stood, and it is the quote's successor, whose
+    meaning "may have changed" (never plainly harmless: only its place tells it)."""
+    reworded = (
+        "When a consumer does not confirm a message within thirty seconds,"
+        " the broker hands it to someone else."
+    )
+    now = _edited_around(reworded)
+    context = locate(_REDELIVERY, _AS_READ).context
+
+    found = locate(_REDELIVERY, now, context=context, previous=_AS_READ)
+
+    assert (found.status, found.current) == ("drifted", reworded)
+    assert found.meaning_uncertain and REWRITTEN_IN_PLACE in found.change_kinds
+    without_the_page = locate(_REDELIVERY, now, context=context)
+    assert (without_the_page.status, without_the_page.closest) == ("missing", reworded)
+
+
+def test_a_passage_known_only_by_its_place_may_have_changed_meaning_never_more() -> None:
+    """Its changes are named (a number changed), but the passage itself may not be the
+    quote's successor: the verdict is "may have changed", and `accept --all-drifted` does
+    not refuse it as a meaning changed on this evidence alone."""
+    reworded = (
+        "When a consumer does not confirm a message within sixty seconds,"
+        " the broker hands it to someone else."
+    )
+    context = locate(_REDELIVERY, _AS_READ).context
+
+    found = locate(_REDELIVERY, _edited_around(reworded), context=context, previous=_AS_READ)
+
+    assert found.status == "drifted" and not found.meaning_changed
+    assert found.meaning_uncertain
+    assert {"number changed", REWRITTEN_IN_PLACE} <= set(found.change_kinds)
+
+
+def test_a_section_rewritten_whole_does_not_place_a_quote() -> None:
+    """More than `REPLACED_RUN_MOST` new sentences between the kept ones: the section was
+    rewritten whole, and where the quote stood in it says nothing."""
+    reworded = (
+        "When a consumer does not confirm a message within thirty seconds,"
+        " the broker hands it to someone else."
+    )
+    context = locate(_REDELIVERY, _AS_READ).context
+    near = _edited_around(reworded, added=REPLACED_RUN_MOST - 3)
+    far = _edited_around(reworded, added=REPLACED_RUN_MOST - 2)
+
+    assert locate(_REDELIVERY, near, context=context, previous=_AS_READ).status == "drifted"
+    assert locate(_REDELIVERY, far, context=context, previous=_AS_READ).status == "missing"
 
 
 def test_a_sibling_that_was_already_beside_the_quote_is_not_its_successor() -> None:

@@ -12,6 +12,9 @@ How it decides, in order:
    recorded before and after it when it was last found is located on the page, and the
    sentences between those two anchors are the candidate. Rewording that keeps the
    place is the commonest drift, and a place that is now empty means the quote went.
+   Where those neighbours changed too, the page as read (`previous`) is aligned with the
+   page now sentence by sentence, and the run of sentences that replaced the quote's is
+   its place. A successor only that alignment places is "may have changed", never more.
 3. And **by its words**: sentences holding the quote's rarest lemmas are shortlisted
    (an index of the page's lemmas, so a long page with a small vocabulary still
    shortlists widely), grown within their block into passages of about the quote's
@@ -43,6 +46,7 @@ from claimledger.reading.match.place import (
     at_place,
     ends_sentence,
     quote_ends,
+    replaced_run,
     scope_of,
     spans_from,
 )
@@ -202,6 +206,9 @@ class Candidate:
     score: float
     at_place: bool
     needle: str
+    aligned: bool = False
+    """At the quote's place only as the sentences that replaced its own, found by aligning
+    the page as read with the page now."""
 
     def original_span(self, prepared: PreparedText) -> tuple[int, int]:
         """The passage in the page's own characters, without a comment marker in front of
@@ -348,10 +355,41 @@ def candidates(
     words = [span for span in _by_words(quote, prepared) if span not in seen]
     found += _candidates(words, quote, prepared, False)
     if previous is not None:
+        found = _with_replaced_run(found, needle, quote, prepared, previous, seen)
         found = [c for c in found if not _was_beside(c, needle, prepared, previous)]
     if previous is not None and _within_one_block(needle, previous):
         found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
     return quote, found
+
+
+def _with_replaced_run(
+    found: list[Candidate],
+    needle: str,
+    quote: QuoteWords,
+    prepared: PreparedText,
+    previous: PreparedText,
+    placed: set[tuple[int, int]],
+) -> list[Candidate]:
+    """The passages found, with the sentences that replaced the quote's counted as at its
+    place (see `place.replaced_run`), unless its recorded neighbourhood placed it already."""
+    run = [span for span in replaced_run(needle, quote, prepared, previous) if span not in placed]
+    if not run:
+        return found
+    elsewhere = [c for c in found if (c.first, c.last) not in run]
+    return elsewhere + [replace(c, aligned=True) for c in _candidates(run, quote, prepared, True)]
+
+
+REWRITTEN_IN_PLACE = "rewritten where it stood"
+"""The kind of a successor that only its place tells: it stands where the quote stood and
+would not pass as the quote reworded anywhere else. Its word changes are shown, but they
+are the changes of a passage that may not be the quote's successor at all: the meaning
+"may have changed", never more."""
+
+
+def _known_by_place_only(drifted: Match) -> Match:
+    return replace(
+        drifted, meaning_changed=False, change_kinds=(*drifted.change_kinds, REWRITTEN_IN_PLACE)
+    )
 
 
 def _within_one_block(needle: str, previous: PreparedText) -> bool:
@@ -433,7 +471,10 @@ def _closest(
         if twins > 1 and not placed:
             return _drifted(successor, prepared, twins=twins, ambiguous=True)
         other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
-        return _drifted(successor, prepared, twins=twins, runner_up=other)
+        drifted = _drifted(successor, prepared, twins=twins, runner_up=other)
+        if successor.aligned and successor.score < thresholds.elsewhere:
+            return _known_by_place_only(drifted)
+        return drifted
     return _missing(nearest, prepared)
 
 

@@ -14,9 +14,15 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Literal
 
 from claimledger.reading.match.lexicon import is_content, lemma, tokens, words
 from claimledger.reading.match.normalize import OffsetMap, TextKind, normalize_page, original_span
+
+Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+"""One step of an alignment of two pages' units: what became of units [i1, i2) of the
+page as read, as units [j1, j2) of the page now (difflib's opcodes)."""
 
 CONTEXT_CHARS = 160
 """Page text kept on each side of a match: enough to find the same place again after the
@@ -59,6 +65,7 @@ class PreparedText:
     """
 
     __slots__ = (
+        "_aligned",
         "_blocks",
         "_cells",
         "_cut_for_length",
@@ -89,6 +96,7 @@ class PreparedText:
         self._index: dict[str, list[int]] | None = None
         self._weights: dict[str, float] | None = None
         self._unseen = 0.0
+        self._aligned: tuple[PreparedText, list[Opcode]] | None = None
 
     @property
     def flat(self) -> str:
@@ -188,6 +196,17 @@ class PreparedText:
     def unit_text(self, first: int, last: int) -> str:
         starts, ends = self.units
         return self._flat[starts[first] : ends[last]]
+
+    def aligned_with(self, previous: PreparedText) -> list[Opcode]:
+        """How this page's units (sentences) follow from those of `previous`, the page as
+        read: runs kept, replaced, inserted, deleted (difflib's opcodes, `previous` first).
+        Worked out once for the page read last: every quote of a page that changed asks."""
+        if self._aligned is None or self._aligned[0] is not previous:
+            was = [previous.unit_text(unit, unit) for unit in range(previous.unit_count)]
+            now = [self.unit_text(unit, unit) for unit in range(self.unit_count)]
+            opcodes = SequenceMatcher(None, was, now, autojunk=False).get_opcodes()
+            self._aligned = (previous, opcodes)
+        return self._aligned[1]
 
     def unit_at(self, offset: int) -> int:
         """The unit holding normalised offset `offset` (or the last one before it)."""
