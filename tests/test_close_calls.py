@@ -150,3 +150,62 @@ def test_a_refreshed_near_miss_is_said_in_the_diff_the_report_and_the_ci_formats
     assert said in github
     assert said in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert said in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+KEPT_BEFORE = "Installation takes a few minutes on most machines."
+KEPT_AFTER = "Monitoring is covered in the next chapter."
+REDELIVERY = "Unacknowledged messages are redelivered to another consumer after thirty seconds."
+IN_ITS_PLACE = (
+    "When a consumer does not confirm a message within thirty seconds,"
+    " the broker hands it to someone else."
+)
+
+
+def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The quote and both its neighbours were rewritten: only the page as read, kept in
+    the store, tells where the quote stood. The refresh names what stands there now and
+    says its meaning may have changed; a first `verify` of the page, which has no page as
+    read, calls the quote missing with that sentence as the closest."""
+    page_server.set_page(
+        "/delivery",
+        page(
+            KEPT_BEFORE,
+            "The broker keeps every message on disk until it is acknowledged.",
+            REDELIVERY,
+            "Consumers may prefetch up to ten messages at a time.",
+            KEPT_AFTER,
+        ),
+    )
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    url = page_server.url("/delivery")
+    cli(
+        "add", "redelivery", "--url", url, "--quote", REDELIVERY,
+        "--why", "the page says so", "--allow-private",
+    )  # fmt: skip
+    cli("refresh", "--allow-private", code=1)
+    page_server.set_page(
+        "/delivery",
+        page(
+            KEPT_BEFORE,
+            "Queues are declared by the application that first uses them.",
+            IN_ITS_PLACE,
+            "Permissions are granted per virtual host.",
+            KEPT_AFTER,
+        ),
+    )
+
+    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+    diff = " ".join(cli("diff", "redelivery", code=1).stdout.split())
+    first = json.loads(
+        claimledger("verify", "--allow-private", url, REDELIVERY, "--json", code=1).stdout
+    )
+
+    [check] = [c for c in refreshed["checks"] if c["claim_id"] == "redelivery"]
+    assert (check["status"], check["current"]) == ("drifted", IN_ITS_PLACE)
+    assert check["meaning_uncertain"] and not check["meaning_changed"]
+    assert "rewritten where it stood" in check["change_kinds"]
+    assert "may have changed" in diff and IN_ITS_PLACE in diff
+    assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
