@@ -168,6 +168,26 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
     the store, tells where the quote stood. The refresh names what stands there now and
     says its meaning may have changed; a first `verify` of the page, which has no page as
     read, calls the quote missing with that sentence as the closest."""
+    cli = _rewritten_where_it_stood(tmp_path, page_server)
+    url = page_server.url("/delivery")
+
+    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+    diff = " ".join(cli("diff", "redelivery", code=1).stdout.split())
+    first = json.loads(
+        claimledger("verify", "--allow-private", url, REDELIVERY, "--json", code=1).stdout
+    )
+
+    [check] = [c for c in refreshed["checks"] if c["claim_id"] == "redelivery"]
+    assert (check["status"], check["current"]) == ("drifted", IN_ITS_PLACE)
+    assert check["meaning_uncertain"] and not check["meaning_changed"]
+    assert "rewritten where it stood" in check["change_kinds"]
+    assert "may have changed" in diff and IN_ITS_PLACE in diff
+    assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
+
+
+def _rewritten_where_it_stood(tmp_path: Path, page_server: PageServer) -> Cli:
+    """A ledger quoting a page, refreshed once; then the quote and both its neighbours
+    rewritten on the page."""
     page_server.set_page(
         "/delivery",
         page(
@@ -197,15 +217,22 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
         ),
     )
 
-    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
-    diff = " ".join(cli("diff", "redelivery", code=1).stdout.split())
-    first = json.loads(
-        claimledger("verify", "--allow-private", url, REDELIVERY, "--json", code=1).stdout
-    )
+    return cli
 
-    [check] = [c for c in refreshed["checks"] if c["claim_id"] == "redelivery"]
-    assert (check["status"], check["current"]) == ("drifted", IN_ITS_PLACE)
-    assert check["meaning_uncertain"] and not check["meaning_changed"]
-    assert "rewritten where it stood" in check["change_kinds"]
-    assert "may have changed" in diff and IN_ITS_PLACE in diff
-    assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
+
+def test_a_wording_known_only_by_its_place_is_accepted_by_name_never_in_bulk(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`accept --all-drifted` adopts what it is sure is the quote reworded; a sentence that
+    only stands where the quote stood may be another sentence altogether."""
+    cli = _rewritten_where_it_stood(tmp_path, page_server)
+    cli("refresh", "--allow-private", code=1)
+    ledger = cli.ledger.read_text(encoding="utf-8")
+
+    bulk = cli("accept", "--all-drifted", code=1)
+
+    assert "redelivery #1: only its place tells" in " ".join(bulk.stderr.split())
+    assert cli.ledger.read_text(encoding="utf-8") == ledger
+    named = cli("accept", "redelivery").stdout
+    assert f"accepted redelivery #1: {IN_ITS_PLACE}" in " ".join(named.split())
+    assert IN_ITS_PLACE in cli.ledger.read_text(encoding="utf-8")

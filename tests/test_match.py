@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from claimledger.meanings import STRONG_KINDS
+from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
 from claimledger.reading import match as match_module
 from claimledger.reading.extract import extract_text, text_kind
 from claimledger.reading.match import (
@@ -25,7 +25,6 @@ from claimledger.reading.match import (
     prepare,
 )
 from claimledger.reading.match.diff import WORDING_CHANGED
-from claimledger.reading.match.locator import REWRITTEN_IN_PLACE
 from claimledger.reading.match.place import REPLACED_RUN_MOST
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"

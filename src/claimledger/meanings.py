@@ -43,6 +43,14 @@ explains) says only that the meaning may have changed: a rename, a synonym, a wo
 to a name, is as often harmless as not."""
 
 
+REWRITTEN_IN_PLACE = "rewritten where it stood"
+"""The kind of a successor that only its place tells: it stands where the quote stood and
+would not pass as the quote reworded anywhere else. Its word changes are shown, but they
+are the changes of a passage that may not be the quote's successor at all: the meaning
+"may have changed", never more, and `accept --all-drifted` leaves it to be accepted by
+name."""
+
+
 def is_strong(change: WordChange) -> bool:
     """Strong evidence that the meaning changed; a meaningful change that is not strong
     may have changed it."""

@@ -217,8 +217,9 @@ def accept_command(
 
     The wording as read goes to the claim's history. A drift that changed meaning (a
     negation, a modal, a number...) is refused unless --even-if-meaning-changed: a
-    reversed guarantee must be re-read, not rubber-stamped. A missing quote has no
-    wording to adopt. Exit 1 when something was refused.
+    reversed guarantee must be re-read, not rubber-stamped; so is, with --all-drifted, a
+    wording known only by standing where the quote stood. A missing quote has no wording
+    to adopt. Exit 1 when something was refused.
     """
 
     from claimledger.grading.accept import accept_plan
@@ -238,6 +239,7 @@ def accept_command(
         read_latest(opts, latest.checks, ledger),
         chosen,
         even_if_meaning_changed=even_if_meaning_changed,
+        in_bulk=not claim_ids,
     )
     for refusal in plan.refused:
         err.print(f"refused: {refusal}", markup=False)

@@ -3,7 +3,8 @@
 Pure. Adopting takes the page's current wording as the quote. It is refused when the
 drift changed a meaning-carrying word (unless the author insists), when the quote's
 sources now disagree with each other, and when a source still carries the old words:
-then the quote should be split per source, not rewritten.
+then the quote should be split per source, not rewritten. A successor only its place
+tells is adopted when its claim is named, never in bulk.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger
+from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.records import Adoption, CheckRecord, changed_words_said, latest_by_key
 
 
@@ -27,8 +29,12 @@ def accept_plan(
     chosen: Set[str],
     *,
     even_if_meaning_changed: bool = False,
+    in_bulk: bool = False,
 ) -> AcceptPlan:
-    """Decide, per drifted quote of the chosen claims, whether its new wording is adopted."""
+    """Decide, per drifted quote of the chosen claims, whether its new wording is adopted.
+
+    `in_bulk`: the claims were not named (`--all-drifted`), so no wording is adopted that
+    may not be the quote's successor at all (see `meanings.REWRITTEN_IN_PLACE`)."""
     latest = latest_by_key(checks)
     adoptions: list[Adoption] = []
     refused: list[str] = []
@@ -53,6 +59,11 @@ def accept_plan(
                 )
             elif len(wordings) > 1:
                 refused.append(f"{where}: its sources now word it differently: {wordings}")
+            elif in_bulk and any(REWRITTEN_IN_PLACE in c.change_kinds for c in drifted):
+                refused.append(
+                    f"{where}: only its place tells that the page's “{wordings[0]}” is the "
+                    f"quote reworded; read the page, then accept {claim.id} by name"
+                )
             elif meaning and not even_if_meaning_changed:
                 words = changed_words_said(w for c in drifted for w in c.changed_words)
                 refused.append(

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
@@ -377,13 +378,6 @@ def _with_replaced_run(
         return found
     elsewhere = [c for c in found if (c.first, c.last) not in run]
     return elsewhere + [replace(c, aligned=True) for c in _candidates(run, quote, prepared, True)]
-
-
-REWRITTEN_IN_PLACE = "rewritten where it stood"
-"""The kind of a successor that only its place tells: it stands where the quote stood and
-would not pass as the quote reworded anywhere else. Its word changes are shown, but they
-are the changes of a passage that may not be the quote's successor at all: the meaning
-"may have changed", never more."""
 
 
 def _known_by_place_only(drifted: Match) -> Match:
