@@ -514,6 +514,35 @@ def test_a_section_rewritten_whole_does_not_place_a_quote() -> None:
     assert locate(_REDELIVERY, far, context=context, previous=_AS_READ).status == "missing"
 
 
+def test_a_sibling_reworded_beside_a_removed_quote_is_not_its_successor() -> None:
+    """The page dropped the `failure` line and reworded the `success` line beside it: that
+    rewording is more like the old `success` line than like the quote, so it is the
+    success line's successor, and the quote is missing (it was called drifted, its
+    meaning changed, "true" for "false")."""
+    quote = "Failure - a list of requests to process if any compare test evaluates to false."
+    head = "Txn processes multiple requests in a single transaction."
+    tail = "Compare - a list of predicates representing a conjunction of terms."
+    was = prepare(
+        "\n".join(
+            [
+                head,
+                "Success - a list of requests to process if all compare tests evaluate to true.",
+                quote,
+                tail,
+            ]
+        )
+    )
+    reworded = (
+        "success - a list of requests which will be applied when every compare evaluates to true."
+    )
+    now = prepare("\n".join([head, reworded, tail]))
+
+    found = locate(quote, now, context=locate(quote, was).context, previous=was)
+
+    assert (found.status, found.current) == ("missing", None)
+    assert locate(quote, now).current == reworded  # without the page as read, it looks so
+
+
 def test_a_sibling_that_was_already_beside_the_quote_is_not_its_successor() -> None:
     was = prepare(
         "app_db_pool_size: The size of the pool used by transactions. Defaults to 20.\n"

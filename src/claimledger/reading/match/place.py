@@ -256,3 +256,12 @@ def replaced_run(
                 return _spans_within(j1, j2 - 1, quote, prepared)
             return []
     return []
+
+
+def replaced_by(first: int, last: int, prepared: PreparedText, previous: PreparedText) -> range:
+    """The units of the page as read that the run of changed units holding this passage
+    replaced (none when the passage is new, or stands among unchanged units)."""
+    for tag, i1, i2, j1, j2 in prepared.aligned_with(previous):
+        if j1 <= first and last < j2:
+            return range(i1, i2) if tag == "replace" else range(0)
+    return range(0)
