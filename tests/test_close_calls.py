@@ -185,9 +185,11 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
     assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
 
 
-def _rewritten_where_it_stood(tmp_path: Path, page_server: PageServer) -> Cli:
+def _rewritten_where_it_stood(
+    tmp_path: Path, page_server: PageServer, successor: str = IN_ITS_PLACE
+) -> Cli:
     """A ledger quoting a page, refreshed once; then the quote and both its neighbours
-    rewritten on the page."""
+    rewritten on the page, `successor` in the quote's place."""
     page_server.set_page(
         "/delivery",
         page(
@@ -211,7 +213,7 @@ def _rewritten_where_it_stood(tmp_path: Path, page_server: PageServer) -> Cli:
         page(
             KEPT_BEFORE,
             "Queues are declared by the application that first uses them.",
-            IN_ITS_PLACE,
+            successor,
             "Permissions are granted per virtual host.",
             KEPT_AFTER,
         ),
@@ -236,3 +238,20 @@ def test_a_wording_known_only_by_its_place_is_accepted_by_name_never_in_bulk(
     named = cli("accept", "redelivery").stdout
     assert f"accepted redelivery #1: {IN_ITS_PLACE}" in " ".join(named.split())
     assert IN_ITS_PLACE in cli.ledger.read_text(encoding="utf-8")
+
+
+def test_a_negation_known_only_by_its_place_is_adopted_as_a_changed_meaning_is(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """Its verdict is "may have changed" (it may be another sentence altogether), but its
+    words changed as a changed meaning's do: `accept CLAIM` wants
+    `--even-if-meaning-changed` for it, as for a negation found any other way."""
+    negated = "Messages that are not acknowledged are never handed to a different consumer."
+    cli = _rewritten_where_it_stood(tmp_path, page_server, negated)
+    cli("refresh", "--allow-private", code=1)
+
+    refused = cli("accept", "redelivery", code=1)
+    assert "redelivery #1: the rewording changed its meaning" in " ".join(refused.stderr.split())
+    assert negated not in cli.ledger.read_text(encoding="utf-8")
+    cli("accept", "redelivery", "--even-if-meaning-changed")
+    assert negated in cli.ledger.read_text(encoding="utf-8")

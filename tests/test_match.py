@@ -26,6 +26,7 @@ from claimledger.reading.match import (
 )
 from claimledger.reading.match.diff import WORDING_CHANGED
 from claimledger.reading.match.place import REPLACED_RUN_MOST
+from claimledger.reading.match.prepared import ALIGNED_MOST
 
 CASES_FILE = Path(__file__).parent / "data" / "match_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
@@ -497,6 +498,43 @@ def test_a_passage_known_only_by_its_place_may_have_changed_meaning_never_more()
     assert found.status == "drifted" and not found.meaning_changed
     assert found.meaning_uncertain
     assert {"number changed", REWRITTEN_IN_PLACE} <= set(found.change_kinds)
+
+
+def test_a_fragment_is_not_weighed_against_part_of_what_stands_in_its_place() -> None:
+    """A quote cut from a sentence is weighed against the likeliest part of a passage at
+    its recorded place; a sentence that only stands where it stood is weighed whole, as
+    anywhere else: one that shares a few of its words ("after thirty seconds") is not its
+    successor (it was, 0.63 alike, and `accept --all-drifted` took it)."""
+    fragment = "redelivered to another consumer after thirty seconds"
+    unrelated = (
+        "If a client loses its connection while a large upload is in progress, the upload"
+        " is resumed on another server after thirty seconds, and the partial data is kept."
+    )
+    context = locate(fragment, _AS_READ).context
+
+    found = locate(fragment, _edited_around(unrelated), context=context, previous=_AS_READ)
+
+    assert found.status == "missing"
+
+
+def test_a_page_longer_than_an_alignment_is_worth_is_not_aligned() -> None:
+    """Aligning two versions of a page costs time that can grow with the cube of their
+    length: past `ALIGNED_MOST` sentences the quote's place is told by its recorded
+    neighbourhood alone."""
+    reworded = (
+        "When a consumer does not confirm a message within thirty seconds,"
+        " the broker hands it to someone else."
+    )
+    appendix = "\n\n".join(f"Appendix line {n} lists a limit." for n in range(ALIGNED_MOST))
+    as_read = prepare(f"{_AS_READ.text}\n\n{appendix}")
+    long = prepare(f"{_edited_around(reworded).text}\n\n{appendix}")
+
+    assert [op[0] for op in _edited_around(reworded).aligned_with(_AS_READ)] == [
+        "equal",
+        "replace",
+        "equal",
+    ]
+    assert long.aligned_with(as_read) == []
 
 
 def test_a_section_rewritten_whole_does_not_place_a_quote() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger
-from claimledger.meanings import REWRITTEN_IN_PLACE
+from claimledger.meanings import REWRITTEN_IN_PLACE, is_strong
 from claimledger.records import Adoption, CheckRecord, changed_words_said, latest_by_key
 
 
@@ -50,7 +50,7 @@ def accept_plan(
             where = f"{claim.id} #{index + 1}"
             wordings = sorted({c.current for c in drifted if c.current})
             verbatim = sorted(c.source_id for c in read if c.status == "verified")
-            meaning = any(c.meaning_changed for c in drifted)
+            meaning = any(c.meaning_changed or _strong_by_place(c) for c in drifted)
             uncertain = any(c.meaning_uncertain for c in drifted)
             if verbatim:
                 refused.append(
@@ -74,3 +74,13 @@ def accept_plan(
                 said = "changed" if meaning else "uncertain" if uncertain else None
                 adoptions.append(Adoption(claim.id, index, quote.text, wordings[0], said))
     return AcceptPlan(tuple(adoptions), tuple(refused))
+
+
+def _strong_by_place(check: CheckRecord) -> bool:
+    """A wording known only by where the quote stood, whose words changed as a changed
+    meaning's do (a negation, a number): its verdict is "may have changed", since it may
+    not be the quote's successor at all, but adopting it takes what a changed meaning
+    takes, `--even-if-meaning-changed`."""
+    return REWRITTEN_IN_PLACE in check.change_kinds and any(
+        is_strong(change) for change in check.changed_words
+    )

@@ -376,12 +376,16 @@ def _with_replaced_run(
     placed: set[tuple[int, int]],
 ) -> list[Candidate]:
     """The passages found, with the sentences that replaced the quote's counted as at its
-    place (see `place.replaced_run`), unless its recorded neighbourhood placed it already."""
+    place (see `place.replaced_run`), unless its recorded neighbourhood placed it already.
+    They are weighed as a passage elsewhere is (a quote cut from a sentence is not weighed
+    against its likeliest part of theirs): whether one would pass anywhere else tells
+    whether its place is all that makes it the quote's successor."""
     run = [span for span in replaced_run(needle, quote, prepared, previous) if span not in placed]
     if not run:
         return found
     elsewhere = [c for c in found if (c.first, c.last) not in run]
-    return elsewhere + [replace(c, aligned=True) for c in _candidates(run, quote, prepared, True)]
+    scored = _candidates(run, quote, prepared, False)  # as a passage elsewhere is: see below
+    return elsewhere + [replace(c, at_place=True, aligned=True) for c in scored]
 
 
 def _known_by_place_only(drifted: Match) -> Match:

@@ -24,6 +24,12 @@ Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, i
 """One step of an alignment of two pages' units: what became of units [i1, i2) of the
 page as read, as units [j1, j2) of the page now (difflib's opcodes)."""
 
+ALIGNED_MOST = 2_000
+"""The most units (sentences) a page and its version as read may each hold to be aligned:
+aligning costs time that can grow with the cube of the length on a page built to cost
+it (lines each said on one in a hundred: some 1.5 s at 2,500 units, 11 s at 5,000), and
+the longest page of the drift corpora holds 1,744."""
+
 CONTEXT_CHARS = 160
 """Page text kept on each side of a match: enough to find the same place again after the
 sentences around it were edited (web annotation selectors keep 32; a reworded neighbour
@@ -199,13 +205,16 @@ class PreparedText:
 
     def aligned_with(self, previous: PreparedText) -> list[Opcode]:
         """How this page's units (sentences) follow from those of `previous`, the page as
-        read: runs kept, replaced, inserted, deleted (difflib's opcodes, `previous` first).
-        Worked out once for the page read last: every quote of a page that changed asks."""
+        read: runs kept, replaced, inserted, deleted (difflib's opcodes, `previous` first;
+        a line said on more than one in a hundred, such as a "Note:" in every section,
+        ties nothing); none for a page of more than `ALIGNED_MOST` units. Worked out once
+        for the page read last: every quote of a page that changed asks."""
+        if max(self.unit_count, previous.unit_count) > ALIGNED_MOST:
+            return []
         if self._aligned is None or self._aligned[0] is not previous:
             was = [previous.unit_text(unit, unit) for unit in range(previous.unit_count)]
             now = [self.unit_text(unit, unit) for unit in range(self.unit_count)]
-            opcodes = SequenceMatcher(None, was, now, autojunk=False).get_opcodes()
-            self._aligned = (previous, opcodes)
+            self._aligned = (previous, SequenceMatcher(None, was, now).get_opcodes())
         return self._aligned[1]
 
     def unit_at(self, offset: int) -> int:
