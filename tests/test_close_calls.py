@@ -182,6 +182,7 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
     assert check["meaning_uncertain"] and not check["meaning_changed"]
     assert "rewritten where it stood" in check["change_kinds"]
     assert "may have changed" in diff and IN_ITS_PLACE in diff
+    assert "rewritten where it stood: only its place tells this is the quote reworded" in diff
     assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
 
 

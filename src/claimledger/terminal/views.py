@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.meanings import is_strong, mark, said_once
+from claimledger.meanings import REWRITTEN_IN_PLACE, is_strong, mark, said_once
 from claimledger.records import (
     CheckRecord,
     FetchRecord,
@@ -152,6 +152,8 @@ def _check_cells(check: CheckRecord) -> list[Text]:
         status += ", meaning changed"
     elif check.meaning_uncertain:
         status += ", meaning may have changed"
+    if REWRITTEN_IN_PLACE in check.change_kinds:
+        status += f" ({REWRITTEN_IN_PLACE})"
     if check.misread:
         status += " (on another address's text: no evidence)"
     if check.moved_within:
@@ -204,6 +206,11 @@ def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = N
     elif check.meaning_uncertain:
         text.append(
             f"  meaning may have changed: {changed_words_said(check.changed_words)}",
+            style="yellow",
+        )
+    if REWRITTEN_IN_PLACE in check.change_kinds:
+        text.append(
+            f"\n  {REWRITTEN_IN_PLACE}: only its place tells this is the quote reworded",
             style="yellow",
         )
     text.append("\n  quote: ")
