@@ -4,12 +4,16 @@ report and the JSON, instead of one confident answer that is as likely wrong as 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
+from claimledger.grading.accept import accept_plan
+from claimledger.ledger.model import parse
+from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match import locate
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS
-from claimledger.records import NEAR_MISS
+from claimledger.records import NEAR_MISS, CheckRecord, WordChange
 from cli_runner import Cli, claimledger
 from webserver import PageServer
 
@@ -183,6 +187,8 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
     assert "rewritten where it stood" in check["change_kinds"]
     assert "may have changed" in diff and IN_ITS_PLACE in diff
     assert "rewritten where it stood: only its place tells this is the quote reworded" in diff
+    history = " ".join(cli("history", "redelivery").stdout.split())
+    assert "meaning may have changed (rewritten where it stood)" in history
     assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
 
 
@@ -252,7 +258,56 @@ def test_a_negation_known_only_by_its_place_is_adopted_as_a_changed_meaning_is(
     cli("refresh", "--allow-private", code=1)
 
     refused = cli("accept", "redelivery", code=1)
-    assert "redelivery #1: the rewording changed its meaning" in " ".join(refused.stderr.split())
+    said = " ".join(refused.stderr.split())
+    assert "redelivery #1: what now stands where it stood may change its meaning (negation" in said
     assert negated not in cli.ledger.read_text(encoding="utf-8")
     cli("accept", "redelivery", "--even-if-meaning-changed")
     assert negated in cli.ledger.read_text(encoding="utf-8")
+
+
+def test_a_strong_kind_no_word_carries_is_still_a_changed_meaning_to_accept() -> None:
+    """Two words swapped is named for the passage, not for any one changed word: a wording
+    known only by its place that swapped them wants `--even-if-meaning-changed` too."""
+    ledger = parse(f"""\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  docs: {{url: "https://docs.example/delivery", title: Docs, kind: docs, publisher: p}}
+claims:
+  - id: redelivery
+    section: s
+    title: Redelivery
+    kind: mechanism
+    statement: S.
+    quotes:
+      - {{text: "{REDELIVERY}", sources: [docs]}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+""")
+    swapped = CheckRecord(
+        claim_id="redelivery",
+        quote_index=0,
+        quote_text=REDELIVERY,
+        source_id="docs",
+        url="https://docs.example/delivery",
+        source_status="ok",
+        status="drifted",
+        match_kind=None,
+        similarity=0.4,
+        current=IN_ITS_PLACE,
+        meaning_changed=False,
+        changed_words=(WordChange("replace", "another", "someone", True, "wording changed"),),
+        occurrences=0,
+        context_before=None,
+        context_after=None,
+        snapshot_hash=None,
+        checked_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+        change_kinds=("wording changed", "words swapped", REWRITTEN_IN_PLACE),
+    )
+
+    plan = accept_plan(ledger, [swapped], {"redelivery"})
+    insisted = accept_plan(ledger, [swapped], {"redelivery"}, even_if_meaning_changed=True)
+
+    assert not plan.adoptions and "may change its meaning (words swapped)" in plan.refused[0]
+    assert [a.meaning for a in insisted.adoptions] == ["uncertain"]

@@ -485,8 +485,8 @@ def test_a_sentence_rewritten_where_it_stood_is_found_by_the_sentences_kept_arou
 
 def test_a_passage_known_only_by_its_place_may_have_changed_meaning_never_more() -> None:
     """Its changes are named (a number changed), but the passage itself may not be the
-    quote's successor: the verdict is "may have changed", and `accept --all-drifted` does
-    not refuse it as a meaning changed on this evidence alone."""
+    quote's successor: the verdict is "may have changed", not a changed meaning (though
+    `accept` asks `--even-if-meaning-changed` to adopt it: tests/test_close_calls.py)."""
     reworded = (
         "When a consumer does not confirm a message within sixty seconds,"
         " the broker hands it to someone else."
@@ -579,6 +579,48 @@ def test_a_sibling_reworded_beside_a_removed_quote_is_not_its_successor() -> Non
 
     assert (found.status, found.current) == ("missing", None)
     assert locate(quote, now).current == reworded  # without the page as read, it looks so
+
+
+def test_a_successor_is_not_set_aside_for_the_quotes_own_earlier_rewording() -> None:
+    """The quote had drifted already when the page was last read: which sentence of that
+    page was its own cannot be told, so none is taken for another sentence's successor
+    (its own earlier rewording was, and the passage grew into the next sentence)."""
+    before = "Installation takes a few minutes on most machines."
+    after = "Consumers may prefetch up to ten messages at a time."
+    first = (
+        "If a consumer does not acknowledge a message within thirty seconds,"
+        " the broker redelivers it to another consumer."
+    )
+    again = first.removesuffix(".") + " of the queue."
+    as_read = prepare(f"{before}\n\n{_REDELIVERY}\n\n{after}")
+    drifted = prepare(f"{before}\n\n{first}\n\n{after}")
+    context = locate(_REDELIVERY, drifted, context=locate(_REDELIVERY, as_read).context).context
+
+    found = locate(
+        _REDELIVERY, prepare(f"{before}\n\n{again}\n\n{after}"), context=context, previous=drifted
+    )
+
+    assert (found.status, found.current) == ("drifted", again)
+
+
+def test_a_section_is_not_aligned_with_the_whole_page_as_read() -> None:
+    """A quote placed under a heading is looked for in its section, while the page as read
+    is the whole page: aligned, everything before the section was taken for sentences the
+    rewording might have replaced, and an intro that restates it set the successor aside
+    (`align=False`, as a refresh passes for a section)."""
+    intro = (
+        "In short, messages not acknowledged within thirty seconds are handed to another consumer."
+    )
+    reworded = "Messages not acknowledged within thirty seconds are handed to another consumer."
+    after = "Consumers may prefetch up to ten messages at a time."
+    whole = prepare(f"Overview\n\n{intro}\n\nDelivery\n\n{_REDELIVERY}\n\n{after}")
+    section = prepare(f"{reworded}\n\n{after}")
+    context = locate(_REDELIVERY, prepare(f"{_REDELIVERY}\n\n{after}")).context
+
+    found = locate(_REDELIVERY, section, context=context, previous=whole, align=False)
+
+    assert (found.status, found.current) == ("drifted", reworded)
+    assert locate(_REDELIVERY, section, context=context, previous=whole).status == "missing"
 
 
 def test_a_sibling_that_was_already_beside_the_quote_is_not_its_successor() -> None:

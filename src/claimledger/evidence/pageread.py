@@ -151,7 +151,7 @@ class Locating:
             lines = text.split("\n")
             place = prepare("\n".join(lines[section[0] : section[1]]), kind=self.kind)
             level = section[2]
-        found = locate(job.quote_text, place, context=context, previous=was)
+        found = locate(job.quote_text, place, context=context, previous=was, align=not job.under)
         if job.under and found.status != "verified":
             elsewhere = locate(job.quote_text, whole, previous=was)
             if elsewhere.status == "verified" and elsewhere.start is not None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger
-from claimledger.meanings import REWRITTEN_IN_PLACE, is_strong
+from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
 from claimledger.records import Adoption, CheckRecord, changed_words_said, latest_by_key
 
 
@@ -50,7 +50,8 @@ def accept_plan(
             where = f"{claim.id} #{index + 1}"
             wordings = sorted({c.current for c in drifted if c.current})
             verbatim = sorted(c.source_id for c in read if c.status == "verified")
-            meaning = any(c.meaning_changed or _strong_by_place(c) for c in drifted)
+            meaning = any(c.meaning_changed for c in drifted)
+            by_place = [c for c in drifted if _strong_by_place(c)]
             uncertain = any(c.meaning_uncertain for c in drifted)
             if verbatim:
                 refused.append(
@@ -63,6 +64,15 @@ def accept_plan(
                 refused.append(
                     f"{where}: only its place tells that the page's “{wordings[0]}” is the "
                     f"quote reworded; read the page, then accept {claim.id} by name"
+                )
+            elif by_place and not even_if_meaning_changed:
+                kinds = ", ".join(
+                    dict.fromkeys(k for c in by_place for k in c.change_kinds if k in STRONG_KINDS)
+                )
+                refused.append(
+                    f"{where}: what now stands where it stood may change its meaning ({kinds}); "
+                    "re-read the page, then use --even-if-meaning-changed if it is the quote "
+                    "reworded"
                 )
             elif meaning and not even_if_meaning_changed:
                 words = changed_words_said(w for c in drifted for w in c.changed_words)
@@ -77,10 +87,9 @@ def accept_plan(
 
 
 def _strong_by_place(check: CheckRecord) -> bool:
-    """A wording known only by where the quote stood, whose words changed as a changed
-    meaning's do (a negation, a number): its verdict is "may have changed", since it may
-    not be the quote's successor at all, but adopting it takes what a changed meaning
-    takes, `--even-if-meaning-changed`."""
-    return REWRITTEN_IN_PLACE in check.change_kinds and any(
-        is_strong(change) for change in check.changed_words
-    )
+    """A wording known only by where the quote stood, with a change of the kinds that
+    make a changed meaning (a negation, a number, words swapped): its verdict is "may
+    have changed", since it may not be the quote's successor at all, but adopting it
+    takes what a changed meaning takes, `--even-if-meaning-changed`."""
+    kinds = check.change_kinds
+    return REWRITTEN_IN_PLACE in kinds and any(kind in STRONG_KINDS for kind in kinds)

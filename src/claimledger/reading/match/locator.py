@@ -74,13 +74,15 @@ def locate(
     context: Context | None = None,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     previous: PreparedText | None = None,
+    align: bool = True,
 ) -> Match:
     """Find ``quote`` in the page and classify it (see the module docstring).
 
     `context` is the neighbourhood recorded when the quote was last found; `previous` the
     page as it read then. A passage that was already on that page, beside the quote, is
     a sibling of it (the next setting, the neighbouring method's comment), never its
-    successor.
+    successor. `align`: whether `page` and `previous` are the same stretch of the page,
+    to be aligned sentence by sentence (not a section against the whole page).
     """
     prepared = page if isinstance(page, PreparedText) else prepare(page)
     forms = quote_forms(quote, prepared.kind)
@@ -90,12 +92,19 @@ def locate(
         places = prepared.occurrences(needle)
         if places:
             return _verified(quote, places, prepared, context)
+    aligned = previous if align else None
     found = _closest(
-        forms[0], prepared, context, thresholds, scope=scope_of(quote, context), previous=previous
+        forms[0],
+        prepared,
+        context,
+        thresholds,
+        scope=scope_of(quote, context),
+        previous=previous,
+        aligned=aligned,
     )
     if found.status != "missing" or context is None:
         return found
-    return _page_wide(quote, forms[0], prepared, thresholds, previous) or found
+    return _page_wide(quote, forms[0], prepared, thresholds, previous, aligned) or found
 
 
 def _page_wide(
@@ -104,6 +113,7 @@ def _page_wide(
     prepared: PreparedText,
     thresholds: Thresholds,
     previous: PreparedText | None,
+    aligned: PreparedText | None,
 ) -> Match | None:
     """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
     that no longer matches (a page restructured) must only ever help, so the search runs
@@ -117,6 +127,7 @@ def _page_wide(
         thresholds,
         scope=scope_of(quote, None),
         previous=previous,
+        aligned=aligned,
         placed=False,
     )
     return found if found.status != "missing" else None
@@ -346,10 +357,12 @@ def candidates(
     context: Context | None,
     scope: Scope = None,
     previous: PreparedText | None = None,
+    aligned: PreparedText | None = None,
 ) -> tuple[QuoteWords, list[Candidate]]:
-    """Every passage that could be the quote reworded: where it used to be, and where its
-    words are; not one that stood beside the quote already on the page as it was read
-    (`previous`)."""
+    """Every passage that could be the quote reworded: where it used to be (also as the
+    sentences that replaced it on `aligned`, the page as read when it is the same stretch
+    of the page), and where its words are; not one that stood beside the quote already on
+    the page as it was read (`previous`)."""
     fragment = context is not None and (
         not ends_sentence(context.before) or not quote_ends(needle, context.after)
     )
@@ -359,8 +372,9 @@ def candidates(
     seen = set(place_spans)
     words = [span for span in _by_words(quote, prepared) if span not in seen]
     found += _candidates(words, quote, prepared, False)
+    if aligned is not None:
+        found = _with_replaced_run(found, needle, quote, prepared, aligned, seen)
     if previous is not None:
-        found = _with_replaced_run(found, needle, quote, prepared, previous, seen)
         found = [c for c in found if not _was_beside(c, needle, prepared, previous)]
     if previous is not None and _within_one_block(needle, previous):
         found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
@@ -384,7 +398,7 @@ def _with_replaced_run(
     if not run:
         return found
     elsewhere = [c for c in found if (c.first, c.last) not in run]
-    scored = _candidates(run, quote, prepared, False)  # as a passage elsewhere is: see below
+    scored = _candidates(run, quote, prepared, False)  # weighed as elsewhere: see above
     return elsewhere + [replace(c, at_place=True, aligned=True) for c in scored]
 
 
@@ -454,22 +468,23 @@ def _closest(
     *,
     scope: Scope,
     previous: PreparedText | None = None,
+    aligned: PreparedText | None = None,
     placed: bool | None = None,
 ) -> Match:
     """Locate the best passage for a quote that does not occur, then judge it.
 
     `placed`: whether a passage's place may count for it (default: when the quote's
-    neighbourhood or the page as read is known).
+    neighbourhood or the page as read is known); `aligned`: see `candidates`.
     """
     if not TOKEN.search(needle):
         return _missing()
-    quote, found = candidates(needle, prepared, context, scope, previous)
+    quote, found = candidates(needle, prepared, context, scope, previous, aligned)
     if placed is None:
         placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
-    if previous is not None:
+    if aligned is not None:
         found, (successor, nearest) = _setting_aside_siblings(
-            quote, found, (successor, nearest), needle, prepared, previous, thresholds, placed
+            quote, found, (successor, nearest), needle, prepared, aligned, thresholds, placed
         )
     if successor is not None:
         successor = _across_length_cuts(successor, prepared)
@@ -478,7 +493,9 @@ def _closest(
             return _drifted(successor, prepared, twins=twins, ambiguous=True)
         other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
         drifted = _drifted(successor, prepared, twins=twins, runner_up=other)
-        if successor.aligned and successor.score < thresholds.elsewhere:
+        if successor.aligned and successor.score < (
+            thresholds.elsewhere if placed else thresholds.unplaced
+        ):
             return _known_by_place_only(drifted)
         return drifted
     return _missing(nearest, prepared)
@@ -502,9 +519,10 @@ def _setting_aside_siblings(
     thresholds: Thresholds,
     placed: bool,
 ) -> tuple[list[Candidate], tuple[Candidate | None, Candidate | None]]:
-    """The passages, and `decide`'s successor and closest passage, once every successor
+    """The passages, and `decide`'s successor and closest passage, once a successor
     chosen that is another sentence's (see `_anothers_successor`) is set aside and the
-    choice made again without it."""
+    choice made again without it, up to `_SIBLINGS_SET_ASIDE` times (the last choice
+    stands as made)."""
     for _ in range(_SIBLINGS_SET_ASIDE):
         chosen = decided[0]
         if chosen is None or not _anothers_successor(chosen, needle, prepared, previous):
@@ -521,12 +539,16 @@ def _anothers_successor(
     """Is the passage the rewording of another sentence of the page as read, not of the
     quote? A sibling reworded with the quote ("success - ..." beside "failure - ...", the
     file variable beside the directory one) stays more like its own old wording than like
-    the quote: the sentences it replaced (see `place.replaced_by`) tell whose it is."""
+    the quote: the sentences it replaced (see `place.replaced_by`) tell whose it is. When
+    the quote is not on the page as read (it had drifted already), which of them was its
+    own cannot be told, and nothing is set aside."""
     quoted = {
         unit
         for start, end in previous.occurrences(needle)
         for unit in range(previous.unit_at(start), previous.unit_at(end - 1) + 1)
     }
+    if not quoted:
+        return False
     others = [
         previous.unit_text(unit, unit)
         for unit in replaced_by(chosen.first, chosen.last, prepared, previous)

@@ -240,7 +240,8 @@ def replaced_run(
 ) -> list[tuple[int, int]]:
     """Spans of the sentences that took the place of the quote's, by aligning the page as
     read with the page now sentence by sentence: where the run of changed sentences that
-    held the quote stood, between the same unchanged sentences, now stands this run.
+    held the quote stood, between the same unchanged sentences (or the page's edge), now
+    stands this run.
 
     The recorded neighbourhood finds the quote's place only while the text on each side
     of it keeps its words; a page edited around the quote still has its place, held by

@@ -206,9 +206,10 @@ class PreparedText:
     def aligned_with(self, previous: PreparedText) -> list[Opcode]:
         """How this page's units (sentences) follow from those of `previous`, the page as
         read: runs kept, replaced, inserted, deleted (difflib's opcodes, `previous` first;
-        a line said on more than one in a hundred, such as a "Note:" in every section,
-        ties nothing); none for a page of more than `ALIGNED_MOST` units. Worked out once
-        for the page read last: every quote of a page that changed asks."""
+        on a page of 200 units or more, a line said on more than one in a hundred, such as
+        a "Note:" in every section, ties nothing); none for a page of more than
+        `ALIGNED_MOST` units. Kept for the last `previous` asked of: every quote of a page
+        that changed asks, most often of the same page as read."""
         if max(self.unit_count, previous.unit_count) > ALIGNED_MOST:
             return []
         if self._aligned is None or self._aligned[0] is not previous:
