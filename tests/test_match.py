@@ -537,6 +537,38 @@ def test_a_page_longer_than_an_alignment_is_worth_is_not_aligned() -> None:
     assert long.aligned_with(as_read) == []
 
 
+def test_a_passage_found_by_its_words_beats_one_found_by_its_place_alone() -> None:
+    """The quote's section moved down the page and was reworded, and an unrelated sentence
+    now stands where the quote stood: the rewording below, alike enough to pass a first
+    verify, is the successor, not the sentence at the old place (0.44 alike)."""
+    top = ["# Broker guide", _KEPT_BEFORE]
+    security = ["## Security", "Permissions are granted per virtual host."]
+    delivery = [
+        "## Delivery",
+        "The broker keeps every message on disk until it is acknowledged.",
+        _REDELIVERY,
+        "Consumers may prefetch up to ten messages at a time.",
+    ]
+    reworded = (
+        "When a consumer does not confirm a message within thirty seconds,"
+        " the broker hands it to another consumer."
+    )
+    moved = [
+        "## Delivery",
+        "Messages stay on disk until a consumer acknowledges them.",
+        reworded,
+        "Prefetching is limited to ten messages.",
+    ]
+    unrelated = ["## Overview", "Messages from another consumer are rejected after a failure."]
+    was = prepare("\n\n".join([*top, *delivery, *security, _KEPT_AFTER]))
+    now = prepare("\n\n".join([*top, *unrelated, *security, *moved, _KEPT_AFTER]))
+
+    found = locate(_REDELIVERY, now, context=locate(_REDELIVERY, was).context, previous=was)
+
+    assert (found.status, found.current) == ("drifted", reworded)
+    assert REWRITTEN_IN_PLACE not in found.change_kinds
+
+
 def test_a_section_rewritten_whole_does_not_place_a_quote() -> None:
     """More than `REPLACED_RUN_MOST` new sentences between the kept ones: the section was
     rewritten whole, and where the quote stood in it says nothing."""

@@ -486,6 +486,8 @@ def _closest(
         found, (successor, nearest) = _setting_aside_siblings(
             quote, found, (successor, nearest), needle, prepared, aligned, thresholds, placed
         )
+    if successor is not None and _by_place_only(successor, thresholds, placed=placed):
+        successor = _by_its_words(successor, found, quote, prepared, thresholds)
     if successor is not None:
         successor = _across_length_cuts(successor, prepared)
         twins = _twins(successor, found, prepared)
@@ -493,9 +495,7 @@ def _closest(
             return _drifted(successor, prepared, twins=twins, ambiguous=True)
         other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
         drifted = _drifted(successor, prepared, twins=twins, runner_up=other)
-        if successor.aligned and successor.score < (
-            thresholds.elsewhere if placed else thresholds.unplaced
-        ):
+        if _by_place_only(successor, thresholds, placed=placed):
             return _known_by_place_only(drifted)
         return drifted
     return _missing(nearest, prepared)
@@ -560,6 +560,31 @@ def _anothers_successor(
         for other in others
         if TOKEN.search(other)
     )
+
+
+def _by_place_only(candidate: Candidate, thresholds: Thresholds, *, placed: bool) -> bool:
+    """Is the passage the quote's successor only by standing where it stood: one of the
+    sentences that replaced it, not alike enough to pass anywhere else?"""
+    bar = thresholds.elsewhere if placed else thresholds.unplaced
+    return candidate.aligned and candidate.score < bar
+
+
+def _by_its_words(
+    chosen: Candidate,
+    found: list[Candidate],
+    quote: QuoteWords,
+    prepared: PreparedText,
+    thresholds: Thresholds,
+) -> Candidate:
+    """A passage elsewhere that is more alike than the one chosen by its place alone, and
+    would pass a first verify on its words (a section moved and reworded, an unrelated
+    sentence now where the quote stood), else the one chosen."""
+    likelier = [
+        c
+        for c in found
+        if not c.aligned and c.score >= thresholds.unplaced and c.score > chosen.score
+    ]
+    return max(likelier, key=lambda c: _rank(c, quote, prepared, thresholds), default=chosen)
 
 
 def _across_length_cuts(chosen: Candidate, prepared: PreparedText) -> Candidate:
