@@ -229,6 +229,33 @@ def _rewritten_where_it_stood(
     return cli
 
 
+def test_a_wording_known_only_by_its_place_stays_so_at_the_next_refresh(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The next refresh finds the same sentence at the neighbourhood recorded for it, which
+    says no more of whose rewording it is: after an edit elsewhere on the page it is still
+    "rewritten where it stood" (it was called missing)."""
+    cli = _rewritten_where_it_stood(tmp_path, page_server)
+    cli("refresh", "--allow-private", code=1)
+    page_server.set_page(
+        "/delivery",
+        page(
+            KEPT_BEFORE,
+            "Queues are declared by the application that first uses them.",
+            IN_ITS_PLACE,
+            "Permissions are granted per virtual host.",
+            KEPT_AFTER,
+            "Metrics are exported every minute.",
+        ),
+    )
+
+    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+
+    [check] = [c for c in refreshed["checks"] if c["claim_id"] == "redelivery"]
+    assert (check["status"], check["current"]) == ("drifted", IN_ITS_PLACE)
+    assert "rewritten where it stood" in check["change_kinds"]
+
+
 def test_a_wording_known_only_by_its_place_is_accepted_by_name_never_in_bulk(
     tmp_path: Path, page_server: PageServer
 ) -> None:

@@ -635,6 +635,26 @@ def test_a_successor_is_not_set_aside_for_the_quotes_own_earlier_rewording() -> 
     assert (found.status, found.current) == ("drifted", again)
 
 
+def test_a_drifted_quote_stays_drifted_when_the_page_changes_elsewhere() -> None:
+    """The page as read last held the quote's successor, not the quote: that successor is
+    no sibling standing beside the quote, so an edit elsewhere on the page does not turn
+    the drifted quote into a missing one (it did, at the next refresh)."""
+    before = "Installation takes a few minutes on most machines."
+    after = "Consumers may prefetch up to ten messages at a time."
+    successor = (
+        "If a consumer does not acknowledge a message within thirty seconds,"
+        " the broker redelivers it to another consumer."
+    )
+    as_read = prepare(f"{before}\n\n{_REDELIVERY}\n\n{after}\n\n{_KEPT_AFTER}")
+    drifted_page = prepare(f"{before}\n\n{successor}\n\n{after}\n\n{_KEPT_AFTER}")
+    drifted = locate(_REDELIVERY, drifted_page, context=locate(_REDELIVERY, as_read).context)
+    edited = prepare(f"{before}\n\n{successor}\n\n{after}\n\nMonitoring is covered later.")
+
+    again = locate(_REDELIVERY, edited, context=drifted.context, previous=drifted_page)
+
+    assert (drifted.status, again.status, again.current) == ("drifted", "drifted", successor)
+
+
 def test_a_section_is_not_aligned_with_the_whole_page_as_read() -> None:
     """A quote placed under a heading is looked for in its section, while the page as read
     is the whole page: aligned, everything before the section was taken for sentences the

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.evidence.refresh import Page, recipe, unreadable
+from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.decoding import media_type_of
 from claimledger.reading.extract import (
     Heading,
@@ -25,6 +26,7 @@ from claimledger.reading.extract import (
     text_kind,
 )
 from claimledger.reading.match import Context, Match, PreparedText, TextKind, locate, prepare
+from claimledger.reading.match.locator import known_by_place_only
 from claimledger.reading.pagehead import head_links
 from claimledger.reading.pdf import is_pdf
 from claimledger.records import DEFAULT_POLICY
@@ -169,7 +171,7 @@ class Locating:
                     elsewhere,
                     f"now at lines L{first}-L{last}" if last > first else f"now at line L{first}",
                 )
-        return found, None
+        return _as_placed_before(found, before), None
 
     def _as_read_at(self, before: CheckRecord | None) -> PreparedText | None:
         """The page as it read at the quote's last check (read once per snapshot): a
@@ -185,6 +187,17 @@ class Locating:
                 text = None
             self._as_read[digest] = text
         return self._as_read[digest]
+
+
+def _as_placed_before(found: Match, before: CheckRecord | None) -> Match:
+    """A successor known only by where the quote stood stays so while it is the wording
+    found: the next read finds it at the neighbourhood recorded for it, which says no more
+    of whose rewording it is."""
+    if before is None or REWRITTEN_IN_PLACE not in before.change_kinds:
+        return found
+    if found.status == "drifted" and found.current == before.current:
+        return known_by_place_only(found)
+    return found
 
 
 def _headings(page: Page) -> list[Heading]:

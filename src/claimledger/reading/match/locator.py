@@ -402,7 +402,10 @@ def _with_replaced_run(
     return elsewhere + [replace(c, at_place=True, aligned=True) for c in scored]
 
 
-def _known_by_place_only(drifted: Match) -> Match:
+def known_by_place_only(drifted: Match) -> Match:
+    """The verdict on a successor that only its place tells (see `REWRITTEN_IN_PLACE`)."""
+    if REWRITTEN_IN_PLACE in drifted.change_kinds:
+        return drifted
     return replace(
         drifted, meaning_changed=False, change_kinds=(*drifted.change_kinds, REWRITTEN_IN_PLACE)
     )
@@ -422,12 +425,16 @@ def _within_one_block(needle: str, previous: PreparedText) -> bool:
 def _was_beside(
     candidate: Candidate, needle: str, prepared: PreparedText, previous: PreparedText
 ) -> bool:
-    """Was this passage on the page already when the quote was read, apart from the quote?"""
+    """Was this passage on the page already when the quote was read, apart from the quote?
+    Not when the quote was not on that page (it had drifted already): its successor as
+    last found stood there, and is no sibling of it."""
     text = prepared.unit_text(candidate.first, candidate.last)
     places = previous.occurrences(text)
     if not places:
         return False
     quoted = previous.occurrences(needle)
+    if not quoted:
+        return False
     return any(
         all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
     )
@@ -496,7 +503,7 @@ def _closest(
         other = _runner_up(successor, found, quote, prepared, thresholds, placed=placed)
         drifted = _drifted(successor, prepared, twins=twins, runner_up=other)
         if _by_place_only(successor, thresholds, placed=placed):
-            return _known_by_place_only(drifted)
+            return known_by_place_only(drifted)
         return drifted
     return _missing(nearest, prepared)
 
