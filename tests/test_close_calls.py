@@ -256,6 +256,34 @@ def test_a_wording_known_only_by_its_place_stays_so_at_the_next_refresh(
     assert "rewritten where it stood" in check["change_kinds"]
 
 
+def test_a_wording_known_only_by_its_place_reworded_again_stays_so(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """Reworded a little more, and found at the neighbourhood recorded for it, it is still
+    known only by its place (no likelier to pass on its words): "rewritten where it stood",
+    and `accept --all-drifted` still leaves it alone."""
+    cli = _rewritten_where_it_stood(tmp_path, page_server)
+    cli("refresh", "--allow-private", code=1)
+    again = IN_ITS_PLACE.replace("someone else", "some other consumer")
+    page_server.set_page(
+        "/delivery",
+        page(
+            KEPT_BEFORE,
+            "Queues are declared by the application that first uses them.",
+            again,
+            "Permissions are granted per virtual host.",
+            KEPT_AFTER,
+        ),
+    )
+
+    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+
+    [check] = [c for c in refreshed["checks"] if c["claim_id"] == "redelivery"]
+    assert (check["status"], check["current"]) == ("drifted", again)
+    assert "rewritten where it stood" in check["change_kinds"]
+    assert "only its place tells" in cli("accept", "--all-drifted", code=1).stderr
+
+
 def test_a_wording_known_only_by_its_place_is_accepted_by_name_never_in_bulk(
     tmp_path: Path, page_server: PageServer
 ) -> None:

@@ -655,6 +655,28 @@ def test_a_drifted_quote_stays_drifted_when_the_page_changes_elsewhere() -> None
     assert (drifted.status, again.status, again.current) == ("drifted", "drifted", successor)
 
 
+def test_the_wording_last_found_still_on_the_page_is_the_successor_still() -> None:
+    """The quote had drifted to a sentence 0.50 alike; then both its neighbours were
+    rewritten, the sentence untouched: it is the quote's successor still (it was called
+    missing, too unlike the quote to pass on its words, its place no longer found)."""
+    successor = "Before a deploy, you must clear the build cache."
+    quote = "The cache must be flushed before every deploy."
+    first = prepare(
+        "Install the agent on every host before enabling sync.\n\n"
+        f"{successor}\n\nLogs are rotated daily and kept for two weeks."
+    )
+    later = prepare(
+        "Agents are installed automatically when a host joins the cluster.\n\n"
+        f"{successor}\n\nLog files rotate every night and are retained for fourteen days."
+    )
+    context = locate(successor, first).context
+
+    found = locate(quote, later, context=context, previous=first, last_found=successor)
+
+    assert (found.status, found.current) == ("drifted", successor)
+    assert locate(quote, later, context=context, previous=first).status == "missing"
+
+
 def test_a_section_is_not_aligned_with_the_whole_page_as_read() -> None:
     """A quote placed under a heading is looked for in its section, while the page as read
     is the whole page: aligned, everything before the section was taken for sentences the

@@ -13,8 +13,10 @@ quotecheck 0.1.0 from PyPI (installed into tests/benchmarks/.peers).
 Prints, per corpus and overall: the status confusion matrix, status accuracy, the
 current wording right on drifted cases, meaning-change recall and precision, harmless
 rewordings left unflagged, drifted or missing quotes called verified, and false drift
-on stable quotes. --cases lists every case the matcher got wrong; --per-case FILE writes
-the matcher's verdict on every case, one a line, to compare two versions case by case.
+on stable quotes; then how often a recorded neighbourhood hurts or helps, and how many
+drifted verdicts a third read keeps after an edit elsewhere on the page. --cases lists
+every case the matcher got wrong; --per-case FILE writes the matcher's verdict on every
+case, one a line, to compare two versions case by case.
 """
 
 from __future__ import annotations
@@ -334,6 +336,36 @@ def history_effect(names: Sequence[str]) -> tuple[int, int, int]:
     return hurt, helped, total
 
 
+LATER_EDIT = "A closing paragraph added later, about something else entirely."
+"""Appended to the page now for a third read: an edit elsewhere on the page."""
+
+
+def kept_at_next_read(names: Sequence[str]) -> tuple[int, int]:
+    """Of the quotes a refresh found drifted, how many keep their verdict (status and
+    current wording) at the next refresh after an edit elsewhere on the page, read as a
+    refresh reads it: with the neighbourhood recorded for the successor, the page as then
+    read and the wording then found. An edit that does not touch the quote must not
+    change what is said of it."""
+    kept = total = 0
+    for name in names:
+        corpus = load(name)
+        for case in corpus.cases:
+            kind = corpus.pages[case.page].kind
+            old = prepare(page_text(name, case.page, "old"), kind=kind)
+            new_text = page_text(name, case.page, "new")
+            new = prepare(new_text, kind=kind)
+            found = locate(case.quote, new, context=locate(case.quote, old).context, previous=old)
+            if found.status != "drifted":
+                continue
+            later = prepare(f"{new_text}\n\n{LATER_EDIT}\n", kind=kind)
+            again = locate(
+                case.quote, later, context=found.context, previous=new, last_found=found.current
+            )
+            total += 1
+            kept += (again.status, again.current) == (found.status, found.current)
+    return kept, total
+
+
 def _per_case_line(case: Case, verdict: Verdict, right: bool) -> str:
     """One case's label and verdict, tab-separated: `corpus/id label meaning said right`."""
     meaning = f"{case.meaning}:{case.change}" if case.label == "drifted" else "-"
@@ -553,6 +585,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     hurt, helped, total = history_effect(names)
     print(f"recorded neighbourhood wrong where a first verify is right: {hurt} of {total}")
     print(f"recorded neighbourhood right where a first verify is wrong: {helped} of {total}")
+    kept, drifted = kept_at_next_read(names)
+    print(f"drifted verdicts kept at the next read, after an edit elsewhere: {kept} of {drifted}")
     return 0
 
 

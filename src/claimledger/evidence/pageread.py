@@ -25,7 +25,15 @@ from claimledger.reading.extract import (
     section_lines,
     text_kind,
 )
-from claimledger.reading.match import Context, Match, PreparedText, TextKind, locate, prepare
+from claimledger.reading.match import (
+    DEFAULT_THRESHOLDS,
+    Context,
+    Match,
+    PreparedText,
+    TextKind,
+    locate,
+    prepare,
+)
 from claimledger.reading.match.locator import known_by_place_only
 from claimledger.reading.pagehead import head_links
 from claimledger.reading.pdf import is_pdf
@@ -142,18 +150,28 @@ class Locating:
         otherwise the verdict at its place stands."""
         page, text, whole = self.page, self.text, self.prepared
         context, was = _context(before), self._as_read_at(before)
+        last_found = before.current if before is not None and before.status == "drifted" else None
         headings = _headings(page) if job.under else []
         place, level = whole, 6
         if job.under:
             section = section_lines(text, job.under, headings)
             if section is None:
-                found = locate(job.quote_text, whole, context=context, previous=was)
+                found = locate(
+                    job.quote_text, whole, context=context, previous=was, last_found=last_found
+                )
                 gone = f"no heading “{job.under}” on the page any more"
                 return found, gone if found.status == "verified" else None
             lines = text.split("\n")
             place = prepare("\n".join(lines[section[0] : section[1]]), kind=self.kind)
             level = section[2]
-        found = locate(job.quote_text, place, context=context, previous=was, align=not job.under)
+        found = locate(
+            job.quote_text,
+            place,
+            context=context,
+            previous=was,
+            align=not job.under,
+            last_found=last_found,
+        )
         if job.under and found.status != "verified":
             elsewhere = locate(job.quote_text, whole, previous=was)
             if elsewhere.status == "verified" and elsewhere.start is not None:
@@ -190,12 +208,12 @@ class Locating:
 
 
 def _as_placed_before(found: Match, before: CheckRecord | None) -> Match:
-    """A successor known only by where the quote stood stays so while it is the wording
-    found: the next read finds it at the neighbourhood recorded for it, which says no more
-    of whose rewording it is."""
+    """A successor known only by where the quote stood stays so while no passage found is
+    alike enough to pass as the quote reworded on its words: the next read finds it at
+    the neighbourhood recorded for it, which says no more of whose rewording it is."""
     if before is None or REWRITTEN_IN_PLACE not in before.change_kinds:
         return found
-    if found.status == "drifted" and found.current == before.current:
+    if found.status == "drifted" and found.similarity < DEFAULT_THRESHOLDS.elsewhere:
         return known_by_place_only(found)
     return found
 

@@ -56,15 +56,12 @@ from claimledger.reading.match.place import (
     spans_from,
 )
 from claimledger.reading.match.prepared import Context, PreparedText, prepare
+from claimledger.reading.match.verbatim import verified
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
 
-_LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not NBSP: that one is normalised, not exact
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
 _LIKE_SEEDS = 8  # and sentences whose words are most nearly the quote's, as many again
-_ANCHOR_CHARS = 80  # of the recorded text on each side, to tell occurrences apart
-_CONTEXT_MIN_SCORE = 60.0  # context similarity needed to pick one of several occurrences
-_CONTEXT_MIN_MARGIN = 10.0  # ... and its lead over the runner-up
 
 
 def locate(
@@ -75,6 +72,7 @@ def locate(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     previous: PreparedText | None = None,
     align: bool = True,
+    last_found: str | None = None,
 ) -> Match:
     """Find ``quote`` in the page and classify it (see the module docstring).
 
@@ -83,6 +81,8 @@ def locate(
     a sibling of it (the next setting, the neighbouring method's comment), never its
     successor. `align`: whether `page` and `previous` are the same stretch of the page,
     to be aligned sentence by sentence (not a section against the whole page).
+    `last_found`: the quote's wording on `previous` when it had drifted already (its
+    successor then), which stands for the quote there.
     """
     prepared = page if isinstance(page, PreparedText) else prepare(page)
     forms = quote_forms(quote, prepared.kind)
@@ -91,8 +91,13 @@ def locate(
     for needle in forms:
         places = prepared.occurrences(needle)
         if places:
-            return _verified(quote, places, prepared, context)
+            return verified(quote, places, prepared, context)
     aligned = previous if align else None
+    read_as = _read_as(forms[0], previous, last_found)
+    if read_as != forms[0]:
+        still = _still_as_last_found(forms[0], read_as, prepared)
+        if still is not None:
+            return still
     found = _closest(
         forms[0],
         prepared,
@@ -101,10 +106,33 @@ def locate(
         scope=scope_of(quote, context),
         previous=previous,
         aligned=aligned,
+        read_as=read_as,
     )
     if found.status != "missing" or context is None:
         return found
-    return _page_wide(quote, forms[0], prepared, thresholds, previous, aligned) or found
+    return _page_wide(quote, forms[0], prepared, thresholds, previous, aligned, read_as) or found
+
+
+def _still_as_last_found(needle: str, last_found: str, prepared: PreparedText) -> Match | None:
+    """The quote as drifted as it was, when its wording as last found stands once on the
+    page, as written: that sentence is its successor still, whatever changed around it
+    (its neighbours rewritten, the page edited elsewhere)."""
+    places = prepared.occurrences(last_found)
+    if len(places) != 1:
+        return None
+    start, end = places[0]
+    first, last = prepared.unit_at(start), prepared.unit_at(end - 1)
+    score = similarity(QuoteWords.of(needle), prepared, first, last)
+    return _drifted(Candidate(first, last, score, True, needle), prepared)
+
+
+def _read_as(needle: str, previous: PreparedText | None, last_found: str | None) -> str:
+    """What stood for the quote on the page as read: the quote, or, when it was not there
+    (it had drifted already), its wording as last found there."""
+    if previous is None or last_found is None or previous.occurrences(needle):
+        return needle
+    forms = quote_forms(last_found, previous.kind)
+    return forms[0] if forms and previous.occurrences(forms[0]) else needle
 
 
 def _page_wide(
@@ -114,6 +142,7 @@ def _page_wide(
     thresholds: Thresholds,
     previous: PreparedText | None,
     aligned: PreparedText | None,
+    read_as: str,
 ) -> Match | None:
     """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
     that no longer matches (a page restructured) must only ever help, so the search runs
@@ -128,6 +157,7 @@ def _page_wide(
         scope=scope_of(quote, None),
         previous=previous,
         aligned=aligned,
+        read_as=read_as,
         placed=False,
     )
     return found if found.status != "missing" else None
@@ -158,56 +188,6 @@ def _missing(closest: Candidate | None = None, prepared: PreparedText | None = N
         closest=text,
         closest_kinds=tuple(k for k in closest.judgement(prepared).kinds if k != WORDING_CHANGED),
     )
-
-
-# --------------------------------------------------------------------------- verified
-
-
-def _verified(
-    quote: str, places: list[tuple[int, int]], prepared: PreparedText, context: Context | None
-) -> Match:
-    chosen = places[0] if len(places) == 1 else _pick_by_context(places, prepared, context)
-    start, end = prepared.original_span(*(chosen or places[0]))
-    current = prepared.text[start:end]
-    exact = _LAYOUT_SPACE.sub(" ", current).strip() == _LAYOUT_SPACE.sub(" ", quote).strip()
-    return Match(
-        "verified",
-        "exact" if exact else "normalized",
-        1.0,
-        current,
-        False,
-        (),
-        len(places),
-        prepared.context_at(start, end),
-        start,
-        end,
-    )
-
-
-def _pick_by_context(
-    places: list[tuple[int, int]], prepared: PreparedText, context: Context | None
-) -> tuple[int, int] | None:
-    """The one occurrence whose surroundings clearly best match the stored context, if any."""
-    if context is None:
-        return None
-    before = normalize(context.before, kind=prepared.kind, markup=False)[-_ANCHOR_CHARS:]
-    after = normalize(context.after, kind=prepared.kind, markup=False)[:_ANCHOR_CHARS]
-    if not before and not after:
-        return None
-    flat = prepared.flat
-    scored = []
-    for start, end in places:
-        sides = []
-        if before:
-            sides.append(fuzz.ratio(before, flat[max(0, start - len(before) - 1) : start].strip()))
-        if after:
-            sides.append(fuzz.ratio(after, flat[end : end + len(after) + 1].strip()))
-        scored.append((sum(sides) / len(sides), (start, end)))
-    scored.sort(key=lambda item: item[0], reverse=True)
-    best_score, best = scored[0]
-    if best_score < _CONTEXT_MIN_SCORE or best_score - scored[1][0] < _CONTEXT_MIN_MARGIN:
-        return None
-    return best
 
 
 # --------------------------------------------------------------------------- candidates
@@ -358,11 +338,14 @@ def candidates(
     scope: Scope = None,
     previous: PreparedText | None = None,
     aligned: PreparedText | None = None,
+    read_as: str | None = None,
 ) -> tuple[QuoteWords, list[Candidate]]:
     """Every passage that could be the quote reworded: where it used to be (also as the
     sentences that replaced it on `aligned`, the page as read when it is the same stretch
     of the page), and where its words are; not one that stood beside the quote already on
-    the page as it was read (`previous`)."""
+    the page as it was read (`previous`, on which `read_as` stood for the quote: see
+    `_read_as`)."""
+    on_previous = read_as or needle
     fragment = context is not None and (
         not ends_sentence(context.before) or not quote_ends(needle, context.after)
     )
@@ -373,10 +356,10 @@ def candidates(
     words = [span for span in _by_words(quote, prepared) if span not in seen]
     found += _candidates(words, quote, prepared, False)
     if aligned is not None:
-        found = _with_replaced_run(found, needle, quote, prepared, aligned, seen)
+        found = _with_replaced_run(found, on_previous, quote, prepared, aligned, seen)
     if previous is not None:
-        found = [c for c in found if not _was_beside(c, needle, prepared, previous)]
-    if previous is not None and _within_one_block(needle, previous):
+        found = [c for c in found if not _was_beside(c, on_previous, prepared, previous)]
+    if previous is not None and _within_one_block(on_previous, previous):
         found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
     return quote, found
 
@@ -476,22 +459,30 @@ def _closest(
     scope: Scope,
     previous: PreparedText | None = None,
     aligned: PreparedText | None = None,
+    read_as: str | None = None,
     placed: bool | None = None,
 ) -> Match:
     """Locate the best passage for a quote that does not occur, then judge it.
 
     `placed`: whether a passage's place may count for it (default: when the quote's
-    neighbourhood or the page as read is known); `aligned`: see `candidates`.
+    neighbourhood or the page as read is known); `aligned`, `read_as`: see `candidates`.
     """
     if not TOKEN.search(needle):
         return _missing()
-    quote, found = candidates(needle, prepared, context, scope, previous, aligned)
+    quote, found = candidates(needle, prepared, context, scope, previous, aligned, read_as)
     if placed is None:
         placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
     if aligned is not None:
         found, (successor, nearest) = _setting_aside_siblings(
-            quote, found, (successor, nearest), needle, prepared, aligned, thresholds, placed
+            quote,
+            found,
+            (successor, nearest),
+            read_as or needle,
+            prepared,
+            aligned,
+            thresholds,
+            placed,
         )
     if successor is not None and _by_place_only(successor, thresholds, placed=placed):
         successor = _by_its_words(successor, found, quote, prepared, thresholds)
