@@ -408,9 +408,10 @@ def _within_one_block(needle: str, previous: PreparedText) -> bool:
 def _was_beside(
     candidate: Candidate, needle: str, prepared: PreparedText, previous: PreparedText
 ) -> bool:
-    """Was this passage on the page already when the quote was read, apart from the quote?
-    Not when the quote was not on that page (it had drifted already): its successor as
-    last found stood there, and is no sibling of it."""
+    """Was this passage on the page already when the quote was read, apart from what stood
+    for the quote there (`needle`: the quote, or its wording as last found)? Not when
+    nothing that stood for it is on that page: then which passage was its own cannot be
+    told, and its successor must not be taken for a sibling of it."""
     text = prepared.unit_text(candidate.first, candidate.last)
     places = previous.occurrences(text)
     if not places:
@@ -538,8 +539,8 @@ def _anothers_successor(
     quote? A sibling reworded with the quote ("success - ..." beside "failure - ...", the
     file variable beside the directory one) stays more like its own old wording than like
     the quote: the sentences it replaced (see `place.replaced_by`) tell whose it is. When
-    the quote is not on the page as read (it had drifted already), which of them was its
-    own cannot be told, and nothing is set aside."""
+    nothing that stood for the quote (`needle`) is on the page as read, which of them was
+    its own cannot be told, and nothing is set aside."""
     quoted = {
         unit
         for start, end in previous.occurrences(needle)
