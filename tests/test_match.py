@@ -580,7 +580,9 @@ def test_a_section_rewritten_whole_does_not_place_a_quote() -> None:
     near = _edited_around(reworded, added=REPLACED_RUN_MOST - 3)
     far = _edited_around(reworded, added=REPLACED_RUN_MOST - 2)
 
-    assert locate(_REDELIVERY, near, context=context, previous=_AS_READ).status == "drifted"
+    placed = locate(_REDELIVERY, near, context=context, previous=_AS_READ)
+    assert (placed.status, placed.current) == ("drifted", reworded)
+    assert REWRITTEN_IN_PLACE in placed.change_kinds
     assert locate(_REDELIVERY, far, context=context, previous=_AS_READ).status == "missing"
 
 
