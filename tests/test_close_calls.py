@@ -4,17 +4,18 @@ report and the JSON, instead of one confident answer that is as likely wrong as 
 
 from __future__ import annotations
 
-import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from claimledger.grading.accept import accept_plan
-from claimledger.ledger.model import parse
 from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match import locate
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS
-from claimledger.records import NEAR_MISS, CheckRecord, WordChange
+from claimledger.records import NEAR_MISS, WordChange
 from cli_runner import Cli, claimledger
+from test_refresh import one_quote_ledger
+from test_render import check as recorded_check
 from webserver import PageServer
 
 QUOTE = "Messages are kept for seven days on the standard plan before they are deleted."
@@ -192,6 +193,19 @@ def test_a_refresh_finds_a_sentence_rewritten_where_it_stood_by_the_page_as_read
     assert (first["status"], first["closest"]) == ("missing", IN_ITS_PLACE)
 
 
+def _edited_around(successor: str, *after: str) -> str:
+    """The page with the quote's neighbours rewritten, `successor` in its place, and
+    paragraphs `after` added at its end."""
+    return page(
+        KEPT_BEFORE,
+        "Queues are declared by the application that first uses them.",
+        successor,
+        "Permissions are granted per virtual host.",
+        KEPT_AFTER,
+        *after,
+    )
+
+
 def _rewritten_where_it_stood(
     tmp_path: Path, page_server: PageServer, successor: str = IN_ITS_PLACE
 ) -> Cli:
@@ -215,17 +229,7 @@ def _rewritten_where_it_stood(
         "--why", "the page says so", "--allow-private",
     )  # fmt: skip
     cli("refresh", "--allow-private", code=1)
-    page_server.set_page(
-        "/delivery",
-        page(
-            KEPT_BEFORE,
-            "Queues are declared by the application that first uses them.",
-            successor,
-            "Permissions are granted per virtual host.",
-            KEPT_AFTER,
-        ),
-    )
-
+    page_server.set_page("/delivery", _edited_around(successor))
     return cli
 
 
@@ -238,15 +242,7 @@ def test_a_wording_known_only_by_its_place_stays_so_at_the_next_refresh(
     cli = _rewritten_where_it_stood(tmp_path, page_server)
     cli("refresh", "--allow-private", code=1)
     page_server.set_page(
-        "/delivery",
-        page(
-            KEPT_BEFORE,
-            "Queues are declared by the application that first uses them.",
-            IN_ITS_PLACE,
-            "Permissions are granted per virtual host.",
-            KEPT_AFTER,
-            "Metrics are exported every minute.",
-        ),
+        "/delivery", _edited_around(IN_ITS_PLACE, "Metrics are exported every minute.")
     )
 
     refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
@@ -265,16 +261,7 @@ def test_a_wording_known_only_by_its_place_reworded_again_stays_so(
     cli = _rewritten_where_it_stood(tmp_path, page_server)
     cli("refresh", "--allow-private", code=1)
     again = IN_ITS_PLACE.replace("someone else", "some other consumer")
-    page_server.set_page(
-        "/delivery",
-        page(
-            KEPT_BEFORE,
-            "Queues are declared by the application that first uses them.",
-            again,
-            "Permissions are granted per virtual host.",
-            KEPT_AFTER,
-        ),
-    )
+    page_server.set_page("/delivery", _edited_around(again))
 
     refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
 
@@ -323,46 +310,17 @@ def test_a_negation_known_only_by_its_place_is_adopted_as_a_changed_meaning_is(
 def test_a_strong_kind_no_word_carries_is_still_a_changed_meaning_to_accept() -> None:
     """Two words swapped is named for the passage, not for any one changed word: a wording
     known only by its place that swapped them wants `--even-if-meaning-changed` too."""
-    ledger = parse(f"""\
-ledger: 1
-title: T
-date_read: 2026-08-23
-sections: [{{id: s, title: S}}]
-sources:
-  docs: {{url: "https://docs.example/delivery", title: Docs, kind: docs, publisher: p}}
-claims:
-  - id: redelivery
-    section: s
-    title: Redelivery
-    kind: mechanism
-    statement: S.
-    quotes:
-      - {{text: "{REDELIVERY}", sources: [docs]}}
-    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
-""")
-    swapped = CheckRecord(
-        claim_id="redelivery",
-        quote_index=0,
-        quote_text=REDELIVERY,
-        source_id="docs",
-        url="https://docs.example/delivery",
-        source_status="ok",
-        status="drifted",
-        match_kind=None,
-        similarity=0.4,
-        current=IN_ITS_PLACE,
-        meaning_changed=False,
-        changed_words=(WordChange("replace", "another", "someone", True, "wording changed"),),
-        occurrences=0,
-        context_before=None,
-        context_after=None,
-        snapshot_hash=None,
-        checked_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+    ledger = one_quote_ledger("https://docs.example/delivery", REDELIVERY)
+    word = WordChange("replace", "another", "someone", True, "wording changed")
+    swapped = replace(
+        recorded_check(
+            ledger, "merge", 0, "log", status="drifted", current=IN_ITS_PLACE, changes=[word]
+        ),
         change_kinds=("wording changed", "words swapped", REWRITTEN_IN_PLACE),
     )
 
-    plan = accept_plan(ledger, [swapped], {"redelivery"})
-    insisted = accept_plan(ledger, [swapped], {"redelivery"}, even_if_meaning_changed=True)
+    plan = accept_plan(ledger, [swapped], {"merge"})
+    insisted = accept_plan(ledger, [swapped], {"merge"}, even_if_meaning_changed=True)
 
     assert not plan.adoptions and "may change its meaning (words swapped)" in plan.refused[0]
     assert [a.meaning for a in insisted.adoptions] == ["uncertain"]
