@@ -324,3 +324,36 @@ def test_a_strong_kind_no_word_carries_is_still_a_changed_meaning_to_accept() ->
 
     assert not plan.adoptions and "may change its meaning (words swapped)" in plan.refused[0]
     assert [a.meaning for a in insisted.adoptions] == ["uncertain"]
+
+
+def test_a_quote_found_missing_stays_missing_when_the_page_changes_elsewhere(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A quote said twice: one copy reworded, then the copy it was found at removed. It is
+    missing (the reworded copy stood beside it), and stays missing, with the same closest
+    passage, after an edit elsewhere on the page; it was called drifted to that copy."""
+    restart = "Restart the service after changing this setting."
+    reload = "Reload the service after changing this setting."
+    cache = ["The cache size is set in megabytes.", reload, "The default is 512."]
+    network = ["The listen port defaults to 8080.", restart, "Ports below 1024 need root."]
+    page_server.set_page("/settings", page(*cache[:1], restart, *cache[2:], *network))
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    url = page_server.url("/settings")
+    cli(
+        "add", "restart", "--url", url, "--quote", restart,
+        "--why", "the page says so", "--allow-private",
+    )  # fmt: skip
+    page_server.set_page("/settings", page(*cache, *network))
+    cli("refresh", "--allow-private", code=1)
+    without_copy = [*cache, network[0], network[2]]
+    page_server.set_page("/settings", page(*without_copy))
+    gone = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+    page_server.set_page("/settings", page(*without_copy, "Ask on the forum."))
+
+    again = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+
+    [before] = [c for c in gone["checks"] if c["claim_id"] == "restart"]
+    [after] = [c for c in again["checks"] if c["claim_id"] == "restart"]
+    assert (before["status"], after["status"]) == ("missing", "missing")
+    assert after["closest"] == before["closest"]

@@ -16,6 +16,7 @@ from claimledger.reading.extract import extract_text, text_kind
 from claimledger.reading.match import (
     CONTEXT_CHARS,
     Context,
+    FoundMissing,
     PreparedText,
     TextKind,
     WordChange,
@@ -655,6 +656,46 @@ def test_a_drifted_quote_stays_drifted_when_the_page_changes_elsewhere() -> None
     again = locate(_REDELIVERY, edited, context=drifted.context, previous=drifted_page)
 
     assert (drifted.status, again.status, again.current) == ("drifted", "drifted", successor)
+
+
+_RESTART = "Restart the service after changing this setting."
+_CACHE = "Cache\n\nThe cache size is set in megabytes.\n\n{}\n\nThe default is 512."
+_NETWORK = "Network\n\nThe listen port defaults to 8080.\n\n{}Ports below 1024 need root."
+
+
+def test_a_missing_quote_stays_missing_when_the_page_changes_elsewhere() -> None:
+    """The quote stood twice; one copy was reworded, then the other, the one it was found
+    at, removed: the reworded copy stood beside it on the page as read, so the quote is
+    missing. An edit elsewhere on the page then made it "drifted" to that copy, which was
+    weighed at the last read and set aside: it still is."""
+    reworded = _CACHE.format("Reload the service after changing this setting.")
+    with_copy = prepare(f"{reworded}\n\n{_NETWORK.format(_RESTART + chr(10) * 2)}")
+    without = f"{reworded}\n\n{_NETWORK.format('')}"
+    found = locate(_RESTART, with_copy)
+    gone = locate(_RESTART, prepare(without), context=found.context, previous=with_copy)
+    edited = prepare(f"{without}\n\nFAQ\n\nAsk on the forum.")
+
+    said = FoundMissing(gone.closest)
+    again = locate(
+        _RESTART, edited, context=found.context, previous=prepare(without), was_missing=said
+    )
+    unweighed = locate(_RESTART, edited, context=found.context, previous=prepare(without))
+
+    assert (found.status, gone.status, again.status) == ("verified", "missing", "missing")
+    assert again.closest == gone.closest
+    assert unweighed.status == "drifted"  # what an edit elsewhere did before
+
+
+def test_a_quote_missing_then_reworded_anew_is_found() -> None:
+    """Set aside is only what stood on the page when the quote was found missing: a new
+    wording of it written later is its successor."""
+    as_read = prepare(f"{_CACHE.format('The default changed in 2.0.')}")
+    reworded = "Restart the service after you change this setting."
+    now = prepare(f"{_CACHE.format(reworded)}")
+
+    found = locate(_RESTART, now, previous=as_read, was_missing=FoundMissing())
+
+    assert (found.status, found.current) == ("drifted", reworded)
 
 
 def test_the_wording_last_found_still_on_the_page_is_the_successor_still() -> None:

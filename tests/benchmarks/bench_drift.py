@@ -14,9 +14,9 @@ Prints, per corpus and overall: the status confusion matrix, status accuracy, th
 current wording right on drifted cases, meaning-change recall and precision, harmless
 rewordings left unflagged, drifted or missing quotes called verified, and false drift
 on stable quotes; then how often a recorded neighbourhood hurts or helps, and how many
-drifted verdicts a third read keeps after an edit elsewhere on the page. --cases lists
-every case the matcher got wrong; --per-case FILE writes the matcher's verdict on every
-case, one a line, to compare two versions case by case.
+drifted and missing verdicts a third read keeps after an edit elsewhere on the page.
+--cases lists every case the matcher got wrong; --per-case FILE writes the matcher's
+verdict on every case, one a line, to compare two versions case by case.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import edlib  # noqa: E402
 
 from claimledger.reading.match import (  # noqa: E402
     DEFAULT_THRESHOLDS,
+    FoundMissing,
     PreparedText,
     TextKind,
     Thresholds,
@@ -340,13 +341,13 @@ LATER_EDIT = "A closing paragraph added later, about something else entirely."
 """Appended to the page now for a third read: an edit elsewhere on the page."""
 
 
-def kept_at_next_read(names: Sequence[str]) -> tuple[int, int]:
-    """Of the quotes a refresh found drifted, how many keep their verdict (status and
-    current wording) at the next refresh after an edit elsewhere on the page, read as a
-    refresh reads it: with the neighbourhood recorded for the successor, the page as then
-    read and the wording then found. An edit that does not touch the quote must not
-    change what is said of it."""
-    kept = total = 0
+def kept_at_next_read(names: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Of the quotes a refresh found drifted, and of those it found missing, how many keep
+    their verdict (status and current wording) at the next refresh after an edit
+    elsewhere on the page, read as a refresh reads it: with the neighbourhood recorded,
+    the page as then read and the verdict then made. An edit that does not touch the
+    quote must not change what is said of it."""
+    counts = {"drifted": [0, 0], "missing": [0, 0]}
     for name in names:
         corpus = load(name)
         for case in corpus.cases:
@@ -354,16 +355,25 @@ def kept_at_next_read(names: Sequence[str]) -> tuple[int, int]:
             old = prepare(page_text(name, case.page, "old"), kind=kind)
             new_text = page_text(name, case.page, "new")
             new = prepare(new_text, kind=kind)
-            found = locate(case.quote, new, context=locate(case.quote, old).context, previous=old)
-            if found.status != "drifted":
+            context = locate(case.quote, old).context
+            found = locate(case.quote, new, context=context, previous=old)
+            if found.status not in counts:
                 continue
             later = prepare(f"{new_text}\n\n{LATER_EDIT}\n", kind=kind)
             again = locate(
-                case.quote, later, context=found.context, previous=new, last_found=found.current
+                case.quote,
+                later,
+                context=found.context or context,
+                previous=new,
+                last_found=found.current if found.status == "drifted" else None,
+                was_missing=FoundMissing(found.closest) if found.status == "missing" else None,
             )
-            total += 1
-            kept += (again.status, again.current) == (found.status, found.current)
-    return kept, total
+            counts[found.status][1] += 1
+            counts[found.status][0] += (again.status, again.current) == (
+                found.status,
+                found.current,
+            )
+    return {status: (kept, total) for status, (kept, total) in counts.items()}
 
 
 def _per_case_line(case: Case, verdict: Verdict, right: bool) -> str:
@@ -585,8 +595,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     hurt, helped, total = history_effect(names)
     print(f"recorded neighbourhood wrong where a first verify is right: {hurt} of {total}")
     print(f"recorded neighbourhood right where a first verify is wrong: {helped} of {total}")
-    kept, drifted = kept_at_next_read(names)
-    print(f"drifted verdicts kept at the next read, after an edit elsewhere: {kept} of {drifted}")
+    for status, (kept, total) in kept_at_next_read(names).items():
+        print(f"{status} verdicts kept at the next read, after an edit elsewhere:", end=" ")
+        print(f"{kept} of {total}")
     return 0
 
 

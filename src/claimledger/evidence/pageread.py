@@ -28,6 +28,7 @@ from claimledger.reading.extract import (
 from claimledger.reading.match import (
     DEFAULT_THRESHOLDS,
     Context,
+    FoundMissing,
     Match,
     PreparedText,
     TextKind,
@@ -151,13 +152,19 @@ class Locating:
         page, text, whole = self.page, self.text, self.prepared
         context, was = _context(before), self._as_read_at(before)
         last_found = before.current if before is not None and before.status == "drifted" else None
+        was_missing = _missing_by_this_reading(before, page.recipe)
         headings = _headings(page) if job.under else []
         place, level = whole, 6
         if job.under:
             section = section_lines(text, job.under, headings)
             if section is None:
                 found = locate(
-                    job.quote_text, whole, context=context, previous=was, last_found=last_found
+                    job.quote_text,
+                    whole,
+                    context=context,
+                    previous=was,
+                    last_found=last_found,
+                    was_missing=was_missing,
                 )
                 gone = f"no heading “{job.under}” on the page any more"
                 return found, gone if found.status == "verified" else None
@@ -171,6 +178,7 @@ class Locating:
             previous=was,
             align=not job.under,
             last_found=last_found,
+            was_missing=was_missing,
         )
         if job.under and found.status != "verified":
             elsewhere = locate(job.quote_text, whole, previous=was)
@@ -216,6 +224,15 @@ def _as_placed_before(found: Match, before: CheckRecord | None) -> Match:
     if found.status == "drifted" and found.similarity < DEFAULT_THRESHOLDS.elsewhere:
         return known_by_place_only(found)
     return found
+
+
+def _missing_by_this_reading(before: CheckRecord | None, how: str) -> FoundMissing | None:
+    """The quote's last check, when it found the quote missing as this matcher reads the
+    page (the same extractor, matcher and selection): what stood on the page then was
+    weighed and set aside. A verdict of another version is weighed again."""
+    if before is None or before.status != "missing" or before.recipe != how:
+        return None
+    return FoundMissing(before.closest)
 
 
 def _headings(page: Page) -> list[Heading]:

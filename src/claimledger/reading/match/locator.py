@@ -54,6 +54,8 @@ from claimledger.reading.match.place import (
     replaced_run,
     scope_of,
     spans_from,
+    stood_beside,
+    within_one_block,
 )
 from claimledger.reading.match.prepared import Context, PreparedText, prepare
 from claimledger.reading.match.verbatim import verified
@@ -73,6 +75,7 @@ def locate(
     previous: PreparedText | None = None,
     align: bool = True,
     last_found: str | None = None,
+    was_missing: FoundMissing | None = None,
 ) -> Match:
     """Find ``quote`` in the page and classify it (see the module docstring).
 
@@ -82,7 +85,10 @@ def locate(
     successor. `align`: whether `page` and `previous` are the same stretch of the page,
     to be aligned sentence by sentence (not a section against the whole page).
     `last_found`: the quote's wording on `previous` when it had drifted already (its
-    successor then), which stands for the quote there.
+    successor then), which stands for the quote there. `was_missing`: the quote was
+    found missing on `previous` (by this matcher): a passage that stood there then was
+    weighed and was not its successor, and is not now (an edit elsewhere on the page
+    does not make it one); the closest passage shown then may be shown again.
     """
     prepared = page if isinstance(page, PreparedText) else prepare(page)
     forms = quote_forms(quote, prepared.kind)
@@ -107,10 +113,14 @@ def locate(
         previous=previous,
         aligned=aligned,
         read_as=read_as,
+        was_missing=was_missing,
     )
     if found.status != "missing" or context is None:
         return found
-    return _page_wide(quote, forms[0], prepared, thresholds, previous, aligned, read_as) or found
+    wide = _page_wide(
+        quote, forms[0], prepared, thresholds, previous, aligned, read_as, was_missing
+    )
+    return wide or found
 
 
 def _still_as_last_found(needle: str, last_found: str, prepared: PreparedText) -> Match | None:
@@ -143,6 +153,7 @@ def _page_wide(
     previous: PreparedText | None,
     aligned: PreparedText | None,
     read_as: str,
+    was_missing: FoundMissing | None,
 ) -> Match | None:
     """The quote looked for page-wide, without its recorded neighbourhood: a neighbourhood
     that no longer matches (a page restructured) must only ever help, so the search runs
@@ -159,8 +170,17 @@ def _page_wide(
         aligned=aligned,
         read_as=read_as,
         placed=False,
+        was_missing=was_missing,
     )
     return found if found.status != "missing" else None
+
+
+@dataclass(frozen=True)
+class FoundMissing:
+    """The quote was found missing at its last check, `closest` the passage then shown as
+    the closest (None: none was)."""
+
+    closest: str | None = None
 
 
 def quote_forms(quote: str, kind: TextKind) -> list[str]:
@@ -172,8 +192,7 @@ def quote_forms(quote: str, kind: TextKind) -> list[str]:
 def _missing(closest: Candidate | None = None, prepared: PreparedText | None = None) -> Match:
     if closest is None or prepared is None:
         return Match("missing", None, 0.0, None, False, (), 0, None, None, None)
-    start, end = closest.original_span(prepared)
-    text = prepared.text[start:end]
+    text = _shown(closest, prepared)
     return Match(
         "missing",
         None,
@@ -358,8 +377,8 @@ def candidates(
     if aligned is not None:
         found = _with_replaced_run(found, on_previous, quote, prepared, aligned, seen)
     if previous is not None:
-        found = [c for c in found if not _was_beside(c, on_previous, prepared, previous)]
-    if previous is not None and _within_one_block(on_previous, previous):
+        found = [c for c in found if not stood_beside(_text(c, prepared), on_previous, previous)]
+    if previous is not None and within_one_block(on_previous, previous):
         found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
     return quote, found
 
@@ -394,34 +413,14 @@ def known_by_place_only(drifted: Match) -> Match:
     )
 
 
-def _within_one_block(needle: str, previous: PreparedText) -> bool:
-    """Did the quote stand inside one block (a paragraph, a list item) on the page as it
-    was read? Then its successor does too: its current wording never reaches into the
-    paragraph before or after, however alike in structure."""
-    places = previous.occurrences(needle)
-    return bool(places) and all(
-        previous.block(previous.unit_at(start)) == previous.block(previous.unit_at(end - 1))
-        for start, end in places
-    )
+def _text(candidate: Candidate, prepared: PreparedText) -> str:
+    return prepared.unit_text(candidate.first, candidate.last)
 
 
-def _was_beside(
-    candidate: Candidate, needle: str, prepared: PreparedText, previous: PreparedText
-) -> bool:
-    """Was this passage on the page already when the quote was read, apart from what stood
-    for the quote there (`needle`: the quote, or its wording as last found)? Not when
-    nothing that stood for it is on that page: then which passage was its own cannot be
-    told, and its successor must not be taken for a sibling of it."""
-    text = prepared.unit_text(candidate.first, candidate.last)
-    places = previous.occurrences(text)
-    if not places:
-        return False
-    quoted = previous.occurrences(needle)
-    if not quoted:
-        return False
-    return any(
-        all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
-    )
+def _shown(candidate: Candidate, prepared: PreparedText) -> str:
+    """The passage as the page writes it (as a verdict shows it)."""
+    start, end = candidate.original_span(prepared)
+    return prepared.text[start:end]
 
 
 def decide(
@@ -439,10 +438,13 @@ def decide(
     passing = _passing(found, thresholds, placed=placed)
     if passing:
         return max(passing, key=lambda c: _rank(c, quote, prepared, thresholds)), None
+    return None, _nearest(found, thresholds)
+
+
+def _nearest(found: list[Candidate], thresholds: Thresholds) -> Candidate | None:
+    """The likeliest passage, when alike enough to be shown as the closest."""
     nearest = max(found, key=lambda c: c.score, default=None)
-    if nearest is not None and nearest.score >= thresholds.closest:
-        return None, nearest
-    return None, None
+    return nearest if nearest is not None and nearest.score >= thresholds.closest else None
 
 
 def _passing(found: list[Candidate], thresholds: Thresholds, *, placed: bool) -> list[Candidate]:
@@ -462,15 +464,21 @@ def _closest(
     aligned: PreparedText | None = None,
     read_as: str | None = None,
     placed: bool | None = None,
+    was_missing: FoundMissing | None = None,
 ) -> Match:
     """Locate the best passage for a quote that does not occur, then judge it.
 
     `placed`: whether a passage's place may count for it (default: when the quote's
-    neighbourhood or the page as read is known); `aligned`, `read_as`: see `candidates`.
+    neighbourhood or the page as read is known); `aligned`, `read_as`: see `candidates`;
+    `was_missing`: see `locate`.
     """
     if not TOKEN.search(needle):
         return _missing()
     quote, found = candidates(needle, prepared, context, scope, previous, aligned, read_as)
+    weighed_then: list[Candidate] = []
+    if was_missing is not None and previous is not None:
+        weighed_then = [c for c in found if previous.occurrences(_text(c, prepared))]
+        found = [c for c in found if c not in weighed_then]
     if placed is None:
         placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
@@ -497,6 +505,9 @@ def _closest(
         if _by_place_only(successor, thresholds, placed=placed):
             return known_by_place_only(drifted)
         return drifted
+    if was_missing is not None:
+        shown = [c for c in weighed_then if _shown(c, prepared) == was_missing.closest]
+        nearest = _nearest([*([nearest] if nearest else []), *shown], thresholds)
     return _missing(nearest, prepared)
 
 

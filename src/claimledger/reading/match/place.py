@@ -266,3 +266,30 @@ def replaced_by(first: int, last: int, prepared: PreparedText, previous: Prepare
         if j1 <= first and last < j2:
             return range(i1, i2) if tag == "replace" else range(0)
     return range(0)
+
+
+def within_one_block(needle: str, previous: PreparedText) -> bool:
+    """Did the quote stand inside one block (a paragraph, a list item) on the page as it
+    was read? Then its successor does too: its current wording never reaches into the
+    paragraph before or after, however alike in structure."""
+    places = previous.occurrences(needle)
+    return bool(places) and all(
+        previous.block(previous.unit_at(start)) == previous.block(previous.unit_at(end - 1))
+        for start, end in places
+    )
+
+
+def stood_beside(text: str, needle: str, previous: PreparedText) -> bool:
+    """Was this passage on the page already when the quote was read, apart from what stood
+    for the quote there (`needle`: the quote, or its wording as last found)? Not when
+    nothing that stood for it is on that page: then which passage was its own cannot be
+    told, and its successor must not be taken for a sibling of it."""
+    places = previous.occurrences(text)
+    if not places:
+        return False
+    quoted = previous.occurrences(needle)
+    if not quoted:
+        return False
+    return any(
+        all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
+    )
