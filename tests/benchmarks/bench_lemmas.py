@@ -1,6 +1,6 @@
-"""Lemma lookups benchmark: simplemma's English table as a mapped trie
-(services/lemmatable.py) beside simplemma's own two forms, each in a new process as a
-command meets them.
+"""Lemma lookups benchmark: simplemma's English table as the trie claimledger keeps in
+the user's cache (services/lemmatable.py) beside simplemma's two other forms, each in a
+new process as a command meets them.
 
 Each arm imports simplemma, looks up 4,000 words once each (3,000 the table knows, 1,000
 it does not: what a refresh of a few hundred pages asks), and reports its CPU seconds
@@ -48,7 +48,7 @@ print(time.process_time() - start, peak() - before)
 """
 
 ARMS = {
-    "trie": "claimledger's mapped trie",
+    "trie": "the trie in the user's cache (simplemma's TrieDictionaryFactory)",
     "stream": "simplemma's compressed stream (low_memory)",
     "dict": "simplemma's dict",
 }
