@@ -4,8 +4,7 @@ simplemma can hold its English table as a Python dict (some 25 MiB more at the p
 peak) or read it from its compressed stream (a tenth of a second to index at each start).
 claimledger has simplemma build a trie of the same table once, in the user's cache, and
 reads that: the lemmas are the same (`test_lexicon.py` holds them), the peak grows by a
-few MiB. Each
-test here runs in a cache directory of its own, in a new process.
+few MiB. Each test here runs in a cache directory of its own, in a new process.
 """
 
 from __future__ import annotations
