@@ -8,10 +8,12 @@ stays quick.
 
 Both tools read the same pages from one PageServer on 127.0.0.1 (50 ms latency, ETags):
 
-- urlwatch: one job per page with `html2text: {method: bs4}`, its stdout reporter alone
-  (every other reporter off, so nothing leaves the machine), its own cache database in a
-  temporary folder, and its 10 worker threads (`MAX_WORKERS = 10` in urlwatch/worker.py: 2.29
-  has no option for it; the script reads the installed value).
+- urlwatch: one job per page with `html2text: {method: bs4}` (the whole page), and again
+  with `css: main` before it (the page's main element alone: urlwatch's fastest reasonable
+  setting), its stdout reporter alone (every other reporter off, so nothing leaves the
+  machine), its own cache database in a temporary folder, and its 10 worker threads
+  (`MAX_WORKERS = 10` in urlwatch/worker.py: 2.29 has no option for it; the script reads the
+  installed value).
 - claimledger: `refresh --allow-private` on bench_refresh's ledger, printing its terminal
   summary (the counterpart of urlwatch's stdout report), once at the peer's concurrency
   (`--concurrency 10 --per-host 10 --interval 0`) and once at the benchmark setting of
@@ -25,9 +27,10 @@ Both tools read the same pages from one PageServer on 127.0.0.1 (50 ms latency, 
 
 Cold is an empty cache or store; warm is the second run, where every page answers 304
 (both tools send If-None-Match). Runs alternate over the rounds (the order rotates) and
-the table gives medians of the wall time and of each run's own peak RSS (os.wait4 on the
-child, started by a launcher process made before the corpus: see launcher.py). Every run
-must have requested every page, counted by the server.
+the table gives medians of the wall time, of the CPU seconds of each run's whole process
+tree and of the peak of the tree's summed PSS, sampled from /proc every 20 ms as
+bench_refresh.py samples them (each command started by a launcher process made before the
+corpus: see launcher.py). Every run must have requested every page, counted by the server.
 
 The children run in the foreground with SIGINT not ignored: a Python started with SIGINT
 ignored skips work at exit that users pay for, so a benchmark run that way reads fast.
@@ -63,7 +66,13 @@ if TYPE_CHECKING:
 URLWATCH_VERSION = "2.29"
 URLWATCH_PACKAGES = [f"urlwatch=={URLWATCH_VERSION}", "beautifulsoup4", "lxml"]
 """urlwatch and what its `html2text: {method: bs4}` filter needs (lxml is its default parser)."""
-URLWATCH_FILTER = [{"html2text": {"method": "bs4"}}]
+URLWATCH_FILTERS = {
+    "urlwatch": [{"html2text": {"method": "bs4"}}],
+    "urlwatch-css": [{"css": "main"}, {"html2text": {"method": "bs4"}}],
+}
+"""urlwatch's two settings: the whole page to text, and (its fastest reasonable setting)
+the page's `main` element alone, as a user who knows the site would set it."""
+PEERS = tuple(URLWATCH_FILTERS)
 PEER_CONCURRENCY = 10
 """urlwatch 2.29's worker threads (MAX_WORKERS in urlwatch/worker.py); checked at install."""
 BENCH_CONCURRENCY = 16
@@ -191,12 +200,15 @@ def sigint_ignored(pid: int) -> bool | None:
 def timed(
     launcher: Launcher, command: Sequence[str], env: Mapping[str, str], cwd: Path, output: Path
 ) -> tuple[float, float, float, int]:
-    """Run `command` in the foreground: wall seconds, its peak RSS in MiB, CPU seconds, exit code.
+    """Run `command` in the foreground: wall seconds, the peak PSS of its process tree in
+    MiB, the tree's CPU seconds, and its exit code.
 
-    The usage is the child's own (os.wait4 in the launcher, which started small: see
-    launcher.py), not the running maximum over every child that RUSAGE_CHILDREN gives.
-    Output goes to files, so no pipe can fill and stall it.
+    The tree is sampled from /proc every 20 ms while it runs (bench_refresh.sample); the
+    main process's CPU is its own to its end (os.wait4 in the launcher, which started
+    small: see launcher.py). Output goes to files, so no pipe can fill and stall it.
     """
+    from bench_refresh import Usage, sample
+
     started = time.perf_counter()
     pid = launcher.start(
         command,
@@ -206,12 +218,14 @@ def timed(
         cwd=cwd,
     )
     ignored = sigint_ignored(pid)
-    ended = launcher.ended()
-    assert ended is not None
+    usage = Usage(main_pid=pid)
+    while (ended := launcher.ended(wait=0.02)) is None:
+        sample(usage)
     wall = time.perf_counter() - started
     if ignored:
         raise SystemExit(f"{command[0]} started with SIGINT ignored: its times would read fast")
-    return wall, ended.peak_kib / 1024, ended.cpu_seconds, ended.code
+    usage.cpu_seconds[pid] = ended.cpu_seconds
+    return wall, usage.peak_pss_kib / 1024, usage.cpu(), ended.code
 
 
 # --------------------------------------------------------------------------- urlwatch
@@ -276,14 +290,17 @@ def install_urlwatch(config: Path) -> tuple[Path, Facts]:
     return venv / "bin" / "urlwatch", facts
 
 
-def write_urlwatch_files(folder: Path, urls: Sequence[str]) -> tuple[Path, Path]:
-    """The jobs file and the config (JSON is YAML): the stdout reporter alone, no colour."""
-    jobs = folder / "urls.yaml"
-    documents = [
-        json.dumps({"name": f"page {n}", "url": url, "filter": URLWATCH_FILTER})
-        for n, url in enumerate(urls)
-    ]
-    jobs.write_text("\n---\n".join(documents) + "\n")
+def write_urlwatch_files(folder: Path, urls: Sequence[str]) -> tuple[dict[str, Path], Path]:
+    """A jobs file for each of urlwatch's settings, and the config (JSON is YAML): the
+    stdout reporter alone, no colour."""
+    jobs = {}
+    for key, steps in URLWATCH_FILTERS.items():
+        documents = [
+            json.dumps({"name": f"page {n}", "url": url, "filter": steps})
+            for n, url in enumerate(urls)
+        ]
+        jobs[key] = folder / f"jobs-{key}.yaml"
+        jobs[key].write_text("\n---\n".join(documents) + "\n")
     config = folder / "urlwatch.yaml"
     report: dict[str, object] = {name: {"enabled": False} for name in OFF_REPORTERS}
     report["stdout"] = {"enabled": True, "color": False}
@@ -305,7 +322,7 @@ class Bench:
     base: Path  # the ledger and the urlwatch files, written once
     paths: dict[str, str]  # page path -> its ETag
     urlwatch: Path
-    jobs: Path
+    jobs: dict[str, Path]  # by tool key: one jobs file for each of urlwatch's settings
     config: Path
 
     def count(self) -> tuple[int, int, int, set[str]]:
@@ -324,13 +341,13 @@ class Bench:
         return requested, not_modified, robots, seen
 
     def command(self, tool: Tool, folder: Path) -> tuple[list[str], dict[str, str]]:
-        if tool.key == "urlwatch":
+        if tool.key in PEERS:
             home = folder / "home"  # urlwatch looks for 1.x files to migrate under ~
             home.mkdir(exist_ok=True)
             command = [
                 str(self.urlwatch),
                 "--urls",
-                str(self.jobs),
+                str(self.jobs[tool.key]),
                 "--config",
                 str(self.config),
                 "--cache",
@@ -375,7 +392,7 @@ class Bench:
         requested, not_modified, robots, seen = self.count()
         run = Run(tool.key, phase, round_, wall, peak, cpu, requested, not_modified, robots, code)
         print(
-            f"  round {round_} {tool.label:<28} {phase}: {wall:6.2f} s, {peak:4.0f} MiB, "
+            f"  round {round_} {tool.label:<40} {phase}: {wall:6.2f} s, {peak:4.0f} MiB, "
             f"{cpu:5.2f} CPU-s, {requested} page requests ({not_modified} answered 304)"
             f"{f', {robots} robots.txt' if robots else ''}, exit {code}",
             flush=True,
@@ -392,10 +409,10 @@ class Bench:
                 f"{tool.label} {run.phase} did not request {len(missed)} of {len(self.paths)} "
                 f"pages (e.g. {sorted(missed)[:3]}): its figure would not count.\n{stderr[-2000:]}"
             )
-        allowed = (0,) if tool.key in ("urlwatch", "httpx") else (0, 1)  # 1: a quote not verified
+        allowed = (0, 1) if tool.key.startswith("claimledger") else (0,)  # 1: a quote not verified
         if run.exit_code not in allowed:
             raise SystemExit(f"{tool.label} {run.phase} exited {run.exit_code}:\n{stderr[-2000:]}")
-        if tool.key != "urlwatch":
+        if tool.key not in PEERS:
             return
         report = output.with_suffix(".out").read_text(errors="replace")
         verbs = re.findall(r"^\d+\. (NEW|CHANGED|ERROR|UNCHANGED): ", report, re.MULTILINE)
@@ -414,78 +431,48 @@ def median(runs: Sequence[Run], tool: str, phase: str, figure: str) -> float:
 
 
 def table(runs: Sequence[Run], tools: Sequence[Tool], pages: int, quotes: int, kib: float) -> str:
+    """A row per phase, figure and claimledger setting: its median beside each peer's and
+    the floor's, and its ratio to each, all from the same runs."""
     from bench_refresh import LATENCY
 
-    peer = next(t for t in tools if t.key == "urlwatch")
+    peers = [t for t in tools if t.key in PEERS]
     alone = next(t for t in tools if t.key == "httpx")
-    ours = [t for t in tools if t.key not in ("urlwatch", "httpx")]
+    ours = [t for t in tools if t.key.startswith("claimledger")]
+    others = [*peers, alone]
+    lines = [
+        "| figure | claimledger | "
+        + " | ".join(t.label for t in others)
+        + " | "
+        + " | ".join(f"claimledger / {t.label}" for t in others)
+        + " |",
+        "|---|---|" + "---|" * 2 * len(others),
+    ]
     n304 = {
         t.key: min(r.not_modified for r in runs if r.tool == t.key and r.phase == "warm")
         for t in tools
     }
-
-    def floor(in_flight: int) -> float:
-        return pages * LATENCY / in_flight
-
-    lines = [
-        "| figure | claimledger | urlwatch | ratio | goal |",
-        "|---|---|---|---|---|",
-    ]
-    for phase, what, goal in (
-        ("cold", f"cold refresh, {pages:,} pages × {kib:.0f} KiB, {quotes:,} quotes", "≤ 0.5×"),
-        ("warm", "warm refresh, every page 304", "≤ 1 s"),
-    ):
-        theirs = median(runs, peer.key, phase, "wall")
-        their_peak = median(runs, peer.key, phase, "peak_mib")
-        for tool in ours:
-            wall = median(runs, tool.key, phase, "wall")
-            peak = median(runs, tool.key, phase, "peak_mib")
-            label = what
-            if phase == "warm" and (n304[tool.key] < pages or n304[peer.key] < pages):
-                label = (
-                    f"warm refresh (answered 304: claimledger {n304[tool.key]}/{pages}, "
-                    f"urlwatch {n304[peer.key]}/{pages})"
-                )
-            lines.append(
-                f"| {label}, claimledger at {tool.in_flight} in flight "
-                f"| {wall:.2f} s, {peak:.0f} MiB | {theirs:.2f} s, {their_peak:.0f} MiB "
-                f"| {wall / theirs:.2f}× | {goal} (network floor {floor(tool.in_flight):.2f} s) |"
-            )
-    for tool in ours:
-        cold = median(runs, tool.key, "cold", "peak_mib")
-        warm = median(runs, tool.key, "warm", "peak_mib")
-        their_cold = median(runs, peer.key, "cold", "peak_mib")
-        their_warm = median(runs, peer.key, "warm", "peak_mib")
-        lines.append(
-            f"| peak memory cold / warm, claimledger at {tool.in_flight} in flight "
-            f"| {cold:.0f} / {warm:.0f} MiB | {their_cold:.0f} / {their_warm:.0f} MiB "
-            f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
-            "| ≤ 200 MiB whatever the page count |"
-        )
-    for tool in ours:
-        cold = median(runs, tool.key, "cold", "cpu")
-        warm = median(runs, tool.key, "warm", "cpu")
-        their_cold = median(runs, peer.key, "cold", "cpu")
-        their_warm = median(runs, peer.key, "warm", "cpu")
-        lines.append(
-            f"| CPU time (user + sys) cold / warm, claimledger at {tool.in_flight} in flight "
-            f"| {cold:.2f} / {warm:.2f} s | {their_cold:.2f} / {their_warm:.2f} s "
-            f"| {cold / their_cold:.2f}× / {warm / their_warm:.2f}× "
-            "| (less noisy than wall time on a busy machine) |"
-        )
+    shown = {"wall": "{:.2f} s", "cpu": "{:.2f} CPU-s", "peak_mib": "{:.0f} MiB"}
+    named = {"wall": "wall", "cpu": "CPU of the whole tree", "peak_mib": "peak PSS of the tree"}
     for phase in ("cold", "warm"):
-        wall = median(runs, alone.key, phase, "wall")
-        lines.append(
-            f"| {phase}: httpx alone at {alone.in_flight} in flight (claimledger's HTTP stack, "
-            f"nothing read) | {wall:.2f} s, {median(runs, alone.key, phase, 'peak_mib'):.0f} MiB, "
-            f"{median(runs, alone.key, phase, 'cpu'):.2f} CPU-s | — | "
-            f"{wall / median(runs, peer.key, phase, 'wall'):.2f}× | the floor of any figure above |"
-        )
+        for figure, form in shown.items():
+            theirs = [median(runs, t.key, phase, figure) for t in others]
+            for tool in ours:
+                mine = median(runs, tool.key, phase, figure)
+                what = f"{phase}, {named[figure]}, claimledger at {tool.in_flight} in flight"
+                if phase == "warm" and min(n304.values()) < pages:
+                    what += f" (answered 304: {', '.join(f'{k} {n}' for k, n in n304.items())})"
+                lines.append(
+                    f"| {what} | {form.format(mine)} | "
+                    + " | ".join(form.format(v) for v in theirs)
+                    + " | "
+                    + " | ".join(f"**{mine / v:.2f}×**" if v else "—" for v in theirs)
+                    + " |"
+                )
     settings = sorted({t.in_flight for t in tools})
-    floors = ", ".join(f"{floor(n):.2f} s at {n} in flight" for n in settings)
+    floors = ", ".join(f"{pages * LATENCY / n:.2f} s at {n} in flight" for n in settings)
     lines.append(
-        f"| network floor: {pages:,} pages × {LATENCY * 1000:.0f} ms / in flight "
-        f"| {floors} | {floor(peer.in_flight):.2f} s at {peer.in_flight} | — | — |"
+        f"\n{pages:,} pages of {kib:.0f} KiB, {quotes:,} quotes; the network alone takes "
+        f"{pages:,} × {LATENCY * 1000:.0f} ms / requests in flight: {floors}."
     )
     return "\n".join(lines)
 
@@ -530,6 +517,11 @@ def main(argv: Sequence[str]) -> int:
         Tool(
             "urlwatch", f"urlwatch {URLWATCH_VERSION}, {PEER_CONCURRENCY} workers", PEER_CONCURRENCY
         ),
+        Tool(
+            "urlwatch-css",
+            f"urlwatch {URLWATCH_VERSION}, css: main, {PEER_CONCURRENCY} workers",
+            PEER_CONCURRENCY,
+        ),
         Tool("httpx", f"httpx alone at {BENCH_CONCURRENCY} in flight", BENCH_CONCURRENCY),
     ]
     load_before = os.getloadavg()[0]
@@ -561,7 +553,7 @@ def main(argv: Sequence[str]) -> int:
             f"{args.pages} pages ({kib:.0f} KiB of HTML each), {len(labels)} quotes, "
             f"{bench_refresh.LATENCY * 1000:.0f} ms latency; urlwatch {facts.urlwatch} "
             f"(beautifulsoup4 {facts.bs4}, lxml {facts.lxml}) with "
-            f"`html2text: {{method: bs4}}`, {facts.workers} workers "
+            f"`html2text: {{method: bs4}}`, alone and after `css: main`, {facts.workers} workers "
             f"(urlwatch.worker.MAX_WORKERS), reporters on: {', '.join(facts.reporters_on)}; "
             f"claimledger refresh --concurrency N --per-host N --interval 0 at "
             f"N = {PEER_CONCURRENCY} and {BENCH_CONCURRENCY}; rounds: {args.rounds}",
@@ -584,7 +576,7 @@ def main(argv: Sequence[str]) -> int:
     print(
         f"medians of {args.rounds} rounds, the order rotating each round; {os.cpu_count()} CPUs, "
         f"load average {load_before:.1f} before and {load_after:.1f} after (a shared machine: "
-        "single runs vary; see the runs above). Ratio: claimledger's median over urlwatch's."
+        "single runs vary; see the runs above). Each ratio: claimledger's median over the other's."
     )
     return 0
 
