@@ -48,7 +48,7 @@ print(time.process_time() - start, peak() - before)
 """
 
 ARMS = {
-    "trie": "the trie in the user's cache (simplemma's TrieDictionaryFactory)",
+    "trie": "the trie in the user's cache",
     "stream": "simplemma's compressed stream (low_memory)",
     "dict": "simplemma's dict",
 }

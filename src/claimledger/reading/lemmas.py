@@ -1,7 +1,9 @@
 """Where the matcher's lemmas come from: simplemma, on a table the command line chooses.
 
-Pure, and light to import: the command line names the table (a trie in the user's cache,
-services/lemmatable.py) before any word is looked up, without loading the matcher.
+Light to import: the command line names where the table comes from (a trie in the user's
+cache, services/lemmatable.py) before any word is looked up, without loading the matcher.
+Nothing here reads a file; the table's source, asked once at the first word looked up,
+may (its errors are its own: it answers None rather than raise).
 """
 
 from __future__ import annotations
