@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from claimledger import versions
 from claimledger.grading.accept import accept_plan
 from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match import locate
@@ -326,34 +330,76 @@ def test_a_strong_kind_no_word_carries_is_still_a_changed_meaning_to_accept() ->
     assert [a.meaning for a in insisted.adoptions] == ["uncertain"]
 
 
-def test_a_quote_found_missing_stays_missing_when_the_page_changes_elsewhere(
-    tmp_path: Path, page_server: PageServer
-) -> None:
-    """A quote said twice: one copy reworded, then the copy it was found at removed. It is
-    missing (the reworded copy stood beside it), and stays missing, with the same closest
-    passage, after an edit elsewhere on the page; it was called drifted to that copy."""
-    restart = "Restart the service after changing this setting."
-    reload = "Reload the service after changing this setting."
-    cache = ["The cache size is set in megabytes.", reload, "The default is 512."]
-    network = ["The listen port defaults to 8080.", restart, "Ports below 1024 need root."]
-    page_server.set_page("/settings", page(*cache[:1], restart, *cache[2:], *network))
+_RESTART = "Restart the service after changing this setting."
+_RELOAD = "Reload the service after changing this setting."
+_CACHE = ("The cache size is set in megabytes.", _RELOAD, "The default is 512.")
+_NETWORK = ("The listen port defaults to 8080.", _RESTART, "Ports below 1024 need root.")
+_ONE_COPY_GONE = (*_CACHE, _NETWORK[0], _NETWORK[2])
+
+
+def _found_missing(tmp_path: Path, page_server: PageServer) -> tuple[Cli, dict[str, Any]]:
+    """A quote said twice, one copy reworded (it is found at the other), then the copy it
+    was found at removed: refreshed after each step, it is missing (the reworded copy stood
+    beside it); its check as that refresh printed it."""
+    page_server.set_page("/settings", page(_CACHE[0], _RESTART, _CACHE[2], *_NETWORK))
     claimledger("init", str(tmp_path / "reading"))
     cli = Cli(tmp_path / "reading" / "claims.yaml")
     url = page_server.url("/settings")
     cli(
-        "add", "restart", "--url", url, "--quote", restart,
+        "add", "restart", "--url", url, "--quote", _RESTART,
         "--why", "the page says so", "--allow-private",
     )  # fmt: skip
-    page_server.set_page("/settings", page(*cache, *network))
+    page_server.set_page("/settings", page(*_CACHE, *_NETWORK))
     cli("refresh", "--allow-private", code=1)
-    without_copy = [*cache, network[0], network[2]]
-    page_server.set_page("/settings", page(*without_copy))
-    gone = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
-    page_server.set_page("/settings", page(*without_copy, "Ask on the forum."))
+    page_server.set_page("/settings", page(*_ONE_COPY_GONE))
+    return cli, _check_of(cli, "restart")
 
-    again = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
 
-    [before] = [c for c in gone["checks"] if c["claim_id"] == "restart"]
-    [after] = [c for c in again["checks"] if c["claim_id"] == "restart"]
-    assert (before["status"], after["status"]) == ("missing", "missing")
-    assert after["closest"] == before["closest"]
+def _check_of(cli: Cli, claim_id: str) -> dict[str, Any]:
+    refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
+    [check] = [c for c in refreshed["checks"] if c["claim_id"] == claim_id]
+    return check
+
+
+def test_a_quote_found_missing_stays_missing_when_the_page_changes_elsewhere(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """Found missing, it stays missing, with the same closest passage, after an edit
+    elsewhere on the page: it was called drifted to the reworded copy."""
+    cli, gone = _found_missing(tmp_path, page_server)
+    page_server.set_page("/settings", page(*_ONE_COPY_GONE, "Ask on the forum."))
+
+    again = _check_of(cli, "restart")
+
+    assert (gone["status"], again["status"]) == ("missing", "missing")
+    assert again["closest"] == gone["closest"]
+
+
+def test_a_page_that_failed_once_is_read_as_if_it_had_not(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A refresh that could not read the page in between judged nothing: the next reads the
+    page against the check before it (the page as then read, the verdict then), and the
+    quote found missing stays missing (it was called drifted, that memory lost)."""
+    cli, gone = _found_missing(tmp_path, page_server)
+    page_server.remove("/settings")
+    failed = _check_of(cli, "restart")
+    page_server.set_page("/settings", page(*_ONE_COPY_GONE, "Ask on the forum."))
+
+    again = _check_of(cli, "restart")
+
+    assert (gone["status"], failed["status"], again["status"]) == ("missing", None, "missing")
+
+
+def test_a_verdict_of_another_matcher_is_weighed_again(
+    tmp_path: Path, page_server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a matcher of another version found missing is not taken as weighed: the next
+    refresh by this one looks at every passage again (here it takes the reworded copy)."""
+    cli, gone = _found_missing(tmp_path, page_server)
+    monkeypatch.setattr(versions, "MATCH", versions.MATCH + 1)
+    page_server.set_page("/settings", page(*_ONE_COPY_GONE, "Ask on the forum."))
+
+    again = _check_of(cli, "restart")
+
+    assert (gone["status"], again["status"], again["current"]) == ("missing", "drifted", _RELOAD)

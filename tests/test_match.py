@@ -17,6 +17,7 @@ from claimledger.reading.match import (
     CONTEXT_CHARS,
     Context,
     FoundMissing,
+    Match,
     PreparedText,
     TextKind,
     WordChange,
@@ -659,43 +660,107 @@ def test_a_drifted_quote_stays_drifted_when_the_page_changes_elsewhere() -> None
 
 
 _RESTART = "Restart the service after changing this setting."
+_RELOAD = "Reload the service after changing this setting."
 _CACHE = "Cache\n\nThe cache size is set in megabytes.\n\n{}\n\nThe default is 512."
 _NETWORK = "Network\n\nThe listen port defaults to 8080.\n\n{}Ports below 1024 need root."
+_REBOOT = "Reboot the service after changing this setting."
+_SAID_TWICE = f"{_CACHE.format(_RELOAD)}\n\n{_NETWORK.format(_RESTART + chr(10) * 2)}"
+_ONE_COPY_GONE = f"{_CACHE.format(_RELOAD)}\n\n{_NETWORK.format('')}"
 
 
-def test_a_missing_quote_stays_missing_when_the_page_changes_elsewhere() -> None:
-    """The quote stood twice; one copy was reworded, then the other, the one it was found
-    at, removed: the reworded copy stood beside it on the page as read, so the quote is
-    missing. An edit elsewhere on the page then made it "drifted" to that copy, which was
-    weighed at the last read and set aside: it still is."""
-    reworded = _CACHE.format("Reload the service after changing this setting.")
-    with_copy = prepare(f"{reworded}\n\n{_NETWORK.format(_RESTART + chr(10) * 2)}")
-    without = f"{reworded}\n\n{_NETWORK.format('')}"
-    found = locate(_RESTART, with_copy)
-    gone = locate(_RESTART, prepare(without), context=found.context, previous=with_copy)
-    edited = prepare(f"{without}\n\nFAQ\n\nAsk on the forum.")
-
+def _found_missing(page_now: str) -> tuple[Match, Match]:
+    """The quote said twice, one copy reworded (it is found at the other); then the copy it
+    was found at removed: missing, the reworded copy having stood beside it. And the read
+    of `page_now` after that, as a refresh reads it (no neighbourhood is kept for a missing
+    quote; the page as read, and the verdict then)."""
+    as_read = prepare(_ONE_COPY_GONE)
+    found = locate(_RESTART, prepare(_SAID_TWICE))
+    gone = locate(_RESTART, as_read, context=found.context, previous=prepare(_SAID_TWICE))
+    assert (found.status, gone.status) == ("verified", "missing")
     said = FoundMissing(gone.closest)
-    again = locate(
-        _RESTART, edited, context=found.context, previous=prepare(without), was_missing=said
+    return gone, locate(_RESTART, prepare(page_now), previous=as_read, was_missing=said)
+
+
+@pytest.mark.parametrize(
+    "page_now",
+    [
+        f"{_ONE_COPY_GONE}\n\nFAQ\n\nAsk on the forum.",
+        _ONE_COPY_GONE.replace("The default is 512.", "The default is 1024."),
+        _ONE_COPY_GONE.replace("Network", "Networking"),
+        _ONE_COPY_GONE.replace(_RELOAD, _RELOAD.replace(".", "!")),
+        _ONE_COPY_GONE.replace(_RELOAD, _RELOAD.replace("service", "Service")),
+        f"{_NETWORK.format('')}\n\n{_CACHE.format(_RELOAD)}",
+    ],
+    ids=[
+        "a section added",
+        "a neighbour rewritten",
+        "a heading renamed",
+        "the reworded copy's full stop changed",
+        "the reworded copy's capitals changed",
+        "the sections reordered",
+    ],
+)
+def test_a_missing_quote_stays_missing_when_the_page_changes_elsewhere(page_now: str) -> None:
+    """Every passage on the page when the quote was found missing was weighed and set aside:
+    an edit that says nothing more of the quote (elsewhere, beside it, a full stop, a
+    capital, the order of sections) makes none of them its successor, nor changes the
+    closest passage shown. (Each made it "drifted" to the reworded copy, or to that copy
+    and its rewritten neighbour.)"""
+    gone, again = _found_missing(page_now)
+
+    assert (again.status, again.closest) == ("missing", gone.closest)
+
+
+def test_the_closest_passage_shown_when_missing_is_shown_again() -> None:
+    """The passage shown as the closest when the quote was found missing is shown again
+    after an edit elsewhere on the page: it was weighed then, and still is the closest."""
+    quote = "Backups stay on the primary server for ninety days."
+    closest = "Audit records stay on the primary host for a year."
+    as_read = prepare(f"Retention\n\n{closest}\n\nLogs are rotated daily.")
+    gone = locate(quote, as_read)
+    later = prepare(f"Retention\n\n{closest}\n\nLogs are rotated daily.\n\nFAQ follows.")
+
+    again = locate(quote, later, previous=as_read, was_missing=FoundMissing(gone.closest))
+
+    assert (gone.status, gone.closest) == ("missing", closest)
+    assert (again.status, again.closest) == ("missing", closest)
+
+
+@pytest.mark.parametrize(
+    ("page_now", "successor"),
+    [
+        (_ONE_COPY_GONE.replace(_RELOAD, "Restart the service once you change this setting."),
+         "Restart the service once you change this setting."),
+        (_ONE_COPY_GONE.replace("Ports below", f"{_REBOOT}\n\nPorts below"), _REBOOT),
+        (f"{_ONE_COPY_GONE}\n\nRestart the service after changing any setting.",
+         "Restart the service after changing any setting."),
+    ],
+    ids=["a copy edited to say the quote", "a new wording at its place", "a new wording below"],
+)  # fmt: skip
+def test_a_missing_quote_reworded_anew_is_found(page_now: str, successor: str) -> None:
+    """A sentence new or rewritten since the quote was found missing, and more like it than
+    what stood there, is news of it: its successor."""
+    _, again = _found_missing(page_now)
+
+    assert (again.status, again.current) == ("drifted", successor)
+
+
+def test_a_sentence_that_stood_inside_a_longer_one_is_new_where_it_stands() -> None:
+    """A sentence put where the quote stood is new there, though its words stood on the page
+    inside a longer sentence: its successor (it was set aside as standing on the page)."""
+    quote = "The museum opens at 9am on weekdays and at 10am on weekends."
+    sign = "A sign by the door still reads: The museum opens at 10am on weekends."
+    before = (
+        f"Visiting\n\nTickets cost five dollars. {quote} Guided tours start every hour.\n\n{sign}"
     )
-    unweighed = locate(_RESTART, edited, context=found.context, previous=prepare(without))
+    as_read = prepare(before.replace(f" {quote}", ""))
+    gone = locate(quote, as_read, previous=prepare(before))
+    now = prepare(before.replace(quote, "The museum opens at 10am on weekends."))
 
-    assert (found.status, gone.status, again.status) == ("verified", "missing", "missing")
-    assert again.closest == gone.closest
-    assert unweighed.status == "drifted"  # what an edit elsewhere did before
+    again = locate(quote, now, previous=as_read, was_missing=FoundMissing(gone.closest))
 
-
-def test_a_quote_missing_then_reworded_anew_is_found() -> None:
-    """Set aside is only what stood on the page when the quote was found missing: a new
-    wording of it written later is its successor."""
-    as_read = prepare(f"{_CACHE.format('The default changed in 2.0.')}")
-    reworded = "Restart the service after you change this setting."
-    now = prepare(f"{_CACHE.format(reworded)}")
-
-    found = locate(_RESTART, now, previous=as_read, was_missing=FoundMissing())
-
-    assert (found.status, found.current) == ("drifted", reworded)
+    assert gone.status == "missing"
+    assert (again.status, again.current) == ("drifted", "The museum opens at 10am on weekends.")
 
 
 def test_the_wording_last_found_still_on_the_page_is_the_successor_still() -> None:

@@ -343,10 +343,11 @@ LATER_EDIT = "A closing paragraph added later, about something else entirely."
 
 def kept_at_next_read(names: Sequence[str]) -> dict[str, tuple[int, int]]:
     """Of the quotes a refresh found drifted, and of those it found missing, how many keep
-    their verdict (status and current wording) at the next refresh after an edit
-    elsewhere on the page, read as a refresh reads it: with the neighbourhood recorded,
-    the page as then read and the verdict then made. An edit that does not touch the
-    quote must not change what is said of it."""
+    their verdict (status, and current wording or, when missing, the closest passage) at
+    the next refresh after an edit elsewhere on the page, read as a refresh reads it:
+    with the neighbourhood recorded (none for a missing quote), the page as then read and
+    the verdict then made. An edit that does not touch the quote must not change what is
+    said of it."""
     counts = {"drifted": [0, 0], "missing": [0, 0]}
     for name in names:
         corpus = load(name)
@@ -363,16 +364,14 @@ def kept_at_next_read(names: Sequence[str]) -> dict[str, tuple[int, int]]:
             again = locate(
                 case.quote,
                 later,
-                context=found.context or context,
+                context=found.context,  # as a refresh records it: none for a missing quote
                 previous=new,
                 last_found=found.current if found.status == "drifted" else None,
                 was_missing=FoundMissing(found.closest) if found.status == "missing" else None,
             )
             counts[found.status][1] += 1
-            counts[found.status][0] += (again.status, again.current) == (
-                found.status,
-                found.current,
-            )
+            said = (found.status, found.current or found.closest)  # its closest, if missing
+            counts[found.status][0] += (again.status, again.current or again.closest) == said
     return {status: (kept, total) for status, (kept, total) in counts.items()}
 
 

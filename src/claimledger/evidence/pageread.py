@@ -152,7 +152,7 @@ class Locating:
         page, text, whole = self.page, self.text, self.prepared
         context, was = _context(before), self._as_read_at(before)
         last_found = before.current if before is not None and before.status == "drifted" else None
-        was_missing = _missing_by_this_reading(before, page.recipe)
+        was_missing = _missing_by_this_reading(before, job, page.recipe)
         headings = _headings(page) if job.under else []
         place, level = whole, 6
         if job.under:
@@ -226,11 +226,17 @@ def _as_placed_before(found: Match, before: CheckRecord | None) -> Match:
     return found
 
 
-def _missing_by_this_reading(before: CheckRecord | None, how: str) -> FoundMissing | None:
-    """The quote's last check, when it found the quote missing as this matcher reads the
-    page (the same extractor, matcher and selection): what stood on the page then was
-    weighed and set aside. A verdict of another version is weighed again."""
-    if before is None or before.status != "missing" or before.recipe != how:
+def _missing_by_this_reading(
+    before: CheckRecord | None, job: QuoteJob, how: str
+) -> FoundMissing | None:
+    """The quote's last check, when it found the quote missing on the whole page at this
+    address, as this matcher reads it (the same extractor, matcher and selection): what
+    stood on the page then was weighed and set aside. A verdict of another version, on
+    another address, or on a section alone (a quote placed under a heading) is weighed
+    again."""
+    if before is None or before.status != "missing" or job.under:
+        return None
+    if before.recipe != how or before.url != job.url:
         return None
     return FoundMissing(before.closest)
 

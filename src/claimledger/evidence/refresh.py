@@ -117,7 +117,7 @@ class Stored(Protocol):
 class Earlier(Stored, Protocol):
     """What the loop reads of earlier runs (the evidence store fits)."""
 
-    def latest_checks(self) -> list[CheckRecord]: ...
+    def latest_checks(self, *, judged: bool = False) -> list[CheckRecord]: ...
     def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
 
 
@@ -203,7 +203,7 @@ async def refresh(
     by_target: dict[str, list[str]] = defaultdict(list)
     for url in selects:
         by_target[url_map.apply(url)].append(url)
-    previous = {check_key(check): check for check in earlier.latest_checks()}
+    previous = {check_key(check): check for check in earlier.latest_checks(judged=True)}
 
     def validators(requested: str, start: str) -> Validators | None:
         """Those stored for exactly the URL asked, for every way its answer will be read."""

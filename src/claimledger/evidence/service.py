@@ -267,7 +267,7 @@ class Stranger:
 
     store: EvidenceStore
 
-    def latest_checks(self) -> list[CheckRecord]:
+    def latest_checks(self, *, judged: bool = False) -> list[CheckRecord]:
         return []
 
     def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:

@@ -81,18 +81,18 @@ from claimledger.evidence.store.rows import (
     check_from_row,
     fetch_from_row,
     hops_json,
-    json_object,
-    maybe_text,
     moment,
     relocation_from_row,
     relocation_values,
+    run_from_row,
     save_from_row,
     save_values,
     snapshot_zlib,
     stamp,
+    state_from_row,
     text,
+    validators_from_row,
     verdict_from_row,
-    whole,
 )
 from claimledger.evidence.store.schema import (
     CHECK_MISREAD,
@@ -123,11 +123,13 @@ if TYPE_CHECKING:  # loaded by a store that writes, only
 LOCK_TIMEOUT = 0.5  # seconds begin_run waits for another writer before giving up
 
 _CHECK_SELECT = ", ".join(CHECK_COLUMNS)
-_LATEST_CHECKS = (
-    "FROM checks WHERE id IN (SELECT MAX(id) FROM checks "
-    f"WHERE id NOT IN ({MISREAD_CHECKS}) GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+_LATEST = (
+    "FROM checks WHERE id IN (SELECT MAX(id) FROM checks WHERE {}"
+    f"id NOT IN ({MISREAD_CHECKS}) GROUP BY claim_id, quote_text, source_id) ORDER BY id"
 )
-"""SQL: the newest check of every (claim, quote, source) that is evidence, oldest first."""
+"""SQL: the newest check of every (claim, quote, source) that is evidence (and meets the
+condition put in), oldest first."""
+_LATEST_CHECKS, _LATEST_JUDGED = _LATEST.format(""), _LATEST.format("status IS NOT NULL AND ")
 
 _HELD = "snapshot_hash IN (SELECT hash FROM snapshots)"
 """SQL: this fetch left a snapshot that the store holds. A reading whose snapshot is not
@@ -269,7 +271,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         ).fetchone()
         if row is None:
             return None
-        runs = list(self._readable([row], _run_from_row, "runs"))
+        runs = list(self._readable([row], run_from_row, "runs"))
         return runs[0] if runs else None
 
     # snapshots
@@ -393,7 +395,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
                 "ORDER BY id DESC LIMIT 1",
                 (redacted(final_url), recipe),
             )
-            found = list(self._readable(rows, _validators_from_row, "fetches"))
+            found = list(self._readable(rows, validators_from_row, "fetches"))
             if not found:
                 return None
             known.add(found[0])
@@ -422,10 +424,14 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         self._insert_check(run_id, check)
 
     @_mapped
-    def latest_checks(self) -> list[CheckRecord]:
+    def latest_checks(self, *, judged: bool = False) -> list[CheckRecord]:
         """The newest check of every (claim, quote, source) that is evidence, in the order
-        they were recorded (a check made on another address's text is not)."""
-        rows = self._db.execute(f"SELECT {_CHECK_SELECT}, 0 {_LATEST_CHECKS}")
+        they were recorded (a check made on another address's text is not); `judged`: of
+        those that read the page (what a refresh locates a quote from, so that a page
+        that failed once in between is read as if it had not)."""
+        rows = self._db.execute(
+            f"SELECT {_CHECK_SELECT}, 0 {_LATEST_JUDGED if judged else _LATEST_CHECKS}"
+        )
         return list(self._readable(rows, check_from_row, "checks"))
 
     @_mapped
@@ -505,7 +511,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         ).fetchone()
         if row is None:
             return None
-        states = list(self._readable([row], _state_from_row, "render_states"))
+        states = list(self._readable([row], state_from_row, "render_states"))
         return states[0] if states else None
 
     # recovery and preservation: written after their run, like an artifact run
@@ -673,24 +679,6 @@ def _row_named(row: object) -> str:
     """ " row 12" for a row that was selected with its id, else nothing."""
     keys = row.keys() if isinstance(row, sqlite3.Row) else ()
     return f" row {row['id']}" if "id" in keys and isinstance(row, sqlite3.Row) else ""
-
-
-def _state_from_row(row: sqlite3.Row) -> dict[str, Any]:
-    return json_object(row["state_json"], "state_json")
-
-
-def _run_from_row(row: sqlite3.Row) -> RunRecord:
-    finished = row["finished_at"]
-    return RunRecord(
-        id=whole(row["id"], "id"),
-        started_at=moment(row["started_at"], "started_at"),
-        finished_at=None if finished is None else moment(finished, "finished_at"),
-        ledger_path=text(row["ledger_path"], "ledger_path"),
-    )
-
-
-def _validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None]:
-    return maybe_text(row["etag"], "etag"), maybe_text(row["last_modified"], "last_modified")
 
 
 def _row_id(cursor: sqlite3.Cursor) -> int:

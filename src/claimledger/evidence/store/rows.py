@@ -32,6 +32,7 @@ from claimledger.records import (
     MatchKind,
     QuoteThere,
     Relocation,
+    RunRecord,
     SavedSnapshot,
     SourceStatus,
     WordChange,
@@ -665,3 +666,21 @@ def save_from_row(row: sqlite3.Row) -> SavedSnapshot:
         run_id=row["run_id"],
         saved_at=moment(row["saved_at"], "saved_at"),
     )
+
+
+def state_from_row(row: sqlite3.Row) -> dict[str, Any]:
+    return json_object(row["state_json"], "state_json")
+
+
+def run_from_row(row: sqlite3.Row) -> RunRecord:
+    finished = row["finished_at"]
+    return RunRecord(
+        id=whole(row["id"], "id"),
+        started_at=moment(row["started_at"], "started_at"),
+        finished_at=None if finished is None else moment(finished, "finished_at"),
+        ledger_path=text(row["ledger_path"], "ledger_path"),
+    )
+
+
+def validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None]:
+    return maybe_text(row["etag"], "etag"), maybe_text(row["last_modified"], "last_modified")

@@ -13,10 +13,10 @@ quote, or its successor, is) and `verdict` (what it answers).
 from __future__ import annotations
 
 from claimledger.reading.match.diff import Judgement, judge
-from claimledger.reading.match.locator import FoundMissing, locate
+from claimledger.reading.match.locator import locate
 from claimledger.reading.match.normalize import TextKind, normalize
 from claimledger.reading.match.prepared import CONTEXT_CHARS, Context, PreparedText, prepare
-from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
+from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, FoundMissing, Match, Thresholds
 from claimledger.records import WordChange
 from claimledger.versions import MATCH as VERSION
 

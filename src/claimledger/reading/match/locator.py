@@ -52,6 +52,7 @@ from claimledger.reading.match.place import (
     quote_ends,
     replaced_by,
     replaced_run,
+    says_more_of,
     scope_of,
     spans_from,
     stood_beside,
@@ -59,7 +60,7 @@ from claimledger.reading.match.place import (
 )
 from claimledger.reading.match.prepared import Context, PreparedText, prepare
 from claimledger.reading.match.verbatim import verified
-from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, Match, Thresholds
+from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, FoundMissing, Match, Thresholds
 
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
@@ -86,9 +87,10 @@ def locate(
     to be aligned sentence by sentence (not a section against the whole page).
     `last_found`: the quote's wording on `previous` when it had drifted already (its
     successor then), which stands for the quote there. `was_missing`: the quote was
-    found missing on `previous` (by this matcher): a passage that stood there then was
-    weighed and was not its successor, and is not now (an edit elsewhere on the page
-    does not make it one); the closest passage shown then may be shown again.
+    found missing on `previous` (by this matcher), when every passage there was weighed
+    and set aside: only a passage holding a sentence that says more of the quote since
+    (see `place.says_more_of`) may be its successor now, and the closest passage shown
+    then may be shown again (an edit elsewhere on the page changes neither).
     """
     prepared = page if isinstance(page, PreparedText) else prepare(page)
     forms = quote_forms(quote, prepared.kind)
@@ -175,14 +177,6 @@ def _page_wide(
     return found if found.status != "missing" else None
 
 
-@dataclass(frozen=True)
-class FoundMissing:
-    """The quote was found missing at its last check, `closest` the passage then shown as
-    the closest (None: none was)."""
-
-    closest: str | None = None
-
-
 def quote_forms(quote: str, kind: TextKind) -> list[str]:
     """The quote with markup reduced to text, then as written (a page may show markup literally)."""
     forms = [normalize(quote, kind=kind, markup=True), normalize(quote, kind=kind, markup=False)]
@@ -192,7 +186,8 @@ def quote_forms(quote: str, kind: TextKind) -> list[str]:
 def _missing(closest: Candidate | None = None, prepared: PreparedText | None = None) -> Match:
     if closest is None or prepared is None:
         return Match("missing", None, 0.0, None, False, (), 0, None, None, None)
-    text = _shown(closest, prepared)
+    start, end = closest.original_span(prepared)
+    text = prepared.text[start:end]
     return Match(
         "missing",
         None,
@@ -417,12 +412,6 @@ def _text(candidate: Candidate, prepared: PreparedText) -> str:
     return prepared.unit_text(candidate.first, candidate.last)
 
 
-def _shown(candidate: Candidate, prepared: PreparedText) -> str:
-    """The passage as the page writes it (as a verdict shows it)."""
-    start, end = candidate.original_span(prepared)
-    return prepared.text[start:end]
-
-
 def decide(
     quote: QuoteWords,
     found: list[Candidate],
@@ -475,10 +464,9 @@ def _closest(
     if not TOKEN.search(needle):
         return _missing()
     quote, found = candidates(needle, prepared, context, scope, previous, aligned, read_as)
-    weighed_then: list[Candidate] = []
-    if was_missing is not None and previous is not None:
-        weighed_then = [c for c in found if previous.occurrences(_text(c, prepared))]
-        found = [c for c in found if c not in weighed_then]
+    weighed: list[Candidate] = []
+    if was_missing is not None and aligned is not None:
+        found, weighed = _weighed_then(quote, found, prepared, aligned)
     if placed is None:
         placed = context is not None or previous is not None
     successor, nearest = decide(quote, found, prepared, thresholds, placed=placed)
@@ -505,10 +493,25 @@ def _closest(
         if _by_place_only(successor, thresholds, placed=placed):
             return known_by_place_only(drifted)
         return drifted
-    if was_missing is not None:
-        shown = [c for c in weighed_then if _shown(c, prepared) == was_missing.closest]
+    if was_missing is not None and was_missing.closest is not None:
+        then = quote_forms(was_missing.closest, prepared.kind)
+        shown = [c for c in weighed if _text(c, prepared) in then]
         nearest = _nearest([*([nearest] if nearest else []), *shown], thresholds)
     return _missing(nearest, prepared)
+
+
+def _weighed_then(
+    quote: QuoteWords, found: list[Candidate], prepared: PreparedText, previous: PreparedText
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The passages that hold news of the quote since the page was read (see
+    `place.says_more_of`), and those weighed then, when it was found missing."""
+    fresh = says_more_of(
+        quote, prepared, previous, lambda page, unit: similarity(quote, page, unit, unit)
+    )
+    if fresh is None:  # the two pages cannot be aligned: nothing is set aside
+        return found, []
+    news = [c for c in found if any(unit in fresh for unit in range(c.first, c.last + 1))]
+    return news, [c for c in found if not any(unit in fresh for unit in range(c.first, c.last + 1))]
 
 
 ANOTHERS_MARGIN = 0.1

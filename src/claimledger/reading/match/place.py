@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -293,3 +294,36 @@ def stood_beside(text: str, needle: str, previous: PreparedText) -> bool:
     return any(
         all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
     )
+
+
+def says_more_of(
+    quote: QuoteWords,
+    prepared: PreparedText,
+    previous: PreparedText,
+    alike: Callable[[PreparedText, int], float],
+) -> set[int] | None:
+    """The sentences of the page now that say more of the quote than the page as read
+    did where they stand: new or rewritten (by the sentence-by-sentence alignment of the
+    two), holding some of the quote's words, and more like the quote (`alike`) than every
+    sentence they replaced. None when the pages are not aligned (too long).
+
+    When the quote was found missing on the page as read, every passage there was weighed
+    and set aside; only these sentences are news of it. An edit elsewhere, a neighbour
+    or heading rewritten, a sibling's full stop made an exclamation mark, a sentence
+    moved: none of them makes a successor.
+    """
+    opcodes = prepared.aligned_with(previous)
+    if not opcodes:
+        return None
+    wanted = set(quote.lemmas)
+    news: set[int] = set()
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag not in ("replace", "insert"):
+            continue
+        was = max((alike(previous, unit) for unit in range(i1, i2)), default=0.0)
+        news |= {
+            unit
+            for unit in range(j1, j2)
+            if wanted & set(prepared.lemmas(unit)) and alike(prepared, unit) > was
+        }
+    return news

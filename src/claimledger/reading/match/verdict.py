@@ -73,3 +73,11 @@ class Match:
     def near_miss(self) -> bool:
         """Missing, with a closest passage nearly alike enough to be the quote reworded."""
         return near_miss(self)
+
+
+@dataclass(frozen=True)
+class FoundMissing:
+    """The quote was found missing at its last check, `closest` the passage then shown as
+    the closest (None: none was)."""
+
+    closest: str | None = None
