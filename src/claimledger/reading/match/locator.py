@@ -510,8 +510,10 @@ def _weighed_then(
     )
     if fresh is None:  # the two pages cannot be aligned: nothing is set aside
         return found, []
-    news = [c for c in found if any(unit in fresh for unit in range(c.first, c.last + 1))]
-    return news, [c for c in found if not any(unit in fresh for unit in range(c.first, c.last + 1))]
+    split: dict[bool, list[Candidate]] = {True: [], False: []}
+    for candidate in found:
+        split[not fresh.isdisjoint(range(candidate.first, candidate.last + 1))].append(candidate)
+    return split[True], split[False]
 
 
 ANOTHERS_MARGIN = 0.1
