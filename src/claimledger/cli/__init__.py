@@ -20,7 +20,6 @@ from claimledger.cli import (
 )
 from claimledger.cli.app import app
 from claimledger.cli.pipes import closed_pipe, unwritable_output, whole_writes
-from claimledger.services.lemmatable import use_trie
 
 __all__ = [
     "app",
@@ -44,7 +43,6 @@ def main() -> None:
     refuses (a full disk) with one line (2): stdout is flushed here, before the
     interpreter's own last flush would meet it and exit 120 with a warning."""
     whole_writes()
-    use_trie()
     status: int | str | None = 0
     try:
         app(prog_name="claimledger")

@@ -14,9 +14,8 @@ engineering vocabulary, not any site's.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-from claimledger.reading.lemmas import lemma_table
+from functools import cache, lru_cache
+from types import ModuleType
 
 TOKEN = re.compile(r"\w+(?:['.,\-]\w+)*%?|%")
 """A word, keeping `go.etcd.io`, `5.10`, `at-least-once` and `don't` whole."""
@@ -403,11 +402,23 @@ def is_word(token: str) -> bool:
 
 
 def _lemmatized(word: str) -> str:
-    return lemma_table().lemmatize(word)
+    """The dictionary is read from its compressed stream as words are asked
+    (`low_memory`): the same lemmas, where the whole table held as a dict would add some
+    25 MiB to a refresh's peak (tests/test_lexicon_memory.py)."""
+    return str(_simplemma().lemmatize(word, lang="en", low_memory=True))
 
 
 def _known(word: str) -> bool:
-    return lemma_table().is_known(word)
+    return bool(_simplemma().is_known(word, lang="en", low_memory=True))
+
+
+@cache
+def _simplemma() -> ModuleType:
+    """simplemma compiles its rules when imported (about 0.1 s), so it is loaded at the
+    first word looked up: a command that compares no wording never pays for it."""
+    import simplemma
+
+    return simplemma
 
 
 def is_content(token: str) -> bool:
