@@ -745,6 +745,98 @@ def test_a_missing_quote_reworded_anew_is_found(page_now: str, successor: str) -
     assert (again.status, again.current) == ("drifted", successor)
 
 
+_WRITES = "Writes time out after 30 seconds."
+_LIMITS = "Limits\n\nReads time out after 30 seconds.\n\n{}The server listens on port 8080."
+
+
+def _missing_then(before: str, as_read: str, now: str, quote: str = _WRITES) -> Match:
+    """The quote read on `before`, found missing on `as_read`, then read on `now` as a
+    refresh reads it (no neighbourhood for a missing quote; the page as read)."""
+    found = locate(quote, prepare(before))
+    gone = locate(quote, prepare(as_read), context=found.context, previous=prepare(before))
+    assert (found.status, gone.status) == ("verified", "missing")
+    return locate(
+        quote, prepare(now), previous=prepare(as_read), was_missing=FoundMissing(gone.closest)
+    )
+
+
+def test_a_successor_written_with_its_sibling_rewritten_is_found() -> None:
+    """The quote's sibling and a new wording of the quote written in one edit, where the
+    sibling stood: the new wording is news of it (it was set aside, being less like the
+    quote than the sibling it replaced)."""
+    before, as_read = _LIMITS.format(f"{_WRITES}\n\n"), _LIMITS.format("")
+    successor = "Write requests time out after 60 seconds."
+    now = as_read.replace(
+        "Reads time out after 30 seconds.",
+        f"Read requests time out after 45 seconds.\n\n{successor}",
+    )
+
+    again = _missing_then(before, as_read, now)
+
+    assert (again.status, again.current) == ("drifted", successor)
+
+
+def test_a_quote_of_three_sentences_rewritten_over_an_old_one_is_found() -> None:
+    """Three new sentences that together reword the quote, written over a sentence of the
+    page as read: each alone is less like the quote, together they are its successor."""
+    quote = (
+        "Set the timeout in the config file. The default is 30 seconds."
+        " Restart the server to apply it."
+    )
+    kept = "The timeout is set in the config file."
+    before = f"Timeouts\n\n{quote}\n\nOther settings\n\n{kept}"
+    as_read = f"Timeouts\n\nOther settings\n\n{kept}"
+    successor = (
+        "Put the timeout in the config file. By default it is 30 seconds."
+        " A server restart applies it."
+    )
+    now = as_read.replace(kept, successor)
+
+    again = _missing_then(before, as_read, now, quote)
+
+    assert (again.status, again.current) == ("drifted", successor)
+
+
+_READS = "Reads time out after 30 seconds."
+
+
+@pytest.mark.parametrize(
+    "now",
+    [
+        _LIMITS.format("").replace(f"{_READS}\n\n", "") + f"\n\nFAQ\n\n{_READS}",
+        _LIMITS.format("") + f"\n\nFAQ\n\n{_READS.replace('.', '!')}",
+        _LIMITS.format("") + "\n\nFAQ\n\nRemember: reads time out after 30 seconds.",
+    ],
+    ids=["moved", "copied, its full stop changed", "copied with a word before it"],
+)
+def test_a_sibling_moved_or_copied_is_no_news_of_a_missing_quote(now: str) -> None:
+    """A sentence of the page as read moved, or copied with its words all there, says no
+    more of the quote than it did: the quote stays missing (it was called drifted)."""
+    again = _missing_then(_LIMITS.format(f"{_WRITES}\n\n"), _LIMITS.format(""), now)
+
+    assert again.status == "missing"
+
+
+@pytest.mark.parametrize(
+    "added",
+    ["Ports\n\nSee the option list.", "Option names are case-sensitive."],
+    ids=["under another heading", "beside the sibling"],
+)
+def test_a_new_sentence_sharing_a_word_is_no_news_of_a_missing_quote(added: str) -> None:
+    """A new sentence on another matter that shares a word with the quote does not make
+    the old sibling beside it, with it, a successor."""
+    quote = "Note: this option requires a restart."
+    sibling = "Note: this setting requires a restart."
+    as_read = (
+        f"Cache\n\nThe cache size is read at startup.\n\nLogs\n\nLogs rotate daily.\n\n{sibling}"
+    )
+    before = as_read.replace("startup.", f"startup.\n\n{quote}")
+
+    again = _missing_then(before, as_read, f"{as_read}\n\n{added}", quote)
+
+    assert again.status == "missing"
+
+
 def test_a_sentence_that_stood_inside_a_longer_one_is_new_where_it_stands() -> None:
     """A sentence put where the quote stood is new there, though its words stood on the page
     inside a longer sentence: its successor (it was set aside as standing on the page)."""

@@ -35,7 +35,7 @@ from claimledger.reading.match import (
     locate,
     prepare,
 )
-from claimledger.reading.match.locator import known_by_place_only
+from claimledger.reading.match.verdict import known_by_place_only
 from claimledger.reading.pagehead import head_links
 from claimledger.reading.pdf import is_pdf
 from claimledger.records import DEFAULT_POLICY

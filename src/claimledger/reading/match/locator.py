@@ -40,7 +40,6 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
@@ -49,10 +48,10 @@ from claimledger.reading.match.place import (
     Scope,
     at_place,
     ends_sentence,
+    news_of,
     quote_ends,
     replaced_by,
     replaced_run,
-    says_more_of,
     scope_of,
     spans_from,
     stood_beside,
@@ -60,7 +59,14 @@ from claimledger.reading.match.place import (
 )
 from claimledger.reading.match.prepared import Context, PreparedText, prepare
 from claimledger.reading.match.verbatim import verified
-from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS, FoundMissing, Match, Thresholds
+from claimledger.reading.match.verdict import (
+    DEFAULT_THRESHOLDS,
+    FoundMissing,
+    Match,
+    Thresholds,
+    known_by_place_only,
+)
+from claimledger.records import NEAR_MISS
 
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
@@ -89,7 +95,7 @@ def locate(
     successor then), which stands for the quote there. `was_missing`: the quote was
     found missing on `previous` (by this matcher), when every passage there was weighed
     and set aside: only a passage holding a sentence that says more of the quote since
-    (see `place.says_more_of`) may be its successor now, and the closest passage shown
+    (see `_weighed_then`) may be its successor now, and the closest passage shown
     then may be shown again (an edit elsewhere on the page changes neither).
     """
     prepared = page if isinstance(page, PreparedText) else prepare(page)
@@ -399,15 +405,6 @@ def _with_replaced_run(
     return elsewhere + [replace(c, at_place=True, aligned=True) for c in scored]
 
 
-def known_by_place_only(drifted: Match) -> Match:
-    """The verdict on a successor that only its place tells (see `REWRITTEN_IN_PLACE`)."""
-    if REWRITTEN_IN_PLACE in drifted.change_kinds:
-        return drifted
-    return replace(
-        drifted, meaning_changed=False, change_kinds=(*drifted.change_kinds, REWRITTEN_IN_PLACE)
-    )
-
-
 def _text(candidate: Candidate, prepared: PreparedText) -> str:
     return prepared.unit_text(candidate.first, candidate.last)
 
@@ -503,16 +500,16 @@ def _closest(
 def _weighed_then(
     quote: QuoteWords, found: list[Candidate], prepared: PreparedText, previous: PreparedText
 ) -> tuple[list[Candidate], list[Candidate]]:
-    """The passages that hold news of the quote since the page was read (see
-    `place.says_more_of`), and those weighed then, when it was found missing."""
-    fresh = says_more_of(
-        quote, prepared, previous, lambda page, unit: similarity(quote, page, unit, unit)
-    )
+    """The passages that are news of the quote since it was found missing, and those
+    weighed then: news holds sentences new since (`place.news_of`) that are, on their own,
+    as alike to the quote as a near miss (not a word in common, beside an old sentence)."""
+    fresh = news_of(quote, prepared, previous)
     if fresh is None:  # the two pages cannot be aligned: nothing is set aside
         return found, []
     split: dict[bool, list[Candidate]] = {True: [], False: []}
-    for candidate in found:
-        split[not fresh.isdisjoint(range(candidate.first, candidate.last + 1))].append(candidate)
+    for c in found:
+        new = sorted(fresh.intersection(range(c.first, c.last + 1)))
+        split[bool(new) and similarity(quote, prepared, new[0], new[-1]) >= NEAR_MISS].append(c)
     return split[True], split[False]
 
 

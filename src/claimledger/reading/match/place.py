@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -296,34 +295,32 @@ def stood_beside(text: str, needle: str, previous: PreparedText) -> bool:
     )
 
 
-def says_more_of(
-    quote: QuoteWords,
-    prepared: PreparedText,
-    previous: PreparedText,
-    alike: Callable[[PreparedText, int], float],
-) -> set[int] | None:
-    """The sentences of the page now that say more of the quote than the page as read
-    did where they stand: new or rewritten (by the sentence-by-sentence alignment of the
-    two), holding some of the quote's words, and more like the quote (`alike`) than every
-    sentence they replaced. None when the pages are not aligned (too long).
+def news_of(quote: QuoteWords, prepared: PreparedText, previous: PreparedText) -> set[int] | None:
+    """The sentences of the page now that may say more of the quote than the page as read
+    did: new or rewritten since (by the sentence-by-sentence alignment of the two),
+    holding some of the quote's words, and no copy of a sentence that stood there (see
+    `_copied`). None when the pages are not aligned (too long).
 
     When the quote was found missing on the page as read, every passage there was weighed
-    and set aside; only these sentences are news of it. An edit elsewhere, a neighbour
-    or heading rewritten, a sibling's full stop made an exclamation mark, a sentence
-    moved: none of them makes a successor.
+    and set aside; only a passage holding these sentences may be news of it.
     """
     opcodes = prepared.aligned_with(previous)
     if not opcodes:
         return None
     wanted = set(quote.lemmas)
-    news: set[int] = set()
-    for tag, i1, i2, j1, j2 in opcodes:
-        if tag not in ("replace", "insert"):
-            continue
-        was = max((alike(previous, unit) for unit in range(i1, i2)), default=0.0)
-        news |= {
-            unit
-            for unit in range(j1, j2)
-            if wanted & set(prepared.lemmas(unit)) and alike(prepared, unit) > was
-        }
-    return news
+    stood = [set(previous.lemmas(unit)) for unit in range(previous.unit_count)]
+    return {
+        unit
+        for tag, _, _, j1, j2 in opcodes
+        if tag in ("replace", "insert")
+        for unit in range(j1, j2)
+        if wanted & set(prepared.lemmas(unit))
+        and not _copied(set(prepared.lemmas(unit)), stood, wanted)
+    }
+
+
+def _copied(words: set[str], stood: list[set[str]], wanted: set[str]) -> bool:
+    """Is the sentence one of the page as read, moved or touched up: all that one's words
+    (content lemmas) and none of the quote's besides (a full stop or a capital changed,
+    "Remember:" put before it)? Where it adds a word of the quote, it may be news."""
+    return any(old and old <= words and not (words - old) & wanted for old in stood)

@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match.prepared import Context
 from claimledger.records import CheckStatus, MatchKind, WordChange, meaning_uncertain, near_miss
 
@@ -81,3 +82,12 @@ class FoundMissing:
     the closest (None: none was)."""
 
     closest: str | None = None
+
+
+def known_by_place_only(drifted: Match) -> Match:
+    """The verdict on a successor that only its place tells (see `REWRITTEN_IN_PLACE`)."""
+    if REWRITTEN_IN_PLACE in drifted.change_kinds:
+        return drifted
+    return replace(
+        drifted, meaning_changed=False, change_kinds=(*drifted.change_kinds, REWRITTEN_IN_PLACE)
+    )
