@@ -837,6 +837,66 @@ def test_a_new_sentence_sharing_a_word_is_no_news_of_a_missing_quote(added: str)
     assert again.status == "missing"
 
 
+def test_a_new_wording_is_news_though_an_old_question_held_its_words() -> None:
+    """A new wording of the quote where it stood is news of it, though a question elsewhere
+    on the page already held its words (that question is no copy of it)."""
+    faq = "FAQ\n\nWhy do writes time out after 30 seconds? Because the disk is slow."
+    before = f"Limits\n\n{_WRITES}\n\nThe server listens on port 8080.\n\n{faq}"
+    as_read = before.replace(f"{_WRITES}\n\n", "")
+    successor = "Writes time out after 30 seconds by default."
+
+    again = _missing_then(before, as_read, before.replace(_WRITES, successor))
+
+    assert (again.status, again.current) == ("drifted", successor)
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("Raeds time out after 30 seconds.", _READS),
+        (_READS, "Reads time out after 60 seconds."),
+    ],
+    ids=["a misspelling mended", "a figure changed"],
+)
+def test_a_sibling_touched_up_is_no_news_of_a_missing_quote(was: str, now: str) -> None:
+    """A sibling of the quote touched up (a misspelling mended, a figure changed) says no
+    more of the quote than it did: the quote stays missing (it was called drifted)."""
+    before, as_read = _LIMITS.format(f"{_WRITES}\n\n"), _LIMITS.format("")
+
+    again = _missing_then(
+        before.replace(_READS, was), as_read.replace(_READS, was), as_read.replace(_READS, now)
+    )
+
+    assert again.status == "missing"
+
+
+def test_the_news_alone_is_the_successor_not_its_sibling_with_it() -> None:
+    """A new sentence beside the quote's old sibling is its successor on its own: the
+    sibling with it is worth no more than the new sentence (it was chosen with the
+    sibling, across a paragraph break)."""
+    before, as_read = _LIMITS.format(f"{_WRITES}\n\n"), _LIMITS.format("")
+    now = as_read.replace(_READS, f"{_READS}\n\nWrites time out.")
+
+    again = _missing_then(before, as_read, now)
+
+    assert (again.status, again.current) == ("drifted", "Writes time out.")
+
+
+def test_the_closest_passage_touched_up_is_shown_again() -> None:
+    """The passage shown as the closest when the quote was found missing, touched up since
+    (a full stop, a plural), is still shown as the closest."""
+    quote = "Backups stay on the primary server for ninety days."
+    closest = "Audit records stay on the primary host for a year."
+    as_read = prepare(f"Retention\n\n{closest}\n\nLogs are rotated daily.")
+    gone = locate(quote, as_read)
+    touched = closest.replace("host", "hosts").replace(".", "!")
+    later = prepare(f"Retention\n\n{touched}\n\nLogs are rotated daily.")
+
+    again = locate(quote, later, previous=as_read, was_missing=FoundMissing(gone.closest))
+
+    assert (gone.closest, again.status, again.closest) == (closest, "missing", touched)
+
+
 def test_a_sentence_that_stood_inside_a_longer_one_is_new_where_it_stands() -> None:
     """A sentence put where the quote stood is new there, though its words stood on the page
     inside a longer sentence: its successor (it was set aside as standing on the page)."""

@@ -47,12 +47,8 @@ from claimledger.reading.match import (  # noqa: E402
     normalize,
     prepare,
 )
-from claimledger.reading.match.locator import (  # noqa: E402
-    Candidate,
-    candidates,
-    decide,
-    quote_forms,
-)
+from claimledger.reading.match.candidate import Candidate  # noqa: E402
+from claimledger.reading.match.locator import candidates, decide, quote_forms  # noqa: E402
 from claimledger.reading.match.place import QuoteWords, scope_of  # noqa: E402
 from corpus import Case, corpus_names, is_built, load, page_text  # noqa: E402
 

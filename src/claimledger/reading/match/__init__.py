@@ -6,8 +6,9 @@ page's characters), `lexicon` (words and the words that carry meaning), `prepare
 page read once for many quotes), `span` (a quote's own span of a passage), `names` and
 `clauses` (a name respelled or replaced; lists and clauses changed), `modals` (how
 strongly a span binds), `negations` (how many negations a span holds), `alike` (forms
-that say one thing), `diff` (what a rewording did to the meaning), `locator` (where the
-quote, or its successor, is) and `verdict` (what it answers).
+that say one thing), `diff` (what a rewording did to the meaning), `candidate` (a passage
+that could be the quote reworded, and how alike), `locator` (where the quote, or its
+successor, is) and `verdict` (what it answers).
 """
 
 from __future__ import annotations

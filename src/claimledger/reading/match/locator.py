@@ -34,16 +34,17 @@ How it decides, in order:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rapidfuzz import fuzz
 
-from claimledger.reading.match.diff import WORDING_CHANGED, Judgement, judge
+from claimledger.reading.match.candidate import Candidate, similarity
+from claimledger.reading.match.diff import WORDING_CHANGED
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
 from claimledger.reading.match.place import (
+    TOUCHED_UP_AT_LEAST,
     QuoteWords,
     Scope,
     at_place,
@@ -68,7 +69,6 @@ from claimledger.reading.match.verdict import (
 )
 from claimledger.records import NEAR_MISS
 
-_COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 _SEEDS = 24  # sentences holding the quote's rarest words, grown into candidate passages
 _LIKE_SEEDS = 8  # and sentences whose words are most nearly the quote's, as many again
 
@@ -211,83 +211,6 @@ def _missing(closest: Candidate | None = None, prepared: PreparedText | None = N
 
 
 # --------------------------------------------------------------------------- candidates
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A run of units ``[first, last]`` of one block, and how alike it is to the quote."""
-
-    first: int
-    last: int
-    score: float
-    at_place: bool
-    needle: str
-    aligned: bool = False
-    """At the quote's place only as the sentences that replaced its own, found by aligning
-    the page as read with the page now."""
-
-    def original_span(self, prepared: PreparedText) -> tuple[int, int]:
-        """The passage in the page's own characters, without a comment marker in front of
-        it that the quote did not have (`# retry in 1 minute` quoted as its words)."""
-        starts, ends = prepared.units
-        start, end = prepared.original_span(starts[self.first], ends[self.last])
-        marker = _COMMENT_LEAD.match(prepared.text, start, end)
-        if marker and not _COMMENT_LEAD.match(self.needle):
-            start = marker.end()
-        return start, end
-
-    def judgement(self, prepared: PreparedText) -> Judgement:
-        return judge(self.needle, prepared.unit_text(self.first, self.last))
-
-
-def similarity(
-    quote: QuoteWords, prepared: PreparedText, first: int, last: int, *, at_place: bool = False
-) -> float:
-    """How alike a passage is to the quote, 0..1.
-
-    The harmonic mean of the share of the quote's vocabulary the passage keeps and the
-    share of the passage's vocabulary that is the quote's, words weighted by how rare
-    they are on the page (so "the docs" weighs little and `max_retries` much), averaged
-    with the likeness of the characters (which counts the words set aside as function
-    words, and spelling). A word the passage adds weighs at most what the quote's most
-    telling word does: a rewording's new word is rare on the page by construction, and
-    on a long page rarer than anything the quote holds.
-    """
-    passage: Counter[str] = Counter()
-    for unit in range(first, last + 1):
-        passage.update(prepared.lemmas(unit))
-    part = at_place and quote.fragment and (first == last or quote.sentences > 1)
-    if part:  # a quote cut from a sentence is weighed against its own part of the passage
-        in_order = [w for unit in range(first, last + 1) for w in prepared.lemmas(unit)]
-        passage = Counter(_window(quote.lemmas, in_order))
-    shared = quote.lemmas & passage
-    kept = sum(prepared.weight(w) * n for w, n in shared.items())
-    wanted = sum(prepared.weight(w) * n for w, n in quote.lemmas.items())
-    heaviest = max((prepared.weight(w) for w in quote.lemmas), default=0.0)
-    offered = sum(min(prepared.weight(w), heaviest) * n for w, n in passage.items())
-    recall = kept / wanted if wanted else 0.0
-    precision = kept / offered if offered else 0.0
-    words = 2 * recall * precision / (recall + precision) if kept else 0.0
-    text, needle = prepared.unit_text(first, last).lower(), quote.needle.lower()
-    likeness = fuzz.partial_ratio if part and len(text) > len(needle) else fuzz.ratio
-    return (2 * words + likeness(needle, text) / 100.0) / 3
-
-
-def _window(wanted: Counter[str], words: list[str]) -> list[str]:
-    """The run of a sentence's lemmas, as long as the quote, holding most of its words."""
-    size = sum(wanted.values())
-    have: Counter[str] = Counter()
-    best, best_at, gained = -1, 0, 0
-    for end, word in enumerate(words):
-        have[word] += 1
-        gained += have[word] <= wanted[word]
-        if end >= size:
-            old = words[end - size]
-            gained -= have[old] <= wanted[old]
-            have[old] -= 1
-        if gained > best:
-            best, best_at = gained, max(0, end + 1 - size)
-    return words[best_at : best_at + size]
 
 
 def _by_words(quote: QuoteWords, prepared: PreparedText) -> list[tuple[int, int]]:
@@ -491,26 +414,58 @@ def _closest(
             return known_by_place_only(drifted)
         return drifted
     if was_missing is not None and was_missing.closest is not None:
-        then = quote_forms(was_missing.closest, prepared.kind)
-        shown = [c for c in weighed if _text(c, prepared) in then]
+        shown = _shown_then(was_missing.closest, weighed, prepared)
         nearest = _nearest([*([nearest] if nearest else []), *shown], thresholds)
     return _missing(nearest, prepared)
+
+
+def _shown_then(closest: str, weighed: list[Candidate], prepared: PreparedText) -> list[Candidate]:
+    """The passage shown as the closest when the quote was found missing, as it stands
+    now: as written then, else touched up since (a full stop, a plural)."""
+    then = quote_forms(closest, prepared.kind)
+    same = [c for c in weighed if _text(c, prepared) in then]
+    return same or [
+        c
+        for c in weighed
+        if max(fuzz.ratio(_text(c, prepared), form) for form in then) >= TOUCHED_UP_AT_LEAST
+    ]
 
 
 def _weighed_then(
     quote: QuoteWords, found: list[Candidate], prepared: PreparedText, previous: PreparedText
 ) -> tuple[list[Candidate], list[Candidate]]:
     """The passages that are news of the quote since it was found missing, and those
-    weighed then: news holds sentences new since (`place.news_of`) that are, on their own,
-    as alike to the quote as a near miss (not a word in common, beside an old sentence)."""
+    weighed then. News holds sentences new since (`place.news_of`) that are, on their own,
+    as alike to the quote as a near miss (not a word in common, beside an old sentence);
+    where the old sentences it holds are as alike on their own (a sibling), it is worth no
+    more than its news, so the news alone is chosen over the two."""
     fresh = news_of(quote, prepared, previous)
     if fresh is None:  # the two pages cannot be aligned: nothing is set aside
         return found, []
-    split: dict[bool, list[Candidate]] = {True: [], False: []}
+    news, weighed = [], []
     for c in found:
         new = sorted(fresh.intersection(range(c.first, c.last + 1)))
-        split[bool(new) and similarity(quote, prepared, new[0], new[-1]) >= NEAR_MISS].append(c)
-    return split[True], split[False]
+        worth = similarity(quote, prepared, new[0], new[-1]) if new else 0.0
+        if worth < NEAR_MISS:
+            weighed.append(c)
+        elif any(similarity(quote, prepared, a, b) >= NEAR_MISS for a, b in _old_runs(c, fresh)):
+            news.append(replace(c, score=min(c.score, worth)))
+        else:
+            news.append(c)
+    return news, weighed
+
+
+def _old_runs(candidate: Candidate, fresh: set[int]) -> list[tuple[int, int]]:
+    """The runs of a passage's sentences that stood on the page as read."""
+    runs: list[tuple[int, int]] = []
+    for unit in range(candidate.first, candidate.last + 1):
+        if unit in fresh:
+            continue
+        if runs and runs[-1][1] == unit - 1:
+            runs[-1] = (runs[-1][0], unit)
+        else:
+            runs.append((unit, unit))
+    return runs
 
 
 ANOTHERS_MARGIN = 0.1

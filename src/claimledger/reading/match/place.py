@@ -299,7 +299,7 @@ def news_of(quote: QuoteWords, prepared: PreparedText, previous: PreparedText) -
     """The sentences of the page now that may say more of the quote than the page as read
     did: new or rewritten since (by the sentence-by-sentence alignment of the two),
     holding some of the quote's words, and no copy of a sentence that stood there (see
-    `_copied`). None when the pages are not aligned (too long).
+    `_Stood.copied`). None when the pages are not aligned (too long).
 
     When the quote was found missing on the page as read, every passage there was weighed
     and set aside; only a passage holding these sentences may be news of it.
@@ -307,20 +307,42 @@ def news_of(quote: QuoteWords, prepared: PreparedText, previous: PreparedText) -
     opcodes = prepared.aligned_with(previous)
     if not opcodes:
         return None
-    wanted = set(quote.lemmas)
-    stood = [set(previous.lemmas(unit)) for unit in range(previous.unit_count)]
+    stood = _Stood(previous, set(quote.lemmas))
     return {
         unit
-        for tag, _, _, j1, j2 in opcodes
+        for tag, i1, i2, j1, j2 in opcodes
         if tag in ("replace", "insert")
         for unit in range(j1, j2)
-        if wanted & set(prepared.lemmas(unit))
-        and not _copied(set(prepared.lemmas(unit)), stood, wanted)
+        if stood.wanted & set(prepared.lemmas(unit))
+        and not stood.copied(prepared, unit, range(i1, i2))
     }
 
 
-def _copied(words: set[str], stood: list[set[str]], wanted: set[str]) -> bool:
-    """Is the sentence one of the page as read, moved or touched up: all that one's words
-    (content lemmas) and none of the quote's besides (a full stop or a capital changed,
-    "Remember:" put before it)? Where it adds a word of the quote, it may be news."""
-    return any(old and old <= words and not (words - old) & wanted for old in stood)
+TOUCHED_UP_AT_LEAST = 90.0
+"""How alike (rapidfuzz's ratio, 0..100) a rewritten sentence is to the one it replaced
+when it is that one touched up: a full stop, a capital, a misspelling, a figure."""
+
+
+class _Stood:
+    """The sentences of the page as read, for telling a copy of one from news."""
+
+    def __init__(self, previous: PreparedText, wanted: set[str]) -> None:
+        self.wanted = wanted
+        self.texts = [previous.unit_text(u, u).lower() for u in range(previous.unit_count)]
+        self.words = [frozenset(previous.lemmas(u)) for u in range(previous.unit_count)]
+        self.sayings = {words for words in self.words if words}
+
+    def copied(self, prepared: PreparedText, unit: int, replaced: range) -> bool:
+        """Is the sentence one of these touched up where it stands (a full stop, a capital,
+        a misspelling, a figure), said again (its words all the same), or said again with
+        words around it that are none of the quote's ("Remember: …")?"""
+        text, words = prepared.unit_text(unit, unit).lower(), frozenset(prepared.lemmas(unit))
+        if words in self.sayings:
+            return True
+        if any(fuzz.ratio(text, self.texts[u]) >= TOUCHED_UP_AT_LEAST for u in replaced):
+            return True
+        return any(
+            old in text and len(old) >= 0.7 * len(text) and not (words - said) & self.wanted
+            for old, said in zip(self.texts, self.words, strict=True)
+            if old
+        )
