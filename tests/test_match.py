@@ -663,7 +663,7 @@ _RESTART = "Restart the service after changing this setting."
 _RELOAD = "Reload the service after changing this setting."
 _CACHE = "Cache\n\nThe cache size is set in megabytes.\n\n{}\n\nThe default is 512."
 _NETWORK = "Network\n\nThe listen port defaults to 8080.\n\n{}Ports below 1024 need root."
-_REBOOT = "Reboot the service after changing this setting."
+_ANEW = "Restart the service whenever this setting changes."
 _SAID_TWICE = f"{_CACHE.format(_RELOAD)}\n\n{_NETWORK.format(_RESTART + chr(10) * 2)}"
 _ONE_COPY_GONE = f"{_CACHE.format(_RELOAD)}\n\n{_NETWORK.format('')}"
 
@@ -731,7 +731,7 @@ def test_the_closest_passage_shown_when_missing_is_shown_again() -> None:
     [
         (_ONE_COPY_GONE.replace(_RELOAD, "Restart the service once you change this setting."),
          "Restart the service once you change this setting."),
-        (_ONE_COPY_GONE.replace("Ports below", f"{_REBOOT}\n\nPorts below"), _REBOOT),
+        (_ONE_COPY_GONE.replace("Ports below", f"{_ANEW}\n\nPorts below"), _ANEW),
         (f"{_ONE_COPY_GONE}\n\nRestart the service after changing any setting.",
          "Restart the service after changing any setting."),
     ],
@@ -895,6 +895,58 @@ def test_the_closest_passage_touched_up_is_shown_again() -> None:
     again = locate(quote, later, previous=as_read, was_missing=FoundMissing(gone.closest))
 
     assert (gone.closest, again.status, again.closest) == (closest, "missing", touched)
+
+
+@pytest.mark.parametrize(
+    "successor",
+    ["Writes do time out after 30 seconds.", "After 30 seconds, writes time out."],
+)
+def test_a_new_wording_is_news_though_an_old_question_held_all_its_words(successor: str) -> None:
+    """A new wording where the quote stood, its words all those of a question elsewhere on
+    the page, is not that question said again: it is the quote's successor."""
+    faq = "FAQ\n\nWhy do writes time out after 30 seconds? Because the disk is slow."
+    before = f"Limits\n\n{_WRITES}\n\nThe server listens on port 8080.\n\n{faq}"
+    as_read = before.replace(f"{_WRITES}\n\n", "")
+
+    again = _missing_then(before, as_read, before.replace(_WRITES, successor))
+
+    assert (again.status, again.current) == ("drifted", successor)
+
+
+def test_a_sibling_that_takes_in_the_quote_is_its_successor() -> None:
+    """A sibling rewritten to say the quote too ("Reads and writes …") adds the quote's
+    words: news of it, however like the sibling it stays."""
+    quote = "Writes time out after 30 seconds unless the client sets a longer limit."
+    sibling = quote.replace("Writes", "Reads")
+    before = f"Limits\n\n{sibling}\n\n{quote}\n\nThe server listens on port 8080."
+    as_read = before.replace(f"{quote}\n\n", "")
+    merged = quote.replace("Writes", "Reads and writes")
+
+    again = _missing_then(before, as_read, as_read.replace(sibling, merged), quote)
+
+    assert (again.status, again.current) == ("drifted", merged)
+
+
+def test_a_sibling_reworded_without_the_quote_s_words_is_no_news() -> None:
+    """A sibling reworded with words the quote lacks ("requests") says no more of it."""
+    before, as_read = _LIMITS.format(f"{_WRITES}\n\n"), _LIMITS.format("")
+    now = as_read.replace(_READS, "Read requests time out after 30 seconds.")
+
+    assert _missing_then(before, as_read, now).status == "missing"
+
+
+def test_a_table_row_put_back_with_a_cell_like_another_row_s_is_found() -> None:
+    """A row of settings put back with a new value, its description the same as another
+    row's: the row is news of the quote, though only its name cell is new."""
+    quote = "timeout_write | 30 | Timeout in seconds for each request"
+    read_row = "timeout_read | 30 | Timeout in seconds for each request"
+    before = f"Settings\n\nname | default | meaning\n{read_row}\n{quote}\n\nEnd."
+    as_read = before.replace(f"\n{quote}", "")
+    successor = quote.replace("30", "60")
+
+    again = _missing_then(before, as_read, before.replace(quote, successor), quote)
+
+    assert (again.status, again.current) == ("drifted", successor)
 
 
 def test_a_sentence_that_stood_inside_a_longer_one_is_new_where_it_stands() -> None:

@@ -44,7 +44,7 @@ from claimledger.reading.match.diff import WORDING_CHANGED
 from claimledger.reading.match.lexicon import TOKEN
 from claimledger.reading.match.normalize import TextKind, normalize
 from claimledger.reading.match.place import (
-    TOUCHED_UP_AT_LEAST,
+    COPIED_AT_LEAST,
     QuoteWords,
     Scope,
     at_place,
@@ -427,7 +427,7 @@ def _shown_then(closest: str, weighed: list[Candidate], prepared: PreparedText) 
     return same or [
         c
         for c in weighed
-        if max(fuzz.ratio(_text(c, prepared), form) for form in then) >= TOUCHED_UP_AT_LEAST
+        if max(fuzz.ratio(_text(c, prepared), form) for form in then) >= COPIED_AT_LEAST
     ]
 
 
@@ -445,6 +445,9 @@ def _weighed_then(
     news, weighed = [], []
     for c in found:
         new = sorted(fresh.intersection(range(c.first, c.last + 1)))
+        if new and quote.scope == "row":  # a row's news is in one cell: the row is weighed
+            news.append(c)
+            continue
         worth = similarity(quote, prepared, new[0], new[-1]) if new else 0.0
         if worth < NEAR_MISS:
             weighed.append(c)

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from claimledger.reading.match.normalize import normalize
 from claimledger.reading.match.prepared import Context, PreparedText, content_lemmas
@@ -310,17 +310,19 @@ def news_of(quote: QuoteWords, prepared: PreparedText, previous: PreparedText) -
     stood = _Stood(previous, set(quote.lemmas))
     return {
         unit
-        for tag, i1, i2, j1, j2 in opcodes
+        for tag, _, _, j1, j2 in opcodes
         if tag in ("replace", "insert")
         for unit in range(j1, j2)
-        if stood.wanted & set(prepared.lemmas(unit))
-        and not stood.copied(prepared, unit, range(i1, i2))
+        if stood.wanted & set(prepared.lemmas(unit)) and not stood.copied(prepared, unit)
     }
 
 
-TOUCHED_UP_AT_LEAST = 90.0
-"""How alike (rapidfuzz's ratio, 0..100) a rewritten sentence is to the one it replaced
-when it is that one touched up: a full stop, a capital, a misspelling, a figure."""
+COPIED_AT_LEAST = 85.0
+"""How alike (rapidfuzz's ratio, 0..100) a sentence is to one of the page as read when it
+is that one moved, said again or touched up (a full stop, a capital, a misspelling, a
+figure, a word changed). "Writes do time out after 30 seconds." is 84 like "Why do writes
+time out after 30 seconds?"; "Read requests time out after 30 seconds." is 89 like "Reads
+time out after 30 seconds."."""
 
 
 class _Stood:
@@ -330,19 +332,20 @@ class _Stood:
         self.wanted = wanted
         self.texts = [previous.unit_text(u, u).lower() for u in range(previous.unit_count)]
         self.words = [frozenset(previous.lemmas(u)) for u in range(previous.unit_count)]
-        self.sayings = {words for words in self.words if words}
 
-    def copied(self, prepared: PreparedText, unit: int, replaced: range) -> bool:
-        """Is the sentence one of these touched up where it stands (a full stop, a capital,
-        a misspelling, a figure), said again (its words all the same), or said again with
-        words around it that are none of the quote's ("Remember: …")?"""
-        text, words = prepared.unit_text(unit, unit).lower(), frozenset(prepared.lemmas(unit))
-        if words in self.sayings:
-            return True
-        if any(fuzz.ratio(text, self.texts[u]) >= TOUCHED_UP_AT_LEAST for u in replaced):
+    def copied(self, prepared: PreparedText, unit: int) -> bool:
+        """Is the sentence one of these moved, said again or touched up, or that one with
+        words put around it ("Remember: …"), holding none of the quote's words that one
+        did not? Where it adds a word of the quote, it may say more of it."""
+        text = prepared.unit_text(unit, unit).lower()
+        quoted = frozenset(prepared.lemmas(unit)) & self.wanted
+        alike = process.extract(
+            text, self.texts, scorer=fuzz.ratio, score_cutoff=COPIED_AT_LEAST, limit=None
+        )
+        if any(quoted <= self.words[index] for _, _, index in alike):
             return True
         return any(
-            old in text and len(old) >= 0.7 * len(text) and not (words - said) & self.wanted
+            old in text and len(old) >= 0.7 * len(text) and quoted <= said
             for old, said in zip(self.texts, self.words, strict=True)
             if old
         )
