@@ -71,6 +71,7 @@ class PreparedText:
     """
 
     __slots__ = (
+        "__weakref__",  # caches kept elsewhere live no longer than the page (place.py)
         "_aligned",
         "_blocks",
         "_cells",
