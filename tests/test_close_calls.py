@@ -356,9 +356,11 @@ def _found_missing(tmp_path: Path, page_server: PageServer) -> tuple[Cli, dict[s
 
 
 def _check_of(cli: Cli, claim_id: str) -> dict[str, Any]:
+    """A refresh's check of one claim's quote, as its JSON says it."""
     refreshed = json.loads(cli("refresh", "--allow-private", "--json", code=1).stdout)
     [check] = [c for c in refreshed["checks"] if c["claim_id"] == claim_id]
-    return check
+    found: dict[str, Any] = check
+    return found
 
 
 def test_a_quote_found_missing_stays_missing_when_the_page_changes_elsewhere(
