@@ -935,6 +935,23 @@ def test_a_sibling_reworded_without_the_quote_s_words_is_no_news() -> None:
     assert _missing_then(before, as_read, now).status == "missing"
 
 
+def test_new_sentences_on_both_sides_of_a_sibling_are_no_news_through_it() -> None:
+    """Two new sentences that say little of the quote, one on each side of its old sibling,
+    do not make the three a successor: the sibling counts for nothing, and each new one
+    alone is no near miss."""
+    quote = "Writes time out after 30 seconds when the cluster is degraded."
+    sibling = quote.replace("Writes", "Reads")
+    as_read = f"Intro text here.\n\n{sibling} Backups run nightly at two.\n\nOutro."
+    now = as_read.replace(
+        f"{sibling} Backups run nightly at two.",
+        f"See the cluster guide. {sibling} Writes are logged.",
+    )
+
+    found = locate(quote, prepare(now), previous=prepare(as_read), was_missing=FoundMissing())
+
+    assert found.status == "missing"
+
+
 def test_a_table_row_put_back_with_a_cell_like_another_row_s_is_found() -> None:
     """A row of settings put back with a new value, its description the same as another
     row's: the row is news of the quote, though only its name cell is new."""

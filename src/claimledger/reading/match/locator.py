@@ -435,39 +435,41 @@ def _weighed_then(
     quote: QuoteWords, found: list[Candidate], prepared: PreparedText, previous: PreparedText
 ) -> tuple[list[Candidate], list[Candidate]]:
     """The passages that are news of the quote since it was found missing, and those
-    weighed then. News holds sentences new since (`place.news_of`) that are, on their own,
-    as alike to the quote as a near miss (not a word in common, beside an old sentence);
-    where the old sentences it holds are as alike on their own (a sibling), it is worth no
-    more than its news, so the news alone is chosen over the two."""
+    weighed then. News holds a run of sentences new since (`place.news_of`) that is, on
+    its own, as alike to the quote as a near miss (not a word in common), and no other
+    run that is as alike on its own (a sibling weighed then, beside the news: the news
+    stands on its own as another passage). A table row put back is news by one new cell:
+    a row's news is in one cell. Where the page as read cannot be aligned with the page
+    now, nothing is set aside."""
     fresh = news_of(quote, prepared, previous)
-    if fresh is None:  # the two pages cannot be aligned: nothing is set aside
+    if fresh is None:
         return found, []
-    news, weighed = [], []
+    news: list[Candidate] = []
+    weighed: list[Candidate] = []
     for c in found:
-        new = sorted(fresh.intersection(range(c.first, c.last + 1)))
-        if new and quote.scope == "row":  # a row's news is in one cell: the row is weighed
-            news.append(c)
-            continue
-        worth = similarity(quote, prepared, new[0], new[-1]) if new else 0.0
-        if worth < NEAR_MISS:
-            weighed.append(c)
-        elif any(similarity(quote, prepared, a, b) >= NEAR_MISS for a, b in _old_runs(c, fresh)):
-            news.append(replace(c, score=min(c.score, worth)))
-        else:
-            news.append(c)
+        runs = _runs(c, fresh)
+
+        def telling(run: tuple[int, int], c: Candidate = c) -> bool:
+            return similarity(quote, prepared, *run, at_place=c.at_place) >= NEAR_MISS
+
+        row = bool(runs[True]) and quote.scope == "row"
+        told = any(map(telling, runs[True])) and not any(map(telling, runs[False]))
+        (news if row or told else weighed).append(c)
     return news, weighed
 
 
-def _old_runs(candidate: Candidate, fresh: set[int]) -> list[tuple[int, int]]:
-    """The runs of a passage's sentences that stood on the page as read."""
-    runs: list[tuple[int, int]] = []
+def _runs(candidate: Candidate, fresh: set[int]) -> dict[bool, list[tuple[int, int]]]:
+    """The passage's runs of sentences that are news of the quote (True) and of the others
+    (False): those that stood on the page as read, and new ones that are no news."""
+    runs: dict[bool, list[tuple[int, int]]] = {True: [], False: []}
+    last: bool | None = None
     for unit in range(candidate.first, candidate.last + 1):
-        if unit in fresh:
-            continue
-        if runs and runs[-1][1] == unit - 1:
-            runs[-1] = (runs[-1][0], unit)
+        kind = unit in fresh
+        if kind == last:
+            runs[kind][-1] = (runs[kind][-1][0], unit)
         else:
-            runs.append((unit, unit))
+            runs[kind].append((unit, unit))
+        last = kind
     return runs
 
 
