@@ -233,7 +233,8 @@ def _missing_by_this_reading(
     address, as this matcher reads it (the same extractor, matcher and selection): what
     stood on the page then was weighed and set aside. A verdict of another version, on
     another address, or on a section alone (a quote placed under a heading) is weighed
-    again."""
+    again; so is one whose page as read the store no longer holds (nothing to tell news
+    from what stood there)."""
     if before is None or before.status != "missing" or job.under:
         return None
     if before.recipe != how or before.url != job.url:
