@@ -210,6 +210,17 @@ def _edited_around(successor: str, *after: str) -> str:
     )
 
 
+def _ledger_quoting(tmp_path: Path, url: str, claim_id: str, quote: str) -> Cli:
+    """A new ledger with one claim quoting the page at `url`."""
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    cli(
+        "add", claim_id, "--url", url, "--quote", quote,
+        "--why", "the page says so", "--allow-private",
+    )  # fmt: skip
+    return cli
+
+
 def _rewritten_where_it_stood(
     tmp_path: Path, page_server: PageServer, successor: str = IN_ITS_PLACE
 ) -> Cli:
@@ -225,13 +236,7 @@ def _rewritten_where_it_stood(
             KEPT_AFTER,
         ),
     )
-    claimledger("init", str(tmp_path / "reading"))
-    cli = Cli(tmp_path / "reading" / "claims.yaml")
-    url = page_server.url("/delivery")
-    cli(
-        "add", "redelivery", "--url", url, "--quote", REDELIVERY,
-        "--why", "the page says so", "--allow-private",
-    )  # fmt: skip
+    cli = _ledger_quoting(tmp_path, page_server.url("/delivery"), "redelivery", REDELIVERY)
     cli("refresh", "--allow-private", code=1)
     page_server.set_page("/delivery", _edited_around(successor))
     return cli
@@ -342,13 +347,7 @@ def _found_missing(tmp_path: Path, page_server: PageServer) -> tuple[Cli, dict[s
     was found at removed: refreshed after each step, it is missing (the reworded copy stood
     beside it); its check as that refresh printed it."""
     page_server.set_page("/settings", page(_CACHE[0], _RESTART, _CACHE[2], *_NETWORK))
-    claimledger("init", str(tmp_path / "reading"))
-    cli = Cli(tmp_path / "reading" / "claims.yaml")
-    url = page_server.url("/settings")
-    cli(
-        "add", "restart", "--url", url, "--quote", _RESTART,
-        "--why", "the page says so", "--allow-private",
-    )  # fmt: skip
+    cli = _ledger_quoting(tmp_path, page_server.url("/settings"), "restart", _RESTART)
     page_server.set_page("/settings", page(*_CACHE, *_NETWORK))
     cli("refresh", "--allow-private", code=1)
     page_server.set_page("/settings", page(*_ONE_COPY_GONE))

@@ -42,8 +42,12 @@ class Candidate:
             start = marker.end()
         return start, end
 
+    def text(self, prepared: PreparedText) -> str:
+        """The passage in the page's normal form (as quotes are searched in it)."""
+        return prepared.unit_text(self.first, self.last)
+
     def judgement(self, prepared: PreparedText) -> Judgement:
-        return judge(self.needle, prepared.unit_text(self.first, self.last))
+        return judge(self.needle, self.text(prepared))
 
 
 def similarity(

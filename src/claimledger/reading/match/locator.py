@@ -301,7 +301,7 @@ def candidates(
     if aligned is not None:
         found = _with_replaced_run(found, on_previous, quote, prepared, aligned, seen)
     if previous is not None:
-        found = [c for c in found if not stood_beside(_text(c, prepared), on_previous, previous)]
+        found = [c for c in found if not stood_beside(c.text(prepared), on_previous, previous)]
     if previous is not None and within_one_block(on_previous, previous):
         found = [c for c in found if prepared.block(c.first) == prepared.block(c.last)]
     return quote, found
@@ -326,10 +326,6 @@ def _with_replaced_run(
     elsewhere = [c for c in found if (c.first, c.last) not in run]
     scored = _candidates(run, quote, prepared, False)  # weighed as elsewhere: see above
     return elsewhere + [replace(c, at_place=True, aligned=True) for c in scored]
-
-
-def _text(candidate: Candidate, prepared: PreparedText) -> str:
-    return prepared.unit_text(candidate.first, candidate.last)
 
 
 def decide(
@@ -423,11 +419,11 @@ def _shown_then(closest: str, weighed: list[Candidate], prepared: PreparedText) 
     """The passage shown as the closest when the quote was found missing, as it stands
     now: as written then, else touched up since (a full stop, a plural)."""
     then = quote_forms(closest, prepared.kind)
-    same = [c for c in weighed if _text(c, prepared) in then]
+    same = [c for c in weighed if c.text(prepared) in then]
     return same or [
         c
         for c in weighed
-        if max(fuzz.ratio(_text(c, prepared), form) for form in then) >= COPIED_AT_LEAST
+        if max(fuzz.ratio(c.text(prepared), form) for form in then) >= COPIED_AT_LEAST
     ]
 
 
@@ -444,16 +440,18 @@ def _weighed_then(
     fresh = news_of(quote, prepared, previous)
     if fresh is None:
         return found, []
+
+    def telling(run: tuple[int, int], at_place: bool) -> bool:
+        return similarity(quote, prepared, *run, at_place=at_place) >= NEAR_MISS
+
     news: list[Candidate] = []
     weighed: list[Candidate] = []
     for c in found:
         runs = _runs(c, fresh)
-
-        def telling(run: tuple[int, int], c: Candidate = c) -> bool:
-            return similarity(quote, prepared, *run, at_place=c.at_place) >= NEAR_MISS
-
         row = bool(runs[True]) and quote.scope == "row"
-        told = any(map(telling, runs[True])) and not any(map(telling, runs[False]))
+        told = any(telling(run, c.at_place) for run in runs[True]) and not any(
+            telling(run, c.at_place) for run in runs[False]
+        )
         (news if row or told else weighed).append(c)
     return news, weighed
 
@@ -608,10 +606,10 @@ def _runner_up(
         reverse=True,
     )
     best = _rank(chosen, quote, prepared, thresholds)[0]
-    words = prepared.unit_text(chosen.first, chosen.last)
+    words = chosen.text(prepared)
     for other in ranked:
         apart = other.last < chosen.first or other.first > chosen.last
-        if apart and prepared.unit_text(other.first, other.last) != words:
+        if apart and other.text(prepared) != words:
             close = best - _rank(other, quote, prepared, thresholds)[0] < CLOSE_CALL
             return other if close else None
     return None
@@ -619,7 +617,7 @@ def _runner_up(
 
 def _twins(chosen: Candidate, found: list[Candidate], prepared: PreparedText) -> int:
     """How many places on the page hold the chosen passage's very words."""
-    text = prepared.unit_text(chosen.first, chosen.last)
+    text = chosen.text(prepared)
     return max(1, len(prepared.occurrences(text))) if text else 1
 
 
