@@ -133,10 +133,53 @@ def with_swaps(
     same roles reversed or only the clauses said in another order: the meaning may have
     changed. Items of a list trading places ("pickle, JSON and YAML" -> "JSON, pickle and
     YAML") are no such change: nothing but a comma or a coordinator stands between them."""
-    for pair, one_clause in _swapped(q_low, p_low, q_breaks, p_breaks):
+    pairs = _swapped(q_low, p_low, q_breaks, p_breaks)
+    for pair, one_clause in pairs:
         kind = "words swapped" if one_clause else SWAPPED_ACROSS_CLAUSES
         changes.append(WordChange("replace", " ".join(pair), " ".join(pair[::-1]), True, kind))
+    reversal = None if pairs else reversed_around_a_link(q_low, p_low)
+    if reversal is not None:
+        was, now = reversal
+        changes.append(WordChange("replace", was, now, True, "words swapped"))
     return changes
+
+
+_LINKS = frozenset({"to", "from", "into", "onto", "before", "after", "than", "by", "over", "until"})
+"""Words that relate what stands before them to what stands after, one way only: "from A
+to B", "A before B", "wrapped by A"."""
+
+
+def reversed_around_a_link(q_low: list[str], p_low: list[str]) -> tuple[str, str] | None:
+    """Two phrases that traded sides of a link word said once on each side ("from the
+    application to the mesh" -> "from the mesh to the application", "appended to the log
+    before it is applied" -> "applied before it is appended to the log"), every other
+    content word kept: the same words, the relation reversed. A phrase that moves with
+    its link ("After a crash, X" -> "X after a crash") or a passive that names its agent
+    ("A sends B" -> "B is sent by A") trades only one side, and is no reversal."""
+    q_lemmas, p_lemmas = _content_lemmas(q_low), _content_lemmas(p_low)
+    if sorted(q_lemmas) != sorted(p_lemmas):
+        return None  # words changed too: not the same words reversed
+    for link in _LINKS:
+        if q_low.count(link) != 1 or p_low.count(link) != 1:
+            continue
+        q_at, p_at = q_low.index(link), p_low.index(link)
+        q_before, q_after = set(_content_lemmas(q_low[:q_at])), set(_content_lemmas(q_low[q_at:]))
+        p_before, p_after = set(_content_lemmas(p_low[:p_at])), set(_content_lemmas(p_low[p_at:]))
+        crossed = (q_before - q_after) & (p_after - p_before)
+        crossed_back = (q_after - q_before) & (p_before - p_after)
+        if crossed and crossed_back:
+            first, second = _in_order(crossed, q_low), _in_order(crossed_back, q_low)
+            return f"{first} {link} {second}", f"{second} {link} {first}"
+    return None
+
+
+def _content_lemmas(words: list[str]) -> list[str]:
+    return [lemma(w) for w in words if w not in STOPWORDS and any(c.isalnum() for c in w)]
+
+
+def _in_order(lemmas: set[str], words: list[str]) -> str:
+    """The words of `words` whose lemmas are among `lemmas`, in their order."""
+    return " ".join(w for w in words if lemma(w) in lemmas)
 
 
 SWAPPED_ACROSS_CLAUSES = "words swapped across clauses"

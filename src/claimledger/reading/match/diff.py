@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
+from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import as_said, hyphenated_as, said_values
 from claimledger.reading.match.clauses import (
     Lists,
@@ -32,6 +33,7 @@ from claimledger.reading.match.clauses import (
     with_swaps,
 )
 from claimledger.reading.match.explain import explained, is_function
+from claimledger.reading.match.hedges import hedge_positions, without_hedges
 from claimledger.reading.match.lexicon import (
     AGENCY,
     BOOLEANS,
@@ -58,7 +60,8 @@ from claimledger.reading.match.lexicon import (
     negated,
     negates,
 )
-from claimledger.reading.match.modals import OBLIGING, strengths
+from claimledger.reading.match.modals import OBLIGING, strengths, weaker
+from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
     bare,
@@ -129,6 +132,7 @@ def judge(quote: str, passage: str) -> Judgement:
     """
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
+    quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
     end = split_last_word(quote_tokens, page_tokens, end)
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
@@ -244,6 +248,8 @@ def _judged(
     ]
     p_same = _typos_mended(opcodes, q_low, p_low)
     moved = _moved_words(opcodes, q_low, p_low)
+    hedged = hedge_positions(q_low), hedge_positions(p_low)
+    moved = moved[0] | hedged[0], moved[1] | hedged[1]  # a hedge about time says no claim
     span_kinds = _span_kinds(q_low, p_same)
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
         span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
@@ -363,7 +369,7 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
 def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
     each with the kind of meaning change it makes."""
-    q_low, p_low = joined_terms(q_low), joined_terms(p_low)
+    q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
     q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
     as_written = (negation_count(q_low), negation_count(p_low))
     q_low, p_low = as_said(q_low), as_said(p_low)
@@ -385,8 +391,7 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
         kinds["number"] = "numbers swapped"
     was, now = strengths(q_low), strengths(p_low)
     if was != now:  # a strength came or went; how often one recurs is style
-        weaker = sum(now) / len(now) < sum(was) / len(was)
-        kinds["modal"] = "modal weakened" if weaker else "modal strengthened"
+        kinds["modal"] = "modal weakened" if weaker(was, now) else "modal strengthened"
     if limits(q_low) != limits(p_low):
         kinds["limit"] = "limit changed"
     names = {"quantifier": "quantifier changed", "degree": "degree changed"}
@@ -427,6 +432,7 @@ def _change(
     tag, i1, i2, j1, j2 = op
     low = (q_low, p_low)
     kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
+    kind = kind or modifier_changed(op, q_low, p_low) or scope_put_in(op, q_low, p_low)
     if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
         kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(

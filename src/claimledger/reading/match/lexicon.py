@@ -140,7 +140,7 @@ CONSISTENCY = words(
     atomically atomicity serializable linearizable at-least-once at-most-once exactly-once
     durable durably durability idempotent idempotency guaranteed guarantee guarantees ordered
     ordering unordered synchronous synchronously asynchronous asynchronously transactional
-    effectively-once"""
+    effectively-once serializability linearizability causal causally monotonic staleness"""
 )
 BOOLEANS = words("true false enabled disabled")
 DEFAULT_MARKERS = words("default defaults defaulted")
@@ -201,7 +201,7 @@ _EFFECT_FAMILIES = """
     keep retain preserve store save persist cache hold
     delete remove drop discard evict purge destroy erase truncate expire
     abort cancel terminate kill stop fail
-    suspend pause wait block queue hold defer
+    suspend pause wait block queue defer
     resume restart retry repeat replay recover rerun reuse
     allow permit accept enable include grant
     deny reject prevent disable exclude forbid refuse

@@ -26,6 +26,16 @@ def strengths(words: list[str]) -> set[int]:
     return set(_modal_ranks(words)) | {_FACT}
 
 
+def weaker(was: set[int], now: set[int]) -> bool:
+    """Whether a span binds more weakly now (its `strengths` then and now): on average,
+    or, where the averages tie ("should" dropped beside a "can" that stays), by the
+    strongest strength that went against the strongest that came."""
+    before, after = sum(was) / len(was), sum(now) / len(now)
+    if before != after:
+        return after < before
+    return max(was - now, default=0) > max(now - was, default=0)
+
+
 def _modal_ranks(words: list[str]) -> Counter[int]:
     """How strongly a span binds, modal by modal (must 4, will 3, should 2, may 1; a span
     with none states a fact, as "will" does). "Can never" and "cannot" bind as "will

@@ -148,7 +148,8 @@ def unbounded(words: list[str]) -> list[str]:
 
 def limits(words: list[str]) -> Counter[tuple[str, ...]]:
     """Bounds a span puts on a number ("up to 10 GB", "at most once"), each phrase read
-    once, the longest first, as the bound it says ("no more than" is "at most")."""
+    once, the longest first, as the bound it says ("up to", "as many as" and "no more
+    than" are "at most")."""
     found: Counter[tuple[str, ...]] = Counter()
     index = 0
     while index < len(words):
@@ -165,6 +166,9 @@ def limits(words: list[str]) -> Counter[tuple[str, ...]]:
 
 _LONGEST_FIRST = sorted(_LIMIT_PHRASES, key=len, reverse=True)
 _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("up", "to"): ("at", "most"),
+    ("as", "many", "as"): ("at", "most"),
+    ("as", "much", "as"): ("at", "most"),
     ("no", "more", "than"): ("at", "most"),
     ("no", "less", "than"): ("at", "least"),
     ("no", "fewer", "than"): ("at", "least"),

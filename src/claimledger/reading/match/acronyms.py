@@ -1,0 +1,107 @@
+"""Abbreviations spelled out: "TTL" for "time-to-live", "mTLS" for "mutual TLS", "RBAC"
+for "role-based access control". Docs write a term out for a new reader and abbreviate it
+once it is known; the term is the same.
+
+Pure. Works on the words of a quote and its span as written (case tells an acronym).
+"""
+
+from __future__ import annotations
+
+import re
+
+_ACRONYM = re.compile(r"[a-z]?[A-Z]{2,6}s?")
+"""Two to six capitals, perhaps after one small letter ("mTLS") or before a plural "s"."""
+
+_SKIPPABLE = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
+"""Small words an acronym may leave out ("access control list" and "ACL", but also
+"bring your own key" and "BYOK", which keeps them)."""
+
+_LONGEST = 8
+"""Words a spelled-out term may run to."""
+
+
+def as_the_page_writes(
+    quote: list[str], breaks: list[bool], page: list[str]
+) -> tuple[list[str], list[bool]]:
+    """The quote's words with each term the page abbreviates, or spells out, written as the
+    page writes it: a run of the quote that spells an acronym of the page becomes the
+    acronym, and an acronym of the quote that a run of the page spells becomes the run.
+    `breaks` are the clause breaks before each word (and after the last); a term keeps
+    the break before it. Only the quote's words change, so the page's words stay where
+    they stand in the passage."""
+    words, kept = _runs_as_acronyms(quote, breaks, page)
+    spelled = _spelled_out(page, [w for w in words if w not in page])
+    out_words: list[str] = []
+    out_breaks: list[bool] = []
+    for word, brk in zip(words, kept, strict=False):
+        run = spelled.get(word, [word])
+        out_words += run
+        out_breaks += [brk] + [False] * (len(run) - 1)
+    return out_words, out_breaks + kept[len(words) :]
+
+
+def _runs_as_acronyms(
+    words: list[str], breaks: list[bool], other: list[str]
+) -> tuple[list[str], list[bool]]:
+    """`words` with each run that spells out an acronym of `other` written as it, unless
+    `words` has the acronym too ("Certificate Authority (CA)" says both)."""
+    acronyms = [w for w in dict.fromkeys(other) if _ACRONYM.fullmatch(w) and w not in words]
+    if not acronyms:
+        return words, breaks
+    out_words: list[str] = []
+    out_breaks: list[bool] = []
+    index = 0
+    while index < len(words):
+        found = _spelling_at(words, index, acronyms)
+        if found is None:
+            out_words.append(words[index])
+            out_breaks.append(breaks[index])
+            index += 1
+            continue
+        acronym, end = found
+        out_words.append(acronym)
+        out_breaks.append(breaks[index])
+        index = end
+    return out_words, out_breaks + breaks[len(words) :]
+
+
+def _spelled_out(words: list[str], acronyms: list[str]) -> dict[str, list[str]]:
+    """Each acronym of `acronyms` that a run of `words` spells, with the run."""
+    found: dict[str, list[str]] = {}
+    wanted = [a for a in dict.fromkeys(acronyms) if _ACRONYM.fullmatch(a)]
+    for index in range(len(words)):
+        for acronym in wanted:
+            if acronym in found:
+                continue
+            spelling = _spelling_at(words, index, [acronym])
+            if spelling is not None:
+                found[acronym] = words[index : spelling[1]]
+    return found
+
+
+def _spelling_at(words: list[str], start: int, acronyms: list[str]) -> tuple[str, int] | None:
+    """The acronym a run of words from `start` spells, and where the run ends."""
+    if _ACRONYM.fullmatch(words[start]) or words[start].lower() in _SKIPPABLE:
+        return None  # an acronym itself, or a small word before the term
+    for acronym in acronyms:
+        letters = acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
+        for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
+            parts = [p for w in words[start:end] for p in re.split(r"[-‐]", w) if p]
+            if len(parts) > 1 and _spells(parts, letters):
+                return acronym, end
+    return None
+
+
+def _spells(parts: list[str], letters: str) -> bool:
+    """Whether the parts spell `letters` exactly, each giving its initial, or all its
+    letters if written in capitals ("TLS"), or nothing if a small word inside the term."""
+    if not parts:
+        return not letters
+    part, rest = parts[0], parts[1:]
+    low = part.lower()
+    if letters[:1] == low[0] and _spells(rest, letters[1:]):
+        return True
+    whole = part.isupper() and len(part) > 1 and letters.startswith(low)
+    if whole and _spells(rest, letters[len(low) :]):
+        return True
+    return low in _SKIPPABLE and bool(rest) and _spells(rest, letters)

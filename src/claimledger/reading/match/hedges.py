@@ -1,0 +1,85 @@
+"""Hedges about time: words that say a statement holds for now ("currently", "at the
+moment", "this behavior may change in a future release"). Docs drop them when a feature
+settles and add them while it is new; put in or taken out, they change no claim, and the
+modal of "may change" is not the claim's own.
+
+Pure. Judged on the lower-cased words of a span.
+"""
+
+from __future__ import annotations
+
+_FOR_NOW = (
+    ("currently",),
+    ("presently",),
+    ("at", "the", "moment"),
+    ("at", "present"),
+    ("at", "this", "time"),
+    ("as", "of", "now"),
+    ("as", "of", "today"),
+    ("as", "of", "this", "writing"),
+    ("for", "now"),
+    ("for", "the", "time", "being"),
+    ("right", "now"),
+)
+"""Phrases that date a statement to the present and say nothing else."""
+
+_MAY = frozenset({"may", "might", "could", "can"})
+_SUBJECTS = frozenset(
+    {"this", "that", "it", "which", "behavior", "behaviour", "feature", "api", "interface"}
+    | {"functionality", "format", "option", "default", "defaults", "limit", "limits"}
+)
+"""What a "may change" hedge is said of: the statement itself, or the thing it describes."""
+
+_LATER = (
+    ("in", "a", "future", "release"),
+    ("in", "a", "future", "version"),
+    ("in", "future", "releases"),
+    ("in", "future", "versions"),
+    ("in", "the", "future"),
+    ("without", "notice"),
+    ("without", "prior", "notice"),
+    ("at", "any", "time"),
+    ("over", "time"),
+)
+"""What may follow "may change": when, which only says that it may."""
+
+
+def hedge_positions(words: list[str]) -> set[int]:
+    """The positions of the words of every hedge about time in `words`: a phrase of
+    `_FOR_NOW`, or a clause saying the statement may change ("this may change in a future
+    release", "and is subject to change"), its subject and when included."""
+    found: set[int] = set()
+    for start in range(len(words)):
+        for phrase in _FOR_NOW:
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                found.update(range(start, start + len(phrase)))
+        found.update(_may_change(words, start))
+    return found
+
+
+def without_hedges(words: list[str]) -> list[str]:
+    """The words with every hedge about time taken out."""
+    hedged = hedge_positions(words)
+    return [word for index, word in enumerate(words) if index not in hedged]
+
+
+def _may_change(words: list[str], start: int) -> range:
+    """The clause of a "may change" hedge whose modal (or "subject to") is at `start`, or
+    an empty range: said of a subject of `_SUBJECTS` ("this behavior may change") or
+    with when it may ("may change without notice"), so that "the leader may change"
+    stays a claim."""
+    if words[start : start + 3] == ["subject", "to", "change"]:
+        end = start + 3
+    elif words[start] in _MAY and words[start + 1 : start + 2] == ["change"]:
+        end = start + 2
+    elif words[start] in _MAY and words[start + 1 : start + 3] == ["be", "changed"]:
+        end = start + 3
+    else:
+        return range(0)
+    later = next((p for p in _LATER if tuple(words[end : end + len(p)]) == p), ())
+    first = start
+    while first > 0 and words[first - 1] in _SUBJECTS | {"is", "are", "and"}:
+        first -= 1
+    if first == start and not later:
+        return range(0)
+    return range(first, end + len(later))

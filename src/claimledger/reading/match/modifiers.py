@@ -1,0 +1,86 @@
+"""Modifiers of a guarantee or of a fault: "snapshot isolation" -> "isolation", "strict
+serializability" -> "serializability", "a clean shutdown" -> "a shutdown", "a transient
+partition" -> "a partition". The word taken out or put in names which guarantee is given,
+or which faults it holds through: the claim covers another thing.
+
+Pure. Judged on the lower-cased words of a quote and its span.
+"""
+
+from __future__ import annotations
+
+from claimledger.reading.match.lexicon import STOPWORDS, lemma
+from claimledger.reading.match.span import Opcode
+
+GUARANTEES = frozenset(
+    {"consistency", "isolation", "serializability", "linearizability", "atomicity"}
+    | {"durability", "ordering", "idempotency", "idempotence", "staleness", "at-least-once"}
+    | {"at-most-once", "exactly-once", "effectively-once"}
+)
+"""The nouns that name a guarantee (not "guarantees" itself, which any list of them has)."""
+
+FAULTS = frozenset(
+    {"crash", "failure", "outage", "partition", "shutdown", "loss", "fault", "disconnection"}
+    | {"interruption", "corruption", "termination", "eviction"}
+)
+"""The nouns that name a fault a guarantee holds through."""
+
+_MODIFIER_WORDS = 2
+"""At most this many content words put in or taken out modify the head after them."""
+
+_HEAD_REACH = 2
+"""The head stands right after the modifier, or after one more noun ("a transient network
+partition")."""
+
+
+def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
+    """The kind of a change that put a modifier before a guarantee or a fault, or took
+    one out: words inserted or deleted (or "a temporary" -> "an") right before the head,
+    which the other side has before the same head in no form."""
+    _, i1, i2, j1, j2 = op
+    taken, put = q_low[i1:i2], p_low[j1:j2]
+    taken_content, put_content = _content(taken), _content(put)
+    if taken_content and put_content:
+        return None  # a modifier replaced by another: a rewording, judged elsewhere
+    changed = taken_content or put_content
+    if not changed or len(changed) > _MODIFIER_WORDS:
+        return None
+    head_at = i2 if taken_content else j2
+    around = q_low if taken_content else p_low
+    other = p_low if taken_content else q_low
+    if any(lemma(w) in {lemma(c) for c in changed} for w in other):
+        return None  # the modifier is still there, elsewhere or in another form
+    following = around[head_at : head_at + _HEAD_REACH]
+    heads = {*following, *(lemma(w) for w in following)}
+    if heads & GUARANTEES:
+        return "guarantee term changed"
+    if heads & FAULTS:
+        return "qualifier removed" if taken_content else "qualifier added"
+    return None
+
+
+_SCOPING = frozenset({"on", "in", "during", "for", "under", "within", "outside", "except"})
+"""Prepositions that put a condition of place, time or edition on a claim ("on Linux",
+"in production", "during the maintenance window")."""
+
+
+_YOURS = frozenset({"your", "yours", "you"})
+
+
+def scope_put_in(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
+    """A phrase of a scoping preposition and one to three new content words put inside
+    the span ("uses direct I/O on Linux", "should be disabled in production"): the claim
+    now holds only there."""
+    tag, _, _, j1, j2 = op
+    if tag != "insert" or j1 == 0 or j2 >= len(p_low):
+        return None
+    put = p_low[j1:j2]
+    content = _content(put)
+    if put[0] not in _SCOPING or not 1 <= len(content) <= 3 or _YOURS & set(put):
+        return None  # "in your code", "on your machine": where the reader does it
+    if any(lemma(w) in {lemma(q) for q in q_low} for w in content):
+        return None
+    return "qualifier added"
+
+
+def _content(words: list[str]) -> list[str]:
+    return [w for w in words if w not in STOPWORDS and any(c.isalnum() for c in w)]
