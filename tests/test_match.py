@@ -1576,3 +1576,31 @@ def test_a_quote_across_the_cut_of_an_over_long_sentence_keeps_its_last_word() -
         ("replace", "setting999", "setting019")
     ]
     assert result.current is not None and last_word in result.current
+
+
+_SECTIONS = (
+    "<main><h1>Consumers</h1><p>{lead}Each consumer acknowledges messages.</p>"
+    "<h2>Push consumers</h2><p>Push consumers receive messages over HTTP.</p>"
+    "<h2>Pull consumers</h2><p>Pull consumers fetch batches of messages.</p></main>"
+)
+
+
+def test_a_removed_sentence_never_drifts_into_the_next_heading() -> None:
+    """A sentence's successor never runs into a section's heading: a passage that ends in
+    a title, or begins with one, or crosses one, is no rewording of a sentence."""
+    quote = "A subscription can deliver messages to push consumers or to pull consumers."
+    page = prepare(extract_text(_SECTIONS.format(lead=""), "text/html"))
+
+    found = locate(quote, page)
+
+    assert found.status == "missing"
+    assert found.closest is None or "Push consumers\n" not in found.closest
+
+
+def test_a_quote_that_began_with_its_heading_may_keep_it() -> None:
+    """A quote taken with the heading before its sentence keeps that heading's line."""
+    page = prepare(extract_text(_SECTIONS.format(lead=""), "text/html"))
+    found = locate("Push consumers Push consumers receive messages over plain HTTP.", page)
+
+    assert found.status == "drifted"
+    assert found.current is not None and found.current.startswith("Push consumers\n")

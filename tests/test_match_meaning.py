@@ -1085,6 +1085,16 @@ def test_a_claim_that_may_change_is_still_a_claim() -> None:
             id="abbreviated-on-the-page",
         ),
         pytest.param(
+            "The gateway forwards the JSON Web Token to the upstream service.",
+            "The gateway forwards the JWT to the upstream service.",
+            id="a-term-that-begins-with-an-acronym",
+        ),
+        pytest.param(
+            "The API server authenticates users via OIDC.",
+            "The API server authenticates users via OpenID Connect.",
+            id="a-capital-inside-a-word",
+        ),
+        pytest.param(
             "Dapr supports optimistic concurrency control (OCC) using ETags.",
             "Dapr supports Optimistic Concurrency Control (OCC) using ETags.",
             id="said-both-ways-on-both-sides",
@@ -1113,6 +1123,13 @@ def test_words_that_only_share_initials_with_an_acronym_are_another_term() -> No
     [
         ("Each batch holds up to 500 messages.", "Each batch holds at most 500 messages."),
         ("A key keeps up to 100 versions.", "A key keeps no more than 100 versions."),
+        (
+            "Bucket names have at least 3 characters.",
+            "Bucket names have a minimum of 3 characters.",
+        ),
+        ("A request carries a maximum of 100 keys.", "A request carries up to 100 keys."),
+        ("A key holds not more than 5 versions.", "A key holds at most 5 versions."),
+        ("A key keeps as many as 100 versions.", "A key keeps at most 100 versions."),
     ],
 )
 def test_an_upper_bound_said_another_way_is_harmless(quote: str, passage: str) -> None:
@@ -1137,3 +1154,56 @@ def test_holding_is_keeping_not_waiting() -> None:
             "The buffer stores the last 100 events.", "The buffer holds the last 100 events."
         ).kinds
     )
+
+
+def test_a_bound_said_the_other_way_round_still_says_the_meaning_changed() -> None:
+    assert (
+        level(
+            "A request carries a maximum of 100 keys.", "A request carries a minimum of 100 keys."
+        )
+        == "changed"
+    )
+
+
+def test_a_british_agent_noun_is_the_american_one() -> None:
+    assert (
+        level(
+            "The analyser normalises tokens before indexing.",
+            "The analyzer normalizes tokens before indexing.",
+        )
+        == "harmless"
+    )
+
+
+def test_a_condition_moved_after_a_status_word_is_no_status_changed() -> None:
+    """ "X is ignored unless Y" and "Unless Y, X is ignored" say the same status."""
+    quote, passage = (
+        "Unless `strict` is set, unknown fields are ignored.",
+        "Unknown fields are ignored unless `strict` is set.",
+    )
+    assert "support status changed" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "On Linux, the storage engine uses direct I/O for commit log writes.",
+        "For Enterprise subscriptions, the storage engine uses direct I/O for commit log writes.",
+    ],
+)
+def test_a_scope_put_before_a_claim_says_the_meaning_changed(passage: str) -> None:
+    found = judged("The storage engine uses direct I/O for commit log writes.", passage)
+    assert found.meaning_changed and "qualifier added" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "In addition, the storage engine uses direct I/O for commit log writes.",
+        "In this case, the storage engine uses direct I/O for commit log writes.",
+        "In your deployment, the storage engine uses direct I/O for commit log writes.",
+    ],
+)
+def test_a_connective_put_before_a_claim_is_no_scope(passage: str) -> None:
+    found = judged("The storage engine uses direct I/O for commit log writes.", passage)
+    assert "qualifier added" not in found.kinds

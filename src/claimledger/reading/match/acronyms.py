@@ -12,6 +12,10 @@ import re
 _ACRONYM = re.compile(r"[a-z]?[A-Z]{2,6}s?")
 """Two to six capitals, perhaps after one small letter ("mTLS") or before a plural "s"."""
 
+_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+"""The parts of a word that may each give an initial: those between hyphens, and those a
+capital begins inside a word ("OpenID" gives O and ID, "JSON" gives J or JSON)."""
+
 _SKIPPABLE = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
 """Small words an acronym may leave out ("access control list" and "ACL", but also
 "bring your own key" and "BYOK", which keeps them)."""
@@ -81,13 +85,18 @@ def _spelled_out(words: list[str], acronyms: list[str]) -> dict[str, list[str]]:
 
 def _spelling_at(words: list[str], start: int, acronyms: list[str]) -> tuple[str, int] | None:
     """The acronym a run of words from `start` spells, and where the run ends."""
-    if _ACRONYM.fullmatch(words[start]) or words[start].lower() in _SKIPPABLE:
-        return None  # an acronym itself, or a small word before the term
+    if words[start].lower() in _SKIPPABLE:
+        return None  # a small word before the term
     for acronym in acronyms:
+        if words[start] == acronym:
+            continue  # the acronym itself
         letters = acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
         for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
-            parts = [p for w in words[start:end] for p in re.split(r"[-‐]", w) if p]
-            if len(parts) > 1 and _spells(parts, letters):
+            run = words[start:end]
+            if len(run) == 1 and "-" not in run[0]:
+                continue  # one word spells no term ("KiB" is no "KB")
+            parts = [p for w in run for p in _PART.findall(w)]
+            if _spells(parts, letters):
                 return acronym, end
     return None
 

@@ -61,7 +61,7 @@ from claimledger.reading.match.lexicon import (
     negates,
 )
 from claimledger.reading.match.modals import OBLIGING, strengths, weaker
-from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
+from claimledger.reading.match.modifiers import modifier_changed, scope_before, scope_put_in
 from claimledger.reading.match.names import (
     alias,
     bare,
@@ -79,6 +79,7 @@ from claimledger.reading.match.negations import (
 )
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
+    bound_positions,
     counts,
     joined_terms,
     limits,
@@ -159,6 +160,8 @@ def _head_kind(head: list[str], own: list[str], quote: list[str]) -> str | None:
     ...", does not)."""
     if head and head[0] in _CONDITIONS and quote[0].lower() not in QUALIFIERS:
         return "qualifier added"
+    if scope_before(head, quote):
+        return "qualifier added"  # "On Linux, ..."
     if any(part in NEGATIONS or negated(part) for word in own for part in expanded(word)):
         return NEGATION_BEFORE
     return None
@@ -248,8 +251,10 @@ def _judged(
     ]
     p_same = _typos_mended(opcodes, q_low, p_low)
     moved = _moved_words(opcodes, q_low, p_low)
-    hedged = hedge_positions(q_low), hedge_positions(p_low)
-    moved = moved[0] | hedged[0], moved[1] | hedged[1]  # a hedge about time says no claim
+    aside = hedge_positions(q_low), hedge_positions(p_low)  # a hedge about time says no claim
+    if limits(q_low) == limits(p_low):  # the same bounds, said in other words
+        aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
+    moved = moved[0] | aside[0], moved[1] | aside[1]
     span_kinds = _span_kinds(q_low, p_same)
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
         span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
@@ -481,7 +486,9 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
 
 
 _OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
-_ENDS_A_STATUS = frozenset({"", "in", "since", "as", "and", "but", "now", "yet", "anymore"})
+_ENDS_A_STATUS = frozenset(
+    {"", "in", "since", "as", "and", "but", "now", "yet", "anymore", "unless", "if", "when"}
+)
 
 LIFECYCLE_CHANGED = "support status changed"
 """The kind of a feature said to be supported, deprecated, removed or experimental in

@@ -82,5 +82,29 @@ def scope_put_in(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
     return "qualifier added"
 
 
+def scope_before(head: list[str], quote: list[str]) -> bool:
+    """Did the page put a scope before a quote that began a sentence ("On Linux, the
+    engine ...", "For Enterprise plans, backups ..."): a scoping preposition and one to
+    three content words the quote does not have? A connective ("In addition", "For
+    example", "In this case") or where the reader acts ("In your code") is none."""
+    low = [w.lower() for w in head]
+    content = _content(low[1:])
+    if not low or low[0] not in _SCOPING or not 1 <= len(content) <= 3:
+        return False
+    if _YOURS & set(low) or _CONNECTIVE & set(low):
+        return False
+    said = {lemma(w.lower()) for w in quote}
+    return not any(lemma(w) in said for w in content)
+
+
+_CONNECTIVE = frozenset(
+    {"example", "instance", "addition", "general", "practice", "short", "summary", "fact"}
+    | {"particular", "contrast", "comparison", "other", "case", "cases", "this", "that"}
+    | {"these", "those", "order", "words", "turn", "most", "many", "some", "detail"}
+)
+"""Words of a phrase that links a sentence to what came before ("In addition", "For
+example", "In this case", "In most cases"), not a scope of its own."""
+
+
 def _content(words: list[str]) -> list[str]:
     return [w for w in words if w not in STOPWORDS and any(c.isalnum() for c in w)]

@@ -114,7 +114,7 @@ def american(word: str) -> str:
 
 
 _ISE = re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$")
-_YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing)$")
+_YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing|er|ers)$")
 
 
 def renamed(a: str, b: str) -> bool:

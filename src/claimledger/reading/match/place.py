@@ -89,8 +89,38 @@ def spans_from(
             last = seed + after
             if last >= prepared.unit_count:
                 break
-            spans.append((first, last))
+            if not _takes_in_a_title(first, last, quote, prepared):
+                spans.append((first, last))
     return spans if whole is None else [whole, *spans]
+
+
+def _takes_in_a_title(first: int, last: int, quote: QuoteWords, prepared: PreparedText) -> bool:
+    """Does a run of several units take in a title (see `_is_title`) that the quote does
+    not begin with: the heading of the section after a sentence, or before it? A
+    sentence's successor never runs into a heading (a quote that ends without a stop may
+    be a title itself)."""
+    if first == last or not quote.needle.rstrip().endswith((".", "!", "?")):
+        return False
+    titled = [unit for unit in range(first, last + 1) if _is_title(unit, prepared)]
+    if titled == [first]:  # a heading the quote began with is its own
+        return not quote.needle.lower().startswith(prepared.unit_text(first, first).lower())
+    return bool(titled)
+
+
+def _is_title(unit: int, prepared: PreparedText) -> bool:
+    """A short line of its own with no stop, after a finished sentence (or first on the
+    page): a heading, not an item of a list after its lead-in."""
+    if prepared.block_units(unit) != (unit, unit):
+        return False
+    text = prepared.unit_text(unit, unit).strip()
+    if len(text.split()) > _TITLE_WORDS or text.endswith(_STOPS):
+        return False
+    return unit == 0 or prepared.unit_text(unit - 1, unit - 1).rstrip().endswith((".", "!", "?"))
+
+
+_TITLE_WORDS = 8
+"""A title is a line of at most this many words."""
+_STOPS = (".", "!", "?", ":", ";", ",")
 
 
 def _short_units(seed: int, quote: QuoteWords, prepared: PreparedText) -> int:

@@ -129,27 +129,41 @@ _LIMIT_PHRASES = (
     ("fewer", "than"),
     ("as", "many", "as"),
     ("as", "much", "as"),
+    ("a", "maximum", "of"),
+    ("a", "minimum", "of"),
+    ("max",),
+    ("not", "more", "than"),
+    ("not", "less", "than"),
+    ("not", "fewer", "than"),
 )
 
 
-LIMIT_WORDS = frozenset({"up", "most", "least", "more", "less", "fewer", "many", "much"})
+LIMIT_WORDS = frozenset(
+    {"up", "most", "least", "more", "less", "fewer", "many", "much", "maximum", "minimum", "max"}
+)
 
 
 def unbounded(words: list[str]) -> list[str]:
     """The words without those of bound phrases ("at most"), which are judged as bounds."""
-    kept = list(words)
+    bound = bound_positions(words)
+    return [word for index, word in enumerate(words) if index not in bound]
+
+
+def bound_positions(words: list[str]) -> set[int]:
+    """The positions of the words of every bound phrase ("a maximum of", "up to")."""
+    found: set[int] = set()
     for phrase in _LIMIT_PHRASES:
         width = len(phrase)
         for index in range(len(words) - width + 1):
             if tuple(words[index : index + width]) == phrase:
-                kept[index : index + width] = [""] * width
-    return [w for w in kept if w]
+                found.update(range(index, index + width))
+    return found
 
 
 def limits(words: list[str]) -> Counter[tuple[str, ...]]:
     """Bounds a span puts on a number ("up to 10 GB", "at most once"), each phrase read
-    once, the longest first, as the bound it says ("up to", "as many as" and "no more
-    than" are "at most")."""
+    once, the longest first, as the bound it says ("up to", "as many as", "a maximum of"
+    and "no more than" are "at most")."""
     found: Counter[tuple[str, ...]] = Counter()
     index = 0
     while index < len(words):
@@ -169,7 +183,13 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("up", "to"): ("at", "most"),
     ("as", "many", "as"): ("at", "most"),
     ("as", "much", "as"): ("at", "most"),
+    ("a", "maximum", "of"): ("at", "most"),
+    ("max",): ("at", "most"),
+    ("a", "minimum", "of"): ("at", "least"),
     ("no", "more", "than"): ("at", "most"),
+    ("not", "more", "than"): ("at", "most"),
+    ("not", "less", "than"): ("at", "least"),
+    ("not", "fewer", "than"): ("at", "least"),
     ("no", "less", "than"): ("at", "least"),
     ("no", "fewer", "than"): ("at", "least"),
 }
