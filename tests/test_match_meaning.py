@@ -1207,3 +1207,13 @@ def test_a_scope_put_before_a_claim_says_the_meaning_changed(passage: str) -> No
 def test_a_connective_put_before_a_claim_is_no_scope(passage: str) -> None:
     found = judged("The storage engine uses direct I/O for commit log writes.", passage)
     assert "qualifier added" not in found.kinds
+
+
+def test_a_word_put_to_an_item_adds_no_item() -> None:
+    """ "concurrency and consistency" -> "concurrency control and consistency": still two
+    things joined; a new thing joined is still a list changed."""
+    quote = "The store offers optimistic concurrency and strong consistency per key."
+    longer = "The store offers optimistic concurrency control and strong consistency per key."
+    more = "The store offers optimistic concurrency, batching and strong consistency per key."
+    assert "list changed" not in judged(quote, longer).kinds
+    assert "list changed" in judged(quote, more).kinds

@@ -56,6 +56,8 @@ class Lists:
         at_edge = start == 0 or end >= len(around)
         if at_edge and not (deleted and COORDINATORS & set(run)):
             return None  # at the edge of the span: where the quote was cut, not the claim
+        if self._extends_an_item(run, breaks, start, end):
+            return None  # "concurrency and consistency" -> "concurrency control and ..."
         before = around[start - 1] if start else ""
         after = around[end] if end < len(around) else ""
         if COORDINATORS & {run[0], run[-1], before, after}:
@@ -67,6 +69,15 @@ class Lists:
         if breaks[start] and COORDINATORS & set(around[max(0, start - _LIST_REACH) : start]):
             return "list changed"
         return None
+
+    def _extends_an_item(self, run: list[str], breaks: list[bool], start: int, end: int) -> bool:
+        """Whether words put in or taken out, with no coordinator or comma of their own,
+        only lengthen or shorten an item beside them, the same number of things joined on
+        both sides."""
+        if COORDINATORS & set(run) or breaks[start] or breaks[end]:
+            return False
+        joined = joined_items(self.q_low, 0, len(self.q_low))
+        return joined == joined_items(self.p_low, 0, len(self.p_low))
 
     def replaced(self, op: Opcode) -> str | None:
         """Items turned into one thing, or one into items ("the trust_env, verify, and cert
