@@ -1217,3 +1217,19 @@ def test_a_word_put_to_an_item_adds_no_item() -> None:
     more = "The store offers optimistic concurrency, batching and strong consistency per key."
     assert "list changed" not in judged(quote, longer).kinds
     assert "list changed" in judged(quote, more).kinds
+
+
+def test_a_modal_that_came_or_went_with_a_clause_of_its_own_binds_nothing_kept() -> None:
+    """ "that can be enabled per model" dropped takes its "can" with it: the claim that is
+    left binds as it did. A modal changed in a clause both sides keep is still one."""
+    quote = "The library provides a strict mode that can be enabled per model or per field."
+    assert not {"modal weakened", "modal strengthened"} & set(
+        judged(quote, "The library provides a strict mode.").kinds
+    )
+    assert (
+        "modal weakened"
+        in judged(
+            "Writes must be acknowledged by a quorum that can span regions.",
+            "Writes should be acknowledged by a quorum.",
+        ).kinds
+    )

@@ -16,16 +16,24 @@ a whole (a clause traded places) is a reordering.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import as_said, hyphenated_as, said_values
+from claimledger.reading.match.around import (
+    CONDITIONS,
+    denial_before,
+    has_phrase,
+    head_kind,
+    narrows,
+    own_clause,
+    restricts,
+)
 from claimledger.reading.match.clauses import (
     Lists,
     joined_items,
@@ -42,13 +50,10 @@ from claimledger.reading.match.lexicon import (
     COORDINATORS,
     DEFAULT_MARKERS,
     DEGREE,
-    DEMONSTRATIVES,
     EFFECT_FAMILY,
     LIFECYCLE,
     MODAL_STRENGTH,
     NEGATIONS,
-    OBLIGATIONS,
-    PREPOSITIONS,
     QUALIFIER_PHRASES,
     QUALIFIERS,
     QUANTIFIERS,
@@ -57,11 +62,10 @@ from claimledger.reading.match.lexicon import (
     are_opposites,
     expanded,
     lemma,
-    negated,
     negates,
 )
-from claimledger.reading.match.modals import OBLIGING, strengths, weaker
-from claimledger.reading.match.modifiers import modifier_changed, scope_before, scope_put_in
+from claimledger.reading.match.modals import strengths, weaker
+from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
     bare,
@@ -140,65 +144,17 @@ def judge(quote: str, passage: str) -> Judgement:
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
-    denial = _denial_before(_own_clause(head, breaks, first), page_tokens[first:end])
+    denial = denial_before(own_clause(head, breaks, first), page_tokens[first:end])
     first, head = first - denial, head[: len(head) - denial]
     span_breaks = [True, *breaks[first + 1 : end], True]
     judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
     if _COMMAND_LINE.match(quote):
         judged = _as_command(judged, tail)
-    kind = _head_kind([w.lower() for w in head], _own_clause(head, breaks, first), quote_tokens)
+    kind = head_kind([w.lower() for w in head], own_clause(head, breaks, first), quote_tokens)
     if kind is not None:
         added = WordChange("insert", "", " ".join(head), True, kind)
         return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
     return judged
-
-
-def _head_kind(head: list[str], own: list[str], quote: list[str]) -> str | None:
-    """What words the page put before a quote that began a sentence do to it: a condition
-    ("If enabled, ...") narrows it; a negation in the quote's own clause ("Not all ...")
-    may deny it (one in a clause before it, "Show no progress and ...", or an answer, "No,
-    ...", does not)."""
-    if head and head[0] in _CONDITIONS and quote[0].lower() not in QUALIFIERS:
-        return "qualifier added"
-    if scope_before(head, quote):
-        return "qualifier added"  # "On Linux, ..."
-    if any(part in NEGATIONS or negated(part) for word in own for part in expanded(word)):
-        return NEGATION_BEFORE
-    return None
-
-
-def _denial_before(own: list[str], span: list[str]) -> int:
-    """How many negations stand right before a span that begins with an obligation, in its
-    clause ("You do not | need to configure"): they lift it, so they are judged as part of
-    it. Before other words a negation may deny them or only a word before them
-    (`NEGATION_BEFORE`)."""
-    if not span or span[0].lower() not in OBLIGATIONS | OBLIGING:
-        return 0
-    count = 0
-    for word in reversed(own):
-        if not any(part in NEGATIONS for part in expanded(word)):
-            break
-        count += 1
-    return count
-
-
-NEGATION_BEFORE = "negation put before it"
-"""The kind of a negation the page put before the quote's words, in their clause ("Not all
-multi-key transactions are ..."): it may deny them, or only a word before them, which the
-words alone cannot tell; the meaning may have changed (not strong evidence)."""
-
-
-def _own_clause(head: list[str], breaks: list[bool], first: int) -> list[str]:
-    """The words of `head` (those of the sentence before the span starting at `first`) in
-    the span's own clause: after the last clause break or coordinator among them."""
-    start = first - len(head)
-    own: list[str] = []
-    for index, word in enumerate(head, start):
-        if (breaks[index] and index > start) or word.lower() in COORDINATORS:
-            own = []
-        if word.lower() not in COORDINATORS:
-            own.append(word)
-    return [] if breaks[first] else own
 
 
 _COMMAND_LINE = re.compile(r"\s*[$%>] \S")
@@ -229,11 +185,6 @@ def _as_command(judged: Judgement, tail: list[str]) -> Judgement:
     return Judgement(changes, tuple(dict.fromkeys(kinds)))
 
 
-_CONDITIONS = frozenset({"if", "unless", "only", "provided", "providing", "assuming", "except"})
-"""Words that make what follows them hold only in a case (not "when": "When using the
-client, ..." sets the scene more often than a condition)."""
-
-
 def _judged(
     quote: list[str],
     span: list[str],
@@ -256,6 +207,8 @@ def _judged(
         aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
     moved = moved[0] | aside[0], moved[1] | aside[1]
     span_kinds = _span_kinds(q_low, p_same)
+    if "modal" in span_kinds and not _modal_changed_in_kept_clauses(opcodes, q_low, p_same):
+        del span_kinds["modal"]  # the modal came or went with a clause of its own
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
         span_kinds.update(negation_moved_across_clauses(q_low, p_low, q_breaks, p_breaks))
     lists = Lists(q_low, p_low, q_breaks, p_breaks)
@@ -268,7 +221,7 @@ def _judged(
         )
     ]
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
-    if _narrows(tail):
+    if narrows(tail):
         changes.append(WordChange("insert", "", " ".join(tail), True, "qualifier added"))
     elif any(_is_content(word.lower()) for word in tail):  # the sentence now goes on
         changes.append(WordChange("insert", "", " ".join(tail), True, WORDING_CHANGED))
@@ -277,6 +230,33 @@ def _judged(
         if kind not in kinds:  # a count that changed without an opcode to carry it
             kinds.append(kind)
     return Judgement(tuple(changes), tuple(dict.fromkeys(kinds)))
+
+
+def _modal_changed_in_kept_clauses(
+    opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str]
+) -> bool:
+    """Whether the strengths still differ once the clauses only one side has are set
+    aside: a modal that came or went with a whole clause ("that can be enabled per
+    model" dropped) binds nothing the other side says."""
+    q_aside = {
+        i
+        for tag, i1, i2, _, _ in opcodes
+        if tag == "delete" and i2 - i1 >= _CLAUSE_WORDS
+        for i in range(i1, i2)
+    }
+    p_aside = {
+        j
+        for tag, _, _, j1, j2 in opcodes
+        if tag == "insert" and j2 - j1 >= _CLAUSE_WORDS
+        for j in range(j1, j2)
+    }
+    q_kept = [w for i, w in enumerate(q_low) if i not in q_aside]
+    p_kept = [w for j, w in enumerate(p_low) if j not in p_aside]
+    return "modal" in _span_kinds(q_kept, p_kept)
+
+
+_CLAUSE_WORDS = 4
+"""Words put in or taken out at once, at least this many, make a clause of their own."""
 
 
 def _expanded_breaks(words: list[str], breaks: list[bool]) -> list[bool]:
@@ -507,7 +487,7 @@ def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     was, now = q_low[i1:i2], p_low[j1:j2]
     if len(was) != 1 or len(now) != 1 or {was[0], now[0]} - COORDINATORS:
         return False
-    if _has_phrase(q_low, _EXAMPLES) or _has_phrase(p_low, _EXAMPLES):
+    if has_phrase(q_low, _EXAMPLES) or has_phrase(p_low, _EXAMPLES):
         return False
     return bool(joined_items(q_low, i1, i2) or joined_items(p_low, j1, j2))
 
@@ -628,9 +608,9 @@ def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
 
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
-    if not now and was[:1] and was[0] in _CONDITIONS:
+    if not now and was[:1] and was[0] in CONDITIONS:
         return "qualifier removed"  # "... if versioning is enabled" taken out
-    if not was and now[:1] and now[0] in _CONDITIONS:
+    if not was and now[:1] and now[0] in CONDITIONS:
         return "qualifier added"
     carried = _class_kinds(was, now, span_kinds)
     flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
@@ -652,9 +632,9 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
     if was_effects and now_effects and not was_effects & now_effects:
         return "effect changed"
-    if not was and ({w for w in now if w in QUALIFIERS} or _has_phrase(now, QUALIFIER_PHRASES)):
+    if not was and ({w for w in now if w in QUALIFIERS} or has_phrase(now, QUALIFIER_PHRASES)):
         return "qualifier added"
-    if _restricts(now) and not _restricts(was):
+    if restricts(now) and not restricts(was):
         return "qualifier added"  # ("... in this way"; "this" taken out points elsewhere)
     if not now and {w for w in was if w in QUALIFIERS}:
         return "qualifier removed"
@@ -664,31 +644,3 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
 def _opposed(was: list[str], now: list[str]) -> bool:
     """A word taken out and its opposite put in (enabled / disabled, read / write)."""
     return any(are_opposites(a, b) for a in was for b in now)
-
-
-def _narrows(tail: list[str]) -> bool:
-    """Does what the page appended after the quote's full stop set a condition on it: a
-    qualifier first (", unless ..."), or after "and" / "or" (", or if ..."), or a phrase of
-    condition in it ("... even with X as long as Y", "... in case of Z")?"""
-    low = [w.lower() for w in tail]
-    lead = low[1:] if low and low[0] in COORDINATORS else low
-    if (lead and lead[0] in QUALIFIERS) or _has_phrase(low, QUALIFIER_PHRASES):
-        return True
-    return _restricts(low)
-
-
-def _restricts(words: list[str]) -> bool:
-    """A phrase that ties a claim to the case at hand ("with this command", "in this way",
-    "for such tasks"): a preposition before "this", "these" or "such"."""
-    return any(
-        word in PREPOSITIONS and following in DEMONSTRATIVES
-        for word, following in itertools.pairwise(words)
-    )
-
-
-def _has_phrase(words: list[str], phrases: Iterable[tuple[str, ...]]) -> bool:
-    return any(
-        tuple(words[index : index + len(phrase)]) == phrase
-        for phrase in phrases
-        for index in range(len(words) - len(phrase) + 1)
-    )
