@@ -1604,3 +1604,38 @@ def test_a_quote_that_began_with_its_heading_may_keep_it() -> None:
 
     assert found.status == "drifted"
     assert found.current is not None and found.current.startswith("Push consumers\n")
+
+
+@pytest.mark.parametrize(
+    ("quote", "body", "current"),
+    [
+        pytest.param(
+            "The client supports two compression codecs: gzip and zstd.",
+            "<p>The client supports two compression codecs.</p><ul><li>gzip</li><li>zstd</li></ul>",
+            "The client supports two compression codecs.\ngzip\nzstd",
+            id="a-list-after-its-lead-in",
+        ),
+        pytest.param(
+            "Supported engines are RocksDB, LMDB and SQLite.",
+            "<p>Three engines are supported.</p>"
+            "<ul><li>RocksDB</li><li>LMDB</li><li>SQLite</li></ul>",
+            "Three engines are supported.\nRocksDB\nLMDB\nSQLite",
+            id="capitalised-items",
+        ),
+        pytest.param(
+            "Set the region. The default region is us-east-1.",
+            "<p>Set the region.</p><p>Default: us-east-1</p>",
+            "Set the region.\nDefault: us-east-1",
+            id="a-label-and-its-value",
+        ),
+    ],
+)
+def test_short_lines_that_are_no_headings_stay_in_a_successor(
+    quote: str, body: str, current: str
+) -> None:
+    """Items of a list come in runs, and a "Label: value" line holds a colon: neither is
+    a heading, and a successor runs on into them."""
+    page = prepare(extract_text(f"<main><h1>Client</h1><p>Intro.</p>{body}</main>", "text/html"))
+    found = locate(quote, page)
+    assert found.status == "drifted"
+    assert found.current == current

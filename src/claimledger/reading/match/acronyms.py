@@ -8,6 +8,9 @@ Pure. Works on the words of a quote and its span as written (case tells an acron
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from claimledger.reading.match.lexicon import STOPWORDS, is_word
 
 _ACRONYM = re.compile(r"[a-z]?[A-Z]{2,6}s?")
 """Two to six capitals, perhaps after one small letter ("mTLS") or before a plural "s"."""
@@ -17,24 +20,26 @@ _PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 capital begins inside a word ("OpenID" gives O and ID, "JSON" gives J or JSON)."""
 
 _SKIPPABLE = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
-"""Small words an acronym may leave out ("access control list" and "ACL", but also
-"bring your own key" and "BYOK", which keeps them)."""
+"""Small words an acronym may leave out inside its term ("access control list" and "ACL",
+but also "bring your own key" and "BYOK", which keeps them)."""
 
 _LONGEST = 8
 """Words a spelled-out term may run to."""
+_MOST_PARTS = 12
+"""Parts a spelled-out term may have."""
 
 
 def as_the_page_writes(
-    quote: list[str], breaks: list[bool], page: list[str]
+    quote: list[str], breaks: list[bool], page: list[str], page_breaks: list[bool]
 ) -> tuple[list[str], list[bool]]:
     """The quote's words with each term the page abbreviates, or spells out, written as the
     page writes it: a run of the quote that spells an acronym of the page becomes the
     acronym, and an acronym of the quote that a run of the page spells becomes the run.
-    `breaks` are the clause breaks before each word (and after the last); a term keeps
-    the break before it. Only the quote's words change, so the page's words stay where
-    they stand in the passage."""
-    words, kept = _runs_as_acronyms(quote, breaks, page)
-    spelled = _spelled_out(page, [w for w in words if w not in page])
+    `breaks` and `page_breaks` are the clause breaks before each word (and after the
+    last); a term never crosses one, and keeps the one before it. Only the quote's words
+    change, so the page's words stay where they stand in the passage."""
+    words, kept = _runs_as_acronyms(quote, breaks, _acronyms(page, quote))
+    spelled = _spelled_out(page, page_breaks, _acronyms(words, page), set(words))
     out_words: list[str] = []
     out_breaks: list[bool] = []
     for word, brk in zip(words, kept, strict=False):
@@ -44,19 +49,30 @@ def as_the_page_writes(
     return out_words, out_breaks + kept[len(words) :]
 
 
+def _acronyms(words: list[str], other: list[str]) -> list[str]:
+    """The acronyms of `words` that `other` lacks: capitals that spell no English word
+    ("NOT", "MAY" and "ID" are words written loud, not terms abbreviated)."""
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if _ACRONYM.fullmatch(w)
+        and w not in other
+        and not is_word(w.lower())
+        and not is_word(w.lower().removesuffix("s"))
+    ]
+
+
 def _runs_as_acronyms(
-    words: list[str], breaks: list[bool], other: list[str]
+    words: list[str], breaks: list[bool], acronyms: list[str]
 ) -> tuple[list[str], list[bool]]:
-    """`words` with each run that spells out an acronym of `other` written as it, unless
-    `words` has the acronym too ("Certificate Authority (CA)" says both)."""
-    acronyms = [w for w in dict.fromkeys(other) if _ACRONYM.fullmatch(w) and w not in words]
+    """`words` with each run that spells out one of `acronyms` written as it."""
     if not acronyms:
         return words, breaks
     out_words: list[str] = []
     out_breaks: list[bool] = []
     index = 0
     while index < len(words):
-        found = _spelling_at(words, index, acronyms)
+        found = _spelling_at(words, breaks, index, acronyms)
         if found is None:
             out_words.append(words[index])
             out_breaks.append(breaks[index])
@@ -69,41 +85,55 @@ def _runs_as_acronyms(
     return out_words, out_breaks + breaks[len(words) :]
 
 
-def _spelled_out(words: list[str], acronyms: list[str]) -> dict[str, list[str]]:
-    """Each acronym of `acronyms` that a run of `words` spells, with the run."""
+def _spelled_out(
+    words: list[str], breaks: list[bool], acronyms: list[str], quoted: set[str]
+) -> dict[str, list[str]]:
+    """Each acronym of `acronyms` that a run of `words` spells, with the run: none whose
+    words the quote holds already (they are its own, not the acronym's)."""
     found: dict[str, list[str]] = {}
-    wanted = [a for a in dict.fromkeys(acronyms) if _ACRONYM.fullmatch(a)]
     for index in range(len(words)):
-        for acronym in wanted:
+        for acronym in acronyms:
             if acronym in found:
                 continue
-            spelling = _spelling_at(words, index, [acronym])
-            if spelling is not None:
+            spelling = _spelling_at(words, breaks, index, [acronym])
+            if spelling is not None and not set(words[index : spelling[1]]) & quoted:
                 found[acronym] = words[index : spelling[1]]
     return found
 
 
-def _spelling_at(words: list[str], start: int, acronyms: list[str]) -> tuple[str, int] | None:
-    """The acronym a run of words from `start` spells, and where the run ends."""
-    if words[start].lower() in _SKIPPABLE:
-        return None  # a small word before the term
+def _spelling_at(
+    words: list[str], breaks: list[bool], start: int, acronyms: list[str]
+) -> tuple[str, int] | None:
+    """The acronym a run of words from `start` spells, and where the run ends: a run of
+    one clause, of content words but for small ones inside it."""
     for acronym in acronyms:
-        if words[start] == acronym:
-            continue  # the acronym itself
         letters = acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
         for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
             run = words[start:end]
-            if len(run) == 1 and "-" not in run[0]:
-                continue  # one word spells no term ("KiB" is no "KB")
-            parts = [p for w in run for p in _PART.findall(w)]
-            if _spells(parts, letters):
+            if not _may_be_a_term(run, breaks[start + 1 : end]):
+                break
+            if (len(run) == 1 and "-" not in run[0]) or run[-1].lower() in _SKIPPABLE:
+                continue  # one word spells no term ("KiB" is no "KB"), nor a run of "the"
+            parts = tuple(p for w in run for p in _PART.findall(w))
+            if len(parts) <= _MOST_PARTS and _spells(parts, letters):
                 return acronym, end
     return None
 
 
-def _spells(parts: list[str], letters: str) -> bool:
+def _may_be_a_term(run: list[str], breaks: list[bool]) -> bool:
+    """A run that could still be, or grow into, a term: no clause break inside it, its
+    first word no small one, and no word of grammar but a small one ("is private" is no
+    IP)."""
+    if any(breaks) or run[0].lower() in _SKIPPABLE:
+        return False
+    return all(w.lower() not in STOPWORDS or w.lower() in _SKIPPABLE for w in run)
+
+
+@lru_cache(maxsize=4096)
+def _spells(parts: tuple[str, ...], letters: str) -> bool:
     """Whether the parts spell `letters` exactly, each giving its initial, or all its
-    letters if written in capitals ("TLS"), or nothing if a small word inside the term."""
+    letters if written in capitals ("TLS"), or nothing if a small word inside the term
+    (never the last)."""
     if not parts:
         return not letters
     part, rest = parts[0], parts[1:]

@@ -148,7 +148,7 @@ def with_swaps(
     for pair, one_clause in pairs:
         kind = "words swapped" if one_clause else SWAPPED_ACROSS_CLAUSES
         changes.append(WordChange("replace", " ".join(pair), " ".join(pair[::-1]), True, kind))
-    reversal = None if pairs else reversed_around_a_link(q_low, p_low)
+    reversal = None if pairs else reversed_around_a_link(q_low, p_low, q_breaks, p_breaks)
     if reversal is not None:
         was, now = reversal
         changes.append(WordChange("replace", was, now, True, "words swapped"))
@@ -160,28 +160,39 @@ _LINKS = frozenset({"to", "from", "into", "onto", "before", "after", "than", "by
 to B", "A before B", "wrapped by A"."""
 
 
-def reversed_around_a_link(q_low: list[str], p_low: list[str]) -> tuple[str, str] | None:
+def reversed_around_a_link(
+    q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
+) -> tuple[str, str] | None:
     """Two phrases that traded sides of a link word said once on each side ("from the
     application to the mesh" -> "from the mesh to the application", "appended to the log
     before it is applied" -> "applied before it is appended to the log"), every other
     content word kept: the same words, the relation reversed. A phrase that moves with
     its link ("After a crash, X" -> "X after a crash") or a passive that names its agent
-    ("A sends B" -> "B is sent by A") trades only one side, and is no reversal."""
+    ("A sends B" -> "B is sent by A") trades only one side, and is no reversal; nor do
+    items of a list trade sides of a link inside one of them (each side is read in the
+    link's own clause)."""
     q_lemmas, p_lemmas = _content_lemmas(q_low), _content_lemmas(p_low)
     if sorted(q_lemmas) != sorted(p_lemmas):
         return None  # words changed too: not the same words reversed
     for link in _LINKS:
         if q_low.count(link) != 1 or p_low.count(link) != 1:
             continue
-        q_at, p_at = q_low.index(link), p_low.index(link)
-        q_before, q_after = set(_content_lemmas(q_low[:q_at])), set(_content_lemmas(q_low[q_at:]))
-        p_before, p_after = set(_content_lemmas(p_low[:p_at])), set(_content_lemmas(p_low[p_at:]))
+        q_before, q_after = _sides_of(link, q_low, q_breaks)
+        p_before, p_after = _sides_of(link, p_low, p_breaks)
         crossed = (q_before - q_after) & (p_after - p_before)
         crossed_back = (q_after - q_before) & (p_before - p_after)
         if crossed and crossed_back:
             first, second = _in_order(crossed, q_low), _in_order(crossed_back, q_low)
             return f"{first} {link} {second}", f"{second} {link} {first}"
     return None
+
+
+def _sides_of(link: str, words: list[str], breaks: list[bool]) -> tuple[set[str], set[str]]:
+    """The content lemmas of the link's clause before it and after it."""
+    at = words.index(link)
+    clauses = clause_numbers(words, breaks)
+    own = [w if clauses[i] == clauses[at] else "" for i, w in enumerate(words)]
+    return set(_content_lemmas(own[:at])), set(_content_lemmas(own[at:]))
 
 
 def _content_lemmas(words: list[str]) -> list[str]:

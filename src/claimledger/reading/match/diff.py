@@ -84,6 +84,7 @@ from claimledger.reading.match.negations import (
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     bound_positions,
+    bounds_in_order,
     counts,
     joined_terms,
     limits,
@@ -137,7 +138,7 @@ def judge(quote: str, passage: str) -> Judgement:
     """
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
-    quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens)
+    quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
     end = split_last_word(quote_tokens, page_tokens, end)
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
@@ -203,7 +204,7 @@ def _judged(
     p_same = _typos_mended(opcodes, q_low, p_low)
     moved = _moved_words(opcodes, q_low, p_low)
     aside = hedge_positions(q_low), hedge_positions(p_low)  # a hedge about time says no claim
-    if limits(q_low) == limits(p_low):  # the same bounds, said in other words
+    if bounds_in_order(q_low) == bounds_in_order(p_low):  # the same bounds, other words
         aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
     moved = moved[0] | aside[0], moved[1] | aside[1]
     span_kinds = _span_kinds(q_low, p_same)
@@ -466,9 +467,7 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
 
 
 _OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
-_ENDS_A_STATUS = frozenset(
-    {"", "in", "since", "as", "and", "but", "now", "yet", "anymore", "unless", "if", "when"}
-)
+_ENDS_A_STATUS = frozenset({"", "in", "since", "as", "and", "but", "now", "yet", "anymore"})
 
 LIFECYCLE_CHANGED = "support status changed"
 """The kind of a feature said to be supported, deprecated, removed or experimental in

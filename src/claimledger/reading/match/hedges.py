@@ -23,12 +23,14 @@ _FOR_NOW = (
 )
 """Phrases that date a statement to the present and say nothing else."""
 
-_MAY = frozenset({"may", "might", "could", "can"})
+_MAY = frozenset({"may", "might", "could"})
+"""Modals of a possibility ("can be changed" says what a user can do: a claim)."""
+
 _SUBJECTS = frozenset(
-    {"this", "that", "it", "which", "behavior", "behaviour", "feature", "api", "interface"}
-    | {"functionality", "format", "option", "default", "defaults", "limit", "limits"}
+    {"this", "that", "it", "which", "behavior", "behaviour", "feature", "functionality"}
 )
-"""What a "may change" hedge is said of: the statement itself, or the thing it describes."""
+"""What a "may change" hedge is said of: the statement itself, or the feature it
+describes (never a thing the claim is about: "the leader may change")."""
 
 _LATER = (
     ("in", "a", "future", "release"),
@@ -42,6 +44,10 @@ _LATER = (
     ("over", "time"),
 )
 """What may follow "may change": when, which only says that it may."""
+
+_SOMETIME = tuple(p for p in _LATER if p not in {("at", "any", "time"), ("over", "time")})
+"""When that says a statement may not last ("in a future release"), whatever its subject:
+"at any time" and "over time" are said as often of the thing itself."""
 
 
 def hedge_positions(words: list[str]) -> set[int]:
@@ -65,9 +71,9 @@ def without_hedges(words: list[str]) -> list[str]:
 
 def _may_change(words: list[str], start: int) -> range:
     """The clause of a "may change" hedge whose modal (or "subject to") is at `start`, or
-    an empty range: said of a subject of `_SUBJECTS` ("this behavior may change") or
-    with when it may ("may change without notice"), so that "the leader may change"
-    stays a claim."""
+    an empty range: ending its span, or followed by when it may, and said of a subject
+    of `_SUBJECTS` ("this behavior may change") or of a release to come ("may change in
+    a future release"), so that "the leader may change at any time" stays a claim."""
     if words[start : start + 3] == ["subject", "to", "change"]:
         end = start + 3
     elif words[start] in _MAY and words[start + 1 : start + 2] == ["change"]:
@@ -77,9 +83,15 @@ def _may_change(words: list[str], start: int) -> range:
     else:
         return range(0)
     later = next((p for p in _LATER if tuple(words[end : end + len(p)]) == p), ())
+    if not later and end < len(words):
+        return range(0)  # "may change the output format": a claim of what it does
     first = start
-    while first > 0 and words[first - 1] in _SUBJECTS | {"is", "are", "and"}:
+    if words[start] == "subject":  # "(and) is subject to change"
+        while first > 0 and words[first - 1] in {"is", "are", "and"}:
+            first -= 1
+        return range(first, end + len(later))
+    while first > 0 and words[first - 1] in _SUBJECTS:
         first -= 1
-    if first == start and not later:
-        return range(0)
+    if first == start and later not in _SOMETIME:
+        return range(0)  # said of no statement, nor of a release to come
     return range(first, end + len(later))

@@ -24,6 +24,9 @@ FAULTS = frozenset(
 )
 """The nouns that name a fault a guarantee holds through."""
 
+_WHAT = frozenset({"data", "message", "record", "event", "write", "entry", "key", "object"})
+"""Modifiers that name what a guarantee or a fault is about, which it is about anyway."""
+
 _MODIFIER_WORDS = 2
 """At most this many content words put in or taken out modify the head after them."""
 
@@ -49,6 +52,8 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
     other = p_low if taken_content else q_low
     if any(lemma(w) in {lemma(c) for c in changed} for w in other):
         return None  # the modifier is still there, elsewhere or in another form
+    if {lemma(c) for c in changed} <= _WHAT:
+        return None  # "data loss", "message ordering": what is kept, not which guarantee
     following = around[head_at : head_at + _HEAD_REACH]
     heads = {*following, *(lemma(w) for w in following)}
     if heads & GUARANTEES:
@@ -63,47 +68,47 @@ _SCOPING = frozenset({"on", "in", "during", "for", "under", "within", "outside",
 "in production", "during the maintenance window")."""
 
 
-_YOURS = frozenset({"your", "yours", "you"})
+SCOPES = frozenset(
+    {"linux", "windows", "macos", "kubernetes", "docker", "arm", "arm64", "x86", "android"}
+    | {"ios", "aws", "azure", "gcp", "production", "staging", "development", "enterprise"}
+    | {"community", "free", "paid", "pro", "premium", "serverless", "dedicated", "tier"}
+    | {"plan", "plans", "edition", "editions", "subscription", "subscriptions", "region"}
+    | {"regions", "self-hosted", "self-managed", "cloud", "maintenance", "window", "beta"}
+    | {"preview", "upgrade", "upgrades", "rebalance", "failover", "startup", "mode"}
+)
+"""Words that name where or when a claim holds: a platform, an environment, an edition or
+a plan, a region, a window of time or of operation ("on Linux", "in production", "for
+paid plans", "during the maintenance window", "in compliance mode"). A preposition before
+other words names a place in the docs or a tool ("in the config file", "on the page"),
+or a unit ("in milliseconds"), as often as a scope."""
 
 
 def scope_put_in(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
-    """A phrase of a scoping preposition and one to three new content words put inside
-    the span ("uses direct I/O on Linux", "should be disabled in production"): the claim
-    now holds only there."""
+    """A phrase of a scoping preposition and one to three new content words, one naming a
+    scope (see `SCOPES`), put inside the span ("uses direct I/O on Linux", "should be
+    disabled in production"): the claim now holds only there."""
     tag, _, _, j1, j2 = op
     if tag != "insert" or j1 == 0 or j2 >= len(p_low):
         return None
-    put = p_low[j1:j2]
-    content = _content(put)
-    if put[0] not in _SCOPING or not 1 <= len(content) <= 3 or _YOURS & set(put):
-        return None  # "in your code", "on your machine": where the reader does it
-    if any(lemma(w) in {lemma(q) for q in q_low} for w in content):
-        return None
-    return "qualifier added"
+    return "qualifier added" if _names_a_scope(p_low[j1:j2], q_low) else None
 
 
 def scope_before(head: list[str], quote: list[str]) -> bool:
     """Did the page put a scope before a quote that began a sentence ("On Linux, the
-    engine ...", "For Enterprise plans, backups ..."): a scoping preposition and one to
-    three content words the quote does not have? A connective ("In addition", "For
-    example", "In this case") or where the reader acts ("In your code") is none."""
-    low = [w.lower() for w in head]
-    content = _content(low[1:])
-    if not low or low[0] not in _SCOPING or not 1 <= len(content) <= 3:
-        return False
-    if _YOURS & set(low) or _CONNECTIVE & set(low):
-        return False
-    said = {lemma(w.lower()) for w in quote}
-    return not any(lemma(w) in said for w in content)
+    engine ...", "For Enterprise plans, backups ..."), as `scope_put_in` reads one?"""
+    return _names_a_scope([w.lower() for w in head], [w.lower() for w in quote])
 
 
-_CONNECTIVE = frozenset(
-    {"example", "instance", "addition", "general", "practice", "short", "summary", "fact"}
-    | {"particular", "contrast", "comparison", "other", "case", "cases", "this", "that"}
-    | {"these", "those", "order", "words", "turn", "most", "many", "some", "detail"}
-)
-"""Words of a phrase that links a sentence to what came before ("In addition", "For
-example", "In this case", "In most cases"), not a scope of its own."""
+def _names_a_scope(phrase: list[str], quote: list[str]) -> bool:
+    """A scoping preposition, then one to three content words the quote does not have, one
+    of them naming a scope."""
+    content = _content(phrase[1:])
+    if not phrase or phrase[0] not in _SCOPING or not 1 <= len(content) <= 3:
+        return False
+    said = {lemma(w) for w in quote}
+    if any(lemma(w) in said for w in content):
+        return False
+    return any(w in SCOPES for w in content)
 
 
 def _content(words: list[str]) -> list[str]:

@@ -108,14 +108,24 @@ def _takes_in_a_title(first: int, last: int, quote: QuoteWords, prepared: Prepar
 
 
 def _is_title(unit: int, prepared: PreparedText) -> bool:
-    """A short line of its own with no stop, after a finished sentence (or first on the
-    page): a heading, not an item of a list after its lead-in."""
+    """A short capitalised line of its own with no stop, after a finished sentence (or
+    first on the page), before a line that is no such line: a heading, not an item of a
+    list (items come in runs), a command or a "Default: value" line."""
+    if not _titled_line(unit, prepared):
+        return False
+    if unit + 1 < prepared.unit_count and _titled_line(unit + 1, prepared):
+        return False
+    return unit == 0 or prepared.unit_text(unit - 1, unit - 1).rstrip().endswith((".", "!", "?"))
+
+
+def _titled_line(unit: int, prepared: PreparedText) -> bool:
+    """A short line of its own that begins with a capital and holds no stop."""
     if prepared.block_units(unit) != (unit, unit):
         return False
     text = prepared.unit_text(unit, unit).strip()
-    if len(text.split()) > _TITLE_WORDS or text.endswith(_STOPS):
+    if len(text.split()) > _TITLE_WORDS or text.endswith(_STOPS) or ":" in text:
         return False
-    return unit == 0 or prepared.unit_text(unit - 1, unit - 1).rstrip().endswith((".", "!", "?"))
+    return text[:1].isupper()
 
 
 _TITLE_WORDS = 8

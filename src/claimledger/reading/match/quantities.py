@@ -151,31 +151,43 @@ def unbounded(words: list[str]) -> list[str]:
 
 def bound_positions(words: list[str]) -> set[int]:
     """The positions of the words of every bound phrase ("a maximum of", "up to")."""
-    found: set[int] = set()
-    for phrase in _LIMIT_PHRASES:
-        width = len(phrase)
-        for index in range(len(words) - width + 1):
-            if tuple(words[index : index + width]) == phrase:
-                found.update(range(index, index + width))
-    return found
+    return {index for _, start, end in _bounds(words) for index in range(start, end)}
 
 
 def limits(words: list[str]) -> Counter[tuple[str, ...]]:
     """Bounds a span puts on a number ("up to 10 GB", "at most once"), each phrase read
     once, the longest first, as the bound it says ("up to", "as many as", "a maximum of"
     and "no more than" are "at most")."""
-    found: Counter[tuple[str, ...]] = Counter()
+    return Counter(bounds_in_order(words))
+
+
+def bounds_in_order(words: list[str]) -> list[tuple[str, ...]]:
+    """The bounds of `limits`, in the order the span says them ("at most 10 and at least
+    2" is not "at least 10 and at most 2")."""
+    return [bound for bound, _, _ in _bounds(words)]
+
+
+def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
+    """Each bound phrase, as the bound it says, with where it starts and ends. "max" is one
+    only before a number ("max 10 entries", not "the max value")."""
+    found = []
     index = 0
     while index < len(words):
         phrase = next(
             (p for p in _LONGEST_FIRST if tuple(words[index : index + len(p)]) == p), None
         )
+        if phrase == ("max",) and not _before_a_number(words, index + 1):
+            phrase = None
         if phrase is None:
             index += 1
             continue
-        found[_SAME_BOUND.get(phrase, phrase)] += 1
+        found.append((_SAME_BOUND.get(phrase, phrase), index, index + len(phrase)))
         index += len(phrase)
     return found
+
+
+def _before_a_number(words: list[str], index: int) -> bool:
+    return index < len(words) and number_value(words[index]) is not None
 
 
 _LONGEST_FIRST = sorted(_LIMIT_PHRASES, key=len, reverse=True)
