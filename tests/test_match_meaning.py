@@ -1353,3 +1353,20 @@ def test_a_status_word_before_a_condition_is_said_of_something_else() -> None:
             "Messages are deleted when they are acknowledged.",
         ).kinds
     )
+
+
+def test_a_scope_put_after_a_claims_full_stop_says_the_meaning_changed() -> None:
+    """ "… for 90 days on Enterprise plans.": the sentence now goes on to say where the
+    claim holds. "… on the leader" names no platform, environment, edition or window."""
+    found = judged(
+        "Audit logs are retained for 90 days.",
+        "Audit logs are retained for 90 days on Enterprise plans.",
+    )
+    assert found.meaning_changed and "qualifier added" in found.kinds
+    assert (
+        level(
+            "Writes are acknowledged once they are persisted.",
+            "Writes are acknowledged once they are persisted on the leader.",
+        )
+        == "uncertain"
+    )

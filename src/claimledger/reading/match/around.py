@@ -21,7 +21,7 @@ from claimledger.reading.match.lexicon import (
     negated,
 )
 from claimledger.reading.match.modals import OBLIGING
-from claimledger.reading.match.modifiers import scope_before
+from claimledger.reading.match.modifiers import names_a_scope, scope_before
 
 CONDITIONS = frozenset({"if", "unless", "only", "provided", "providing", "assuming", "except"})
 """Words that make what follows them hold only in a case (not "when": "When using the
@@ -78,13 +78,14 @@ def own_clause(head: list[str], breaks: list[bool], first: int) -> list[str]:
 
 def narrows(tail: list[str]) -> bool:
     """Does what the page appended after the quote's full stop set a condition on it: a
-    qualifier first (", unless ..."), or after "and" / "or" (", or if ..."), or a phrase of
-    condition in it ("... even with X as long as Y", "... in case of Z")?"""
+    qualifier first (", unless ..."), or after "and" / "or" (", or if ..."), a phrase of
+    condition in it ("... even with X as long as Y", "... in case of Z"), or a scope ("...
+    on Enterprise plans", see `modifiers.names_a_scope`)?"""
     low = [w.lower() for w in tail]
     lead = low[1:] if low and low[0] in COORDINATORS else low
     if (lead and lead[0] in QUALIFIERS) or has_phrase(low, QUALIFIER_PHRASES):
         return True
-    return restricts(low)
+    return restricts(low) or names_a_scope(lead, [])
 
 
 def restricts(words: list[str]) -> bool:

@@ -56,11 +56,17 @@ def hedge_positions(words: list[str]) -> set[int]:
     release", "and is subject to change"), its subject and when included."""
     found: set[int] = set()
     for start in range(len(words)):
+        if words[start] not in _FIRST_WORDS:
+            continue
         for phrase in _FOR_NOW:
             if tuple(words[start : start + len(phrase)]) == phrase:
                 found.update(range(start, start + len(phrase)))
         found.update(_may_change(words, start))
     return found
+
+
+_FIRST_WORDS = frozenset(phrase[0] for phrase in _FOR_NOW) | _MAY | {"subject"}
+"""The words a hedge can begin with (its modal, for a "may change" one)."""
 
 
 def without_hedges(words: list[str]) -> list[str]:

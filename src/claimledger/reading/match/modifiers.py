@@ -1,7 +1,8 @@
-"""Modifiers of a guarantee or of a fault: "snapshot isolation" -> "isolation", "strict
-serializability" -> "serializability", "a clean shutdown" -> "a shutdown", "a transient
-partition" -> "a partition". The word taken out or put in names which guarantee is given,
-or which faults it holds through: the claim covers another thing.
+"""Words that narrow or widen what a claim covers without a word of its own for it: a
+modifier of a guarantee or of a fault ("snapshot isolation" -> "isolation", "a clean
+shutdown" -> "a shutdown"), which names which guarantee is given or which faults it holds
+through; and a scope put in ("on Linux", "in production", "for paid plans"), where or
+when it holds. Either way the claim covers another thing.
 
 Pure. Judged on the lower-cased words of a quote and its span.
 """
@@ -90,18 +91,18 @@ def scope_put_in(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
     tag, _, _, j1, j2 = op
     if tag != "insert" or j1 == 0 or j2 >= len(p_low):
         return None
-    return "qualifier added" if _names_a_scope(p_low[j1:j2], q_low) else None
+    return "qualifier added" if names_a_scope(p_low[j1:j2], q_low) else None
 
 
 def scope_before(head: list[str], quote: list[str]) -> bool:
     """Did the page put a scope before a quote that began a sentence ("On Linux, the
     engine ...", "For Enterprise plans, backups ..."), as `scope_put_in` reads one?"""
-    return _names_a_scope([w.lower() for w in head], [w.lower() for w in quote])
+    return names_a_scope([w.lower() for w in head], [w.lower() for w in quote])
 
 
-def _names_a_scope(phrase: list[str], quote: list[str]) -> bool:
+def names_a_scope(phrase: list[str], quote: list[str]) -> bool:
     """A scoping preposition, then one to three content words the quote does not have, one
-    of them naming a scope."""
+    of them naming a scope (lower-cased words)."""
     content = _content(phrase[1:])
     if not phrase or phrase[0] not in _SCOPING or not 1 <= len(content) <= 3:
         return False

@@ -120,12 +120,10 @@ def _is_title(unit: int, prepared: PreparedText) -> bool:
 
 def _titled_line(unit: int, prepared: PreparedText) -> bool:
     """A short line of its own that begins with a capital and holds no stop."""
-    if prepared.block_units(unit) != (unit, unit):
-        return False
     text = prepared.unit_text(unit, unit).strip()
-    if len(text.split()) > _TITLE_WORDS or text.endswith(_STOPS) or ":" in text:
+    if text.endswith(_STOPS) or ":" in text or not text[:1].isupper():
         return False
-    return text[:1].isupper()
+    return len(text.split()) <= _TITLE_WORDS and prepared.block_units(unit) == (unit, unit)
 
 
 _TITLE_WORDS = 8

@@ -173,9 +173,11 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
     found = []
     index = 0
     while index < len(words):
-        phrase = next(
-            (p for p in _LONGEST_FIRST if tuple(words[index : index + len(p)]) == p), None
-        )
+        phrase = None
+        if words[index] in _FIRST_WORDS:
+            phrase = next(
+                (p for p in _LONGEST_FIRST if tuple(words[index : index + len(p)]) == p), None
+            )
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
         if phrase is None:
@@ -191,6 +193,7 @@ def _before_a_number(words: list[str], index: int) -> bool:
 
 
 _LONGEST_FIRST = sorted(_LIMIT_PHRASES, key=len, reverse=True)
+_FIRST_WORDS = frozenset(phrase[0] for phrase in _LIMIT_PHRASES)
 _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("up", "to"): ("at", "most"),
     ("as", "many", "as"): ("at", "most"),
