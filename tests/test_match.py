@@ -1639,3 +1639,25 @@ def test_short_lines_that_are_no_headings_stay_in_a_successor(
     found = locate(quote, page)
     assert found.status == "drifted"
     assert found.current == current
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [
+        ("<h2>Push consumers</h2><h3>Delivery to push consumers</h3>", "<h2>Pull consumers</h2>"),
+        ("<h2>Step 1: Push consumers</h2>", "<h2>Step 2: Pull consumers</h2>"),
+    ],
+    ids=["a-heading-and-its-subheading", "numbered-steps"],
+)
+def test_a_heading_beside_another_or_with_a_colon_is_still_a_heading(
+    headings: tuple[str, str],
+) -> None:
+    first, second = headings
+    html = (
+        "<main><h1>Consumers</h1><p>Each consumer acknowledges messages.</p>"
+        f"{first}<p>Push consumers receive messages over HTTP.</p>"
+        f"{second}<p>Pull consumers fetch batches of messages.</p></main>"
+    )
+    quote = "A subscription can deliver messages to push consumers or to pull consumers."
+    found = locate(quote, prepare(extract_text(html, "text/html")))
+    assert found.status == "missing", found.current

@@ -1370,3 +1370,66 @@ def test_a_scope_put_after_a_claims_full_stop_says_the_meaning_changed() -> None
         )
         == "uncertain"
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("The certificate authority signs each certificate.", "The CA signs each certificate."),
+        ("The feature is now in general availability.", "The feature is now in GA."),
+        ("Requests per second are capped at the proxy.", "RPS are capped at the proxy."),
+        ("Enable bring your own key encryption.", "Enable BYOK encryption."),
+        ("Clients connect with mTLS and TLS 1.3.", "Clients connect with mutual TLS and TLS 1.3."),
+        ("Tokens are JWTs.", "Tokens are JSON Web Tokens."),
+    ],
+)
+def test_an_acronym_that_is_also_a_word_or_holds_small_words_is_spelled_out(
+    quote: str, passage: str
+) -> None:
+    """ "CA" and "GA" are words too, "per" and "your" belong to terms, and a term may share
+    a word with the quote ("TLS" beside "mutual TLS")."""
+    assert level(quote, passage) == "harmless", judged(quote, passage).kinds
+
+
+def test_a_feature_said_to_be_new_may_change_as_a_hedge() -> None:
+    assert (
+        level("This API is experimental and may change.", "This API is experimental.") == "harmless"
+    )
+
+
+def test_what_may_change_without_notice_is_a_claim_of_a_thing() -> None:
+    assert (
+        level(
+            "The service's IP addresses may change without notice.",
+            "The service's IP addresses are static.",
+        )
+        == "changed"
+    )
+
+
+def test_a_scope_word_in_a_place_of_the_docs_is_no_scope() -> None:
+    quote = "Set the flag to enable compression."
+    for place in ("in the upgrade guide", "on the Linux page", "in the Windows registry"):
+        passage = f"Set the flag {place} to enable compression."
+        assert "qualifier added" not in judged(quote, passage).kinds, place
+
+
+def test_a_bound_written_a_max_of_is_at_most() -> None:
+    assert level("A request carries at most 10 GB.", "A request carries a max of 10 GB.") == (
+        "harmless"
+    )
+
+
+def test_a_reversal_around_a_link_that_opens_its_clause_is_a_swap() -> None:
+    found = judged(
+        "The entry is appended to the log, before it is applied.",
+        "The entry is applied, before it is appended to the log.",
+    )
+    assert found.meaning_changed and "words swapped" in found.kinds, found.kinds
+
+
+def test_a_condition_moved_after_a_status_word_changes_no_status() -> None:
+    """ "Unless X, fields are ignored" and "fields are ignored unless X": one status."""
+    quote = "Unless `strict` is set, unknown fields are ignored."
+    passage = "Unknown fields are ignored unless `strict` is set."
+    assert "support status changed" not in judged(quote, passage).kinds

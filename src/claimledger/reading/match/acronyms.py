@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from claimledger.reading.match.lexicon import STOPWORDS, is_word
+from claimledger.reading.match.lexicon import STOPWORDS
 
 _ACRONYM = re.compile(r"[a-z]?[A-Z]{2,6}s?")
 """Two to six capitals, perhaps after one small letter ("mTLS") or before a plural "s"."""
@@ -39,7 +39,7 @@ def as_the_page_writes(
     last); a term never crosses one, and keeps the one before it. Only the quote's words
     change, so the page's words stay where they stand in the passage."""
     words, kept = _runs_as_acronyms(quote, breaks, _acronyms(page, quote))
-    spelled = _spelled_out(page, page_breaks, _acronyms(words, page), set(words))
+    spelled = _spelled_out(page, page_breaks, _acronyms(words, page), words)
     out_words: list[str] = []
     out_breaks: list[bool] = []
     for word, brk in zip(words, kept, strict=False):
@@ -50,15 +50,12 @@ def as_the_page_writes(
 
 
 def _acronyms(words: list[str], other: list[str]) -> list[str]:
-    """The acronyms of `words` that `other` lacks: capitals that spell no English word
-    ("NOT", "MAY" and "ID" are words written loud, not terms abbreviated)."""
+    """The acronyms of `words` that `other` lacks: capitals that spell no word of grammar
+    ("NOT" and "MAY" are words written loud, not terms abbreviated)."""
     return [
         w
         for w in dict.fromkeys(words)
-        if _ACRONYM.fullmatch(w)
-        and w not in other
-        and not is_word(w.lower())
-        and not is_word(w.lower().removesuffix("s"))
+        if _ACRONYM.fullmatch(w) and w not in other and w.lower() not in STOPWORDS
     ]
 
 
@@ -86,17 +83,17 @@ def _runs_as_acronyms(
 
 
 def _spelled_out(
-    words: list[str], breaks: list[bool], acronyms: list[str], quoted: set[str]
+    words: list[str], breaks: list[bool], acronyms: list[str], quote: list[str]
 ) -> dict[str, list[str]]:
-    """Each acronym of `acronyms` that a run of `words` spells, with the run: none whose
-    words the quote holds already (they are its own, not the acronym's)."""
+    """Each acronym of `acronyms` that a run of `words` spells, with the run: none that
+    begins or ends with the quote's own word beside the acronym (see `_beside`)."""
     found: dict[str, list[str]] = {}
     for index in range(len(words)):
         for acronym in acronyms:
             if acronym in found:
                 continue
             spelling = _spelling_at(words, breaks, index, [acronym])
-            if spelling is not None and not set(words[index : spelling[1]]) & quoted:
+            if spelling is not None and not _beside(words[index : spelling[1]], acronym, quote):
                 found[acronym] = words[index : spelling[1]]
     return found
 
@@ -126,7 +123,17 @@ def _may_be_a_term(run: list[str], breaks: list[bool]) -> bool:
     IP)."""
     if any(breaks) or run[0].lower() in _SKIPPABLE:
         return False
-    return all(w.lower() not in STOPWORDS or w.lower() in _SKIPPABLE for w in run)
+    return all(w.lower() not in _CLAUSE_WORDS for w in run)
+
+
+_CLAUSE_WORDS = (
+    STOPWORDS
+    - _SKIPPABLE
+    - {"per", "out", "off", "over", "under", "up", "down"}
+    - {"once", "your", "own", "first", "at", "by", "from", "into", "through", "via"}
+)
+"""Words of grammar that make a clause ("is", "only", "when"), never part of a term
+("requests per second", "bring your own key", "write once read many" are terms)."""
 
 
 @lru_cache(maxsize=4096)
@@ -144,3 +151,19 @@ def _spells(parts: tuple[str, ...], letters: str) -> bool:
     if whole and _spells(rest, letters[len(low) :]):
         return True
     return low in _SKIPPABLE and bool(rest) and _spells(rest, letters)
+
+
+def _beside(run: list[str], acronym: str, quote: list[str]) -> bool:
+    """Does the run begin with the quote's content word just before the acronym, or end
+    with the one just after it ("traffic with TLS" is no "traffic with the latest
+    security"): those words are the quote's own, kept beside the term."""
+    for at, word in enumerate(quote):
+        if word != acronym:
+            continue
+        before = [w for w in quote[:at] if w.lower() not in _SKIPPABLE][-1:]
+        after = [w for w in quote[at + 1 :] if w.lower() not in _SKIPPABLE][:1]
+        if before and run[0].lower() == before[0].lower():
+            return True
+        if after and run[-1].lower() == after[0].lower() and not run[-1].isupper():
+            return True
+    return False

@@ -188,11 +188,14 @@ def reversed_around_a_link(
 
 
 def _sides_of(link: str, words: list[str], breaks: list[bool]) -> tuple[set[str], set[str]]:
-    """The content lemmas of the link's clause before it and after it."""
+    """The content lemmas of the link's clause before it and after it (all before it, when
+    the link opens its clause)."""
     at = words.index(link)
     clauses = clause_numbers(words, breaks)
     own = [w if clauses[i] == clauses[at] else "" for i, w in enumerate(words)]
-    return set(_content_lemmas(own[:at])), set(_content_lemmas(own[at:]))
+    opens = at == 0 or clauses[at - 1] != clauses[at]  # ", before it is applied"
+    before = words[:at] if opens else own[:at]
+    return set(_content_lemmas(before)), set(_content_lemmas(own[at:]))
 
 
 def _content_lemmas(words: list[str]) -> list[str]:

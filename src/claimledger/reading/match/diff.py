@@ -463,6 +463,8 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
     if words[index] not in _OF_OTHER_THINGS:
         return True
     following = words[index + 1] if index + 1 < len(words) else ""
+    if following in {"unless", "if", "when"}:
+        return words[index] != "removed"  # "ignored unless ...": a status with its case
     return following in _ENDS_A_STATUS
 
 

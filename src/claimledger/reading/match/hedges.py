@@ -45,9 +45,14 @@ _LATER = (
 )
 """What may follow "may change": when, which only says that it may."""
 
-_SOMETIME = tuple(p for p in _LATER if p not in {("at", "any", "time"), ("over", "time")})
+_SOMETIME = tuple(p for p in _LATER if p[-1] in {"release", "releases", "version", "versions"})
 """When that says a statement may not last ("in a future release"), whatever its subject:
-"at any time" and "over time" are said as often of the thing itself."""
+"at any time", "without notice" and "in the future" are said as often of the thing
+itself ("IP addresses may change without notice")."""
+
+_NEW = frozenset({"experimental", "beta", "preview", "alpha", "unstable", "incubating", "new"})
+"""What a feature is said to be before "and may change" ("is experimental and may
+change"): the hedge is said of it."""
 
 
 def hedge_positions(words: list[str]) -> set[int]:
@@ -98,6 +103,8 @@ def _may_change(words: list[str], start: int) -> range:
         return range(first, end + len(later))
     while first > 0 and words[first - 1] in _SUBJECTS:
         first -= 1
+    if first == start and start > 1 and words[start - 1] == "and" and words[start - 2] in _NEW:
+        first -= 1  # "is experimental and may change": said of the feature just named
     if first == start and later not in _SOMETIME:
         return range(0)  # said of no statement, nor of a release to come
     return range(first, end + len(later))

@@ -74,8 +74,9 @@ SCOPES = frozenset(
     | {"ios", "aws", "azure", "gcp", "production", "staging", "development", "enterprise"}
     | {"community", "free", "paid", "pro", "premium", "serverless", "dedicated", "tier"}
     | {"plan", "plans", "edition", "editions", "subscription", "subscriptions", "region"}
-    | {"regions", "self-hosted", "self-managed", "cloud", "maintenance", "window", "beta"}
-    | {"preview", "upgrade", "upgrades", "rebalance", "failover", "startup", "mode"}
+    | {"regions", "self-hosted", "self-managed", "cloud", "maintenance", "beta", "preview"}
+    | {"upgrade", "upgrades", "rebalance", "failover", "startup", "mode", "version"}
+    | {"environment", "environments", "test", "on-premises"}
 )
 """Words that name where or when a claim holds: a platform, an environment, an edition or
 a plan, a region, a window of time or of operation ("on Linux", "in production", "for
@@ -109,7 +110,16 @@ def names_a_scope(phrase: list[str], quote: list[str]) -> bool:
     said = {lemma(w) for w in quote}
     if any(lemma(w) in said for w in content):
         return False
-    return any(w in SCOPES for w in content)
+    return any(w in SCOPES for w in content) and content[-1] not in _PLACES
+
+
+_PLACES = frozenset(
+    {"guide", "page", "pages", "section", "docs", "documentation", "file", "files", "dialog"}
+    | {"pane", "tab", "menu", "registry", "manifest", "script", "config", "console", "notes"}
+    | {"screen", "table", "chart", "example", "tutorial"}
+)
+"""Places in the docs or a tool ("in the upgrade guide", "on the Linux page", "in the
+Windows registry"): where something is said or done, not where the claim holds."""
 
 
 def _content(words: list[str]) -> list[str]:

@@ -108,21 +108,30 @@ def _takes_in_a_title(first: int, last: int, quote: QuoteWords, prepared: Prepar
 
 
 def _is_title(unit: int, prepared: PreparedText) -> bool:
-    """A short capitalised line of its own with no stop, after a finished sentence (or
-    first on the page), before a line that is no such line: a heading, not an item of a
-    list (items come in runs), a command or a "Default: value" line."""
+    """A short capitalised line of its own with no stop (see `_titled_line`), alone or
+    beside one more, after a finished sentence (or first on the page): a heading, or a
+    heading and its subheading; not an item of a list (three or more such lines, or a
+    run that ends the page), a command or a "Default: value" line."""
     if not _titled_line(unit, prepared):
         return False
-    if unit + 1 < prepared.unit_count and _titled_line(unit + 1, prepared):
-        return False
-    return unit == 0 or prepared.unit_text(unit - 1, unit - 1).rstrip().endswith((".", "!", "?"))
+    first = unit
+    while first > 0 and _titled_line(first - 1, prepared):
+        first -= 1
+    last = unit
+    while last + 1 < prepared.unit_count and _titled_line(last + 1, prepared):
+        last += 1
+    if last - first >= 2 or (last > first and last + 1 >= prepared.unit_count):
+        return False  # three or more short lines, or a run ending the page: items of a list
+    return first == 0 or prepared.unit_text(first - 1, first - 1).rstrip().endswith((".", "!", "?"))
 
 
 def _titled_line(unit: int, prepared: PreparedText) -> bool:
     """A short line of its own that begins with a capital and holds no stop."""
     text = prepared.unit_text(unit, unit).strip()
-    if text.endswith(_STOPS) or ":" in text or not text[:1].isupper():
+    if text.endswith(_STOPS) or not text[:1].isupper():
         return False
+    if ":" in text and not text.partition(":")[2].strip()[:1].isupper():
+        return False  # "Default: us-east-1", not "Step 1: Install"
     return len(text.split()) <= _TITLE_WORDS and prepared.block_units(unit) == (unit, unit)
 
 
