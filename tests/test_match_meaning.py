@@ -1433,3 +1433,42 @@ def test_a_condition_moved_after_a_status_word_changes_no_status() -> None:
     quote = "Unless `strict` is set, unknown fields are ignored."
     passage = "Unknown fields are ignored unless `strict` is set."
     assert "support status changed" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Local settings override the global configuration.",
+            "The global configuration overrides local settings.",
+            id="subject-and-object",
+        ),
+        pytest.param(
+            "Downsampled blocks replace raw blocks after compaction.",
+            "Raw blocks replace downsampled blocks after compaction.",
+            id="a-word-said-twice",
+        ),
+    ],
+)
+def test_subject_and_object_traded_around_their_verb_reverse_the_claim(
+    quote: str, passage: str
+) -> None:
+    """The same words, the same words of grammar, the roles on either side of the verb
+    traded: what overrides what is the claim."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "words swapped" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        (
+            "Local settings override the global configuration.",
+            "The global configuration is overridden by local settings.",
+        ),
+        ("See this guide for a reference on the state API.", "See the state API reference guide."),
+    ],
+    ids=["a-passive", "a-compound-said-otherwise"],
+)
+def test_roles_kept_in_other_words_are_no_reversal(quote: str, passage: str) -> None:
+    assert "words swapped" not in judged(quote, passage).kinds

@@ -165,37 +165,61 @@ def reversed_around_a_link(
 ) -> tuple[str, str] | None:
     """Two phrases that traded sides of a link word said once on each side ("from the
     application to the mesh" -> "from the mesh to the application", "appended to the log
-    before it is applied" -> "applied before it is appended to the log"), every other
-    content word kept: the same words, the relation reversed. A phrase that moves with
-    its link ("After a crash, X" -> "X after a crash") or a passive that names its agent
-    ("A sends B" -> "B is sent by A") trades only one side, and is no reversal; nor do
-    items of a list trade sides of a link inside one of them (each side is read in the
-    link's own clause)."""
+    before it is applied" -> "applied before it is appended to the log"), or of a word
+    that relates them ("local settings override the global configuration" -> "the
+    global configuration overrides local settings"), every other content word kept: the
+    same words, the relation reversed. A phrase that moves with its link ("After a
+    crash, X" -> "X after a crash") or a passive that names its agent ("A sends B" -> "B
+    is sent by A") trades only one side, and is no reversal; nor do items of a list trade
+    sides of a link inside one of them (each side is read in the link's own clause)."""
     q_lemmas, p_lemmas = _content_lemmas(q_low), _content_lemmas(p_low)
     if sorted(q_lemmas) != sorted(p_lemmas):
         return None  # words changed too: not the same words reversed
-    for link in _LINKS:
-        if q_low.count(link) != 1 or p_low.count(link) != 1:
-            continue
-        q_before, q_after = _sides_of(link, q_low, q_breaks)
-        p_before, p_after = _sides_of(link, p_low, p_breaks)
+    pivots = [
+        (link, q_low.index(link), p_low.index(link))
+        for link in _LINKS
+        if (q_low.count(link) == 1 and p_low.count(link) == 1)
+    ]
+    if _same_grammar(q_low, p_low):  # not reworded around a word ("a guide for X" -> "X guide")
+        q_at, p_at = _once(q_low), _once(p_low)
+        pivots += [(q_low[q_at[lem]], q_at[lem], p_at[lem]) for lem in q_at if lem in p_at]
+    for word, q_index, p_index in pivots:
+        q_before, q_after = _sides_of(q_index, q_low, q_breaks)
+        p_before, p_after = _sides_of(p_index, p_low, p_breaks)
         crossed = (q_before - q_after) & (p_after - p_before)
         crossed_back = (q_after - q_before) & (p_before - p_after)
         if crossed and crossed_back:
             first, second = _in_order(crossed, q_low), _in_order(crossed_back, q_low)
-            return f"{first} {link} {second}", f"{second} {link} {first}"
+            return f"{first} {word} {second}", f"{second} {word} {first}"
     return None
 
 
-def _sides_of(link: str, words: list[str], breaks: list[bool]) -> tuple[set[str], set[str]]:
-    """The content lemmas of the link's clause before it and after it (all before it, when
-    the link opens its clause)."""
-    at = words.index(link)
+def _same_grammar(q_low: list[str], p_low: list[str]) -> bool:
+    """Whether both sides hold the same words of grammar, articles and demonstratives
+    aside, and no "by" (a passive names its agent after it, on the other side of its verb)."""
+    aside = {"a", "an", "the", "this", "that", "these", "those"}
+    q_grammar = sorted(w for w in q_low if w in STOPWORDS and w not in aside)
+    p_grammar = sorted(w for w in p_low if w in STOPWORDS and w not in aside)
+    return q_grammar == p_grammar and "by" not in q_grammar
+
+
+def _once(words: list[str]) -> dict[str, int]:
+    """Where each content lemma said once in `words` stands."""
+    seen: dict[str, list[int]] = {}
+    for index, word in enumerate(words):
+        if word not in STOPWORDS and any(c.isalnum() for c in word):
+            seen.setdefault(lemma(word), []).append(index)
+    return {lem: places[0] for lem, places in seen.items() if len(places) == 1}
+
+
+def _sides_of(at: int, words: list[str], breaks: list[bool]) -> tuple[set[str], set[str]]:
+    """The content lemmas of the clause of the word at `at`, before it and after it (all
+    before it, when the word opens its clause)."""
     clauses = clause_numbers(words, breaks)
     own = [w if clauses[i] == clauses[at] else "" for i, w in enumerate(words)]
     opens = at == 0 or clauses[at - 1] != clauses[at]  # ", before it is applied"
     before = words[:at] if opens else own[:at]
-    return set(_content_lemmas(before)), set(_content_lemmas(own[at:]))
+    return set(_content_lemmas(before)), set(_content_lemmas(own[at + 1 :]))
 
 
 def _content_lemmas(words: list[str]) -> list[str]:
