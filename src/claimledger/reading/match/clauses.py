@@ -175,10 +175,11 @@ def reversed_around_a_link(
     q_lemmas, p_lemmas = _content_lemmas(q_low), _content_lemmas(p_low)
     if sorted(q_lemmas) != sorted(p_lemmas):
         return None  # words changed too: not the same words reversed
+    links = [w for w in dict.fromkeys(q_low) if w in _LINKS]  # in the quote's order
     pivots = [
         (link, q_low.index(link), p_low.index(link))
-        for link in _LINKS
-        if (q_low.count(link) == 1 and p_low.count(link) == 1)
+        for link in links
+        if q_low.count(link) == 1 and p_low.count(link) == 1
     ]
     if _same_grammar(q_low, p_low):  # not reworded around a word ("a guide for X" -> "X guide")
         q_at, p_at = _once(q_low), _once(p_low)
