@@ -15,6 +15,7 @@ from claimledger.reading.match.lexicon import (
     MODAL_STRENGTH,
     NEGATIONS,
     STOPWORDS,
+    is_content_word,
     is_word,
     lemma,
     negated,
@@ -208,7 +209,7 @@ def _once(words: list[str]) -> dict[str, int]:
     """Where each content lemma said once in `words` stands."""
     seen: dict[str, list[int]] = {}
     for index, word in enumerate(words):
-        if word not in STOPWORDS and any(c.isalnum() for c in word):
+        if is_content_word(word):
             seen.setdefault(lemma(word), []).append(index)
     return {lem: places[0] for lem, places in seen.items() if len(places) == 1}
 
@@ -224,7 +225,7 @@ def _sides_of(at: int, words: list[str], breaks: list[bool]) -> tuple[set[str], 
 
 
 def _content_lemmas(words: list[str]) -> list[str]:
-    return [lemma(w) for w in words if w not in STOPWORDS and any(c.isalnum() for c in w)]
+    return [lemma(w) for w in words if is_content_word(w)]
 
 
 def _in_order(lemmas: set[str], words: list[str]) -> str:

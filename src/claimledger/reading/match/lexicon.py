@@ -425,6 +425,11 @@ def is_content(token: str) -> bool:
     return token.lower() not in STOPWORDS
 
 
+def is_content_word(word: str) -> bool:
+    """A lower-cased word that is neither grammar nor punctuation."""
+    return word not in STOPWORDS and any(c.isalnum() for c in word)
+
+
 def is_number(token: str) -> bool:
     return number_value(token) is not None
 

@@ -9,7 +9,7 @@ Pure. Judged on the lower-cased words of a quote and its span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import STOPWORDS, lemma
+from claimledger.reading.match.lexicon import is_content_word, lemma
 from claimledger.reading.match.span import Opcode
 
 GUARANTEES = frozenset(
@@ -123,4 +123,4 @@ Windows registry"): where something is said or done, not where the claim holds."
 
 
 def _content(words: list[str]) -> list[str]:
-    return [w for w in words if w not in STOPWORDS and any(c.isalnum() for c in w)]
+    return [w for w in words if is_content_word(w)]
