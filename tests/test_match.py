@@ -1207,19 +1207,19 @@ def test_match_has_a_verdict_version() -> None:
         pytest.param(
             "set via the task_result_backend setting",
             "set via the result_backend setting",
-            "name changed",
+            "identifier changed",
             id="name-part-dropped",
         ),
         pytest.param(
             "Instead we provide the response.is_error property.",
             "Instead we provide the response.is_success property.",
-            "name changed",
+            "identifier changed",
             id="name-head-changed",
         ),
         pytest.param(
             "import invoke from window.TAURI.invoke now",
             "import invoke from window.TAURI.core.invoke now",
-            "name changed",
+            "identifier changed",
             id="name-path-grown-inside",
         ),
         pytest.param(
@@ -1228,7 +1228,7 @@ def test_match_has_a_verdict_version() -> None:
             "name changed",
             id="word-before-a-noun-of-role",
         ),
-        pytest.param(".full_path - str", ".raw_path - str", "name changed", id="edge-across-break"),
+        pytest.param(".full_path - str", ".raw_path - str", "identifier changed", id="edge-across-break"),
         pytest.param(
             "$ git checkout -b my_wip", "$ git switch -c my_wip", "name changed", id="command-line"
         ),

@@ -180,8 +180,8 @@ def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind
             id="a-verb-for-another",
         ),
         pytest.param(
-            "You can use the Tx.Copy() function to write a consistent view.",
-            "You can use the Tx.WriteTo() function to write a consistent view.",
+            "Celery can use the pyOpenSSL library to sign messages.",
+            "Celery can use the cryptography library to sign messages.",
             id="a-name-for-another",
         ),
         pytest.param(
@@ -202,6 +202,78 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
     as it only elaborates one, so it is not strong evidence (unless the noun names a fault
     or a guarantee: see `test_a_fault_or_a_guarantee_named_otherwise_changes_the_claim`)."""
     assert level(quote, passage) == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "You can use the Tx.Copy() function to write a consistent view.",
+            "You can use the Tx.WriteTo() function to write a consistent view.",
+            id="a-method",
+        ),
+        pytest.param(
+            "Redirects are handled with the allow_redirects parameter.",
+            "Redirects are handled with the follow_redirects parameter.",
+            id="a-parameter",
+        ),
+        pytest.param(
+            "Set the MAX_RETRIES variable to change it.",
+            "Set the MAX_ATTEMPTS variable to change it.",
+            id="an-environment-variable",
+        ),
+        pytest.param(
+            "Set maxInflight to bound the requests.",
+            "Set maxPending to bound the requests.",
+            id="a-camel-case-key",
+        ),
+        pytest.param(
+            "Permissions are read from capabilities/main.json at start.",
+            "Permissions are read from capabilities/default.json at start.",
+            id="a-file",
+        ),
+    ],
+)
+def test_an_identifier_put_for_another_changes_the_claim(quote: str, passage: str) -> None:
+    """A setting, function or file named as code and replaced by another: whoever types
+    the old name now gets an error or another thing, which a word's rename never says."""
+    assert level(quote, passage) == "changed"
+    assert "identifier changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "expected"),
+    [
+        pytest.param(
+            "Clients are written in JavaScript.",
+            "Clients are written in TypeScript.",
+            "uncertain",
+            id="a-product-s-capitals-are-no-code",
+        ),
+        pytest.param(
+            "Set the Prev_Kv field to get the old value.",
+            "Set the prev_kv field to get the old value.",
+            "harmless",
+            id="respelled",
+        ),
+        pytest.param(
+            "Set CELERYD_MAX_MEMORY_PER_CHILD to bound a worker.",
+            "Set worker_max_memory_per_child to bound a worker.",
+            "harmless",
+            id="the-same-setting-in-another-namespace",
+        ),
+        pytest.param(
+            "See https://example.com/guide/a for the steps.",
+            "See https://example.com/guide/b for the steps.",
+            "harmless",
+            id="a-link-is-no-identifier",
+        ),
+    ],
+)
+def test_a_name_respelled_or_not_code_is_no_identifier_changed(
+    quote: str, passage: str, expected: str
+) -> None:
+    assert level(quote, passage) == expected
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ STRONG_KINDS = frozenset(
         "conjunction changed",
         "support status changed",
         "guarantee term changed",
+        "identifier changed",
         "words swapped",
         "effect changed",
         "direction reversed",
@@ -34,7 +35,8 @@ STRONG_KINDS = frozenset(
 """The kinds of change whose evidence is strong enough to say the meaning changed: a
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
-taken out; "and" turned to "or"); a guarantee term swapped; two terms swapped in place;
+taken out; "and" turned to "or"); a guarantee term swapped; a setting, function or file
+named in code form put for another (`allow_redirects` -> `follow_redirects`); two terms swapped in place;
 an effect, a direction or a degree (always, rarely) changed; a feature supported,
 deprecated, removed or experimental in another way. Every other kind (a name,
 a noun, a default, a condition moved to another clause, a negation moved on to other

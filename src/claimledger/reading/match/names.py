@@ -46,6 +46,21 @@ def names_differ(was: list[str], now: list[str]) -> bool:
     return bool(unmatched)  # each name kept, respelled or renamed, or another one
 
 
+def identifier_swapped(was: list[str], now: list[str]) -> bool:
+    """One name in the form of code put for another (`allow_redirects` ->
+    `follow_redirects`, `Tx.Copy` -> `Tx.WriteTo`, `main.json` -> `default.json`): a
+    reader who types the old one now gets an error or another thing, so it is a change
+    of what the claim says, where a word's name may be a mere rename. Call only on names
+    that differ (`names_differ`)."""
+    return len(was) == len(now) == 1 and all(_CODE_NAME.search(w) for w in (*was, *now))
+
+
+_CODE_NAME = re.compile(r"\w_\w|[A-Za-z_]\.[A-Za-z_]|^[a-z]+[A-Z]")
+"""A setting, a function, a member or a file, as code writes it: `max_retries`,
+`DB.Batch`, `maxRetries`; not a product's own capitals (`JavaScript`, `macOS` is no
+setting), a version or a URL."""
+
+
 def _respelled(was: list[str], now: list[str]) -> tuple[set[int], set[int]]:
     """The words of each side in a run spelt with the same letters as a run of the other
     (`DBOSClient` and `DBOS Client`, `keypairs` and `key pairs`), or with another of the
