@@ -362,6 +362,54 @@ def test_a_fault_or_a_guarantee_named_otherwise_changes_the_claim(
     assert kind in found.kinds
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "Nodes are restarted one at a time during a rolling upgrade.",
+            "Nodes are restarted one at a time during an upgrade.",
+            "qualifier removed",
+            id="manner-taken-out",
+        ),
+        pytest.param(
+            "Reads are served during an upgrade.",
+            "Reads are served during a rolling upgrade.",
+            "qualifier added",
+            id="manner-put-in",
+        ),
+        pytest.param(
+            "After a graceful restart, in-flight requests complete.",
+            "After a forced restart, in-flight requests complete.",
+            "manner changed",
+            id="manner-for-another",
+        ),
+        pytest.param(
+            "A full backup runs every night.",
+            "An incremental backup runs every night.",
+            "manner changed",
+            id="full-to-incremental",
+        ),
+    ],
+)
+def test_the_manner_of_an_operation_changed_changes_the_claim(
+    quote: str, passage: str, kind: str
+) -> None:
+    """A rolling upgrade keeps the cluster serving where an upgrade need not: how an
+    operation is done is what a claim about it holds through."""
+    found = judged(quote, passage)
+    assert found.meaning_changed, found.kinds
+    assert kind in found.kinds
+
+
+def test_another_modifier_of_an_operation_is_only_a_word() -> None:
+    """A modifier that says nothing of how the operation is done may have changed the
+    claim, no more."""
+    assert (
+        level("After a restart, the cache is empty.", "After a quick restart, the cache is empty.")
+        == "uncertain"
+    )
+
+
 def test_the_same_modifier_kept_or_said_in_another_form_is_no_change_of_a_fault() -> None:
     """The modifier still there, moved or inflected, and a modifier of something that is
     neither a fault nor a guarantee, say nothing of either."""

@@ -26,6 +26,7 @@ STRONG_KINDS = frozenset(
         "support status changed",
         "guarantee term changed",
         "identifier changed",
+        "manner changed",
         "words swapped",
         "effect changed",
         "direction reversed",
@@ -36,8 +37,9 @@ STRONG_KINDS = frozenset(
 number, unit, duration or size; a negation; a modal across the must/should/may line; a
 quantifier or a scope narrowed or widened (a condition, or an item of a list, put in or
 taken out; "and" turned to "or"); a guarantee term swapped; a setting, function or file
-named in code form put for another (`allow_redirects` -> `follow_redirects`); two terms swapped in place;
-an effect, a direction or a degree (always, rarely) changed; a feature supported,
+named in code form put for another (`allow_redirects` -> `follow_redirects`); the
+manner of an operation changed ("a graceful restart" -> "a forced restart"); two terms
+swapped in place; an effect, a direction or a degree (always, rarely) changed; a feature supported,
 deprecated, removed or experimental in another way. Every other kind (a name,
 a noun, a default, a condition moved to another clause, a negation moved on to other
 words of its clause, content words put in, taken out or replaced that no harmless form

@@ -69,9 +69,9 @@ from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
     bare,
+    identifier_swapped,
     is_typo_of,
     name_qualifier,
-    identifier_swapped,
     names_differ,
     noun_changed,
     role_name_changed,

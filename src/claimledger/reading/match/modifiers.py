@@ -1,8 +1,9 @@
 """Words that narrow or widen what a claim covers without a word of its own for it: a
 modifier of a guarantee or of a fault ("snapshot isolation" -> "isolation", "a clean
 shutdown" -> "a shutdown"), which names which guarantee is given or which faults it holds
-through; and a scope put in ("on Linux", "in production", "for paid plans"), where or
-when it holds. Either way the claim covers another thing.
+through; the manner of an operation ("a rolling upgrade" -> "an upgrade", "a graceful
+restart" -> "a forced restart"); and a scope put in ("on Linux", "in production", "for
+paid plans"), where or when it holds. Either way the claim covers another thing.
 
 Pure. Judged on the lower-cased words of a quote and its span.
 """
@@ -25,6 +26,22 @@ FAULTS = frozenset(
 )
 """The nouns that name a fault a guarantee holds through."""
 
+OPERATIONS = frozenset(
+    {"restart", "upgrade", "shutdown", "failover", "migration", "resize", "reindex", "backup"}
+    | {"restore", "rollout", "reboot", "switchover", "rebalance", "deployment", "update"}
+)
+"""The nouns that name an operation on a system, which a manner changes: a rolling upgrade
+keeps the cluster up where a full one does not."""
+
+MANNERS = frozenset(
+    {"graceful", "rolling", "forced", "forceful", "controlled", "online", "offline", "hot"}
+    | {"cold", "in-place", "live", "unclean", "hard", "soft", "full", "incremental"}
+    | {"partial", "manual", "automatic", "zero-downtime", "non-disruptive", "disruptive"}
+)
+"""Modifiers that say how an operation is done, and with it what the claim about it holds
+through ("during a rolling upgrade", "after a forced failover"); any other modifier of an
+operation ("a quick restart") is judged as a word."""
+
 _WHAT = frozenset({"data", "message", "record", "event", "write", "entry", "key", "object"})
 """Modifiers that name what a guarantee or a fault is about, which it is about anyway."""
 
@@ -44,7 +61,7 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
     taken, put = q_low[i1:i2], p_low[j1:j2]
     taken_content, put_content = _content(taken), _content(put)
     if taken_content and put_content:
-        return None  # a modifier replaced by another: a rewording, judged elsewhere
+        return _manner_changed(taken_content, put_content, _heads(q_low, i2))
     changed = taken_content or put_content
     if not changed or len(changed) > _MODIFIER_WORDS:
         return None
@@ -55,13 +72,30 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
         return None  # the modifier is still there, elsewhere or in another form
     if {lemma(c) for c in changed} <= _WHAT:
         return None  # "data loss", "message ordering": what is kept, not which guarantee
-    following = around[head_at : head_at + _HEAD_REACH]
-    heads = {*following, *(lemma(w) for w in following)}
+    heads = _heads(around, head_at)
     if heads & GUARANTEES:
         return "guarantee term changed"
-    if heads & FAULTS:
+    if heads & FAULTS or (heads & OPERATIONS and set(changed) & MANNERS):
         return "qualifier removed" if taken_content else "qualifier added"
     return None
+
+
+def _heads(words: list[str], at: int) -> set[str]:
+    """The words a modifier ending at `at` may modify, as written and as lemmas."""
+    following = words[at : at + _HEAD_REACH]
+    return {*following, *(lemma(w) for w in following)}
+
+
+def _manner_changed(taken: list[str], put: list[str], heads: set[str]) -> str | None:
+    """One manner of an operation put for another ("a graceful restart" -> "a forced
+    restart"): another operation. Any other modifier replaced is a rewording, judged
+    elsewhere."""
+    if not heads & OPERATIONS or not (set(taken) & MANNERS and set(put) & MANNERS):
+        return None
+    return MANNER_CHANGED if set(taken) != set(put) else None
+
+
+MANNER_CHANGED = "manner changed"
 
 
 _SCOPING = frozenset({"on", "in", "during", "for", "under", "within", "outside", "except"})
