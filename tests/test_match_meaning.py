@@ -955,6 +955,8 @@ def test_a_negating_prefix_or_fails_to_is_a_negation(quote: str, passage: str, k
         ("Backups are kept for one year.", "Backups are kept for 12 months."),
         ("The limit is 1 GiB.", "The limit is 1024 MiB."),
         ("It stores at most 100 entries.", "It stores no more than 100 entries."),
+        ("A table holds up to 100000 rows.", "A table holds up to 100 000 rows."),
+        ("A table holds up to 1,000,000 rows.", "A table holds up to 1 000 000 rows."),
         ("Writes go to an append only log.", "Writes go to an append-only log."),
         ("Clients must not reuse a nonce.", "A nonce must not be reused by clients."),
     ],
@@ -971,6 +973,8 @@ def test_the_same_quantity_bound_or_claim_said_another_way_is_harmless(
         ("Audit logs are kept for 30 days.", "Audit logs are kept for one month."),
         ("The token is valid for 24 hours.", "The token is valid for 48 hours."),
         ("It stores at most 100 entries.", "It stores more than 100 entries."),
+        ("A table holds up to 100000 rows.", "A table holds up to 200 000 rows."),
+        ("The wait is 5 seconds.", "The wait is 5 000 seconds."),
         ("Tables open in read only mode.", "Tables open in read-write mode."),
     ],
 )

@@ -8,6 +8,7 @@ nothing, where "the first compaction" numbers one.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -82,6 +83,23 @@ def term_positions(words: list[str]) -> set[int]:
             if tuple(words[index : index + len(phrase)]) == phrase:
                 found.update(range(index, index + len(phrase)))
     return found
+
+
+def grouped_digits(words: list[str]) -> list[str]:
+    """The words with a figure whose thousands are set apart by spaces ("100 000", as
+    many style guides write it) read as one figure, "100000"."""
+    joined: list[str] = []
+    for word in words:
+        previous = joined[-1] if joined else ""
+        grouped = previous.isdigit() and (len(previous) <= 3 or _GROUPED.fullmatch(previous))
+        if grouped and len(word) == 3 and word.isdigit():
+            joined[-1] = previous + word
+        else:
+            joined.append(word)
+    return joined
+
+
+_GROUPED = re.compile(r"\d{1,3}(\d{3})+")
 
 
 def joined_terms(words: list[str]) -> list[str]:
