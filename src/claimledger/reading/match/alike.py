@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, number_value
 from claimledger.reading.match.modals import lifted
-from claimledger.reading.match.quantities import grouped_digits, in_base_units
+from claimledger.reading.match.quantities import bounds_as_said, grouped_digits, in_base_units
 
 
 def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
@@ -33,8 +33,9 @@ def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
 def as_said(words: list[str]) -> list[str]:
     """The words with what is said alike written alike: an obligation a negation lifts as
     "optional", "a single" as "one", a figure's thousands set apart by spaces as one
-    figure, a quantity in its base unit ("24 hours" / "one day")."""
-    return in_base_units(lifted(_one_for_single(grouped_digits(words))))
+    figure, a quantity in its base unit ("24 hours" / "one day"), a bound as the bound it
+    says ("cannot exceed" / "at most")."""
+    return bounds_as_said(in_base_units(lifted(_one_for_single(grouped_digits(words)))))
 
 
 def _one_for_single(words: list[str]) -> list[str]:

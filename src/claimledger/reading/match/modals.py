@@ -92,8 +92,13 @@ def lifted(words: list[str]) -> list[str]:
         elif negation and following in (["have", "to"], ["has", "to"]):
             read.append("optional")  # "do not have to": its "to" stays
             index += 2
-        elif word in _NEEDS and following[:1] and following[0] in NEGATIONS:
-            read.append("optional")  # "need not", "needn't"
+        elif (
+            word in _NEEDS
+            and following[:1]
+            and following[0] in NEGATIONS
+            and not (following[1:] and following[1] in _COMPARED)
+        ):
+            read.append("optional")  # "need not", "needn't"; not "needs no fewer than 3"
             index += 2
         else:
             read.append(word)
@@ -102,3 +107,4 @@ def lifted(words: list[str]) -> list[str]:
 
 
 _NEEDS = frozenset({"need", "needs"})
+_COMPARED = frozenset({"more", "less", "fewer"})

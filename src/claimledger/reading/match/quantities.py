@@ -155,6 +155,14 @@ _LIMIT_PHRASES = (
     ("not", "more", "than"),
     ("not", "less", "than"),
     ("not", "fewer", "than"),
+    ("cannot", "exceed"),
+    ("can", "not", "exceed"),
+    ("must", "not", "exceed"),
+    ("will", "not", "exceed"),
+    ("not", "exceed"),
+    ("never", "exceed"),
+    ("never", "exceeds"),
+    ("limited", "to"),
 )
 
 
@@ -203,9 +211,34 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
         if phrase is None:
             index += 1
             continue
-        found.append((_SAME_BOUND.get(phrase, phrase), index, index + len(phrase)))
+        start = _able_to_reach(words, index)
+        found.append((_SAME_BOUND.get(phrase, phrase), start, index + len(phrase)))
         index += len(phrase)
     return found
+
+
+def _able_to_reach(words: list[str], index: int) -> int:
+    """Where a bound begins, taking in a modal of ability with its verb before it: "can
+    hold at most 5" says the limit that "cannot exceed 5" and "must not exceed 5" say, not
+    a permission. ("should not exceed" keeps its "should": advice is no limit.)"""
+    for back in (1, 2):
+        if index >= back and words[index - back] in _ABILITY:
+            return index - back
+    return index
+
+
+_ABILITY = frozenset({"can", "could", "may"})
+
+
+def bounds_as_said(words: list[str]) -> list[str]:
+    """The words with each bound phrase written as the bound it says ("cannot exceed",
+    "is limited to", "can hold up to" as "at most")."""
+    said: list[str] = []
+    done = 0
+    for bound, start, end in _bounds(words):
+        said += [*words[done:start], *bound]
+        done = end
+    return [*said, *words[done:]]
 
 
 def _before_a_number(words: list[str], index: int) -> bool:
@@ -229,6 +262,8 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("not", "fewer", "than"): ("at", "least"),
     ("no", "less", "than"): ("at", "least"),
     ("no", "fewer", "than"): ("at", "least"),
+    **dict.fromkeys((p for p in _LIMIT_PHRASES if p[-1] in {"exceed", "exceeds"}), ("at", "most")),
+    ("limited", "to"): ("at", "most"),
 }
 
 
