@@ -1228,7 +1228,9 @@ def test_match_has_a_verdict_version() -> None:
             "name changed",
             id="word-before-a-noun-of-role",
         ),
-        pytest.param(".full_path - str", ".raw_path - str", "identifier changed", id="edge-across-break"),
+        pytest.param(
+            ".full_path - str", ".raw_path - str", "identifier changed", id="edge-across-break"
+        ),
         pytest.param(
             "$ git checkout -b my_wip", "$ git switch -c my_wip", "name changed", id="command-line"
         ),

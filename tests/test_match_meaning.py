@@ -874,6 +874,31 @@ def test_and_traded_for_or_between_things_says_the_meaning_changed() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        (
+            "The gateway rejects the request if the token expired or its signature is invalid.",
+            "The gateway rejects the request if the token expired and its signature is invalid.",
+        ),
+        (
+            "Messages are dead-lettered once they have expired and have not been acknowledged.",
+            "Messages are dead-lettered once they have expired or have not been acknowledged.",
+        ),
+        (
+            "The job is retried when it times out and it has attempts left.",
+            "The job is retried when it times out or it has attempts left.",
+        ),
+    ],
+)
+def test_and_traded_for_or_between_the_clauses_of_a_condition_changes_it(
+    quote: str, passage: str
+) -> None:
+    """Both cases, now either: the condition holds in other cases."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "conjunction changed" in found.kinds, found
+
+
 def test_a_name_put_in_or_taken_out_may_have_changed_the_meaning() -> None:
     """A name beside a noun narrows what is spoken of as often as it only names it better
     ("the pub/sub building block" -> "the pub/sub API building block"): no strong evidence."""

@@ -484,18 +484,24 @@ now holds of either, or the reverse."""
 
 def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     """One coordinator of things traded for another ("encrypted at rest and in transit" ->
-    "at rest or in transit"), outside a list of examples ("such as A, B, or C"), whose
-    items stand for a kind and hold alike whichever joins them."""
+    "at rest or in transit"), or of the clauses of a condition ("if the token expired or
+    its signature is invalid" -> "... and ..."): both, now either. Not in a list of
+    examples ("such as A, B, or C"), whose items stand for a kind and hold alike whichever
+    joins them."""
     _, i1, i2, j1, j2 = op
     was, now = q_low[i1:i2], p_low[j1:j2]
     if len(was) != 1 or len(now) != 1 or {was[0], now[0]} - COORDINATORS:
         return False
     if has_phrase(q_low, _EXAMPLES) or has_phrase(p_low, _EXAMPLES):
         return False
+    if _CONDITION_OPENERS & set(q_low[:i1]):
+        return True
     return bool(joined_items(q_low, i1, i2) or joined_items(p_low, j1, j2))
 
 
 _EXAMPLES = (("such", "as"), ("for", "example"), ("e.g",), ("eg",), ("including",), ("like",))
+_CONDITION_OPENERS = CONDITIONS | {"when", "whenever", "once", "while", "until", "where"}
+"""Words that open a condition, whose clauses "and" and "or" join in two ways."""
 
 
 QUALIFIER_MOVED = "qualifier moved"
