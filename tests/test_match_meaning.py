@@ -1357,6 +1357,33 @@ def test_a_connective_put_before_a_claim_is_no_scope(passage: str) -> None:
     assert "qualifier added" not in found.kinds
 
 
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "On BlueStore volumes, the storage engine uses direct I/O for commit log writes.",
+        "For tables with a primary key, the storage engine uses direct I/O for commit log writes.",
+    ],
+)
+def test_a_phrase_that_may_scope_a_claim_is_never_silently_harmless(passage: str) -> None:
+    """No scope word names the case, so it may only set the scene: the meaning may have
+    changed, no more."""
+    quote = "The storage engine uses direct I/O for commit log writes."
+    assert level(quote, passage) == "uncertain"
+    assert "scope put before it" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "In addition, the storage engine uses direct I/O for commit log writes.",
+        "For example, the storage engine uses direct I/O for commit log writes.",
+        "In practice, the storage engine uses direct I/O for commit log writes.",
+    ],
+)
+def test_a_connective_put_before_a_claim_leaves_it_harmless(passage: str) -> None:
+    assert level("The storage engine uses direct I/O for commit log writes.", passage) == "harmless"
+
+
 def test_a_word_put_to_an_item_adds_no_item() -> None:
     """ "concurrency and consistency" -> "concurrency control and consistency": still two
     things joined; a new thing joined is still a list changed."""

@@ -21,7 +21,7 @@ from claimledger.reading.match.lexicon import (
     negated,
 )
 from claimledger.reading.match.modals import OBLIGING
-from claimledger.reading.match.modifiers import names_a_scope, scope_before
+from claimledger.reading.match.modifiers import may_scope, names_a_scope, scope_before
 
 CONDITIONS = frozenset({"if", "unless", "only", "provided", "providing", "assuming", "except"})
 """Words that make what follows them hold only in a case (not "when": "When using the
@@ -37,6 +37,8 @@ def head_kind(head: list[str], own: list[str], quote: list[str]) -> str | None:
         return "qualifier added"
     if scope_before(head, quote):
         return "qualifier added"  # "On Linux, ..."
+    if may_scope(head, quote):
+        return SCOPE_PUT_BEFORE  # "On BlueStore OSDs, ..."
     if any(part in NEGATIONS or negated(part) for word in own for part in expanded(word)):
         return NEGATION_BEFORE
     return None
@@ -56,6 +58,11 @@ def denial_before(own: list[str], span: list[str]) -> int:
         count += 1
     return count
 
+
+SCOPE_PUT_BEFORE = "scope put before it"
+"""The kind of a phrase the page put before the quote's sentence that may tie the claim
+to a case no scope word names ("For tables with a primary key, ..."): the meaning may
+have changed (not strong evidence)."""
 
 NEGATION_BEFORE = "negation put before it"
 """The kind of a negation the page put before the quote's words, in their clause ("Not all

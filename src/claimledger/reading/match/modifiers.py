@@ -135,6 +135,30 @@ def scope_before(head: list[str], quote: list[str]) -> bool:
     return names_a_scope([w.lower() for w in head], [w.lower() for w in quote])
 
 
+def may_scope(head: list[str], quote: list[str]) -> bool:
+    """Did the page put a phrase of a scoping preposition and new content words before a
+    quote that began a sentence, which names no scope `SCOPES` knows ("On BlueStore OSDs,
+    ...", "For tables with a primary key, ...")? It may tie the claim to a case, or only set
+    the scene; a connective ("In addition, ...", "For example, ...") does neither."""
+    low = [w.lower() for w in head]
+    if not low or low[0] not in _SCOPING or set(low) & _CONNECTIVE:
+        return False
+    said = {lemma(w.lower()) for w in quote}
+    new = [w for w in _content(low[1:]) if lemma(w) not in said]
+    return 1 <= len(new) <= _SCOPE_WORDS
+
+
+_SCOPE_WORDS = 5
+"""At most this many new content words before a quote make a phrase that may scope it."""
+
+_CONNECTIVE = frozenset(
+    {"addition", "example", "instance", "general", "particular", "short", "fact", "practice"}
+    | {"contrast", "summary", "brief", "turn", "information", "details", "detail", "more"}
+)
+"""Words of the phrases that join a sentence to what came before ("In addition", "For
+example", "In practice", "For more information"): no case of the claim."""
+
+
 def names_a_scope(phrase: list[str], quote: list[str]) -> bool:
     """A scoping preposition, then one to three content words the quote does not have, one
     of them naming a scope (lower-cased words)."""
