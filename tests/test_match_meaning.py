@@ -985,6 +985,15 @@ def test_a_negating_prefix_or_fails_to_is_a_negation(quote: str, passage: str, k
         ("A batch can hold up to 5 messages.", "A batch must not exceed 5 messages."),
         ("Values must not exceed 16 MB.", "Values are limited to 16 MB."),
         ("A cluster needs at least 3 nodes.", "A cluster needs no fewer than 3 nodes."),
+        ("A cluster needs at least 3 nodes.", "A cluster needs 3 nodes or more."),
+        ("The retention must be at least 24 hours.", "The retention must be 24 hours or longer."),
+        ("A resource can have a maximum of 50 tags.", "A resource cannot have more than 50 tags."),
+        (
+            "The timeout cannot be greater than 300 seconds.",
+            "The timeout can be at most 300 seconds.",
+        ),
+        ("The page size must not exceed 1000.", "The page size is capped at 1000."),
+        ("Requests larger than 1 MB are rejected.", "Requests greater than 1 MB are rejected."),
         ("A table holds up to 1,000,000 rows.", "A table holds up to 1 000 000 rows."),
         ("Writes go to an append only log.", "Writes go to an append-only log."),
         ("Clients must not reuse a nonce.", "A nonce must not be reused by clients."),
@@ -1005,6 +1014,9 @@ def test_the_same_quantity_bound_or_claim_said_another_way_is_harmless(
         ("A table holds up to 100000 rows.", "A table holds up to 200 000 rows."),
         ("Values must not exceed 16 MB.", "Values must exceed 16 MB."),
         ("Payloads cannot exceed 1 MB.", "Payloads can exceed 1 MB."),
+        ("A cluster needs 3 nodes or more.", "A cluster needs 3 nodes or fewer."),
+        ("The value cannot be more than 10.", "The value can be more than 10."),
+        ("Requests larger than 1 MB are rejected.", "Requests smaller than 1 MB are rejected."),
         ("A batch can hold at most 5 messages.", "A batch can hold at least 5 messages."),
         ("The heap must not exceed the limit.", "The heap should not exceed the limit."),
         ("The wait is 5 seconds.", "The wait is 5 000 seconds."),
@@ -1162,6 +1174,30 @@ def test_a_quote_that_begins_with_a_figure_is_no_sentence_start() -> None:
     ("000000 unAErs") were there when it was quoted, and are no negation put before it."""
     found = judged("000 001 002 Zebrafinch 0000 00000", "000000 unAErs 000 001 002 AAA 0000 00000")
     assert "negation put before it" not in found.kinds
+
+
+def test_words_that_stood_before_a_quote_cut_from_its_sentence_were_not_put_before_it() -> None:
+    """A quote recorded in the middle of its sentence had the words before it then: "no"
+    there denies nothing new, though the quote begins with a capital. One that began its
+    sentence, after a comment marker too, is still read with what the page put before it."""
+    page = prepare(
+        "Writes touch no Index Pages while Compaction runs in the background. Reads are fast."
+    )
+    quote = "Index Pages while Compaction runs in the background."
+    found = locate(
+        "Index Pages while Merging runs in the background.",
+        page,
+        context=locate(quote, page).context,
+    )
+    assert found.status == "drifted"
+    assert [(c.op, c.quote, c.page) for c in found.changed_words] == [
+        ("replace", "Merging", "Compaction")
+    ]
+    was = prepare("// Copies the data.\n// Copy writes exactly n bytes into the writer.\nfunc x")
+    now = prepare("// Copies the data.\n// If err is nil then exactly n bytes are written.\nfunc x")
+    comment = "Copy writes exactly n bytes into the writer."
+    moved = locate(comment, now, context=locate(comment, was).context, previous=was)
+    assert "qualifier added" in moved.change_kinds, moved
 
 
 @pytest.mark.parametrize(

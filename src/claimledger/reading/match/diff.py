@@ -84,6 +84,7 @@ from claimledger.reading.match.negations import (
 )
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
+    bound_after,
     bound_positions,
     bounds_in_order,
     counts,
@@ -131,21 +132,24 @@ class Judgement:
         return bool(self.kinds) and not self.meaning_changed
 
 
-def judge(quote: str, passage: str) -> Judgement:
+def judge(quote: str, passage: str, *, began_a_sentence: bool = True) -> Judgement:
     """Diff the quote's words against its own span of `passage` and name the meaning changes.
 
     Both are normalised text; `passage` is the whole sentences the quote drifted to. When
-    the quote ended a sentence, what the page appended to that sentence is judged too.
+    the quote ended a sentence, what the page appended to that sentence is judged too, and
+    when it began one (as its capital says, unless `began_a_sentence` is False: it was
+    recorded cut from its sentence), what the page put before it.
     """
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
-    end = split_last_word(quote_tokens, page_tokens, end)
+    end = bound_after(page_tokens, split_last_word(quote_tokens, page_tokens, end))
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
-    head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
+    began = began_a_sentence and starts_a_sentence(quote)
+    head = start_of_sentence(passage, page_tokens, first) if began else []
     denial = denial_before(own_clause(head, breaks, first), page_tokens[first:end])
     first, head = first - denial, head[: len(head) - denial]
     span_breaks = [True, *breaks[first + 1 : end], True]

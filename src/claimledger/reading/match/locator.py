@@ -48,7 +48,7 @@ from claimledger.reading.match.place import (
     QuoteWords,
     Scope,
     at_place,
-    ends_sentence,
+    began_a_sentence,
     news_of,
     quote_ends,
     replaced_by,
@@ -248,6 +248,7 @@ def _candidates(
             similarity(quote, prepared, first, last, at_place=at_place),
             at_place,
             quote.needle,
+            mid_sentence=quote.mid_sentence,
         )
         for first, last in dict.fromkeys(spans)
     ]
@@ -289,10 +290,9 @@ def candidates(
     the page as it was read (`previous`, on which `read_as` stood for the quote: see
     `_read_as`)."""
     on_previous = read_as or needle
-    fragment = context is not None and (
-        not ends_sentence(context.before) or not quote_ends(needle, context.after)
-    )
-    quote = QuoteWords.of(needle, scope=scope, fragment=fragment)
+    mid_sentence = context is not None and not began_a_sentence(context.before)
+    fragment = mid_sentence or (context is not None and not quote_ends(needle, context.after))
+    quote = QuoteWords.of(needle, scope=scope, fragment=fragment, mid_sentence=mid_sentence)
     place_spans, _emptied = at_place(quote, prepared, context)
     found = _candidates(place_spans, quote, prepared, True)
     seen = set(place_spans)

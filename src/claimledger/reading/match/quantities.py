@@ -89,17 +89,18 @@ def grouped_digits(words: list[str]) -> list[str]:
     """The words with a figure whose thousands are set apart by spaces ("100 000", as
     many style guides write it) read as one figure, "100000"."""
     joined: list[str] = []
+    grouping = False  # the last word is a figure that a group of three digits may go on
     for word in words:
-        previous = joined[-1] if joined else ""
-        grouped = previous.isdigit() and (len(previous) <= 3 or _GROUPED.fullmatch(previous))
-        if grouped and len(word) == 3 and word.isdigit():
-            joined[-1] = previous + word
+        if grouping and len(word) == 3 and word.isdigit():
+            joined[-1] += word
         else:
             joined.append(word)
+            grouping = bool(_HEAD.fullmatch(word))
     return joined
 
 
-_GROUPED = re.compile(r"\d{1,3}(\d{3})+")
+_HEAD = re.compile(r"[1-9]\d{0,2}")
+"""The first group of a figure: no leading zero ("001 002" are two codes)."""
 
 
 def joined_terms(words: list[str]) -> list[str]:
@@ -135,6 +136,9 @@ def sequencing(words: list[str], index: int) -> bool:
     return not index or words[index - 1] not in _COUNTED_AFTER
 
 
+_MORE = ("greater", "larger", "higher", "longer")
+_LESS = ("smaller", "lower", "shorter")
+
 _LIMIT_PHRASES = (
     ("up", "to"),
     ("at", "most"),
@@ -163,6 +167,10 @@ _LIMIT_PHRASES = (
     ("never", "exceed"),
     ("never", "exceeds"),
     ("limited", "to"),
+    ("capped", "at"),
+    *((word, "than") for word in (*_MORE, *_LESS)),
+    *(("no", word, "than") for word in (*_MORE, *_LESS)),
+    *(("or", word) for word in (*_MORE, *_LESS, "more", "less", "fewer", "above", "below")),
 )
 
 
@@ -208,13 +216,51 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
             )
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
+        if phrase is not None and phrase[0] == "or" and not _after_a_number(words, index):
+            phrase = None  # "or later" after a version, "or above" after a number only
         if phrase is None:
             index += 1
             continue
-        start = _able_to_reach(words, index)
-        found.append((_SAME_BOUND.get(phrase, phrase), start, index + len(phrase)))
+        bound, start = _SAME_BOUND.get(phrase, phrase), _able_to_reach(words, index)
+        denied = _denied_from(words, index) if bound in _FLIPPED else index
+        if denied < index:
+            bound, start = _FLIPPED[bound], denied
+        found.append((bound, start, index + len(phrase)))
         index += len(phrase)
     return found
+
+
+def bound_after(words: list[str], end: int) -> int:
+    """Where a span ending at `end` ends with the bound that follows its figure ("24 hours |
+    or longer"): the bound is the figure's, and is judged with it, not as words the page
+    appended."""
+    low = tuple(w.lower() for w in words[end : end + 2])
+    if low in _SAME_BOUND and low[0] == "or" and _after_a_number(words, end):
+        return end + 2
+    return end
+
+
+def _after_a_number(words: list[str], index: int) -> bool:
+    """A figure, or a figure and its unit, right before `index` ("3 or more", "24 hours or
+    longer")."""
+    return any(number_value(w) is not None for w in words[max(0, index - 2) : index])
+
+
+def _denied_from(words: list[str], index: int) -> int:
+    """Where a negation of a comparison begins ("cannot have more than", "must not be
+    greater than"), taking in its verb and a modal of limit before it; `index` when there
+    is none ("should not be more than" keeps its "should": advice is no limit)."""
+    for back in (1, 2):
+        if index >= back and words[index - back] in _DENIALS:
+            start = index - back
+            return start - 1 if start and words[start - 1] in _LIMITING else start
+    return index
+
+
+_DENIALS = frozenset({"not", "cannot", "never"})
+_LIMITING = frozenset({"must", "can", "will", "does", "do", "is", "are"})
+_FLIPPED = {("more", "than"): ("at", "most"), ("less", "than"): ("at", "least")}
+"""A comparison denied is a bound: "not more than 5" is "at most 5"."""
 
 
 def _able_to_reach(words: list[str], index: int) -> int:
@@ -264,6 +310,13 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("no", "fewer", "than"): ("at", "least"),
     **dict.fromkeys((p for p in _LIMIT_PHRASES if p[-1] in {"exceed", "exceeds"}), ("at", "most")),
     ("limited", "to"): ("at", "most"),
+    ("capped", "at"): ("at", "most"),
+    **{(word, "than"): ("more", "than") for word in _MORE},
+    **{(word, "than"): ("less", "than") for word in _LESS},
+    **{("no", word, "than"): ("at", "most") for word in _MORE},
+    **{("no", word, "than"): ("at", "least") for word in _LESS},
+    **{("or", word): ("at", "least") for word in (*_MORE, "more", "above")},
+    **{("or", word): ("at", "most") for word in (*_LESS, "less", "fewer", "below")},
 }
 
 
