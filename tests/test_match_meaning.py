@@ -1028,6 +1028,13 @@ def test_another_quantity_or_bound_still_says_the_meaning_changed(quote: str, pa
     assert level(quote, passage) == "changed"
 
 
+def test_a_comparison_with_no_figure_is_no_bound() -> None:
+    """ "longer than the timeout" compares with a thing, where "longer than 30 seconds"
+    bounds a figure: said another way it is a rewording, no limit changed."""
+    found = judged("Connecting takes longer than the timeout.", "Connecting exceeds the timeout.")
+    assert "limit changed" not in found.kinds and not found.meaning_changed
+
+
 def test_two_words_traded_across_clauses_may_have_changed_the_meaning() -> None:
     """In one clause, roles reversed; across two, the clauses may only be said in another
     order, so the meaning may have changed."""

@@ -217,7 +217,9 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
         if phrase is not None and phrase[0] == "or" and not _after_a_number(words, index):
-            phrase = None  # "or later" after a version, "or above" after a number only
+            phrase = None  # "or longer", "or above" only after a figure
+        if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
+            phrase = None  # "longer than the timeout" compares, "longer than 30 s" bounds
         if phrase is None:
             index += 1
             continue
@@ -256,6 +258,11 @@ def _denied_from(words: list[str], index: int) -> int:
             return start - 1 if start and words[start - 1] in _LIMITING else start
     return index
 
+
+_COMPARED = frozenset(
+    (*prefix, word, "than") for prefix in ((), ("no",)) for word in (*_MORE, *_LESS)
+)
+"""Comparisons that are bounds only before a figure."""
 
 _DENIALS = frozenset({"not", "cannot", "never"})
 _LIMITING = frozenset({"must", "can", "will", "does", "do", "is", "are"})
