@@ -1427,6 +1427,45 @@ def test_a_connective_put_before_a_claim_leaves_it_harmless(passage: str) -> Non
     assert level("The storage engine uses direct I/O for commit log writes.", passage) == "harmless"
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        (
+            "The connector does not support ARRAY or JSONB columns.",
+            "The connector does not support ARRAY, JSONB or HSTORE columns.",
+        ),
+        (
+            "The agent is available only for Linux and Windows hosts.",
+            "The agent is available only for Linux, Windows and macOS hosts.",
+        ),
+        (
+            "compression.type must be one of gzip, snappy or lz4.",
+            "compression.type must be one of gzip, snappy, lz4 or zstd.",
+        ),
+    ],
+)
+def test_an_item_the_diff_pairs_with_another_is_still_an_item_added(
+    quote: str, passage: str
+) -> None:
+    """ "ARRAY or JSONB" -> "ARRAY, JSONB or HSTORE" reads, word by word, as a name
+    replaced; every other word kept, the list has one item more."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "list changed" in found.kinds, found
+
+
+def test_examples_or_values_said_in_another_order_change_no_list() -> None:
+    """A list of examples stands for a kind however many it names; "none" among values
+    is a value, not a negation."""
+    assert not judged(
+        "Encodings such as gzip, deflate, or brotli are not decoded.",
+        "Encodings such as gzip, deflate, brotli, or zstd are not decoded.",
+    ).meaning_changed
+    assert (
+        level("Valid values are none, gzip and zstd.", "Valid values are gzip, zstd and none.")
+        == "harmless"
+    )
+
+
 def test_a_word_put_to_an_item_adds_no_item() -> None:
     """ "concurrency and consistency" -> "concurrency control and consistency": still two
     things joined; a new thing joined is still a list changed."""

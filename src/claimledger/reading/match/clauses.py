@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from claimledger.reading.match.around import has_phrase
 from claimledger.reading.match.lexicon import (
     COORDINATORS,
     MODAL_STRENGTH,
@@ -90,6 +91,49 @@ class Lists:
         was = joined_items(self.q_low, i1, i2)
         now = joined_items(self.p_low, j1, j2)
         return "list changed" if was != now else None
+
+
+def items_put_or_taken(
+    q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
+) -> bool:
+    """The same words around an enumeration that has more items now, or fewer ("only for
+    Linux and Windows hosts" -> "only for Linux, Windows and macOS hosts", "one of gzip,
+    snappy or lz4" -> "... lz4 or zstd"): every other word kept, so the claim covers
+    other things. The diff may pair a new item with an old one, which alone would read as
+    a name replaced."""
+    if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
+        return False  # "such as gzip, deflate, or brotli": examples stand for a kind
+    was, now = _enumerated(q_low, q_breaks), _enumerated(p_low, p_breaks)
+    if not was or not now or was == now or not (was < now or now < was):
+        return False
+    return _around(q_low, was) == _around(p_low, now)
+
+
+def _enumerated(words: list[str], breaks: list[bool]) -> frozenset[str]:
+    """The one-word items of the enumerations in `words`: those beside a coordinator that
+    joins things, and those before it that commas set apart."""
+    items: set[str] = set()
+    for index, word in enumerate(words):
+        if word not in COORDINATORS or not 0 < index < len(words) - 1:
+            continue
+        if breaks[index + 1] or not joined_items(words, index, index + 1):
+            continue
+        before = index - 1
+        items |= {words[index + 1], words[before]}
+        while before > 0 and breaks[before] and words[before - 1] not in STOPWORDS:
+            before -= 1
+            items.add(words[before])
+    return frozenset(items)
+
+
+def _around(words: list[str], items: frozenset[str]) -> list[str]:
+    """The words that are neither an item nor a coordinator: what the claim says of them."""
+    return [w for w in words if w not in items and w not in COORDINATORS]
+
+
+EXAMPLES = (("such", "as"), ("for", "example"), ("e.g",), ("eg",), ("including",), ("like",))
+"""Phrases that open a list of examples, whose items stand for a kind and hold alike
+whichever join them, or however many."""
 
 
 _EXTENDERS = frozenset({"similar", "etc", "others", "alike", "forth", "like"})
@@ -309,6 +353,8 @@ def negation_moved_across_clauses(
     """A negation that moved to another clause ("A is not B, and C is D" -> "A is B, and C
     is not D"), or on to other words of its own ("does not retry X" -> "retries X, not
     Y"), changes what is denied, though the count of negations stays."""
+    if _a_value_reordered(q_low, p_low, q_breaks, p_breaks):
+        return {}  # "none, gzip and zstd" -> "gzip, zstd and none": "none" is a value
     q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
     if _denies_the_same(q_denied, p_denied):
@@ -320,6 +366,15 @@ def negation_moved_across_clauses(
     if _now_asserted(q_denied, p_denied, p_low):
         return {"negation": "negation moved to other words"}
     return {}
+
+
+def _a_value_reordered(
+    q_low: list[str], p_low: list[str], q_breaks: list[bool], p_breaks: list[bool]
+) -> bool:
+    """The same words, with a word of negation an item of a list on both sides: the list's
+    items said in another order, one of them the value "none"."""
+    items = _enumerated(q_low, q_breaks) & _enumerated(p_low, p_breaks)
+    return bool(items & NEGATIONS) and Counter(q_low) == Counter(p_low)
 
 
 def _moved_to_another_clause(

@@ -35,7 +35,9 @@ from claimledger.reading.match.around import (
     restricts,
 )
 from claimledger.reading.match.clauses import (
+    EXAMPLES,
     Lists,
+    items_put_or_taken,
     joined_items,
     negation_moved_across_clauses,
     with_swaps,
@@ -227,6 +229,8 @@ def _judged(
         )
     ]
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
+    if items_put_or_taken(q_low, p_low, q_breaks, p_breaks):
+        changes = [_as(c, "list changed") if c.kind in _NAMING_KINDS else c for c in changes]
     if narrows(tail):
         changes.append(WordChange("insert", "", " ".join(tail), True, "qualifier added"))
     elif any(_is_content(word.lower()) for word in tail):  # the sentence now goes on
@@ -322,6 +326,10 @@ def _typos_mended(opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str])
                 if is_typo_of(q_low[i], p_low[j]):
                     mended[j] = q_low[i]
     return mended
+
+
+_NAMING_KINDS = frozenset({"name changed", "name added", "name removed", WORDING_CHANGED})
+"""Kinds the diff gives an item of a list it paired with another, or put in alone."""
 
 
 def _as(change: WordChange, kind: str) -> WordChange:
@@ -496,14 +504,13 @@ def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     was, now = q_low[i1:i2], p_low[j1:j2]
     if len(was) != 1 or len(now) != 1 or {was[0], now[0]} - COORDINATORS:
         return False
-    if has_phrase(q_low, _EXAMPLES) or has_phrase(p_low, _EXAMPLES):
+    if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
         return False
     if _CONDITION_OPENERS & set(q_low[:i1]):
         return True
     return bool(joined_items(q_low, i1, i2) or joined_items(p_low, j1, j2))
 
 
-_EXAMPLES = (("such", "as"), ("for", "example"), ("e.g",), ("eg",), ("including",), ("like",))
 _CONDITION_OPENERS = CONDITIONS | {"when", "whenever", "once", "while", "until", "where"}
 """Words that open a condition, whose clauses "and" and "or" join in two ways."""
 
