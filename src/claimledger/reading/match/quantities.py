@@ -266,7 +266,10 @@ _COMPARED = frozenset(
 
 _DENIALS = frozenset({"not", "cannot", "never"})
 _LIMITING = frozenset({"must", "can", "will", "does", "do", "is", "are"})
-_FLIPPED = {("more", "than"): ("at", "most"), ("less", "than"): ("at", "least")}
+_FLIPPED: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("more", "than"): ("at", "most"),
+    ("less", "than"): ("at", "least"),
+}
 """A comparison denied is a bound: "not more than 5" is "at most 5"."""
 
 
