@@ -1028,6 +1028,53 @@ def test_another_quantity_or_bound_still_says_the_meaning_changed(quote: str, pa
     assert level(quote, passage) == "changed"
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        (
+            "The load balancer terminates TLS and forwards plain HTTP.",
+            "The load balancer terminates Transport Layer Security (TLS) and forwards plain HTTP.",
+        ),
+        (
+            "Set the time-to-live (TTL) for each key.",
+            "Set the TTL for each key.",
+        ),
+        ("Keys are rotated every 24 hours.", "Keys are rotated once a day."),
+        ("Backups are taken every 12 hours.", "Backups are taken twice a day."),
+        ("Backups are taken every 24 hours.", "Backups are taken daily."),
+        (
+            "If the output file does not exist, the command creates it.",
+            "If the output file is missing, the command creates it.",
+        ),
+        (
+            "Deploy keys reach one repository, so they are safer than tokens.",
+            "Deploy keys reach one repository. For this reason, they are safer than tokens.",
+        ),
+    ],
+)
+def test_a_gloss_a_frequency_a_privative_or_a_cause_said_another_way_is_no_change(
+    quote: str, passage: str
+) -> None:
+    """A term glossed with its acronym, "once a day" for "every 24 hours", "is missing"
+    for "does not exist", "For this reason" for "so": the same claim."""
+    assert not judged(quote, passage).meaning_changed
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Backups are taken once a day.", "Backups are taken twice a day."),
+        ("Backups are taken daily.", "Backups are taken weekly."),
+        ("Requests that lack a signature are rejected.", "Requests with a signature are rejected."),
+        ("The command fails if the file is missing.", "The command fails if the file exists."),
+    ],
+)
+def test_another_frequency_or_a_privative_taken_out_still_changes_the_claim(
+    quote: str, passage: str
+) -> None:
+    assert judged(quote, passage).meaning_changed
+
+
 def test_a_comparison_with_no_figure_is_no_bound() -> None:
     """ "longer than the timeout" compares with a thing, where "longer than 30 seconds"
     bounds a figure: said another way it is a rewording, no limit changed."""

@@ -38,6 +38,7 @@ def as_the_page_writes(
     `breaks` and `page_breaks` are the clause breaks before each word (and after the
     last); a term never crosses one, and keeps the one before it. Only the quote's words
     change, so the page's words stay where they stand in the passage."""
+    quote, breaks = _glossed_as_the_page(quote, breaks, page, page_breaks)
     words, kept = _runs_as_acronyms(quote, breaks, _acronyms(page, quote))
     spelled = _spelled_out(page, page_breaks, _acronyms(words, page), words)
     out_words: list[str] = []
@@ -47,6 +48,51 @@ def as_the_page_writes(
         out_words += run
         out_breaks += [brk] + [False] * (len(run) - 1)
     return out_words, out_breaks + kept[len(words) :]
+
+
+def _glossed_as_the_page(
+    quote: list[str], breaks: list[bool], page: list[str], page_breaks: list[bool]
+) -> tuple[list[str], list[bool]]:
+    """The quote's words with each term glossed as the page glosses it: "TLS" where the
+    page writes "Transport Layer Security (TLS)" gets the page's words before it, and the
+    quote's own gloss goes where the page has the acronym alone."""
+    page_glossed = {page[end]: page[start:end] for start, end in _glosses(page, page_breaks)}
+    quote_glossed = dict(_glosses(quote, breaks))
+    words: list[str] = []
+    kept: list[bool] = []
+    index = 0
+    carried: bool | None = None  # the break before a gloss dropped, for its acronym
+    while index < len(quote):
+        end = quote_glossed.get(index)
+        if end is not None and quote[end] not in page_glossed and quote[end] in page:
+            carried, index = breaks[index], end
+            continue
+        word = quote[index]
+        gloss = page_glossed.get(word)
+        if gloss is not None and index not in quote_glossed.values():
+            words += [*gloss, word]
+            kept += [breaks[index]] + [False] * (len(gloss) - 1) + [True]
+        else:
+            words.append(word)
+            kept.append(breaks[index] if carried is None else carried)
+        carried = None
+        index += 1
+    return words, kept + breaks[len(quote) :]
+
+
+def _glosses(words: list[str], breaks: list[bool]) -> list[tuple[int, int]]:
+    """Where a run of words spells the acronym that follows it after a break, as a term is
+    glossed ("Transport Layer Security (TLS)"): the run's start and the acronym's place."""
+    found = []
+    for end in range(1, len(words)):
+        if not breaks[end] or not _ACRONYM.fullmatch(words[end]):
+            continue
+        for start in range(end - 1, max(-1, end - _LONGEST - 1), -1):
+            spelling = _spelling_at(words, breaks, start, [words[end]])
+            if spelling is not None and spelling[1] == end:
+                found.append((start, end))
+                break
+    return found
 
 
 def _acronyms(words: list[str], other: list[str]) -> list[str]:

@@ -97,10 +97,13 @@ def narrows(tail: list[str]) -> bool:
 
 def restricts(words: list[str]) -> bool:
     """A phrase that ties a claim to the case at hand ("with this command", "in this way",
-    "for such tasks"): a preposition before "this", "these" or "such"."""
+    "for such tasks"): a preposition before "this", "these" or "such"; not one that gives
+    a cause ("For this reason, ...")."""
     return any(
-        word in PREPOSITIONS and following in DEMONSTRATIVES
-        for word, following in itertools.pairwise(words)
+        word in PREPOSITIONS
+        and following in DEMONSTRATIVES
+        and words[index + 2 : index + 3] not in (["reason"], ["reasons"])
+        for index, (word, following) in enumerate(itertools.pairwise(words))
     )
 
 

@@ -19,7 +19,7 @@ from claimledger.reading.match.lexicon import (
     is_content_word,
     is_word,
     lemma,
-    negated,
+    negating,
     number_value,
 )
 from claimledger.reading.match.names import is_participle
@@ -469,7 +469,7 @@ def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str
     negations: Counter[int] = Counter()
     for word, clause in zip(words, clauses, strict=True):
         content.setdefault(clause, set())
-        if word in NEGATIONS or negated(word):
+        if negating(word):
             negations[clause] += 1
         elif word not in STOPWORDS:
             content[clause].add(number_value(word) or lemma(word))

@@ -460,13 +460,28 @@ def is_name(token: str, *, first: bool = False) -> bool:
 def negated(token: str) -> bool:
     """A word that carries its own negation: un-, non-, mis-, ir-, il- before a word the
     dictionary knows (`unable`, `nonzero`, `mismatch`, `irreversible`, `illegal`); not in-
-    or im-, which begin as many words that negate nothing (`inform`, `impose`)."""
+    or im-, which begin as many words that negate nothing (`inform`, `impose`), nor a
+    word that only looks prefixed (`missing` is no mis-`sing`)."""
     low = token.lower()
+    if low in _NOT_PREFIXED:
+        return False
     for prefix in ("un", "non-", "non", "mis", "ir", "il"):
         stem = low[len(prefix) :]
         if low.startswith(prefix) and len(stem) >= 4 and _known(stem):
             return True
     return False
+
+
+_NOT_PREFIXED = words("missing missed misses miss mistake mistakes mistaken illustrate")
+
+
+def negating(word: str) -> bool:
+    """A lower-cased word that denies: "not", one with its own negation ("unable"), or one
+    that says a thing is not there ("lacks", "missing": does not have, does not exist)."""
+    return word in NEGATIONS or word in _PRIVATIVES or negated(word)
+
+
+_PRIVATIVES = words("lack lacks lacked lacking missing absent")
 
 
 def negates(a: str, b: str) -> bool:

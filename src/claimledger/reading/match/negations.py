@@ -7,7 +7,7 @@ Pure. Judged on the lower-cased words of a span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import NEGATIONS, lemma, negated, negates
+from claimledger.reading.match.lexicon import lemma, negated, negates, negating
 
 
 def unstuttered(words: list[str]) -> list[str]:
@@ -22,10 +22,11 @@ def negation_count(words: list[str]) -> int:
 
 
 def denies(words: list[str], index: int) -> bool:
-    """A negation: "not", a word with its own ("unable"), or "fail" before "to" ("fails to
-    replicate": does not replicate)."""
+    """A negation: "not", a word with its own ("unable"), a word that says a thing is not
+    there ("lacks a signature", "is missing": does not have one, does not exist), or "fail"
+    before "to" ("fails to replicate": does not replicate)."""
     word = words[index]
-    if word in NEGATIONS or negated(word):
+    if negating(word):
         return True
     return lemma(word) == "fail" and words[index + 1 : index + 2] == ["to"]
 

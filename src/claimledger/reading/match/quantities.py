@@ -419,6 +419,7 @@ def in_base_units(words: list[str]) -> list[str]:
     86400 seconds, "1 GiB" and "1024 MiB" as bytes, "one thousand" as 1000), so that a
     quantity said another way is the same quantity; other words as they are."""
     read: list[str] = []
+    words = as_intervals(words)
     index = 0
     while index < len(words):
         value, unit, width = _quantity_at(words, index)
@@ -432,6 +433,33 @@ def in_base_units(words: list[str]) -> list[str]:
         read.extend([f"{base}s"] if base else [])  # "seconds": "second" may be an ordinal
         index += width
     return read
+
+
+def as_intervals(words: list[str]) -> list[str]:
+    """The words with each frequency said as the interval it means: "once a day", "daily"
+    and "every day" as "every 1 day", "twice an hour" as "every 0.5 hour", so that "every
+    24 hours" says the same."""
+    said: list[str] = []
+    index = 0
+    while index < len(words):
+        word, following = words[index], words[index + 1 : index + 3]
+        times = _TIMES.get(word)
+        if times and len(following) == 2 and following[0] in _PER and UNIT.get(following[1]):
+            said += ["every", times, following[1]]
+            index += 3
+        elif word == "every" and following[:1] and UNIT.get(following[0]) in _PERIODS:
+            said += ["every", "1", following[0]]
+            index += 2
+        else:
+            said += ["every", "1", _ADVERBS[word]] if word in _ADVERBS else [word]
+            index += 1
+    return said
+
+
+_TIMES = {"once": "1", "twice": "0.5"}
+_PER = frozenset({"a", "an", "per", "each", "every"})
+_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week"}
+_PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
 def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | None, int]:
