@@ -18,6 +18,7 @@ from claimledger.meanings import said_once
 from claimledger.reading.match import judge, locate, normalize, prepare
 from claimledger.reading.match.diff import Judgement
 from claimledger.reading.match.explain import explained, same_stem
+from claimledger.reading.match.verdict import Match
 from claimledger.records import changed_words_said
 from cli_runner import Cli
 from evidence_site import page
@@ -1230,28 +1231,61 @@ def test_a_quote_that_begins_with_a_figure_is_no_sentence_start() -> None:
     assert "negation put before it" not in found.kinds
 
 
+def _refreshed(was: str, now: str, quote: str) -> Match:
+    """The quote located on `was`, then on `now` with what was recorded, as a refresh does."""
+    before, after = prepare(was), prepare(now)
+    return locate(quote, after, context=locate(quote, before).context, previous=before)
+
+
 def test_words_that_stood_before_a_quote_cut_from_its_sentence_were_not_put_before_it() -> None:
     """A quote recorded in the middle of its sentence had the words before it then: "no"
-    there denies nothing new, though the quote begins with a capital. One that began its
-    sentence, after a comment marker too, is still read with what the page put before it."""
-    page = prepare(
-        "Writes touch no Index Pages while Compaction runs in the background. Reads are fast."
-    )
-    quote = "Index Pages while Compaction runs in the background."
-    found = locate(
-        "Index Pages while Merging runs in the background.",
-        page,
-        context=locate(quote, page).context,
+    there denies nothing new, though the quote begins with a capital."""
+    found = _refreshed(
+        "Writes touch no Index Pages while Compaction runs in the background. Reads are fast.",
+        "Writes touch no Index Pages while Merging runs in the background. Reads are fast.",
+        "Index Pages while Compaction runs in the background.",
     )
     assert found.status == "drifted"
     assert [(c.op, c.quote, c.page) for c in found.changed_words] == [
-        ("replace", "Merging", "Compaction")
+        ("replace", "Compaction", "Merging")
     ]
-    was = prepare("// Copies the data.\n// Copy writes exactly n bytes into the writer.\nfunc x")
-    now = prepare("// Copies the data.\n// If err is nil then exactly n bytes are written.\nfunc x")
-    comment = "Copy writes exactly n bytes into the writer."
-    moved = locate(comment, now, context=locate(comment, was).context, previous=was)
-    assert "qualifier added" in moved.change_kinds, moved
+
+
+@pytest.mark.parametrize(
+    ("was", "now", "quote"),
+    [
+        pytest.param(
+            "## Durability\n\n- Writes are fsynced before they are acknowledged.\n",
+            "## Durability\n\n- On Linux, writes are fsynced before they are acknowledged.\n",
+            "Writes are fsynced before they are acknowledged.",
+            id="a-bullet",
+        ),
+        pytest.param(
+            "// Copy writes the whole database to w.\nfunc x",
+            "// On Windows, copy writes the whole database to w.\nfunc x",
+            "Copy writes the whole database to w.",
+            id="a-comment-at-the-top-of-a-file",
+        ),
+        pytest.param(
+            "// Copies the data.\n// Copy writes exactly n bytes into the writer.\nfunc x",
+            "// Copies the data.\n// If err is nil then exactly n bytes are written.\nfunc x",
+            "Copy writes exactly n bytes into the writer.",
+            id="a-comment-line",
+        ),
+        pytest.param(
+            "On Linux, PostgreSQL fsyncs every commit before it is acknowledged.",
+            "Except on Linux, PostgreSQL fsyncs each commit before it is acknowledged.",
+            "PostgreSQL fsyncs every commit before it is acknowledged.",
+            id="other-words-before-a-quote-cut-from-its-sentence",
+        ),
+    ],
+)
+def test_words_the_page_put_before_a_quote_since_it_was_recorded_are_judged(
+    was: str, now: str, quote: str
+) -> None:
+    """After a bullet or a comment marker, or where the words before a quote cut from its
+    sentence are no longer those recorded, what the page put there narrows the claim."""
+    assert "qualifier added" in _refreshed(was, now, quote).change_kinds
 
 
 @pytest.mark.parametrize(

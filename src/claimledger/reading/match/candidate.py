@@ -31,8 +31,8 @@ class Candidate:
     aligned: bool = False
     """At the quote's place only as the sentences that replaced its own, found by aligning
     the page as read with the page now."""
-    mid_sentence: bool = False
-    """The quote was cut from its sentence at its start (see `QuoteWords.mid_sentence`)."""
+    said_before: tuple[str, ...] | None = None
+    """The words before the quote in its sentence when recorded (`QuoteWords.said_before`)."""
 
     def original_span(self, prepared: PreparedText) -> tuple[int, int]:
         """The passage in the page's own characters, without a comment marker in front of
@@ -49,7 +49,7 @@ class Candidate:
         return prepared.unit_text(self.first, self.last)
 
     def judgement(self, prepared: PreparedText) -> Judgement:
-        return judge(self.needle, self.text(prepared), began_a_sentence=not self.mid_sentence)
+        return judge(self.needle, self.text(prepared), said_before=self.said_before)
 
 
 def similarity(

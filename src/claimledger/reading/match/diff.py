@@ -134,13 +134,13 @@ class Judgement:
         return bool(self.kinds) and not self.meaning_changed
 
 
-def judge(quote: str, passage: str, *, began_a_sentence: bool = True) -> Judgement:
+def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None) -> Judgement:
     """Diff the quote's words against its own span of `passage` and name the meaning changes.
 
     Both are normalised text; `passage` is the whole sentences the quote drifted to. When
     the quote ended a sentence, what the page appended to that sentence is judged too, and
-    when it began one (as its capital says, unless `began_a_sentence` is False: it was
-    recorded cut from its sentence), what the page put before it.
+    when it began one (as its capital says), what the page put before it: unless those
+    are `said_before`, the words that stood before it in its sentence when recorded.
     """
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
@@ -150,8 +150,9 @@ def judge(quote: str, passage: str, *, began_a_sentence: bool = True) -> Judgeme
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
-    began = began_a_sentence and starts_a_sentence(quote)
-    head = start_of_sentence(passage, page_tokens, first) if began else []
+    head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
+    if said_before is not None and _same_words(head, said_before):
+        head = []  # they stood before it then: nothing was put before it
     denial = denial_before(own_clause(head, breaks, first), page_tokens[first:end])
     first, head = first - denial, head[: len(head) - denial]
     span_breaks = [True, *breaks[first + 1 : end], True]
@@ -163,6 +164,10 @@ def judge(quote: str, passage: str, *, began_a_sentence: bool = True) -> Judgeme
         added = WordChange("insert", "", " ".join(head), True, kind)
         return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
     return judged
+
+
+def _same_words(words: Sequence[str], others: Sequence[str]) -> bool:
+    return [w.lower() for w in words] == [w.lower() for w in others]
 
 
 _COMMAND_LINE = re.compile(r"\s*[$%>] \S")

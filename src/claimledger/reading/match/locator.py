@@ -48,7 +48,7 @@ from claimledger.reading.match.place import (
     QuoteWords,
     Scope,
     at_place,
-    began_a_sentence,
+    ends_sentence,
     news_of,
     quote_ends,
     replaced_by,
@@ -59,6 +59,7 @@ from claimledger.reading.match.place import (
     within_one_block,
 )
 from claimledger.reading.match.prepared import Context, PreparedText, prepare
+from claimledger.reading.match.span import words_of_its_sentence
 from claimledger.reading.match.verbatim import verified
 from claimledger.reading.match.verdict import (
     DEFAULT_THRESHOLDS,
@@ -248,7 +249,7 @@ def _candidates(
             similarity(quote, prepared, first, last, at_place=at_place),
             at_place,
             quote.needle,
-            mid_sentence=quote.mid_sentence,
+            said_before=quote.said_before,
         )
         for first, last in dict.fromkeys(spans)
     ]
@@ -290,9 +291,11 @@ def candidates(
     the page as it was read (`previous`, on which `read_as` stood for the quote: see
     `_read_as`)."""
     on_previous = read_as or needle
-    mid_sentence = context is not None and not began_a_sentence(context.before)
-    fragment = mid_sentence or (context is not None and not quote_ends(needle, context.after))
-    quote = QuoteWords.of(needle, scope=scope, fragment=fragment, mid_sentence=mid_sentence)
+    fragment = context is not None and (
+        not ends_sentence(context.before) or not quote_ends(needle, context.after)
+    )
+    said_before = words_of_its_sentence(context.before) if context is not None else None
+    quote = QuoteWords.of(needle, scope=scope, fragment=fragment, said_before=said_before)
     place_spans, _emptied = at_place(quote, prepared, context)
     found = _candidates(place_spans, quote, prepared, True)
     seen = set(place_spans)

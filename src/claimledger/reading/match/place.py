@@ -57,9 +57,9 @@ class QuoteWords:
     sentences: int
     scope: Scope = None
     fragment: bool = False
-    mid_sentence: bool = False
-    """Cut from a sentence at its start: the words before it were there when it was
-    recorded, and none of them were put before it since."""
+    said_before: tuple[str, ...] | None = None
+    """The words of its sentence that stood before it when it was recorded (None when its
+    neighbourhood is not known): those are no words the page put before it since."""
 
     @classmethod
     def of(
@@ -68,12 +68,12 @@ class QuoteWords:
         *,
         scope: Scope = None,
         fragment: bool = False,
-        mid_sentence: bool = False,
+        said_before: tuple[str, ...] | None = None,
     ) -> QuoteWords:
         inner = needle.split()[:-1]  # its own last full stop ends no sentence inside it
         sentences = 1 + sum(1 for t in inner if t.endswith((".", "!", "?", ":")))
         lemmas = Counter(content_lemmas(needle))
-        return cls(needle, lemmas, min(sentences, 6), scope, fragment, mid_sentence)
+        return cls(needle, lemmas, min(sentences, 6), scope, fragment, said_before)
 
     def whole(self, prepared: PreparedText, unit: int) -> tuple[int, int] | None:
         """The whole row, block or cell around a unit, when the quote was a whole one."""
@@ -227,15 +227,6 @@ def at_place(
         last = _unit_before(prepared, ends[0], inside=mid_end)
         return spans_from(last, quote, prepared, forward=False), False
     return [], False
-
-
-def began_a_sentence(before: str) -> bool:
-    """Did the quote begin a sentence, the recorded text before it ending one, a comment
-    marker at the start of its line aside (`// Copy will write ...`)?"""
-    return ends_sentence(_COMMENT_MARKER.sub("", before))
-
-
-_COMMENT_MARKER = re.compile(r"(?<=\n)[ \t]*(?:/{2,}|#+|--|;+|\*)[ \t]*$")
 
 
 def ends_sentence(before: str) -> bool:

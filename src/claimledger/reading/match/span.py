@@ -87,6 +87,20 @@ def start_of_sentence(passage: str, page_tokens: list[str], first: int) -> list[
     return page_tokens[start:first]
 
 
+def words_of_its_sentence(before: str) -> tuple[str, ...]:
+    """The words at the end of `before` (the text recorded before a quote) that belong to
+    the quote's sentence: back to a full stop, a colon or the start of a line, as
+    `start_of_sentence` reads the page."""
+    spans = list(WORD.finditer(before))
+    start = len(spans)
+    while start > 0:
+        gap_end = spans[start].start() if start < len(spans) else len(before)
+        if re.search(r"[.!?:\n]", before[spans[start - 1].end() : gap_end]):
+            break
+        start -= 1
+    return tuple(m.group() for m in spans[start:])
+
+
 def starts_a_sentence(text: str) -> bool:
     """Does the quote begin a sentence: its first word capitalised? A quote that begins
     with a figure ("000 001 Zebrafinch") may be cut from anywhere."""
