@@ -1076,6 +1076,113 @@ def test_another_frequency_or_a_privative_taken_out_still_changes_the_claim(
     assert judged(quote, passage).meaning_changed
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The payload must not exceed 1 MB.", "The payload must never exceed 1 MB.", id="never"
+        ),
+        pytest.param(
+            "The value must not be greater than 300.",
+            "The value must be no greater than 300.",
+            id="no-greater",
+        ),
+        pytest.param(
+            "The payload must not exceed 1 MB.", "The payload must be at most 1 MB.", id="at-most"
+        ),
+        pytest.param(
+            "Valid values are 128, 256 and 512.",
+            "Valid values are 256, 128 and 512.",
+            id="figures-apart",
+        ),
+        pytest.param(
+            "Up to 5 100 MB files can be uploaded.",
+            "Up to five 100 MB files can be uploaded.",
+            id="a-count-then-a-size",
+        ),
+        pytest.param(
+            "After a forced shutdown, the log is replayed.",
+            "After a forceful shutdown, the log is replayed.",
+            id="the-same-manner",
+        ),
+        pytest.param(
+            "Follow the full upgrade guide before you begin.",
+            "Follow the upgrade guide before you begin.",
+            id="an-operation-naming-a-guide",
+        ),
+        pytest.param(
+            "See https://docs.example.com/guide/install for details.",
+            "See https://example.com/docs/guide/install for details.",
+            id="a-link",
+        ),
+        pytest.param("It runs on macOS only.", "It runs on iPadOS only.", id="a-product"),
+        pytest.param(
+            "Requires Python 3.8 or higher.", "Requires Python 3.8 or later.", id="a-version"
+        ),
+        pytest.param(
+            "Use a columnar codec, for instance snappy or lz4.",
+            "Use a columnar codec, for instance snappy, lz4 or zstd.",
+            id="examples",
+        ),
+    ],
+)
+def test_a_limit_a_figure_a_manner_or_a_name_said_alike_is_not_shouted(
+    quote: str, passage: str
+) -> None:
+    """Each was MEANING CHANGED by a first reading of its rule."""
+    assert not judged(quote, passage).meaning_changed
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "A failover may take more than 30 seconds.",
+            "A failover takes more than 30 seconds.",
+            id="a-possibility-is-no-limit",
+        ),
+        pytest.param(
+            "The server does not accept more than 100 connections.",
+            "The server accepts more than 100 connections.",
+            id="a-denied-comparison",
+        ),
+        pytest.param(
+            "Reads are not cached and writes are buffered; the codec is none or gzip.",
+            "Reads are cached and writes are not buffered; the codec is none or gzip.",
+            id="none-among-values-beside-a-moved-negation",
+        ),
+        pytest.param(
+            "Like the v1 API, v2 rejects a request if the token expired or is malformed.",
+            "Like the v1 API, v2 rejects a request if the token expired and is malformed.",
+            id="a-like-far-from-the-condition",
+        ),
+    ],
+)
+def test_a_change_a_first_reading_of_a_rule_passed_is_still_shouted(
+    quote: str, passage: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed
+    assert any(change.meaningful for change in found.changes)
+
+
+def test_a_word_list_ending_the_quote_never_breaks_the_judge() -> None:
+    """The break after the last word is kept, which a deleted list at the end reads."""
+    assert judged("Use main.json a.b.c or more", "Use main.json").kinds
+    assert judged("--flag or --other", "").kinds
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "For clusters with more than five nodes, the storage engine uses direct I/O.",
+        "In v2, the storage engine uses direct I/O.",
+    ],
+)
+def test_a_scope_is_no_connective_for_a_word_inside_it(passage: str) -> None:
+    assert "scope put before it" in judged("The storage engine uses direct I/O.", passage).kinds
+
+
 def test_a_comparison_with_no_figure_is_no_bound() -> None:
     """ "longer than the timeout" compares with a thing, where "longer than 30 seconds"
     bounds a figure: said another way it is a rewording, no limit changed."""

@@ -131,9 +131,21 @@ def _around(words: list[str], items: frozenset[str]) -> list[str]:
     return [w for w in words if w not in items and w not in COORDINATORS]
 
 
-EXAMPLES = (("such", "as"), ("for", "example"), ("e.g",), ("eg",), ("including",), ("like",))
+EXAMPLES = (
+    *(("such", "as"), ("for", "example"), ("for", "instance"), ("e.g",), ("eg",)),
+    *(("including",), ("like",)),
+)
 """Phrases that open a list of examples, whose items stand for a kind and hold alike
 whichever join them, or however many."""
+
+
+def among_examples(words: list[str], at: int) -> bool:
+    """Does a phrase of examples open shortly before `at` ("such as A, B, or C")?"""
+    return has_phrase(words[max(0, at - _EXAMPLE_REACH) : at], EXAMPLES)
+
+
+_EXAMPLE_REACH = 8
+"""Words a list of examples may run to before its coordinator."""
 
 
 _EXTENDERS = frozenset({"similar", "etc", "others", "alike", "forth", "like"})
@@ -374,7 +386,9 @@ def _a_value_reordered(
     """The same words, with a word of negation an item of a list on both sides: the list's
     items said in another order, one of them the value "none"."""
     items = _enumerated(q_low, q_breaks) & _enumerated(p_low, p_breaks)
-    return bool(items & NEGATIONS) and Counter(q_low) == Counter(p_low)
+    if not items & NEGATIONS or Counter(q_low) != Counter(p_low):
+        return False
+    return _around(q_low, items) == _around(p_low, items)  # only the items moved
 
 
 def _moved_to_another_clause(

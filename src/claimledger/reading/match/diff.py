@@ -35,8 +35,8 @@ from claimledger.reading.match.around import (
     restricts,
 )
 from claimledger.reading.match.clauses import (
-    EXAMPLES,
     Lists,
+    among_examples,
     items_put_or_taken,
     joined_items,
     negation_moved_across_clauses,
@@ -275,12 +275,13 @@ _CLAUSE_WORDS = 4
 
 
 def _expanded_breaks(words: list[str], breaks: list[bool]) -> list[bool]:
-    """Clause breaks before each part of the words (none inside a contraction)."""
+    """Clause breaks before each part of the words (none inside a contraction), and the
+    one after the last."""
     return [
         brk if part == 0 else False
         for word, brk in zip(words, breaks, strict=False)
         for part in range(len(expanded(word)))
-    ]
+    ] + breaks[len(words) :]
 
 
 def _expanded(words: list[str]) -> tuple[list[str], list[str]]:
@@ -333,7 +334,9 @@ def _typos_mended(opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str])
     return mended
 
 
-_NAMING_KINDS = frozenset({"name changed", "name added", "name removed", WORDING_CHANGED})
+_NAMING_KINDS = frozenset(
+    {"name changed", "name added", "name removed", "identifier changed", WORDING_CHANGED}
+)
 """Kinds the diff gives an item of a list it paired with another, or put in alone."""
 
 
@@ -494,9 +497,11 @@ LIFECYCLE_CHANGED = "support status changed"
 another way than before (see `LIFECYCLE`)."""
 
 CONJUNCTION_CHANGED = "conjunction changed"
+"""The kind of "and" traded for "or" (or "nor") between two things or the clauses of a
+condition: what held of both now holds of either, or the reverse."""
+
 IDENTIFIER_CHANGED = "identifier changed"
-"""The kind of "and" traded for "or" (or "nor") between two things: what held of both
-now holds of either, or the reverse."""
+"""The kind of a setting, function or file named as code and put for another."""
 
 
 def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
@@ -509,7 +514,7 @@ def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     was, now = q_low[i1:i2], p_low[j1:j2]
     if len(was) != 1 or len(now) != 1 or {was[0], now[0]} - COORDINATORS:
         return False
-    if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
+    if among_examples(q_low, i1) or among_examples(p_low, j1):
         return False
     if _CONDITION_OPENERS & set(q_low[:i1]):
         return True
@@ -648,8 +653,8 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
     if carried and not flipped:  # a setting turned to its opposite is a reversal, below
         return carried[0]
-    if "limit" in span_kinds and set(was + now) & LIMIT_WORDS:
-        return span_kinds["limit"]
+    if "limit" in span_kinds and set(was + now) & (LIMIT_WORDS | NEGATIONS):
+        return span_kinds["limit"]  # "does not accept more than" -> "accepts more than"
     if "number" in span_kinds and set(was + now) & UNITS:
         return span_kinds["number"]  # KB -> MB: the size changed, though its digits did not
     if "modal" in span_kinds and "negation" not in span_kinds and NEGATIONS & set(was + now):

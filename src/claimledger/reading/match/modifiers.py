@@ -33,12 +33,21 @@ OPERATIONS = frozenset(
 """The nouns that name an operation on a system, which a manner changes: a rolling upgrade
 keeps the cluster up where a full one does not."""
 
-MANNERS = frozenset(
-    {"graceful", "rolling", "forced", "forceful", "controlled", "online", "offline", "hot"}
-    | {"cold", "in-place", "live", "unclean", "hard", "soft", "full", "incremental"}
-    | {"partial", "manual", "automatic", "zero-downtime", "non-disruptive", "disruptive"}
-)
-"""Modifiers that say how an operation is done, and with it what the claim about it holds
+MANNERS = {
+    **dict.fromkeys(("graceful", "clean", "controlled", "soft"), "graceful"),
+    **dict.fromkeys(("forced", "forceful", "hard", "unclean"), "forced"),
+    **dict.fromkeys(("online", "hot", "live", "zero-downtime", "non-disruptive"), "online"),
+    **dict.fromkeys(("offline", "cold", "disruptive"), "offline"),
+    **dict.fromkeys(("rolling",), "rolling"),
+    **dict.fromkeys(("in-place",), "in-place"),
+    **dict.fromkeys(("full",), "full"),
+    **dict.fromkeys(("incremental",), "incremental"),
+    **dict.fromkeys(("partial",), "partial"),
+    **dict.fromkeys(("manual",), "manual"),
+    **dict.fromkeys(("automatic",), "automatic"),
+}
+"""Modifiers that say how an operation is done, each with the manner it names ("hot",
+"online" and "live" one manner), and with it what a claim about the operation holds
 through ("during a rolling upgrade", "after a forced failover"); any other modifier of an
 operation ("a quick restart") is judged as a word."""
 
@@ -61,7 +70,7 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
     taken, put = q_low[i1:i2], p_low[j1:j2]
     taken_content, put_content = _content(taken), _content(put)
     if taken_content and put_content:
-        return _manner_changed(taken_content, put_content, _heads(q_low, i2))
+        return _manner_changed(taken_content, put_content, q_low, i2)
     changed = taken_content or put_content
     if not changed or len(changed) > _MODIFIER_WORDS:
         return None
@@ -75,7 +84,7 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
     heads = _heads(around, head_at)
     if heads & GUARANTEES:
         return "guarantee term changed"
-    if heads & FAULTS or (heads & OPERATIONS and set(changed) & MANNERS):
+    if heads & FAULTS or (set(changed) & MANNERS.keys() and _operation_at(around, head_at)):
         return "qualifier removed" if taken_content else "qualifier added"
     return None
 
@@ -86,13 +95,33 @@ def _heads(words: list[str], at: int) -> set[str]:
     return {*following, *(lemma(w) for w in following)}
 
 
-def _manner_changed(taken: list[str], put: list[str], heads: set[str]) -> str | None:
+def _operation_at(words: list[str], at: int) -> bool:
+    """Is the word at `at` an operation, and the head of its phrase: "a full backup", not
+    "the full backup guide" nor "the live update stream", which name another thing."""
+    if at >= len(words) or lemma(words[at]) not in OPERATIONS:
+        return False
+    after = {lemma(w) for w in words[at + 1 : at + 1 + _HEAD_REACH + 1]}
+    return not after & (_PLACES | _NAMED_BY_AN_OPERATION)  # "upgrade guide", "update stream"
+
+
+_NAMED_BY_AN_OPERATION = frozenset(
+    {"stream", "process", "procedure", "tool", "command", "policy", "strategy", "job"}
+    | {"plan", "schedule", "log", "api", "endpoint", "status", "event", "instruction"}
+    | {"step", "window", "path", "feature", "option", "setting", "mode", "target"}
+)
+"""Things an operation names ("the backup policy", "the update stream"): an operation
+before them modifies them, and a manner before it is no manner of the operation."""
+
+
+def _manner_changed(taken: list[str], put: list[str], words: list[str], at: int) -> str | None:
     """One manner of an operation put for another ("a graceful restart" -> "a forced
-    restart"): another operation. Any other modifier replaced is a rewording, judged
-    elsewhere."""
-    if not heads & OPERATIONS or not (set(taken) & MANNERS and set(put) & MANNERS):
+    restart"): another operation. The same manner in other words ("hot" / "online") and
+    any other modifier replaced are no change of manner."""
+    was = {MANNERS[w] for w in taken if w in MANNERS}
+    now = {MANNERS[w] for w in put if w in MANNERS}
+    if not was or not now or not _operation_at(words, at):
         return None
-    return MANNER_CHANGED if set(taken) != set(put) else None
+    return MANNER_CHANGED if was != now else None
 
 
 MANNER_CHANGED = "manner changed"
@@ -141,7 +170,7 @@ def may_scope(head: list[str], quote: list[str]) -> bool:
     ...", "For tables with a primary key, ...")? It may tie the claim to a case, or only set
     the scene; a connective ("In addition, ...", "For example, ...") does neither."""
     low = [w.lower() for w in head]
-    if not low or low[0] not in _SCOPING or set(low) & _CONNECTIVE:
+    if not low or low[0] not in _SCOPING or _opens_a_connective(low[1:]):
         return False
     said = {lemma(w.lower()) for w in quote}
     new = [w for w in _content(low[1:]) if lemma(w) not in said]
@@ -151,12 +180,25 @@ def may_scope(head: list[str], quote: list[str]) -> bool:
 _SCOPE_WORDS = 5
 """At most this many new content words before a quote make a phrase that may scope it."""
 
+
+def _opens_a_connective(words: list[str]) -> bool:
+    """The words after the preposition begin a phrase that joins a sentence to what came
+    before ("In addition", "For more information", "On the other hand", "For this
+    reason"), not a case of the claim."""
+    content = [w for w in words if w not in _ARTICLES_AND_POINTERS]
+    return bool(content) and content[0] in _CONNECTIVE
+
+
+_ARTICLES_AND_POINTERS = frozenset({"a", "an", "the", "this", "that", "these", "those"})
+
 _CONNECTIVE = frozenset(
     {"addition", "example", "instance", "general", "particular", "short", "fact", "practice"}
     | {"contrast", "summary", "brief", "turn", "information", "details", "detail", "more"}
+    | {"other", "reason", "reasons", "hood", "words", "case", "meantime", "end"}
 )
-"""Words of the phrases that join a sentence to what came before ("In addition", "For
-example", "In practice", "For more information"): no case of the claim."""
+"""First words of the phrases that join a sentence to what came before ("In addition",
+"For example", "In practice", "For more information", "In other words", "Under the
+hood"): no case of the claim."""
 
 
 def names_a_scope(phrase: list[str], quote: list[str]) -> bool:

@@ -52,13 +52,22 @@ def identifier_swapped(was: list[str], now: list[str]) -> bool:
     reader who types the old one now gets an error or another thing, so it is a change
     of what the claim says, where a word's name may be a mere rename. Call only on names
     that differ (`names_differ`)."""
-    return len(was) == len(now) == 1 and all(_CODE_NAME.search(w) for w in (*was, *now))
+    return len(was) == len(now) == 1 and all(_is_code_name(w) for w in (*was, *now))
 
 
-_CODE_NAME = re.compile(r"\w_\w|[A-Za-z_]\.[A-Za-z_]|^[a-z]+[A-Z]")
+def _is_code_name(word: str) -> bool:
+    if "://" in word or _HOST.search(word):
+        return False  # a link or a host names a place, not a setting
+    return bool(_CODE_NAME.search(word))
+
+
+_CODE_NAME = re.compile(r"\w_\w|[A-Za-z_]\.[A-Za-z_]|^[a-z]{2,}[A-Z][a-z]")
 """A setting, a function, a member or a file, as code writes it: `max_retries`,
-`DB.Batch`, `maxRetries`; not a product's own capitals (`JavaScript`, `macOS` is no
-setting), a version or a URL."""
+`DB.Batch`, `maxRetries`; not a product's own capitals (`JavaScript`, `macOS`, `iPhone`
+is no setting) or a version."""
+
+_HOST = re.compile(r"\.(?:com|org|net|io|dev|ai|app|co|cloud|js)\b", re.IGNORECASE)
+"""The end of a host or a product named like one (`npmjs.org`, `Node.js`)."""
 
 
 def _respelled(was: list[str], now: list[str]) -> tuple[set[int], set[int]]:

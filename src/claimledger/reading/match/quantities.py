@@ -86,12 +86,14 @@ def term_positions(words: list[str]) -> set[int]:
 
 
 def grouped_digits(words: list[str]) -> list[str]:
-    """The words with a figure whose thousands are set apart by spaces ("100 000", as
-    many style guides write it) read as one figure, "100000"."""
+    """The words with a round figure whose thousands are set apart by spaces ("100 000",
+    as many style guides write it) read as one figure, "100000". Only groups of "000"
+    join: the words carry no commas, and "128, 256 and 512" or "5 100 MB files" are
+    figures apart."""
     joined: list[str] = []
     grouping = False  # the last word is a figure that a group of three digits may go on
     for word in words:
-        if grouping and len(word) == 3 and word.isdigit():
+        if grouping and word == "000":
             joined[-1] += word
         else:
             joined.append(word)
@@ -138,6 +140,10 @@ def sequencing(words: list[str], index: int) -> bool:
 
 _MORE = ("greater", "larger", "higher", "longer")
 _LESS = ("smaller", "lower", "shorter")
+_AMOUNTS = ("greater", "larger", "longer", "smaller", "shorter")
+"""Comparatives that bound an amount after its figure ("24 hours or longer"); "or higher",
+"or later" and "or earlier" bound a version as often ("TLS 1.2 or higher"), said as
+often in words ("the last version to support it was 2.2"), and are read as words."""
 
 _LIMIT_PHRASES = (
     ("up", "to"),
@@ -161,8 +167,6 @@ _LIMIT_PHRASES = (
     ("not", "fewer", "than"),
     ("cannot", "exceed"),
     ("can", "not", "exceed"),
-    ("must", "not", "exceed"),
-    ("will", "not", "exceed"),
     ("not", "exceed"),
     ("never", "exceed"),
     ("never", "exceeds"),
@@ -170,7 +174,7 @@ _LIMIT_PHRASES = (
     ("capped", "at"),
     *((word, "than") for word in (*_MORE, *_LESS)),
     *(("no", word, "than") for word in (*_MORE, *_LESS)),
-    *(("or", word) for word in (*_MORE, *_LESS, "more", "less", "fewer", "above", "below")),
+    *(("or", word) for word in (*_AMOUNTS, "more", "less", "fewer")),
 )
 
 
@@ -216,17 +220,19 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
             )
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
-        if phrase is not None and phrase[0] == "or" and not _after_a_number(words, index):
+        if phrase is not None and phrase[0] == "or" and not _bounds_its_figure(words, index):
             phrase = None  # "or longer", "or above" only after a figure
         if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
             phrase = None  # "longer than the timeout" compares, "longer than 30 s" bounds
         if phrase is None:
             index += 1
             continue
-        bound, start = _SAME_BOUND.get(phrase, phrase), _able_to_reach(words, index)
+        bound, start = _SAME_BOUND.get(phrase, phrase), index
         denied = _denied_from(words, index) if bound in _FLIPPED else index
         if denied < index:
             bound, start = _FLIPPED[bound], denied
+        if bound == ("at", "most"):
+            start = _limit_from(words, start)
         found.append((bound, start, index + len(phrase)))
         index += len(phrase)
     return found
@@ -242,6 +248,13 @@ def bound_after(words: list[str], end: int) -> int:
     return end
 
 
+def _bounds_its_figure(words: list[str], index: int) -> bool:
+    """An "or more" at `index` that bounds the figure before it, not one that opens a
+    phrase of its own ("30 seconds, or more precisely 30000 ms")."""
+    following = words[index + 2] if index + 2 < len(words) else ""
+    return _after_a_number(words, index) and not following.endswith("ly")
+
+
 def _after_a_number(words: list[str], index: int) -> bool:
     """A figure, or a figure and its unit, right before `index` ("3 or more", "24 hours or
     longer")."""
@@ -249,9 +262,9 @@ def _after_a_number(words: list[str], index: int) -> bool:
 
 
 def _denied_from(words: list[str], index: int) -> int:
-    """Where a negation of a comparison begins ("cannot have more than", "must not be
-    greater than"), taking in its verb and a modal of limit before it; `index` when there
-    is none ("should not be more than" keeps its "should": advice is no limit)."""
+    """Where a negation of a comparison begins ("cannot have more than", "does not accept
+    more than"), taking in its verb and the auxiliary before it; `index` when there is
+    none. (A modal before it is the limit's: `_limit_from`.)"""
     for back in (1, 2):
         if index >= back and words[index - back] in _DENIALS:
             start = index - back
@@ -265,7 +278,7 @@ _COMPARED = frozenset(
 """Comparisons that are bounds only before a figure."""
 
 _DENIALS = frozenset({"not", "cannot", "never"})
-_LIMITING = frozenset({"must", "can", "will", "does", "do", "is", "are"})
+_LIMITING = frozenset({"does", "do", "is", "are", "will"})
 _FLIPPED: dict[tuple[str, ...], tuple[str, ...]] = {
     ("more", "than"): ("at", "most"),
     ("less", "than"): ("at", "least"),
@@ -273,17 +286,18 @@ _FLIPPED: dict[tuple[str, ...], tuple[str, ...]] = {
 """A comparison denied is a bound: "not more than 5" is "at most 5"."""
 
 
-def _able_to_reach(words: list[str], index: int) -> int:
-    """Where a bound begins, taking in a modal of ability with its verb before it: "can
-    hold at most 5" says the limit that "cannot exceed 5" and "must not exceed 5" say, not
-    a permission. ("should not exceed" keeps its "should": advice is no limit.)"""
+def _limit_from(words: list[str], index: int) -> int:
+    """Where an upper bound begins, taking in the modal that states it as a limit, with
+    the verb between ("can hold at most 5", "must be at most 5", "must not exceed 5" say
+    the limit that "cannot exceed 5" says). "should" is advice, and stays a modal; before
+    a lower bound a modal stays one ("may take more than 30 s" is no fact)."""
     for back in (1, 2):
-        if index >= back and words[index - back] in _ABILITY:
+        if index >= back and words[index - back] in _STATING_A_LIMIT:
             return index - back
     return index
 
 
-_ABILITY = frozenset({"can", "could", "may"})
+_STATING_A_LIMIT = frozenset({"can", "could", "may", "must"})
 
 
 def bounds_as_said(words: list[str]) -> list[str]:
@@ -325,8 +339,8 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     **{(word, "than"): ("less", "than") for word in _LESS},
     **{("no", word, "than"): ("at", "most") for word in _MORE},
     **{("no", word, "than"): ("at", "least") for word in _LESS},
-    **{("or", word): ("at", "least") for word in (*_MORE, "more", "above")},
-    **{("or", word): ("at", "most") for word in (*_LESS, "less", "fewer", "below")},
+    **{("or", word): ("at", "least") for word in ("more", "greater", "larger", "longer")},
+    **{("or", word): ("at", "most") for word in ("less", "fewer", "smaller", "shorter")},
 }
 
 
