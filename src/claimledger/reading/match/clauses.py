@@ -101,11 +101,11 @@ def items_put_or_taken(
     snappy or lz4" -> "... lz4 or zstd"): every other word kept, so the claim covers
     other things. The diff may pair a new item with an old one, which alone would read as
     a name replaced."""
-    if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
-        return False  # "such as gzip, deflate, or brotli": examples stand for a kind
     was, now = _enumerated(q_low, q_breaks), _enumerated(p_low, p_breaks)
     if not was or not now or was == now or not (was < now or now < was):
         return False
+    if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
+        return False  # "such as gzip, deflate, or brotli": examples stand for a kind
     return _around(q_low, was) == _around(p_low, now)
 
 

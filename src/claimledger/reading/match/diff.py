@@ -460,11 +460,12 @@ def _change(
         elif _number_in_a_name_changed(old_words, new_words):
             kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
         elif role_name_changed(op, q_low, p_low, (old_words, new_words)):
-            kind = _name_changed(old_words, new_words)
+            renamed = not names_differ(old_words, new_words)
+            kind = "name changed" if renamed else _name_kind(old_words, new_words)
         elif not _content_changed(op, (q_shown, p_shown), (q_low, p_low), moved):
             kind = None  # every word a harmless form of one on the other side
         elif names_differ(old_words, new_words):
-            kind = _name_changed(old_words, new_words)
+            kind = _name_kind(old_words, new_words)
         else:
             kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
     elif kind is None:
@@ -553,11 +554,10 @@ def _in_a_term(
     return span_kinds["term"] if touched else None
 
 
-def _name_changed(was: list[str], now: list[str]) -> str:
+def _name_kind(was: list[str], now: list[str]) -> str:
     """A name put for another: an identifier changed when both are code, which a reader
     types (see `names.identifier_swapped`), else a name that may only have been renamed."""
-    swapped = names_differ(was, now) and identifier_swapped(was, now)
-    return IDENTIFIER_CHANGED if swapped else "name changed"
+    return IDENTIFIER_CHANGED if identifier_swapped(was, now) else "name changed"
 
 
 def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:

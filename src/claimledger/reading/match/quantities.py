@@ -214,10 +214,10 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
     index = 0
     while index < len(words):
         phrase = None
-        if words[index] in _FIRST_WORDS:
-            phrase = next(
-                (p for p in _LONGEST_FIRST if tuple(words[index : index + len(p)]) == p), None
-            )
+        for candidate in _STARTING_WITH.get(words[index], ()):
+            if tuple(words[index : index + len(candidate)]) == candidate:
+                phrase = candidate
+                break
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
         if phrase is not None and phrase[0] == "or" and not _bounds_its_figure(words, index):
@@ -315,8 +315,10 @@ def _before_a_number(words: list[str], index: int) -> bool:
     return index < len(words) and number_value(words[index]) is not None
 
 
-_LONGEST_FIRST = sorted(_LIMIT_PHRASES, key=len, reverse=True)
-_FIRST_WORDS = frozenset(phrase[0] for phrase in _LIMIT_PHRASES)
+_STARTING_WITH: dict[str, list[tuple[str, ...]]] = {}
+for _phrase in sorted(_LIMIT_PHRASES, key=len, reverse=True):
+    _STARTING_WITH.setdefault(_phrase[0], []).append(_phrase)
+"""The bound phrases by their first word, the longest first."""
 _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("up", "to"): ("at", "most"),
     ("as", "many", "as"): ("at", "most"),
