@@ -56,7 +56,11 @@ def _glossed_as_the_page(
     """The quote's words with each term glossed as the page glosses it: "TLS" where the
     page writes "Transport Layer Security (TLS)" gets the page's words before it, and the
     quote's own gloss goes where the page has the acronym alone."""
-    page_glossed = {page[end]: page[start:end] for start, end in _glosses(page, page_breaks)}
+    page_glossed = {
+        page[end]: page[start:end]
+        for start, end in _glosses(page, page_breaks)
+        if page.count(page[end]) == 1  # a gloss elsewhere on the passage is no gloss here
+    }
     quote_glossed = dict(_glosses(quote, breaks))
     words: list[str] = []
     kept: list[bool] = []
@@ -68,7 +72,7 @@ def _glossed_as_the_page(
             carried, index = breaks[index], end
             continue
         word = quote[index]
-        gloss = page_glossed.get(word)
+        gloss = page_glossed.pop(word, None)  # before its first occurrence only
         if gloss is not None and index not in quote_glossed.values():
             words += [*gloss, word]
             kept += [breaks[index]] + [False] * (len(gloss) - 1) + [True]

@@ -104,6 +104,8 @@ def items_put_or_taken(
     was, now = _enumerated(q_low, q_breaks), _enumerated(p_low, p_breaks)
     if not was or not now or was == now or not (was < now or now < was):
         return False
+    if (was ^ now) <= _EXTENDERS:
+        return False  # "and others", "and similar": no item of its own
     if has_phrase(q_low, EXAMPLES) or has_phrase(p_low, EXAMPLES):
         return False  # "such as gzip, deflate, or brotli": examples stand for a kind
     return _around(q_low, was) == _around(p_low, now)
@@ -140,12 +142,22 @@ whichever join them, or however many."""
 
 
 def among_examples(words: list[str], at: int) -> bool:
-    """Does a phrase of examples open shortly before `at` ("such as A, B, or C")?"""
-    return has_phrase(words[max(0, at - _EXAMPLE_REACH) : at], EXAMPLES)
+    """Does a phrase of examples open before `at` ("such as A, B, or C"), with no
+    condition opened between ("Like v1, v2 rejects it if A or B": the "or" is the
+    condition's)?"""
+    before = words[max(0, at - _EXAMPLE_REACH) : at]
+    starts = [
+        index
+        for index in range(len(before))
+        if any(tuple(before[index : index + len(p)]) == p for p in EXAMPLES)
+    ]
+    return bool(starts) and not set(before[starts[-1] :]) & _OPENING_A_CONDITION
 
 
-_EXAMPLE_REACH = 8
+_EXAMPLE_REACH = 20
 """Words a list of examples may run to before its coordinator."""
+
+_OPENING_A_CONDITION = frozenset({"if", "unless", "when", "whenever", "once", "while", "until"})
 
 
 _EXTENDERS = frozenset({"similar", "etc", "others", "alike", "forth", "like"})

@@ -439,7 +439,8 @@ def _change(
     tag, i1, i2, j1, j2 = op
     low = (q_low, p_low)
     kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
-    kind = kind or modifier_changed(op, q_low, p_low) or scope_put_in(op, q_low, p_low)
+    breaks = (lists.q_breaks, lists.p_breaks)
+    kind = kind or modifier_changed(op, q_low, p_low, breaks) or scope_put_in(op, q_low, p_low)
     if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
         kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(

@@ -10,7 +10,7 @@ Pure. Judged on the lower-cased words of a quote and its span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import is_content_word, lemma
+from claimledger.reading.match.lexicon import STOPWORDS, is_content_word, lemma
 from claimledger.reading.match.span import Opcode
 
 GUARANTEES = frozenset(
@@ -62,20 +62,23 @@ _HEAD_REACH = 2
 partition")."""
 
 
-def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | None:
-    """The kind of a change that put a modifier before a guarantee or a fault, or took
-    one out: words inserted or deleted (or "a temporary" -> "an") right before the head,
-    which the other side has before the same head in no form."""
+def modifier_changed(
+    op: Opcode, q_low: list[str], p_low: list[str], breaks: tuple[list[bool], list[bool]]
+) -> str | None:
+    """The kind of a change that put a modifier before a guarantee, a fault or an
+    operation, or took one out: words inserted or deleted (or "a temporary" -> "an")
+    right before the head, which the other side has before the same head in no form.
+    `breaks`: the clause breaks before each word of the quote and of its span."""
     _, i1, i2, j1, j2 = op
     taken, put = q_low[i1:i2], p_low[j1:j2]
     taken_content, put_content = _content(taken), _content(put)
     if taken_content and put_content:
-        return _manner_changed(taken_content, put_content, q_low, i2)
+        return _manner_changed(taken_content, put_content, q_low, breaks[0], i2)
     changed = taken_content or put_content
     if not changed or len(changed) > _MODIFIER_WORDS:
         return None
     head_at = i2 if taken_content else j2
-    around = q_low if taken_content else p_low
+    around, around_breaks = (q_low, breaks[0]) if taken_content else (p_low, breaks[1])
     other = p_low if taken_content else q_low
     if any(lemma(w) in {lemma(c) for c in changed} for w in other):
         return None  # the modifier is still there, elsewhere or in another form
@@ -84,7 +87,8 @@ def modifier_changed(op: Opcode, q_low: list[str], p_low: list[str]) -> str | No
     heads = _heads(around, head_at)
     if heads & GUARANTEES:
         return "guarantee term changed"
-    if heads & FAULTS or (set(changed) & MANNERS.keys() and _operation_at(around, head_at)):
+    manner = set(changed) & MANNERS.keys()
+    if heads & FAULTS or (manner and _operation_at(around, around_breaks, head_at)):
         return "qualifier removed" if taken_content else "qualifier added"
     return None
 
@@ -95,31 +99,30 @@ def _heads(words: list[str], at: int) -> set[str]:
     return {*following, *(lemma(w) for w in following)}
 
 
-def _operation_at(words: list[str], at: int) -> bool:
-    """Is the word at `at` an operation, and the head of its phrase: "a full backup", not
-    "the full backup guide" nor "the live update stream", which name another thing."""
+def _operation_at(words: list[str], breaks: list[bool], at: int) -> bool:
+    """Is the word at `at` an operation, and the head of its phrase: a clause break, a
+    word of grammar or the end after it ("a full backup of the volume", "a graceful
+    restart, in-flight ..."), not a noun it names ("the full backup size", "the upgrade
+    notes"), nor a place in the docs a few words on ("the full backup and restore
+    documentation")."""
     if at >= len(words) or lemma(words[at]) not in OPERATIONS:
         return False
-    after = {lemma(w) for w in words[at + 1 : at + 1 + _HEAD_REACH + 1]}
-    return not after & (_PLACES | _NAMED_BY_AN_OPERATION)  # "upgrade guide", "update stream"
+    ends = at + 1 >= len(words) or breaks[at + 1] or words[at + 1] in STOPWORDS
+    return ends and not {lemma(w) for w in words[at + 1 : at + 1 + _PLACE_REACH]} & _PLACES
 
 
-_NAMED_BY_AN_OPERATION = frozenset(
-    {"stream", "process", "procedure", "tool", "command", "policy", "strategy", "job"}
-    | {"plan", "schedule", "log", "api", "endpoint", "status", "event", "instruction"}
-    | {"step", "window", "path", "feature", "option", "setting", "mode", "target"}
-)
-"""Things an operation names ("the backup policy", "the update stream"): an operation
-before them modifies them, and a manner before it is no manner of the operation."""
+_PLACE_REACH = 3
 
 
-def _manner_changed(taken: list[str], put: list[str], words: list[str], at: int) -> str | None:
+def _manner_changed(
+    taken: list[str], put: list[str], words: list[str], breaks: list[bool], at: int
+) -> str | None:
     """One manner of an operation put for another ("a graceful restart" -> "a forced
     restart"): another operation. The same manner in other words ("hot" / "online") and
     any other modifier replaced are no change of manner."""
     was = {MANNERS[w] for w in taken if w in MANNERS}
     now = {MANNERS[w] for w in put if w in MANNERS}
-    if not was or not now or not _operation_at(words, at):
+    if not was or not now or not _operation_at(words, breaks, at):
         return None
     return MANNER_CHANGED if was != now else None
 
@@ -184,17 +187,20 @@ _SCOPE_WORDS = 5
 def _opens_a_connective(words: list[str]) -> bool:
     """The words after the preposition begin a phrase that joins a sentence to what came
     before ("In addition", "For more information", "On the other hand", "For this
-    reason"), not a case of the claim."""
+    reason"), not a case of the claim ("In case of a partition", "On other platforms")."""
     content = [w for w in words if w not in _ARTICLES_AND_POINTERS]
-    return bool(content) and content[0] in _CONNECTIVE
+    return bool(content) and (content[0] in _CONNECTIVE or tuple(content[:2]) in _CONNECTIVE_PAIRS)
 
 
 _ARTICLES_AND_POINTERS = frozenset({"a", "an", "the", "this", "that", "these", "those"})
 
 _CONNECTIVE = frozenset(
     {"addition", "example", "instance", "general", "particular", "short", "fact", "practice"}
-    | {"contrast", "summary", "brief", "turn", "information", "details", "detail", "more"}
-    | {"other", "reason", "reasons", "hood", "words", "case", "meantime", "end"}
+    | {"contrast", "summary", "brief", "turn", "information", "details", "detail", "reason"}
+    | {"reasons", "hood", "meantime"}
+)
+_CONNECTIVE_PAIRS = frozenset(
+    {("other", "words"), ("other", "hand"), ("more", "information"), ("more", "details")}
 )
 """First words of the phrases that join a sentence to what came before ("In addition",
 "For example", "In practice", "For more information", "In other words", "Under the

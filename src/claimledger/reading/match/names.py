@@ -52,7 +52,23 @@ def identifier_swapped(was: list[str], now: list[str]) -> bool:
     reader who types the old one now gets an error or another thing, so it is a change
     of what the claim says, where a word's name may be a mere rename. Call only on names
     that differ (`names_differ`)."""
-    return len(was) == len(now) == 1 and all(_is_code_name(w) for w in (*was, *now))
+    if len(was) != 1 or len(now) != 1 or not all(_is_code_name(w) for w in (*was, *now)):
+        return False
+    return not _same_member(was[0], now[0])
+
+
+def _same_member(a: str, b: str) -> bool:
+    """`np.array` and `numpy.array`: the same member of a module imported under another
+    name, or of another object, which the words around it tell better than its name."""
+    member_a, member_b = a.partition(".")[2], b.partition(".")[2]
+    return bool(member_a) and member_a == member_b and member_a.lower() not in _EXTENSIONS
+
+
+_EXTENSIONS = frozenset(
+    {"json", "yaml", "yml", "toml", "md", "txt", "py", "js", "ts", "go", "rs", "conf", "cfg"}
+    | {"ini", "xml", "html", "csv", "sh", "env", "lock", "sql", "proto"}
+)
+"""What ends a file's name: `main.json` and `default.json` are two files."""
 
 
 def _is_code_name(word: str) -> bool:

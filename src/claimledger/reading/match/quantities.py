@@ -140,10 +140,11 @@ def sequencing(words: list[str], index: int) -> bool:
 
 _MORE = ("greater", "larger", "higher", "longer")
 _LESS = ("smaller", "lower", "shorter")
-_AMOUNTS = ("greater", "larger", "longer", "smaller", "shorter")
+_AMOUNTS = ("larger", "longer", "smaller", "shorter")
 """Comparatives that bound an amount after its figure ("24 hours or longer"); "or higher",
-"or later" and "or earlier" bound a version as often ("TLS 1.2 or higher"), said as
-often in words ("the last version to support it was 2.2"), and are read as words."""
+"or greater", "or later" and "or earlier" bound a version as often ("TLS 1.2 or higher"),
+said as often in words ("the last version to support it was 2.2"), and are read as
+words."""
 
 _LIMIT_PHRASES = (
     ("up", "to"),
@@ -224,6 +225,8 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
             phrase = None  # "or longer", "or above" only after a figure
         if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
             phrase = None  # "longer than the timeout" compares, "longer than 30 s" bounds
+        if phrase in _PLAIN_COMPARISONS and _denied_from(words, index) == index:
+            phrase = None  # "larger than 5 GB" is as often "over 5 GB": read as words
         if phrase is None:
             index += 1
             continue
@@ -242,8 +245,9 @@ def bound_after(words: list[str], end: int) -> int:
     """Where a span ending at `end` ends with the bound that follows its figure ("24 hours |
     or longer"): the bound is the figure's, and is judged with it, not as words the page
     appended."""
-    low = tuple(w.lower() for w in words[end : end + 2])
-    if low in _SAME_BOUND and low[0] == "or" and _after_a_number(words, end):
+    low = [w.lower() for w in words]
+    phrase = tuple(low[end : end + 2])
+    if phrase in _SAME_BOUND and phrase[0] == "or" and _bounds_its_figure(low, end):
         return end + 2
     return end
 
@@ -266,7 +270,10 @@ def _denied_from(words: list[str], index: int) -> int:
     more than"), taking in its verb and the auxiliary before it; `index` when there is
     none. (A modal before it is the limit's: `_limit_from`.)"""
     for back in (1, 2):
-        if index >= back and words[index - back] in _DENIALS:
+        between = words[index - back + 1 : index]
+        if index < back or words[index - back] not in _DENIALS:
+            continue
+        if all(w in _OF_AMOUNT for w in between):  # not "is not held, more than"
             start = index - back
             return start - 1 if start and words[start - 1] in _LIMITING else start
     return index
@@ -277,7 +284,18 @@ _COMPARED = frozenset(
 )
 """Comparisons that are bounds only before a figure."""
 
+_PLAIN_COMPARISONS = frozenset((word, "than") for word in (*_MORE, *_LESS))
+"""Comparisons that bound only when denied ("cannot be greater than 300" is "at most
+300"); alone, said as often in words the rules do not read ("over", "exceeding")."""
+
 _DENIALS = frozenset({"not", "cannot", "never"})
+_OF_AMOUNT = frozenset(
+    {"be", "have", "accept", "allow", "take", "use", "hold", "store", "contain", "keep"}
+    | {"retain", "send", "receive", "return", "run", "support", "spawn", "open", "create"}
+)
+"""Verbs, as they stand after a negation, between it and a comparison that deny the
+amount ("cannot have more than", "does not accept more than"); any other word, or
+another form ("is not held, more than one writer"), leaves the comparison its own."""
 _LIMITING = frozenset({"does", "do", "is", "are", "will"})
 _FLIPPED: dict[tuple[str, ...], tuple[str, ...]] = {
     ("more", "than"): ("at", "most"),
@@ -341,7 +359,7 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     **{(word, "than"): ("less", "than") for word in _LESS},
     **{("no", word, "than"): ("at", "most") for word in _MORE},
     **{("no", word, "than"): ("at", "least") for word in _LESS},
-    **{("or", word): ("at", "least") for word in ("more", "greater", "larger", "longer")},
+    **{("or", word): ("at", "least") for word in ("more", "larger", "longer")},
     **{("or", word): ("at", "most") for word in ("less", "fewer", "smaller", "shorter")},
 }
 
@@ -435,7 +453,6 @@ def in_base_units(words: list[str]) -> list[str]:
     86400 seconds, "1 GiB" and "1024 MiB" as bytes, "one thousand" as 1000), so that a
     quantity said another way is the same quantity; other words as they are."""
     read: list[str] = []
-    words = as_intervals(words)
     index = 0
     while index < len(words):
         value, unit, width = _quantity_at(words, index)
@@ -449,33 +466,6 @@ def in_base_units(words: list[str]) -> list[str]:
         read.extend([f"{base}s"] if base else [])  # "seconds": "second" may be an ordinal
         index += width
     return read
-
-
-def as_intervals(words: list[str]) -> list[str]:
-    """The words with each frequency said as the interval it means: "once a day", "daily"
-    and "every day" as "every 1 day", "twice an hour" as "every 0.5 hour", so that "every
-    24 hours" says the same."""
-    said: list[str] = []
-    index = 0
-    while index < len(words):
-        word, following = words[index], words[index + 1 : index + 3]
-        times = _TIMES.get(word)
-        if times and len(following) == 2 and following[0] in _PER and UNIT.get(following[1]):
-            said += ["every", times, following[1]]
-            index += 3
-        elif word == "every" and following[:1] and UNIT.get(following[0]) in _PERIODS:
-            said += ["every", "1", following[0]]
-            index += 2
-        else:
-            said += ["every", "1", _ADVERBS[word]] if word in _ADVERBS else [word]
-            index += 1
-    return said
-
-
-_TIMES = {"once": "1", "twice": "0.5"}
-_PER = frozenset({"a", "an", "per", "each", "every"})
-_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week"}
-_PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
 def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | None, int]:

@@ -89,16 +89,21 @@ def start_of_sentence(passage: str, page_tokens: list[str], first: int) -> list[
 
 def words_of_its_sentence(before: str) -> tuple[str, ...]:
     """The words at the end of `before` (the text recorded before a quote) that belong to
-    the quote's sentence: back to a full stop, a colon or the start of a line, as
+    the quote's sentence: back to a full stop, a colon or the start of a block, as
     `start_of_sentence` reads the page."""
     spans = list(WORD.finditer(before))
     start = len(spans)
     while start > 0:
         gap_end = spans[start].start() if start < len(spans) else len(before)
-        if re.search(r"[.!?:\n]", before[spans[start - 1].end() : gap_end]):
+        if _SENTENCE_OR_BLOCK_ENDS.search(before[spans[start - 1].end() : gap_end]):
             break
         start -= 1
     return tuple(m.group() for m in spans[start:])
+
+
+_SENTENCE_OR_BLOCK_ENDS = re.compile(r"[.!?:]|\n\s*\n|\n\s*(?:[-*+>|#]|/{2,}|\d+[.)])")
+"""Between two words: a sentence ends, or a block (a blank line, a line that opens a list
+item, a quote, a table row, a heading or a comment); a line merely wrapped goes on."""
 
 
 def starts_a_sentence(text: str) -> bool:
