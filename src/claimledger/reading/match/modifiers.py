@@ -33,18 +33,21 @@ OPERATIONS = frozenset(
 """The nouns that name an operation on a system, which a manner changes: a rolling upgrade
 keeps the cluster up where a full one does not."""
 
+_MANNER_NAMES = """
+graceful clean controlled soft
+forced forceful hard unclean
+online hot live zero-downtime non-disruptive
+offline cold disruptive
+rolling
+in-place
+full
+incremental
+partial
+manual
+automatic
+"""
 MANNERS = {
-    **dict.fromkeys(("graceful", "clean", "controlled", "soft"), "graceful"),
-    **dict.fromkeys(("forced", "forceful", "hard", "unclean"), "forced"),
-    **dict.fromkeys(("online", "hot", "live", "zero-downtime", "non-disruptive"), "online"),
-    **dict.fromkeys(("offline", "cold", "disruptive"), "offline"),
-    **dict.fromkeys(("rolling",), "rolling"),
-    **dict.fromkeys(("in-place",), "in-place"),
-    **dict.fromkeys(("full",), "full"),
-    **dict.fromkeys(("incremental",), "incremental"),
-    **dict.fromkeys(("partial",), "partial"),
-    **dict.fromkeys(("manual",), "manual"),
-    **dict.fromkeys(("automatic",), "automatic"),
+    word: line.split()[0] for line in _MANNER_NAMES.strip().splitlines() for word in line.split()
 }
 """Modifiers that say how an operation is done, each with the manner it names ("hot",
 "online" and "live" one manner), and with it what a claim about the operation holds

@@ -222,7 +222,7 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
         if phrase == ("max",) and not _before_a_number(words, index + 1):
             phrase = None
         if phrase is not None and phrase[0] == "or" and not _bounds_its_figure(words, index):
-            phrase = None  # "or longer", "or above" only after a figure
+            phrase = None  # "or longer", "or more" only right after a figure
         if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
             phrase = None  # "longer than the timeout" compares, "longer than 30 s" bounds
         if phrase in _PLAIN_COMPARISONS and _denied_from(words, index) == index:
@@ -333,10 +333,15 @@ def _before_a_number(words: list[str], index: int) -> bool:
     return index < len(words) and number_value(words[index]) is not None
 
 
-_STARTING_WITH: dict[str, list[tuple[str, ...]]] = {}
-for _phrase in sorted(_LIMIT_PHRASES, key=len, reverse=True):
-    _STARTING_WITH.setdefault(_phrase[0], []).append(_phrase)
-"""The bound phrases by their first word, the longest first."""
+def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
+    """The phrases by their first word, the longest first (read as the longest they can)."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(phrases, key=len, reverse=True):
+        found.setdefault(phrase[0], []).append(phrase)
+    return found
+
+
+_STARTING_WITH = _by_first_word(_LIMIT_PHRASES)
 _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     ("up", "to"): ("at", "most"),
     ("as", "many", "as"): ("at", "most"),
