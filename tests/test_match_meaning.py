@@ -1043,6 +1043,7 @@ def test_another_quantity_or_bound_still_says_the_meaning_changed(quote: str, pa
             "If the output file does not exist, the command creates it.",
             "If the output file is missing, the command creates it.",
         ),
+        ("The diagram illustrates the flow.", "The diagram shows the flow."),
         (
             "Deploy keys reach one repository, so they are safer than tokens.",
             "Deploy keys reach one repository. For this reason, they are safer than tokens.",

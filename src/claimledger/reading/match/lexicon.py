@@ -463,7 +463,7 @@ def negated(token: str) -> bool:
     or im-, which begin as many words that negate nothing (`inform`, `impose`), nor a
     word that only looks prefixed (`missing` is no mis-`sing`)."""
     low = token.lower()
-    if low in _NOT_PREFIXED:
+    if low in _NOT_PREFIXED or lemma(low) in _NOT_PREFIXED:
         return False
     for prefix in ("un", "non-", "non", "mis", "ir", "il"):
         stem = low[len(prefix) :]
