@@ -96,7 +96,7 @@ def lifted(words: list[str]) -> list[str]:
             word in _NEEDS
             and following[:1]
             and following[0] in NEGATIONS
-            and not (following[1:] and following[1] in _COMPARED)
+            and not (following[1:] and following[1] in _COMPARATIVES)
         ):
             read.append("optional")  # "need not", "needn't"; not "needs no fewer than 3"
             index += 2
@@ -107,4 +107,4 @@ def lifted(words: list[str]) -> list[str]:
 
 
 _NEEDS = frozenset({"need", "needs"})
-_COMPARED = frozenset({"more", "less", "fewer"})
+_COMPARATIVES = frozenset({"more", "less", "fewer"})

@@ -65,10 +65,11 @@ def _same_member(a: str, b: str) -> bool:
 
 
 _EXTENSIONS = frozenset(
-    {"json", "yaml", "yml", "toml", "md", "txt", "py", "js", "ts", "go", "rs", "conf", "cfg"}
+    {"json", "yaml", "yml", "toml", "md", "txt", "py", "ts", "go", "rs", "conf", "cfg"}
     | {"ini", "xml", "html", "csv", "sh", "env", "lock", "sql", "proto"}
 )
-"""What ends a file's name: `main.json` and `default.json` are two files."""
+"""What ends a file's name: `main.json` and `default.json` are two files. (`.js` ends a
+host or a product's name as often: `_HOST`.)"""
 
 
 def _is_code_name(word: str) -> bool:

@@ -78,13 +78,7 @@ def start_of_sentence(passage: str, page_tokens: list[str], first: int) -> list[
     that began a sentence, "If err == nil then ...", narrows what the quote said)."""
     if not first:
         return []
-    spans = list(WORD.finditer(passage))
-    start = first
-    while start > 0 and not re.search(
-        r"[.!?:]", passage[spans[start - 1].end() : spans[start].start()]
-    ):
-        start -= 1
-    return page_tokens[start:first]
+    return page_tokens[_sentence_start(passage, list(WORD.finditer(passage)), first, _STOP) : first]
 
 
 def words_of_its_sentence(before: str) -> tuple[str, ...]:
@@ -92,18 +86,28 @@ def words_of_its_sentence(before: str) -> tuple[str, ...]:
     the quote's sentence: back to a full stop, a colon or the start of a block, as
     `start_of_sentence` reads the page."""
     spans = list(WORD.finditer(before))
-    start = len(spans)
-    while start > 0:
-        gap_end = spans[start].start() if start < len(spans) else len(before)
-        if _SENTENCE_OR_BLOCK_ENDS.search(before[spans[start - 1].end() : gap_end]):
-            break
-        start -= 1
+    start = _sentence_start(before, spans, len(spans), _SENTENCE_OR_BLOCK_ENDS)
     return tuple(m.group() for m in spans[start:])
 
 
+def _sentence_start(text: str, spans: list[re.Match[str]], end: int, ends: re.Pattern[str]) -> int:
+    """The first of the words `spans[:end]` of `text` in the sentence of the word at
+    `end` (or of what follows `text`): back to a gap between words that `ends` finds."""
+    start = end
+    while start > 0:
+        gap_end = spans[start].start() if start < len(spans) else len(text)
+        if ends.search(text[spans[start - 1].end() : gap_end]):
+            break
+        start -= 1
+    return start
+
+
+_STOP = re.compile(r"[.!?:]")
 _SENTENCE_OR_BLOCK_ENDS = re.compile(r"[.!?:]|\n\s*\n|\n\s*(?:[-*+>|#]|/{2,}|\d+[.)])")
 """Between two words: a sentence ends, or a block (a blank line, a line that opens a list
-item, a quote, a table row, a heading or a comment); a line merely wrapped goes on."""
+item, a quote, a table row, a heading or a comment); a line merely wrapped goes on. On
+the page the passage is read from (`start_of_sentence`) blocks are units already, and
+only `_STOP` ends a sentence."""
 
 
 def starts_a_sentence(text: str) -> bool:
