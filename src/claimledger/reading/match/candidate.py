@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 
 from claimledger.reading.match.diff import Judgement, judge
 from claimledger.reading.match.place import QuoteWords
-from claimledger.reading.match.prepared import PreparedText
+from claimledger.reading.match.prepared import PreparedText, content_lemmas
 
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|//+|--|;+)[ \t]+")
 
@@ -49,7 +49,45 @@ class Candidate:
         return prepared.unit_text(self.first, self.last)
 
     def judgement(self, prepared: PreparedText) -> Judgement:
-        return judge(self.needle, self.text(prepared), said_before=self.said_before)
+        """The quote's word changes: against the passage, and the items of a list the
+        passage now leads into where they carry the rest of the quote (see `led_into`)."""
+        passage = " ".join((self.text(prepared), *led_into(self, prepared)))
+        return judge(self.needle, passage, said_before=self.said_before)
+
+
+ITEMS_AT_MOST = 8
+"""The items of a list read on from a lead-in, at most."""
+
+
+def led_into(candidate: Candidate, prepared: PreparedText) -> list[str]:
+    """The items of the list a passage leads into ("the secret is:") that say the rest of
+    the quote ("scoped to its namespace and only readable by the system pods"), each
+    ended as a sentence: a sentence split into a lead-in and a list says what it said,
+    and only the items tell whether it says it still. An item is read on while it holds
+    words of the quote the passage and the items before it did not, and is mostly the
+    quote's words; the first that is not ends the list as far as the quote goes."""
+    if not _leads_in(candidate.text(prepared)) or _leads_in(candidate.needle):
+        return []
+    wanted = set(content_lemmas(candidate.needle))
+    said = {w for unit in range(candidate.first, candidate.last + 1) for w in prepared.lemmas(unit)}
+    items: list[str] = []
+    unit = candidate.last + 1
+    while unit < prepared.unit_count and len(items) < ITEMS_AT_MOST:
+        words = set(prepared.lemmas(unit))
+        if not (words - said) & wanted or 2 * len(words & wanted) < len(words):
+            break
+        said |= words
+        text = prepared.unit_text(unit, unit).strip()
+        items.append(text if _ENDED.search(text) else text + ".")
+        unit += 1
+    return items
+
+
+_ENDED = re.compile(r"[.!?;:]$")
+
+
+def _leads_in(text: str) -> bool:
+    return text.rstrip().endswith(":")
 
 
 def similarity(
