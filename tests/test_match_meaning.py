@@ -2007,3 +2007,50 @@ def test_subject_and_object_traded_around_their_verb_reverse_the_claim(
 )
 def test_roles_kept_in_other_words_are_no_reversal(quote: str, passage: str) -> None:
     assert "words swapped" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "When strict ordering is used, the broker delivers each message once per partition.",
+            "Strict ordering: the broker delivers each message once per partition.",
+            id="used",
+        ),
+        pytest.param(
+            "If compression is enabled, every batch is written as one block.",
+            "**Compression**: every batch is written as one block.",
+            id="enabled-bold",
+        ),
+    ],
+)
+def test_a_condition_on_a_things_use_written_as_its_label_changes_nothing(
+    quote: str, passage: str
+) -> None:
+    assert not judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "If TLS is disabled, clients connect in plain text.",
+            "TLS: clients connect in plain text.",
+            id="a-label-says-no-disabled",
+        ),
+        pytest.param(
+            "If compression is enabled, every batch is written as one block.",
+            "Compression: every batch is written as two blocks.",
+            id="the-claim-changed-after-it",
+        ),
+        pytest.param(
+            "If compression is enabled, every batch is written as one block.",
+            "Compression every batch is written as one block.",
+            id="no-label-without-its-colon",
+        ),
+    ],
+)
+def test_a_label_is_the_condition_only_for_a_thing_in_use_and_its_claim_unchanged(
+    quote: str, passage: str
+) -> None:
+    assert judged(quote, passage).meaning_changed

@@ -7,6 +7,7 @@ before each word.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -500,3 +501,30 @@ def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str
         elif word not in STOPWORDS:
             content[clause].add(number_value(word) or lemma(word))
     return [(frozenset(content[c]), negations[c]) for c in sorted(content)]
+
+
+_LABELLED_WHEN = frozenset({"when", "if", "once"})
+_IN_USE = frozenset({"used", "enabled", "selected", "chosen", "configured", "set", "specified"})
+"""A thing in use: what a label before a claim says of it (not "disabled", not "missing")."""
+_LABEL_MOST = 5  # words of a label, at most
+
+
+def condition_as_label(
+    quote: list[str], breaks: list[bool], passage: str
+) -> tuple[list[str], list[bool]]:
+    """The quote's words with a leading condition on a thing's use written as the page
+    writes it, as a label: "When strong consistency is used, Dapr waits ..." where the
+    page has "Strong consistency: Dapr waits ..." (a definition list, a bullet's bold
+    lead) is the same case said shorter, so the quote is judged as "Strong consistency
+    Dapr waits ...". Only a thing in use: "If TLS is disabled" is no "TLS:". Else the
+    quote's words as they are."""
+    end = next((i for i in range(1, len(quote)) if breaks[i]), 0)
+    if end < 4 or quote[0].lower() not in _LABELLED_WHEN or end - 3 > _LABEL_MOST:
+        return quote, breaks
+    verb, state = quote[end - 2].lower(), quote[end - 1].lower()
+    if verb not in ("is", "are") or state not in _IN_USE:
+        return quote, breaks
+    label = quote[1 : end - 2]
+    if not re.match(r"\W*" + r"\W+".join(map(re.escape, label)) + r"\W*:", passage, re.IGNORECASE):
+        return quote, breaks
+    return [*label, *quote[end:]], [True, *breaks[2 : end - 2], *breaks[end:]]

@@ -37,6 +37,7 @@ from claimledger.reading.match.around import (
 from claimledger.reading.match.clauses import (
     Lists,
     among_examples,
+    condition_as_label,
     items_put_or_taken,
     joined_items,
     negation_moved_across_clauses,
@@ -145,6 +146,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)
+    quote_tokens, quote_breaks = condition_as_label(quote_tokens, quote_breaks, passage)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
     end = bound_after(page_tokens, split_last_word(quote_tokens, page_tokens, end))
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
