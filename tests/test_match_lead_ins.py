@@ -82,3 +82,33 @@ def test_a_quote_that_was_a_lead_in_is_judged_as_one() -> None:
         "Scoped to the namespace of the control services.",
     )
     assert found.status == "drifted" and found.meaning_changed
+
+
+def test_a_short_lead_in_and_the_item_found_are_judged_with_the_whole_list() -> None:
+    """ "The pool:" holds few of the quote's words, so an item is the passage found; the
+    item alone would lose "after five minutes" (a number changed), the list keeps it."""
+    quote = (
+        "The connection pool closes idle connections after five minutes and retries "
+        "failed handshakes up to three times before reporting an error."
+    )
+    found = _located(
+        quote,
+        "Closes idle connections after five minutes.",
+        "Retries failed handshakes up to three times before reporting an error.",
+        lead="The connection pool:",
+    )
+    assert found.status == "drifted" and not found.meaning_changed
+
+
+def test_an_item_quoted_whole_is_judged_as_itself() -> None:
+    """A quote that was one item of a list ("Recovery: ...") is no sentence split: the
+    other items are not read into it."""
+    quote = "Recovery: the scheduler restarts every interrupted job on a healthy executor."
+    found = _located(
+        quote,
+        "Recovery: the scheduler restarts each interrupted job on another healthy executor.",
+        "Retries: the scheduler restarts each failed job on a healthy executor in 50 seconds.",
+        lead="The scheduler provides:",
+    )
+    assert found.status == "drifted"
+    assert not any("50" in change.page for change in found.changed_words)

@@ -49,9 +49,10 @@ class Candidate:
         return prepared.unit_text(self.first, self.last)
 
     def judgement(self, prepared: PreparedText) -> Judgement:
-        """The quote's word changes: against the passage, and the items of a list the
-        passage now leads into where they carry the rest of the quote (see `led_into`)."""
-        passage = " ".join((self.text(prepared), *led_into(self, prepared)))
+        """The quote's word changes: against the passage, or where the passage is a list's
+        lead-in or items, against the lead-in and the items that say the quote (see
+        `as_a_list`)."""
+        passage = as_a_list(self, prepared) or self.text(prepared)
         return judge(self.needle, passage, said_before=self.said_before)
 
 
@@ -59,31 +60,57 @@ ITEMS_AT_MOST = 8
 """The items of a list read on from a lead-in, at most."""
 
 
-def led_into(candidate: Candidate, prepared: PreparedText) -> list[str]:
-    """The items of the list a passage leads into ("the secret is:") that say the rest of
-    the quote ("scoped to its namespace and only readable by the system pods"), each
-    ended as a sentence: a sentence split into a lead-in and a list says what it said,
-    and only the items tell whether it says it still. An item is read on while it holds
-    words of the quote the passage and the items before it did not, and is mostly the
-    quote's words; the first that is not ends the list as far as the quote goes."""
-    if not _leads_in(candidate.text(prepared)) or _leads_in(candidate.needle):
-        return []
+def as_a_list(candidate: Candidate, prepared: PreparedText) -> str | None:
+    """A sentence split into a lead-in and a list ("the secret is:", then a bullet for
+    each of "scoped to its namespace" and "only readable by the system pods"), as one
+    sentence: the lead-in, then its items without their full stops. It says what the
+    sentence said, and only the items tell whether it says it still. For a passage that
+    is the lead-in or some of its items, when the rest of the list says words of the
+    quote that the passage does not (an item quoted whole, "Recovery: ...", is no
+    sentence split); else None.
+
+    An item is read while it is mostly the quote's words (an item put in among them,
+    "JSON format" beside "URI format", is one); the first that is not ends the list as
+    far as the quote goes."""
+    if _leads_in(candidate.needle):
+        return None
     wanted = set(content_lemmas(candidate.needle))
-    said = {w for unit in range(candidate.first, candidate.last + 1) for w in prepared.lemmas(unit)}
+    lead = candidate.last if _leads_in(candidate.text(prepared)) else None
+    if lead is None:
+        lead = _lead_in_before(candidate.first, prepared, wanted)
+    if lead is None:
+        return None
+    own = {w for unit in range(candidate.first, candidate.last + 1) for w in prepared.lemmas(unit)}
+    told = (set(prepared.lemmas(lead)) - own) & wanted if lead < candidate.first else set()
     items: list[str] = []
-    unit = candidate.last + 1
+    unit = lead + 1
     while unit < prepared.unit_count and len(items) < ITEMS_AT_MOST:
         words = set(prepared.lemmas(unit))
-        if not (words - said) & wanted or 2 * len(words & wanted) < len(words):
+        if not _an_item_of(words, wanted):
             break
-        said |= words
-        text = prepared.unit_text(unit, unit).strip()
-        items.append(text if _ENDED.search(text) else text + ".")
+        told |= (words - own) & wanted
+        items.append(prepared.unit_text(unit, unit).strip().rstrip(".;"))
         unit += 1
-    return items
+    if not told or unit <= candidate.last:
+        return None
+    first = min(candidate.first, lead)
+    return prepared.unit_text(first, lead) + " " + "; ".join(items) + "."
 
 
-_ENDED = re.compile(r"[.!?;:]$")
+def _lead_in_before(unit: int, prepared: PreparedText, wanted: set[str]) -> int | None:
+    """The lead-in of the list whose item the unit is: back over items to a unit that
+    ends with a colon."""
+    for before in range(unit - 1, max(unit - 1 - ITEMS_AT_MOST, -1), -1):
+        if _leads_in(prepared.unit_text(before, before)):
+            return before
+        if not _an_item_of(set(prepared.lemmas(before)), wanted):
+            return None
+    return None
+
+
+def _an_item_of(words: set[str], wanted: set[str]) -> bool:
+    """Is a unit of these words an item of the quote's list: mostly its words?"""
+    return bool(words & wanted) and 2 * len(words & wanted) >= len(words)
 
 
 def _leads_in(text: str) -> bool:
