@@ -997,6 +997,12 @@ def test_a_negating_prefix_or_fails_to_is_a_negation(quote: str, passage: str, k
         ("A table holds up to 1,000,000 rows.", "A table holds up to 1 000 000 rows."),
         ("Writes go to an append only log.", "Writes go to an append-only log."),
         ("Clients must not reuse a nonce.", "A nonce must not be reused by clients."),
+        ("It first waits 10-hour for a compaction.", "It first waits 10 hours for a compaction."),
+        ("It keeps a 7-day history of runs.", "It keeps 7 days of history of runs."),
+        ("The 10-hour window closes at noon.", "The 10h window closes at noon."),
+        ("Use a 30-second timeout.", "Use a timeout of 30 seconds."),
+        ("Keys are stored as 64-bit integers.", "Keys are stored as integers of 64 bits."),
+        ("Use the --force flag.", "Use the flag --force."),
     ],
 )
 def test_the_same_quantity_bound_or_claim_said_another_way_is_harmless(
@@ -1021,6 +1027,12 @@ def test_the_same_quantity_bound_or_claim_said_another_way_is_harmless(
         ("The heap must not exceed the limit.", "The heap should not exceed the limit."),
         ("The wait is 5 seconds.", "The wait is 5 000 seconds."),
         ("Tables open in read only mode.", "Tables open in read-write mode."),
+        ("It keeps a 7-day history of runs.", "It keeps 8 days of history of runs."),
+        ("It keeps a 7-day history of runs.", "It keeps a 7-week history of runs."),
+        ("Keys are stored as 64-bit integers.", "Keys are stored as 32-bit integers."),
+        ("Use a 30-second timeout.", "Use a timeout of 60 seconds."),
+        ("Use a 30-second timeout.", "Use a timeout of 30 milliseconds."),
+        ("Keys are deleted after 7 days.", "Keys are deleted after 8 days, and logs after 7 days."),
     ],
 )
 def test_another_quantity_or_bound_still_says_the_meaning_changed(quote: str, passage: str) -> None:

@@ -66,6 +66,7 @@ from claimledger.reading.match.lexicon import (
     expanded,
     lemma,
     negates,
+    number_value,
 )
 from claimledger.reading.match.modals import strengths, weaker
 from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
@@ -152,6 +153,8 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
+    moved_on = _moved_past_its_end(quote_tokens, page_tokens[first:end], tail)
+    end, tail = end + moved_on, tail[moved_on:]
     head = start_of_sentence(passage, page_tokens, first) if starts_a_sentence(quote) else []
     if said_before is not None and _same_words(head, said_before):
         head = []  # they stood before it then: nothing was put before it
@@ -166,6 +169,30 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
         added = WordChange("insert", "", " ".join(head), True, kind)
         return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
     return judged
+
+
+def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> int:
+    """How many words of the rest of the sentence belong to the span: up to the last of
+    the quote's content words it lacks, when the rest says every one of them ("Use a
+    30-second timeout." -> "Use a timeout of 30 seconds."). Written otherwise than the
+    quote wrote them, they moved past where the alignment ends the span; read as words
+    appended, they were one change, and the quote's words missing from the span another."""
+    lacking = Counter(_content_parts(quote)) - Counter(_content_parts(span))
+    if not lacking or not tail:
+        return 0
+    last, found = 0, Counter[str]()
+    for index, word in enumerate(tail):
+        parts = [part for part in _content_parts([word]) if lacking[part] > found[part]]
+        if parts:
+            found.update(parts)
+            last = index + 1
+    return last if found == lacking else 0
+
+
+def _content_parts(words: Sequence[str]) -> list[str]:
+    """The content words, a number as its value ("one" and "1" alike)."""
+    parts = [part for word in words for part in expanded(word) if _is_content(part)]
+    return [number_value(part) or part for part in parts]
 
 
 def _same_words(words: Sequence[str], others: Sequence[str]) -> bool:

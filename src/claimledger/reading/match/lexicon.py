@@ -264,14 +264,23 @@ def tokens(text: str) -> list[str]:
 
 def expanded(token: str) -> tuple[str, ...]:
     """A contraction as its words ("won't" -> will not, "doesn't" -> does not), so that a
-    contraction is never a change of meaning; other tokens as they are."""
+    contraction is never a change of meaning, and a figure joined to its unit's name
+    ("10-hour") as the two; other tokens as they are."""
     low = token.lower().replace("’", "'")
     if low in _CONTRACTIONS:
         return _CONTRACTIONS[low]
+    joined = _FIGURE_WITH_UNIT.fullmatch(low)
+    if joined is not None and joined[3] in UNIT:
+        return joined[1], _as_counted(joined[1], joined[3])  # "a 10-hour wait": 10 hours
     for suffix, words_ in _SUFFIXES.items():
         if low.endswith(suffix) and len(low) > len(suffix):
             return (low[: -len(suffix)], *words_)
     return (low,)
+
+
+def _as_counted(figure: str, unit: str) -> str:
+    """A unit's name as it is written after its figure: "hours" after 10, "hour" after 1."""
+    return unit + "s" if UNIT[unit] == unit and figure != "1" else unit
 
 
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
@@ -330,16 +339,20 @@ ORDINAL_WORDS = words(
 )
 
 
-_FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)([a-zµμ%]{1,3})")
+_FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)(?:([a-zµμ%]{1,3})|-([a-z]{3,}))")
+"""A figure with its unit's abbreviation (`10h`), or joined by a hyphen to its unit's name
+as a modifier is written (`a 10-hour window`, `a 30-sec timeout`)."""
 
 
 def figure_and_unit(token: str) -> tuple[str, str] | None:
-    """A figure written with its unit (`10h`, `4MB`, `30s`) as its number and its unit
-    (`10`, `hour`), so that "10h" and "10 hours" are one quantity."""
+    """A figure written with its unit (`10h`, `4MB`, `30s`, `10-hour`) as its number and
+    its unit (`10`, `hour`), so that "10h", "a 10-hour wait" and "10 hours" are one
+    quantity."""
     found = _FIGURE_WITH_UNIT.fullmatch(token.lower())
-    if found is None or found[2] not in UNIT:
+    unit = None if found is None else found[2] or found[3]
+    if found is None or unit not in UNIT:
         return None
-    return found[1], UNIT[found[2]]
+    return found[1], UNIT[unit]
 
 
 _TENS = {
