@@ -1283,17 +1283,104 @@ def test_a_comparison_with_no_figure_is_no_bound() -> None:
     assert "limit changed" not in found.kinds and not found.meaning_changed
 
 
-def test_two_words_traded_across_clauses_may_have_changed_the_meaning() -> None:
-    """In one clause, roles reversed; across two, the clauses may only be said in another
-    order, so the meaning may have changed."""
+def test_two_words_traded_across_clauses_with_other_words_may_have_changed_the_meaning() -> None:
+    """Across two clauses, with other words changed too, the clauses may only be said in
+    another order: the meaning may have changed."""
     across = judged(
         "The client encrypts the payload and the server stores the key.",
-        "The server encrypts the payload and the client stores the key.",
+        "The server encrypts the payload, and the client keeps the key.",
     )
-    assert across.meaning_uncertain and "words swapped across clauses" in across.kinds
+    assert "words swapped across clauses" in across.kinds
     assert level(
         "The primary forwards writes to the replica.", "The replica forwards writes to the primary."
     ) == ("changed")
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The client encrypts the payload and the server stores the key.",
+            "The server encrypts the payload and the client stores the key.",
+            id="roles-across-clauses",
+        ),
+        pytest.param(
+            "The application writes to the primary and reads from the replica.",
+            "The application reads from the primary and writes to the replica.",
+            id="verbs-with-their-prepositions",
+        ),
+        pytest.param(
+            "Traffic moves from the blue environment to the green one after the checks pass.",
+            "Traffic moves from the green environment to the blue one after the checks pass.",
+            id="from-to",
+        ),
+        pytest.param(
+            "Writes with `consistency=QUORUM` wait for a majority, whereas writes with "
+            "`consistency=ONE` wait for a single replica.",
+            "Writes with `consistency=ONE` wait for a majority, whereas writes with "
+            "`consistency=QUORUM` wait for a single replica.",
+            id="far-apart-settings",
+        ),
+        pytest.param(
+            "Back up the data, then upgrade the cluster.",
+            "Upgrade the cluster, then back up the data.",
+            id="steps-in-order",
+        ),
+        pytest.param(
+            "Stop the service and then delete its data.",
+            "Delete its data and then stop the service.",
+            id="and-then",
+        ),
+        pytest.param(
+            "The subscriber filters incoming messages by topic, not by key.",
+            "The subscriber filters incoming messages by key, not by topic.",
+            id="each-after-the-same-relation",
+        ),
+    ],
+)
+def test_two_runs_traded_every_other_word_in_place_is_a_reversal(quote: str, passage: str) -> None:
+    """However far apart: the same sentence, with two things in each other's place."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "words swapped" in found.kinds, found
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Version 2.x and version 3.x of the SDK can be installed side by side.",
+            "Version 3.x and version 2.x of the SDK can be installed side by side.",
+            id="items-told-apart-by-a-figure",
+        ),
+        pytest.param(
+            "The agent collects CPU, memory, and disk usage from each host.",
+            "The agent collects disk, memory, and CPU usage from each host.",
+            id="first-and-last-of-three",
+        ),
+        pytest.param(
+            "Snapshots are stored in object storage, while logs are kept on local disk.",
+            "Logs are kept on local disk, while snapshots are stored in object storage.",
+            id="clauses-around-while",
+        ),
+        pytest.param(
+            "You can copy objects from the staging bucket to the archive bucket.",
+            "You can copy objects to the archive bucket from the staging bucket.",
+            id="phrases-with-their-relations",
+        ),
+        pytest.param(
+            "The limit is 100 requests per minute per user.",
+            "The limit is 100 requests per user per minute.",
+            id="one-rate",
+        ),
+        pytest.param(
+            "Once a consumer commits an offset, the broker persists it.",
+            "The broker persists an offset once a consumer commits it.",
+            id="a-clause-with-its-conjunction",
+        ),
+    ],
+)
+def test_items_or_phrases_said_in_another_order_are_no_reversal(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless"
 
 
 def test_verify_names_a_kind_that_no_words_carry() -> None:

@@ -43,6 +43,7 @@ from claimledger.reading.match.clauses import (
     negation_moved_across_clauses,
     with_swaps,
 )
+from claimledger.reading.match.exchange import Exchange, exchanged, items_reordered
 from claimledger.reading.match.explain import explained, is_function
 from claimledger.reading.match.hedges import hedge_positions, without_hedges
 from claimledger.reading.match.lexicon import (
@@ -237,6 +238,9 @@ def _judged(
     q_shown, q_low = _expanded(quote)
     p_shown, p_low = _expanded(span)
     q_breaks, p_breaks = _expanded_breaks(quote, quote_breaks), _expanded_breaks(span, span_breaks)
+    exchange = exchanged(q_low, p_low)
+    if exchange is not None and not tail and items_reordered(exchange, q_breaks):
+        return Judgement((), ())  # "A and B" -> "B and A": the items said in another order
     opcodes = [
         op
         for op in SequenceMatcher(None, q_low, p_low, autojunk=False).get_opcodes()
@@ -263,6 +267,8 @@ def _judged(
         )
     ]
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
+    if exchange is not None and not any(c.kind == "words swapped" for c in changes):
+        changes.append(_exchange_said(exchange, q_shown, q_low))
     if items_put_or_taken(q_low, p_low, q_breaks, p_breaks):
         changes = [_as(c, "list changed") if c.kind in _NAMING_KINDS else c for c in changes]
     if narrows(tail):
@@ -274,6 +280,15 @@ def _judged(
         if kind not in kinds:  # a count that changed without an opcode to carry it
             kinds.append(kind)
     return Judgement(tuple(changes), tuple(dict.fromkeys(kinds)))
+
+
+def _exchange_said(exchange: Exchange, q_shown: list[str], q_low: list[str]) -> WordChange:
+    """The two runs as the quote wrote them, and in the page's order."""
+    (a, b), (c, d) = exchange.places
+    first, second = _shown(q_shown, a, b, q_low), _shown(q_shown, c, d, q_low)
+    return WordChange(
+        "replace", f"{first} … {second}", f"{second} … {first}", True, "words swapped"
+    )
 
 
 def _modal_changed_in_kept_clauses(
