@@ -120,7 +120,7 @@ def level(quote: str, passage: str) -> str:
         pytest.param(
             "Retries are enabled by default.",
             "Retries are disabled by default.",
-            "direction reversed",
+            "negation added",  # "disabled" denies: not enabled
             id="a-setting-turned-to-its-opposite",
         ),
         pytest.param(
@@ -2153,3 +2153,126 @@ def test_a_label_is_the_condition_only_for_a_thing_in_use_and_its_claim_unchange
     quote: str, passage: str
 ) -> None:
     assert judged(quote, passage).meaning_changed
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Compression is not enabled by default on new topics.",
+            "Compression is disabled by default on new topics.",
+            id="not-enabled-disabled",
+        ),
+        pytest.param(
+            "The read replica does not allow write operations from clients.",
+            "The read replica prevents write operations from clients.",
+            id="not-allow-prevents",
+        ),
+        pytest.param(
+            "The CLI does not permit deleting a bucket that still holds objects.",
+            "The CLI forbids deleting a bucket that still holds objects.",
+            id="not-permit-forbids",
+        ),
+        pytest.param(
+            "The partition key cannot be changed after the table is created.",
+            "The partition key is immutable after the table is created.",
+            id="cannot-be-changed-immutable",
+        ),
+        pytest.param(
+            "The scheduler does not run jobs that are marked as paused.",
+            "The scheduler skips jobs that are marked as paused.",
+            id="not-run-skips",
+        ),
+        pytest.param(
+            "Disable TLS on the listener.",
+            "Turn off TLS on the listener.",
+            id="disable-turn-off",
+        ),
+        pytest.param(
+            "Mutual TLS can be turned off/on by editing the configuration.",
+            "Mutual TLS can be turned on/off by editing the configuration.",
+            id="off-on-on-off",
+        ),
+        pytest.param(
+            "Messages are deleted after seven days unless you configure a longer period.",
+            "Messages are deleted after seven days except when you configure a longer period.",
+            id="unless-except-when",
+        ),
+    ],
+)
+def test_a_denial_said_in_a_word_that_denies_is_no_negation_changed(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) != "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Administrators should rotate access keys every ninety days.",
+            "We recommend that administrators rotate access keys every ninety days.",
+            id="should-we-recommend-that",
+        ),
+        pytest.param(
+            "Do not store secrets in plain text in your pipelines.",
+            "You must not store secrets in plain text in your pipelines.",
+            id="do-not-you-must-not",
+        ),
+        pytest.param(
+            "Don't run the migration while the application writes.",
+            "Do not run the migration while the application writes.",
+            id="dont-do-not",
+        ),
+        pytest.param(
+            "Enabling TLS for client connections is mandatory in production.",
+            "You must enable TLS for client connections in production.",
+            id="mandatory-you-must",
+        ),
+        pytest.param(
+            "The primary must be reachable from the application servers at all times.",
+            "The primary must always be reachable from the application servers.",
+            id="at-all-times-always",
+        ),
+        pytest.param(
+            "Most users will not need to change the default timeouts.",
+            "The majority of users will not need to change the default timeouts.",
+            id="most-the-majority-of",
+        ),
+        pytest.param(
+            "The agent collects metrics, logs and traces from every host.",
+            "The agent collects metrics and logs, as well as traces, from every host.",
+            id="as-well-as",
+        ),
+        pytest.param(
+            "You can attach multiple security groups to one interface.",
+            "You can attach more than one security group to one interface.",
+            id="multiple-more-than-one",
+        ),
+    ],
+)
+def test_a_strength_or_a_quantity_said_by_a_lead_in_or_a_phrase_is_harmless(
+    quote: str, passage: str
+) -> None:
+    """A lead-in before the quote's sentence ("We recommend that") binds it as a modal."""
+    assert level(quote, passage) != "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        ("Retries are enabled by default.", "Retries are disabled by default."),
+        ("The replica allows write operations.", "The replica prevents write operations."),
+        ("Enable TLS on the listener.", "Turn off TLS on the listener."),
+        ("The scheduler runs paused jobs.", "The scheduler skips paused jobs."),
+        (
+            "Administrators may rotate access keys every ninety days.",
+            "You must rotate access keys every ninety days.",
+        ),
+        ("Do not store secrets in your pipelines.", "You may store secrets in your pipelines."),
+    ],
+)
+def test_a_word_that_denies_or_a_lead_in_that_binds_still_changes_the_claim(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)

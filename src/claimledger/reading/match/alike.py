@@ -32,20 +32,70 @@ def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
 
 def as_said(words: list[str]) -> list[str]:
     """The words with what is said alike written alike: an obligation a negation lifts as
-    "optional", "a single" as "one", a figure's thousands set apart by spaces as one
+    "optional", a phrase as the word it says ("a single" as "one", "at all times" as
+    "always"), a figure's thousands set apart by spaces as one
     figure, a quantity in its base unit ("24 hours" / "one day"), a bound as the bound it
     says ("cannot exceed" / "at most")."""
-    return bounds_as_said(in_base_units(lifted(_one_for_single(grouped_digits(words)))))
+    return bounds_as_said(in_base_units(lifted(phrases_alike(grouped_digits(words)))))
 
 
-def _one_for_single(words: list[str]) -> list[str]:
-    """ "a single partition" is "one partition"."""
+_PHRASES_ALIKE = {
+    ("a", "single"): ("one",),
+    ("exactly", "one"): ("one",),
+    ("more", "than", "one"): ("multiple",),
+    ("at", "all", "times"): ("always",),
+    ("at", "no", "time"): ("never",),
+    ("the", "majority", "of"): ("most",),
+    ("as", "well", "as"): ("and",),
+    ("except", "when"): ("unless",),
+    ("except", "if"): ("unless",),
+    ("turn", "off"): ("disable",),
+    ("turns", "off"): ("disables",),
+    ("turned", "off"): ("disabled",),
+    ("switch", "off"): ("disable",),
+    ("switched", "off"): ("disabled",),
+    ("turn", "on"): ("enable",),
+    ("turns", "on"): ("enables",),
+    ("turned", "on"): ("enabled",),
+}
+"""Phrases that say what another word says: "a single partition" is "one partition"."""
+_LONGEST_ALIKE = max(len(phrase) for phrase in _PHRASES_ALIKE)
+
+
+def phrase_cut_at(words: list[str], first: int) -> int:
+    """How many words before `first` belong to a phrase that says what one word says and
+    runs on past it ("The majority | of users", "Turn | off TLS"): a span that starts at
+    `first` cut it, and takes them in."""
+    low = [word.lower() for word in words[max(0, first - _LONGEST_ALIKE) : first + _LONGEST_ALIKE]]
+    at = min(first, _LONGEST_ALIKE)
+    for back in range(at, 0, -1):
+        for phrase in _PHRASES_ALIKE:
+            if len(phrase) > back and tuple(low[at - back : at - back + len(phrase)]) == phrase:
+                return back
+    return 0
+
+
+def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
+    """ "turned off/on": the phrase's particle, then the other one."""
+    switches = {"on", "off"}
+    return phrase[-1] in switches and after[:1] != [] and after[0] in switches
+
+
+def phrases_alike(words: list[str]) -> list[str]:
+    """The words with each phrase of `_PHRASES_ALIKE` as the word it says ("turned on/off"
+    says both, and stays as written)."""
     said: list[str] = []
-    for word in words:
-        if word == "single" and said[-1:] == ["a"]:
-            said[-1] = "one"
+    index = 0
+    while index < len(words):
+        for width in range(_LONGEST_ALIKE, 1, -1):
+            phrase = tuple(words[index : index + width])
+            if phrase in _PHRASES_ALIKE and not _both_ways(phrase, words[index + width :]):
+                said.extend(_PHRASES_ALIKE[phrase])
+                index += width
+                break
         else:
-            said.append(word)
+            said.append(words[index])
+            index += 1
     return said
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from claimledger.reading.match.lexicon import (
     COORDINATORS,
     DEMONSTRATIVES,
+    MODAL_STRENGTH,
     NEGATIONS,
     OBLIGATIONS,
     PREPOSITIONS,
@@ -57,6 +58,25 @@ def denial_before(own: list[str], span: list[str]) -> int:
             break
         count += 1
     return count
+
+
+def modal_lead_in(own: list[str]) -> int:
+    """How many words before the span, in its clause, only say how strongly it binds ("You
+    must | enable TLS", "We recommend that | administrators rotate keys", "Do (not) |
+    run"): they are judged as part of it, as "Enabling TLS is mandatory" and
+    "Administrators should rotate keys" say the same."""
+    low = [part for word in own for part in expanded(word)]
+    if not low or not all(word in _LEAD_IN_WORDS or word in MODAL_STRENGTH for word in low):
+        return 0
+    binds = any(word in MODAL_STRENGTH for word in low) or low in (["do"], ["do", "not"])
+    return len(own) if binds else 0
+
+
+_LEAD_IN_WORDS = frozenset(
+    {"you", "we", "i", "it", "is", "are", "be", "do", "does", "to", "that", "strongly"}
+    | {"have", "has", "not", "also", "always"}
+)
+"""Words a lead-in that only binds the clause after it is made of, its modal aside."""
 
 
 SCOPE_PUT_BEFORE = "scope put before it"

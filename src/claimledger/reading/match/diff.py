@@ -24,12 +24,19 @@ from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
-from claimledger.reading.match.alike import as_said, hyphenated_as, said_values
+from claimledger.reading.match.alike import (
+    as_said,
+    hyphenated_as,
+    phrase_cut_at,
+    phrases_alike,
+    said_values,
+)
 from claimledger.reading.match.around import (
     CONDITIONS,
     denial_before,
     has_phrase,
     head_kind,
+    modal_lead_in,
     narrows,
     own_clause,
     restricts,
@@ -153,6 +160,8 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     end = bound_after(page_tokens, split_last_word(quote_tokens, page_tokens, end))
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
+    else:
+        first -= phrase_cut_at(page_tokens, first)  # "Disable" -> "Turn | off"
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     moved_on = _moved_past_its_end(quote_tokens, page_tokens[first:end], tail)
     end, tail = end + moved_on, tail[moved_on:]
@@ -161,6 +170,8 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
         head = []  # they stood before it then: nothing was put before it
     denial = denial_before(own_clause(head, breaks, first), page_tokens[first:end])
     first, head = first - denial, head[: len(head) - denial]
+    lead = modal_lead_in(own_clause(head, breaks, first))
+    first, head = first - lead, head[: len(head) - lead]
     span_breaks = [True, *breaks[first + 1 : end], True]
     judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
     if _COMMAND_LINE.match(quote):
@@ -411,10 +422,20 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in LIFECYCLE and _said_of_a_feature(words, index):
             classes["lifecycle"][LIFECYCLE[word]] += 1
         if word in BOOLEANS or base in DEFAULT_MARKERS:
-            classes["default"][word if word in BOOLEANS else "default"] += 1
+            classes["default"][_boolean_said(words, index) if word in BOOLEANS else "default"] += 1
         if word in AGENCY:
             classes["default"][AGENCY[word]] += 1
     return classes
+
+
+def _boolean_said(words: list[str], index: int) -> str:
+    """A boolean as it says: "not enabled" is "disabled", "not true" is "false"."""
+    word = words[index]
+    denied = index > 0 and words[index - 1] in NEGATIONS
+    return _OTHER_BOOLEAN[word] if denied else word
+
+
+_OTHER_BOOLEAN = {"true": "false", "false": "true", "enabled": "disabled", "disabled": "enabled"}
 
 
 def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
@@ -422,6 +443,7 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     each with the kind of meaning change it makes."""
     q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
     q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
+    q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
     q_low, p_low = as_said(q_low), as_said(p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))
@@ -694,6 +716,8 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
         return "qualifier removed"  # "... if versioning is enabled" taken out
     if not was and now[:1] and now[0] in CONDITIONS:
         return "qualifier added"
+    if "negation" not in span_kinds and _denial_said_in_a_word(was, now):
+        return None  # "does not allow" -> "prevents": the same denial
     carried = _class_kinds(was, now, span_kinds)
     flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
     if carried and not flipped:  # a setting turned to its opposite is a reversal, below
@@ -721,6 +745,25 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     if not now and {w for w in was if w in QUALIFIERS}:
         return "qualifier removed"
     return None
+
+
+def _denial_said_in_a_word(was: list[str], now: list[str]) -> bool:
+    """A negation traded, with what it denied, for a word that denies it: "not enabled" ->
+    "disabled", "does not allow" -> "prevents", "does not run" -> "skips"."""
+    if any(word in NEGATIONS for word in was) == any(word in NEGATIONS for word in now):
+        return False
+    if _opposed(was, now):
+        return True
+    was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
+    now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
+    return any(frozenset((a, b)) in _DENIED_BY for a in was_effects for b in now_effects)
+
+
+_DENIED_BY = frozenset(
+    frozenset((EFFECT_FAMILY[done], EFFECT_FAMILY[denied]))
+    for done, denied in (("allow", "prevent"), ("run", "skip"))
+)
+"""Families of effects one of which is the other's denial: not to allow is to prevent."""
 
 
 def _opposed(was: list[str], now: list[str]) -> bool:

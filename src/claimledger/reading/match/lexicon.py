@@ -494,7 +494,14 @@ def negating(word: str) -> bool:
     return word in NEGATIONS or word in _PRIVATIVES or negated(word)
 
 
-_PRIVATIVES = words("lack lacks lacked lacking missing absent")
+_PRIVATIVES = words(
+    """lack lacks lacked lacking missing absent disable disables disabled prevent prevents
+    prevented forbid forbids forbidden prohibit prohibits prohibited disallow disallows
+    disallowed skip skips skipped immutable"""
+)
+"""Words that deny what they are said of: "lacks" does not have, "is disabled" is not
+enabled, "prevents" and "forbids" do not allow, "skips" does not run, "is immutable"
+cannot be changed."""
 
 
 def negates(a: str, b: str) -> bool:

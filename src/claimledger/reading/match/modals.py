@@ -41,8 +41,11 @@ def _modal_ranks(words: list[str]) -> Counter[int]:
     with none states a fact, as "will" does). "Can never" and "cannot" bind as "will
     never" does: it does not happen; "may not" and "might not" stay a possibility ("may
     not be available" hedges). Can / may / might / could are one strength. A verb of
-    effort before "to" ("tries to ensure") binds as "should" does."""
+    effort before "to" ("tries to ensure") binds as "should" does, and a span that opens
+    with "Do not" forbids as "must not" does."""
     ranks: Counter[int] = Counter()
+    if words[:2] == ["do", "not"]:
+        ranks[MODAL_STRENGTH["must"]] += 1  # "Do not store secrets": you must not
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
         if word in MODAL_STRENGTH:
