@@ -2276,3 +2276,22 @@ def test_a_word_that_denies_or_a_lead_in_that_binds_still_changes_the_claim(
     quote: str, passage: str
 ) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+def test_a_count_of_the_items_a_list_holds_is_no_number_changed() -> None:
+    """The list says how many; the count only said it again."""
+    assert not judged(
+        "The CLI supports three output formats: json, yaml and table.",
+        "The CLI supports the json, yaml and table output formats.",
+    ).meaning_changed
+    for passage in (
+        "The CLI supports four output formats: json, yaml, csv and table.",
+        "The CLI supports two output formats: json, yaml and table.",
+    ):
+        found = judged("The CLI supports three output formats: json, yaml and table.", passage)
+        assert "number changed" in found.kinds, found
+    another_list = judged(
+        "Fixes go to those three branches, depending on severity and feasibility.",
+        "Fixes go to those two branches, depending on severity and feasibility.",
+    )
+    assert "number changed" in another_list.kinds, another_list

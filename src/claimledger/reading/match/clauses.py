@@ -129,6 +129,12 @@ def _enumerated(words: list[str], breaks: list[bool]) -> frozenset[str]:
     return frozenset(items)
 
 
+def items_listed(words: list[str], breaks: list[bool]) -> int:
+    """How many one-word items the enumerations in `words` list ("json, yaml and table":
+    3)."""
+    return len(_enumerated(words, breaks))
+
+
 def _around(words: list[str], items: frozenset[str]) -> list[str]:
     """The words that are neither an item nor a coordinator: what the claim says of them."""
     return [w for w in words if w not in items and w not in COORDINATORS]

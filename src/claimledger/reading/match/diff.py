@@ -45,6 +45,7 @@ from claimledger.reading.match.clauses import (
     Lists,
     among_examples,
     condition_as_label,
+    items_listed,
     items_put_or_taken,
     joined_items,
     negation_moved_across_clauses,
@@ -263,7 +264,8 @@ def _judged(
     if bounds_in_order(q_low) == bounds_in_order(p_low):  # the same bounds, other words
         aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
     moved = moved[0] | aside[0], moved[1] | aside[1]
-    span_kinds = _span_kinds(q_low, p_same)
+    listed = {items_listed(q_low, q_breaks), items_listed(p_same, p_breaks)} - {0, 1}
+    span_kinds = _span_kinds(q_low, p_same, listed)
     if "modal" in span_kinds and not _modal_changed_in_kept_clauses(opcodes, q_low, p_same):
         del span_kinds["modal"]  # the modal came or went with a clause of its own
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
@@ -428,6 +430,21 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
+def _without_counts_of(
+    before: dict[str, Counter[str]], after: dict[str, Counter[str]], listed: set[int]
+) -> None:
+    """Set aside a count of as many things as a list holds, when it is the one number
+    said on one side only ("three formats: ..." -> "the ... formats")."""
+    for value in {str(count) for count in listed}:
+        others = [
+            Counter({k: n for k, n in side["number"].items() if k != value})
+            for side in (before, after)
+        ]
+        if before["number"][value] != after["number"][value] and others[0] == others[1]:
+            for side in (before, after):
+                del side["number"][value], side["figure"][value]
+
+
 def _boolean_said(words: list[str], index: int) -> str:
     """A boolean as it says: "not enabled" is "disabled", "not true" is "false"."""
     word = words[index]
@@ -438,9 +455,13 @@ def _boolean_said(words: list[str], index: int) -> str:
 _OTHER_BOOLEAN = {"true": "false", "false": "true", "enabled": "disabled", "disabled": "enabled"}
 
 
-def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
+def _span_kinds(
+    q_low: list[str], p_low: list[str], listed: set[int] | None = None
+) -> dict[str, str]:
     """Classes whose words changed across the whole span (so a moved word is no change),
-    each with the kind of meaning change it makes."""
+    each with the kind of meaning change it makes. A count of items a list there says
+    (`listed`) that came or went is no number changed: "three formats: json, yaml and
+    table" -> "the json, yaml and table formats"."""
     q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
     q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
@@ -458,6 +479,8 @@ def _span_kinds(q_low: list[str], p_low: list[str]) -> dict[str, str]:
     if negations[0] % 2 != negations[1] % 2 and as_written[0] % 2 != as_written[1] % 2:
         # "not without" is no negation; "not required" -> "optional" is none either
         kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
+    if listed:
+        _without_counts_of(before, after, listed)
     if numbers_differ(before, after):
         kinds["number"] = "number changed"
     elif numbers_swapped(q_low, p_low):
