@@ -2295,3 +2295,49 @@ def test_a_count_of_the_items_a_list_holds_is_no_number_changed() -> None:
         "Fixes go to those two branches, depending on severity and feasibility.",
     )
     assert "number changed" in another_list.kinds, another_list
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Run the migration after you deploy the new version.",
+            "Before you deploy the new version, run the migration.",
+            id="after-before-moved",
+        ),
+        pytest.param(
+            "The cluster stays available because nodes restart one at a time.",
+            "The cluster stays available although nodes restart one at a time.",
+            id="because-although",
+        ),
+        pytest.param(
+            "Reads are served from the nearest replica, while writes go to the primary, "
+            "which adds latency for distant clients.",
+            "Writes go to the primary, while reads are served from the nearest replica, "
+            "which adds latency for distant clients.",
+            id="what-follows-the-last-clause",
+        ),
+    ],
+)
+def test_a_relation_traded_for_its_opposite_changes_the_claim(quote: str, passage: str) -> None:
+    """Wherever the clauses now stand: after / before, because / although."""
+    assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "After you deploy the new version, run the migration.",
+            "Run the migration after you deploy the new version.",
+            id="a-clause-moved-with-its-after",
+        ),
+        pytest.param(
+            "Service accounts cannot sign in and, as noted above, must use a key file.",
+            "Service accounts cannot sign in and must use a key file.",
+            id="a-pointer-taken-out",
+        ),
+    ],
+)
+def test_a_relation_kept_or_a_pointer_dropped_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

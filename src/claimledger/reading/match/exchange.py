@@ -79,6 +79,8 @@ def items_reordered(exchange: Exchange, breaks: list[bool]) -> bool:
     each word)."""
     if _led_by_relations(exchange):
         return True
+    if exchange.after and breaks[len(breaks) - 1 - len(exchange.after)]:
+        return False  # ", which adds latency": what follows may be said of the last item
     offset = len(exchange.before) + len(exchange.first)
     middle = exchange.middle
     joiner = [word in _ITEM_JOINERS for word in middle] + [False]

@@ -1,7 +1,8 @@
 """Hedges about time: words that say a statement holds for now ("currently", "at the
 moment", "this behavior may change in a future release"). Docs drop them when a feature
 settles and add them while it is new; put in or taken out, they change no claim, and the
-modal of "may change" is not the claim's own.
+modal of "may change" is not the claim's own. A pointer to another part of the page ("as
+noted above") is read alike.
 
 Pure. Judged on the lower-cased words of a span.
 """
@@ -20,8 +21,14 @@ _FOR_NOW = (
     ("for", "now"),
     ("for", "the", "time", "being"),
     ("right", "now"),
+    *(
+        ("as", said, where)
+        for said in ("noted", "mentioned", "described", "shown", "explained", "discussed")
+        for where in ("above", "below", "earlier", "later", "previously")
+    ),
 )
-"""Phrases that date a statement to the present and say nothing else."""
+"""Phrases that date a statement to the present and say nothing else, and pointers to
+another part of the page ("as noted above"), which say no claim either."""
 
 _MAY = frozenset({"may", "might", "could"})
 """Modals of a possibility ("can be changed" says what a user can do: a claim)."""
