@@ -33,9 +33,9 @@ def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
 def as_said(words: list[str]) -> list[str]:
     """The words with what is said alike written alike: an obligation a negation lifts as
     "optional", a phrase as the word it says ("a single" as "one", "at all times" as
-    "always"), a figure's thousands set apart by spaces as one
-    figure, a quantity in its base unit ("24 hours" / "one day"), a bound as the bound it
-    says ("cannot exceed" / "at most")."""
+    "always"), a figure's thousands set apart by spaces as one figure, a quantity in its
+    base unit ("24 hours" / "one day"), a bound as the bound it says ("cannot exceed" /
+    "at most")."""
     return bounds_as_said(in_base_units(lifted(phrases_alike(grouped_digits(words)))))
 
 

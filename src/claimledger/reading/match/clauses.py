@@ -534,3 +534,25 @@ def condition_as_label(
     if not re.match(r"\W*" + r"\W+".join(map(re.escape, label)) + r"\W*:", passage, re.IGNORECASE):
         return quote, breaks
     return [*label, *quote[end:]], [True, *breaks[2 : end - 2], *breaks[end:]]
+
+
+_LINKED_AS = {
+    **dict.fromkeys(("after", "afterwards"), "later"),
+    **dict.fromkeys(("before", "beforehand"), "earlier"),
+    **dict.fromkeys(("because", "therefore", "hence"), "cause"),
+    **dict.fromkeys(("although", "though", "despite"), "concession"),
+}
+"""Words that link two things by when or why, by the relation they say."""
+_LINKS_OPPOSED = (("later", "earlier"), ("cause", "concession"))
+
+
+def relation_traded(q_low: list[str], p_low: list[str]) -> bool:
+    """A relation between two things traded for its opposite, wherever the clauses now
+    stand: "Run A after B" -> "Before B, run A"; "X holds because Y" -> "Although Y, X
+    holds"."""
+    was = Counter(_LINKED_AS[w] for w in q_low if w in _LINKED_AS)
+    now = Counter(_LINKED_AS[w] for w in p_low if w in _LINKED_AS)
+    return any(
+        (was[a] > now[a] and now[b] > was[b]) or (was[b] > now[b] and now[a] > was[a])
+        for a, b in _LINKS_OPPOSED
+    )

@@ -49,6 +49,7 @@ from claimledger.reading.match.clauses import (
     items_put_or_taken,
     joined_items,
     negation_moved_across_clauses,
+    relation_traded,
     with_swaps,
 )
 from claimledger.reading.match.exchange import Exchange, exchanged, items_reordered
@@ -180,7 +181,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     kind = head_kind([w.lower() for w in head], own_clause(head, breaks, first), quote_tokens)
     if kind is None and "direction reversed" not in judged.kinds:
         said = [w.lower() for w in [*head, *page_tokens[first:end]]]
-        if _relation_traded([w.lower() for w in quote_tokens], said):
+        if relation_traded([w.lower() for w in quote_tokens], said):
             kind = "direction reversed"  # "Run A after B" -> "Before B, run A"
     if kind is not None:
         added = WordChange("insert", "", " ".join(head), True, kind)
@@ -434,27 +435,6 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
-_RELATIONS = {
-    **dict.fromkeys(("after", "afterwards"), "later"),
-    **dict.fromkeys(("before", "beforehand"), "earlier"),
-    **dict.fromkeys(("because", "therefore", "hence"), "cause"),
-    **dict.fromkeys(("although", "though", "despite"), "concession"),
-}
-_OPPOSED_RELATIONS = (("later", "earlier"), ("cause", "concession"))
-
-
-def _relation_traded(q_low: list[str], p_low: list[str]) -> bool:
-    """A relation between two things traded for its opposite, wherever the clauses now
-    stand: "Run A after B" -> "Before B, run A"; "X holds because Y" -> "Although Y, X
-    holds"."""
-    was = Counter(_RELATIONS[w] for w in q_low if w in _RELATIONS)
-    now = Counter(_RELATIONS[w] for w in p_low if w in _RELATIONS)
-    return any(
-        (was[a] > now[a] and now[b] > was[b]) or (was[b] > now[b] and now[a] > was[a])
-        for a, b in _OPPOSED_RELATIONS
-    )
-
-
 def _without_counts_of(
     before: dict[str, Counter[str]], after: dict[str, Counter[str]], listed: set[int]
 ) -> None:
@@ -515,7 +495,7 @@ def _span_kinds(
         kinds["modal"] = "modal weakened" if weaker(was, now) else "modal strengthened"
     if limits(q_low) != limits(p_low):
         kinds["limit"] = "limit changed"
-    if _relation_traded(q_low, p_low):
+    if relation_traded(q_low, p_low):
         kinds["relation"] = "direction reversed"
     names = {"quantifier": "quantifier changed", "degree": "degree changed"}
     names |= {"term": "guarantee term changed", "default": "default changed"}
