@@ -25,10 +25,7 @@ from difflib import SequenceMatcher
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import (
-    as_said,
-    hyphenated_as,
     phrase_cut_at,
-    phrases_alike,
     said_values,
 )
 from claimledger.reading.match.around import (
@@ -40,6 +37,10 @@ from claimledger.reading.match.around import (
     narrows,
     own_clause,
     restricts,
+)
+from claimledger.reading.match.classes import (
+    class_kinds,
+    span_kinds_of,
 )
 from claimledger.reading.match.clauses import (
     Lists,
@@ -54,22 +55,14 @@ from claimledger.reading.match.clauses import (
 )
 from claimledger.reading.match.exchange import Exchange, exchanged, items_reordered
 from claimledger.reading.match.explain import explained, is_function
-from claimledger.reading.match.hedges import hedge_positions, without_hedges
+from claimledger.reading.match.hedges import hedge_positions
 from claimledger.reading.match.lexicon import (
-    AGENCY,
-    BOOLEANS,
-    CERTAINTY,
     CONSISTENCY,
     COORDINATORS,
-    DEFAULT_MARKERS,
-    DEGREE,
     EFFECT_FAMILY,
-    LIFECYCLE,
-    MODAL_STRENGTH,
     NEGATIONS,
     QUALIFIER_PHRASES,
     QUALIFIERS,
-    QUANTIFIERS,
     STOPWORDS,
     UNITS,
     are_opposites,
@@ -78,7 +71,6 @@ from claimledger.reading.match.lexicon import (
     negates,
     number_value,
 )
-from claimledger.reading.match.modals import strengths, weaker
 from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
@@ -91,25 +83,15 @@ from claimledger.reading.match.names import (
     role_name_changed,
 )
 from claimledger.reading.match.negations import (
-    denies,
-    negated_in_place,
-    negation_count,
-    unstuttered,
+    denial_said_in_a_word,
 )
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     bound_after,
     bound_positions,
     bounds_in_order,
-    counts,
-    joined_terms,
-    limits,
-    numbers_differ,
-    numbers_swapped,
-    quantity,
     split_last_word,
     term_positions,
-    unbounded,
 )
 from claimledger.reading.match.span import (
     Opcode,
@@ -270,7 +252,7 @@ def _judged(
         aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
     moved = moved[0] | aside[0], moved[1] | aside[1]
     listed = {items_listed(q_low, q_breaks), items_listed(p_same, p_breaks)} - {0, 1}
-    span_kinds = _span_kinds(q_low, p_same, listed)
+    span_kinds = span_kinds_of(q_low, p_same, listed)
     if "modal" in span_kinds and not _modal_changed_in_kept_clauses(opcodes, q_low, p_same):
         del span_kinds["modal"]  # the modal came or went with a clause of its own
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
@@ -281,7 +263,7 @@ def _judged(
         for op in opcodes
         for change in _with_its_other_kinds(
             _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists),
-            _class_kinds(q_low[op[1] : op[2]], p_low[op[3] : op[4]], span_kinds),
+            class_kinds(q_low[op[1] : op[2]], p_low[op[3] : op[4]], span_kinds),
         )
     ]
     changes = with_swaps(changes, q_low, p_low, q_breaks, p_breaks)
@@ -329,7 +311,7 @@ def _modal_changed_in_kept_clauses(
     }
     q_kept = [w for i, w in enumerate(q_low) if i not in q_aside]
     p_kept = [w for j, w in enumerate(p_low) if j not in p_aside]
-    return "modal" in _span_kinds(q_kept, p_kept)
+    return "modal" in span_kinds_of(q_kept, p_kept)
 
 
 _CLAUSE_WORDS = 4
@@ -406,106 +388,6 @@ def _as(change: WordChange, kind: str) -> WordChange:
     return WordChange(change.op, change.quote, change.page, True, kind)
 
 
-def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
-    """The meaning-carrying words of a span, by class."""
-    classes: dict[str, Counter[str]] = {name: Counter() for name in _CLASSES}
-    classes["figure"] = counts(words)
-    for index, word in enumerate(words):
-        base = lemma(word)
-        if denies(words, index):
-            classes["negation"]["not"] += 1
-        classes["number"].update(quantity(words, index))
-        if word in MODAL_STRENGTH:
-            classes["modal"][str(MODAL_STRENGTH[word])] += 1
-        if word in QUANTIFIERS:
-            classes["quantifier"][QUANTIFIERS[word]] += 1
-
-        if word in DEGREE and word != "never":
-            classes["degree"][word] += 1
-        if word in CERTAINTY:
-            classes["degree"][CERTAINTY[word]] += 1
-        if word in CONSISTENCY:
-            classes["term"][word] += 1
-        if word in LIFECYCLE and _said_of_a_feature(words, index):
-            classes["lifecycle"][LIFECYCLE[word]] += 1
-        if word in BOOLEANS or base in DEFAULT_MARKERS:
-            classes["default"][_boolean_said(words, index) if word in BOOLEANS else "default"] += 1
-        if word in AGENCY:
-            classes["default"][AGENCY[word]] += 1
-    return classes
-
-
-def _without_counts_of(
-    before: dict[str, Counter[str]], after: dict[str, Counter[str]], listed: set[int]
-) -> None:
-    """Set aside a count of as many things as a list holds, when it is the one number
-    said on one side only ("three formats: ..." -> "the ... formats")."""
-    for value in {str(count) for count in listed}:
-        others = [
-            Counter({k: n for k, n in side["number"].items() if k != value})
-            for side in (before, after)
-        ]
-        if before["number"][value] != after["number"][value] and others[0] == others[1]:
-            for side in (before, after):
-                del side["number"][value], side["figure"][value]
-
-
-def _boolean_said(words: list[str], index: int) -> str:
-    """A boolean as it says: "not enabled" is "disabled", "not true" is "false"."""
-    word = words[index]
-    denied = index > 0 and words[index - 1] in NEGATIONS
-    return _OTHER_BOOLEAN[word] if denied else word
-
-
-_OTHER_BOOLEAN = {"true": "false", "false": "true", "enabled": "disabled", "disabled": "enabled"}
-
-
-def _span_kinds(
-    q_low: list[str], p_low: list[str], listed: set[int] | None = None
-) -> dict[str, str]:
-    """Classes whose words changed across the whole span (so a moved word is no change),
-    each with the kind of meaning change it makes. A count of items a list there says
-    (`listed`) that came or went is no number changed: "three formats: json, yaml and
-    table" -> "the json, yaml and table formats"."""
-    q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
-    q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
-    q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
-    as_written = (negation_count(q_low), negation_count(p_low))
-    q_low, p_low = as_said(q_low), as_said(p_low)
-    before = _class_counts(unbounded(unstuttered(q_low)))
-    after = _class_counts(unbounded(unstuttered(p_low)))
-    kinds: dict[str, str] = {}
-    prefixed = negated_in_place(q_low, p_low)
-    negations = (
-        sum(before["negation"].values()) + prefixed[0],
-        sum(after["negation"].values()) + prefixed[1],
-    )
-    as_written = (as_written[0] + prefixed[0], as_written[1] + prefixed[1])
-    if negations[0] % 2 != negations[1] % 2 and as_written[0] % 2 != as_written[1] % 2:
-        # "not without" is no negation; "not required" -> "optional" is none either
-        kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
-    if listed:
-        _without_counts_of(before, after, listed)
-    if numbers_differ(before, after):
-        kinds["number"] = "number changed"
-    elif numbers_swapped(q_low, p_low):
-        kinds["number"] = "numbers swapped"
-    was, now = strengths(q_low), strengths(p_low)
-    if was != now:  # a strength came or went; how often one recurs is style
-        kinds["modal"] = "modal weakened" if weaker(was, now) else "modal strengthened"
-    if limits(q_low) != limits(p_low):
-        kinds["limit"] = "limit changed"
-    if relation_traded(q_low, p_low):
-        kinds["relation"] = "direction reversed"
-    names = {"quantifier": "quantifier changed", "degree": "degree changed"}
-    names |= {"term": "guarantee term changed", "default": "default changed"}
-    names |= {"lifecycle": LIFECYCLE_CHANGED}
-    for name, kind in names.items():
-        if before[name] != after[name]:
-            kinds[name] = kind
-    return kinds
-
-
 def _moved_words(
     opcodes: Sequence[Opcode], q_low: list[str], p_low: list[str]
 ) -> tuple[set[int], set[int]]:
@@ -544,7 +426,7 @@ def _change(
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
     freed = tag == "replace" and said_values(taken) == said_values(put)
-    freed = freed and not _class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
+    freed = freed and not class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
     elif kind is None and tag == "replace":
@@ -574,25 +456,6 @@ def _change(
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
 
-
-def _said_of_a_feature(words: list[str], index: int) -> bool:
-    """A word of `LIFECYCLE` said of the thing itself ("The v1 API is supported.", "will
-    be removed in 3.0"), not of what it does or names ("removed from the queue", "the
-    supported state stores", "is available to both")."""
-    if words[index] not in _OF_OTHER_THINGS:
-        return True
-    following = words[index + 1] if index + 1 < len(words) else ""
-    if following in {"unless", "if", "when"}:
-        return words[index] != "removed"  # "ignored unless ...": a status with its case
-    return following in _ENDS_A_STATUS
-
-
-_OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
-_ENDS_A_STATUS = frozenset({"", "in", "since", "as", "and", "but", "now", "yet", "anymore"})
-
-LIFECYCLE_CHANGED = "support status changed"
-"""The kind of a feature said to be supported, deprecated, removed or experimental in
-another way than before (see `LIFECYCLE`)."""
 
 CONJUNCTION_CHANGED = "conjunction changed"
 """The kind of "and" traded for "or" (or "nor") between two things or the clauses of a
@@ -722,33 +585,15 @@ def _with_its_other_kinds(change: WordChange, kinds: list[str]) -> list[WordChan
     ]
 
 
-_CLASSES = (
-    "negation",
-    "number",
-    "modal",
-    "quantifier",
-    "degree",
-    "term",
-    "lifecycle",
-    "default",
-)
-
-
-def _class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> list[str]:
-    """The span's kinds of change whose class words this change took or put."""
-    words = _class_counts(joined_terms(was) + joined_terms(now))
-    return [span_kinds[name] for name in _CLASSES if name in span_kinds and words[name]]
-
-
 def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> str | None:
     """What one change does to the meaning, judged on its words and the span's counts."""
     if not now and was[:1] and was[0] in CONDITIONS:
         return "qualifier removed"  # "... if versioning is enabled" taken out
     if not was and now[:1] and now[0] in CONDITIONS:
         return "qualifier added"
-    if "negation" not in span_kinds and _denial_said_in_a_word(was, now):
+    if "negation" not in span_kinds and denial_said_in_a_word(was, now):
         return None  # "does not allow" -> "prevents": the same denial
-    carried = _class_kinds(was, now, span_kinds)
+    carried = class_kinds(was, now, span_kinds)
     flipped = carried == [span_kinds.get("default")] and _opposed(was, now)
     if carried and not flipped:  # a setting turned to its opposite is a reversal, below
         return carried[0]
@@ -775,25 +620,6 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
     if not now and {w for w in was if w in QUALIFIERS}:
         return "qualifier removed"
     return None
-
-
-def _denial_said_in_a_word(was: list[str], now: list[str]) -> bool:
-    """A negation traded, with what it denied, for a word that denies it: "not enabled" ->
-    "disabled", "does not allow" -> "prevents", "does not run" -> "skips"."""
-    if any(word in NEGATIONS for word in was) == any(word in NEGATIONS for word in now):
-        return False
-    if _opposed(was, now):
-        return True
-    was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
-    now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
-    return any(frozenset((a, b)) in _DENIED_BY for a in was_effects for b in now_effects)
-
-
-_DENIED_BY = frozenset(
-    frozenset((EFFECT_FAMILY[done], EFFECT_FAMILY[denied]))
-    for done, denied in (("allow", "prevent"), ("run", "skip"))
-)
-"""Families of effects one of which is the other's denial: not to allow is to prevent."""
 
 
 def _opposed(was: list[str], now: list[str]) -> bool:

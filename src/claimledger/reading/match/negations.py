@@ -1,13 +1,21 @@
 """Negations: how many a span holds, counting a word that carries its own ("unable"), "fail"
 before "to", and a negating prefix the dictionary does not know, so that a negation added
-or removed is told from one said another way.
+or removed is told from one said another way ("does not allow" / "prevents").
 
 Pure. Judged on the lower-cased words of a span.
 """
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import lemma, negated, negates, negating
+from claimledger.reading.match.lexicon import (
+    EFFECT_FAMILY,
+    NEGATIONS,
+    are_opposites,
+    lemma,
+    negated,
+    negates,
+    negating,
+)
 
 
 def unstuttered(words: list[str]) -> list[str]:
@@ -43,3 +51,32 @@ def negated_in_place(q_low: list[str], p_low: list[str]) -> tuple[int, int]:
             if negates(was, now) and not negated(longer):
                 extra[longer == now] += 1
     return extra[0], extra[1]
+
+
+def denial_said_in_a_word(was: list[str], now: list[str]) -> bool:
+    """A negation traded, with what it denied, for a word that denies it: "not enabled" ->
+    "disabled", "does not allow" -> "prevents", "does not run" -> "skips"."""
+    if any(word in NEGATIONS for word in was) == any(word in NEGATIONS for word in now):
+        return False
+    if any(are_opposites(a, b) for a in was for b in now):
+        return True
+    was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
+    now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
+    return any(frozenset((a, b)) in _DENIED_BY for a in was_effects for b in now_effects)
+
+
+_DENIED_BY = frozenset(
+    frozenset((EFFECT_FAMILY[done], EFFECT_FAMILY[denied]))
+    for done, denied in (("allow", "prevent"), ("run", "skip"))
+)
+"""Families of effects one of which is the other's denial: not to allow is to prevent."""
+
+
+def boolean_said(words: list[str], index: int) -> str:
+    """A boolean as it says: "not enabled" is "disabled", "not true" is "false"."""
+    word = words[index]
+    denied = index > 0 and words[index - 1] in NEGATIONS
+    return _OTHER_BOOLEAN[word] if denied else word
+
+
+_OTHER_BOOLEAN = {"true": "false", "false": "true", "enabled": "disabled", "disabled": "enabled"}

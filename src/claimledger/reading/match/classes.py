@@ -1,0 +1,170 @@
+"""Classes of meaning-carrying words: negations, numbers, modals, quantifiers, degrees,
+guarantee terms, support status and defaults, counted over a whole span, so that a word
+that only moved is no change; and the kind of meaning change a difference in each makes.
+
+Pure. Judged on the lower-cased words of a quote and its span.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from claimledger.reading.match.alike import as_said, hyphenated_as, phrases_alike
+from claimledger.reading.match.clauses import relation_traded
+from claimledger.reading.match.hedges import without_hedges
+from claimledger.reading.match.lexicon import (
+    AGENCY,
+    BOOLEANS,
+    CERTAINTY,
+    CONSISTENCY,
+    DEFAULT_MARKERS,
+    DEGREE,
+    LIFECYCLE,
+    MODAL_STRENGTH,
+    QUANTIFIERS,
+    lemma,
+)
+from claimledger.reading.match.modals import strengths, weaker
+from claimledger.reading.match.negations import (
+    boolean_said,
+    denies,
+    negated_in_place,
+    negation_count,
+    unstuttered,
+)
+from claimledger.reading.match.quantities import (
+    counts,
+    joined_terms,
+    limits,
+    numbers_differ,
+    numbers_swapped,
+    quantity,
+    unbounded,
+)
+
+
+def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
+    """The meaning-carrying words of a span, by class."""
+    classes: dict[str, Counter[str]] = {name: Counter() for name in _CLASSES}
+    classes["figure"] = counts(words)
+    for index, word in enumerate(words):
+        base = lemma(word)
+        if denies(words, index):
+            classes["negation"]["not"] += 1
+        classes["number"].update(quantity(words, index))
+        if word in MODAL_STRENGTH:
+            classes["modal"][str(MODAL_STRENGTH[word])] += 1
+        if word in QUANTIFIERS:
+            classes["quantifier"][QUANTIFIERS[word]] += 1
+
+        if word in DEGREE and word != "never":
+            classes["degree"][word] += 1
+        if word in CERTAINTY:
+            classes["degree"][CERTAINTY[word]] += 1
+        if word in CONSISTENCY:
+            classes["term"][word] += 1
+        if word in LIFECYCLE and _said_of_a_feature(words, index):
+            classes["lifecycle"][LIFECYCLE[word]] += 1
+        if word in BOOLEANS or base in DEFAULT_MARKERS:
+            classes["default"][boolean_said(words, index) if word in BOOLEANS else "default"] += 1
+        if word in AGENCY:
+            classes["default"][AGENCY[word]] += 1
+    return classes
+
+
+def _without_counts_of(
+    before: dict[str, Counter[str]], after: dict[str, Counter[str]], listed: set[int]
+) -> None:
+    """Set aside a count of as many things as a list holds, when it is the one number
+    said on one side only ("three formats: ..." -> "the ... formats")."""
+    for value in {str(count) for count in listed}:
+        others = [
+            Counter({k: n for k, n in side["number"].items() if k != value})
+            for side in (before, after)
+        ]
+        if before["number"][value] != after["number"][value] and others[0] == others[1]:
+            for side in (before, after):
+                del side["number"][value], side["figure"][value]
+
+
+def span_kinds_of(
+    q_low: list[str], p_low: list[str], listed: set[int] | None = None
+) -> dict[str, str]:
+    """Classes whose words changed across the whole span (so a moved word is no change),
+    each with the kind of meaning change it makes. A count of items a list there says
+    (`listed`) that came or went is no number changed: "three formats: json, yaml and
+    table" -> "the json, yaml and table formats"."""
+    q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
+    q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
+    q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
+    as_written = (negation_count(q_low), negation_count(p_low))
+    q_low, p_low = as_said(q_low), as_said(p_low)
+    before = _class_counts(unbounded(unstuttered(q_low)))
+    after = _class_counts(unbounded(unstuttered(p_low)))
+    kinds: dict[str, str] = {}
+    prefixed = negated_in_place(q_low, p_low)
+    negations = (
+        sum(before["negation"].values()) + prefixed[0],
+        sum(after["negation"].values()) + prefixed[1],
+    )
+    as_written = (as_written[0] + prefixed[0], as_written[1] + prefixed[1])
+    if negations[0] % 2 != negations[1] % 2 and as_written[0] % 2 != as_written[1] % 2:
+        # "not without" is no negation; "not required" -> "optional" is none either
+        kinds["negation"] = "negation removed" if negations[0] > negations[1] else "negation added"
+    if listed:
+        _without_counts_of(before, after, listed)
+    if numbers_differ(before, after):
+        kinds["number"] = "number changed"
+    elif numbers_swapped(q_low, p_low):
+        kinds["number"] = "numbers swapped"
+    was, now = strengths(q_low), strengths(p_low)
+    if was != now:  # a strength came or went; how often one recurs is style
+        kinds["modal"] = "modal weakened" if weaker(was, now) else "modal strengthened"
+    if limits(q_low) != limits(p_low):
+        kinds["limit"] = "limit changed"
+    if relation_traded(q_low, p_low):
+        kinds["relation"] = "direction reversed"
+    names = {"quantifier": "quantifier changed", "degree": "degree changed"}
+    names |= {"term": "guarantee term changed", "default": "default changed"}
+    names |= {"lifecycle": LIFECYCLE_CHANGED}
+    for name, kind in names.items():
+        if before[name] != after[name]:
+            kinds[name] = kind
+    return kinds
+
+
+def _said_of_a_feature(words: list[str], index: int) -> bool:
+    """A word of `LIFECYCLE` said of the thing itself ("The v1 API is supported.", "will
+    be removed in 3.0"), not of what it does or names ("removed from the queue", "the
+    supported state stores", "is available to both")."""
+    if words[index] not in _OF_OTHER_THINGS:
+        return True
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if following in {"unless", "if", "when"}:
+        return words[index] != "removed"  # "ignored unless ...": a status with its case
+    return following in _ENDS_A_STATUS
+
+
+_OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
+_ENDS_A_STATUS = frozenset({"", "in", "since", "as", "and", "but", "now", "yet", "anymore"})
+
+LIFECYCLE_CHANGED = "support status changed"
+"""The kind of a feature said to be supported, deprecated, removed or experimental in
+another way than before (see `LIFECYCLE`)."""
+
+_CLASSES = (
+    "negation",
+    "number",
+    "modal",
+    "quantifier",
+    "degree",
+    "term",
+    "lifecycle",
+    "default",
+)
+
+
+def class_kinds(was: list[str], now: list[str], span_kinds: dict[str, str]) -> list[str]:
+    """The span's kinds of change whose class words this change took or put."""
+    words = _class_counts(joined_terms(was) + joined_terms(now))
+    return [span_kinds[name] for name in _CLASSES if name in span_kinds and words[name]]
