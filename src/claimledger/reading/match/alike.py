@@ -60,6 +60,7 @@ _PHRASES_ALIKE = {
 }
 """Phrases that say what another word says: "a single partition" is "one partition"."""
 _LONGEST_ALIKE = max(len(phrase) for phrase in _PHRASES_ALIKE)
+_OPENS_ALIKE = frozenset(phrase[0] for phrase in _PHRASES_ALIKE)
 
 
 def phrase_cut_at(words: list[str], first: int) -> int:
@@ -87,6 +88,10 @@ def phrases_alike(words: list[str]) -> list[str]:
     said: list[str] = []
     index = 0
     while index < len(words):
+        if words[index] not in _OPENS_ALIKE:
+            said.append(words[index])
+            index += 1
+            continue
         for width in range(_LONGEST_ALIKE, 1, -1):
             phrase = tuple(words[index : index + width])
             if phrase in _PHRASES_ALIKE and not _both_ways(phrase, words[index + width :]):

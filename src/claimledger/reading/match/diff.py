@@ -177,8 +177,10 @@ def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> i
     30-second timeout." -> "Use a timeout of 30 seconds."). Written otherwise than the
     quote wrote them, they moved past where the alignment ends the span; read as words
     appended, they were one change, and the quote's words missing from the span another."""
+    if not tail:
+        return 0
     lacking = Counter(_content_parts(quote)) - Counter(_content_parts(span))
-    if not lacking or not tail:
+    if not lacking:
         return 0
     last, found = 0, Counter[str]()
     for index, word in enumerate(tail):

@@ -269,7 +269,7 @@ def expanded(token: str) -> tuple[str, ...]:
     low = token.lower().replace("’", "'")
     if low in _CONTRACTIONS:
         return _CONTRACTIONS[low]
-    joined = _FIGURE_WITH_UNIT.fullmatch(low)
+    joined = _FIGURE_WITH_UNIT.fullmatch(low) if "-" in low else None
     if joined is not None and joined[3] in UNIT:
         return joined[1], _as_counted(joined[1], joined[3])  # "a 10-hour wait": 10 hours
     for suffix, words_ in _SUFFIXES.items():
