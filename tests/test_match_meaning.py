@@ -2278,6 +2278,12 @@ def test_a_word_that_denies_or_a_lead_in_that_binds_still_changes_the_claim(
     assert level(quote, passage) == "changed", judged(quote, passage)
 
 
+def test_a_skip_list_is_no_denial() -> None:
+    """ "skip" is as often a noun; only "skips" and "skipped" deny."""
+    found = judged("The memtable is a skip list kept in memory.", "The memtable is kept in memory.")
+    assert "negation removed" not in found.kinds, found
+
+
 def test_a_count_of_the_items_a_list_holds_is_no_number_changed() -> None:
     """The list says how many; the count only said it again."""
     assert not judged(

@@ -497,11 +497,11 @@ def negating(word: str) -> bool:
 _PRIVATIVES = words(
     """lack lacks lacked lacking missing absent disable disables disabled prevent prevents
     prevented forbid forbids forbidden prohibit prohibits prohibited disallow disallows
-    disallowed skip skips skipped immutable"""
+    disallowed skips skipped immutable"""
 )
 """Words that deny what they are said of: "lacks" does not have, "is disabled" is not
 enabled, "prevents" and "forbids" do not allow, "skips" does not run, "is immutable"
-cannot be changed."""
+cannot be changed. Not "skip", which is as often a noun ("a skip list")."""
 
 
 def negates(a: str, b: str) -> bool:
