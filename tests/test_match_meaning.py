@@ -2279,9 +2279,57 @@ def test_a_word_that_denies_or_a_lead_in_that_binds_still_changes_the_claim(
 
 
 def test_a_skip_list_is_no_denial() -> None:
-    """ "skip" is as often a noun; only "skips" and "skipped" deny."""
+    """ "skip" denies ("does not skip" is no negation said twice), but not in a skip list."""
     found = judged("The memtable is a skip list kept in memory.", "The memtable is kept in memory.")
     assert "negation removed" not in found.kinds, found
+    flipped = judged(
+        "The --force flag skips the confirmation prompt.",
+        "The --force flag does not skip the confirmation prompt.",
+    )
+    assert flipped.meaning_changed, flipped
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The offline installer does not contact any of the brokers.",
+            "The offline installer contacts none of the brokers.",
+            id="not-any-none",
+        ),
+        pytest.param(
+            "None of the default roles grant write access to the audit log.",
+            "No default role grants write access to the audit log.",
+            id="none-of-no",
+        ),
+        pytest.param(
+            "This feature is unavailable in the government regions.",
+            "This feature is not available in the government regions.",
+            id="unavailable-not-available",
+        ),
+        pytest.param(
+            "If the file is malformed, the service fails to start.",
+            "If the file is malformed, the service does not start.",
+            id="fails-to-does-not",
+        ),
+        pytest.param(
+            "A cluster can have only one active primary at any moment.",
+            "A cluster can have just one active primary at any moment.",
+            id="only-one-just-one",
+        ),
+    ],
+)
+def test_none_a_status_denied_or_fails_to_said_another_way_is_no_change(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) != "changed", judged(quote, passage)
+
+
+def test_a_status_denied_still_changes_the_claim() -> None:
+    assert level(
+        "This feature is available in the government regions.",
+        "This feature is not available in the government regions.",
+    ) == ("changed")
 
 
 def test_a_count_of_the_items_a_list_holds_is_no_number_changed() -> None:

@@ -42,6 +42,7 @@ def as_said(words: list[str]) -> list[str]:
 _PHRASES_ALIKE = {
     ("a", "single"): ("one",),
     ("exactly", "one"): ("one",),
+    ("just", "one"): ("only", "one"),
     ("more", "than", "one"): ("multiple",),
     ("at", "all", "times"): ("always",),
     ("at", "no", "time"): ("never",),

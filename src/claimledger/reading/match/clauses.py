@@ -20,10 +20,10 @@ from claimledger.reading.match.lexicon import (
     is_content_word,
     is_word,
     lemma,
-    negating,
     number_value,
 )
 from claimledger.reading.match.names import is_participle
+from claimledger.reading.match.negations import denies
 from claimledger.reading.match.span import Opcode
 from claimledger.records import WordChange
 
@@ -500,9 +500,9 @@ def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str
     """Each clause's content lemmas and its count of negations."""
     content: dict[int, set[str]] = {}
     negations: Counter[int] = Counter()
-    for word, clause in zip(words, clauses, strict=True):
+    for index, (word, clause) in enumerate(zip(words, clauses, strict=True)):
         content.setdefault(clause, set())
-        if negating(word):
+        if denies(words, index):  # "fails to start" denies as "does not start" does
             negations[clause] += 1
         elif word not in STOPWORDS:
             content[clause].add(number_value(word) or lemma(word))

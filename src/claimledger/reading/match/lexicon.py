@@ -106,7 +106,6 @@ hyphenated spelling is."""
 QUANTIFIERS = {
     **dict.fromkeys(("all", "every", "each", "per", "whole", "entire"), "universal"),
     **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),
-    **dict.fromkeys(("none",), "none"),
     **dict.fromkeys(("only", "sole", "solely", "exclusively", "single"), "only"),
 }
 DEGREE = words(
@@ -129,7 +128,9 @@ one that came, went or changed class changes how much is promised."""
 LIFECYCLE = {
     **dict.fromkeys(("supported", "stable", "available", "ga"), "supported"),
     **dict.fromkeys(("deprecated", "legacy"), "deprecated"),
-    **dict.fromkeys(("removed", "ignored", "unsupported", "discontinued"), "removed"),
+    **dict.fromkeys(
+        ("removed", "ignored", "unsupported", "unavailable", "discontinued"), "removed"
+    ),
     **dict.fromkeys(("experimental", "beta", "preview", "alpha"), "experimental"),
 }
 """Where a feature stands in its life, by class: supported, deprecated, removed or
@@ -497,11 +498,11 @@ def negating(word: str) -> bool:
 _PRIVATIVES = words(
     """lack lacks lacked lacking missing absent disable disables disabled prevent prevents
     prevented forbid forbids forbidden prohibit prohibits prohibited disallow disallows
-    disallowed skips skipped immutable"""
+    disallowed skip skips skipped immutable"""
 )
 """Words that deny what they are said of: "lacks" does not have, "is disabled" is not
 enabled, "prevents" and "forbids" do not allow, "skips" does not run, "is immutable"
-cannot be changed. Not "skip", which is as often a noun ("a skip list")."""
+cannot be changed."""
 
 
 def negates(a: str, b: str) -> bool:

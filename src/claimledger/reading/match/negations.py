@@ -34,6 +34,8 @@ def denies(words: list[str], index: int) -> bool:
     there ("lacks a signature", "is missing": does not have one, does not exist), or "fail"
     before "to" ("fails to replicate": does not replicate)."""
     word = words[index]
+    if word == "skip" and words[index + 1 : index + 2] in (["list"], ["lists"]):
+        return False  # a skip list is a structure, not a step left out
     if negating(word):
         return True
     return lemma(word) == "fail" and words[index + 1 : index + 2] == ["to"]
