@@ -2395,3 +2395,14 @@ def test_a_relation_traded_for_its_opposite_changes_the_claim(quote: str, passag
 )
 def test_a_relation_kept_or_a_pointer_dropped_is_no_change(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_a_version_written_short_is_that_version() -> None:
+    assert level(
+        "The flag, which was added in v15, limits the WAL.",
+        "The flag (added in version 15) limits the WAL.",
+    ) == ("harmless")
+    assert level(
+        "The flag, which was added in v15, limits the WAL.",
+        "The flag (added in version 16) limits the WAL.",
+    ) == ("changed")

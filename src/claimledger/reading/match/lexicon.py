@@ -265,18 +265,26 @@ def tokens(text: str) -> list[str]:
 
 def expanded(token: str) -> tuple[str, ...]:
     """A contraction as its words ("won't" -> will not, "doesn't" -> does not), so that a
-    contraction is never a change of meaning, and a figure joined to its unit's name
-    ("10-hour") as the two; other tokens as they are."""
+    contraction is never a change of meaning, a figure joined to its unit's name ("10-hour")
+    as the two, and a version written short ("v15") as "version 15"; other tokens as they
+    are."""
     low = token.lower().replace("’", "'")
     if low in _CONTRACTIONS:
         return _CONTRACTIONS[low]
     joined = _FIGURE_WITH_UNIT.fullmatch(low) if "-" in low else None
     if joined is not None and joined[3] in UNIT:
         return joined[1], _as_counted(joined[1], joined[3])  # "a 10-hour wait": 10 hours
+    version = _VERSION.fullmatch(low) if low[:1] == "v" else None
+    if version is not None:
+        return "version", version[1]  # "added in v15": in version 15
     for suffix, words_ in _SUFFIXES.items():
         if low.endswith(suffix) and len(low) > len(suffix):
             return (low[: -len(suffix)], *words_)
     return (low,)
+
+
+_VERSION = re.compile(r"v(\d+(?:\.\d+)*)")
+"""A version as written short (`v15`, `v3.12`): "version 15", "version 3.12"."""
 
 
 def _as_counted(figure: str, unit: str) -> str:
