@@ -2189,6 +2189,11 @@ def test_a_label_is_the_condition_only_for_a_thing_in_use_and_its_claim_unchange
             id="disable-turn-off",
         ),
         pytest.param(
+            "Disabled users cannot sign in to the console.",
+            "Deactivated users cannot sign in to the console.",
+            id="disabled-deactivated",
+        ),
+        pytest.param(
             "Mutual TLS can be turned off/on by editing the configuration.",
             "Mutual TLS can be turned on/off by editing the configuration.",
             id="off-on-on-off",
@@ -2265,6 +2270,7 @@ def test_a_strength_or_a_quantity_said_by_a_lead_in_or_a_phrase_is_harmless(
         ("The replica allows write operations.", "The replica prevents write operations."),
         ("Enable TLS on the listener.", "Turn off TLS on the listener."),
         ("The scheduler runs paused jobs.", "The scheduler skips paused jobs."),
+        ("The account is enabled after review.", "The account is deactivated after review."),
         (
             "Administrators may rotate access keys every ninety days.",
             "You must rotate access keys every ninety days.",

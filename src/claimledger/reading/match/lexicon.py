@@ -504,9 +504,9 @@ def negating(word: str) -> bool:
 
 
 _PRIVATIVES = words(
-    """lack lacks lacked lacking missing absent disable disables disabled prevent prevents
-    prevented forbid forbids forbidden prohibit prohibits prohibited disallow disallows
-    disallowed skip skips skipped immutable"""
+    """lack lacks lacked lacking missing absent disable disables disabled deactivate
+    deactivates deactivated prevent prevents prevented forbid forbids forbidden prohibit
+    prohibits prohibited disallow disallows disallowed skip skips skipped immutable"""
 )
 """Words that deny what they are said of: "lacks" does not have, "is disabled" is not
 enabled, "prevents" and "forbids" do not allow, "skips" does not run, "is immutable"
