@@ -8,7 +8,7 @@ Pure. On the lower-cased words of a span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, number_value
+from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, Phrases, number_value
 from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.quantities import bounds_as_said, grouped_digits, in_base_units
 
@@ -39,42 +39,36 @@ def as_said(words: list[str]) -> list[str]:
     return bounds_as_said(in_base_units(lifted(phrases_alike(grouped_digits(words)))))
 
 
-_PHRASES_ALIKE = {
-    ("a", "single"): ("one",),
-    ("exactly", "one"): ("one",),
-    ("just", "one"): ("only", "one"),
-    ("more", "than", "one"): ("multiple",),
-    ("at", "all", "times"): ("always",),
-    ("at", "no", "time"): ("never",),
-    ("the", "majority", "of"): ("most",),
-    ("as", "well", "as"): ("and",),
-    ("except", "when"): ("unless",),
-    ("except", "if"): ("unless",),
-    ("turn", "off"): ("disable",),
-    ("turns", "off"): ("disables",),
-    ("turned", "off"): ("disabled",),
-    ("switch", "off"): ("disable",),
-    ("switched", "off"): ("disabled",),
-    ("turn", "on"): ("enable",),
-    ("turns", "on"): ("enables",),
-    ("turned", "on"): ("enabled",),
-}
+_PHRASES_ALIKE = Phrases(
+    {
+        ("a", "single"): ("one",),
+        ("exactly", "one"): ("one",),
+        ("just", "one"): ("only", "one"),
+        ("more", "than", "one"): ("multiple",),
+        ("at", "all", "times"): ("always",),
+        ("at", "no", "time"): ("never",),
+        ("the", "majority", "of"): ("most",),
+        ("as", "well", "as"): ("and",),
+        ("except", "when"): ("unless",),
+        ("except", "if"): ("unless",),
+        ("turn", "off"): ("disable",),
+        ("turns", "off"): ("disables",),
+        ("turned", "off"): ("disabled",),
+        ("switch", "off"): ("disable",),
+        ("switched", "off"): ("disabled",),
+        ("turn", "on"): ("enable",),
+        ("turns", "on"): ("enables",),
+        ("turned", "on"): ("enabled",),
+    }
+)
 """Phrases that say what another word says: "a single partition" is "one partition"."""
-_LONGEST_ALIKE = max(len(phrase) for phrase in _PHRASES_ALIKE)
-_OPENS_ALIKE = frozenset(phrase[0] for phrase in _PHRASES_ALIKE)
 
 
 def phrase_cut_at(words: list[str], first: int) -> int:
     """How many words before `first` belong to a phrase that says what one word says and
     runs on past it ("The majority | of users", "Turn | off TLS"): a span that starts at
     `first` cut it, and takes them in."""
-    low = [word.lower() for word in words[max(0, first - _LONGEST_ALIKE) : first + _LONGEST_ALIKE]]
-    at = min(first, _LONGEST_ALIKE)
-    for back in range(at, 0, -1):
-        for phrase in _PHRASES_ALIKE:
-            if len(phrase) > back and tuple(low[at - back : at - back + len(phrase)]) == phrase:
-                return back
-    return 0
+    return _PHRASES_ALIKE.cut_at(words, first)
 
 
 def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
@@ -86,23 +80,7 @@ def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
 def phrases_alike(words: list[str]) -> list[str]:
     """The words with each phrase of `_PHRASES_ALIKE` as the word it says ("turned on/off"
     says both, and stays as written)."""
-    said: list[str] = []
-    index = 0
-    while index < len(words):
-        if words[index] not in _OPENS_ALIKE:
-            said.append(words[index])
-            index += 1
-            continue
-        for width in range(_LONGEST_ALIKE, 1, -1):
-            phrase = tuple(words[index : index + width])
-            if phrase in _PHRASES_ALIKE and not _both_ways(phrase, words[index + width :]):
-                said.extend(_PHRASES_ALIKE[phrase])
-                index += width
-                break
-        else:
-            said.append(words[index])
-            index += 1
-    return said
+    return _PHRASES_ALIKE.said(words, kept=_both_ways)
 
 
 def said_values(words: list[str]) -> list[str]:

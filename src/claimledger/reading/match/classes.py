@@ -21,7 +21,6 @@ from claimledger.reading.match.lexicon import (
     DEGREE,
     LIFECYCLE,
     MODAL_STRENGTH,
-    NEGATIONS,
     QUANTIFIERS,
     lemma,
 )
@@ -31,6 +30,7 @@ from claimledger.reading.match.negations import (
     denies,
     negated_in_place,
     negation_count,
+    status_said,
     unstuttered,
 )
 from claimledger.reading.match.quantities import (
@@ -65,7 +65,7 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in CONSISTENCY:
             classes["term"][word] += 1
         if word in LIFECYCLE and _said_of_a_feature(words, index):
-            classes["lifecycle"][_status_said(words, index)] += 1
+            classes["lifecycle"][status_said(words, index)] += 1
         if word in BOOLEANS or base in DEFAULT_MARKERS:
             classes["default"][boolean_said(words, index) if word in BOOLEANS else "default"] += 1
         if word in AGENCY:
@@ -144,14 +144,6 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
     if following in {"unless", "if", "when"}:
         return words[index] != "removed"  # "ignored unless ...": a status with its case
     return following in _ENDS_A_STATUS
-
-
-def _status_said(words: list[str], index: int) -> str:
-    """A support status as it says: "not available" and "not supported" are "removed", as
-    "unavailable" and "unsupported" are."""
-    status = LIFECYCLE[words[index]]
-    denied = index > 0 and words[index - 1] in NEGATIONS
-    return "removed" if denied and status == "supported" else status
 
 
 _OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})

@@ -14,6 +14,7 @@ engineering vocabulary, not any site's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from types import ModuleType
 
@@ -95,6 +96,61 @@ UNIT = {
 """Units of time, size and share, each spelling to its unit: `s`, `sec` and `seconds` are
 one unit (a rewording); `s` and `ms`, or `KB` and `KiB`, are two (a changed number)."""
 UNITS = frozenset(UNIT)
+
+
+class Phrases:
+    """Phrases that each say what other words say, as a table: `said` writes each as those
+    words, the longest first, where a scan of the text meets it."""
+
+    def __init__(self, table: Mapping[tuple[str, ...], tuple[str, ...]]) -> None:
+        self.table = dict(table)
+        self._opening = frozenset(phrase[0] for phrase in self.table)
+        self._longest = max(len(phrase) for phrase in self.table)
+
+    def said(
+        self,
+        words: list[str],
+        kept: Callable[[tuple[str, ...], list[str]], bool] = lambda phrase, after: False,
+    ) -> list[str]:
+        """The words with each phrase as the table says it, unless `kept(phrase, the words
+        after it)`."""
+        said: list[str] = []
+        index = 0
+        while index < len(words):
+            width = self._width_at(words, index, kept)
+            if width:
+                said.extend(self.table[tuple(words[index : index + width])])
+                index += width
+            else:
+                said.append(words[index])
+                index += 1
+        return said
+
+    def cut_at(self, words: list[str], first: int) -> int:
+        """How many words before `first` belong to a phrase that runs on past it."""
+        low = [w.lower() for w in words[max(0, first - self._longest) : first + self._longest]]
+        at = min(first, self._longest)
+        for back in range(at, 0, -1):
+            for phrase in self.table:
+                if len(phrase) > back and tuple(low[at - back : at - back + len(phrase)]) == phrase:
+                    return back
+        return 0
+
+    def _width_at(
+        self,
+        words: list[str],
+        index: int,
+        kept: Callable[[tuple[str, ...], list[str]], bool],
+    ) -> int:
+        if words[index] not in self._opening:
+            return 0
+        for width in range(self._longest, 1, -1):
+            phrase = tuple(words[index : index + width])
+            if phrase in self.table and not kept(phrase, words[index + width :]):
+                return width
+        return 0
+
+
 GUARANTEE_PHRASES = (
     ("at", "least", "once"),
     ("at", "most", "once"),
@@ -103,6 +159,8 @@ GUARANTEE_PHRASES = (
 )
 """Delivery guarantees written as words ("at least once"): each one term, as its
 hyphenated spelling is."""
+GUARANTEE_TERMS = Phrases({phrase: ("-".join(phrase),) for phrase in GUARANTEE_PHRASES})
+"""Each delivery guarantee written as words as its one hyphenated term."""
 QUANTIFIERS = {
     **dict.fromkeys(("all", "every", "each", "per", "whole", "entire"), "universal"),
     **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),

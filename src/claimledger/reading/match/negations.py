@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from claimledger.reading.match.lexicon import (
     EFFECT_FAMILY,
+    LIFECYCLE,
     NEGATIONS,
     are_opposites,
     lemma,
@@ -77,8 +78,19 @@ _DENIED_BY = frozenset(
 def boolean_said(words: list[str], index: int) -> str:
     """A boolean as it says: "not enabled" is "disabled", "not true" is "false"."""
     word = words[index]
-    denied = index > 0 and words[index - 1] in NEGATIONS
-    return _OTHER_BOOLEAN[word] if denied else word
+    return _OTHER_BOOLEAN[word] if _after_a_negation(words, index) else word
 
 
 _OTHER_BOOLEAN = {"true": "false", "false": "true", "enabled": "disabled", "disabled": "enabled"}
+
+
+def status_said(words: list[str], index: int) -> str:
+    """A support status as it says: "not available" and "not supported" are "removed", as
+    "unavailable" and "unsupported" are."""
+    status = LIFECYCLE[words[index]]
+    denied = _after_a_negation(words, index) and status == "supported"
+    return "removed" if denied else status
+
+
+def _after_a_negation(words: list[str], index: int) -> bool:
+    return index > 0 and words[index - 1] in NEGATIONS

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from claimledger.reading.match.lexicon import (
     GUARANTEE_PHRASES,
+    GUARANTEE_TERMS,
     ORDINAL_WORDS,
     STOPWORDS,
     UNIT,
@@ -108,19 +109,7 @@ _HEAD = re.compile(r"[1-9]\d{0,2}")
 def joined_terms(words: list[str]) -> list[str]:
     """The words with each delivery guarantee written as words ("at least once") as its
     one hyphenated term, so that both spellings are one term and neither is a bound."""
-    joined: list[str] = []
-    index = 0
-    while index < len(words):
-        phrase = next(
-            (p for p in GUARANTEE_PHRASES if tuple(words[index : index + len(p)]) == p), None
-        )
-        if phrase is None:
-            joined.append(words[index])
-            index += 1
-        else:
-            joined.append("-".join(phrase))
-            index += len(phrase)
-    return joined
+    return GUARANTEE_TERMS.said(words)
 
 
 _COUNTED_AFTER = frozenset(
