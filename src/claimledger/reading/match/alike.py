@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, Phrases, number_value
 from claimledger.reading.match.modals import lifted
+from claimledger.reading.match.negations import correlative
 from claimledger.reading.match.quantities import bounds_as_said, grouped_digits, in_base_units
 
 
@@ -59,6 +60,16 @@ _PHRASES_ALIKE = Phrases(
         ("turn", "on"): ("enable",),
         ("turns", "on"): ("enables",),
         ("turned", "on"): ("enabled",),
+        ("every", "single"): ("every",),
+        ("each", "and", "every"): ("every",),
+        ("at", "all"): (),
+        ("most", "of", "all"): ("especially",),
+        ("above", "all"): ("especially",),
+        ("first", "of", "all"): ("first",),
+        ("all", "in", "all"): ("overall",),
+        ("not", "only"): ("also",),
+        ("not", "just"): ("also",),
+        ("not", "merely"): ("also",),
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""
@@ -80,7 +91,17 @@ def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
 def phrases_alike(words: list[str]) -> list[str]:
     """The words with each phrase of `_PHRASES_ALIKE` as the word it says ("turned on/off"
     says both, and stays as written)."""
-    return _PHRASES_ALIKE.said(words, kept=_both_ways)
+    return _PHRASES_ALIKE.said(words, kept=_kept_as_written)
+
+
+def _kept_as_written(phrase: tuple[str, ...], after: list[str]) -> bool:
+    return _both_ways(phrase, after) or _denies_after_all(phrase, after)
+
+
+def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
+    """ "not only" with no "but" after it: a restriction denied ("is not only for
+    admins"), where "not only X but also Y" says X and Y (`negations.correlative`)."""
+    return phrase[0] == "not" and not correlative([*phrase, *after], 0)
 
 
 def said_values(words: list[str]) -> list[str]:

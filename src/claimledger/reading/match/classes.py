@@ -22,7 +22,9 @@ from claimledger.reading.match.lexicon import (
     LIFECYCLE,
     MODAL_STRENGTH,
     QUANTIFIERS,
+    UNIT,
     lemma,
+    number_value,
 )
 from claimledger.reading.match.modals import strengths, weaker
 from claimledger.reading.match.negations import (
@@ -34,6 +36,7 @@ from claimledger.reading.match.negations import (
     unstuttered,
 )
 from claimledger.reading.match.quantities import (
+    RATES,
     counts,
     joined_terms,
     limits,
@@ -55,7 +58,7 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         classes["number"].update(quantity(words, index))
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
-        if word in QUANTIFIERS:
+        if word in QUANTIFIERS and not _a_rate(words, index):
             classes["quantifier"][QUANTIFIERS[word]] += 1
 
         if word in DEGREE and word != "never":
@@ -71,6 +74,17 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in AGENCY:
             classes["default"][AGENCY[word]] += 1
     return classes
+
+
+def _a_rate(words: list[str], index: int) -> bool:
+    """ "per", "every" or "each" before a unit or a figure ("100 requests per second",
+    written "100 requests/second" too; "billed every hour", "every five seconds"): a rate,
+    whose figure and unit the numbers compare, not a quantifier."""
+    following = words[index + 1 : index + 2]
+    if words[index] not in RATES or not following:
+        return False
+    return following[0] in UNIT or number_value(following[0]) is not None
+
 
 
 def _without_counts_of(
@@ -131,7 +145,16 @@ def span_kinds_of(
     for name, kind in names.items():
         if before[name] != after[name]:
             kinds[name] = kind
+    if _available_said_of_one_side(before["lifecycle"], after["lifecycle"]):
+        del kinds["lifecycle"]
     return kinds
+
+
+def _available_said_of_one_side(before: Counter[str], after: Counter[str]) -> bool:
+    """A thing said to be available or supported where the other side says nothing of
+    where it stands ("can be found here" -> "is available in the repository"): what a
+    page describes is there unless it says otherwise."""
+    return not (before and after) and set(before | after) == {"supported"}
 
 
 def _said_of_a_feature(words: list[str], index: int) -> bool:

@@ -389,7 +389,10 @@ def negation_moved_across_clauses(
     q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
     if _denies_the_same(q_denied, p_denied):
-        if _denial_traded(q_denied, p_denied, q_low, p_low):
+        reach = (_denied(q_low, q_clauses, None), _denied(p_low, p_clauses, None))
+        if _denial_traded(q_denied, p_denied, q_low, p_low) and not _still_denied(
+            q_denied, p_denied, *reach
+        ):
             return {"negation": "words swapped"}  # "to A, not B" -> "to B, not A"
         return {}  # the same things are denied, wherever the clauses now run
     if _moved_to_another_clause(_by_clause(q_low, q_clauses), _by_clause(p_low, p_clauses)):
@@ -442,6 +445,16 @@ def _denial_traded(
     return bool(freed and denied) and freed <= on_page and denied <= in_quote
 
 
+def _still_denied(
+    quote: list[set[str]], page: list[set[str]], q_reach: list[set[str]], p_reach: list[set[str]]
+) -> bool:
+    """Whether the words that left a negation's first few stand further on in its clause,
+    on both sides ("must not exceed a 10-hour window" -> "must not exceed a window of 10
+    hours"): the same denial, said in another order."""
+    before, now = set().union(*quote), set().union(*page)
+    return before - now <= set().union(*p_reach) and now - before <= set().union(*q_reach)
+
+
 def _turned_passive(denied: set[str], passive: list[str], active: list[str]) -> bool:
     """Whether the words a negation now denies are all the agent of a passive ("by
     clients") that the other side has as no agent: its subject, said the other way round."""
@@ -476,9 +489,16 @@ def _now_asserted(quote: list[set[str]], page: list[set[str]], p_low: list[str])
     return bool(page) and any(d and d <= on_page and not d & denied_now for d in quote)
 
 
-def _denied(words: list[str], clauses: list[int]) -> list[set[str]]:
-    """What each negation denies: the lemmas of the first few content words after it, in
-    its own clause."""
+_DENIED_WORDS = 3
+"""A negation denies the next few content words ("not executed by a worker"): a phrase, not
+one word, so that the same denial written in another order is the same."""
+
+
+def _denied(
+    words: list[str], clauses: list[int], reach: int | None = _DENIED_WORDS
+) -> list[set[str]]:
+    """What each negation denies: the lemmas of the first few content words after it (or
+    of all, with no `reach`), in its own clause."""
     found = []
     for index, word in enumerate(words):
         if word in NEGATIONS:
@@ -487,13 +507,10 @@ def _denied(words: list[str], clauses: list[int]) -> list[set[str]]:
                 for w, clause in zip(words[index + 1 :], clauses[index + 1 :], strict=True)
                 if clause == clauses[index] and w not in STOPWORDS and w not in NEGATIONS
             ]
-            found.append({lemma(w) for w in following[:_DENIED_WORDS]})
+            found.append({lemma(w) for w in following[:reach]})
     return found
 
 
-_DENIED_WORDS = 3
-"""A negation denies the next few content words ("not executed by a worker"): a phrase, not
-one word, so that the same denial written in another order is the same."""
 
 
 def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str], int]]:

@@ -71,6 +71,7 @@ from claimledger.reading.match.lexicon import (
     negates,
     number_value,
 )
+from claimledger.reading.match.modals import modal_traded
 from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
@@ -421,6 +422,7 @@ def _change(
     kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
     breaks = (lists.q_breaks, lists.p_breaks)
     kind = kind or modifier_changed(op, q_low, p_low, breaks) or scope_put_in(op, q_low, p_low)
+    kind = kind or modal_traded(q_low[i1:i2], p_low[j1:j2])
     if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
         kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(
@@ -619,8 +621,8 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
         return "qualifier added"
     if restricts(now) and not restricts(was):
         return "qualifier added"  # ("... in this way"; "this" taken out points elsewhere)
-    if not now and {w for w in was if w in QUALIFIERS}:
-        return "qualifier removed"
+    if not now and any(w in QUALIFIERS and was[i - 1 : i] != ["not"] for i, w in enumerate(was)):
+        return "qualifier removed"  # not "not only": the restriction it denied, or X and Y
     return None
 
 

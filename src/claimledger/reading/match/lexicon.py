@@ -406,7 +406,7 @@ ORDINAL_WORDS = words(
 )
 
 
-_FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)(?:([a-zµμ%]{1,3})|-([a-z]{3,}))")
+_FIGURE_WITH_UNIT = re.compile(r"(\d[\d.,:]*)(?:([a-zµμ%]{1,3})|-([a-z]{2,}))")
 """A figure with its unit's abbreviation (`10h`), or joined by a hyphen to its unit's name
 as a modifier is written (`a 10-hour window`, `a 30-sec timeout`)."""
 

@@ -42,12 +42,14 @@ def _modal_ranks(words: list[str]) -> Counter[int]:
     never" does: it does not happen; "may not" and "might not" stay a possibility ("may
     not be available" hedges). Can / may / might / could are one strength. A verb of
     effort before "to" ("tries to ensure") binds as "should" does, and a span that opens
-    with "Do not" forbids as "must not" does."""
+    with "Do not" forbids as "must not" does. "Can be found" points to a thing, as "is" does."""
     ranks: Counter[int] = Counter()
     if words[:2] == ["do", "not"]:
         ranks[MODAL_STRENGTH["must"]] += 1  # "Do not store secrets": you must not
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
+        if _points_to(words, index):
+            continue  # "can be found in the guide": where it is, not what may be done
         if word in MODAL_STRENGTH:
             strength = MODAL_STRENGTH[word]
             impossible = following in NEGATIONS and word in _ABILITY_MODALS
@@ -60,6 +62,14 @@ def _modal_ranks(words: list[str]) -> Counter[int]:
             ranks[MODAL_STRENGTH["may"]] += 1  # "X allows you to Y": you can Y
     return ranks or Counter({3: 1})
 
+
+def _points_to(words: list[str], index: int) -> bool:
+    """ "can be found", "can be seen": a pointer to where a thing is, which binds no more
+    than "is" does."""
+    return words[index] in _ABILITY_MODALS and tuple(words[index + 1 : index + 3]) in _POINTERS
+
+
+_POINTERS = frozenset(("be", seen) for seen in ("found", "seen", "viewed", "located"))
 
 _FACT = MODAL_STRENGTH["will"]
 _ABILITY_MODALS = frozenset({"can", "could"})
@@ -77,6 +87,23 @@ def _permits(words: list[str], index: int) -> bool:
     if base not in _PERMITTING:
         return False
     return base == "let" or "to" in words[index + 1 : index + 1 + _PERMIT_REACH]
+
+
+def modal_traded(was: list[str], now: list[str]) -> str | None:
+    """One modal put for another of another strength, and nothing else ("other
+    transactions should be processed first" -> "will be processed first"): the kind it
+    makes, though the span may say the old strength elsewhere too."""
+    if (
+        len(was) != 1
+        or len(now) != 1
+        or was[0] not in MODAL_STRENGTH
+        or now[0] not in MODAL_STRENGTH
+    ):
+        return None
+    before, after = MODAL_STRENGTH[was[0]], MODAL_STRENGTH[now[0]]
+    if before == after:
+        return None
+    return "modal weakened" if after < before else "modal strengthened"
 
 
 def lifted(words: list[str]) -> list[str]:

@@ -37,9 +37,23 @@ def denies(words: list[str], index: int) -> bool:
     word = words[index]
     if word == "skip" and words[index + 1 : index + 2] in (["list"], ["lists"]):
         return False  # a skip list is a structure, not a step left out
+    if correlative(words, index):
+        return False
     if negating(word):
         return True
     return lemma(word) == "fail" and words[index + 1 : index + 2] == ["to"]
+
+
+def correlative(words: list[str], index: int) -> bool:
+    """ "not" of "not only X but also Y", which says X and Y and denies nothing (with no
+    "but" after it, "is not only for admins" denies a restriction)."""
+    following = words[index + 1 : index + 2 + CORRELATIVE_REACH]
+    return words[index] == "not" and following[:1] in _RESTRICTING and "but" in following
+
+
+CORRELATIVE_REACH = 15
+"""Words after "not only" within which its "but (also)" comes."""
+_RESTRICTING = (["only"], ["just"], ["merely"])
 
 
 def negated_in_place(q_low: list[str], p_low: list[str]) -> tuple[int, int]:

@@ -60,6 +60,8 @@ def quantity(words: list[str], index: int) -> list[str]:
     split = figure_and_unit(word)
     if split is not None:
         return list(split)
+    if word in UNIT and _after_a_rate_or_figure(words, index):
+        return [UNIT[word]]  # "per second", "every day", "30 second": a unit
     if sequencing(words, index):
         return []
     value = number_value(word)
@@ -70,6 +72,15 @@ def quantity(words: list[str], index: int) -> list[str]:
     spelt_out = len(word) > _UNIT_ABBREVIATION
     after_figure = index > 0 and any(ch.isdigit() for ch in words[index - 1])
     return [UNIT[word]] if spelt_out or after_figure else []
+
+
+def _after_a_rate_or_figure(words: list[str], index: int) -> bool:
+    before = words[index - 1] if index else ""
+    return before in RATES or any(ch.isdigit() for ch in before)
+
+
+RATES = frozenset({"per", "every", "each"})
+"""Words that make a rate of the unit after them ("per second", "every day")."""
 
 
 _UNIT_ABBREVIATION = 3

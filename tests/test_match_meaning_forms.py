@@ -1,0 +1,128 @@
+"""Forms real documentation edits take, read as what they say: an idiom that holds a
+quantifier or a negation but says neither, a pointer to where a thing is, a rate, a
+quantity written with a hyphen, a condition put before the sentence, one modal put for
+another. Each harmless form beside a change of the same shape that must still be told."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimledger.reading.match import judge, normalize
+from claimledger.reading.match.diff import Judgement
+
+
+def judged(quote: str, passage: str) -> Judgement:
+    return judge(normalize(quote), normalize(passage, markup=False))
+
+
+def level(quote: str, passage: str) -> str:
+    found = judged(quote, passage)
+    if found.meaning_changed:
+        return "changed"
+    return "uncertain" if found.meaning_uncertain else "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Batching is not only faster but also avoids lock contention.",
+            "Batching is faster and, most of all, avoids lock contention.",
+            id="not-only-but-also",
+        ),
+        pytest.param(
+            "The checker does not write to the cluster at all.",
+            "The checker does not write to the cluster.",
+            id="at-all",
+        ),
+        pytest.param(
+            "Uploads must not exceed a 5-MB limit per file.",
+            "Uploads must not exceed a limit of 5 MB per file.",
+            id="hyphenated-abbreviated-unit",
+        ),
+        pytest.param(
+            "Jobs must not exceed a 10-hour window per run.",
+            "Jobs must not exceed a window of 10 hours per run.",
+            id="denied-words-in-another-order",
+        ),
+        pytest.param(
+            "Instances are billed per hour of uptime.",
+            "Instances are billed for every hour of uptime.",
+            id="per-hour-every-hour",
+        ),
+    ],
+)
+def test_a_form_that_says_the_same_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The reference lists every single flag of the CLI.",
+            "The reference lists every flag of the CLI.",
+            id="every-single",
+        ),
+        pytest.param(
+            "The complete configuration can be found in the examples repository.",
+            "The complete configuration is available in the examples repository.",
+            id="can-be-found-is-available",
+        ),
+    ],
+)
+def test_an_intensifier_or_a_pointer_said_otherwise_is_no_strong_change(
+    quote: str, passage: str
+) -> None:
+    """Words the rewording changed are still shown ("may have changed"), but "every
+    single" is "every", and "can be found" binds and stands as "is available" does."""
+    assert level(quote, passage) == "uncertain", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The admin API is not only for operators.",
+            "The admin API is only for operators.",
+            id="not-only-with-no-but-denies",
+        ),
+        pytest.param(
+            "Traffic is routed to the primary, not to the replica.",
+            "Traffic is routed to the replica, not to the primary.",
+            id="a-denial-traded",
+        ),
+        pytest.param(
+            "The log is flushed to disk on every commit.",
+            "The log is flushed to disk once per second.",
+            id="every-commit-once-per-second",
+        ),
+        pytest.param(
+            "The agent probes one random member every second.",
+            "The agent probes one random member every five seconds.",
+            id="every-second-every-five-seconds",
+        ),
+        pytest.param(
+            "Compaction runs on the first day of every month.",
+            "Compaction runs every hour on the first day of every month.",
+            id="a-rate-put-in",
+        ),
+        pytest.param(
+            "The retry limit must be reset after an error.",
+            "Prior to API version 610, the retry limit must be reset after an error.",
+            id="a-version-put-before",
+        ),
+        pytest.param(
+            "Reads should be retried, and writes should be queued.",
+            "Reads should be retried, and writes will be queued.",
+            id="one-modal-put-for-another",
+        ),
+        pytest.param(
+            "The exporter is experimental.",
+            "The exporter is available.",
+            id="a-status-for-another",
+        ),
+    ],
+)
+def test_the_same_shape_with_a_change_still_changes_the_claim(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)
