@@ -126,3 +126,75 @@ def test_an_intensifier_or_a_pointer_said_otherwise_is_no_strong_change(
 )
 def test_the_same_shape_with_a_change_still_changes_the_claim(quote: str, passage: str) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        (
+            "The source must be configured to use disk buffers.",
+            "The sink must be configured to use disk buffers.",
+        ),
+        (
+            "A cold resize requires the machine to be stopped.",
+            "A hot resize requires the machine to be stopped.",
+        ),
+        ("The producer retries the write.", "The consumer retries the write."),
+        ("Values above the maximum are rejected.", "Values above the minimum are rejected."),
+    ],
+)
+def test_a_term_put_for_its_counterpart_reverses_the_claim(quote: str, passage: str) -> None:
+    """Source and sink, producer and consumer, hot and cold: the other end of one
+    relation, not a rename."""
+    assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "To enable logging, you must download the agent.",
+            "To enable logging, download the agent.",
+            id="you-must-as-imperative",
+        ),
+        pytest.param(
+            "Use the sample lines to test the parser.",
+            "You can use the sample lines to test the parser.",
+            id="imperative-as-you-can",
+        ),
+        pytest.param(
+            "You will need to restart the node after an upgrade.",
+            "Restart the node after an upgrade.",
+            id="you-will-need-to-as-imperative",
+        ),
+    ],
+)
+def test_an_instruction_given_as_an_imperative_binds_as_its_modal(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "You must download the agent.",
+            "You can download the agent.",
+            "changed",
+            id="two-modals-said-to-you",
+        ),
+        pytest.param(
+            "The team supports the 3 most recent major releases.",
+            "The team supports the last 3 major releases.",
+            "uncertain",
+            id="a-superlative-is-no-quantifier",
+        ),
+        pytest.param(
+            "Most users run a single node.",
+            "All users run a single node.",
+            "changed",
+            id="most-as-a-quantifier",
+        ),
+    ],
+)
+def test_a_modal_or_most_read_for_what_it_is(quote: str, passage: str, said: str) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

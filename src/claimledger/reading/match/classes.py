@@ -26,7 +26,7 @@ from claimledger.reading.match.lexicon import (
     lemma,
     number_value,
 )
-from claimledger.reading.match.modals import strengths, weaker
+from claimledger.reading.match.modals import as_instructions, strengths, weaker
 from claimledger.reading.match.negations import (
     boolean_said,
     denies,
@@ -58,7 +58,7 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         classes["number"].update(quantity(words, index))
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
-        if word in QUANTIFIERS and not _a_rate(words, index):
+        if word in QUANTIFIERS and not _a_rate(words, index) and not _superlative(words, index):
             classes["quantifier"][QUANTIFIERS[word]] += 1
 
         if word in DEGREE and word != "never":
@@ -85,6 +85,14 @@ def _a_rate(words: list[str], index: int) -> bool:
         return False
     return following[0] in UNIT or number_value(following[0]) is not None
 
+
+def _superlative(words: list[str], index: int) -> bool:
+    """ "most" of "the most recent", "the 3 most recent releases": the degree of an
+    adjective, not a share of the things ("most users")."""
+    if words[index] != "most" or not index:
+        return False
+    before = words[index - 1]
+    return before in {"the", "a"} or number_value(before) is not None
 
 
 def _without_counts_of(
@@ -114,6 +122,7 @@ def span_kinds_of(
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
     q_low, p_low = as_said(q_low), as_said(p_low)
+    q_low, p_low = as_instructions(q_low, p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))
     after = _class_counts(unbounded(unstuttered(p_low)))
     kinds: dict[str, str] = {}

@@ -511,8 +511,6 @@ def _denied(
     return found
 
 
-
-
 def _by_clause(words: list[str], clauses: list[int]) -> list[tuple[frozenset[str], int]]:
     """Each clause's content lemmas and its count of negations."""
     content: dict[int, set[str]] = {}

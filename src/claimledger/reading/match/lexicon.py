@@ -251,6 +251,11 @@ _OPPOSITE_PAIRS = """
     strong weak  strongly weakly  cheaper costlier  free paid  before after
     until after  since until  since before  before while  after while  under over
     better worse  higher lower  high low
+    source sink  producer consumer  publisher subscriber  encrypt decrypt
+    encryption decryption  encode decode  serialize deserialize  compress decompress
+    minimum maximum  min max  first last  parent child  explicit implicit
+    optimistic pessimistic  hot cold  read-only read-write  allowlist denylist
+    whitelist blacklist  stateless stateful  horizontal vertical
 """
 _pairs = _OPPOSITE_PAIRS.split()
 OPPOSITES = frozenset(

@@ -106,6 +106,45 @@ def modal_traded(was: list[str], now: list[str]) -> str | None:
     return "modal weakened" if after < before else "modal strengthened"
 
 
+def as_instructions(q_low: list[str], p_low: list[str]) -> tuple[list[str], list[str]]:
+    """An instruction said to the reader with a modal ("you must download", "you can also
+    use", "you will need to set") where the other side gives it as a bare imperative
+    ("download", "use", "set") at the same place, every word before it the same: the
+    imperative instructs as the modal does, so both are read as the imperative."""
+    return _imperative_of(q_low, p_low), _imperative_of(p_low, q_low)
+
+
+def _imperative_of(words: list[str], other: list[str]) -> list[str]:
+    at = next((i for i, (a, b) in enumerate(zip(words, other, strict=False)) if a != b), None)
+    if at is None or words[at] != "you":
+        return words
+    for lead in _ADDRESSED:
+        verb = at + 1 + len(lead)
+        if tuple(words[at + 1 : verb]) == lead and words[verb : verb + 1] == [other[at]]:
+            return words[:at] + words[verb:]
+    return words
+
+
+_TO_YOU = (
+    ("must",),
+    ("should",),
+    ("can",),
+    ("may",),
+    ("need", "to"),
+    ("have", "to"),
+    ("will", "need", "to"),
+    ("will", "have", "to"),
+)
+_ADDRESSED = tuple(
+    sorted(
+        {(*modal, *also) for modal in _TO_YOU for also in [(), ("also",), ("then",), ("first",)]},
+        key=len,
+        reverse=True,
+    )
+)
+"""What may stand between "you" and the verb of an instruction: a modal and its "also"."""
+
+
 def lifted(words: list[str]) -> list[str]:
     """The words with each obligation a negation lifts read as "optional": "is not
     required", "need not", "does not have to" and "is optional" say one thing, with no
