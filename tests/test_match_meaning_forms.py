@@ -198,3 +198,42 @@ def test_an_instruction_given_as_an_imperative_binds_as_its_modal(quote: str, pa
 )
 def test_a_modal_or_most_read_for_what_it_is(quote: str, passage: str, said: str) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "The proxy does not cache the request nor the response.",
+            "The proxy does not cache the request or the response.",
+            "harmless",
+            id="not-a-nor-b-is-not-a-or-b",
+        ),
+        pytest.param(
+            "Neither the primary nor any of its replicas accept writes during the window.",
+            "During the window, no writes are accepted by the primary or any of its replicas.",
+            "harmless",
+            id="neither-nor-said-with-no",
+        ),
+        pytest.param(
+            "Users have the ability to export reports.",
+            "Users can export reports.",
+            "harmless",
+            id="have-the-ability-to-is-can",
+        ),
+        pytest.param(
+            "Neither the primary nor the replica accepts writes.",
+            "The primary and the replica accept writes.",
+            "changed",
+            id="neither-nor-taken-out",
+        ),
+        pytest.param(
+            "The proxy does not cache the request nor the response.",
+            "The proxy does not cache the request and the response.",
+            "changed",
+            id="nor-turned-and",
+        ),
+    ],
+)
+def test_nor_after_a_negation_denies_nothing_more(quote: str, passage: str, said: str) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -60,6 +60,8 @@ _PHRASES_ALIKE = Phrases(
         ("turn", "on"): ("enable",),
         ("turns", "on"): ("enables",),
         ("turned", "on"): ("enabled",),
+        ("have", "the", "ability", "to"): ("can",),
+        ("has", "the", "ability", "to"): ("can",),
         ("every", "single"): ("every",),
         ("each", "and", "every"): ("every",),
         ("at", "all"): (),

@@ -23,7 +23,7 @@ from claimledger.reading.match.lexicon import (
     number_value,
 )
 from claimledger.reading.match.names import is_participle
-from claimledger.reading.match.negations import denies
+from claimledger.reading.match.negations import denies, nor_after_a_negation
 from claimledger.reading.match.span import Opcode
 from claimledger.records import WordChange
 
@@ -501,7 +501,7 @@ def _denied(
     of all, with no `reach`), in its own clause."""
     found = []
     for index, word in enumerate(words):
-        if word in NEGATIONS:
+        if word in NEGATIONS and not nor_after_a_negation(words, index):
             following = [
                 w
                 for w, clause in zip(words[index + 1 :], clauses[index + 1 :], strict=True)

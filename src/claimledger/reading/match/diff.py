@@ -481,6 +481,8 @@ def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
         return False
     if among_examples(q_low, i1) or among_examples(p_low, j1):
         return False
+    if {was[0], now[0]} == {"nor", "or"} and NEGATIONS & set(q_low[:i1]) & set(p_low[:j1]):
+        return False  # "does not cache A nor B" -> "... A or B": one denial of both
     if _CONDITION_OPENERS & set(q_low[:i1]):
         return True
     return bool(joined_items(q_low, i1, i2) or joined_items(p_low, j1, j2))

@@ -37,7 +37,7 @@ def denies(words: list[str], index: int) -> bool:
     word = words[index]
     if word == "skip" and words[index + 1 : index + 2] in (["list"], ["lists"]):
         return False  # a skip list is a structure, not a step left out
-    if correlative(words, index):
+    if correlative(words, index) or nor_after_a_negation(words, index):
         return False
     if negating(word):
         return True
@@ -49,6 +49,12 @@ def correlative(words: list[str], index: int) -> bool:
     "but" after it, "is not only for admins" denies a restriction)."""
     following = words[index + 1 : index + 2 + CORRELATIVE_REACH]
     return words[index] == "not" and following[:1] in _RESTRICTING and "but" in following
+
+
+def nor_after_a_negation(words: list[str], index: int) -> bool:
+    """ "nor" after a negation ("not the global nor the local one", "neither ... nor"):
+    it joins what that negation denies, as "or" does, and adds no negation of its own."""
+    return words[index] == "nor" and any(w in NEGATIONS for w in words[:index])
 
 
 CORRELATIVE_REACH = 15
