@@ -93,15 +93,10 @@ def modal_traded(was: list[str], now: list[str]) -> str | None:
     """One modal put for another of another strength, and nothing else ("other
     transactions should be processed first" -> "will be processed first"): the kind it
     makes, though the span may say the old strength elsewhere too."""
-    if (
-        len(was) != 1
-        or len(now) != 1
-        or was[0] not in MODAL_STRENGTH
-        or now[0] not in MODAL_STRENGTH
-    ):
+    if len(was) != 1 or len(now) != 1:
         return None
-    before, after = MODAL_STRENGTH[was[0]], MODAL_STRENGTH[now[0]]
-    if before == after:
+    before, after = MODAL_STRENGTH.get(was[0]), MODAL_STRENGTH.get(now[0])
+    if before is None or after is None or before == after:
         return None
     return "modal weakened" if after < before else "modal strengthened"
 

@@ -133,13 +133,10 @@ def _manner_changed(
 MANNER_CHANGED = "manner changed"
 
 
-_SCOPING = frozenset({"on", "in", "during", "for", "under", "within", "outside", "except"}) | {
-    "prior",
-    "before",
-    "after",
-    "since",
-    "until",
-}
+_SCOPING = frozenset(
+    {"on", "in", "during", "for", "under", "within", "outside", "except"}
+    | {"prior", "before", "after", "since", "until"}
+)
 """Prepositions that put a condition of place, time or edition on a claim ("on Linux",
 "in production", "during the maintenance window", "prior to version 6.1")."""
 
