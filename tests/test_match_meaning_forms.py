@@ -237,3 +237,39 @@ def test_a_modal_or_most_read_for_what_it_is(quote: str, passage: str, said: str
 )
 def test_nor_after_a_negation_denies_nothing_more(quote: str, passage: str, said: str) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+def test_a_sentence_split_before_the_span_is_judged_with_it() -> None:
+    """The first half of a split sentence ("Results are not enabled by default.") stood
+    before the span the quote lines up with; judged apart, its negation read as taken
+    out. And "enabled by default. To keep ..." is no permission ("enables you to")."""
+    quote = "But this is not enabled by default, and you have to configure a result backend first."
+    passage = (
+        "Results are not enabled by default. To keep task results, you will need to "
+        "configure a result backend first."
+    )
+    assert level(quote, passage) == "uncertain", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "Read replicas can be promoted to standalone instances.",
+            "Read replicas in the same region as the primary can be promoted to standalone "
+            "instances.",
+            "changed",
+            id="a-scope-inside-the-sentence-still-narrows",
+        ),
+        pytest.param(
+            "Many tools in the ecosystem are configured by one file.",
+            "Some tools in the ecosystem are configured by one file.",
+            "changed",
+            id="many-some",
+        ),
+    ],
+)
+def test_what_the_span_takes_in_still_changes_the_claim(
+    quote: str, passage: str, said: str
+) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -147,6 +147,8 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     else:
         first -= phrase_cut_at(page_tokens, first)  # "Disable" -> "Turn | off"
+    if starts_a_sentence(quote):
+        first -= _said_before_its_start(quote_tokens, page_tokens, first, end, passage)
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
     moved_on = _moved_past_its_end(quote_tokens, page_tokens[first:end], tail)
     end, tail = end + moved_on, tail[moved_on:]
@@ -190,6 +192,34 @@ def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> i
             found.update(parts)
             last = index + 1
     return last if found == lacking else 0
+
+
+def _said_before_its_start(
+    quote: list[str], page: list[str], first: int, end: int, passage: str
+) -> int:
+    """How many words before the span belong to it: back to the start of the sentence
+    that says the content words of the quote the span lacks (two at least), when the
+    sentence was split there ("But this isn't enabled by default, and you have to
+    configure ..." -> "Results are not enabled by default. ..., you will need to
+    configure ..."). The alignment begins the span with the sentence that holds most of
+    the quote; the one before it says the rest, and judged apart it read as taken out."""
+    lacking = Counter(_content_parts(quote)) - Counter(_content_parts(page[first:end]))
+    if not lacking or not first:
+        return 0
+    found, earliest = Counter[str](), first
+    for index in range(first - 1, -1, -1):
+        parts = [part for part in _content_parts([page[index]]) if lacking[part] > found[part]]
+        if parts:
+            found.update(parts)
+            earliest = index
+    if found != lacking and sum(found.values()) < _SAID_BEFORE_AT_LEAST:
+        return 0
+    return first - earliest + len(start_of_sentence(passage, page, earliest))
+
+
+_SAID_BEFORE_AT_LEAST = 2
+"""Content words of the quote, lacking in the span, that a sentence before it must say to
+belong to it (or all of them, when fewer are lacking)."""
 
 
 def _content_parts(words: Sequence[str]) -> list[str]:

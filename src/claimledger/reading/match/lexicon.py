@@ -163,7 +163,9 @@ GUARANTEE_TERMS = Phrases({phrase: ("-".join(phrase),) for phrase in GUARANTEE_P
 """Each delivery guarantee written as words as its one hyphenated term."""
 QUANTIFIERS = {
     **dict.fromkeys(("all", "every", "each", "per", "whole", "entire"), "universal"),
-    **dict.fromkeys(("some", "several", "few", "many", "most", "certain", "multiple"), "some"),
+    **dict.fromkeys(("some", "several", "certain", "multiple"), "some"),
+    **dict.fromkeys(("many", "most"), "most"),
+    "few": "few",
     **dict.fromkeys(("only", "sole", "solely", "exclusively", "single"), "only"),
 }
 DEGREE = words(

@@ -86,7 +86,10 @@ def _permits(words: list[str], index: int) -> bool:
     base = lemma(words[index])
     if base not in _PERMITTING:
         return False
-    return base == "let" or "to" in words[index + 1 : index + 1 + _PERMIT_REACH]
+    between = words[index + 1 : index + 1 + _PERMIT_REACH]
+    if "to" not in between:
+        return base == "let"
+    return "by" not in between[: between.index("to")]  # not "enabled by default. To ..."
 
 
 def modal_traded(was: list[str], now: list[str]) -> str | None:
