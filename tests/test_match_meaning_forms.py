@@ -273,3 +273,32 @@ def test_what_the_span_takes_in_still_changes_the_claim(
     quote: str, passage: str, said: str
 ) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "Requests that exceed the limit are rejected.",
+            "If requests exceed the limit, they are rejected.",
+            "harmless",
+            id="a-restriction-said-as-a-condition",
+        ),
+        pytest.param(
+            "Requests that exceed the limit are rejected.",
+            "If the account is new, requests that exceed the limit are rejected.",
+            "changed",
+            id="a-new-condition-put-before",
+        ),
+        pytest.param(
+            "Requests are rejected.",
+            "If the limit is exceeded, requests are rejected.",
+            "changed",
+            id="a-condition-put-before-a-plain-claim",
+        ),
+    ],
+)
+def test_a_condition_said_as_a_restriction_is_the_same_condition(
+    quote: str, passage: str, said: str
+) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -129,6 +129,25 @@ def _enumerated(words: list[str], breaks: list[bool]) -> frozenset[str]:
     return frozenset(items)
 
 
+def condition_restated(
+    lead: list[str], quote: list[str], then: list[str], breaks: list[bool]
+) -> bool:
+    """A lone "if" or "when" put before a quote's words (`then`, with the clause `breaks`
+    before each) that the quote said in a clause restricting its subject ("A message that
+    has been in the queue longer than the TTL is dead" -> "If | a message has been in the
+    queue longer than the TTL, it is dead"): the same condition, said as one. Lower-cased
+    words."""
+    if len(lead) != 1 or lead[0] not in _RESTATING or not _RELATIVES & set(quote):
+        return False
+    end = next((k for k in range(1, len(then)) if breaks[k]), len(then))
+    content = {lemma(w) for w in then[:end] if w not in STOPWORDS}
+    return len(content) >= 2 and content <= {lemma(w) for w in quote}
+
+
+_RESTATING = frozenset({"if", "when", "whenever", "once"})
+_RELATIVES = frozenset({"that", "which", "who", "whose"})
+
+
 def items_listed(words: list[str], breaks: list[bool]) -> int:
     """How many one-word items the enumerations in `words` list ("json, yaml and table":
     3)."""

@@ -46,6 +46,7 @@ from claimledger.reading.match.clauses import (
     Lists,
     among_examples,
     condition_as_label,
+    condition_restated,
     items_listed,
     items_put_or_taken,
     joined_items,
@@ -163,11 +164,14 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
     if _COMMAND_LINE.match(quote):
         judged = _as_command(judged, tail)
-    kind = head_kind([w.lower() for w in head], own_clause(head, breaks, first), quote_tokens)
-    if kind is None and "direction reversed" not in judged.kinds:
-        said = [w.lower() for w in [*head, *page_tokens[first:end]]]
-        if relation_traded([w.lower() for w in quote_tokens], said):
-            kind = "direction reversed"  # "Run A after B" -> "Before B, run A"
+    low_quote, low_head = [w.lower() for w in quote_tokens], [w.lower() for w in head]
+    span_low = [w.lower() for w in page_tokens[first:end]]
+    kind = head_kind(low_head, own_clause(head, breaks, first), quote_tokens)
+    if kind == "qualifier added" and condition_restated(low_head, low_quote, span_low, span_breaks):
+        kind = None  # "A message that has ... is dead" -> "If a message has ..., it is dead"
+    not_yet_reversed = "direction reversed" not in judged.kinds
+    if kind is None and not_yet_reversed and relation_traded(low_quote, [*low_head, *span_low]):
+        kind = "direction reversed"  # "Run A after B" -> "Before B, run A"
     if kind is not None:
         added = WordChange("insert", "", " ".join(head), True, kind)
         return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
