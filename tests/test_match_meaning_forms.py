@@ -302,3 +302,30 @@ def test_a_condition_said_as_a_restriction_is_the_same_condition(
     quote: str, passage: str, said: str
 ) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "The sample rate is set by the knob TRACE_RATE.",
+            "The sample rate is set by the TRACE_RATE knob.",
+            "harmless",
+            id="two-words-side-by-side",
+        ),
+        pytest.param(
+            "In this example we set the interval to one minute.",
+            "In this example, with the interval set to one minute.",
+            "harmless",
+            id="an-article-between",
+        ),
+        pytest.param(
+            "Data is copied from the primary to the replica.",
+            "Data is copied from the replica to the primary.",
+            "changed",
+            id="a-relation-between",
+        ),
+    ],
+)
+def test_words_side_by_side_trade_no_roles(quote: str, passage: str, said: str) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

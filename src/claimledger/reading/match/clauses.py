@@ -359,7 +359,9 @@ def _swapped(
     """Pairs of words that exchanged places around the same words ("from old to new" ->
     "from new to old"), each with whether they stand in one clause. A word moved past a
     run that stayed ("lock-free MVCC support" -> "support lock-free MVCC", "the CA bundle
-    of Certifi" -> "the Certifi CA bundle") is a noun phrase reordered, no swap."""
+    of Certifi" -> "the Certifi CA bundle") is a noun phrase reordered, no swap, and so
+    are two words with no more than an article between them ("the knob X" -> "the X
+    knob", "we set the X" -> "with the X set")."""
     q_clause, p_clause = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     once = [
         w
@@ -384,8 +386,8 @@ def _swapped(
                 between = _unarticled(q_low[q_at[first] + 1 : q_at[second]])
                 if between != _unarticled(p_low[p_at[second] + 1 : p_at[first]]):
                     continue
-                if between == ["per"]:
-                    continue  # "per minute per user" / "per user per minute": one rate
+                if between == ["per"] or not between:
+                    continue  # "per minute per user": one rate; "the knob X" / "the X knob"
                 if one_clause or set(between) - COORDINATORS:  # not items of one list
                     pairs.append(((first, second), one_clause))
     return pairs
