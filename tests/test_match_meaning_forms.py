@@ -329,3 +329,22 @@ def test_a_condition_said_as_a_restriction_is_the_same_condition(
 )
 def test_words_side_by_side_trade_no_roles(quote: str, passage: str, said: str) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "The table grows whenever you ingest data.",
+            "The table grows every time you ingest data.",
+            "harmless",
+            id="every-time-is-whenever",
+        ),
+        pytest.param(
+            "Several replicas may lag.", "A few replicas may lag.", "harmless", id="a-few"
+        ),
+        pytest.param("Few replicas lag.", "Many replicas lag.", "changed", id="few-many"),
+    ],
+)
+def test_every_time_and_a_few_say_no_other_quantity(quote: str, passage: str, said: str) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)
