@@ -1,4 +1,5 @@
-"""The real-drift corpus's files load, and its Antora, Docusaurus and Sphinx renderers read a
+"""The real-drift corpus's files load, its sentence edits are labelled in its vocabulary, and
+its Antora, Docusaurus and Sphinx renderers read a
 page's sources the way the sites do: Antora's resource IDs, cross references and site macros,
 the Docusaurus site a page's URL names, and the Sphinx site's folder, includes, substitutions
 and platform blocks."""
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 sys.path.insert(0, str(CORPUS_DIR))
@@ -18,7 +20,14 @@ sys.path.insert(0, str(CORPUS_DIR))
 from renderers import GitRepo, RenderJob, antora, docusaurus  # noqa: E402
 from renderers import sphinx as sphinx_renderer  # noqa: E402
 
-from corpus import check_case, corpus_names, is_built, load  # noqa: E402
+from corpus import (  # noqa: E402
+    HARMLESS_CHANGES,
+    MEANING_CHANGES,
+    check_case,
+    corpus_names,
+    is_built,
+    load,
+)
 
 # --------------------------------------------------------------------------- corpus files
 
@@ -37,6 +46,21 @@ def test_new_corpora_labels_agree_with_their_text(name: str) -> None:
         pytest.skip(f"{name}'s pages are not built (tests/corpus/build.py)")
     problems = {case.id: check_case(case) for case in corpus.cases}
     assert {case: found for case, found in problems.items() if found} == {}
+
+
+@pytest.mark.parametrize(
+    "path", sorted((CORPUS_DIR / "pairs").glob("*.yaml")), ids=lambda path: path.stem
+)
+def test_every_sentence_edit_is_labelled_in_the_corpus_vocabulary(path: Path) -> None:
+    corpus = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert corpus["repo"] and corpus["license"] and corpus["pairs"]
+    ids = [pair["id"] for pair in corpus["pairs"]]
+    assert len(ids) == len(set(ids))
+    for pair in corpus["pairs"]:
+        kinds = {"changed": MEANING_CHANGES, "same": HARMLESS_CHANGES}[pair["label"]]
+        assert pair["change"] in kinds, pair["id"]
+        assert pair["old"].strip() and pair["new"].strip() and pair["old"] != pair["new"]
+        assert all(c in "0123456789abcdef" for c in pair["commit"]), pair["id"]
 
 
 # --------------------------------------------------------------------------- antora
