@@ -47,7 +47,7 @@ def denies(words: list[str], index: int) -> bool:
 def correlative(words: list[str], index: int) -> bool:
     """ "not" of "not only X but also Y", which says X and Y and denies nothing (with no
     "but" after it, "is not only for admins" denies a restriction)."""
-    following = words[index + 1 : index + 2 + CORRELATIVE_REACH]
+    following = words[index + 1 : index + 2 + _CORRELATIVE_REACH]
     return words[index] == "not" and following[:1] in _RESTRICTING and "but" in following
 
 
@@ -57,7 +57,7 @@ def nor_after_a_negation(words: list[str], index: int) -> bool:
     return words[index] == "nor" and any(w in NEGATIONS for w in words[:index])
 
 
-CORRELATIVE_REACH = 15
+_CORRELATIVE_REACH = 15
 """Words after "not only" within which its "but (also)" comes."""
 _RESTRICTING = (["only"], ["just"], ["merely"])
 
