@@ -15,25 +15,14 @@ from pathlib import Path
 import pytest
 
 from claimledger.meanings import said_once
-from claimledger.reading.match import judge, locate, normalize, prepare
-from claimledger.reading.match.diff import Judgement
+from claimledger.reading.match import locate, prepare
 from claimledger.reading.match.explain import explained, same_stem
 from claimledger.reading.match.verdict import Match
 from claimledger.records import changed_words_said
 from cli_runner import Cli
 from evidence_site import page
+from meaning_levels import judged, level
 from webserver import PageServer
-
-
-def judged(quote: str, passage: str) -> Judgement:
-    return judge(normalize(quote), normalize(passage, markup=False))
-
-
-def level(quote: str, passage: str) -> str:
-    found = judged(quote, passage)
-    if found.meaning_changed:
-        return "changed"
-    return "uncertain" if found.meaning_uncertain else "harmless"
 
 
 @pytest.mark.parametrize(

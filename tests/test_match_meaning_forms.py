@@ -7,19 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimledger.reading.match import judge, normalize
-from claimledger.reading.match.diff import Judgement
-
-
-def judged(quote: str, passage: str) -> Judgement:
-    return judge(normalize(quote), normalize(passage, markup=False))
-
-
-def level(quote: str, passage: str) -> str:
-    found = judged(quote, passage)
-    if found.meaning_changed:
-        return "changed"
-    return "uncertain" if found.meaning_uncertain else "harmless"
+from meaning_levels import judged, level
 
 
 @pytest.mark.parametrize(

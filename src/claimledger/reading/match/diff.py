@@ -184,18 +184,9 @@ def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> i
     30-second timeout." -> "Use a timeout of 30 seconds."). Written otherwise than the
     quote wrote them, they moved past where the alignment ends the span; read as words
     appended, they were one change, and the quote's words missing from the span another."""
-    if not tail:
-        return 0
-    lacking = Counter(_content_parts(quote)) - Counter(_content_parts(span))
-    if not lacking:
-        return 0
-    last, found = 0, Counter[str]()
-    for index, word in enumerate(tail):
-        parts = [part for part in _content_parts([word]) if lacking[part] > found[part]]
-        if parts:
-            found.update(parts)
-            last = index + 1
-    return last if found == lacking else 0
+    lacking = _lacking(quote, span)
+    found, reach = _said_in(tail, lacking)
+    return reach if lacking and found == lacking else 0
 
 
 def _said_before_its_start(
@@ -207,23 +198,33 @@ def _said_before_its_start(
     configure ..." -> "Results are not enabled by default. ..., you will need to
     configure ..."). The alignment begins the span with the sentence that holds most of
     the quote; the one before it says the rest, and judged apart it read as taken out."""
-    lacking = Counter(_content_parts(quote)) - Counter(_content_parts(page[first:end]))
-    if not lacking or not first:
+    lacking = _lacking(quote, page[first:end])
+    found, reach = _said_in(page[:first][::-1], lacking)
+    if not reach or (found != lacking and sum(found.values()) < _SAID_BEFORE_AT_LEAST):
         return 0
-    found, earliest = Counter[str](), first
-    for index in range(first - 1, -1, -1):
-        parts = [part for part in _content_parts([page[index]]) if lacking[part] > found[part]]
-        if parts:
-            found.update(parts)
-            earliest = index
-    if found != lacking and sum(found.values()) < _SAID_BEFORE_AT_LEAST:
-        return 0
-    return first - earliest + len(start_of_sentence(passage, page, earliest))
+    return reach + len(start_of_sentence(passage, page, first - reach))
 
 
 _SAID_BEFORE_AT_LEAST = 2
 """Content words of the quote, lacking in the span, that a sentence before it must say to
 belong to it (or all of them, when fewer are lacking)."""
+
+
+def _lacking(quote: Sequence[str], span: Sequence[str]) -> Counter[str]:
+    """The quote's content words that the span does not say."""
+    return Counter(_content_parts(quote)) - Counter(_content_parts(span))
+
+
+def _said_in(words: Sequence[str], lacking: Counter[str]) -> tuple[Counter[str], int]:
+    """Which of the `lacking` words `words` say, read in order, and how many of `words`
+    it takes to say the last of them (0: none)."""
+    found, reach = Counter[str](), 0
+    for index, word in enumerate(words):
+        parts = [part for part in _content_parts([word]) if lacking[part] > found[part]]
+        if parts:
+            found.update(parts)
+            reach = index + 1
+    return found, reach
 
 
 def _content_parts(words: Sequence[str]) -> list[str]:

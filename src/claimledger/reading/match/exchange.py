@@ -56,10 +56,10 @@ def exchanged(quote: list[str], page: list[str]) -> Exchange | None:
     side ("scheduled workflows" -> "workflows scheduled"), a phrase reordered."""
     if len(quote) != len(page) or Counter(quote) != Counter(page):
         return None
-    start = _common_prefix(quote, page)
+    start = common_prefix(quote, page)
     if start == len(quote):
         return None
-    stop = len(quote) - _common_prefix(quote[::-1], page[::-1])
+    stop = len(quote) - common_prefix(quote[::-1], page[::-1])
     q_mid, p_mid = quote[start:stop], page[start:stop]
     for first_len in range(1, len(q_mid) - 1):
         for second_len in range(1, len(q_mid) - first_len):
@@ -110,7 +110,8 @@ def _says_something(*runs: list[str]) -> bool:
     return all(any(word not in STOPWORDS or number_value(word) for word in run) for run in runs)
 
 
-def _common_prefix(a: list[str], b: list[str]) -> int:
+def common_prefix(a: list[str], b: list[str]) -> int:
+    """How many words the two begin with alike."""
     count = 0
     for x, y in zip(a, b, strict=False):
         if x != y:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from claimledger.reading.match.exchange import common_prefix
 from claimledger.reading.match.lexicon import (
     HEDGE_STRENGTH,
     HEDGES,
@@ -113,8 +114,8 @@ def as_instructions(q_low: list[str], p_low: list[str]) -> tuple[list[str], list
 
 
 def _imperative_of(words: list[str], other: list[str]) -> list[str]:
-    at = next((i for i, (a, b) in enumerate(zip(words, other, strict=False)) if a != b), None)
-    if at is None or words[at] != "you":
+    at = common_prefix(words, other)
+    if at >= min(len(words), len(other)) or words[at] != "you":
         return words
     for lead in _ADDRESSED:
         verb = at + 1 + len(lead)
