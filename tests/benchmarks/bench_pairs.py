@@ -11,8 +11,15 @@ only uncertain / passed as harmless, and the harmless edits flagged changed / un
 / plainly harmless.
 
     python tests/benchmarks/bench_pairs.py [--cases KIND] [CORPUS ...]
+    python tests/benchmarks/bench_pairs.py --calibrate
 
 `--cases changed-harmless` (label-said) lists the pairs so judged, with the kinds named.
+`--calibrate` asks whether the flag would be surer with fewer kinds of change counted as
+strong evidence, chosen on the data: on the corpora in `READ` only, leaving one corpus out
+at a time, each strong kind's share of right flags is measured on the others, and on the
+one left out a flag stands only when it names a kind whose share reaches the bar. Printed
+for each bar: the changes still flagged, the harmless edits still flagged, and the share
+of flags that are right, summed over the corpora left out.
 The rules were revised after reading the pairs of the corpora in `READ` (see the README
 of tests/corpus): their figures are in-sample. The others were labelled and measured,
 never read while a rule was written: keep it so, or move them to `READ`.
@@ -23,10 +30,12 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
+from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match import judge, normalize
 
 PAIRS = Path(__file__).resolve().parents[1] / "corpus" / "pairs"
@@ -49,7 +58,60 @@ def said(old: str, new: str) -> tuple[str, tuple[str, ...]]:
     return level, found.kinds
 
 
+Judged = tuple[str, frozenset[str] | None]
+"""A pair's label, and the strong kinds of its flag (None: not flagged changed)."""
+
+BARS = (0.6, 0.7, 0.8, 0.9)
+
+
+def judged_read_corpora() -> dict[str, list[Judged]]:
+    """The pairs of the corpora in `READ`, each as its label and the strong kinds flagged."""
+    found = {}
+    for path in sorted(PAIRS.glob("*.yaml")):
+        if path.stem not in READ:
+            continue
+        rows: list[Judged] = []
+        for pair in yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]:
+            level, kinds = said(pair["old"], pair["new"])
+            strong = frozenset(k for k in kinds if k in STRONG_KINDS)
+            rows.append((pair["label"], strong if level == "changed" else None))
+        found[path.stem] = rows
+    return found
+
+
+def kinds_reaching(rows: Iterable[Judged], bar: float) -> frozenset[str]:
+    """The strong kinds whose flags were right at least `bar` of the time (one right and
+    one wrong flag added to each count, so that a kind seen once proves little)."""
+    right: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
+    for label, strong in rows:
+        for kind in strong or ():
+            (right if label == "changed" else wrong)[kind] += 1
+    return frozenset(k for k in right | wrong if (right[k] + 1) / (right[k] + wrong[k] + 2) >= bar)
+
+
+def calibrate() -> None:
+    corpora = judged_read_corpora()
+    print("| strong kinds | changes flagged | harmless flagged | flags right |")
+    print("|---|---|---|---|")
+    for bar in (None, *BARS):
+        counts: Counter[tuple[str, bool]] = Counter()
+        for left_out, rows in corpora.items():
+            others = [row for name, kept in corpora.items() if name != left_out for row in kept]
+            strong = kinds_reaching(others, bar) if bar is not None else STRONG_KINDS
+            for label, flagged in rows:
+                counts[label, bool(flagged and flagged & strong)] += 1
+        changed, same = counts["changed", True], counts["same", True]
+        changes, harmless = changed + counts["changed", False], same + counts["same", False]
+        share = f"{changed / (changed + same):.0%}" if changed + same else "n/a"
+        name = "all (as the matcher has them)" if bar is None else f"right >= {bar:.0%} elsewhere"
+        print(f"| {name} | {changed}/{changes} | {same}/{harmless} | {share} |")
+
+
 def main(argv: list[str]) -> None:
+    if "--calibrate" in argv:
+        calibrate()
+        return
     show = argv[argv.index("--cases") + 1] if "--cases" in argv else None
     names = [a for a in argv if not a.startswith("--") and a != show]
     files = sorted(PAIRS.glob("*.yaml"))
