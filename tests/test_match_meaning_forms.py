@@ -336,3 +336,36 @@ def test_words_side_by_side_trade_no_roles(quote: str, passage: str, said: str) 
 )
 def test_every_time_and_a_few_say_no_other_quantity(quote: str, passage: str, said: str) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "Writes are acknowledged only only after all three replicas store them.",
+            "Writes are acknowledged only after all three replicas store them.",
+            "harmless",
+            id="doubled-qualifier-mended",
+        ),
+        pytest.param(
+            "Writes are acknowledged only after all three replicas store them.",
+            "Writes are acknowledged only only after all three replicas store them.",
+            "harmless",
+            id="doubled-qualifier-made",
+        ),
+        pytest.param(
+            "Writes are acknowledged only after all three replicas store them.",
+            "Writes are acknowledged after all three replicas store them.",
+            "changed",
+            id="the-only-qualifier-taken-out",
+        ),
+        pytest.param(
+            "Writes are acknowledged only after the replicas store them.",
+            "Writes are acknowledged only after the replicas only store them.",
+            "changed",
+            id="a-second-qualifier-elsewhere",
+        ),
+    ],
+)
+def test_a_doubled_word_mended_is_no_change(quote: str, passage: str, said: str) -> None:
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -109,7 +109,7 @@ from claimledger.records import ChangeOp, WordChange
 
 WORDING_CHANGED = "wording changed"
 """The kind of a change of content words that no rule explains and no harmless reading
-(a typo, an inflection, a hyphen, a word moved) accounts for."""
+(a typo, a doubled word, an inflection, a hyphen, a word moved) accounts for."""
 
 
 @dataclass(frozen=True)
@@ -453,6 +453,10 @@ def _change(
     lists: Lists,
 ) -> WordChange:
     tag, i1, i2, j1, j2 = op
+    name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
+    was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
+    if _doubled(op, q_low, p_low):
+        return WordChange(name, was, now, False, None)
     low = (q_low, p_low)
     kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
     breaks = (lists.q_breaks, lists.p_breaks)
@@ -491,9 +495,18 @@ def _change(
     shown = (q_shown, p_shown)
     if kind is None and not (only_moved or freed) and _content_changed(op, shown, low, moved):
         kind = WORDING_CHANGED
-    name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
-    was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     return WordChange(name, was, now, kind is not None, kind)
+
+
+def _doubled(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
+    """Words taken out or put in that only repeat the words beside them ("only only",
+    "seconds seconds"): a doubled word mended, or made, by a slip of the keyboard."""
+    tag, i1, i2, j1, j2 = op
+    if tag == "replace":
+        return False
+    side, start, end = (q_low, i1, i2) if tag == "delete" else (p_low, j1, j2)
+    run, size = side[start:end], end - start
+    return side[start - size : start] == run or side[end : end + size] == run
 
 
 CONJUNCTION_CHANGED = "conjunction changed"
