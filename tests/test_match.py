@@ -295,6 +295,18 @@ def test_context_picks_the_second_occurrence() -> None:
     assert result.start == page.index(second) + len("blockConcurrencyWhile. ")
 
 
+@pytest.mark.parametrize("page", ["| |", "\n", " \t \n "], ids=["empty-cells", "newline", "blanks"])
+def test_a_page_of_no_words_holds_no_place_for_a_recorded_quote(page: str) -> None:
+    """A library caller may hand over any text: a page that holds no sentence has no
+    place where the quote stood, and the quote is missing from it."""
+    was = "Intro here.\n\n" + GATE + "\n\nUse cases follow."
+    context = locate(GATE, was).context
+
+    result = locate(GATE, page, context=context, previous=prepare(was))
+
+    assert (result.status, result.closest) == ("missing", None)
+
+
 # --- normalisation ----------------------------------------------------------
 
 

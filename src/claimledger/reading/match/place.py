@@ -201,7 +201,7 @@ def at_place(
     quote: QuoteWords, prepared: PreparedText, context: Context | None
 ) -> tuple[list[tuple[int, int]], bool]:
     """Spans where the quote used to be, and whether that place is now empty."""
-    if context is None:
+    if context is None or not prepared.unit_count:  # a page of no text has no places
         return [], False
     starts = _anchor(prepared, context.before, before=True) if context.before.strip() else [0]
     length = len(prepared.flat)
