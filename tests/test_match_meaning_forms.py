@@ -369,3 +369,31 @@ def test_every_time_and_a_few_say_no_other_quantity(quote: str, passage: str, sa
 )
 def test_a_doubled_word_mended_is_no_change(quote: str, passage: str, said: str) -> None:
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+LONG_PATH = "https://example.com/" + "a/" * 990
+DOTTED = "a." * 999 + "a ``https://example.com/" + "a/" * 488 + "a"
+ACCENTED = "".join("a\u0301" if i % 7 == 3 else "a" for i in range(300))
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "The --maxtasksperchild option is used for tasks that leak.",
+            "The --max-tasks-per-child option is used for tasks that leak.",
+            "harmless",
+            id="a-name-written-short",
+        ),
+        pytest.param(LONG_PATH, DOTTED, "uncertain", id="many-parts"),
+        pytest.param(
+            f"Set {'a' * 300} now.", f"Set {ACCENTED} now.", "uncertain", id="a-long-word"
+        ),
+    ],
+)
+def test_whether_a_name_is_another_written_short_is_asked_of_names_only(
+    quote: str, passage: str, said: str
+) -> None:
+    """A word of hundreds of letters, or a name of a thousand parts, is weighed as a name
+    like any other: it once exhausted the stack, or searched every way of cutting it."""
+    assert level(quote, passage) == said, judged(quote, passage)

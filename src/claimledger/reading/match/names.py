@@ -194,17 +194,27 @@ def _abbreviates(short: str, parts: list[str]) -> bool:
     begun by the next letters of the short one (and at least half of its letters kept)."""
     if len(parts) < 2 or len(short) < max(4, len("".join(parts)) / 2):
         return False
+    if len(short) > _ABBREVIATION_MOST:
+        return False  # a word of page text, however long, is no name shortened
+    reached = {0}  # where in `short` the parts so far can have ended, each begun in turn
+    for part in parts:  # a set of places, not a search that tries every way again
+        reached = {at + size for at in reached for size in range(1, _begun(short, at, part) + 1)}
+        if not reached:
+            return False
+    return len(short) in reached
 
-    def begun(rest: str, index: int) -> bool:
-        if index == len(parts):
-            return not rest
-        part = parts[index]
-        return any(
-            rest[:size] == part[:size] and begun(rest[size:], index + 1)
-            for size in range(min(len(part), len(rest)), 0, -1)
-        )
 
-    return begun(short, 0)
+_ABBREVIATION_MOST = 64
+"""The longest name read as another shortened; longer words are not tried, so a page's
+text cannot make the check slow."""
+
+
+def _begun(text: str, at: int, part: str) -> int:
+    """How many of the first letters of `part` the text has at `at`."""
+    size = 0
+    while size < len(part) and at + size < len(text) and text[at + size] == part[size]:
+        size += 1
+    return size
 
 
 _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
