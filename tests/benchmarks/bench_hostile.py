@@ -1,11 +1,18 @@
-"""How fast hostile input is refused: an alias bomb, an endless file, a lock held by another.
+"""How fast hostile input is refused: an alias bomb, an endless file, a lock held by another;
+and how long the matcher takes over text made to be costly to compare.
 
 `python tests/benchmarks/bench_hostile.py` prints, for each, the seconds it took to give
-the user its one-line error (the tests assert the error; the time is measured here).
+the user its one-line error (the tests assert the error; the time is measured here), and
+the seconds `judge` takes on: two passages of 700 random capitalised words (each tried
+as an acronym the other may spell out), a word of 300 letters broken by accents (once
+tried as a name shortened in every way it could be cut), and an address of a thousand
+parts against a dotted name (once deeper than Python's stack).
 """
 
 from __future__ import annotations
 
+import random
+import string
 import subprocess
 import sys
 import tempfile
@@ -14,6 +21,7 @@ from pathlib import Path
 
 from claimledger.errors import LedgerError
 from claimledger.ledger.model import parse
+from claimledger.reading.match import judge, normalize
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:
@@ -45,7 +53,34 @@ def command(*args: str) -> None:
         raise SystemExit(f"claimledger {' '.join(args)}: exit {done.returncode}, expected 2")
 
 
+def capitals(seed: int, count: int = 700) -> str:
+    """Words of two or three capitals, some plural: every one of them an acronym."""
+    rng = random.Random(seed)
+    letters = string.ascii_uppercase
+    return " ".join(
+        "".join(rng.choice(letters) for _ in range(rng.randint(2, 3)))
+        + ("s" if rng.random() < 0.2 else "")
+        for _ in range(count)
+    )
+
+
+COSTLY_TO_COMPARE = {
+    "700 capitalised words each side": (capitals(1), capitals(2)),
+    "a 300-letter word broken by accents": (
+        "Set " + "a" * 300 + " now.",
+        "Set " + "".join("a\u0301" if i % 7 == 3 else "a" for i in range(300)) + " now.",
+    ),
+    "an address of a thousand parts": (
+        "https://example.com/" + "a/" * 990,
+        "a." * 999 + "a ``https://example.com/" + "a/" * 488 + "a",
+    ),
+}
+
+
 def main() -> None:
+    judge(normalize("warm up"), normalize("warm the lemmas up"))
+    for label, (quote, passage) in COSTLY_TO_COMPARE.items():
+        timed(f"judge: {label}", lambda q=quote, p=passage: judge(normalize(q), normalize(p)))
     with tempfile.TemporaryDirectory() as folder:
         bomb = Path(folder) / "claims.yaml"
         bomb.write_text(billion_laughs(), encoding="utf-8")

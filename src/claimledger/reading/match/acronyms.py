@@ -118,8 +118,9 @@ def _runs_as_acronyms(
     out_words: list[str] = []
     out_breaks: list[bool] = []
     index = 0
+    by_initial = _by_initial(acronyms)
     while index < len(words):
-        found = _spelling_at(words, breaks, index, acronyms)
+        found = _spelling_at(words, breaks, index, _may_begin(words[index], by_initial, acronyms))
         if found is None:
             out_words.append(words[index])
             out_breaks.append(breaks[index])
@@ -138,8 +139,9 @@ def _spelled_out(
     """Each acronym of `acronyms` that a run of `words` spells, with the run: none that
     begins or ends with the quote's own word beside the acronym (see `_beside`)."""
     found: dict[str, list[str]] = {}
-    for index in range(len(words)):
-        for acronym in acronyms:
+    by_initial = _by_initial(acronyms)
+    for index, word in enumerate(words):
+        for acronym in _may_begin(word, by_initial, acronyms):
             if acronym in found:
                 continue
             spelling = _spelling_at(words, breaks, index, [acronym])
@@ -154,7 +156,7 @@ def _spelling_at(
     """The acronym a run of words from `start` spells, and where the run ends: a run of
     one clause, of content words but for small ones inside it."""
     for acronym in acronyms:
-        letters = acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
+        letters = _letters(acronym)
         for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
             run = words[start:end]
             if not _may_be_a_term(run, breaks[start + 1 : end]):
@@ -165,6 +167,28 @@ def _spelling_at(
             if len(parts) <= _MOST_PARTS and _spells(parts, letters):
                 return acronym, end
     return None
+
+
+def _letters(acronym: str) -> str:
+    """The letters a term must spell: "ACLs" spells "acl"."""
+    return acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
+
+
+def _by_initial(acronyms: list[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for acronym in acronyms:
+        found.setdefault(_letters(acronym)[:1], []).append(acronym)
+    return found
+
+
+def _may_begin(word: str, by_initial: dict[str, list[str]], acronyms: list[str]) -> list[str]:
+    """The acronyms a term that begins with `word` may spell: those of its initial, unless
+    its first part is a small word a term may leave out (or it has none), so that a passage
+    of many words and many capitals is not tried against every acronym at every word."""
+    parts = _PART.findall(word)
+    if not parts or parts[0].lower() in _SKIPPABLE:
+        return acronyms
+    return by_initial.get(parts[0][0].lower(), [])
 
 
 def _may_be_a_term(run: list[str], breaks: list[bool]) -> bool:
