@@ -27,6 +27,8 @@ _LONGEST = 8
 """Words a spelled-out term may run to."""
 _MOST_PARTS = 12
 """Parts a spelled-out term may have."""
+Parts = tuple[str, ...]
+"""The parts of a run of words, each of which may give an initial (see `_PART`)."""
 
 
 def as_the_page_writes(
@@ -154,19 +156,34 @@ def _spelling_at(
     words: list[str], breaks: list[bool], start: int, acronyms: list[str]
 ) -> tuple[str, int] | None:
     """The acronym a run of words from `start` spells, and where the run ends: a run of
-    one clause, of content words but for small ones inside it."""
+    one clause, of content words but for small ones inside it (the first acronym that
+    any run spells, the shortest such run)."""
+    if not acronyms:
+        return None
+    runs = _runs_from(words, breaks, start)
     for acronym in acronyms:
         letters = _letters(acronym)
-        for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
-            run = words[start:end]
-            if not _may_be_a_term(run, breaks[start + 1 : end]):
-                break
-            if (len(run) == 1 and "-" not in run[0]) or run[-1].lower() in _SKIPPABLE:
-                continue  # one word spells no term ("KiB" is no "KB"), nor a run of "the"
-            parts = tuple(p for w in run for p in _PART.findall(w))
-            if len(parts) <= _MOST_PARTS and _spells(parts, letters):
+        for end, parts in runs:
+            if _spells(parts, letters):
                 return acronym, end
     return None
+
+
+def _runs_from(words: list[str], breaks: list[bool], start: int) -> list[tuple[int, Parts]]:
+    """The runs from `start` that may be a term, shortest first: where each ends, and its
+    parts."""
+    runs = []
+    for end in range(start + 1, min(len(words), start + _LONGEST) + 1):
+        run = words[start:end]
+        if not _may_be_a_term(run, breaks[start + 1 : end]):
+            break
+        if (len(run) == 1 and "-" not in run[0]) or run[-1].lower() in _SKIPPABLE:
+            continue  # one word spells no term ("KiB" is no "KB"), nor a run of "the"
+        parts = tuple(p for w in run for p in _PART.findall(w))
+        if len(parts) <= _MOST_PARTS:
+            runs.append((end, parts))
+    return runs
+
 
 
 def _letters(acronym: str) -> str:
@@ -211,7 +228,7 @@ _CLAUSE_WORDS = (
 
 
 @lru_cache(maxsize=4096)
-def _spells(parts: tuple[str, ...], letters: str) -> bool:
+def _spells(parts: Parts, letters: str) -> bool:
     """Whether the parts spell `letters` exactly, each giving its initial, or all its
     letters if written in capitals ("TLS"), or nothing if a small word inside the term
     (never the last)."""
