@@ -296,13 +296,22 @@ def test_context_picks_the_second_occurrence() -> None:
 
 
 @pytest.mark.parametrize("page", ["| |", "\n", " \t \n "], ids=["empty-cells", "newline", "blanks"])
-def test_a_page_of_no_words_holds_no_place_for_a_recorded_quote(page: str) -> None:
+@pytest.mark.parametrize(
+    ("quote", "was"),
+    [
+        (GATE, "Intro here.\n\n" + GATE + "\n\nUse cases follow."),
+        ("B c.", "a. B c. D e."),  # one word before the quote, two after it
+    ],
+    ids=["anchored-before", "anchored-after"],
+)
+def test_a_page_of_no_words_holds_no_place_for_a_recorded_quote(
+    quote: str, was: str, page: str
+) -> None:
     """A library caller may hand over any text: a page that holds no sentence has no
     place where the quote stood, and the quote is missing from it."""
-    was = "Intro here.\n\n" + GATE + "\n\nUse cases follow."
-    context = locate(GATE, was).context
+    context = locate(quote, was).context
 
-    result = locate(GATE, page, context=context, previous=prepare(was))
+    result = locate(quote, page, context=context, previous=prepare(was))
 
     assert (result.status, result.closest) == ("missing", None)
 

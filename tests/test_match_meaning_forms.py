@@ -1,9 +1,13 @@
 """Forms real documentation edits take, read as what they say: an idiom that holds a
 quantifier or a negation but says neither, a pointer to where a thing is, a rate, a
 quantity written with a hyphen, a condition put before the sentence, one modal put for
-another. Each harmless form beside a change of the same shape that must still be told."""
+another. Each harmless form beside a change of the same shape that must still be told.
+Last, text made to be costly to compare (a long name, hundreds of names or acronyms),
+told as a sentence is."""
 
 from __future__ import annotations
+
+import string
 
 import pytest
 
@@ -396,4 +400,37 @@ def test_whether_a_name_is_another_written_short_is_asked_of_names_only(
 ) -> None:
     """A word of hundreds of letters, or a name of a thousand parts, is weighed as a name
     like any other: it once exhausted the stack, or searched every way of cutting it."""
+    assert level(quote, passage) == said, judged(quote, passage)
+
+
+CODES = [f"qz{n:04d}" for n in range(350)]
+ACRONYMS = ["A" + a + b for a in string.ascii_uppercase for b in string.ascii_uppercase]
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            " ".join(CODES),
+            " ".join(c.replace("qz", "vk") for c in CODES),
+            "uncertain",
+            id="hundreds-of-names-each-put-for-another",
+        ),
+        pytest.param(
+            " ".join(CODES), " ".join(CODES) + " too", "harmless", id="hundreds-of-names-kept"
+        ),
+        pytest.param(
+            " ".join(ACRONYMS[:250]),
+            " ".join(ACRONYMS[::-1][:250]),
+            "uncertain",
+            id="hundreds-of-acronyms",
+        ),
+    ],
+)
+def test_a_passage_of_hundreds_of_names_is_told_as_a_sentence_is(
+    quote: str, passage: str, said: str
+) -> None:
+    """Past the number of names or acronyms a sentence holds, they are no longer paired
+    one by one (which took seconds): names kept are still kept, names put for others
+    still differ."""
     assert level(quote, passage) == said, judged(quote, passage)

@@ -5,8 +5,9 @@ and how long the matcher takes over text made to be costly to compare.
 the user its one-line error (the tests assert the error; the time is measured here), and
 the seconds `judge` takes on: two passages of 700 random capitalised words (each tried
 as an acronym the other may spell out), a word of 300 letters broken by accents (once
-tried as a name shortened in every way it could be cut), and an address of a thousand
-parts against a dotted name (once deeper than Python's stack).
+tried as a name shortened in every way it could be cut), an address of a thousand parts
+against a dotted name (once deeper than Python's stack), and hundreds of names or of
+acronyms of one initial each side (once paired one by one).
 """
 
 from __future__ import annotations
@@ -73,6 +74,14 @@ COSTLY_TO_COMPARE = {
     "an address of a thousand parts": (
         "https://example.com/" + "a/" * 990,
         "a." * 999 + "a ``https://example.com/" + "a/" * 488 + "a",
+    ),
+    "350 names each put for another": (
+        " ".join(f"qz{n:04d}" for n in range(350)),
+        " ".join(f"vk{n:04d}" for n in range(350)),
+    ),
+    "250 acronyms of one initial each side": (
+        " ".join(f"A{a}{b}" for a in string.ascii_uppercase for b in string.ascii_uppercase[:10]),
+        " ".join(f"A{b}{a}" for a in string.ascii_uppercase for b in string.ascii_uppercase[:10]),
     ),
 }
 

@@ -103,12 +103,20 @@ def _glosses(words: list[str], breaks: list[bool]) -> list[tuple[int, int]]:
 
 def _acronyms(words: list[str], other: list[str]) -> list[str]:
     """The acronyms of `words` that `other` lacks: capitals that spell no word of grammar
-    ("NOT" and "MAY" are words written loud, not terms abbreviated)."""
-    return [
+    ("NOT" and "MAY" are words written loud, not terms abbreviated). None when there are
+    more than a passage of prose holds (a table of codes): each would be looked for at
+    every word of the other side."""
+    kept = set(other)
+    found = [
         w
         for w in dict.fromkeys(words)
-        if _ACRONYM.fullmatch(w) and w not in other and w.lower() not in STOPWORDS
+        if _ACRONYM.fullmatch(w) and w not in kept and w.lower() not in STOPWORDS
     ]
+    return found if len(found) <= _MOST_ACRONYMS else []
+
+
+_MOST_ACRONYMS = 64
+"""The most acronyms one side may hold that the other lacks, for either to be spelled out."""
 
 
 def _runs_as_acronyms(

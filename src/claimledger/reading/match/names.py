@@ -41,9 +41,20 @@ def names_differ(was: list[str], now: list[str]) -> bool:
         return False
     if not any(is_name(w) for w in was) or not any(is_name(w) for w in now):
         return _name_for_a_word(was, now)
+    kept_now, kept_was = set(now), set(was)
+    old = [a for a in old if a not in kept_now]  # a name kept as it was is matched already
+    new = [b for b in new if b not in kept_was]
+    if len(old) * len(now) + len(new) * len(was) > _MOST_PAIRS:
+        return True  # more names than are worth pairing: not text a claim is quoted from
     unmatched = [a for a in old if not any(renamed(a, b) for b in now)]
     unmatched += [b for b in new if not any(renamed(a, b) for a in was)]
     return bool(unmatched)  # each name kept, respelled or renamed, or another one
+
+
+_MOST_PAIRS = 2048
+"""The most pairs of a name and a word weighed as one renamed: a sentence holds a handful
+of names, and a passage of hundreds (a list of identifiers) is said to differ at once,
+rather than weighed pair by pair for seconds."""
 
 
 def identifier_swapped(was: list[str], now: list[str]) -> bool:
