@@ -193,13 +193,13 @@ def _runs_from(words: list[str], breaks: list[bool], start: int) -> list[tuple[i
     return runs
 
 
-
 def _letters(acronym: str) -> str:
     """The letters a term must spell: "ACLs" spells "acl"."""
     return acronym[:-1].lower() if acronym.endswith("s") else acronym.lower()
 
 
 def _by_initial(acronyms: list[str]) -> dict[str, list[str]]:
+    """The acronyms by the first letter a term must spell, each in its order."""
     found: dict[str, list[str]] = {}
     for acronym in acronyms:
         found.setdefault(_letters(acronym)[:1], []).append(acronym)
