@@ -125,11 +125,12 @@ def _is_title(unit: int, prepared: PreparedText) -> bool:
     run that ends the page), a command or a "Default: value" line."""
     if not _titled_line(unit, prepared):
         return False
-    first = unit
-    while first > 0 and _titled_line(first - 1, prepared):
+    # Two steps each way tell a run of three: a page of a thousand such lines is not
+    # walked whole for each of them.
+    first, last = unit, unit
+    while first > 0 and unit - first < 2 and _titled_line(first - 1, prepared):
         first -= 1
-    last = unit
-    while last + 1 < prepared.unit_count and _titled_line(last + 1, prepared):
+    while last + 1 < prepared.unit_count and last - unit < 2 and _titled_line(last + 1, prepared):
         last += 1
     if last - first >= 2 or (last > first and last + 1 >= prepared.unit_count):
         return False  # three or more short lines, or a run ending the page: items of a list
@@ -143,7 +144,7 @@ def _titled_line(unit: int, prepared: PreparedText) -> bool:
         return False
     if ":" in text and not text.partition(":")[2].strip()[:1].isupper():
         return False  # "Default: us-east-1", not "Step 1: Install"
-    return len(text.split()) <= _TITLE_WORDS and prepared.block_units(unit) == (unit, unit)
+    return len(text.split()) <= _TITLE_WORDS and prepared.alone_in_its_block(unit)
 
 
 _TITLE_WORDS = 8

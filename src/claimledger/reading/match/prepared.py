@@ -234,6 +234,14 @@ class PreparedText:
         """Which block a unit is in: units of one block may form one passage."""
         return bisect_right(self.breaks, self.units[0][unit])
 
+    def alone_in_its_block(self, unit: int) -> bool:
+        """Whether a unit is a block of its own (a line, a heading), found from its two
+        neighbours, not by walking a block that may be the whole page."""
+        block = self.block(unit)
+        before = unit > 0 and self.block(unit - 1) == block
+        after = unit + 1 < self.unit_count and self.block(unit + 1) == block
+        return not before and not after
+
     def block_units(self, unit: int) -> tuple[int, int]:
         """The first and last unit of the block a unit is in (a whole table row, say)."""
         block = self.block(unit)
