@@ -143,11 +143,11 @@ _MARKUP = re.compile(
       (?P<image>!\[(?P<image_text>[^\]\n]*)\]\([^)\n]*\))
     | (?P<link>\[(?P<link_text>[^\]\n]+)\]
         (?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)|\[[^\]\n]*\]))
-    | (?P<code>(?P<ticks>`+)(?P<code_text>[^`\n](?:.*?[^`\n])??)(?P=ticks)(?!`))
-    | (?P<strong>(?P<sd>\*\*|__)(?=[^\s*_])(?P<strong_text>[^\n]*?[^\s*_])(?P=sd))
-    | (?P<em>(?<![\w*])\*(?=[^\s*])(?P<em_text>[^\n]*?[^\s*])\*(?![\w*])
-        |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]*?[^\s_])_(?![\w_]))
-    | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]*?\S)~~)
+    | (?P<code>(?P<ticks>`+)(?P<code_text>[^`\n](?:.{0,1000}?[^`\n])??)(?P=ticks)(?!`))
+    | (?P<strong>(?P<sd>\*\*|__)(?=[^\s*_])(?P<strong_text>[^\n]{0,1000}?[^\s*_])(?P=sd))
+    | (?P<em>(?<![\w*])\*(?=[^\s*])(?P<em_text>[^\n]{0,1000}?[^\s*])\*(?![\w*])
+        |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]{0,1000}?[^\s_])_(?![\w_]))
+    | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~)
     | (?P<sup><sup>(?P<sup_text>[^<\n]*)</sup>)
     | (?P<br><br\s*/?>)
     | (?P<tag></?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|samp|small|span|strong|sub|tt
