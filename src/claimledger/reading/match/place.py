@@ -344,14 +344,10 @@ def stood_beside(text: str, needle: str, previous: PreparedText) -> bool:
     for the quote there (`needle`: the quote, or its wording as last found)? Not when
     nothing that stood for it is on that page: then which passage was its own cannot be
     told, and its successor must not be taken for a sibling of it."""
-    places = previous.occurrences(text)
-    if not places:
-        return False
     quoted = previous.occurrences(needle)
-    if not quoted:
-        return False
-    return any(
-        all(end <= q_start or start >= q_end for q_start, q_end in quoted) for start, end in places
+    return bool(quoted) and any(
+        all(end <= q_start or start >= q_end for q_start, q_end in quoted)
+        for start, end in previous.places(text)
     )
 
 

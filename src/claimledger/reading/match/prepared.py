@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
@@ -134,15 +135,19 @@ class PreparedText:
 
     def occurrences(self, needle: str) -> list[tuple[int, int]]:
         """Every place the normalised needle occurs on word boundaries (normalised offsets)."""
-        flat, found, width = self._flat, [], len(needle)
+        return list(self.places(needle))
+
+    def places(self, needle: str) -> Iterator[tuple[int, int]]:
+        """The places of `occurrences`, one at a time: a caller that needs one of a certain
+        kind stops at it, however often the needle occurs."""
+        flat, width = self._flat, len(needle)
         if not needle:
-            return []
+            return
         at = flat.find(needle)
         while at != -1:
             if self._on_boundaries(at, at + width, needle):
-                found.append((at, at + width))
+                yield at, at + width
             at = flat.find(needle, at + 1)
-        return found
 
     def _on_boundaries(self, start: int, end: int, needle: str) -> bool:
         flat = self._flat
