@@ -359,6 +359,28 @@ def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_t
     assert (gone.status, reworded.status) == ("missing", "drifted")
 
 
+def test_a_long_page_of_sentences_that_begin_in_lower_case_is_cut_at_each() -> None:
+    """Whether a full stop before a lower-case word ends a sentence looks at the next word
+    only (it copied the rest of the page for every such stop)."""
+    page = prepare("Writes are durable. etcd ensures order here. " * 20000)
+
+    assert page.unit_count == 40000
+    assert page.unit_text(1, 1) == "etcd ensures order here."
+
+
+def test_a_quote_copied_thousands_of_times_is_weighed_against_each_copy_once() -> None:
+    """Whether a passage stood beside any copy of the quote is found by bisection among
+    the copies, not by comparing every place with every copy."""
+    first = "Backups are written to the bucket every hour."
+    quote = f"{first} Each backup is kept for thirty days before it is deleted."
+    was = prepare(" ".join([quote] * 2000))
+    context = locate(quote, was).context
+
+    result = locate(quote, " ".join([first] * 2000), context=context, previous=was)
+
+    assert (result.status, result.closest) == ("missing", f"{first} {first}")
+
+
 # --- normalisation ----------------------------------------------------------
 
 

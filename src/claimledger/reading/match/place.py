@@ -8,6 +8,7 @@ anchors found here.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
@@ -344,11 +345,14 @@ def stood_beside(text: str, needle: str, previous: PreparedText) -> bool:
     for the quote there (`needle`: the quote, or its wording as last found)? Not when
     nothing that stood for it is on that page: then which passage was its own cannot be
     told, and its successor must not be taken for a sibling of it."""
-    quoted = previous.occurrences(needle)
-    return bool(quoted) and any(
-        all(end <= q_start or start >= q_end for q_start, q_end in quoted)
-        for start, end in previous.places(text)
-    )
+    quoted = previous.occurrences(needle)  # in order, all as long: their ends rise too
+    starts = [start for start, _ in quoted]
+
+    def apart(start: int, end: int) -> bool:
+        before = bisect_left(starts, end) - 1  # the last that begins before this place ends
+        return before < 0 or quoted[before][1] <= start
+
+    return bool(quoted) and any(apart(start, end) for start, end in previous.places(text))
 
 
 def news_of(quote: QuoteWords, prepared: PreparedText, previous: PreparedText) -> set[int] | None:

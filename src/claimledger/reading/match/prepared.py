@@ -388,7 +388,8 @@ def _ends_a_sentence(text: str, stop: re.Match[str]) -> bool:
     before = text[stop.start(1) - 1 : stop.start(1)] if stop.start(1) else ""
     if before in (".", "/", "-", "_") or len(word) < 3:
         return False  # "e.g.", a path, a flag, an initial or a short abbreviation
-    following = text[stop.end() :].split(" ", 1)[0]
+    space = text.find(" ", stop.end())  # the next word, not a copy of the rest of the page
+    following = text[stop.end() : space if space != -1 else len(text)]
     return word.lower() not in _ABBREVIATED and following.isalpha() and following not in _GOES_ON
 
 
