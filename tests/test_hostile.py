@@ -54,6 +54,34 @@ def refused_link(result_stderr: str, link: Path) -> None:
     assert "does not write through a link it was not given" in line
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "http://127.0.0.1:9/", b"See \xffonly for the cache settings."],
+        ["add", "new-claim", "--url", "http://127.0.0.1:9/", "--quote", b"caf\xe9 au lait"],
+    ],
+    ids=["verify-quote", "add-quote"],
+)
+def test_an_argument_that_is_not_utf8_is_bad_input_and_the_ledger_is_kept(
+    ledger: Path, args: list[str | bytes]
+) -> None:
+    """A shell hands over bytes; one that is not UTF-8 (a Latin-1 terminal, a stray byte)
+    is refused by name before any command runs, where it reached the page reader or the
+    ledger's writer and ended as an internal error."""
+    before = ledger.read_bytes()
+
+    done = subprocess.run(
+        [sys.executable, "-m", "claimledger", "--ledger", str(ledger), *args],
+        capture_output=True,
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.decode("utf-8").splitlines()
+    assert line.startswith("claimledger: error: argument ") and "is not UTF-8 text (byte 0x" in line
+    assert ledger.read_bytes() == before
+
+
 # --------------------------------------------------------------------------- planted links
 
 

@@ -18,8 +18,10 @@ from claimledger.cli import (
     revising,
     trusting,
 )
-from claimledger.cli.app import app
+from claimledger.cli.app import app, undecodable_argument
 from claimledger.cli.pipes import closed_pipe, unwritable_output, whole_writes
+from claimledger.errors import ExitCode
+from claimledger.terminal.output import err
 
 __all__ = [
     "app",
@@ -44,6 +46,9 @@ def main() -> None:
     interpreter's own last flush would meet it and exit 120 with a warning."""
     whole_writes()
     status: int | str | None = 0
+    if (unreadable := undecodable_argument(sys.argv[1:])) is not None:
+        err.error(f"claimledger: error: {unreadable}")
+        raise SystemExit(ExitCode.INPUT)
     try:
         app(prog_name="claimledger")
     except SystemExit as done:

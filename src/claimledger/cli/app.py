@@ -19,7 +19,7 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
@@ -363,6 +363,19 @@ def _output_after_command(ctx: typer.Context, given: dict[str, bool]) -> Options
         )
         ctx.find_root().obj = opts
     return opts
+
+
+def undecodable_argument(arguments: Sequence[str]) -> str | None:
+    """What is wrong with the first argument that is not UTF-8 text, if one is: Python
+    keeps an undecodable byte of the command line as a lone surrogate, which no file,
+    page or report of the tool can hold, so it is refused before any command runs."""
+    for number, argument in enumerate(arguments, start=1):
+        for at, char in enumerate(argument, start=1):
+            if "\ud800" <= char <= "\udfff":
+                byte = ord(char) - 0xDC00
+                what = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else "a lone surrogate"
+                return f"argument {number} is not UTF-8 text ({what} at character {at})"
+    return None
 
 
 @contextlib.contextmanager
