@@ -381,6 +381,18 @@ def test_a_quote_copied_thousands_of_times_is_weighed_against_each_copy_once() -
     assert (result.status, result.closest) == ("missing", f"{first} {first}")
 
 
+def test_a_letter_under_thousands_of_combining_marks_keeps_thirty() -> None:
+    """Unicode's stream-safe limit: a page's run of 200,000 marks on one letter is cut to
+    30 before it is put in canonical order (it took 30 s), and a quote beside it is found."""
+    quote = "Writes are acknowledged after every replica stores them."
+    page = prepare(f"Intro. {quote} a" + "\u0301\u0316" * 100_000)
+
+    result = locate(quote, page)
+
+    assert result.status == "verified"
+    assert normalize("a" + "\u0301" * 40) == normalize("a" + "\u0301" * 30)
+
+
 # --- normalisation ----------------------------------------------------------
 
 

@@ -127,11 +127,17 @@ def _unicode_edits(m: re.Match[str]) -> list[_Edit]:
         while end < len(run) and unicodedata.combining(run[end]):
             end += 1
         piece = run[start:end]
-        cleaned = _clean_chars(piece)
+        cleaned = _clean_chars(piece[: 1 + _MOST_MARKS])
         if cleaned != piece:
             edits.append((offset + start, offset + end, cleaned))
         start = end
     return edits
+
+
+_MOST_MARKS = 30
+"""Combining marks kept on one letter, as Unicode's stream-safe text format allows (UAX
+#15): no language needs more, and putting a page's run of thousands in canonical order
+takes time in the square of their number."""
 
 
 def _entity_edits(m: re.Match[str]) -> list[_Edit]:
