@@ -146,8 +146,8 @@ def _entity_edits(m: re.Match[str]) -> list[_Edit]:
 
 _MARKUP = re.compile(
     r"""
-      (?P<image>!\[(?P<image_text>[^\]\n]*)\]\([^)\n]*\))
-    | (?P<link>\[(?P<link_text>[^\]\n]+)\]
+      (?P<image>!\[(?P<image_text>[^\]\n]{0,1000})\]\([^)\n]{0,2000}\))
+    | (?P<link>\[(?P<link_text>[^\]\n]{1,1000})\]
         (?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)|\[[^\]\n]*\]))
     | (?P<code>(?P<ticks>`+)(?P<code_text>[^`\n](?:.{0,1000}?[^`\n])??)(?P=ticks)(?!`))
     | (?P<strong>(?P<sd>\*\*|__)(?=[^\s*_])(?P<strong_text>[^\n]{0,1000}?[^\s*_])(?P=sd))
