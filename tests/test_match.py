@@ -393,6 +393,17 @@ def test_a_letter_under_thousands_of_combining_marks_keeps_thirty() -> None:
     assert normalize("a" + "\u0301" * 40) == normalize("a" + "\u0301" * 30)
 
 
+def test_a_lone_surrogate_in_a_library_callers_quote_is_the_replacement_character() -> None:
+    """A string made of bytes no decoder read (`surrogateescape`) reaches the matcher as
+    lone surrogates, which the lemma dictionary cannot encode: it raised."""
+    quote = "See https://x.io/\ud800only for the cache settings."
+
+    result = locate(quote, "Intro. See the docs for the cache settings. End.")
+
+    assert result.status == "drifted"
+    assert normalize("a\udcffb") == "a\ufffdb"
+
+
 # --- normalisation ----------------------------------------------------------
 
 

@@ -100,6 +100,7 @@ _ONE_TO_ONE = str.maketrans(
         **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63", "-"),
         **dict.fromkeys(_LINE_BREAKS, "\n"),
         **{c: " " for c in map(chr, range(0x3001)) if c.isspace() and c not in _LINE_BREAKS},
+        **dict.fromkeys(map(chr, range(0xD800, 0xE000)), "\ufffd"),  # a byte no decoder read
     }
 )
 
