@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -64,18 +64,23 @@ Judged = tuple[str, frozenset[str] | None]
 BARS = (0.6, 0.7, 0.8, 0.9)
 
 
+def corpora(chosen: Container[str] | None = None) -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """Each corpus of pairs by name (those `chosen`, else all), with its pairs."""
+    for path in sorted(PAIRS.glob("*.yaml")):
+        if chosen is None or path.stem in chosen:
+            yield path.stem, yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]
+
+
 def judged_read_corpora() -> dict[str, list[Judged]]:
     """The pairs of the corpora in `READ`, each as its label and the strong kinds flagged."""
     found = {}
-    for path in sorted(PAIRS.glob("*.yaml")):
-        if path.stem not in READ:
-            continue
+    for name, pairs in corpora(READ):
         rows: list[Judged] = []
-        for pair in yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]:
+        for pair in pairs:
             level, kinds = said(pair["old"], pair["new"])
             strong = frozenset(k for k in kinds if k in STRONG_KINDS)
             rows.append((pair["label"], strong if level == "changed" else None))
-        found[path.stem] = rows
+        found[name] = rows
     return found
 
 
@@ -114,20 +119,16 @@ def main(argv: list[str]) -> None:
         return
     show = argv[argv.index("--cases") + 1] if "--cases" in argv else None
     names = [a for a in argv if not a.startswith("--") and a != show]
-    files = sorted(PAIRS.glob("*.yaml"))
     totals: dict[str, Counter[str]] = {}
-    for path in files:
-        if names and path.stem not in names:
-            continue
-        corpus = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for name, pairs in corpora(names or None):
         counts: Counter[str] = Counter()
-        for pair in corpus["pairs"]:
+        for pair in pairs:
             level, kinds = said(pair["old"], pair["new"])
             counts[f"{pair['label']}-{level}"] += 1
             if show == f"{pair['label']}-{level}":
                 print(f"- {pair['id']} [{pair['change']}] {', '.join(kinds)}")
                 print(f"    old: {pair['old']}\n    new: {pair['new']}")
-        totals[path.stem] = counts
+        totals[name] = counts
     read = [counts for name, counts in totals.items() if name in READ]
     unread = [counts for name, counts in totals.items() if name not in READ]
     totals["read while rules were written (in sample)"] = sum(read, Counter())
