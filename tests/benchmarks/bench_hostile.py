@@ -7,7 +7,9 @@ the seconds `judge` takes on: two passages of 700 random capitalised words (each
 as an acronym the other may spell out), a word of 300 letters broken by accents (once
 tried as a name shortened in every way it could be cut), an address of a thousand parts
 against a dotted name (once deeper than Python's stack), and hundreds of names or of
-acronyms of one initial each side (once paired one by one).
+acronyms of one initial each side (once paired one by one); and the seconds `locate` takes
+to find a cell reworded in a table of 60,000 cells on one line (once walked for each
+unit it weighed), first with no history, then with the page as read.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from claimledger.errors import LedgerError
 from claimledger.ledger.model import parse
-from claimledger.reading.match import judge, normalize
+from claimledger.reading.match import judge, locate, normalize, prepare
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:
@@ -86,10 +88,32 @@ COSTLY_TO_COMPARE = {
 }
 
 
+def one_line_table(cells: int) -> tuple[str, str, str]:
+    """A quote of one row, the table as read with it, and the table now with it reworded."""
+    rng = random.Random(11)
+    words = ["Node", "Zone", "Replica", "Leader", "Shard", "Region", "Disk", "Queue"]
+    row = [f"{rng.choice(words)}{rng.randrange(999)}" for _ in range(cells)]
+    half = cells // 2
+    quote, now = "Replicas | Three | Cluster", "Replicas | Five | Cluster"
+    return (
+        quote,
+        " | ".join([*row[:half], quote, *row[half:]]),
+        " | ".join([*row[:half], now, *row[half:]]),
+    )
+
+
 def main() -> None:
     judge(normalize("warm up"), normalize("warm the lemmas up"))
     for label, (quote, passage) in COSTLY_TO_COMPARE.items():
         timed(f"judge: {label}", lambda q=quote, p=passage: judge(normalize(q), normalize(p)))
+    quote, was, now = one_line_table(60_000)
+    timed("locate: a table of 60,000 cells on one line", lambda: locate(quote, prepare(now)))
+    read = prepare(was)
+    context = locate(quote, read).context
+    timed(
+        "locate: the same, with the page as read",
+        lambda: locate(quote, prepare(now), context=context, previous=read),
+    )
     with tempfile.TemporaryDirectory() as folder:
         bomb = Path(folder) / "claims.yaml"
         bomb.write_text(billion_laughs(), encoding="utf-8")

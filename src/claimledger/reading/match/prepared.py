@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
@@ -186,16 +186,37 @@ class PreparedText:
         if self._cells is None:
             found = []
             if self.kind != "code" and " | " in self.text:
-                found = [self.normalized_offset(m.start()) for m in _CELL_EDGE.finditer(self.text)]
+                found = self._normalized_offsets(m.start() for m in _CELL_EDGE.finditer(self.text))
             self._cells = found
         return self._cells
 
     def normalized_offset(self, original: int) -> int:
         """The normalised offset of the page's character at `original` (or the next kept one)."""
-        low, high = 0, len(self.normalized)
+        return self._first_kept_from(original, 0)
+
+    def _normalized_offsets(self, originals: Iterable[int]) -> list[int]:
+        """`normalized_offset` of each of ascending offsets, each searched for from the one
+        before: a table on one line has a cell edge every few characters."""
+        found, low = [], 0
+        for original in originals:
+            low = self._first_kept_from(original, low)
+            found.append(low)
+        return found
+
+    def _first_kept_from(self, original: int, low: int) -> int:
+        """The first normalised offset from `low` on whose character ends past `original`
+        in the page: galloped to, then bisected, so a near one is found in a few steps."""
+        last = len(self.normalized)
+
+        def before(middle: int) -> bool:
+            return self.original_span(middle, middle + 1)[1] <= original
+
+        high, step = low, 1
+        while high < last and before(high):
+            low, high, step = high + 1, min(high + 1 + step, last), step * 2
         while low < high:
             middle = (low + high) // 2
-            if self.original_span(middle, middle + 1)[1] <= original:
+            if before(middle):
                 low = middle + 1
             else:
                 high = middle
@@ -249,25 +270,14 @@ class PreparedText:
 
     def block_units(self, unit: int) -> tuple[int, int]:
         """The first and last unit of the block a unit is in (a whole table row, say)."""
-        block = self.block(unit)
-        first, last = unit, unit
-        while first > 0 and self.block(first - 1) == block:
-            first -= 1
-        while last + 1 < self.unit_count and self.block(last + 1) == block:
-            last += 1
-        return first, last
+        return _run_between(self.units[0], self.breaks, self.block(unit))
 
     def cell_units(self, unit: int) -> tuple[int, int]:
         """The first and last unit of the table cell a unit is in (its block, if no cell)."""
         first, last = self.block_units(unit)
         edges = self._cell_edges()
-        starts = self.units[0]
-        cell = bisect_right(edges, starts[unit])
-        while first < unit and bisect_right(edges, starts[first]) != cell:
-            first += 1
-        while last > unit and bisect_right(edges, starts[last]) != cell:
-            last -= 1
-        return first, last
+        in_cell = _run_between(self.units[0], edges, bisect_right(edges, self.units[0][unit]))
+        return max(first, in_cell[0]), min(last, in_cell[1])
 
     # -- words -------------------------------------------------------------
 
@@ -315,6 +325,15 @@ def content_lemmas(text: str) -> list[str]:
     found = tokens(text)
     content = [lemma(t) for t in found if is_content(t)]
     return content or [lemma(t) for t in found]
+
+
+def _run_between(starts: list[int], edges: list[int], part: int) -> tuple[int, int]:
+    """The first and last unit (by their `starts`) of part `part` of a text cut at `edges`:
+    those starting from the part's opening edge up to its closing one, found by bisection,
+    since a table on one line is one block of thousands of units."""
+    first = bisect_left(starts, edges[part - 1]) if part > 0 else 0
+    last = bisect_left(starts, edges[part]) - 1 if part < len(edges) else len(starts) - 1
+    return first, last
 
 
 def is_word_char(char: str) -> bool:
