@@ -34,6 +34,7 @@ from claimledger.records import (
     Hop,
     Validators,
     WordChange,
+    check_key,
     snapshot_digest,
 )
 
@@ -503,6 +504,34 @@ def test_latest_checks_keeps_each_source_of_a_quote(evidence_store: EvidenceStor
     assert statuses == {"do-glossary": "verified", "blog-2021": "drifted"}
 
 
+def test_a_pages_last_judged_checks_are_those_of_the_whole_store(
+    evidence_store: EvidenceStore,
+) -> None:
+    """A refresh asks for one page's last checks at a time: the same checks as the whole
+    store's newest that read their page, past a run in which the page could not be read."""
+    quote = checked().quote_text
+    first = evidence_store.begin_run(at(0), "claims.yaml")
+    evidence_store.record_check(first, checked("input-gate", status="drifted"))
+    evidence_store.record_check(first, checked("output-gate"))
+    evidence_store.record_check(first, checked("output-gate", source_id="blog-2021"))
+    evidence_store.finish_run(first, at(1))
+    second = evidence_store.begin_run(at(10), "claims.yaml")
+    unread = {"source_status": "unreachable", "status": None, "match_kind": None}
+    evidence_store.record_check(second, checked("input-gate", **unread))
+    evidence_store.record_check(second, checked("output-gate", status="missing"))
+    evidence_store.finish_run(second, at(11))
+    keys = [("input-gate", quote, "do-glossary"), ("output-gate", quote, "do-glossary")]
+
+    found = evidence_store.latest_judged_checks([*keys, ("never-checked", quote, "do-glossary")])
+
+    assert [(c.claim_id, c.status, c.run_id) for c in found] == [
+        ("input-gate", "drifted", first),
+        ("output-gate", "missing", second),
+    ]
+    whole = evidence_store.latest_checks(judged=True)
+    assert sorted(found, key=str) == sorted((c for c in whole if check_key(c) in keys), key=str)
+
+
 @pytest.mark.parametrize(
     "statement",
     [
@@ -714,6 +743,7 @@ def test_readings_that_reused_another_addresss_snapshot_are_no_evidence(tmp_path
     with EvidenceStore.open(path) as store:
         latest = store.latest_checks()
         assert [(c.run_id, c.status, c.source_status) for c in latest] == [(1, "verified", "ok")]
+        assert store.latest_judged_checks([("input-gate", quote, "glossary")]) == latest
         history = store.checks_for_claim("input-gate")
         assert [(c.run_id, c.misread) for c in history] == [(1, False), (2, True)]
         assert store.validators(new, ["r"]) is None  # the misread 304 vouches for nothing

@@ -117,7 +117,7 @@ class Stored(Protocol):
 class Earlier(Stored, Protocol):
     """What the loop reads of earlier runs (the evidence store fits)."""
 
-    def latest_checks(self, *, judged: bool = False) -> list[CheckRecord]: ...
+    def latest_judged_checks(self, keys: Iterable[CheckKey]) -> list[CheckRecord]: ...
     def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None: ...
 
 
@@ -203,7 +203,6 @@ async def refresh(
     by_target: dict[str, list[str]] = defaultdict(list)
     for url in selects:
         by_target[url_map.apply(url)].append(url)
-    previous = {check_key(check): check for check in earlier.latest_checks(judged=True)}
 
     def validators(requested: str, start: str) -> Validators | None:
         """Those stored for exactly the URL asked, for every way its answer will be read."""
@@ -215,7 +214,7 @@ async def refresh(
             fetched = _ledger_side(replace(result, url=url), url_map)
             for select in selects[url]:
                 jobs = by_reading[(url, select)]
-                task = _task(fetched, select, jobs, previous, earlier, now())
+                task = _task(fetched, select, jobs, earlier, now())
                 yield replace(task, deadline=policy.deadline)
 
     from claimledger.web.fetch import fetch_each
@@ -232,17 +231,15 @@ def _task(
     fetched: FetchResult,
     select: str | None,
     jobs: Sequence[QuoteJob],
-    previous: dict[CheckKey, CheckRecord],
     earlier: Earlier,
     now: dt.datetime,
 ) -> PageTask:
-    """A reading's work with what it needs of earlier runs looked up here: the snapshot a
-    304 answered with, and the texts the quotes' last checks were made on. Its quotes'
-    last checks are taken out of `previous` (no other reading looks for them), so that
-    a long run holds each check once."""
-    mine = {
-        key: previous.pop(key) for key in dict.fromkeys(job.key for job in jobs) if key in previous
-    }
+    """A reading's work with what it needs of earlier runs looked up here: its quotes' last
+    checks, the snapshot a 304 answered with, and the texts those checks were made on.
+    They are asked for a page at a time, so that a run never holds every quote's last
+    check at once."""
+    keys = dict.fromkeys(job.key for job in jobs)
+    mine = {check_key(check): check for check in earlier.latest_judged_checks(keys)}
     answered = None
     if fetched.not_modified:
         answered = earlier.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)

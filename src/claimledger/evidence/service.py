@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.reading.editlinks import SourceFile
     from claimledger.reading.provenance import FileGone
     from claimledger.records import (
+        CheckKey,
         CheckRecord,
         FetchPolicy,
         FetchResult,
@@ -267,7 +268,7 @@ class Stranger:
 
     store: EvidenceStore
 
-    def latest_checks(self, *, judged: bool = False) -> list[CheckRecord]:
+    def latest_judged_checks(self, keys: Iterable[CheckKey]) -> list[CheckRecord]:
         return []
 
     def validators(self, final_url: str, recipes: Iterable[str]) -> Validators | None:

@@ -53,12 +53,15 @@ def claim_summary(
     *,
     every: bool = False,
     unchecked: Mapping[str, int] | None = None,
-) -> list[dict[str, Any]]:
+) -> Iterator[dict[str, Any]]:
     """Per claim: how many quote checks fell in each column, which sources failed, its
     grades and its standing (`claim_row`); the claims checked, or `every` claim (a script
     reading `status --json` finds each claim's grades, checked or not). A quote on a source
     never checked as it now reads (`unchecked`, by claim) counts as unread, and makes the
-    claim "not checked": nothing is known of it."""
+    claim "not checked": nothing is known of it.
+
+    The checks are counted at once; the rows are made one at a time, so that JSON output
+    writes each as it is made and a ledger's thousands are never all held."""
     by_claim: dict[str, Counter[str]] = {
         claim_id: Counter({"unread": count, "not checked": count})
         for claim_id, count in (unchecked or {}).items()
@@ -70,19 +73,19 @@ def claim_summary(
             failing.setdefault(check.claim_id, set()).add(
                 f"{check.source_id} ({check.source_status})"
             )
-    rows = []
-    for claim in ledger.claims:
-        if claim.id not in by_claim and not every:
-            continue
-        counts = by_claim.get(claim.id, Counter())
-        rows.append(
-            {
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for claim in ledger.claims:
+            if claim.id not in by_claim and not every:
+                continue
+            counts = by_claim.get(claim.id, Counter())
+            yield {
                 **claim_row(claim, standing(claim, set(counts))),
                 **{c: counts[c] for c in CHECK_COLUMNS},
                 "failing_sources": sorted(failing.get(claim.id, set())),
             }
-        )
-    return rows
+
+    return rows()
 
 
 STANDINGS = (

@@ -54,7 +54,7 @@ def print_refresh(
             {
                 "run": done.run_id,
                 "evidence": str(store),
-                "claims": rows,
+                "claims": rows,  # written as each is made
                 "sources": source_rows(ledger, fetches),
                 "checks": (
                     {**to_json(c), "run_id": done.run_id, "url": shown(c.url)} for c in run_checks()
@@ -66,7 +66,7 @@ def print_refresh(
         )
     elif chosen == "text":
         quotes, pages = len(work.jobs), len({job.url for job in work.jobs})
-        print_summary(rows, f"Refresh: {quotes} quote checks on {pages} sources")
+        print_summary(list(rows), f"Refresh: {quotes} quote checks on {pages} sources")
         for line in [*source_notes(ledger, fetches), *history_lines(done, run_checks())]:
             out.print(line, markup=False)
         for line in after_lines(done):

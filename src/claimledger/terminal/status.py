@@ -117,7 +117,7 @@ def print_status_tables(
     from claimledger.terminal.views import pages_table
 
     when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
-    rows = claim_summary(ledger, latest.checks, unchecked=unchecked)
+    rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked))
     print_summary(rows, f"Evidence (last refresh {when})")
     out.print(pages_table(ledger, latest.fetches.values()))
     lines = [relocation_line(search) for search in latest.searches]

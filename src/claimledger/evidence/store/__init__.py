@@ -106,6 +106,7 @@ from claimledger.evidence.store.translate import translated as _translated
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.records import (
     ArtifactRun,
+    CheckKey,
     CheckRecord,
     FetchRecord,
     FetchResult,
@@ -130,6 +131,12 @@ _LATEST = (
 """SQL: the newest check of every (claim, quote, source) that is evidence (and meets the
 condition put in), oldest first."""
 _LATEST_CHECKS, _LATEST_JUDGED = _LATEST.format(""), _LATEST.format("status IS NOT NULL AND ")
+_LATEST_JUDGED_OF = (
+    f"SELECT {_CHECK_SELECT}, 0 FROM checks WHERE claim_id = ? AND quote_text = ? "
+    f"AND source_id = ? AND status IS NOT NULL AND id NOT IN ({MISREAD_CHECKS}) "
+    "ORDER BY id DESC LIMIT 1"
+)
+"""SQL: `_LATEST_JUDGED` of one (claim, quote, source), its newest checks read first."""
 
 _HELD = "snapshot_hash IN (SELECT hash FROM snapshots)"
 """SQL: this fetch left a snapshot that the store holds. A reading whose snapshot is not
@@ -432,6 +439,13 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         rows = self._db.execute(
             f"SELECT {_CHECK_SELECT}, 0 {_LATEST_JUDGED if judged else _LATEST_CHECKS}"
         )
+        return list(self._readable(rows, check_from_row, "checks"))
+
+    @_mapped
+    def latest_judged_checks(self, keys: Iterable[CheckKey]) -> list[CheckRecord]:
+        """`latest_checks(judged=True)` of the (claim, quote, source) keys named: what a
+        refresh locates one page's quotes from, asked for a page at a time."""
+        rows = [row for key in keys for row in self._db.execute(_LATEST_JUDGED_OF, key)]
         return list(self._readable(rows, check_from_row, "checks"))
 
     @_mapped
