@@ -360,6 +360,23 @@ def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_t
     assert (gone.status, reworded.status) == ("missing", "drifted")
 
 
+def test_a_quote_found_missing_on_a_page_of_one_sentence_said_over_and_over_is_read_again() -> None:
+    """Whether a sentence of the page now is a copy of one on the page as read is told
+    first by the same words, before it is compared with every sentence there: on a page
+    cut into 2,000 long pieces of one word said over and over, the quote found missing
+    when it was read then took 9 s to read again."""
+    filler = " ".join(["data"] * 62_000)
+    quote = " ".join(["data"] * 15 + ["is", "kept."])
+    then = prepare(f"{filler} {filler}")
+    missing = locate(quote, then)
+    now = f"{filler} {quote[:-6]} lost. {filler}\n\nA closing line added later."
+
+    result = locate(quote, now, previous=then, was_missing=FoundMissing(missing.closest))
+
+    assert (missing.status, result.status) == ("missing", "drifted")
+    assert result.current is not None and result.current.endswith("is lost.")
+
+
 def test_a_long_page_of_sentences_that_begin_in_lower_case_is_cut_at_each() -> None:
     """Whether a full stop before a lower-case word ends a sentence looks at the next word
     only (it copied the rest of the page for every such stop)."""

@@ -9,7 +9,9 @@ tried as a name shortened in every way it could be cut), an address of a thousan
 against a dotted name (once deeper than Python's stack), and hundreds of names or of
 acronyms of one initial each side (once paired one by one); and the seconds `locate` takes
 to find a cell reworded in a table of 60,000 cells on one line (once walked for each
-unit it weighed), first with no history, then with the page as read.
+unit it weighed), first with no history, then with the page as read; and to read again
+a quote found missing on a page of one word said over and over, cut into 2,000 pieces
+(once compared piece by piece with every piece of the page as read).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from claimledger.errors import LedgerError
 from claimledger.ledger.model import parse
-from claimledger.reading.match import judge, locate, normalize, prepare
+from claimledger.reading.match import FoundMissing, judge, locate, normalize, prepare
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:
@@ -113,6 +115,15 @@ def main() -> None:
     timed(
         "locate: the same, with the page as read",
         lambda: locate(quote, prepare(now), context=context, previous=read),
+    )
+    filler = " ".join(["data"] * 99_000)
+    quote = " ".join(["data"] * 15 + ["is", "kept."])
+    then = prepare(f"{filler} {filler}")
+    missing = FoundMissing(locate(quote, then).closest)
+    again = prepare(f"{filler} {quote[:-6]} lost. {filler}")
+    timed(
+        "locate: found missing, read again (one word)",
+        lambda: locate(quote, again, previous=then, was_missing=missing),
     )
     with tempfile.TemporaryDirectory() as folder:
         bomb = Path(folder) / "claims.yaml"
