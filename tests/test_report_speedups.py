@@ -94,6 +94,14 @@ def test_json_for_html_escapes_as_one_translation_per_kind_did(text: str) -> Non
     assert jsontext.without_terminal_controls(whole) == whole.translate(jsontext.TERMINAL_CONTROLS)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=8), st.one_of(texts, st.integers())), max_size=4))
+def test_json_for_html_an_item_at_a_time_is_json_for_html_of_the_list(
+    items: list[dict[str, Any]],
+) -> None:
+    assert "".join(markup.json_for_html_pieces(iter(items))) == markup.json_for_html(items)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([*(str(g) for g in Grade), *Grade]), min_size=1))
 def test_weakest_is_the_weakest_grade(grades: list[str]) -> None:

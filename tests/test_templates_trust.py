@@ -19,7 +19,7 @@ from claimledger.errors import TemplateError
 from claimledger.ledger.file import load
 from claimledger.report import sandbox as sandbox_module
 from claimledger.report import templates as templates_module
-from claimledger.report.formats import claim_reviews
+from claimledger.report.formats import claim_reviews, each_claim_review
 from claimledger.report.model import Report
 from claimledger.report.templates import Templates, packaged_templates, templates_loader
 from test_render import FIXTURE, build, fixture_checks, fixture_previous
@@ -82,6 +82,26 @@ def test_our_templates_say_the_same_in_the_sandbox(
     assert in_sandbox == render(Templates(templates_loader(None)), name, report)
 
 
+def test_the_claimreview_written_a_review_at_a_time_is_the_whole_list_written_at_once(
+    tmp_path: Path, report: Report
+) -> None:
+    """Our HTML template writes the ClaimReview a review at a time, each made as it is
+    written; a user's template that writes the whole list with `json_script` gets the
+    very same page."""
+    name, streamed = "report.html.j2", "{% for piece in claimreview|json_script_pieces %}"
+    whole = ours(name).replace(
+        f"{streamed}{{{{ piece }}}}{{% endfor %}}", "{{ claimreview|json_script }}"
+    )
+    assert whole != ours(name)
+    (tmp_path / name).write_text(whole, "utf-8")
+    reviews = list(each_claim_review(report, "https://e.org/"))
+
+    assert len(reviews) == len(report.claims) > 1
+    assert render(Templates(templates_loader(tmp_path)), name, report) == render(
+        Templates(templates_loader(None)), name, report
+    )
+
+
 @pytest.mark.parametrize(
     "template",
     [
@@ -132,6 +152,22 @@ def test_the_output_cap_holds_for_our_templates_too(
     cap = 10_000 + 10 * len(report.claims)
     with pytest.raises(TemplateError, match=f"a report holds at most {cap:,}"):
         render(Templates(templates_loader(None)), "report.md.j2", report)
+
+
+@pytest.mark.parametrize("per_check", [1, 4096])
+def test_big_pieces_are_joined_a_few_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, per_check: int
+) -> None:
+    """A chunk holds a few thousand small pieces, but not a few thousand big ones (a
+    claim's whole section): those are joined once they hold `_JOINED` characters, so
+    that a chunk is never a second copy of much of the report."""
+    monkeypatch.setattr(sandbox_module, "_JOINED", 1000)
+    pieces = ["x" * 300] * 40
+
+    chunks = list(sandbox_module.bounded_chunks(iter(pieces), per_check, cap=100_000))
+
+    assert "".join(chunks) == "".join(pieces)
+    assert {len(chunk) for chunk in chunks} == {1200}
 
 
 @pytest.mark.parametrize("per_check", [1, 2, 3, 4096])

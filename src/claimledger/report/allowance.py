@@ -409,6 +409,7 @@ FILTERS: dict[str, Rule] = {
     "xmlattr": _attributes,
     "tojson": _json,
     "json_script": _script_json,
+    "json_script_pieces": _script_json,  # the same text, a piece at a time
     "author_md": _authored,
     "author_html": _authored,
     "batch": _batched,

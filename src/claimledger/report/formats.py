@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import re
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Protocol
@@ -75,12 +75,19 @@ class TemplateFormat:
         return "".join(self.chunks(report))
 
     def chunks(self, report: Report) -> Iterator[str]:
-        reviews = (
-            claim_reviews(report, self.base_url)
-            if self.templates.reads(self.template, "claimreview")
-            else []  # no template of this format asks for it (the Markdown one does not)
+        return self.templates.chunks(
+            self.template, report=report, claimreview=self._reviews(report)
         )
-        return self.templates.chunks(self.template, report=report, claimreview=reviews)
+
+    def _reviews(self, report: Report) -> Iterable[dict[str, Any]]:
+        """The ClaimReview as the template reads it: none for a template that does not ask
+        for it (the Markdown one); for ours, each review made as it is written; for a
+        user's, a list to read as it likes."""
+        if not self.templates.reads(self.template, "claimreview"):
+            return []
+        if self.templates.is_ours(self.template):
+            return each_claim_review(report, self.base_url)
+        return claim_reviews(report, self.base_url)
 
 
 @dataclass(frozen=True)
@@ -324,8 +331,13 @@ def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str,
     are that address and the claim's anchor; without it the @id is the bare anchor and
     there is no url, since none is known.
     """
+    return list(each_claim_review(report, base_url))
+
+
+def each_claim_review(report: Report, base_url: str | None = None) -> Iterator[dict[str, Any]]:
+    """The reviews of `claim_reviews`, each made when it is asked for."""
     sources = {source.id: source for source in report.sources}
-    return [_claim_review(report, claim, base_url, sources) for claim in report.claims]
+    return (_claim_review(report, claim, base_url, sources) for claim in report.claims)
 
 
 def _claim_review(

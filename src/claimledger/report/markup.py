@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -282,6 +282,17 @@ def json_for_html(data: Any) -> str:
     (a terminal may obey them) and the bidirectional controls (a viewer may reorder the
     text by them). Still the same JSON value."""
     return _IN_SCRIPT.sub(_json_escape, indented_json(data)) + "\n"
+
+
+def json_for_html_pieces(items: Iterable[Any]) -> Iterator[str]:
+    """`json_for_html` of the list of `items`, an item at a time: the same text, never
+    whole in memory (a report's ClaimReview for tens of thousands of claims)."""
+    empty = True
+    for item in items:
+        text = ("[" if empty else ",") + "\n  " + indented_json(item).replace("\n", "\n  ")
+        yield _IN_SCRIPT.sub(_json_escape, text)
+        empty = False
+    yield "[]\n" if empty else "\n]\n"
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -438,7 +438,7 @@ def bounded_chunks(
         yield from _each_counted(pieces)
         return
     size, most = 0, MAX_OUTPUT if cap is None else cap
-    while chunk := list(itertools.islice(pieces, per_check)):
+    while chunk := _next_batch(pieces, per_check):
         size += sum(map(len, chunk))
         if size > most:
             _bounded(size, most)
@@ -446,17 +446,27 @@ def bounded_chunks(
 
 
 def _each_counted(pieces: Iterator[str]) -> Iterator[str]:
-    batch: list[str] = []
     size = 0
-    for piece in pieces:
-        size += len(piece)
-        if size > MAX_OUTPUT:
-            _bounded(size)
+    while batch := _next_batch(pieces, _BATCH):
+        for piece in batch:
+            size += len(piece)
+            if size > MAX_OUTPUT:
+                _bounded(size)
+        yield "".join(batch)
+
+
+def _next_batch(pieces: Iterator[str], count: int) -> list[str]:
+    """The next `count` pieces, fewer once they hold `_JOINED` characters: a batch of big
+    pieces (a claim's whole section) is not held twice, as pieces and joined, in full."""
+    batch: list[str] = []
+    held = 0
+    for piece in itertools.islice(pieces, count):
         batch.append(piece)
-        if len(batch) == _BATCH:
-            yield "".join(batch)
-            batch = []
-    yield "".join(batch)
+        held += len(piece)
+        if held >= _JOINED:
+            break
+    return batch
 
 
 _BATCH = 4096
+_JOINED = 1 << 20

@@ -4,7 +4,7 @@ The caller hands in the loader (`templates_loader` gives the usual one: the user
 template directory first, then the packaged defaults), so the report core never decides
 which files to read. What the loader finds is rendered in the sandbox, bounded in what
 it may make (`claimledger.report.sandbox`), unless it is one of our own templates word
-for word, which is our code (`Templates._is_ours`).
+for word, which is our code (`Templates.is_ours`).
 
 Nothing from the ledger or a web page can become markup or a link:
 
@@ -15,8 +15,9 @@ Nothing from the ledger or a web page can become markup or a link:
   `author_md`, `code_block`); our templates still name `md` on every piece of text, and
   a user template that forgets it stays safe (a printed value's outer spaces are trimmed,
   so write separators in the template text, not in `{{ "; " }}`).
-* Data for a `<script type="application/ld+json">` element goes through `json_script`,
-  JSON in which nothing can close the element (`json_for_html`).
+* Data for a `<script type="application/ld+json">` element goes through `json_script`
+  (or `json_script_pieces`, the same an item at a time), JSON in which nothing can close
+  the element (`json_for_html`).
 
 A template that names something that does not exist, or does not parse, raises
 `TemplateError` with the template's file and line.
@@ -29,7 +30,7 @@ import keyword
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -51,6 +52,7 @@ from claimledger.report.markup import (
     code_block,
     excerpt,
     json_for_html,
+    json_for_html_pieces,
     md_anchor,
     md_escape,
     md_link,
@@ -68,8 +70,16 @@ Loader = jinja2.BaseLoader
 def json_script(context: EvalContext, data: Any) -> Any:
     """`data` as JSON an HTML `<script>` data block holds as it is; in a Markdown template,
     text like any other (escaped), since Markdown has no such element."""
-    text = json_for_html(data)
+    text = json_for_html(list(data) if isinstance(data, Iterator) else data)
     return Markup(text) if context.autoescape else text
+
+
+@jinja2.pass_eval_context
+def json_script_pieces(context: EvalContext, items: Iterable[Any]) -> Iterator[Any]:
+    """`items|json_script` an item at a time, for a loop to print (`{% for piece in
+    claimreview|json_script_pieces %}`): a long list's JSON is never whole in memory."""
+    for piece in json_for_html_pieces(items):
+        yield Markup(piece) if context.autoescape else piece
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
@@ -84,6 +94,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "sentence": sentence,
     "upper_first": upper_first,
     "json_script": json_script,
+    "json_script_pieces": json_script_pieces,
 }
 
 _MARKDOWN_FILTERS = frozenset({"md", "md_url", "md_link", "md_anchor", "code_block", "author_md"})
@@ -262,7 +273,7 @@ class Templates:
             return True
         return False
 
-    def _is_ours(self, name: str) -> bool:
+    def is_ours(self, name: str) -> bool:
         """Whether template `name`, as the loader finds it, is ours word for word and brings
         in no other (which the loader might find elsewhere): then what runs is ours, read
         from the package itself, whatever the user's directory holds by then."""
@@ -317,7 +328,7 @@ class Templates:
     def _laid_out(self, name: str, context: dict[str, Any]) -> Iterator[str]:
         """Our own template unchecked but bounded by the ledger's size; any other in the
         sandbox, held to its allowance and the output cap."""
-        if self._is_ours(name):
+        if self.is_ours(name):
             pieces = self._ours.get_template(name).generate(**context)
             cap = sandbox.MAX_OUTPUT + OURS_PER_CLAIM * _claims_in(context)
             return bounded_chunks(pieces, per_check=_OURS_PER_CHECK, cap=cap)
