@@ -15,7 +15,6 @@ import pytest
 
 from claimledger.errors import TemplateError
 from claimledger.evidence.store import EvidenceStore
-from claimledger.report import jsontext
 from claimledger.report import templates as templates_module
 from claimledger.report.templates import Templates
 from cli_runner import SCRIPT, Cli
@@ -265,16 +264,24 @@ def test_a_report_is_handed_on_in_pieces_that_make_the_whole() -> None:
     assert "".join(pieces).endswith("line 19999\n")
 
 
-def test_json_in_pieces_is_the_json_whole_even_cut_inside_a_character(
+def test_the_reports_json_made_a_claim_at_a_time_is_the_json_made_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    data = {"quote": "naïve “quoted” \u0085 \u202e日本語 " * 50, "n": [1, 2.5, None]}
-    monkeypatch.setattr(jsontext, "PIECE", 7)  # cuts fall inside multi-byte characters
+    """A report's JSON is written as its sections and claims are walked, in pieces cut
+    anywhere; joined, they are the JSON of the whole report's data, escaped alike."""
+    from claimledger.ledger.file import load
+    from claimledger.report import formats
+    from test_render import build, fixture_checks, fixture_previous
 
-    pieces = list(jsontext.indented_json_pieces(data))
+    ledger = load(FIXTURE)
+    report = build(ledger, fixture_checks(ledger), fixture_previous(ledger))
+    monkeypatch.setattr(formats, "PIECE", 7)
 
-    assert len(pieces) > 10
-    assert "".join(pieces) == jsontext.without_terminal_controls(jsontext.indented_json(data))
+    pieces = list(formats.JsonFormat().chunks(report))
+
+    assert len(pieces) > 100
+    assert "".join(pieces) == formats.JsonFormat().render(report)
+    assert json.loads("".join(pieces)) == json.loads(json.dumps(formats.report_data(report)))
 
 
 def test_a_template_past_its_time_is_stopped_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

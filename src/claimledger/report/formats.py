@@ -20,11 +20,7 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import Grade
-from claimledger.report.jsontext import (
-    indented_json,
-    indented_json_pieces,
-    without_terminal_controls,
-)
+from claimledger.report.jsontext import indented_json, without_terminal_controls
 from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
 from claimledger.report.templates import Templates
@@ -101,8 +97,16 @@ class JsonFormat:
         return _dump(report_data(report))
 
     def chunks(self, report: Report) -> Iterator[str]:
-        yield from indented_json_pieces(report_data(report))
-        yield "\n"
+        """`render`'s text, made a claim at a time (see `report_json_pieces`)."""
+        batch: list[str] = []
+        held = 0
+        for piece in report_json_pieces(report):
+            batch.append(piece)
+            held += len(piece)
+            if held >= PIECE:
+                yield without_terminal_controls("".join(batch))
+                batch, held = [], 0
+        yield without_terminal_controls("".join(batch)) + "\n"
 
 
 @dataclass(frozen=True)
@@ -282,6 +286,48 @@ def report_data(report: Report) -> dict[str, Any]:
     timed out or exited non-zero; output is what it printed (cut past 10,000 characters).
     """
     return {"schema_version": REPORT_VERSION, "claimledger_report": REPORT_VERSION, **_data(report)}
+
+
+def report_json_pieces(report: Report) -> Iterator[str]:
+    """`indented_json(report_data(report))`, a part at a time: the report's fields and
+    sections and their claims are walked, and each claim (or other record) is written
+    whole, so that a big report's JSON is never held whole, as data or as text."""
+    fields = [("schema_version", REPORT_VERSION), ("claimledger_report", REPORT_VERSION)]
+    fields += [(name, getattr(report, name)) for name in _field_names(Report)]
+    return _object_pieces(fields, 0)
+
+
+PIECE = 1 << 20
+"""Characters of a report's JSON escaped and handed on at a time."""
+
+_WALKED_DEPTH = {"record": 2, "tuple": 3}
+"""How deep a view's records and tuples are walked rather than written whole: the report,
+its sections, their claims (a tuple at depth 3); a claim, at 4, is written whole."""
+
+
+def _json_pieces(value: Any, depth: int) -> Iterator[str]:
+    """`value`'s JSON as it reads `depth` levels into the report's (JSON strings hold no
+    line break: only the layout's own are indented)."""
+    kind = type(value)
+    if kind is tuple and depth <= _WALKED_DEPTH["tuple"]:
+        return _array_pieces(value, depth)
+    if dataclasses.is_dataclass(kind) and depth <= _WALKED_DEPTH["record"]:
+        return _object_pieces([(name, getattr(value, name)) for name in _field_names(kind)], depth)
+    return iter([indented_json(_data(value)).replace("\n", "\n" + "  " * depth)])
+
+
+def _object_pieces(fields: list[tuple[str, Any]], depth: int) -> Iterator[str]:
+    for n, (name, value) in enumerate(fields):
+        yield ("{" if n == 0 else ",") + "\n" + "  " * (depth + 1) + indented_json(name) + ": "
+        yield from _json_pieces(value, depth + 1)
+    yield "\n" + "  " * depth + "}" if fields else "{}"
+
+
+def _array_pieces(items: tuple[Any, ...], depth: int) -> Iterator[str]:
+    for n, item in enumerate(items):
+        yield ("[" if n == 0 else ",") + "\n" + "  " * (depth + 1)
+        yield from _json_pieces(item, depth + 1)
+    yield "\n" + "  " * depth + "]" if items else "[]"
 
 
 def _data(value: Any) -> Any:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -48,24 +47,3 @@ def indented_json(data: Any) -> str:
         return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
     except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(data, indent=2, ensure_ascii=False)
-
-
-PIECE = 1 << 20
-"""Bytes of encoded JSON escaped and handed on at a time."""
-
-
-def indented_json_pieces(data: Any) -> Iterator[str]:
-    """`indented_json(data)` with terminal controls escaped, in pieces of about a MiB: a
-    big report's JSON is written as it is escaped, never held a second time as text.
-    Each piece ends on a whole character (UTF-8 never starts one with 0b10xxxxxx)."""
-    try:
-        encoded = orjson.dumps(data, option=orjson.OPT_INDENT_2)
-    except TypeError:  # orjson.JSONEncodeError is one: `json` says what it makes of it
-        encoded = json.dumps(data, indent=2, ensure_ascii=False).encode()
-    start = 0
-    while start < len(encoded):
-        end = min(start + PIECE, len(encoded))
-        while end < len(encoded) and encoded[end] & 0xC0 == 0x80:
-            end += 1
-        yield without_terminal_controls(encoded[start:end].decode())
-        start = end
