@@ -42,33 +42,35 @@ def claims_command(
 
     Example: claimledger claims --grade UNKNOWN
     """
-    opts = options(ctx)
-    ledger = opts.load()
-    if grade is not None and grade not in set(Grade):
-        raise InputError(f"--grade {grade!r}: one of {GRADES}")
-    if section is not None and section not in {s.id for s in ledger.sections}:
-        raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
     from claimledger.grading.rules import unchecked_by_claim
+    from claimledger.ledger.located import collector_paused
     from claimledger.services import latest
     from claimledger.terminal.lines import claim_row, claim_standings, evidence_gaps
     from claimledger.terminal.refresh import say
 
-    checks, last = read_latest(opts, latest.checks_and_run, ledger)
-    standings = claim_standings(ledger, checks, unchecked_by_claim(ledger, checks))
-    say(evidence_gaps(last, []))  # a refresh that did not finish: the standings are partial
-    rows = [
-        claim_row(claim, standings[claim.id])
-        for claim in ledger.claims
-        if (grade is None or any(str(f.grade) == grade for f in claim.grades))
-        and (not needs_review or claim.review is not None)
-        and (section is None or claim.section == section)
-    ]
-    if as_json:
-        print_json({"claims": rows})
-    elif rows:
-        from claimledger.terminal.views import claims_table
+    opts = options(ctx)
+    with collector_paused():  # what is read stays till the end: no collection walks it
+        ledger = opts.load()
+        if grade is not None and grade not in set(Grade):
+            raise InputError(f"--grade {grade!r}: one of {GRADES}")
+        if section is not None and section not in {s.id for s in ledger.sections}:
+            raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
+        checks, last = read_latest(opts, latest.checks_and_run, ledger)
+        standings = claim_standings(ledger, checks, unchecked_by_claim(ledger, checks))
+        say(evidence_gaps(last, []))  # a refresh that did not finish: the standings are partial
+        rows = [
+            claim_row(claim, standings[claim.id])
+            for claim in ledger.claims
+            if (grade is None or any(str(f.grade) == grade for f in claim.grades))
+            and (not needs_review or claim.review is not None)
+            and (section is None or claim.section == section)
+        ]
+        if as_json:
+            print_json({"claims": rows})
+        elif rows:
+            from claimledger.terminal.views import claims_table
 
-        out.print(claims_table(rows))
-    else:
-        out.print("no claim matches", markup=False)
+            out.print(claims_table(rows))
+        else:
+            out.print("no claim matches", markup=False)
     return ExitCode.OK
