@@ -203,18 +203,16 @@ def diff_command(
     though its page carries it now. A quote whose page is gone counts as missing, and is
     shown. Exit 1 when anything differs.
     """
-    from claimledger.ledger.located import collector_paused
     from claimledger.services.latest import quotes_of
     from claimledger.terminal.status import print_diff
 
     opts = options(ctx)
-    with collector_paused():  # what is read stays till the end: no collection walks it
-        ledger = opts.load()
-        chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ledger.claim_ids]
-        found = read_latest(opts, lambda store, whole: quotes_of(store, whole, chosen), ledger)
-        differs = print_diff(
-            found.checks, found.read_then, found.histories, opts.store, as_json=as_json
-        )
+    ledger = opts.load()
+    chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ledger.claim_ids]
+    found = read_latest(opts, lambda store, whole: quotes_of(store, whole, chosen), ledger)
+    differs = print_diff(
+        found.checks, found.read_then, found.histories, opts.store, as_json=as_json
+    )
     return found_if(differs)
 
 

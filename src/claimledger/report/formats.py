@@ -300,18 +300,19 @@ def report_json_pieces(report: Report) -> Iterator[str]:
 PIECE = 1 << 20
 """Characters of a report's JSON escaped and handed on at a time."""
 
-_WALKED_DEPTH = {"record": 2, "tuple": 3}
-"""How deep a view's records and tuples are walked rather than written whole: the report,
-its sections, their claims (a tuple at depth 3); a claim, at 4, is written whole."""
+RECORDS_WALKED, TUPLES_WALKED = 2, 3
+"""How deep a view's records and tuples are walked rather than written whole: the report
+and its sections (records at depth 0 and 2), their claims (a tuple at depth 3); a claim,
+at 4, is written whole."""
 
 
 def _json_pieces(value: Any, depth: int) -> Iterator[str]:
     """`value`'s JSON as it reads `depth` levels into the report's (JSON strings hold no
     line break: only the layout's own are indented)."""
     kind = type(value)
-    if kind is tuple and depth <= _WALKED_DEPTH["tuple"]:
+    if kind is tuple and depth <= TUPLES_WALKED:
         return _array_pieces(value, depth)
-    if dataclasses.is_dataclass(kind) and depth <= _WALKED_DEPTH["record"]:
+    if dataclasses.is_dataclass(kind) and depth <= RECORDS_WALKED:
         return _object_pieces([(name, getattr(value, name)) for name in _field_names(kind)], depth)
     return iter([indented_json(_data(value)).replace("\n", "\n" + "  " * depth)])
 
