@@ -362,9 +362,9 @@ def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_t
 
 def test_a_quote_found_missing_on_a_page_of_one_sentence_said_over_and_over_is_read_again() -> None:
     """Whether a sentence of the page now is a copy of one on the page as read is told
-    first by the same words, before it is compared with every sentence there: on a page
-    cut into 2,000 long pieces of one word said over and over, the quote found missing
-    when it was read then took 9 s to read again."""
+    first by the same words, before it is compared with every sentence there (on a page
+    of 1 MB of one word said over and over, cut into 2,000 long pieces, a quote found
+    missing when it was read took 9 s to read again)."""
     filler = " ".join(["data"] * 62_000)
     quote = " ".join(["data"] * 15 + ["is", "kept."])
     then = prepare(f"{filler} {filler}")
