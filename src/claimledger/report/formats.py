@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import functools
 import re
+import sys
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from claimledger.ledger.vocabulary import Grade
 from claimledger.report.jsontext import indented_json, without_terminal_controls
 from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, Report, SourceView, weakest
+from claimledger.report.sandbox import next_batch
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
 
@@ -98,15 +100,10 @@ class JsonFormat:
 
     def chunks(self, report: Report) -> Iterator[str]:
         """`render`'s text, made a claim at a time (see `report_json_pieces`)."""
-        batch: list[str] = []
-        held = 0
-        for piece in report_json_pieces(report):
-            batch.append(piece)
-            held += len(piece)
-            if held >= PIECE:
-                yield without_terminal_controls("".join(batch))
-                batch, held = [], 0
-        yield without_terminal_controls("".join(batch)) + "\n"
+        pieces = report_json_pieces(report)
+        while batch := next_batch(pieces, sys.maxsize, PIECE):
+            yield without_terminal_controls("".join(batch))
+        yield "\n"
 
 
 @dataclass(frozen=True)

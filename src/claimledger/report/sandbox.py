@@ -438,7 +438,7 @@ def bounded_chunks(
         yield from _each_counted(pieces)
         return
     size, most = 0, MAX_OUTPUT if cap is None else cap
-    while chunk := _next_batch(pieces, per_check):
+    while chunk := next_batch(pieces, per_check):
         size += sum(map(len, chunk))
         if size > most:
             _bounded(size, most)
@@ -447,7 +447,7 @@ def bounded_chunks(
 
 def _each_counted(pieces: Iterator[str]) -> Iterator[str]:
     size = 0
-    while batch := _next_batch(pieces, _BATCH):
+    while batch := next_batch(pieces, _BATCH):
         for piece in batch:
             size += len(piece)
             if size > MAX_OUTPUT:
@@ -455,15 +455,17 @@ def _each_counted(pieces: Iterator[str]) -> Iterator[str]:
         yield "".join(batch)
 
 
-def _next_batch(pieces: Iterator[str], count: int) -> list[str]:
-    """The next `count` pieces, fewer once they hold `_JOINED` characters: a batch of big
-    pieces (a claim's whole section) is not held twice, as pieces and joined, in full."""
+def next_batch(pieces: Iterator[str], count: int, size: int | None = None) -> list[str]:
+    """The next `count` pieces, fewer once they hold `size` characters (`_JOINED`): a batch
+    of big pieces (a claim's whole section) is not held twice, as pieces and joined, in
+    full."""
+    most = _JOINED if size is None else size
     batch: list[str] = []
     held = 0
     for piece in itertools.islice(pieces, count):
         batch.append(piece)
         held += len(piece)
-        if held >= _JOINED:
+        if held >= most:
             break
     return batch
 

@@ -190,13 +190,10 @@ class PreparedText:
             self._cells = found
         return self._cells
 
-    def normalized_offset(self, original: int) -> int:
-        """The normalised offset of the page's character at `original` (or the next kept one)."""
-        return self._first_kept_from(original, 0)
-
     def _normalized_offsets(self, originals: Iterable[int]) -> list[int]:
-        """`normalized_offset` of each of ascending offsets, each searched for from the one
-        before: a table on one line has a cell edge every few characters."""
+        """The normalised offset of the page's character at each of ascending offsets (or of
+        the next kept one), each searched for from the one before: a table on one line has
+        a cell edge every few characters."""
         found, low = [], 0
         for original in originals:
             low = self._first_kept_from(original, low)
