@@ -66,21 +66,33 @@ def build_pdf(pages: list[list[str]], *, compress: bool = False) -> bytes:
     return _file(objects)
 
 
-def drawn(content: bytes) -> bytes:
-    """A one-page PDF whose content stream is `content`, drawn in Helvetica as /F1."""
+def drawn(
+    content: bytes,
+    *,
+    font: bytes = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    stream_keys: bytes = b"",
+    more: tuple[bytes, ...] = (),
+    trailer: bytes = b"",
+) -> bytes:
+    """A one-page PDF whose content stream is `content`, drawn in Helvetica as /F1; or
+    with another `font`, more keys in the stream's dictionary (a /Filter), `more`
+    objects (numbered from 6) and more keys in the trailer (an /Encrypt)."""
+    head = b"<< /Length %d%s >>" % (len(content), stream_keys)
     return _file(
         [
             b"<< /Type /Catalog /Pages 2 0 R >>",
             b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            _stream(content, compress=False),
+            font,
+            head + b"\nstream\n" + content + b"\nendstream",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
             b"/Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>",
-        ]
+            *more,
+        ],
+        trailer=trailer,
     )
 
 
-def _file(objects: list[bytes]) -> bytes:
+def _file(objects: list[bytes], *, trailer: bytes = b"") -> bytes:
     out = BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
@@ -91,7 +103,7 @@ def _file(objects: list[bytes]) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
     for offset in offsets:
         out.write(b"%010d 00000 n \n" % offset)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\n" % (len(objects) + 1, trailer))
     out.write(b"startxref\n%d\n%%%%EOF\n" % table)
     return out.getvalue()
 

@@ -252,6 +252,33 @@ def test_a_damaged_text_operator_leaves_the_text_readable(content: bytes) -> Non
     assert "office" in pdf_text(carried(drawn(content))).replace(" ", "")
 
 
+def test_small_lines_amid_the_body_are_notes_only_below_most_of_it() -> None:
+    """A page of 500 body lines, each followed by a small line opening with a note's
+    number: a small line is a note once at least 80% of the body's lines stand above it
+    (the 101 from the 399th on), read after the page's last sentence; the rest stay
+    where they stand. The count above each is made by bisection over the body's sorted
+    baselines, where it was once a sum over all of them for every small line."""
+    shown = b"".join(
+        b"/F1 12 Tf 0 -14 Td (Body line %d.) Tj /F1 6 Tf 0 -14 Td (1 note) Tj " % line
+        for line in range(500)
+    )
+    text = pdf_text(carried(drawn(b"BT 72 700 Td " + shown + b"ET")))
+
+    last_sentence = text.index("Body line 499.")
+    assert text.count("Body line ") == 500
+    assert text[:last_sentence].count("1 note") == 399
+    assert text[last_sentence:].count("1 note") == 101
+
+
+def test_a_line_of_many_runs_is_one_line_in_their_order() -> None:
+    """A baseline drawn in 20,000 runs, the font switched between each: one line, every
+    run in its place (its pieces are joined once the line ends, not copied run by run)."""
+    runs = b"".join(b"/F1 %d Tf (w%d ) Tj " % (11 + line % 2, line) for line in range(20_000))
+    text = pdf_text(carried(drawn(b"BT 72 700 Td " + runs + b"ET")))
+
+    assert text.split() == [f"w{line}" for line in range(20_000)]
+
+
 def test_verify_names_the_pdf_page_the_quote_stands_on(pdfs: PageServer) -> None:
     quote = "After the end of the agreement the customer has thirty days to retrieve its objects"
     payload = verify(pdfs, TERMS, quote)

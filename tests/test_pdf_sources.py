@@ -16,7 +16,7 @@ import pytest
 from claimledger.reading.match import locate
 from claimledger.reading.pdf import carried, pdf_text
 from cli_runner import claimledger
-from pdf_builder import bomb, build_pdf, encrypted, laid_out, owner_locked
+from pdf_builder import bomb, build_pdf, drawn, encrypted, laid_out, owner_locked
 from webserver import PageServer
 
 REPLICATION = (
@@ -95,6 +95,21 @@ def test_a_pdf_address_served_as_octet_stream_is_read_by_its_header(
         assert payload["error"] == "content type application/octet-stream is not text we can read"
 
 
+SHOWN = b"BT /F1 12 Tf 72 700 Td (The replication factor is three.) Tj ET"
+FOREIGN_LOCK = b"<< /Filter /Adobe.PubSec /V 4 /R 4 /Length 128 >>"
+"""An /Encrypt of a security handler other than the standard one pypdf knows."""
+WIDE_CID = (
+    b"<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [6 0 R] >>"
+)
+WIDTHS_PAST_INT = (
+    b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) "
+    b"/Ordering (Identity) /Supplement 0 >> /W [99999999999 [500]] >>"
+)
+"""A CID font whose widths start at a character code past any C int."""
+OVERFLOW = "the PDF could not be read: OverflowError: "
+"""Damage pypdf lets surface as one of Python's own errors, named."""
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
@@ -103,9 +118,21 @@ def test_a_pdf_address_served_as_octet_stream_is_read_by_its_header(
         (b"<html><body>Not found</body></html>", "not a PDF: no %PDF- header"),
         (encrypted(build_pdf(WHITEPAPER), "s3cret"), "the PDF is encrypted: it needs a password"),
         (bomb(), "the PDF could not be read: Limit reached while decompressing"),
+        (drawn(SHOWN, stream_keys=b" /Filter /NoSuchDecode"), "the PDF cannot be read here: "),
+        (
+            drawn(SHOWN, more=(FOREIGN_LOCK,), trailer=b" /Encrypt 6 0 R /ID [<0011> <0011>]"),
+            "the PDF cannot be read here: ",
+        ),
+        (drawn(b"BT /F1 12 Tf 72 700 Td [1 0 R] TJ ET"), "the PDF could not be read: Assertion"),
+        (drawn(b"BT /F1 12 Tf <0041> Tj ET", font=WIDE_CID, more=(WIDTHS_PAST_INT,)), OVERFLOW),
+        (build_pdf(WHITEPAPER).replace(b"startxref\n", b"startxref\n1" + b"0" * 20), OVERFLOW),
     ],
-    ids=["truncated", "garbage", "not-a-pdf", "encrypted", "decompression-bomb"],
-)
+    ids=[
+        "truncated", "garbage", "not-a-pdf", "encrypted", "decompression-bomb",
+        "unknown-filter", "foreign-encryption", "reference-in-text", "widths-past-int",
+        "startxref-past-int",
+    ],
+)  # fmt: skip
 def test_a_pdf_that_cannot_be_read_is_unreadable_with_one_line_why(
     page_server: PageServer, body: bytes, reason: str
 ) -> None:

@@ -31,6 +31,7 @@ import contextvars
 import logging
 import posixpath
 import re
+from bisect import bisect_right
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -108,7 +109,7 @@ def pdf_text(body: str) -> str:
 def _read(data: bytes) -> str:
     """Read under the tightened limits (a context of its own, so they end with it)."""
     from pypdf import overwrite_configuration
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
+    from pypdf.errors import DependencyError, FileNotDecryptedError
 
     overwrite_configuration(**_LIMITS)
     _quiet()
@@ -120,11 +121,13 @@ def _read(data: bytes) -> str:
         raise PageUnreadable("the PDF is encrypted: it needs a password to be read") from None
     except DependencyError as error:
         raise PageUnreadable(f"the PDF cannot be read here: {_one_line(error)}") from None
-    except PyPdfError as error:  # LimitReachedError too: a bomb, or a stream too large
-        raise PageUnreadable(f"the PDF could not be read: {_one_line(error)}") from None
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as error:
-        # pypdf lets some damage surface as Python's own errors
-        raise PageUnreadable(f"the PDF could not be read: {_one_line(error)}") from None
+    except NotImplementedError as error:  # an encryption handler or a filter it lacks
+        raise PageUnreadable(f"the PDF cannot be read here: {_one_line(error)}") from None
+    except Exception as error:
+        # The bytes are a stranger's, and pypdf lets their damage surface as any of
+        # Python's own errors (an assertion, an overflow, a key or an index): each is the
+        # PDF's fault, never the command's. LimitReachedError too: a bomb, a stream too large.
+        raise PageUnreadable(f"the PDF could not be read: {_damage(error)}") from None
 
 
 def _quiet() -> None:
@@ -214,19 +217,20 @@ def _lines(chunks: list[Chunk]) -> list[Line]:
     """The chunks as layout lines, each with the baseline of its first text and the size
     of its largest."""
     lines: list[Line] = []
-    text, baseline, size, marked = "", 0.0, 0.0, False
+    pieces: list[str] = []  # joined once a line ends: a line of 100,000 runs is not copied
+    baseline, size, marked, inked = 0.0, 0.0, False, False  # 100,000 times over
     for chunk, at, sized in chunks:
         marked = marked or sized == MARK_LEFT
         for piece in chunk.splitlines(keepends=True):
             if piece.strip():
-                baseline = at if not text.strip() else baseline
-                size = max(size, sized)
-            text += piece
+                baseline = baseline if inked else at
+                size, inked = max(size, sized), True
+            pieces.append(piece)
             if piece.endswith("\n"):
-                lines.append((text, baseline, size, marked))
-                text, baseline, size, marked = "", 0.0, 0.0, False
-    if text:
-        lines.append((text, baseline, size, marked))
+                lines.append(("".join(pieces), baseline, size, marked))
+                pieces, baseline, size, marked, inked = [], 0.0, 0.0, False, False
+    if pieces:
+        lines.append(("".join(pieces), baseline, size, marked))
     return lines
 
 
@@ -241,7 +245,9 @@ def _footnote_lines(lines: list[Line]) -> set[int]:
     if not weights:
         return set()
     body = weights.most_common(1)[0][0]
-    body_lines = [line[1] for line in lines if line[0].strip() and line[2] >= NOTE_SIZE * body]
+    body_lines = sorted(
+        line[1] for line in lines if line[0].strip() and line[2] >= NOTE_SIZE * body
+    )
     notes: set[int] = set()
     run: list[int] = []
     for index, (text, _, size, _) in enumerate([*lines, ("end", 0.0, body, False)]):
@@ -255,8 +261,10 @@ def _footnote_lines(lines: list[Line]) -> set[int]:
 
 
 def _are_notes(run: list[Line], body_lines: list[float]) -> bool:
+    """`body_lines`: the body's baselines, sorted, so that those above the run are
+    counted by bisection (a page of thousands of small lines amid the body)."""
     text, top, _, marked = run[0]
-    low = sum(at > top for at in body_lines) >= NOTE_LOW * len(body_lines)
+    low = len(body_lines) - bisect_right(body_lines, top) >= NOTE_LOW * len(body_lines)
     return bool(body_lines) and low and (marked or _NOTE_START.match(text) is not None)
 
 
@@ -480,3 +488,13 @@ def flowed(layout: str) -> str:
 
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
+
+
+def _damage(error: Exception) -> str:
+    """What pypdf said of the damage: its own errors speak for themselves; Python's own
+    ("mypy", "list index out of range") need their name to mean anything."""
+    from pypdf.errors import PyPdfError
+
+    said = _one_line(error)
+    named = isinstance(error, PyPdfError) or said == type(error).__name__
+    return said if named else f"{type(error).__name__}: {said}"
