@@ -157,8 +157,9 @@ def test_verify_exits_1_when_the_quote_is_not_verified(
         ("file:///etc/passwd", "root", "not an http(s) URL"),
         ("ftp://x", "anything at all", "not an http(s) URL"),
         ("http://127.0.0.1:9/", "   ", "QUOTE is empty"),
+        ("http://xn--a.example/", "x", "label 'xn--a' is not a valid internationalised name"),
     ],
-    ids=["file-url", "ftp-url", "empty-quote"],
+    ids=["file-url", "ftp-url", "empty-quote", "bad-punycode-host"],
 )
 def test_verify_refuses_bad_input_with_exit_2(url: str, quote: str, message: str) -> None:
     result = claimledger("verify", "--allow-private", url, quote, "--json", code=2)

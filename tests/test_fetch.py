@@ -41,6 +41,7 @@ from claimledger.records import FetchPolicy, FetchResult, Hop, Validators
 from claimledger.urls import fetch_target, origin, redirect_refusal
 from claimledger.web import fetch as fetch_module
 from claimledger.web import pacing
+from claimledger.web.exchange import Outcome, request
 from claimledger.web.fetch import fetch_all, fetch_each, make_client
 from claimledger.web.robots import Robots
 from webserver import (
@@ -476,6 +477,52 @@ def test_a_non_http_url_is_refused_as_data(url: str) -> None:
     result = fetch_one(url)
     assert (result.source_status, result.attempts, result.http_status) == ("refused", 0, None)
     assert "not an http(s) URL" in (result.error or "")
+
+
+BAD_PUNYCODE = "http://xn--a.example/doc"
+"""A host whose Punycode label decodes to no name IDNA allows (U+0080): the HTTP client
+cannot name it, and raised where the request was made."""
+
+
+def test_a_host_in_bad_punycode_is_refused_as_data() -> None:
+    result = fetch_one(BAD_PUNYCODE)
+
+    assert (result.source_status, result.attempts) == ("refused", 0)
+    assert result.error == (
+        f"{BAD_PUNYCODE} names a host whose label 'xn--a' is not a valid internationalised name"
+    )
+
+
+def test_a_redirect_to_a_host_in_bad_punycode_is_refused(page_server: PageServer) -> None:
+    page_server.set_handler("/doc", redirect(BAD_PUNYCODE, 302))
+    page_server.set_handler("/robots.txt", redirect(BAD_PUNYCODE, 302))
+
+    result = fetch_one(page_server.url("/doc"))
+
+    assert result.source_status == "refused"
+    assert result.error == (
+        f"redirect refused: {BAD_PUNYCODE} names a host whose label 'xn--a' is not a valid "
+        "internationalised name"
+    )
+
+
+def test_a_request_the_client_cannot_name_is_refused_as_data() -> None:
+    """Past every check, a host the HTTP client's IDNA codec refuses is a refusal, never an
+    exception out of the fetch."""
+    outcome = asyncio.run(_one_request(BAD_PUNYCODE))
+
+    assert outcome.source_status == "refused"
+    assert (outcome.error or "").startswith(f"cannot request {BAD_PUNYCODE}: ")
+
+
+async def _one_request(url: str) -> Outcome:
+    client = make_client(FAST, trust_env=False)
+    try:
+        found = await request(url, client, {}, FAST)
+    finally:
+        await client.aclose()
+    assert isinstance(found, Outcome)
+    return found
 
 
 # --- bodies ---------------------------------------------------------------------------------

@@ -43,14 +43,38 @@ _URL_SAFE = ":/?#[]@!$&*+,;=%-._~"
 is safe in a Markdown link destination and in an HTML attribute."""
 
 
+NOT_WEB_URL = "is not an http(s) URL with a host"
+
+
 def is_web_url(url: str) -> bool:
-    """http(s), with a host and a well-formed port."""
+    """http(s), with a host that is a name or an address, and a well-formed port."""
+    return web_url_problem(url) is None
+
+
+def web_url_problem(url: str) -> str | None:
+    """Why `url` is no web URL (said after it: "'…' is not an http(s) URL with a host"),
+    or None if it is one."""
+    parts = split(url)
+    if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
+        return NOT_WEB_URL
+    bad = next((label for label in parts.hostname.split(".") if not _decodes(label)), None)
+    if bad is not None:
+        return f"names a host whose label {bad!r} is not a valid internationalised name"
+    return None
+
+
+def _decodes(label: str) -> bool:
+    """A label written in Punycode ("xn--…") must decode to a name IDNA allows: the HTTP
+    client cannot name a host whose label does not, and a page or a redirect may give one."""
+    if not label.lower().startswith("xn--"):
+        return True
+    import idna  # the HTTP client's own; loaded only for a host written in Punycode
+
     try:
-        parts = urllib.parse.urlsplit(url)
-        parts.port  # noqa: B018 -- parsing the port is what validates it
-    except ValueError:
+        idna.decode(label)
+    except (idna.IDNAError, UnicodeError, ValueError):
         return False
-    return parts.scheme.lower() in WEB_SCHEMES and bool(parts.hostname)
+    return True
 
 
 _SPECIAL_USE = (
@@ -291,6 +315,8 @@ def redirect_refusal(
         return f"redirect to a non-http(s) URL refused: {shown_raw(target)}"
     if not parts.hostname:
         return f"redirect to a URL without a host refused: {shown_raw(target)}"
+    if (problem := web_url_problem(target)) is not None:
+        return f"redirect refused: {shown_raw(target)} {problem}"
     if current.startswith("https:") and parts.scheme == "http":
         return f"redirect from https down to http refused: {shown(target)}"
     if target in seen:
@@ -359,8 +385,8 @@ class UrlMap:
             if not sep or not prefix or not replacement:
                 raise InputError(f"--map {spec!r}: expected PREFIX=REPLACEMENT")
             for url in (prefix, replacement):
-                if not is_web_url(url):
-                    raise InputError(f"--map {spec!r}: {url!r} is not an http(s) URL with a host")
+                if (problem := web_url_problem(url)) is not None:
+                    raise InputError(f"--map {spec!r}: {url!r} {problem}")
             rules.append((prefix, replacement))
         return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
 

@@ -226,7 +226,7 @@ def move_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import where_it_moved
-    from claimledger.urls import is_web_url, shown
+    from claimledger.urls import shown, web_url_problem
 
     opts = options(ctx)
     source = opts.load().source(source_id)
@@ -234,8 +234,8 @@ def move_command(
     if new_url is None:
         with existing_store(opts) as store:
             target, found = where_it_moved(store, source.id, source.url)
-    if not is_web_url(target):
-        raise InputError(f"{target!r} is not an http(s) URL with a host")
+    if (problem := web_url_problem(target)) is not None:
+        raise InputError(f"{target!r} {problem}")
     if target == source.url:
         raise InputError(f"source '{source_id}' is already at {shown(target)}")
     day, reason = today(), why or found

@@ -67,12 +67,12 @@ def verify_command(
     from claimledger.evidence.service import read_pages_once
     from claimledger.reading.selectors import selector_problem
     from claimledger.terminal.lines import verification_lines, verification_payload
-    from claimledger.urls import is_web_url
+    from claimledger.urls import web_url_problem
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
-    if not is_web_url(url):
-        raise InputError(f"{url!r} is not an http(s) URL with a host")
+    if (problem := web_url_problem(url)) is not None:
+        raise InputError(f"{url!r} {problem}")
     if select is not None and (problem := selector_problem(select)) is not None:
         raise InputError(f"--{problem}")
     given = dataclasses.replace(fetching, pages=(url,))

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from claimledger.errors import InputError
 from claimledger.ledger.config import Config, check_option
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
-from claimledger.urls import UrlMap, encoded_url, is_web_url, shown
+from claimledger.urls import UrlMap, encoded_url, is_web_url, shown, web_url_problem
 from claimledger.web.fetch import Client, Manners, fetch_each
 
 DEFAULT_ARCHIVE = "https://web.archive.org"
@@ -73,8 +73,8 @@ def archive_settings(
     check_option("archive_window", window_days)
     chosen = base or config.archive
     window = window_days if window_days is not None else config.archive_window
-    if chosen is not None and not is_web_url(chosen):
-        raise InputError(f"--archive {chosen!r}: not an http(s) URL with a host")
+    if chosen is not None and (problem := web_url_problem(chosen)) is not None:
+        raise InputError(f"--archive {chosen!r} {problem}")
     return ArchiveSettings(
         base=(chosen or DEFAULT_ARCHIVE).rstrip("/"),
         window_days=DEFAULT_WINDOW_DAYS if window is None else window,

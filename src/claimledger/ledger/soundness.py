@@ -15,7 +15,7 @@ from typing import Any
 
 from claimledger.ledger.located import Located, Path_
 from claimledger.ledger.shape import Finding, did_you_mean
-from claimledger.urls import is_web_url
+from claimledger.urls import web_url_problem
 
 
 def meaning_problems(located: Located) -> Iterator[Finding]:
@@ -134,8 +134,8 @@ def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding
         for path, url in places:
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
                 continue  # missing, or reported by the schema
-            if not is_web_url(url):
-                yield located.where(path), f"{path[-1]} {url!r} is not an http(s) URL with a host"
+            if (problem := web_url_problem(url)) is not None:
+                yield located.where(path), f"{path[-1]} {url!r} {problem}"
 
 
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -117,12 +117,12 @@ def _check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> N
     """Each URL given on the command line is an http(s) address, and a local one only where
     the policy allows it (--allow-private, or the settings): said before anything is
     fetched, with the fix, as bad input."""
-    from claimledger.urls import host_and_port, is_web_url, names_local_address
+    from claimledger.urls import host_and_port, names_local_address, web_url_problem
 
     allowed = {host_and_port(origin) for origin in policy.private_origins}
     for url in urls:
-        if not is_web_url(url):
-            raise InputError(f"{option}{url!r} is not an http(s) URL with a host")
+        if (problem := web_url_problem(url)) is not None:
+            raise InputError(f"{option}{url!r} {problem}")
         if policy.allow_private or host_and_port(url) in allowed:
             continue
         if names_local_address(url):

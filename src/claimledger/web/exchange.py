@@ -35,7 +35,7 @@ from claimledger.reading.decoding import (
 )
 from claimledger.reading.pdf import carried, is_pdf, is_pdf_address
 from claimledger.records import DEFAULT_POLICY, FetchPolicy, Header, SourceStatus
-from claimledger.urls import exact_origin, shown
+from claimledger.urls import exact_origin, shown_raw
 from claimledger.web import destinations
 from claimledger.web.connect import transports
 from claimledger.web.destinations import Guard, Resolver
@@ -351,5 +351,10 @@ async def request(
             reason = getattr(tls, "verify_message", None) or tls.reason or one_line(tls)
             return Outcome(None, "unreachable", f"TLS failed: {reason} (not retried)")
         return Outcome(None, "unreachable", f"connection failed: {one_line(exc)}", retryable=True)
-    except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL) as exc:
-        return Outcome(None, "refused", f"cannot request {shown(url)}: {one_line(exc)}")
+    except (
+        httpx.UnsupportedProtocol,
+        httpx.LocalProtocolError,
+        httpx.InvalidURL,
+        UnicodeError,  # a host IDNA does not allow, found as the request is made
+    ) as exc:  # a URL the client cannot send is no web URL: shown as it came
+        return Outcome(None, "refused", f"cannot request {shown_raw(url)}: {one_line(exc)}")

@@ -52,12 +52,13 @@ from claimledger.urls import (
     UrlMap,
     fetch_target,
     is_trivial_move,
-    is_web_url,
     permanently_moved_to,
     redact_urls,
     redirect_refusal,
     resolve,
     sent_home,
+    shown_raw,
+    web_url_problem,
 )
 from claimledger.web.browser import BrowserReader
 from claimledger.web.exchange import Client, Outcome, make_client, request
@@ -299,7 +300,8 @@ async def _fetch_group(
     in_browser, wait_for = policy.in_browser(target)
     if in_browser:
         lookup = None
-    if is_web_url(target):
+    problem = web_url_problem(target)
+    if problem is None:
         try:
             async with asyncio.timeout(policy.deadline) as tally.deadline:
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
@@ -309,7 +311,7 @@ async def _fetch_group(
             walk = _past_deadline(target, tally, policy)
         walk = _keep_validators(walk)
     else:
-        walk = _Walk(Outcome(None, "refused", f"not an http(s) URL: {target}"), target, ())
+        walk = _Walk(Outcome(None, "refused", f"{shown_raw(target)} {problem}"), target, ())
     elapsed = time.monotonic() - started
     return [_result(url, walk, tally.attempts, elapsed, fetch_target(url)[1]) for url in urls]
 
