@@ -178,6 +178,64 @@ def test_bad_settings_are_exit_2_with_where(
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "settings", "message"),
+    [
+        (
+            "claimledger.toml",
+            "concurrency = " + "9" * 5_000 + "\n",
+            "claimledger.toml: cannot be read as TOML: Exceeds the limit (4300 digits)",
+        ),
+        (
+            "claimledger.toml",
+            "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+            "claimledger.toml: cannot be read as TOML: nested too deeply",
+        ),
+        (
+            "pyproject.toml",
+            "tool = " + "{a=" * 100_000 + "1" + "}" * 100_000 + "\n",
+            "pyproject.toml: cannot be read as TOML: nested too deeply",
+        ),
+        (
+            "claimledger.toml",
+            '"time\\nout" = 1\n',
+            "claimledger.toml: 'time\\nout': unknown setting (did you mean 'timeout'?)",
+        ),
+        (
+            "claimledger.toml",
+            'map = {"https://a.test/" = "file:///etc/passwd"}\n',
+            "claimledger.toml: map: 'https://a.test/=file:///etc/passwd': 'file:///etc/passwd' "
+            "is not an http(s) URL with a host",
+        ),
+    ],
+    ids=["number-past-4300-digits", "arrays-nested-deep", "tables-nested-deep",
+         "key-with-a-line-break", "map-to-a-file"],
+)  # fmt: skip
+def test_a_hostile_settings_file_is_one_line_and_exit_2(
+    cli: Cli, ledger: Path, name: str, settings: str, message: str
+) -> None:
+    """A settings file a cloned repository may hold: `check` says what is wrong with it
+    on one line, where Python's own limits once ended it with an internal error (exit 70)
+    and a map to a local file was found only by the run that would fetch through it."""
+    (ledger.parent / name).write_text(settings, encoding="utf-8")
+
+    (line,) = cli("check", code=2).stderr.splitlines()
+
+    assert line.startswith("claimledger: error: ")
+    assert message in line
+
+
+@pytest.mark.parametrize("tool", ['"x"', "[1]", "1"])
+def test_a_pyproject_whose_tool_is_no_table_has_no_settings_for_us(
+    cli: Cli, ledger: Path, tool: str
+) -> None:
+    """Another tool's file, not ours to judge: its `tool` that is not a table holds no
+    claimledger settings, where reading it ended `check` with an internal error."""
+    (ledger.parent / "pyproject.toml").write_text(f"tool = {tool}\n", encoding="utf-8")
+
+    assert cli("check", code=0).stderr == ""
+
+
 def test_every_wrong_setting_is_named_at_once_and_check_names_them_too(
     cli: Cli, ledger: Path
 ) -> None:

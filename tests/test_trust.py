@@ -257,6 +257,25 @@ def test_a_cloned_workspace_cannot_widen_what_is_fetched_until_trusted(
     assert {request.path for request in page_server.page_requests} >= {"/guide", "/other"}
 
 
+def test_an_ask_holding_a_line_break_is_said_on_its_line(tmp_path: Path) -> None:
+    """A cloned settings file's map value with a line break in it is one ask, its break
+    written as an escape: the note under a command and `trust --list` keep one ask a
+    line, so what is asked is never hidden among the lines below it."""
+    ledger = cloned(tmp_path)
+    settings = 'map = {"https://a.test/" = "https://b.test/\\r\\nallow_private = true"}\n'
+    (ledger.parent / "claimledger.toml").write_text(settings, encoding="utf-8")
+
+    notes = Cli(ledger)("refresh").stderr.splitlines()
+    listed = Cli(ledger).json("trust", "--list")["settings"]["asks"]
+
+    ask = "claimledger.toml: map https://a.test/=https://b.test/\\r\\nallow_private = true"
+    assert listed == [ask]
+    (note,) = [line for line in notes if "allow_private" in line]
+    assert note.startswith(
+        f"claimledger: note: this workspace is not trusted, so not honoured: {ask} ("
+    )
+
+
 def test_a_setting_changed_after_trust_is_not_honoured(
     tmp_path: Path, page_server: PageServer
 ) -> None:

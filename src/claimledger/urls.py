@@ -381,12 +381,9 @@ class UrlMap:
     def parse(cls, specs: Iterable[str]) -> UrlMap:
         rules = []
         for spec in specs:
-            prefix, sep, replacement = spec.partition("=")
-            if not sep or not prefix or not replacement:
-                raise InputError(f"--map {spec!r}: expected PREFIX=REPLACEMENT")
-            for url in (prefix, replacement):
-                if (problem := web_url_problem(url)) is not None:
-                    raise InputError(f"--map {spec!r}: {url!r} {problem}")
+            if (problem := map_rule_problem(spec)) is not None:
+                raise InputError(f"--map {spec!r}: {problem}")
+            prefix, _, replacement = spec.partition("=")
             rules.append((prefix, replacement))
         return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
 
@@ -398,6 +395,17 @@ class UrlMap:
         """The ledger-side name of a fetched URL (for redirects found at a replacement)."""
         flipped = tuple(sorted(((r, p) for p, r in self.rules), key=lambda rule: -len(rule[0])))
         return _rewrite(url, flipped)
+
+
+def map_rule_problem(spec: str) -> str | None:
+    """What is wrong with a mirror rule "PREFIX=REPLACEMENT", or None: both sides web URLs."""
+    prefix, sep, replacement = spec.partition("=")
+    if not sep or not prefix or not replacement:
+        return "expected PREFIX=REPLACEMENT"
+    for url in (prefix, replacement):
+        if (problem := web_url_problem(url)) is not None:
+            return f"{url!r} {problem}"
+    return None
 
 
 def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:

@@ -40,7 +40,7 @@ from typing import Any
 
 from claimledger.errors import InputError
 from claimledger.records import FetchPolicy, Header
-from claimledger.urls import UrlMap, exact_origin, split
+from claimledger.urls import UrlMap, exact_origin, map_rule_problem, split
 
 CONFIG_FILE = "claimledger.toml"
 DEFAULT_RECOVER_CANDIDATES = 5
@@ -142,7 +142,8 @@ def read_config(directory: Path) -> Config:
         return _parse(own, _load(own))
     pyproject = directory / PYPROJECT
     if pyproject.is_file():
-        table = _load(pyproject).get("tool", {}).get("claimledger")
+        tool = _load(pyproject).get("tool")  # another tool's file: read, never judged
+        table = tool.get("claimledger") if isinstance(tool, dict) else None
         if isinstance(table, dict):
             return _parse(pyproject, table, prefix="tool.claimledger.")
     return Config()
@@ -157,6 +158,12 @@ def _load(path: Path) -> dict[str, Any]:
         raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(_located(path, str(error))) from None
+    except ValueError as error:  # a number past the digits Python converts
+        raise InputError(
+            f"{path}: cannot be read as TOML: {' '.join(str(error).split())}"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{path}: cannot be read as TOML: nested too deeply") from None
 
 
 _AT = re.compile(
@@ -186,7 +193,8 @@ def _parse(path: Path, table: Mapping[str, Any], prefix: str = "") -> Config:
         if key not in _KEYS:
             close = difflib.get_close_matches(key, _KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            problems.append(f"{name}: unknown setting{hint}")
+            shown = name if name.isprintable() else repr(name)  # a key may hold a line break
+            problems.append(f"{shown}: unknown setting{hint}")
             continue
         try:
             values["maps" if key == "map" else key] = _value(f"{path}: {name}", key, value)
@@ -225,12 +233,19 @@ def _value(name: str, key: str, value: Any) -> Any:
 
 
 def _maps(name: str, value: Any) -> tuple[str, ...]:
-    """`map` as a table of prefix = replacement, or a list of "PREFIX=REPLACEMENT"."""
+    """`map` as a table of prefix = replacement, or a list of "PREFIX=REPLACEMENT"; each
+    side a web URL, said here (as `check` reads the file), not first by the run that
+    would fetch through it."""
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return tuple(f"{prefix}={replacement}" for prefix, replacement in value.items())
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise InputError(f'{name}: must be a table of "prefix" = "replacement"')
+        rules = tuple(f"{prefix}={replacement}" for prefix, replacement in value.items())
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        rules = tuple(value)
+    else:
+        raise InputError(f'{name}: must be a table of "prefix" = "replacement"')
+    for rule in rules:
+        if (problem := map_rule_problem(rule)) is not None:
+            raise InputError(f"{name}: {rule!r}: {problem}")
+    return rules
 
 
 # --------------------------------------------------------------------------- with the options

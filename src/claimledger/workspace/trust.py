@@ -154,7 +154,15 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         asks += [f"claims.yaml: source {sid}: repo {repo} {LOCAL_FOLDER}" for sid, repo in local]
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)}")
-    return [redact_urls(ask) for ask in asks]  # shown by trust --list and every note
+    return [_one_line(redact_urls(ask)) for ask in asks]  # shown by trust --list, every note
+
+
+def _one_line(ask: str) -> str:
+    """An ask as one line, whatever its setting holds (a map's value with a line break in
+    it): each character that does not print is written as its escape."""
+    if ask.isprintable():
+        return ask
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in ask)
 
 
 def _folder_digest(folder: Path) -> str:
