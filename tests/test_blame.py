@@ -160,6 +160,15 @@ def test_a_page_without_an_edit_link_names_no_file() -> None:
     assert source_file_of(html, "https://docs.acme.example/") is None
 
 
+@pytest.mark.parametrize("link", ["https://[x/edit/a", "//[/edit/", "https://a]/blob/x"])
+def test_an_edit_link_that_is_no_address_names_no_file(link: str) -> None:
+    """A page's link with an unclosed "[" in its host: urllib raised, and the history
+    step that looks for the page's edit link with it; now it is a link to no file."""
+    html = f"<html><body><a href='{link}'>Edit this page</a></body></html>"
+    assert source_file_of(html, "https://docs.acme.example/") is None
+    assert parse_file_link(link if "://" in link else f"https:{link}") is None
+
+
 def test_a_quote_still_held_has_no_dropping_commit() -> None:
     first = Commit("a" * 40, "2026-01-01", "A", "Add", "docs/x.md")
     newest = Commit("b" * 40, "2026-02-01", "A", "Touch", "docs/x.md")

@@ -349,6 +349,32 @@ def test_garbage_html_does_not_crash(garbage: str) -> None:
     assert isinstance(extract_text(garbage, "text/html"), str)
 
 
+@pytest.mark.parametrize(
+    ("select", "why"),
+    [
+        ("ns|p", "Undefined namespace prefix"),
+        ("svg|*", "Undefined namespace prefix"),
+        ("p[a='\x01']", "All strings must be XML compatible"),
+        ("p[a='\\1']", "All strings must be XML compatible"),
+        ("\ufffe", "All strings must be XML compatible"),
+    ],
+)
+def test_a_select_that_parses_but_cannot_be_applied_is_an_error(select: str, why: str) -> None:
+    """A namespace prefix names none, a control character (or its CSS escape) is no XML:
+    lxml raised its own errors as the selector ran, an internal error from `verify`."""
+    message = f"select {select!r} cannot be applied: {why}"
+    with pytest.raises(PageUnreadable, match=re.escape(message)):
+        extract_text(SELECT_PAGE, "text/html", select=select)
+
+
+def test_a_select_with_contains_reads_page_after_page() -> None:
+    """lxml 6.2 fails on an XPath holding its CSS functions once it is applied to a
+    second document; the selector is compiled for each page."""
+    pages = [SELECT_PAGE.replace("Method table.", f"Method table {n}.") for n in range(4)]
+    read = [extract_text(page, "text/html", select="div:contains('method')") for page in pages]
+    assert [text.splitlines()[0] for text in read] == [f"Method table {n}." for n in range(4)]
+
+
 def test_lone_surrogates_do_not_crash_a_select() -> None:
     page = "<div><p>ok\udcff</p></div>"
     assert extract_text(page, "text/html", select="div:first-child") == "ok?"

@@ -698,6 +698,53 @@ def test_a_browser_reads_iso_8859_1_as_windows_1252(page_server: PageServer) -> 
     assert fetch_one(page_server.url("/doc")).text == "It’s “durable”"
 
 
+@pytest.mark.parametrize(
+    ("charset", "declared_by", "body"),
+    [
+        ("base64", "meta", "<p>hi</p>"),
+        ("hex", "header", "<p>hi</p>"),
+        ("rot13", "header", "<p>hi</p>"),
+        ("zlib", "http-equiv", "<p>hi</p>"),
+        ("idna", "header", "<p>hi</p>"),
+        ("undefined", "header", "<p>hi</p>"),
+        ("punycode", "meta", "<p>caf\u00e9</p>"),
+        ("utf-7", "header", "<title>a+2AA-b</title><p>hi</p>"),
+        ("unicode_escape", "meta", "<p>hi \\ud800</p>"),
+    ],
+)
+def test_a_charset_no_browser_reads_a_page_in_is_as_none(
+    page_server: PageServer, charset: str, declared_by: str, body: str
+) -> None:
+    """Python's codecs that are no page's (base64, rot13, zlib) raised on the body, and
+    UTF-7 or escapes made lone surrogates of it that its head's parser could not take:
+    each ended a command with an internal error. A page naming one is read as naming none."""
+    heads = {
+        "meta": f'<meta charset="{charset}">',
+        "http-equiv": f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">',
+    }
+    page = f"<html><head>{heads.get(declared_by, '')}</head><body>{body}</body></html>"
+    content_type = "text/html" + (f"; charset={charset}" if declared_by == "header" else "")
+    page_server.set_page("/doc", page.encode("utf-8"), content_type=content_type)
+
+    result = fetch_one(page_server.url("/doc"))
+
+    assert (result.source_status, result.text) == ("ok", page)
+
+
+def test_a_page_of_unclosed_meta_tags_is_read_by_its_first_bytes(page_server: PageServer) -> None:
+    """1 MB of `<meta ` never closed, then a byte that is not UTF-8: its declaration is
+    looked for in its first 16 KiB and its encoding guessed from its first 64 KiB, where
+    both searches once ran over a twentieth of it in time that grew with its square (6 MB:
+    36 s; `python tests/benchmarks/bench_hostile.py` times it)."""
+    body = b"<meta " * 180_000 + b"caf\xe9"
+    page_server.set_page("/doc", body, content_type="text/html")
+
+    result = fetch_one(page_server.url("/doc"))
+
+    assert result.source_status == "ok"
+    assert result.text == body.decode("cp1252")
+
+
 # --- conditional requests -------------------------------------------------------------------
 
 

@@ -67,6 +67,7 @@ def ledger_at(folder: Path, url: str, select: str) -> Path:
         ("p:not(.a ~ .b ~ .c ~ .d)", "is too costly to apply: 3 sibling steps"),
         ("a b c d e f g h i j", "is too costly to apply: 9 combinators"),
         ("main article[", "is not a valid CSS selector"),
+        ("svg|rect", "cannot be applied: Undefined namespace prefix"),
     ],
 )
 def test_a_selector_too_costly_to_apply_is_refused_where_it_is_written(

@@ -52,7 +52,10 @@ def source_file_of(page: str, page_url: str) -> SourceFile | None:
             " ".join("".join(str(t) for t in link.itertext()).split()) or link.get("title") or ""
         )
         label = f"{words} {link.get('aria-label') or ''}"
-        found = parse_file_link(urljoin(page_url, href))
+        try:
+            found = parse_file_link(urljoin(page_url, href))
+        except ValueError:  # a host with an unclosed "[": no address, so no file named
+            continue
         if found is not None and (_LINK_WORDS.search(label) or "/edit/" in href):
             return found
     return None
@@ -60,8 +63,11 @@ def source_file_of(page: str, page_url: str) -> SourceFile | None:
 
 def parse_file_link(url: str) -> SourceFile | None:
     """A GitHub or GitLab link to a file (to edit or to view) as its repository, branch
-    and path; None for any other address."""
-    parts = urlsplit(url)
+    and path; None for any other address (one that is none: an unclosed "[")."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
     if parts.scheme != "https" or not parts.hostname:
         return None
     path = unquote(parts.path)

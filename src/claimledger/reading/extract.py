@@ -35,7 +35,6 @@ look removed.
 
 from __future__ import annotations
 
-import functools
 import html
 import posixpath
 import re
@@ -381,20 +380,21 @@ def _selected(root: etree._Element, select: str) -> list[etree._Element]:
 Selector = Callable[[etree._Element], list[etree._Element]]
 
 
-@functools.lru_cache(maxsize=256)
 def compiled_selector(select: str) -> Selector:
-    """A CSS selector compiled once to XPath (by cssselect, HTML rules: tag names and
-    attribute names ignore case). Raises PageUnreadable for one that is not valid CSS."""
-    from cssselect import SelectorError
-    from lxml.cssselect import CSSSelector
+    """A CSS selector as the XPath it is applied as (translated once: `xpath_of`). Raises
+    PageUnreadable for one that is not valid CSS, or cannot be applied.
+
+    The XPath is compiled for each page: lxml 6.2 fails on one holding its CSS functions
+    (`:contains()`) when applied to a second document."""
+    from claimledger.reading.selectors import xpath_of
 
     try:
-        compiled = CSSSelector(select, translator="html")
-    except SelectorError as error:
-        raise PageUnreadable(f"select {select!r} is not a valid CSS selector: {error}") from None
+        path = xpath_of(select)
+    except ValueError as error:
+        raise PageUnreadable(str(error)) from None
 
     def elements(root: etree._Element) -> list[etree._Element]:
-        found = compiled(root)
+        found = etree.XPath(path)(root)
         return (
             [el for el in found if isinstance(el, etree._Element)]
             if isinstance(found, list)

@@ -19,6 +19,7 @@ A real content region is named by one or two steps (`article`, `main .content`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 MAX_SIBLING_STEPS = 2
@@ -58,7 +59,32 @@ def selector_problem(select: str) -> str | None:
                 f"select {select!r} is too costly to apply: {combinators} combinators where "
                 f"at most {MAX_COMBINATORS} are allowed"
             )
+    try:
+        xpath_of(select)
+    except ValueError as error:
+        return str(error)
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def xpath_of(select: str) -> str:
+    """The XPath lxml applies for a CSS selector (cssselect's, by HTML rules: tag and
+    attribute names ignore case), tried on an empty page: some that parse cannot be
+    applied (a namespace prefix, `svg|rect`, names none; a control character,
+    `p[a='\\1']`, is no XML). Raises ValueError saying why, in one line."""
+    from cssselect import SelectorError
+    from lxml import etree
+    from lxml.cssselect import LxmlHTMLTranslator
+
+    try:
+        path: str = LxmlHTMLTranslator().css_to_xpath(select)
+        etree.XPath(path)(etree.HTML("<p></p>"))
+    except SelectorError as error:
+        raise ValueError(f"select {select!r} is not a valid CSS selector: {error}") from None
+    except (etree.XPathError, ValueError) as error:
+        why = " ".join(str(error).split())
+        raise ValueError(f"select {select!r} cannot be applied: {why}") from None
+    return path
 
 
 def _nodes(node: object) -> Iterator[object]:
