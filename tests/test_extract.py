@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading import extract as extract_module
@@ -518,3 +520,80 @@ def test_the_built_in_content_roots_need_no_css_compiler() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.split() == ["'Too.'", "False"]
+
+
+# --------------------------------------------------------------------------- deep pages
+
+
+def _tree(seed: int) -> tuple[etree._Element, list[etree._Element]]:
+    """A random page of nested elements, some of them content roots, with its elements."""
+    rng = random.Random(seed)
+    root = etree.Element("html")
+    elements = [root]
+    for _ in range(rng.randint(1, 120)):
+        parent = rng.choice(elements)
+        tag = rng.choice(["div", "article", "main", "aside", "section", "nav"])
+        elements.append(etree.SubElement(parent, tag))
+    return root, elements
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_under_any_is_any_ancestor_marked(seed: int) -> None:
+    """Each ancestor is judged once for all the elements (a thousand nested roots once
+    cost the square of their depth); the answer is still whether any ancestor is marked."""
+    _, elements = _tree(seed)
+    marked = {el for el in elements if el.tag in ("aside", "article")}
+    asked = elements[::2]
+
+    found = extract_module._under_any(asked, marked.__contains__)
+
+    assert found == [any(a in marked for a in el.iterancestors()) for el in asked]
+
+
+def test_nested_content_roots_read_as_their_outermost() -> None:
+    depth = 1_900
+    page = "<html><body>" + "<article>w " * depth + "</article>" * depth + "</body></html>"
+    assert extract_text(page, "text/html").split() == ["w"] * depth
+
+
+def test_a_heading_inside_a_heading_is_a_heading_of_its_own() -> None:
+    """No valid page nests headings, but the parser keeps them nested: each is read as
+    its own words, the outer one's without the inner one's (a thousand nested once each
+    joined all the text below it)."""
+    page = "<h1>Intro <a href='#x'>to <code>x</code></a> tail</h1><h2>B<h3>inner</h3> after</h2>"
+    assert extract_module.html_headings(page) == [
+        (1, "Intro to x tail"),
+        (2, "B after"),
+        (3, "inner"),
+    ]
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["w ", "<b>", "</b>", "<a href='#a'>", "</a>", "<code>", "</code>", "<em>x</em>"]
+        ),
+        max_size=30,
+    )
+)
+@settings(max_examples=150, deadline=None)
+def test_a_headings_words_are_its_text(parts: list[str]) -> None:
+    """Without a heading inside it, a heading's words are all of its text, as lxml's
+    itertext gives them."""
+    page = "<html><body><h2>" + "".join(parts) + "</h2></body></html>"
+    root = etree.fromstring(page.encode(), etree.HTMLParser())
+    (heading,) = root.iter("h2")
+    expected = " ".join("".join(t for t in heading.itertext() if isinstance(t, str)).split())
+    found = extract_module.html_headings(page)
+    assert found == ([(2, expected)] if expected else [])
+
+
+def test_a_sup_of_many_links_is_no_footnote_mark() -> None:
+    """A footnote mark's `<sup>` holds a link or a few: one whose first eight links are
+    none is read as text (each of a thousand nested `<sup>`s once read every link below)."""
+    links = "".join(f'<a href="/p{n}">p{n}</a> ' for n in range(8))
+    page = f'<main><p>See<sup>{links}<a href="#fn1">1</a></sup> here.</p></main>'
+    assert "p7" in extract_text(page, "text/html")
+    assert "1" not in extract_text(
+        '<main><p>See<sup><a href="#fn1">1</a></sup> here.</p></main>', "text/html"
+    )

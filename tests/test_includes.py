@@ -37,6 +37,17 @@ def test_each_convention_names_the_partial_it_pulls_in(
     assert tuple(p for include in found for p in include.paths) == paths
 
 
+def test_a_shortcode_reads_its_parameters_within_a_thousand_characters() -> None:
+    """10,000 Hugo shortcodes never closed, then one closed: each unclosed one once
+    scanned the rest of the file for its end (200 KB took 13 s). A shortcode's path and
+    parameters are read within 1,000 characters each, so only the last few reach the
+    close, and the one found is read no further back than that."""
+    text = '{{< include "a.md" x\n' * 10_000 + '{{< include "b.md" lang="go" >}}\n'
+    (found,) = includes_of(text, "c/x.md")
+    assert found.written.endswith('{{< include "b.md" lang="go" >}}')
+    assert len(found.written) <= 1_000 + len('{{< include "a.md" ')
+
+
 def test_a_partial_stands_where_its_component_is_used_and_the_import_goes() -> None:
     text = "import Ack from './_ack.mdx';\n\n# Durability\n\n<Ack />\n\nMore.\n"
     found = includes_of(text, "docs/durability.mdx")

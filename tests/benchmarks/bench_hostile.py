@@ -11,7 +11,12 @@ acronyms of one initial each side (once paired one by one); and the seconds `loc
 to find a cell reworded in a table of 60,000 cells on one line (once walked for each
 unit it weighed), first with no history, then with the page as read; and to read again
 a quote found missing on a page of one word said over and over, cut into 2,000 pieces
-(once compared piece by piece with every piece of the page as read).
+(once compared piece by piece with every piece of the page as read). And the seconds
+a hostile site's pages take to read, each once in time that grew with the square of its
+size or worse: a page of unclosed `<meta `, a robots.txt of thousands of agents over
+thousands of rules, nested content roots, links in nested `<sup>`s, nested headings,
+Hugo shortcodes never closed, and PDFs of a line of many runs or of small lines amid the
+body.
 """
 
 from __future__ import annotations
@@ -125,6 +130,7 @@ def main() -> None:
         "locate: found missing, read again (one word)",
         lambda: locate(quote, again, previous=then, was_missing=missing),
     )
+    hostile_pages()
     with tempfile.TemporaryDirectory() as folder:
         bomb = Path(folder) / "claims.yaml"
         bomb.write_text(billion_laughs(), encoding="utf-8")
@@ -138,6 +144,51 @@ def main() -> None:
                 "/dev/zero as the ledger (a process)",
                 lambda: command("--ledger", "/dev/zero", "check"),
             )
+
+
+def hostile_pages() -> None:
+    """What a hostile site can serve: each once cost the square of its size or more."""
+    from protego import Protego
+
+    from claimledger.reading.decoding import decode
+    from claimledger.reading.extract import extract_text, html_headings
+    from claimledger.reading.includes import includes_of
+    from claimledger.reading.pdf import carried, pdf_text
+    from claimledger.records import FetchPolicy
+    from claimledger.web.robots import as_we_read_it
+
+    flood = b"<meta " * 1_000_000 + b"\xff"
+    timed("decode: 6 MB of unclosed <meta, not UTF-8", lambda: decode(flood, "text/html", None))
+    agents = "".join(f"User-agent: b*o*t{i}\n" for i in range(2_000))
+    robots = agents + "".join(f"Allow: /q{i}$\n" for i in range(2_000))
+    ours = FetchPolicy().user_agent
+    timed(
+        "robots.txt: 2,000 agents over 2,000 rules",
+        lambda: Protego.parse(as_we_read_it(robots, ours)),
+    )
+    stack = "<article>w" * 1_900 + "</article>" * 1_900
+    timed("extract: 2 MB of nested <article>s", lambda: extract_text(stack * 52, "text/html"))
+    sups = "<sup>" * 1_000 + '<a href="/x">w</a>' * 110_000
+    timed("extract: 2 MB of links in 1,000 nested <sup>s", lambda: extract_text(sups, "text/html"))
+    headings = ("<h2>w" * 1_900 + "</h2>" * 1_900) * 52
+    timed("headings: 1 MB of nested <h2>s", lambda: html_headings(headings))
+    hugo = '{{< include "a.md" x\n' * 10_000
+    timed("includes: 200 KB of Hugo shortcodes never closed", lambda: includes_of(hugo, "a.md"))
+    runs = b"".join(b"/F1 %d Tf (w%d ) Tj " % (11 + n % 2, n) for n in range(50_000))
+    line = _one_page_pdf(b"BT 72 700 Td " + runs + b"ET")
+    timed("PDF: a line drawn in 50,000 runs", lambda: pdf_text(carried(line)))
+    small = b"".join(
+        b"/F1 12 Tf 0 -14 Td (Body line.) Tj /F1 6 Tf 0 -14 Td (1 note) Tj " for _ in range(20_000)
+    )
+    notes = _one_page_pdf(b"BT 72 700 Td " + small + b"ET")
+    timed("PDF: 20,000 small lines amid the body", lambda: pdf_text(carried(notes)))
+
+
+def _one_page_pdf(content: bytes) -> bytes:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from pdf_builder import drawn
+
+    return drawn(content)
 
 
 if __name__ == "__main__":

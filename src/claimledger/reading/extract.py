@@ -39,6 +39,7 @@ import html
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -170,11 +171,47 @@ def html_headings(body: str) -> list[Heading]:
     if root is None:
         return []
     found: list[Heading] = []
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        words = " ".join("".join(t for t in element.itertext() if isinstance(t, str)).split())
+    for element in root.iter(*HEADING_TAGS):
+        words = " ".join(_heading_text(element).split())
         if words:
             found.append((int(str(element.tag)[1]), words))
     return found
+
+
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADING_MOST = 1_000
+"""The characters of a heading's words that are read: a heading is a line."""
+
+
+def _heading_text(heading: etree._Element) -> str:
+    """A heading's own text, up to `HEADING_MOST` characters: a heading inside it (no
+    valid page has one, but the parser keeps them) is a heading of its own, not its words;
+    a thousand nested in one another each joined all the text below it."""
+    pieces: list[str] = [heading.text or ""]
+    length = len(pieces[0])
+    stack: list[etree._Element | str] = _children_reversed(heading)
+    while stack and length < HEADING_MOST:
+        item = stack.pop()
+        if isinstance(item, str):
+            pieces.append(item)
+            length += len(item)
+            continue
+        pieces.append(item.text or "")
+        length += len(pieces[-1])
+        stack += _children_reversed(item)
+    return "".join(pieces)[:HEADING_MOST]
+
+
+def _children_reversed(element: etree._Element) -> list[etree._Element | str]:
+    """An element's children (but headings) and their tails, last first: a stack to read
+    them from in order."""
+    items: list[etree._Element | str] = []
+    for child in reversed(element):
+        if child.tail:
+            items.append(child.tail)
+        if isinstance(child.tag, str) and child.tag not in HEADING_TAGS:
+            items.append(child)
+    return items
 
 
 def section_lines(text: str, under: str, headings: list[Heading]) -> tuple[int, int, int] | None:
@@ -315,7 +352,8 @@ def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Eleme
     known = _known_roots(root)
     for select in _CONTENT_ROOTS:
         matched = known[select] if select in known else compiled_selector(select)(root)
-        regions = _outermost([el for el in matched if not _inside_boilerplate(el)])
+        inside = _under_any(matched, lambda a: _is_boilerplate(a) or _is_outside_only(a))
+        regions = _outermost([el for el, bad in zip(matched, inside, strict=True) if not bad])
         if regions:
             yield regions
 
@@ -360,11 +398,29 @@ def _owners(found: object) -> list[tuple[etree._Element, str]]:
 
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
     chosen = set(elements)
-    return [el for el in elements if not any(a in chosen for a in el.iterancestors())]
+    inside = _under_any(elements, chosen.__contains__)
+    return [el for el, within in zip(elements, inside, strict=True) if not within]
 
 
-def _inside_boilerplate(element: etree._Element) -> bool:
-    return any(_is_boilerplate(a) or _is_outside_only(a) for a in element.iterancestors())
+def _under_any(
+    elements: list[etree._Element], marked: Callable[[etree._Element], bool]
+) -> list[bool]:
+    """For each element, whether any of its ancestors is `marked`: each ancestor judged
+    once, however many of the elements it holds (a thousand `<article>`s nested, each
+    once asked of every ancestor, cost the square of the page's depth)."""
+    under: dict[etree._Element, bool] = {}  # an element: is it, or one above it, marked?
+    found = []
+    for element in elements:
+        chain, above = [], element.getparent()
+        while above is not None and above not in under:
+            chain.append(above)
+            above = above.getparent()
+        within = under[above] if above is not None else False
+        for ancestor in reversed(chain):
+            within = within or marked(ancestor)
+            under[ancestor] = within
+        found.append(within)
+    return found
 
 
 def _selected(root: etree._Element, select: str) -> list[etree._Element]:
@@ -458,9 +514,15 @@ _FOOTNOTE_HREF = re.compile(r"^#(?:fn|footnote|user-content-fn|id\d)", re.IGNORE
 _FOOTNOTE_CLASS = re.compile(r"footnote", re.IGNORECASE)
 
 
+MARK_LINKS = 8
+"""A footnote mark's `<sup>` holds a link or a few ("^1,2"): its first links are read."""
+
+
 def _is_footnote_mark(element: etree._Element) -> bool:
-    """A footnote's reference mark ("^1", "[1]") or a back-link ("↩"): not the sentence's words."""
-    links = [element] if element.tag == "a" else list(element.iter("a"))
+    """A footnote's reference mark ("^1", "[1]") or a back-link ("↩"): not the sentence's
+    words. Only a `<sup>`'s first `MARK_LINKS` links are read: each of a thousand nested
+    `<sup>`s once read every link below it."""
+    links = [element] if element.tag == "a" else islice(element.iter("a"), MARK_LINKS)
     for link in links:
         href, names = link.get("href") or "", link.get("class") or ""
         marked = _FOOTNOTE_HREF.match(href) or _FOOTNOTE_CLASS.search(names)

@@ -28,9 +28,9 @@ _MDX_IMPORT = re.compile(
 _DIRECTIVES = (
     re.compile(r"^[ \t]*\.\.[ \t]+include::[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE),
     re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*$", re.MULTILINE),
-    re.compile(
+    re.compile(  # bounded: each `{{<` never closed once scanned the rest of the file
         r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
-        r"""["'](?P<path>[^"']+)["'][^}]*[>%]\}\}"""
+        r"""["'](?P<path>[^"']{1,1000})["'][^}]{0,1000}[>%]\}\}"""
     ),
     re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]+)["'][ \t]*$""", re.MULTILINE),
 )
