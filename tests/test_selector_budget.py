@@ -3,6 +3,9 @@ refused when the ledger is checked (file:line:col, exit 2), and any other is app
 a process of its own within what the URL's deadline left, so a page it would take too
 long to read is `unreadable` ("took too long to read") rather than a refresh that hangs.
 
+A page past 256 KiB is read in such a process too, selector or none: one tag of
+100,000 attributes keeps libxml2 busy for minutes.
+
 The big page is real (100,000 paragraphs on a loopback server); `p ~ p` passes the
 ledger's check and still asks libxml2 for every paragraph after every paragraph. The
 tests assert what the run says, never how long it took.
@@ -10,6 +13,7 @@ tests assert what the run says, never how long it took.
 
 from __future__ import annotations
 
+import json
 import string
 from pathlib import Path
 
@@ -128,3 +132,40 @@ def test_the_same_page_read_through_a_sane_selector_is_read(
     report = cli.json("refresh", "--allow-private", "--no-as-read", "--deadline", "30", code=0)
 
     assert [check["status"] for check in report["checks"]] == ["verified"]
+
+
+# --------------------------------------------------------------------------- large pages
+
+
+@pytest.mark.slow
+def test_a_large_page_that_would_keep_the_parser_busy_is_unreadable_not_a_hang(
+    page_server: PageServer,
+) -> None:
+    """One tag of 100,000 attributes: libxml2 weighs each against all before it, minutes
+    of CPU in the refresh's own process. A page past 256 KiB is read in a process of its
+    own within what the URL's deadline left."""
+    crowded = " ".join(f"a{n}=v" for n in range(100_000))
+    page_server.set_page(
+        "/crowded", f"<html><body><main><p {crowded}>{QUOTE}</p></main></body></html>"
+    )
+
+    result = claimledger(
+        "verify", page_server.url("/crowded"), QUOTE, "--allow-private", "--deadline", "2",
+        "--json", code=1,
+    )  # fmt: skip
+
+    payload = json.loads(result.stdout)
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"].startswith("took too long to read: more than 2 s of CPU")
+
+
+def test_a_large_page_is_read_as_a_small_one_is(page_server: PageServer) -> None:
+    """A page past 256 KiB, read in a process of its own: the same text, the quote
+    verified."""
+    page_server.set_page("/big", big_page(10_000))
+
+    result = claimledger(
+        "verify", page_server.url("/big"), QUOTE, "--allow-private", "--json", code=0
+    )
+
+    assert json.loads(result.stdout)["status"] == "verified"

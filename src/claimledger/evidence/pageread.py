@@ -90,12 +90,21 @@ def _built_by_script(fetched: FetchResult) -> str:
     )
 
 
+LARGE_PAGE = 256 * 1024
+"""The characters past which a page is read in a process of its own: libxml2 weighs each
+of a tag's attributes against all before it, so one tag of 100,000 attributes (a page
+of 900 KB) keeps its parser busy for minutes, and no cheap look at the page can tell
+(an attribute's value may hold `<` and `>`). Below it, the same costs half a second."""
+
+
 def _extracted(fetched: FetchResult, select: str | None, deadline: float) -> str:
-    """The page's text; through `select`, or from a PDF (whose parser a hostile file can
-    keep busy), in a process of its own under a CPU budget."""
+    """The page's text; through `select`, from a PDF, or from a page past `LARGE_PAGE`
+    (each of whose parsers a hostile file can keep busy), in a process of its own under
+    a CPU budget."""
     body, content_type = fetched.text or "", fetched.content_type or ""
     pdf = is_pdf(media_type_of(content_type), body)
-    if not pdf and (select is None or not is_html(content_type, body)):
+    small = len(body) <= LARGE_PAGE
+    if not pdf and small and (select is None or not is_html(content_type, body)):
         return extract_text(body, content_type, select=select)
     from claimledger.evidence.budget import bounded, read_budget
 
