@@ -15,6 +15,7 @@ from lxml import etree
 from claimledger.errors import PageUnreadable
 from claimledger.reading import extract as extract_module
 from claimledger.reading.extract import compiled_selector, extract_text, narrow_lines, text_kind
+from claimledger.reading.sections import html_headings
 
 
 def html(body: str) -> str:
@@ -561,7 +562,7 @@ def test_a_heading_inside_a_heading_is_a_heading_of_its_own() -> None:
     its own words, the outer one's without the inner one's (a thousand nested once each
     joined all the text below it)."""
     page = "<h1>Intro <a href='#x'>to <code>x</code></a> tail</h1><h2>B<h3>inner</h3> after</h2>"
-    assert extract_module.html_headings(page) == [
+    assert html_headings(page) == [
         (1, "Intro to x tail"),
         (2, "B after"),
         (3, "inner"),
@@ -584,7 +585,7 @@ def test_a_headings_words_are_its_text(parts: list[str]) -> None:
     root = etree.fromstring(page.encode(), etree.HTMLParser())
     (heading,) = root.iter("h2")
     expected = " ".join("".join(t for t in heading.itertext() if isinstance(t, str)).split())
-    found = extract_module.html_headings(page)
+    found = html_headings(page)
     assert found == ([(2, expected)] if expected else [])
 
 

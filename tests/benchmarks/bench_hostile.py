@@ -151,9 +151,10 @@ def hostile_pages() -> None:
     from protego import Protego
 
     from claimledger.reading.decoding import decode
-    from claimledger.reading.extract import extract_text, html_headings
+    from claimledger.reading.extract import extract_text
     from claimledger.reading.includes import includes_of
     from claimledger.reading.pdf import carried, pdf_text
+    from claimledger.reading.sections import html_headings
     from claimledger.records import FetchPolicy
     from claimledger.web.robots import as_we_read_it
 

@@ -15,16 +15,7 @@ from claimledger.errors import PageUnreadable, StoreDamagedError
 from claimledger.evidence.refresh import Page, recipe, unreadable
 from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.decoding import media_type_of
-from claimledger.reading.extract import (
-    Heading,
-    extract_text,
-    heading_above,
-    html_headings,
-    is_html,
-    narrow_lines,
-    section_lines,
-    text_kind,
-)
+from claimledger.reading.extract import extract_text, is_html, narrow_lines, text_kind
 from claimledger.reading.match import (
     DEFAULT_THRESHOLDS,
     Context,
@@ -38,6 +29,7 @@ from claimledger.reading.match import (
 from claimledger.reading.match.verdict import known_by_place_only
 from claimledger.reading.pagehead import head_links
 from claimledger.reading.pdf import is_pdf
+from claimledger.reading.sections import Heading, heading_above, html_headings, section_lines
 from claimledger.records import DEFAULT_POLICY
 
 if TYPE_CHECKING:
