@@ -680,16 +680,22 @@ JAPANESE = "<p>入力ゲートは、ストレージ操作の実行中に他の�
 def test_charsets_decode(
     page_server: PageServer, text: str, encoding: str, declared_by: str
 ) -> None:
-    heads = {
-        "meta": f'<meta charset="{encoding}">',
-        "http-equiv": f'<meta http-equiv="Content-Type" content="text/html; charset={encoding}">',
-    }
-    page = f"<html><head>{heads.get(declared_by, '')}</head><body>{text}</body></html>"
-    content_type = "text/html" + (f"; charset={encoding}" if declared_by == "header" else "")
+    page, content_type = declared_page(text, encoding, declared_by)
     page_server.set_page("/doc", page.encode(encoding), content_type=content_type)
     result = fetch_one(page_server.url("/doc"))
     assert result.source_status == "ok"
     assert result.text == page
+
+
+def declared_page(body: str, charset: str, declared_by: str) -> tuple[str, str]:
+    """A page whose charset is declared by its `meta`, its `http-equiv`, its `header`
+    (the Content-Type returned beside it) or `nothing`."""
+    heads = {
+        "meta": f'<meta charset="{charset}">',
+        "http-equiv": f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">',
+    }
+    page = f"<html><head>{heads.get(declared_by, '')}</head><body>{body}</body></html>"
+    return page, "text/html" + (f"; charset={charset}" if declared_by == "header" else "")
 
 
 def test_a_browser_reads_iso_8859_1_as_windows_1252(page_server: PageServer) -> None:
@@ -718,12 +724,7 @@ def test_a_charset_no_browser_reads_a_page_in_is_as_none(
     """Python's codecs that are no page's (base64, rot13, zlib) raised on the body, and
     UTF-7 or escapes made lone surrogates of it that its head's parser could not take:
     each ended a command with an internal error. A page naming one is read as naming none."""
-    heads = {
-        "meta": f'<meta charset="{charset}">',
-        "http-equiv": f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">',
-    }
-    page = f"<html><head>{heads.get(declared_by, '')}</head><body>{body}</body></html>"
-    content_type = "text/html" + (f"; charset={charset}" if declared_by == "header" else "")
+    page, content_type = declared_page(body, charset, declared_by)
     page_server.set_page("/doc", page.encode("utf-8"), content_type=content_type)
 
     result = fetch_one(page_server.url("/doc"))
