@@ -43,7 +43,7 @@ _URL_SAFE = ":/?#[]@!$&*+,;=%-._~"
 is safe in a Markdown link destination and in an HTML attribute."""
 
 
-NOT_WEB_URL = "is not an http(s) URL with a host"
+_NOT_WEB_URL = "is not an http(s) URL with a host"
 
 
 def is_web_url(url: str) -> bool:
@@ -56,7 +56,7 @@ def web_url_problem(url: str) -> str | None:
     or None if it is one."""
     parts = split(url)
     if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
-        return NOT_WEB_URL
+        return _NOT_WEB_URL
     bad = next((label for label in parts.hostname.split(".") if not _decodes(label)), None)
     if bad is not None:
         return f"names a host whose label {bad!r} is not a valid internationalised name"

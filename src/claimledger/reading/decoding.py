@@ -159,6 +159,7 @@ def _codec(label: str | None) -> str | None:
         found = codecs.lookup(_CHARSET_ALIASES.get(name, name))
     except LookupError:
         return None
+    # Python marks its transforms (base64, zlib) as no text encodings, as str.encode reads it
     readable = getattr(found, "_is_text_encoding", True) and found.name not in _NO_PAGE_CODECS
     return found.name if readable else None
 
