@@ -174,6 +174,16 @@ def test_the_availability_answer_names_its_capture() -> None:
     assert parse_availability('{"archived_snapshots": {}}') == []
 
 
+def test_two_captures_taken_at_one_second_are_no_error() -> None:
+    """The archive lists a page's http and https copies taken in the same second; the
+    tie was settled by comparing the captures, which cannot be ordered: an internal
+    error. The first listed is chosen."""
+    day = dt.date(2026, 8, 23)
+    http, https = Capture(NEAR, "http://a.test/p"), Capture(NEAR, "https://a.test/p")
+    assert nearest([http, https], day, 30) == http
+    assert nearest([https, http], day, 30) == https
+
+
 def test_the_capture_nearest_the_reading_day_is_chosen_within_the_window() -> None:
     day = dt.date(2026, 8, 23)
     captures = [Capture(EARLY, "u"), Capture(NEAR, "u"), Capture("20260825", "u")]

@@ -169,6 +169,11 @@ def test_an_edit_link_that_is_no_address_names_no_file(link: str) -> None:
     assert parse_file_link(link if "://" in link else f"https:{link}") is None
 
 
+def test_an_edit_link_to_a_branch_named_like_an_option_names_no_file() -> None:
+    assert parse_file_link(f"{GITHUB}/edit/--output=HEAD/docs/a.md") is None
+    assert parse_file_link(f"{GITHUB}/edit/-q/docs/a.md") is None
+
+
 def test_a_quote_still_held_has_no_dropping_commit() -> None:
     first = Commit("a" * 40, "2026-01-01", "A", "Add", "docs/x.md")
     newest = Commit("b" * 40, "2026-02-01", "A", "Touch", "docs/x.md")

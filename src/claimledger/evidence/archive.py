@@ -278,7 +278,9 @@ def nearest(captures: Iterable[Capture], day: dt.date, window_days: int) -> Capt
             continue
         if off <= limit:
             near.append((off, capture.timestamp, capture))
-    return min(near)[2] if near else None
+    # the earlier of two as near; of two taken at one second (a page's http and https
+    # copies), the first the archive listed
+    return min(near, key=lambda found: found[:2])[2] if near else None
 
 
 # --------------------------------------------------------------------------- one lookup a page

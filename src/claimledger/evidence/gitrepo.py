@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -48,7 +49,6 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 
 _TIMEOUT = 300
 _POLL = 0.05
-_FIELD, _RECORD = "\x1f", "\x1e"
 
 
 @dataclass
@@ -250,18 +250,35 @@ def _log(
     clone: Path, ref: str, how: tuple[str, ...], paths: list[str], bounds: Bounds | None
 ) -> list[Commit]:
     """The commits at `ref` and before that touched `paths`, newest first, less those a
-    shallow clone stops at (each is seen as adding every file: not its own change)."""
-    log = _git(
-        clone, "log", *how, f"--max-count={MAX_VERSIONS}", "--date=short",
-        f"--format={_RECORD}%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", *paths,
+    shallow clone stops at (each is seen as adding every file: not its own change).
+
+    Read NUL-separated (`-z`): a subject or an author may hold any other byte, and a file
+    name any but NUL, unquoted; each record opens with an empty field, which no file name
+    is."""
+    log = _git_bytes(
+        clone, "log", "-z", *how, f"--max-count={MAX_VERSIONS}", "--date=short",
+        "--format=%x00%H%x00%ad%x00%an%x00%s", "--end-of-options", ref, "--", *paths,
         bounds=bounds,
     )  # fmt: skip
     commits = []
     cut = _shallow_edge(clone)
-    for record in log.split(_RECORD)[1:]:
-        head, _, names = record.partition("\n")
-        sha, date, author, subject = head.split(_FIELD, 3)
-        named = [name for name in names.splitlines() if name.strip()]
+    fields = log.split(b"\0")
+    at = 0
+    while at + 4 < len(fields):
+        if fields[at]:
+            at += 1
+            continue
+        sha, date, author, subject = (
+            part.decode("utf-8", "replace") for part in fields[at + 1 : at + 5]
+        )
+        at += 5
+        raw: list[bytes] = []
+        while at < len(fields) and fields[at]:
+            raw.append(fields[at])
+            at += 1
+        if raw:  # the names follow the header's line
+            raw[0] = raw[0].removeprefix(b"\n")
+        named = [name.decode("utf-8", "surrogateescape") for name in raw if name]
         if sha not in cut:
             commits.append(Commit(sha, date, author, subject, named[-1] if named else paths[0]))
     return commits
@@ -300,15 +317,19 @@ def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGo
     when that commit renamed it; None when the history read holds no such commit."""
     log = _git(
         clone, "log", "-1", "--diff-filter=D", "--date=short",
-        f"--format=%H{_FIELD}%ad{_FIELD}%an{_FIELD}%s", ref, "--", path, bounds=bounds,
+        "--format=%H%x00%ad%x00%an%x00%s", "--end-of-options", ref, "--", path, bounds=bounds,
     )  # fmt: skip
     if not log.strip():
         return None  # never in the history read: a wrong path, said by blame
-    sha, date, author, subject = log.strip().split(_FIELD, 3)
+    sha, date, author, subject = log.rstrip("\n").split("\0", 3)
     renamed_to = None
-    shown = _git(clone, "show", "-M", "--name-status", "--format=", sha, bounds=bounds)
-    for line in shown.splitlines():
-        status, *names = line.split("\t")
+    shown = _git_bytes(clone, "show", "-z", "-M", "--name-status", "--format=", sha, bounds=bounds)
+    fields = [part.decode("utf-8", "surrogateescape") for part in shown.strip(b"\n").split(b"\0")]
+    while fields:
+        status = fields.pop(0).strip()
+        if not status:
+            continue
+        names = [fields.pop(0) for _ in range(2 if status[:1] in ("R", "C") else 1) if fields]
         if status.startswith("R") and len(names) == 2 and names[0] == path:
             renamed_to = names[1]
     return FileGone(Commit(sha, date, author, subject, path), renamed_to)
@@ -323,19 +344,26 @@ def _shallow_edge(clone: Path) -> frozenset[str]:
 
 
 def _present(clone: Path, path: str, ref: str, bounds: Bounds | None) -> bool:
-    return bool(_git(clone, "ls-tree", "--name-only", ref, "--", path, bounds=bounds).strip())
+    found = _git(
+        clone, "ls-tree", "--name-only", "--end-of-options", ref, "--", path, bounds=bounds
+    )
+    return bool(found.strip())
 
 
 def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, str]:
     """The text of each `SHA:PATH`, read in two git runs (sizes, then the small ones'
     content): none where it is missing, too large to be a page's source, or binary."""
-    if not specs:
+    specs = [spec for spec in specs if "\n" not in spec]  # a line each: a name with a break
+    if not specs:  # in it is never read (no text), where it broke the lines of the batch
         return {}
-    sizes = _git(clone, "cat-file", "--batch-check", stdin="\n".join(specs), bounds=bounds)
+    sizes = _git(
+        clone, "cat-file", "--batch-check=%(objecttype) %(objectsize)",
+        stdin="\n".join(specs), bounds=bounds,
+    )  # fmt: skip
     small = [
         spec
         for spec, line in zip(specs, sizes.splitlines(), strict=False)
-        if (parts := line.split())[-2:-1] == ["blob"] and int(parts[-1]) <= MAX_FILE_BYTES
+        if (blob := _BLOB.fullmatch(line)) is not None and int(blob[1]) <= MAX_FILE_BYTES
     ]
     wanted = "\n".join(small)
     data = _git_bytes(clone, "cat-file", "--batch", stdin=wanted, bounds=bounds) if small else b""
@@ -348,6 +376,9 @@ def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, st
             texts[spec] = body.decode("utf-8", "replace")
     return texts
 
+
+_BLOB = re.compile(r"blob ([0-9]+)")
+"""A blob's line from `cat-file --batch-check`; one missing is "<its name> missing"."""
 
 _NOWHERE = Path("/nonexistent/claimledger")
 """A folder no user but root can make: git's hooks and global config are looked for

@@ -74,6 +74,6 @@ def parse_file_link(url: str) -> SourceFile | None:
     host = parts.hostname.lower()
     pattern = _GITHUB if host == "github.com" else _GITLAB if "gitlab" in host else None
     found = pattern.match(path) if pattern is not None else None
-    if found is None:
-        return None
+    if found is None or found["ref"].startswith("-"):
+        return None  # a branch named like one of git's options is none a page's file is on
     return SourceFile(f"https://{host}/{found['repo']}.git", found["ref"], found["path"])

@@ -1,0 +1,89 @@
+"""A docs repository is someone else's: its commit messages, authors, file names and the
+branch a page's edit link names are read as data, whatever bytes they hold, and never as
+git's options. Each repository here is real, made commit by commit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.errors import InputError
+from claimledger.evidence.gitrepo import versions
+from test_blame import commit, git
+
+DAY = "2026-01-05T10:00:00"
+
+
+def repository(tmp_path: Path) -> Path:
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
+def test_a_subject_holding_separators_is_read_whole(tmp_path: Path) -> None:
+    """The log was once cut at bytes \\x1e and \\x1f; a subject holding one ended the
+    run with an internal error."""
+    repo = repository(tmp_path)
+    commit(repo, "docs/a.md", "One.\n", "Add\x1ethe\x1fguide", DAY)
+    commit(repo, "docs/a.md", "Two.\n", "Reword it", "2026-02-05T10:00:00")
+
+    found = versions(repo, "docs/a.md", "main")
+
+    assert [(v.commit.subject, v.text) for v in found] == [
+        ("Reword it", "Two.\n"),
+        ("Add\x1ethe\x1fguide", "One.\n"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["docs/caf\u00e9.md", "docs/guide blob", 'docs/"quoted".md'])
+def test_a_file_whose_name_git_would_quote_is_read(tmp_path: Path, name: str) -> None:
+    """git quotes a name with non-ASCII letters or quotes where it lists it, and the
+    quoted name named no file: every version read as having no text."""
+    repo = repository(tmp_path)
+    commit(repo, name, "One.\n", "Add it", DAY)
+    commit(repo, name, "Two.\n", "Reword it", "2026-02-05T10:00:00")
+
+    assert [v.text for v in versions(repo, name, "main")] == ["Two.\n", "One.\n"]
+
+
+def test_a_file_named_like_a_missing_object_deleted_and_added_back_is_read(
+    tmp_path: Path,
+) -> None:
+    """`cat-file` says a version that is not there as "<name> missing": a name ending in
+    " blob" was read as a blob of size "missing", an internal error."""
+    repo = repository(tmp_path)
+    commit(repo, "docs/guide blob", "One.\n", "Add it", DAY)
+    git(repo, "rm", "-q", "docs/guide blob")
+    git(repo, "commit", "-q", "-m", "Drop it")
+    commit(repo, "docs/guide blob", "Back.\n", "Bring it back", "2026-03-05T10:00:00")
+
+    texts = [v.text for v in versions(repo, "docs/guide blob", "main")]
+
+    assert texts[0] == "Back.\n" and texts[-1] == "One.\n"
+
+
+def test_a_file_whose_name_holds_a_line_break_has_no_text_and_breaks_nothing(
+    tmp_path: Path,
+) -> None:
+    repo = repository(tmp_path)
+    commit(repo, "docs/a\nb.md", "One.\n", "Add it", DAY)
+    commit(repo, "docs/c.md", "Other.\n", "Add another", "2026-02-05T10:00:00")
+
+    assert [v.text for v in versions(repo, "docs/a\nb.md", "main")] == [None]
+    assert [v.text for v in versions(repo, "docs/c.md", "main")] == ["Other.\n"]
+
+
+def test_a_branch_named_like_an_option_is_never_read_as_one(tmp_path: Path) -> None:
+    """An edit link's branch (`/edit/--output=HEAD/docs/a.md`) went to `git log` before
+    its `--`: git wrote its log over the clone's HEAD. It is a revision name now, and
+    no such revision is there."""
+    repo = repository(tmp_path)
+    commit(repo, "docs/a.md", "One.\n", "Add it", DAY)
+    head = (repo / ".git" / "HEAD").read_bytes()
+
+    with pytest.raises(InputError, match="git log"):
+        versions(repo, "docs/a.md", "--output=HEAD")
+
+    assert (repo / ".git" / "HEAD").read_bytes() == head
