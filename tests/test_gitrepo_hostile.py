@@ -87,3 +87,28 @@ def test_a_branch_named_like_an_option_is_never_read_as_one(tmp_path: Path) -> N
         versions(repo, "docs/a.md", "--output=HEAD")
 
     assert (repo / ".git" / "HEAD").read_bytes() == head
+
+
+def test_the_history_budget_counts_the_reading_of_each_version() -> None:
+    """A hostile page's every version may take seconds to render (markdown of 400 KB of
+    `[`: 7 s): the run's time for the history is asked before each version is read,
+    where only git's own time was counted and 400 versions ran for hours."""
+    from claimledger.errors import HistoryStopped
+    from claimledger.evidence.gitrepo import Bounds, Repositories
+    from claimledger.reading.provenance import Version, blame
+    from claimledger.records import Commit
+
+    spent = Repositories(bounds=Bounds(deadline=0.0))
+    read: list[int] = []
+
+    def in_time() -> None:
+        read.append(1)
+        spent.in_time()
+
+    old = [
+        Version(Commit(f"{n:040x}", "2026-01-01", "Ada", "Edit", "a.md"), "Text.\n")
+        for n in range(5)
+    ]
+    with pytest.raises(HistoryStopped, match="history_budget"):
+        blame(old, "A sentence never written.", before_each=in_time)
+    assert read == [1]

@@ -96,9 +96,18 @@ class Repositories:
         """What the history of `path` says of `quote` and of the page's `current` wording."""
 
         def settled(seen: list[Version]) -> bool:
-            return _settled(blame(seen, quote, current), seen)
+            return _settled(blame(seen, quote, current, before_each=self.in_time), seen)
 
-        return blame(self.versions(repo, path, ref, settled), quote, current)
+        return blame(
+            self.versions(repo, path, ref, settled), quote, current, before_each=self.in_time
+        )
+
+    def in_time(self) -> None:
+        """Raise `HistoryStopped` once the run's time for the docs' history is spent: the
+        versions' reading counts, not git's alone (400 versions of a page that takes
+        seconds to render were hours)."""
+        if self.bounds.left() <= 0:
+            raise HistoryStopped("the time budget for the docs' history ran out (history_budget)")
 
     def version_on(self, repo: str, path: str, ref: str, day: str) -> Version | None:
         """The newest version of `path` committed on or before `day` (None: none was)."""

@@ -9,7 +9,7 @@ matcher's own normalisation, so `**at least once**` holds "at least once".
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
@@ -68,11 +68,20 @@ class Blame:
     versions: int
 
 
-def blame(versions: Sequence[Version], quote: str, current: str | None = None) -> Blame:
-    """Read `versions` (newest first) for `quote`, and for `current`, the page's wording."""
+def blame(
+    versions: Sequence[Version],
+    quote: str,
+    current: str | None = None,
+    *,
+    before_each: Callable[[], object] = lambda: None,
+) -> Blame:
+    """Read `versions` (newest first) for `quote`, and for `current`, the page's wording;
+    `before_each` is called before each version is read (a caller's time budget: a
+    hostile file's every version may take seconds to render)."""
     newer: Commit | None = None
     held = dropped = None
     for version in versions:
+        before_each()
         if version.text is not None and holds(version.text, version.commit.path, quote):
             held, dropped = version.commit, newer
             break
@@ -80,6 +89,7 @@ def blame(versions: Sequence[Version], quote: str, current: str | None = None) -
     current_since = None
     if current:
         for version in versions:
+            before_each()
             if version.text is not None and holds(version.text, version.commit.path, current):
                 current_since = version.commit
             elif current_since is not None:
