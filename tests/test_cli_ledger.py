@@ -488,3 +488,38 @@ def test_render_says_a_missing_templates_folder_first(scaffold: Path, tmp_path: 
     assert said.strip() == f"claimledger: error: --templates {missing}: not a directory"
     named = claimledger("--ledger", str(scaffold), "render", "-o", "report.txt", code=2).stderr
     assert "--output report.txt: its name does not say which format to write" in named
+
+
+@pytest.mark.parametrize(
+    ("written", "form"),
+    [
+        ("cr", "line ends of a lone carriage return"),
+        ("anchors", "YAML anchors and aliases (&name, *name)"),
+    ],
+)
+def test_a_ledger_written_in_a_form_edits_are_not_made_in_is_refused_and_kept(
+    scaffold: Path, written: str, form: str
+) -> None:
+    """Valid, and read by every command, but edited in place wrongly: old Mac line ends,
+    or a facet's words anchored and aliased. The edit is refused, exit 2, one line, the
+    file byte for byte as it was (it once ended in an internal error, exit 70)."""
+    text = scaffold.read_text(encoding="utf-8")
+    if written == "cr":
+        text = text.replace("\n", "\r")
+    else:
+        facet = "      - on: the document says so"
+        text = text.replace(facet, "      - on: &said the document says so")
+        text = text.replace("why: read in the published text, which never changes", "why: *said")
+    scaffold.write_bytes(text.encode("utf-8"))
+    claimledger("--ledger", str(scaffold), "check")
+
+    result = claimledger(
+        "--ledger", str(scaffold), "grade", "must-is-absolute", "CLAIMED", "--because", "x", code=2
+    )
+
+    (line,) = result.stderr.splitlines()
+    assert line == (
+        f"claimledger: error: {scaffold}: cannot be edited in place: it is written with {form}; "
+        "write it without, or make the change by hand (the file is left as it was)"
+    )
+    assert scaffold.read_bytes() == text.encode("utf-8")

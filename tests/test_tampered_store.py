@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -243,6 +244,32 @@ def test_a_damaged_snapshot_text_is_one_line_naming_it(home: Path) -> None:
     result = Cli(home / "claims.yaml")("snapshot", url, code=2)
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"claimledger: error: snapshot {digest} in {home / STORE} is damaged")
+
+
+@pytest.mark.parametrize(
+    ("compressed", "size", "why"),
+    [
+        (zlib.compress(b"a" * 50 * 2**20, 9), None, "is not the"),
+        (zlib.compress(b"short"), 10**12, "a size of"),
+    ],
+    ids=["a-zlib-bomb", "a-size-past-any-page"],
+)
+def test_a_snapshot_that_inflates_past_its_size_is_damaged(
+    home: Path, compressed: bytes, size: int | None, why: str
+) -> None:
+    """A store from elsewhere whose snapshot inflates to 50 MB of one letter (300 MB took
+    3 s and a gigabyte of memory to print): read no further than the size it was stored
+    with, and said damaged."""
+    tamper(home / STORE, "snapshots", "text_zlib", f"x'{compressed.hex()}'")
+    with sqlite3.connect(home / STORE) as db:
+        (digest,) = db.execute("SELECT hash FROM snapshots ORDER BY rowid DESC LIMIT 1").fetchone()
+        (url,) = db.execute("SELECT url FROM fetches WHERE snapshot_hash = ?", (digest,)).fetchone()
+    if size is not None:
+        tamper(home / STORE, "snapshots", "size", str(size))
+    result = Cli(home / "claims.yaml")("snapshot", url, code=2)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"claimledger: error: snapshot {digest} in {home / STORE} is damaged")
+    assert why in line
 
 
 def test_a_refresh_reads_past_damaged_validators_and_robots_and_records_anew(

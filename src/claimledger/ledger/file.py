@@ -113,7 +113,7 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
         for _ in range(COMPARE_RETRIES):
             text = read_ledger_text(path)
             new_text = change(text, parse(text, str(path)))
-            ledger = _parse_own_edit(new_text, path)
+            ledger = _parse_own_edit(new_text, text, path)
             if new_text == text:
                 return ledger
             if read_ledger_text(path) == text:  # nobody wrote behind the lock meanwhile
@@ -124,14 +124,37 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
     )
 
 
-def _parse_own_edit(text: str, path: Path) -> Ledger:
-    """The edited ledger; an edit of ours that breaks it is our bug, never the author's."""
+def _parse_own_edit(text: str, before: str, path: Path) -> Ledger:
+    """The edited ledger. An edit that breaks it is refused and nothing is written: the
+    author's to know when the ledger is written in a form edits are not made in (anchors
+    and aliases, old Mac line ends), else our bug."""
     try:
         return parse(text, str(path))
     except LedgerError as error:
+        form = _unedited_form(before)
+        if form is not None:
+            raise InputError(
+                f"{path}: cannot be edited in place: it is written with {form}; write it "
+                "without, or make the change by hand (the file is left as it was)"
+            ) from None
         raise RuntimeError(
             f"an edit of {path} would make it invalid: {error.problems[0]}"
         ) from None
+
+
+def _unedited_form(text: str) -> str | None:
+    """The form of YAML in `text` that in-place edits are not made in, if any."""
+    import yaml
+
+    if "\r" in text.replace("\r\n", ""):
+        return "line ends of a lone carriage return"
+    try:
+        tokens = list(yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except yaml.YAMLError:
+        return None
+    if any(isinstance(token, (yaml.AnchorToken, yaml.AliasToken)) for token in tokens):
+        return "YAML anchors and aliases (&name, *name)"
+    return None
 
 
 def lock_path(path: Path) -> Path:
