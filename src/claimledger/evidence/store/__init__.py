@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.evidence.store.archived import ArchiveEvidence
+from claimledger.evidence.store.compressed import inflated, snapshot_zlib
 from claimledger.evidence.store.connection import configure, connect, outdated, require_current
 from claimledger.evidence.store.histories import HistoryEvidence
 from claimledger.evidence.store.identity import IdentityEvidence
@@ -87,7 +88,6 @@ from claimledger.evidence.store.rows import (
     run_from_row,
     save_from_row,
     save_values,
-    snapshot_zlib,
     stamp,
     state_from_row,
     text,
@@ -297,7 +297,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
         if row is None:
             raise KeyError(snapshot_hash)
         try:
-            return _inflated(row["text_zlib"], row["size"])
+            return inflated(row["text_zlib"], row["size"])
         except (zlib.error, UnicodeDecodeError, TypeError, ValueError) as exc:
             raise StoreDamagedError(
                 f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
@@ -698,22 +698,3 @@ def _row_named(row: object) -> str:
 def _row_id(cursor: sqlite3.Cursor) -> int:
     assert cursor.lastrowid is not None
     return cursor.lastrowid
-
-
-MOST_SNAPSHOT_CHARACTERS = 64 * 1024 * 1024
-"""No page's text is longer (a body is cut at 32 MB decompressed): a snapshot said to be
-is a store someone else made, not one of ours."""
-
-
-def _inflated(compressed: bytes, size: int) -> str:
-    """A snapshot's text, inflated no further than the `size` it was stored with (in
-    characters, four bytes at most each): a store from elsewhere may hold a zlib bomb, and
-    300 MB of one took 3 s and a gigabyte of memory to print."""
-    if not isinstance(size, int) or not 0 <= size <= MOST_SNAPSHOT_CHARACTERS:
-        raise ValueError(f"a size of {size!r} characters")
-    inflater = zlib.decompressobj()
-    data = inflater.decompress(compressed, 4 * size + 1)
-    text = data.decode("utf-8")
-    if inflater.unconsumed_tail or len(text) != size:
-        raise ValueError(f"its text is not the {size} characters it was stored with")
-    return text

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-import zlib
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple, get_args
@@ -38,16 +37,6 @@ from claimledger.records import (
     WordChange,
 )
 from claimledger.urls import redacted
-
-SNAPSHOT_LEVEL = 1
-"""zlib's fastest level: a fifth of the time of level 6 for snapshots a quarter larger;
-a refresh compresses every new page, a reader decompresses the few it shows."""
-
-
-def snapshot_zlib(text: str) -> bytes:
-    """A snapshot's text as the store keeps it."""
-    return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
-
 
 _LITERALS: dict[int, tuple[Any, frozenset[str]]] = {}
 """Each Literal type (kept) and its values, by the type's id: hashing a Literal type costs
