@@ -15,6 +15,7 @@ import pytest
 
 from claimledger.errors import PageUnreadable
 from claimledger.evidence.relocate import (
+    MAX_SITE_PAGES,
     Lost,
     choose,
     gunzip,
@@ -223,6 +224,30 @@ def test_the_json_carries_the_proposal_and_its_evidence(cli: Cli, page_server: P
     assert report["saved"] == []
     status: dict[str, Any] = cli.json("status", code=1)
     assert [r["found_at"] for r in status["relocations"]] == [page_server.url(NEW)]
+
+
+def test_no_sitemap_is_read_once_the_sites_pages_are_had(cli: Cli, page_server: PageServer) -> None:
+    """A site's index names two sitemaps of 50,000 pages each: the first gives as many
+    pages as are looked among, so the second is not read (each was parsed in full, half
+    a second a megabyte, after the bound was reached)."""
+    serve_site(page_server)
+    cli("refresh", "--allow-private", code=0)
+    move_without_redirect(page_server)
+    first = [page_server.url(NEW)] + [page_server.url(f"/docs/p{n}") for n in range(MAX_SITE_PAGES)]
+    more = [page_server.url(f"/more/p{n}") for n in range(MAX_SITE_PAGES)]
+    index = sitemapindex(page_server.url("/sitemaps/one.xml"), page_server.url("/sitemaps/two.xml"))
+    page_server.set_page("/sitemap_index.xml", index, content_type="application/xml")
+    page_server.set_page("/sitemaps/one.xml", urlset(*first), content_type="application/xml")
+    page_server.set_page("/sitemaps/two.xml", urlset(*more), content_type="application/xml")
+
+    report: dict[str, Any] = cli.json("refresh", "--allow-private", code=1)
+
+    (found,) = report["relocations"]
+    assert found["found_at"] == page_server.url(NEW)
+    assert found["sitemaps"] == [
+        page_server.url("/sitemap_index.xml"),
+        page_server.url("/sitemaps/one.xml"),
+    ]
 
 
 def test_no_more_candidates_are_read_than_the_bound(cli: Cli, page_server: PageServer) -> None:

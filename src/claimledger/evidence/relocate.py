@@ -409,7 +409,7 @@ async def _read_site(
     answered = dict(first)
     pending += [(url, 0) for url in first]
     seen: set[str] = set()
-    while pending and len(site.read) < MAX_SITEMAPS:
+    while pending and len(site.read) < MAX_SITEMAPS and len(site.pages) < MAX_SITE_PAGES:
         step = [(url, depth) for url, depth in dict(pending).items() if url not in seen]
         step = step[: MAX_SITEMAPS - len(site.read)]
         pending = []
@@ -418,6 +418,8 @@ async def _read_site(
         if wanted:
             answered |= await _fetch(wanted, client, raw, manners)
         for url, depth in step:
+            if len(site.pages) >= MAX_SITE_PAGES:
+                break  # a site's every page that is looked among is had: no more is read
             sitemap = _sitemap(answered[url], policy, site)
             if sitemap is None:
                 continue
