@@ -523,3 +523,16 @@ def test_a_ledger_written_in_a_form_edits_are_not_made_in_is_refused_and_kept(
         "write it without, or make the change by hand (the file is left as it was)"
     )
     assert scaffold.read_bytes() == text.encode("utf-8")
+
+
+def test_an_edit_of_a_ledger_written_with_crlf_keeps_it_crlf(scaffold: Path) -> None:
+    """The history lines an edit adds came with LF, and left a CRLF file of two kinds."""
+    text = scaffold.read_text(encoding="utf-8").replace("\n", "\r\n")
+    scaffold.write_bytes(text.encode("utf-8"))
+
+    claimledger("--ledger", str(scaffold), "grade", "must-is-absolute", "CLAIMED", "--because", "x")
+
+    edited = scaffold.read_bytes()
+    assert b"grade: CLAIMED\r\n" in edited
+    assert b"\n" not in edited.replace(b"\r\n", b"")
+    claimledger("--ledger", str(scaffold), "check")

@@ -112,7 +112,7 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
         _remove_stale_temporaries(path)
         for _ in range(COMPARE_RETRIES):
             text = read_ledger_text(path)
-            new_text = change(text, parse(text, str(path)))
+            new_text = _in_its_line_ends(change(text, parse(text, str(path))), text)
             ledger = _parse_own_edit(new_text, text, path)
             if new_text == text:
                 return ledger
@@ -122,6 +122,14 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
     raise ConflictError(
         f"{path}: keeps changing while being written; close other editors and retry"
     )
+
+
+def _in_its_line_ends(edited: str, text: str) -> str:
+    """`edited` with the line ends `text` was written with, where it was written with CRLF
+    alone: the lines an edit adds came with LF, and left the file of two kinds."""
+    if "\r\n" not in text or "\n" in text.replace("\r\n", ""):
+        return edited
+    return edited.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def _parse_own_edit(text: str, before: str, path: Path) -> Ledger:
