@@ -123,3 +123,33 @@ def test_our_templates_cap_grows_with_the_ledger_a_users_does_not(
         (copy / name).write_text(mine, "utf-8")
     with pytest.raises(TemplateError, match="a report holds at most"):
         format_for("html", Templates(templates_loader(copy))).render(report)
+
+
+SPINNING = {
+    "loops in loops": "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}"
+    "{% endfor %}",
+    "a macro calling itself twice": "{% macro f(n) %}{% if n < 30 %}{{ f(n+1) }}{{ f(n+1) }}"
+    "{% endif %}{% endmacro %}{{ f(0) }}",
+    "loops over filters' generators": "{% for a in range(99999)|select %}"
+    "{% for b in range(99999)|select %}{% endfor %}{% endfor %}",
+}
+
+
+@pytest.mark.parametrize("spin", SPINNING.values(), ids=SPINNING.keys())
+def test_a_template_that_spins_printing_nothing_is_stopped_by_its_steps(spin: str) -> None:
+    """Nothing printed, nothing held: memory does not bound it, and 10^10 empty rounds
+    ran until killed (2^30 calls, 24 s until memory ran out). Each loop round is a step
+    and each call ten; a render may take `MAX_STEPS`."""
+    templates = Templates(jinja2.DictLoader({"report.md.j2": spin + "done"}))
+    with pytest.raises(TemplateError, match=f"takes more than {allowance.MAX_STEPS:,} steps"):
+        templates.render("report.md.j2")
+
+
+def test_a_loop_still_knows_its_length_and_arguments_are_still_spread() -> None:
+    source = (
+        "{% macro three(a, b, c) %}{{ a }}{{ b }}{{ c }}{% endmacro %}"
+        "{% for x in items %}{{ loop.index }}/{{ loop.length }}:{{ x }}"
+        "{{ loop.revindex }} {% endfor %}{{ three(*items) }}"
+    )
+    templates = Templates(jinja2.DictLoader({"report.md.j2": source}))
+    assert templates.render("report.md.j2", items=["a", "b", "c"]) == "1/3:a3 2/3:b2 3/3:c1 abc\n"

@@ -151,6 +151,15 @@ class OverAllowance(Exception):
         self.limit = limit
 
 
+class OverSteps(OverAllowance):
+    """A sandboxed template would take more than `limit` steps (loop rounds and calls) in
+    one render: a loop that prints nothing holds no memory, and may run for hours."""
+
+    def __init__(self, limit: int) -> None:
+        Exception.__init__(self, f"takes more than {limit:,} steps (loop rounds and calls)")
+        self.limit = limit
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with a ledger, where it is, and what is wrong."""

@@ -34,7 +34,7 @@ from jinja2.utils import Namespace, generate_lorem_ipsum
 from markupsafe import Markup
 
 from claimledger.report import allowance as sizes
-from claimledger.report.allowance import ESCAPED, Allowance, Measure, Size
+from claimledger.report.allowance import CALL_STEPS, ESCAPED, Allowance, Measure, Size
 from claimledger.report.markup import MarkdownText
 
 MAX_OUTPUT = 64 * 1024 * 1024
@@ -112,8 +112,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     def iterated(self, value: Any) -> Any:
         """What a `{% for %}` or a `*args` goes through (the code generator writes it as a
         call of this), its items drawn when it is an iterator: a loop's `length` and a
-        `*args` list them all."""
-        return self._drawn(value)
+        `*args` list them all; each round a step of the allowance."""
+        return self.allowance.stepped(self._drawn(value))
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         """The sandbox's answer, remembered by the object's type and the attribute's name,
@@ -170,6 +170,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         if getattr(__obj, "__func__", None) is BoundedSandbox.iterated:
             return self.iterated(*args)  # what a loop goes through is not made anew
+        self.allowance.step(CALL_STEPS)  # a macro calling itself twice, thirty deep: 2^30 calls
         _bounded_counts(args, kwargs)
         args = tuple(self._drawn(value) for value in args)
         kwargs = {name: self._drawn(value) for name, value in kwargs.items()}
