@@ -1,5 +1,5 @@
-"""What a sandboxed template may build: a memory allowance for one render, and the rules
-that size a step before it is taken.
+"""What a sandboxed template may build: a memory allowance for one render, the rules
+that size a step before it is taken, and the steps a render may take at all.
 
 A checkout's template is code from someone else. Capping each value at what a report may
 hold is not enough: a loop that adds a 1 MB string to a list a hundred thousand times
@@ -66,7 +66,8 @@ class Size(NamedTuple):
 
 
 class Allowance:
-    """The bytes one render has built so far, and how many it may."""
+    """The bytes one render has built so far, and how many it may; and the steps (loop
+    rounds and calls) it has left."""
 
     def __init__(self, limit: int | None = None, steps: int = MAX_STEPS) -> None:
         self.limit = MAX_MEMORY if limit is None else limit
