@@ -298,7 +298,7 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
             raise KeyError(snapshot_hash)
         try:
             return inflated(row["text_zlib"], row["size"])
-        except (zlib.error, UnicodeDecodeError, TypeError, ValueError) as exc:
+        except (zlib.error, TypeError, ValueError) as exc:  # a bad UTF-8 byte is one
             raise StoreDamagedError(
                 f"snapshot {snapshot_hash} in {self.path} is damaged: {exc}"
             ) from None
