@@ -153,3 +153,11 @@ def test_a_loop_still_knows_its_length_and_arguments_are_still_spread() -> None:
     )
     templates = Templates(jinja2.DictLoader({"report.md.j2": source}))
     assert templates.render("report.md.j2", items=["a", "b", "c"]) == "1/3:a3 2/3:b2 3/3:c1 abc\n"
+
+
+def test_a_python_error_met_by_a_template_is_named_by_its_type() -> None:
+    """Iterating `self` asks it for item 0, and the KeyError says only "0": the message
+    said "report.md.j2:1: 0"."""
+    templates = Templates(jinja2.DictLoader({"report.md.j2": "{% for k in self %}{% endfor %}"}))
+    with pytest.raises(TemplateError, match=r":1: KeyError: 0 \(fix the template\)$"):
+        templates.render("report.md.j2")

@@ -321,7 +321,7 @@ class Templates:
             frame = _template_frame(error.__traceback__)
             if frame is None and not isinstance(error, jinja2.TemplateError):
                 raise  # not the template's doing: a bug of ours
-            raise TemplateError(f"{frame or name}: {error} (fix the template)") from None
+            raise TemplateError(f"{frame or name}: {_told(error)} (fix the template)") from None
         if not last.endswith("\n"):
             yield "\n"
 
@@ -334,6 +334,14 @@ class Templates:
             return bounded_chunks(pieces, per_check=_OURS_PER_CHECK, cap=cap)
         self.environment.fresh_allowance()
         return bounded_chunks(self.environment.get_template(name).generate(**context))
+
+
+def _told(error: Exception) -> str:
+    """What went wrong, in words: Jinja's messages say it; Python's are named by their
+    type, since some say only the key or index they missed (`KeyError: 0`)."""
+    if isinstance(error, jinja2.TemplateError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
 
 
 _TOO_DEEP = (
