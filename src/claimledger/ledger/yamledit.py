@@ -10,6 +10,7 @@ its collection, a collection item or entry removed with the lines it occupies.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -80,7 +81,7 @@ def scalar_edit(text: str, node: yaml.Node, value: str) -> Edit:
     stays a block at its indentation when the new value has several lines too."""
     assert isinstance(node, yaml.ScalarNode)
     end = _scalar_end(text, node)
-    if node.style in ("|", ">") and "\n" in value.strip("\n"):
+    if node.style in ("|", ">") and _as_block(value):
         column = _key_column(text, node)
         rendered = render_block({"_": value}, column)
         return node.start_mark.index, end, rendered[column + 3 :].rstrip("\n")
@@ -116,7 +117,7 @@ def append_items_edit(text: str, seq: yaml.Node, items: Sequence[Any]) -> Edit:
     `, item` after the last item of a flow one (touching nothing else)."""
     assert isinstance(seq, yaml.SequenceNode)
     if seq.flow_style:
-        flow = ", ".join(render_flow(item) for item in items)
+        flow = ", ".join(render_in_flow(item) for item in items)
         if not seq.value:
             close = text.rindex("]", seq.start_mark.index, seq.end_mark.index)
             return close, close, flow
@@ -149,7 +150,7 @@ def add_key_edit(
         return insert_lines_edit(text, at, render_block({key: value}, column))
     if mapping.flow_style and mapping.value:
         close = text.rindex("}", mapping.start_mark.index, mapping.end_mark.index)
-        return close, close, f", {_render_scalar(key, None)}: {render_flow(value)}"
+        return close, close, ", " + render_in_flow({key: value})[1:-1]
     if not mapping.value:
         column = _key_column(text, mapping) + 2
         block = "\n" + render_block({key: value}, column).rstrip("\n")
@@ -197,7 +198,7 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
     if seq.flow_style:
         return apply_edits(text, [_flow_item_removal(seq, index)])
     if len(seq.value) == 1:
-        start = len(text[: seq.start_mark.index].rstrip(" \n"))
+        start = len(text[: seq.start_mark.index].rstrip(" \r\n"))
         return apply_edits(text, [(start, _after_content(text, seq), " []\n")])
     start = text.rfind("\n", 0, item.start_mark.index) + 1
     end = _after_content(text, item)
@@ -209,12 +210,16 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
 
 
 def remove_key(text: str, map_path: NodePath, key: str) -> str:
-    """Remove `key` and its value from the block mapping at `map_path`, with the lines
-    they occupy (and the blank lines after, as `remove_item` does for an item)."""
+    """Remove `key` and its value from the mapping at `map_path`: from a block mapping
+    with the lines they occupy (and the blank lines after, as `remove_item` does for an
+    item), from a flow one (`{a: 1, b: 2}`) with its comma."""
     mapping = node_at(compose(text), map_path)
-    assert isinstance(mapping, yaml.MappingNode) and not mapping.flow_style
+    assert isinstance(mapping, yaml.MappingNode)
     pairs = mapping.value
     index = next(i for i, (name, _) in enumerate(pairs) if name.value == key)
+    if mapping.flow_style:
+        spans = [(name.start_mark.index, value.end_mark.index) for name, value in pairs]
+        return apply_edits(text, [_flow_removal(spans, index)])
     name, value = pairs[index]
     start = text.rfind("\n", 0, name.start_mark.index) + 1
     end = _after_content(text, value)
@@ -242,13 +247,19 @@ def _before_blank_lines(text: str, at: int) -> int:
 
 
 def _flow_item_removal(seq: yaml.SequenceNode, index: int) -> Edit:
-    """From this item to the next (or from the one before, for the last), with the comma."""
-    items = seq.value
-    if len(items) == 1:
-        return items[0].start_mark.index, items[0].end_mark.index, ""
-    if index + 1 < len(items):
-        return items[index].start_mark.index, items[index + 1].start_mark.index, ""
-    return items[index - 1].end_mark.index, items[index].end_mark.index, ""
+    return _flow_removal(
+        [(item.start_mark.index, item.end_mark.index) for item in seq.value], index
+    )
+
+
+def _flow_removal(spans: Sequence[tuple[int, int]], index: int) -> Edit:
+    """One entry of a flow collection (its `spans`, start and end), with its comma: from
+    it to the next, or from the one before for the last."""
+    if len(spans) == 1:
+        return spans[0][0], spans[0][1], ""
+    if index + 1 < len(spans):
+        return spans[index][0], spans[index + 1][0], ""
+    return spans[index - 1][1], spans[index][1], ""
 
 
 def _insert_lines(text: str, at: int, lines: str) -> str:
@@ -267,10 +278,14 @@ def insert_lines_edit(text: str, at: int, lines: str) -> Edit:
 
 
 def _key_column(text: str, node: yaml.Node) -> int:
-    """The indentation of the line where `node` starts (the line of its key)."""
+    """The column of the key on the line where `node` starts: its indentation, past the
+    dashes of a sequence item the key opens (`- intro: |`)."""
     line_start = text.rfind("\n", 0, node.start_mark.index) + 1
     line = text[line_start : node.start_mark.index]
-    return len(line) - len(line.lstrip(" "))
+    return len(line) - len(_DASHES.sub("", line))
+
+
+_DASHES = re.compile(r"^ *(?:-[ ]+)*")
 
 
 def _dash_column(text: str, item: yaml.Node) -> int:
@@ -306,6 +321,12 @@ def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
 
 def render_flow(value: Any) -> str:
     return _dumped(value, flow=True).removesuffix("\n...\n").strip()
+
+
+def render_in_flow(value: Any) -> str:
+    """`value` as an item inside a flow collection, where `,`, `]` and `}` end a plain
+    scalar: dumped as the one item of a list, which the emitter quotes as that needs."""
+    return render_flow([value])[1:-1]
 
 
 def _dumped(value: Any, *, flow: bool) -> str:
@@ -378,14 +399,27 @@ class IndentedDumper(yaml.SafeDumper):
 
 def _represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
     """Text of several lines as a literal block (`|`), as an author writes an intro; the
-    emitter falls back to a quoted scalar where a block cannot stand (inside a flow)."""
-    style = "|" if "\n" in data.strip("\n") and not _has_trailing_space(data) else None
+    emitter falls back to a quoted scalar where a block cannot stand (inside a flow).
+    Text holding a line break that only YAML counts (U+0085, U+2028, U+2029) is double-
+    quoted, where it is escaped: the emitter writes it raw elsewhere, and it reads back
+    as a break folded to a space."""
+    style = "|" if _as_block(data) else '"' if _YAML_ONLY_BREAKS.search(data) else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 
-def _has_trailing_space(text: str) -> bool:
-    """A literal block cannot keep spaces at a line's end: such text is quoted."""
-    return any(line != line.rstrip(" \t") for line in text.split("\n"))
+_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def _as_block(text: str) -> bool:
+    """Is text written as a literal block? Several lines, and none that a block cannot
+    keep: spaces at a line's end, blank lines at its end (kept only by `|+`, which then
+    owns every blank line after it), breaks only YAML counts."""
+    return (
+        "\n" in text.strip("\n")
+        and not text.endswith("\n\n")
+        and not _YAML_ONLY_BREAKS.search(text)
+        and all(line == line.rstrip(" \t") for line in text.split("\n"))
+    )
 
 
 IndentedDumper.add_representer(str, _represent_text)

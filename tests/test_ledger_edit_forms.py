@@ -1,0 +1,159 @@
+"""Edits of ledgers written in forms the tool does not write itself: flow mappings and
+lists, a key opening a sequence item (`- statement: |-`), CRLF line ends; and values
+whose YAML needs care (commas and brackets inside a flow, blank lines kept at the end,
+line breaks only YAML counts).
+
+Each edit either lands exactly (the value reads back as given, the rest of the file is
+as it was) or is refused with exit 2; none may split a value, fold it, or end in an
+internal error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.ledger.file import load
+from cli_runner import Cli
+
+GRADES = "grades: [{on: w, grade: UNKNOWN, basis: judgement, why: j}]"
+
+FLOW = f"""\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections: [{{id: main, title: Main, intro: Hi}}]
+sources: {{docs: {{url: "https://example.com/docs", title: Docs, kind: docs, publisher: ex}}}}
+claims:
+  - {{id: c1, section: main, title: C, kind: guarantee, statement: S., {GRADES}}}
+scope: {{did_not: [Run anything.], could_not_see: [x]}}
+"""
+
+
+def ledger(tmp_path: Path, text: str) -> Cli:
+    path = tmp_path / "claims.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    return Cli(path)
+
+
+def started(tmp_path: Path) -> Cli:
+    """The ledger `init` writes (block style, an `about: |` block, one claim)."""
+    cli = Cli(tmp_path / "claims.yaml")
+    cli("init", str(tmp_path))
+    return cli
+
+
+@pytest.mark.parametrize(
+    "words", ["Deploy, or load-test, anything", "the config]", "a} b", "{x", "x: y", "#x"]
+)
+def test_a_scope_item_added_to_a_flow_list_is_one_item_as_given(tmp_path: Path, words: str) -> None:
+    """A comma ends a plain scalar inside a flow list: "Deploy, or load-test, anything"
+    became three items, and "the config]" a YAML error."""
+    cli = ledger(tmp_path, FLOW)
+    cli("scope", "did-not", words)
+    assert load(cli.ledger).scope.did_not == ("Run anything.", words)
+
+
+def test_a_key_added_to_a_flow_mapping_keeps_a_value_with_commas(tmp_path: Path) -> None:
+    cli = ledger(tmp_path, FLOW.replace(", intro: Hi", ""))
+    cli("section", "main", "--intro", "Reads, then writes, then ends}")
+    assert load(cli.ledger).sections[0].intro == "Reads, then writes, then ends}"
+
+
+def test_an_emptied_intro_leaves_a_flow_mapping_with_its_comma(tmp_path: Path) -> None:
+    """Removing a key assumed a block mapping: an internal error (exit 70)."""
+    cli = ledger(tmp_path, FLOW)
+    cli("section", "main", "--intro", "")
+    assert "sections: [{id: main, title: Main}]\n" in cli.ledger.read_text()
+    assert load(cli.ledger).sections[0].intro == ""
+
+
+def test_an_empty_flow_list_in_a_flow_mapping_gains_its_first_item(tmp_path: Path) -> None:
+    cli = ledger(tmp_path, FLOW.replace("could_not_see: [x]", "could_not_see: []"))
+    cli("scope", "could-not-see", "X")
+    assert load(cli.ledger).scope.could_not_see == ("X",)
+
+
+def test_the_only_source_leaves_a_flow_mapping(tmp_path: Path) -> None:
+    cli = ledger(tmp_path, FLOW)
+    cli("source", "docs", "--remove")
+    assert "\nsources: {}\n" in cli.ledger.read_text()
+    assert dict(load(cli.ledger).sources) == {}
+
+
+COMPACT = f"""\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections:
+- intro: |
+    First key is a block.
+  id: main
+  title: Main
+sources: {{}}
+claims:
+- statement: |-
+    Block statement first.
+  id: c1
+  section: main
+  title: C one
+  kind: guarantee
+  {GRADES}
+"""
+
+
+def test_a_block_scalar_opening_a_sequence_item_takes_several_lines(tmp_path: Path) -> None:
+    """The block was indented from the dash's column, not its key's, and the edit was
+    refused as an error of our own."""
+    cli = ledger(tmp_path, COMPACT)
+    cli("edit", "c1", "--statement", "two\nlines")
+    cli("section", "main", "--intro", "multi\nline")
+    read = load(cli.ledger)
+    assert read.claim("c1").statement == "two\nlines"
+    assert read.sections[0].intro == "multi\nline"
+    edited = cli.ledger.read_text()
+    assert "- statement: |-\n    two\n    lines\n  id: c1\n" in edited
+    assert "- intro: |-\n    multi\n    line\n  id: main\n" in edited
+
+
+def test_the_only_item_removed_from_a_crlf_ledger_leaves_no_lone_carriage_return(
+    tmp_path: Path,
+) -> None:
+    cli = started(tmp_path)
+    crlf = cli.ledger.read_bytes().replace(b"\n", b"\r\n")
+    cli.ledger.write_bytes(crlf)
+    claims = len(load(cli.ledger).claims)
+    for claim in load(cli.ledger).claims:
+        cli("remove", claim.id)
+    data = cli.ledger.read_bytes()
+    assert b"\r" not in data.replace(b"\r\n", b"") and b"claims: []\r\n" in data
+    assert claims and not load(cli.ledger).claims
+
+
+def test_a_value_ending_in_a_blank_line_replaces_a_block_scalar(tmp_path: Path) -> None:
+    """A literal block keeps trailing blank lines only as `|+`, which the dumper closed with
+    a document end (`...`): the edit was refused as an error of our own."""
+    cli = started(tmp_path)
+    assert "about: |" in cli.ledger.read_text()
+    cli("set", "about", "-", stdin="First.\nSecond.\n\n")
+    assert load(cli.ledger).about == "First.\nSecond.\n\n"
+
+
+@pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])
+def test_a_line_break_only_yaml_counts_is_kept_in_every_new_value(
+    tmp_path: Path, char: str
+) -> None:
+    """The dumper wrote U+0085 raw in a single-quoted value, and it read back as a break
+    folded to a space ("a b")."""
+    cli = started(tmp_path)
+    claim = load(cli.ledger).claims[0].id
+    value = f"a{char}b"
+    cli("set", "author", value)
+    cli("facet", claim, f"f{value}", "--grade", "UNKNOWN", "--basis", "judgement", "--why", value)
+    cli("grade", claim, "CLAIMED", "--on", f"f{value}", "--because", f"g{value}")
+    read = load(cli.ledger)
+    assert read.author == value
+    facet = next(g for g in read.claim(claim).grades if g.on == f"f{value}")
+    assert facet.why == value
+    assert read.claim(claim).history[-1].why == f"g{value}"
