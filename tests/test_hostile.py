@@ -254,6 +254,15 @@ def test_page_text_cannot_drive_the_readers_terminal(page_server: PageServer) ->
     assert "\\u001b]0;owned" in as_json and "\\u009b" in as_json
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_line_separator_in_what_we_print_is_shown_not_obeyed(cli: Cli, separator: str) -> None:
+    """A terminal or a log viewer may break a line at U+2028 or U+2029: an error line
+    naming what the user typed stays one line, the separator shown as its marker."""
+    said = cli("explain", f"x{separator}y", code=2).stderr
+    assert separator not in said
+    assert f"no claim 'x⟨U+{ord(separator):04X}⟩y'" in said
+
+
 def test_a_template_that_asks_for_too_much_is_a_template_error(cli: Cli, ledger: Path) -> None:
     templates = ledger.parent / "templates"
     templates.mkdir()

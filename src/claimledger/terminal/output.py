@@ -16,15 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 
-SHOWN_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CLASS}]")
+SHOWN_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{BIDI_CLASS}]")
 """The characters `visible_controls` shows as pictures or markers."""
+
+_MARKERS = {**BIDI_MARKERS, 0x2028: "⟨U+2028⟩", 0x2029: "⟨U+2029⟩"}
+"""The bidirectional controls' markers, and the line and paragraph separators'."""
 
 
 def visible_controls(text: str) -> str:
     """Control characters shown as their Unicode pictures (ESC as ␛, NUL as ␀; C1 as �),
     one character each, so a page cannot drive the reader's terminal (retitle it, recolour
-    it, move the cursor) through text we print; and each bidirectional control as its
-    marker (`⟨U+202E⟩`, see `claimledger.report.bidi`), so none can reorder what is shown."""
+    it, move the cursor) through text we print; each bidirectional control as its marker
+    (`⟨U+202E⟩`, see `claimledger.report.bidi`), so none can reorder what is shown; and the
+    line and paragraph separators (U+2028, U+2029) as theirs, so that a line we print,
+    which a terminal or a log viewer may break there, stays one line."""
     return SHOWN_CONTROLS.sub(_picture, text)
 
 
@@ -32,7 +37,7 @@ def _picture(match: re.Match[str]) -> str:
     char = match.group()
     code = ord(char)
     if code >= 0x600:
-        return BIDI_MARKERS[code]
+        return _MARKERS[code]
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
