@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import lxml.html
+import markdown
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,8 +55,15 @@ ALLOWED_TAGS = {
     "p", "em", "strong", "code", "pre", "a", "ul", "ol", "li", "blockquote", "hr", "br",
     "h1", "h2", "h3", "h4", "h5", "h6",
 }  # fmt: skip
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 RAW_HTML_RENDERER = MarkdownIt("commonmark", {"html": True})
 """A renderer that lets raw HTML through, as GitHub's does before it sanitises."""
+
+
+def python_markdown(text: str) -> str:
+    """Python-Markdown with MkDocs' own extensions, as MkDocs renders a report: raw HTML
+    through, and `\\<` no escape."""
+    return markdown.markdown(text, extensions=["fenced_code", "tables", "toc"])
 
 
 def assert_only_markup_the_author_could_write(html: str) -> None:
@@ -67,6 +75,8 @@ def assert_only_markup_the_author_could_write(html: str) -> None:
             continue
         assert element.tag in ALLOWED_TAGS, (element.tag, html)
         allowed = {"a": {"href"}, "ol": {"start"}, "code": {"class"}}.get(element.tag, set())
+        if element.tag in HEADINGS:
+            allowed = {"id"}  # the anchor MkDocs' table of contents gives a heading
         assert set(element.attrib) <= allowed, (element.tag, dict(element.attrib), html)
         assert element.get("class", "language-").startswith("language-"), html  # a fence's info
         href = element.get("href")
@@ -79,6 +89,7 @@ def assert_only_markup_the_author_could_write(html: str) -> None:
 @given(AUTHOR_TEXT)
 def test_the_authors_markdown_never_becomes_markup_they_did_not_write(text: str) -> None:
     assert_only_markup_the_author_could_write(RAW_HTML_RENDERER.render(author_markdown(text)))
+    assert_only_markup_the_author_could_write(python_markdown(author_markdown(text)))
     assert_only_markup_the_author_could_write(str(author_html(text)))
 
 
@@ -94,7 +105,20 @@ def test_the_authors_markdown_never_becomes_markup_they_did_not_write(text: str)
 )
 def test_known_escapes_of_the_old_escaper_stay_closed(text: str) -> None:
     assert_only_markup_the_author_could_write(RAW_HTML_RENDERER.render(author_markdown(text)))
+    assert_only_markup_the_author_could_write(python_markdown(author_markdown(text)))
     assert_only_markup_the_author_could_write(str(author_html(text)))
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "<svg onload=alert(3)>"],
+)
+def test_raw_html_in_the_authors_markdown_stays_text_in_python_markdown(html: str) -> None:
+    """`\\<` is an escape in CommonMark only: MkDocs' renderer kept the backslash and read
+    the tag after it."""
+    written = author_markdown(f"About {html} it.")
+    assert "&lt;" in written
+    assert_only_markup_the_author_could_write(python_markdown(written))
 
 
 def test_secrets_in_a_query_or_a_fragment_are_redacted() -> None:

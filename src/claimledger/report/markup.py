@@ -212,12 +212,29 @@ class _AuthorMarkdown(MarkdownIt):
 _AUTHOR_MARKDOWN = _AuthorMarkdown()
 
 
+_LANGUAGE = re.compile(r"[\w#+.-]*")
+"""A code fence's language, as Python-Markdown (MkDocs) reads one: an info string past
+it (`~~~`<div>`) is no fence there, and its code would be read as raw HTML."""
+
+
+def _plain_fence(token: Token) -> None:
+    """A code fence as every renderer reads one: its info a language and nothing else, its
+    code ending in a line break (a fence left open at the end of the text had none, and its
+    closing fence was written on the code's last line, where only CommonMark sees none)."""
+    language = _LANGUAGE.match(token.info.strip())
+    token.info = language.group() if language else ""
+    if not token.content.endswith("\n"):
+        token.content += "\n"
+
+
 def _author_tokens(text: Any) -> list[Token]:
     """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it
     and each bidirectional control as its marker."""
     source = bidi_marked(redact_urls(_CONTROL.sub("", str(text)))).strip()
     tokens = _AUTHOR_MARKDOWN.parse(source)
     for token in tokens:
+        if token.type == "fence":
+            _plain_fence(token)
         for child in token.children or ():
             href = child.attrGet("href")
             if child.type == "link_open" and isinstance(href, str) and has_secrets(href):
@@ -225,20 +242,26 @@ def _author_tokens(text: Any) -> list[Token]:
     return tokens
 
 
-_UNESCAPED = re.compile(r"(?<!\\)((?:\\\\)*)([<@])")
+_UNESCAPED_AT = re.compile(r"(?<!\\)((?:\\\\)*)@")
+_ANGLE = re.compile(r"(?<!\\)((?:\\\\)*)\\?<")
+"""A `<` in text, escaped with a backslash or not (an even run of backslashes before it
+is their own)."""
 
 
 class _TextStaysText:
-    """An mdformat extension: in text, every `<` and `@` not already escaped is escaped, so
-    that no renderer that lets raw HTML through (as GitHub's does) can read a tag in it,
-    nor turn an address into a mailto: link (an address's `@` also gets the word joiner
-    that `md_escape` gives it)."""
+    """An mdformat extension: in text, every `<` is written as `&lt;` and every `@` not
+    already escaped is escaped, so that no renderer that lets raw HTML through (as GitHub's
+    and MkDocs' do) can read a tag in it, nor turn an address into a mailto: link (an
+    address's `@` also gets the word joiner that `md_escape` gives it). A backslash before
+    `<` is an escape in CommonMark only: Python-Markdown, which MkDocs renders with, keeps
+    the backslash as text and reads the tag after it."""
 
     RENDERERS: Mapping[str, Any] = {}
 
     @staticmethod
     def _text(text: str, node: Any, context: Any) -> str:
-        return _EMAIL_AT.sub("&#x2060;\\\\@", _UNESCAPED.sub(r"\1\\\2", text))
+        text = _ANGLE.sub(r"\1&lt;", text)
+        return _EMAIL_AT.sub("&#x2060;\\\\@", _UNESCAPED_AT.sub(r"\1\\@", text))
 
     POSTPROCESSORS: Mapping[str, Any] = {"text": _text}
 
