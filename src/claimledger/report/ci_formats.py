@@ -239,9 +239,10 @@ class GithubFormat:
 
 def workflow_command(level: Level, message: str, file: str, line: int, col: int, title: str) -> str:
     """`::LEVEL file=…,line=…,col=…,title=…::MESSAGE`, each part escaped by the runner's
-    rules (its toolkit's `escapeProperty` and `escapeData`)."""
-    properties = {"file": file, "line": str(line), "col": str(col), "title": title}
-    listed = ",".join(f"{key}={escape_property(one_line(v))}" for key, v in properties.items())
+    rules (its toolkit's `escapeProperty` and `escapeData`); the title and message on one
+    line, the file's name as it is (escaped, a line break in it still names the file)."""
+    properties = {"file": file, "line": str(line), "col": str(col), "title": one_line(title)}
+    listed = ",".join(f"{key}={escape_property(v)}" for key, v in properties.items())
     return f"::{level} {listed}::{escape_data(one_line(message))}"
 
 
