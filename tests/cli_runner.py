@@ -26,7 +26,7 @@ from typer.testing import CliRunner, Result
 from claimledger.cli import app
 
 
-def claimledger(*args: str, code: int = 0, stdin: str | None = None) -> Result:
+def claimledger(*args: str, code: int = 0, stdin: str | bytes | None = None) -> Result:
     """`claimledger ARGS`; asserts it exits with `code` (0 unless the test says otherwise)."""
     result = CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False)
     assert result.exit_code == code, (
@@ -42,7 +42,7 @@ class Cli:
     def __init__(self, ledger: Path) -> None:
         self.ledger = ledger
 
-    def __call__(self, *args: str, code: int = 0, stdin: str | None = None) -> Result:
+    def __call__(self, *args: str, code: int = 0, stdin: str | bytes | None = None) -> Result:
         return claimledger("--ledger", str(self.ledger), *args, code=code, stdin=stdin)
 
     def json(self, *args: str, code: int = 0) -> Any:
@@ -53,7 +53,7 @@ class AuthorCli(Cli):
     """`Cli` for a ledger whose author writes its templates: each `render` comes after
     `trust`, as the author's own edits are theirs (consent covers the templates' content)."""
 
-    def __call__(self, *args: str, code: int = 0, stdin: str | None = None) -> Result:
+    def __call__(self, *args: str, code: int = 0, stdin: str | bytes | None = None) -> Result:
         if "render" in args:
             super().__call__("trust")
         return super().__call__(*args, code=code, stdin=stdin)

@@ -157,3 +157,48 @@ def test_a_line_break_only_yaml_counts_is_kept_in_every_new_value(
     facet = next(g for g in read.claim(claim).grades if g.on == f"f{value}")
     assert facet.why == value
     assert read.claim(claim).history[-1].why == f"g{value}"
+
+
+def test_removing_the_last_claim_keeps_the_blank_lines_the_one_before_keeps(
+    tmp_path: Path,
+) -> None:
+    """The blank lines before the last item went with it, but after a `|+` block they are
+    that block's value: removing c2 changed c1's falsifier."""
+    two = f"""\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections: [{{id: main, title: Main}}]
+sources: {{}}
+claims:
+  - id: c1
+    section: main
+    title: C one
+    kind: guarantee
+    statement: S.
+    {GRADES}
+    falsified_if: |+
+      kept
+
+  - {{id: c2, section: main, title: C two, kind: guarantee, statement: T., {GRADES}}}
+"""
+    cli = ledger(tmp_path, two)
+    assert load(cli.ledger).claim("c1").falsified_if == "kept\n\n"
+    cli("remove", "c2")
+    assert load(cli.ledger).claim("c1").falsified_if == "kept\n\n"
+
+
+def test_a_refusal_quoting_a_reason_of_several_lines_is_one_line(tmp_path: Path) -> None:
+    cli = started(tmp_path)
+    claim = load(cli.ledger).claims[0].id
+    cli("refute", claim, "--because", "first line\nsecond line")
+    said = cli("refute", claim, "--because", "again", code=2).stderr
+    assert said.count("\n") == 1 and "first line\\nsecond line" in said
+
+
+def test_a_value_on_standard_input_that_is_not_utf8_is_refused_as_such(tmp_path: Path) -> None:
+    cli = started(tmp_path)
+    before = cli.ledger.read_bytes()
+    said = cli("set", "about", "-", stdin=b"a\xffb", code=2).stderr
+    assert "standard input is not UTF-8 text (byte 0xff at byte 2)" in said
+    assert cli.ledger.read_bytes() == before

@@ -378,6 +378,27 @@ def undecodable_argument(arguments: Sequence[str]) -> str | None:
     return None
 
 
+def standard_input() -> str:
+    """Standard input as text, its line ends as Python reads text: UTF-8, as an argument
+    must be; other bytes are refused here, not left to become a lone surrogate that the
+    ledger's YAML then cannot hold."""
+    data = sys.stdin.buffer.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        raise InputError(
+            f"standard input is not UTF-8 text (byte 0x{byte:02x} at byte {error.start + 1})"
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _one_line(message: str) -> str:
+    """An error is one line: a value it quotes (a reason stored in the ledger, a name typed)
+    may hold line breaks, written as `\\n`."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 @contextlib.contextmanager
 def exit_status(debug: bool) -> Iterator[None]:
     """Turn whatever a command raises into one line on stderr and its exit code:
@@ -398,7 +419,7 @@ def exit_status(debug: bool) -> Iterator[None]:
         err.error(f"claimledger: error: {count} {noun} in the ledger")
         raise typer.Exit(error.exit_code) from None
     except ClaimledgerError as error:
-        err.error(f"claimledger: error: {error}")
+        err.error(f"claimledger: error: {_one_line(str(error))}")
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
         err.error("claimledger: interrupted")

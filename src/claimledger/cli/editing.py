@@ -3,12 +3,11 @@ refute. Each is one locked, compared, atomic edit (see `claimledger.ledger.file`
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, found_if, options, today
+from claimledger.cli.app import command, found_if, options, standard_input, today
 from claimledger.cli.completion import complete_claims, complete_sources, one_of
 from claimledger.cli.options import (
     BASES,
@@ -70,7 +69,7 @@ def section_command(
     if editor:
         intro = written_in_editor(known[section_id].intro if exists else "")
     elif intro == "-":
-        intro = sys.stdin.read()
+        intro = standard_input()
     if title is not None and not title.strip():
         raise InputError("TITLE must not be empty")
     words = intro.strip() if intro is not None else None
@@ -225,7 +224,7 @@ def set_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
-    text = sys.stdin.read() if value == "-" else value
+    text = standard_input() if value == "-" else value
     if not text.strip():
         raise InputError(f"{name} needs a value")
     if name == "date_read":

@@ -204,8 +204,8 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
     end = _after_content(text, item)
     if index + 1 < len(seq.value):
         end = _past_blank_lines(text, end)
-    else:  # the last: the blank lines that led up to it go with it
-        start = _before_blank_lines(text, start)
+    elif not _keeps_trailing_lines(text, _last_scalar(seq.value[index - 1])):
+        start = _before_blank_lines(text, start)  # the last: the blank lines before go too
     return apply_edits(text, [(start, end, "")])
 
 
@@ -225,7 +225,7 @@ def remove_key(text: str, map_path: NodePath, key: str) -> str:
     end = _after_content(text, value)
     if index + 1 < len(pairs):
         end = _past_blank_lines(text, end)
-    else:
+    elif index == 0 or not _keeps_trailing_lines(text, _last_scalar(pairs[index - 1][1])):
         start = _before_blank_lines(text, start)
     return apply_edits(text, [(start, end, "")])
 
@@ -301,14 +301,20 @@ def _after_content(text: str, node: yaml.Node) -> int:
     Trailing blank lines and comments stay after whatever is inserted there, so the
     gap between this node and the next one keeps its place.
     """
-    last = node
-    while isinstance(last, yaml.MappingNode | yaml.SequenceNode) and not last.flow_style:
-        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    last = _last_scalar(node)
     if _keeps_trailing_lines(text, last):
         return last.end_mark.index  # its blank lines are part of its value, not the gap
     content_end = len(text[: last.end_mark.index].rstrip())
     newline = text.find("\n", content_end)
     return len(text) if newline < 0 else newline + 1
+
+
+def _last_scalar(node: yaml.Node) -> yaml.Node:
+    """The node a block collection ends with: its last value's, all the way down."""
+    last = node
+    while isinstance(last, yaml.MappingNode | yaml.SequenceNode) and not last.flow_style:
+        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    return last
 
 
 def _keeps_trailing_lines(text: str, node: yaml.Node) -> bool:
