@@ -8,6 +8,8 @@ import json
 import shutil
 import signal
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import jinja2
@@ -292,3 +294,47 @@ def test_a_template_past_its_time_is_stopped_with_one_line(monkeypatch: pytest.M
     with pytest.raises(TemplateError, match=r"report.md.j2: the report took longer than 0 s"):
         for _ in templates.chunks("report.md.j2"):
             pass
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A tmpfs of its own, which a test may remount read-only (root only)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
+
+
+LEAVE_A_LOG = """
+import datetime as dt, os, sys
+from claimledger.evidence.store import EvidenceStore
+store = EvidenceStore.open(sys.argv[1])
+store.record_render_state("md", "x", {"claimledger_render_state": 1}, dt.datetime.now(dt.UTC))
+os._exit(0)  # as a killed run ends: the write-ahead log left, never checkpointed
+"""
+
+
+def test_a_store_on_a_read_only_disk_a_killed_run_left_a_log_to_gives_the_report(
+    small_disk: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite opens such a store, for reading only: keeping the render's state failed as
+    a write, and the report to stdout ended in an error (exit 2)."""
+    shutil.copyfile(FIXTURE, small_disk / "claims.yaml")
+    monkeypatch.chdir(small_disk)
+    cli = Cli(small_disk / "claims.yaml")
+    cli("render", "-o", "-")
+    subprocess.run([sys.executable, "-c", LEAVE_A_LOG, "out/evidence.sqlite3"], check=True)
+    assert Path("out/evidence.sqlite3-wal").stat().st_size > 0
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    result = cli("render", "-o", "-")
+    assert result.stdout.startswith("# Fixture teardown")
+    assert (
+        "read-only" in result.stderr and "the next render cannot say what changed" in result.stderr
+    )

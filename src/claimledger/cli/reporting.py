@@ -102,6 +102,7 @@ def render_command(
             evidence=lambda: existing_store(opts),
             today=today(),
             now=now,
+            warn=warn,
         )
     if path is not None:
         out.print(f"wrote {path}", markup=False)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import EnvironmentProblem, InputError, TemplateError
+from claimledger.services.stores import UNKEPT, Warn
 
 if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
@@ -36,12 +37,14 @@ def render(
     evidence: OpenStore,
     today: dt.date,
     now: Callable[[], dt.datetime],
+    warn: Warn,
 ) -> Report:
     """Write the report of `ledger` to `path` (None: standard output) in `report_format`,
     compared with the last render of the same format to the same output, whose state
     `states` (the store opened for writing, or None where it cannot be) keeps for the
     next; return what it showed. A template's error writes nothing: the old report stays
-    as it was."""
+    as it was. A state the store refuses to keep is warned of: SQLite opens a store on a
+    read-only file system for reading only when a killed run left its write-ahead log."""
     target = "-" if path is None else output_name(path, home)
     with states as store:
         previous = None if store is None else store.last_render_state(name, target)
@@ -55,7 +58,10 @@ def render(
         else:
             write_report(path, report_format.chunks(report))
         if store is not None:
-            remember_render(store, name, target, report, now())
+            try:
+                remember_render(store, name, target, report, now())
+            except EnvironmentProblem as problem:  # opened, yet for reading only
+                warn(f"{problem}; {UNKEPT}")
     return report
 
 

@@ -41,6 +41,10 @@ def for_recording(path: Path, warn: Warn) -> Iterator[EvidenceStore]:
         yield store
 
 
+UNKEPT = "the next render cannot say what changed"
+"""What a render whose state cannot be kept warns of, after why."""
+
+
 @contextlib.contextmanager
 def for_render_states(path: Path, warn: Warn) -> Iterator[EvidenceStore | None]:
     """The evidence store, opened (created when there is none yet) to keep render states;
@@ -50,7 +54,7 @@ def for_render_states(path: Path, warn: Warn) -> Iterator[EvidenceStore | None]:
     try:
         store = EvidenceStore.open(path)
     except EnvironmentProblem as problem:
-        warn(f"{problem}; the next render cannot say what changed")
+        warn(f"{problem}; {UNKEPT}")
         yield None
         return
     with store, damage_said(store, warn):
