@@ -202,3 +202,18 @@ def test_a_value_on_standard_input_that_is_not_utf8_is_refused_as_such(tmp_path:
     said = cli("set", "about", "-", stdin=b"a\xffb", code=2).stderr
     assert "standard input is not UTF-8 text (byte 0xff at byte 2)" in said
     assert cli.ledger.read_bytes() == before
+
+
+def test_the_only_item_of_a_flow_list_goes_with_the_comma_left_after_it(tmp_path: Path) -> None:
+    """`[x,]` is YAML; removing x left `[,]`, which is not."""
+    trailing = (
+        FLOW.replace("could_not_see: [x]", "could_not_see: [x,]")
+        .replace(f"claims:\n  - {{id: c1", f"claims: [\n  {{id: c1")
+        .replace(f"{GRADES}}}\n", f"{GRADES}}},\n]\n", 1)
+    )
+    cli = ledger(tmp_path, trailing)
+    cli("check")
+    cli("scope", "could-not-see", "--remove", "1")
+    cli("remove", "c1")
+    read = load(cli.ledger)
+    assert read.scope.could_not_see == () and read.claims == ()

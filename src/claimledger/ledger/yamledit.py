@@ -196,7 +196,7 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
     assert isinstance(seq, yaml.SequenceNode)
     item = seq.value[index]
     if seq.flow_style:
-        return apply_edits(text, [_flow_item_removal(seq, index)])
+        return apply_edits(text, [_flow_item_removal(text, seq, index)])
     if len(seq.value) == 1:
         start = len(text[: seq.start_mark.index].rstrip(" \r\n"))
         return apply_edits(text, [(start, _after_content(text, seq), " []\n")])
@@ -219,7 +219,7 @@ def remove_key(text: str, map_path: NodePath, key: str) -> str:
     index = next(i for i, (name, _) in enumerate(pairs) if name.value == key)
     if mapping.flow_style:
         spans = [(name.start_mark.index, value.end_mark.index) for name, value in pairs]
-        return apply_edits(text, [_flow_removal(spans, index)])
+        return apply_edits(text, [_flow_removal(text, spans, index)])
     name, value = pairs[index]
     start = text.rfind("\n", 0, name.start_mark.index) + 1
     end = _after_content(text, value)
@@ -246,17 +246,21 @@ def _before_blank_lines(text: str, at: int) -> int:
     return at
 
 
-def _flow_item_removal(seq: yaml.SequenceNode, index: int) -> Edit:
-    return _flow_removal(
-        [(item.start_mark.index, item.end_mark.index) for item in seq.value], index
-    )
+def _flow_item_removal(text: str, seq: yaml.SequenceNode, index: int) -> Edit:
+    spans = [(item.start_mark.index, item.end_mark.index) for item in seq.value]
+    return _flow_removal(text, spans, index)
 
 
-def _flow_removal(spans: Sequence[tuple[int, int]], index: int) -> Edit:
+_TRAILING_COMMA = re.compile(r"[ \t\r\n]*,")
+
+
+def _flow_removal(text: str, spans: Sequence[tuple[int, int]], index: int) -> Edit:
     """One entry of a flow collection (its `spans`, start and end), with its comma: from
-    it to the next, or from the one before for the last."""
+    it to the next, or from the one before for the last; the only one with the comma an
+    author may leave after it (`[x,]`)."""
     if len(spans) == 1:
-        return spans[0][0], spans[0][1], ""
+        comma = _TRAILING_COMMA.match(text, spans[0][1])
+        return spans[0][0], comma.end() if comma else spans[0][1], ""
     if index + 1 < len(spans):
         return spans[index][0], spans[index + 1][0], ""
     return spans[index - 1][1], spans[index][1], ""
