@@ -192,6 +192,35 @@ def test_exit_130_when_interrupted_and_the_store_stays_usable(
     assert status.returncode == 0, status.stderr
 
 
+INTERRUPTED_AT = """
+import importlib.abc, sys
+
+class Interrupt(importlib.abc.MetaPathFinder):
+    \"\"\"Ctrl-C as it lands while {name} loads.\"\"\"
+    def find_spec(self, name, path, target=None):
+        if name == {name!r}:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["claimledger", "check"]
+from claimledger.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("loading", ["typer", "claimledger.cli.options"])
+def test_exit_130_in_one_line_when_interrupted_while_the_command_line_loads(
+    loading: str,
+) -> None:
+    """Before a command's own handling begins (the command line loading, typer building
+    its commands), a Ctrl-C printed Python's traceback of the import it stopped, and the
+    process died of the signal."""
+    code = INTERRUPTED_AT.format(name=loading)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (130, "claimledger: interrupted\n")
+
+
 def wait_for(condition: Callable[[], bool], *, seconds: float) -> None:
     """Wait until `condition` holds; the deadline only keeps a broken run from hanging."""
     deadline = time.monotonic() + seconds

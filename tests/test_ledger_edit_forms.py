@@ -208,7 +208,7 @@ def test_the_only_item_of_a_flow_list_goes_with_the_comma_left_after_it(tmp_path
     """`[x,]` is YAML; removing x left `[,]`, which is not."""
     trailing = (
         FLOW.replace("could_not_see: [x]", "could_not_see: [x,]")
-        .replace(f"claims:\n  - {{id: c1", f"claims: [\n  {{id: c1")
+        .replace("claims:\n  - {id: c1", "claims: [\n  {id: c1")
         .replace(f"{GRADES}}}\n", f"{GRADES}}},\n]\n", 1)
     )
     cli = ledger(tmp_path, trailing)
