@@ -479,6 +479,51 @@ def test_refute_records_the_falsifier_and_caps_what_rests_on_it(ledger: Path) ->
     assert alone.stdout == "safe-pattern: refuted; no claim rests on it; next: claimledger render\n"
 
 
+RESTING = """\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections: [{id: main, title: Main}]
+sources:
+  docs: {url: "https://example.com/docs", title: Docs, kind: docs, publisher: example}
+claims:
+  - id: base
+    section: main
+    title: Base
+    kind: guarantee
+    statement: S.
+    quotes: [{text: "The base holds.", sources: [docs]}]
+    grades: [{on: wording, grade: DEMONSTRATED, basis: quotes}]
+  - id: on-premises
+    section: main
+    title: On premises
+    kind: consequence
+    statement: S.
+    depends_on: [base]
+    grades: [{on: follows, grade: CLAIMED, basis: premises}]
+  - id: on-quotes
+    section: main
+    title: On its quotes
+    kind: guarantee
+    statement: S.
+    depends_on: [base]
+    quotes: [{text: "Its own words.", sources: [docs]}]
+    grades: [{on: wording, grade: DEMONSTRATED, basis: quotes}]
+"""
+
+
+def test_refute_names_only_the_claims_whose_grades_it_caps(tmp_path: Path) -> None:
+    """A facet graded on its own quotes rests on them, whatever its claim's depends_on: the
+    regrade caps only the facet that rests on premises, and `refute` said both rest on it."""
+    path = tmp_path / "claims.yaml"
+    path.write_text(RESTING, encoding="utf-8")
+    cli = Cli(path)
+    said = cli("refute", "base", "--because", "shown false")
+    assert said.stdout.startswith("base: refuted; 1 rest on it (on-premises); next: ")
+    capped = {p["claim_id"] for p in cli.json("regrade", code=1)["proposals"]}
+    assert capped == {"on-premises"}
+
+
 # --------------------------------------------------------------------------- init
 
 

@@ -250,6 +250,52 @@ def test_a_harmless_rewording_never_restores_a_grade_its_sources_do_not_carry(
     )  # two sources carry the harmless rewording: the second source is back
 
 
+def test_a_page_that_could_not_be_read_raises_no_grade(ledger: Ledger) -> None:
+    """Lowered for a source that dropped the quote, the grade went back up when that source
+    stopped answering: its 503 was counted as a source that might carry the quote, and
+    `explain` said "every quote verified on 2 independent sources"."""
+    lowered = parse(apply_all(LEDGER, regrade(ledger, checks(crossed=("verified", "missing")))))
+    assert lowered.claim("crossed").grades[0].grade is Grade.CLAIMED
+    for unread in ("unreachable", "refused", "unreadable"):
+        result = regrade(lowered, checks(crossed=("verified", unread)))
+        assert not [p for p in result.proposals if p.claim_id == "crossed"]
+        (trace,) = [t for t in result.traces if t.claim_id == "crossed"]
+        assert trace.rule == "quotes-unconfirmed"
+        assert trace.outcome.startswith("held: blog could not be read")
+    assert ("crossed", "DEMONSTRATED", "quotes-restored") in proposed(lowered, checks())
+
+
+def test_a_grade_rises_only_as_far_as_the_pages_read_carry_it(ledger: Ledger) -> None:
+    """Fallen to UNKNOWN, the quote back on one source and the other unread: CLAIMED (one
+    source read carries it), not the DEMONSTRATED that needs two; no more while the
+    second is unread."""
+    fallen = apply_all(LEDGER, regrade(ledger, checks(crossed="missing")))
+    assert parse(fallen).claim("crossed").grades[0].grade is Grade.UNKNOWN
+    one_read = checks(crossed=("verified", "unreachable"))
+    partly = regrade(parse(fallen), one_read)
+    assert ("crossed", "CLAIMED", "quotes-restored") in proposed(parse(fallen), one_read)
+    claimed = parse(apply_all(fallen, partly))
+    assert not [p for p in proposed(claimed, one_read) if p[0] == "crossed"]
+    assert ("crossed", "DEMONSTRATED", "quotes-restored") in proposed(claimed, checks())
+
+
+def test_no_rule_raises_a_grade_of_a_refuted_claim(ledger: Ledger) -> None:
+    """Its quotes may read again as they did; the claim was shown false all the same."""
+    fallen = apply_all(LEDGER, regrade(ledger, checks(single="missing")))
+    refuted = parse(
+        edits.refute(
+            fallen, parse(fallen), "single", why="a write was lost", by="person", date=TODAY
+        )
+    )
+    result = regrade(refuted, checks())
+    assert not [p for p in result.proposals if p.claim_id == "single"]
+    (trace,) = [t for t in result.traces if t.claim_id == "single"]
+    assert (trace.rule, trace.outcome) == (
+        "refuted",
+        f"the claim was refuted on {TODAY}: no rule raises its grades",
+    )
+
+
 def test_a_meaning_changed_on_the_only_source_read_is_a_notice() -> None:
     """The other source could not be read: no grade falls on an unread page, but the one
     page read says the reverse, and the gate must not pass over it."""

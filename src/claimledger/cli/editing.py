@@ -311,12 +311,16 @@ def refute_command(
 
 
 def _after_refuting(ledger: Ledger, claim_id: str) -> str:
-    """What to run next: a regrade where other claims rest on the refuted one (it caps
-    them), else the report (which shows the refutation as it is)."""
+    """What to run next: a regrade where a facet of another claim rests on the refuted one
+    (basis premises: it caps them), else the report (which shows the refutation as it is).
+    A facet graded on its own quotes rests on them, whatever its claim's `depends_on`."""
     resting = sorted(
         claim.id
         for claim in ledger.claims
-        if any(claim_id in claim.premises_of(facet) for facet in claim.grades)
+        if any(
+            facet.basis is Basis.PREMISES and claim_id in claim.premises_of(facet)
+            for facet in claim.grades
+        )
     )
     if not resting:
         return "no claim rests on it; next: claimledger render"

@@ -54,8 +54,14 @@ class _QuoteState(NamedTuple):
     @property
     def possible_sources(self) -> int:
         """Independent sources that carry the quote, or a harmless rewording of it, or might:
-        an unread page is no evidence."""
+        an unread page is no evidence, so it lowers nothing."""
         return len(self.carried_by | self.reworded_by | self.unread)
+
+    @property
+    def confirmed_sources(self) -> int:
+        """Independent sources read that carry the quote or a harmless rewording of it: an
+        unread page is no evidence, so it raises nothing either."""
+        return len(self.carried_by | self.reworded_by)
 
 
 def _quote_state(
@@ -265,7 +271,7 @@ def quotes_rule(
     if reading.fall is not None:
         return fall(facet, *reading.fall, evidence)
     short = _short(reading, facet.min_sources)
-    verdict = restore_or_hold(claim, facet, short, evidence)
+    verdict = restore_or_hold(claim, facet, short, evidence, reading.states)
     if short and any(state.misquoted for state in short):
         verdict.rule = MISQUOTED
         fewer = f"fewer than {facet.min_sources} independent sources carry"
@@ -354,10 +360,19 @@ def _quotes(count: int) -> str:
 
 
 def restore_or_hold(
-    claim: Claim, facet: Facet, short: list[_QuoteState], evidence: tuple[Evidence, ...]
+    claim: Claim,
+    facet: Facet,
+    short: list[_QuoteState],
+    evidence: tuple[Evidence, ...],
+    states: Sequence[_QuoteState] = (),
 ) -> Verdict:
     """Every quote is present: back to the grade before the rules moved it, but no more
-    than CLAIMED when a quote no longer reaches `min_sources` independent sources."""
+    than CLAIMED when a quote no longer reaches `min_sources` independent sources.
+
+    A page that could not be read lowers nothing, and raises nothing: a grade goes back up
+    only as far as the quotes are verified, now, on pages that were read (`states`, each
+    quote's): to CLAIMED when each is on one such page, higher when each is on
+    `min_sources`."""
     baseline = baseline_of(claim, facet)
     target = baseline or facet.grade
     if short:
@@ -369,4 +384,28 @@ def restore_or_hold(
         why = "every quote verified"
         if facet.min_sources > 1:
             why += f" on {facet.min_sources} independent sources"
+    unconfirmed = [state for state in states if state.confirmed_sources < facet.min_sources]
+    if unconfirmed and not short:
+        why = f"every quote verified where read; {_unread_named(unconfirmed)} (no evidence)"
+    if target.strength > facet.grade.strength and unconfirmed:
+        confirmed = all(state.confirmed_sources for state in states)
+        target = weaker(target, Grade.CLAIMED) if confirmed else facet.grade
+        if target == facet.grade:
+            held = f"held: {_unread_named(unconfirmed)}, and only pages read raise a grade"
+            return Verdict(None, "quotes-unconfirmed", held, evidence)
     return Verdict(target if target != facet.grade else None, rule, why, evidence)
+
+
+def _unread_named(states: Iterable[_QuoteState]) -> str:
+    """ "s1 could not be read" for the quotes held back by pages not read."""
+    unread = sorted(
+        {
+            check.source_id
+            for state in states
+            for check in state.checks
+            if classify(check) == "unread"
+        }
+    )
+    if not unread:
+        return "a source of a quote has not been read"
+    return f"{', '.join(unread)} could not be read"

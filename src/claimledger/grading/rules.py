@@ -143,6 +143,7 @@ def regrade(
         found = _Judged()
         for index, facet in enumerate(claim.grades):
             verdict = _judge(ledger, claim, facet, latest, artifacts, effective, refuted, read_then)
+            verdict = _held_if_refuted(claim, facet, verdict)
             found.add(claim, facet, held_for_review(claim, facet, verdict, first=index == 0))
         judged[claim.id] = found
         effective[claim.id] = found.grades
@@ -180,6 +181,16 @@ class _Judged:
 def _refuted(ledger: Ledger) -> dict[str, str]:
     """Claims whose falsifier was met, and why."""
     return {claim.id: claim.falsified.why for claim in ledger.claims if claim.falsified}
+
+
+def _held_if_refuted(claim: Claim, facet: Facet, verdict: Verdict) -> Verdict:
+    """A refuted claim's grades are its author's to set: no rule raises them, though its
+    quotes read as they did (the claim was shown false all the same)."""
+    new, refuted = verdict.to_grade, claim.falsified
+    if refuted is None or new is None or new.strength <= facet.grade.strength:
+        return verdict
+    why = f"the claim was refuted on {refuted.date}: no rule raises its grades"
+    return Verdict(None, "refuted", why, verdict.evidence)
 
 
 def _premises_first(ledger: Ledger) -> list[Claim]:

@@ -214,6 +214,12 @@ def _basis_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Itera
                 f"facet '{facet.get('on')}' has basis '{facet['basis']}' but claim "
                 f"'{claim.get('id')}' has no {needed}",
             )
+        if needed == "depends_on" and facet.get("depends_on") == []:
+            yield (
+                located.where((*at, "grades", f_index, "depends_on")),
+                f"facet '{facet.get('on')}' has basis 'premises' but its depends_on names no "
+                "claim (leave it out to rest on the claim's own)",
+            )
         name = facet.get("on")
         if isinstance(name, str) and name in names:
             yield (
