@@ -8,7 +8,14 @@ Chromium or no Playwright can be had."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -171,3 +178,85 @@ def test_a_wrong_render_is_refused_and_nothing_is_written(tmp_path: Path) -> Non
     result = Cli(ledger)("source", source, "--render", "javascript", code=2)
     assert "--render 'javascript': one of http, browser" in result.stderr
     assert ledger.read_text(encoding="utf-8") == before
+
+
+def test_a_pages_script_sends_no_udp_past_the_guard(page_server: PageServer) -> None:
+    """WebRTC sends STUN over UDP to any address a script names, past the interception of
+    requests and the proxy (TCP only); from an iframe's window too. Nothing may arrive."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
+        listener.bind(("127.0.0.2", 0))
+        port = listener.getsockname()[1]
+        stun = f"{{iceServers: [{{urls: 'stun:127.0.0.2:{port}'}}]}}"
+        script = (
+            "for (const w of [window, document.body.appendChild("
+            "document.createElement('iframe')).contentWindow]) {"
+            f" try {{ const pc = new w.RTCPeerConnection({stun}); pc.createDataChannel('x');"
+            " pc.createOffer().then(o => pc.setLocalDescription(o)); } catch (e) {} }"
+        )
+        page_server.set_page("/rtc", f"<html><body><p>{QUOTE}</p><script>{script}</script>")
+        said = claimledger("verify", "--allow-private", "--browser", page_server.url("/rtc"), QUOTE)
+        assert said.stdout.startswith("verified")
+        listener.setblocking(False)
+        with pytest.raises(BlockingIOError):  # sent while the page was read, if ever
+            listener.recvfrom(2048)
+
+
+def test_a_page_whose_script_sends_the_reader_elsewhere_is_unreadable_not_missing(
+    page_server: PageServer,
+) -> None:
+    """The navigation is not followed, and what the browser is left with is its error page:
+    read as the page, the quote was `missing` on a source `ok`."""
+    page_server.set_page("/new", f"<html><body><p>{QUOTE}</p></body></html>")
+    page_server.set_page("/old", "<html><body><script>location.replace('/new')</script>")
+    payload = json.loads(
+        claimledger(
+            "verify", "--allow-private", "--browser", page_server.url("/old"), QUOTE, "--json",
+            code=1,
+        ).stdout
+    )  # fmt: skip
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"].startswith(f"its script sends the reader to {page_server.url('/new')}")
+    assert page_server.hits("/new") == 0
+
+
+def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
+    page_server: PageServer,
+) -> None:
+    shadow = "<div id=h></div><script>document.getElementById('h').attachShadow({mode: 'open'})"
+    shadow += f".innerHTML = '<p>{QUOTE}</p>'</script>"
+    page_server.set_page("/shadow", f"<html><body>{shadow}</body></html>")
+    url = page_server.url("/shadow")
+    error = json.loads(
+        claimledger("verify", "--allow-private", "--browser", url, QUOTE, "--json", code=1).stdout
+    )["error"]
+    assert "even once its scripts ran" in error and "--browser" not in error
+
+
+def test_ctrl_c_while_a_page_is_read_in_the_browser_says_one_line_and_leaves_nothing(
+    page_server: PageServer, request: pytest.FixtureRequest
+) -> None:
+    """Ctrl-C reaches the whole process group (Chromium and its driver too): the driver's
+    cut connection was reported as "Future exception was never retrieved", and Chromium,
+    stopped rather than closed, left its temporary folder."""
+    url = serve_app(page_server, QUOTE)
+    busy = "setInterval(() => fetch('/api/poll.json?' + Date.now()), 50);"
+    page_server.set_page("/app.js", APP + busy, content_type="text/javascript")
+    page_server.set_page("/api/poll.json", "{}", content_type="application/json")
+    scratch = Path(tempfile.mkdtemp(dir="/tmp"))  # short: Chromium puts a socket in it
+    request.addfinalizer(lambda: shutil.rmtree(scratch, ignore_errors=True))
+    command = [sys.executable, "-m", "claimledger", "verify", "--allow-private", "--browser"]
+    with subprocess.Popen(
+        [*command, "--deadline", "60", url, QUOTE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+        start_new_session=True,
+    ) as process:
+        while not any(r.path.startswith("/api/poll.json?") for r in page_server.requests):
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stderr, stdout) == (130, "claimledger: interrupted\n", "")
+    assert list(scratch.iterdir()) == []

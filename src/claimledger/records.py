@@ -168,6 +168,8 @@ class FetchResult:
     """The body's bytes (Content-Encoding undone, under the caps), in a `raw` fetch only."""
     content_location: str | None = None
     """The Content-Location header of a page read, as sent."""
+    rendered: bool = False
+    """Its text is the page as a browser left it, its scripts run (`--browser`)."""
 
 
 # --------------------------------------------------------------------------- checking

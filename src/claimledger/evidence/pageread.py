@@ -73,6 +73,8 @@ _SCRIPT = re.compile(rb"<script\b", re.IGNORECASE)
 def _built_by_script(fetched: FetchResult) -> str:
     """Why an HTML page with no text may still have some: scripts that build it in the
     reader's browser (a single-page app's shell), and the way to read it so."""
+    if fetched.rendered:  # read with --browser already
+        return " even once its scripts ran (text in a shadow root or a frame is not read)"
     body = (fetched.text or "").encode("utf-8", "replace")
     if not is_html(fetched.content_type or "", fetched.text or "") or not _SCRIPT.search(body):
         return ""

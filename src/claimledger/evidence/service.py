@@ -59,8 +59,17 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
     async def set_aside() -> None:
         results.append(await work)
 
-    asyncio.run(set_aside())
+    with asyncio.Runner() as runner:
+        try:
+            runner.run(set_aside())
+        except KeyboardInterrupt:  # what a Ctrl-C cut off (a browser's driver) is no news:
+            runner.get_loop().set_exception_handler(_unsaid)  # "interrupted" says it
+            raise
     return results[0]
+
+
+def _unsaid(loop: Any, context: dict[str, Any]) -> None:
+    """An event loop's exception handler that says nothing."""
 
 
 # --------------------------------------------------------------------------- the plan

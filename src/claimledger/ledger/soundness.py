@@ -142,15 +142,17 @@ _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _selector_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding]:
-    """Each source's `select` is CSS, and none that could take minutes on a large page."""
+    """Each source's `select` and `wait_for` are CSS, and none that could take minutes on a
+    large page (a `wait_for` that is not CSS failed only once a refresh read the page)."""
     for source_id, source in sources.items():
-        select = source.get("select") if isinstance(source, dict) else None
-        if isinstance(select, str):  # anything else: reported by the schema
-            from claimledger.reading.selectors import selector_problem
+        for name in ("select", "wait_for"):
+            select = source.get(name) if isinstance(source, dict) else None
+            if isinstance(select, str):  # anything else: reported by the schema
+                from claimledger.reading.selectors import selector_problem
 
-            problem = selector_problem(select)
-            if problem is not None:
-                yield located.where(("sources", source_id, "select")), problem
+                problem = selector_problem(select, name)
+                if problem is not None:
+                    yield located.where(("sources", source_id, name)), problem
 
 
 def _date_problems(

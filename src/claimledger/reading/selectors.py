@@ -32,31 +32,31 @@ _SIBLING_PSEUDOS = frozenset(
 )
 
 
-def selector_problem(select: str) -> str | None:
+def selector_problem(select: str, name: str = "select") -> str | None:
     """What is wrong with `select` as a source's selector (not CSS, or too costly to
-    apply to a large page), or None."""
+    apply to a large page), or None; `name` says which (`select`, `wait_for`)."""
     from cssselect import SelectorError, parse
 
     if len(select) > MAX_LENGTH:
-        return f"select is {len(select)} characters long; at most {MAX_LENGTH} are allowed"
+        return f"{name} is {len(select)} characters long; at most {MAX_LENGTH} are allowed"
     try:
         selectors = parse(select)
     except SelectorError as error:
-        return f"select {select!r} is not a valid CSS selector: {error}"
+        return f"{name} {select!r} is not a valid CSS selector: {error}"
     if len(selectors) > MAX_SELECTORS:
-        return f"select {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
+        return f"{name} {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
     for selector in selectors:
         nodes = list(_nodes(selector.parsed_tree))
         siblings = sum(_is_sibling_step(node) for node in nodes)
         combinators = sum(_is_combinator(node) for node in nodes)
         if siblings > MAX_SIBLING_STEPS:
             return (
-                f"select {select!r} is too costly to apply: {siblings} sibling steps (+, ~, "
+                f"{name} {select!r} is too costly to apply: {siblings} sibling steps (+, ~, "
                 f":nth-child() and the like) where at most {MAX_SIBLING_STEPS} are allowed"
             )
         if combinators > MAX_COMBINATORS:
             return (
-                f"select {select!r} is too costly to apply: {combinators} combinators where "
+                f"{name} {select!r} is too costly to apply: {combinators} combinators where "
                 f"at most {MAX_COMBINATORS} are allowed"
             )
     try:

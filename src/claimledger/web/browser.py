@@ -17,8 +17,10 @@ scripts are code from the web: Chromium runs them in its sandbox wherever it can
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
+import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
 Fetcher = Callable[[str], Awaitable["Outcome"]]
 """One GET through the fetcher of the run, its rules and its caps."""
 
+CLOSING = 2.0
+"""Seconds a graceful close of Chromium is waited for."""
+
 MAX_REQUESTS = 100
 """Requests a page may make while it is read (a docs app makes a few dozen)."""
 
@@ -41,7 +46,20 @@ NOT_TEXT = frozenset(
 )
 """Resource types that never change a page's text: not fetched."""
 
-_NO_NETWORK = ("--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>")
+_NO_NETWORK = (
+    "--proxy-server=127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--disable-quic",  # UDP, past the interception and the proxy (which carries TCP only)
+)
+_NO_UDP = """
+for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "WebTransport"]) {
+  delete window[name];
+}
+"""
+"""Run before a page's own scripts in every frame: WebRTC (STUN, to any address a script
+names) and WebTransport (QUIC) send UDP, which neither the interception of requests nor
+the proxy (TCP only) can hold; the page does without them."""
+
 _QUIET = (
     "--disable-background-networking",
     "--disable-component-update",
@@ -87,6 +105,8 @@ def browser_missing() -> str | None:
 class _Budget:
     requests: int
     bytes: int
+    left_for: str | None = None
+    """Where the page's script sent the reader, if it tried (not followed)."""
 
 
 class BrowserReader:
@@ -98,17 +118,33 @@ class BrowserReader:
         self._lock = asyncio.Lock()
         self._playwright: Any = None
         self._browser: Any = None
+        self._scratch: str | None = None
+        """Chromium's temporary folder (its TMPDIR), removed with it: a browser stopped
+        rather than closed leaves what it made there. Its name is short: Chromium makes a
+        socket in it, and a socket's path may be 107 bytes at most."""
 
     async def render(self, url: str, html: str, wait_for: str | None, fetch: Fetcher) -> str:
         """The page at `url` (whose document is `html`) as the browser left it once the
-        network went idle, or once `wait_for` (a CSS selector) matched."""
+        network went idle, or once `wait_for` (a CSS selector) matched, within the URL's
+        deadline in all (Playwright's timeouts count each step apart)."""
+        browser = await self._opened()
+        try:
+            async with asyncio.timeout(self.policy.deadline):
+                return await self._rendered(browser, url, html, wait_for, fetch)
+        except TimeoutError:
+            deadline = f"{self.policy.deadline:g} s"
+            raise PageUnreadable(f"the page was not read within the {deadline} deadline") from None
+
+    async def _rendered(
+        self, browser: Any, url: str, html: str, wait_for: str | None, fetch: Fetcher
+    ) -> str:
         from playwright.async_api import Error as PlaywrightError
 
-        browser = await self._opened()
         context = await browser.new_context(
             user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
         )
         try:
+            await context.add_init_script(_NO_UDP)
             page = await context.new_page()
             page.set_default_timeout(self.policy.deadline * 1000)
             budget = _Budget(MAX_REQUESTS, self.policy.max_body)
@@ -120,6 +156,11 @@ class BrowserReader:
             await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
             if wait_for:
                 await page.wait_for_selector(wait_for, state="attached")
+            if budget.left_for is not None:  # what is left is an error page, not its text
+                raise PageUnreadable(
+                    f"its script sends the reader to {budget.left_for}, which is not followed: "
+                    "quote that page as a source of its own"
+                )
             return str(await page.content())
         except PlaywrightError as error:
             raise PageUnreadable(_first_line(str(error))) from None
@@ -127,10 +168,17 @@ class BrowserReader:
             await context.close()
 
     async def close(self) -> None:
+        """Close Chromium, and stop its driver; a renderer still busy with a page's script
+        (which may hold a graceful close for many seconds) is not waited for past
+        `CLOSING`: stopping the driver ends the browser it started."""
         if self._browser is not None:
-            await self._browser.close()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLOSING):
+                    await self._browser.close()
         if self._playwright is not None:
             await self._playwright.stop()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     async def _opened(self) -> Any:
         async with self._lock:
@@ -144,9 +192,13 @@ class BrowserReader:
 
         self._playwright = await async_playwright().start()
         path = chromium_path()
+        self._scratch = tempfile.mkdtemp(prefix="claimledger-")
         try:
             return await self._playwright.chromium.launch(
-                executable_path=path, args=[*_NO_NETWORK, *_QUIET], chromium_sandbox=sandboxed()
+                executable_path=path,
+                args=[*_NO_NETWORK, *_QUIET],
+                chromium_sandbox=sandboxed(),
+                env={**os.environ, "TMPDIR": self._scratch},
             )
         except PlaywrightError as error:
             await self._playwright.stop()
@@ -172,6 +224,7 @@ class BrowserReader:
             if _without_fragment(request.url) == _without_fragment(url):
                 await route.fulfill(status=200, content_type="text/html", body=html)
             else:  # the page sends the reader elsewhere: not this page's text
+                budget.left_for = budget.left_for or _without_fragment(request.url)
                 await route.abort("blockedbyclient")
             return
         wanted = request.method == "GET" and request.resource_type not in NOT_TEXT

@@ -93,6 +93,7 @@ class _Walk:
     hops: tuple[Hop, ...]
     sent: Validators | None = None
     canonical: str | None = None
+    rendered: bool = False  # its text is the page as a browser left it
 
 
 def _client_redirect(
@@ -254,6 +255,7 @@ def _result(
         conditional=walk.sent,
         body=outcome.body,
         content_location=outcome.content_location,
+        rendered=walk.rendered,
     )
 
 
@@ -343,7 +345,9 @@ async def _rendered(
         failed = replace(outcome, source_status="unreadable", text=None, error=str(problem))
         return replace(walk, outcome=failed)
     return replace(
-        walk, outcome=replace(outcome, text=text, content_type="text/html; charset=utf-8")
+        walk,
+        outcome=replace(outcome, text=text, content_type="text/html; charset=utf-8"),
+        rendered=True,
     )
 
 
