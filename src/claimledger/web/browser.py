@@ -203,6 +203,8 @@ class BrowserReader:
         except PlaywrightError as error:
             await self._playwright.stop()
             self._playwright = None
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
             where = path or "Playwright's own Chromium"
             hint = (
                 f"; if its sandbox cannot start here, set {SANDBOX_VARIABLE}=1"
