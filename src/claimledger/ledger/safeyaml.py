@@ -15,6 +15,7 @@ them: only true/false are booleans (`on`, `yes`, `no` are words), a date is text
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +127,9 @@ def _at(node: yaml.Node | yaml.Mark, message: str) -> YamlProblem:
 
 def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     """Read one YAML document into plain data; return it with every problem found."""
+    breaks = list(_reader_only_breaks(text))
+    if breaks:
+        return None, breaks
     try:
         root = yaml.compose(text, Loader=Composer)
     except RecursionError:
@@ -143,6 +147,34 @@ def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     except ReadingStopped as stop:
         return None, [YamlProblem(stop.line, stop.col, stop.message)]
     return located, problems
+
+
+_READER_ONLY_BREAKS = {
+    "\x85": "U+0085 (next line)",
+    "\u2028": "U+2028 (line separator)",
+    "\u2029": "U+2029 (paragraph separator)",
+}
+_READER_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+
+
+def _reader_only_breaks(text: str) -> Iterator[YamlProblem]:
+    """Each character that libyaml, reading YAML 1.1, takes for a line break and an editor
+    (and YAML 1.2) does not: pasted from a page into a value, it made a syntax error at
+    a line no editor shows. Said where the editor shows it, one a line."""
+    said: set[int] = set()
+    for found in _READER_ONLY_BREAK.finditer(text):
+        at = found.start()
+        line = text.count("\n", 0, at) + 1
+        if line not in said:
+            said.add(line)
+            col = at - (text.rfind("\n", 0, at) + 1) + 1
+            name = _READER_ONLY_BREAKS[found.group()]
+            yield YamlProblem(
+                line,
+                col,
+                f"{name} is read as a line break: remove it, or write it escaped "
+                f'in a double-quoted value ("\\u{ord(found.group()):04x}")',
+            )
 
 
 def _syntax_problem(err: yaml.MarkedYAMLError, text: str) -> YamlProblem:
