@@ -150,10 +150,11 @@ def test_a_line_break_only_yaml_counts_is_kept_in_every_new_value(
     claim = load(cli.ledger).claims[0].id
     value = f"a{char}b"
     cli("set", "author", value)
+    cli("set", "title", value)  # a value replaced where it stands
     cli("facet", claim, f"f{value}", "--grade", "UNKNOWN", "--basis", "judgement", "--why", value)
     cli("grade", claim, "CLAIMED", "--on", f"f{value}", "--because", f"g{value}")
     read = load(cli.ledger)
-    assert read.author == value
+    assert read.author == value and read.title == value
     facet = next(g for g in read.claim(claim).grades if g.on == f"f{value}")
     assert facet.why == value
     assert read.claim(claim).history[-1].why == f"g{value}"

@@ -98,8 +98,8 @@ def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
 
 
 def _render_scalar(value: str, style: str | None) -> str:
-    if style is None and "\n" in value:
-        style = '"'
+    if (style is None and "\n" in value) or _YAML_ONLY_BREAKS.search(value):
+        style = '"'  # where they are escaped: the ledger holds no such break as a character
     dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
     dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
     if style is None and yaml.safe_load(dumped) != value:
