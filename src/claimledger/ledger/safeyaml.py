@@ -154,7 +154,8 @@ _READER_ONLY_BREAKS = {
     "\u2028": "U+2028 (line separator)",
     "\u2029": "U+2029 (paragraph separator)",
 }
-_READER_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+READER_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+"""The line breaks YAML 1.1 readers (libyaml) count and editors do not."""
 
 
 def _reader_only_breaks(text: str) -> Iterator[YamlProblem]:
@@ -162,7 +163,7 @@ def _reader_only_breaks(text: str) -> Iterator[YamlProblem]:
     (and YAML 1.2) does not: pasted from a page into a value, it made a syntax error at
     a line no editor shows. Said where the editor shows it, one a line."""
     said: set[int] = set()
-    for found in _READER_ONLY_BREAK.finditer(text):
+    for found in READER_ONLY_BREAK.finditer(text):
         at = found.start()
         line = text.count("\n", 0, at) + 1
         if line not in said:

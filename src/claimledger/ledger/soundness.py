@@ -146,11 +146,11 @@ def _selector_problems(located: Located, sources: dict[str, Any]) -> Iterator[Fi
     large page (a `wait_for` that is not CSS failed only once a refresh read the page)."""
     for source_id, source in sources.items():
         for name in ("select", "wait_for"):
-            select = source.get(name) if isinstance(source, dict) else None
-            if isinstance(select, str):  # anything else: reported by the schema
+            value = source.get(name) if isinstance(source, dict) else None
+            if isinstance(value, str):  # anything else: reported by the schema
                 from claimledger.reading.selectors import selector_problem
 
-                problem = selector_problem(select, name)
+                problem = selector_problem(value, name)
                 if problem is not None:
                     yield located.where(("sources", source_id, name)), problem
 

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from claimledger.ledger.model import Ledger
-from claimledger.ledger.safeyaml import compose, core_tag
+from claimledger.ledger.safeyaml import READER_ONLY_BREAK, compose, core_tag
 
 NodePath = Sequence[str | int]
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -98,7 +98,7 @@ def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
 
 
 def _render_scalar(value: str, style: str | None) -> str:
-    if (style is None and "\n" in value) or _YAML_ONLY_BREAKS.search(value):
+    if (style is None and "\n" in value) or READER_ONLY_BREAK.search(value):
         style = '"'  # where they are escaped: the ledger holds no such break as a character
     dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
     dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
@@ -413,11 +413,8 @@ def _represent_text(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
     Text holding a line break that only YAML counts (U+0085, U+2028, U+2029) is double-
     quoted, where it is escaped: the emitter writes it raw elsewhere, and it reads back
     as a break folded to a space."""
-    style = "|" if _as_block(data) else '"' if _YAML_ONLY_BREAKS.search(data) else None
+    style = "|" if _as_block(data) else '"' if READER_ONLY_BREAK.search(data) else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
-
-
-_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
 def _as_block(text: str) -> bool:
@@ -427,7 +424,7 @@ def _as_block(text: str) -> bool:
     return (
         "\n" in text.strip("\n")
         and not text.endswith("\n\n")
-        and not _YAML_ONLY_BREAKS.search(text)
+        and not READER_ONLY_BREAK.search(text)
         and all(line == line.rstrip(" \t") for line in text.split("\n"))
     )
 
