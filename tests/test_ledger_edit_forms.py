@@ -160,12 +160,7 @@ def test_a_line_break_only_yaml_counts_is_kept_in_every_new_value(
     assert read.claim(claim).history[-1].why == f"g{value}"
 
 
-def test_removing_the_last_claim_keeps_the_blank_lines_the_one_before_keeps(
-    tmp_path: Path,
-) -> None:
-    """The blank lines before the last item went with it, but after a `|+` block they are
-    that block's value: removing c2 changed c1's falsifier."""
-    two = f"""\
+KEPT_BLOCK = f"""\
 ledger: 1
 title: A reading
 date_read: 2026-01-15
@@ -183,10 +178,21 @@ claims:
 
   - {{id: c2, section: main, title: C two, kind: guarantee, statement: T., {GRADES}}}
 """
-    cli = ledger(tmp_path, two)
+
+
+@pytest.mark.parametrize("after", ["", "\nscope: {did_not: [Run anything.]}\n"])
+def test_removing_the_last_claim_leaves_the_kept_block_before_it_as_it_was(
+    tmp_path: Path, after: str
+) -> None:
+    """The blank lines before the last item went with it, but after a `|+` block they are
+    that block's value: removing c2 changed c1's falsifier. With more YAML after the
+    list, the blank lines after c2 must go instead, or the block takes them for its own."""
+    cli = ledger(tmp_path, KEPT_BLOCK + after)
     assert load(cli.ledger).claim("c1").falsified_if == "kept\n\n"
     cli("remove", "c2")
-    assert load(cli.ledger).claim("c1").falsified_if == "kept\n\n"
+    read = load(cli.ledger)
+    assert read.claim("c1").falsified_if == "kept\n\n"
+    assert read.scope.did_not == (("Run anything.",) if after else ())
 
 
 def test_a_refusal_quoting_a_reason_of_several_lines_is_one_line(tmp_path: Path) -> None:
@@ -218,3 +224,12 @@ def test_the_only_item_of_a_flow_list_goes_with_the_comma_left_after_it(tmp_path
     cli("remove", "c1")
     read = load(cli.ledger)
     assert read.scope.could_not_see == () and read.claims == ()
+
+
+@pytest.mark.parametrize("words", ["Reads, then writes", "a} b", "[x"])
+def test_a_value_replaced_inside_a_flow_mapping_stays_one_value(tmp_path: Path, words: str) -> None:
+    """`edit --title "x, y"` on a claim written as a flow mapping was refused, or worse,
+    read back as the title "x" and a key "y"."""
+    cli = ledger(tmp_path, FLOW)
+    cli("edit", "c1", "--title", words)
+    assert load(cli.ledger).claim("c1").title == words

@@ -98,13 +98,24 @@ def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
 
 
 def _render_scalar(value: str, style: str | None) -> str:
+    """A value replaced where it stands: plain only where it reads back as itself in a
+    flow collection too (`a, b` in `{title: a, b}` would be two entries), since the
+    scalar may stand in one; else double-quoted."""
     if (style is None and "\n" in value) or READER_ONLY_BREAK.search(value):
         style = '"'  # where they are escaped: the ledger holds no such break as a character
     dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
     dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
-    if style is None and yaml.safe_load(dumped) != value:
+    if style is None and not _reads_back(dumped, value):
         return _render_scalar(value, '"')
     return dumped
+
+
+def _reads_back(plain: str, value: str) -> bool:
+    """Does a plain scalar read as `value` alone and as an item of a flow collection?"""
+    try:
+        return bool(yaml.safe_load(plain) == value and yaml.safe_load(f"[{plain}]") == [value])
+    except yaml.YAMLError:
+        return False
 
 
 def append_item(text: str, seq_path: NodePath, item: Any) -> str:
@@ -206,6 +217,8 @@ def remove_item(text: str, seq_path: NodePath, index: int) -> str:
         end = _past_blank_lines(text, end)
     elif not _keeps_trailing_lines(text, _last_scalar(seq.value[index - 1])):
         start = _before_blank_lines(text, start)  # the last: the blank lines before go too
+    else:  # those are the `|+` block's own: the ones after go, or the block would own them
+        end = _past_blank_lines(text, end)
     return apply_edits(text, [(start, end, "")])
 
 
@@ -227,6 +240,8 @@ def remove_key(text: str, map_path: NodePath, key: str) -> str:
         end = _past_blank_lines(text, end)
     elif index == 0 or not _keeps_trailing_lines(text, _last_scalar(pairs[index - 1][1])):
         start = _before_blank_lines(text, start)
+    else:  # as in `remove_item`: the blank lines before are the `|+` block's own
+        end = _past_blank_lines(text, end)
     return apply_edits(text, [(start, end, "")])
 
 

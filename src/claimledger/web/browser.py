@@ -200,11 +200,13 @@ class BrowserReader:
                 chromium_sandbox=sandboxed(),
                 env={**os.environ, "TMPDIR": self._scratch},
             )
-        except PlaywrightError as error:
+        except BaseException as error:  # a deadline's cancellation too: nothing left behind
             await self._playwright.stop()
             self._playwright = None
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
+            if not isinstance(error, PlaywrightError):
+                raise
             where = path or "Playwright's own Chromium"
             hint = (
                 f"; if its sandbox cannot start here, set {SANDBOX_VARIABLE}=1"
