@@ -398,3 +398,18 @@ def test_current_checks_keep_only_what_the_ledger_still_holds(ledger: Ledger) ->
         "single", "one quote on one page", "docs", "verified", url="https://old.example/a"
     )
     assert current_checks(ledger, [older, reworded, kept, moved_away]) == [kept]
+
+
+def test_a_facet_held_by_an_unread_page_never_says_its_quotes_are_verified(
+    ledger: Ledger,
+) -> None:
+    """One source unread, the other read and the quote gone from it: nothing falls (an
+    unread page is no evidence), and `explain` said "every quote verified"."""
+    one_enough = parse(LEDGER.replace("basis: quotes, min_sources: 2}", "basis: quotes}", 1))
+    result = regrade(one_enough, checks(crossed=("missing", "unreachable")))
+    (trace,) = [t for t in result.traces if t.claim_id == "crossed"]
+    assert trace.outcome == "held; blog could not be read (no evidence either way)"
+    result = regrade(ledger, checks(crossed=("verified", "unreachable")))
+    (trace,) = [t for t in result.traces if t.claim_id == "crossed"]
+    assert trace.outcome.startswith("every quote verified on a page read; blog could not be read")
+    assert not result.proposals or all(p.claim_id != "crossed" for p in result.proposals)

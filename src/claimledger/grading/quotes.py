@@ -385,8 +385,10 @@ def restore_or_hold(
         if facet.min_sources > 1:
             why += f" on {facet.min_sources} independent sources"
     unconfirmed = [state for state in states if state.confirmed_sources < facet.min_sources]
-    if unconfirmed and not short:
-        why = f"every quote verified where read; {_unread_named(unconfirmed)} (no evidence)"
+    if unconfirmed and not short:  # held by pages not read, which say nothing either way
+        carried = all(state.confirmed_sources for state in states)
+        said = "every quote verified on a page read" if carried else "held"
+        why = f"{said}; {_unread_named(unconfirmed)} (no evidence either way)"
     if target.strength > facet.grade.strength and unconfirmed:
         confirmed = all(state.confirmed_sources for state in states)
         target = weaker(target, Grade.CLAIMED) if confirmed else facet.grade
