@@ -160,6 +160,12 @@ class OverSteps(OverAllowance):
         self.limit = limit
 
 
+def breaks_escaped(message: str) -> str:
+    """A message on one line: a value it quotes (a reason stored in the ledger, a name
+    typed) may hold line breaks, written as `\\n` and `\\r`."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with a ledger, where it is, and what is wrong."""

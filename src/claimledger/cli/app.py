@@ -30,7 +30,13 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from claimledger import __version__
 from claimledger.cli.pipes import closed_pipe, closed_pipe_exits, output_writable, unwritable_output
-from claimledger.errors import ClaimledgerError, ExitCode, InputError, LedgerError
+from claimledger.errors import (
+    ClaimledgerError,
+    ExitCode,
+    InputError,
+    LedgerError,
+    breaks_escaped,
+)
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.terminal.output import Output, err, printing, warn
 
@@ -393,12 +399,6 @@ def standard_input() -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _one_line(message: str) -> str:
-    """An error is one line: a value it quotes (a reason stored in the ledger, a name typed)
-    may hold line breaks, written as `\\n`."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
-
-
 @contextlib.contextmanager
 def exit_status(debug: bool) -> Iterator[None]:
     """Turn whatever a command raises into one line on stderr and its exit code:
@@ -419,7 +419,7 @@ def exit_status(debug: bool) -> Iterator[None]:
         err.error(f"claimledger: error: {count} {noun} in the ledger")
         raise typer.Exit(error.exit_code) from None
     except ClaimledgerError as error:
-        err.error(f"claimledger: error: {_one_line(str(error))}")
+        err.error(f"claimledger: error: {breaks_escaped(str(error))}")
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
         err.error("claimledger: interrupted")

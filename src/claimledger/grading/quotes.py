@@ -364,7 +364,7 @@ def restore_or_hold(
     facet: Facet,
     short: list[_QuoteState],
     evidence: tuple[Evidence, ...],
-    states: Sequence[_QuoteState] = (),
+    states: Sequence[_QuoteState],
 ) -> Verdict:
     """Every quote is present: back to the grade before the rules moved it, but no more
     than CLAIMED when a quote no longer reaches `min_sources` independent sources.

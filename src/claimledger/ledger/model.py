@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from claimledger.errors import LedgerError, Problem, UnknownIdError
+from claimledger.errors import LedgerError, Problem, UnknownIdError, breaks_escaped
 from claimledger.ledger.located import Located, Path_, collector_paused
 from claimledger.ledger.schema import LEDGER_SCHEMA
 from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
@@ -452,7 +452,7 @@ def _parse_located(text: str, filename: str) -> Ledger:
     from claimledger.ledger.safeyaml import load_located
 
     located, yaml_problems = load_located(text)
-    problems = [Problem(filename, p.line, p.col, _one_line(p.message)) for p in yaml_problems]
+    problems = [Problem(filename, p.line, p.col, breaks_escaped(p.message)) for p in yaml_problems]
     if located is None:
         raise LedgerError(problems)
     if not isinstance(located.data, dict):
@@ -463,18 +463,13 @@ def _parse_located(text: str, filename: str) -> Ledger:
     unreadable = {(p.line, p.col) for p in yaml_problems}  # already said; not again as shape
     findings = [*shape_problems(located), *meaning_problems(located)]
     problems += [
-        Problem(filename, *where, _one_line(message))
+        Problem(filename, *where, breaks_escaped(message))
         for where, message in findings
         if where not in unreadable
     ]
     if problems:
         raise LedgerError(problems)
     return _build(located.data, ParsedText(text, located.tree))
-
-
-def _one_line(message: str) -> str:
-    """A value quoted in a message may hold line breaks; a problem is one line."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 # --------------------------------------------------------------------------- shape

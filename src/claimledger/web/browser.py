@@ -125,21 +125,11 @@ class BrowserReader:
 
     async def render(self, url: str, html: str, wait_for: str | None, fetch: Fetcher) -> str:
         """The page at `url` (whose document is `html`) as the browser left it once the
-        network went idle, or once `wait_for` (a CSS selector) matched, within the URL's
-        deadline in all (Playwright's timeouts count each step apart)."""
-        browser = await self._opened()
-        try:
-            async with asyncio.timeout(self.policy.deadline):
-                return await self._rendered(browser, url, html, wait_for, fetch)
-        except TimeoutError:
-            deadline = f"{self.policy.deadline:g} s"
-            raise PageUnreadable(f"the page was not read within the {deadline} deadline") from None
-
-    async def _rendered(
-        self, browser: Any, url: str, html: str, wait_for: str | None, fetch: Fetcher
-    ) -> str:
+        network went idle, or once `wait_for` (a CSS selector) matched (within the URL's
+        deadline, which the fetcher holds the whole reading to)."""
         from playwright.async_api import Error as PlaywrightError
 
+        browser = await self._opened()
         context = await browser.new_context(
             user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
         )
@@ -165,20 +155,22 @@ class BrowserReader:
         except PlaywrightError as error:
             raise PageUnreadable(_first_line(str(error))) from None
         finally:
-            await context.close()
+            await _closed_soon(context)
 
     async def close(self) -> None:
-        """Close Chromium, and stop its driver; a renderer still busy with a page's script
-        (which may hold a graceful close for many seconds) is not waited for past
-        `CLOSING`: stopping the driver ends the browser it started."""
+        """Close Chromium, and stop its driver: a browser not closed by then ends with it."""
         if self._browser is not None:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(CLOSING):
-                    await self._browser.close()
+            await _closed_soon(self._browser)
+        await self._stop()
+
+    async def _stop(self) -> None:
+        """Stop the driver (and the browser it started), and remove Chromium's folder."""
         if self._playwright is not None:
             await self._playwright.stop()
+            self._playwright = None
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
     async def _opened(self) -> Any:
         async with self._lock:
@@ -201,10 +193,7 @@ class BrowserReader:
                 env={**os.environ, "TMPDIR": self._scratch},
             )
         except BaseException as error:  # a deadline's cancellation too: nothing left behind
-            await self._playwright.stop()
-            self._playwright = None
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
+            await self._stop()
             if not isinstance(error, PlaywrightError):
                 raise
             where = path or "Playwright's own Chromium"
@@ -244,6 +233,14 @@ class BrowserReader:
             return
         headers = {"content-type": outcome.content_type or "application/octet-stream"}
         await route.fulfill(status=outcome.http_status, headers=headers, body=body)
+
+
+async def _closed_soon(closable: Any) -> None:
+    """Close a page's context or the browser, waiting at most `CLOSING`: a renderer busy
+    with a page's script (cut at its deadline) may hold a graceful close for many seconds."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(CLOSING):
+            await closable.close()
 
 
 def _without_fragment(url: str) -> str:
