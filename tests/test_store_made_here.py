@@ -6,14 +6,18 @@ read every source so, the store is the user's own and conditional requests resum
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import sqlite3
 from pathlib import Path
 
+from archive_server import WebArchive
 from cli_runner import Cli
-from evidence_site import DURABLE, NOT_DURABLE, ORDERED, page, serve_v1, write_ledger
+from evidence_site import ALARM, DURABLE, NOT_DURABLE, ORDERED, page, serve_v1, write_ledger
 from webserver import PageServer
+
+READ_ON = dt.date(2026, 8, 23)
 
 
 def planted(tmp_path: Path, server: PageServer) -> Path:
@@ -139,3 +143,77 @@ def test_a_row_numbered_past_every_row_to_come_keeps_the_store_a_strangers(
 
     assert all("if-none-match" not in r.headers for r in page_server.page_requests)
     assert cli.json("status", code=0)["evidence_made_here"] is False
+
+
+def test_a_refresh_that_read_no_page_leaves_the_store_a_strangers(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A page not read keeps the checkout's validators: were the store taken for the
+    user's, the next refresh would send them, and believe the planted copy on a 304."""
+    ledger = planted(tmp_path, page_server)
+    cli = Cli(ledger)
+    for path in ("/guide", "/mirror", "/other"):
+        page_server.set_page(path, "gone", status=404)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    page_server.set_page(
+        "/guide", page("An opening line.", NOT_DURABLE, ORDERED), headers={"ETag": '"g1"'}
+    )
+    serve_the_rest_as_before(page_server)
+    page_server.clear_requests()
+
+    report = cli.json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    assert all("if-none-match" not in r.headers for r in page_server.page_requests)
+    durable = [c for c in report["checks"] if c["quote_text"] == DURABLE and "guide" in c["url"]]
+    assert [c["status"] for c in durable] == ["drifted"]
+
+
+def serve_the_rest_as_before(server: PageServer) -> None:
+    server.set_page("/mirror", page(DURABLE), headers={"ETag": '"m1"'})
+    server.set_page("/other", page(ALARM), headers={"ETag": '"o1"'})
+
+
+def test_the_checkouts_web_archive_answers_are_never_believed(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A capture the checkout's store names for the reading day, with a copy saying other
+    words, would make a quote "misquoted at reading time" and fill the source's
+    `archived` with the forged address: the archive is asked, and the store stays a
+    stranger's, since what it kept of the archive no refresh supersedes."""
+    ledger = planted(tmp_path, page_server)
+    archive = WebArchive(page_server)
+    guide = page_server.url("/guide")
+    archive.add(guide, "20260820120000", page("An opening line.", DURABLE, ORDERED))
+    forged = f"{archive.base}/web/20260822120000/{guide}"
+    plant_capture(ledger.parent / "out" / "evidence.sqlite3", guide, archive.base, forged)
+    cli = Cli(ledger)
+
+    report = cli.json("refresh", "--allow-private", "--archive", archive.base, code=0)
+
+    assert archive.asked("cdx") and archive.asked("id_")
+    checks = [c for c in report["as_read"]["checks"] if c["quote_text"] == DURABLE]
+    assert checks and all(c["status"] == "verified" for c in checks if "guide" in c["url"])
+    assert forged not in ledger.read_text(encoding="utf-8")
+    assert cli.json("status", code=0)["evidence_made_here"] is False
+
+
+def plant_capture(store: Path, url: str, archive: str, capture: str) -> None:
+    """As a forger would, with claimledger's own store: a capture of the reading day whose
+    copy does not say what the page said."""
+    from claimledger.evidence.refresh import recipe
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.records import ArchivedCopy, ArchiveLookup
+
+    when = dt.datetime(2026, 8, 24, tzinfo=dt.UTC)
+    kept = EvidenceStore.open(store)
+    try:
+        lookup = ArchiveLookup(
+            url=url, read_on=READ_ON, archive=archive, window_days=30, outcome="found",
+            looked_up_at=when, timestamp=capture.split("/web/")[1][:14], original=url,
+            snapshot_url=capture,
+        )  # fmt: skip
+        found = kept.record_archive_lookup(lookup)
+        copy = ArchivedCopy(capture, 200, "text/html", recipe(None), NOT_DURABLE)
+        kept.record_archived_copy(found, copy, when)
+    finally:
+        kept.close()

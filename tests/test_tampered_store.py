@@ -89,9 +89,12 @@ def _record_the_rest(store_path: Path, other: str) -> None:
 
 @pytest.fixture
 def home(made: Path, tmp_path: Path) -> Path:
-    """A fresh copy of the made ledger and store, for one test to tamper with."""
+    """A fresh copy of the made ledger and store, for one test to tamper with: the user's
+    own (a copy elsewhere is a stranger's, and holding the archive's answers, stays one)."""
     copy = tmp_path / "ledger"
     shutil.copytree(made, copy)
+    with EvidenceStore.open(copy / STORE) as store:
+        store.adopt()
     return copy
 
 

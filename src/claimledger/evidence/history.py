@@ -112,13 +112,17 @@ def read_histories(
     store: EvidenceStore,
     clones: Repositories,
     now: Clock,
+    *,
+    reuse: bool = True,
 ) -> HistoryRun:
     """The history of each check's quote on its source's file (see the module), each new
     one recorded as it is read; and for a page `lost` (by URL), what became of its file.
-    `linked`: the file each page's edit link names, by URL."""
+    `linked`: the file each page's edit link names, by URL. `reuse`: whether a history
+    the store kept may stand for reading it again (not in a store that came with the
+    checkout, whose histories could be forged)."""
     from claimledger.errors import HistoryStopped
 
-    kept = store.latest_quote_histories()
+    kept = store.latest_quote_histories() if reuse else {}
     read: list[QuoteHistory] = []
     reused: list[QuoteHistory] = []
     problems: dict[str, str] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # each step loads what it uses, when it runs
     from claimledger.reading.editlinks import SourceFile
     from claimledger.reading.provenance import FileGone
     from claimledger.records import (
+        ArchivedCopy,
+        ArchiveLookup,
+        AsReadCheck,
         CheckKey,
         CheckRecord,
         FetchPolicy,
@@ -199,15 +202,18 @@ def refresh_ledger(
     """Refresh `plan` into `store`: each page and its checks recorded in one commit as it
     is read (`on_page` is told), then each after-step, recorded as it finishes. An
     interrupted run keeps every page it recorded; it stays unfinished in the store."""
-    run_id, pages = run_async(_record_live_pages(plan, store, now, on_page))
+    from claimledger.evidence.madehere import made_here
+
+    ours = made_here(store.path, store.identity)  # as the run began: an adoption comes after
+    run_id, pages = run_async(_record_live_pages(plan, store, now, on_page, ours))
     outcome = RefreshOutcome(run_id, tuple(pages))
     if plan.after.reading_day is not None:
-        found = _check_as_read(plan, store, plan.after.reading_day, now, run_id)
+        found = _check_as_read(plan, store, plan.after.reading_day, now, run_id, ours)
         archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
         outcome = replace(outcome, as_read=found, archived=archived)
     if plan.after.history is not None:
-        outcome = _read_the_repositories(plan, store, outcome, now, plan.after.history)
-    return _after_live_pages(plan, store, outcome, now)
+        outcome = _read_the_repositories(plan, store, outcome, now, plan.after.history, ours)
+    return _after_live_pages(plan, store, outcome, now, ours)
 
 
 def read_pages_once(
@@ -227,16 +233,20 @@ def read_pages_once(
 
 
 async def _record_live_pages(
-    plan: RefreshPlan, store: EvidenceStore, now: Clock, on_page: Callable[[Reading], None]
+    plan: RefreshPlan,
+    store: EvidenceStore,
+    now: Clock,
+    on_page: Callable[[Reading], None],
+    ours: bool,
 ) -> tuple[int, list[PageRead]]:
     """The refresh loop, each page recorded as it is read. The store is written here
-    only, and no page's text or checks are kept once it is recorded."""
-    from claimledger.evidence.madehere import made_here
+    only, and no page's text or checks are kept once it is recorded. A store not made
+    here (`ours`) is believed in nothing (`Stranger`), and adopted once this run leaves
+    nothing of the checkout's that a refresh would take its word for."""
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
 
     run_id = store.begin_run(now(), str(plan.ledger_path))
-    ours = made_here(store.path, store.identity)
     memory = store.robots_memory(run_id, now)
     pages: list[PageRead] = []
     async with make_client(plan.policy) as client:
@@ -263,7 +273,7 @@ async def _record_live_pages(
                 pages.append(PageRead.of(reading))
                 on_page(reading)
     store.finish_run(run_id, now())
-    if not ours and _reads_every_source(plan) and store.nothing_after(run_id):
+    if not ours and _read_in_full(plan, pages) and _nothing_else_kept(store, run_id):
         store.adopt()  # what it holds for the network is its own now
     return run_id, pages
 
@@ -306,17 +316,61 @@ class FreshRobots:
         self.memory.keep(origin, text)
 
 
-def _reads_every_source(plan: RefreshPlan) -> bool:
-    """Whether the run read every source of the ledger (no claims left out)."""
+def _read_in_full(plan: RefreshPlan, pages: Sequence[PageRead]) -> bool:
+    """Whether the run read every page of the ledger in full (no claims left out, none
+    unreadable): a page not read keeps the checkout's validators, which the next run of a
+    store taken for the user's would send, and believe the checkout's copy on a 304."""
     from claimledger.evidence.refresh import plan as whole
 
-    return {job.url for job in plan.jobs} >= {job.url for job in whole(plan.ledger)}
+    read = {page.fetch.url for page in pages if page.snapshot_hash is not None}
+    return {job.url for job in whole(plan.ledger)} <= read
+
+
+def _nothing_else_kept(store: EvidenceStore, run_id: int) -> bool:
+    """Whether the run's rows are the newest of those a refresh believes, and the store
+    holds nothing a later run would believe that no reading replaces."""
+    return store.nothing_after(run_id) and not store.holds_more_than_pages()
+
+
+@dataclass(frozen=True)
+class StrangerArchive:
+    """The web archive's answers kept in a store that came with the checkout, as the
+    as-read step sees them: none (a forged capture, or a copy saying other words, would
+    be believed as the reading day's page); what it asks now is kept as ever."""
+
+    store: EvidenceStore
+
+    def archive_lookup(
+        self, url: str, read_on: dt.date, archive: str, window_days: int
+    ) -> tuple[int, ArchiveLookup] | None:
+        return None
+
+    def record_archive_lookup(self, lookup: ArchiveLookup, run_id: int | None = None) -> int:
+        return self.store.record_archive_lookup(lookup, run_id)
+
+    def archived_copy(self, lookup_id: int, recipe: str) -> ArchivedCopy | None:
+        return None
+
+    def record_archived_copy(self, lookup_id: int, copy: ArchivedCopy, now: dt.datetime) -> None:
+        self.store.record_archived_copy(lookup_id, copy, now)
+
+    def latest_as_read_checks(self) -> list[AsReadCheck]:
+        return self.store.latest_as_read_checks()  # reused only when read alike again
+
+    def record_as_read_check(self, check: AsReadCheck, run_id: int | None = None) -> None:
+        self.store.record_as_read_check(check, run_id)
 
 
 def _check_as_read(
-    plan: RefreshPlan, store: EvidenceStore, settings: ArchiveSettings, now: Clock, run_id: int
+    plan: RefreshPlan,
+    store: EvidenceStore,
+    settings: ArchiveSettings,
+    now: Clock,
+    run_id: int,
+    ours: bool,
 ) -> AsReadRun:
-    """The quotes checked on the archive's copies of the reading day."""
+    """The quotes checked on the archive's copies of the reading day (a store not made
+    here answers for no capture: `StrangerArchive`)."""
     from claimledger.evidence.asread import check_as_read
     from claimledger.web.fetch import make_client
 
@@ -326,7 +380,7 @@ def _check_as_read(
                 plan.ledger,
                 plan.jobs,
                 client=client,
-                store=store,
+                store=store if ours else StrangerArchive(store),
                 policy=plan.policy,
                 settings=settings,
                 now=now,
@@ -361,6 +415,7 @@ def _read_the_repositories(
     outcome: RefreshOutcome,
     now: Clock,
     settings: HistorySettings,
+    ours: bool,
 ) -> RefreshOutcome:
     """What the docs' repositories say, within one budget: the history of each quote not
     found as written, and each quote the archive had no copy of the reading day for,
@@ -382,7 +437,7 @@ def _read_the_repositories(
     home = plan.ledger_path.absolute().parent
     clones = Repositories(Bounds.of(settings.budget, settings.clone_mb))
     found = history.read_histories(
-        plan.ledger, home, checks, linked, lost, store, clones, now
+        plan.ledger, home, checks, linked, lost, store, clones, now, reuse=ours
     ) if checks else None  # fmt: skip
     if outcome.as_read is not None and (found is None or found.stopped is None):
         as_read = outcome.as_read
@@ -398,7 +453,7 @@ def _read_the_repositories(
 
 
 def _after_live_pages(
-    plan: RefreshPlan, store: EvidenceStore, outcome: RefreshOutcome, now: Clock
+    plan: RefreshPlan, store: EvidenceStore, outcome: RefreshOutcome, now: Clock, ours: bool
 ) -> RefreshOutcome:
     """The search for sources that went and the archive's saves, each recorded (nothing
     is loaded for a step with nothing to do: no source lost, no page to save)."""
@@ -415,7 +470,8 @@ def _after_live_pages(
             store.record_relocation(relocation, now())
         outcome = replace(outcome, relocations=relocations)
     if steps.save_to is not None:
-        saves = _save_live_pages(pages, store, plan.policy, steps.save_to, outcome.run_id, now)
+        kept = store.latest_saves() if ours else {}  # the checkout's word: asked again
+        saves = _save_live_pages(pages, store, kept, plan, steps.save_to, outcome.run_id, now)
         outcome = replace(outcome, saves=saves)
     return outcome
 
@@ -476,17 +532,19 @@ async def _recover(lost: Sequence[Lost], plan: RefreshPlan, candidates: int) -> 
 def _save_live_pages(
     pages: Sequence[PageRead],
     store: EvidenceStore,
-    policy: FetchPolicy,
+    kept: Mapping[str, SavedSnapshot],
+    plan: RefreshPlan,
     archive: str,
     run_id: int,
     now: Clock,
 ) -> Saves:
-    """Ask the archive to snapshot each page this refresh read, and record each answer."""
+    """Ask the archive to snapshot each page this refresh read and it does not hold as
+    read already (`kept`: the latest saves), and record each answer."""
     from claimledger.evidence.preserve import plan_saves
 
     read = [(page.fetch, page.snapshot_hash) for page in pages]
-    to_save, unchanged, secret = plan_saves(read, store.latest_saves())
-    asked, withheld = run_async(_save(to_save, policy, archive)) if to_save else ([], [])
+    to_save, unchanged, secret = plan_saves(read, kept)
+    asked, withheld = run_async(_save(to_save, plan.policy, archive)) if to_save else ([], [])
     recorded = [replace(saved, run_id=run_id) for saved in asked]
     for saved in recorded:
         store.record_save(saved, now())

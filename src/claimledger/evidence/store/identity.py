@@ -42,5 +42,22 @@ class IdentityEvidence(StorePart):
                 return False
         return True
 
+    def holds_more_than_pages(self) -> bool:
+        """Whether the store holds what no run of pages supersedes: the web archive's
+        answers and copies, the docs' history, the archive's saves, artifact runs. Kept by
+        the checkout, they would be the user's word once the store is adopted."""
+        return any(
+            self._db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None
+            for table in _NOT_SUPERSEDED
+        )
+
 
 _BELIEVED = ("fetches", "checks", "robots_reads")
+_NOT_SUPERSEDED = (
+    "archive_lookups",
+    "archived_copies",
+    "as_read_checks",
+    "quote_histories",
+    "archive_saves",
+    "artifact_runs",
+)
