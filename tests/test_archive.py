@@ -234,6 +234,14 @@ def test_the_archive_is_the_options_then_the_settings_then_the_default() -> None
         ("https://a.test/x", False),
         ("https://printer.local/x", False),
         ("https://8.8.8.8/x", True),
+        ("https://2130706433:8443/x", False),  # 127.0.0.1, as curl, git and browsers read it
+        ("https://127.1/x", False),
+        ("https://0x7f000001/x", False),
+        ("https://017700000001/x", False),
+        ("https://0x0a.1/x", False),  # 10.0.0.1
+        ("https://134744072/x", True),  # 8.8.8.8
+        ("https://999.1/x", False),  # no address at all
+        ("https://123.vendor.net/x", True),  # a name: its last label is a word
     ],
 )
 def test_only_a_public_site_is_looked_up_in_the_default_archive(url: str, public: bool) -> None:

@@ -6,11 +6,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from claimledger.errors import InputError
+from claimledger.evidence.gitrepo import pinned
 from claimledger.reading.editlinks import parse_file_link, source_file_of
 from claimledger.reading.provenance import Version, blame
 from claimledger.records import Commit
@@ -138,6 +141,51 @@ def test_blame_finds_the_file_from_the_pages_edit_link_only_on_a_public_host(
     cli("source", "guide", "--repo", "https://127.0.0.1/acme/docs.git", "--path", PATH)
     refused = cli("blame", "durable", code=2)
     assert "not a public https address" in refused.stderr
+
+
+def test_a_repo_written_as_a_numeric_loopback_address_is_never_contacted(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`2130706433` is 127.0.0.1 to git: a ledger's repo written so reached the machine's
+    own services, past the check of a public https address."""
+    page_server.set_page("/durability", page(OLD))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        port = listener.getsockname()[1]
+        cli("source", "guide", "--repo", f"https://2130706433:{port}/acme/docs.git")
+        cli("source", "guide", "--path", PATH)
+
+        refused = cli("blame", "durable", code=2)
+
+        assert "not a public https address" in refused.stderr
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody came
+
+
+def test_git_is_sent_to_the_addresses_checked_and_never_to_a_private_one() -> None:
+    """git resolves names itself: the name is resolved once, and curl handed those very
+    addresses, or the repository refused when one is not public."""
+
+    def public(host: str, port: int) -> list[str]:
+        return ["140.82.112.3", "2606:50c0:8000::154"]
+
+    def rebound(host: str, port: int) -> list[str]:
+        return ["140.82.112.3", "127.0.0.1"]
+
+    options = pinned("https://github.com/acme/docs.git", public)
+    assert options == (
+        "-c", "http.curloptResolve=github.com:443:140.82.112.3,[2606:50c0:8000::154]",
+    )  # fmt: skip
+    with pytest.raises(InputError, match=r"github.com is a private or local address \(127"):
+        pinned("https://u:secret@github.com/acme/docs.git", rebound)
+    with pytest.raises(InputError) as refused:
+        pinned("https://u:secret@github.com/acme/docs.git", rebound)
+    assert "secret" not in str(refused.value)
 
 
 @pytest.mark.parametrize(

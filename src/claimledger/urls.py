@@ -92,11 +92,35 @@ def names_public_site(url: str) -> bool:
     host = (parts.hostname or "").rstrip(".").lower() if parts is not None else ""
     if not host:
         return False
+    if names_an_address(host):
+        address = address_named(host)
+        return address is not None and is_public(address)
+    return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
+
+
+_NUMERIC_LABEL = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)", re.IGNORECASE)
+
+
+def names_an_address(host: str) -> bool:
+    """Is `host` written as an address rather than a name? An IPv6 literal, or a host
+    whose last label is a number: git, curl and browsers read `127.1`, `2130706433` and
+    `0x7f000001` as IPv4 addresses (the WHATWG URL rules), so it is one, or nothing."""
+    return ":" in host or _NUMERIC_LABEL.fullmatch(host.rstrip(".").rsplit(".", 1)[-1]) is not None
+
+
+def address_named(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address `host` is written as, in any form the C library reads (`127.1`,
+    `0x7f.1`, `017700000001`), or None when it is no valid address."""
     try:
-        return is_public(ipaddress.ip_address(host))
+        return ipaddress.ip_address(host)
     except ValueError:
         pass
-    return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
+    import socket
+
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, ValueError):
+        return None
 
 
 def names_local_repository(repo: str) -> bool:
@@ -113,10 +137,8 @@ def names_local_address(url: str) -> bool:
     host = (parts.hostname or "").rstrip(".").lower() if parts is not None else ""
     if host == "localhost" or host.endswith(".localhost"):
         return True
-    try:
-        return not is_public(ipaddress.ip_address(host))
-    except ValueError:
-        return False
+    address = address_named(host) if names_an_address(host) else None
+    return address is not None and not is_public(address)
 
 
 def safe_url(url: str | None) -> str | None:

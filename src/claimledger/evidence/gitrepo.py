@@ -18,15 +18,18 @@ stopped and the step says so (`HistoryStopped`).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import os
 import re
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from claimledger.addresses import is_public
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
 from claimledger.reading.includes import Include, expanded, includes_of
@@ -133,7 +136,7 @@ class Repositories:
         held = int(_git(clone, "rev-list", "--count", "--all", bounds=self.bounds) or 0)
         depth = ("--unshallow",) if held >= DEEPEN_BY else (f"--deepen={DEEPEN_BY}",)
         _watched(
-            clone, clone, self.bounds, _protocol(repo),
+            clone, clone, self.bounds, repo,
             "fetch", "--quiet", "--no-tags", *depth, "origin", "+refs/heads/*:refs/heads/*",
         )  # fmt: skip
         return True
@@ -165,16 +168,15 @@ def clone_folder(repo: str) -> Path:
 def _clone_of(repo: str, bounds: Bounds) -> Path:
     clone = clone_folder(repo)
     home = clone.parent
-    protocol = _protocol(repo)
     if (clone / "HEAD").is_file():
         _watched(
-            clone, clone, bounds, protocol,
+            clone, clone, bounds, repo,
             "fetch", "--quiet", "--prune", "--no-tags", "origin", "+refs/heads/*:refs/heads/*",
         )  # fmt: skip
     else:
         try:
             _watched(
-                home, clone, bounds, protocol,
+                home, clone, bounds, repo,
                 "clone", "--quiet", "--bare", "--no-local", "--template=",
                 f"--depth={SHALLOW_DEPTH}", "--no-single-branch", "--", repo, str(clone),
             )  # fmt: skip
@@ -184,12 +186,48 @@ def _clone_of(repo: str, bounds: Bounds) -> Path:
     return clone
 
 
-def _watched(where: Path, clone: Path, bounds: Bounds, protocol: str, *args: str) -> None:
-    """Run a git that grows `clone`, stopping it once the clone passes its size cap or
-    the run its time budget."""
+Addresses = Callable[[str, int], list[str]]
+"""`(host, port)`: the addresses the host resolves to, as text."""
+
+
+def _resolved(host: str, port: int) -> list[str]:
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        raise InputError(f"cannot resolve {host}: {error}") from None
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
+
+
+def pinned(repo: str, addresses_of: Addresses = _resolved) -> tuple[str, ...]:
+    """The options that send git to the addresses checked here, for an https `repo`.
+
+    git resolves names itself, past the fetcher's guard (`web.destinations`): a ledger's
+    `repo` whose name resolves to loopback or a private range would have git connect
+    there. So the name is resolved once, refused when any address is not public, and
+    handed to curl with those very addresses (no redirect is followed: `_SAFE`)."""
+    from claimledger.urls import host_and_port, redacted
+
+    place = host_and_port(repo)
+    if place is None:
+        raise InputError(f"{redacted(repo)}: not an https address")
+    host, port = place
+    addresses = addresses_of(host, port)
+    private = [a for a in addresses if not is_public(ipaddress.ip_address(a))]
+    if not addresses or private:
+        where = private[0] if private else "no address"
+        raise InputError(f"{redacted(repo)}: {host} is a private or local address ({where})")
+    listed = ",".join(f"[{a}]" if ":" in a else a for a in addresses)
+    return ("-c", f"http.curloptResolve={host}:{port}:{listed}")
+
+
+def _watched(where: Path, clone: Path, bounds: Bounds, repo: str, *args: str) -> None:
+    """Run a git that grows `clone` from `repo`, stopping it once the clone passes its
+    size cap or the run its time budget."""
+    protocol = _protocol(repo)
+    pins = pinned(repo) if protocol == "https" else ()
     try:
         running = subprocess.Popen(
-            ["git", *_SAFE, "-c", f"protocol.{protocol}.allow=always", *args],
+            ["git", *_SAFE, *pins, "-c", f"protocol.{protocol}.allow=always", *args],
             cwd=where,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -400,10 +438,11 @@ _SAFE = (
     "-c", "credential.helper=",
     "-c", "core.askPass=",
     "-c", "protocol.allow=never",
-    "-c", "http.followRedirects=initial",
+    "-c", "http.followRedirects=false",
 )  # fmt: skip
 """Configuration every git run gets: no hook, no file-system monitor, no attributes of
-the user's, no credential helper or askpass, and no protocol but the one allowed."""
+the user's, no credential helper or askpass, no protocol but the one allowed, and no
+redirect (a public host could send git on to a private one, past `pinned`)."""
 
 
 def _environment() -> dict[str, str]:
