@@ -7,6 +7,7 @@ message queue's docs say 256 KB, then 128 KB; the author accepts the new wording
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,29 @@ def test_a_meaning_change_adopted_sends_the_claim_to_review(site: Cli) -> None:
     assert "**Needs review:**" in report and "the claim itself says “256”" in report
     assert "harmless rewording" not in report
     assert "rewordings adopted although their meaning changed or may have" in report
+
+
+def test_a_reversal_adopted_before_any_regrade_lowers_the_claim_all_the_same(
+    site: Cli, tmp_path: Path
+) -> None:
+    """Adopted first, the reversed words verify where they stand, and the claim kept the
+    grade it had on the old ones: the same evidence in the other order lowered it. The
+    grade is UNKNOWN either way until the author answers, and the report rates it so."""
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=0)
+
+    proposals = site.json("regrade", code=1)["proposals"]
+
+    assert sorted((p["claim_id"], p["to_grade"], p["rule"]) for p in proposals) == [
+        ("encryption", "UNKNOWN", "quotes-meaning-changed"),
+        ("message-size", "UNKNOWN", "quotes-meaning-changed"),
+    ]
+    site("regrade", "--write", code=1)
+    reviews = json.loads(site("render", "-o", "-", "--format", "claimreview").stdout)
+    assert {r["reviewRating"]["alternateName"] for r in reviews} == {"UNKNOWN"}
+    site("review", "encryption", "--confirm", "--because", "AES-128 meets our bar", code=0)
+    raised = site.json("regrade", code=1)["proposals"]
+    assert [(p["claim_id"], p["to_grade"]) for p in raised] == [("encryption", "DEMONSTRATED")]
 
 
 def test_a_confirmed_claim_may_be_raised_again(site: Cli) -> None:

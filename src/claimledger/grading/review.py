@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import re
 
-from claimledger.grading.verdicts import Verdict, weaker
+from claimledger.grading.verdicts import Verdict, fall, weaker
 from claimledger.ledger.model import Claim, Facet, HistoryEntry
+from claimledger.ledger.vocabulary import Basis, Grade
 from claimledger.reading.match import judge, normalize
 
 NEEDS_REVIEW = "needs-review"
@@ -21,12 +22,15 @@ NEEDS_REVIEW = "needs-review"
 
 
 def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool) -> Verdict:
-    """The rule's verdict on a facet of a claim under review: a raise is held back, and the
+    """The rule's verdict on a facet of a claim under review: a raise is held back, a
+    quote facet falls as the reversed quote made it fall (`_adopted_reversal`), and the
     claim's first facet carries the notice that keeps `regrade --check` failing."""
     entry = claim.review
     if entry is None:
         return verdict
     why = review_reason(claim, entry)
+    if entry.meaning == "changed" and facet.basis is Basis.QUOTES:
+        verdict = _adopted_reversal(facet, verdict, why)
     new = verdict.to_grade
     if new is not None and new != facet.grade and weaker(new, facet.grade) == facet.grade:
         return Verdict(None, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW if first else None)
@@ -35,6 +39,18 @@ def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool
         said = verdict.why if lowers else why
         return Verdict(new, verdict.rule, said, verdict.evidence, NEEDS_REVIEW)
     return verdict
+
+
+def _adopted_reversal(facet: Facet, verdict: Verdict, why: str) -> Verdict:
+    """A quote facet of a claim whose adopted quote reversed its meaning: UNKNOWN until the
+    author acts, as the drift made it before the new words were adopted. The new words
+    verify where they stand, but the claim was graded on the old ones: the grade was the
+    same whether a regrade lowered it first or the words were adopted first, and only
+    the author may say the claim still follows."""
+    if (verdict.to_grade or facet.grade) is Grade.UNKNOWN:
+        return verdict
+    lowered = fall(facet, "quotes-meaning-changed", why, verdict.evidence)
+    return Verdict(lowered.to_grade, lowered.rule, why, verdict.evidence, verdict.notice)
 
 
 def review_reason(claim: Claim, entry: HistoryEntry) -> str:
