@@ -35,6 +35,31 @@ def test_a_publisher_is_the_registrable_domain(url: str, publisher: str) -> None
     assert publisher_of(url) == publisher
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://docs.xn--bcher-kva.de/guide",
+        "https://blog.b\u00fccher.de/post",
+        "https://DOCS.B\u00dcCHER.DE/guide",
+        "https://docs.b\u00fccher\u3002de/guide",
+        "https://docs.b\u00fccher\uff0ede./guide",
+        "https://\uff44ocs.b\u00fccher.de/guide",
+        "https://web.archive.org/web/20260801000000/https://docs.b\u00fccher.de/guide",
+        "https://web.archive.org/web/20260801000000id_/https://docs.xn--bcher-kva.de/guide",
+        "https://web.archive.org/web/2026/blog.xn--bcher-kva.de/post?page=2",
+    ],
+)
+def test_one_host_in_any_spelling_or_archived_is_one_publisher(url: str) -> None:
+    """Unicode or Punycode, full-width letters, an ideographic full stop, a web archive's
+    capture of the page: one vendor's words, so one publisher (in the form DNS resolves)."""
+    assert publisher_of(url) == "xn--bcher-kva.de"
+
+
+def test_the_web_archive_s_own_pages_are_its_own() -> None:
+    assert publisher_of("https://web.archive.org/") == "archive.org"
+    assert publisher_of("https://web.archive.org/web/*/docs.example.com*") == "archive.org"
+
+
 LEDGER = """\
 ledger: 1
 title: T

@@ -476,9 +476,15 @@ def publisher_of(url: str) -> str:
     """Who publishes a page, by default: its registrable domain, from the Public Suffix
     List, so a vendor's docs., blog. and www. count as one publisher, and two sources on
     one vendor's hosts are never "independent" by accident; on a code host, its
-    organisation (github.com/vendor); an address or a name with no public suffix, as is."""
+    organisation (github.com/vendor); a web archive's capture, the publisher of the page
+    it captured (its words are that page's); an address or a name with no public suffix,
+    as is. A host is compared in one spelling (`ascii_host`), so that its Unicode and
+    Punycode forms, or its full-width letters, never make two publishers of one."""
+    captured = archived_original(url)
+    if captured is not None:
+        return publisher_of(captured)
     parts = split(url)
-    host = (parts.hostname or "") if parts is not None else ""
+    host = ascii_host(parts.hostname or "") if parts is not None else ""
     if not host or _is_address(host):
         return host or "unknown"
     domain = _suffixes().privatesuffix(host) or host
@@ -486,6 +492,43 @@ def publisher_of(url: str) -> str:
         owner = parts.path.strip("/").split("/", 1)[0]
         return f"{domain}/{owner.lower()}" if owner else domain
     return domain
+
+
+def ascii_host(host: str) -> str:
+    """A host name in the one spelling DNS resolves: lowercase, Punycode for each label
+    not in ASCII, full-width letters and ideographic full stops mapped (UTS #46), no final
+    dot. Punycode rather than Unicode, as a report shows it, because a look-alike letter
+    from another script then never reads as the name it imitates. A name IDNA refuses
+    (an underscore in a label) is kept as written, lowercase."""
+    import idna  # the HTTP client's own, as for `web_url_problem`
+
+    name = host.rstrip(".")
+    try:
+        return idna.encode(name, uts46=True).decode("ascii").lower()
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return name.lower()
+
+
+_WAYBACK_HOSTS = frozenset({"web.archive.org", "wayback.archive.org"})
+_WAYBACK_CAPTURE = re.compile(r"^/web/\d{1,14}(?:[a-z]{2}_)?/(?P<original>.+)$", re.DOTALL)
+
+
+def archived_original(url: str) -> str | None:
+    """The address a Wayback Machine capture (`https://web.archive.org/web/<timestamp>/
+    <original URL>`, with or without a mode such as `id_` after the timestamp) is a copy
+    of; None for any other URL. The original keeps its query, which the archive's
+    address carries as its own."""
+    parts = split(url)
+    if parts is None or ascii_host(parts.hostname or "") not in _WAYBACK_HOSTS:
+        return None
+    path = urlunsplit(("", "", parts.path, parts.query, ""))
+    capture = _WAYBACK_CAPTURE.match(path)
+    if capture is None:
+        return None
+    original = capture["original"]
+    if not re.match(r"^https?:/", original, re.IGNORECASE):
+        original = f"http://{original}"  # the archive also takes the address without one
+    return re.sub(r"^(https?:)/+", r"\1//", original, flags=re.IGNORECASE)
 
 
 def _is_address(host: str) -> bool:
