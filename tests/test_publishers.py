@@ -171,3 +171,28 @@ def test_one_page_read_at_two_addresses_is_one_source(
 
     lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
     assert lowered == ([] if counted == 2 else [("size", "CLAIMED")]), proposed
+
+
+@pytest.mark.parametrize("second", ["Vendor.example", "  VENDOR.example ", "vendor.EXAMPLE"])
+def test_one_publisher_written_in_two_cases_counts_once(
+    tmp_path: Path, page_server: PageServer, second: str
+) -> None:
+    """A publisher's name is compared without regard to case or the spaces around it: two
+    spellings of one name are one publisher, which one quote's `min_sources: 2` cannot
+    count twice."""
+    body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
+    page_server.set_page("/one", body)
+    page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))
+    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
+    text = text.replace("URL_TWO", page_server.url("/two"))
+    text = text.replace("publisher: one.example", "publisher: vendor.example")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text.replace("publisher: two.example", f'publisher: "{second}"'), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private")
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = cli("render", "-o", "-").stdout
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "cross-checked on 2 sources of one publisher, vendor.example" in report

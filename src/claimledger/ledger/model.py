@@ -84,12 +84,19 @@ class Source:
     @property
     def independence_key(self) -> str:
         """Sources sharing this key count once toward `min_sources`."""
-        return f"source:{self.id}" if self.independent else f"publisher:{self.publisher}"
+        return f"source:{self.id}" if self.independent else f"publisher:{publisher_key(self)}"
 
     @property
     def counted_as(self) -> str:
         """Who the source counts for, as a report's cross-check line names it."""
         return f"{self.publisher} (marked independent)" if self.independent else self.publisher
+
+
+def publisher_key(source: Source) -> str:
+    """The source's publisher as it is compared: without regard to case or to the spaces
+    around and within it, so that "Vendor.com" written for one source and "vendor.com" for
+    another never count as two independent publishers."""
+    return " ".join(source.publisher.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)

@@ -344,12 +344,20 @@ def _cross_check(ledger: Ledger, quote: Quote, lacking: Collection[str]) -> str:
     if len(keys := {source.independence_key for source in sources}) == 1:
         how = f"{len(cited)} sources of one publisher, {sources[0].publisher}"
     else:
-        counted = dict.fromkeys(source.counted_as for source in sources)
-        how = f"{len(cited)} sources, {len(keys)} independent: {', '.join(counted)}"
+        how = f"{len(cited)} sources, {len(keys)} independent: {', '.join(_counted(sources))}"
     short = [sid for sid in cited if sid in lacking]
     if not short:
         return f"cross-checked on {how}"
     return f"cited on {how}; not carried now by {', '.join(short)}"
+
+
+def _counted(sources: Sequence[Source]) -> list[str]:
+    """Whom the sources count for, each once, as the first of its sources names it: two
+    spellings of one publisher are one name in the cross-check line, as they are one count."""
+    named: dict[str, str] = {}
+    for source in sources:
+        named.setdefault(source.independence_key, source.counted_as)
+    return list(named.values())
 
 
 def _source_check(
