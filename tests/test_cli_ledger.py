@@ -174,6 +174,62 @@ def test_check_a_bad_ledger_exits_2_with_its_problems(tmp_path: Path) -> None:
     assert summary == "claimledger: error: 1 problem in the ledger"
 
 
+ONE_VENDOR_TWO_NAMES = """\
+ledger: 1
+title: A reading
+date_read: 2026-01-15
+sections: [{id: main, title: Main}]
+sources:
+  docs: {url: "https://docs.vendor.com/a", title: Docs, kind: docs, publisher: Vendor docs team}
+  news: {url: "https://news.other.org/a", title: News, kind: blog, publisher: other.org}
+  blog: {url: BLOG_URL, title: Blog, kind: blog, publisher: BLOG_PUBLISHER}
+claims:
+  - id: purge
+    section: main
+    title: Purge
+    kind: guarantee
+    statement: Deleted data is purged.
+    quotes:
+      - {text: "Deleted data is purged.", sources: [docs, news, blog]}
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}
+"""
+
+
+def test_check_warns_of_two_publishers_on_one_domain(tmp_path: Path) -> None:
+    """One vendor's docs and blog, written as two publishers, would count as two
+    independent sources: `check` says so where the second is, and still exits 0."""
+    text = ONE_VENDOR_TWO_NAMES.replace("BLOG_URL", '"https://blog.vendor.com/a"')
+    path = write(tmp_path, text.replace("BLOG_PUBLISHER", "Vendor blog team"))
+    result = claimledger("--ledger", str(path), "check")
+    assert result.stdout.startswith(f"{path}: ok: 1 claim, 3 sources")
+    [warning] = result.stderr.splitlines()
+    assert warning.startswith(f"{path}:8:3: warning: source blog (publisher 'Vendor blog team')")
+    assert "and source docs (publisher 'Vendor docs team') are both on vendor.com" in warning
+    assert "`claimledger source blog --publisher 'Vendor docs team'`" in warning
+
+
+@pytest.mark.parametrize(
+    ("url", "publisher"),
+    [
+        ("https://blog.vendor.com/a", "VENDOR DOCS TEAM"),
+        ("https://blog.vendor.com/a", "Vendor blog team, independent: true"),
+        ("https://blog.vendor.example/a", "Vendor blog team"),
+        ("https://blog.vendor.org/a", "Vendor blog team"),
+        ("http://127.0.0.1:8000/a", "Vendor blog team"),
+    ],
+)
+def test_check_is_silent_of_one_publisher_or_one_marked_independent(
+    tmp_path: Path, url: str, publisher: str
+) -> None:
+    """One name in two cases is one publisher; `independent: true` is the author's word;
+    another domain is another publisher's; a special-use or local address says nothing of
+    who publishes."""
+    text = ONE_VENDOR_TWO_NAMES.replace("BLOG_URL", f'"{url}"')
+    path = write(tmp_path, text.replace("BLOG_PUBLISHER", publisher))
+    assert claimledger("--ledger", str(path), "check").stderr == ""
+
+
 def test_ledger_given_from_another_working_directory(tmp_path: Path) -> None:
     project = tmp_path / "some" / "dir"
     project.mkdir(parents=True)

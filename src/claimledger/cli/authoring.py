@@ -24,7 +24,7 @@ from claimledger.cli.options import (
     parse_grade,
     parse_kind,
 )
-from claimledger.errors import ExitCode, InputError, LedgerError
+from claimledger.errors import ExitCode, InputError, LedgerError, breaks_escaped
 from claimledger.ledger.vocabulary import CLAIM_KINDS, DEFAULT_FACETS, Basis, Grade
 from claimledger.terminal.output import err, out, print_json
 
@@ -82,12 +82,37 @@ def check_command(
             f"`claimledger source {source_id} --remove`",
             markup=False,
         )
+    _warn_of_publishers_sharing_a_domain(opts.ledger, ledger)
     out.print(
         f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
         f"{_counted(len(ledger.sources), 'source')}, {_counted(facets, 'facet')} ({grades})",
         markup=False,
     )
     return ExitCode.OK
+
+
+def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
+    """A warning at each source written for another publisher than an earlier source on its
+    registrable domain: they count as independent, which one vendor's pages are not, unless
+    the author says so (`independent: true`) or names one publisher for both."""
+    import shlex
+
+    from claimledger.ledger.publishers import publishers_sharing_a_domain
+
+    for shared in publishers_sharing_a_domain(ledger):
+        source, earlier = shared.source, shared.earlier
+        line, col = ledger.source_place(source.id) or (1, 1)
+        setting = shlex.quote(earlier.publisher)
+        said = (
+            f"source {source.id} (publisher {source.publisher!r}) and source {earlier.id} "
+            f"(publisher {earlier.publisher!r}) are both on {shared.domain}, yet count as two "
+            f"independent sources: give them one publisher (`claimledger source {source.id} "
+            f"--publisher {setting}`), or write `independent: true` on {source.id} if it is "
+            "independent"
+        )
+        err.print(
+            f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
+        )
 
 
 @command("schema")

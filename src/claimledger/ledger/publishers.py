@@ -1,0 +1,38 @@
+"""Publishers the ledger names that its addresses contradict: two sources on one vendor's
+registrable domain, written as two publishers ("Vendor docs team", "Vendor blog team"),
+count as two independent sources, and nothing in the grading can tell; `check` says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claimledger.ledger.model import Ledger, Source, publisher_key
+from claimledger.urls import names_public_site, publisher_of
+
+
+@dataclass(frozen=True)
+class SharedDomain:
+    """A source whose publisher differs from that of an earlier source on its domain."""
+
+    source: Source
+    earlier: Source
+    domain: str
+
+
+def publishers_sharing_a_domain(ledger: Ledger) -> list[SharedDomain]:
+    """Each source named for another publisher than an earlier one on the same registrable
+    domain (as `publisher_of` gives it), in the ledger's order. A source marked
+    `independent` is the author's word that it is, and an address that names no public
+    site (a local mirror, example.com) says nothing of who publishes, so neither is told."""
+    first_by_domain: dict[str, dict[str, Source]] = {}
+    shared: list[SharedDomain] = []
+    for source in ledger.sources.values():
+        if source.independent or not names_public_site(source.url):
+            continue
+        domain = publisher_of(source.url)
+        publishers = first_by_domain.setdefault(domain, {})
+        if publishers and publisher_key(source) not in publishers:
+            shared.append(SharedDomain(source, next(iter(publishers.values())), domain))
+        publishers.setdefault(publisher_key(source), source)
+    return shared
