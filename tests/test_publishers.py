@@ -154,7 +154,8 @@ def test_one_page_read_at_two_addresses_is_one_source(
     tmp_path: Path, page_server: PageServer, second: str, counted: int
 ) -> None:
     """Two publishers' addresses that lead to one page (a redirect, a mirror of its text)
-    are one reading of one text, so they count once toward `min_sources`."""
+    are one reading of one text, so they count once toward `min_sources`, and the report
+    counts them as the grading does."""
     body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
     page_server.set_page("/one", body)
     if second == "a redirect":
@@ -171,6 +172,11 @@ def test_one_page_read_at_two_addresses_is_one_source(
 
     lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
     assert lowered == ([] if counted == 2 else [("size", "CLAIMED")]), proposed
+    report = cli("render", "-o", "-").stdout
+    named = "one.example, two.example" if counted == 2 else "one.example"
+    assert f"cross-checked on 2 sources, {counted} independent: {named}." in report
+    facet = "2 independent sources" if counted == 2 else "2 sources of one publisher"
+    assert f"DEMONSTRATED** — cross-checked on {facet}, verified" in report
 
 
 @pytest.mark.parametrize("second", ["Vendor.example", "  VENDOR.example ", "vendor.EXAMPLE"])

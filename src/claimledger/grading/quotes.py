@@ -79,14 +79,13 @@ def _quote_state(
     checks: list[Check] = []
     misquoted: list[AsReadCheck] = []
     told: list[Evidence] = []
-    independence = latest.independence
-    pages: dict[str, str] = {}  # the text each source read, by its hash: its first reader's key
-    for source_id in quote.sources:
+    found = [
+        (source_id, latest.get((claim.id, quote.text, source_id))) for source_id in quote.sources
+    ]
+    keys = counted_keys(found, latest.independence)
+    for source_id, check in found:
         place = (claim.id, quote.text, source_id)
-        check = latest.get(place)
-        key = independence[source_id]
-        if check is not None and check.snapshot_hash:  # one text read at two addresses
-            key = pages.setdefault(check.snapshot_hash, key)  # (a redirect, a mirror): once
+        key = keys[source_id]
         then = read_then.get(place) if read_then else None
         standing = None
         if check is not None:
@@ -124,6 +123,23 @@ def _quote_state(
         tuple(told),
         frozenset(reworded_by),
     )
+
+
+def counted_keys(
+    checks: Iterable[tuple[str, Check | None]], independence: Mapping[str, str]
+) -> dict[str, str]:
+    """What each of a quote's sources counts as toward `min_sources`, from its latest check
+    (in the quote's order): its independence key, unless the text read there was read
+    first at another of them (a redirect, a mirror: one text at two addresses), then that
+    one's, so that one reading is one source. The grading and the report count by this."""
+    first_reader: dict[str, str] = {}  # each text read, by its hash: its first reader's key
+    keys: dict[str, str] = {}
+    for source_id, check in checks:
+        key = independence[source_id]
+        if check is not None and check.snapshot_hash:
+            key = first_reader.setdefault(check.snapshot_hash, key)
+        keys[source_id] = key
+    return keys
 
 
 class _Reading(NamedTuple):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
+from claimledger.grading.quotes import counted_keys
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
 from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
@@ -269,17 +270,17 @@ def _premise(claim: Claim) -> PremiseView:
 def _quote_view(
     ledger: Ledger, claim: Claim, number: int, quote: Quote, evidence: _Evidence
 ) -> QuoteView:
+    checks = [(sid, evidence.check(claim, quote, sid)) for sid in quote.sources]
     sources = tuple(
         _with_as_read(
-            _source_check(
-                ledger.sources[sid], quote.text, evidence.check(claim, quote, sid), evidence
-            ),
+            _source_check(ledger.sources[sid], quote.text, check, evidence),
             evidence.as_read.get((claim.id, quote.text, sid)),
         )
-        for sid in quote.sources
+        for sid, check in checks
     )
+    keys = counted_keys(checks, {sid: ledger.sources[sid].independence_key for sid, _ in checks})
     carrying = [s for s in sources if s.status in CARRIED]
-    independent = {ledger.sources[s.source_id].independence_key for s in carrying}
+    independent = {keys[s.source_id] for s in carrying}
     read = [s for s in sources if s.status not in ("unread", "unchecked")]
     verified_days = sorted(s.checked_on for s in carrying if s.checked_on)
     checked_days = sorted(s.checked_on for s in sources if s.checked_on)
@@ -302,7 +303,9 @@ def _quote_view(
         state=_quote_state(sources),
         last_verified=last_verified,
         verified_label=verified_label,
-        cross_check=_cross_check(ledger, quote, {s.source_id for s in read if s not in carrying}),
+        cross_check=_cross_check(
+            ledger, quote, keys, {s.source_id for s in read if s not in carrying}
+        ),
         agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted),
         carried_by=len(carrying),
         independent=len(independent),
@@ -334,29 +337,34 @@ def _quote_state(sources: Sequence[SourceCheck]) -> str:
     return "unchecked"
 
 
-def _cross_check(ledger: Ledger, quote: Quote, lacking: Collection[str]) -> str:
+def _cross_check(
+    ledger: Ledger, quote: Quote, keys: Mapping[str, str], lacking: Collection[str]
+) -> str:
     """How the quote is cited: on one source, or on several (and how independent they
-    are); "cross-checked" only while none of them that was read lacks it (`lacking`)."""
+    are, each counted as the grading counts it: `keys`); "cross-checked" only while none
+    of them that was read lacks it (`lacking`)."""
     cited = list(dict.fromkeys(quote.sources))
     if len(cited) == 1:
         return "single-source"
     sources = [ledger.sources[sid] for sid in cited]
-    if len(keys := {source.independence_key for source in sources}) == 1:
+    if len({source.independence_key for source in sources}) == 1:
         how = f"{len(cited)} sources of one publisher, {sources[0].publisher}"
     else:
-        how = f"{len(cited)} sources, {len(keys)} independent: {', '.join(_counted(sources))}"
+        named = _counted(sources, keys)
+        how = f"{len(cited)} sources, {len(named)} independent: {', '.join(named)}"
     short = [sid for sid in cited if sid in lacking]
     if not short:
         return f"cross-checked on {how}"
     return f"cited on {how}; not carried now by {', '.join(short)}"
 
 
-def _counted(sources: Sequence[Source]) -> list[str]:
+def _counted(sources: Sequence[Source], keys: Mapping[str, str]) -> list[str]:
     """Whom the sources count for, each once, as the first of its sources names it: two
-    spellings of one publisher are one name in the cross-check line, as they are one count."""
+    spellings of one publisher, or one page read at two publishers' addresses, are one
+    name in the cross-check line, as they are one in the count."""
     named: dict[str, str] = {}
     for source in sources:
-        named.setdefault(source.independence_key, source.counted_as)
+        named.setdefault(keys[source.id], source.counted_as)
     return list(named.values())
 
 
