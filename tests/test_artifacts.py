@@ -94,6 +94,13 @@ def write_ledger(
     return path
 
 
+def say(ledger: Path, text: str) -> None:
+    """Set what the toy prints, as its author: said.txt is a file of the ledger's
+    directory, so its author trusts the workspace again, as it now is."""
+    (ledger.parent / "said.txt").write_text(text, encoding="utf-8")
+    Cli(ledger)("trust")
+
+
 def store_path(ledger: Path) -> Path:
     return ledger.parent / "out" / "evidence.sqlite3"
 
@@ -125,7 +132,7 @@ def could_not_run_lines(stderr: str, claim_id: str = "toy") -> list[str]:
 @pytest.fixture
 def toy(tmp_path: Path) -> Path:
     ledger = write_ledger(tmp_path / "toy", PRINT_SAID)
-    (ledger.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    say(ledger, "ok\n")
     return ledger
 
 
@@ -228,7 +235,7 @@ def test_write_applies_what_it_can_and_still_fails_for_a_program_that_could_not_
     tmp_path: Path,
 ) -> None:
     ledger = write_ledger(tmp_path, PRINT_SAID, broken=True)
-    (ledger.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+    say(ledger, "changed\n")
 
     result = Cli(ledger)("regrade", "--write", code=1)
 
@@ -269,7 +276,7 @@ def test_a_program_that_times_out_is_a_visible_failure(tmp_path: Path) -> None:
 
 def test_a_different_output_lowers_the_grade_and_the_same_output_restores_it(toy: Path) -> None:
     cli = Cli(toy)
-    (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+    say(toy, "changed\n")
 
     report = cli.json("regrade", code=1)
     result = cli("regrade", "--write", code=0)
@@ -282,7 +289,7 @@ def test_a_different_output_lowers_the_grade_and_the_same_output_restores_it(toy
     run = last_run(toy)
     assert (run.exit_status, run.matched, run.output) == (0, False, "changed\n")
 
-    (toy.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    say(toy, "ok\n")
     restored = cli.json("regrade", code=1)
     assert [(p["to_grade"], p["rule"]) for p in restored["proposals"]] == [
         ("DEMONSTRATED", "artifact-restored")
@@ -327,7 +334,7 @@ def test_a_run_of_an_older_command_is_not_shown_as_this_ones(toy: Path) -> None:
 
 
 def hostile_report(ledger: Path, fmt: str) -> str:
-    (ledger.parent / "said.txt").write_text(HOSTILE, encoding="utf-8")
+    say(ledger, HOSTILE)
     Cli(ledger)("regrade", code=1)
     path = ledger.parent / "out" / f"report.{fmt}"
     Cli(ledger)("render", "-o", str(path), code=0)
@@ -404,7 +411,7 @@ def test_a_predicted_facet_beside_a_measured_artifact_loads_regrades_and_renders
     tmp_path: Path,
 ) -> None:
     ledger = write_ledger(tmp_path, PRINT_SAID, predicted=True)
-    (ledger.parent / "said.txt").write_text("ok\n", encoding="utf-8")
+    say(ledger, "ok\n")
     cli = Cli(ledger)
     facets = load(ledger).claim("toy").grades
     assert [(f.on, str(f.grade), str(f.basis)) for f in facets] == [
@@ -413,7 +420,7 @@ def test_a_predicted_facet_beside_a_measured_artifact_loads_regrades_and_renders
     ]
 
     cli("regrade", "--write", code=0)
-    (ledger.parent / "said.txt").write_text("changed\n", encoding="utf-8")
+    say(ledger, "changed\n")
     cli("regrade", "--write", code=0)
     cli("render", code=0)
 

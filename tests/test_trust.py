@@ -1,5 +1,6 @@
 """Consent before code: a ledger's artifact commands run only once the user trusted them,
-exactly as they are; a changed command, or a changed file it names, needs trust again.
+exactly as they are; a changed command, or a changed file of the ledger's directory,
+needs trust again.
 
 Each command is a real program that leaves a mark when it runs; the ledger is a real
 file, as a cloned teardown would bring it.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -93,8 +95,108 @@ def test_a_changed_file_that_the_command_names_needs_trust_again(tmp_path: Path)
 
     (tmp_path / "toy.py").write_text("open('ran', 'a').write('evil'); print('ok')\n")
     (line,) = skipped_lines(cli("regrade", code=0).stderr)
-    assert "or a file it names, changed" in line
+    assert "or a file of the ledger's directory, changed" in line
     assert runs(ledger) == 1
+
+
+TOY = "open({marks!r}, 'a').write({mark!r}); print('ok')\n"
+"""A program that leaves `mark` in `marks`, outside the ledger's directory (a mark
+beside the ledger would be a change of its own), and prints ok."""
+
+MAKEFILE = "all:\n\t@{python} -c {program}\n"
+
+
+def make_runs(clone: Path, mark: str) -> None:
+    """A Makefile whose default target runs the toy program, `make` never naming it."""
+    program = shlex.quote(TOY.format(marks=str(clone.parent / "ran"), mark=mark).strip())
+    makefile = MAKEFILE.format(python=shlex.quote(sys.executable), program=program)
+    (clone / "Makefile").write_text(makefile, encoding="utf-8")
+
+
+PYTHON = shlex.quote(sys.executable)
+
+HIDDEN_PROGRAMS: dict[str, tuple[list[str] | str, bool, str]] = {
+    "a shell word holding the file": (f"{PYTHON} toy.py|cat", True, "toy.py"),
+    "a file the shell opens": (f"{PYTHON} <toy.py", True, "toy.py"),
+    "a package folder": ([sys.executable, "toy"], False, "toy/__main__.py"),
+    "a Makefile never named": (["make", "-s"], False, "Makefile"),
+}
+"""Commands whose program is a file of the ledger's directory that no word of theirs is:
+the command, whether a shell runs it, and the program's file."""
+
+
+@pytest.mark.parametrize("case", list(HIDDEN_PROGRAMS))
+def test_a_changed_program_the_command_does_not_name_needs_trust_again(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which files a command reads cannot be told from its words: trusting it is trusting
+    the ledger's directory as it was read, and a pull that changes the program there must
+    not run it unasked; a run that wrote nothing there leaves the consent as it was."""
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # a run writes none there
+    run, shell, program = HIDDEN_PROGRAMS[case]
+    clone, marks = tmp_path / "clone", tmp_path / "ran"
+    ledger = cloned(clone, run, shell=shell)
+    write_program(clone, program, "x")
+    cli = Cli(ledger)
+    cli("trust")
+    cli("regrade", "--check", code=0)
+    assert cli("trust", "--list").stdout.startswith("trusted: toy: ")
+
+    write_program(clone, program, "evil")
+    (line,) = skipped_lines(cli("regrade", code=0).stderr)
+    assert "changed since you trusted it" in line
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+    assert marks.read_text() == "x"
+
+
+def write_program(clone: Path, program: str, mark: str) -> None:
+    """The toy program at `program` in the clone, leaving `mark` when it runs."""
+    if program == "Makefile":
+        make_runs(clone, mark)
+        return
+    path = clone / program
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(TOY.format(marks=str(clone.parent / "ran"), mark=mark), encoding="utf-8")
+
+
+def test_what_claimledger_and_git_write_beside_the_ledger_leaves_the_consent(
+    tmp_path: Path,
+) -> None:
+    """A refresh's evidence store, a rendered report, the ledger written back with its lock
+    and a commit are claimledger's and git's own, and change no consent; the same report
+    copied anywhere else in the ledger's directory is a file a command could read."""
+    ledger = cloned(tmp_path / "clone", [sys.executable, "-c", "print('ok')"])
+    cli = Cli(ledger)
+    cli("trust")
+    cli("refresh", code=0)
+    cli("regrade", "--write", code=0)
+    cli("render", code=0)
+    git = ["git", "-c", "user.name=A", "-c", "user.email=a@a.test", "-C", str(ledger.parent)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "teardown"], check=True)
+    assert {p.name for p in (ledger.parent / "out").iterdir()} >= {"evidence.sqlite3", "report.md"}
+    assert cli("trust", "--list").stdout.startswith("trusted: toy: ")
+    assert skipped_lines(cli("regrade", "--check", code=0).stderr) == []
+
+    shutil.copy(ledger.parent / "out" / "report.md", ledger.parent / "report.md")
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+
+
+def test_a_link_counts_by_what_it_holds_and_nothing_is_waited_on(tmp_path: Path) -> None:
+    """A link beside the ledger is read as its text, never followed (to /dev/zero it would
+    never end), and a FIFO is never opened: consent is given at once, and a link that
+    points elsewhere afterwards is a change."""
+    ledger = cloned(tmp_path / "clone", [sys.executable, "-c", "print('ok')"])
+    (ledger.parent / "zero").symlink_to("/dev/zero")
+    os.mkfifo(ledger.parent / "pipe")
+    cli = Cli(ledger)
+    cli("trust")
+    assert cli("trust", "--list").stdout.startswith("trusted: toy: ")
+
+    (ledger.parent / "zero").unlink()
+    (ledger.parent / "zero").symlink_to("/dev/null")
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
 
 
 def test_allow_artifacts_runs_once_and_records_no_trust(tmp_path: Path) -> None:
@@ -143,6 +245,7 @@ def test_a_module_dropped_beside_a_trusted_ledger_is_never_imported(tmp_path: Pa
     cli = Cli(ledger)
     cli("trust")
     (tmp_path / "json.py").write_text("open('ran', 'a').write('x')\nraise SystemExit(1)\n")
+    cli("trust")  # the user read the command, not every module a pull brought
     cli("regrade", "--check", code=0)  # the real json ran, and printed ok
     assert runs(ledger) == 0
 
@@ -288,6 +391,25 @@ def test_a_setting_changed_after_trust_is_not_honoured(
     result = cli("refresh", "--no-as-read", "--timeout", "1", code=1)
     assert "this workspace is changed since you trusted it" in result.stderr
     assert page_server.page_requests == []
+
+
+def test_a_header_value_changed_after_trust_needs_consent_again(tmp_path: Path) -> None:
+    """Consent to a settings file's header is to its value too: a pull that changes the
+    token sent is asked again. The value itself is never shown, a short digest of it is."""
+    ledger = cloned(tmp_path)
+    settings = ledger.parent / "claimledger.toml"
+    settings.write_text('headers = { "Authorization" = "Bearer first-secret" }\n', "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    assert cli.json("trust", "--list")["settings"]["consent"] == "trusted"
+
+    settings.write_text('headers = { "Authorization" = "Bearer second-secret" }\n', "utf-8")
+    listed = cli.json("trust", "--list")["settings"]
+    assert listed["consent"] == "changed"
+    (ask,) = listed["asks"]
+    assert ask.startswith("claimledger.toml: header Authorization (value ")
+    said = cli("trust", "--list").stdout + cli("refresh").stderr
+    assert "header Authorization (value " in said and "secret" not in said
 
 
 def test_a_source_marked_allow_private_is_fetched_only_once_trusted(

@@ -143,7 +143,7 @@ def _report_skipped(skipped: Sequence[Standing]) -> None:
 
     for standing in skipped:
         why = (
-            "its command, or a file it names, changed since you trusted it"
+            "its command, or a file of the ledger's directory, changed since you trusted it"
             if standing.consent is Consent.CHANGED
             else "you have not trusted its command"
         )

@@ -41,7 +41,7 @@ def trust_command(
     what claimledger may reach (claimledger.toml's map, allow_private, archive and
     robots = false; sources marked allow_private); the report templates in templates/;
     and a folder another user owns. Read them first (--list). Consent is kept in your own
-    config by the ledger's path; a command, a file it names, or a setting that changes
+    config by the ledger's path; a command, a file of its directory, or a setting that changes
     needs your word again. With CLAIMs, only those artifact commands are trusted.
     """
     from claimledger.services import consent

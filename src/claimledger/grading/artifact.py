@@ -79,10 +79,11 @@ def _command(artifact: Artifact) -> tuple[str | list[str], str]:
 
 
 def _environment() -> dict[str, str]:
-    """The user's environment, with Python told not to import from the folder it runs in:
-    the user trusted the command and the files it names, not a file dropped beside the
-    ledger since (an `asyncio.py` that `python3 -c 'import asyncio'` would load)."""
-    return {**os.environ, "PYTHONSAFEPATH": "1"}
+    """The user's environment, with Python told not to import from the folder it runs in
+    (a file dropped beside the ledger, an `asyncio.py` that `python3 -c 'import asyncio'`
+    would load), nor to write its bytecode there: consent covers every file of the
+    ledger's directory, and a `__pycache__` a run left would make it read as changed."""
+    return {**os.environ, "PYTHONSAFEPATH": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) -> _Ended:

@@ -188,6 +188,14 @@ def _temporary_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+def written_with(path: Path, name: str) -> bool:
+    """Whether `name`, beside the ledger at `path`, is the ledger or a file written with
+    it (its lock, a temporary): they change whenever the ledger is written."""
+    prefix = _temporary_prefix(path)
+    is_temporary = name.startswith(prefix) and name.endswith(".tmp")
+    return name in (path.name, lock_path(path).name) or is_temporary
+
+
 def _remove_stale_temporaries(path: Path) -> None:
     """Temporaries left by a writer killed mid-write; safe to remove under the lock."""
     for stale in path.parent.glob(f"{_temporary_prefix(path)}*.tmp"):

@@ -3,7 +3,7 @@
 A cloned teardown's `claims.yaml` is somebody else's file, and its artifact commands are
 programs. Like direnv's `allow` or an editor's Restricted Mode, claimledger runs none of
 them until the user has read them and said so (`claimledger trust`), and a command that
-changes afterwards, or a file of the checkout that it names, needs the user's word again.
+changes afterwards, or any file of the checkout, needs the user's word again.
 The same holds for what the checkout's settings ask beyond the defaults (private
 addresses, a map to other hosts, another web archive, robots.txt set aside, report
 templates, a source's git repository named as a folder of this machine): `asks_of`
@@ -12,10 +12,12 @@ list. A folder another user owns is not used at all until the
 user says so, as git refuses a repository of dubious ownership.
 
 Consent is a fingerprint per claim: the command as the ledger writes it, whether a shell
-runs it, and the content of every file of the ledger's directory it names (a trusted
-`python3 toy.py` runs another program once toy.py changes). It is kept by the ledger's
-absolute path in `trusted.json` in the user's config directory, which a repository
-cannot write to; nothing of the checkout can widen it.
+runs it, and the content of every file of the ledger's directory, but what claimledger
+writes there itself. Which files a command reads cannot be told from its words (`make`
+reads a Makefile it never names, `python3 toy` a package folder, `python3 <toy.py` a file
+its shell opens), so a trusted command runs another program once any of them changes.
+It is kept by the ledger's absolute path in `trusted.json` in the user's config
+directory, which a repository cannot write to; nothing of the checkout can widen it.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ import contextlib
 import hashlib
 import json
 import os
-import shlex
-from collections.abc import Iterator, Mapping, Sequence
+import stat
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -48,7 +50,7 @@ class Consent(StrEnum):
     """Where an artifact stands with the user."""
 
     TRUSTED = "trusted"
-    CHANGED = "changed"  # trusted once; its command or a file it names changed since
+    CHANGED = "changed"  # trusted once; its command or a file of its directory changed since
     UNTRUSTED = "untrusted"
 
 
@@ -61,16 +63,37 @@ class Standing:
     consent: Consent
 
 
-def fingerprint(artifact: Artifact, home: Path) -> str:
+def fingerprint(artifact: Artifact, directory: str) -> str:
     """What the user agrees to when they trust an artifact: its command, its shell, and
-    the content of the files of `home` (the ledger's directory, where it runs) it names."""
-    named = {word: _file_digest(home, word) for word in _words(artifact)}
+    `directory`, the `directory_digest` of the ledger's directory, where it runs."""
     what = {
         "run": artifact.run if isinstance(artifact.run, str) else list(artifact.run),
         "shell": artifact.shell,
-        "files": {word: digest for word, digest in named.items() if digest is not None},
+        "directory": directory,
     }
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def directory_digest(ledger: Path) -> str:
+    """A fingerprint of every file of the ledger's directory, but what claimledger writes
+    there itself: a command may read any of them, and a pull may change any of them."""
+    return _folder_digest(ledger.absolute().parent, _written_by_us(ledger))
+
+
+OUTPUTS = "out"
+"""The folder of claimledger's outputs beside a ledger: the evidence store, reports."""
+
+
+def _written_by_us(ledger: Path) -> Callable[[str], bool]:
+    """Whether an entry at the top of the ledger's directory is claimledger's or git's,
+    which change as the ledger is used (a refresh, a render, a commit): the repository,
+    the outputs, the ledger with its lock and its temporaries."""
+    from claimledger.ledger.file import written_with
+
+    def ours(name: str) -> bool:
+        return name in (".git", OUTPUTS) or written_with(ledger, name)
+
+    return ours
 
 
 def standings(ledger: Path, artifacts: Mapping[str, Artifact]) -> list[Standing]:
@@ -78,13 +101,14 @@ def standings(ledger: Path, artifacts: Mapping[str, Artifact]) -> list[Standing]
     from claimledger.grading.artifact import command_line
 
     kept = _workspace(_read(), ledger).get("artifacts", {})
-    home = ledger.absolute().parent
+    asked = any(claim_id in kept for claim_id in artifacts)  # else no folder to read
+    directory = directory_digest(ledger) if asked else ""
     found = []
     for claim_id, artifact in artifacts.items():
         given = kept.get(claim_id)
         if given is None:
             consent = Consent.UNTRUSTED
-        elif given == fingerprint(artifact, home):
+        elif given == fingerprint(artifact, directory):
             consent = Consent.TRUSTED
         else:
             consent = Consent.CHANGED
@@ -98,12 +122,12 @@ def trust(
     """Record the user's consent to run `artifacts` of the ledger at `ledger` as they are,
     to honour what its settings `asks` (None: leave that as it was), and to use its
     folder whoever owns it."""
-    home = ledger.absolute().parent
+    directory = directory_digest(ledger) if artifacts else ""
     with _editing() as kept:
         workspace = kept.setdefault(_key(ledger), {})
         allowed = workspace.setdefault("artifacts", {})
         for claim_id, artifact in artifacts.items():
-            allowed[claim_id] = fingerprint(artifact, home)
+            allowed[claim_id] = fingerprint(artifact, directory)
         if asks:
             workspace["settings"] = _asked(asks)
         elif asks is not None:  # nothing asked now: an old consent must not cover later asks
@@ -136,7 +160,10 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     asks = [f"{where}: map {rule}" for rule in config.maps]
     if config.user_agent is not None:  # robots.txt answers by user agent
         asks.append(f"{where}: user_agent = {config.user_agent}")
-    asks += [f"{where}: header {name}" for name in sorted(config.headers)]
+    asks += [
+        f"{where}: header {name} (value {_value_digest(value)})"
+        for name, value in sorted(config.headers.items())
+    ]
     if config.allow_private:
         asks.append(f"{where}: allow_private = true")
     if config.archive is not None:
@@ -153,7 +180,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         )
         asks += [f"claims.yaml: source {sid}: repo {repo} {LOCAL_FOLDER}" for sid, repo in local]
     if (home / TEMPLATES).is_dir():
-        asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)}")
+        asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)[:12]}")
     return [_one_line(redact_urls(ask)) for ask in asks]  # shown by trust --list, every note
 
 
@@ -165,18 +192,64 @@ def _one_line(ask: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in ask)
 
 
-def _folder_digest(folder: Path) -> str:
-    """A short fingerprint of every file under `folder`, names and contents: a template
-    edited after consent (a `git pull`) is no longer the one the user allowed."""
+def _value_digest(value: str) -> str:
+    """A short fingerprint of a setting's value, for an ask to change when the value does
+    without saying it: a header's value may be a token, and asks are printed."""
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+
+
+def _nothing(name: str) -> bool:
+    return False
+
+
+def _folder_digest(folder: Path, skip: Callable[[str], bool] = _nothing) -> str:
+    """A fingerprint of every file under `folder`, names and contents, but the entries at
+    its top that `skip` names: a template or a program edited after consent (a `git pull`)
+    is no longer the one the user allowed. A symbolic link counts by the text it holds,
+    never by what it points to, which may be anywhere and change at any time."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+    for relative, path in _entries(folder, (), skip):
+        digest.update(os.fsencode("/".join(relative)) + b"\0")
+        digest.update(_entry_digest(path))
+    return digest.hexdigest()
+
+
+def _entries(
+    folder: Path, above: tuple[str, ...], skip: Callable[[str], bool]
+) -> Iterator[tuple[tuple[str, ...], Path]]:
+    """The files and links under `folder`, in the order of their names, without following
+    a link; a folder that cannot be listed is one entry, read as unreadable."""
+    try:
+        with os.scandir(folder) as listing:
+            found = sorted((entry.name, entry) for entry in listing if not skip(entry.name))
+    except OSError:
+        yield above, folder
+        return
+    for name, entry in found:
+        path, relative = folder / name, (*above, name)
         try:
-            with path.open("rb") as file:  # a chunk at a time: a template may be large
-                digest.update(hashlib.file_digest(file, "sha256").digest())
+            if entry.is_dir(follow_symlinks=False):
+                yield from _entries(path, relative, _nothing)
+            elif entry.is_file(follow_symlinks=False) or entry.is_symlink():
+                yield relative, path
         except OSError:
-            digest.update(b"unreadable")
-    return digest.hexdigest()[:12]
+            yield relative, path  # neither file nor folder we can tell: unreadable
+
+
+def _entry_digest(path: Path) -> bytes:
+    """A file's SHA-256, read a chunk at a time (a file may be large), or a link's SHA-256
+    of what it holds; `unreadable` for a file that cannot be read (as it stands, never
+    waiting on one that is not a regular file)."""
+    try:
+        if path.is_symlink():
+            return hashlib.sha256(b"symlink\0" + os.fsencode(path.readlink())).digest()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(descriptor, "rb") as file:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return b"unreadable"
+            return hashlib.file_digest(file, "sha256").digest()
+    except OSError:
+        return b"unreadable"
 
 
 def without_asks(config: Config) -> Config:
@@ -289,33 +362,6 @@ def _editing() -> Iterator[dict[str, Any]]:
         raise EnvironmentProblem(str(busy)) from None
     except OSError as problem:
         raise EnvironmentProblem.of(problem, path) from None
-
-
-# --------------------------------------------------------------------------- named files
-
-
-def _words(artifact: Artifact) -> list[str]:
-    """The words of the command, each a candidate for a file it names."""
-    if isinstance(artifact.run, str):
-        try:
-            return shlex.split(artifact.run)
-        except ValueError:  # an unclosed quote: the shell will say so; the text stands
-            return [artifact.run]
-    return list(artifact.run)
-
-
-def _file_digest(home: Path, word: str) -> str | None:
-    """The SHA-256 of the regular file `word` names in `home`, if it names one."""
-    if not word or "\0" in word:
-        return None
-    path = home / word
-    try:
-        if not path.is_file():
-            return None
-        with path.open("rb") as file:
-            return hashlib.file_digest(file, "sha256").hexdigest()
-    except (OSError, ValueError):
-        return None
 
 
 def refuse_foreign(ledger: Path) -> None:
