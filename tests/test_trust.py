@@ -149,6 +149,24 @@ def test_a_changed_program_the_command_does_not_name_needs_trust_again(
     assert marks.read_text() == "x"
 
 
+def test_what_a_trusted_run_writes_beside_the_ledger_is_its_own(tmp_path: Path) -> None:
+    """A build's output or a cache a trusted program leaves in the ledger's directory is
+    its own doing: it keeps its consent (renewed on the directory as it left it), while a
+    change from elsewhere after it still needs the user's word."""
+    build = "open('build.txt', 'a').write('x'); print('ok')"
+    ledger = cloned(tmp_path / "clone", [sys.executable, "-c", build])
+    cli = Cli(ledger)
+    cli("trust")
+
+    cli("regrade", "--check", code=0)
+    cli("regrade", "--check", code=0)
+
+    assert (ledger.parent / "build.txt").read_text() == "xx"  # it ran both times
+    assert cli("trust", "--list").stdout.startswith("trusted: toy: ")
+    (ledger.parent / "helper.py").write_text("print('pulled')\n", encoding="utf-8")
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+
+
 def write_program(clone: Path, program: str, mark: str) -> None:
     """The toy program at `program` in the clone, leaving `mark` when it runs."""
     if program == "Makefile":

@@ -76,6 +76,10 @@ def regrade_ledger(
     as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
     allowed, skipped = allowed_artifacts(ledger_path, ledger, artifacts)
     runs = run_artifacts(allowed, ledger_path.parent, open_store, now)
+    if artifacts == "trusted":
+        from claimledger.workspace.trust import renew
+
+        renew(ledger_path, allowed)  # what they wrote beside the ledger is theirs
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     written = 0
     if write:

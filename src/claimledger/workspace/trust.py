@@ -137,6 +137,21 @@ def trust(
             workspace["owner"] = owner
 
 
+def renew(ledger: Path, ran: Mapping[str, Artifact]) -> None:
+    """Consent to the artifacts that just ran with it, renewed on the ledger's directory
+    as their runs left it: what a trusted program writes beside the ledger (a build's
+    output, a cache) is its own doing, not a change from elsewhere, and would otherwise
+    cost the user's word again after every run. A consent withdrawn meanwhile stays so."""
+    if not ran:
+        return
+    directory = directory_digest(ledger)
+    with _editing() as kept:
+        allowed = _workspace(kept, ledger).get("artifacts", {})
+        for claim_id, artifact in ran.items():
+            if claim_id in allowed:
+                allowed[claim_id] = fingerprint(artifact, directory)
+
+
 def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
     """Whether the user allowed the workspace's settings to ask for exactly `asks`."""
     if not asks:
