@@ -13,6 +13,7 @@ from claimledger.grading.rules import ArtifactOutcome, Regrade, current_checks, 
 from claimledger.ledger import edits
 from claimledger.ledger.model import Ledger, parse
 from claimledger.ledger.vocabulary import Grade
+from claimledger.recipes import recipe
 
 WHEN = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 TODAY = dt.date(2026, 11, 29)
@@ -103,6 +104,7 @@ class FakeCheck:
     url: str = ""
     change_kinds: tuple[str, ...] = ()
     snapshot_hash: str | None = None
+    recipe: str = ""
 
 
 QUOTES = {
@@ -413,3 +415,31 @@ def test_a_facet_held_by_an_unread_page_never_says_its_quotes_are_verified(
     (trace,) = [t for t in result.traces if t.claim_id == "crossed"]
     assert trace.outcome.startswith("every quote verified on a page read; blog could not be read")
     assert not result.proposals or all(p.claim_id != "crossed" for p in result.proposals)
+
+
+@pytest.mark.parametrize(
+    ("source", "read_as", "current"),
+    [
+        ("", recipe(None), True),
+        ("", "", True),  # recorded before recipes were: read as sent, through no selector
+        ("", recipe("main"), False),
+        ("", recipe(None, browser=True), False),
+        (', select: "main"', recipe("main"), True),
+        (', select: "main"', recipe(None), False),
+        (', select: "main"', "", False),
+        (", render: browser", recipe(None, browser=True), True),
+        (", render: browser", recipe(None), False),
+        (", render: browser", "", False),
+    ],
+)
+def test_a_check_is_current_only_when_read_as_its_source_now_reads(
+    source: str, read_as: str, current: bool
+) -> None:
+    """Through another selector, or with the page's scripts run where the source does not
+    say so (or not run where it does), a check read other text than the source gives."""
+    ledger = parse(LEDGER.replace("publisher: vendor}", f"publisher: vendor{source}}}", 1))
+    docs = "https://docs.example/a"
+    check = FakeCheck(
+        "single", "one quote on one page", "docs", "verified", url=docs, recipe=read_as
+    )
+    assert current_checks(ledger, [check]) == ([check] if current else [])

@@ -4,15 +4,17 @@ snapshots and verdicts reused only when the page would be read the same way agai
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from claimledger.evidence.refresh import Reading, plan, recipe, refresh
+from claimledger.evidence.refresh import Reading, plan, refresh
 from claimledger.evidence.store import EvidenceStore
 from claimledger.ledger.model import Ledger, parse
+from claimledger.recipes import recipe
 from claimledger.records import CheckRecord, FetchPolicy, snapshot_digest
 from claimledger.web.fetch import make_client
 from webserver import PageServer, redirect
@@ -68,10 +70,12 @@ class Refreshed:
         return [check for page in self.pages for check in page.checks]
 
 
-async def readings(ledger: Ledger, store: EvidenceStore) -> list[Reading]:
+async def readings(
+    ledger: Ledger, store: EvidenceStore, policy: FetchPolicy = POLICY
+) -> list[Reading]:
     """Every reading of one pass of the loop over the ledger, nothing recorded."""
-    async with make_client(POLICY, trust_env=False) as client:
-        loop = refresh(plan(ledger), client=client, earlier=store, now=now, policy=POLICY)
+    async with make_client(policy, trust_env=False) as client:
+        loop = refresh(plan(ledger), client=client, earlier=store, now=now, policy=policy)
         return [reading async for reading in loop]
 
 
@@ -100,6 +104,27 @@ def run(ledger: Ledger, store_path: Path) -> Refreshed:
 
 def statuses(checks: list[CheckRecord]) -> dict[str, str | None]:
     return {check.claim_id: check.status for check in checks}
+
+
+def test_a_page_read_for_a_browser_says_so_though_no_script_changed_it(
+    page_server: PageServer, evidence_store: EvidenceStore
+) -> None:
+    """A page the ledger reads in a browser is read so, in its checks too, even where a
+    browser leaves it as sent (plain text, a PDF): its checks count as read as it reads."""
+    page_server.set_page(
+        "/doc", "The intro says that every write is durable before it returns.\n",
+        content_type="text/plain",
+    )  # fmt: skip
+    url = page_server.url("/doc")
+    ledger = parse(ledger_text(url, "", "").replace(', select: ""}', ", render: browser}"))
+    policy = dataclasses.replace(POLICY, browser_pages=((url, None),))
+    (page,) = asyncio.run(readings(ledger, evidence_store, policy))
+    assert page.recipe == recipe(None, browser=True) and not page.fetch.rendered
+    assert [(c.claim_id, c.status) for c in page.checks] == [
+        ("durable", "verified"),
+        ("serial", "missing"),
+    ]
+    assert {c.recipe for c in page.checks} == {page.recipe}
 
 
 def test_the_loop_yields_readings_and_records_nothing(

@@ -71,6 +71,7 @@ class Check:
     url: str = ""
     change_kinds: tuple[str, ...] = ()
     snapshot_hash: str | None = None
+    recipe: str = ""
 
 
 def _checks(first_quote: str = "verified") -> list[Check]:

@@ -1,5 +1,5 @@
 """The versions of the page reader and of the matcher, which every stored fetch and check
-names (`refresh.recipe`): a snapshot or a verdict made by another version is made again,
+names (`recipes.recipe`): a snapshot or a verdict made by another version is made again,
 never reused. Kept apart from the two, so that a refresh whose every page is unchanged
 loads neither.
 """

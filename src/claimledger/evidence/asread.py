@@ -40,8 +40,9 @@ from claimledger.evidence.archive import (
     raw_copy_url,
     shifted,
 )
-from claimledger.evidence.refresh import QuoteJob, recipe
+from claimledger.evidence.refresh import QuoteJob
 from claimledger.ledger.model import Ledger
+from claimledger.recipes import recipe
 from claimledger.records import (
     ArchivedCopy,
     ArchiveLookup,

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from claimledger.errors import PageUnreadable, StoreDamagedError
-from claimledger.evidence.refresh import Page, recipe, unreadable
+from claimledger.evidence.refresh import Page, unreadable
 from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.decoding import media_type_of
 from claimledger.reading.extract import extract_text, is_html, narrow_lines, text_kind
@@ -30,6 +30,7 @@ from claimledger.reading.match.verdict import known_by_place_only
 from claimledger.reading.pagehead import head_links
 from claimledger.reading.pdf import is_pdf
 from claimledger.reading.sections import Heading, heading_above, html_headings, section_lines
+from claimledger.recipes import recipe
 from claimledger.records import DEFAULT_POLICY
 
 if TYPE_CHECKING:

@@ -29,10 +29,10 @@ from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mappin
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from claimledger import versions
 from claimledger.errors import StoreDamagedError
 from claimledger.reading.decoding import media_type_of
 from claimledger.reading.pdf import is_pdf_address
+from claimledger.recipes import recipe
 from claimledger.records import (
     DEFAULT_POLICY,
     CheckKey,
@@ -44,7 +44,7 @@ from claimledger.records import (
     check_key,
     snapshot_digest,
 )
-from claimledger.urls import UrlMap
+from claimledger.urls import UrlMap, fetch_target
 
 if TYPE_CHECKING:
     from claimledger.evidence.pageread import Locating
@@ -137,6 +137,14 @@ class PageTask:
     now: dt.datetime
     deadline: float = DEFAULT_POLICY.deadline
     """The URL's deadline, which a reading through a selector stays within."""
+    browser: bool = False
+    """Read in a browser (`render: browser`, `--browser`): its checks say so, since the
+    text a browser leaves is not the text the server sends."""
+
+    @property
+    def recipe(self) -> str:
+        """How this reading reads the page, as its fetch and checks record it."""
+        return recipe(self.select, browser=self.browser)
 
     def answered_snapshot(
         self, final_url: str, recipe: str, validators: Validators | None
@@ -167,15 +175,6 @@ def plan(ledger: Ledger, claim_ids: Sequence[str] = ()) -> list[QuoteJob]:
         for index, quote in enumerate(claim.quotes)
         for source_id in quote.sources
     ]
-
-
-def recipe(select: str | None) -> str:
-    """How a page is read and judged: the extractor, the matcher, the source's selector.
-
-    Stored with every fetch and check. A snapshot or a verdict made another way is not
-    reused: a new selector or a newer matcher reads the page afresh.
-    """
-    return f"extract {versions.EXTRACT}; match {versions.MATCH}; select {select or ''}"
 
 
 async def refresh(
@@ -210,11 +209,12 @@ async def refresh(
         return earlier.validators(url_map.reverse(requested), recipes)
 
     def tasks(result: FetchResult) -> Iterator[PageTask]:
+        browser = in_browser(result.url, policy)
         for url in by_target[result.url]:
             fetched = _ledger_side(replace(result, url=url), url_map)
             for select in selects[url]:
                 jobs = by_reading[(url, select)]
-                task = _task(fetched, select, jobs, earlier, now())
+                task = _task(fetched, select, jobs, earlier, now(), browser=browser)
                 yield replace(task, deadline=policy.deadline)
 
     from claimledger.web.fetch import fetch_each
@@ -227,12 +227,20 @@ async def refresh(
                 yield read_task(task)
 
 
+def in_browser(target: str, policy: FetchPolicy) -> bool:
+    """Was the page fetched as `target` read in a browser? Its every reading says so, a
+    page no browser changes (a PDF, plain text) too: the ledger asked for it read so."""
+    return policy.in_browser(fetch_target(target)[0])[0]
+
+
 def _task(
     fetched: FetchResult,
     select: str | None,
     jobs: Sequence[QuoteJob],
     earlier: Earlier,
     now: dt.datetime,
+    *,
+    browser: bool = False,
 ) -> PageTask:
     """A reading's work with what it needs of earlier runs looked up here: its quotes' last
     checks, the snapshot a 304 answered with, and the texts those checks were made on.
@@ -242,13 +250,14 @@ def _task(
     mine = {check_key(check): check for check in earlier.latest_judged_checks(keys)}
     answered = None
     if fetched.not_modified:
-        answered = earlier.answered_snapshot(fetched.final_url, recipe(select), fetched.conditional)
+        how = recipe(select, browser=browser)
+        answered = earlier.answered_snapshot(fetched.final_url, how, fetched.conditional)
     stored: dict[str, str | StoreDamagedError] = {}
     for digest in dict.fromkeys([answered, *(check.snapshot_hash for check in mine.values())]):
         if digest is not None:
             with contextlib.suppress(KeyError):
                 stored[digest] = _stored_text(earlier, digest)
-    return PageTask(fetched, select, tuple(jobs), mine, answered, stored, now)
+    return PageTask(fetched, select, tuple(jobs), mine, answered, stored, now, browser=browser)
 
 
 def _stored_text(earlier: Stored, digest: str) -> str | StoreDamagedError:
@@ -262,6 +271,7 @@ def _stored_text(earlier: Stored, digest: str) -> str | StoreDamagedError:
 def read_task(task: PageTask) -> Reading:
     """Read the page and check every quote on it: pure, so any process can do it."""
     page, new = _read(task.fetched, task.select, task, task.deadline)
+    page = replace(page, recipe=task.recipe)  # read as sent, or as a browser left it
     checks = _check_page(page, task.jobs, task.previous, task, task.now)
     text = task.fetched.text
     size = None if text is None else len(text.encode("utf-8", "replace"))

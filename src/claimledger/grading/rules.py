@@ -52,6 +52,7 @@ from claimledger.grading.verdicts import (
 )
 from claimledger.ledger.model import Claim, Facet, Ledger
 from claimledger.ledger.vocabulary import Basis, Grade
+from claimledger.recipes import reading_of, source_reading
 from claimledger.records import AsReadCheck, CheckKey, Keyed, check_key, latest_by_key
 from claimledger.urls import redacted
 
@@ -73,27 +74,39 @@ __all__ = [
 
 
 class _Placed(Keyed, Protocol):
-    """What `current_checks` needs of a check: its key, its time and the URL it was on."""
+    """What `current_checks` needs of a check: its key, its time, the URL it was on and
+    how the page was read there."""
 
     @property
     def url(self) -> str: ...
+
+    @property
+    def recipe(self) -> str: ...
 
 
 C = TypeVar("C", bound=_Placed)
 
 
-def current_checks(ledger: Ledger, checks: Iterable[C]) -> list[C]:
+def current_checks(ledger: Ledger, checks: Iterable[C], *, archived: bool = False) -> list[C]:
     """The latest check of every quote the ledger still holds, in ledger order.
 
-    Checks of a quote's old wording, of a source the ledger dropped, or of a URL the
-    author has since corrected say nothing about the ledger as it is.
+    Checks of a quote's old wording, of a source the ledger dropped, of a URL the author
+    has since corrected, or of a page read another way than its source now says (another
+    `select`, or `render`) say nothing about the ledger as it is. Checks of `archived`
+    copies are read as sent, and those of a repository's file name no reading at all.
     """
     places = _quote_places(ledger)
     where = {source_id: redacted(source.url) for source_id, source in ledger.sources.items()}
+    how = {sid: source_reading(source, archived=archived) for sid, source in ledger.sources.items()}
     shown = functools.cache(redacted)  # each address redacted once, not once a check
-    latest = latest_by_key(
-        c for c in checks if check_key(c) in places and shown(c.url) == where[c.source_id]
-    )
+    read = functools.cache(reading_of)  # and each recipe parsed once
+
+    def as_ledger_reads(check: C) -> bool:
+        found = read(check.recipe)
+        read_so = found == how[check.source_id] or (archived and found is None)
+        return read_so and shown(check.url) == where[check.source_id]
+
+    latest = latest_by_key(c for c in checks if check_key(c) in places and as_ledger_reads(c))
     return [latest[place] for place in places if place in latest]
 
 
@@ -120,9 +133,12 @@ def _quote_places(ledger: Ledger) -> dict[CheckKey, None]:
 
 def current_as_read(ledger: Ledger, checks: Iterable[AsReadCheck]) -> list[AsReadCheck]:
     """The latest as-read check of every quote the ledger holds, made for its `date_read`
-    on the words it has now: one of an older reading day, or of wording since changed
-    back, says nothing of the ledger as it is."""
-    return current_checks(ledger, (c for c in checks if c.read_on == ledger.date_read))
+    on the words it has now, through the source's selector: one of an older reading day,
+    of wording since changed back, or of the copy read through another selector, says
+    nothing of the ledger as it is (an archived copy is read as sent, whatever `render`
+    says: the archive keeps what the server sent)."""
+    on_the_day = (c for c in checks if c.read_on == ledger.date_read)
+    return current_checks(ledger, on_the_day, archived=True)
 
 
 def regrade(

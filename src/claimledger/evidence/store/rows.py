@@ -343,6 +343,7 @@ class CheckVerdict(NamedTuple):
     current: str | None
     checked_at: datetime
     snapshot_hash: str | None
+    recipe: str = ""  # how the page was read: a check of another reading is not current
 
 
 VERDICT_COLUMNS = (
@@ -357,6 +358,7 @@ VERDICT_COLUMNS = (
     "current",
     "checked_at",
     "snapshot_hash",
+    "recipe",
     "match_kind",
     "changed_json",
     "closest_kinds_json",
@@ -380,6 +382,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         current,
         checked_at,
         snapshot_hash,
+        recipe,
         match_kind,
         changed_json,
         closest_kinds_json,
@@ -401,6 +404,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         current=current,
         checked_at=moment(checked_at, "checked_at"),
         snapshot_hash=snapshot_hash,
+        recipe=recipe,
     )
 
 
