@@ -87,6 +87,19 @@ def test_status_and_render_say_the_checks_are_the_checkouts_word_until_a_refresh
     assert json.loads(cli("render", "-o", "-", "--format", "json").stdout)["evidence_made_here"]
 
 
+def test_the_gate_says_its_evidence_is_the_checkouts_word_and_exits_as_it_has_it(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    ledger = planted(tmp_path, page_server)
+    cli = Cli(ledger)
+    said = "the evidence store came with the checkout"
+
+    assert said in " ".join(cli("regrade", "--check", code=0).stderr.split())
+    assert said in " ".join(cli("regrade", "--write", code=0).stderr.split())
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    assert said not in cli("regrade", "--check", code=0).stderr
+
+
 def test_a_forged_verified_check_is_never_carried_over(
     tmp_path: Path, page_server: PageServer
 ) -> None:

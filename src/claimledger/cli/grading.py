@@ -73,6 +73,7 @@ def regrade_command(
     from claimledger.services.regrading import regrade_ledger
     from claimledger.terminal.lines import evidence_gaps, to_json, unread_sources
     from claimledger.terminal.regrade import print_regrade, report_failed_runs
+    from claimledger.terminal.status import say_whose_store
 
     if write and check:
         raise InputError("--write and --check exclude each other")
@@ -112,6 +113,7 @@ def regrade_command(
                 err.print(line, markup=False)
         _report_skipped(done.skipped)
         report_failed_runs(done.runs.values())
+        say_whose_store(made_here=done.made_here)
         if result.pending or done.failed_runs:
             return ExitCode.FOUND
         return ExitCode.UNREAD if check and (gaps or done.skipped) else ExitCode.OK

@@ -141,13 +141,19 @@ def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, Quo
     return {key: history for key, history in found.items() if key in held}
 
 
-def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
-    """Everything `status` shows, read from one open store."""
+def store_made_here(store: EvidenceStore | None) -> bool:
+    """Did this user's claimledger make the store (none yet counts as made here)? One that
+    came with the checkout says what was checked on another's word."""
     from claimledger.evidence.madehere import made_here
 
+    return store is None or made_here(store.path, store.identity)
+
+
+def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
+    """Everything `status` shows, read from one open store."""
     latest, last = fetches(store, ledger)
     return LatestEvidence(
-        made_here=store is None or made_here(store.path, store.identity),
+        made_here=store_made_here(store),
         checks=checks(store, ledger),
         fetches=latest,
         last=last,

@@ -48,6 +48,8 @@ class RegradeOutcome:
     unchecked: list[str]
     skipped: list[Standing]
     runs: dict[str, ArtifactRun]
+    made_here: bool = True
+    """False: the store came with the checkout, not from a refresh of this user's."""
 
     @property
     def failed_runs(self) -> list[ArtifactRun]:
@@ -72,6 +74,7 @@ def regrade_ledger(
     from claimledger.grading.rules import regrade, unchecked_by_claim
     from claimledger.services import latest
 
+    made_here = latest.store_made_here(store)  # as it came, before any run is recorded
     checks = latest.verdicts(store, ledger)
     as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
     allowed, skipped = allowed_artifacts(ledger_path, ledger, artifacts)
@@ -90,7 +93,9 @@ def regrade_ledger(
         result = regrade(ledger, checks, outcomes, as_read)
     fetches, last = latest.fetches(store, ledger)
     unchecked = list(unchecked_by_claim(ledger, checks))
-    return RegradeOutcome(result, written, checks, fetches, last, unchecked, skipped, runs)
+    return RegradeOutcome(
+        result, written, checks, fetches, last, unchecked, skipped, runs, made_here
+    )
 
 
 def write_proposals(

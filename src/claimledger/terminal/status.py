@@ -51,13 +51,19 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
             out.print(f"{claim.id}: needs review (claimledger review {claim.id})", markup=False)
         checked = {check.claim_id for check in checks}
         say(evidence_gaps(latest.last, list(unchecked) if checks else [], ledger, checked))
-        if not latest.made_here:
-            say([STRANGER_STORE])
+        say_whose_store(made_here=latest.made_here)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
     failing = failing or any(not run.ran for run in runs.values())
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
     return attention or latest.incomplete or bool(unchecked) or bool(review)
+
+
+def say_whose_store(*, made_here: bool) -> None:
+    """Say when the evidence store came with the checkout: whatever passes on it passes on
+    another's word of what was read, until a refresh of this user's reads every source."""
+    if not made_here:
+        say([STRANGER_STORE])
 
 
 def print_diff(
