@@ -423,7 +423,9 @@ def test_a_facet_held_by_an_unread_page_never_says_its_quotes_are_verified(
         ("", recipe(None), True),
         ("", "", True),  # recorded before recipes were: read as sent, through no selector
         ("", recipe("main"), False),
-        ("", recipe(None, browser=True), False),
+        ("", recipe(None, browser=True), True),  # `refresh --browser`: as a reader sees it
+        (', select: "main"', recipe("main", browser=True), True),
+        (', select: "main"', recipe(None, browser=True), False),
         (', select: "main"', recipe("main"), True),
         (', select: "main"', recipe(None), False),
         (', select: "main"', "", False),
@@ -435,8 +437,9 @@ def test_a_facet_held_by_an_unread_page_never_says_its_quotes_are_verified(
 def test_a_check_is_current_only_when_read_as_its_source_now_reads(
     source: str, read_as: str, current: bool
 ) -> None:
-    """Through another selector, or with the page's scripts run where the source does not
-    say so (or not run where it does), a check read other text than the source gives."""
+    """Through another selector, or without the page's scripts run where the source says
+    to run them, a check read other text than the source gives; a page read in a browser
+    for one run (`refresh --browser`) was read as a reader sees it, and counts."""
     ledger = parse(LEDGER.replace("publisher: vendor}", f"publisher: vendor{source}}}", 1))
     docs = "https://docs.example/a"
     check = FakeCheck(

@@ -213,8 +213,8 @@ def test_the_checkouts_web_archive_answers_are_never_believed(
 def plant_capture(store: Path, url: str, archive: str, capture: str) -> None:
     """As a forger would, with claimledger's own store: a capture of the reading day whose
     copy does not say what the page said."""
-    from claimledger.evidence.refresh import recipe
     from claimledger.evidence.store import EvidenceStore
+    from claimledger.recipes import recipe
     from claimledger.records import ArchivedCopy, ArchiveLookup
 
     when = dt.datetime(2026, 8, 24, tzinfo=dt.UTC)

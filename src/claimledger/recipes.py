@@ -45,8 +45,15 @@ def reading_of(recipe: str) -> str | None:
     return parts[2]
 
 
-def source_reading(source: Source, *, archived: bool = False) -> str:
-    """The reading a check of `source` names when made on the text its page gives now:
-    through its `select`, in a browser where it says `render: browser`; an archived copy
-    is always read as sent (the archive keeps what the server sent)."""
-    return reading(source.select, source.render == "browser" and not archived)
+def source_readings(source: Source, *, archived: bool = False) -> frozenset[str]:
+    """The readings a check of `source` may name to count for its page as the ledger reads
+    it now: through its `select`; in a browser where it says `render: browser` (the page
+    as sent may lack what its scripts write), in a browser or not where it does not (a
+    run the user asked to read in a browser, `refresh --browser`, read the page as a
+    reader sees it). An archived copy is always read as sent: the archive keeps what the
+    server sent."""
+    if source.render == "browser" and not archived:
+        return frozenset({reading(source.select, browser=True)})
+    if archived:
+        return frozenset({reading(source.select)})
+    return frozenset({reading(source.select), reading(source.select, browser=True)})

@@ -52,7 +52,7 @@ from claimledger.grading.verdicts import (
 )
 from claimledger.ledger.model import Claim, Facet, Ledger
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.recipes import reading_of, source_reading
+from claimledger.recipes import reading_of, source_readings
 from claimledger.records import AsReadCheck, CheckKey, Keyed, check_key, latest_by_key
 from claimledger.urls import redacted
 
@@ -97,13 +97,13 @@ def current_checks(ledger: Ledger, checks: Iterable[C], *, archived: bool = Fals
     """
     places = _quote_places(ledger)
     where = {source_id: redacted(source.url) for source_id, source in ledger.sources.items()}
-    how = {sid: source_reading(source, archived=archived) for sid, source in ledger.sources.items()}
+    how = {sid: source_readings(s, archived=archived) for sid, s in ledger.sources.items()}
     shown = functools.cache(redacted)  # each address redacted once, not once a check
     read = functools.cache(reading_of)  # and each recipe parsed once
 
     def as_ledger_reads(check: C) -> bool:
         found = read(check.recipe)
-        read_so = found == how[check.source_id] or (archived and found is None)
+        read_so = found in how[check.source_id] or (archived and found is None)
         return read_so and shown(check.url) == where[check.source_id]
 
     latest = latest_by_key(c for c in checks if check_key(c) in places and as_ledger_reads(c))
