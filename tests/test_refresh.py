@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.evidence.pageread import read_page
 from claimledger.evidence.refresh import Reading, plan, refresh
 from claimledger.evidence.store import EvidenceStore
 from claimledger.ledger.model import Ledger, parse
 from claimledger.recipes import recipe
-from claimledger.records import CheckRecord, FetchPolicy, snapshot_digest
+from claimledger.records import CheckRecord, FetchPolicy, FetchResult, snapshot_digest
 from claimledger.web.fetch import make_client
 from webserver import PageServer, redirect
 
@@ -259,6 +260,59 @@ def test_a_page_with_no_text_a_reader_sees_is_no_evidence(
     assert [(p.fetch.source_status, p.fetch.error) for p in empty.pages] == [
         ("unreadable", "no content: the page holds no text a reader sees")
     ]
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        (
+            "404 Not Found",
+            "<h1>404 Not Found</h1><p>The page you requested could not be found.</p>",
+        ),
+        ("Docs", "<main><h1>Page not found</h1><p>Try the search.</p></main>"),
+        ("Error 404 | Acme", "<main><p>Sorry, nothing here.</p></main>"),
+    ],
+)
+def test_an_error_page_answered_200_is_no_evidence(
+    page_server: PageServer, tmp_path: Path, title: str, body: str
+) -> None:
+    """A site that answers a page gone with 200 and its "not found" page (a soft 404):
+    the quotes are unchecked on it, never missing."""
+    page_server.set_page("/old/", OLD_PAGE)
+    ledger = parse(MOVED_LEDGER.format(url=page_server.url("/old/")))
+    store = tmp_path / "ev.sqlite3"
+    run(ledger, store)
+    page_server.set_page(
+        "/old/", f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+    )
+
+    soft = run(ledger, store)
+
+    assert statuses(soft.checks) == {"kept": None, "removed": None}
+    (page,) = soft.pages
+    assert page.fetch.source_status == "unreadable"
+    assert (page.fetch.error or "").startswith("an error page: it says")
+
+
+def test_a_short_page_about_errors_is_read() -> None:
+    """Only a page whose title or first line says it is not there is one: a page on
+    handling a 404, or a long page titled so, is read as any page."""
+    about = "<html><head><title>Handling HTTP 404 responses</title></head><body><main>"
+    short = f"{about}<p>A 404 means the object was not found.</p></main></body></html>"
+    long_one = short.replace("Handling HTTP 404 responses", "404 Not Found").replace(
+        "<p>A 404", "<p>" + "Words of the guide. " * 30 + "A 404"
+    )
+    for html in (short, long_one):
+        page = read_page(fetched_html(html))
+        assert page.text is not None and "was not found" in page.text
+
+
+def fetched_html(html: str) -> FetchResult:
+    """A page answered 200 with `html`, as the fetcher hands it on."""
+    return FetchResult(
+        "https://docs.example/a", "https://docs.example/a", 200, "ok", (), None, None, None,
+        "text/html; charset=utf-8", html, False, None, 1, 0.1, None,
+    )  # fmt: skip
 
 
 def test_a_meta_refresh_alias_moves_the_source_and_reads_the_new_page(

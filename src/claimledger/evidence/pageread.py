@@ -64,10 +64,37 @@ def read_page(
         where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
         why = f"no content: {where} holds no text a reader sees" + _built_by_script(fetched)
         return unreadable(fetched, why, select)
+    said = _says_it_is_not_there(fetched, text)
+    if said is not None:
+        return unreadable(fetched, f"an error page: it says “{said}” (HTTP 200)", select)
     return Page(fetched, text, None, recipe(select), whole)
 
 
 _WORD = re.compile(r"\w")
+_NOT_THERE = re.compile(
+    r"^\W*(?:error\W*)?404\b|\b(?:page|resource|document|file)\s+(?:was\s+)?not\s+found\b"
+    r"|^\W*not\s+found\W*$",
+    re.IGNORECASE,
+)
+ERROR_PAGE_TEXT = 400
+"""The characters past which a page is never taken for an error page: one is a line or
+two; a page of the docs about 404s says much more."""
+
+
+def _says_it_is_not_there(fetched: FetchResult, text: str) -> str | None:
+    """What a short HTML page answered 200 says of itself when it says it is not there
+    (`404 Not Found`, `Page not found`: a soft 404, a site's way of saying a page is
+    gone without its status), by its title or its first line; else None. Its words are
+    no evidence that a quote is gone, as a 404 is none that it moved."""
+    if len(text) > ERROR_PAGE_TEXT or not is_html(fetched.content_type or "", fetched.text or ""):
+        return None
+    first = text.strip().split("\n", 1)[0]
+    for said in (head_links(fetched.text or "").title, first):
+        if said and _NOT_THERE.search(said.strip()):
+            return said.strip()
+    return None
+
+
 _SCRIPT = re.compile(rb"<script\b", re.IGNORECASE)
 
 
