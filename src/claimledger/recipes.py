@@ -7,12 +7,7 @@ read other text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from claimledger import versions
-
-if TYPE_CHECKING:
-    from claimledger.ledger.model import Source
 
 _VERSIONS = ("extract ", "match ")
 
@@ -45,15 +40,15 @@ def reading_of(recipe: str) -> str | None:
     return parts[2]
 
 
-def source_readings(source: Source, *, archived: bool = False) -> frozenset[str]:
-    """The readings a check of `source` may name to count for its page as the ledger reads
-    it now: through its `select`; in a browser where it says `render: browser` (the page
-    as sent may lack what its scripts write), in a browser or not where it does not (a
-    run the user asked to read in a browser, `refresh --browser`, read the page as a
-    reader sees it). An archived copy is always read as sent: the archive keeps what the
-    server sent."""
-    if source.render == "browser" and not archived:
-        return frozenset({reading(source.select, browser=True)})
+def source_readings(select: str | None, browser: bool, *, archived: bool = False) -> frozenset[str]:
+    """The readings a check of a source may name to count for its page as the ledger reads
+    it now: through its `select`; in a browser where it says `render: browser` (`browser`:
+    the page as sent may lack what its scripts write), in a browser or not where it does
+    not (a run the user asked to read in a browser, `refresh --browser`, read the page as
+    a reader sees it). An archived copy is always read as sent: the archive keeps what
+    the server sent."""
+    if browser and not archived:
+        return frozenset({reading(select, browser=True)})
     if archived:
-        return frozenset({reading(source.select)})
-    return frozenset({reading(source.select), reading(source.select, browser=True)})
+        return frozenset({reading(select)})
+    return frozenset({reading(select), reading(select, browser=True)})

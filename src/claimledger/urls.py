@@ -109,17 +109,39 @@ def names_an_address(host: str) -> bool:
 
 
 def address_named(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address `host` is written as, in any form the C library reads (`127.1`,
-    `0x7f.1`, `017700000001`), or None when it is no valid address."""
+    """The address `host` is written as, in any form git, curl and browsers read (`127.1`,
+    `0x7f.1`, `017700000001`: the WHATWG URL rules' IPv4 parser), or None when it is no
+    valid address."""
     try:
         return ipaddress.ip_address(host)
     except ValueError:
         pass
-    import socket
+    parts = host.rstrip(".").split(".")
+    numbers = [_ipv4_number(part) for part in parts]
+    if not 1 <= len(parts) <= 4 or None in numbers:
+        return None
+    *first, last = [n for n in numbers if n is not None]
+    if any(n > 255 for n in first) or last >= 256 ** (5 - len(parts)):
+        return None
+    value = last + sum(n << (8 * (3 - i)) for i, n in enumerate(first))
+    return ipaddress.IPv4Address(value)
 
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an IPv4 address as the WHATWG parser reads it: `0x` hex, a leading `0`
+    octal, else decimal."""
+    low = part.lower()
+    if low.startswith("0x"):
+        base, digits = 16, low[2:]
+    elif low.startswith("0") and len(low) > 1:
+        base, digits = 8, low[1:]
+    else:
+        base, digits = 10, low
+    if digits == "":
+        return 0 if base != 10 else None
     try:
-        return ipaddress.IPv4Address(socket.inet_aton(host))
-    except (OSError, ValueError):
+        return int(digits, base) if digits.isalnum() else None
+    except ValueError:
         return None
 
 

@@ -97,7 +97,10 @@ def current_checks(ledger: Ledger, checks: Iterable[C], *, archived: bool = Fals
     """
     places = _quote_places(ledger)
     where = {source_id: redacted(source.url) for source_id, source in ledger.sources.items()}
-    how = {sid: source_readings(s, archived=archived) for sid, s in ledger.sources.items()}
+    how = {
+        sid: source_readings(s.select, s.render == "browser", archived=archived)
+        for sid, s in ledger.sources.items()
+    }
     shown = functools.cache(redacted)  # each address redacted once, not once a check
     read = functools.cache(reading_of)  # and each recipe parsed once
 
