@@ -188,6 +188,41 @@ def test_git_is_sent_to_the_addresses_checked_and_never_to_a_private_one() -> No
     assert "secret" not in str(refused.value)
 
 
+def test_a_repository_with_a_password_is_not_written_into_the_ledger(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    before = ledger.read_text("utf-8")
+    repo = "https://reader:s3cr3t@127.0.0.1/acme/docs.git"
+    refused = Cli(ledger)("source", "guide", "--repo", repo, "--path", PATH, code=2)
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(
+        "claimledger: error: --repo https://127.0.0.1/acme/docs.git holds a user name or password"
+    )
+    assert "s3cr3t" not in refused.stdout + refused.stderr
+    assert ledger.read_text("utf-8") == before
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_ledgers_repository_not_cloned_is_named_where_it_is_without_its_password(
+    tmp_path: Path, page_server: PageServer, as_json: bool
+) -> None:
+    """A ledger from elsewhere may hold a password in `repo`: the refusal names the place,
+    and the address without it."""
+    ledger = tmp_path / "claims.yaml"
+    text = LEDGER.format(url=page_server.url("/durability"), quote=OLD)
+    held = "guide: {repo: 'https://reader:s3cr3t@127.0.0.1/acme/docs.git', path: docs/a.md, "
+    ledger.write_text(text.replace("guide: {", held), "utf-8")
+    refused = Cli(ledger)("blame", "durable", *(["--json"] if as_json else []), code=2)
+    assert refused.stderr.splitlines() == [
+        f"claimledger: error: {ledger}:7:3: source guide: repo "
+        "'https://127.0.0.1/acme/docs.git' is not a public https address: give the "
+        "repository with --repo and --path to read it"
+    ]
+    assert "s3cr3t" not in refused.stdout
+
+
 @pytest.mark.parametrize(
     ("link", "repo", "path"),
     [

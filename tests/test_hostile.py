@@ -162,12 +162,15 @@ def test_init_refuses_a_dangling_ledger_link_and_a_linked_templates_folder(
 
 
 def test_no_secret_of_a_source_url_is_published(tmp_path: Path, page_server: PageServer) -> None:
+    """A token in the query is added as given; a password is one an older (or a cloned)
+    ledger holds, since `add` refuses to write one."""
     serve_v1(page_server)
     ledger = write_ledger(tmp_path, page_server)
     cli = Cli(ledger)
-    base = page_server.url("/guide").replace("://", f"://reader:{SECRET}@")
-    url = f"{base}?token={SECRET}&lang=en"
+    url = f"{page_server.url('/guide')}?token={SECRET}&lang=en"
     cli("add", "--allow-private", "secret-page", "--url", url, "--quote", DURABLE)
+    with_password = url.replace("://", f"://reader:{SECRET}@")
+    ledger.write_text(ledger.read_text("utf-8").replace(url, with_password), "utf-8")
     added = load(ledger)
     (source,) = [s for s in added.sources.values() if SECRET in s.url]
     assert SECRET not in source.title and "REDACTED" in source.title
@@ -187,6 +190,72 @@ def test_no_secret_of_a_source_url_is_published(tmp_path: Path, page_server: Pag
         assert SECRET not in output
     store = (ledger.parent / "out" / "evidence.sqlite3").read_bytes()
     assert SECRET.encode() not in store
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "http://reader:{secret}@127.0.0.1:9/page", "words"],
+        ["verify", "--map", "http://reader:{secret}@docs.example/=http:///x", "http://a.b/", "w"],
+        ["add", "new", "--url", "http://reader:{secret}@127.0.0.1:9/page", "--quote", "w"],
+        ["quote", "durable", "words", "--url", "http://reader:{secret}@10.0.0.1/x"],
+    ],
+)
+def test_an_error_never_shows_the_password_of_a_url_it_names(cli: Cli, args: list[str]) -> None:
+    typed = [arg.format(secret=SECRET) for arg in args]
+    (line,) = cli(*typed, code=2).stderr.splitlines()
+    assert SECRET not in line and "reader" not in line
+    assert line.startswith("claimledger: error: ") and "http://" in line
+
+
+def test_a_ledger_problem_never_shows_the_password_of_the_url_it_names(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    broken = f"http://reader:{SECRET}@:99999/guide"
+    ledger.write_text(ledger.read_text("utf-8").replace(page_server.url("/guide"), broken), "utf-8")
+    refused = cli("check", "--json", code=2)
+    assert SECRET not in refused.stdout + refused.stderr
+    (problem,) = json.loads(refused.stdout)["problems"]
+    assert problem["message"].startswith("url 'http://:99999/guide'")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["add", "new", "--url", "{url}", "--quote", DURABLE, "--allow-private"], "--url"),
+        (["quote", "ordered", DURABLE, "--url", "{url}", "--allow-private"], "--url"),
+        (["move", "other", "{url}"], "NEW_URL"),
+    ],
+)
+def test_a_url_with_a_password_is_never_written_into_the_ledger(
+    cli: Cli, ledger: Path, page_server: PageServer, args: list[str], option: str
+) -> None:
+    """The ledger is the file people commit: a password in it is published with it."""
+    before = ledger.read_text("utf-8")
+    url = page_server.url("/elsewhere").replace("://", f"://reader:{SECRET}@")
+    refused = cli(*[arg.format(url=url) for arg in args], code=2)
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(
+        f"claimledger: error: {option} {page_server.url('/elsewhere')} holds a user name or "
+        "password"
+    )
+    assert "--header 'Authorization: Basic ...'" in line and SECRET not in line
+    assert ledger.read_text("utf-8") == before
+    assert page_server.requests == []
+
+
+def test_a_move_away_from_an_address_with_a_password_keeps_it_out_of_the_history(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    old = page_server.url("/other")
+    ledger.write_text(
+        ledger.read_text("utf-8").replace(old, old.replace("://", f"://reader:{SECRET}@")),
+        "utf-8",
+    )
+    moved = cli("move", "other", page_server.url("/elsewhere"))
+    assert SECRET not in moved.stdout + ledger.read_text("utf-8")
+    (entry,) = load(ledger).sources["other"].history
+    assert entry.moved_from == old
 
 
 def _report_name(fmt: str) -> str:

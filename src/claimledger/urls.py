@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from claimledger.addresses import is_public
@@ -228,6 +228,43 @@ def redact_urls(text: str) -> str:
         return (safe_url(url) or url) if has_secrets(url) else url
 
     return _URL_IN_TEXT.sub(redacted, text)
+
+
+def redacted_text(text: str) -> str:
+    """A message fit to print: each http(s) URL in it as `redact_urls` shows it, and the
+    `user:pass@` of an address of any other scheme (`ssh://`, a URL too broken to parse)
+    left out. An error names what the user typed or what the ledger holds, and either may
+    carry a password."""
+    return _USERINFO.sub("", redact_urls(text))
+
+
+def has_credentials(url: str) -> bool:
+    """Whether `url` names a user or a password before its host (`user:pass@host`)."""
+    try:
+        return "@" in urllib.parse.urlsplit(url.strip()).netloc
+    except ValueError:
+        return "@" in url.partition("://")[2].split("/", 1)[0]
+
+
+_WITHOUT_CREDENTIALS = {
+    "url": "give the address without them, and send them as a header when the page is read "
+    "(--header 'Authorization: Basic ...', with --header-for ORIGIN)",
+    "repo": "give the address of a repository that needs none (git runs with no prompt and "
+    "no credential helper)",
+}
+
+
+def refuse_credentials(option: str, value: str, *, kind: Literal["url", "repo"] = "url") -> None:
+    """A URL written into the ledger holds no user name or password: the ledger is the
+    file people commit and publish, so whoever reads it would have them. Refused before
+    anything is fetched or written, naming the way to give them that keeps them out."""
+    if not has_credentials(value):
+        return
+    where = shown(value) if is_web_url(value) else shown_raw(value)
+    raise InputError(
+        f"{option} {where} holds a user name or password, and the ledger is a file people "
+        f"commit: {_WITHOUT_CREDENTIALS[kind]}"
+    )
 
 
 def _redact_pairs(pairs: str) -> str:

@@ -405,7 +405,8 @@ def exit_status(debug: bool) -> Iterator[None]:
 
     a ledger's problems, each as FILE:LINE:COL, then a count (2); any other error of the
     tree, its message (its class's code: 2); an interrupt (130); anything else is a bug:
-    one line, the traceback with --debug (70).
+    one line, the traceback with --debug (70). Each line is shown with the credentials of
+    any URL it names left out (`shown_error`).
     """
     try:
         yield
@@ -413,13 +414,13 @@ def exit_status(debug: bool) -> Iterator[None]:
         raise
     except LedgerError as error:
         for problem in error.problems:
-            err.error(str(problem))
+            err.error(shown_error(str(problem)))
         count = len(error.problems)
         noun = "problem" if count == 1 else "problems"
         err.error(f"claimledger: error: {count} {noun} in the ledger")
         raise typer.Exit(error.exit_code) from None
     except ClaimledgerError as error:
-        err.error(f"claimledger: error: {breaks_escaped(str(error))}")
+        err.error(f"claimledger: error: {shown_error(str(error))}")
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
         err.error("claimledger: interrupted")
@@ -432,8 +433,18 @@ def exit_status(debug: bool) -> Iterator[None]:
         if debug:
             traceback.print_exception(error)
         where = "" if debug else " (run with --debug for the traceback)"
-        err.error(f"claimledger: internal error: {type(error).__name__}: {error}{where}")
+        said = shown_error(str(error))
+        err.error(f"claimledger: internal error: {type(error).__name__}: {said}{where}")
         raise typer.Exit(ExitCode.INTERNAL) from None
+
+
+def shown_error(message: str) -> str:
+    """An error's message on one line, each URL in it redacted: a message names the URL
+    typed (`--url`, `--map`, `move`) or a value of the ledger (a source's `url`, `repo`),
+    and either may hold a password that must not reach the terminal or a CI log."""
+    from claimledger.urls import redacted_text
+
+    return breaks_escaped(redacted_text(message))
 
 
 # --------------------------------------------------------------------------- shared steps

@@ -52,7 +52,12 @@ def check_command(
         ledger = opts.load()
     except LedgerError as error:
         if as_json:
-            problems = [dataclasses.asdict(problem) for problem in error.problems]
+            from claimledger.urls import redacted_text
+
+            problems = [
+                dataclasses.asdict(problem) | {"message": redacted_text(problem.message)}
+                for problem in error.problems
+            ]
             print_json({"ledger": str(opts.ledger), "valid": False, "problems": problems})
         raise  # and on stderr, one line each, with the exit status of an invalid ledger
     from claimledger.ledger.config import read_config
@@ -251,7 +256,7 @@ def move_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import where_it_moved
-    from claimledger.urls import shown, web_url_problem
+    from claimledger.urls import refuse_credentials, shown, web_url_problem
 
     opts = options(ctx)
     source = opts.load().source(source_id)
@@ -261,6 +266,7 @@ def move_command(
             target, found = where_it_moved(store, source.id, source.url)
     if (problem := web_url_problem(target)) is not None:
         raise InputError(f"{target!r} {problem}")
+    refuse_credentials("NEW_URL", target)
     if target == source.url:
         raise InputError(f"source '{source_id}' is already at {shown(target)}")
     day, reason = today(), why or found
@@ -362,6 +368,7 @@ def add_command(
         new_sources_said,
         verified_on_pages,
     )
+    from claimledger.urls import refuse_credentials
 
     urls, quotes = urls or [], quotes or []
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
@@ -369,6 +376,8 @@ def add_command(
     ledger = opts.load()
     check_new_claim(ledger, claim_id, section, depends_on or [])
     check_evidence(urls, quotes, basis, depends_on or [])
+    for url in urls:
+        refuse_credentials("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))
     titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger))
     draft = edits.NewClaim(

@@ -462,6 +462,7 @@ def source_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
+    from claimledger.urls import redacted_text, refuse_credentials
 
     if remove or merge_into is not None:
         if remove and merge_into is not None:
@@ -473,13 +474,14 @@ def source_command(
         {"publisher": publisher, "title": title, "kind": kind, "repo": repo, "path": path}
         | {"render": render, "wait_for": wait_for}
     )
+    refuse_credentials("--repo", given.get("repo", ""), kind="repo")
 
     def change(text: str, ledger: Ledger) -> str:
         return edits.set_source_fields(text, ledger, source_id, given)
 
     ledgerfile.update(options(ctx).ledger, change)
     for name, value in given.items():
-        out.print(f"{source_id}: {name} is now {value}", markup=False)
+        out.print(f"{source_id}: {name} is now {redacted_text(value)}", markup=False)
     return ExitCode.OK
 
 

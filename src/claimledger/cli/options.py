@@ -241,8 +241,11 @@ def fetch_settings(
 
 
 def say(line: str) -> None:
-    """A note or a warning on stderr, whole on its line."""
-    err.print(line, markup=False)
+    """A note or a warning on stderr, whole on its line, each URL in it redacted (a note
+    may name a mirror of the settings, or a source's address)."""
+    from claimledger.urls import redacted_text
+
+    err.print(redacted_text(line), markup=False)
 
 
 NoHistory = Annotated[

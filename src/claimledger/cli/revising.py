@@ -55,9 +55,12 @@ def quote_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import new_sources_said, verified_on_pages
+    from claimledger.urls import refuse_credentials
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
+    for url in urls:
+        refuse_credentials("--url", url)
     opts = options(ctx)
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched

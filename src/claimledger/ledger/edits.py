@@ -50,7 +50,7 @@ from claimledger.ledger.yamledit import (
     tree_of,
 )
 from claimledger.records import Adoption
-from claimledger.urls import kind_of_page, page_key, publisher_of, shown
+from claimledger.urls import kind_of_page, page_key, publisher_of, redacted, shown
 
 
 def claim_index(ledger: Ledger, claim_id: str) -> int:
@@ -395,16 +395,16 @@ def _source_id_for(url: str, taken: set[str]) -> str:
 def move_source(
     text: str, ledger: Ledger, source_id: str, new_url: str, *, date: dt.date, why: str
 ) -> str:
-    """Point a source at its new address, keeping the old one in the source's history. A
-    page is one source: an address another source already has is refused, with the
-    merge that makes the two one."""
+    """Point a source at its new address, keeping the old one in the source's history
+    (without the password an older ledger may have held in it). A page is one source: an
+    address another source already has is refused, with the merge that makes the two one."""
     source = ledger.source(source_id)
     other = ledger.other_source_at(new_url, source_id)
     if other is not None:
         merge = ledger.adopting_move(source_id, new_url)
         raise InputError(f"{new_url} is already source '{other}': make the two one with {merge}")
     text = set_scalar(text, ("sources", source_id, "url"), new_url)
-    entry = {"date": date, "moved_from": source.url, "by": "move", "why": why}
+    entry = {"date": date, "moved_from": redacted(source.url), "by": "move", "why": why}
     if has_key(compose(text), ("sources", source_id), "history"):
         return append_item(text, ("sources", source_id, "history"), entry)
     return add_key(text, ("sources", source_id), "history", [FlowMap(entry)])

@@ -156,11 +156,18 @@ def where_of(
     if found is not None and not (
         found.repo.startswith("https://") and names_public_site(found.repo)
     ):
-        raise InputError(
-            f"{found.said_by} names {found.repo!r}, not a public https address: give "
-            "the repository with --repo and --path to read it"
-        )
+        raise InputError(_not_cloned(found, ledger_path, ledger, source.id))
     return found
+
+
+def _not_cloned(found: Where, ledger_path: Path, ledger: Ledger, source_id: str) -> str:
+    """Why the repository `found` names is not read, and the way to read it; said where
+    the ledger names it, when it does, as an editor finds it (FILE:LINE:COL)."""
+    fix = "not a public https address: give the repository with --repo and --path to read it"
+    if found.said_by != "the ledger":
+        return f"{found.said_by} names {found.repo!r}, {fix}"
+    line, col = ledger.source_place(source_id) or (1, 1)
+    return f"{ledger_path}:{line}:{col}: source {source_id}: repo {found.repo!r} is {fix}"
 
 
 def _named_by_edit_link(url: str, policy: FetchPolicy, url_map: UrlMap) -> Where | None:

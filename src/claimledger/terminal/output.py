@@ -135,8 +135,11 @@ def printing(how: Output) -> Iterator[None]:
 
 
 def warn(line: str) -> None:
-    """A warning on stderr, whole on its line however wide the terminal."""
-    err.print(f"claimledger: warning: {line}", markup=False, soft_wrap=True)
+    """A warning on stderr, whole on its line however wide the terminal, each URL in it
+    redacted (a warning may name a source's address, and that may hold a password)."""
+    from claimledger.urls import redacted_text
+
+    err.print(f"claimledger: warning: {redacted_text(line)}", markup=False, soft_wrap=True)
 
 
 def print_text(text: str) -> None:
