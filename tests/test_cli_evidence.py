@@ -371,7 +371,7 @@ def test_a_refresh_cut_short_is_said_by_claims_and_by_every_report(
     serve_v1(page_server)
     cli("refresh", "--allow-private", code=0)
     with EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3") as store:
-        store.begin_run(dt.datetime.now(dt.UTC), "claims.yaml")  # then killed
+        store.begin_run(dt.datetime.now(dt.UTC), str(ledger))  # then killed
 
     listed = cli("claims", code=0)
     markdown = cli("render", "-o", "-", "--format", "md", code=0)
@@ -385,6 +385,59 @@ def test_a_refresh_cut_short_is_said_by_claims_and_by_every_report(
     again = cli("render", "-o", "-", "--format", "json", code=0)
     assert json.loads(again.stdout)["last_refresh_finished"] is True
     assert "did not finish" not in cli("claims", code=0).stderr
+
+
+def cut_short(ledger: Path) -> None:
+    """A refresh of `ledger` begun in its evidence store and never finished (killed)."""
+    from claimledger.evidence.store import EvidenceStore
+
+    with EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3") as store:
+        store.begin_run(dt.datetime.now(dt.UTC), str(ledger))
+
+
+def test_a_refresh_cut_short_stands_until_finished_refreshes_check_every_quote_again(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A refresh of other claims after one cut short leaves the cut-short run's pages
+    unread: the gate stays shut until each quote has been checked again."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    cut_short(cli.ledger)
+    page_server.set_page("/other", page(ALARM_REWORDED))  # what the cut run may have met
+
+    cli("refresh", "--allow-private", "durable", "ordered", code=0)
+    status = cli("status", code=1)
+    gate = cli("regrade", "--check", code=3)
+
+    assert "did not finish" in " ".join(status.stderr.split())
+    assert "did not finish" in " ".join(gate.stderr.split())
+    assert cli.json("status", code=1)["last_refresh_finished"] is False
+    cli("refresh", "--allow-private", "alarms", code=1)  # the last quote, drifted
+    again = cli("regrade", "--check", code=1)
+    assert "did not finish" not in again.stderr
+    assert "alarms" in again.output
+
+
+def test_a_refresh_of_another_ledger_sharing_the_store_neither_clears_nor_sets_a_cut(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    """Two ledgers in one folder share out/evidence.sqlite3: a refresh of one, finished or
+    cut short, says nothing of whether the other's last refresh finished."""
+    serve_v1(page_server)
+    other = ledger.with_name("other.yaml")
+    other.write_text(ledger.read_text(encoding="utf-8"), encoding="utf-8")  # the same claims
+    cli("refresh", "--allow-private", code=0)
+    cut_short(ledger)
+
+    Cli(other)("refresh", "--allow-private", code=0)
+    gate = cli("regrade", "--check", code=3)
+    assert "did not finish" in " ".join(gate.stderr.split())
+
+    cli("refresh", "--allow-private", code=0)
+    cut_short(other)
+    assert "did not finish" not in cli("regrade", "--check", code=0).stderr
+    assert cli.json("status", code=0)["last_refresh_finished"] is True
+    assert "did not finish" in " ".join(Cli(other)("regrade", "--check", code=3).stderr.split())
 
 
 def test_a_page_sent_to_its_sites_home_page_is_gone_not_moved(

@@ -186,7 +186,7 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     opts = options(ctx)
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
-        latest = read_latest(opts, standing, ledger)
+        latest = read_latest(opts, functools.partial(standing, path=opts.ledger), ledger)
         return found_if(print_status(ledger, latest, opts.store, as_json=as_json))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated
 
 import typer
@@ -55,7 +56,8 @@ def claims_command(
             raise InputError(f"--grade {grade!r}: one of {GRADES}")
         if section is not None and section not in {s.id for s in ledger.sections}:
             raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
-        checks, last = read_latest(opts, latest.checks_and_run, ledger)
+        standing = functools.partial(latest.checks_and_run, path=opts.ledger)
+        checks, last = read_latest(opts, standing, ledger)
         standings = claim_standings(ledger, checks, unchecked_by_claim(ledger, checks))
         say(evidence_gaps(last, []))  # a refresh that did not finish: the standings are partial
         rows = [

@@ -97,7 +97,7 @@ def render_command(
             report_format,
             name,
             path,
-            home=opts.home,
+            ledger_path=opts.ledger,
             states=for_render_states(opts.store, warn),
             evidence=lambda: existing_store(opts),
             today=today(),
@@ -110,7 +110,7 @@ def render_command(
         err.print(f"claimledger: note: {STRANGER_STORE}", markup=False)
     if report.last_refresh_finished is False:
         err.print(
-            f"claimledger: note: the last refresh (started {report.last_refresh}) did not "
+            f"claimledger: note: a refresh (started {report.last_refresh}) did not "
             "finish, and the report says so: the pages it did not reach show their earlier "
             "checks; run `claimledger refresh`",
             markup=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimledger.errors import InputError
@@ -49,11 +50,67 @@ def checks(store: EvidenceStore | None, ledger: Ledger) -> list[CheckRecord]:
 
 
 def checks_and_run(
-    store: EvidenceStore | None, ledger: Ledger
+    store: EvidenceStore | None, ledger: Ledger, *, path: Path
 ) -> tuple[list[CheckRecord], RunRecord | None]:
-    """`checks`, and the last refresh (None before the first): whether it finished says
-    whether the checks are all of one reading."""
-    return checks(store, ledger), (store.last_run() if store else None)
+    """`checks`, and the refresh that stands for the ledger read from `path` (`last_run`):
+    whether it finished says whether the checks are all of one reading."""
+    return checks(store, ledger), last_run(store, ledger, path)
+
+
+def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunRecord | None:
+    """The refresh whose word stands on the evidence of `ledger` (read from `path`): its
+    newest run that did not finish, until runs of it that finished since have checked
+    every quote it holds again; else its newest run. None before its first.
+
+    The store keeps no run's plan, only what it checked: a run cut short may have set out
+    to read any of the ledger's pages, and a quote is read again only where a finished run
+    checked it since. So a later refresh of other claims leaves the cut-short run
+    standing, and a later full one (or refreshes of every claim in turn) puts it by.
+    Runs are the ledger's when they name its file (`path_key`; a relative name is read
+    from the current directory, as `--ledger` is): a run of another ledger sharing the
+    store neither sets nor clears its state. A store holding no run of this file (one
+    that came with a checkout, or was copied) stands on its newest run of any.
+    """
+    if store is None:
+        return None
+    ours = _runs_of(store, path)
+    if not ours:  # a store from elsewhere (a checkout, a copy): its newest run is its word
+        return store.last_run()
+    cut = next((run for run in reversed(ours) if run.finished_at is None), None)
+    if cut is None or cut is ours[-1]:
+        return ours[-1]
+    since = [run.id for run in ours if run.id > cut.id]
+    return ours[-1] if _held_quotes(ledger) <= store.quotes_checked(since) else cut
+
+
+def _runs_of(store: EvidenceStore, path: Path) -> list[RunRecord]:
+    """The runs of the ledger at `path`, oldest first."""
+    from claimledger.ledger.userrecords import path_key
+
+    ours, runs = path_key(path), store.runs()
+    named = {name: _names(name, ours) for name in {run.ledger_path for run in runs}}
+    return [run for run in runs if named[run.ledger_path]]
+
+
+def _names(recorded: str, key: str) -> bool:
+    """Whether the ledger path a run recorded names the file `key` (a `path_key`); a path
+    no file system takes (a store may come from anywhere) names none."""
+    from claimledger.ledger.userrecords import path_key
+
+    try:
+        return path_key(Path(recorded)) == key
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def _held_quotes(ledger: Ledger) -> set[CheckKey]:
+    """Each (claim, quote, source) the ledger holds."""
+    return {
+        (claim.id, quote.text, source_id)
+        for claim in ledger.claims
+        for quote in claim.quotes
+        for source_id in quote.sources
+    }
 
 
 def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:
@@ -64,13 +121,14 @@ def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:
 
 
 def fetches(
-    store: EvidenceStore | None, ledger: Ledger
+    store: EvidenceStore | None, ledger: Ledger, *, path: Path
 ) -> tuple[dict[str, FetchRecord], RunRecord | None]:
-    """The latest fetch of each URL the ledger names, and the last run (None before any)."""
+    """The latest fetch of each URL the ledger names, and the refresh that stands for the
+    ledger read from `path` (`last_run`; None before its first)."""
     from claimledger.urls import redacted
 
     found = store.latest_fetches() if store else {}
-    last = store.last_run() if store else None
+    last = last_run(store, ledger, path)
     urls = {redacted(source.url) for source in ledger.sources.values()}
     return {url: fetch for url, fetch in found.items() if redacted(url) in urls}, last
 
@@ -132,12 +190,7 @@ def searches(
 def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, QuoteHistory]:
     """What the docs' repository says of each quote the ledger holds, on each source."""
     found = store.latest_quote_histories() if store else {}
-    held = {
-        (claim.id, quote.text, source_id)
-        for claim in ledger.claims
-        for quote in claim.quotes
-        for source_id in quote.sources
-    }
+    held = _held_quotes(ledger)
     return {key: history for key, history in found.items() if key in held}
 
 
@@ -149,9 +202,9 @@ def store_made_here(store: EvidenceStore | None) -> bool:
     return store is None or made_here(store.path, store.identity)
 
 
-def standing(store: EvidenceStore | None, ledger: Ledger) -> LatestEvidence:
-    """Everything `status` shows, read from one open store."""
-    latest, last = fetches(store, ledger)
+def standing(store: EvidenceStore | None, ledger: Ledger, *, path: Path) -> LatestEvidence:
+    """Everything `status` shows of the ledger read from `path`, read from one open store."""
+    latest, last = fetches(store, ledger, path=path)
     return LatestEvidence(
         made_here=store_made_here(store),
         checks=checks(store, ledger),

@@ -91,7 +91,7 @@ def regrade_ledger(
         result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
     else:
         result = regrade(ledger, checks, outcomes, as_read)
-    fetches, last = latest.fetches(store, ledger)
+    fetches, last = latest.fetches(store, ledger, path=ledger_path)
     unchecked = list(unchecked_by_claim(ledger, checks))
     return RegradeOutcome(
         result, written, checks, fetches, last, unchecked, skipped, runs, made_here

@@ -32,7 +32,7 @@ def render(
     name: str,
     path: Path | None,
     *,
-    home: Path,
+    ledger_path: Path,
     states: contextlib.AbstractContextManager[EvidenceStore | None],
     evidence: OpenStore,
     today: dt.date,
@@ -45,13 +45,13 @@ def render(
     next; return what it showed. A template's error writes nothing: the old report stays
     as it was. A state the store refuses to keep is warned of: SQLite opens a store on a
     read-only file system for reading only when a killed run left its write-ahead log."""
-    target = "-" if path is None else output_name(path, home)
+    target = "-" if path is None else output_name(path, ledger_path.parent)
     with states as store:
         previous = None if store is None else store.last_render_state(name, target)
         if previous is None and path is not None:
             previous = hidden_state(path)  # kept beside the report by earlier versions
         with evidence() as read:
-            report = report_of(ledger, read, previous, today)
+            report = report_of(ledger, ledger_path, read, previous, today)
         if path is None:  # whole or not at all
             sys.stdout.write(report_format.render(report))
             sys.stdout.flush()
@@ -67,17 +67,19 @@ def render(
 
 def report_of(
     ledger: Ledger,
+    ledger_path: Path,
     store: EvidenceStore | None,
     previous: dict[str, Any] | None,
     today: dt.date,
 ) -> Report:
-    """The report of `ledger` and the latest evidence, compared with the `previous` render."""
+    """The report of `ledger` (read from `ledger_path`) and the latest evidence, compared
+    with the `previous` render."""
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
     from claimledger.report.build import build_report
     from claimledger.services.latest import standing
 
-    latest = standing(store, ledger)
+    latest = standing(store, ledger, path=ledger_path)
     checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     as_read = latest.read_then  # the quotes on the reading day's copies

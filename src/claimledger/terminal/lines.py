@@ -191,8 +191,8 @@ def evidence_gaps(
     if last is not None and last.finished_at is None:
         when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
         lines.append(
-            f"the last refresh (started {when}) did not finish: it was interrupted, or is still "
-            "running; its evidence is partial"
+            f"a refresh (started {when}) did not finish, and not every quote has been checked "
+            "since: it was interrupted, or is still running; its evidence is partial"
         )
     partly = [c for c in unchecked if c in checked]
     changed = [

@@ -85,7 +85,6 @@ from claimledger.evidence.store.rows import (
     moment,
     relocation_from_row,
     relocation_values,
-    run_from_row,
     save_from_row,
     save_values,
     stamp,
@@ -94,6 +93,7 @@ from claimledger.evidence.store.rows import (
     validators_from_row,
     verdict_from_row,
 )
+from claimledger.evidence.store.runs import RunEvidence
 from claimledger.evidence.store.schema import (
     CHECK_MISREAD,
     MISREAD,
@@ -111,7 +111,6 @@ from claimledger.records import (
     FetchRecord,
     FetchResult,
     Relocation,
-    RunRecord,
     SavedSnapshot,
     Validators,
     snapshot_digest,
@@ -149,7 +148,9 @@ asked for in full, rather than answered "unchanged" with nothing to read."""
 T = TypeVar("T")
 
 
-class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEvidence):
+class EvidenceStore(
+    ArchiveEvidence, RobotsEvidence, RunEvidence, HistoryEvidence, IdentityEvidence
+):
     """The evidence store of one ledger. Open with `EvidenceStore.open(path)`."""
 
     def __init__(
@@ -269,17 +270,6 @@ class EvidenceStore(ArchiveEvidence, RobotsEvidence, HistoryEvidence, IdentityEv
     def damaged_rows(self) -> int:
         """How many rows were skipped because they could not be read (see `_readable`)."""
         return len(self.damage)
-
-    @_mapped
-    def last_run(self) -> RunRecord | None:
-        row = self._db.execute(
-            "SELECT runs.id, started_at, finished_at, ledger_path FROM runs "
-            "LEFT JOIN run_ends ON run_ends.run_id = runs.id ORDER BY runs.id DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        runs = list(self._readable([row], run_from_row, "runs"))
-        return runs[0] if runs else None
 
     # snapshots
 
