@@ -135,6 +135,23 @@ def into_closed_pipe(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         os.close(writer)
 
 
+def with_closed(stream: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The installed `claimledger ARGS` started with its standard `stream` ("stdin" or
+    "stdout") closed, as `claimledger ARGS <&-` or `>&-` in a shell starts it."""
+    closing = {"stdin": "<&-", "stdout": ">&-"}[stream]
+    return subprocess.run(
+        ["sh", "-c", f'exec "$0" "$@" {closing}', str(SCRIPT), *args],
+        cwd=cwd,
+        env=user_environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import installed, into_closed_pipe, piped
+from cli_runner import installed, into_closed_pipe, piped, with_closed
 from evidence_site import serve_v1, write_ledger
 from webserver import PageServer
 
@@ -81,3 +81,31 @@ def test_a_pipe_closed_before_the_first_byte_ends_any_command_quietly(
     done = into_closed_pipe(*command, cwd=home)
     assert (done.returncode, done.stderr) == (141, "")
     assert not (home / "tour" / "out" / "report.md").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("status",),
+        ("claims", "--json"),
+        ("check",),
+        ("schema",),
+        ("diff",),
+        ("render", "-o", "-"),
+        ("explain", "durable", "--json"),
+        ("set", "title", "written with no stdout"),
+    ],
+)
+def test_a_stdout_closed_from_the_start_is_refused_in_one_line_before_anything_is_done(
+    home: Path, command: tuple[str, ...]
+) -> None:
+    """`claimledger status >&-`: no reader was ever given, so the run is refused (2) in one
+    line, never an internal error with a traceback; `set` leaves the ledger as it was."""
+    ledger = (home / "claims.yaml").read_bytes()
+    done = with_closed("stdout", *command, cwd=home)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "claimledger: error: standard output is closed (send it to /dev/null to discard"
+        " it); nothing was done\n"
+    )
+    assert (home / "claims.yaml").read_bytes() == ledger

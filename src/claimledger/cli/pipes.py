@@ -7,6 +7,7 @@ ignores SIGPIPE, so a closed pipe reaches us as BrokenPipeError wherever stdout 
 written or flushed: in a command (`app.exit_status`), while the options are read
 (`--help`, `--version`: `closed_pipe_exits`), in rich's console (`on_broken_pipe`), or at
 the last flush (`claimledger.cli.main`), once every write lands whole (`whole_writes`).
+A stdout closed before the start is another matter: `closed_stdout` refuses it (2).
 """
 
 from __future__ import annotations
@@ -28,6 +29,27 @@ def closed_pipe() -> ExitCode:
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return ExitCode.CLOSED_PIPE
+
+
+def closed_stdout() -> ExitCode | None:
+    """Refuse to run with standard output closed (`claimledger status >&-`): exit 2 and
+    one line, before anything is read or written.
+
+    This is not a reader that went away after taking what it wanted (141, quietly): no
+    reader was ever given, so nothing the command prints can land anywhere, and a caller
+    that closed it by mistake is told, as for an output the machine refuses (2). It is
+    refused before the command runs, not where the first print fails, because the command
+    may have written the ledger by then, and because the next file opened (the ledger, the
+    evidence store) would be given the free descriptor 1, and whatever is printed would
+    be written into it."""
+    if sys.stdout is not None:
+        return None
+    if sys.stderr is not None:
+        sys.stderr.write(
+            "claimledger: error: standard output is closed (send it to /dev/null to"
+            " discard it); nothing was done\n"
+        )
+    return ExitCode.INPUT
 
 
 def output_writable() -> bool:
