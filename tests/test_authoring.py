@@ -21,7 +21,7 @@ from claimledger.cli.app import LEDGER_VARIABLE
 from claimledger.ledger import file as ledgerfile
 from claimledger.ledger.file import load
 from claimledger.ledger.vocabulary import Basis, Grade
-from cli_runner import Cli, claimledger
+from cli_runner import Cli, claimledger, with_closed
 
 LEDGER = """\
 # yaml-language-server: $schema=ledger.schema.json
@@ -420,6 +420,23 @@ def test_removing_the_only_quote_a_quotes_facet_needs_is_refused(ledger: Path) -
 
 
 # --------------------------------------------------------------------------- set
+
+
+@pytest.mark.parametrize(
+    "command", [("set", "about", "-"), ("section", "reading2", "T", "--intro", "-")]
+)
+def test_a_value_read_from_a_closed_standard_input_is_refused_in_one_line(
+    ledger: Path, command: tuple[str, ...]
+) -> None:
+    """`claimledger set about - <&-`: Python has no sys.stdin to read; refused as input (2),
+    never an internal error, and the ledger is as it was."""
+    before = ledger.read_bytes()
+    done = with_closed("stdin", "--ledger", str(ledger), *command, cwd=ledger.parent)
+    assert (done.returncode, done.stderr) == (
+        2,
+        "claimledger: error: standard input is closed, and `-` reads the value from it\n",
+    )
+    assert ledger.read_bytes() == before
 
 
 def test_set_the_readings_own_fields(ledger: Path) -> None:

@@ -387,7 +387,10 @@ def undecodable_argument(arguments: Sequence[str]) -> str | None:
 def standard_input() -> str:
     """Standard input as text, its line ends as Python reads text: UTF-8, as an argument
     must be; other bytes are refused here, not left to become a lone surrogate that the
-    ledger's YAML then cannot hold."""
+    ledger's YAML then cannot hold. A standard input closed before the start (`<&-`) has
+    nothing to give: Python then has no sys.stdin, and it is refused as input."""
+    if sys.stdin is None:
+        raise InputError("standard input is closed, and `-` reads the value from it")
     data = sys.stdin.buffer.read()
     try:
         text = data.decode("utf-8")
