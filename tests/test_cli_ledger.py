@@ -398,6 +398,25 @@ def test_init_where_a_file_stands_in_the_way(tmp_path: Path) -> None:
     assert_input_error(result, "cannot create", str(in_the_way))
 
 
+def test_init_into_a_name_longer_than_the_system_allows_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    too_long = tmp_path / ("d" * 300)
+    result = claimledger("init", str(too_long), code=2)
+    assert_input_error(result, f"cannot use {too_long}", "longer than this system allows")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ledger_whose_name_is_just_under_the_limit_is_edited_like_any(scaffold: Path) -> None:
+    """Its lock and its temporary are named beside it, longer than it: they are shortened
+    rather than failing where the ledger's own name does not."""
+    ledger = scaffold.with_name("y" * 245 + ".yaml")
+    scaffold.rename(ledger)
+    claimledger("--ledger", str(ledger), "set", "title", "A long name")
+    assert load(ledger).title == "A long name"
+    assert not [path for path in ledger.parent.iterdir() if path.name.endswith(".tmp")]
+
+
 # --------------------------------------------------------------------------- grade
 
 

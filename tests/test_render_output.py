@@ -39,6 +39,26 @@ def what_changed(markdown: str) -> str:
     return markdown.split("## What changed since the last render", 1)[1].split("\n## ", 1)[0]
 
 
+# --------------------------------------------------------------------------- names
+
+
+def test_an_output_name_longer_than_the_system_allows_is_refused_in_one_line(cli: Cli) -> None:
+    name = "x" * 300 + ".md"
+    said = cli("render", "-o", name, code=2).stderr
+    assert said.count("\n") == 1 and "a name in the path is longer than this system allows" in said
+    assert not [path for path in Path().iterdir() if path.name.startswith(("x", ".x"))]
+
+
+def test_an_output_name_just_under_the_limit_is_written(cli: Cli) -> None:
+    """The report's temporary, named beside it and longer than it, is shortened rather
+    than failing where the report's own name does not."""
+    name = "x" * 251 + ".md"
+    cli("render", "-o", name)
+    assert Path(name).read_text(encoding="utf-8").startswith("# Fixture teardown")
+    cli("render", "-o", name)  # the second compares with the first
+    assert sorted(path.name for path in Path().iterdir()) == ["claims.yaml", "out", name]
+
+
 # --------------------------------------------------------------------------- stdout
 
 

@@ -91,7 +91,22 @@ _ERRNO_WORDS = {
     errno.EPERM: "not permitted",
     errno.EISDIR: "a directory stands where the file should be",
     errno.ENOTDIR: "a file stands where a directory should be",
+    errno.ENAMETOOLONG: "a name in the path is longer than this system allows",
+    errno.ELOOP: "the path is a loop of symbolic links",
 }
+
+_PATH_SHAPES = (errno.ENAMETOOLONG, errno.ELOOP)
+"""What the system says of a path that no call can use, whatever it is asked to do."""
+
+
+def unusable_path(error: OSError) -> InputError | None:
+    """The input error an OSError is when the path's shape alone caused it (a name longer
+    than the system allows, a loop of symbolic links): the user, or a repository, wrote
+    that path, so it is their input wherever it is met (read, written, only looked at),
+    never a bug of the tool; None for any other error."""
+    if error.errno not in _PATH_SHAPES:
+        return None
+    return InputError(f"cannot use {error.filename}: {_ERRNO_WORDS[error.errno]}")
 
 
 class StoreError(ClaimledgerError):

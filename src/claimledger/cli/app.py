@@ -36,6 +36,7 @@ from claimledger.errors import (
     InputError,
     LedgerError,
     breaks_escaped,
+    unusable_path,
 )
 from claimledger.ledger.atomicfile import refuse_links
 from claimledger.terminal.output import Output, err, printing, warn
@@ -407,9 +408,10 @@ def exit_status(debug: bool) -> Iterator[None]:
     """Turn whatever a command raises into one line on stderr and its exit code:
 
     a ledger's problems, each as FILE:LINE:COL, then a count (2); any other error of the
-    tree, its message (its class's code: 2); an interrupt (130); anything else is a bug:
-    one line, the traceback with --debug (70). Each line is shown with the credentials of
-    any URL it names left out (`shown_error`).
+    tree, its message (its class's code: 2); a path no call can use (a name too long, a
+    loop of links: `unusable_path`), wherever it is met (2); an interrupt (130); anything
+    else is a bug: one line, the traceback with --debug (70). Each line is shown with the
+    credentials of any URL it names left out (`shown_error`).
     """
     try:
         yield
@@ -431,6 +433,9 @@ def exit_status(debug: bool) -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(closed_pipe()) from None
     except Exception as error:
+        if isinstance(error, OSError) and (refused := unusable_path(error)) is not None:
+            err.error(f"claimledger: error: {shown_error(str(refused))}")
+            raise typer.Exit(refused.exit_code) from None
         if isinstance(error, OSError) and not output_writable():
             raise typer.Exit(unwritable_output(error)) from None
         if debug:

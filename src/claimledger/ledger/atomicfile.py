@@ -8,6 +8,7 @@ only once it is complete, so a writer killed while writing leaves nothing behind
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -40,6 +41,36 @@ def refuse_links(path: Path, *, below: Path | None = None) -> None:
             )
 
 
+NAME_MAX = 255
+"""The longest file name, in bytes, that the common file systems take (ext4, XFS, btrfs,
+tmpfs; APFS and NTFS count 255 characters)."""
+
+TEMPORARY_ROOM = 23
+"""What a temporary's name adds after its prefix: `<pid>.<8 hex digits>.tmp`, the pid
+given ten digits."""
+
+
+def helper_prefix(path: Path, room: int) -> str:
+    """`.NAME.`, where NAME is `path`'s name: how the name of a file kept beside it (its
+    temporary, its lock) begins, `room` bytes to follow. Where that would be longer than
+    a file name may be, though `path`'s own name is not, NAME is cut and 16 hex digits of
+    its hash added: a helper never fails where the file itself would not, and the same
+    file's helpers always have the same name (so a leftover one is found)."""
+    whole = f".{path.name}."
+    if len(os.fsencode(whole)) + room <= NAME_MAX:
+        return whole
+    digest = hashlib.sha256(os.fsencode(path.name)).hexdigest()[:16]
+    cut = path.name
+    while len(os.fsencode(f".{cut}~{digest}.")) + room > NAME_MAX:
+        cut = cut[:-1]
+    return f".{cut}~{digest}."
+
+
+def temporary_prefix(path: Path) -> str:
+    """How the names of `path`'s temporaries begin (see `helper_prefix`)."""
+    return helper_prefix(path, TEMPORARY_ROOM)
+
+
 Content = bytes | Iterable[bytes]
 """What is written: the bytes, or pieces of them as they are made (a report streamed to
 its file, never held whole); an error raised while the pieces are made leaves the old
@@ -50,12 +81,12 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
     """Put `data` at `path` in one step, keeping the file's permissions if it exists.
 
     Temporaries are named `<prefix><pid>.<random>.tmp` in the same directory (by default
-    `.<name>.`), so an owner holding a lock can find and remove a leftover one.
+    `temporary_prefix`), so an owner holding a lock can find and remove a leftover one.
     """
     if path.is_dir():
         raise IsADirectoryError(21, "is a directory", str(path))
     mode = path.stat().st_mode & 0o777 if path.exists() else None  # new: the umask decides
-    prefix = prefix if prefix is not None else f".{path.name}."
+    prefix = prefix if prefix is not None else temporary_prefix(path)
     temporary = _write_temporary(path, data, mode, prefix)
     try:
         temporary.replace(path)

@@ -25,7 +25,12 @@ from claimledger.errors import (
     LedgerError,
     Problem,
 )
-from claimledger.ledger.atomicfile import refuse_links, replace_atomically
+from claimledger.ledger.atomicfile import (
+    helper_prefix,
+    refuse_links,
+    replace_atomically,
+    temporary_prefix,
+)
 from claimledger.ledger.located import collector_paused
 from claimledger.ledger.model import Ledger, parse
 
@@ -167,7 +172,7 @@ def _unedited_form(text: str) -> str | None:
 
 def lock_path(path: Path) -> Path:
     """The lock beside the ledger; replacing the ledger cannot replace its lock."""
-    return path.with_name(f".{path.name}.lock")
+    return path.with_name(f"{helper_prefix(path, len('lock'))}lock")
 
 
 @contextlib.contextmanager
@@ -184,21 +189,16 @@ def _locked(path: Path, timeout: float) -> Iterator[None]:
         ) from None
 
 
-def _temporary_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
 def written_with(path: Path, name: str) -> bool:
     """Whether `name`, beside the ledger at `path`, is the ledger or a file written with
     it (its lock, a temporary): they change whenever the ledger is written."""
-    prefix = _temporary_prefix(path)
-    is_temporary = name.startswith(prefix) and name.endswith(".tmp")
+    is_temporary = name.startswith(temporary_prefix(path)) and name.endswith(".tmp")
     return name in (path.name, lock_path(path).name) or is_temporary
 
 
 def _remove_stale_temporaries(path: Path) -> None:
     """Temporaries left by a writer killed mid-write; safe to remove under the lock."""
-    for stale in path.parent.glob(f"{_temporary_prefix(path)}*.tmp"):
+    for stale in path.parent.glob(f"{temporary_prefix(path)}*.tmp"):
         with contextlib.suppress(FileNotFoundError):
             stale.unlink()
 
@@ -208,7 +208,7 @@ def _replace_atomically(path: Path, text: str) -> None:
     with path.open("rb") as current:  # the text was read without its byte order mark
         if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
             data = codecs.BOM_UTF8 + data
-    replace_atomically(path, data, prefix=_temporary_prefix(path))
+    replace_atomically(path, data, prefix=temporary_prefix(path))
 
 
 # --------------------------------------------------------------------------- a new ledger

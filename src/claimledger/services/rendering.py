@@ -118,11 +118,13 @@ def output_name(path: Path, home: Path) -> str:
 
 def hidden_state(report: Path) -> dict[str, Any] | None:
     """The state an earlier version left beside the report (`.NAME.state.json`), read once
-    so the first render after an upgrade still compares; never read through a link."""
+    so the first render after an upgrade still compares; never read through a link. Its
+    name is longer than the report's: where it is over the system's limit (a report's
+    name of 240 characters or more), no version could have written it, and there is none."""
     path = report.with_name(f".{report.name}.state.json")
-    if path.is_symlink():
-        return None
     try:
+        if path.is_symlink():
+            return None
         state = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return None
