@@ -8,6 +8,7 @@ loopback server, a real signal to a real process.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import claimledger
+from cli_runner import claimledger, installed
 from webserver import PageServer, trickle
 
 QUOTE = "The alarm handler runs at least once for every scheduled alarm time."
@@ -96,6 +97,28 @@ def test_exit_2_for_bad_input_or_usage(tmp_path: Path, args: tuple[str, ...], me
 
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("evidence", "said"),
+    [
+        ("", ". is a directory, where the evidence store should be a file"),
+        (
+            "store.fifo",
+            "store.fifo is a FIFO (a named pipe), where the evidence store should be a file",
+        ),
+    ],
+    ids=["empty", "fifo"],
+)
+def test_an_evidence_store_that_is_not_a_file_is_refused_unopened(
+    tmp_path: Path, evidence: str, said: str
+) -> None:
+    """`--evidence ''` names the current directory; a FIFO, opened, would wait for a
+    writer for ever. Each is refused in one line before anything opens it."""
+    write_ledger(tmp_path / "claims.yaml", "https://x.example/")
+    os.mkfifo(tmp_path / "store.fifo")
+    done = installed("--evidence", evidence, "status", cwd=tmp_path, code=2)
+    assert done.stderr == f"claimledger: error: {said}\n"
 
 
 BUGGY = """

@@ -38,7 +38,7 @@ from claimledger.errors import (
     breaks_escaped,
     unusable_path,
 )
-from claimledger.ledger.atomicfile import refuse_links
+from claimledger.ledger.atomicfile import refuse_all_but_a_file, refuse_links
 from claimledger.terminal.output import Output, err, printing, warn
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
@@ -162,11 +162,15 @@ class Options:
     @property
     def store(self) -> Path:
         """The evidence store: --evidence, else out/evidence.sqlite3 beside the ledger (and
-        then never through a symbolic link in the checkout: see `refuse_links`)."""
+        then never through a symbolic link in the checkout: see `refuse_links`); refused
+        where a directory (`--evidence ''` names the current one), a FIFO or a device
+        stands, before anything opens it."""
         if self.evidence is not None:
-            return self.evidence
-        path = self.home / "out" / "evidence.sqlite3"
-        refuse_links(path, below=self.home)
+            path = self.evidence
+        else:
+            path = self.home / "out" / "evidence.sqlite3"
+            refuse_links(path, below=self.home)
+        refuse_all_but_a_file(path, "the evidence store")
         return path
 
     def load(self, *, any_owner: bool = False) -> Ledger:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -69,6 +70,31 @@ def helper_prefix(path: Path, room: int) -> str:
 def temporary_prefix(path: Path) -> str:
     """How the names of `path`'s temporaries begin (see `helper_prefix`)."""
     return helper_prefix(path, TEMPORARY_ROOM)
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def refuse_all_but_a_file(path: Path, what: str) -> None:
+    """Refuse `path` when something other than a regular file stands there (through a
+    link too): a directory, a FIFO, a device, a socket. It is told by its status, never
+    opened: opening a FIFO waits for a writer for ever, and replacing one, or a device,
+    with a file would take away what the system or another program uses it for. Nothing
+    there is no refusal: the file is made."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise InputError(f"{path} is {kind}, where {what} should be a file")
 
 
 Content = bytes | Iterable[bytes]
