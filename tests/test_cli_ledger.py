@@ -407,6 +407,21 @@ def test_init_into_a_name_longer_than_the_system_allows_is_refused_in_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("check",), ("set", "title", "x"), ("add", "x1", "--basis", "judgement", "--why", "x")],
+)
+def test_a_ledger_path_that_is_a_loop_of_links_is_named_as_one(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """`check` said "no such file", and a command that writes exited 70."""
+    (tmp_path / "loop2").symlink_to("loop1")
+    (tmp_path / "loop1").symlink_to("loop2")
+    loop = tmp_path / "loop1"
+    result = claimledger("--ledger", str(loop), *command, code=2)
+    assert_input_error(result, f"cannot use {loop}: the path is a loop of symbolic links")
+
+
 def test_a_ledger_whose_name_is_just_under_the_limit_is_edited_like_any(scaffold: Path) -> None:
     """Its lock and its temporary are named beside it, longer than it: they are shortened
     rather than failing where the ledger's own name does not."""

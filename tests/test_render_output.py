@@ -49,6 +49,13 @@ def test_an_output_name_longer_than_the_system_allows_is_refused_in_one_line(cli
     assert not [path for path in Path().iterdir() if path.name.startswith(("x", ".x"))]
 
 
+def test_an_output_that_is_a_loop_of_links_is_refused_in_one_line(cli: Cli) -> None:
+    Path("loop2").symlink_to("loop1")
+    Path("loop1").symlink_to("loop2")
+    said = cli("render", "-o", "loop1", "-f", "md", code=2).stderr
+    assert said == "claimledger: error: cannot use loop1: the path is a loop of symbolic links\n"
+
+
 def test_an_output_name_just_under_the_limit_is_written(cli: Cli) -> None:
     """The report's temporary, named beside it and longer than it, is shortened rather
     than failing where the report's own name does not."""

@@ -99,6 +99,11 @@ _PATH_SHAPES = (errno.ENAMETOOLONG, errno.ELOOP)
 """What the system says of a path that no call can use, whatever it is asked to do."""
 
 
+def link_loop(path: object) -> InputError:
+    """A path that leads round a loop of symbolic links: the input error it is."""
+    return InputError(f"cannot use {path}: {_ERRNO_WORDS[errno.ELOOP]}")
+
+
 def unusable_path(error: OSError) -> InputError | None:
     """The input error an OSError is when the path's shape alone caused it (a name longer
     than the system allows, a loop of symbolic links): the user, or a repository, wrote

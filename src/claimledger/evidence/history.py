@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from claimledger.errors import InputError
+from claimledger.ledger.atomicfile import followed
 
 if TYPE_CHECKING:
     from claimledger.evidence.gitrepo import Repositories
@@ -85,7 +86,7 @@ def local_repository(repo: str, home: Path) -> Path:
 
     if repo.startswith("file://"):
         return Path(unquote(urlsplit(repo).path))
-    return (home / Path(repo).expanduser()).resolve()
+    return followed(home / Path(repo).expanduser())
 
 
 def file_of(source: Source, linked: SourceFile | None, home: Path) -> FileAt | None:

@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from claimledger.errors import InputError
+from claimledger.errors import InputError, link_loop, unusable_path
 
 
 def refuse_links(path: Path, *, below: Path | None = None) -> None:
@@ -72,6 +72,17 @@ def temporary_prefix(path: Path) -> str:
     return helper_prefix(path, TEMPORARY_ROOM)
 
 
+def followed(path: Path) -> Path:
+    """`path` made absolute, its symbolic links followed; a loop of them refused as the
+    input it is (Python 3.11 raises RuntimeError for one, later versions OSError)."""
+    try:
+        return path.resolve()
+    except RuntimeError:
+        raise link_loop(path) from None
+    except OSError as error:
+        raise unusable_path(error) or error from None
+
+
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO (a named pipe)"),
@@ -86,10 +97,13 @@ def refuse_all_but_a_file(path: Path, what: str) -> None:
     link too): a directory, a FIFO, a device, a socket. It is told by its status, never
     opened: opening a FIFO waits for a writer for ever, and replacing one, or a device,
     with a file would take away what the system or another program uses it for. Nothing
-    there is no refusal: the file is made."""
+    there (or a file where a folder of the path should be) is no refusal here: the file is
+    made, or its writing says what stands in the way."""
     try:
         mode = path.stat().st_mode
-    except FileNotFoundError:
+    except OSError as error:
+        if (refused := unusable_path(error)) is not None:
+            raise refused from None
         return
     if stat.S_ISREG(mode):
         return

@@ -24,8 +24,10 @@ from claimledger.errors import (
     InputError,
     LedgerError,
     Problem,
+    unusable_path,
 )
 from claimledger.ledger.atomicfile import (
+    followed,
     helper_prefix,
     refuse_links,
     replace_atomically,
@@ -54,11 +56,22 @@ def load(path: Path) -> Ledger:
     return parse(read_ledger_text(path), str(path))
 
 
+def missing_ledger(path: Path) -> InputError:
+    """Why there is no ledger at `path`: none there, or a loop of symbolic links (which
+    `exists` does not tell from none)."""
+    try:
+        path.stat()
+    except OSError as error:
+        if (refused := unusable_path(error)) is not None:
+            return refused
+    return InputError(f"{path}: no such file (create one with `claimledger init`)")
+
+
 def read_ledger_text(path: Path) -> str:
     """The file's text, with a one-line error for every way reading it can fail."""
     name = str(path)
     if not path.exists():
-        raise InputError(f"{name}: no such file (create one with `claimledger init`)")
+        raise missing_ledger(path)
     if path.is_dir():
         raise InputError(f"{name}: is a directory, not a ledger file")
     try:
@@ -104,7 +117,7 @@ def update(path: Path, change: Change, *, lock_timeout: float = LOCK_TIMEOUT) ->
     A disk that is full, read-only or forbids the lock or the write is an
     EnvironmentProblem, and the ledger is left as it was.
     """
-    path = path.resolve()  # through a symlink: edit, and lock, the file it points to
+    path = followed(path)  # through a symlink: edit, and lock, the file it points to
     try:
         with collector_paused():  # the texts, trees and ledgers held here free no cycle
             return _update(path, change, lock_timeout)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from claimledger.ledger.atomicfile import replace_atomically
+from claimledger.ledger.atomicfile import followed, replace_atomically
 from claimledger.ledger.userdirs import config_directory
 
 
@@ -24,7 +24,7 @@ def path_key(path: Path) -> str:
     """How a record names a file: its folder's links resolved but not the file's own, so
     a file linked from another folder is another file, with other files beside it."""
     absolute = path.absolute()
-    return str(absolute.parent.resolve() / absolute.name)
+    return str(followed(absolute.parent) / absolute.name)
 
 
 def read_record(path: Path | None) -> Any:

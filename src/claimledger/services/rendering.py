@@ -135,9 +135,9 @@ def write_report(path: Path, chunks: Iterator[str]) -> None:
     """Replace `path` atomically as the report is made, so that a reader never sees half a
     report and the whole is never held in memory (a template's error, or a kill, leaves
     the old report as it was)."""
-    from claimledger.ledger.atomicfile import replace_atomically
+    from claimledger.ledger.atomicfile import followed, replace_atomically
 
-    path = path.resolve()  # a symlinked report is updated where it points, not replaced
+    path = followed(path)  # a symlinked report is updated where it points, not replaced
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(path, (chunk.encode("utf-8") for chunk in chunks))

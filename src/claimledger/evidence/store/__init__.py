@@ -103,7 +103,7 @@ from claimledger.evidence.store.schema import (
 )
 from claimledger.evidence.store.translate import mapped as _mapped
 from claimledger.evidence.store.translate import translated as _translated
-from claimledger.ledger.atomicfile import refuse_links
+from claimledger.ledger.atomicfile import followed, refuse_links
 from claimledger.records import (
     ArtifactRun,
     CheckKey,
@@ -159,7 +159,7 @@ class EvidenceStore(
         self.path = path
         self.readonly = readonly
         self._db = connection
-        self._lock_path = f"{Path(path).resolve()}.lock"
+        self._lock_path = f"{followed(Path(path))}.lock"
         self._lock: FileLock | None = None
         """The writer lock, made when a run first begins."""
         self._open_run: int | None = None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from claimledger.errors import EnvironmentProblem
 from claimledger.evidence.store.schema import SCHEMA_VERSION, schema_version
+from claimledger.ledger.atomicfile import followed
 
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
 
@@ -18,7 +19,7 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
     if not readonly:
         path.parent.mkdir(parents=True, exist_ok=True)
         return sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    uri = f"{path.resolve().as_uri()}?mode=ro"
+    uri = f"{followed(path).as_uri()}?mode=ro"
     try:
         connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
         connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
