@@ -106,6 +106,27 @@ def test_edit_opens_the_users_editor_for_long_prose(site: Cli, tmp_path: Path) -
     assert site.ledger.read_bytes() == before
 
 
+def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
+    site: Cli, tmp_path: Path
+) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf 'ok\\377\\376bad' > \"$1\"\n")
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    before = site.ledger.read_bytes()
+    done = edit_in(site, str(editor), "alarms", "--editor", "title")
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"claimledger: error: the text {str(editor)!r} saved is not UTF-8 text (byte 0xff at"
+        " byte 3)\n",
+    )
+    unquoted = edit_in(site, "vi '", "alarms", "--editor", "title")
+    assert (unquoted.returncode, unquoted.stderr) == (
+        2,
+        'claimledger: error: --editor: cannot read "vi \'" as a command: No closing quotation\n',
+    )
+    assert site.ledger.read_bytes() == before
+
+
 def test_prose_keeps_its_paragraphs_and_an_unchanged_buffer_writes_nothing(
     site: Cli, tmp_path: Path
 ) -> None:

@@ -396,13 +396,19 @@ def standard_input() -> str:
     nothing to give: Python then has no sys.stdin, and it is refused as input."""
     if sys.stdin is None:
         raise InputError("standard input is closed, and `-` reads the value from it")
-    data = sys.stdin.buffer.read()
+    return utf8_text(sys.stdin.buffer.read(), "standard input")
+
+
+def utf8_text(data: bytes, what: str) -> str:
+    """`data` as text, its line ends as Python reads text: UTF-8, as the ledger is; other
+    bytes are refused as `what`'s, at the first that is not, before they could become a
+    lone surrogate (or a traceback)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         byte = data[error.start]
         raise InputError(
-            f"standard input is not UTF-8 text (byte 0x{byte:02x} at byte {error.start + 1})"
+            f"{what} is not UTF-8 text (byte 0x{byte:02x} at byte {error.start + 1})"
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

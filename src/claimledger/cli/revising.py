@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, options, today
+from claimledger.cli.app import command, options, today, utf8_text
 from claimledger.cli.options import (
     PAGE_OPTIONS,
     ClaimId,
@@ -159,7 +159,8 @@ def _editable(part: str) -> str:
 
 def written_in_editor(text: str) -> str:
     """The text after the user edits it in $VISUAL or $EDITOR, as git runs it (a missing
-    editor, or one that fails, is bad input: nothing is written)."""
+    editor, one that cannot be read as a command, one that fails, or one that saves what
+    is not UTF-8, is bad input: nothing is written)."""
     command = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not command:
         raise InputError("--editor: set $EDITOR (or $VISUAL) to the editor to open")
@@ -170,6 +171,8 @@ def written_in_editor(text: str) -> str:
             done = subprocess.run([*shlex.split(command), str(path)], check=False)
         except OSError as error:
             raise InputError(f"--editor: cannot run {command!r}: {error.strerror}") from None
+        except ValueError as error:  # shlex: a quote left open
+            raise InputError(f"--editor: cannot read {command!r} as a command: {error}") from None
         if done.returncode != 0:
             raise InputError(f"--editor: {command!r} exited {done.returncode}; nothing written")
-        return path.read_text(encoding="utf-8").strip()
+        return utf8_text(path.read_bytes(), f"the text {command!r} saved").strip()
