@@ -72,12 +72,15 @@ def user_environment(**extra: str) -> dict[str, str]:
     return env
 
 
-def installed(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str]:
-    """The installed `claimledger ARGS`, its stdout a pipe; asserts its exit status."""
+def installed(
+    *args: str, cwd: Path, code: int = 0, environment: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The installed `claimledger ARGS`, its stdout a pipe, in a user's environment with
+    `environment` added; asserts its exit status."""
     done = subprocess.run(
         [str(SCRIPT), *args],
         cwd=cwd,
-        env=user_environment(),
+        env=user_environment(**(environment or {})),
         capture_output=True,
         text=True,
         timeout=120,

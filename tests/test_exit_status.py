@@ -8,6 +8,7 @@ loopback server, a real signal to a real process.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -119,6 +120,28 @@ def test_an_evidence_store_that_is_not_a_file_is_refused_unopened(
     os.mkfifo(tmp_path / "store.fifo")
     done = installed("--evidence", evidence, "status", cwd=tmp_path, code=2)
     assert done.stderr == f"claimledger: error: {said}\n"
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}],
+    ids=["ascii", "c-locale"],
+)
+def test_a_stdout_that_cannot_encode_a_value_writes_it_escaped(
+    tmp_path: Path, environment: dict[str, str]
+) -> None:
+    """A value beyond ASCII on a stdout that is ASCII: JSON's own escape, so `--json` reads
+    back as it does on UTF-8, and a person still sees which character; never exit 70."""
+    ledger = write_ledger(tmp_path / "claims.yaml", "https://x.example/")
+    text = ledger.read_text(encoding="utf-8").replace("Alarms fire", "Ünï π ≠ 3 😀")
+    ledger.write_text(text.replace("basis: quotes}", 'basis: quotes, why: "Ünï π ≠ 3 😀"}'))
+    explained = installed("explain", "alarms", cwd=tmp_path, environment=environment)
+    assert "\\u00dcn\\u00ef \\u03c0 \\u2260 3 \\ud83d\\ude00" in explained.stdout
+    ascii_json = installed("status", "--json", cwd=tmp_path, code=1, environment=environment)
+    utf8_json = installed("status", "--json", cwd=tmp_path, code=1)
+    assert ascii_json.stdout.isascii()
+    assert json.loads(ascii_json.stdout) == json.loads(utf8_json.stdout)
+    assert "Ünï π ≠ 3 😀" in utf8_json.stdout
 
 
 BUGGY = """

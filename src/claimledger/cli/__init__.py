@@ -19,7 +19,13 @@ from claimledger.cli import (
     trusting,
 )
 from claimledger.cli.app import app, undecodable_argument
-from claimledger.cli.pipes import closed_pipe, closed_stdout, unwritable_output, whole_writes
+from claimledger.cli.pipes import (
+    closed_pipe,
+    closed_stdout,
+    unencodable_escaped,
+    unwritable_output,
+    whole_writes,
+)
 from claimledger.errors import ExitCode
 from claimledger.terminal.output import err
 
@@ -44,10 +50,12 @@ def main() -> None:
     one met in a command (141, see `claimledger.cli.pipes`), and an output the machine
     refuses (a full disk) with one line (2): stdout is flushed here, before the
     interpreter's own last flush would meet it and exit 120 with a warning. A stdout
-    closed before the start is refused at once (2, see `closed_stdout`)."""
+    closed before the start is refused at once (2, see `closed_stdout`); one that cannot
+    encode every character writes each it lacks escaped (`unencodable_escaped`)."""
     if (refused := closed_stdout()) is not None:
         raise SystemExit(refused)
     whole_writes()
+    unencodable_escaped()
     status: int | str | None = 0
     if (unreadable := undecodable_argument(sys.argv[1:])) is not None:
         err.error(f"claimledger: error: {unreadable}")

@@ -12,6 +12,7 @@ A stdout closed before the start is another matter: `closed_stdout` refuses it (
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import io
 import os
@@ -80,6 +81,48 @@ def closed_pipe_exits() -> Iterator[None]:
         yield
     except BrokenPipeError:
         raise typer.Exit(closed_pipe()) from None
+
+
+UNENCODABLE = "claimledger-escape"
+"""The error handler that writes a character stdout's encoding lacks as `\\uXXXX`."""
+
+
+def unencodable_escaped() -> None:
+    """Let a stdout whose encoding cannot write every character (`PYTHONIOENCODING=ascii`,
+    `LC_ALL=C` without Python's UTF-8 mode) write each one it lacks as `\\uXXXX` (two, a
+    surrogate pair, past U+FFFF), where Python would raise UnicodeEncodeError halfway
+    through a command's output.
+
+    Set once, here, on the stream, it covers all that is printed (JSON, tables, a
+    report on stdout) without each printer knowing the encoding. It is JSON's own escape,
+    not Python's `backslashreplace`, whose `\\xe9` and `\\U0001f600` are not JSON: a
+    character outside ASCII is only ever inside a JSON string, so `--json` stays valid JSON
+    that reads back the same, as `json.dumps` with ensure_ascii writes it; and a person
+    reading a table can still tell which character it was. A UTF-8 stdout is left as it is.
+    """
+    stdout = sys.stdout
+    if not isinstance(stdout, io.TextIOWrapper):
+        return
+    if codecs.lookup(stdout.encoding).name == "utf-8":
+        return
+    codecs.register_error(UNENCODABLE, _json_escapes)
+    stdout.reconfigure(errors=UNENCODABLE)
+
+
+def _json_escapes(error: UnicodeError) -> tuple[str, int]:
+    """The characters `error` could not encode, as JSON writes them escaped."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    unwritable = error.object[error.start : error.end]
+    return "".join(_json_escape(char) for char in unwritable), error.end
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def whole_writes() -> None:
