@@ -5,8 +5,10 @@ name asks for, the ClaimReview's address, and the render state kept in the evide
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -47,6 +49,17 @@ def test_an_output_name_longer_than_the_system_allows_is_refused_in_one_line(cli
     said = cli("render", "-o", name, code=2).stderr
     assert said.count("\n") == 1 and "a name in the path is longer than this system allows" in said
     assert not [path for path in Path().iterdir() if path.name.startswith(("x", ".x"))]
+
+
+def test_an_output_that_is_a_fifo_is_refused_and_left_as_it_is(cli: Cli) -> None:
+    """The report was renamed over the FIFO (over a device too, as root), and said "wrote"."""
+    os.mkfifo("r.md")
+    said = cli("render", "-o", "r.md", code=2).stderr
+    assert (
+        said
+        == "claimledger: error: r.md is a FIFO (a named pipe), where the report should be a file\n"
+    )
+    assert stat.S_ISFIFO(os.lstat("r.md").st_mode)
 
 
 def test_an_output_that_is_a_loop_of_links_is_refused_in_one_line(cli: Cli) -> None:

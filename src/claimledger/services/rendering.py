@@ -168,13 +168,16 @@ def templates_folder(
 
 def report_path(output: str | None, home: Path, suffix: str) -> Path:
     """Where the report goes: --output, else out/report.<suffix> beside the ledger, never
-    through a link planted in the checkout."""
-    from claimledger.ledger.atomicfile import refuse_links
+    through a link planted in the checkout; refused, before anything is rendered, where a
+    FIFO, a device or a directory stands (the report would replace it, or wait for ever)."""
+    from claimledger.ledger.atomicfile import refuse_all_but_a_file, refuse_links
 
     if output is not None:
-        return Path(output)
-    path = home / "out" / f"report{suffix}"
-    refuse_links(path, below=home)
+        path = Path(output)
+    else:
+        path = home / "out" / f"report{suffix}"
+        refuse_links(path, below=home)
+    refuse_all_but_a_file(path, "the report")
     return path
 
 
