@@ -107,6 +107,8 @@ def test_the_settings_headers_go_to_the_ledgers_own_sites_only(
         ('headers = { "Bad Name" = "x" }', "'Bad Name' is not a header name"),
         ('headers = { "Host" = "intranet" }', "Host is the fetcher's own to set"),
         ('headers = { "Transfer-Encoding" = "chunked" }', "the fetcher's own to set"),
+        ('user_agent = "a\\nb"', "user_agent: the value must be printable ASCII on one line"),
+        ('user_agent = "bot é"', "user_agent: the value must be printable ASCII on one line"),
     ],
 )
 def test_a_header_the_settings_cannot_send_is_exit_2(
@@ -124,6 +126,7 @@ def test_a_header_the_settings_cannot_send_is_exit_2(
     [
         (["--header", "If-None-Match: *"], "If-None-Match is the fetcher's own to set"),
         (["--header", "X-Key: \x1b[2J"], "the value must be printable ASCII"),
+        (["--user-agent", "a\nb"], "--user-agent: the value must be printable ASCII on one line"),
         (["--header-for", "https://a.example"], "give a --header"),
         (["--header", "X: y", "--header-for", "ftp://a.example"], "expected an origin"),
         (["--header", "X: y", "--header-for", "https://a.example/path"], "expected an origin"),

@@ -220,7 +220,7 @@ def _value(name: str, key: str, value: Any) -> Any:
     if key == "user_agent":
         if not isinstance(value, str) or not value.strip():
             raise InputError(f"{name}: must be a non-empty string")
-        return value
+        return _header_value(name, value)
     if key == "archive":
         if not isinstance(value, str) or not value.strip():
             raise InputError(f"{name}: must be the archive's base URL")
@@ -300,6 +300,8 @@ def fetch_policy(config: Config, options: FetchOptions, base: FetchPolicy) -> Fe
     )
     if not policy.user_agent.strip():
         raise InputError("--user-agent must not be empty")
+    if options.user_agent is not None:
+        _header_value("--user-agent", options.user_agent)
     return policy
 
 
@@ -357,11 +359,19 @@ def _header(where: str, name: str, value: str) -> tuple[str, str]:
     """A header as given, if it can be sent as it is (else a one-line error naming `where`)."""
     if not _HEADER_NAME.fullmatch(name):
         raise InputError(f"{where}: {name!r} is not a header name")
-    if not _HEADER_VALUE.fullmatch(value):
-        raise InputError(f"{where}: the value must be printable ASCII on one line")
+    _header_value(where, value)
     if name.lower() in _FETCHERS_OWN:
         raise InputError(f"{where}: {name} is the fetcher's own to set")
     return name, value
+
+
+def _header_value(where: str, value: str) -> str:
+    """`value` if a header can carry it as it is (the User-Agent too): printable ASCII on
+    one line. Anything else is refused as input, naming `where`, before a page is asked
+    for: sent, it would fail every fetch as a refused source."""
+    if not _HEADER_VALUE.fullmatch(value):
+        raise InputError(f"{where}: the value must be printable ASCII on one line")
+    return value
 
 
 def _origin(text: str) -> str:
