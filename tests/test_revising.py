@@ -116,8 +116,8 @@ def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
     done = edit_in(site, str(editor), "alarms", "--editor", "title")
     assert (done.returncode, done.stderr) == (
         2,
-        f"claimledger: error: the text {str(editor)!r} saved is not UTF-8 text (byte 0xff at"
-        " byte 3)\n",
+        f"claimledger: error: --editor: what {str(editor)!r} saved is not UTF-8 text (byte"
+        " 0xff at byte 3)\n",
     )
     unquoted = edit_in(site, "vi '", "alarms", "--editor", "title")
     assert (unquoted.returncode, unquoted.stderr) == (

@@ -175,4 +175,4 @@ def written_in_editor(text: str) -> str:
             raise InputError(f"--editor: cannot read {command!r} as a command: {error}") from None
         if done.returncode != 0:
             raise InputError(f"--editor: {command!r} exited {done.returncode}; nothing written")
-        return utf8_text(path.read_bytes(), f"the text {command!r} saved").strip()
+        return utf8_text(path.read_bytes(), f"--editor: what {command!r} saved").strip()
