@@ -26,6 +26,8 @@
     HistoryStopped                the docs' history step reached its time budget or a
                                   clone its size cap; the refresh says so in one line
 
+An OSError that only a path's shape causes (a name longer than the system allows, a loop
+of symbolic links) is input wherever it is met: `unusable_path` says it as one (2).
 Anything else that escapes is a bug: the CLI prints it as one line and exits 70.
 """
 
