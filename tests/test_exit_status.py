@@ -98,6 +98,9 @@ def test_exit_2_for_bad_input_or_usage(tmp_path: Path, args: tuple[str, ...], me
 
     assert message in result.stderr
     assert "Traceback" not in result.output
+    if args[0] in ("frobnicate", "history", "refresh"):  # click's usage errors: one line too
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("claimledger: error: ") and line.endswith(" -h`)")
 
 
 @pytest.mark.parametrize(

@@ -95,14 +95,15 @@ class TaskGroup(TyperGroup):
     """The command list in sections by task (`TASKS`); a command no task names is listed
     last, under Other, so a new one is never hidden. A closed pipe met while the options
     are read (`--help | head -1`, `--version | true`) ends it as one met in a command does:
-    click would exit 1, as if something had been found."""
+    click would exit 1, as if something had been found. A usage error is one line, as
+    every other error is (`usage_on_one_line`)."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
-        with closed_pipe_exits():
+        with closed_pipe_exits(), usage_on_one_line():
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with closed_pipe_exits():
+        with closed_pipe_exits(), usage_on_one_line():
             return super().invoke(ctx)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -121,6 +122,31 @@ class TaskGroup(TyperGroup):
             if rows:
                 with formatter.section(task):
                     formatter.write_dl(rows)
+
+
+@contextlib.contextmanager
+def usage_on_one_line() -> Iterator[None]:
+    """A usage error (an unknown option or command, a missing argument, a value of the
+    wrong type) as one line and exit 2: click writes the usage, a hint and the error on
+    three, which a CI log or a script reading stderr takes for three problems. The line
+    names where the usage is shown. Help asked for by giving no arguments is shown as
+    ever."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.exceptions.UsageError as error:
+        said = breaks_escaped(error.format_message()).rstrip(".")
+        err.error(f"claimledger: error: {said}{_see(error)}")
+        raise typer.Exit(ExitCode.INPUT) from None
+
+
+def _see(error: click.exceptions.UsageError) -> str:
+    """Where the command's usage is shown: ` (see `claimledger set -h`)`."""
+    ctx = error.ctx
+    if ctx is None or ctx.command.get_help_option(ctx) is None:
+        return ""
+    return f" (see `{ctx.command_path} {ctx.help_option_names[0]}`)"
 
 
 app = typer.Typer(
