@@ -962,7 +962,7 @@ def test_render_to_an_output_path_and_refuse_an_unwritable_one(
     assert not (ledger.parent / "out" / "report.md").exists()
 
     result = cli("render", "-f", "md", "-o", str(tmp_path / "reports"), code=2)  # a directory
-    assert "cannot write" in result.stderr
+    assert "is a directory, where the report should be a file" in result.stderr
     result = cli("render", "-o", str(ledger / "report.md"), code=2)  # under a file
     assert "cannot write" in result.stderr
 

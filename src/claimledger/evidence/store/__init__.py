@@ -570,7 +570,9 @@ class EvidenceStore(
             try:
                 yield read(row)
             except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError) as error:
-                self.damage.append(f"{table}{_row_named(row)}: {error}")
+                said = f"{table}{_row_named(row)}: {error}"
+                if said not in self.damage:  # a row two reads met is one damaged row
+                    self.damage.append(said)
 
     def _streamed(self, sql: str, parameters: Sequence[object]) -> Iterator[sqlite3.Row]:
         """The rows of a query as they are read, with sqlite3's errors translated as every
