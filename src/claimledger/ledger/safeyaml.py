@@ -15,6 +15,7 @@ them: only true/false are booleans (`on`, `yes`, `no` are words), a date is text
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -127,9 +128,9 @@ def _at(node: yaml.Node | yaml.Mark, message: str) -> YamlProblem:
 
 def load_located(text: str) -> tuple[Located | None, list[YamlProblem]]:
     """Read one YAML document into plain data; return it with every problem found."""
-    breaks = list(_reader_only_breaks(text))
-    if breaks:
-        return None, breaks
+    refused = list(_characters_refused(text))
+    if refused:
+        return None, refused
     try:
         root = yaml.compose(text, Loader=Composer)
     except RecursionError:
@@ -158,24 +159,40 @@ READER_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
 """The line breaks YAML 1.1 readers (libyaml) count and editors do not."""
 
 
-def _reader_only_breaks(text: str) -> Iterator[YamlProblem]:
-    """Each character that libyaml, reading YAML 1.1, takes for a line break and an editor
-    (and YAML 1.2) does not: pasted from a page into a value, it made a syntax error at
-    a line no editor shows. Said where the editor shows it, one a line."""
+_NOT_IN_YAML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+"""The characters YAML does not allow in a file (control characters but tab and the
+line breaks, surrogates, two non-characters): the reader stopped at the first and gave
+only its offset, which was reported at line 1."""
+
+
+def _characters_refused(text: str) -> Iterator[YamlProblem]:
+    """Each character the reader would refuse or take for what an editor does not show,
+    where the editor shows it, one a line: a control character pasted from a page or a
+    terminal, and the characters libyaml, reading YAML 1.1, takes for a line break and an
+    editor (and YAML 1.2) does not, which made a syntax error at a line no editor shows."""
     said: set[int] = set()
-    for found in READER_ONLY_BREAK.finditer(text):
+    for found in _REFUSED.finditer(text):
         at = found.start()
         line = text.count("\n", 0, at) + 1
         if line not in said:
             said.add(line)
             col = at - (text.rfind("\n", 0, at) + 1) + 1
-            name = _READER_ONLY_BREAKS[found.group()]
-            yield YamlProblem(
-                line,
-                col,
-                f"{name} is read as a line break: remove it, or write it escaped "
-                f'in a double-quoted value ("\\u{ord(found.group()):04x}")',
-            )
+            yield YamlProblem(line, col, _why_refused(found.group()))
+
+
+_REFUSED = re.compile(f"{READER_ONLY_BREAK.pattern}|{_NOT_IN_YAML.pattern}")
+
+
+def _why_refused(character: str) -> str:
+    escaped = f'in a double-quoted value ("\\u{ord(character):04x}")'
+    if character in _READER_ONLY_BREAKS:
+        name = _READER_ONLY_BREAKS[character]
+        return f"{name} is read as a line break: remove it, or write it escaped {escaped}"
+    what = "a control character" if unicodedata.category(character) == "Cc" else "no text"
+    return (
+        f"U+{ord(character):04X} ({what}) is not allowed in YAML: remove it, or write it "
+        f"escaped {escaped}"
+    )
 
 
 def _syntax_problem(err: yaml.MarkedYAMLError, text: str) -> YamlProblem:
