@@ -115,6 +115,18 @@ def test_a_reversal_adopted_before_any_regrade_lowers_the_claim_all_the_same(
     assert [(p["claim_id"], p["to_grade"]) for p in raised] == [("encryption", "DEMONSTRATED")]
 
 
+def test_a_lowering_proposed_and_not_written_is_the_rating_published(site: Cli) -> None:
+    """The ledger still says DEMONSTRATED until someone writes the rules' proposal, but the
+    ClaimReview, read by machines that see no proposal, rates what the evidence holds up."""
+    assert [p["to_grade"] for p in site.json("regrade", code=1)["proposals"]] == ["UNKNOWN"] * 2
+
+    reviews = json.loads(site("render", "-o", "-", "--format", "claimreview").stdout)
+
+    assert {r["reviewRating"]["alternateName"] for r in reviews} == {"UNKNOWN"}
+    assert all("ratingValue" not in r["reviewRating"] for r in reviews)
+    assert all("not yet written: UNKNOWN" in r["reviewBody"] for r in reviews)
+
+
 def test_a_confirmed_claim_may_be_raised_again(site: Cli) -> None:
     site("regrade", "--write", code=0)
     site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)

@@ -487,7 +487,13 @@ def _facet_view(
         flags=_facet_flags(claim, facet, evidence),
         premises=tuple(premises) if facet.depends_on is not None else (),
         graded_on=_graded_on(evidence.ledger, claim, facet),
+        proposed=_proposed(claim, facet, evidence),
     )
+
+
+def _proposed(claim: Claim, facet: Facet, evidence: _Evidence) -> str:
+    proposal = evidence.proposals.get((claim.id, facet.on))
+    return "" if proposal is None else str(proposal.to_grade)
 
 
 def _graded_on(ledger: Ledger, claim: Claim, facet: Facet) -> str:

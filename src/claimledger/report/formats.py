@@ -23,7 +23,7 @@ from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import Grade
 from claimledger.report.jsontext import indented_json, without_terminal_controls
 from claimledger.report.markup import excerpt, json_for_html, sentence
-from claimledger.report.model import ClaimView, Report, SourceView, weakest
+from claimledger.report.model import ClaimView, FacetView, Report, SourceView, weakest
 from claimledger.report.sandbox import next_batch
 from claimledger.report.templates import Templates
 from claimledger.urls import has_secrets
@@ -387,9 +387,11 @@ def each_claim_review(report: Report, base_url: str | None = None) -> Iterator[d
 def _claim_review(
     report: Report, claim: ClaimView, base_url: str | None, sources: Mapping[str, SourceView]
 ) -> dict[str, Any]:
-    lowest = Grade(weakest(f.grade for f in claim.facets))
+    lowest = Grade(weakest(_rated(facet) for facet in claim.facets))
     body = " ".join(
-        sentence(facet.line) + (f" Why: {sentence(facet.why)}" if facet.why else "")
+        sentence(facet.line)
+        + (f" Proposed by the rules, not yet written: {facet.proposed}." if facet.proposed else "")
+        + (f" Why: {sentence(facet.why)}" if facet.why else "")
         for facet in claim.facets
     )
     traces = "; ".join(f"{facet.on}: {facet.trace}" for facet in claim.facets if facet.trace)
@@ -411,9 +413,17 @@ def _claim_review(
     return review
 
 
+def _rated(facet: FacetView) -> str:
+    """The grade a facet is rated at: its own, or the lower one a rule proposes and no one
+    has written yet (the evidence no longer holds it up; a raise waits for the author)."""
+    return weakest([facet.grade, facet.proposed]) if facet.proposed else facet.grade
+
+
 def _graded_on(claim: ClaimView, grade: Grade) -> str:
-    """When the claim's rating was given: the latest day a facet got the weakest grade."""
-    return max(facet.graded_on for facet in claim.facets if facet.grade == grade)
+    """When the claim's rating was given: the latest day a facet got the weakest grade
+    (that day itself, for a lowering proposed and not written)."""
+    days = [facet.graded_on for facet in claim.facets if facet.grade == grade]
+    return max(days or [facet.graded_on for facet in claim.facets])
 
 
 def _rating(grade: Grade, explanation: str) -> dict[str, Any]:

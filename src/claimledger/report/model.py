@@ -165,6 +165,8 @@ class FacetView:
     """What this facet alone rests on, when it names its own premises."""
     graded_on: str = ""
     """When it got its grade: the last history entry that set it, else the reading's date."""
+    proposed: str = ""
+    """The grade a rule proposes for it and no one has written yet, if any."""
 
 
 @dataclass(frozen=True)
