@@ -167,6 +167,38 @@ def test_what_a_trusted_run_writes_beside_the_ledger_is_its_own(tmp_path: Path) 
     assert cli("trust", "--list").stdout.startswith("changed: toy: ")
 
 
+@pytest.mark.parametrize("program", ["out/tool.py", ".claims.yaml.x.tmp"])
+def test_a_program_the_command_names_among_claimledgers_own_files_is_covered(
+    program: str, tmp_path: Path
+) -> None:
+    """The directory's digest leaves out claimledger's outputs and the ledger's
+    temporaries, which change as it is used; a file there that the command names is
+    still the program the user trusted."""
+    clone, marks = tmp_path / "clone", tmp_path / "ran"
+    ledger = cloned(clone, [sys.executable, program])
+    (clone / program).parent.mkdir(parents=True, exist_ok=True)
+    (clone / program).write_text(TOY.format(marks=str(marks), mark="x"), encoding="utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    cli("regrade", "--check", code=0)
+
+    (clone / program).write_text(TOY.format(marks=str(marks), mark="evil"), encoding="utf-8")
+
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+    cli("regrade", code=0)
+    assert marks.read_text() == "x"
+
+
+def test_an_editors_backup_of_the_ledger_leaves_the_consent(tmp_path: Path) -> None:
+    ledger = cloned(tmp_path / "clone", [sys.executable, "-c", "print('ok')"])
+    cli = Cli(ledger)
+    cli("trust")
+    for name in ("claims.yaml~", ".claims.yaml.swp", "#claims.yaml#", ".#claims.yaml"):
+        (ledger.parent / name).write_text("being edited\n", encoding="utf-8")
+
+    assert cli("trust", "--list").stdout.startswith("trusted: toy: ")
+
+
 def write_program(clone: Path, program: str, mark: str) -> None:
     """The toy program at `program` in the clone, leaving `mark` when it runs."""
     if program == "Makefile":

@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shlex
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -63,15 +64,45 @@ class Standing:
     consent: Consent
 
 
-def fingerprint(artifact: Artifact, directory: str) -> str:
-    """What the user agrees to when they trust an artifact: its command, its shell, and
-    `directory`, the `directory_digest` of the ledger's directory, where it runs."""
+def fingerprint(artifact: Artifact, directory: str, home: Path) -> str:
+    """What the user agrees to when they trust an artifact: its command, its shell,
+    `directory`, the `directory_digest` of the ledger's directory `home`, where it runs,
+    and the content of each entry of `home` a word of the command names, wherever it is
+    (`out/tool.py` too, which the directory's digest leaves to claimledger's outputs)."""
     what = {
         "run": artifact.run if isinstance(artifact.run, str) else list(artifact.run),
         "shell": artifact.shell,
         "directory": directory,
+        "named": _named_entries(artifact, home),
     }
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _named_entries(artifact: Artifact, home: Path) -> dict[str, str]:
+    """The digest of each file or folder inside `home` a word of the command names."""
+    named: dict[str, str] = {}
+    for word in _words(artifact):
+        path = Path(os.path.normpath(home / word)) if word and "\0" not in word else home
+        if path == home or home not in path.parents or not os.path.lexists(path):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            named[word] = _folder_digest(path)
+        else:
+            named[word] = _entry_digest(path).hex()
+    return named
+
+
+def _words(artifact: Artifact) -> list[str]:
+    """The words of the command, a shell's operators apart (`toy.py|cat` is two words and
+    an operator, `<toy.py` an operator and a word): each may name a file it reads."""
+    if not isinstance(artifact.run, str):
+        return list(artifact.run)
+    lexer = shlex.shlex(artifact.run, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:  # an unclosed quote: the shell will say so; the text stands
+        return [artifact.run]
 
 
 def directory_digest(ledger: Path) -> str:
@@ -85,13 +116,17 @@ OUTPUTS = "out"
 
 
 def _written_by_us(ledger: Path) -> Callable[[str], bool]:
-    """Whether an entry at the top of the ledger's directory is claimledger's or git's,
-    which change as the ledger is used (a refresh, a render, a commit): the repository,
-    the outputs, the ledger with its lock and its temporaries."""
+    """Whether an entry at the top of the ledger's directory is claimledger's, git's or an
+    editor's, which change as the ledger is used (a refresh, a render, a commit, an edit):
+    the repository, the outputs, the ledger with its lock, its temporaries and an editor's
+    backup or swap file of it."""
     from claimledger.ledger.file import written_with
 
+    editing = {f"{ledger.name}~", f"#{ledger.name}#", f".#{ledger.name}"}
+    editing |= {f".{ledger.name}.{swap}" for swap in ("swp", "swo", "swx")}
+
     def ours(name: str) -> bool:
-        return name in (".git", OUTPUTS) or written_with(ledger, name)
+        return name in (".git", OUTPUTS) or name in editing or written_with(ledger, name)
 
     return ours
 
@@ -103,12 +138,13 @@ def standings(ledger: Path, artifacts: Mapping[str, Artifact]) -> list[Standing]
     kept = _workspace(_read(), ledger).get("artifacts", {})
     asked = any(claim_id in kept for claim_id in artifacts)  # else no folder to read
     directory = directory_digest(ledger) if asked else ""
+    home = ledger.absolute().parent
     found = []
     for claim_id, artifact in artifacts.items():
         given = kept.get(claim_id)
         if given is None:
             consent = Consent.UNTRUSTED
-        elif given == fingerprint(artifact, directory):
+        elif given == fingerprint(artifact, directory, home):
             consent = Consent.TRUSTED
         else:
             consent = Consent.CHANGED
@@ -123,11 +159,12 @@ def trust(
     to honour what its settings `asks` (None: leave that as it was), and to use its
     folder whoever owns it."""
     directory = directory_digest(ledger) if artifacts else ""
+    home = ledger.absolute().parent
     with _editing() as kept:
         workspace = kept.setdefault(_key(ledger), {})
         allowed = workspace.setdefault("artifacts", {})
         for claim_id, artifact in artifacts.items():
-            allowed[claim_id] = fingerprint(artifact, directory)
+            allowed[claim_id] = fingerprint(artifact, directory, home)
         if asks:
             workspace["settings"] = _asked(asks)
         elif asks is not None:  # nothing asked now: an old consent must not cover later asks
@@ -144,12 +181,12 @@ def renew(ledger: Path, ran: Mapping[str, Artifact]) -> None:
     cost the user's word again after every run. A consent withdrawn meanwhile stays so."""
     if not ran:
         return
-    directory = directory_digest(ledger)
+    directory, home = directory_digest(ledger), ledger.absolute().parent
     with _editing() as kept:
         allowed = _workspace(kept, ledger).get("artifacts", {})
         for claim_id, artifact in ran.items():
             if claim_id in allowed:
-                allowed[claim_id] = fingerprint(artifact, directory)
+                allowed[claim_id] = fingerprint(artifact, directory, home)
 
 
 def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
