@@ -181,6 +181,11 @@ def test_git_is_sent_to_the_addresses_checked_and_never_to_a_private_one() -> No
     assert options == (
         "-c", "http.curloptResolve=github.com:443:140.82.112.3,[2606:50c0:8000::154]",
     )  # fmt: skip
+    idn = pinned("https://bücher.example/docs.git", public)
+    assert idn[1].startswith("http.curloptResolve=xn--bcher-kva.example:443:")  # curl's name
+    assert pinned("https://[2606:4700::1]/docs.git", public) == ()  # nothing to resolve
+    with pytest.raises(InputError, match="private or local address"):
+        pinned("https://[::ffff:127.0.0.1]/docs.git", public)
     with pytest.raises(InputError, match=r"github.com is a private or local address \(127"):
         pinned("https://u:secret@github.com/acme/docs.git", rebound)
     with pytest.raises(InputError) as refused:

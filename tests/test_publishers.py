@@ -55,6 +55,11 @@ def test_one_host_in_any_spelling_or_archived_is_one_publisher(url: str) -> None
     assert publisher_of(url) == "xn--bcher-kva.de"
 
 
+@pytest.mark.parametrize("url", ["https://127.1/", "https://2130706433/a", "https://0x7f.0.0.1/"])
+def test_one_address_in_any_spelling_is_one_publisher(url: str) -> None:
+    assert publisher_of(url) == publisher_of("https://127.0.0.1/") == "127.0.0.1"
+
+
 def test_the_web_archive_s_own_pages_are_its_own() -> None:
     assert publisher_of("https://web.archive.org/") == "archive.org"
     assert publisher_of("https://web.archive.org/web/*/docs.example.com*") == "archive.org"

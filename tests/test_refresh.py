@@ -302,9 +302,14 @@ def test_a_short_page_about_errors_is_read() -> None:
     long_one = short.replace("Handling HTTP 404 responses", "404 Not Found").replace(
         "<p>A 404", "<p>" + "Words of the guide. " * 30 + "A 404"
     )
-    for html in (short, long_one):
+    sentence = short.replace(
+        "<p>A 404 means", "<p>Error 404: resource not found is returned when the key"
+    )
+    for html in (short, long_one, sentence):
         page = read_page(fetched_html(html))
-        assert page.text is not None and "was not found" in page.text
+        assert page.text is not None and "not found" in page.text
+    narrowed = read_page(fetched_html(long_one), "main p")  # short by the selector
+    assert narrowed.text is not None
 
 
 def fetched_html(html: str) -> FetchResult:

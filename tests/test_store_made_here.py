@@ -230,3 +230,17 @@ def plant_capture(store: Path, url: str, archive: str, capture: str) -> None:
         kept.record_archived_copy(found, copy, when)
     finally:
         kept.close()
+
+
+def test_move_never_takes_a_new_address_from_the_checkouts_store(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A redirect or a search kept by the checkout's store would be written into the ledger
+    as the source's address: `move` asks for the address instead."""
+    ledger = planted(tmp_path, page_server)
+    before = ledger.read_text(encoding="utf-8")
+
+    refused = Cli(ledger)("move", "guide", code=2)
+
+    assert "came with the checkout" in refused.stderr and "give NEW_URL" in refused.stderr
+    assert ledger.read_text(encoding="utf-8") == before

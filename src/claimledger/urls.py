@@ -407,7 +407,9 @@ def redirect_refusal(
     return None
 
 
-_USERINFO = re.compile(r"(?<=://)[^/?#@\s]*@")
+_USERINFO = re.compile(r"(?<=://)[^/?#@\s]*@|(?<![\w/.:@-])[\w.~%!$&*+,;=-]+:[^/?#@\s']*@")
+"""A URL's `user:pass@` after its scheme, or one written with no scheme (`user:pw@host`,
+which is no web URL, and is said so with the words as typed)."""
 
 
 def shown_raw(text: str) -> str:
@@ -544,8 +546,10 @@ def publisher_of(url: str) -> str:
         return publisher_of(captured)
     parts = split(url)
     host = ascii_host(parts.hostname or "") if parts is not None else ""
-    if not host or _is_address(host):
-        return host or "unknown"
+    if not host:
+        return "unknown"
+    if names_an_address(host):  # one address however written (`127.1`, `2130706433`)
+        return str(address_named(host.strip("[]")) or host)
     domain = _suffixes().privatesuffix(host) or host
     if domain in CODE_HOSTS and parts is not None:
         owner = parts.path.strip("/").split("/", 1)[0]
@@ -588,14 +592,6 @@ def archived_original(url: str) -> str | None:
     if not re.match(r"^https?:/", original, re.IGNORECASE):
         original = f"http://{original}"  # the archive also takes the address without one
     return re.sub(r"^(https?:)/+", r"\1//", original, flags=re.IGNORECASE)
-
-
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
 
 
 @functools.cache

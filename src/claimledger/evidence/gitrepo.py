@@ -205,17 +205,20 @@ def pinned(repo: str, addresses_of: Addresses = _resolved) -> tuple[str, ...]:
     `repo` whose name resolves to loopback or a private range would have git connect
     there. So the name is resolved once, refused when any address is not public, and
     handed to curl with those very addresses (no redirect is followed: `_SAFE`)."""
-    from claimledger.urls import host_and_port, redacted
+    from claimledger.urls import address_named, ascii_host, host_and_port, redacted
 
     place = host_and_port(repo)
     if place is None:
         raise InputError(f"{redacted(repo)}: not an https address")
-    host, port = place
-    addresses = addresses_of(host, port)
+    host, port = ascii_host(place[0]), place[1]  # the name curl looks up: its Punycode
+    written = address_named(host)
+    addresses = [str(written)] if written is not None else addresses_of(host, port)
     private = [a for a in addresses if not is_public(ipaddress.ip_address(a))]
     if not addresses or private:
         where = private[0] if private else "no address"
         raise InputError(f"{redacted(repo)}: {host} is a private or local address ({where})")
+    if written is not None:
+        return ()  # an address itself: nothing for curl to resolve
     listed = ",".join(f"[{a}]" if ":" in a else a for a in addresses)
     return ("-c", f"http.curloptResolve={host}:{port}:{listed}")
 

@@ -9,8 +9,10 @@ validators, a permissive robots.txt or a forged "verified" check, so a store cou
 made here only when its SQLite `application_id` is the identity this user's config
 recorded for that path: stamped when claimledger creates the file, or once a refresh of
 any other store has read every source of the ledger into it, reading every page in full,
-asking every site for its robots.txt and carrying no check over. Until then `status` and
-the report say whose word the store is.
+asking every site for its robots.txt and carrying no check over, while the store keeps
+nothing a later run would believe that no reading replaces (the archive's answers, the
+docs' history, saves, artifact runs, searches). Until then `status` and the report say
+whose word the store is.
 """
 
 from __future__ import annotations

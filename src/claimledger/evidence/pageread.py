@@ -64,7 +64,7 @@ def read_page(
         where = f"lines L{lines[0]}-L{lines[1]}" if lines else "the page"
         why = f"no content: {where} holds no text a reader sees" + _built_by_script(fetched)
         return unreadable(fetched, why, select)
-    said = _says_it_is_not_there(fetched, text)
+    said = _says_it_is_not_there(fetched, text) if select is None and whole is None else None
     if said is not None:
         return unreadable(fetched, f"an error page: it says “{said}” (HTTP 200)", select)
     return Page(fetched, text, None, recipe(select), whole)
@@ -78,7 +78,10 @@ _NOT_THERE = re.compile(
 )
 ERROR_PAGE_TEXT = 400
 """The characters past which a page is never taken for an error page: one is a line or
-two; a page of the docs about 404s says much more."""
+two; a page of the docs about 404s says much more. Only a whole page is weighed so: one
+read through a selector or a #L anchor is short by design."""
+ERROR_HEADING = 60
+"""The characters past which a first line is a sentence of the page, not its heading."""
 
 
 def _says_it_is_not_there(fetched: FetchResult, text: str) -> str | None:
@@ -89,7 +92,8 @@ def _says_it_is_not_there(fetched: FetchResult, text: str) -> str | None:
     if len(text) > ERROR_PAGE_TEXT or not is_html(fetched.content_type or "", fetched.text or ""):
         return None
     first = text.strip().split("\n", 1)[0]
-    for said in (head_links(fetched.text or "").title, first):
+    heading = first if len(first) <= ERROR_HEADING else None  # a heading, not a sentence
+    for said in (head_links(fetched.text or "").title, heading):
         if said and _NOT_THERE.search(said.strip()):
             return said.strip()
     return None

@@ -27,7 +27,16 @@ if TYPE_CHECKING:
 
 def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
     """The address the last refresh of `url` ended at, when that is a move; else, for a
-    page still gone, the page its site's sitemap proposed. With why, in words."""
+    page still gone, the page its site's sitemap proposed. With why, in words. Never from
+    a store that came with the checkout: a planted redirect or search would be written
+    into the ledger as the source's address."""
+    from claimledger.services.latest import store_made_here
+
+    if not store_made_here(store):
+        raise InputError(
+            f"the evidence store came with the checkout, so where source '{source_id}' moved "
+            "is its word: give NEW_URL, or run `claimledger refresh` into a store of your own"
+        )
     fetch = (store.latest_fetches() if store else {}).get(url)
     search = store.latest_relocations().get(source_id) if store else None
     if fetch is None:

@@ -44,8 +44,9 @@ class IdentityEvidence(StorePart):
 
     def holds_more_than_pages(self) -> bool:
         """Whether the store holds what no run of pages supersedes: the web archive's
-        answers and copies, the docs' history, the archive's saves, artifact runs. Kept by
-        the checkout, they would be the user's word once the store is adopted."""
+        answers and copies, the docs' history, the archive's saves, artifact runs, the
+        searches for sources gone. Kept by the checkout, they would be the user's word once
+        the store is adopted."""
         return any(
             self._db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None
             for table in _NOT_SUPERSEDED
@@ -60,4 +61,5 @@ _NOT_SUPERSEDED = (
     "quote_histories",
     "archive_saves",
     "artifact_runs",
+    "relocations",
 )
