@@ -790,6 +790,28 @@ def test_accept_even_if_meaning_changed_adopts_and_records_the_old_words(
     assert "# graded by hand once" in ledger.read_text(encoding="utf-8")
 
 
+def test_accept_names_a_source_that_could_not_be_read_and_adopts_all_the_same(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    """The guide reverses the quote while the mirror answers 503: the new words are read
+    on the guide only. Adopted (a page down for a day holds up no one), and the mirror
+    said unread, which the gate keeps saying until a refresh reads it."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/guide", page("An opening line.", NOT_DURABLE, ORDERED))
+    page_server.set_page("/mirror", "Service Unavailable", status=503)
+    cli("refresh", "--allow-private", code=1)
+
+    accepted = cli("accept", "durable", "--even-if-meaning-changed", code=0).stdout
+
+    assert load(ledger).claim("durable").quotes[0].text == NOT_DURABLE
+    (unread,) = [line for line in accepted.splitlines() if "not read" in line]
+    assert unread.startswith("  not read at the last refresh: mirror;")
+    assert "unchecked there until a refresh" in unread
+    gap = cli("regrade", "--check", "--no-artifacts", code=1).stderr
+    assert "never checked as it now reads" in gap and "durable" in gap
+
+
 # --------------------------------------------------------------------------- regrade
 
 

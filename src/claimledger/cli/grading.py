@@ -264,6 +264,19 @@ def accept_command(
                 f"(claimledger review {adoption.claim_id})",
                 markup=False,
             )
+        if unread := plan.unread.get((adoption.claim_id, adoption.quote_index)):
+            out.print(unread_line(unread), markup=False)
     if not plan.adoptions and not plan.refused:
         out.print("nothing to accept: no drifted quote among the chosen claims", markup=False)
     return found_if(bool(plan.refused))
+
+
+def unread_line(unread: Sequence[str]) -> str:
+    """An adopted quote's sources that could not be read at the last refresh, named under
+    its adoption: the new words were read on the others only, and the gate counts these
+    unchecked until a refresh reads them."""
+    sources = ", ".join(unread)
+    return (
+        f"  not read at the last refresh: {sources}; the new wording is unchecked there "
+        "until a refresh reads it (claimledger refresh)"
+    )

@@ -4,13 +4,14 @@ Pure. Adopting takes the page's current wording as the quote. It is refused when
 drift changed a meaning-carrying word (unless the author insists), when the quote's
 sources now disagree with each other, and when a source still carries the old words:
 then the quote should be split per source, not rewritten. A successor only its place
-tells is adopted when its claim is named, never in bulk.
+tells is adopted when its claim is named, never in bulk. A source that could not be
+read is no evidence either way: the adoption names it, and is not refused for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Set
+from dataclasses import dataclass, field
 
 from claimledger.ledger.model import Ledger
 from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
@@ -21,6 +22,10 @@ from claimledger.records import Adoption, CheckRecord, changed_words_said, lates
 class AcceptPlan:
     adoptions: tuple[Adoption, ...]
     refused: tuple[str, ...]
+    unread: Mapping[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    """By adopted quote (its claim, its index), its sources that could not be read at the
+    last refresh: the new wording is taken from the others, and nothing says these carry
+    it until a refresh reads them."""
 
 
 def accept_plan(
@@ -38,6 +43,7 @@ def accept_plan(
     latest = latest_by_key(checks)
     adoptions: list[Adoption] = []
     refused: list[str] = []
+    unread: dict[tuple[str, int], tuple[str, ...]] = {}
     for claim in ledger.claims:
         if claim.id not in chosen:
             continue
@@ -83,7 +89,21 @@ def accept_plan(
             else:
                 said = "changed" if meaning else "uncertain" if uncertain else None
                 adoptions.append(Adoption(claim.id, index, quote.text, wordings[0], said))
-    return AcceptPlan(tuple(adoptions), tuple(refused))
+                if not_read := _unread_sources(quote.sources, found):
+                    unread[claim.id, index] = not_read
+    return AcceptPlan(tuple(adoptions), tuple(refused), unread)
+
+
+def _unread_sources(sources: Iterable[str], found: Iterable[CheckRecord | None]) -> tuple[str, ...]:
+    """The sources whose latest check read nothing (or that none checked): a page that
+    could not be read is no evidence either way, so the wording adopted from the others
+    is not known to stand on them. Said, never refused: a page down for a day must not
+    hold up the author."""
+    return tuple(
+        source
+        for source, check in zip(sources, found, strict=True)
+        if check is None or check.status is None
+    )
 
 
 def _strong_by_place(check: CheckRecord) -> bool:
