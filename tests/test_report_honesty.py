@@ -250,7 +250,6 @@ def earlier_state(ledger: Ledger) -> dict[str, Any]:
     state["generated_on"] = "2026-09-05"
     quotes = state["quotes"]["adopted-chain"]
     quotes["A message may be up to 256 KB."] = quotes.pop("Each message may be up to 128 KB.")
-    state["adopted"].pop("adopted-chain")
     state["grades"]["one-lowered"]["the documentation says this"] = "DEMONSTRATED"
     state["sources"]["docs-b"]["url"] = "https://docs.example.com/old-b"
     return state

@@ -251,3 +251,32 @@ def test_an_adopted_rewording_is_one_reworded_quote_in_what_changed(site: Cli) -
     reworded = "quote reworded, its meaning changed: “256” → “128” (number changed); "
     assert f"{reworded}the page's words adopted: “{SIZE}” → “{SMALLER}”" in changed
     assert "quote added" not in changed and "quote removed" not in changed
+
+
+def test_a_second_adopted_rewording_is_one_reworded_quote_from_the_last_render(
+    site: Cli, page_server: PageServer
+) -> None:
+    """256 KB became 128 KB, adopted and rendered; then 128 KB became 64 KB, adopted too:
+    the next render says one quote reworded from the words it last showed, the change
+    named, in the Markdown and in the JSON alike."""
+    smallest = "A message may be up to 64 KB in size."
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+    site("render", "-o", "-")
+    site("render", "-o", "-", "--format", "json")
+    page_server.set_page("/limits", page("Limits.", smallest, WEAKER))
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+
+    changed = site("render", "-o", "-").stdout.split("## What changed", 1)[1]
+    changed = changed.split("\n## ", 1)[0]
+    items = json.loads(site("render", "-o", "-", "--format", "json").stdout)["changes"]["items"]
+
+    reworded = (
+        "quote reworded, its meaning changed: “128” → “64” (number changed); "
+        f"the page's words adopted: “{SMALLER}” → “{smallest}”"
+    )
+    assert reworded in changed
+    assert "quote added" not in changed and "quote removed" not in changed
+    assert [item["text"] for item in items if item["area"] == "quote"] == [reworded]

@@ -1,5 +1,6 @@
-"""How the page's words the author adopted differ from the words as read: the word
-changes, their kinds, and whether the meaning changed. Pure.
+"""How the page's words the author adopted differ from the words as read, or from the
+words a past render showed: the word changes, their kinds, and whether the meaning
+changed. Pure.
 
 Each adoption records whether it changed the quote's meaning; a quote reworded twice is
 judged by the worst of its adoptions and by the two wordings' own diff, so that a
@@ -8,9 +9,9 @@ harmless rewording adopted after a meaning change never makes the whole read har
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from claimledger.ledger.model import Claim
+from claimledger.ledger.model import Claim, HistoryEntry
 from claimledger.meanings import said_once
 from claimledger.reading.match import judge, normalize
 from claimledger.records import WordChange
@@ -26,7 +27,32 @@ def adopted_wording(
     worst meaning change ("changed", "uncertain" or None) any adoption on the way recorded
     or the two wordings' diff shows, its kinds, and the words that differ. Nothing for a
     quote never reworded."""
-    chain = claim.adoptions(text)
+    return _judged(claim.adoptions(text), original, text)
+
+
+def reworded_since(
+    claim: Claim, text: str, earlier: str
+) -> tuple[str | None, tuple[str, ...], tuple[WordChangeView, ...]]:
+    """How the adopted wording `text` differs from `earlier`, a wording the quote had on
+    the way (the one a past render showed): as `adopted_wording`, from the adoptions made
+    since `earlier` only. Nothing when `text` was never adopted over `earlier`."""
+    return _judged(_adoptions_since(claim.adoptions(text), earlier), earlier, text)
+
+
+def _adoptions_since(chain: Sequence[HistoryEntry], earlier: str) -> tuple[HistoryEntry, ...]:
+    """The adoptions of `chain` (newest first) back to the one that replaced `earlier`:
+    what came before it was already behind the wording `earlier` was."""
+    for index, entry in enumerate(chain):
+        if entry.quote_was == earlier:
+            return tuple(chain[: index + 1])
+    return ()
+
+
+def _judged(
+    chain: Sequence[HistoryEntry], original: str, text: str
+) -> tuple[str | None, tuple[str, ...], tuple[WordChangeView, ...]]:
+    """The worst meaning change the adoptions of `chain` recorded or the diff of
+    `original` and `text` shows, its kinds, and the words that differ."""
     if not chain:
         return None, (), ()
     judged = judge(normalize(original), normalize(text, markup=False))

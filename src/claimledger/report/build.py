@@ -35,7 +35,7 @@ from claimledger.records import (
 from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import authors_headings, own_anchors
 from claimledger.report.artifacts import artifact_view
-from claimledger.report.changes import adoptions_said, changes_since, state_day, state_of
+from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
 from claimledger.report.markup import anchor, statement_beyond_title, text_fragment_link
@@ -132,7 +132,7 @@ def build_report(
         fidelity=tuple(fidelity_row(claim, quote) for claim in in_order for quote in claim.quotes),
         churn_sources=churn_sources(ledger, sources, state_day(previous)),
         drifts=drifts(in_order),
-        changes=changes_since(state, previous, adoptions_said(in_order)),
+        changes=changes_since(state, previous, {claim.id: claim for claim in ledger.claims}),
         did_not=ledger.scope.did_not,
         could_not_see=ledger.scope.could_not_see,
         sources=sources,

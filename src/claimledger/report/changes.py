@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from claimledger.ledger.model import Claim
+from claimledger.report.adoptions import reworded_since
 from claimledger.report.markup import anchor, excerpt
 from claimledger.report.model import (
     ChangesView,
     ChangeView,
     ClaimView,
-    QuoteView,
     Report,
     SourceView,
+    WordChangeView,
 )
 
 STATE_VERSION = 1
@@ -50,11 +52,6 @@ def state_of(
             claim.id: {q.text: {s.source_id: s.status for s in q.sources} for q in claim.quotes}
             for claim in claims
         },
-        "adopted": {  # each adopted wording and the words it replaced, for "reworded"
-            claim.id: {q.text: q.as_read for q in claim.quotes if q.as_read}
-            for claim in claims
-            if any(q.as_read for q in claim.quotes)
-        },
         "sources": {s.id: {"url": s.url or "", "status": s.status} for s in sources},
     }
 
@@ -65,37 +62,31 @@ def state_day(previous: Mapping[str, Any] | None) -> str | None:
     return day if isinstance(day, str) else None
 
 
-def adoption_words(quote: QuoteView) -> str:
+def adoption_words(
+    meaning: str | None, kinds: Sequence[str], changes: Sequence[WordChangeView]
+) -> str:
     """How an adopted rewording changed a quote, named: whether its meaning changed, and
     the words on both sides ("its meaning changed: “256” → “128” (number changed)")."""
-    words = "; ".join(change.label for change in quote.adopted_changes)
-    if quote.adopted_meaning == "changed":
+    words = "; ".join(change.label for change in changes)
+    if meaning == "changed":
         said = "its meaning changed"
-        kinds = ", ".join(quote.adopted_kinds) or "a meaning-carrying word changed"
-    elif quote.adopted_meaning == "uncertain":
+        named = ", ".join(kinds) or "a meaning-carrying word changed"
+    elif meaning == "uncertain":
         said = "its meaning may have changed"
-        kinds = ", ".join(quote.adopted_kinds) or "content words changed"
+        named = ", ".join(kinds) or "content words changed"
     else:
-        said, kinds = "its meaning kept", "a rewording"
-    return f"{said}: {words}" if words else f"{said} ({kinds})"
-
-
-def adoptions_said(claims: Sequence[ClaimView]) -> dict[str, dict[str, str]]:
-    """Each adopted wording of each claim, and how it changed the quote (`adoption_words`)."""
-    return {
-        claim.id: {quote.text: adoption_words(quote) for quote in claim.quotes if quote.as_read}
-        for claim in claims
-        if any(quote.as_read for quote in claim.quotes)
-    }
+        said, named = "its meaning kept", "a rewording"
+    return f"{said}: {words}" if words else f"{said} ({named})"
 
 
 def changes_since(
     state: Mapping[str, Any],
     previous: Mapping[str, Any] | None,
-    adoptions: Mapping[str, Mapping[str, str]] | None = None,
+    claims: Mapping[str, Claim] | None = None,
 ) -> ChangesView:
     """The differences between this render's state and the last one's (None: first render);
-    `adoptions` names how each adopted rewording changed its quote (`adoptions_said`)."""
+    `claims`, the ledger's by id, tell by their histories which new quote is an adopted
+    rewording of one the last render showed, and how it changed."""
     if previous is None:
         return ChangesView(True, None, "First render: there is nothing to compare with", ())
     if previous.get("claimledger_render_state") != STATE_VERSION:
@@ -108,7 +99,7 @@ def changes_since(
     since = _text(previous.get("generated_on")) or None
     items = [
         *_grade_changes(state, previous),
-        *_quote_changes(state, previous, adoptions or {}),
+        *_quote_changes(state, previous, claims or {}),
         *_first_checks(state, previous),
         *_source_changes(state, previous),
     ]
@@ -146,7 +137,7 @@ def _grade_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
 def _quote_changes(
     state: Mapping[str, Any],
     previous: Mapping[str, Any],
-    adoptions: Mapping[str, Mapping[str, str]],
+    claims: Mapping[str, Claim],
 ) -> list[ChangeView]:
     old_quotes = _mapping(previous.get("quotes"))
     items: list[ChangeView] = []
@@ -155,13 +146,12 @@ def _quote_changes(
             continue  # a new claim, said once under grades
         link, title = anchor("claim", claim_id), state["titles"][claim_id]
         old = _mapping(old_quotes[claim_id])
-        replaced = _reworded(state, claim_id, old, quotes)
-        how = adoptions.get(claim_id, {})
+        claim = claims.get(claim_id)
+        replaced = _reworded(claim, old, quotes) if claim else {}
         for text, statuses in quotes.items():
-            if text in replaced:
-                items.append(
-                    ChangeView("quote", title, link, _reworded_words(replaced[text], text, how))
-                )
+            if claim and text in replaced:
+                said = _reworded_words(claim, replaced[text], text)
+                items.append(ChangeView("quote", title, link, said))
                 continue
             if text not in old:
                 items.append(ChangeView("quote", title, link, f"quote added: “{excerpt(text)}”"))
@@ -183,24 +173,29 @@ def _quote_changes(
     return items
 
 
-def _reworded_words(was: str, now: str, how: Mapping[str, str]) -> str:
-    """One reworded quote, the change named: "quote reworded, its meaning changed: “256” →
-    “128” (number changed); the page's words adopted: “…” → “…”"."""
-    named = f", {how[now]}" if now in how else ""
-    return f"quote reworded{named}; the page's words adopted: “{excerpt(was)}” → “{excerpt(now)}”"
+def _reworded_words(claim: Claim, was: str, now: str) -> str:
+    """One reworded quote, the change from the last render's words named: "quote reworded,
+    its meaning changed: “256” → “128” (number changed); the page's words adopted: “…” →
+    “…”"."""
+    named = adoption_words(*reworded_since(claim, now, was))
+    return f"quote reworded, {named}; the page's words adopted: “{excerpt(was)}” → “{excerpt(now)}”"
 
 
-def _reworded(
-    state: Mapping[str, Any], claim_id: str, old: Mapping[str, Any], quotes: Mapping[str, Any]
-) -> dict[str, str]:
+def _reworded(claim: Claim, old: Mapping[str, Any], quotes: Mapping[str, Any]) -> dict[str, str]:
     """Each quote new since the last render that is an adopted rewording of one the last
-    render had (and this one has not): one quote reworded, not one added and one gone."""
-    adopted = _mapping(_mapping(state.get("adopted")).get(claim_id))
-    return {
-        new: str(was)
-        for new, was in adopted.items()
-        if new not in old and was in old and was not in quotes
-    }
+    render had (and this one has not), paired with those words: one quote reworded, not
+    one added and one gone. Its adoptions are followed back from the newest, so a quote
+    adopted again since is paired with the words the last render showed, whichever
+    adoption brought them."""
+    replaced: dict[str, str] = {}
+    for now in quotes:
+        if now in old:
+            continue
+        earlier = (entry.quote_was for entry in claim.adoptions(now))
+        was = next((w for w in earlier if w and w in old and w not in quotes), None)
+        if was is not None:
+            replaced[now] = was
+    return replaced
 
 
 def _source_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> list[ChangeView]:
