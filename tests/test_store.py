@@ -786,7 +786,7 @@ def test_verdicts_are_the_latest_checks_in_the_fields_the_rules_weigh(
         checks = store.latest_checks()
         damaged = store.damaged_rows
         verdicts = store.latest_verdicts()
-        assert store.damaged_rows == 2 * damaged == 2
+        assert store.damaged_rows == damaged == 1  # the same row met twice, said once
     assert [c.claim_id for c in checks] == ["b", "a"]
     assert len(verdicts) == len(checks)
     for verdict, check in zip(verdicts, checks, strict=True):
