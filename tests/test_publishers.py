@@ -93,7 +93,9 @@ def test_the_author_sets_a_sources_publisher_title_and_kind(tmp_path: Path) -> N
     ledger.write_text(LEDGER, encoding="utf-8")
     cli = Cli(ledger)
     before = cli("render", "-o", "-").stdout
-    assert "cross-checked on 2 sources, 2 independent: docs.example.com, example.com" in before
+    assert (
+        "cited on 2 sources, 2 independent: docs.example.com, example.com; none read yet" in before
+    )
 
     said = cli("source", "docs", "--publisher", "example.com", "--title", "Limits page")
     assert said.stdout.splitlines() == [
@@ -104,7 +106,7 @@ def test_the_author_sets_a_sources_publisher_title_and_kind(tmp_path: Path) -> N
     source = yaml.safe_load(ledger.read_text("utf-8"))["sources"]
     assert source["docs"]["publisher"] == "example.com" and source["blog"]["kind"] == "blog"
     after = cli("render", "-o", "-").stdout
-    assert "cross-checked on 2 sources of one publisher, example.com" in after
+    assert "cited on 2 sources of one publisher, example.com; none read yet" in after
 
     assert "one of docs, blog" in cli("source", "blog", "--kind", "tweet", code=2).stderr
     assert "say what to set" in cli("source", "blog", code=2).stderr
@@ -207,3 +209,27 @@ def test_one_publisher_written_in_two_cases_counts_once(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert "cross-checked on 2 sources of one publisher, vendor.example" in report
+
+
+def test_a_source_that_could_not_be_read_is_never_counted_as_cross_checking(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """One of two independent sources answered 503: the report said "cross-checked on 2
+    sources, 2 independent" beside a grade line counting one."""
+    page_server.set_page("/docs", "<html><body><main><p>A message may be up to 256 KB.</p>")
+    page_server.set_page("/blog", "busy", status=503)
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        LEDGER.replace("https://docs.example.com/limits", page_server.url("/docs")).replace(
+            "https://example.com/blog/limits", page_server.url("/blog")
+        ),
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", "--deadline", "2", code=1)
+
+    report = cli("render", "-o", "-").stdout
+
+    assert "cross-checked" not in report
+    assert "cited on 2 sources, 2 independent: docs.example.com, example.com; " in report
+    assert "not read at the last check: blog" in report

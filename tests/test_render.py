@@ -919,8 +919,9 @@ def test_claimreview_items(outputs: dict[str, str], report: Report) -> None:
         assert short == claim.statement or short.endswith("…")
         rating = item["reviewRating"]
         assert rating["@type"] == "Rating"
-        assert rating["alternateName"] in {g.value for g in Grade}
-        if rating["alternateName"] == "UNKNOWN":  # not the bottom of the scale: off it
+        assert rating["alternateName"] in {g.value for g in Grade} | {"REFUTED"}
+        assert (rating["alternateName"] == "REFUTED") == (claim.refuted is not None)
+        if rating["alternateName"] in ("UNKNOWN", "REFUTED"):  # not the bottom: off the scale
             assert not {"ratingValue", "bestRating", "worstRating"} & set(rating)
         else:
             assert rating["worstRating"] == 1 <= rating["ratingValue"] <= rating["bestRating"] == 3

@@ -291,7 +291,8 @@ def test_pyld_expands_and_compacts_the_claimreview(
         assert node[f"{schema}url"] == [{"@id": f"{BASE}#{claim.anchor}"}]
         (rating,) = node[f"{schema}reviewRating"]
         has_value = f"{schema}ratingValue" in rating
-        assert has_value == (rating[f"{schema}alternateName"] != [{"@value": "UNKNOWN"}])
+        off_the_scale = [[{"@value": "UNKNOWN"}], [{"@value": "REFUTED"}]]
+        assert has_value == (rating[f"{schema}alternateName"] not in off_the_scale)
     compacted = jsonld.compact(expanded, "https://schema.org", options)
     graph = compacted["@graph"]
     assert [node["type"] for node in graph] == ["ClaimReview"] * len(fixture_report.claims)

@@ -304,7 +304,11 @@ def _quote_view(
         last_verified=last_verified,
         verified_label=verified_label,
         cross_check=_cross_check(
-            ledger, quote, keys, {s.source_id for s in read if s not in carrying}
+            ledger,
+            quote,
+            keys,
+            {s.source_id for s in read if s not in carrying},
+            {s.source_id for s in sources if s not in read},
         ),
         agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted),
         carried_by=len(carrying),
@@ -338,11 +342,16 @@ def _quote_state(sources: Sequence[SourceCheck]) -> str:
 
 
 def _cross_check(
-    ledger: Ledger, quote: Quote, keys: Mapping[str, str], lacking: Collection[str]
+    ledger: Ledger,
+    quote: Quote,
+    keys: Mapping[str, str],
+    lacking: Collection[str],
+    unread: Collection[str],
 ) -> str:
     """How the quote is cited: on one source, or on several (and how independent they
-    are, each counted as the grading counts it: `keys`); "cross-checked" only while none
-    of them that was read lacks it (`lacking`)."""
+    are, each counted as the grading counts it: `keys`); "cross-checked" only while each of
+    them was read carrying it: not while one read lacks it (`lacking`), nor while one
+    could not be read or was never checked (`unread`), which carries nothing known."""
     cited = list(dict.fromkeys(quote.sources))
     if len(cited) == 1:
         return "single-source"
@@ -353,9 +362,14 @@ def _cross_check(
         named = _counted(sources, keys)
         how = f"{len(cited)} sources, {len(named)} independent: {', '.join(named)}"
     short = [sid for sid in cited if sid in lacking]
-    if not short:
+    not_read = [sid for sid in cited if sid in unread]
+    if not short and not not_read:
         return f"cross-checked on {how}"
-    return f"cited on {how}; not carried now by {', '.join(short)}"
+    if len(not_read) == len(cited):
+        return f"cited on {how}; none read yet"
+    said = [f"not carried now by {', '.join(short)}"] if short else []
+    said += [f"not read at the last check: {', '.join(not_read)}"] if not_read else []
+    return f"cited on {how}; {'; '.join(said)}"
 
 
 def _counted(sources: Sequence[Source], keys: Mapping[str, str]) -> list[str]:
@@ -570,6 +584,7 @@ def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
 
 
 _STATE_WORDS = {
+    "changed": "reworded on its page, its meaning changed",
     "drifted": "reworded on its page",
     "missing": "no longer on its page",
     "gone": "on a page that is gone",
@@ -579,6 +594,7 @@ _STATE_WORDS = {
 
 
 _ONE_QUOTE_WORDS = {
+    "changed": "its quote was reworded on the page, and its meaning changed",
     "drifted": "its quote was reworded on the page",
     "missing": "its quote is no longer on the page",
     "gone": "the page of its quote is gone",
@@ -587,13 +603,21 @@ _ONE_QUOTE_WORDS = {
 }
 
 
+def _told_state(quote: QuoteView) -> str:
+    """A quote's state as a grade line tells it: a rewording that changed the meaning is
+    never told as a rewording alone."""
+    reworded = [s for s in quote.sources if s.status == "drifted"]
+    changed = quote.state == "drifted" and any(s.meaning_changed for s in reworded)
+    return "changed" if changed else quote.state
+
+
 def _unverified_evidence(quotes: Sequence[QuoteView]) -> str:
     """The grade line's evidence when some quote is not verified at the last check."""
     if len(quotes) == 1:
-        return _ONE_QUOTE_WORDS[quotes[0].state]
+        return _ONE_QUOTE_WORDS[_told_state(quotes[0])]
     tally: dict[str, int] = {}
     for quote in quotes:
-        tally[quote.state] = tally.get(quote.state, 0) + 1
+        tally[_told_state(quote)] = tally.get(_told_state(quote), 0) + 1
     parts = [f"{tally.get('verified', 0)} of {len(quotes)} quotes verified"]
     parts += [f"{tally[state]} {words}" for state, words in _STATE_WORDS.items() if state in tally]
     return "; ".join(parts)

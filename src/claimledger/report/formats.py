@@ -366,7 +366,8 @@ def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str,
 
     The rating is the claim's weakest facet (a reader of one number must not take the
     claim as stronger than any of its facets): alternateName is the grade, ratingValue 3
-    (DEMONSTRATED) to 1 (SPECULATIVE); UNKNOWN has its name and no number. datePublished
+    (DEMONSTRATED) to 1 (SPECULATIVE); UNKNOWN has its name and no number, and so has a
+    refuted claim, named REFUTED, its review body saying when and why first. datePublished
     is the day that grade was given (stable from one render to the next). reviewBody
     holds every facet's grade line and why; the rating's explanation holds the rules'
     traces. claimReviewed is the statement cut to 75 characters, the Claim's `text` the
@@ -404,8 +405,10 @@ def _claim_review(
         "name": claim.title,
         "claimReviewed": excerpt(claim.statement, SHORT_CLAIM - 1),
         "datePublished": _graded_on(claim, lowest),
-        "reviewBody": body,
-        "reviewRating": _rating(lowest, traces or body),
+        "reviewBody": f"{sentence(f'Refuted {claim.refuted}')} {body}" if claim.refuted else body,
+        "reviewRating": _refuted(claim.refuted)
+        if claim.refuted
+        else _rating(lowest, traces or body),
         "itemReviewed": _item_reviewed(sources, claim),
     }
     if report.author:
@@ -424,6 +427,16 @@ def _graded_on(claim: ClaimView, grade: Grade) -> str:
     (that day itself, for a lowering proposed and not written)."""
     days = [facet.graded_on for facet in claim.facets if facet.grade == grade]
     return max(days or [facet.graded_on for facet in claim.facets])
+
+
+def _refuted(when_and_why: str) -> dict[str, Any]:
+    """The rating of a claim its falsifier was met for: no grade of it stands (a machine
+    reading the JSON-LD sees no flag), so no number, and the refutation as the reason."""
+    return {
+        "@type": "Rating",
+        "alternateName": "REFUTED",
+        "ratingExplanation": f"refuted {when_and_why}",
+    }
 
 
 def _rating(grade: Grade, explanation: str) -> dict[str, Any]:
