@@ -298,16 +298,15 @@ def test_no_rule_raises_a_grade_of_a_refuted_claim(ledger: Ledger) -> None:
     )
 
 
-def test_a_meaning_changed_on_the_only_source_read_lowers_the_claim() -> None:
-    """The other source could not be read: it is no evidence either way, so it cannot
-    hold the grade up against the one page read, which says the reverse (it held the
-    claim at DEMONSTRATED, shown as a harmless rewording)."""
+def test_a_meaning_changed_on_the_only_source_read_is_a_notice() -> None:
+    """The other source could not be read: no grade falls on an unread page, but the one
+    page read says the reverse, and the gate must not pass over it."""
     one_enough = parse(LEDGER.replace("basis: quotes, min_sources: 2}", "basis: quotes}", 1))
     result = regrade(one_enough, checks(crossed=("reversed", "unreachable")))
-    (proposal,) = [p for p in result.proposals if p.claim_id == "crossed"]
-    assert (proposal.to_grade, proposal.rule) == (Grade.UNKNOWN, "quotes-meaning-changed")
-    assert "; blog could not be read: re-read it" in proposal.why
-    assert not [n for n in result.notices if n.claim_id == "crossed"]
+    (notice,) = result.notices
+    assert (notice.claim_id, notice.kind) == ("crossed", "sources-disagree")
+    assert notice.why.startswith("a quote's meaning changed on docs, and no other source")
+    assert result.pending
 
 
 def test_artifact_rule_lowers_then_restores(ledger: Ledger) -> None:

@@ -4,6 +4,7 @@ with its title and kind, from the command line."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -233,3 +234,32 @@ def test_a_source_that_could_not_be_read_is_never_counted_as_cross_checking(
     assert "cross-checked" not in report
     assert "cited on 2 sources, 2 independent: docs.example.com, example.com; " in report
     assert "not read at the last check: blog" in report
+
+
+def test_a_reversal_read_against_a_source_unread_is_rated_unknown_where_published(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """One source reverses the quote and the other cannot be read: the ledger holds the
+    grade where it stands (an unread page moves none, down or up), the gate fails on the
+    notice, and the ClaimReview, which a machine reads without the notice, says UNKNOWN
+    and why, never the grade the only page read contradicts."""
+    page_server.set_page("/docs", "<html><body><main><p>A message may never be 256 KB.</p>")
+    page_server.set_page("/blog", "busy", status=503)
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        LEDGER.replace("https://docs.example.com/limits", page_server.url("/docs")).replace(
+            "https://example.com/blog/limits", page_server.url("/blog")
+        ),
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", "--deadline", "2", code=1)
+
+    regrade = cli.json("regrade", code=1)
+    (review,) = json.loads(cli("render", "-o", "-", "--format", "claimreview").stdout)
+
+    assert regrade["proposals"] == []
+    assert [n["kind"] for n in regrade["stale"]] == ["sources-disagree"]
+    assert review["reviewRating"]["alternateName"] == "UNKNOWN"
+    assert "Its sources disagree: a quote's meaning changed on docs" in review["reviewBody"]
+    assert "and its meaning changed" in review["reviewBody"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from claimledger.ledger.model import Ledger
 from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
-from claimledger.records import Adoption, CheckRecord, changed_words_said, latest_by_key
+from claimledger.records import Adoption, CheckRecord, changed_words_said, classify, latest_by_key
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _unread_sources(sources: Iterable[str], found: Iterable[CheckRecord | None])
     return tuple(
         source
         for source, check in zip(sources, found, strict=True)
-        if check is None or check.status is None
+        if check is None or classify(check) == "unread"  # a page gone (404) was read: gone
     )
 
 

@@ -154,6 +154,7 @@ class _Reading(NamedTuple):
     weighed: tuple[_QuoteState, ...]  # read: their sources are counted
     disagreeing: bool  # a meaning changed on one source while another still carries the words
     partly_gone: tuple[Check, ...]  # gone from a source while another still carries the words
+    reversed_unconfirmed: tuple[Check, ...]  # meaning changed where read; another source unread
     reworded: bool  # a quote was reworded (harmlessly) on its page
     uncertain: tuple[Check, ...]  # reworded, and its meaning may have changed
     fall: tuple[str, str] | None  # the rule and the reason a lost quote gives, for every facet
@@ -169,19 +170,21 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
     read = disagreeing = reworded = False
     uncertain: list[Check] = []
     partly_gone: list[Check] = []
+    reversed_unconfirmed: list[Check] = []
     fewest: int | None = None
     for state in states:
         if not state.read:
             continue
         read = True
         present = state.present
-        if not present and (not state.unread or state.reversed):
-            lost.append(state)  # none read carries the words; an unread page stands for no
-            # words against a reversal that was read
+        if not present and not state.unread:  # every source read, none carries the words
+            lost.append(state)
         if state.reversed and present:
             disagreeing = True
         if state.not_carried and present:
             partly_gone += state.not_carried
+        if state.reversed and not present and state.unread:
+            reversed_unconfirmed += state.reversed
         if state.drifted:  # a stale notice; its sources are still counted, below
             reworded = True
             uncertain += [check for check in state.drifted if meaning_uncertain(check)]
@@ -196,6 +199,7 @@ def _read_quotes(states: Iterable[_QuoteState], evidence: Iterable[Evidence]) ->
         weighed=tuple(weighed),
         disagreeing=disagreeing,
         partly_gone=tuple(partly_gone),
+        reversed_unconfirmed=tuple(reversed_unconfirmed),
         reworded=reworded,
         uncertain=tuple(uncertain),
         fall=_fall_of(lost) if lost else None,
@@ -212,12 +216,10 @@ def _fall_of(lost: Sequence[_QuoteState]) -> tuple[str, str]:
     reversed_ = [s for s in lost if s.reversed]
     if reversed_:
         kinds = _kinds(check for state in reversed_ for check in state.reversed)
-        unread = [c.source_id for s in reversed_ for c in s.checks if classify(c) == "unread"]
-        besides = f"; {', '.join(dict.fromkeys(unread))} could not be read" if unread else ""
         return (
             "quotes-meaning-changed",
             f"the page's wording changes the meaning of {_quotes(len(reversed_))}"
-            f"{f' ({kinds})' if kinds else ''}{besides}: re-read it",
+            f"{f' ({kinds})' if kinds else ''}: re-read it",
         )
     return "quotes-gone", f"no source carries {_quotes(len(lost))} any more"
 
@@ -306,6 +308,14 @@ def quotes_rule(
             f"{_quotes(count)} {verb} no longer on {where}, though another source still "
             f"carries {it}: drop that source from the quote's sources in the ledger, or quote "
             "its new words there"
+        )
+    elif reading.reversed_unconfirmed:
+        verdict.notice = "sources-disagree"
+        where = ", ".join(dict.fromkeys(c.source_id for c in reading.reversed_unconfirmed))
+        kinds = _kinds(reading.reversed_unconfirmed)
+        verdict.why = (
+            f"a quote's meaning changed on {where}{f' ({kinds})' if kinds else ''}, and no "
+            "other source of it could be read: re-read it before trusting the grade"
         )
     elif reading.uncertain:
         verdict.notice = "stale"

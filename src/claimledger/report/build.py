@@ -309,8 +309,9 @@ def _quote_view(
             keys,
             {s.source_id for s in read if s not in carrying},
             {s.source_id for s in sources if s not in read},
+            _never_checked(sources),
         ),
-        agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted),
+        agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted, sources),
         carried_by=len(carrying),
         independent=len(independent),
         attribution=_attribution(ledger, quote),
@@ -347,11 +348,13 @@ def _cross_check(
     keys: Mapping[str, str],
     lacking: Collection[str],
     unread: Collection[str],
+    never: bool,
 ) -> str:
     """How the quote is cited: on one source, or on several (and how independent they
     are, each counted as the grading counts it: `keys`); "cross-checked" only while each of
     them was read carrying it: not while one read lacks it (`lacking`), nor while one
-    could not be read or was never checked (`unread`), which carries nothing known."""
+    could not be read or was never checked (`unread`; `never`: none was), which carries
+    nothing known."""
     cited = list(dict.fromkeys(quote.sources))
     if len(cited) == 1:
         return "single-source"
@@ -366,7 +369,7 @@ def _cross_check(
     if not short and not not_read:
         return f"cross-checked on {how}"
     if len(not_read) == len(cited):
-        return f"cited on {how}; none read yet"
+        return f"cited on {how}; {'none read yet' if never else 'none read at the last check'}"
     said = [f"not carried now by {', '.join(short)}"] if short else []
     said += [f"not read at the last check: {', '.join(not_read)}"] if not_read else []
     return f"cited on {how}; {'; '.join(said)}"
@@ -552,10 +555,17 @@ def _quotes_evidence(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     return f"{said}; misquoted at reading time on {sources}"
 
 
-def _none_read(adopted: HistoryEntry | None) -> str:
-    """No source of the quote has been checked: never, or not since its wording was
-    adopted from the page (then it was read, in other words)."""
-    return "not checked since adopted" if adopted else "none read yet"
+def _none_read(adopted: HistoryEntry | None, sources: Sequence[SourceCheck]) -> str:
+    """No source of the quote was read at its last check: none checked yet, or none since
+    its wording was adopted from the page (then it was read, in other words), or each
+    checked and not read (a page down: no evidence either way)."""
+    if adopted:
+        return "not checked since adopted"
+    return "none read yet" if _never_checked(sources) else "none read at the last check"
+
+
+def _never_checked(sources: Sequence[SourceCheck]) -> bool:
+    return all(s.status == "unchecked" for s in sources)
 
 
 def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
@@ -607,7 +617,7 @@ def _told_state(quote: QuoteView) -> str:
     """A quote's state as a grade line tells it: a rewording that changed the meaning is
     never told as a rewording alone."""
     reworded = [s for s in quote.sources if s.status == "drifted"]
-    changed = quote.state == "drifted" and any(s.meaning_changed for s in reworded)
+    changed = quote.state == "drifted" and all(s.meaning_changed for s in reworded)
     return "changed" if changed else quote.state
 
 

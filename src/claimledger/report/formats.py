@@ -392,6 +392,9 @@ def _claim_review(
     body = " ".join(
         sentence(facet.line)
         + (f" Proposed by the rules, not yet written: {facet.proposed}." if facet.proposed else "")
+        + "".join(
+            f" Its sources disagree: {sentence(f.text)}" for f in facet.flags if f.kind == DISAGREE
+        )
         + (f" Why: {sentence(facet.why)}" if facet.why else "")
         for facet in claim.facets
     )
@@ -418,8 +421,17 @@ def _claim_review(
 
 def _rated(facet: FacetView) -> str:
     """The grade a facet is rated at: its own, or the lower one a rule proposes and no one
-    has written yet (the evidence no longer holds it up; a raise waits for the author)."""
+    has written yet (the evidence no longer holds it up; a raise waits for the author);
+    UNKNOWN while its sources disagree, a page read saying the reverse of its quote (the
+    ledger holds the grade until the author re-reads them, but a machine reading the
+    JSON-LD sees no notice)."""
+    if any(flag.kind == DISAGREE for flag in facet.flags):
+        return Grade.UNKNOWN.value
     return weakest([facet.grade, facet.proposed]) if facet.proposed else facet.grade
+
+
+DISAGREE = "SOURCES-DISAGREE"
+"""The flag of a facet whose quote's sources say different things (a rule's notice)."""
 
 
 def _graded_on(claim: ClaimView, grade: Grade) -> str:
