@@ -127,6 +127,17 @@ def test_a_lowering_proposed_and_not_written_is_the_rating_published(site: Cli) 
     assert all("not yet written: UNKNOWN" in r["reviewBody"] for r in reviews)
 
 
+def test_status_after_every_quote_was_adopted_says_what_is_unchecked(site: Cli) -> None:
+    """The store holds two refreshes: "no evidence yet" was not so; the quotes as the
+    ledger now reads them are what no refresh has checked."""
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+
+    said = " ".join(site("status", code=1).stderr.split())
+
+    assert "no evidence yet" not in said
+    assert "no quote has been checked as the ledger now reads it" in said
+
+
 def test_a_confirmed_claim_may_be_raised_again(site: Cli) -> None:
     site("regrade", "--write", code=0)
     site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)

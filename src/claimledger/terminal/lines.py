@@ -248,6 +248,18 @@ def no_evidence_line(store: Path) -> str:
     return f"no evidence yet in {store}: run `claimledger refresh`"
 
 
+def nothing_checked_line(store: Path, refreshed: bool) -> str:
+    """What `status` says when no quote was checked as the ledger now reads: before any
+    refresh, or since the quotes were adopted, added or their sources changed (then the
+    store holds evidence, of the ledger as it was)."""
+    if not refreshed:
+        return no_evidence_line(store)
+    return (
+        "no quote has been checked as the ledger now reads it (adopted, added or moved "
+        "since the last refresh): run `claimledger refresh`"
+    )
+
+
 def needs_a_look(row: Mapping[str, Any]) -> bool:
     """A claim summary row with a quote not verified or a source failing."""
     unsettled = any(row[column] for column in CHECK_COLUMNS if column != "verified")

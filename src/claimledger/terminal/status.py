@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from claimledger.grading.rules import unchecked_by_claim
-from claimledger.terminal.lines import STRANGER_STORE, no_evidence_line
+from claimledger.terminal.lines import STRANGER_STORE, no_evidence_line, nothing_checked_line
 from claimledger.terminal.output import out, print_json
 from claimledger.terminal.refresh import print_summary, say
 
@@ -41,7 +41,7 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
     if as_json:
         print_status_json(ledger, latest, unchecked)
     elif not checks:
-        say([no_evidence_line(store)])
+        say([nothing_checked_line(store, latest.last is not None)])
     else:
         print_status_tables(ledger, latest, unchecked)
     if not as_json:
