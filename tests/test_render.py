@@ -921,6 +921,8 @@ def test_claimreview_items(outputs: dict[str, str], report: Report) -> None:
         assert rating["@type"] == "Rating"
         assert rating["alternateName"] in {g.value for g in Grade} | {"REFUTED"}
         assert (rating["alternateName"] == "REFUTED") == (claim.refuted is not None)
+        if claim.refuted_on is not None:  # the day it was refuted, not its grade's
+            assert item["datePublished"] == claim.refuted_on
         if rating["alternateName"] in ("UNKNOWN", "REFUTED"):  # not the bottom: off the scale
             assert not {"ratingValue", "bestRating", "worstRating"} & set(rating)
         else:

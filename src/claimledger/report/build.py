@@ -245,6 +245,7 @@ def _claim_view(ledger: Ledger, claim: Claim, evidence: _Evidence) -> ClaimView:
         ),
         flags=tuple(kind for kind in FLAG_ORDER if kind in kinds),
         refuted=_refutation_words(claim),
+        refuted_on=claim.falsified.date if claim.falsified else None,
         review=review_reason(claim, claim.review) if claim.review else None,
         body=redact_urls(claim.body),
     )

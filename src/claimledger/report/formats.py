@@ -367,14 +367,14 @@ def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str,
     The rating is the claim's weakest facet (a reader of one number must not take the
     claim as stronger than any of its facets): alternateName is the grade, ratingValue 3
     (DEMONSTRATED) to 1 (SPECULATIVE); UNKNOWN has its name and no number, and so has a
-    refuted claim, named REFUTED, its review body saying when and why first. datePublished
-    is the day that grade was given (stable from one render to the next). reviewBody
-    holds every facet's grade line and why; the rating's explanation holds the rules'
-    traces. claimReviewed is the statement cut to 75 characters, the Claim's `text` the
-    whole of it; its appearances are the cited sources, the first listed as its first
-    appearance. With `base_url` (where the report is published) each review's @id and url
-    are that address and the claim's anchor; without it the @id is the bare anchor and
-    there is no url, since none is known.
+    refuted claim, named REFUTED, its review body saying when and why first.
+    datePublished is the day that grade was given, or the claim refuted (stable from one
+    render to the next). reviewBody holds every facet's grade line and why; the rating's
+    explanation holds the rules' traces. claimReviewed is the statement cut to 75
+    characters, the Claim's `text` the whole of it; its appearances are the cited
+    sources, the first listed as its first appearance. With `base_url` (where the report
+    is published) each review's @id and url are that address and the claim's anchor;
+    without it the @id is the bare anchor and there is no url, since none is known.
     """
     return list(each_claim_review(report, base_url))
 
@@ -407,7 +407,7 @@ def _claim_review(
         **({"url": where} if base_url else {}),
         "name": claim.title,
         "claimReviewed": excerpt(claim.statement, SHORT_CLAIM - 1),
-        "datePublished": _graded_on(claim, lowest),
+        "datePublished": claim.refuted_on or _graded_on(claim, lowest),
         "reviewBody": f"{sentence(f'Refuted {claim.refuted}')} {body}" if claim.refuted else body,
         "reviewRating": _refuted(claim.refuted)
         if claim.refuted

@@ -225,6 +225,8 @@ class ClaimView:
     flags: tuple[str, ...]
     refuted: str | None = None
     """The falsifier fired: "on DATE: what was seen"."""
+    refuted_on: str | None = None
+    """The day the falsifier fired, when it did."""
     review: str | None = None
     """Why the claim needs its author's review (its evidence changed meaning), or None."""
     body: str = ""
