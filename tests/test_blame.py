@@ -14,6 +14,7 @@ import pytest
 
 from claimledger.errors import InputError
 from claimledger.evidence.gitrepo import pinned
+from claimledger.evidence.gitrepo import versions as gitrepo_versions
 from claimledger.reading.editlinks import parse_file_link, source_file_of
 from claimledger.reading.provenance import Version, blame
 from claimledger.records import Commit
@@ -499,3 +500,36 @@ def test_a_file_deleted_before_the_shallow_history_is_found_by_deepening(
 
     row = Cli(ledger).json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
     assert row["quotes"][0]["file_gone"]["in"]["sha"] == retired
+
+
+def test_the_versions_are_the_branchs_own_and_dated_as_they_landed(tmp_path: Path) -> None:
+    """A branch merged in is one change, at its merge (a plain log leaves merges out, and
+    its newest "version" was a branch's commit, still holding words the file had lost);
+    a commit written before a day and landed after it is no version of that day."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, PATH, f"{OLD}\n\nOther.\n", "Add the guide", "2026-01-01T10:00:00")
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, PATH, f"{OLD}\n\nOther, longer.\n", "Expand other", "2026-01-15T10:00:00")
+    git(repo, "checkout", "-q", "main")
+    reworded = commit(repo, PATH, f"{NEW}\n\nOther.\n", "Reword (#5)", "2026-01-10T10:00:00")
+    git(repo, "merge", "-q", "--no-edit", "side", date="2026-01-20T10:00:00")
+    late = {**os.environ, "GIT_AUTHOR_DATE": "2026-01-25T10:00:00"}  # landed on 03-10
+    (repo / PATH).write_text(f"{NEW} Later.\n\nOther, longer.\n", encoding="utf-8")
+    git(repo, "add", "-A", date="2026-03-10T10:00:00")
+    subprocess.run(
+        ["git", "commit", "-q", "-m", "Late"],
+        cwd=repo,
+        check=True,
+        env={**late, "GIT_COMMITTER_DATE": "2026-03-10T10:00:00", "GIT_AUTHOR_NAME": "Bo",
+             "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "Bo", "GIT_COMMITTER_EMAIL": "b@x"},
+    )  # fmt: skip
+
+    found = gitrepo_versions(repo, PATH)
+
+    assert [v.commit.subject for v in found][:3] == ["Late", "Merge branch 'side'", "Reword (#5)"]
+    assert found[0].commit.date == "2026-03-10"  # as it landed, not as it was written
+    assert "Expand other" not in [v.commit.subject for v in found]
+    said = blame(found, OLD, f"{NEW} Later.")
+    assert said.dropped is not None and said.dropped.sha == reworded

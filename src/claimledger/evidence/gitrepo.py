@@ -286,8 +286,15 @@ def versions(
 ) -> list[Version]:
     """Each version of `path` at `ref` and before, newest first, renames followed; where
     the file pulls in partials (`claimledger.reading.includes`), each version as it reads
-    with them, the commits that changed only a partial included."""
-    commits = _log(clone, ref, ("--follow", "--name-only"), [path], bounds)
+    with them, the commits that changed only a partial included.
+
+    The versions are those of the branch itself (`--first-parent`): a branch merged in is
+    one change, at its merge, as the published docs saw it (a merge commit is no version
+    to a plain log, so the newest version read was a branch's commit, not the file as it
+    stands). Each is dated when it was committed (`%cd`), the day it could be published:
+    a commit written before the reading day and landed after it was no version of that
+    day."""
+    commits = _log(clone, ref, ("--follow", "--first-parent", "--name-only"), [path], bounds)
     texts = _texts(clone, [f"{c.sha}:{c.path}" for c in commits], bounds)
     own = [Version(c, texts.get(f"{c.sha}:{c.path}")) for c in commits]
     pulled = {v.commit.sha: includes_of(v.text or "", v.commit.path) for v in own}
@@ -307,7 +314,7 @@ def _log(
     is."""
     log = _git_bytes(
         clone, "log", "-z", *how, f"--max-count={MAX_VERSIONS}", "--date=short",
-        "--format=%x00%H%x00%ad%x00%an%x00%s", "--end-of-options", ref, "--", *paths,
+        "--format=%x00%H%x00%cd%x00%an%x00%s", "--end-of-options", ref, "--", *paths,
         bounds=bounds,
     )  # fmt: skip
     commits = []
@@ -367,7 +374,7 @@ def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGo
     when that commit renamed it; None when the history read holds no such commit."""
     log = _git(
         clone, "log", "-1", "--diff-filter=D", "--date=short",
-        "--format=%H%x00%ad%x00%an%x00%s", "--end-of-options", ref, "--", path, bounds=bounds,
+        "--format=%H%x00%cd%x00%an%x00%s", "--end-of-options", ref, "--", path, bounds=bounds,
     )  # fmt: skip
     if not log.strip():
         return None  # never in the history read: a wrong path, said by blame
