@@ -533,3 +533,29 @@ def test_the_versions_are_the_branchs_own_and_dated_as_they_landed(tmp_path: Pat
     assert "Expand other" not in [v.commit.subject for v in found]
     said = blame(found, OLD, f"{NEW} Later.")
     assert said.dropped is not None and said.dropped.sha == reworded
+
+
+def test_past_the_versions_read_the_current_wording_has_no_first_commit(tmp_path: Path) -> None:
+    """Read to its cap, a long history does not say when the current wording began: the
+    oldest version read holds it, and so may every older one; nor that the quote was in
+    no version of the file, only in none of those read."""
+    from claimledger.evidence.gitrepo import MAX_VERSIONS, Bounds, Repositories
+
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    stream = [f"{NEW}\n\nEdit {n}.\n" for n in range(MAX_VERSIONS + 20)]
+    marks = "".join(
+        f"commit refs/heads/main\ncommitter Bot <b@x> {1767225600 + n * 60} +0000\n"
+        f"data 4\nEdit\nM 644 inline {PATH}\ndata {len(text.encode())}\n{text}\n"
+        for n, text in enumerate(stream)
+    )
+    done = subprocess.run(
+        ["git", "fast-import", "--quiet"], cwd=repo, input=marks, text=True, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+
+    said = Repositories(Bounds()).blame(repo.as_uri(), PATH, "main", OLD, NEW)
+
+    assert said.versions == MAX_VERSIONS
+    assert said.held is None and said.current_since is None

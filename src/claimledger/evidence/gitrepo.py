@@ -101,9 +101,11 @@ class Repositories:
         def settled(seen: list[Version]) -> bool:
             return _settled(blame(seen, quote, current, before_each=self.in_time), seen)
 
-        return blame(
-            self.versions(repo, path, ref, settled), quote, current, before_each=self.in_time
-        )
+        found = self.versions(repo, path, ref, settled)
+        said = blame(found, quote, current, before_each=self.in_time)
+        if len(found) >= MAX_VERSIONS and said.current_since == found[-1].commit:
+            return replace(said, current_since=None)  # held before the oldest read: unknown
+        return said
 
     def in_time(self) -> None:
         """Raise `HistoryStopped` once the run's time for the docs' history is spent: the

@@ -18,7 +18,7 @@ def _line(row: dict[str, Any]) -> str:
     parts = [f"{head} ({row['path']} in {row['repo']}, {row['versions_read']} versions read)"]
     held, dropped, since = (found[k] for k in found)
     if held is None:
-        parts.append("  its words are in no version of the file")
+        parts.append(f"  its words are in none of the {row['versions_read']} versions read")
     else:
         parts.append(f"  last held in {_commit_line(held)}")
         parts.append(

@@ -283,7 +283,8 @@ def history_line(history: QuoteHistory) -> str:
     """What the docs' repository said of one quote, on one line (`explain`)."""
     where = f"in the docs' history ({history.path})"
     if history.held is None:
-        return f"{where}: {history.source_id}: its words are in no version of the file"
+        read = f"none of the {history.versions} versions read"
+        return f"{where}: {history.source_id}: its words are in {read}"
     if history.dropped is None:
         return f"{where}: {history.source_id}: still held by the newest version"
     dropped = history.dropped
