@@ -559,3 +559,23 @@ def test_past_the_versions_read_the_current_wording_has_no_first_commit(tmp_path
 
     assert said.versions == MAX_VERSIONS
     assert said.held is None and said.current_since is None
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text"),
+    [
+        (".rst", "Writes are **always** durable once\nacknowledged by a ``quorum``.\n"),
+        (".rst", "Writes are *always* durable once acknowledged by a :term:`quorum`.\n"),
+        (".adoc", "Writes are *always* durable once acknowledged by a `quorum`.\n"),
+        (".adoc", "Writes are _always_ durable once acknowledged by a link:q.html[quorum].\n"),
+    ],
+)
+def test_a_sentence_under_light_markup_is_held_as_its_page_reads_it(suffix: str, text: str) -> None:
+    """A page's sentence written with reStructuredText's or AsciiDoc's inline markup: the
+    file was said to hold it in no version, the page in every one."""
+    from claimledger.reading.provenance import holds
+
+    assert holds(
+        text, f"docs/page{suffix}", "Writes are always durable once acknowledged by a quorum."
+    )
+    assert holds("snake_case_name is kept.\n", f"docs/p{suffix}", "snake_case_name is kept.")

@@ -110,13 +110,33 @@ HTML = frozenset({".html", ".htm"})
 @cache
 def rendered_text(text: str, suffix: str) -> PreparedText:
     """The file as a reader sees its page: Markdown rendered (MDX imports and components
-    dropped), HTML's text, and any other markup (reStructuredText, AsciiDoc) as it is,
-    which is close enough to its rendering for a sentence to be found."""
+    dropped), HTML's text, reStructuredText and AsciiDoc with their inline markup read
+    (`_inline_markup_read`: their block structure is close enough to the page for a
+    sentence to be found), and any other text as it is."""
     if suffix in MARKDOWN:
         return prepare(extract_text(_markdown_html(text), "text/html"), kind="text")
     if suffix in HTML:
         return prepare(extract_text(text, "text/html"), kind="text")
+    if suffix in LIGHT_MARKUP:
+        return prepare(_inline_markup_read(text), kind="text")
     return prepare(text, kind="text")
+
+
+LIGHT_MARKUP = frozenset({".rst", ".rest", ".adoc", ".asciidoc", ".asc"})
+_ROLE = re.compile(r":[\w.+-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`")  # :ref:`words <target>`
+_LINK = re.compile(
+    r"`([^`<]+?)\s*<[^`>]*>`_{1,2}|\blink:\S+?\[([^\]]*)\]|\bhttps?://\S+?\[([^\]]*)\]"
+)
+_MARKERS = re.compile(r"\*\*|``|(?<!\w)[*_`]+(?=\S)|(?<=\S)[*_`]+(?!\w)")
+
+
+def _inline_markup_read(text: str) -> str:
+    """reStructuredText's and AsciiDoc's inline markup as a reader sees it: words, not
+    their emphasis, literal or role markers, and a link's text, not its target (a sentence
+    written `**always**` reads "always" on the page)."""
+    text = _ROLE.sub(r"\1", text)
+    text = _LINK.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    return _MARKERS.sub("", text)
 
 
 _MDX_LINE = re.compile(r"^\s*(?:import|export)\s.*$", re.MULTILINE)
