@@ -123,6 +123,12 @@ def test_blame_names_the_commit_that_reworded_the_quote_across_a_rename(
     assert row["found"]["current_wording_since"] == dropped
     assert dropped["author"] == "Ada Writer"
 
+    # the ledger naming the file by its old name: the rename is followed, never a drop
+    renamed = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", "docs/guide.md")
+    (row,) = renamed["quotes"]
+    assert row["path"] == PATH and row["found"]["dropped_in"]["sha"] == shas["reworded"]
+    assert row["file_gone"]["renamed_to"] == PATH
+
     said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
     assert f"last held in {shas['moved'][:7]} on 2026-03-01 by Ada Writer: Move" in said
     assert f"reworded or dropped in {shas['reworded'][:7]} on 2026-05-15" in said

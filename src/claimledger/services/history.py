@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +89,9 @@ def _blamed(
     if where is None:
         return {**row, "repo": None, "path": None, "found": None}, None
     current = currents.get((number, source_id))
+    gone = clones.gone(where.repo, where.path, where.ref)
+    if gone is not None and gone.renamed_to:  # its history goes on under its new name, as a
+        where = replace(where, path=gone.renamed_to)  # refresh reads it (a rename is no drop)
     found = quote_history(claim_id, quote, source_id, clones, where, current=current, now=now)
     shown = {
         **row,
@@ -102,7 +105,7 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
-        "file_gone": _gone_json(clones.gone(where.repo, where.path, where.ref), url),
+        "file_gone": _gone_json(gone, url),
     }
     return shown, found
 
