@@ -212,12 +212,10 @@ def test_one_publisher_written_in_two_cases_counts_once(
     assert "cross-checked on 2 sources of one publisher, vendor.example" in report
 
 
-def test_a_source_that_could_not_be_read_is_never_counted_as_cross_checking(
-    tmp_path: Path, page_server: PageServer
-) -> None:
-    """One of two independent sources answered 503: the report said "cross-checked on 2
-    sources, 2 independent" beside a grade line counting one."""
-    page_server.set_page("/docs", "<html><body><main><p>A message may be up to 256 KB.</p>")
+def refreshed_with_the_blog_down(tmp_path: Path, page_server: PageServer, docs: str) -> Cli:
+    """The ledger's two sources served here, the docs saying `docs`, the blog answering
+    503; refreshed once."""
+    page_server.set_page("/docs", f"<html><body><main><p>{docs}</p>")
     page_server.set_page("/blog", "busy", status=503)
     ledger = tmp_path / "claims.yaml"
     ledger.write_text(
@@ -228,6 +226,15 @@ def test_a_source_that_could_not_be_read_is_never_counted_as_cross_checking(
     )
     cli = Cli(ledger)
     cli("refresh", "--allow-private", "--no-as-read", "--no-history", "--deadline", "2", code=1)
+    return cli
+
+
+def test_a_source_that_could_not_be_read_is_never_counted_as_cross_checking(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """One of two independent sources answered 503: the report said "cross-checked on 2
+    sources, 2 independent" beside a grade line counting one."""
+    cli = refreshed_with_the_blog_down(tmp_path, page_server, "A message may be up to 256 KB.")
 
     report = cli("render", "-o", "-").stdout
 
@@ -243,17 +250,7 @@ def test_a_reversal_read_against_a_source_unread_is_rated_unknown_where_publishe
     grade where it stands (an unread page moves none, down or up), the gate fails on the
     notice, and the ClaimReview, which a machine reads without the notice, says UNKNOWN
     and why, never the grade the only page read contradicts."""
-    page_server.set_page("/docs", "<html><body><main><p>A message may never be 256 KB.</p>")
-    page_server.set_page("/blog", "busy", status=503)
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(
-        LEDGER.replace("https://docs.example.com/limits", page_server.url("/docs")).replace(
-            "https://example.com/blog/limits", page_server.url("/blog")
-        ),
-        encoding="utf-8",
-    )
-    cli = Cli(ledger)
-    cli("refresh", "--allow-private", "--no-as-read", "--no-history", "--deadline", "2", code=1)
+    cli = refreshed_with_the_blog_down(tmp_path, page_server, "A message may never be 256 KB.")
 
     regrade = cli.json("regrade", code=1)
     (review,) = json.loads(cli("render", "-o", "-", "--format", "claimreview").stdout)
