@@ -101,6 +101,7 @@ def test_the_authors_markdown_never_becomes_markup_they_did_not_write(text: str)
         "`` `<img src=x onerror=alert(1)>` ``",
         "[ref][evil]\n\n[evil]: javascript:alert('ref')",
         "<https://a.example/?token=s3cr3t> and https://b.example/?secret=s3cr3t",
+        "|\n|",  # no table to CommonMark, one to Python-Markdown's tables
     ],
 )
 def test_known_escapes_of_the_old_escaper_stay_closed(text: str) -> None:

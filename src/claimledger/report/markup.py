@@ -243,6 +243,7 @@ def _author_tokens(text: Any) -> list[Token]:
 
 
 _UNESCAPED_AT = re.compile(r"(?<!\\)((?:\\\\)*)@")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)((?:\\\\)*)\|")
 _ANGLE = re.compile(r"(?<!\\)((?:\\\\)*)\\?<")
 """A `<` in text, escaped with a backslash or not (an even run of backslashes before it
 is their own)."""
@@ -254,13 +255,14 @@ class _TextStaysText:
     and MkDocs' do) can read a tag in it, nor turn an address into a mailto: link (an
     address's `@` also gets the word joiner that `md_escape` gives it). A backslash before
     `<` is an escape in CommonMark only: Python-Markdown, which MkDocs renders with, keeps
-    the backslash as text and reads the tag after it."""
+    the backslash as text and reads the tag after it. Every `|` is escaped too: text that
+    is no table to CommonMark (`|` on two lines) is one to Python-Markdown's tables."""
 
     RENDERERS: Mapping[str, Any] = {}
 
     @staticmethod
     def _text(text: str, node: Any, context: Any) -> str:
-        text = _ANGLE.sub(r"\1&lt;", text)
+        text = _ANGLE.sub(r"\1&lt;", _UNESCAPED_PIPE.sub(r"\1\\|", text))
         return _EMAIL_AT.sub("&#x2060;\\\\@", _UNESCAPED_AT.sub(r"\1\\@", text))
 
     POSTPROCESSORS: Mapping[str, Any] = {"text": _text}
