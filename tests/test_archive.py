@@ -52,7 +52,7 @@ from claimledger.urls import names_public_site
 from claimledger.web.fetch import make_client
 from cli_runner import Cli
 from evidence_site import page
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 QUOTE = "Every write is acknowledged only after it reaches two replicas."
 MISQUOTE = "Every write is acknowledged only after it reaches a replica."
@@ -187,8 +187,20 @@ def test_two_captures_taken_at_one_second_are_no_error() -> None:
 def test_the_capture_nearest_the_reading_day_is_chosen_within_the_window() -> None:
     day = dt.date(2026, 8, 23)
     captures = [Capture(EARLY, "u"), Capture(NEAR, "u"), Capture("20260825", "u")]
-    assert nearest(captures, day, 30) == Capture("20260825", "u")  # 2 days after noon, not 2.1
+    # taken by the day's end first, though one after is nearer (2 days against 2.1): a
+    # copy from after may carry a change made after the reading
+    assert nearest(captures, day, 30) == Capture(NEAR, "u")
+    assert nearest([Capture("20260823180000", "u"), Capture(NEAR, "u")], day, 30) == Capture(
+        "20260823180000", "u"
+    )  # the day itself, its evening too
+    assert nearest([Capture("20260825", "u"), Capture("20260901", "u")], day, 30) == Capture(
+        "20260825", "u"
+    )  # none before: the nearest after
     assert nearest([Capture(EARLY, "u"), Capture(NEAR, "u")], day, 30) == Capture(NEAR, "u")
+    assert nearest([Capture("20260724000000", "u")], day, 30) is not None  # day - 30
+    assert nearest([Capture("20260723235959", "u")], day, 30) is None
+    assert nearest([Capture("20260922235959", "u")], day, 30) is not None
+    assert nearest([Capture("20260923000000", "u")], day, 30) is None  # day + 31
     assert nearest([Capture(FAR, "u")], day, 30) is None
     assert nearest([Capture(FAR, "u")], day, 365) == Capture(FAR, "u")
     assert nearest([Capture("2026x", "u")], day, 30) is None  # not a timestamp: no capture
@@ -407,12 +419,10 @@ def test_a_capture_address_holding_a_quote_is_kept_encoded_and_every_refresh_goe
     first = refresh(cli, archive)
     again = refresh(cli, archive)
 
-    replicas = as_read(first)["replicas"]
-    assert replicas["snapshot_url"] == f"{archive.base}/web/{NEAR}/{kept}"
-    assert replicas["status"] == "verified"  # the copy was read at its encoded address
-    assert load(ledger).sources["docs"].archived == f"{archive.base}/web/{NEAR}/{kept}"
-    assert as_read(again)["replicas"]["snapshot_url"] == replicas["snapshot_url"]
-    assert again["as_read"]["lookups_asked"] == 0  # the answer was kept, and reads back
+    # a capture of another address (the page with a query) is no capture of the page
+    assert "replicas" not in as_read(first) and "replicas" not in as_read(again)
+    assert [lookup["outcome"] for lookup in first["as_read"]["lookups"]] == ["none", "found"]
+    assert load(ledger).sources["docs"].archived is None
     cli("check", code=0)
     cli("render", code=0)
     cli("render", "--format", "html", code=0)
@@ -719,3 +729,46 @@ def test_an_adopted_wording_is_not_held_against_the_copy_of_the_reading_day() ->
     then = _then("blog", "drifted", wording="The gate always holds.")  # the words as read
 
     assert regrade(ledger, [_live("docs"), _live("blog")], as_read=[then]).proposals == ()
+
+
+def test_a_copy_the_archive_sends_elsewhere_is_no_copy_of_the_capture(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """The capture's raw copy answered with a redirect to today's page: its words were
+    judged as the reading day's ("verified as read", or "misquoted" from another page)."""
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    page_server.set_page("/docs", page(QUOTE))  # today's page carries the words
+    page_server.set_handler(f"/archive/web/{NEAR}id_/{docs}", redirect(docs))
+
+    report = refresh(cli, archive, code=0)
+
+    check = as_read(report)["replicas"]
+    assert check["status"] is None and not check["misquoted"]  # no verdict on another page
+    assert "the archive sent its copy on to" in check["error"]
+
+
+def test_a_capture_of_another_page_or_not_yet_taken_is_no_capture_of_the_page(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """The archive names a capture of another address (its changelog, the page with a
+    query), or one dated after today: none is the page as it was read."""
+    serve(page_server, archive)
+    docs = page_server.url("/docs")
+    other = page_server.url("/changelog")
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=10)).strftime("%Y%m%d%H%M%S")
+    archive.answer_cdx(
+        docs,
+        [
+            CDX_HEADER,
+            [NEAR, other, "200"],
+            [NEAR, f"{docs}?version=1", "200"],
+            [later, docs, "200"],
+        ],
+    )
+    archive.add(other, NEAR, page(MISQUOTE))
+
+    report = refresh(cli, archive, "--archive-window", "3650", code=1)
+
+    assert "replicas" not in as_read(report)
+    assert archive.asked("id_") == [a for a in archive.asked("id_") if "/docs" not in a]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from claimledger.errors import InputError
 from claimledger.ledger.config import Config, check_option
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
-from claimledger.urls import UrlMap, encoded_url, is_web_url, shown, web_url_problem
+from claimledger.urls import UrlMap, encoded_url, is_web_url, shown, split, web_url_problem
 from claimledger.web.fetch import Client, Manners, fetch_each
 
 DEFAULT_ARCHIVE = "https://web.archive.org"
@@ -267,20 +267,49 @@ def parse_availability(text: str) -> list[Capture]:
 
 
 def nearest(captures: Iterable[Capture], day: dt.date, window_days: int) -> Capture | None:
-    """The capture nearest the middle of `day`, if one is within `window_days` of it."""
+    """The capture nearest the middle of `day` taken by its end, if one is within
+    `window_days` of it; else the nearest after it within them. A page is read as it
+    stood when it was read: a copy from before carries what the reader saw unless the
+    page changed since, while one from after may carry a change made after the reading,
+    and would call a quote right that day misquoted."""
     noon = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
-    limit = dt.timedelta(days=window_days, hours=12)
+    before, after = dt.timedelta(days=window_days, hours=12), dt.timedelta(days=window_days)
     near = []
     for capture in captures:
         try:
-            off = abs(captured_at(capture.timestamp) - noon)
+            off = captured_at(capture.timestamp) - noon
         except ValueError:
             continue
-        if off <= limit:
-            near.append((off, capture.timestamp, capture))
-    # the earlier of two as near; of two taken at one second (a page's http and https
-    # copies), the first the archive listed
-    return min(near, key=lambda found: found[:2])[2] if near else None
+        late = off >= dt.timedelta(hours=12)  # taken after the day's end
+        if -before <= off < after + dt.timedelta(hours=12):  # whole days either side
+            near.append((late, abs(off), capture.timestamp, capture))
+    # before the day's end first; then the nearer; the earlier of two as near; of two
+    # taken at one second (a page's http and https copies), the first the archive listed
+    return min(near, key=lambda found: found[:3])[3] if near else None
+
+
+def same_page(original: str, asked: str) -> bool:
+    """Whether a capture's address is the page asked for, as the archive keys its captures:
+    the scheme, a `www.`, the host's case and a trailing slash aside; the rest, the query
+    with it, must be the page's own (a capture of another page says nothing of it)."""
+    return _page_key(original) == _page_key(asked)
+
+
+def _page_key(url: str) -> tuple[str, str, str] | None:
+    parts = split(url)
+    if parts is None or parts.hostname is None:
+        return None
+    host = parts.hostname.lower().removeprefix("www.")
+    where = f"{host}:{parts.port}" if parts.port else host
+    return where, parts.path.rstrip("/") or "/", parts.query
+
+
+def _taken_by(capture: Capture, now: dt.datetime) -> bool:
+    """Whether the capture was taken by `now`: one dated later is no copy of anything."""
+    try:
+        return captured_at(capture.timestamp) <= now
+    except ValueError:
+        return False
 
 
 # --------------------------------------------------------------------------- one lookup a page
@@ -348,7 +377,8 @@ def _answer(
     if captures and not fit:
         why = "no capture it names has a timestamp and a web address we can use"
         return replace(lookup, error=f"{shown(result.url)}: not an answer we can read ({why})")
-    capture = nearest(fit, day, settings.window_days)
+    ours = [c for c in fit if same_page(c.original, url) and _taken_by(c, now)]
+    capture = nearest(ours, day, settings.window_days)
     if capture is None:
         return replace(lookup, outcome="none")
     return replace(

@@ -52,7 +52,7 @@ from claimledger.records import (
     check_key,
     snapshot_digest,
 )
-from claimledger.urls import UrlMap, fetch_target, has_secrets, names_public_site
+from claimledger.urls import UrlMap, fetch_target, has_secrets, names_public_site, shown
 from claimledger.web.fetch import Client, Manners
 
 if TYPE_CHECKING:  # the reader and the matcher load when a copy is read
@@ -235,8 +235,17 @@ async def _copies(
 
 def _read_copy(result: FetchResult, select: str | None, deadline: float) -> ArchivedCopy:
     """The text a reader sees on a capture's raw copy, read as its source reads the live
-    page (the whole page: a #L anchor's lines are where it is now, not where it was)."""
+    page (the whole page: a #L anchor's lines are where it is now, not where it was).
+    A copy the archive answers by sending the reader elsewhere (another capture, today's
+    live page) is no copy of the capture named: it is said so, and judged by no verdict."""
     from claimledger.evidence.pageread import read_page
+
+    if result.redirects:
+        elsewhere = f"the archive sent its copy on to {shown(result.final_url)}: not the capture"
+        return ArchivedCopy(
+            result.final_url, result.http_status, result.content_type, recipe(select), None,
+            elsewhere,
+        )  # fmt: skip
 
     page = read_page(replace(result, line_range=None), select, deadline=deadline)
     fetched = page.fetch
