@@ -772,3 +772,24 @@ def test_a_capture_of_another_page_or_not_yet_taken_is_no_capture_of_the_page(
 
     assert "replicas" not in as_read(report)
     assert archive.asked("id_") == [a for a in archive.asked("id_") if "/docs" not in a]
+
+
+def test_a_reading_day_moved_past_an_adoption_checks_the_adopted_words(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """The page re-read and its words adopted, the reading day set to that day: the words
+    read that day are the adopted ones, and a copy carrying them is no misquote (every
+    adoption was followed back to the first reading's words, whatever its date)."""
+    serve(page_server, archive)
+    refresh(cli, archive)
+    cli("accept", "replicas", "--even-if-meaning-changed")
+    today = dt.datetime.now(dt.UTC)
+    cli("set", "date_read", today.date().isoformat())
+    docs = page_server.url("/docs")
+    taken = (today - dt.timedelta(hours=1)).strftime("%Y%m%d%H%M%S")
+    archive.add(docs, taken, page(MISQUOTE))
+
+    report = refresh(cli, archive, code=0)
+
+    check = as_read(report)["replicas"]
+    assert (check["wording"], check["status"], check["misquoted"]) == (MISQUOTE, "verified", False)

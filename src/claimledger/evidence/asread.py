@@ -274,7 +274,8 @@ def _verdicts(
             copy = copies.get((page, recipe(job.select)))
             if copy is None or lookup.snapshot_url is None or lookup.timestamp is None:
                 continue
-            wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text)
+            day = ledger.date_read.isoformat()
+            wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text, on=day)
             check = _check(job, wording, lookup, copy, prepared, (page, copy.recipe), now)
             before = earlier.get(job.key)
             if before is not None and same_reading(before, check):

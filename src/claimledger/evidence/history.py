@@ -309,7 +309,7 @@ def _checked_on_version(
 
     text = version.text or ""
     commit = version.commit
-    wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text)
+    wording, _ = ledger.claim(job.claim_id).as_read(job.quote_text, on=ledger.date_read.isoformat())
     prepared = rendered_text(text, PurePosixPath(commit.path).suffix.lower())
     return as_read_check(
         job,

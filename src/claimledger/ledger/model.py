@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -225,10 +226,14 @@ class Claim:
         """The claims a facet rests on: its own premises, else the claim's."""
         return facet.depends_on if facet.depends_on is not None else self.depends_on
 
-    def as_read(self, text: str) -> tuple[str, HistoryEntry | None]:
+    def as_read(self, text: str, on: str | None = None) -> tuple[str, HistoryEntry | None]:
         """The wording a quote had on the reading day, and the latest adoption that changed
-        it (None when it never changed): adoptions are followed back, newest first."""
+        it (None when it never changed): adoptions are followed back, newest first. With
+        `on` (the reading day, ISO), only those made after it: a wording adopted by then
+        is the one that was read (the reading day moved past it: the page was re-read)."""
         chain = self.adoptions(text)
+        if on is not None:
+            chain = tuple(itertools.takewhile(lambda entry: entry.date > on, chain))
         if not chain:
             return text, None
         return chain[-1].quote_was or text, chain[0]
