@@ -262,7 +262,8 @@ def _refutation_words(claim: Claim) -> str | None:
 
 def _premise(claim: Claim) -> PremiseView:
     grade = weakest(str(facet.grade) for facet in claim.grades)
-    return PremiseView(claim.id, anchor("claim", claim.id), claim.title, grade)
+    refuted = claim.falsified.date if claim.falsified else None
+    return PremiseView(claim.id, anchor("claim", claim.id), claim.title, grade, refuted)
 
 
 # --- quotes
@@ -538,9 +539,12 @@ def _facet_evidence(
     if facet.basis is Basis.PREMISES:
         if not premises:
             return "rests on premises not named"
-        lowest = weakest(p.grade for p in premises)
         count = "one premise" if len(premises) == 1 else f"{len(premises)} premises"
-        return f"rests on {count}, the weakest graded {lowest}"
+        refuted = [p for p in premises if p.refuted_on]
+        if refuted:  # the cause of its grade, whatever the refuted premise is graded
+            named = ", ".join(f"{p.title} on {p.refuted_on}" for p in refuted)
+            return f"rests on {count}, refuted: {named}"
+        return f"rests on {count}, the weakest graded {weakest(p.grade for p in premises)}"
     if facet.basis is Basis.ARTIFACT:
         outcome = f"; at the last regrade: {trace.outcome}" if trace else ""
         return f"checked by re-running its artifact{outcome}"

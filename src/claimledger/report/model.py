@@ -177,6 +177,8 @@ class PremiseView:
     anchor: str
     title: str
     grade: str
+    refuted_on: str | None = None
+    """The day its falsifier fired, when it did."""
 
 
 @dataclass(frozen=True)
