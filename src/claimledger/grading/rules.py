@@ -66,6 +66,7 @@ __all__ = [
     "Trace",
     "current_as_read",
     "current_checks",
+    "quote_places",
     "regrade",
 ]
 
@@ -95,7 +96,7 @@ def current_checks(ledger: Ledger, checks: Iterable[C], *, archived: bool = Fals
     `select`, or `render`) say nothing about the ledger as it is. Checks of `archived`
     copies are read as sent, and those of a repository's file name no reading at all.
     """
-    places = _quote_places(ledger)
+    places = quote_places(ledger)
     where = {source_id: redacted(source.url) for source_id, source in ledger.sources.items()}
     how = {
         sid: source_readings(s.select, s.render == "browser", archived=archived)
@@ -118,12 +119,12 @@ def unchecked_by_claim(ledger: Ledger, checks: Iterable[Keyed]) -> Counter[str]:
     covers: never checked, or given a quote, new words or a source since the last refresh.
     Such a claim's evidence is incomplete, whatever the rest of it says."""
     checked = {check_key(check) for check in checks}
-    return Counter(place[0] for place in _quote_places(ledger) if place not in checked)
+    return Counter(place[0] for place in quote_places(ledger) if place not in checked)
 
 
-def _quote_places(ledger: Ledger) -> dict[CheckKey, None]:
-    """Each quote on each source, in ledger order: by claim, by quote, by source id (a quote
-    a claim holds twice in the same words, where it comes last)."""
+def quote_places(ledger: Ledger) -> dict[CheckKey, None]:
+    """Each quote on each source the ledger holds, in ledger order: by claim, by quote, by
+    source id (a quote a claim holds twice in the same words, where it comes last)."""
     places: dict[CheckKey, None] = {}
     for claim in ledger.claims:
         for quote in claim.quotes:

@@ -80,7 +80,9 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     if cut is None or cut is ours[-1]:
         return ours[-1]
     since = [run.id for run in ours if run.id > cut.id]
-    return ours[-1] if _held_quotes(ledger) <= store.quotes_checked(since) else cut
+    from claimledger.grading.rules import quote_places
+
+    return ours[-1] if quote_places(ledger).keys() <= store.quotes_checked(since) else cut
 
 
 def _runs_of(store: EvidenceStore, path: Path) -> list[RunRecord]:
@@ -101,16 +103,6 @@ def _names(recorded: str, key: str) -> bool:
         return path_key(Path(recorded)) == key
     except (OSError, ValueError, RuntimeError):
         return False
-
-
-def _held_quotes(ledger: Ledger) -> set[CheckKey]:
-    """Each (claim, quote, source) the ledger holds."""
-    return {
-        (claim.id, quote.text, source_id)
-        for claim in ledger.claims
-        for quote in claim.quotes
-        for source_id in quote.sources
-    }
 
 
 def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:
@@ -190,7 +182,9 @@ def searches(
 def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, QuoteHistory]:
     """What the docs' repository says of each quote the ledger holds, on each source."""
     found = store.latest_quote_histories() if store else {}
-    held = _held_quotes(ledger)
+    from claimledger.grading.rules import quote_places
+
+    held = quote_places(ledger)
     return {key: history for key, history in found.items() if key in held}
 
 

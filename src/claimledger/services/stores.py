@@ -71,7 +71,7 @@ def damage_said(store: EvidenceStore, warn: Warn) -> Iterator[None]:
         if store.damage:
             count = len(store.damage)
             rows = "row" if count == 1 else "rows"
-            named = "; ".join(store.damage[:SHOWN_DAMAGE])
+            named = "; ".join(list(store.damage)[:SHOWN_DAMAGE])
             more = f"; and {count - SHOWN_DAMAGE} more" if count > SHOWN_DAMAGE else ""
             warn(
                 f"{count} damaged {rows} of {store.path} skipped ({named}{more}); the rest "

@@ -163,8 +163,9 @@ class EvidenceStore(
         self._lock: FileLock | None = None
         """The writer lock, made when a run first begins."""
         self._open_run: int | None = None
-        self.damage: list[str] = []
-        """Each row skipped because it could not be read, as "TABLE row ID: why"."""
+        self.damage: dict[str, None] = {}
+        """Each row skipped because it could not be read, as "TABLE row ID: why", once
+        however many reads met it (a dict: in the order met, each said once)."""
 
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> EvidenceStore:
@@ -570,9 +571,7 @@ class EvidenceStore(
             try:
                 yield read(row)
             except (ValueError, TypeError, KeyError, IndexError, StoreDamagedError) as error:
-                said = f"{table}{_row_named(row)}: {error}"
-                if said not in self.damage:  # a row two reads met is one damaged row
-                    self.damage.append(said)
+                self.damage[f"{table}{_row_named(row)}: {error}"] = None
 
     def _streamed(self, sql: str, parameters: Sequence[object]) -> Iterator[sqlite3.Row]:
         """The rows of a query as they are read, with sqlite3's errors translated as every

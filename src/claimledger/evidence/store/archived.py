@@ -65,7 +65,7 @@ class ArchiveEvidence(StorePart):
     """The store's methods for the web archive; `EvidenceStore` inherits them."""
 
     if TYPE_CHECKING:  # EvidenceStore's own, used here as they are there
-        damage: list[str]
+        damage: dict[str, None]
 
         def _insert_snapshot(self, text: str, url: str, now: dt.datetime) -> str: ...
 
@@ -157,7 +157,7 @@ class ArchiveEvidence(StorePart):
         try:
             return replace(copy, text=self.snapshot_text(digest))
         except (KeyError, StoreDamagedError):  # read the copy again
-            self.damage.append(f"archived_copies: snapshot {digest[:16]} cannot be read")
+            self.damage[f"archived_copies: snapshot {digest[:16]} cannot be read"] = None
             return None
 
     # as-read checks
