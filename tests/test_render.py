@@ -622,6 +622,22 @@ def test_state_round_trips_through_json_and_then_nothing_changed(
     assert again.changes.note == "Nothing changed since the render of 2026-12-01"
 
 
+def test_a_refutation_since_the_last_render_is_listed_and_so_is_its_withdrawal(
+    ledger: Ledger, report: Report
+) -> None:
+    state = json.loads(json.dumps(report_state(report)))
+    title = _claim(report, "never-reordered").title
+    before = {**state, "refuted": {}}
+    texts = [(c.area, c.subject, c.text) for c in build(ledger, [], before).changes.items]
+    assert ("claim", title, "refuted on 2026-11-20") in texts
+    older = {key: value for key, value in state.items() if key != "refuted"}
+    assert not [c for c in build(ledger, [], older).changes.items if "refut" in c.text]
+    withdrawn = {**state, "refuted": {"verified-two": "2026-11-01"}}
+    said = [(c.area, c.text) for c in build(ledger, [], withdrawn).changes.items]
+    assert ("claim", "refutation withdrawn") in said
+    assert ("claim", "refuted on 2026-11-20") in said
+
+
 def test_first_render_and_unreadable_state(ledger: Ledger) -> None:
     assert build(ledger, []).changes.first_render
     odd = build(ledger, [], {"claimledger_render_state": 99, "grades": []})

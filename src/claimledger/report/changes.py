@@ -35,7 +35,11 @@ def report_state(report: Report) -> dict[str, Any]:
          "titles":  {claim_id: title},
          "grades":  {claim_id: {facet_on: GRADE}},
          "quotes":  {claim_id: {quote_text: {source_id: status}}},
-         "sources": {source_id: {"url": url, "status": status}}}
+         "sources": {source_id: {"url": url, "status": status}},
+         "refuted": {claim_id: "YYYY-MM-DD"}}
+
+    A state kept before `refuted` was written has no such key: its refutations are not
+    known, so none is listed as new against it.
     """
     return state_of(report.claims, report.sources, report.generated_on)
 
@@ -53,6 +57,7 @@ def state_of(
             for claim in claims
         },
         "sources": {s.id: {"url": s.url or "", "status": s.status} for s in sources},
+        "refuted": {claim.id: claim.refuted_on for claim in claims if claim.refuted_on},
     }
 
 
@@ -99,6 +104,7 @@ def changes_since(
     since = _text(previous.get("generated_on")) or None
     items = [
         *_grade_changes(state, previous),
+        *_refutations(state, previous),
         *_quote_changes(state, previous, claims or {}),
         *_first_checks(state, previous),
         *_source_changes(state, previous),
@@ -131,6 +137,27 @@ def _grade_changes(state: Mapping[str, Any], previous: Mapping[str, Any]) -> lis
     for claim_id in sorted(set(old_grades) - set(state["grades"])):
         title = _text(old_titles.get(claim_id)) or claim_id
         items.append(ChangeView("claim", title, None, f"claim '{claim_id}' removed"))
+    return items
+
+
+def _refutations(state: Mapping[str, Any], previous: Mapping[str, Any]) -> list[ChangeView]:
+    """Claims refuted since the last render, and refutations taken back: a refutation
+    moves no grade of the claim's own, so without this line it would not be listed."""
+    if "refuted" not in previous:
+        return []  # kept before refutations were: nothing to compare with
+    old = _mapping(previous.get("refuted"))
+    now: Mapping[str, str] = state["refuted"]
+    items: list[ChangeView] = []
+    for claim_id, day in now.items():
+        if claim_id in state["titles"] and _text(old.get(claim_id)) != day:
+            title = state["titles"][claim_id]
+            items.append(ChangeView("claim", title, anchor("claim", claim_id), f"refuted on {day}"))
+    for claim_id in sorted(set(old) - set(now)):
+        if claim_id in state["titles"]:
+            title = state["titles"][claim_id]
+            items.append(
+                ChangeView("claim", title, anchor("claim", claim_id), "refutation withdrawn")
+            )
     return items
 
 
