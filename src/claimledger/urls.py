@@ -529,6 +529,42 @@ def sent_home(url: str, moved_to: str) -> bool:
     return new.path in ("", "/") and not new.query and old.path not in ("", "/")
 
 
+SIGN_IN = "a sign-in page"
+_SIGN_IN_PAGES = frozenset({"login", "log-in", "logon", "signin", "sign-in", "sign_in"})
+"""The last path segments of a page where a site asks its reader to sign in."""
+
+
+def stand_in_page(url: str, final_url: str) -> str | None:
+    """What a page reached through a redirect is, when it stands in for the page asked
+    rather than being it: a sign-in page (its name says so, or its query carries the
+    address asked, to send the reader back once signed in), or a page above the one asked
+    (the site's home page, or its section's). None for any other page. Such a page's words
+    are no evidence of the asked page's: a quote not on it is not missing."""
+    old, new = split(url), split(final_url)
+    if old is None or new is None:
+        return None
+    segments = [part.lower() for part in new.path.split("/") if part]
+    if (segments and segments[-1] in _SIGN_IN_PAGES) or _sends_back(old, new.query):
+        return SIGN_IN
+    above, asked = new.path.rstrip("/"), old.path.rstrip("/")
+    same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
+    if same_host and not new.query and asked.startswith(f"{above}/"):
+        return "the site's home page" if not above else "a page above the one asked"
+    return None
+
+
+def _sends_back(asked: SplitResult, query: str) -> bool:
+    """Does a query carry the address asked (`?next=/docs/page`), as a sign-in or a consent
+    page's does, to send the reader back to it?"""
+    if asked.path in ("", "/"):
+        return False
+    for _, value in urllib.parse.parse_qsl(query):
+        parts = split(value)
+        if parts is not None and parts.path.rstrip("/") == asked.path.rstrip("/"):
+            return True
+    return False
+
+
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 

@@ -42,6 +42,7 @@ from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import MARKUP_TYPES, media_type_of
 from claimledger.records import (
     DEFAULT_POLICY,
+    READ_STATUSES,
     FetchPolicy,
     FetchResult,
     Hop,
@@ -49,6 +50,7 @@ from claimledger.records import (
     Validators,
 )
 from claimledger.urls import (
+    SIGN_IN,
     UrlMap,
     fetch_target,
     is_trivial_move,
@@ -58,6 +60,7 @@ from claimledger.urls import (
     resolve,
     sent_home,
     shown_raw,
+    stand_in_page,
     web_url_problem,
 )
 from claimledger.web.browser import BrowserReader
@@ -235,6 +238,11 @@ def _result(
         outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     elif status == "ok" and moved_to is not None:
         status = "moved"
+    stand_in = _stand_in(url, walk, moved_to) if status in READ_STATUSES else None
+    if stand_in is not None:
+        status, moved_to = ("refused" if stand_in == SIGN_IN else "unreadable"), None
+        error = f"redirected to {walk.final_url}, {stand_in}, not the page asked: no evidence"
+        outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     return FetchResult(
         url=url,
         final_url=walk.final_url,
@@ -257,6 +265,17 @@ def _result(
         content_location=outcome.content_location,
         rendered=walk.rendered,
     )
+
+
+def _stand_in(url: str, walk: _Walk, moved_to: str | None) -> str | None:
+    """What the page a redirect ended at is, when it only stands in for the page asked (a
+    sign-in page, or the home page or a section's a temporary redirect sends readers to):
+    its words say nothing of the asked page's, so none of its quotes may be called missing
+    there. A permanent move up to its section is the site's word that the page went."""
+    if not walk.hops:
+        return None
+    stand_in = stand_in_page(fetch_target(url)[0], walk.final_url)
+    return stand_in if moved_to is None or stand_in == SIGN_IN else None
 
 
 def _conditional_headers(sent: Validators | None) -> dict[str, str]:

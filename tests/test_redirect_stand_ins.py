@@ -1,0 +1,80 @@
+"""A redirect that ends somewhere other than the page asked: the page read there is not
+the source's, and what it lacks is no evidence against the source's quotes. A sign-in
+page, or the home page or a section's a temporary redirect sends readers to, leaves every
+quote unread and every grade standing; a page the redirect truly leads to is read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_runner import Cli
+from evidence_site import page, serve_v1, write_ledger
+from webserver import PageServer, redirect
+
+SIGN_IN_PAGE = page(
+    "Sign in to your account with your work email address to read the documentation.",
+    "Forgot your password? Reset it here, or sign up for an account today.",
+)
+
+
+@pytest.fixture
+def cli(tmp_path: Path, page_server: PageServer) -> Cli:
+    return Cli(write_ledger(tmp_path, page_server))
+
+
+def other_source(cli: Cli) -> dict[str, Any]:
+    report = cli.json("status", code=1)
+    return next(s for s in report["sources"] if s["source_id"] == "other")
+
+
+def alarms_row(cli: Cli) -> dict[str, Any]:
+    report = cli.json("status", code=1)
+    return next(row for row in report["claims"] if row["claim_id"] == "alarms")
+
+
+@pytest.mark.parametrize(
+    ("location", "status"),
+    [
+        ("/login?next=/docs/other", 302),  # the site's sign-in page, sending the reader back
+        ("/account/sign-in", 307),
+        ("/", 302),  # home, for now
+        ("/docs/", 302),  # a section's page
+    ],
+)
+def test_a_page_a_redirect_only_stands_in_for_leaves_the_quotes_unread(
+    cli: Cli, page_server: PageServer, location: str, status: int
+) -> None:
+    serve_v1(page_server)
+    for path in ("/login", "/account/sign-in", "/", "/docs/"):
+        page_server.set_page(path, SIGN_IN_PAGE)
+    page_server.set_handler("/docs/other", redirect(location, status))
+    cli.ledger.write_text(
+        cli.ledger.read_text(encoding="utf-8").replace("/other", "/docs/other"),
+        encoding="utf-8",
+    )
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    other = other_source(cli)
+    assert other["source_status"] in ("refused", "unreadable"), other
+    assert "not the page asked" in other["error"]
+    assert (alarms_row(cli)["missing"], alarms_row(cli)["unread"]) == (0, 1)
+    assert "alarms" not in cli("regrade", "--check", code=3).output
+
+
+def test_a_temporary_redirect_to_the_page_itself_is_still_read(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A site that sends its readers on with a 302 (a version's prefix, as Read the Docs
+    does) is read where it sends them: a quote gone there is missing."""
+    serve_v1(page_server)
+    page_server.set_handler("/other", redirect("/en/latest/other", 302))
+    page_server.set_page("/en/latest/other", page("The alarm handler was removed."))
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    assert other_source(cli)["source_status"] == "ok"
+    assert alarms_row(cli)["missing"] == 1
