@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cli_runner import Cli
-from evidence_site import page, serve_v1, write_ledger
+from evidence_site import ALARM, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
 
 SIGN_IN_PAGE = page(
@@ -78,3 +78,45 @@ def test_a_temporary_redirect_to_the_page_itself_is_still_read(
 
     assert other_source(cli)["source_status"] == "ok"
     assert alarms_row(cli)["missing"] == 1
+
+
+def test_a_redirect_to_another_page_is_not_called_the_same_page(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Only a trailing slash or http to https is "the same page at a tidier address"; a
+    temporary redirect elsewhere is said as one, its address standing."""
+    serve_v1(page_server)
+    page_server.set_handler("/other", redirect("/en/latest/other", 302))
+    page_server.set_page("/en/latest/other", page(ALARM))
+
+    text = " ".join(cli("refresh", "--allow-private", "--no-as-read", code=0).stdout.split())
+
+    assert "tidier address" not in text
+    assert "where a temporary redirect (HTTP 302) sends it" in text
+
+
+def test_a_page_read_on_another_publishers_site_is_said_so(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A vendor's page moved, or sent for now, to another registrable domain is read there,
+    and the refresh says whose site that is: its words are not the vendor's by right."""
+    vendor, other = "https://docs.vendor.example", "https://blog.other.example"
+    with PageServer() as elsewhere:
+        elsewhere.set_page("/copy", page(ALARM))
+        elsewhere.set_page("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+        serve_v1(page_server)
+        page_server.set_handler("/other", redirect(f"{other}/copy", 301))
+        page_server.set_handler("/mirror", redirect(f"{other}/copy", 302))
+        ledger = write_ledger(tmp_path, page_server)
+        ledger.write_text(
+            ledger.read_text(encoding="utf-8").replace(page_server.url(""), vendor),
+            encoding="utf-8",
+        )
+        maps = (f"{vendor}/={page_server.url('/')}", f"{other}/={elsewhere.url('/')}")
+        args = [arg for rule in maps for arg in ("--map", rule)]
+
+        text = Cli(ledger)("refresh", *args, "--allow-private", "--no-as-read", code=1).stdout
+
+    said = " ".join(text.split())
+    assert f"moved to {other}/copy, another publisher's site (other.example)" in said
+    assert f"read from {other}/copy, another publisher's site (other.example)" in said

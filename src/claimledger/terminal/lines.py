@@ -25,7 +25,15 @@ from claimledger.records import (
     changed_words_said,
     classify,
 )
-from claimledger.urls import redact_urls, redacted, shown
+from claimledger.urls import (
+    PERMANENT_REDIRECTS,
+    fetch_target,
+    is_trivial_move,
+    publisher_of,
+    redact_urls,
+    redacted,
+    shown,
+)
 
 if TYPE_CHECKING:  # the core loads with the command that runs it
     from pathlib import Path
@@ -291,7 +299,7 @@ def needs_attention(
 def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
     """What happened to one page, in a few words (empty when it was simply read)."""
     if fetch.source_status == "moved":
-        return f"moved to {shown(fetch.moved_to)}"
+        return f"moved to {shown(fetch.moved_to)}{_elsewhere(fetch.url, fetch.moved_to)}"
     if fetch.source_status != "ok" and is_accepted(ledger, fetch):
         return f"HTTP {fetch.http_status}, which its source accepts: no evidence either way"
     if fetch.source_status != "ok":
@@ -300,12 +308,34 @@ def fetch_note(ledger: Ledger, fetch: Fetched) -> str:
     if fetch.not_modified:
         notes.append(_unchanged_note(fetch.final_url))
     elif fetch.redirects:
-        notes.append(f"read from {shown(fetch.final_url)} (the same page at a tidier address)")
+        notes.append(_redirect_note(fetch))
     if fetch.canonical:
         notes.append(f"names {shown(fetch.canonical)} as its canonical address (not followed)")
     if isinstance(fetch, FetchRecord) and fetch.misread:
         notes.append("this reading reused another address's text: no evidence; refresh again")
     return "; ".join(notes)
+
+
+def _redirect_note(fetch: Fetched) -> str:
+    """Where a redirect that is no move led: the same page at a tidier address, or a page
+    a temporary redirect sends readers to for now (the ledger's address stands), whose
+    words are not the same page's by that alone, and may be another publisher's."""
+    final = shown(fetch.final_url)
+    if is_trivial_move(fetch_target(fetch.url)[0], fetch.final_url):
+        return f"read from {final} (the same page at a tidier address)"
+    temporary = [hop.status for hop in fetch.redirects if hop.status not in PERMANENT_REDIRECTS]
+    how = f" (HTTP {temporary[0]})" if temporary else ""
+    elsewhere = _elsewhere(fetch.url, fetch.final_url)
+    return f"read from {final}{elsewhere}, where a temporary redirect{how} sends it"
+
+
+def _elsewhere(url: str, read_at: str | None) -> str:
+    """ ", another publisher's site (NAME)" when the page read is on another registrable
+    domain than the ledger's address: its words are that site's, not the source's by
+    right."""
+    if read_at is None or publisher_of(read_at) == publisher_of(url):
+        return ""
+    return f", another publisher's site ({publisher_of(read_at)})"
 
 
 def _unchanged_note(url: str) -> str:
