@@ -120,3 +120,24 @@ def test_a_page_read_on_another_publishers_site_is_said_so(
     said = " ".join(text.split())
     assert f"moved to {other}/copy, another publisher's site (other.example)" in said
     assert f"read from {other}/copy, another publisher's site (other.example)" in said
+
+
+def test_a_move_to_another_publishers_site_says_whose_site_it_is(tmp_path: Path) -> None:
+    """`move` keeps the source's publisher; onto another registrable domain it warns that
+    the other site's words would count as the vendor's, and how to say whose they are."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        "ledger: 1\ntitle: T\ndate_read: 2026-08-23\nsections: [{id: main, title: Main}]\n"
+        "sources:\n  guide: {url: 'https://docs.vendor.example/guide', title: Guide, "
+        "kind: docs, publisher: vendor.example}\nclaims: []\n",
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+
+    same = cli("move", "guide", "https://www.vendor.example/guide")
+    other = cli("move", "guide", "https://blog.other.example/guide")
+
+    assert "warning" not in same.stderr
+    said = " ".join(other.stderr.split())
+    assert "now on another publisher's site (other.example)" in said
+    assert "claimledger source guide --publisher other.example" in said

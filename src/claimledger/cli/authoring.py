@@ -276,8 +276,29 @@ def move_command(
 
     ledgerfile.update(opts.ledger, change)
     out.print(f"moved {source_id}: {shown(source.url)} -> {shown(target)}", markup=False)
+    _warn_of_another_publisher(source_id, source.url, source.publisher, target)
     out.print("next: claimledger refresh, to check its quotes there", markup=False)
     return ExitCode.OK
+
+
+def _warn_of_another_publisher(source_id: str, old: str, publisher: str, new: str) -> None:
+    """A warning when the new address is on another registrable domain than the old one:
+    the source keeps its publisher, so the other site's words would count as the vendor's
+    (and never as independent of it) unless the author says whose they are."""
+    import shlex
+
+    from claimledger.urls import publisher_of
+
+    if publisher_of(new) == publisher_of(old):
+        return
+    err.print(
+        f"claimledger: warning: {source_id} is now on another publisher's site "
+        f"({publisher_of(new)}), and still counts as publisher {publisher!r}: if the page is "
+        f"theirs, say so with `claimledger source {source_id} --publisher "
+        f"{shlex.quote(publisher_of(new))}`",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 @command("add")
