@@ -91,10 +91,10 @@ def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
         "unreadable": "not readable",
     }
     detail = ""
-    if fetch is not None and status == "unreadable" and fetch.content_type:
+    if fetch is not None and status in ("unreachable", "unreadable") and fetch.error:
+        detail = f": {fetch.error}"  # why, as the refresh and `status` said it
+    elif fetch is not None and status == "unreadable" and fetch.content_type:
         detail = f": content type {fetch.content_type}"
-    elif fetch is not None and status == "unreachable" and fetch.error:
-        detail = f": {fetch.error}"
     return f"{words.get(status, status)}{detail}{when}"
 
 
