@@ -8,10 +8,16 @@ The real CLI against a real local server whose pages change after the first refr
 from __future__ import annotations
 
 import json
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from claimledger.grading.rules import regrade
+from claimledger.ledger.model import parse
+from claimledger.records import WordChange
+from claimledger.report.build import build_report
 from cli_runner import Cli
+from test_render import check, fetch
 from webserver import PageServer
 
 LEDGER = """\
@@ -76,3 +82,54 @@ def test_a_page_that_could_not_be_read_is_reported_for_the_reason_refresh_gave(
     markdown = render(cli, tmp_path, "report.md")
     assert "content type" not in markdown
     assert markdown.count(f"not readable: {reason}") == 2  # the churn and the sources
+
+
+def test_a_rewording_that_may_have_changed_the_meaning_is_said_so_in_the_grade_line(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The stale notice says the meaning may have changed; the grade line beside it, and
+    the ClaimReview's body, said "its quote was reworded on the page", as of a harmless
+    rewording."""
+    quote = "The primary replica streams its log to followers in the same region."
+    cli = read_once(tmp_path, page_server, quote)
+    page_server.set_page("/a", page(quote.replace("primary replica", "leader node")))
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+    (stale,) = cli.json("regrade", code=1)["stale"]
+    assert "its meaning may have changed" in stale["why"]
+
+    said = "its quote was reworded on the page, and its meaning may have changed"
+    report: dict[str, Any] = json.loads(render(cli, tmp_path, "report.json"))
+    (facet,) = report["sections"][0]["claims"][0]["facets"]
+    assert said in facet["line"]
+    (review,) = json.loads(render(cli, tmp_path, "report.claimreview.json"))
+    assert said in review["reviewBody"]
+    assert f"DEMONSTRATED** — {said}." in render(cli, tmp_path, "report.md")
+
+
+def test_a_quote_whose_meaning_changed_on_one_of_its_pages_is_not_told_as_reworded() -> None:
+    """Reworded harmlessly on one page and reversed on the other: the rules see sources
+    that disagree; the grade line said "its quote was reworded on the page"."""
+    two_pages = LEDGER.replace("sources: [a]", "sources: [a, b]").replace(
+        "claims:",
+        '  b: {{url: "https://other.example.org/b", title: B, kind: docs, publisher: q}}\nclaims:',
+    )
+    ledger = parse(two_pages.format(a="https://docs.example.com/a", quote="Writes are durable."))
+    checks = [
+        check(ledger, "one", 0, "a", status="drifted", current="Writes are persistent.",
+              changes=[WordChange("replace", "durable", "persistent", False)]),
+        check(ledger, "one", 0, "b", status="drifted", current="Writes are not durable.",
+              changes=[WordChange("insert", "", "not", True, "negation added")],
+              meaning_changed=True),
+    ]  # fmt: skip
+    fetches = {source.url: fetch(source.url) for source in ledger.sources.values()}
+    report = build_report(
+        ledger,
+        checks,
+        fetches,
+        regrade(ledger, checks),
+        generated_on=date(2026, 12, 1),
+        last_refresh=datetime(2026, 12, 1, tzinfo=UTC),
+        previous=None,
+    )
+    (facet,) = report.sections[0].claims[0].facets
+    assert "its quote was reworded on the page, and its meaning may have changed" in facet.line

@@ -600,6 +600,7 @@ def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
 
 _STATE_WORDS = {
     "changed": "reworded on its page, its meaning changed",
+    "uncertain": "reworded on its page, its meaning may have changed",
     "drifted": "reworded on its page",
     "missing": "no longer on its page",
     "gone": "on a page that is gone",
@@ -610,6 +611,7 @@ _STATE_WORDS = {
 
 _ONE_QUOTE_WORDS = {
     "changed": "its quote was reworded on the page, and its meaning changed",
+    "uncertain": "its quote was reworded on the page, and its meaning may have changed",
     "drifted": "its quote was reworded on the page",
     "missing": "its quote is no longer on the page",
     "gone": "the page of its quote is gone",
@@ -619,11 +621,16 @@ _ONE_QUOTE_WORDS = {
 
 
 def _told_state(quote: QuoteView) -> str:
-    """A quote's state as a grade line tells it: a rewording that changed the meaning is
-    never told as a rewording alone."""
+    """A quote's state as a grade line tells it: a rewording that changed the meaning, or
+    may have (on one of its pages, or by the matcher's doubt), is never told as a
+    rewording alone, as the stale notice beside it never tells it."""
+    if quote.state != "drifted":
+        return quote.state
     reworded = [s for s in quote.sources if s.status == "drifted"]
-    changed = quote.state == "drifted" and all(s.meaning_changed for s in reworded)
-    return "changed" if changed else quote.state
+    if all(s.meaning_changed for s in reworded):
+        return "changed"
+    doubt = any(s.meaning_changed or s.meaning_uncertain for s in reworded)
+    return "uncertain" if doubt else "drifted"
 
 
 def _unverified_evidence(quotes: Sequence[QuoteView]) -> str:
