@@ -599,6 +599,15 @@ def test_a_gzip_bomb_never_holds_more_than_the_cap(page_server: PageServer) -> N
     assert peak < 16 * 1024 * 1024, f"peak {peak} bytes while decoding a 256 MB bomb"
 
 
+def test_a_gzip_body_of_several_members_is_read_whole(page_server: PageServer) -> None:
+    """RFC 1952: a gzip body is a series of members; the page is all of them, never the
+    first alone (whose end would cut the page short, its later quotes looking removed)."""
+    data = PAGE.encode()
+    body = gzip.compress(data[:30]) + gzip.compress(data[30:]) + b"trailing junk"
+    page_server.set_page("/doc", body, headers={"Content-Encoding": "gzip"})
+    assert fetch_one(page_server.url("/doc")).text == PAGE
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [

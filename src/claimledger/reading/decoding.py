@@ -54,12 +54,20 @@ def looks_binary(body: bytes) -> bool:
     return head.startswith(_BINARY_SIGNATURES) or b"\x00" in head
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
 class Inflater:
     """Undo a Content-Encoding while counting output, so a bomb stops at the cap.
 
     zlib's `max_length` bounds every step, so no more than `cap + 1` decoded bytes
     ever exist at once, however well the input compresses. With `cut`, output past the
     cap is dropped and `full` set instead of raising: the caller wants the head alone.
+
+    A gzip body is a series of members (RFC 1952), each read in turn: a page compressed
+    in pieces and sent as one body is read whole, never cut at its first member's end,
+    where its later quotes would look removed. Bytes after the last member that begin
+    none are ignored, as browsers ignore them.
     """
 
     def __init__(self, encoding: str, cap: int, *, cut: bool = False) -> None:
@@ -70,6 +78,8 @@ class Inflater:
         self._produced = 0
         self._sniffed = False
         self._zlib: zlib._Decompress | None = None
+        self._after = b""  # what came after a member's end, until a next one is known
+        self._trailing = False  # what comes after the stream is no member: ignored
         if encoding in ("gzip", "x-gzip"):
             self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
         elif encoding == "deflate":
@@ -84,12 +94,31 @@ class Inflater:
             self._sniff_raw_deflate(data)
         out = bytearray()
         while data and not self.full:
+            if self._zlib.eof:
+                data = self._next_member(data)
+                continue
             try:
                 out += self._count(self._zlib.decompress(data, self._cap - self._produced + 1))
             except zlib.error as exc:
                 raise PageUnreadable(f"corrupt {self._encoding} body: {exc}") from None
-            data = self._zlib.unconsumed_tail
+            data = self._zlib.unused_data if self._zlib.eof else self._zlib.unconsumed_tail
         return bytes(out)
+
+    def _next_member(self, data: bytes) -> bytes:
+        """The bytes to inflate as the next gzip member, once those after a member's end
+        are known to begin one (with a new decompressor for it); b"" while that is not
+        known yet, or for what follows the stream and begins none (or a deflate stream)."""
+        if self._trailing or self._encoding == "deflate":
+            return b""
+        self._after += data
+        if len(self._after) < len(_GZIP_MAGIC):
+            return b""
+        data, self._after = self._after, b""
+        if not data.startswith(_GZIP_MAGIC):
+            self._trailing = True
+            return b""
+        self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        return data
 
     def finish(self) -> bytes:
         if self._zlib is None or self.full:
