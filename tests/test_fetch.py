@@ -609,6 +609,25 @@ def test_a_gzip_body_of_several_members_is_read_whole(page_server: PageServer) -
 
 
 @pytest.mark.parametrize(
+    ("body", "headers", "error"),
+    [
+        (gzip.compress(gzip.compress(PAGE.encode())), {"Content-Encoding": "gzip"}, "gzip data"),
+        (gzip.compress(PAGE.encode()), {}, "gzip data"),
+        (b"%PDF-1.4\n" + zlib.compress(PAGE.encode()), {}, "a PDF"),
+    ],
+    ids=["gzipped-twice", "gzip-undeclared", "pdf"],
+)
+def test_a_binary_body_under_a_text_type_is_unreadable(
+    page_server: PageServer, body: bytes, headers: dict[str, str], error: str
+) -> None:
+    """Decoded as text, the bytes are noise in which every quote would look removed."""
+    page_server.set_page("/doc", body, headers=headers, content_type="text/html")
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.text) == ("unreadable", None)
+    assert result.error == f"the body is {error}, not the text/html its Content-Type says"
+
+
+@pytest.mark.parametrize(
     ("body", "error"),
     [
         (gzip.compress(PAGE.encode())[:-12], "truncated gzip body"),

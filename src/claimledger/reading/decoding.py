@@ -46,12 +46,29 @@ def is_readable(media_type: str) -> bool:
     return media_type in READABLE_TYPES or media_type.startswith("text/x-")
 
 
-_BINARY_SIGNATURES = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
+_BINARY_SIGNATURES = {
+    b"%PDF-": "a PDF",
+    b"\x89PNG": "a PNG image",
+    b"GIF8": "a GIF image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"PK\x03\x04": "a ZIP archive",
+    b"\x1f\x8b": "gzip data",
+}
+
+
+def binary_kind(body: bytes) -> str | None:
+    """What a body that opens as a binary format does is ("a PDF", "gzip data"), or None.
+
+    No Content-Type makes such bytes text: decoded, they are noise in which every quote
+    would look removed (a PDF served as text/html, a page gzipped twice or sent gzipped
+    without saying so).
+    """
+    return next((kind for sign, kind in _BINARY_SIGNATURES.items() if body.startswith(sign)), None)
 
 
 def looks_binary(body: bytes) -> bool:
     head = body[:4096]
-    return head.startswith(_BINARY_SIGNATURES) or b"\x00" in head
+    return binary_kind(head) is not None or b"\x00" in head
 
 
 _GZIP_MAGIC = b"\x1f\x8b"

@@ -27,6 +27,7 @@ import httpx
 from claimledger.errors import PageUnreadable, PrivateDestination, Unresolvable
 from claimledger.reading.decoding import (
     Inflater,
+    binary_kind,
     charset_of,
     decode,
     is_readable,
@@ -256,6 +257,9 @@ def _text_of(body: bytes, media_type: str | None, raw_type: str | None, *, maybe
         raise PageUnreadable(f"content type {media_type} is not text we can read")
     if media_type is None and looks_binary(body):
         raise PageUnreadable("binary body without a Content-Type")
+    kind = binary_kind(body)
+    if kind is not None:
+        raise PageUnreadable(f"the body is {kind}, not the {media_type} its Content-Type says")
     return decode(body, media_type, charset_of(raw_type))
 
 
