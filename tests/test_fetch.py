@@ -760,6 +760,21 @@ def test_a_charset_no_browser_reads_a_page_in_is_as_none(
     assert (result.source_status, result.text) == ("ok", page)
 
 
+@pytest.mark.parametrize("charset", ["utf-16", "UTF-16LE", "utf-16be"])
+@pytest.mark.parametrize("declared_by", ["meta", "http-equiv"])
+def test_a_page_declaring_utf_16_in_itself_is_read_as_utf_8(
+    page_server: PageServer, charset: str, declared_by: str
+) -> None:
+    """A declaration one can read as ASCII is in no UTF-16: browsers read such a page as
+    UTF-8 (WHATWG), where decoding it as UTF-16 made noise of it, every quote missing."""
+    page, content_type = declared_page(FRENCH, charset, declared_by)
+    page_server.set_page("/doc", page.encode("utf-8"), content_type=content_type)
+
+    result = fetch_one(page_server.url("/doc"))
+
+    assert (result.source_status, result.text) == ("ok", page)
+
+
 def test_a_page_of_unclosed_meta_tags_is_read_by_its_first_bytes(page_server: PageServer) -> None:
     """1 MB of `<meta ` never closed, then a byte that is not UTF-8: its declaration is
     looked for in its first 16 KiB and its encoding guessed from its first 64 KiB, where

@@ -210,6 +210,16 @@ def _codec(label: str | None) -> str | None:
     return found.name if readable else None
 
 
+_UTF16 = frozenset({"utf-16", "utf-16-le", "utf-16-be"})
+
+
+def _in_page(codec: str | None) -> str | None:
+    """The codec for a charset the page declares in itself: UTF-16 is read as UTF-8, as
+    browsers read it (WHATWG's prescan), since a declaration one can read as ASCII is
+    written in no UTF-16; decoded as UTF-16, the page would be noise."""
+    return "utf-8" if codec in _UTF16 else codec
+
+
 def decode(body: bytes, media_type: str | None, header_charset: str | None) -> str:
     """Decode as a browser would: a byte order mark, then the header's charset, then the
     page's own declaration, then detection (bs4's EncodingDetector does the sniffing; an
@@ -227,7 +237,7 @@ def decode(body: bytes, media_type: str | None, header_charset: str | None) -> s
 
         head = body[: min(max(2048, len(body) // 20), DECLARED_WITHIN)]
         found = EncodingDetector.find_declared_encoding(head, True, search_entire_document=True)
-        declared = _codec(found)
+        declared = _in_page(_codec(found))
     if declared is not None:
         return body.decode(declared, errors="replace")
     try:
