@@ -213,6 +213,13 @@ def test_inline_elements_join_without_invented_spaces() -> None:
     assert text_of(page) == "Read this.state.score or unchanged bold text."
 
 
+def test_a_nul_in_the_page_is_left_out_of_its_words() -> None:
+    """A browser's parser leaves a NUL out of the text it shows; libxml2 made it a U+FFFD
+    inside the words, and a quote a reader sees whole read as reworded."""
+    page = "<p>Writes are\x00 durable.</p>\x00<pre>a\x00b</pre>"
+    assert text_of(page) == "Writes are durable.\nab"
+
+
 def test_blocks_and_br_break_lines_and_whitespace_collapses() -> None:
     page = "<main><h2>Title</h2><p>One\n   two\tthree<br>four</p><div>five</div>six</main>"
     assert text_of(page) == "Title\nOne two three\nfour\nfive\nsix"

@@ -224,14 +224,18 @@ def normalize_newlines(text: str) -> str:
 
 
 def parse_html(body: str) -> etree._Element | None:
-    """Parse leniently; ``None`` for a page with no markup at all (an empty document)."""
+    """Parse leniently; ``None`` for a page with no markup at all (an empty document).
+
+    A NUL in the page is left out, as a browser's parser leaves it out of the text it
+    shows: libxml2 made each one a U+FFFD inside the words, and a quote a reader sees
+    whole read as reworded."""
     if not body.strip():
         return None
     parser = etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
     )
     try:
-        root = etree.fromstring(body.encode("utf-8", "replace"), parser)
+        root = etree.fromstring(body.replace("\x00", "").encode("utf-8", "replace"), parser)
     except etree.LxmlError as error:
         raise PageUnreadable(f"page could not be parsed as HTML: {error}") from error
     if any(error.type == _RESOURCE_LIMIT for error in parser.error_log):
