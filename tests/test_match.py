@@ -495,6 +495,14 @@ def test_normalize(raw: str, expected: str) -> None:
     assert normalize(raw) == expected
 
 
+def test_half_width_kana_on_a_page_read_as_the_full_width_quote() -> None:
+    """NFKC makes one letter of a half-width kana and its voicing mark (ﾃﾞ is デ), which
+    are no letter and combining mark to Unicode: cleaned apart, the page kept two
+    characters, and a quote a reader sees on it was missing."""
+    page = prepare("ﾃﾞｰﾀは三か所にｺﾋﾟｰされます。")
+    assert locate("データは三か所にコピーされます", page).status == "verified"
+
+
 def test_normalize_code_strips_comment_markers() -> None:
     source = "/**\n * Update the state\n * and broadcast it.\n */\nx = 1  # set x\n// done"
     assert normalize(source, kind="code") == "Update the state and broadcast it. x = 1 set x done"

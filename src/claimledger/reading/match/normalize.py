@@ -125,7 +125,7 @@ def _unicode_edits(m: re.Match[str]) -> list[_Edit]:
     start = 0
     while start < len(run):
         end = start + 1
-        while end < len(run) and unicodedata.combining(run[end]):
+        while end < len(run) and (unicodedata.combining(run[end]) or run[end] in _VOICING):
             end += 1
         piece = run[start:end]
         cleaned = _clean_chars(piece[: 1 + _MOST_MARKS])
@@ -134,6 +134,11 @@ def _unicode_edits(m: re.Match[str]) -> list[_Edit]:
         start = end
     return edits
 
+
+_VOICING = "\uff9e\uff9f"
+"""The half-width katakana voicing marks (ﾃﾞ): no combining marks to Unicode, yet NFKC
+makes one letter of them and the kana before them (デ), so they are cleaned with it:
+cleaned apart, the page's ﾃﾞ stayed two characters and a quote of デ was not found."""
 
 _MOST_MARKS = 30
 """Combining marks kept on one letter, as Unicode's stream-safe text format allows (UAX
