@@ -183,7 +183,7 @@ def test_one_page_read_at_two_addresses_is_one_source(
     report = cli("render", "-o", "-").stdout
     named = "one.example, two.example" if counted == 2 else "one.example"
     assert f"cross-checked on 2 sources, {counted} independent: {named}." in report
-    facet = "2 independent sources" if counted == 2 else "2 sources of one publisher"
+    facet = "2 independent sources" if counted == 2 else "2 sources, 1 independent"
     assert f"DEMONSTRATED** — cross-checked on {facet}, verified" in report
 
 

@@ -5,6 +5,7 @@ quote unread and every grade standing; a page the redirect truly leads to is rea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,12 @@ def test_a_page_read_on_another_publishers_site_is_said_so(
     said = " ".join(text.split())
     assert f"moved to {other}/copy, another publisher's site (other.example)" in said
     assert f"read from {other}/copy, another publisher's site (other.example)" in said
+    report = json.loads(Cli(ledger)("render", "-f", "json", "-o", "-").stdout)  # so does the report
+    labels = {source["id"]: source["label"] for source in report["sources"]}
+    assert labels["other"].endswith(", to another publisher's site (other.example)")
+    assert labels["mirror"].endswith(
+        f", read at {other}/copy, another publisher's site (other.example)"
+    )
 
 
 def test_a_move_to_another_publishers_site_says_whose_site_it_is(tmp_path: Path) -> None:
@@ -141,3 +148,20 @@ def test_a_move_to_another_publishers_site_says_whose_site_it_is(tmp_path: Path)
     said = " ".join(other.stderr.split())
     assert "now on another publisher's site (other.example)" in said
     assert "claimledger source guide --publisher other.example" in said
+
+
+def test_the_reason_a_page_was_not_read_reaches_the_report_without_its_secrets(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """The report gives the reason the refresh gave, with any address in it redacted as
+    everywhere else (a sign-in page's address may carry a token)."""
+    serve_v1(page_server)
+    page_server.set_page("/login", SIGN_IN_PAGE)
+    page_server.set_handler("/other", redirect("/login?next=/other&token=s3cr3tvalue", 302))
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+
+    label = next(s["label"] for s in report["sources"] if s["id"] == "other")
+    assert "a sign-in page, not the page asked" in label
+    assert "s3cr3tvalue" not in label and "token=REDACTED" in label

@@ -117,7 +117,9 @@ def test_the_report_tells_what_the_evidence_says_and_no_more(
     report = cli("render", "-o", "-").stdout
     ordering = block(report, "### Ordered per producer")
     assert "cross-checked on 2 sources of one publisher, acmequeue.example" in ordering
-    assert "independent" not in ordering  # the docs and the blog are one publisher
+    # the docs and the blog are one publisher: counted once, as the grade line says
+    assert "2 independent" not in ordering and "independent sources" not in ordering
+    assert "cross-checked on 2 sources, 1 independent, verified" in ordering
     assert "\nOrdered per producer.\n" not in ordering  # a statement that is the title again
 
     change_the_pages(vendor)

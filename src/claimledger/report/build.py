@@ -584,7 +584,7 @@ def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     if independent >= 2:
         how = f"cross-checked on {independent} independent sources"
     elif fewest >= 2:
-        how = f"cross-checked on {fewest} sources of one publisher"
+        how = f"cross-checked on {fewest} sources, {independent} independent"
     else:
         how = "single-source"
     if len(quotes) > 1:

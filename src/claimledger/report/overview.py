@@ -31,7 +31,7 @@ from claimledger.report.model import (
     Summary,
     weakest,
 )
-from claimledger.urls import redacted, safe_url
+from claimledger.urls import publisher_of, redact_urls, redacted, safe_url
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:
@@ -67,7 +67,7 @@ def source_view(
         kind=source.kind,
         publisher=source.publisher,
         status=status or "unchecked",
-        label=_source_words(status, fetch),
+        label=_source_words(status, fetch) + _read_elsewhere(source.url, status, fetch),
         moved_to=moved_to,
         cited_by=tuple(claims.values()),
         moves=tuple(
@@ -75,6 +75,21 @@ def source_view(
             for move in source.history
         ),
     )
+
+
+def _read_elsewhere(url: str, status: str | None, fetch: FetchRecord | None) -> str:
+    """ ", read at URL, another publisher's site (NAME)" when the page read for a source
+    is on another registrable domain than its address (a redirect, a move): the words
+    carried there are that site's, which the reader should know before taking them for
+    the source's."""
+    if fetch is None or status not in ("ok", "moved") or not fetch.final_url:
+        return ""
+    elsewhere = publisher_of(fetch.final_url)
+    if elsewhere == publisher_of(url):
+        return ""
+    if status == "moved":  # its new address is shown beside it
+        return f", to another publisher's site ({elsewhere})"
+    return f", read at {safe_url(fetch.final_url)}, another publisher's site ({elsewhere})"
 
 
 def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
@@ -91,8 +106,9 @@ def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
         "unreadable": "not readable",
     }
     detail = ""
-    if fetch is not None and status in ("unreachable", "unreadable") and fetch.error:
-        detail = f": {fetch.error}"  # why, as the refresh and `status` said it
+    if fetch is not None and status in ("unreachable", "unreadable", "refused") and fetch.error:
+        detail = f": {redact_urls(fetch.error)}"  # why, as the refresh and `status` said it
+        words["refused"] = "refused"  # the reason names the answer
     elif fetch is not None and status == "unreadable" and fetch.content_type:
         detail = f": content type {fetch.content_type}"
     return f"{words.get(status, status)}{detail}{when}"
