@@ -393,6 +393,27 @@ def test_a_disk_that_refuses_the_write_is_a_plain_error_and_the_ledger_is_kept(
     assert ledger.read_bytes() == before
 
 
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
+def test_a_disk_that_fills_while_the_store_is_made_is_no_damaged_store(ledger: Path) -> None:
+    """The disk fills as a new store's tables are written: SQLite rolls the transaction
+    back itself, and the command said "cannot rollback - no transaction is active ...
+    move it aside", blaming a store that is only unfinished, for the error it hid."""
+    done = subprocess.run(
+        [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "refresh",
+         "--allow-private"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: _limit_file_size(64 * 1024),
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("claimledger: error: ") and "cannot be opened or written" in line
+    assert "rollback" not in line and "move it aside" not in line
+    claimledger("--ledger", str(ledger), "refresh", "--allow-private", code=0)  # room again
+
+
 @pytest.mark.skipif(not Path("/sys").is_dir(), reason="needs a /sys that refuses new files")
 def test_a_store_where_nothing_may_be_written_is_a_plain_error(cli: Cli) -> None:
     result = claimledger(

@@ -100,6 +100,7 @@ from claimledger.evidence.store.schema import (
     MISREAD_CHECKS,
     migrate,
     refuse_foreign_code,
+    rolled_back,
 )
 from claimledger.evidence.store.translate import mapped as _mapped
 from claimledger.evidence.store.translate import translated as _translated
@@ -596,7 +597,7 @@ class EvidenceStore(
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            rolled_back(self._db)
             raise
         self._db.execute("COMMIT")
 

@@ -353,8 +353,16 @@ def migrate(connection: sqlite3.Connection, path: Path) -> None:
             connection.execute(f"PRAGMA user_version = {number}")
         connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        rolled_back(connection)
         raise
+
+
+def rolled_back(connection: sqlite3.Connection) -> None:
+    """End a failed transaction, unless SQLite already did: a full disk (SQLITE_FULL) or
+    an I/O error rolls it back itself, and a ROLLBACK then would raise "no transaction is
+    active" in place of the error that says what happened."""
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")
 
 
 def schema_version(connection: sqlite3.Connection, path: Path) -> int:
