@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from claimledger.ledger import edits
+from claimledger.ledger import file as ledgerfile
 from claimledger.ledger.file import load
 from claimledger.ledger.vocabulary import Grade
 from cli_runner import Cli, claimledger
@@ -33,7 +35,7 @@ from evidence_site import (
     serve_v1,
     write_ledger,
 )
-from webserver import Page, PageServer, redirect, trickle, unused_port
+from webserver import Exchange, Page, PageServer, redirect, trickle, unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
@@ -681,6 +683,32 @@ def test_add_writes_a_verified_claim_and_reuses_its_new_source(
     assert [q.sources for q in again.quotes] == [("output-gate",)]
     assert again.grades[0].grade is Grade.CLAIMED
     cli("check", code=0)
+
+
+def test_add_whose_premise_goes_while_its_page_is_read_is_refused_in_one_line(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    """Another command removes the premise while `add` reads its page: the claim, added
+    to the file as it is now, would name a claim gone, and that was an internal error."""
+    first = "Outgoing messages are held back until the write has completed."
+    served = Page(page(first).encode("utf-8"), headers={"Content-Type": "text/html; charset=utf-8"})
+
+    def removed_meanwhile(exchange: Exchange) -> None:
+        ledgerfile.update(ledger, lambda text, fresh: edits.remove_claim(text, fresh, "ordered"))
+        served(exchange)
+
+    page_server.set_handler("/gates", removed_meanwhile)
+
+    result = cli(
+        "add", "--allow-private", "output-gate", "--url", page_server.url("/gates"),
+        "--quote", first, "--depends-on", "ordered", code=2,
+    )  # fmt: skip
+
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("claimledger: error: adding the claim would leave the ledger invalid")
+    assert "unknown claim 'ordered'" in line
+    written = load(ledger)
+    assert "ordered" not in written.claim_ids and "output-gate" not in written.claim_ids
 
 
 # --------------------------------------------------------------------------- explain

@@ -214,7 +214,8 @@ class NewClaim:
 
 
 def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
-    """Append a new claim, adding a source for each page the ledger does not know yet."""
+    """Append a new claim, adding a source for each page the ledger does not know yet; the
+    author's error when the file no longer has its premises or section (taken away since)."""
     if draft.id in ledger.claim_ids:
         raise ConflictError(f"claim '{draft.id}' already exists")
     text, source_ids = _sources_for(text, ledger, draft.urls, draft.titles, draft.publisher)
@@ -236,7 +237,7 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
     if draft.date is not None:
         entry = history_entry(date=draft.date, by="add", why=_creation(draft, len(draft.urls)))
         claim["history"] = [FlowMap(entry)]
-    return append_block_item(text, ("claims",), claim)
+    return _still_valid(append_block_item(text, ("claims",), claim), "adding the claim")
 
 
 def _sources_for(
