@@ -33,6 +33,20 @@ def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(tmp_path
     assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_bytes() == b"y"
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_a_replaced_file_keeps_its_owner_and_group(tmp_path: Path) -> None:
+    """Root writing a user's ledger or report (`sudo`, a container on a mounted checkout)
+    left the file root's, and its user could no longer write it."""
+    kept = tmp_path / "claims.yaml"
+    kept.write_bytes(b"x")
+    kept.chmod(0o664)
+    os.chown(kept, 65534, 65534)
+    replace_atomically(kept, b"y")
+    status = kept.stat()
+    assert (status.st_uid, status.st_gid, status.st_mode & 0o777) == (65534, 65534, 0o664)
+    assert kept.read_bytes() == b"y"
+
+
 def test_an_author_link_with_parentheses_keeps_its_destination() -> None:
     link = "[p](https://en.wikipedia.org/wiki/Consistency_(database_systems))"
     rendered = MarkdownIt("commonmark").render(author_markdown(link))

@@ -125,15 +125,34 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
     """
     if path.is_dir():
         raise IsADirectoryError(21, "is a directory", str(path))
-    mode = path.stat().st_mode & 0o777 if path.exists() else None  # new: the umask decides
+    kept = path.stat() if path.exists() else None
+    mode = None if kept is None else kept.st_mode & 0o777  # new: the umask decides
     prefix = prefix if prefix is not None else temporary_prefix(path)
     temporary = _write_temporary(path, data, mode, prefix)
     try:
+        if kept is not None:
+            _keep_owner(temporary, kept)
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     _fsync_directory(path.parent)
+
+
+def _keep_owner(temporary: Path, kept: os.stat_result) -> None:
+    """Give the new file the owner and group of the one it replaces, as far as this process
+    may (root any; a user, a group of theirs): a ledger a group shares keeps its group, and
+    one root edits for its owner (`sudo`, a container on a mounted checkout) stays theirs,
+    where the new file would be the writer's and the others could no longer write it."""
+    made = temporary.stat()
+    if (made.st_uid, made.st_gid) == (kept.st_uid, kept.st_gid) or not hasattr(os, "chown"):
+        return
+    for uid in (kept.st_uid, -1):  # a user may not give a file away, but may keep its group
+        try:
+            os.chown(temporary, uid, kept.st_gid)
+            return
+        except OSError:
+            continue
 
 
 def _write_temporary(path: Path, data: Content, mode: int | None, prefix: str) -> Path:
