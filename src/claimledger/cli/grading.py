@@ -65,7 +65,7 @@ def regrade_command(
     said. Exit 1 when a proposal or a notice is pending (after --write: only what is
     left) or an artifact could not run. With --check the gate fails closed: exit 3 when
     nothing is pending but the evidence is incomplete (a claim never checked, a source
-    that could not be read, a refresh cut short, an artifact skipped); 0 only when every
+    that could not be read or is gone, a refresh cut short, an artifact skipped); 0 only when every
     graded quote was read and agrees.
     """
     from claimledger.cli.trusting import standing_json
