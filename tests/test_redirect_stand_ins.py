@@ -165,3 +165,18 @@ def test_the_reason_a_page_was_not_read_reaches_the_report_without_its_secrets(
     label = next(s["label"] for s in report["sources"] if s["id"] == "other")
     assert "a sign-in page, not the page asked" in label
     assert "s3cr3tvalue" not in label and "token=REDACTED" in label
+
+
+def test_a_page_moved_for_good_to_one_named_login_is_a_move(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A docs page may document a `login` command: a permanent move to it is read there
+    (only a query sending the reader back makes a moved-to page a sign-in page)."""
+    serve_v1(page_server)
+    page_server.set_handler("/other", redirect("/cli/login", 301))
+    page_server.set_page("/cli/login", page(ALARM))
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)  # 1: it moved
+
+    assert other_source(cli)["source_status"] == "moved"
+    assert (alarms_row(cli)["verified"], alarms_row(cli)["unread"]) == (1, 0)

@@ -534,17 +534,20 @@ _SIGN_IN_PAGES = frozenset({"login", "log-in", "logon", "signin", "sign-in", "si
 """The last path segments of a page where a site asks its reader to sign in."""
 
 
-def stand_in_page(url: str, final_url: str) -> str | None:
+def stand_in_page(url: str, final_url: str, *, permanent: bool = False) -> str | None:
     """What a page reached through a redirect is, when it stands in for the page asked
-    rather than being it: a sign-in page (its name says so, or its query carries the
-    address asked, to send the reader back once signed in), or a page above the one asked
-    (the site's home page, or its section's). None for any other page. Such a page's words
-    are no evidence of the asked page's: a quote not on it is not missing."""
+    rather than being it: a sign-in page (its query carries the address asked, to send the
+    reader back once signed in, or a temporary redirect's page is named so), or a page
+    above the one asked (the site's home page, or its section's). None for any other page.
+    Such a page's words are no evidence of the asked page's: a quote not on it is not
+    missing. A `permanent` move to a page named `login` is a move (a docs page may document
+    a `login` command): only its query says it sends the reader back."""
     old, new = split(url), split(final_url)
     if old is None or new is None:
         return None
     segments = [part.lower() for part in new.path.split("/") if part]
-    if (segments and segments[-1] in _SIGN_IN_PAGES) or _sends_back(old, new.query):
+    named = not permanent and bool(segments) and segments[-1] in _SIGN_IN_PAGES
+    if named or _sends_back(old, new.query):
         return SIGN_IN
     above, asked = new.path.rstrip("/"), old.path.rstrip("/")
     same_host = (old.hostname or "").lower() == (new.hostname or "").lower()

@@ -274,7 +274,8 @@ def _stand_in(url: str, walk: _Walk, moved_to: str | None) -> str | None:
     there. A permanent move up to its section is the site's word that the page went."""
     if not walk.hops:
         return None
-    stand_in = stand_in_page(fetch_target(url)[0], walk.final_url)
+    permanent = moved_to is not None
+    stand_in = stand_in_page(fetch_target(url)[0], walk.final_url, permanent=permanent)
     return stand_in if moved_to is None or stand_in == SIGN_IN else None
 
 
