@@ -10,6 +10,7 @@ internal error.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,22 @@ def test_a_value_replaced_inside_a_flow_mapping_stays_one_value(tmp_path: Path, 
     cli = ledger(tmp_path, FLOW)
     cli("edit", "c1", "--title", words)
     assert load(cli.ledger).claim("c1").title == words
+
+
+def test_a_value_of_several_lines_replacing_a_single_quoted_one_stays_under_its_key(
+    tmp_path: Path,
+) -> None:
+    """A single-quoted statement given two lines (`edit --statement`, or in the editor)
+    was written on two, its second at the file's left edge: PyYAML read it, but YAML 1.2
+    (an editor's language server) read the rest of the claim as broken keys."""
+    cli = started(tmp_path)
+    text = cli.ledger.read_text(encoding="utf-8")
+    claim = load(cli.ledger).claims[0].id
+    written = re.sub(r"(?m)^    statement: .*$", "    statement: 'It''s absolute.'", text)
+    cli.ledger.write_text(written, encoding="utf-8")
+    cli("edit", claim, "--statement", "two\nlines")
+    edited = cli.ledger.read_text(encoding="utf-8")
+    assert load(cli.ledger).claim(claim).statement == "two\nlines"
+    claims = edited[edited.index("\nclaims:\n") + len("\nclaims:\n") : edited.index("\nscope:")]
+    under = [line for line in claims.splitlines() if line.strip() and not line.startswith("  - ")]
+    assert all(line.startswith("    ") for line in under), claims

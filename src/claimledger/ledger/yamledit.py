@@ -100,8 +100,11 @@ def _scalar_end(text: str, node: yaml.ScalarNode) -> int:
 def _render_scalar(value: str, style: str | None) -> str:
     """A value replaced where it stands: plain only where it reads back as itself in a
     flow collection too (`a, b` in `{title: a, b}` would be two entries), since the
-    scalar may stand in one; else double-quoted."""
-    if (style is None and "\n" in value) or READER_ONLY_BREAK.search(value):
+    scalar may stand in one; else double-quoted. A value of several lines is double-quoted
+    even where it was single-quoted: single quotes carry a line break only on a line of
+    its own, which the dumper starts at the left edge rather than past the key, and YAML
+    1.2 (an editor's language server) then reads the rest of the mapping as broken."""
+    if (style != '"' and "\n" in value) or READER_ONLY_BREAK.search(value):
         style = '"'  # where they are escaped: the ledger holds no such break as a character
     dumped = yaml.safe_dump(value, default_style=style, width=2**31 - 1, allow_unicode=True)
     dumped = dumped.removesuffix("\n...\n").removesuffix("\n")
