@@ -254,6 +254,11 @@ def test_a_facet_on_its_own_premises_caps_only_itself(ledger: Path) -> None:
     ("args", "parts"),
     [
         (["input-gate", "wording", "--grade", "CLAIMED", "--why", "w"], ["already has a facet"]),
+        (["input-gate", "wording ", "--grade", "CLAIMED", "--why", "w"],
+         ["already has a facet 'wording'"]),
+        (["input-gate", " WORDING", "--grade", "CLAIMED", "--why", "w"],
+         ["already has a facet 'wording'"]),
+        (["input-gate", "  ", "--grade", "CLAIMED", "--why", "w"], ["FACET must say what"]),
         (["input-gat", "x", "--grade", "CLAIMED", "--why", "w"], ["did you mean 'input-gate'"]),
         (["input-gate", "x", "--grade", "CLAIM", "--why", "w"], ["not a grade", "CLAIMED"]),
         (["input-gate", "x", "--grade", "CLAIMED", "--why", "w", "--basis", "quote"],

@@ -181,6 +181,9 @@ def facet_command(
 
     if not why.strip():
         raise InputError("--why must say why")
+    on = on.strip()  # a space typed at either end would make the facet read as another
+    if not on:
+        raise InputError("FACET must say what is graded")
     facet = edits.NewFacet(
         on=on,
         grade=parse_grade(grade),

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from claimledger.errors import ConflictError, InputError, LedgerError
-from claimledger.ledger.model import REFUTED, REVIEWED, REVISED, Ledger, parse
+from claimledger.ledger.model import REFUTED, REVIEWED, REVISED, Ledger, facet_key, parse
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import (
@@ -552,8 +552,9 @@ class NewFacet:
 def add_facet(text: str, ledger: Ledger, claim_id: str, facet: NewFacet, *, date: dt.date) -> str:
     """Append a facet to a claim, and say so in its history."""
     claim = ledger.claim(claim_id)
-    if any(existing.on == facet.on for existing in claim.grades):
-        raise InputError(f"claim '{claim_id}' already has a facet {facet.on!r}")
+    named = [f.on for f in claim.grades if facet_key(f.on) == facet_key(facet.on)]
+    if named:
+        raise InputError(f"claim '{claim_id}' already has a facet {named[0]!r}")
     for premise in facet.depends_on:
         ledger.claim(premise)  # a did-you-mean when it is not there
     entry: dict[str, Any] = {

@@ -100,6 +100,13 @@ def publisher_key(source: Source) -> str:
     return " ".join(source.publisher.split()).casefold()
 
 
+def facet_key(on: str) -> str:
+    """A facet's name as two facets of one claim are told apart: without regard to case
+    or spaces, so that "Holds at a crash" and "holds at a crash " are one facet named
+    twice, never two that read alike in the report."""
+    return " ".join(on.split()).casefold()
+
+
 @dataclass(frozen=True, slots=True)
 class Quote:
     """Exact words, the sources they are checked on, and whose words they are: the
