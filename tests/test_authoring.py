@@ -300,6 +300,19 @@ def test_add_a_claim_with_no_quote_of_its_own(ledger: Path) -> None:
     assert removed == []
 
 
+def test_add_keeps_a_title_a_statement_and_a_facet_as_edit_keeps_them(ledger: Path) -> None:
+    """`add` wrote a title of two lines (and a facet with the spaces typed around it) as
+    given, where `edit` keeps a title on one line: the heading came out of the report on
+    two."""
+    Cli(ledger)(
+        "add", "x", "--basis", "judgement", "--why", "w", "--title", "Two\nlines  here ",
+        "--statement", " First  line.\n\n\nSecond. ", "--on", " holds  at a crash ",
+    )  # fmt: skip
+    claim = load(ledger).claim("x")
+    assert (claim.title, claim.statement) == ("Two lines here", "First line.\n\nSecond.")
+    assert [facet.on for facet in claim.grades] == ["holds at a crash"]
+
+
 @pytest.mark.parametrize(
     ("args", "on"),
     [
@@ -336,6 +349,9 @@ def test_a_claim_on_premises_or_judgement_says_whose_reasoning_its_grade_is(
         (["input-gate", "--basis", "judgement"], ["already exists"]),
         (["x", "--url", "https://example.com/a", "--quote", "Same words.", "--quote",
           "Same words."], ["--quote 'Same words.' is given twice"]),
+        (["x", "--basis", "judgement", "--title", "  "], ["--title must not be empty"]),
+        (["x", "--basis", "judgement", "--statement", " "], ["--statement must not be empty"]),
+        (["x", "--basis", "judgement", "--on", "\t"], ["--on must not be empty"]),
     ],
 )  # fmt: skip
 def test_add_refuses_before_fetching_or_writing(

@@ -388,10 +388,13 @@ def add_command(
         check_new_claim,
         new_sources_said,
         verified_on_pages,
+        worded,
     )
     from claimledger.urls import refuse_credentials
 
     urls, quotes = urls or [], quotes or []
+    title, statement = worded("title", title), worded("statement", statement)
+    on = worded("on", on)
     grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
     opts = options(ctx)
     ledger = opts.load()

@@ -12,6 +12,7 @@ from claimledger.errors import InputError
 from claimledger.evidence.pageread import check_page, page_title
 from claimledger.evidence.relocate import LOST_REASONS
 from claimledger.evidence.service import read_pages_once
+from claimledger.ledger.model import tidied
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis
 from claimledger.records import lost_reason
@@ -140,6 +141,17 @@ def check_new_claim(
         )
     for premise in premises:
         ledger.claim(premise)
+
+
+def worded(name: str, value: str | None) -> str | None:
+    """An option's words as `edit` keeps them (a title or a facet on one line, prose with
+    its lines tidied), or None when it was not given: words of spaces alone are refused,
+    as `edit` refuses them, not written as a blank heading."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise InputError(f"--{name} must not be empty")
+    return tidied(name, value)
 
 
 def check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: list[str]) -> None:
