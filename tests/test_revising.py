@@ -58,6 +58,24 @@ def test_a_quote_not_on_its_page_writes_nothing(site: Cli, page_server: PageServ
     assert site.ledger.read_bytes() == before
 
 
+def test_words_a_claim_quotes_already_are_refused_however_they_are_spaced(
+    site: Cli, page_server: PageServer
+) -> None:
+    """The page is read without regard to spacing, so " EXTRA " or EXTRA with a double
+    space was verified and added beside EXTRA: the claim quoted one sentence twice."""
+    url = page_server.url("/guide")
+    site("quote", "durable", EXTRA, "--url", url, "--allow-private")
+    before = site.ledger.read_bytes()
+    for spaced in (f" {EXTRA} ", EXTRA.replace(" ", "  ", 1)):
+        refused = site("quote", "durable", spaced, "--url", url, "--allow-private", code=2)
+        assert "claim 'durable' already quotes" in refused.stderr
+    assert site.ledger.read_bytes() == before
+    given = ["--quote", EXTRA, "--quote", EXTRA.replace(" ", "\n", 1), "--url", url]
+    twice = site("add", "twice", *given, "--allow-private", code=2)
+    assert "is given twice: a claim quotes words once" in twice.stderr
+    assert site.ledger.read_bytes() == before
+
+
 def test_a_new_page_becomes_a_source_with_its_kind_guessed_and_said(
     site: Cli, page_server: PageServer
 ) -> None:

@@ -282,7 +282,7 @@ def add_quote(
 ) -> str:
     """Add a quote, verified on `urls`, to an existing claim (new pages become sources)."""
     claim = ledger.claim(claim_id)
-    if any(existing.text == quote for existing in claim.quotes):
+    if any(existing.text.split() == quote.split() for existing in claim.quotes):  # spacing aside
         raise ConflictError(f"claim '{claim_id}' already quotes {quote!r}")
     text, source_ids = _sources_for(text, ledger, urls, titles, publisher)
     index = claim_index(ledger, claim_id)

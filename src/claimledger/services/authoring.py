@@ -163,7 +163,8 @@ def check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: l
         raise InputError(
             "a claim with no --quote needs --basis premises (with --depends-on) or judgement"
         )
-    twice = [quote for quote in dict.fromkeys(quotes) if quotes.count(quote) > 1]
+    spaced = [" ".join(quote.split()) for quote in quotes]  # spacing aside, as pages are read
+    twice = [quote for quote, words in zip(quotes, spaced, strict=True) if spaced.count(words) > 1]
     if twice:  # as `quote` refuses a quote the claim already has
         raise InputError(f"--quote {twice[0]!r} is given twice: a claim quotes words once")
     if basis is Basis.PREMISES and not premises:
