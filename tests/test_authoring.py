@@ -106,7 +106,18 @@ def assert_one_line_error(stderr: str, *parts: str) -> None:
 def test_section_adds_a_section_claims_can_join(ledger: Path) -> None:
     cli = Cli(ledger)
     cli("section", "later", "What changed later", "--intro", "Two lines\nof intro.")
-    cli("add", "judged", "--basis", "judgement", "--why", "read so", "--section", "later")
+    cli(
+        "add",
+        "judged",
+        "--basis",
+        "judgement",
+        "--grade",
+        "CLAIMED",
+        "--why",
+        "read so",
+        "--section",
+        "later",
+    )
     read = load(ledger)
     assert [s.id for s in read.sections] == ["main", "limits", "later"]
     assert read.sections[2].intro == "Two lines\nof intro.\n" or read.sections[2].intro == (
@@ -305,7 +316,8 @@ def test_add_keeps_a_title_a_statement_and_a_facet_as_edit_keeps_them(ledger: Pa
     given, where `edit` keeps a title on one line: the heading came out of the report on
     two."""
     Cli(ledger)(
-        "add", "x", "--basis", "judgement", "--why", "w", "--title", "Two\nlines  here ",
+        "add", "x", "--basis", "judgement", "--grade", "CLAIMED", "--why", "w",
+        "--title", "Two\nlines  here ",
         "--statement", " First  line.\n\n\nSecond. ", "--on", " holds  at a crash ",
     )  # fmt: skip
     claim = load(ledger).claim("x")
@@ -352,6 +364,9 @@ def test_a_claim_on_premises_or_judgement_says_whose_reasoning_its_grade_is(
         (["x", "--basis", "judgement", "--title", "  "], ["--title must not be empty"]),
         (["x", "--basis", "judgement", "--statement", " "], ["--statement must not be empty"]),
         (["x", "--basis", "judgement", "--on", "\t"], ["--on must not be empty"]),
+        (["x", "--basis", "judgement", "--why", "w"], ["--basis judgement needs --grade"]),
+        (["x", "--basis", "premises", "--depends-on", "input-gate"],
+         ["--basis premises needs --grade"]),
     ],
 )  # fmt: skip
 def test_add_refuses_before_fetching_or_writing(
@@ -365,7 +380,7 @@ def test_add_refuses_before_fetching_or_writing(
 def test_add_into_a_ledger_written_in_flow_style(tmp_path: Path) -> None:
     path = tmp_path / "claims.yaml"
     path.write_text(FLOW_STYLE, encoding="utf-8")
-    Cli(path)("add", "first", "--basis", "judgement", "--why", "read so")
+    Cli(path)("add", "first", "--basis", "judgement", "--grade", "CLAIMED", "--why", "read so")
     Cli(path)("section", "second", "Second")
     read = load(path)
     assert read.claim_ids == ["first"]
@@ -377,7 +392,7 @@ def test_add_into_a_ledger_written_in_flow_style(tmp_path: Path) -> None:
 
 def test_remove_a_claim_keeps_the_rest_byte_for_byte(ledger: Path) -> None:
     cli = Cli(ledger)
-    cli("add", "spare", "--basis", "judgement", "--why", "w")
+    cli("add", "spare", "--basis", "judgement", "--grade", "CLAIMED", "--why", "w")
     cli("remove", "spare")
     assert ledger.read_text(encoding="utf-8") == LEDGER
     cli("remove", "safe-pattern")

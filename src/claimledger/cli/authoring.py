@@ -315,11 +315,15 @@ def add_command(
         typer.Option("--quote", metavar="TEXT", help="Exact words on every --url (repeatable)."),
     ] = None,
     grade_name: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--grade", metavar="GRADE", help=f"One of {GRADES}.", autocompletion=one_of(Grade)
+            "--grade",
+            metavar="GRADE",
+            help=f"One of {GRADES} (default, for quotes verified now: DEMONSTRATED).",
+            autocompletion=one_of(Grade),
+            show_default=False,
         ),
-    ] = "DEMONSTRATED",
+    ] = None,
     on: Annotated[
         str | None,
         typer.Option(
@@ -386,6 +390,7 @@ def add_command(
     from claimledger.services.authoring import (
         check_evidence,
         check_new_claim,
+        default_grade,
         new_sources_said,
         verified_on_pages,
         worded,
@@ -395,11 +400,13 @@ def add_command(
     urls, quotes = urls or [], quotes or []
     title, statement = worded("title", title), worded("statement", statement)
     on = worded("on", on)
-    grade, basis, kind = parse_grade(grade_name), parse_basis(basis_name), parse_kind(kind_name)
+    basis, kind = parse_basis(basis_name), parse_kind(kind_name)
+    given_grade = None if grade_name is None else parse_grade(grade_name)
     opts = options(ctx)
     ledger = opts.load()
     check_new_claim(ledger, claim_id, section, depends_on or [])
     check_evidence(urls, quotes, basis, depends_on or [])
+    grade = given_grade or default_grade(basis)
     for url in urls:
         refuse_credentials("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))

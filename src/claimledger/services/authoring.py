@@ -14,7 +14,7 @@ from claimledger.evidence.relocate import LOST_REASONS
 from claimledger.evidence.service import read_pages_once
 from claimledger.ledger.model import tidied
 from claimledger.ledger.shape import did_you_mean
-from claimledger.ledger.vocabulary import CLAIM_ID, Basis
+from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
 from claimledger.urls import has_secrets, redacted, shown
 
@@ -152,6 +152,18 @@ def worded(name: str, value: str | None) -> str | None:
     if not value.strip():
         raise InputError(f"--{name} must not be empty")
     return tidied(name, value)
+
+
+def default_grade(basis: Basis) -> Grade:
+    """The grade of a new claim given none: DEMONSTRATED for quotes, verified on their pages
+    as it is added; none for a premise's consequence or a judgement, whose grade only the
+    author can say (a default would rate their inference as fact)."""
+    if basis is not Basis.QUOTES:
+        raise InputError(
+            f"--basis {basis.value} needs --grade: only you can say how sure it is "
+            f"(one of {', '.join(grade.value for grade in Grade)})"
+        )
+    return Grade.DEMONSTRATED
 
 
 def check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: list[str]) -> None:
