@@ -484,6 +484,56 @@ def test_zsh_and_fish_show_each_id_with_its_title(ledger: Path) -> None:
     ]
 
 
+HOSTILE_TITLES = """\
+claims:
+  - id: gate
+    title: 'Gate\\" <(touch {marker}) \\"'
+"""
+"""A cloned ledger's claim title that leaves zsh's quotes by its backslash, then runs a
+command by process substitution."""
+
+ZSH_ARGUMENTS = r"""
+_arguments() {  # the words as zsh's own _arguments makes them of a ((value:description)) list
+  local action=${1#*: :}
+  local -a ws
+  eval ws\=\( "${action[3,-3]}" \)
+  print -rl -- $ws
+}
+eval $(claimledger)
+"""
+
+
+def test_a_title_gives_zsh_no_backslash_to_leave_its_quotes(tmp_path: Path) -> None:
+    (tmp_path / "claims.yaml").write_text(HOSTILE_TITLES.format(marker="x"), encoding="utf-8")
+    zsh = run(
+        cwd=tmp_path,
+        _CLAIMLEDGER_COMPLETE="complete_zsh",
+        _TYPER_COMPLETE_ARGS="claimledger explain ",
+    )
+    assert '"gate":"Gate' in zsh.stdout and "\\" not in zsh.stdout
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh on this machine")
+def test_a_real_zsh_runs_nothing_a_title_holds(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    (tmp_path / "claims.yaml").write_text(HOSTILE_TITLES.format(marker=marker), encoding="utf-8")
+    done = subprocess.run(
+        ["zsh", "-f", "-c", ZSH_ARGUMENTS],
+        cwd=tmp_path,
+        env=environment(
+            PATH=f"{SCRIPT.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            _CLAIMLEDGER_COMPLETE="complete_zsh",
+            _TYPER_COMPLETE_ARGS="claimledger explain ",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert not marker.exists()
+    assert done.stdout.splitlines() == [f"gate:Gate <(touch {marker}) "], done.stderr  # one word
+
+
 @pytest.mark.parametrize(
     "written",
     [

@@ -39,7 +39,19 @@ def one_of(values: Iterable[str]) -> Callable[[str], list[str]]:
 
 def _matching(ids: dict[str, str], ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     given = _given(ctx)
-    return [(i, title) for i, title in ids.items() if i.startswith(incomplete) and i not in given]
+    return [
+        (i, _description(title))
+        for i, title in ids.items()
+        if i.startswith(incomplete) and i not in given
+    ]
+
+
+def _description(title: str) -> str:
+    """A title as the shell shows it beside its id, with no backslash in it: typer quotes
+    a description for zsh, whose `_arguments` evaluates it, escaping its `"` but not its
+    backslashes, so a title's `\\"` would end the quoted text and run what follows
+    (`<(command)`) at the press of Tab in a cloned repository."""
+    return title.replace("\\", "")
 
 
 def _given(ctx: typer.Context) -> set[str]:
