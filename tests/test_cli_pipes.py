@@ -535,6 +535,25 @@ def test_a_real_zsh_runs_nothing_a_title_holds(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("shell", "offered"),
+    [("zsh", '"gate":"Gate [/b] [red]x[/red] [1]"'), ("fish", "gate\tGate [/b] [red]x[/red] [1]")],
+)
+def test_a_title_is_offered_as_written_never_read_as_markup(
+    tmp_path: Path, shell: str, offered: str
+) -> None:
+    (tmp_path / "claims.yaml").write_text(
+        "claims:\n  - id: gate\n    title: 'Gate [/b] [red]x[/red] [1]'\n", encoding="utf-8"
+    )
+    done = run(
+        cwd=tmp_path,
+        _CLAIMLEDGER_COMPLETE=f"complete_{shell}",
+        _TYPER_COMPLETE_FISH_ACTION="get-args",
+        _TYPER_COMPLETE_ARGS="claimledger explain ",
+    )
+    assert offered in done.stdout and done.stderr == ""
+
+
+@pytest.mark.parametrize(
     "written",
     [
         None,

@@ -8,6 +8,7 @@ nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -47,11 +48,18 @@ def _matching(ids: dict[str, str], ctx: typer.Context, incomplete: str) -> list[
 
 
 def _description(title: str) -> str:
-    """A title as the shell shows it beside its id, with no backslash in it: typer quotes
+    """A title as the shell shows it beside its id, without its backslashes: typer quotes
     a description for zsh, whose `_arguments` evaluates it, escaping its `"` but not its
     backslashes, so a title's `\\"` would end the quoted text and run what follows
-    (`<(command)`) at the press of Tab in a cloned repository."""
-    return title.replace("\\", "")
+    (`<(command)`) at the press of Tab in a cloned repository. Typer then reads the
+    description as rich markup for zsh and fish, so each `[tag]` in it is escaped as rich
+    escapes one: a `[/b]` that closes nothing would print a traceback at the prompt."""
+    return _MARKUP_TAG.sub(r"\\\1", title.replace("\\", ""))
+
+
+_MARKUP_TAG = re.compile(r"(\[[a-z#/@][^[]*?])")
+"""What rich reads as a markup tag (`rich.markup.escape`'s own pattern; rich is not loaded
+to complete, which must be quick)."""
 
 
 def _given(ctx: typer.Context) -> set[str]:
