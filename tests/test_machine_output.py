@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import subprocess
 import tomllib
 from collections.abc import Iterator
 from importlib import resources
@@ -29,7 +30,7 @@ from claimledger.ledger.model import parse
 from claimledger.report.ci_formats import escape_data, escape_property, workflow_command, xml_text
 from claimledger.report.formats import REPORT_VERSION
 from claimledger.terminal.output import SCHEMA_VERSION
-from cli_runner import Cli
+from cli_runner import SCRIPT, Cli, user_environment
 from evidence_site import (
     ALARM,
     ALARM_REWORDED,
@@ -349,6 +350,27 @@ def test_junit_holds_hostile_quotes_as_well_formed_xml(
     body = result.text or ""
     assert 'quote: Writes <b>&amp;</b> "flush" ]]> ␛[2J ␁ stay durable' in body
     assert "\x1b" not in body and "\x01" not in body
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+def test_junit_is_the_utf8_it_says_whatever_stdouts_encoding(
+    ledger: Path, page_server: PageServer, junit_schema: etree.XMLSchema, encoding: str
+) -> None:
+    """`refresh --format junit > junit.xml` where stdout is not UTF-8 (a Windows runner's
+    cp1252, an ASCII locale): the file is the UTF-8 its XML declaration names."""
+    page_server.set_page("/other", page(ALARM_REWORDED.replace("moment", "momént")))
+    done = subprocess.run(
+        [str(SCRIPT), "--ledger", str(ledger), "refresh", "--allow-private", "--format", "junit"],
+        env=user_environment(PYTHONIOENCODING=encoding),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    report = read_junit(done.stdout.decode("utf-8"), junit_schema)
+    (case,) = [case for suite in report for case in suite if case.classname == "alarms"]
+    assert "the page now says: “" in case.result[0].message
+    assert "momént" in case.result[0].message
 
 
 def test_xml_text_keeps_what_xml_can_hold() -> None:

@@ -168,7 +168,20 @@ def print_for_ci(
             if (place := ledger.source_place(source_id)) is not None
         },
     )
-    sys.stdout.write(FORMATS[name].format(result))
+    text = FORMATS[name].format(result)
+    if name == "junit":
+        write_utf8(text)
+    else:
+        sys.stdout.write(text)
+
+
+def write_utf8(text: str) -> None:
+    """`text` on stdout as UTF-8 bytes, whatever stdout's own encoding: JUnit XML says it is
+    UTF-8, and a stdout in cp1252 (a Windows runner's `> junit.xml`) or ASCII would write
+    its “ as a byte no UTF-8 reader takes, or as a `\\u201c` that is no XML escape."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
 
 
 def _checkout_root() -> Path:
