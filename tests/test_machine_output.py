@@ -218,6 +218,26 @@ def test_github_values_are_escaped_by_the_runners_rules(
     assert "100%25:: of clients" in stdout
 
 
+def test_no_line_of_a_refresh_gives_the_runner_a_command_from_the_ledger(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """The runner obeys `##[command]data` anywhere in a line of stdout or stderr (its older
+    syntax, still read): a source whose address ends `#top##[stop-commands]token` would
+    stop it at the refresh's progress line, before every annotation after it."""
+    text = ledger.read_text("utf-8")
+    guide = re.search(r'url: "(http[^"]*/guide)"', text)
+    assert guide
+    hostile = guide[1] + "#top##[stop-commands]token"
+    ledger.write_text(text.replace(guide[1], hostile), encoding="utf-8")
+    drift(page_server)
+
+    done = cli("refresh", "--allow-private", "--format", "github", code=1)
+
+    assert read_commands(done.stdout)
+    assert "/guide#top%23%23[stop-commands]token" in done.stderr
+    assert "##[" not in done.stdout + done.stderr
+
+
 def test_workflow_command_escaping_is_the_toolkits() -> None:
     assert escape_data("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b"
     assert escape_property("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext%3A a%2C b"

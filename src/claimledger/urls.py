@@ -175,9 +175,18 @@ def safe_url(url: str | None) -> str | None:
         netloc += f":{parts.port}"
     query = _redact_pairs(parts.query)
     clean = urllib.parse.urlunsplit((parts.scheme.lower(), netloc, parts.path, query, ""))
+    shown = urllib.parse.quote(clean, safe=_URL_SAFE)
     if parts.fragment or url.rstrip().endswith("#"):
-        clean += "#" + _redact_pairs(parts.fragment)  # `#access_token=…` is a secret too
-    return urllib.parse.quote(clean, safe=_URL_SAFE)
+        fragment = _redact_pairs(parts.fragment)  # `#access_token=…` is a secret too
+        shown += "#" + urllib.parse.quote(fragment, safe=_FRAGMENT_SAFE)
+    return shown
+
+
+_FRAGMENT_SAFE = _URL_SAFE.replace("#", "")
+"""A fragment's characters left as they are: a `#` in it is encoded (RFC 3986 has none
+there), so no shown URL holds `##[`, which a GitHub Actions runner obeys as a workflow
+command wherever a line of its log holds it (`##[stop-commands]…` would silence every
+annotation after it)."""
 
 
 def encoded_url(url: str) -> str | None:
