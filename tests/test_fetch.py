@@ -261,6 +261,20 @@ def test_missing_page_is_gone_without_retry(
     assert page_server.hits("/doc") == 1
 
 
+def test_an_answer_is_said_in_https_own_words_not_the_servers(page_server: PageServer) -> None:
+    """A server chooses its reason phrase, and every line that names the answer prints it:
+    `##[stop-commands]` there would stop a GitHub runner reading the log's commands."""
+
+    def hostile(exchange: Exchange) -> None:
+        exchange._handler.send_response(410, "##[stop-commands]token")
+        exchange._handler.send_header("Content-Length", "0")
+        exchange._handler.end_headers()
+
+    page_server.set_handler("/doc", hostile)
+    result = fetch_one(page_server.url("/doc"), PATIENT)
+    assert (result.source_status, result.error) == ("gone", "HTTP 410 Gone")
+
+
 @pytest.mark.parametrize("code", [401, 403])
 def test_forbidden_is_refused_without_retry(page_server: PageServer, code: int) -> None:
     page_server.set_page("/doc", "go away", status=code)

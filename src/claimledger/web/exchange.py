@@ -13,6 +13,7 @@ import threading
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from http import HTTPStatus
 
 # httpx loads its own command line (click, rich's progress bars, pygments) whenever those
 # are installed, as they are beside claimledger: a fifth of its import, for a program we
@@ -161,7 +162,14 @@ class Redirect:
 
 
 def _status_line(response: httpx.Response) -> str:
-    return f"HTTP {response.status_code} {response.reason_phrase}".strip()
+    """`HTTP 503 Service Unavailable`: the status and HTTP's own phrase for it, never the
+    server's, which is its text to choose; every line, annotation and report that names the
+    answer prints it (`##[stop-commands]…` there would silence a GitHub runner's log)."""
+    try:
+        phrase = HTTPStatus(response.status_code).phrase
+    except ValueError:
+        phrase = ""
+    return f"HTTP {response.status_code} {phrase}".strip()
 
 
 _DRAIN_LIMIT = 64 * 1024
