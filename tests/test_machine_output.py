@@ -701,3 +701,43 @@ def test_status_lists_every_claim_with_its_grades_and_standing(outputs: dict[str
     }
     assert (rows["durable"]["quotes"], rows["durable"]["section"]) == (2, "main")
     assert rows == {row["claim_id"]: row for row in outputs["refresh"]["claims"]}
+
+
+def test_no_view_gives_the_runner_a_command_from_the_ledgers_words(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A claim's words (a cloned ledger's, a page's heading) printed in a CI job's log
+    could give its runner a command: `##[` anywhere in a line, `::` at a line's start.
+    Every view, text or JSON, prints them broken (the text reads the same) or escaped."""
+    hostile = "wording\n::error::fake ##[stop-commands]tok\n  ::add-mask::x"
+    text = cli.ledger.read_text(encoding="utf-8")
+    graded = "- {on: wording, grade: DEMONSTRATED, basis: quotes}  # graded by hand once"
+    assert graded in text
+    facet = graded.replace("on: wording", f"on: {json.dumps(hostile)}")
+    cli.ledger.write_text(text.replace(graded, facet), encoding="utf-8")
+    refresh(cli, code=0)
+
+    views = [
+        cli("explain", "alarms"),
+        cli("claims", "--plain"),
+        cli("status", "--json"),
+        cli("claims", "--json"),
+        cli("regrade", "--check", code=0),
+        cli("render", "-f", "json", "-o", "-"),
+    ]
+
+    for view in views:
+        for line in (view.stdout + view.stderr).splitlines():
+            assert "##[" not in line, line
+            assert not line.lstrip().startswith("::"), line
+    said = " ".join(views[0].stdout.split()).replace("\u200b", "")
+    assert "::error::fake ##[stop-commands]tok" in said
+    assert hostile in strings_in(json.loads(views[-1].stdout))  # the same words, escaped
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string a JSON document holds, at any depth."""
+    if isinstance(value, str):
+        return {value}
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return {text for item in inner for text in strings_in(item)}

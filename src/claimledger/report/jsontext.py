@@ -29,8 +29,12 @@ _TERMINAL_CONTROL = re.compile(f"[\x7f-\x9f{BIDI_CLASS}]")
 
 def without_terminal_controls(json_text: str) -> str:
     """`json_text` with DEL, the C1 and the bidirectional controls escaped (one regex:
-    `str.translate` walks megabytes of non-ASCII text many times slower)."""
-    return _TERMINAL_CONTROL.sub(_escaped, json_text)
+    `str.translate` walks megabytes of non-ASCII text many times slower), and each `##[`
+    written `\\u0023#[`, the same string, which a GitHub runner reading a job's output
+    takes for no command (see `terminal.output.no_runner_commands`; no line of JSON we
+    write begins with `::`, which a string's newline, escaped, cannot start)."""
+    escaped = _TERMINAL_CONTROL.sub(_escaped, json_text)
+    return escaped.replace("##[", "\\u0023#[") if "##[" in escaped else escaped
 
 
 def _escaped(match: re.Match[str]) -> str:

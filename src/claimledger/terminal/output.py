@@ -29,8 +29,24 @@ def visible_controls(text: str) -> str:
     it, move the cursor) through text we print; each bidirectional control as its marker
     (`⟨U+202E⟩`, see `claimledger.report.bidi`), so none can reorder what is shown; and the
     line and paragraph separators (U+2028, U+2029) as theirs, so that a line we print,
-    which a terminal or a log viewer may break there, stays one line."""
-    return SHOWN_CONTROLS.sub(_picture, text)
+    which a terminal or a log viewer may break there, stays one line. Nor can it drive a
+    CI runner that reads our output (`no_runner_commands`)."""
+    return no_runner_commands(SHOWN_CONTROLS.sub(_picture, text))
+
+
+_RUNNER_COMMAND = re.compile(r"##\[|^([ \t]*):(?=:)", re.MULTILINE)
+"""What makes a line a GitHub runner's command: `##[` anywhere in it (the runner's older
+form, still obeyed), or `::` at its start (the newer)."""
+
+
+def no_runner_commands(text: str) -> str:
+    """`text` with each `##[`, and each `::` that begins a line, broken by a zero-width
+    space: a page's or a ledger's words we print in a CI job (a heading, a facet's name)
+    could otherwise give its runner a command (`##[stop-commands]` silences every
+    annotation after it, `::add-mask::` hides what follows). The text reads the same."""
+    if "##[" not in text and "::" not in text:
+        return text
+    return _RUNNER_COMMAND.sub(lambda m: "#\u200b#[" if m[0] == "##[" else f"{m[1]}:\u200b", text)
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -69,7 +85,7 @@ class _Terminal:
             and not stream.isatty()
         ):
             if not output().quiet or (self._stderr and line.startswith(ERROR_LINES)):
-                stream.write(line + "\n")
+                stream.write(no_runner_commands(line) + "\n")
             return
         self._opened().print(*objects, **kwargs)
 
