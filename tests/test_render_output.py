@@ -378,3 +378,18 @@ def test_a_store_on_a_read_only_disk_a_killed_run_left_a_log_to_gives_the_report
     assert (
         "read-only" in result.stderr and "the next render cannot say what changed" in result.stderr
     )
+
+
+def test_a_report_refused_by_a_read_only_disk_is_named_as_asked(small_disk: Path) -> None:
+    """The error names the report, not the temporary written beside it first."""
+    shutil.copyfile(FIXTURE, small_disk / "claims.yaml")
+    (small_disk / "out").mkdir()
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+
+    result = Cli(small_disk / "claims.yaml")(
+        "render", "-o", str(small_disk / "out/report.md"), code=2
+    )
+
+    error = [line for line in result.stderr.splitlines() if "error:" in line]
+    assert len(error) == 1 and "out/report.md: the file system is read-only" in error[0]
+    assert ".tmp" not in result.stderr, result.stderr

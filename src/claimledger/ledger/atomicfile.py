@@ -128,7 +128,11 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
     kept = path.stat() if path.exists() else None
     mode = None if kept is None else kept.st_mode & 0o777  # new: the umask decides
     prefix = prefix if prefix is not None else temporary_prefix(path)
-    temporary = _write_temporary(path, data, mode, prefix)
+    try:
+        temporary = _write_temporary(path, data, mode, prefix)
+    except OSError as error:
+        _named_as_the_file(error, path, prefix)
+        raise
     try:
         if kept is not None:
             _keep_owner(temporary, kept)
@@ -137,6 +141,14 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
         temporary.unlink(missing_ok=True)
         raise
     _fsync_directory(path.parent)
+
+
+def _named_as_the_file(error: OSError, path: Path, prefix: str) -> None:
+    """An error in writing the temporary names the file the user asked for: "cannot write
+    out/report.md: read-only", not the temporary's name, which they never gave."""
+    named = Path(error.filename) if isinstance(error.filename, str) else None
+    if named is not None and named.parent == path.parent and named.name.startswith(prefix):
+        error.filename = str(path)
 
 
 def _keep_owner(temporary: Path, kept: os.stat_result) -> None:
