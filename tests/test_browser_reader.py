@@ -220,6 +220,24 @@ def test_a_page_whose_script_sends_the_reader_elsewhere_is_unreadable_not_missin
     assert page_server.hits("/new") == 0
 
 
+def test_a_page_whose_script_replaces_it_with_a_document_of_its_own_is_unreadable(
+    page_server: PageServer,
+) -> None:
+    """A `blob:` address is navigated to with no request to intercept: its words were read
+    as the page's, and the quote called `missing` on a source `ok`."""
+    other = "new Blob(['<p>Other words entirely, none about replicas.</p>'], {type: 'text/html'})"
+    script = f"location = URL.createObjectURL({other})"
+    page_server.set_page("/blob", f"<html><body><p>{QUOTE}</p><script>{script}</script>")
+    payload = json.loads(
+        claimledger(
+            "verify", "--allow-private", "--browser", page_server.url("/blob"), QUOTE, "--json",
+            code=1,
+        ).stdout
+    )  # fmt: skip
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"].startswith("its script replaced the page with another document (blob:)")
+
+
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
     page_server: PageServer,
 ) -> None:

@@ -146,12 +146,9 @@ class BrowserReader:
             await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
             if wait_for:
                 await page.wait_for_selector(wait_for, state="attached")
-            if budget.left_for is not None:  # what is left is an error page, not its text
-                raise PageUnreadable(
-                    f"its script sends the reader to {budget.left_for}, which is not followed: "
-                    "quote that page as a source of its own"
-                )
-            return str(await page.content())
+            content = str(await page.content())
+            _check_still_the_page(budget, str(page.url))
+            return content
         except PlaywrightError as error:
             raise PageUnreadable(_first_line(str(error))) from None
         finally:
@@ -241,6 +238,24 @@ async def _closed_soon(closable: Any) -> None:
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(CLOSING):
             await closable.close()
+
+
+def _check_still_the_page(budget: _Budget, shown: str) -> None:
+    """Raise PageUnreadable when the document read is not the page's own: its script sent
+    the reader elsewhere (what is left is an error page), or replaced the page with a
+    document no request fetched (`blob:`, `about:blank`), whose words are not the page's.
+    Checked once the text is taken: a navigation asked for while it was taken counts."""
+    if budget.left_for is not None:
+        raise PageUnreadable(
+            f"its script sends the reader to {budget.left_for}, which is not followed: "
+            "quote that page as a source of its own"
+        )
+    if not is_web_url(shown):
+        scheme = shown.split(":", 1)[0]
+        raise PageUnreadable(
+            f"its script replaced the page with another document ({scheme}:), whose words "
+            "are not the page's"
+        )
 
 
 def _without_fragment(url: str) -> str:
