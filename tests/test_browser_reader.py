@@ -7,6 +7,7 @@ Chromium or no Playwright can be had."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -21,6 +22,8 @@ from pathlib import Path
 import pytest
 
 from claimledger.ledger.file import load
+from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from webserver import PageServer
 
@@ -236,6 +239,29 @@ def test_a_page_whose_script_replaces_it_with_a_document_of_its_own_is_unreadabl
     )  # fmt: skip
     assert payload["source_status"] == "unreadable"
     assert payload["error"].startswith("its script replaced the page with another document (blob:)")
+
+
+def test_a_page_its_scripts_build_past_the_cap_of_any_pages_text_is_unreadable(
+    page_server: PageServer,
+) -> None:
+    """A few bytes of script build any number of bytes of page: the text read (and the
+    snapshot stored) was held to none of the caps that hold every body fetched."""
+    grow = "document.body.append('word '.repeat(400 * 1024))"  # 2 MiB from 60 bytes
+    page_server.set_page("/grown", f"<html><body><p>{QUOTE}</p><script>{grow}</script>")
+    policy = FetchPolicy(
+        allow_private=True, browser_all=True, max_decompressed=1024 * 1024, per_host_interval=0
+    )
+
+    url = page_server.url("/grown")
+
+    async def read() -> FetchResult:
+        async with make_client(policy, trust_env=False) as client:
+            return (await fetch_all([url], client, policy=policy))[url]
+
+    result = asyncio.run(read())
+    assert result.source_status == "unreadable"
+    assert result.error == f"the page its scripts built is larger than {1024 * 1024} bytes"
+    assert result.text is None
 
 
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(

@@ -7,7 +7,8 @@ caps, the user agent and the URL's deadline. Chromium is also pointed at a proxy
 does not exist, so a request that slips past the interception fails instead of
 reaching the network. Only GET requests for what can build the text are answered
 (the document, scripts, data); images, fonts, styles and media are not fetched, and a
-page may make at most `MAX_REQUESTS` of them within `FetchPolicy.max_body` bytes in all.
+page may make at most `MAX_REQUESTS` of them within `FetchPolicy.max_body` bytes in all;
+the page they build is held to the cap of any page's text (`max_decompressed`).
 
 Playwright is an optional extra (`pip install 'claimledger[browser]'`); Chromium is the
 system's (`chromium` on PATH, or `$CLAIMLEDGER_CHROMIUM`) or Playwright's own. A page's
@@ -148,11 +149,23 @@ class BrowserReader:
                 await page.wait_for_selector(wait_for, state="attached")
             content = str(await page.content())
             _check_still_the_page(budget, str(page.url))
-            return content
+            return self._within_cap(content)
         except PlaywrightError as error:
             raise PageUnreadable(_first_line(str(error))) from None
         finally:
             await _closed_soon(context)
+
+    def _within_cap(self, content: str) -> str:
+        """The page as its scripts left it, if no longer than any page's text may be (the
+        decompressed cap): a script builds any number of bytes from a few, past the caps
+        that hold every body fetched, into the snapshot stored and the text read."""
+        if len(content) > self.policy.max_decompressed or (
+            len(content.encode("utf-8", "surrogatepass")) > self.policy.max_decompressed
+        ):
+            raise PageUnreadable(
+                f"the page its scripts built is larger than {self.policy.max_decompressed} bytes"
+            )
+        return content
 
     async def close(self) -> None:
         """Close Chromium, and stop its driver: a browser not closed by then ends with it."""
