@@ -264,6 +264,21 @@ def test_a_page_its_scripts_build_past_the_cap_of_any_pages_text_is_unreadable(
     assert result.text is None
 
 
+def test_a_page_whose_charset_only_its_header_says_keeps_its_letters_in_the_browser(
+    page_server: PageServer,
+) -> None:
+    """The document went to Chromium as UTF-8 bytes with no charset: read as windows-1252,
+    "it’s" became "itâ€™s", and a quote verbatim on the page was called drifted."""
+    quote = "Each message is stored on three replicas — before it’s acknowledged, café."
+    page = f"<html><head><title>Durability</title></head><body><p>{quote}</p></body></html>"
+    page_server.set_page("/utf8", page, content_type="text/html; charset=utf-8")
+    url = page_server.url("/utf8")
+    payload = json.loads(
+        claimledger("verify", "--allow-private", "--browser", url, quote, "--json").stdout
+    )
+    assert (payload["status"], payload["current"]) == ("verified", quote)
+
+
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
     page_server: PageServer,
 ) -> None:

@@ -47,6 +47,12 @@ NOT_TEXT = frozenset(
 )
 """Resource types that never change a page's text: not fetched."""
 
+DOCUMENT_TYPE = "text/html; charset=utf-8"
+"""The page's document as handed to Chromium: its text, decoded already, is sent as UTF-8,
+and the header's charset outranks the page's own `<meta charset>`; with none, Chromium
+read the bytes in the page's declared or its default encoding (windows-1252), every
+character past ASCII garbled."""
+
 _NO_NETWORK = (
     "--proxy-server=127.0.0.1:9",
     "--proxy-bypass-list=<-loopback>",
@@ -225,7 +231,7 @@ class BrowserReader:
         request = route.request
         if request.is_navigation_request() and request.frame.parent_frame is None:
             if _without_fragment(request.url) == _without_fragment(url):
-                await route.fulfill(status=200, content_type="text/html", body=html)
+                await route.fulfill(status=200, content_type=DOCUMENT_TYPE, body=html)
             else:  # the page sends the reader elsewhere: not this page's text
                 budget.left_for = budget.left_for or _without_fragment(request.url)
                 await route.abort("blockedbyclient")
