@@ -279,6 +279,20 @@ def test_a_page_whose_charset_only_its_header_says_keeps_its_letters_in_the_brow
     assert (payload["status"], payload["current"]) == ("verified", quote)
 
 
+def test_a_page_at_an_address_chromium_escapes_is_read_as_itself(
+    page_server: PageServer,
+) -> None:
+    """Chromium asks for `/café` as `/caf%C3%A9` (and a host in capitals in lower case):
+    the page's own request was taken for a script sending the reader elsewhere, refused,
+    and the page unreadable ("net::ERR_BLOCKED_BY_CLIENT")."""
+    page_server.set_page("/caf%C3%A9", f"<html><body><p>{QUOTE}</p></body></html>")
+    url = page_server.url("/café").replace("127.0.0.1", "LOCALHOST")
+    payload = json.loads(
+        claimledger("verify", "--allow-private", "--browser", url, QUOTE, "--json").stdout
+    )
+    assert (payload["source_status"], payload["status"]) == ("ok", "verified")
+
+
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
     page_server: PageServer,
 ) -> None:

@@ -114,6 +114,10 @@ class _Budget:
     bytes: int
     left_for: str | None = None
     """Where the page's script sent the reader, if it tried (not followed)."""
+    address: str | None = None
+    """The page's own address as Chromium spells it (`goto`'s request, the first of the
+    main frame): Chromium escapes what the ledger may write plain (`é`, a space, a quote)
+    and lowers a host's case, so the address as given is no match for its own request."""
 
 
 class BrowserReader:
@@ -147,7 +151,7 @@ class BrowserReader:
             budget = _Budget(MAX_REQUESTS, self.policy.max_body)
 
             async def answer(route: Any) -> None:
-                await self._answer(route, url, html, fetch, budget)
+                await self._answer(route, html, fetch, budget)
 
             await page.route("**/*", answer)
             await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
@@ -223,17 +227,17 @@ class BrowserReader:
                 f"chromium, or name one in ${CHROMIUM_VARIABLE}{hint}"
             ) from None
 
-    async def _answer(
-        self, route: Any, url: str, html: str, fetch: Fetcher, budget: _Budget
-    ) -> None:
+    async def _answer(self, route: Any, html: str, fetch: Fetcher, budget: _Budget) -> None:
         """Answer one request of the page: the document from what was fetched already,
         what can build its text through the fetcher, nothing else."""
         request = route.request
         if request.is_navigation_request() and request.frame.parent_frame is None:
-            if _without_fragment(request.url) == _without_fragment(url):
+            asked = _without_fragment(request.url)
+            budget.address = budget.address or asked  # the first is `goto` itself
+            if asked == budget.address:
                 await route.fulfill(status=200, content_type=DOCUMENT_TYPE, body=html)
             else:  # the page sends the reader elsewhere: not this page's text
-                budget.left_for = budget.left_for or _without_fragment(request.url)
+                budget.left_for = budget.left_for or asked
                 await route.abort("blockedbyclient")
             return
         wanted = request.method == "GET" and request.resource_type not in NOT_TEXT
