@@ -293,6 +293,29 @@ def test_a_page_at_an_address_chromium_escapes_is_read_as_itself(
     assert (payload["source_status"], payload["status"]) == ("ok", "verified")
 
 
+def test_a_page_whose_requests_spent_its_bytes_gets_no_more_fetched(
+    page_server: PageServer,
+) -> None:
+    """Past the page's bytes in all, each request was still fetched whole (up to the cap of
+    one body), then thrown away: a page made 100 such downloads."""
+    page_server.set_page("/chunk.json", "[" + "1," * 200_000 + "1]", content_type="text/json")
+    asks = "for (let i = 0; i < 6; i++) await fetch('/chunk.json?' + i).catch(() => 0);"
+    script = f"<script>(async () => {{ {asks} }})()</script>"
+    page_server.set_page("/hungry", f"<html><body><p>{QUOTE}</p>{script}</body></html>")
+    policy = FetchPolicy(
+        allow_private=True, browser_all=True, max_body=1024 * 1024, per_host_interval=0
+    )
+    url = page_server.url("/hungry")
+
+    async def read() -> FetchResult:
+        async with make_client(policy, trust_env=False) as client:
+            return (await fetch_all([url], client, policy=policy))[url]
+
+    assert asyncio.run(read()).source_status == "ok"
+    fetched = [r for r in page_server.requests if r.path.startswith("/chunk.json?")]
+    assert len(fetched) == 3  # 400 KB each: the third spends the page's 1 MiB
+
+
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
     page_server: PageServer,
 ) -> None:

@@ -119,6 +119,12 @@ class _Budget:
     main frame): Chromium escapes what the ledger may write plain (`é`, a space, a quote)
     and lowers a host's case, so the address as given is no match for its own request."""
 
+    @property
+    def spent(self) -> bool:
+        """Whether the page may ask no more: its requests, or its bytes, are used up (a
+        request past the bytes is not made: each may bring `max_body` bytes more)."""
+        return self.requests <= 0 or self.bytes <= 0
+
 
 class BrowserReader:
     """One Chromium for a run, started for the first page that needs it; each page gets a
@@ -241,7 +247,7 @@ class BrowserReader:
                 await route.abort("blockedbyclient")
             return
         wanted = request.method == "GET" and request.resource_type not in NOT_TEXT
-        if not wanted or not is_web_url(request.url) or budget.requests <= 0:
+        if not wanted or not is_web_url(request.url) or budget.spent:
             await route.abort("blockedbyclient")
             return
         budget.requests -= 1
