@@ -180,3 +180,64 @@ def test_a_page_moved_for_good_to_one_named_login_is_a_move(
 
     assert other_source(cli)["source_status"] == "moved"
     assert (alarms_row(cli)["verified"], alarms_row(cli)["unread"]) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("asked", "hops", "read", "code"),
+    [
+        # the page itself, however the site spells its address or a version's prefix
+        ("/docs/cli/login", [("/docs/cli/login", "/docs/cli/login/", 301)], True, 0),
+        ("/docs/cli/login", [("/docs/cli/login", "/docs/v2/cli/login", 302)], True, 0),
+        ("/docs/index.html", [("/docs/index.html", "/docs/", 302)], True, 0),
+        ("/docs/page", [("/docs/page", "/new/page?from=/docs/page", 301)], True, 1),
+        # a move, then a sign-in page for now: the last redirect says what the page is
+        ("/docs/page", [("/docs/page", "/b", 301), ("/b", "/login", 302)], False, 1),
+        ("/docs/a/page", [("/docs/a/page", "/b/page", 301), ("/b/page", "/b/", 302)], False, 1),
+    ],
+)  # fmt: skip
+def test_what_a_redirect_chain_ends_at_is_judged_by_its_last_redirect(
+    cli: Cli,
+    page_server: PageServer,
+    asked: str,
+    hops: list[tuple[str, str, int]],
+    read: bool,
+    code: int,
+) -> None:
+    serve_v1(page_server)
+    for path, location, status in hops:
+        page_server.set_handler(path, redirect(location, status))
+    final = hops[-1][1].split("?")[0]
+    page_server.set_page(final, page(ALARM) if read else SIGN_IN_PAGE)
+    cli.ledger.write_text(
+        cli.ledger.read_text(encoding="utf-8").replace(
+            f'{page_server.url("/other")}"', f'{page_server.url(asked)}"'
+        ),
+        encoding="utf-8",
+    )
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=code)
+
+    status = cli.json("status", code=code)
+    row = next(row for row in status["claims"] if row["claim_id"] == "alarms")
+    assert (row["verified"], row["missing"]) == ((1, 0) if read else (0, 0)), row
+    assert read or "not the page asked" in other_source(cli)["error"]
+
+
+@pytest.mark.parametrize("before", ["scope[]=read&", "a=(b)&", "x='y'&"])
+def test_a_sign_in_pages_token_is_never_shown(
+    cli: Cli, page_server: PageServer, before: str
+) -> None:
+    """The address a sign-in page is reached at is said redacted, whatever its query holds
+    before the token (brackets, parentheses, quotes end a URL found in free text)."""
+    serve_v1(page_server)
+    page_server.set_page("/login", SIGN_IN_PAGE)
+    location = f"/login?next=/other&{before}token=s3cr3tvalue"
+    page_server.set_handler("/other", redirect(location, 302))
+
+    done = cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    status = cli("status", "--json", code=1)
+    report = cli("render", "-f", "json", "-o", "-")
+
+    for text in (done.stdout, done.stderr, status.stdout, report.stdout):
+        assert "s3cr3tvalue" not in text
+    assert "a sign-in page, not the page asked" in other_source(cli)["error"]

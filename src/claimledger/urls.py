@@ -543,26 +543,37 @@ _SIGN_IN_PAGES = frozenset({"login", "log-in", "logon", "signin", "sign-in", "si
 """The last path segments of a page where a site asks its reader to sign in."""
 
 
-def stand_in_page(url: str, final_url: str, *, permanent: bool = False) -> str | None:
-    """What a page reached through a redirect is, when it stands in for the page asked
+def stand_in_page(url: str, final_url: str) -> str | None:
+    """What a page a temporary redirect ended at is, when it stands in for the page asked
     rather than being it: a sign-in page (its query carries the address asked, to send the
-    reader back once signed in, or a temporary redirect's page is named so), or a page
-    above the one asked (the site's home page, or its section's). None for any other page.
-    Such a page's words are no evidence of the asked page's: a quote not on it is not
-    missing. A `permanent` move to a page named `login` is a move (a docs page may document
-    a `login` command): only its query says it sends the reader back."""
+    reader back once signed in, or it is named so while the page asked is not: a docs page
+    on a `login` command stays itself under a version's prefix), or a page above the one
+    asked (the site's home page, or its section's; `index.html` is its folder's page).
+    None for any other page. Such a page's words are no evidence of the asked page's: a
+    quote not on it is not missing."""
     old, new = split(url), split(final_url)
     if old is None or new is None:
         return None
-    segments = [part.lower() for part in new.path.split("/") if part]
-    named = not permanent and bool(segments) and segments[-1] in _SIGN_IN_PAGES
-    if named or _sends_back(old, new.query):
+    if _named_sign_in(new.path) and not _named_sign_in(old.path):
         return SIGN_IN
-    above, asked = new.path.rstrip("/"), old.path.rstrip("/")
+    if _sends_back(old, new.query):
+        return SIGN_IN
+    above, asked = new.path.rstrip("/"), _folder_page(old.path).rstrip("/")
     same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
     if same_host and not new.query and asked.startswith(f"{above}/"):
         return "the site's home page" if not above else "a page above the one asked"
     return None
+
+
+def _named_sign_in(path: str) -> bool:
+    segments = [part.lower() for part in path.split("/") if part]
+    return bool(segments) and segments[-1] in _SIGN_IN_PAGES
+
+
+def _folder_page(path: str) -> str:
+    """A folder's index page as its folder (`/docs/index.html` is `/docs/`)."""
+    head, _, last = path.rpartition("/")
+    return f"{head}/" if last.lower() in ("index.html", "index.htm", "index") else path
 
 
 def _sends_back(asked: SplitResult, query: str) -> bool:

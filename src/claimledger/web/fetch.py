@@ -50,6 +50,7 @@ from claimledger.records import (
     Validators,
 )
 from claimledger.urls import (
+    PERMANENT_REDIRECTS,
     SIGN_IN,
     UrlMap,
     fetch_target,
@@ -59,6 +60,7 @@ from claimledger.urls import (
     redirect_refusal,
     resolve,
     sent_home,
+    shown,
     shown_raw,
     stand_in_page,
     web_url_problem,
@@ -238,10 +240,11 @@ def _result(
         outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     elif status == "ok" and moved_to is not None:
         status = "moved"
-    stand_in = _stand_in(url, walk, moved_to) if status in READ_STATUSES else None
+    stand_in = _stand_in(walk) if status in READ_STATUSES else None
     if stand_in is not None:
         status, moved_to = ("refused" if stand_in == SIGN_IN else "unreadable"), None
-        error = f"redirected to {walk.final_url}, {stand_in}, not the page asked: no evidence"
+        where = shown(walk.final_url)  # a sign-in page's address may carry a token
+        error = f"redirected to {where}, {stand_in}, not the page asked: no evidence"
         outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     return FetchResult(
         url=url,
@@ -267,16 +270,15 @@ def _result(
     )
 
 
-def _stand_in(url: str, walk: _Walk, moved_to: str | None) -> str | None:
-    """What the page a redirect ended at is, when it only stands in for the page asked (a
-    sign-in page, or the home page or a section's a temporary redirect sends readers to):
+def _stand_in(walk: _Walk) -> str | None:
+    """What the page a temporary redirect ended at is, when it only stands in for the page
+    asked (a sign-in page, or the home page or a section's it sends readers to for now):
     its words say nothing of the asked page's, so none of its quotes may be called missing
-    there. A permanent move up to its section is the site's word that the page went."""
-    if not walk.hops:
+    there. A chain that ends with a permanent redirect is a move, whatever came before;
+    one that ends with a temporary redirect is judged from the page that answered it."""
+    if not walk.hops or walk.hops[-1].status in PERMANENT_REDIRECTS:
         return None
-    permanent = moved_to is not None
-    stand_in = stand_in_page(fetch_target(url)[0], walk.final_url, permanent=permanent)
-    return stand_in if moved_to is None or stand_in == SIGN_IN else None
+    return stand_in_page(walk.hops[-1].url, walk.final_url)
 
 
 def _conditional_headers(sent: Validators | None) -> dict[str, str]:
