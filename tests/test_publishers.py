@@ -13,7 +13,7 @@ import yaml
 
 from claimledger.errors import InputError
 from claimledger.ledger.edits import source_fields
-from claimledger.urls import publisher_of
+from claimledger.urls import other_publisher, publisher_of
 from cli_runner import Cli
 from webserver import PageServer, redirect
 
@@ -260,3 +260,23 @@ def test_a_reversal_read_against_a_source_unread_is_rated_unknown_where_publishe
     assert review["reviewRating"]["alternateName"] == "UNKNOWN"
     assert "Its sources disagree: a quote's meaning changed on docs" in review["reviewBody"]
     assert "and its meaning changed" in review["reviewBody"]
+
+
+@pytest.mark.parametrize(
+    ("url", "read_at", "other"),
+    [
+        # a GitHub page is read as its raw file: the same publisher's words
+        (
+            "https://github.com/vendor/repo/blob/main/docs/x.md",
+            "https://raw.githubusercontent.com/vendor/repo/main/docs/x.md",
+            None,
+        ),
+        ("https://docs.vendor.example/a", "https://www.vendor.example/b", None),
+        ("https://docs.vendor.example/a", "https://blog.other.example/b", "other.example"),
+        ("https://docs.vendor.example/a", None, None),
+    ],
+)
+def test_a_page_read_elsewhere_is_another_publishers_only_off_the_sources_own_sites(
+    url: str, read_at: str | None, other: str | None
+) -> None:
+    assert other_publisher(url, read_at) == other

@@ -588,6 +588,18 @@ def _sends_back(asked: SplitResult, query: str) -> bool:
     return False
 
 
+def other_publisher(url: str, read_at: str | None) -> str | None:
+    """The publisher of `read_at`, the page read for a source at `url`, when it is another
+    than the source's address names (a redirect or a move to another registrable domain):
+    its words are that site's. None when it is the same, counting the address a source is
+    fetched at as its own (a GitHub `blob/` page is read as its raw file)."""
+    if not read_at:
+        return None
+    read_by = publisher_of(read_at)
+    own = {publisher_of(url), publisher_of(fetch_target(url)[0])}
+    return None if read_by in own else read_by
+
+
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 

@@ -31,7 +31,7 @@ from claimledger.report.model import (
     Summary,
     weakest,
 )
-from claimledger.urls import publisher_of, redact_urls, redacted, safe_url
+from claimledger.urls import other_publisher, redact_urls, redacted, safe_url
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:
@@ -82,13 +82,14 @@ def _read_elsewhere(url: str, status: str | None, fetch: FetchRecord | None) -> 
     is on another registrable domain than its address (a redirect, a move): the words
     carried there are that site's, which the reader should know before taking them for
     the source's."""
-    if fetch is None or status not in ("ok", "moved") or not fetch.final_url:
+    if fetch is None or status not in ("ok", "moved"):
         return ""
-    elsewhere = publisher_of(fetch.final_url)
-    if elsewhere == publisher_of(url):
+    if status == "moved":  # its new address is shown beside it, as `refresh` says it
+        moved = other_publisher(url, fetch.moved_to)
+        return f", to another publisher's site ({moved})" if moved else ""
+    elsewhere = other_publisher(url, fetch.final_url)
+    if elsewhere is None:
         return ""
-    if status == "moved":  # its new address is shown beside it
-        return f", to another publisher's site ({elsewhere})"
     return f", read at {safe_url(fetch.final_url)}, another publisher's site ({elsewhere})"
 
 

@@ -29,7 +29,7 @@ from claimledger.urls import (
     PERMANENT_REDIRECTS,
     fetch_target,
     is_trivial_move,
-    publisher_of,
+    other_publisher,
     redact_urls,
     redacted,
     shown,
@@ -333,9 +333,8 @@ def _elsewhere(url: str, read_at: str | None) -> str:
     """ ", another publisher's site (NAME)" when the page read is on another registrable
     domain than the ledger's address: its words are that site's, not the source's by
     right."""
-    if read_at is None or publisher_of(read_at) == publisher_of(url):
-        return ""
-    return f", another publisher's site ({publisher_of(read_at)})"
+    elsewhere = other_publisher(url, read_at)
+    return f", another publisher's site ({elsewhere})" if elsewhere else ""
 
 
 def _unchanged_note(url: str) -> str:
