@@ -703,13 +703,20 @@ def test_status_lists_every_claim_with_its_grades_and_standing(outputs: dict[str
     assert rows == {row["claim_id"]: row for row in outputs["refresh"]["claims"]}
 
 
+@pytest.mark.parametrize("runner", ["GITHUB_ACTIONS", "TF_BUILD", None])
 def test_no_view_gives_the_runner_a_command_from_the_ledgers_words(
-    cli: Cli, page_server: PageServer
+    cli: Cli, page_server: PageServer, monkeypatch: pytest.MonkeyPatch, runner: str | None
 ) -> None:
     """A claim's words (a cloned ledger's, a page's heading) printed in a CI job's log
-    could give its runner a command: `##[` anywhere in a line, `::` at a line's start.
-    Every view, text or JSON, prints them broken (the text reads the same) or escaped."""
-    hostile = "wording\n::error::fake ##[stop-commands]tok\n  ::add-mask::x"
+    could give its runner a command: `##[` (`##vso[`) anywhere in a line, `::` at a
+    line's start. Under a runner every view prints them broken (the text reads the
+    same); JSON escapes them always (the same document); elsewhere text views print
+    them exactly as written."""
+    for name in ("GITHUB_ACTIONS", "TF_BUILD"):
+        monkeypatch.delenv(name, raising=False)
+    if runner is not None:
+        monkeypatch.setenv(runner, "true" if runner == "GITHUB_ACTIONS" else "True")
+    hostile = "wording\n::error::fake ##[stop-commands]tok ##vso[task.complete]\n  ::add-mask::x"
     text = cli.ledger.read_text(encoding="utf-8")
     graded = "- {on: wording, grade: DEMONSTRATED, basis: quotes}  # graded by hand once"
     assert graded in text
@@ -717,22 +724,24 @@ def test_no_view_gives_the_runner_a_command_from_the_ledgers_words(
     cli.ledger.write_text(text.replace(graded, facet), encoding="utf-8")
     refresh(cli, code=0)
 
-    views = [
+    texts = [
         cli("explain", "alarms"),
         cli("claims", "--plain"),
-        cli("status", "--json"),
-        cli("claims", "--json"),
         cli("regrade", "--check", code=0),
+    ]
+    data = [
+        cli("status", "--json"),
         cli("render", "-f", "json", "-o", "-"),
     ]
 
-    for view in views:
+    for view in (texts if runner else []) + data:
         for line in (view.stdout + view.stderr).splitlines():
-            assert "##[" not in line, line
+            assert "##[" not in line and "##vso[" not in line, line
             assert not line.lstrip().startswith("::"), line
-    said = " ".join(views[0].stdout.split()).replace("\u200b", "")
-    assert "::error::fake ##[stop-commands]tok" in said
-    assert hostile in strings_in(json.loads(views[-1].stdout))  # the same words, escaped
+    said = "\n".join(view.stdout for view in texts)
+    assert ("\u200b" in said) == (runner is not None)
+    assert "::error::fake ##[stop-commands]tok" in said.replace("\u200b", "")
+    assert hostile in strings_in(json.loads(data[1].stdout))  # the same words, escaped
 
 
 def strings_in(value: Any) -> set[str]:
@@ -741,3 +750,17 @@ def strings_in(value: Any) -> set[str]:
         return {value}
     inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     return {text for item in inner for text in strings_in(item)}
+
+
+def test_junit_gives_no_runner_a_command_and_is_the_same_document() -> None:
+    """A page's words in a JUnit message (its closest wording, over several lines) are
+    written with character references where a runner would read a command."""
+    from claimledger.report.ci_formats import xml_without_runner_commands
+
+    xml = '<a m="q ##[r">t ##vso[x]\n::add-mask::y\n  ::e a::b</a>'
+    safe = xml_without_runner_commands(xml)
+
+    assert "##[" not in safe and "##vso[" not in safe
+    assert not any(line.lstrip().startswith("::") for line in safe.splitlines())
+    before, after = etree.fromstring(xml), etree.fromstring(safe)
+    assert (before.text, before.get("m")) == (after.text, after.get("m"))

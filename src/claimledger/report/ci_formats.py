@@ -282,8 +282,20 @@ class JunitFormat:
             root.append(_suite(result, source_id, cases, fetch, notes.get(source_id)))
         _count(root, found, sum(fetch.elapsed for fetch in fetches.values()))
         ET.indent(root)
-        body = ET.tostring(root, encoding="unicode")
+        body = xml_without_runner_commands(ET.tostring(root, encoding="unicode"))
         return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+
+
+_RUNNER_COMMAND = re.compile(r"#(#(?:vso)?\[)|^([ \t]*):(?=:)", re.MULTILINE)
+
+
+def xml_without_runner_commands(xml: str) -> str:
+    """The XML with each CI runner's command mark in its text (`##[`, `##vso[`, a `::` that
+    begins a line of a message) written with a character reference (`&#35;`, `&#58;`): the
+    same document, which a runner reading it printed in a job's log takes for no command."""
+    return _RUNNER_COMMAND.sub(
+        lambda m: f"&#35;{m[1]}" if m[1] is not None else f"{m[2]}&#58;", xml
+    )
 
 
 def _suite(

@@ -30,11 +30,15 @@ _TERMINAL_CONTROL = re.compile(f"[\x7f-\x9f{BIDI_CLASS}]")
 def without_terminal_controls(json_text: str) -> str:
     """`json_text` with DEL, the C1 and the bidirectional controls escaped (one regex:
     `str.translate` walks megabytes of non-ASCII text many times slower), and each `##[`
-    written `\\u0023#[`, the same string, which a GitHub runner reading a job's output
+    (`##vso[`) written `\\u0023#[`, the same string, which a CI runner reading a job's output
     takes for no command (see `terminal.output.no_runner_commands`; no line of JSON we
     write begins with `::`, which a string's newline, escaped, cannot start)."""
     escaped = _TERMINAL_CONTROL.sub(_escaped, json_text)
-    return escaped.replace("##[", "\\u0023#[") if "##[" in escaped else escaped
+    return _RUNNER_MARK.sub(r"\\u0023\1", escaped) if "##" in escaped else escaped
+
+
+_RUNNER_MARK = re.compile(r"#(#(?:vso)?\[)")
+"""A CI runner's command mark inside a JSON string (`##[`, `##vso[`): its first `#`."""
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -7,6 +7,7 @@ which the command line sets for a command's run and no longer.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -34,19 +35,32 @@ def visible_controls(text: str) -> str:
     return no_runner_commands(SHOWN_CONTROLS.sub(_picture, text))
 
 
-_RUNNER_COMMAND = re.compile(r"##\[|^([ \t]*):(?=:)", re.MULTILINE)
-"""What makes a line a GitHub runner's command: `##[` anywhere in it (the runner's older
-form, still obeyed), or `::` at its start (the newer)."""
+_RUNNER_COMMAND = re.compile(r"##(?:vso)?\[|^([ \t]*):(?=:)", re.MULTILINE)
+"""What makes a line a CI runner's command: `##[` anywhere in it (GitHub's older form,
+still obeyed; Azure Pipelines' `##vso[`), or `::` at its start (GitHub's newer)."""
+
+
+def runner_reads_output() -> bool:
+    """Whether a CI runner that takes commands from a job's output reads ours: GitHub
+    Actions (`GITHUB_ACTIONS=true`) or Azure Pipelines (`TF_BUILD`)."""
+    return os.environ.get("GITHUB_ACTIONS") == "true" or bool(os.environ.get("TF_BUILD"))
 
 
 def no_runner_commands(text: str) -> str:
-    """`text` with each `##[`, and each `::` that begins a line, broken by a zero-width
-    space: a page's or a ledger's words we print in a CI job (a heading, a facet's name)
-    could otherwise give its runner a command (`##[stop-commands]` silences every
-    annotation after it, `::add-mask::` hides what follows). The text reads the same."""
-    if "##[" not in text and "::" not in text:
+    """`text` with each `##[` (`##vso[`), and each `::` that begins a line, broken by a
+    zero-width space while a CI runner reads our output: a page's or a ledger's words we
+    print in a job (a heading, a facet's name) could otherwise give the runner a command
+    (`##[stop-commands]` silences every annotation after it, `::add-mask::` hides what
+    follows). The text reads the same; elsewhere it is left exactly as it is (a Haskell
+    `::`, a reStructuredText `::` paragraph, a snapshot printed for a script)."""
+    if ("##" not in text and "::" not in text) or not runner_reads_output():
         return text
-    return _RUNNER_COMMAND.sub(lambda m: "#\u200b#[" if m[0] == "##[" else f"{m[1]}:\u200b", text)
+    return _RUNNER_COMMAND.sub(_broken, text)
+
+
+def _broken(match: re.Match[str]) -> str:
+    found = match[0]
+    return f"#\u200b{found[1:]}" if found.startswith("#") else f"{match[1]}:\u200b"
 
 
 def _picture(match: re.Match[str]) -> str:
