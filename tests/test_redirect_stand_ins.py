@@ -148,6 +148,10 @@ def test_a_move_to_another_publishers_site_says_whose_site_it_is(tmp_path: Path)
     said = " ".join(other.stderr.split())
     assert "now on another publisher's site (other.example)" in said
     assert "claimledger source guide --publisher other.example" in said
+    cli("move", "guide", "https://docs.vendor.example/guide")
+    cli("source", "guide", "--publisher", "Other.example")  # the author said whose it is
+    again = cli("move", "guide", "https://blog.other.example/guide")
+    assert "warning" not in again.stderr
 
 
 def test_the_reason_a_page_was_not_read_reaches_the_report_without_its_secrets(

@@ -289,8 +289,8 @@ def _warn_of_another_publisher(source_id: str, old: str, publisher: str, new: st
 
     from claimledger.urls import publisher_of
 
-    if publisher_of(new) == publisher_of(old):
-        return
+    if publisher_of(new) in (publisher_of(old), " ".join(publisher.split()).casefold()):
+        return  # the same site's, or the publisher the author already named
     err.print(
         f"claimledger: warning: {source_id} is now on another publisher's site "
         f"({publisher_of(new)}), and still counts as publisher {publisher!r}: if the page is "

@@ -146,9 +146,13 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
 def _named_as_the_file(error: OSError, path: Path, prefix: str) -> None:
     """An error in writing the temporary names the file the user asked for: "cannot write
     out/report.md: read-only", not the temporary's name, which they never gave."""
-    named = Path(error.filename) if isinstance(error.filename, str) else None
-    if named is not None and named.parent == path.parent and named.name.startswith(prefix):
-        error.filename = str(path)
+    names = (error.filename, error.filename2)  # O_TMPFILE's link names it the second
+    if any(isinstance(n, str) and _is_temporary(Path(n), path, prefix) for n in names):
+        error.filename, error.filename2 = str(path), None
+
+
+def _is_temporary(named: Path, path: Path, prefix: str) -> bool:
+    return named.parent == path.parent and named.name.startswith(prefix)
 
 
 def _keep_owner(temporary: Path, kept: os.stat_result) -> None:

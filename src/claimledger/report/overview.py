@@ -106,13 +106,13 @@ def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
         "refused": f"refused{http}",
         "unreadable": "not readable",
     }
-    detail = ""
+    said = words.get(status, status)
     if fetch is not None and status in ("unreachable", "unreadable", "refused") and fetch.error:
-        detail = f": {redact_urls(fetch.error)}"  # why, as the refresh and `status` said it
-        words["refused"] = "refused"  # the reason names the answer
-    elif fetch is not None and status == "unreadable" and fetch.content_type:
-        detail = f": content type {fetch.content_type}"
-    return f"{words.get(status, status)}{detail}{when}"
+        said = "refused" if status == "refused" else said  # the reason names the answer
+        return f"{said}: {redact_urls(fetch.error)}{when}"  # as `refresh` and `status` said it
+    if fetch is not None and status == "unreadable" and fetch.content_type:
+        return f"{said}: content type {fetch.content_type}{when}"
+    return f"{said}{when}"
 
 
 def questions(claims: Sequence[ClaimView]) -> tuple[QuestionView, ...]:

@@ -179,9 +179,13 @@ def write_utf8(text: str) -> None:
     """`text` on stdout as UTF-8 bytes, whatever stdout's own encoding: JUnit XML says it is
     UTF-8, and a stdout in cp1252 (a Windows runner's `> junit.xml`) or ASCII would write
     its “ as a byte no UTF-8 reader takes, or as a `\\u201c` that is no XML escape."""
+    raw = getattr(sys.stdout, "buffer", None)
+    if raw is None:  # a stream of text alone (a caller's own): it decides the bytes
+        sys.stdout.write(text)
+        return
     sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.buffer.flush()
+    raw.write(text.encode("utf-8"))
+    raw.flush()
 
 
 def _checkout_root() -> Path:
