@@ -287,12 +287,6 @@ def test_facet_refuses_what_it_cannot_write(
     assert ledger.read_text(encoding="utf-8") == LEDGER
 
 
-def test_facet_keeps_its_name_on_one_line_as_add_keeps_it(ledger: Path) -> None:
-    """A facet named over two lines, or spaced twice, is kept as `add --on` keeps one."""
-    Cli(ledger)("facet", "input-gate", " holds  at\na crash ", "--grade", "UNKNOWN", "--why", "w")
-    assert [f.on for f in load(ledger).claim("input-gate").grades][-1] == "holds at a crash"
-
-
 # --------------------------------------------------------------------------- add
 
 

@@ -178,13 +178,12 @@ def facet_command(
 
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
-    from claimledger.ledger.model import tidied
 
     if not why.strip():
         raise InputError("--why must say why")
-    if not on.strip():
+    on = on.strip()  # a space typed at either end would make the facet read as another
+    if not on:
         raise InputError("FACET must say what is graded")
-    on = tidied("on", on)  # on one line, spaced as `add --on` and `edit` keep it
     facet = edits.NewFacet(
         on=on,
         grade=parse_grade(grade),
