@@ -559,9 +559,11 @@ def stand_in_page(url: str, final_url: str) -> str | None:
     if _sends_back(old, new.query):
         return SIGN_IN
     above, asked = new.path.rstrip("/"), _folder_page(old.path).rstrip("/")
+    if not above and asked and publisher_of(url) == publisher_of(final_url):
+        return "the site's home page"  # any of its hosts', whatever its query (`?lang=en`)
     same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
-    if same_host and not new.query and asked.startswith(f"{above}/"):
-        return "the site's home page" if not above else "a page above the one asked"
+    if same_host and not new.query and above and asked.startswith(f"{above}/"):
+        return "a page above the one asked"
     return None
 
 
