@@ -57,6 +57,16 @@ def serve_app(server: PageServer, *paragraphs: str, extra: str | None = None) ->
     return server.url("/durability")
 
 
+def fetched(url: str, policy: FetchPolicy) -> FetchResult:
+    """One page fetched, and read in the browser as `policy` says, by the fetcher alone."""
+
+    async def read() -> FetchResult:
+        async with make_client(policy, trust_env=False) as client:
+            return (await fetch_all([url], client, policy=policy))[url]
+
+    return asyncio.run(read())
+
+
 def test_a_script_built_page_read_over_http_says_why_it_is_empty_and_what_to_do(
     page_server: PageServer,
 ) -> None:
@@ -252,13 +262,7 @@ def test_a_page_its_scripts_build_past_the_cap_of_any_pages_text_is_unreadable(
         allow_private=True, browser_all=True, max_decompressed=1024 * 1024, per_host_interval=0
     )
 
-    url = page_server.url("/grown")
-
-    async def read() -> FetchResult:
-        async with make_client(policy, trust_env=False) as client:
-            return (await fetch_all([url], client, policy=policy))[url]
-
-    result = asyncio.run(read())
+    result = fetched(page_server.url("/grown"), policy)
     assert result.source_status == "unreadable"
     assert result.error == f"the page its scripts built is larger than {1024 * 1024} bytes"
     assert result.text is None
@@ -305,15 +309,9 @@ def test_a_page_whose_requests_spent_its_bytes_gets_no_more_fetched(
     policy = FetchPolicy(
         allow_private=True, browser_all=True, max_body=1024 * 1024, per_host_interval=0
     )
-    url = page_server.url("/hungry")
-
-    async def read() -> FetchResult:
-        async with make_client(policy, trust_env=False) as client:
-            return (await fetch_all([url], client, policy=policy))[url]
-
-    assert asyncio.run(read()).source_status == "ok"
-    fetched = [r for r in page_server.requests if r.path.startswith("/chunk.json?")]
-    assert len(fetched) == 3  # 400 KB each: the third spends the page's 1 MiB
+    assert fetched(page_server.url("/hungry"), policy).source_status == "ok"
+    asked = [r for r in page_server.requests if r.path.startswith("/chunk.json?")]
+    assert len(asked) == 3  # 400 KB each: the third spends the page's 1 MiB
 
 
 def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browser(
