@@ -595,6 +595,27 @@ def test_snapshot_says_a_bad_moment_before_it_looks_for_evidence(cli: Cli) -> No
     assert "no evidence yet" in nothing.stderr
 
 
+def test_snapshot_at_takes_a_day_in_iso_basic_form_as_all_of_it(
+    cli: Cli, page_server: PageServer
+) -> None:
+    url = page_server.url("/other")
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    basic = dt.datetime.now(dt.UTC).date().strftime("%Y%m%d")  # ISO 8601's basic form
+
+    assert ALARM in cli("snapshot", url, "--at", basic, code=0).stdout
+
+
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59-05:00", "0001-01-01T00:00+05:00"])
+def test_snapshot_at_a_time_past_the_calendar_in_utc_is_bad_input(
+    cli: Cli, page_server: PageServer, moment: str
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    bad = cli("snapshot", page_server.url("/other"), "--at", moment, code=2)
+    assert f"--at '{moment}': expected YYYY-MM-DD or an ISO 8601 time" in bad.stderr
+
+
 def source_of(cli: Cli, url: str) -> str:
     """The id the ledger gives the source at `url`."""
     sources = yaml.safe_load(cli.ledger.read_text(encoding="utf-8"))["sources"]

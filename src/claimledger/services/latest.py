@@ -240,12 +240,23 @@ def page_at(
 
 
 def moment_of(value: str) -> dt.datetime:
-    """A day (YYYY-MM-DD: its last moment) or an ISO 8601 time; UTC unless it says."""
+    """A day (YYYY-MM-DD, or ISO 8601's 20261207 or 2026-W49: its last moment) or an ISO
+    8601 time, in UTC (UTC unless it says). Any form of a day means all of it, as
+    YYYY-MM-DD does; a time UTC cannot hold (9999-12-31T23:59-05:00) is bad input, not a
+    calendar overflow."""
     try:
-        if len(value) == 10:
-            day = dt.date.fromisoformat(value)
+        day = _day_of(value)
+        if day is not None:
             return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
         moment = dt.datetime.fromisoformat(value)
-    except ValueError:
+        return (moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)).astimezone(dt.UTC)
+    except (ValueError, OverflowError):
         raise InputError(f"--at {value!r}: expected YYYY-MM-DD or an ISO 8601 time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+def _day_of(value: str) -> dt.date | None:
+    """The day `value` names when it names a day alone (None when it names a time)."""
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
