@@ -562,6 +562,22 @@ def test_status_diff_and_history_after_a_negation(cli: Cli, page_server: PageSer
     assert on_guide[0]["checked_at"] < on_guide[1]["checked_at"]
 
 
+def test_history_numbers_each_check_as_its_quote_is_numbered_now(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    cli("remove", "durable", "--quote", "1", code=0)  # the ordering quote is #1 from now on
+    cli("refresh", "--allow-private", code=0)
+
+    checks = cli.json("history", "durable", code=0)["checks"]
+    numbered = {(c["quote_text"], c["quote_index"], c.get("quote_removed", False)) for c in checks}
+    assert numbered == {(ORDERED, 1, False), (DURABLE, 1, True)}
+    rows = [line.split("\t") for line in cli("--plain", "history", "durable").stdout.splitlines()]
+    quote_cells = {(row[3], row[2]) for row in rows[1:] if len(row) == 7}
+    assert quote_cells == {("guide", "#1"), ("guide", "removed"), ("mirror", "removed")}
+
+
 def test_snapshot_at_prints_the_page_as_it_was_then(cli: Cli, page_server: PageServer) -> None:
     url = page_server.url("/other")
     serve_v1(page_server)

@@ -40,6 +40,8 @@ from claimledger.terminal.output import err, out, print_json, print_text
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.config import FetchOptions
+    from claimledger.ledger.model import Claim
+    from claimledger.records import CheckRecord
 
 
 @command("verify")
@@ -229,19 +231,32 @@ def history_command(
     opts = options(ctx)
     claim = opts.load().claim(claim_id)
     with existing_store(opts) as store:
-        checks = store.checks_for_claim(claim_id) if store else []
-    if as_json:
-        print_json(
-            {"claim_id": claim.id, "checks": to_json(checks), "grades": to_json(claim.history)}
+        checks = (
+            [_numbered_now(claim, c) for c in store.checks_for_claim(claim_id)] if store else []
         )
+    removed = {check.quote_text for check in checks if claim.place_now(check.quote_text) is None}
+    if as_json:
+        rows = to_json(checks)
+        for row in rows:
+            if row["quote_text"] in removed:
+                row["quote_removed"] = True
+        print_json({"claim_id": claim.id, "checks": rows, "grades": to_json(claim.history)})
         return ExitCode.OK
     if checks:
-        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes"))
+        out.print(checks_table(checks, f"Checks of {claim_id}'s quotes", removed=removed))
     else:
         no_evidence_note(opts)
     for entry in claim.history:
         out.print(entry.describe(), markup=False)
     return ExitCode.OK
+
+
+def _numbered_now(claim: Claim, check: CheckRecord) -> CheckRecord:
+    """A check numbered as its quote is now (`Claim.place_now`), not as it was when the
+    check was made: `#2` is the claim's quote 2, as `--quote 2` takes it, after a quote
+    before it was removed. A removed quote's check keeps its number then."""
+    place = claim.place_now(check.quote_text)
+    return check if place is None else dataclasses.replace(check, quote_index=place)
 
 
 @command("snapshot")

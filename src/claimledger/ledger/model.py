@@ -245,6 +245,22 @@ class Claim:
             return text, None
         return chain[-1].quote_was or text, chain[0]
 
+    def place_now(self, text: str) -> int | None:
+        """The place (from 0) of the quote the claim now holds that the wording `text` is,
+        or became through the wordings adopted since; None when it holds it no more (it was
+        removed). A check keeps the place its quote had when it was made, which a quote
+        removed before it has shifted since."""
+        places = {quote.text: index for index, quote in enumerate(self.quotes)}
+        for _ in range(len(self.history) + 1):  # an adoption undone later cannot loop
+            if text in places:
+                return places[text]
+            later = (e.quote_now for e in reversed(self.history) if e.quote_was == text)
+            following = next((now for now in later if now is not None), None)
+            if following is None:
+                return None
+            text = following
+        return None
+
     def adoptions(self, text: str) -> tuple[HistoryEntry, ...]:
         """Every adoption that led to the wording `text`, newest first: one rewording may
         have changed the meaning although the latest did not."""

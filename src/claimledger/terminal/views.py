@@ -8,7 +8,7 @@ prints exactly as written; every URL is shown without its secrets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
@@ -109,14 +109,18 @@ def http_said(fetch: FetchRecord) -> str:
     return " -> ".join([*hops, str(fetch.http_status)]) if fetch.http_status else ""
 
 
-def checks_table(checks: Sequence[CheckRecord], title: str) -> Table:
+def checks_table(
+    checks: Sequence[CheckRecord], title: str, *, removed: Collection[str] = ()
+) -> Table:
     """A claim's checks: each quote on each source down the page, oldest first, a run of
     checks in a row that found the same (a page unchanged from one refresh to the next)
     one row with its count, dated by its first. Dates, quote numbers and source ids are
     never cut; the page's wording is cut short with an ellipsis (`diff` shows it whole);
     on a narrow terminal the similarity gives way, then the claim's id (the title's
     already). The TSV of --plain has a line for every check, in the order they were
-    made, with its time."""
+    made, with its time. A check of a quote the claim no longer holds (its wording among
+    `removed`) is said so where its number was, after the quotes it holds: that number
+    is another quote's now."""
     table = ScriptTable(
         title=title,
         title_justify="left",
@@ -131,12 +135,13 @@ def checks_table(checks: Sequence[CheckRecord], title: str) -> Table:
     table.add_column("sim.", no_wrap=True)
     table.give_way(5)
     table.add_column("page now says", overflow="ellipsis")
-    runs = _runs(sorted(checks, key=_track))
+    runs = _runs(sorted(checks, key=lambda check: _track(check, removed)))
     for check, times in runs:
         day = check.checked_at.strftime("%Y-%m-%d")
-        table.add_row(Text(day + (f" ×{times}" if times > 1 else "")), *_check_cells(check))
+        shown = _check_cells(check, removed)
+        table.add_row(Text(day + (f" ×{times}" if times > 1 else "")), *shown)
     for check in checks:
-        cells = [cell.plain for cell in _check_cells(check)]
+        cells = [cell.plain for cell in _check_cells(check, removed)]
         wording = check.current or "" if check.status != "verified" else ""
         table.add_tsv_row(check.checked_at.strftime("%Y-%m-%d %H:%M"), *cells[:-1], wording)
     if any(times > 1 for _, times in runs):
@@ -145,8 +150,9 @@ def checks_table(checks: Sequence[CheckRecord], title: str) -> Table:
     return table
 
 
-def _check_cells(check: CheckRecord) -> list[Text]:
-    """A check's claim, quote number, source, status, similarity and the page's wording."""
+def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text]:
+    """A check's claim, quote number (or "removed"), source, status, similarity and the
+    page's wording."""
     status = check.status or f"unread ({check.source_status})"
     if check.meaning_changed:
         status += ", meaning changed"
@@ -160,7 +166,7 @@ def _check_cells(check: CheckRecord) -> list[Text]:
         status += f", moved within the page: {check.moved_within}"
     return [
         Text(check.claim_id),
-        Text(f"#{quote_number(check.quote_index)}"),
+        Text("removed" if check.quote_text in removed else f"#{quote_number(check.quote_index)}"),
         Text(check.source_id),
         Text(status, style=STATUS_STYLE.get(check.status, "dim")),
         Text("" if check.similarity is None else f"{check.similarity:.2f}"),
@@ -168,9 +174,10 @@ def _check_cells(check: CheckRecord) -> list[Text]:
     ]
 
 
-def _track(check: CheckRecord) -> tuple[int, str]:
-    """Which quote on which source a check is of: the rows of one track go together."""
-    return check.quote_index, check.source_id
+def _track(check: CheckRecord, removed: Collection[str]) -> tuple[bool, int, str]:
+    """Which quote on which source a check is of: the rows of one track go together, a
+    removed quote's after those the claim holds."""
+    return check.quote_text in removed, check.quote_index, check.source_id
 
 
 def _runs(checks: Sequence[CheckRecord]) -> list[tuple[CheckRecord, int]]:
