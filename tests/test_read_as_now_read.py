@@ -105,6 +105,24 @@ def test_a_selector_set_since_the_refresh_leaves_the_quote_unchecked(
     assert cli.json("status", code=1)["unchecked_claims"] == []
 
 
+def test_the_gate_over_a_ledger_read_otherwise_since_says_its_store_holds_evidence(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    cli = refreshed(tmp_path, page_server)
+    text = cli.ledger.read_text(encoding="utf-8")
+    cli.ledger.write_text(text.replace("publisher: q}", 'publisher: q, select: "h1"}'))
+    read_otherwise(cli, '    select: "h1"')  # no quote is checked as the ledger now reads
+
+    status = cli("status", code=1)
+    gate = cli("regrade", "--check", code=3)
+
+    said = "no quote has been checked as the ledger now reads it"
+    assert said in " ".join(status.stderr.split())
+    assert said in " ".join(gate.stderr.split())
+    assert "no evidence yet" not in gate.stdout + gate.stderr  # the store holds a refresh
+    assert "nothing to propose: no quote checked as the ledger now reads it" in gate.stdout
+
+
 def test_a_page_now_read_in_a_browser_is_unchecked_until_a_browser_reads_it(
     tmp_path: Path, page_server: PageServer
 ) -> None:

@@ -108,7 +108,13 @@ def regrade_command(
             )
         else:
             quotes = any(claim.quotes for claim in ledger.claims)
-            print_regrade(result, opts.store, quotes=quotes, incomplete=bool(gaps))
+            print_regrade(
+                result,
+                opts.store,
+                quotes=quotes,
+                incomplete=bool(gaps),
+                refreshed=done.last is not None,
+            )
             for line in gaps:
                 err.print(line, markup=False)
         _report_skipped(done.skipped)

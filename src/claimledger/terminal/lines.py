@@ -496,12 +496,16 @@ def verification_lines(payload: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- grades
 
 
-def regrade_note(result: Regrade, *, incomplete: bool = False) -> str | None:
+def regrade_note(
+    result: Regrade, *, incomplete: bool = False, refreshed: bool = False
+) -> str | None:
     """The closing line of `regrade` when nothing is pending: never "every grade agrees"
-    over evidence with gaps in it."""
+    over evidence with gaps in it, nor "no evidence yet" once the ledger was `refreshed`."""
     if result.pending:
         return None
     if not result.has_evidence:
+        if refreshed:
+            return "nothing to propose: no quote checked as the ledger now reads it"
         return "nothing to propose: no evidence yet"
     if incomplete:
         return "nothing to propose on the evidence there is, but it is incomplete (below)"

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimledger.terminal.lines import no_evidence_line, regrade_note
+from claimledger.terminal.lines import nothing_checked_line, regrade_note
 from claimledger.terminal.output import err, out
 from claimledger.terminal.views import notices_table, proposals_table
 
@@ -16,17 +16,21 @@ if TYPE_CHECKING:
     from claimledger.records import ArtifactRun
 
 
-def print_regrade(result: Regrade, store: Path, *, quotes: bool, incomplete: bool) -> None:
+def print_regrade(
+    result: Regrade, store: Path, *, quotes: bool, incomplete: bool, refreshed: bool = False
+) -> None:
     """The proposals and notices of a regrade, as tables, and its closing line: what it
     could not weigh (a ledger that `quotes` nothing needs no refresh to say so), and
-    whether the evidence it weighed is `incomplete` (its gaps are said after)."""
+    whether the evidence it weighed is `incomplete` (its gaps are said after). Once the
+    ledger was `refreshed`, a store with no check of it as it now reads is not "no
+    evidence yet", as `status` says it."""
     if not result.has_evidence and quotes:
-        err.print(no_evidence_line(store), markup=False)
+        err.print(nothing_checked_line(store, refreshed), markup=False)
     if result.proposals:
         out.print(proposals_table(result))
     if result.notices:
         out.print(notices_table(result))
-    note = regrade_note(result, incomplete=incomplete)
+    note = regrade_note(result, incomplete=incomplete, refreshed=refreshed)
     if note:
         out.print(note, markup=False)
 
