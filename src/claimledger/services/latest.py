@@ -240,7 +240,7 @@ def page_at(
 
 
 def moment_of(value: str) -> dt.datetime:
-    """A day (YYYY-MM-DD, or ISO 8601's 20261207 or 2026-W49: its last moment) or an ISO
+    """A day (YYYY-MM-DD, or ISO 8601's 20261207: its last moment) or an ISO
     8601 time, in UTC (UTC unless it says). Any form of a day means all of it, as
     YYYY-MM-DD does; a time UTC cannot hold (9999-12-31T23:59-05:00) is bad input, not a
     calendar overflow."""
