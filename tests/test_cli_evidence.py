@@ -766,17 +766,20 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
     after_write = cli("explain", "alarms", code=0).stdout.splitlines()
     judged = cli("explain", "durable", code=0).stdout.splitlines()
 
-    assert before_write[:2] == [
+    why = "the page's wording changes the meaning of 1 quote (guarantee term changed): re-read it"
+    assert before_write[:3] == [  # the grade the rule asks for, as `regrade` says it
         "alarms / wording: DEMONSTRATED (basis quotes)",
-        "  rule quotes-meaning-changed: the page's wording changes the meaning of 1 quote "
-        "(guarantee term changed): re-read it",
+        f"  proposed: DEMONSTRATED -> UNKNOWN by rule quotes-meaning-changed: {why} "
+        "(claimledger regrade --write)",
+        f"  rule quotes-meaning-changed: {why}",
     ]
     assert (
         f"    drifted on other {today} page now says: {reversed_alarm} (guarantee term changed)"
         in (before_write)
     )
-    assert len(before_write) == 3  # the latest check of each quote on each source
+    assert len(before_write) == 4  # the latest check of each quote on each source
     assert after_write[0] == "alarms / wording: UNKNOWN (basis quotes)"
+    assert not [line for line in after_write if "proposed:" in line]
     assert re.match(
         rf"  {today}, on wording, DEMONSTRATED → UNKNOWN, by rule:quotes-meaning-changed: ",
         after_write[-1],
@@ -784,8 +787,10 @@ def test_explain_prints_the_rule_and_evidence_of_each_facet(
     assert "durable / holds under crashes: UNKNOWN (basis judgement)" in judged
     assert "  author: nobody tested it" in judged
     assert "  rule judgement: only a person changes a judgement (claimledger grade)" in judged
-    traces = cli.json("explain", "alarms", code=0)["traces"]
+    explained = cli.json("explain", "alarms", code=0)
+    traces = explained["traces"]
     assert [(t["on"], t["rule"]) for t in traces] == [("wording", "quotes-meaning-changed")]
+    assert explained["proposals"] == []  # written
 
 
 # --------------------------------------------------------------------------- accept

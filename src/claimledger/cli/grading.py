@@ -184,13 +184,16 @@ def explain_command(
             {
                 "claim_id": claim.id,
                 "traces": to_json(why.traces),
+                "proposals": to_json(why.proposals),
+                "stale": to_json(why.notices),
                 "history": to_json(claim.history),
                 "last_artifact_run": to_json(why.last_run),
                 "histories": to_json(why.histories),
             }
         )
         return ExitCode.OK
-    for line in [*explain_lines(claim, why.traces), *map(history_line, why.histories)]:
+    explained = explain_lines(claim, why.traces, why.proposals, why.notices)
+    for line in [*explained, *map(history_line, why.histories)]:
         out.print(line, markup=False)
     if why.last_run is not None:
         out.print(artifact_run_line(why.last_run), markup=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
     from claimledger.evidence.store.rows import CheckVerdict
     from claimledger.grading.rules import ArtifactOutcome, Regrade, Trace
+    from claimledger.grading.verdicts import Notice, Proposal
     from claimledger.ledger.model import Artifact, Ledger
     from claimledger.records import (
         ArtifactRun,
@@ -171,6 +172,10 @@ class Explanation:
     traces: list[Trace]
     last_run: ArtifactRun | None
     histories: list[QuoteHistory]
+    proposals: list[Proposal] = field(default_factory=list)
+    """The grade changes the rules ask of the claim, as `regrade` lists them: a grade the
+    evidence no longer holds is never explained as if it stood."""
+    notices: list[Notice] = field(default_factory=list)
 
 
 def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) -> Explanation:
@@ -186,4 +191,6 @@ def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) ->
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
     result = regrade(ledger, checks, outcomes, as_read)
     traces = [t for t in result.traces if t.claim_id == claim_id]
-    return Explanation(traces, runs.get(claim_id), told)
+    proposed = [p for p in result.proposals if p.claim_id == claim_id]
+    notices = [n for n in result.notices if n.claim_id == claim_id]
+    return Explanation(traces, runs.get(claim_id), told, proposed, notices)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # the core loads with the command that runs it
 
     from claimledger.evidence.refresh import Reading
     from claimledger.grading.rules import Check, Evidence, Regrade, Trace
+    from claimledger.grading.verdicts import Notice, Proposal
     from claimledger.ledger.model import Claim, HistoryEntry, Ledger
     from claimledger.reading.match import Match
 
@@ -512,9 +513,15 @@ def regrade_note(
     return "nothing to propose: every grade agrees with its evidence"
 
 
-def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:
-    """Why each facet of a claim has its grade: the author's why, the rule's verdict and the
-    evidence behind it (newest first), then the facet's history (newest first)."""
+def explain_lines(
+    claim: Claim,
+    traces: Sequence[Trace],
+    proposals: Sequence[Proposal] = (),
+    notices: Sequence[Notice] = (),
+) -> list[str]:
+    """Why each facet of a claim has its grade: the author's why, the grade a rule asks for
+    instead and what the author must look at (as `regrade` says them), the rule's verdict
+    and the evidence behind it (newest first), then the facet's history (newest first)."""
     lines = []
     if claim.falsified is not None:
         lines.append(f"{claim.id}: refuted on {claim.falsified.date}: {claim.falsified.why}")
@@ -524,6 +531,12 @@ def explain_lines(claim: Claim, traces: Sequence[Trace]) -> list[str]:
             lines.append(f"  author: {facet.why}")
         if facet.depends_on is not None:
             lines.append(f"  rests on: {', '.join(facet.depends_on) or 'no premise'}")
+        for proposal in (p for p in proposals if p.on == facet.on):
+            lines.append(
+                f"  proposed: {proposal.from_grade} -> {proposal.to_grade} by rule "
+                f"{proposal.rule}: {proposal.why} (claimledger regrade --write)"
+            )
+        lines += [f"  {n.kind}: {n.why}" for n in notices if n.on == facet.on]
         for trace in (t for t in traces if t.on == facet.on):
             lines.append(f"  rule {trace.rule}: {trace.outcome}")
             newest_first = sorted(
