@@ -25,6 +25,7 @@ from claimledger.evidence.relocate import (
     recover,
     relocation_line,
     robots_sitemaps,
+    same_site,
     sitemap_guesses,
 )
 from claimledger.ledger.file import load
@@ -487,6 +488,26 @@ def test_nothing_is_searched_on_another_host(page_server: PageServer) -> None:
     assert found.found_at is None and found.candidates == ()
     site = page_server.url("")
     assert found.note == f"1 sitemap read on {site}, listing no other page of the site"
+
+
+def test_nothing_is_searched_on_another_port_of_the_same_host(page_server: PageServer) -> None:
+    with PageServer() as other:  # another server of the same host: never asked, never found
+        other.set_page(NEW, page("Alarms", WRITES))
+        sitemap = urlset(other.url(NEW), other.url("/sitemap.xml"))
+        page_server.set_page("/robots.txt", f"Sitemap: {other.url('/s.xml')}\n")
+        page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+        lost = Lost("alarms", page_server.url(OLD), "gone", (("durable", 0, WRITES),))
+
+        async def go() -> Any:
+            async with make_client(POLICY, trust_env=False) as client:
+                return await recover([lost], client=client, policy=POLICY)
+
+        (found,) = asyncio.run(go())
+        assert found.found_at is None and found.candidates == ()
+        assert other.requests == []
+    assert same_site("http://a.test/x", "https://www.a.test:443/y")
+    assert same_site("http://a.test:80/x", "http://a.test/y")
+    assert not same_site("https://a.test/x", "https://a.test:8443/y")
 
 
 def test_a_repository_file_is_not_looked_for_on_a_sitemap() -> None:

@@ -43,7 +43,15 @@ from claimledger.records import (
     Relocation,
     lost_reason,
 )
-from claimledger.urls import UrlMap, fetch_target, is_web_url, origin, redacted, shown
+from claimledger.urls import (
+    DEFAULT_PORTS,
+    UrlMap,
+    fetch_target,
+    is_web_url,
+    origin,
+    redacted,
+    shown,
+)
 
 if TYPE_CHECKING:  # the fetcher and the reader load where a recovery runs
     from claimledger.reading.match import Match
@@ -177,14 +185,18 @@ def sitemap_guesses(url: str) -> list[str]:
 
 
 def same_site(url: str, other: str) -> bool:
-    """Both on one host (a leading `www.` aside), over http(s)."""
+    """Both on one host (a leading `www.` aside) and one port, over http(s): a scheme's
+    own port is none written (http and https are one site), any other is another server,
+    where a sitemap must not send a request."""
 
-    def host(address: str) -> str:
-        name = (urlsplit(address).hostname or "").lower()
-        return name.removeprefix("www.")
+    def host(address: str) -> tuple[str, int | None]:
+        parts = urlsplit(address)
+        name = (parts.hostname or "").lower().removeprefix("www.")
+        port = parts.port
+        return name, None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port
 
     try:
-        return is_web_url(url) and host(url) == host(other) and bool(host(url))
+        return is_web_url(url) and host(url) == host(other) and bool(host(url)[0])
     except ValueError:
         return False
 
