@@ -490,6 +490,31 @@ def test_nothing_is_searched_on_another_host(page_server: PageServer) -> None:
     assert found.note == f"1 sitemap read on {site}, listing no other page of the site"
 
 
+def test_a_byte_order_mark_before_robots_txt_or_a_sitemap_is_read_past(
+    page_server: PageServer,
+) -> None:
+    bom = "\ufeff".encode()
+    robots = bom + f"Sitemap: {page_server.url('/maps/all.xml')}\n".encode()
+    page_server.set_page("/robots.txt", robots, content_type="text/plain")
+    page_server.set_page(
+        "/maps/all.xml", bom + urlset(page_server.url(NEW)), content_type="text/xml"
+    )
+    page_server.set_page(NEW, page("Alarms", WRITES))
+    lost = Lost("alarms", page_server.url(OLD), "gone", (("durable", 0, WRITES),))
+
+    async def go() -> Any:
+        async with make_client(POLICY, trust_env=False) as client:
+            return await recover([lost], client=client, policy=POLICY)
+
+    (found,) = asyncio.run(go())
+    assert found.found_at == page_server.url(NEW)
+    assert found.sitemaps == (page_server.url("/maps/all.xml"),)
+    assert parse_sitemap(bom + b"https://a.test/1\nhttps://a.test/2").pages == (
+        "https://a.test/1",
+        "https://a.test/2",
+    )
+
+
 def test_nothing_is_searched_on_another_port_of_the_same_host(page_server: PageServer) -> None:
     with PageServer() as other:  # another server of the same host: never asked, never found
         other.set_page(NEW, page("Alarms", WRITES))

@@ -18,6 +18,7 @@ The core is pure (`parse_sitemap`, `robots_sitemaps`, `rank`, `choose`, the line
 
 from __future__ import annotations
 
+import codecs
 import functools
 import heapq
 import re
@@ -110,11 +111,12 @@ def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
 
     Junk is tolerated: a broken file yields what a recovering parser can read of it, and a
     plain-text sitemap (one URL a line) is read too. No entity is expanded and nothing is
-    fetched while parsing, so a hostile file cannot reach out or blow up.
+    fetched while parsing, so a hostile file cannot reach out or blow up. A UTF-8 byte
+    order mark, which many sites' generators write, is no text of the file.
     """
     from lxml import etree
 
-    text = data.lstrip()
+    text = data.removeprefix(codecs.BOM_UTF8).lstrip()
     if not text:
         return Sitemap(problem="empty")
     if not text.startswith(b"<"):
@@ -451,7 +453,7 @@ async def _read_site(
 def _text(fetched: FetchResult) -> str:
     if fetched.source_status not in READ_STATUSES or fetched.body is None:
         return ""
-    return fetched.body.decode("utf-8", errors="replace")
+    return fetched.body.decode("utf-8-sig", errors="replace")  # a byte order mark is no text
 
 
 def _sitemap(fetched: FetchResult, policy: FetchPolicy, site: _Site) -> Sitemap | None:
