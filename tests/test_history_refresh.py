@@ -306,7 +306,9 @@ def test_a_page_gone_with_its_renamed_file_is_a_proposed_move(
         },
         "renamed_to": PATH,
     }  # fmt: skip
-    assert (relocation["quotes_found"], relocation["quotes_total"]) == (2, 3)
+    # KEPT verbatim; OLD only as NEW, which says something else: not carried there
+    assert (relocation["quotes_found"], relocation["quotes_total"]) == (1, 3)
+    assert [q["meaning_changed"] for q in relocation["quotes"]].count(True) == 1
     line = next(x for x in said.splitlines() if x.startswith("source guide"))
     assert f"its file docs/guide.md became {PATH} in {moved[:7]} on 2026-02-01" in line
     assert "adopt it with `claimledger move guide`" in line

@@ -6,6 +6,7 @@ carries the quotes proposed with the evidence, and `move` adopting it. All on lo
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import gzip
 import string
 from pathlib import Path
@@ -23,11 +24,13 @@ from claimledger.evidence.relocate import (
     path_likeness,
     rank,
     recover,
+    relocation_json,
     relocation_line,
     robots_sitemaps,
     same_site,
     sitemap_guesses,
 )
+from claimledger.evidence.store import EvidenceStore
 from claimledger.ledger.file import load
 from claimledger.records import Candidate, FetchPolicy, QuoteThere
 from claimledger.urls import UrlMap
@@ -369,6 +372,35 @@ def test_a_reworded_quote_counts_as_found_and_says_how(page_server: PageServer) 
     assert "(2 of 2 quotes: durable #1 drifted 0." in line
     assert "durable #2 verified)" in line
     assert page_server.hits(NEW) == 1
+
+
+def test_a_page_saying_the_quote_otherwise_is_no_home_of_it(
+    page_server: PageServer, evidence_store: EvidenceStore
+) -> None:
+    reversed_ = "Every write is not durable before the response is sent to the client."
+    sitemap = urlset(page_server.url(DECOY), page_server.url(NEW))
+    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+    page_server.set_page(DECOY, page("Alarms", reversed_))  # likest address, meaning reversed
+    lost = Lost("alarms", page_server.url(OLD), "gone", (("durable", 0, WRITES),))
+
+    async def go() -> Any:
+        async with make_client(POLICY, trust_env=False) as client:
+            return await recover([lost], client=client, policy=POLICY)
+
+    (alone,) = asyncio.run(go())  # the only page: likely the one, never said to carry it
+    assert (alone.found_at, alone.found) == (page_server.url(DECOY), 0)
+    assert alone.candidates[0].found == 0
+    line = relocation_line(alone)
+    assert "likely at" in line and "found at" not in line
+    assert "(none of its 1 quotes found there; durable #1 drifted 0." in line
+    assert line.endswith(" with its meaning changed); adopt it with `claimledger move alarms`")
+    evidence_store.record_relocation(alone, dt.datetime(2026, 8, 24, tzinfo=dt.UTC))
+    assert evidence_store.latest_relocations()["alarms"].quotes == alone.quotes
+    assert relocation_json(alone)["quotes"][0]["meaning_changed"] is True
+
+    page_server.set_page(NEW, page("Alarms", WRITES_REWORDED))  # reworded, meaning kept
+    (found,) = asyncio.run(go())
+    assert (found.found_at, found.found) == (page_server.url(NEW), 1)
 
 
 # --------------------------------------------------------------------------- the pure core

@@ -229,8 +229,7 @@ class CheckRecord:
     """Found elsewhere on the page than the ledger places it (its #L lines, the section
     under its heading): where it is now, such as `lines L10-L16`."""
     pdf_page: int | None = None
-    """On a PDF, the page (from 1) the quote, or its successor, stands on: a link to the
-    source opens it there (`#page=N`)."""
+    """On a PDF, the page (from 1) the quote or its successor is on (a link opens `#page=N`)."""
 
     JSON_PROPERTIES: ClassVar[tuple[str, ...]] = ("meaning_uncertain", "near_miss")
 
@@ -419,6 +418,7 @@ class QuoteThere:
     match_kind: MatchKind | None = None
     similarity: float | None = None
     current: str | None = None
+    meaning_changed: bool = False  # reworded there to say something else: not carried
 
 
 @dataclass(frozen=True)
@@ -460,7 +460,7 @@ class Relocation:
     @property
     def found(self) -> int:
         """How many of the source's quotes the proposed page carries (verified or reworded)."""
-        return sum(1 for quote in self.quotes if quote.status in FOUND_THERE)
+        return sum(1 for q in self.quotes if q.status in FOUND_THERE and not q.meaning_changed)
 
 
 FOUND_THERE = frozenset({"verified", "drifted", "ambiguous"})

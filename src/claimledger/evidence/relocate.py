@@ -322,16 +322,23 @@ def snapshot_title(text: str | None) -> str | None:
     return first if 0 < len(first) <= 200 else None
 
 
+def carried(quotes: Iterable[QuoteThere]) -> int:
+    """How many quotes a page carries: verified, or reworded with their meaning kept (one
+    reworded to say something else is not the quote, only its successor)."""
+    return sum(1 for q in quotes if q.status in FOUND_THERE and not q.meaning_changed)
+
+
 def choose(candidates: Sequence[tuple[Candidate, tuple[QuoteThere, ...]]]) -> int | None:
-    """Which candidate read to propose: the one carrying the most quotes (verified or
-    reworded), then the most verbatim, then the most like the old address; None when no
-    candidate carries any."""
-    best: tuple[int, int, float] | None = None
+    """Which candidate read to propose: the one carrying the most quotes (verified, or
+    reworded with their meaning kept), then the most reworded at all, then the most
+    verbatim, then the most like the old address; None when no candidate has any of them
+    even reworded."""
+    best: tuple[int, int, int, float] | None = None
     chosen = None
     for index, (candidate, quotes) in enumerate(candidates):
         found = sum(1 for q in quotes if q.status in FOUND_THERE)
         verbatim = sum(1 for q in quotes if q.status in ("verified", "ambiguous"))
-        key = (found, verbatim, candidate.score)
+        key = (carried(quotes), found, verbatim, candidate.score)
         if found and (best is None or key > best):
             best, chosen = key, index
     return chosen
@@ -524,7 +531,6 @@ async def _look(
                 _there(claim, index, text, check_page(text, page))
                 for claim, index, text in source.quotes
             )
-        carried = sum(1 for q in quotes if q.status in FOUND_THERE)
         address = url_map.reverse(fetched.moved_to) if fetched.moved_to else candidate.url
         tried.append(
             (
@@ -532,7 +538,7 @@ async def _look(
                     candidate,
                     url=address,
                     source_status=page.fetch.source_status,
-                    found=carried,
+                    found=carried(quotes),
                     title=page_title(page),
                 ),
                 quotes,
@@ -570,6 +576,7 @@ def _there(claim_id: str, index: int, text: str, match: Match | None) -> QuoteTh
         match.match,
         round(float(match.similarity), 4),
         None if match.status == "verified" else match.current,
+        match.status == "drifted" and match.meaning_changed,
     )
 
 
@@ -583,20 +590,26 @@ def relocation_line(found: Relocation) -> str:
     what += file_said(found)
     if found.found_at is None:
         return f"{what}; not found on its site: {found.note}"
-    if found.found == 0:  # proposed on the repository's word alone
+    changed = _quotes_said(q for q in found.quotes if q.meaning_changed)
+    changed = f"; {changed} with its meaning changed" if changed else ""
+    if found.found == 0:  # on the repository's word, or carrying quotes only as changed
         return (
             f"{what}; likely at {shown(found.found_at)} (none of its {found.total} quotes "
-            f"found there); adopt it with `claimledger move {found.source_id}`"
+            f"found there{changed}); adopt it with `claimledger move {found.source_id}`"
         )
-    how = ", ".join(
-        f"{q.claim_id} #{q.quote_index + 1} {q.status}"
-        + (f" {q.similarity:.2f}" if q.status == "drifted" and q.similarity is not None else "")
-        for q in found.quotes
-        if q.status in FOUND_THERE
-    )
+    how = _quotes_said(q for q in found.quotes if carried([q]))
     return (
         f"{what}; found at {shown(found.found_at)} ({found.found} of {found.total} quotes: "
-        f"{how}); adopt it with `claimledger move {found.source_id}`"
+        f"{how}{changed}); adopt it with `claimledger move {found.source_id}`"
+    )
+
+
+def _quotes_said(quotes: Iterable[QuoteThere]) -> str:
+    """Quotes as they stand on a page: `durable #1 verified, durable #2 drifted 0.91`."""
+    return ", ".join(
+        f"{q.claim_id} #{q.quote_index + 1} {q.status}"
+        + (f" {q.similarity:.2f}" if q.status == "drifted" and q.similarity is not None else "")
+        for q in quotes
     )
 
 
@@ -643,6 +656,7 @@ def relocation_json(found: Relocation) -> dict[str, Any]:
                 "match": q.match_kind,
                 "similarity": q.similarity,
                 "current": q.current,
+                "meaning_changed": q.meaning_changed,
             }
             for q in found.quotes
         ],

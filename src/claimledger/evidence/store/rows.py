@@ -523,7 +523,7 @@ def relocation_values(relocation: Relocation, now: datetime) -> tuple[object, ..
     evidence = {
         "quotes": [
             [q.claim_id, q.quote_index, q.quote_text, q.status, q.match_kind, q.similarity,
-             q.current]
+             q.current, q.meaning_changed]
             for q in relocation.quotes
         ],
         "candidates": [
@@ -595,7 +595,11 @@ def _evidence(evidence: dict[str, Any], key: str) -> list[Any]:
 
 
 def _quote_there(item: object) -> QuoteThere:
-    claim_id, index, quote, status, kind, similarity, current = items(item, "evidence_json", 7, 7)
+    """A quote as a search found it; one recorded before a meaning change was kept (seven
+    values) is one whose meaning is not known to have changed."""
+    claim_id, index, quote, status, kind, similarity, current, *rest = items(
+        item, "evidence_json", 7, 8
+    )
     return QuoteThere(
         claim_id=text(claim_id, "evidence_json"),
         quote_index=whole(index, "evidence_json"),
@@ -604,6 +608,7 @@ def _quote_there(item: object) -> QuoteThere:
         match_kind=None if kind is None else literal(kind, MatchKind, "evidence_json"),
         similarity=maybe_real(similarity, "evidence_json"),
         current=maybe_text(current, "evidence_json"),
+        meaning_changed=rest != [] and flag(rest[0], "evidence_json"),
     )
 
 
