@@ -195,6 +195,20 @@ def test_a_page_moved_without_a_redirect_is_found_on_the_sitemap_and_adopted(
     assert "found at" not in cli("status", code=0).stdout
 
 
+def test_a_page_already_another_source_is_adopted_by_a_merge(
+    cli: Cli, page_server: PageServer
+) -> None:
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    page_server.remove(OLD)  # its first quote now only on the guide, another source
+    page_server.set_page("/sitemap.xml", urlset(page_server.url("/guide")), content_type="text/xml")
+    merge = "adopt it with `claimledger source alarms --merge-into guide`"
+    assert merge in cli("refresh", "--allow-private", code=1).stdout
+    assert merge in cli("status", code=1).stdout
+    refused = cli("move", "alarms", code=2)  # what `move` would answer
+    assert "`claimledger source alarms --merge-into guide`" in refused.stderr
+
+
 def test_the_json_carries_the_proposal_and_its_evidence(cli: Cli, page_server: PageServer) -> None:
     serve_site(page_server)
     cli("refresh", "--allow-private", code=0)

@@ -583,9 +583,15 @@ def _there(claim_id: str, index: int, text: str, match: Match | None) -> QuoteTh
 # --------------------------------------------------------------------------- in words
 
 
-def relocation_line(found: Relocation) -> str:
+def moving(source_id: str, new_url: str) -> str:
+    """The command that adopts a proposed address, where no other source has it."""
+    return f"`claimledger move {source_id}`"
+
+
+def relocation_line(found: Relocation, adopting: Callable[[str, str], str] = moving) -> str:
     """One line for a search: where the source is now, with which quotes were found there
-    and how, and how to adopt it; or why nothing was found."""
+    and how, and how to adopt it (`adopting`: the ledger's `adopting_move`, a merge where
+    another source has the address and `move` would refuse); or why nothing was found."""
     what = f"source {found.source_id} {LOST_REASONS.get(found.reason, found.reason)}"
     what += file_said(found)
     if found.found_at is None:
@@ -595,12 +601,12 @@ def relocation_line(found: Relocation) -> str:
     if found.found == 0:  # on the repository's word, or carrying quotes only as changed
         return (
             f"{what}; likely at {shown(found.found_at)} (none of its {found.total} quotes "
-            f"found there{changed}); adopt it with `claimledger move {found.source_id}`"
+            f"found there{changed}); adopt it with {adopting(found.source_id, found.found_at)}"
         )
     how = _quotes_said(q for q in found.quotes if carried([q]))
     return (
         f"{what}; found at {shown(found.found_at)} ({found.found} of {found.total} quotes: "
-        f"{how}{changed}); adopt it with `claimledger move {found.source_id}`"
+        f"{how}{changed}); adopt it with {adopting(found.source_id, found.found_at)}"
     )
 
 

@@ -7,15 +7,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from claimledger.evidence.service import RefreshOutcome, Saves
+    from claimledger.ledger.model import Ledger
 
 
-def after_lines(outcome: RefreshOutcome) -> list[str]:
+def after_lines(outcome: RefreshOutcome, ledger: Ledger) -> list[str]:
     """Each search for a source that went, then what the archive said of each save."""
     found = []
     if outcome.relocations:  # the sitemap reader loads where a search was made
         from claimledger.evidence.relocate import relocation_line
 
-        found = [relocation_line(relocation) for relocation in outcome.relocations]
+        found = [relocation_line(r, ledger.adopting_move) for r in outcome.relocations]
     return found + (saves_lines(outcome.saves) if outcome.saves else [])
 
 

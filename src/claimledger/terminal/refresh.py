@@ -69,7 +69,7 @@ def print_refresh(
         print_summary(list(rows), f"Refresh: {quotes} quote checks on {pages} sources")
         for line in [*source_notes(ledger, fetches), *history_lines(done, run_checks())]:
             out.print(line, markup=False)
-        for line in after_lines(done):
+        for line in after_lines(done, ledger):
             out.print(line, markup=False)
         verbose = output().verbose
         for line in as_read_lines(read_then, ledger, verbose=verbose) if read_then else ():

@@ -126,7 +126,7 @@ def print_status_tables(
     rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked))
     print_summary(rows, f"Evidence (last refresh {when})")
     out.print(pages_table(ledger, latest.fetches.values()))
-    lines = [relocation_line(search) for search in latest.searches]
+    lines = [relocation_line(search, ledger.adopting_move) for search in latest.searches]
     lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
     for line in lines:
         out.print(line, markup=False)
