@@ -409,6 +409,11 @@ def test_a_file_still_there_has_no_fate(
          "https://d.test/docs/durability/"),
         ("https://d.test/guide.html#top", "src/guide.rst", "src/wal.rst", "https://d.test/wal.html"),
         ("https://d.test/docs/intro/", "docs/guide.md", "docs/durability.md", None),
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/...md", None),  # not docs/../
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/a?b=c.md", None),
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/wal#x.md", None),
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/write_ahead-log.v2.md",
+         "https://d.test/docs/write_ahead-log.v2/"),
     ],
 )  # fmt: skip
 def test_a_page_follows_its_renamed_file_only_where_the_convention_is_plain(

@@ -29,17 +29,23 @@ class FileGone:
     renamed_to: str | None
 
 
+_PLAIN_NAME = re.compile(r"[\w.~-]*\w[\w.~-]*")
+"""A file's name that is a path segment as it stands: not `..`, no `?`, `#`, `%` or space
+(a repository's file so named would send the proposal to the folder above, or a query)."""
+
+
 def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     """Where a page went when its source file was renamed, where the site's convention is
     plain: the page's last path segment is the file's name (`docs/guide.md` is served at
-    `.../guide/` or `.../guide.html`), and becomes the new file's. None otherwise."""
+    `.../guide/` or `.../guide.html`), and becomes the new file's, when that is a plain
+    name. None otherwise."""
     from urllib.parse import urlsplit, urlunsplit
 
     old, new = PurePosixPath(old_path).stem, PurePosixPath(new_path).stem
     parts = urlsplit(url)
     segments = parts.path.split("/")
     last = next((i for i in range(len(segments) - 1, -1, -1) if segments[i]), None)
-    if last is None or old == new:
+    if last is None or old == new or not _PLAIN_NAME.fullmatch(new):
         return None
     name, dot, suffix = segments[last].partition(".")
     if name != old:
