@@ -84,14 +84,23 @@ def test_a_quote_link_is_made_safe_as_the_whole_link_would_be(page: str, quote: 
 def test_json_for_html_escapes_as_one_translation_per_kind_did(text: str) -> None:
     data = {"quote": text, "list": [text, 1]}
     whole = json.dumps(data, indent=2, ensure_ascii=False)
-    by_kind = (
+    by_kind = runner_marks_escaped(
         whole.translate({ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"})
         .translate({0x2028: "\\u2028", 0x2029: "\\u2029"})
         .translate(jsontext.TERMINAL_CONTROLS)
     )
     assert markup.json_for_html(data) == by_kind + "\n"
     assert json.loads(markup.json_for_html(data)) == data
-    assert jsontext.without_terminal_controls(whole) == whole.translate(jsontext.TERMINAL_CONTROLS)
+    assert jsontext.without_terminal_controls(whole) == runner_marks_escaped(
+        whole.translate(jsontext.TERMINAL_CONTROLS)
+    )
+
+
+def runner_marks_escaped(json_text: str) -> str:
+    """A CI runner's command marks (`##[`, `##vso[`) with their first `#` as `\\u0023`."""
+    for mark in ("##[", "##vso["):
+        json_text = json_text.replace(mark, "\\u0023" + mark[1:])
+    return json_text
 
 
 @settings(max_examples=500, deadline=None)
