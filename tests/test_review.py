@@ -84,6 +84,10 @@ def test_a_meaning_change_adopted_sends_the_claim_to_review(site: Cli) -> None:
     site("regrade", "--check", "--no-artifacts", code=1)
     status = site.json("status", code=1)
     assert status["needs_review"] == ["message-size", "encryption"]
+    said = " ".join(site("regrade", code=1).stdout.split())
+    assert "a claim under review: `claimledger review` it" in said and "Stale facets" not in said
+    traces = site.json("explain", "encryption")["traces"]  # the review's reason, its rule's name
+    assert [(t["rule"], "AES-128" in t["outcome"]) for t in traces] == [("needs-review", True)]
 
     report = site("render", "-o", "-").stdout
     assert "2 claims need review" in report

@@ -35,9 +35,9 @@ def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool
     if new is not None and new != facet.grade and weaker(new, facet.grade) == facet.grade:
         return Verdict(None, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW if first else None)
     if first and verdict.notice is None:  # a lowering keeps its own cause, for the history
-        lowers = new is not None and new != facet.grade
-        said = verdict.why if lowers else why
-        return Verdict(new, verdict.rule, said, verdict.evidence, NEEDS_REVIEW)
+        if new is not None and new != facet.grade:
+            return Verdict(new, verdict.rule, verdict.why, verdict.evidence, NEEDS_REVIEW)
+        return Verdict(new, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW)  # its own name
     return verdict
 
 

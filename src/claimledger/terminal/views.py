@@ -328,10 +328,24 @@ def proposals_table(result: Regrade) -> Table:
     return table
 
 
+_NOTICE_ADVICE = {
+    "stale": "a stale one: read the diff, then `claimledger accept`",
+    "sources-disagree": "sources that disagree: read each page's wording",
+    "needs-review": "a claim under review: `claimledger review` it",
+}
+"""What the author does about each kind of notice, as the heading of the table says it."""
+
+
 def notices_table(result: Regrade) -> Table:
-    table = Table(
-        title="Stale facets (run `claimledger accept` after reading the diff)", title_justify="left"
-    )
+    """What the author must look at: the heading says what to do about each kind listed
+    (a claim under review was accepted already: `accept` is no answer to it)."""
+    kinds = dict.fromkeys(n.kind for n in result.notices)
+    if set(kinds) <= {"stale"}:
+        title = "Stale facets (run `claimledger accept` after reading the diff)"
+    else:
+        advice = "; ".join(_NOTICE_ADVICE.get(kind, kind) for kind in kinds)
+        title = f"Facets to look at ({advice})"
+    table = Table(title=title, title_justify="left")
     for column in ("claim", "facet", "why"):
         table.add_column(column)
     for n in result.notices:
