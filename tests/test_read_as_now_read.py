@@ -57,7 +57,7 @@ def page(text: str) -> str:
     return f"<html><body><main><h1>Doc</h1><p>{text} More prose follows.</p></main></body></html>"
 
 
-UNCHECKED = "1 claim has never been checked (alarms)"
+UNCHECKED = "1 claim has never been checked as it now reads (alarms)"
 
 
 def refreshed(tmp_path: Path, page_server: PageServer) -> Cli:

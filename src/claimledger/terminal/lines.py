@@ -210,9 +210,15 @@ def evidence_gaps(
         if c not in partly and ledger is not None and _changed_since_read(ledger, c)
     ]
     never = [c for c in unchecked if c not in changed and c not in partly]
-    if never:
-        count = "1 claim has" if len(never) == 1 else f"{len(never)} claims have"
-        lines.append(f"{count} never been checked ({few_of(never)}): run `claimledger refresh`")
+    if never:  # or checked only as it read before (another `select`, `render`, address)
+        count, reads = (
+            ("1 claim has", "it now reads")
+            if len(never) == 1
+            else (f"{len(never)} claims have", "they now read")
+        )
+        lines.append(
+            f"{count} never been checked as {reads} ({few_of(never)}): run `claimledger refresh`"
+        )
     if changed:
         count = "1 claim has" if len(changed) == 1 else f"{len(changed)} claims have"
         lines.append(
