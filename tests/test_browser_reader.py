@@ -355,3 +355,35 @@ def test_ctrl_c_while_a_page_is_read_in_the_browser_says_one_line_and_leaves_not
         stdout, stderr = process.communicate(timeout=60)
     assert (process.returncode, stderr, stdout) == (130, "claimledger: interrupted\n", "")
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize(("shared", "read"), [(None, False), ("*", True), ("PAGE", True)])
+def test_a_script_reads_another_origins_answer_only_as_a_readers_browser_would(
+    page_server: PageServer, shared: str | None, read: bool
+) -> None:
+    """An answer from another origin is handed to the page's script only where its
+    Access-Control-Allow-Origin lets the page read it (Playwright adds that header to an
+    answer given without one: the page read words a reader's browser never shows)."""
+    with PageServer() as other:
+        page = page_server.url("/cross")
+        origin = page.removesuffix("/cross")
+        headers = (
+            {}
+            if shared is None
+            else {"Access-Control-Allow-Origin": origin if shared == "PAGE" else shared}
+        )
+        other.set_page("/words.json", json.dumps(QUOTE), content_type="application/json",
+                       headers=headers)  # fmt: skip
+        script = (
+            f"fetch('{other.url('/words.json')}').then(r => r.json())"
+            ".then(t => { const p = document.createElement('p'); p.textContent = t;"
+            " document.body.append(p); }).catch(() => 0)"
+        )
+        body = f"<html><body><p>The page's own words stand here.</p><script>{script}</script>"
+        page_server.set_page("/cross", body)
+        policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+        result = fetched(page, policy)
+
+    assert result.source_status == "ok"
+    assert (QUOTE in (result.text or "")) == read

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import PageUnreadable
-from claimledger.urls import is_web_url
+from claimledger.urls import exact_origin, is_web_url
 
 if TYPE_CHECKING:
     from claimledger.records import FetchPolicy
@@ -257,7 +257,13 @@ class BrowserReader:
         if outcome.http_status is None or budget.bytes < 0:
             await route.abort("blockedbyclient")  # refused, unreachable, or over the cap
             return
+        asking = request.headers.get("origin")
+        if asking is not None and not _shared_with(asking, request.url, outcome.allowed_origin):
+            await route.abort("blockedbyclient")  # a reader's browser would not let it read
+            return
         headers = {"content-type": outcome.content_type or "application/octet-stream"}
+        if outcome.allowed_origin is not None:
+            headers["access-control-allow-origin"] = outcome.allowed_origin
         await route.fulfill(status=outcome.http_status, headers=headers, body=body)
 
 
@@ -285,6 +291,20 @@ def _check_still_the_page(budget: _Budget, shown: str) -> None:
             f"its script replaced the page with another document ({scheme}:), whose words "
             "are not the page's"
         )
+
+
+def _shared_with(asking: str, url: str, allowed: str | None) -> bool:
+    """Would a browser let a script of the origin `asking` read the answer from `url`? Its
+    own origin's, or one whose Access-Control-Allow-Origin names it (or `*`). Playwright
+    adds that header to an answer it is given without one, which would let the page read
+    words a reader's browser never shows it: the reader decides, before it is handed over."""
+    origin = exact_origin(asking)  # the header omits a scheme's own port; ours writes it
+    if origin is not None and origin == exact_origin(url):
+        return True
+    return allowed is not None and (
+        allowed.strip() in ("*", asking)
+        or (origin is not None and exact_origin(allowed.strip()) == origin)
+    )
 
 
 def _without_fragment(url: str) -> str:

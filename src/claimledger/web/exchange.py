@@ -153,6 +153,9 @@ class Outcome:
     retry_after: float | None = None
     body: bytes | None = None
     content_location: str | None = None
+    allowed_origin: str | None = None
+    """The answer's Access-Control-Allow-Origin: which pages' scripts a browser lets read it
+    from another origin (the browser reader holds a page's requests to it)."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,7 @@ async def _read_page(response: httpx.Response, policy: FetchPolicy) -> Outcome:
         etag=response.headers.get("etag"),
         last_modified=response.headers.get("last-modified"),
         content_location=response.headers.get("content-location"),
+        allowed_origin=response.headers.get("access-control-allow-origin"),
     )
     maybe_pdf = is_pdf_address(media_type, str(response.url))
     try:
