@@ -387,3 +387,21 @@ def test_a_script_reads_another_origins_answer_only_as_a_readers_browser_would(
 
     assert result.source_status == "ok"
     assert (QUOTE in (result.text or "")) == read
+
+
+def test_refresh_browser_waits_for_what_a_source_names_without_render_browser(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """A source naming `wait_for` without `render: browser` is read by `refresh --browser`
+    once that selector matches, as it says: the selector was written and then ignored, and
+    words a script shows after the network went quiet were called missing."""
+    late = "setTimeout(() => { const p = document.createElement('p'); p.id = 'late';"
+    late += f" p.textContent = {json.dumps(QUOTE)}; document.body.append(p); }}, 1500)"
+    page_server.set_page("/late", f"<html><body><p>Opening words.</p><script>{late}</script>")
+    ledger = tmp_path / "claims.yaml"
+    text = LEDGER.format(url=page_server.url("/late"), quote=QUOTE)
+    ledger.write_text(text.replace("render: browser", "wait_for: '#late'"), encoding="utf-8")
+
+    refreshed = Cli(ledger).json("refresh", "--browser", "--no-as-read", "--allow-private")
+
+    assert [c["status"] for c in refreshed["checks"]] == ["verified"]

@@ -127,12 +127,18 @@ class FetchPolicy:
     """The pages (as fetched: mapped) read in a browser, each with the CSS selector to wait
     for (None: until the network is idle): the sources marked `render: browser`."""
 
+    browser_waits: tuple[tuple[str, str], ...] = ()
+    """The selector each other page's reading waits for when `--browser` reads it: the
+    sources that name a `wait_for` without `render: browser`."""
+
     def in_browser(self, target: str) -> tuple[bool, str | None]:
         """Whether `target` is read in a browser, and the selector its reading waits for."""
         for page, wait_for in self.browser_pages:
             if page == target:
                 return True, wait_for
-        return self.browser_all, None
+        if not self.browser_all:
+            return False, None
+        return True, next((wait for page, wait in self.browser_waits if page == target), None)
 
 
 DEFAULT_POLICY = FetchPolicy()

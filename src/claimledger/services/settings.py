@@ -14,7 +14,7 @@ from claimledger.errors import InputError
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config, FetchOptions
-    from claimledger.ledger.model import Ledger
+    from claimledger.ledger.model import Ledger, Source
     from claimledger.records import FetchPolicy
     from claimledger.urls import UrlMap
 
@@ -134,15 +134,21 @@ def _check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> N
 
 def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
     """The policy, reading each source marked `render: browser` in a browser (at the
-    address it is fetched from), waiting for its `wait_for` selector if it names one."""
+    address it is fetched from), waiting for its `wait_for` selector if it names one; and
+    any other source naming a `wait_for`, where `--browser` reads every page."""
     from claimledger.urls import fetch_target
 
-    pages = tuple(
-        (fetch_target(url_map.apply(source.url))[0], source.wait_for)
-        for source in ledger.sources.values()
-        if source.render == "browser"
-    )
-    return replace(policy, browser_pages=pages) if pages else policy
+    def fetched_at(source: Source) -> str:
+        return fetch_target(url_map.apply(source.url))[0]
+
+    sources = ledger.sources.values()
+    pages = tuple((fetched_at(s), s.wait_for) for s in sources if s.render == "browser")
+    waits = tuple(
+        (fetched_at(s), s.wait_for) for s in sources if s.render != "browser" and s.wait_for
+    )  # `--browser` reads them too, and waits as they say
+    if not pages and not waits:
+        return policy
+    return replace(policy, browser_pages=pages, browser_waits=waits)
 
 
 def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
