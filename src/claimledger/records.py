@@ -126,19 +126,8 @@ class FetchPolicy:
     browser_pages: tuple[tuple[str, str | None], ...] = ()
     """The pages (as fetched: mapped) read in a browser, each with the CSS selector to wait
     for (None: until the network is idle): the sources marked `render: browser`."""
-
     browser_waits: tuple[tuple[str, str], ...] = ()
-    """The selector each other page's reading waits for when `--browser` reads it: the
-    sources that name a `wait_for` without `render: browser`."""
-
-    def in_browser(self, target: str) -> tuple[bool, str | None]:
-        """Whether `target` is read in a browser, and the selector its reading waits for."""
-        for page, wait_for in self.browser_pages:
-            if page == target:
-                return True, wait_for
-        if not self.browser_all:
-            return False, None
-        return True, next((wait for page, wait in self.browser_waits if page == target), None)
+    """What `--browser` waits for on the sources naming `wait_for` without `render`."""
 
 
 DEFAULT_POLICY = FetchPolicy()

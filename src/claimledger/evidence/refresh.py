@@ -230,7 +230,9 @@ async def refresh(
 def in_browser(target: str, policy: FetchPolicy) -> bool:
     """Was the page fetched as `target` read in a browser? Its every reading says so, a
     page no browser changes (a PDF, plain text) too: the ledger asked for it read so."""
-    return policy.in_browser(fetch_target(target)[0])[0]
+    from claimledger.web.browser import browser_reading
+
+    return browser_reading(policy, fetch_target(target)[0])[0]
 
 
 def _task(

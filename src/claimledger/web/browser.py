@@ -80,6 +80,16 @@ CHROMIUM_VARIABLE = "CLAIMLEDGER_CHROMIUM"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
+def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]:
+    """Whether the page fetched as `target` is read in a browser, and the selector its
+    reading waits for (a source's `wait_for`, whether it asks for the browser or
+    `--browser` reads every page)."""
+    pages = dict(policy.browser_pages)
+    if target in pages:
+        return True, pages[target]
+    return policy.browser_all, dict(policy.browser_waits).get(target)
+
+
 def chromium_path() -> str | None:
     """The Chromium to drive: `$CLAIMLEDGER_CHROMIUM`, else one on PATH, else None
     (Playwright's own, if `playwright install chromium` fetched one)."""

@@ -65,7 +65,7 @@ from claimledger.urls import (
     stand_in_page,
     web_url_problem,
 )
-from claimledger.web.browser import BrowserReader
+from claimledger.web.browser import BrowserReader, browser_reading
 from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
@@ -321,7 +321,7 @@ async def _fetch_group(
     answered by a 304: its scripts may fetch new words to an unchanged shell."""
     started = time.monotonic()
     tally = _Tally()
-    in_browser, wait_for = policy.in_browser(target)
+    in_browser, wait_for = browser_reading(policy, target)
     if in_browser:
         lookup = None
     problem = web_url_problem(target)
