@@ -63,6 +63,27 @@ def test_a_quote_across_a_hyphenated_line_break_verifies(page_server: PageServer
     assert payload["context"]["before"].endswith("Reads that follow a committed write observe it: ")
 
 
+@pytest.mark.parametrize(
+    ("end", "start", "quote"),
+    [
+        ("We offer a strong guaran-", "tee of uptime.", "We offer a strong guarantee of uptime."),
+        ("We build on TLS-", "1.3 for every call.", "We build on TLS-1.3 for every call."),
+    ],
+    ids=["hyphenated", "compound"],
+)
+def test_a_word_broken_at_a_page_break_is_whole_again(
+    page_server: PageServer, end: str, start: str, quote: str
+) -> None:
+    """As at a line's end: the quote verifies verbatim, and is on the page it starts on."""
+    pages = [["The first page opens here.", end], [start, "The second page ends here."]]
+    page_server.set_page("/paper.pdf", build_pdf(pages), content_type="application/pdf")
+
+    payload = verify(page_server.url("/paper.pdf"), quote)
+
+    assert (payload["status"], payload["match"], payload["pdf_page"]) == ("verified", "exact", 1)
+    assert pdf_text(carried(build_pdf(pages))).count("\n") == 1  # still one line a page
+
+
 def test_pages_are_read_in_order(page_server: PageServer) -> None:
     page_server.set_page("/paper", build_pdf(WHITEPAPER), content_type="application/pdf")
 

@@ -69,6 +69,7 @@ _LIMITS: dict[str, Any] = {
 
 _HYPHENATED = re.compile(r"(\w)-[ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
 _COMPOUND = re.compile(r"(\w-)[ \t]*\n[ \t]*(?=[A-Z\d])|(\w\u2013)[ \t]*\n[ \t]*(?=\w)")
+_BROKEN_AT_END = re.compile(r"\w[-\u2013]$")
 _LAYOUT_SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W\d_]{2}")
@@ -170,7 +171,24 @@ def _pages_text(reader: PdfReader) -> str:
     bodies = without_running_lines([body for body, _ in layouts])
     notes = [flowed(note) for _, note in layouts]
     pages = [with_notes(flowed(body), note) for body, note in zip(bodies, notes, strict=True)]
-    return "\n".join(pages)  # an empty page stays a line: line N is page N
+    return "\n".join(rejoined_across_pages(pages))  # an empty page stays a line: line N is page N
+
+
+def rejoined_across_pages(pages: list[str]) -> list[str]:
+    """The pages with a word hyphenated at a page's end whole again at that end, its rest
+    taken from the next page's start (``guaran-`` + ``tee``), as `flowed` makes it whole
+    at a line's end: pages stay one line each, and a quote over the break reads whole."""
+    out = list(pages)
+    for index in range(len(out) - 1):
+        if not _BROKEN_AT_END.search(out[index]):
+            continue
+        head, _, rest = out[index + 1].partition(" ")
+        kept, _, tail = out[index].rpartition(" ")
+        word = flowed(f"{tail}\n{head}")
+        if head and " " not in word:  # joined as at a line's end, not two words
+            out[index] = f"{kept} {word}" if kept else word
+            out[index + 1] = rest
+    return out
 
 
 Chunk = tuple[str, float, float]
