@@ -211,6 +211,31 @@ def test_a_refresh_reads_a_pdf_source_and_its_304(page_server: PageServer, tmp_p
     assert asked == [None, '"w1"']
 
 
+def test_a_quote_found_on_a_304_links_to_its_pdf_page(
+    page_server: PageServer, tmp_path: Any
+) -> None:
+    """A 304 need not repeat the Content-Type: a quote new to the ledger, found in the
+    stored text of a PDF at an address without `.pdf`, is still on its page."""
+    page_server.set_page(
+        "/whitepaper", build_pdf(WHITEPAPER), content_type="application/pdf",
+        headers={"ETag": '"w1"'},
+    )  # fmt: skip
+    url = page_server.url("/whitepaper")
+    backups = "Backups are taken every hour and kept for thirty days."
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=url, quote=REPLICATION), "utf-8")
+    refresh = ("--ledger", str(ledger), "refresh", "--allow-private", "--no-as-read", "--json")
+    claimledger(*refresh)
+    ledger.write_text(LEDGER.format(url=url, quote=backups), "utf-8")
+
+    run = json.loads(claimledger(*refresh).stdout)
+    claimledger("--ledger", str(ledger), "render", "-o", str(tmp_path / "report.md"))
+
+    assert [r.headers.get("if-none-match") for r in page_server.page_requests] == [None, '"w1"']
+    assert [check["status"] for check in run["checks"]] == ["verified"]
+    assert f"({url}#page=2)" in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
 LEDGER = """\
 ledger: 1
 title: A reading of a whitepaper

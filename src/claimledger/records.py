@@ -4,8 +4,7 @@ Frozen records with no behaviour beyond reading themselves, so that the pure cor
 grade, report) and the edges (fetch, store, CLI) share one shape of each thing without
 importing one another. Two rules that several layers need live here, written once:
 which check is the latest of a quote on a source (`latest_by_key`), and what a check
-says of its quote (`classify`).
-"""
+says of its quote (`classify`)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import datetime as dt
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Protocol, TypeVar
 
 from claimledger import __version__
@@ -46,10 +45,12 @@ CARRIED: frozenset[Standing] = frozenset({"verified", "ambiguous"})
 
 @dataclass(frozen=True)
 class Validators:
-    """What the last snapshot's response said, so the next request can be conditional."""
+    """What the last snapshot's response said, so the next request can be conditional;
+    and its media type, which a 304 need not repeat (a PDF is known by it)."""
 
     etag: str | None
     last_modified: str | None
+    content_type: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,7 @@ class FetchPolicy:
     request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
     redirect; a longer one belongs to a page meant to be read first. No request goes to
     an address that is not public (loopback, private, link-local: a cloud's metadata
-    endpoint) unless `allow_private`, or its origin is in `private_origins`.
-    """
+    endpoint) unless `allow_private`, or its origin is in `private_origins`."""
 
     concurrency: int = 16
     per_host: int = 4

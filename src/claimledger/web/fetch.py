@@ -294,7 +294,8 @@ def _conditional_headers(sent: Validators | None) -> dict[str, str]:
 
 def _keep_validators(walk: _Walk) -> _Walk:
     """A 304 need not repeat the validators; keep the ones we sent so the next run can
-    ask again instead of downloading the page in full."""
+    ask again instead of downloading the page in full, and the media type the snapshot
+    they came with was read as (a PDF's page is found by it)."""
     outcome, sent = walk.outcome, walk.sent
     if not outcome.not_modified or sent is None:
         return walk
@@ -302,6 +303,7 @@ def _keep_validators(walk: _Walk) -> _Walk:
         outcome,
         etag=outcome.etag or sent.etag,
         last_modified=outcome.last_modified or sent.last_modified,
+        content_type=outcome.content_type or sent.content_type,
     )
     return replace(walk, outcome=kept)
 

@@ -389,7 +389,7 @@ class EvidenceStore(
         known = set()
         for recipe in set(recipes):
             rows = self._db.execute(
-                "SELECT id, etag, last_modified FROM fetches WHERE final_url = ? "
+                "SELECT id, etag, last_modified, content_type FROM fetches WHERE final_url = ? "
                 f"AND recipe = ? AND {_HELD} AND NOT {MISREAD} "
                 "ORDER BY id DESC LIMIT 1",
                 (redacted(final_url), recipe),
@@ -400,10 +400,10 @@ class EvidenceStore(
             known.add(found[0])
         if len(known) != 1:
             return None
-        etag, last_modified = known.pop()
+        etag, last_modified, content_type = known.pop()
         if etag is None and last_modified is None:
             return None
-        return Validators(etag=etag, last_modified=last_modified)
+        return Validators(etag=etag, last_modified=last_modified, content_type=content_type)
 
     @_mapped
     def latest_fetches(self) -> dict[str, FetchRecord]:

@@ -680,5 +680,10 @@ def run_from_row(row: sqlite3.Row) -> RunRecord:
     )
 
 
-def validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None]:
-    return maybe_text(row["etag"], "etag"), maybe_text(row["last_modified"], "last_modified")
+def validators_from_row(row: sqlite3.Row) -> tuple[str | None, str | None, str | None]:
+    """A reading's validators, and the media type its snapshot was read as."""
+    etag, modified = (
+        maybe_text(row["etag"], "etag"),
+        maybe_text(row["last_modified"], "last_modified"),
+    )
+    return etag, modified, maybe_text(row["content_type"], "content_type")
