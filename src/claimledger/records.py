@@ -4,7 +4,8 @@ Frozen records with no behaviour beyond reading themselves, so that the pure cor
 grade, report) and the edges (fetch, store, CLI) share one shape of each thing without
 importing one another. Two rules that several layers need live here, written once:
 which check is the latest of a quote on a source (`latest_by_key`), and what a check
-says of its quote (`classify`)."""
+says of its quote (`classify`).
+"""
 
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ class FetchPolicy:
     request. A meta refresh of at most `max_refresh_delay` seconds is followed as a
     redirect; a longer one belongs to a page meant to be read first. No request goes to
     an address that is not public (loopback, private, link-local: a cloud's metadata
-    endpoint) unless `allow_private`, or its origin is in `private_origins`."""
+    endpoint) unless `allow_private`, or its origin is in `private_origins`.
+    """
 
     concurrency: int = 16
     per_host: int = 4
