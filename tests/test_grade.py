@@ -206,6 +206,25 @@ def test_one_publisher_counts_once(ledger: Ledger) -> None:
     }
 
 
+@pytest.mark.parametrize("order", ["docs, blog, mirror", "blog, docs, mirror"])
+def test_one_text_read_at_two_addresses_joins_their_publishers_in_any_order(
+    order: str,
+) -> None:
+    """The blog redirects to the docs (one text, one source), and the docs and their mirror
+    are one publisher: one independent source, whichever of them the quote names first.
+    Named blog first, the docs counted as the blog and the mirror as the vendor: two."""
+    ledger = parse(LEDGER.replace("sources: [docs, blog]", f"sources: [{order}]"))
+    text = "a quote on two pages"
+    found = [
+        FakeCheck("crossed", text, "docs", "verified", snapshot_hash="one-text"),
+        FakeCheck("crossed", text, "blog", "verified", snapshot_hash="one-text"),
+        FakeCheck("crossed", text, "mirror", "verified", snapshot_hash="its-mirror"),
+    ]
+    assert {p for p in proposed(ledger, found) if p[0] == "crossed"} == {
+        ("crossed", "CLAIMED", "quotes-under-sourced")
+    }
+
+
 def test_no_evidence_proposes_nothing_and_says_so(ledger: Ledger) -> None:
     result = regrade(ledger, [])
     assert result.proposals == () and not result.has_evidence

@@ -129,17 +129,27 @@ def counted_keys(
     checks: Iterable[tuple[str, Check | None]], independence: Mapping[str, str]
 ) -> dict[str, str]:
     """What each of a quote's sources counts as toward `min_sources`, from its latest check
-    (in the quote's order): its independence key, unless the text read there was read
-    first at another of them (a redirect, a mirror: one text at two addresses), then that
-    one's, so that one reading is one source. The grading and the report count by this."""
+    (in the quote's order): its independence key, unless the text read there was read at
+    another of them too (a redirect, a mirror: one text at two addresses), then one key
+    for both, so that one reading is one source. The keys so joined stay joined, whatever
+    the order the quote names its sources in: a mirror of one publisher's page, read
+    first, does not part that publisher's pages. The grading and the report count by this."""
+    checks = list(checks)
+    joined: dict[str, str] = {}  # a key, to the key it counts as (one text read under both)
     first_reader: dict[str, str] = {}  # each text read, by its hash: its first reader's key
-    keys: dict[str, str] = {}
+
+    def counted(key: str) -> str:
+        while key in joined:
+            key = joined[key]
+        return key
+
     for source_id, check in checks:
-        key = independence[source_id]
         if check is not None and check.snapshot_hash:
-            key = first_reader.setdefault(check.snapshot_hash, key)
-        keys[source_id] = key
-    return keys
+            key = counted(independence[source_id])
+            reader = counted(first_reader.setdefault(check.snapshot_hash, key))
+            if reader != key:
+                joined[key] = reader
+    return {source_id: counted(independence[source_id]) for source_id, _ in checks}
 
 
 class _Reading(NamedTuple):
