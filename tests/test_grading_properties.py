@@ -1,0 +1,305 @@
+"""Properties of the grading rules over generated ledgers and evidence: no rule is ever more
+confident than the evidence it was given."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+from dataclasses import dataclass, replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimledger.grading.rules import Regrade, regrade
+from claimledger.ledger.model import Ledger, parse
+from claimledger.ledger.vocabulary import Basis, Grade
+from claimledger.records import AsReadCheck, CheckStatus, classify
+from test_grade import WHEN, FakeCheck, apply_all
+
+GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]
+STATUSES = [
+    "verified",
+    "verified",
+    "verified",
+    "ambiguous",
+    "drifted",
+    "uncertain",
+    "reversed",
+    "missing",
+    "gone",
+    "refused",
+    "unreachable",
+    "absent",
+]
+UNREAD = ("refused", "unreachable", "unreadable")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A generated ledger's text and the latest checks of its quotes."""
+
+    text: str
+    checks: tuple[FakeCheck, ...]
+    as_read: tuple[AsReadCheck, ...] = ()
+
+
+def _check(
+    claim_id: str, text: str, source: str, status: str, snapshot: str | None
+) -> FakeCheck | None:
+    if status == "absent":
+        return None
+    if status == "gone" or status in UNREAD:
+        return FakeCheck(claim_id, text, source, None, source_status=status)
+    if status == "reversed":
+        return FakeCheck(
+            claim_id, text, source, "drifted", meaning_changed=True, current="x",
+            change_kinds=("negation removed",), snapshot_hash=snapshot,
+        )  # fmt: skip
+    if status == "uncertain":
+        return FakeCheck(
+            claim_id, text, source, "drifted", current="x", change_kinds=("number changed",),
+            snapshot_hash=snapshot,
+        )  # fmt: skip
+    current = "y" if status == "drifted" else None
+    return FakeCheck(claim_id, text, source, status, current=current, snapshot_hash=snapshot)
+
+
+def _then(claim_id: str, index: int, text: str, source: str, status: CheckStatus) -> AsReadCheck:
+    """The verdict on the archived copy of the reading day."""
+    return AsReadCheck(
+        claim_id=claim_id, quote_index=index, quote_text=text, wording=text,
+        source_id=source, url=f"https://{source}.example/p", read_on=dt.date(2026, 8, 23),
+        snapshot_url=f"https://web.archive.org/web/20260821093000/https://{source}.example/p",
+        timestamp="20260821093000", status=status, match_kind=None, similarity=0.9,
+        current=None if status == "verified" else "other words", meaning_changed=False,
+        changed_words=(), change_kinds=(), closest=None, snapshot_hash=None, recipe="",
+        checked_at=WHEN,
+    )  # fmt: skip
+
+
+Json = dict[str, object]
+AS_READ: list[CheckStatus | None] = [None, None, None, None, None, None, "verified", "drifted"]
+AS_READ.append("missing")
+
+
+def _sources(draw: st.DrawFn) -> dict[str, Json]:
+    """1-3 sources, whose publishers may coincide (up to case and spaces)."""
+    sources: dict[str, Json] = {}
+    for i in range(draw(st.integers(1, 3))):
+        source: Json = {
+            "url": f"https://s{i}.example/p",
+            "title": f"S{i}",
+            "kind": "docs",
+            "publisher": draw(st.sampled_from(["vendor", "other", "Vendor "])),
+        }
+        if draw(st.booleans()):
+            source["independent"] = True
+        sources[f"s{i}"] = source
+    return sources
+
+
+def _quotes(
+    draw: st.DrawFn,
+    claim_id: str,
+    sources: list[str],
+    found: list[FakeCheck],
+    then: list[AsReadCheck],
+) -> list[Json]:
+    """0-3 quotes of a claim, each on some of the sources, and their latest checks."""
+    quotes: list[Json] = []
+    for index in range(draw(st.integers(0, 3))):
+        on = draw(st.lists(st.sampled_from(sources), min_size=1, unique=True))
+        text = f"quote {index} of {claim_id}"
+        quotes.append({"text": text, "sources": on})
+        for source_id in on:
+            status = draw(st.sampled_from(STATUSES))
+            snapshot = draw(st.sampled_from([None, None, "text-1", "text-2"]))
+            check = _check(claim_id, text, source_id, status, snapshot)
+            if check is not None:
+                found.append(check)
+            as_read = draw(st.sampled_from(AS_READ))
+            if as_read is not None:
+                then.append(_then(claim_id, index, text, source_id, as_read))
+    return quotes
+
+
+def _facets(draw: st.DrawFn, bases: list[str], history: list[Json]) -> list[Json]:
+    """1-2 facets on the bases the claim allows, some lowered by a rule before."""
+    facets: list[Json] = []
+    for index in range(draw(st.integers(1, 2))):
+        basis = draw(st.sampled_from(bases))
+        grade = draw(st.sampled_from(GRADES))
+        facet: Json = {"on": f"f{index}", "grade": grade, "basis": basis}
+        if basis == "quotes":
+            facet["min_sources"] = draw(st.integers(1, 2))
+        facets.append(facet)
+        stronger = GRADES[: GRADES.index(grade)]
+        if basis != "judgement" and stronger and draw(st.booleans()):
+            was = draw(st.sampled_from(stronger))
+            lowered = {"date": "2026-10-01", "by": "rule:quotes-gone", "on": f"f{index}"}
+            history.append({**lowered, "from": was, "to": grade})
+    return facets
+
+
+@st.composite
+def drawn(draw: st.DrawFn) -> Drawn:
+    """A ledger of 1-4 claims on 1-3 sources, and the latest checks of its quotes."""
+    sources = _sources(draw)
+    claims: list[Json] = []
+    found: list[FakeCheck] = []
+    then: list[AsReadCheck] = []
+    for i in range(draw(st.integers(1, 4))):
+        cid = f"c{i}"
+        claim: Json = {"id": cid, "section": "s", "title": f"Claim {i}", "kind": "guarantee"}
+        claim["statement"] = f"Statement {i}."
+        quotes = _quotes(draw, cid, sorted(sources), found, then)
+        if quotes:
+            claim["quotes"] = quotes
+        earlier = [f"c{j}" for j in range(i)]
+        premises = draw(st.lists(st.sampled_from(earlier), unique=True)) if earlier else []
+        if premises:
+            claim["depends_on"] = premises
+        bases = ["judgement"] + (["quotes"] if quotes else []) + (["premises"] if premises else [])
+        history: list[Json] = []
+        claim["grades"] = _facets(draw, bases, history)
+        adopted: bool = draw(st.booleans())
+        if quotes and adopted:  # an adoption, perhaps of a changed meaning
+            adoption: Json = {"date": "2026-10-02", "by": "accept"}
+            adoption |= {"quote_was": "an older wording", "quote_now": quotes[0]["text"]}
+            meaning = draw(st.sampled_from([None, "changed", "uncertain"]))
+            if meaning:
+                adoption["meaning"] = meaning
+            history.append(adoption)
+        if history:
+            claim["history"] = history
+        if draw(st.integers(0, 4)) == 0:
+            claim["falsified"] = {"date": "2026-10-03", "why": "it failed"}
+        claims.append(claim)
+    ledger: Json = {"ledger": 1, "title": "Generated", "date_read": "2026-08-23"}
+    ledger |= {"sections": [{"id": "s", "title": "S"}], "sources": sources, "claims": claims}
+    return Drawn(json.dumps(ledger, indent=1), tuple(found), tuple(then))
+
+
+def _changes(result: Regrade) -> list[tuple[str, str, Grade, Grade, str]]:
+    """The proposals without the evidence lines they show."""
+    return [(p.claim_id, p.on, p.from_grade, p.to_grade, p.rule) for p in result.proposals]
+
+
+def _regrade(ledger: Ledger, case: Drawn, checks: tuple[FakeCheck, ...] | None = None) -> Regrade:
+    return regrade(ledger, case.checks if checks is None else checks, as_read=case.as_read)
+
+
+def _after(ledger: Ledger, result: Regrade) -> dict[tuple[str, str], Grade]:
+    """Each facet's grade once the proposals are applied."""
+    grades = {(c.id, f.on): f.grade for c in ledger.claims for f in c.grades}
+    grades.update({(p.claim_id, p.on): p.to_grade for p in result.proposals})
+    return grades
+
+
+def _carriers(ledger: Ledger, case: Drawn, claim_id: str) -> list[int]:
+    """For each quote of the claim, how many independent sources read carry it now (a text
+    read at two addresses is one source) and carried it on the reading day."""
+    by_key = {(c.claim_id, c.quote_text, c.source_id): c for c in case.checks}
+    misquoted = {(t.claim_id, t.quote_text, t.source_id) for t in case.as_read if t.misquoted}
+    counts = []
+    for quote in ledger.claim(claim_id).quotes:
+        keys = set()
+        for source_id in quote.sources:
+            place = (claim_id, quote.text, source_id)
+            check = by_key.get(place)
+            if check is None or place in misquoted:
+                continue
+            if classify(check) in ("verified", "ambiguous", "reworded"):
+                keys.add(check.snapshot_hash or ledger.sources[source_id].independence_key)
+        counts.append(len(keys))
+    return counts
+
+
+EXAMPLES = settings(derandomize=True, max_examples=80, deadline=None)
+
+
+@EXAMPLES
+@given(drawn())
+def test_a_quote_facet_rises_only_as_far_as_pages_read_carry_its_quotes(case: Drawn) -> None:
+    ledger = parse(case.text)
+    for p in _regrade(ledger, case).proposals:
+        claim = ledger.claim(p.claim_id)
+        facet = next(f for f in claim.grades if f.on == p.on)
+        if facet.basis is not Basis.QUOTES or p.to_grade.strength <= p.from_grade.strength:
+            continue
+        carried = _carriers(ledger, case, p.claim_id)
+        assert min(carried) >= 1, p
+        if p.to_grade.strength > Grade.CLAIMED.strength:
+            assert min(carried) >= facet.min_sources, p
+
+
+@EXAMPLES
+@given(drawn())
+def test_unread_pages_are_no_evidence(case: Drawn) -> None:
+    """A page that could not be read says as much as a page never checked: nothing."""
+    ledger = parse(case.text)
+    unread = tuple(c for c in case.checks if classify(c) == "unread")
+    read = tuple(c for c in case.checks if classify(c) != "unread")
+    assert _changes(_regrade(ledger, case)) == _changes(_regrade(ledger, case, read))
+    assert _changes(_regrade(ledger, case, unread)) == _changes(_regrade(ledger, case, ()))
+
+
+@EXAMPLES
+@given(drawn())
+def test_nothing_rests_above_its_premises(case: Drawn) -> None:
+    ledger = parse(case.text)
+    grades = _after(ledger, _regrade(ledger, case))
+    refuted = {c.id for c in ledger.claims if c.falsified}
+    for claim in ledger.claims:
+        for facet in claim.grades:
+            if facet.basis is not Basis.PREMISES:
+                continue
+            grade = grades[(claim.id, facet.on)]
+            for premise in claim.premises_of(facet):
+                if premise in refuted:
+                    assert grade is Grade.UNKNOWN, (claim.id, facet.on, premise)
+                for other in ledger.claim(premise).grades:
+                    assert grade.strength <= grades[(premise, other.on)].strength
+
+
+@EXAMPLES
+@given(drawn())
+def test_no_rule_raises_a_refuted_claim_or_changes_a_judgement(case: Drawn) -> None:
+    ledger = parse(case.text)
+    for p in _regrade(ledger, case).proposals:
+        claim = ledger.claim(p.claim_id)
+        facet = next(f for f in claim.grades if f.on == p.on)
+        assert facet.basis is not Basis.JUDGEMENT
+        if claim.falsified or claim.review:
+            assert p.to_grade.strength < p.from_grade.strength, p
+
+
+@EXAMPLES
+@given(drawn(), st.randoms(use_true_random=False))
+def test_regrade_is_deterministic_and_blind_to_order(case: Drawn, rnd: random.Random) -> None:
+    ledger = parse(case.text)
+    first = _regrade(ledger, case)
+    assert _regrade(parse(case.text), case) == first
+    shuffled = list(case.checks)
+    rnd.shuffle(shuffled)
+    claims = [
+        replace(claim, quotes=tuple(
+            replace(quote, sources=tuple(rnd.sample(quote.sources, len(quote.sources))))
+            for quote in claim.quotes
+        ))
+        for claim in rnd.sample(ledger.claims, len(ledger.claims))
+    ]  # fmt: skip
+    again = _regrade(replace(ledger, claims=tuple(claims)), case, tuple(shuffled))
+    assert sorted(_changes(again)) == sorted(_changes(first))
+
+
+@EXAMPLES
+@given(drawn(), drawn())
+def test_regrade_is_idempotent(case: Drawn, later: Drawn) -> None:
+    """Its proposals applied, a regrade on the same evidence proposes nothing more, and
+    again after the evidence changed (a later refresh's checks of the same ledger)."""
+    text = case.text
+    for checks in (case.checks, later.checks):
+        text = apply_all(text, _regrade(parse(text), case, checks))
+        assert _changes(_regrade(parse(text), case, checks)) == []
