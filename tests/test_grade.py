@@ -271,6 +271,25 @@ def test_a_harmless_rewording_never_restores_a_grade_its_sources_do_not_carry(
     )  # two sources carry the harmless rewording: the second source is back
 
 
+def test_a_rewording_that_may_have_changed_the_meaning_restores_no_grade(
+    ledger: Ledger,
+) -> None:
+    """Fallen for a quote gone, the grade came back to DEMONSTRATED (and its dependents
+    with it) when the page said something in its place whose meaning may have changed:
+    adopted first, the same words would have held the claim for review. Nothing falls on
+    such a page, and nothing rises on it."""
+    fallen = parse(apply_all(LEDGER, regrade(ledger, checks(single="missing"))))
+    doubtful = FakeCheck(
+        "single", "one quote on one page", "docs", "drifted",
+        current="one quote on every page", change_kinds=("quantifier changed",),
+    )  # fmt: skip
+    found = [c for c in checks() if c.claim_id != "single"] + [doubtful]
+    result = regrade(fallen, found)
+    assert result.proposals == ()
+    assert [(n.claim_id, n.kind) for n in result.notices] == [("single", "stale")]
+    assert not [p for p in proposed(ledger, found) if p[0] == "single"]
+
+
 def test_a_page_that_could_not_be_read_raises_no_grade(ledger: Ledger) -> None:
     """Lowered for a source that dropped the quote, the grade went back up when that source
     stopped answering: its 503 was counted as a source that might carry the quote, and

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from claimledger.grading.rules import Regrade, regrade
 from claimledger.ledger.model import Ledger, parse
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.records import AsReadCheck, CheckStatus, classify
+from claimledger.records import AsReadCheck, CheckStatus, classify, meaning_uncertain
 from test_grade import WHEN, FakeCheck, apply_all
 
 GRADES = ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]
@@ -199,7 +199,8 @@ def _after(ledger: Ledger, result: Regrade) -> dict[tuple[str, str], Grade]:
 
 def _carriers(ledger: Ledger, case: Drawn, claim_id: str) -> list[int]:
     """For each quote of the claim, how many independent sources read carry it now (a text
-    read at two addresses is one source) and carried it on the reading day."""
+    read at two addresses is one source; a rewording that may have changed its meaning
+    carries it no more than an unread page) and carried it on the reading day."""
     by_key = {(c.claim_id, c.quote_text, c.source_id): c for c in case.checks}
     misquoted = {(t.claim_id, t.quote_text, t.source_id) for t in case.as_read if t.misquoted}
     counts = []
@@ -210,7 +211,9 @@ def _carriers(ledger: Ledger, case: Drawn, claim_id: str) -> list[int]:
             check = by_key.get(place)
             if check is None or place in misquoted:
                 continue
-            if classify(check) in ("verified", "ambiguous", "reworded"):
+            if classify(check) in ("verified", "ambiguous", "reworded") and not (
+                meaning_uncertain(check)
+            ):
                 keys.add(check.snapshot_hash or ledger.sources[source_id].independence_key)
         counts.append(len(keys))
     return counts

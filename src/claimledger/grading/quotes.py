@@ -39,6 +39,7 @@ class _QuoteState(NamedTuple):
     misquoted: tuple[AsReadCheck, ...] = ()  # not on the copy of the reading day, as quoted
     told: tuple[Evidence, ...] = ()  # the evidence line of each of `checks`
     reworded_by: frozenset[str] = frozenset()  # independence keys of `drifted`'s sources
+    doubted_by: frozenset[str] = frozenset()  # of those whose meaning may have changed
 
     @property
     def read(self) -> bool:
@@ -60,8 +61,9 @@ class _QuoteState(NamedTuple):
     @property
     def confirmed_sources(self) -> int:
         """Independent sources read that carry the quote or a harmless rewording of it: an
-        unread page is no evidence, so it raises nothing either."""
-        return len(self.carried_by | self.reworded_by)
+        unread page is no evidence, so it raises nothing either, nor does a rewording that
+        may have changed the meaning (adopted, it would hold the claim for review)."""
+        return len(self.carried_by | (self.reworded_by - self.doubted_by))
 
 
 def _quote_state(
@@ -72,6 +74,8 @@ def _quote_state(
 ) -> _QuoteState:
     carried: set[str] = set()
     reworded_by: set[str] = set()
+    doubted_by: set[str] = set()  # reworded where the meaning may have changed
+    harmless: set[str] = set()  # reworded, plainly harmlessly
     drifted: list[Check] = []
     reversed_: list[Check] = []
     missing: list[Check] = []
@@ -111,6 +115,7 @@ def _quote_state(
         else:
             drifted.append(check)
             reworded_by.add(key)
+            (doubted_by if meaning_uncertain(check) else harmless).add(key)
     return _QuoteState(
         quote,
         frozenset(carried),
@@ -122,6 +127,7 @@ def _quote_state(
         tuple(misquoted),
         tuple(told),
         frozenset(reworded_by),
+        frozenset(doubted_by - carried - harmless),
     )
 
 
@@ -425,7 +431,9 @@ def restore_or_hold(
 
 
 def _unread_named(states: Iterable[_QuoteState]) -> str:
-    """ "s1 could not be read" for the quotes held back by pages not read."""
+    """ "s1 could not be read" for the quotes held back by pages not read (or by rewordings
+    that may have changed their meaning: "the meaning may have changed on s2")."""
+    states = list(states)
     unread = sorted(
         {
             check.source_id
@@ -434,6 +442,10 @@ def _unread_named(states: Iterable[_QuoteState]) -> str:
             if classify(check) == "unread"
         }
     )
-    if not unread:
-        return "a source of a quote has not been read"
-    return f"{', '.join(unread)} could not be read"
+    doubted = sorted(
+        {check.source_id for state in states for check in state.drifted if meaning_uncertain(check)}
+    )
+    said = [f"{', '.join(unread)} could not be read"] if unread else []
+    if doubted:
+        said.append(f"the meaning may have changed on {', '.join(doubted)}")
+    return "; ".join(said) or "a source of a quote has not been read"
