@@ -13,6 +13,7 @@ import pytest
 
 from claimledger import versions
 from claimledger.grading.accept import accept_plan
+from claimledger.ledger.model import parse
 from claimledger.meanings import REWRITTEN_IN_PLACE
 from claimledger.reading.match import locate
 from claimledger.reading.match.verdict import DEFAULT_THRESHOLDS
@@ -333,6 +334,38 @@ def test_a_strong_kind_no_word_carries_is_still_a_changed_meaning_to_accept() ->
 
     assert not plan.adoptions and "may change its meaning (words swapped)" in plan.refused[0]
     assert [a.meaning for a in insisted.adoptions] == ["uncertain"]
+
+
+def test_a_source_still_carrying_the_old_words_twice_refuses_the_new_wording() -> None:
+    """Reworded on the docs, the quote is on the blog still, in two places (ambiguous):
+    adopting the docs' words took the quote from the blog, where the new words are not,
+    and cost the claim its second source. Refused, as when the blog has it once."""
+    ledger = parse(f"""\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  log: {{url: "https://docs.example/retention", title: Log, kind: docs, publisher: p}}
+  blog: {{url: "https://blog.example/retention", title: Blog, kind: blog, publisher: b}}
+claims:
+  - id: merge
+    section: s
+    title: Merge
+    kind: mechanism
+    statement: S.
+    quotes:
+      - {{text: "{QUOTE}", sources: [log, blog]}}
+    grades: [{{on: w, grade: DEMONSTRATED, basis: quotes, min_sources: 2}}]
+""")
+    reworded = recorded_check(ledger, "merge", 0, "log", status="drifted", current=CLEAR)
+    for carried in ("verified", "ambiguous"):
+        still = recorded_check(ledger, "merge", 0, "blog", status=carried)
+        plan = accept_plan(ledger, [reworded, still], {"merge"})
+        assert not plan.adoptions, carried
+        assert plan.refused == (
+            "merge #1: still verbatim on blog but reworded on log; split the quote per source",
+        )
 
 
 _RESTART = "Restart the service after changing this setting."

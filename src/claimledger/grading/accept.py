@@ -4,7 +4,8 @@ Pure. Adopting takes the page's current wording as the quote. It is refused when
 drift changed a meaning-carrying word (unless the author insists), when the quote's
 sources now disagree with each other, and when a source still carries the old words:
 then the quote should be split per source, not rewritten. A successor only its place
-tells is adopted when its claim is named, never in bulk. A source that could not be
+tells is adopted when its claim is named, never in bulk. A source carrying the old words
+in several places (ambiguous) still carries them. A source that could not be
 read is no evidence either way: the adoption names it, and is not refused for it.
 """
 
@@ -15,7 +16,14 @@ from dataclasses import dataclass, field
 
 from claimledger.ledger.model import Ledger
 from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
-from claimledger.records import Adoption, CheckRecord, changed_words_said, classify, latest_by_key
+from claimledger.records import (
+    CARRIED,
+    Adoption,
+    CheckRecord,
+    changed_words_said,
+    classify,
+    latest_by_key,
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +63,7 @@ def accept_plan(
                 continue
             where = f"{claim.id} #{index + 1}"
             wordings = sorted({c.current for c in drifted if c.current})
-            verbatim = sorted(c.source_id for c in read if c.status == "verified")
+            verbatim = sorted(c.source_id for c in read if c.status in CARRIED)
             meaning = any(c.meaning_changed for c in drifted)
             by_place = [c for c in drifted if _strong_by_place(c)]
             uncertain = any(c.meaning_uncertain for c in drifted)
