@@ -124,8 +124,11 @@ def _quotes(
     return quotes
 
 
-def _facets(draw: st.DrawFn, bases: list[str], history: list[Json]) -> list[Json]:
-    """1-2 facets on the bases the claim allows, some lowered by a rule before."""
+def _facets(
+    draw: st.DrawFn, bases: list[str], premises: list[str], history: list[Json]
+) -> list[Json]:
+    """1-2 facets on the bases the claim allows (a facet on premises perhaps on some of
+    the claim's alone), some lowered by a rule before."""
     facets: list[Json] = []
     for index in range(draw(st.integers(1, 2))):
         basis = draw(st.sampled_from(bases))
@@ -133,12 +136,19 @@ def _facets(draw: st.DrawFn, bases: list[str], history: list[Json]) -> list[Json
         facet: Json = {"on": f"f{index}", "grade": grade, "basis": basis}
         if basis == "quotes":
             facet["min_sources"] = draw(st.integers(1, 2))
+        if basis == "premises" and draw(st.booleans()):
+            facet["depends_on"] = draw(st.lists(st.sampled_from(premises), min_size=1, unique=True))
         facets.append(facet)
         stronger = GRADES[: GRADES.index(grade)]
         if basis != "judgement" and stronger and draw(st.booleans()):
             was = draw(st.sampled_from(stronger))
+            weakest = GRADES[GRADES.index(grade) :]
+            via = draw(st.sampled_from([grade, *weakest]))  # lowered, then partly restored
             lowered = {"date": "2026-10-01", "by": "rule:quotes-gone", "on": f"f{index}"}
-            history.append({**lowered, "from": was, "to": grade})
+            history.append({**lowered, "from": was, "to": via})
+            if via != grade:
+                restored = {"date": "2026-10-01", "by": "rule:quotes-restored", "on": f"f{index}"}
+                history.append({**restored, "from": via, "to": grade})
     return facets
 
 
@@ -162,7 +172,7 @@ def drawn(draw: st.DrawFn) -> Drawn:
             claim["depends_on"] = premises
         bases = ["judgement"] + (["quotes"] if quotes else []) + (["premises"] if premises else [])
         history: list[Json] = []
-        claim["grades"] = _facets(draw, bases, history)
+        claim["grades"] = _facets(draw, bases, premises, history)
         adopted: bool = draw(st.booleans())
         if quotes and adopted:  # an adoption, perhaps of a changed meaning
             adoption: Json = {"date": "2026-10-02", "by": "accept"}
