@@ -242,6 +242,19 @@ def test_a_meaning_change_on_one_of_two_sources_is_flagged(ledger: Ledger) -> No
     assert result.pending
 
 
+def test_no_grade_rises_while_a_page_read_says_the_reverse_of_its_quote() -> None:
+    """Fallen for a quote gone from both its pages, the grade came back to DEMONSTRATED
+    when one page carried it again while the other said its reverse, though the report
+    rates such a claim UNKNOWN while its sources disagree. Held, with the notice."""
+    one_enough = LEDGER.replace("basis: quotes, min_sources: 2}", "basis: quotes}", 1)
+    fallen = apply_all(one_enough, regrade(parse(one_enough), checks(crossed="missing")))
+    assert parse(fallen).claim("crossed").grades[0].grade is Grade.UNKNOWN
+    result = regrade(parse(fallen), checks(crossed=("verified", "reversed")))
+    assert not [p for p in result.proposals if p.claim_id == "crossed"]
+    assert [(n.claim_id, n.kind) for n in result.notices] == [("crossed", "sources-disagree")]
+    assert ("crossed", "DEMONSTRATED", "quotes-restored") in proposed(parse(fallen), checks())
+
+
 @pytest.mark.parametrize("lost", ["missing", "gone"])
 def test_a_quote_gone_from_one_of_its_sources_is_a_notice_though_another_carries_it(
     lost: str,

@@ -245,6 +245,20 @@ def test_a_quote_facet_rises_only_as_far_as_pages_read_carry_its_quotes(case: Dr
         assert min(carried) >= 1, p
         if p.to_grade.strength > Grade.CLAIMED.strength:
             assert min(carried) >= facet.min_sources, p
+        assert not _reversed(case, p.claim_id), p  # a page read says the reverse
+
+
+def _reversed(case: Drawn, claim_id: str) -> list[FakeCheck]:
+    """The claim's checks whose page reworded a quote to change its meaning (on a source
+    whose copy of the reading day carried it)."""
+    misquoted = {(t.claim_id, t.quote_text, t.source_id) for t in case.as_read if t.misquoted}
+    return [
+        c
+        for c in case.checks
+        if c.claim_id == claim_id
+        and classify(c) == "changed"
+        and (c.claim_id, c.quote_text, c.source_id) not in misquoted
+    ]
 
 
 @EXAMPLES

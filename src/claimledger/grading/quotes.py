@@ -309,6 +309,7 @@ def quotes_rule(
         fewer = f"fewer than {facet.min_sources} independent sources carry"
         verdict.why = _misquoted_why(short, fewer)
     if reading.disagreeing:
+        verdict = _held_while_disagreeing(facet, verdict)
         verdict.notice = "sources-disagree"
         verdict.why = (
             "a quote's meaning changed on one source but not on another: "
@@ -343,6 +344,16 @@ def quotes_rule(
         verdict.notice = "stale"
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
+
+
+def _held_while_disagreeing(facet: Facet, verdict: Verdict) -> Verdict:
+    """A page read says the reverse of a quote another still carries: that lowers nothing
+    (the quote should be split per source) and raises nothing either, since the evidence
+    holds up no more than UNKNOWN until the author re-reads both (as the report rates it)."""
+    new = verdict.to_grade
+    if new is None or new.strength <= facet.grade.strength:
+        return verdict
+    return Verdict(None, "quotes-unconfirmed", verdict.why, verdict.evidence)
 
 
 def _short(reading: _Reading, min_sources: int) -> list[_QuoteState]:

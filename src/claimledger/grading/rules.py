@@ -15,7 +15,8 @@ Rules, one function each:
   now -> UNKNOWN when no source is left (rule misquoted-as-read), CLAIMED when too few are.
   A harmless drift marks the facet stale (a notice, for `accept`), not a grade change;
   a meaning change on one source while another still carries the words is a notice too
-  (the sources disagree: the quote should be split per source).
+  (the sources disagree: the quote should be split per source), and holds the grade
+  where it is, neither lowered nor raised.
 * premises (basis premises) never stronger than the weakest facet of its premises,
   transitively, after their own proposals; recovers when they do.
 * artifact (basis artifact) the re-run output differs from `expect` -> UNKNOWN; back
