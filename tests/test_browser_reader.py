@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +56,12 @@ def serve_app(server: PageServer, *paragraphs: str, extra: str | None = None) ->
     payload = {"paragraphs": list(paragraphs), "extra": extra}
     server.set_page("/api/page.json", json.dumps(payload), content_type="application/json")
     return server.url("/durability")
+
+
+def verified_in_browser(url: str, quote: str = QUOTE, *, code: int = 0) -> Any:
+    """`verify --browser` of `quote` on the page at `url`, as JSON."""
+    done = claimledger("verify", "--allow-private", "--browser", url, quote, "--json", code=code)
+    return json.loads(done.stdout)
 
 
 def fetched(url: str, policy: FetchPolicy) -> FetchResult:
@@ -222,12 +229,7 @@ def test_a_page_whose_script_sends_the_reader_elsewhere_is_unreadable_not_missin
     read as the page, the quote was `missing` on a source `ok`."""
     page_server.set_page("/new", f"<html><body><p>{QUOTE}</p></body></html>")
     page_server.set_page("/old", "<html><body><script>location.replace('/new')</script>")
-    payload = json.loads(
-        claimledger(
-            "verify", "--allow-private", "--browser", page_server.url("/old"), QUOTE, "--json",
-            code=1,
-        ).stdout
-    )  # fmt: skip
+    payload = verified_in_browser(page_server.url("/old"), code=1)
     assert payload["source_status"] == "unreadable"
     assert payload["error"].startswith(f"its script sends the reader to {page_server.url('/new')}")
     assert page_server.hits("/new") == 0
@@ -241,12 +243,7 @@ def test_a_page_whose_script_replaces_it_with_a_document_of_its_own_is_unreadabl
     other = "new Blob(['<p>Other words entirely, none about replicas.</p>'], {type: 'text/html'})"
     script = f"location = URL.createObjectURL({other})"
     page_server.set_page("/blob", f"<html><body><p>{QUOTE}</p><script>{script}</script>")
-    payload = json.loads(
-        claimledger(
-            "verify", "--allow-private", "--browser", page_server.url("/blob"), QUOTE, "--json",
-            code=1,
-        ).stdout
-    )  # fmt: skip
+    payload = verified_in_browser(page_server.url("/blob"), code=1)
     assert payload["source_status"] == "unreadable"
     assert payload["error"].startswith("its script replaced the page with another document (blob:)")
 
@@ -321,9 +318,7 @@ def test_a_page_empty_even_in_the_browser_does_not_send_the_reader_to_the_browse
     shadow += f".innerHTML = '<p>{QUOTE}</p>'</script>"
     page_server.set_page("/shadow", f"<html><body>{shadow}</body></html>")
     url = page_server.url("/shadow")
-    error = json.loads(
-        claimledger("verify", "--allow-private", "--browser", url, QUOTE, "--json", code=1).stdout
-    )["error"]
+    error = verified_in_browser(url, code=1)["error"]
     assert "even once its scripts ran" in error and "--browser" not in error
 
 
