@@ -94,6 +94,7 @@ PURE = (
     "report/ci_formats.py",
     "report/jsontext.py",
     "report/bidi.py",
+    "report/cimarks.py",
     "web/pacing.py",
     *SHARED,
 )

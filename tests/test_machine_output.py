@@ -755,10 +755,10 @@ def strings_in(value: Any) -> set[str]:
 def test_junit_gives_no_runner_a_command_and_is_the_same_document() -> None:
     """A page's words in a JUnit message (its closest wording, over several lines) are
     written with character references where a runner would read a command."""
-    from claimledger.report.ci_formats import xml_without_runner_commands
+    from claimledger.report.cimarks import xml_marks_escaped
 
     xml = '<a m="q ##[r">t ##vso[x]\n::add-mask::y\n  ::e a::b</a>'
-    safe = xml_without_runner_commands(xml)
+    safe = xml_marks_escaped(xml)
 
     assert "##[" not in safe and "##vso[" not in safe
     assert not any(line.lstrip().startswith("::") for line in safe.splitlines())

@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 from claimledger.meanings import mark, said_once
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
+from claimledger.report.cimarks import xml_marks_escaped
 from claimledger.urls import safe_url, shown
 
 Fetched: TypeAlias = FetchRecord | FetchResult
@@ -282,20 +283,8 @@ class JunitFormat:
             root.append(_suite(result, source_id, cases, fetch, notes.get(source_id)))
         _count(root, found, sum(fetch.elapsed for fetch in fetches.values()))
         ET.indent(root)
-        body = xml_without_runner_commands(ET.tostring(root, encoding="unicode"))
+        body = xml_marks_escaped(ET.tostring(root, encoding="unicode"))
         return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
-
-
-_RUNNER_COMMAND = re.compile(r"#(#(?:vso)?\[)|^([ \t]*):(?=:)", re.MULTILINE)
-
-
-def xml_without_runner_commands(xml: str) -> str:
-    """The XML with each CI runner's command mark in its text (`##[`, `##vso[`, a `::` that
-    begins a line of a message) written with a character reference (`&#35;`, `&#58;`): the
-    same document, which a runner reading it printed in a job's log takes for no command."""
-    return _RUNNER_COMMAND.sub(
-        lambda m: f"&#35;{m[1]}" if m[1] is not None else f"{m[2]}&#58;", xml
-    )
 
 
 def _suite(

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from claimledger.report.bidi import BIDI_CLASS, BIDI_JSON_ESCAPES
+from claimledger.report.cimarks import json_marks_escaped
 
 TERMINAL_CONTROLS = {
     **{code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)},
@@ -31,14 +32,8 @@ def without_terminal_controls(json_text: str) -> str:
     """`json_text` with DEL, the C1 and the bidirectional controls escaped (one regex:
     `str.translate` walks megabytes of non-ASCII text many times slower), and each `##[`
     (`##vso[`) written `\\u0023#[`, the same string, which a CI runner reading a job's output
-    takes for no command (see `terminal.output.no_runner_commands`; no line of JSON we
-    write begins with `::`, which a string's newline, escaped, cannot start)."""
-    escaped = _TERMINAL_CONTROL.sub(_escaped, json_text)
-    return _RUNNER_MARK.sub(r"\\u0023\1", escaped) if "##" in escaped else escaped
-
-
-_RUNNER_MARK = re.compile(r"#(#(?:vso)?\[)")
-"""A CI runner's command mark inside a JSON string (`##[`, `##vso[`): its first `#`."""
+    takes for no command (`report.cimarks`)."""
+    return json_marks_escaped(_TERMINAL_CONTROL.sub(_escaped, json_text))
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
+from claimledger.report.cimarks import text_marks_broken
 
 SHOWN_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{BIDI_CLASS}]")
 """The characters `visible_controls` shows as pictures or markers."""
@@ -35,11 +36,6 @@ def visible_controls(text: str) -> str:
     return no_runner_commands(SHOWN_CONTROLS.sub(_picture, text))
 
 
-_RUNNER_COMMAND = re.compile(r"##(?:vso)?\[|^([ \t]*):(?=:)", re.MULTILINE)
-"""What makes a line a CI runner's command: `##[` anywhere in it (GitHub's older form,
-still obeyed; Azure Pipelines' `##vso[`), or `::` at its start (GitHub's newer)."""
-
-
 def runner_reads_output() -> bool:
     """Whether a CI runner that takes commands from a job's output reads ours: GitHub
     Actions (`GITHUB_ACTIONS=true`) or Azure Pipelines (`TF_BUILD`)."""
@@ -53,14 +49,7 @@ def no_runner_commands(text: str) -> str:
     (`##[stop-commands]` silences every annotation after it, `::add-mask::` hides what
     follows). The text reads the same; elsewhere it is left exactly as it is (a Haskell
     `::`, a reStructuredText `::` paragraph, a snapshot printed for a script)."""
-    if ("##" not in text and "::" not in text) or not runner_reads_output():
-        return text
-    return _RUNNER_COMMAND.sub(_broken, text)
-
-
-def _broken(match: re.Match[str]) -> str:
-    found = match[0]
-    return f"#\u200b{found[1:]}" if found.startswith("#") else f"{match[1]}:\u200b"
+    return text_marks_broken(text) if runner_reads_output() else text
 
 
 def _picture(match: re.Match[str]) -> str:
