@@ -185,8 +185,10 @@ def test_a_page_whose_scripts_never_go_quiet_ends_at_the_urls_deadline(
             code=1,
         ).stdout
     )  # fmt: skip
-    assert payload["source_status"] == "unreachable"
-    assert "no answer within the 6 s deadline" in payload["error"]
+    assert payload["source_status"] == "unreadable"  # it answered: its reading never ended
+    assert payload["error"] == (
+        "read in a browser, its scripts were still fetching within the 6 s deadline"
+    )
     polls = [r for r in page_server.requests if r.path.startswith("/api/poll.json?")]
     assert polls  # it was still polling when the deadline came
 
@@ -400,3 +402,25 @@ def test_refresh_browser_waits_for_what_a_source_names_without_render_browser(
     refreshed = Cli(ledger).json("refresh", "--browser", "--no-as-read", "--allow-private")
 
     assert [c["status"] for c in refreshed["checks"]] == ["verified"]
+
+
+def test_a_wait_for_that_never_matches_is_named_at_the_deadline(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """A source whose `wait_for` nothing on its page matches ends at the deadline saying
+    so, not "no answer" (the server answered at once): the selector is what to mend."""
+    page_server.set_page("/quiet", f"<html><body><p>{QUOTE}</p></body></html>")
+    ledger = tmp_path / "claims.yaml"
+    text = LEDGER.format(url=page_server.url("/quiet"), quote=QUOTE)
+    ledger.write_text(text.replace("render: browser", "wait_for: '#never'"), encoding="utf-8")
+
+    refreshed = Cli(ledger).json(
+        "refresh", "--browser", "--no-as-read", "--allow-private", "--deadline", "6", code=1
+    )
+
+    (source,) = refreshed["sources"]
+    assert source["source_status"] == "unreadable"
+    assert source["error"] == (
+        "read in a browser, nothing on it matched its wait_for '#never' within the 6 s deadline"
+    )
+    assert [c["status"] for c in refreshed["checks"]] == [None]  # no verdict either way

@@ -187,6 +187,8 @@ class _Tally:
     attempts: int = 0
     last: _Walk | None = None
     deadline: asyncio.Timeout | None = None
+    rendering: bool = False
+    """Set once the page answered and the browser reads it."""
 
 
 async def _attempts(
@@ -219,12 +221,30 @@ async def _attempts(
         await asyncio.sleep(wait if wait is not None else _backoff(tally.attempts, policy))
 
 
-def _past_deadline(target: str, tally: _Tally, policy: FetchPolicy) -> _Walk:
+def _past_deadline(
+    target: str, tally: _Tally, policy: FetchPolicy, wait_for: str | None = None
+) -> _Walk:
+    if tally.rendering and tally.last is not None:
+        return _still_rendering(tally.last, wait_for, policy)
     tries = "1 attempt" if tally.attempts == 1 else f"{tally.attempts} attempts"
     error = f"no answer within the {policy.deadline:g} s deadline for this URL ({tries})"
     last = tally.last
     hops = last.hops if last is not None else ()
     return _Walk(Outcome(None, "unreachable", error), target, hops)
+
+
+def _still_rendering(walk: _Walk, wait_for: str | None, policy: FetchPolicy) -> _Walk:
+    """The page answered, but its reading in the browser was not done at the deadline: not
+    "no answer" (the server's fault), but what the page never did, so the user knows
+    whether to mend a source's `wait_for` or raise `--deadline`."""
+    waited = (
+        f"nothing on it matched its wait_for {wait_for!r}"
+        if wait_for
+        else "its scripts were still fetching"
+    )
+    error = f"read in a browser, {waited} within the {policy.deadline:g} s deadline"
+    failed = replace(walk.outcome, source_status="unreadable", text=None, error=error)
+    return replace(walk, outcome=failed)
 
 
 def _result(
@@ -332,9 +352,10 @@ async def _fetch_group(
             async with asyncio.timeout(policy.deadline) as tally.deadline:
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
                 if in_browser and browser is not None:
+                    tally.rendering = True
                     walk = await _rendered(walk, wait_for, browser, client, policy, gates, robots)
         except TimeoutError:
-            walk = _past_deadline(target, tally, policy)
+            walk = _past_deadline(target, tally, policy, wait_for)
         walk = _keep_validators(walk)
     else:
         walk = _Walk(Outcome(None, "refused", f"{shown_raw(target)} {problem}"), target, ())
