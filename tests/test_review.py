@@ -295,3 +295,23 @@ def test_a_second_adopted_rewording_is_one_reworded_quote_from_the_last_render(
     assert reworded in changed
     assert "quote added" not in changed and "quote removed" not in changed
     assert [item["text"] for item in items if item["area"] == "quote"] == [reworded]
+
+
+def test_a_claim_in_review_whose_adopted_words_drift_again_still_says_it_needs_review(
+    site: Cli, page_server: PageServer
+) -> None:
+    """A harmless rewording of the adopted words is a stale notice, which hid the review's:
+    the claim under review was listed only as stale, `accept` its advice, while adopting
+    the new words answers nothing of the change its author must still re-read."""
+    site("regrade", "--write", code=0)
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    reflowed = "Messages may be up to 128 KB in size."
+    page_server.set_page("/limits", page("Limits.", reflowed, WEAKER))
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+
+    regrade = site.json("regrade", code=1)
+    (notice,) = [n for n in regrade["stale"] if n["claim_id"] == "message-size"]
+    assert notice["kind"] == "needs-review"
+    assert "its meaning changed" in notice["why"]
+    assert "Also, a quote was reworded on its page (harmless)" in notice["why"]
+    assert site.json("status", code=1)["needs_review"] == ["message-size"]

@@ -19,6 +19,7 @@ from claimledger.reading.match import judge, normalize
 
 NEEDS_REVIEW = "needs-review"
 """The notice (and, where a raise is held back, the rule) of a claim under review."""
+STALE = "stale"
 
 
 def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool) -> Verdict:
@@ -29,12 +30,14 @@ def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool
     if entry is None:
         return verdict
     why = review_reason(claim, entry)
+    if verdict.notice == STALE:  # the review outranks a rewording to adopt: one notice
+        why = f"{why} Also, {verdict.why}."
     if entry.meaning == "changed" and facet.basis is Basis.QUOTES:
         verdict = _adopted_reversal(facet, verdict, why)
     new = verdict.to_grade
     if new is not None and new != facet.grade and weaker(new, facet.grade) == facet.grade:
         return Verdict(None, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW if first else None)
-    if first and verdict.notice is None:  # a lowering keeps its own cause, for the history
+    if first and verdict.notice in (None, STALE):  # a lowering keeps its own cause
         if new is not None and new != facet.grade:
             return Verdict(new, verdict.rule, verdict.why, verdict.evidence, NEEDS_REVIEW)
         return Verdict(new, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW)  # its own name
