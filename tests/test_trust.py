@@ -189,6 +189,31 @@ def test_a_program_the_command_names_among_claimledgers_own_files_is_covered(
     assert marks.read_text() == "x"
 
 
+@pytest.mark.parametrize("named", ["../tools/toy.py", "toy.py"])
+def test_a_program_the_command_names_outside_the_ledgers_folder_is_covered(
+    named: str, tmp_path: Path
+) -> None:
+    """A ledger in a subfolder of a repository may run `python3 ../tools/toy.py`, or a
+    link beside it to that file: a pull that changes the program there must not run it
+    unasked, though it lies outside the ledger's folder."""
+    clone, marks = tmp_path / "clone", tmp_path / "ran"
+    ledger = cloned(clone / "teardown", [sys.executable, named])
+    program = clone / "tools" / "toy.py"
+    program.parent.mkdir()
+    program.write_text(TOY.format(marks=str(marks), mark="x"), encoding="utf-8")
+    if named == "toy.py":
+        (ledger.parent / named).symlink_to("../tools/toy.py")
+    cli = Cli(ledger)
+    cli("trust")
+    cli("regrade", "--check", code=0)
+
+    program.write_text(TOY.format(marks=str(marks), mark="evil"), encoding="utf-8")
+
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+    cli("regrade", code=0)
+    assert marks.read_text() == "x"
+
+
 def test_an_editors_backup_of_the_ledger_leaves_the_consent(tmp_path: Path) -> None:
     ledger = cloned(tmp_path / "clone", [sys.executable, "-c", "print('ok')"])
     cli = Cli(ledger)

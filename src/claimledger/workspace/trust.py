@@ -67,8 +67,8 @@ class Standing:
 def fingerprint(artifact: Artifact, directory: str, home: Path) -> str:
     """What the user agrees to when they trust an artifact: its command, its shell,
     `directory`, the `directory_digest` of the ledger's directory `home`, where it runs,
-    and the content of each entry of `home` a word of the command names, wherever it is
-    (`out/tool.py` too, which the directory's digest leaves to claimledger's outputs)."""
+    and the content of each file a word of the command names, wherever it is (`out/tool.py`
+    too, which the directory's digest leaves to claimledger's outputs, and `../tool.py`)."""
     what = {
         "run": artifact.run if isinstance(artifact.run, str) else list(artifact.run),
         "shell": artifact.shell,
@@ -79,17 +79,29 @@ def fingerprint(artifact: Artifact, directory: str, home: Path) -> str:
 
 
 def _named_entries(artifact: Artifact, home: Path) -> dict[str, str]:
-    """The digest of each file or folder inside `home` a word of the command names."""
+    """The digest of each folder inside `home` and each file anywhere a word of the command
+    names: a ledger in a subfolder of a repository may run `python3 ../../tools/toy.py`,
+    which a pull changes as it changes the ledger's own folder."""
     named: dict[str, str] = {}
     for word in _words(artifact):
         path = Path(os.path.normpath(home / word)) if word and "\0" not in word else home
-        if path == home or home not in path.parents or not os.path.lexists(path):
+        if path == home or not os.path.lexists(path):
             continue
         if path.is_dir() and not path.is_symlink():
-            named[word] = _folder_digest(path)
+            if home in path.parents:  # a folder outside (`..`, `/`) may hold anything
+                named[word] = _folder_digest(path)
         else:
-            named[word] = _entry_digest(path).hex()
+            named[word] = _named_file_digest(path)
     return named
+
+
+def _named_file_digest(path: Path) -> str:
+    """A named file's digest; a link's, by the text it holds and by the file it leads to,
+    which the command reads wherever it lies (read as it stands, never waited on)."""
+    digest = _entry_digest(path).hex()
+    if path.is_symlink():
+        digest += ":" + _entry_digest(Path(os.path.realpath(path))).hex()
+    return digest
 
 
 def _words(artifact: Artifact) -> list[str]:
