@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from archive_server import WebArchive
+from claimledger.ledger.file import load
 from cli_runner import Cli
 from evidence_site import ALARM, DURABLE, NOT_DURABLE, ORDERED, page, serve_v1, write_ledger
 from webserver import PageServer
@@ -244,3 +245,49 @@ def test_move_never_takes_a_new_address_from_the_checkouts_store(
 
     assert "came with the checkout" in refused.stderr and "give NEW_URL" in refused.stderr
     assert ledger.read_text(encoding="utf-8") == before
+
+
+def test_accept_never_takes_a_pages_wording_from_the_checkouts_store(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A drifted check kept by the checkout's store holds the page's words as it says it
+    read them: `accept` would write a planted wording into the ledger as the quote."""
+    serve_v1(page_server)
+    (tmp_path / "theirs").mkdir()
+    theirs = write_ledger(tmp_path / "theirs", page_server)
+    page_server.set_page("/guide", page("An opening line.", NOT_DURABLE, ORDERED))
+    Cli(theirs)("refresh", "--allow-private", "--no-as-read", code=1)
+    shutil.copytree(theirs.parent.parent, tmp_path / "clone")
+    ledger = tmp_path / "clone" / "ledger" / "claims.yaml"
+    before = ledger.read_text(encoding="utf-8")
+
+    refused = Cli(ledger)("accept", "--all-drifted", "--even-if-meaning-changed", code=2)
+
+    said = " ".join(refused.stderr.split())
+    assert "came with the checkout, so the wording of the pages it holds is its word" in said
+    assert ledger.read_text(encoding="utf-8") == before
+
+
+def test_the_views_of_what_the_checkouts_store_holds_say_whose_word_it_is(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`claims`, `explain`, `history`, `diff` and `snapshot` show what the store says was
+    read ("verified", a page's words): each says, on stderr, that it is the checkout's."""
+    ledger = planted(tmp_path, page_server)
+    cli = Cli(ledger)
+    said = "the evidence store came with the checkout"
+    claim = load(ledger).claims[0]
+
+    for args in (
+        ["claims"],
+        ["claims", "--json"],
+        ["explain", claim.id],
+        ["history", claim.id],
+        ["diff"],
+        ["snapshot", "guide"],
+    ):
+        done = cli(*args)
+        assert said in " ".join(done.stderr.split()), args
+        assert said not in done.stdout, args
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    assert said not in cli("claims").stderr

@@ -522,12 +522,29 @@ def writable_store(opts: Options) -> contextlib.AbstractContextManager[EvidenceS
 
 
 def read_latest(
-    opts: Options, read: Callable[[EvidenceStore | None, Ledger], T], ledger: Ledger
+    opts: Options,
+    read: Callable[[EvidenceStore | None, Ledger], T],
+    ledger: Ledger,
+    *,
+    say_whose: bool = True,
 ) -> T:
     """One kind of latest evidence (a function of `claimledger.services.latest`), read from
-    the store opened for reading (none yet: no evidence)."""
+    the store opened for reading (none yet: no evidence); said to be the checkout's word
+    when it is, unless the command says so itself (`say_whose=False`)."""
     with existing_store(opts) as store:
+        if say_whose:
+            say_if_the_checkouts(store)
         return read(store, ledger)
+
+
+def say_if_the_checkouts(store: EvidenceStore | None) -> None:
+    """Say, on stderr, when the store came with the checkout: a view that shows what it
+    holds ("verified", a page's words) shows another's word of what was read."""
+    from claimledger.services.latest import store_made_here
+    from claimledger.terminal.lines import STRANGER_STORE
+
+    if not store_made_here(store):
+        err.print(f"claimledger: note: {STRANGER_STORE}", markup=False)
 
 
 def no_evidence_note(opts: Options) -> None:

@@ -16,6 +16,7 @@ from claimledger.cli.app import (
     now,
     options,
     read_latest,
+    say_if_the_checkouts,
     writable_store,
 )
 from claimledger.cli.completion import complete_sources, one_of
@@ -188,7 +189,8 @@ def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     opts = options(ctx)
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
-        latest = read_latest(opts, functools.partial(standing, path=opts.ledger), ledger)
+        read = functools.partial(standing, path=opts.ledger)
+        latest = read_latest(opts, read, ledger, say_whose=False)  # it says so itself
         return found_if(print_status(ledger, latest, opts.store, as_json=as_json))
 
 
@@ -231,6 +233,7 @@ def history_command(
     opts = options(ctx)
     claim = opts.load().claim(claim_id)
     with existing_store(opts) as store:
+        say_if_the_checkouts(store)
         checks = (
             [_numbered_now(claim, c) for c in store.checks_for_claim(claim_id)] if store else []
         )
@@ -295,6 +298,7 @@ def snapshot_command(
     with existing_store(opts) as store:
         if store is None:
             raise InputError(no_evidence_line(opts.store))
+        say_if_the_checkouts(store)
         taken, text = page_at(store, url, moment, at)
     err.print(f"snapshot of {shown(url)} taken {taken.isoformat()}", markup=False)
     print_text(text)

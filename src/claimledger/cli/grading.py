@@ -13,7 +13,7 @@ from claimledger.cli.app import (
     found_if,
     now,
     options,
-    read_latest,
+    say_if_the_checkouts,
     today,
     writable_store,
 )
@@ -178,6 +178,7 @@ def explain_command(
     ledger = opts.load()
     claim = ledger.claim(claim_id)
     with existing_store(opts) as store:
+        say_if_the_checkouts(store)
         why = explain_claim(store, ledger, claim_id)
     if as_json:
         print_json(
@@ -237,6 +238,7 @@ def accept_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services import latest
+    from claimledger.services.authoring import refuse_the_checkouts_word
 
     if not claim_ids and not all_drifted:
         raise InputError("name the claims to accept, or pass --all-drifted")
@@ -245,9 +247,12 @@ def accept_command(
     for claim_id in claim_ids or ():
         ledger.claim(claim_id)
     chosen = set(claim_ids or ledger.claim_ids)
+    with existing_store(opts) as store:
+        refuse_the_checkouts_word(store, "the wording of the pages it holds")
+        checks = latest.checks(store, ledger)
     plan = accept_plan(
         ledger,
-        read_latest(opts, latest.checks, ledger),
+        checks,
         chosen,
         even_if_meaning_changed=even_if_meaning_changed,
         in_bulk=not claim_ids,

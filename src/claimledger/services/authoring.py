@@ -26,18 +26,24 @@ if TYPE_CHECKING:
     from claimledger.urls import UrlMap
 
 
+def refuse_the_checkouts_word(store: EvidenceStore | None, what: str, or_: str = "") -> None:
+    """Refuse to write into the ledger `what` only a store that came with the checkout says:
+    a planted redirect, search or page's wording would become the user's own words."""
+    from claimledger.services.latest import store_made_here
+
+    if not store_made_here(store):
+        raise InputError(
+            f"the evidence store came with the checkout, so {what} is its word: "
+            f"{or_}run `claimledger refresh` into a store of your own"
+        )
+
+
 def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
     """The address the last refresh of `url` ended at, when that is a move; else, for a
     page still gone, the page its site's sitemap proposed. With why, in words. Never from
     a store that came with the checkout: a planted redirect or search would be written
     into the ledger as the source's address."""
-    from claimledger.services.latest import store_made_here
-
-    if not store_made_here(store):
-        raise InputError(
-            f"the evidence store came with the checkout, so where source '{source_id}' moved "
-            "is its word: give NEW_URL, or run `claimledger refresh` into a store of your own"
-        )
+    refuse_the_checkouts_word(store, f"where source '{source_id}' moved", "give NEW_URL, or ")
     fetch = (store.latest_fetches() if store else {}).get(url)
     search = store.latest_relocations().get(source_id) if store else None
     if fetch is None:
