@@ -226,6 +226,17 @@ def test_a_line_break_in_a_quoted_value_stays_on_the_problem_line() -> None:
     assert all("\n" not in message for message in messages)
 
 
+def test_a_whole_number_too_long_to_read_is_said_by_its_length(tmp_path: Path) -> None:
+    """Past Python's 4,300 digits the number was said to be no int, and its digits made
+    the problem's line: the line says how long it is, at its place, and stays short."""
+    path = write(tmp_path, VALID.replace("ledger: 1", "ledger: 1" + "0" * 5000))
+    result = check(path)
+    assert result.stderr.splitlines() == [
+        f"{path}:1:9: a whole number of 5001 characters is too long to read as one",
+        "claimledger: error: 1 problem in the ledger",
+    ]
+
+
 @pytest.mark.parametrize("mark", ['"', "'"])
 def test_an_unclosed_quote_is_placed_where_it_opens_not_at_the_end(
     mark: str, tmp_path: Path

@@ -316,10 +316,17 @@ def _convert_scalar(node: yaml.ScalarNode, problems: list[YamlProblem]) -> Any:
     try:
         return _typed(node.value, node.tag)
     except ValueError:
-        problems.append(
-            _at(node, f"'{node.value}' cannot be read as {node.tag.rsplit(':', 1)[-1]}")
-        )
+        problems.append(_at(node, _unreadable(node.value, node.tag.rsplit(":", 1)[-1])))
         return None
+
+
+def _unreadable(value: str, kind: str) -> str:
+    """Why a scalar cannot be read as `kind`. A whole number longer than Python converts
+    (4,300 digits) is said by its length: it is no mistyped word, and the number itself
+    would make the problem's line as long as it."""
+    if kind == "int" and _INT.fullmatch(value):
+        return f"a whole number of {len(value)} characters is too long to read as one"
+    return f"'{value}' cannot be read as {kind}"
 
 
 def scalar_value(value: str) -> Any:
