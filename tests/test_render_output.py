@@ -62,6 +62,32 @@ def test_an_output_that_is_a_fifo_is_refused_and_left_as_it_is(cli: Cli) -> None
     assert stat.S_ISFIFO(os.lstat("r.md").st_mode)
 
 
+@pytest.mark.parametrize(
+    ("output", "what"),
+    [
+        ("claims.yaml", "the ledger"),
+        ("./hard-link.md", "the ledger"),
+        ("out/evidence.sqlite3", "the evidence store"),
+        ("out/evidence.sqlite3-wal", "the evidence store"),
+    ],
+)
+def test_an_output_that_is_the_ledger_or_the_store_is_refused_and_left_as_it_is(
+    cli: Cli, output: str, what: str
+) -> None:
+    """`render -f md -o claims.yaml` replaced the ledger with the report (and `-o` at the
+    evidence store, the store), said "wrote" and exited 0: the reading was lost."""
+    cli("render", "-o", "first.md")  # the store exists
+    os.link("claims.yaml", "hard-link.md")
+    kept = {path: path.read_bytes() for path in (Path("claims.yaml"), Path("out/evidence.sqlite3"))}
+    said = cli("render", "-f", "md", "-o", output, code=2).stderr
+    assert said == (
+        f"claimledger: error: --output {Path(output)}: that is {what}, which a report never "
+        "replaces\n"
+    )
+    assert {path: path.read_bytes() for path in kept} == kept
+    cli("check")
+
+
 def test_an_output_that_is_a_loop_of_links_is_refused_in_one_line(cli: Cli) -> None:
     Path("loop2").symlink_to("loop1")
     Path("loop1").symlink_to("loop2")

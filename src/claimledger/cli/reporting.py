@@ -90,7 +90,13 @@ def render_command(
             "ask for one): pass the address the report will be published at",
             markup=False,
         )
-    path = None if output == STDOUT else report_path(output, opts.home, report_format.suffix)
+    path = (
+        None
+        if output == STDOUT
+        else report_path(
+            output, opts.home, report_format.suffix, ledger=opts.ledger, store=opts.store
+        )
+    )
     with collector_paused():  # what is read stays till the end: no collection walks it
         report = render(
             opts.load(),

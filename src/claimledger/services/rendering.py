@@ -166,10 +166,11 @@ def templates_folder(
     return folder
 
 
-def report_path(output: str | None, home: Path, suffix: str) -> Path:
+def report_path(output: str | None, home: Path, suffix: str, *, ledger: Path, store: Path) -> Path:
     """Where the report goes: --output, else out/report.<suffix> beside the ledger, never
     through a link planted in the checkout; refused, before anything is rendered, where a
-    FIFO, a device or a directory stands (the report would replace it, or wait for ever)."""
+    FIFO, a device or a directory stands (the report would replace it, or wait for ever),
+    or where it would replace the ledger or the evidence store it is made from."""
     from claimledger.ledger.atomicfile import refuse_all_but_a_file, refuse_links
 
     if output is not None:
@@ -178,7 +179,39 @@ def report_path(output: str | None, home: Path, suffix: str) -> Path:
         path = home / "out" / f"report{suffix}"
         refuse_links(path, below=home)
     refuse_all_but_a_file(path, "the report")
+    refuse_own_files(path, ledger=ledger, store=store)
     return path
+
+
+STORE_FILES = ("", "-wal", "-shm", "-journal", ".lock")
+"""The endings of the evidence store's own files: the database, SQLite's write-ahead log,
+shared memory and journal beside it, and the lock the tool takes on it."""
+
+
+def refuse_own_files(path: Path, *, ledger: Path, store: Path) -> None:
+    """Refuse a report at `path` that would replace the ledger or a file of the evidence
+    store (`-f md -o claims.yaml` is a slip of the hand, and replacing either with the
+    report loses the user's reading, or every check since it, for good)."""
+    owned = {
+        "the ledger": [ledger],
+        "the evidence store": [Path(f"{store}{end}") for end in STORE_FILES],
+    }
+    for what, files in owned.items():
+        if any(_same_file(path, file) for file in files):
+            raise InputError(f"--output {path}: that is {what}, which a report never replaces")
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """Whether `path` and `other` name one file: by their links followed, or, where both
+    exist, by the file they are (a hard link of the ledger is the ledger)."""
+    from claimledger.ledger.atomicfile import followed
+
+    if followed(path) == followed(other):
+        return True
+    try:
+        return path.samefile(other)
+    except OSError:
+        return False
 
 
 def stale_copies(folder: Path) -> list[str]:
