@@ -182,6 +182,29 @@ def test_a_base_url_with_a_password_is_refused_without_showing_it(cli: Cli) -> N
     assert "hunter2" not in result.stderr and "--base-url" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "base",
+    [
+        "https://example.org:99999/r.html",
+        "https://example.org:x/r.html",
+        "https://example.org/\u202er.html",
+    ],
+)
+def test_a_base_url_no_client_can_use_is_refused_and_nothing_is_written(
+    cli: Cli, base: str
+) -> None:
+    """A port out of range or not a number, or a right-to-left override, was taken as the
+    address and written into every review's `@id` and `url`, which no reader can resolve."""
+    said = cli(
+        "render", "-f", "claimreview", "-o", "r.claimreview.json", "--base-url", base, code=2
+    )
+    (line,) = said.stderr.splitlines()
+    assert (
+        line.startswith("claimledger: error: --base-url ")
+        and not Path("r.claimreview.json").exists()
+    )
+
+
 # --------------------------------------------------------------------------- the render state
 
 

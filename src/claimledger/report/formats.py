@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from claimledger.errors import InputError
 from claimledger.ledger.vocabulary import Grade
+from claimledger.report.bidi import BIDI_CLASS
 from claimledger.report.jsontext import indented_json, without_terminal_controls
 from claimledger.report.markup import excerpt, json_for_html, sentence
 from claimledger.report.model import ClaimView, FacetView, Report, SourceView, weakest
@@ -180,9 +181,10 @@ def format_for(name: str, templates: Templates, base_url: str | None = None) -> 
     return known[name]
 
 
-_NOT_IN_IRI = re.compile(r'[#\s<>"{}|\\^`\x00-\x1f\x7f]')
+_NOT_IN_IRI = re.compile(rf'[#\s<>"{{}}|\\^`\x00-\x1f\x7f-\x9f{BIDI_CLASS}]')
 """What an absolute address may not hold here: a fragment (each review adds its own), or
-what an IRI cannot carry unescaped."""
+what an IRI cannot carry unescaped (RFC 3987 refuses a control, and a bidirectional one
+that draws the address backwards)."""
 
 
 def published_at(url: str) -> str:
@@ -191,6 +193,7 @@ def published_at(url: str) -> str:
     try:
         parts = urllib.parse.urlsplit(url)
         host = parts.hostname
+        _ = parts.port  # 99999 or `:x` raises only when asked for
     except ValueError:  # a malformed [IPv6] host or port
         host = None
     if host is None or parts.scheme not in ("http", "https") or _NOT_IN_IRI.search(url):
