@@ -16,7 +16,7 @@ from claimledger.grading.artifact import run_artifact
 from claimledger.ledger.atomicfile import replace_atomically
 from claimledger.ledger.model import Artifact
 from claimledger.report.markup import author_html, author_markdown
-from claimledger.urls import has_secrets, safe_url
+from claimledger.urls import has_secrets, redact_urls, safe_url
 
 
 def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(tmp_path: Path) -> None:
@@ -151,6 +151,17 @@ def test_secrets_in_a_query_or_a_fragment_are_redacted() -> None:
             f"https://x.example/a?{name}=REDACTED"
         ), name
     assert safe_url("https://x.example/a?page=2&sort=new") == "https://x.example/a?page=2&sort=new"
+
+
+def test_a_secret_in_an_address_without_a_scheme_is_redacted_as_in_one_with() -> None:
+    """An intro or `about` holding `www.example.org/?api_key=…` showed the key in every
+    format (GitHub links such an address), while `https://…?api_key=…` was redacted."""
+    said = "see www.example.org/p?api_key=s3cr3t&q=1 or WWW.example.org/#access_token=abc."
+    assert redact_urls(said) == (
+        "see www.example.org/p?api_key=REDACTED&q=1 or www.example.org/#access_token=REDACTED"
+    )
+    for plain in ("www.example.org/?q=1", "a.www.example.org/a", "mail me@www.example.org"):
+        assert redact_urls(plain) == plain
 
 
 def test_a_command_the_shell_cannot_find_is_no_evidence(tmp_path: Path) -> None:

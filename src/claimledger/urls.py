@@ -225,7 +225,9 @@ def shown(url: str | None) -> str:
     return safe_url(url) or "(not an http(s) URL)"
 
 
-_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"'`()\[\]]+", re.IGNORECASE)
+_URL_IN_TEXT = re.compile(r"(?:https?://|(?<![\w.@/-])www\.)[^\s<>\"'`()\[\]]+", re.IGNORECASE)
+"""An http(s) URL in free text, or an address that starts `www.` with no scheme, which
+GitHub's Markdown links as one (`www.example.org/?api_key=…`)."""
 
 
 def redact_urls(text: str) -> str:
@@ -234,7 +236,12 @@ def redact_urls(text: str) -> str:
 
     def redacted(match: re.Match[str]) -> str:
         url = match.group(0)
-        return (safe_url(url) or url) if has_secrets(url) else url
+        bare = url[:4].lower() == "www."
+        whole = f"http://{url}" if bare else url
+        if not has_secrets(whole):
+            return url
+        safe = safe_url(whole) or whole
+        return safe.removeprefix("http://") if bare else safe
 
     return _URL_IN_TEXT.sub(redacted, text)
 
