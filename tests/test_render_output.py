@@ -177,6 +177,19 @@ def test_a_base_url_makes_every_review_absolute(cli: Cli) -> None:
     assert f'"url": "{BASE}#claim-' in Path("r.html").read_text(encoding="utf-8")
 
 
+def test_a_claim_with_a_blank_statement_is_reviewed_under_its_title(cli: Cli) -> None:
+    """A statement left blank in the ledger was the review's `claimReviewed` as it was,
+    "", which a reader of ClaimReview takes for the field missing."""
+    ledger = Path("claims.yaml")
+    text = ledger.read_text(encoding="utf-8")
+    blank = "    statement: Each object has exactly one writer at any one time.\n"
+    ledger.write_text(text.replace(blank, '    statement: "  "\n'), encoding="utf-8")
+    reviews = json.loads(cli("render", "-f", "claimreview", "-o", "-", "--base-url", BASE).stdout)
+    assert all(review["claimReviewed"] for review in reviews)
+    (review,) = [r for r in reviews if r["@id"].endswith("#claim-verified-two")]
+    assert review["claimReviewed"] == "One writer at a time"
+
+
 def test_a_base_url_with_a_password_is_refused_without_showing_it(cli: Cli) -> None:
     result = cli("render", "--base-url", "https://me:hunter2@example.org/r.html", code=2)
     assert "hunter2" not in result.stderr and "--base-url" in result.stderr

@@ -364,6 +364,13 @@ SHORT_CLAIM = 75
 """Characters of `claimReviewed` at most (Google's guidance for a claim's short form)."""
 
 
+def _claim_reviewed(claim: ClaimView) -> str:
+    """The claim's short form: its statement cut to `SHORT_CLAIM`, or its title where the
+    statement is blank (a ledger may leave it so), since a review of "" is no review: a
+    reader of ClaimReview takes an empty `claimReviewed` for one missing."""
+    return excerpt(claim.statement, SHORT_CLAIM - 1) or excerpt(claim.title, SHORT_CLAIM - 1)
+
+
 def claim_reviews(report: Report, base_url: str | None = None) -> list[dict[str, Any]]:
     """One schema.org ClaimReview per claim, as JSON-LD.
 
@@ -409,7 +416,7 @@ def _claim_review(
         "@id": where,
         **({"url": where} if base_url else {}),
         "name": claim.title,
-        "claimReviewed": excerpt(claim.statement, SHORT_CLAIM - 1),
+        "claimReviewed": _claim_reviewed(claim),
         "datePublished": claim.refuted_on or _graded_on(claim, lowest),
         "reviewBody": f"{sentence(f'Refuted {claim.refuted}')} {body}" if claim.refuted else body,
         "reviewRating": _refuted(claim.refuted)
