@@ -190,6 +190,11 @@ def test_no_secret_of_a_source_url_is_published(tmp_path: Path, page_server: Pag
         assert SECRET not in output
     store = (ledger.parent / "out" / "evidence.sqlite3").read_bytes()
     assert SECRET.encode() not in store
+    # the source is still listed, by its id, though its address is kept only redacted
+    listed = [s["source_id"] for s in cli.json("status", code=1)["sources"]]
+    assert listed == sorted(added.sources)
+    table = cli("--plain", "status", code=1).stdout
+    assert f"{source.id}\t{page_server.url('/guide')}?token=REDACTED" in table
 
 
 @pytest.mark.parametrize(

@@ -566,9 +566,9 @@ def source_rows(ledger: Ledger, fetches: Iterable[Fetched]) -> Iterator[dict[str
     """Each source of the ledger with its page's fetch (`fetch_json`), by source id: a row
     for each source read, its `source_id` first, so a script names it as `claimledger
     source ID` does (two sources of one page share its fetch)."""
-    by_url = {fetch.url: fetch for fetch in fetches}
+    by_url = {fetch.url: fetch for fetch in fetches}  # kept as `urls.redacted` keeps it
     for source_id, source in sorted(ledger.sources.items()):
-        if (fetch := by_url.get(source.url)) is not None:
+        if (fetch := by_url.get(redacted(source.url))) is not None:
             yield {"source_id": source_id, **fetch_json(fetch)}
 
 

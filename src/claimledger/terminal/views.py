@@ -91,7 +91,7 @@ def pages_table(ledger: Ledger, fetches: Iterable[FetchRecord]) -> Table:
     table.add_column("http", no_wrap=True)
     table.add_column("note", overflow="ellipsis")
     for fetch in sorted(fetches, key=lambda f: f.url):
-        ids = sorted(source.id for source in ledger.sources.values() if source.url == fetch.url)
+        ids = sorted(source.id for source in ledger.sources_at(fetch.url))
         table.add_row(
             Text(", ".join(ids)),
             Text(shown(fetch.url)),
