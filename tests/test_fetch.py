@@ -316,6 +316,24 @@ def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
     assert sleeps == [0.0]
 
 
+@pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
+def test_a_retry_after_of_no_number_waits_the_backoff(
+    page_server: PageServer, sleeps: list[float], value: str
+) -> None:
+    """A "nan" used to be waited as such: the wait never ended, and the URL sat out its
+    whole deadline to be called "no answer within the deadline"."""
+    page_server.set_handler(
+        "/doc",
+        sequence(
+            lambda ex: status(ex, 503, {"Retry-After": value}),
+            lambda ex: ex.respond(200, PAGE.encode(), {"Content-Type": "text/html"}),
+        ),
+    )
+    result = fetch_one(page_server.url("/doc"), PATIENT)
+    assert (result.source_status, result.attempts) == ("ok", 2)
+    assert len(sleeps) == 1 and 0 < sleeps[0] <= PATIENT.backoff_base
+
+
 def test_429_asking_for_longer_than_the_cap_is_refused_without_waiting(
     page_server: PageServer, sleeps: list[float]
 ) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
@@ -143,14 +144,18 @@ class Admission:
 
 
 def retry_after_seconds(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delay-seconds or an HTTP date)."""
+    """Seconds to wait from a Retry-After header (delay-seconds or an HTTP date); None for
+    a value that is neither, so the usual backoff applies. A "nan" is no number of seconds:
+    waited as such, it never woke, and the URL sat out its whole deadline."""
     if value is None:
         return None
     value = value.strip()
     try:
-        return max(float(value), 0.0)
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return None if math.isnan(seconds) else max(seconds, 0.0)
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
