@@ -316,6 +316,28 @@ def test_429_with_an_http_date_retry_after_in_the_past_retries_at_once(
     assert sleeps == [0.0]
 
 
+def test_a_cookie_a_page_sets_is_never_sent_back(page_server: PageServer) -> None:
+    """Cookies know no port: one set by a page on one origin went to every other origin
+    of its host, and to the run's next pages on its own."""
+    page = PAGE.encode()
+    cookie = {"Content-Type": "text/html", "Set-Cookie": "session=SECRET; Path=/"}
+    page_server.set_handler("/login", lambda ex: ex.respond(200, page, cookie))
+    page_server.set_page("/doc", PAGE)
+    policy = replace(FAST, respect_robots=False)
+    with PageServer() as other:
+        other.set_page("/doc", PAGE)
+
+        async def run() -> None:
+            async with make_client(policy, trust_env=False) as client:
+                for url in (page_server.url("/login"), page_server.url("/doc"), other.url("/doc")):
+                    await fetch_all([url], client, policy=policy)
+
+        asyncio.run(run())
+        sent = [request.headers.get("cookie") for request in other.requests]
+    sent += [request.headers.get("cookie") for request in page_server.requests]
+    assert sent == [None, None, None]
+
+
 @pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
 def test_a_retry_after_of_no_number_waits_the_backoff(
     page_server: PageServer, sleeps: list[float], value: str

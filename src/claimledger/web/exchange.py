@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from http import HTTPStatus
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 
 # httpx loads its own command line (click, rich's progress bars, pygments) whenever those
 # are installed, as they are beside claimledger: a fifth of its import, for a program we
@@ -100,7 +101,16 @@ def make_client(
         transport=transport,
         mounts=mounts,
         event_hooks={"response": [_set_location_aside]},
+        cookies=_no_cookies(),
     )
+
+
+def _no_cookies() -> CookieJar:
+    """A jar that keeps no cookie. httpx's own keeps every Set-Cookie and sends it back by
+    the cookie rules, which know no port or scheme: a session a site gave for a header
+    meant for its origin alone went to every other port of its host, and a cookie one page
+    set changed what the run's next pages said."""
+    return CookieJar(DefaultCookiePolicy(allowed_domains=[]))
 
 
 def headers_for(url: str, headers: tuple[Header, ...]) -> dict[str, str]:
