@@ -1325,6 +1325,40 @@ def test_a_robots_txt_the_server_cannot_serve_forbids_for_now(page_server: PageS
     assert page_server.hits("/robots.txt") == FAST.retries + 1  # asked again on each attempt
 
 
+@pytest.mark.parametrize("content_type", ["application/octet-stream", "image/png", None])
+def test_a_robots_txt_is_obeyed_whatever_its_content_type(
+    page_server: PageServer, content_type: str | None
+) -> None:
+    """RFC 9309 names no Content-Type: one served as a download was read as no rules."""
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    page_server.set_handler("/robots.txt", Page(b"User-agent: *\nDisallow: /doc\n", 200, headers))
+    page_server.set_page("/doc", PAGE)
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "refused" and "blocked by robots.txt" in (result.error or "")
+    assert page_server.hits("/doc") == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "encoding", "why"),
+    [
+        (gzip.compress(b"User-agent: *\nDisallow: /\n" + b"#" * 500)[:-40], "gzip", "truncated"),
+        (b"\x1b\x00User-agent: *", "br", "unsupported Content-Encoding: br"),
+    ],
+    ids=["broken-gzip", "brotli-not-offered"],
+)
+def test_a_robots_txt_that_cannot_be_decoded_forbids_for_now(
+    page_server: PageServer, body: bytes, encoding: str, why: str
+) -> None:
+    """A broken body says nothing of what the site allows; it was read as no rules."""
+    headers = {"Content-Type": "text/plain", "Content-Encoding": encoding}
+    page_server.set_handler("/robots.txt", Page(body, 200, headers))
+    page_server.set_page("/doc", PAGE)
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "unreadable"
+    assert "robots.txt could not be read" in (result.error or "") and why in (result.error or "")
+    assert page_server.hits("/doc") == 0
+
+
 def test_robots_can_be_ignored(page_server: PageServer) -> None:
     page_server.set_handler("/robots.txt", robots("User-agent: *\nDisallow: /\n"))
     page_server.set_page("/doc", PAGE)

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from protego import Protego
 
+from claimledger.reading.decoding import charset_of, decode, media_type_of
 from claimledger.records import FetchPolicy
 from claimledger.urls import origin, redirect_refusal, resolve
 from claimledger.web.exchange import Client, Outcome, Redirect, request
@@ -95,7 +96,7 @@ class Robots:
         """The rules as the site serves them ("" for none), or why they cannot be had."""
         url, seen = f"{origin}/robots.txt", set()
         small = replace(
-            self._policy, max_body=self._policy.max_robots_body, raw=False, cut_long_body=True
+            self._policy, max_body=self._policy.max_robots_body, raw=True, cut_long_body=True
         )
         for _ in range(5):
             seen.add(url)
@@ -112,18 +113,24 @@ class Robots:
 
     @staticmethod
     def _text_of(origin: str, outcome: Outcome) -> str | Outcome:
+        """The rules of a robots.txt answered whatever its Content-Type (RFC 9309 names
+        none: one served as `application/octet-stream` was read as no rules at all), or
+        why they are unknown: a server error, or a body that cannot be decoded (a broken
+        gzip, an encoding we did not offer), which says nothing of what the site allows."""
         status = outcome.http_status
-        if outcome.text is not None:
-            return outcome.text
+        if outcome.body is not None:
+            return decode(
+                outcome.body, media_type_of(outcome.content_type), charset_of(outcome.content_type)
+            )
         if status is None:  # the host itself did not answer: say why, not robots.txt
             return outcome
-        if status == 429 or status >= 500:
+        if status == 429 or status >= 500 or outcome.source_status == "unreadable":
             error = (
                 f"{origin}/robots.txt could not be read ({outcome.error}): nothing on the site "
                 "may be fetched until it can"
             )
             return replace(outcome, error=error)
-        return ""  # 4xx, or a body we cannot read: no rules
+        return ""  # 4xx: no rules
 
     def _parsed(self, origin: str, text: str) -> Protego:
         rules = Protego.parse(as_we_read_it(text, self._policy.user_agent))
