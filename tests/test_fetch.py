@@ -241,6 +241,17 @@ def test_200_is_ok_with_the_text_and_metadata(page_server: PageServer) -> None:
     assert result.final_url == result.url == page_server.url("/doc")
 
 
+def test_a_206_partial_content_is_unreadable_never_the_page(page_server: PageServer) -> None:
+    """No Range is sent: a server's part of a page was read as the page, its quotes past
+    the part called missing."""
+    part = PAGE.encode()[:40]
+    headers = {"Content-Type": "text/html", "Content-Range": f"bytes 0-39/{len(PAGE)}"}
+    page_server.set_handler("/doc", lambda ex: ex.respond(206, part, headers))
+    result = fetch_one(page_server.url("/doc"))
+    assert (result.source_status, result.http_status, result.text) == ("unreadable", 206, None)
+    assert result.error == "HTTP 206 Partial Content: only part of the page"
+
+
 def test_user_agent_names_the_tool(page_server: PageServer) -> None:
     page_server.set_page("/doc", PAGE)
     fetch_one(page_server.url("/doc"))

@@ -236,6 +236,8 @@ async def _read_response(response: httpx.Response, policy: FetchPolicy) -> Outco
         return Outcome(status, "refused", _status_line(response))
     if not 200 <= status < 300:
         return Outcome(status, "unreadable", f"unexpected {_status_line(response)}")
+    if status == 206:  # no Range is ever sent: a part would read as a page whose end is gone
+        return Outcome(status, "unreadable", f"{_status_line(response)}: only part of the page")
     return await _read_page(response, policy)
 
 
