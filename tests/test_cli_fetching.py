@@ -370,6 +370,22 @@ def test_robots_txt_read_by_a_refresh_serves_the_refreshes_of_the_next_day(
     assert kept == "User-agent: *\nDisallow: /other\n"
 
 
+@pytest.mark.parametrize("proxy", ["ftp://127.0.0.1:1", "::bad", "ftp://me:secret@127.0.0.1:1"])
+def test_a_proxy_variable_httpx_cannot_use_is_an_input_error_and_begins_no_run(
+    cli: Cli, ledger: Path, page_server: PageServer, monkeypatch: pytest.MonkeyPatch, proxy: str
+) -> None:
+    """It was an internal error (exit 70), after a run had begun: `status` then called the
+    evidence partial, of a refresh that never fetched a page."""
+    serve_v1(page_server)
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    result = cli("refresh", "--allow-private", code=2)
+    assert len(result.stderr.splitlines()) == 1
+    assert "HTTP_PROXY" in result.stderr and "secret" not in result.stderr
+    store = EvidenceStore.open(ledger.parent / "out" / "evidence.sqlite3")
+    with store:
+        assert store.runs() == []
+
+
 def test_headers_and_user_agent_from_the_command_line(cli: Cli, page_server: PageServer) -> None:
     serve_v1(page_server)
     cli(

@@ -246,10 +246,10 @@ async def _record_live_pages(
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
 
-    run_id = store.begin_run(now(), str(plan.ledger_path))
-    memory = store.robots_memory(run_id, now)
     pages: list[PageRead] = []
-    async with make_client(plan.policy) as client:
+    async with make_client(plan.policy) as client:  # first: a bad proxy begins no run
+        run_id = store.begin_run(now(), str(plan.ledger_path))
+        memory = store.robots_memory(run_id, now)
         loop = refresh(
             plan.jobs,
             client=client,

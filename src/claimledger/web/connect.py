@@ -36,6 +36,8 @@ import httpx
 from httpx._utils import get_environment_proxies
 
 from claimledger.addresses import Address
+from claimledger.errors import InputError
+from claimledger.urls import redact_urls, shown_raw
 from claimledger.web.destinations import Guard
 
 SocketOptions = Iterable[
@@ -237,9 +239,23 @@ def transports(
     )
     proxies = get_environment_proxies() if trust_env else {}
     mounts: dict[str, httpx.AsyncBaseTransport | None] = {
-        pattern: None
-        if proxy is None
-        else CheckedProxy(guard, httpx.AsyncHTTPTransport(proxy=proxy, verify=tls, limits=limits))
+        pattern: None if proxy is None else _checked_proxy(guard, pattern, proxy, tls, limits)
         for pattern, proxy in proxies.items()
     }
     return PinnedTransport(pool), mounts
+
+
+def _checked_proxy(
+    guard: Guard, pattern: str, proxy: str, tls: ssl.SSLContext, limits: httpx.Limits
+) -> CheckedProxy:
+    """The proxy the environment names for `pattern`'s requests; an input error when it is
+    none httpx can use (`::bad`, `ftp://…`, `socks5://…` without socksio): the user's
+    variable, said in one line, never an internal error."""
+    try:
+        return CheckedProxy(guard, httpx.AsyncHTTPTransport(proxy=proxy, verify=tls, limits=limits))
+    except (httpx.InvalidURL, ValueError, ImportError) as error:
+        reason = redact_urls(" ".join(str(error).split()))
+        raise InputError(
+            f"the proxy the environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY) names for "
+            f"{pattern} requests, {shown_raw(proxy)}, cannot be used: {reason}"
+        ) from None
