@@ -878,6 +878,19 @@ def test_a_bare_304_keeps_the_validators_that_were_sent(httpserver: HTTPServer) 
     assert (result.etag, result.last_modified) == (sent.etag, sent.last_modified)
 
 
+def test_a_validator_no_header_can_carry_is_not_sent(page_server: PageServer) -> None:
+    """A server's `ETag: "café"`, stored, made every later request of its page a "cannot
+    request" refusal, after the server mended it too: the page is asked for in full."""
+    page_server.set_page("/doc", PAGE)
+    url = page_server.url("/doc")
+    since = "Mon, 01 Jan 2024 00:00:00 GMT"
+    result = fetch_one(url, validators={url: Validators('"caf\u00e9"', since)})
+    assert (result.source_status, result.text) == ("ok", PAGE)
+    [asked] = page_server.page_requests
+    assert "if-none-match" not in asked.headers
+    assert asked.headers["if-modified-since"] == since
+
+
 def test_validators_from_a_first_fetch_make_the_second_a_304(page_server: PageServer) -> None:
     modified = "Wed, 21 Oct 2026 07:28:00 GMT"
     page_server.set_page("/doc", PAGE, headers={"ETag": '"v1"', "Last-Modified": modified})

@@ -37,6 +37,7 @@ import random
 import time
 from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import MARKUP_TYPES, media_type_of
@@ -305,11 +306,18 @@ def _conditional_headers(sent: Validators | None) -> dict[str, str]:
     if sent is None:
         return {}
     headers: dict[str, str] = {}
-    if sent.etag:
+    if _sendable(sent.etag):
         headers["If-None-Match"] = sent.etag
-    if sent.last_modified:
+    if _sendable(sent.last_modified):
         headers["If-Modified-Since"] = sent.last_modified
     return headers
+
+
+def _sendable(validator: str | None) -> TypeGuard[str]:
+    """Whether a stored validator can go in a request header: one a server sent with a byte
+    past ASCII (`ETag: "café"`) cannot be sent back, and made every later request of its
+    page a "cannot request" refusal, the next runs' too. Without it the page is read whole."""
+    return bool(validator and validator.isascii() and validator.isprintable())
 
 
 def _keep_validators(walk: _Walk) -> _Walk:
