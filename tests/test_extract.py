@@ -190,6 +190,24 @@ def test_tails_of_dropped_elements_stay() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("struck", "expected"),
+    [
+        ("<p><del>Deleted objects can be restored within 14 days.</del></p>", "Intro."),
+        (
+            "<p>Restored within <del>14</del><ins>7</ins> days.</p>",
+            "Intro.\nRestored within 7 days.",
+        ),
+        ("<p>Writes are <s>not</s> acknowledged.</p>", "Intro.\nWrites are acknowledged."),
+        ("<p><strike>Uploads are retried.</strike> Uploads fail.</p>", "Intro.\nUploads fail."),
+    ],
+)
+def test_struck_out_words_are_not_the_pages_words(struck: str, expected: str) -> None:
+    """`<del>`, `<s>` and `<strike>` are words the page says no longer hold: a quote
+    found only there is not on the page, and what replaced them is read in their place."""
+    assert text_of(f"<main><p>Intro.</p>{struck}</main>") == expected
+
+
 def test_a_cookie_class_on_body_does_not_drop_the_page() -> None:
     page = "<html><body class='cookie-consent-given'><p>Page text.</p></body></html>"
     assert extract_text(page, "text/html") == "Page text."

@@ -14,11 +14,11 @@ else ``article``, ``[role=main]``, ``main``, else the body) is walked into
 lines: block elements break lines, inline elements join without invented
 spaces, table rows become ``a | b | c``, ``<pre>`` keeps its lines,
 ``<sup>2</sup>`` becomes ``^2``. Navigation, headers, footers, forms, scripts,
-hidden elements and sidebars are dropped. Outside the content root (or when
-the body is the root) so are ``<aside>`` sidebars and consent banners named by a
-whole class or id (``cookie-banner``, ``consent``, ``onetrust-consent-sdk``);
-inside it an ``<aside>`` is a callout and a ``#cookie-attributes`` section is
-content.
+hidden elements, struck-out words (``<del>``, ``<s>``) and sidebars are dropped.
+Outside the content root (or when the body is the root) so are ``<aside>`` sidebars
+and consent banners named by a whole class or id (``cookie-banner``, ``consent``,
+``onetrust-consent-sdk``); inside it an ``<aside>`` is a callout and a
+``#cookie-attributes`` section is content.
 
 A PDF (carried as text by the fetcher, one character a byte) is read by
 :mod:`claimledger.reading.pdf`: one line a page, its layout undone.
@@ -71,11 +71,14 @@ _CODE_SUFFIXES = _words(
 
 _DROPPED_TAGS = _words(
     """script style noscript template svg nav footer form button input select textarea
-    option label iframe object embed canvas dialog head title meta link"""
+    option label iframe object embed canvas dialog head title meta link del s strike"""
 )
+"""Elements whose text is not the page's content. ``<del>``, ``<s>`` and ``<strike>`` are
+words struck out, which the page says no longer hold: a quote found only there is not
+said by the page, and "within <del>14</del><ins>7</ins> days" reads "within 7 days"."""
 _INLINE_TAGS = _words(
-    """a abbr acronym b bdi bdo big cite code data del dfn em font i img ins kbd mark nobr q rp rt
-    ruby s samp small span strike strong sub sup time tt u var wbr"""
+    """a abbr acronym b bdi bdo big cite code data dfn em font i img ins kbd mark nobr q rp rt
+    ruby samp small span strong sub sup time tt u var wbr"""
 )
 _DROPPED_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
 _BANNER_NAME = re.compile(
