@@ -345,6 +345,20 @@ def test_a_markdown_line_of_thousands_of_unclosed_markers_is_read_like_any_other
     assert result.status == "verified"
 
 
+def test_words_struck_out_on_a_markdown_page_are_not_its_words() -> None:
+    """`~~...~~` strikes words out, as a rendered page's `<del>` does: a quote found only
+    there is not verified, and the sentence a struck "not" leaves is the page's."""
+    page = prepare(
+        "Intro.\n\n~~Deleted objects can be restored within 14 days.~~\n\n"
+        "Writes are ~~not~~ acknowledged before they are durable.\n",
+        kind="markdown",
+    )
+
+    assert locate("Deleted objects can be restored within 14 days.", page).status != "verified"
+    now = locate("Writes are acknowledged before they are durable.", page)
+    assert (now.status, now.meaning_changed) == ("verified", False)
+
+
 def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_there() -> None:
     """Whether a passage stood beside the quote on the page as read stops at the first
     place that tells, however often the passage occurs (on a page of one word 40,000

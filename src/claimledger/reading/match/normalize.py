@@ -181,8 +181,12 @@ _MARKUP_TEXT = {
 
 
 def _markup_edits(m: re.Match[str]) -> list[_Edit]:
-    """Strip the delimiters of inline markup, keeping the text between them untouched."""
+    """Strip the delimiters of inline markup, keeping the text between them untouched; but
+    words struck out (`~~...~~`) go with their delimiters: the page says they no longer
+    hold, as a rendered page's `<del>` does."""
     kind = m.lastgroup or ""
+    if kind == "strike":
+        return [(m.start(), m.end(), "")]
     if kind not in _MARKUP_TEXT:
         return [(m.start(), m.end(), " " if kind == "br" else "")]
     inner = next(g for g in _MARKUP_TEXT[kind] if m.group(g) is not None)
