@@ -167,8 +167,16 @@ def test_the_render_help_names_every_format() -> None:
 def demo_output(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Path]:
     """What `claimledger demo` prints, line by line, and where it left its ledger."""
     directory = tmp_path_factory.mktemp("tour") / "demo"
-    printed = claimledger("demo", str(directory)).stdout
+    with pytest.MonkeyPatch.context() as patch:  # one user's, whichever test asks first
+        patch.setenv("XDG_CONFIG_HOME", str(_demo_users_config(directory)))
+        printed = claimledger("demo", str(directory)).stdout
     return printed.splitlines(), directory / "claims.yaml"
+
+
+def _demo_users_config(demo: Path) -> Path:
+    """The config of the user who ran the demo: the store it made is theirs (a store made
+    by another user's claimledger is the checkout's word, and every view says so)."""
+    return demo.parent / "config"
 
 
 def cells(line: str) -> tuple[str, ...]:
@@ -193,10 +201,12 @@ def test_the_tours_output_is_what_the_demo_prints(
 
 
 def test_the_readmes_grep_finds_its_claim_in_the_demo(
-    readme: str, demo_output: tuple[list[str], Path]
+    readme: str, demo_output: tuple[list[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`claimledger claims | grep state-summary`, as the README says it, run in a shell in
-    the demo's folder, finds the claim's row: its section, grades, quotes and standing."""
+    the demo's folder by the user who ran the demo, finds the claim's row: its section,
+    grades, quotes and standing."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(_demo_users_config(demo_output[1].parent)))
     said = re.search(r"`claimledger (\w+) \| grep ([\w-]+)`", readme)
     assert said is not None, "the README's grep example is gone"
     command, claim = said.groups()
