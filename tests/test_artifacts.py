@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import platform
 import shlex
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,9 +23,10 @@ import lxml.html
 import pytest
 from markdown_it import MarkdownIt
 
+import claimledger
 from claimledger.evidence.store import EvidenceStore
 from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
-from claimledger.grading.artifact import describe_runner
+from claimledger.grading.artifact import MAX_OUTPUT, describe_runner
 from claimledger.ledger.file import load
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import ArtifactRun
@@ -269,6 +272,65 @@ def test_a_program_that_times_out_is_a_visible_failure(tmp_path: Path) -> None:
     run = last_run(ledger)
     assert (run.started, run.exit_status, run.matched) == (True, None, False)
     assert grade_of(ledger) is Grade.DEMONSTRATED
+
+
+def process_is_gone(pid: int) -> bool:
+    """No process `pid` runs: it is gone, or a zombie waiting for its parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_what_a_command_leaves_running_is_killed_and_does_not_hold_the_run(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "pid.txt"
+    started = f"sleep 1000 & echo $! > {shlex.quote(str(pid_file))}; echo ok"
+    ledger = write_ledger(tmp_path / "toy", started, shell=True, timeout=5)
+
+    Cli(ledger)("regrade", "--check", code=0)  # not held until its timeout by the sleep
+
+    run = last_run(ledger)
+    assert (run.started, run.exit_status, run.matched, run.error) == (True, 0, True, None)
+    assert process_is_gone(int(pid_file.read_text(encoding="utf-8")))
+
+
+@pytest.mark.slow
+def test_a_command_that_times_out_is_killed_with_all_it_started(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid.txt"
+    started = f"sleep 1000 & echo $! > {shlex.quote(str(pid_file))}; wait"
+    ledger = write_ledger(tmp_path / "toy", started, shell=True, timeout=0.5)
+
+    Cli(ledger)("regrade", "--check", code=1)
+
+    assert last_run(ledger).error == "timed out after 0.5 s"
+    assert process_is_gone(int(pid_file.read_text(encoding="utf-8")))
+
+
+def test_a_flood_of_output_is_kept_to_its_cap_and_never_held_whole(tmp_path: Path) -> None:
+    megabyte = "sys.stdout.buffer.write(b'x' * 1_000_000)"
+    flood = [sys.executable, "-c", f"import sys\nfor _ in range(400): {megabyte}"]
+    ledger = write_ledger(tmp_path, flood)
+    source = Path(claimledger.__file__).parents[1]
+    measure = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], check=False, stdout=subprocess.DEVNULL); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "regrade"]
+    done = subprocess.run(
+        [sys.executable, "-c", measure, *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(source)},
+    )
+
+    assert int(done.stdout) < 200_000  # KiB: the run's 400 MB were never held in memory
+    run = last_run(ledger)
+    assert (run.exit_status, len(run.output)) == (0, MAX_OUTPUT)
 
 
 # --------------------------------------------------------------------------- what the rule grades

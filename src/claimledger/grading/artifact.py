@@ -9,12 +9,15 @@ suspect when the output changes.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import fnmatch
 import os
+import selectors
 import shlex
 import shutil
+import signal
 import subprocess
 import time
 from dataclasses import dataclass
@@ -25,6 +28,11 @@ from claimledger.ledger.model import Artifact
 from claimledger.records import ArtifactRun
 
 MAX_OUTPUT = 1024 * 1024
+CHUNK = 65536
+POLL_SECONDS = 0.05
+"""How often a running artifact is looked at, to see whether it has ended."""
+DRAIN_SECONDS = 1.0
+"""How long what a run printed as it ended is read once it is over."""
 SHELL_COULD_NOT_RUN = frozenset({126, 127})
 """A shell's "not executable" and "command not found": like a missing program, no evidence."""
 SHELL = "/bin/sh"
@@ -91,29 +99,88 @@ def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) 
         return _Ended(False, None, "", "there is no command to run", 0.0)
     began = time.monotonic()
     try:
-        completed = subprocess.run(
+        process = subprocess.Popen(
             command,
             cwd=cwd,
             shell=artifact.shell,
-            capture_output=True,
-            timeout=artifact.timeout,
-            check=False,
             stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             env=_environment(),
+            start_new_session=True,
         )
-    except subprocess.TimeoutExpired as expired:  # killed; what it printed so far is kept
-        error = f"timed out after {artifact.timeout:g} s"
-        return _Ended(True, None, _text(expired.stdout), error, time.monotonic() - began)
     except OSError as problem:
         error = f"cannot start {program}: {problem.strerror or problem}"
         return _Ended(False, None, "", error, time.monotonic() - began)
+    with process:
+        printed, status = _watch(process, artifact.timeout)
     seconds = time.monotonic() - began
-    output, status = _text(completed.stdout), completed.returncode
+    output = _text(printed)
+    if status is None:  # killed; what it printed so far is kept
+        return _Ended(True, None, output, f"timed out after {artifact.timeout:g} s", seconds)
     if artifact.shell and status in SHELL_COULD_NOT_RUN:
         error = f"the shell could not run it (status {status})"
         return _Ended(False, status, output, error, seconds)
     failed = None if status == 0 else f"exited with status {status}"
     return _Ended(True, status, output, failed, seconds)
+
+
+def _watch(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, int | None]:
+    """What the program printed (its first MAX_OUTPUT bytes) and its exit status, None
+    when it outran `timeout`. It runs in a session of its own, and when it ends, times out
+    or the user interrupts, every process it started is killed: a `sleep 1000 &` left
+    holding its output would otherwise hold the run until the timeout, and outlive it.
+    Output past the cap is read and dropped, never kept: `yes` must not fill the memory
+    before its timeout."""
+    assert process.stdout is not None
+    pipe, kept = process.stdout.fileno(), bytearray()
+    with selectors.DefaultSelector() as selector:
+        selector.register(pipe, selectors.EVENT_READ)
+        try:
+            status = _until_it_ends(process, selector, kept, time.monotonic() + timeout)
+        finally:
+            _kill_session(process)
+        if status is None:
+            process.wait()
+        drained = time.monotonic() + DRAIN_SECONDS  # what it printed as it ended
+        while selector.get_map() and selector.select(max(0.0, drained - time.monotonic())):
+            if not _read_into(kept, pipe):
+                break
+    return bytes(kept), status
+
+
+def _until_it_ends(
+    process: subprocess.Popen[bytes],
+    selector: selectors.BaseSelector,
+    kept: bytearray,
+    deadline: float,
+) -> int | None:
+    """Read the program's output while it runs; its exit status, or None at `deadline`."""
+    assert process.stdout is not None
+    pipe = process.stdout.fileno()
+    while (status := process.poll()) is None and time.monotonic() < deadline:
+        left = max(0.0, deadline - time.monotonic())
+        if selector.select(min(POLL_SECONDS, left)) and not _read_into(kept, pipe):
+            selector.unregister(pipe)  # it closed its output and runs on
+            try:
+                return process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                return None
+    return status
+
+
+def _read_into(kept: bytearray, pipe: int) -> bool:
+    """Read what is ready on `pipe`, keeping no more than MAX_OUTPUT bytes in all; False
+    at its end."""
+    chunk = os.read(pipe, CHUNK)
+    kept += chunk[: max(0, MAX_OUTPUT - len(kept))]
+    return bool(chunk)
+
+
+def _kill_session(process: subprocess.Popen[bytes]) -> None:
+    """Kill the run's whole session: the program if it still runs, and all it started."""
+    with contextlib.suppress(ProcessLookupError):  # nothing of it is left
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def outcome_of(run: ArtifactRun) -> ArtifactOutcome:
