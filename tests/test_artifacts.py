@@ -165,6 +165,17 @@ def test_regrade_runs_the_artifact_by_default_and_records_the_run(toy: Path) -> 
     assert last_run(toy).ran_at == dt.datetime.fromisoformat(rows[1]["ran_at"])  # the latest
 
 
+def test_an_artifact_that_ran_and_matched_is_evidence_not_none_yet(toy: Path) -> None:
+    cli = Cli(toy)
+
+    text = cli("regrade", code=0).stdout
+    report = cli.json("regrade", code=0)
+
+    assert text.strip() == "nothing to propose: every grade agrees with its evidence"
+    assert report["has_evidence"] is True
+    assert "no evidence yet" in cli("regrade", "--no-artifacts", code=0).stdout
+
+
 def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
     cli = Cli(toy)
     (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")

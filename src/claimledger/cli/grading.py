@@ -107,7 +107,7 @@ def regrade_command(
                 }
             )
         else:
-            quotes = any(claim.quotes for claim in ledger.claims)
+            quotes = any(claim.quotes for claim in ledger.claims) and not done.checks
             print_regrade(
                 result,
                 opts.store,

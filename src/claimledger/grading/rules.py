@@ -173,7 +173,7 @@ def regrade(
         proposals=tuple(proposal for found in in_order for proposal in found.proposals),
         notices=tuple(notice for found in in_order for notice in found.notices),
         traces=tuple(trace for found in in_order for trace in found.traces),
-        has_evidence=bool(latest),
+        has_evidence=bool(latest) or any(outcome.ran for outcome in artifacts.values()),
     )
 
 

@@ -20,11 +20,12 @@ def print_regrade(
     result: Regrade, store: Path, *, quotes: bool, incomplete: bool, refreshed: bool = False
 ) -> None:
     """The proposals and notices of a regrade, as tables, and its closing line: what it
-    could not weigh (a ledger that `quotes` nothing needs no refresh to say so), and
-    whether the evidence it weighed is `incomplete` (its gaps are said after). Once the
-    ledger was `refreshed`, a store with no check of it as it now reads is not "no
-    evidence yet", as `status` says it."""
-    if not result.has_evidence and quotes:
+    could not weigh (`quotes`: the ledger quotes something and no quote of it is checked;
+    an artifact that ran is evidence, not a check of its quotes), and whether the
+    evidence it weighed is `incomplete` (its gaps are said after). Once the ledger was
+    `refreshed`, a store with no check of it as it now reads is not "no evidence yet",
+    as `status` says it."""
+    if quotes:
         err.print(nothing_checked_line(store, refreshed), markup=False)
     if result.proposals:
         out.print(proposals_table(result))
