@@ -344,6 +344,19 @@ def test_a_flood_of_output_is_kept_to_its_cap_and_never_held_whole(tmp_path: Pat
     assert (run.exit_status, len(run.output)) == (0, MAX_OUTPUT)
 
 
+@pytest.mark.parametrize("timeout", [".inf", ".nan", "1e400"])
+def test_a_timeout_that_is_no_number_of_seconds_is_bad_input(tmp_path: Path, timeout: str) -> None:
+    ledger = write_ledger(tmp_path, PRINT_SAID, timeout=30, trusted=False)
+    text = ledger.read_text(encoding="utf-8")
+    ledger.write_text(text.replace('"timeout": 30', f'"timeout": {timeout}'), encoding="utf-8")
+
+    result = Cli(ledger)("regrade", "--allow-artifacts", code=2)
+
+    assert "timeout must be a finite number of seconds, not " in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not store_path(ledger).exists()  # nothing ran
+
+
 # --------------------------------------------------------------------------- what the rule grades
 
 

@@ -1,7 +1,8 @@
 """The checks of a ledger's meaning that its JSON Schema cannot express: every id
 referred to exists (with a did-you-mean), no claim depends on itself or on a cycle of
-premises, each basis has what it needs, URLs are http(s) with a host, dates are real,
-and each source's selector is CSS that can be applied to a large page in good time.
+premises, each basis has what it needs, an artifact's timeout is finite, URLs are
+http(s) with a host, dates are real, and each source's selector is CSS that can be
+applied to a large page in good time.
 
 Each finding is told where it is (`Located`), so a problem reads as file:line:col.
 """
@@ -9,6 +10,7 @@ Each finding is told where it is (`Located`), so a problem reads as file:line:co
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -61,6 +63,7 @@ def meaning_problems(located: Located) -> Iterator[Finding]:
                 elif premise not in known_claims:
                     yield _unknown(located, path, "claim", premise, claim_ids)
         yield from _basis_problems(located, at, claim)
+        yield from _timeout_problems(located, at, claim)
     yield from _cycle_problems(located, claims)
 
 
@@ -229,6 +232,17 @@ def _basis_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Itera
                 f"duplicate facet '{name}' in claim '{claim.get('id')}'",
             )
         names.append(str(name))
+
+
+def _timeout_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Iterator[Finding]:
+    """An artifact's timeout is a finite number of seconds, which the schema cannot say:
+    `.inf` would let a command that never ends hold `regrade` for ever, and `.nan`, of
+    which no comparison holds, passed its minimum and then timed the run out at once."""
+    artifact = claim.get("artifact")
+    timeout = artifact.get("timeout") if isinstance(artifact, dict) else None
+    if isinstance(timeout, float) and (math.isnan(timeout) or timeout == math.inf):
+        where = located.where((*at, "artifact", "timeout"))
+        yield where, f"timeout must be a finite number of seconds, not {timeout!r}"
 
 
 def _cycle_problems(
