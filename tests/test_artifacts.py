@@ -393,6 +393,20 @@ def test_a_non_zero_exit_is_evidence_the_rule_grades(tmp_path: Path) -> None:
     assert (run.started, run.exit_status, run.error) == (True, 3, "exited with status 3")
 
 
+def test_status_exits_1_while_the_last_run_printed_other_than_expected(toy: Path) -> None:
+    """A run whose output differs is evidence against the claim, as a quote gone from its
+    page is: `status` says so and exits 1, as it does for the quote."""
+    cli = Cli(toy)
+    cli("regrade", code=0)
+    cli("status", code=0)
+    say(toy, "changed\n")
+    cli("regrade", code=1)
+
+    result = cli("status", code=1)
+
+    assert "output differs" in result.stdout
+
+
 # --------------------------------------------------------------------------- explain and the report
 
 

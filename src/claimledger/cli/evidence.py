@@ -180,7 +180,8 @@ def _refresh_format(fmt: str, as_json: bool) -> str:
 def status_command(ctx: typer.Context, as_json: AsJson = False) -> ExitCode:
     """What the latest evidence says, per claim, per source and per artifact.
 
-    Exit 1 when any quote is not verified, any source failed or an artifact could not run.
+    Exit 1 when any quote is not verified, any source failed or an artifact could not run
+    or printed other than it should.
     """
     from claimledger.ledger.located import collector_paused
     from claimledger.services.latest import standing

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json: bool) -> bool:
     """`status`, as tables or JSON; True when something needs a person: a quote not
-    verified, a source failed, an artifact that could not run, a claim unchecked or in
+    verified, a source failed, an artifact that could not run or printed other than it
+    should (its grade then rests on a run that says otherwise), a claim unchecked or in
     review, a refresh that did not finish."""
     from claimledger.terminal.lines import (
         artifact_run_line,
@@ -53,7 +54,7 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
         say(evidence_gaps(latest.last, list(unchecked) if checks else [], ledger, checked))
         say_whose_store(made_here=latest.made_here)
     failing = any(f.source_status != "ok" and not is_accepted(ledger, f) for f in fetches)
-    failing = failing or any(not run.ran for run in runs.values())
+    failing = failing or any(not run.matched for run in runs.values())  # ran, printed `expect`
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
     return attention or latest.incomplete or bool(unchecked) or bool(review)
