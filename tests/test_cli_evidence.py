@@ -979,6 +979,27 @@ def test_the_gate_does_not_pass_a_ledger_with_nothing_to_check(tmp_path: Path) -
     assert "every grade agrees" not in gate.stdout
 
 
+def test_status_of_a_ledger_that_quotes_nothing_says_so(tmp_path: Path) -> None:
+    """Not "run `claimledger refresh`", nor quotes "adopted, added or moved since the last
+    refresh": a refresh finds nothing to check there, before it ran or after."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(
+        "ledger: 1\ntitle: T\ndate_read: 2026-01-01\nsections: [{id: g, title: G}]\n"
+        "sources: {}\nclaims: []\n",
+        encoding="utf-8",
+    )
+    cli = Cli(ledger)
+    before = cli("status")
+    cli("refresh")
+
+    after = cli("status")
+
+    for said in (before, after):
+        assert "the ledger quotes nothing" in said.output
+        assert "run `claimledger refresh`" not in said.output
+        assert "adopted, added or moved" not in said.output
+
+
 def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) -> None:
     cli = Cli(bundled)
     hosts = {urllib.parse.urlsplit(s.url).netloc for s in load(bundled).sources.values()}

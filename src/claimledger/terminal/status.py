@@ -41,6 +41,8 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
     review = [claim for claim in ledger.claims if claim.review is not None]
     if as_json:
         print_status_json(ledger, latest, unchecked)
+    elif not any(claim.quotes for claim in ledger.claims):
+        say([NOTHING_QUOTED])
     elif not checks:
         say([nothing_checked_line(store, latest.last is not None)])
     else:
@@ -58,6 +60,11 @@ def print_status(ledger: Ledger, latest: LatestEvidence, store: Path, *, as_json
     attention = needs_attention(ledger, checks, fetches) or failing
     attention = attention or any(check.misquoted for check in latest.read_then)
     return attention or latest.incomplete or bool(unchecked) or bool(review)
+
+
+NOTHING_QUOTED = "the ledger quotes nothing: there is no quote for `claimledger refresh` to check"
+"""What `status` says of a ledger without quotes (an emptied `claims:`, artifacts only), for
+which "run `claimledger refresh`", or a quote "adopted, added or moved", would be untrue."""
 
 
 def say_whose_store(*, made_here: bool) -> None:
