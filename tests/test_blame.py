@@ -513,6 +513,37 @@ def test_a_file_deleted_before_the_shallow_history_is_found_by_deepening(
     assert row["quotes"][0]["file_gone"]["in"]["sha"] == retired
 
 
+def test_a_repository_that_is_itself_a_shallow_clone_is_deepened_no_further_than_it_goes(
+    tmp_path: Path,
+    page_server: PageServer,
+    docs_repo: tuple[Path, dict[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A CI checkout (`fetch-depth: 1`) holds no more history to give: each deepening
+    brought nothing, and the step asked again until the run's time budget ran out."""
+    import claimledger.evidence.gitrepo as gitrepo
+
+    repo, _ = docs_repo
+    shallow = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", "--depth=1", repo.as_uri(), str(shallow)], check=True)
+    fetches: list[tuple[str, ...]] = []
+    watched = gitrepo._watched
+
+    def counted(where: Path, clone: Path, bounds: gitrepo.Bounds, at: str, *args: str) -> None:
+        fetches.append(args)
+        assert len(fetches) < 8, "the clone is deepened again and again"
+        watched(where, clone, bounds, at, *args)
+
+    monkeypatch.setattr(gitrepo, "_watched", counted)
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+
+    said = Cli(ledger).json("blame", "durable", "--repo", shallow.as_uri(), "--path", PATH)
+
+    assert said["quotes"][0]["found"]["last_held_in"] is None  # not in the history there is
+    assert len(fetches) <= 3  # the clone, then one deepening that brought nothing
+
+
 def test_the_versions_are_the_branchs_own_and_dated_as_they_landed(tmp_path: Path) -> None:
     """A branch merged in is one change, at its merge (a plain log leaves merges out, and
     its newest "version" was a branch's commit, still holding words the file had lost);

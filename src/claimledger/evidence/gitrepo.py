@@ -131,9 +131,12 @@ class Repositories:
 
     def _deepen(self, repo: str) -> bool:
         """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
-        it. False when the clone holds the whole history already."""
+        it. False when the clone holds the whole history already, or when the fetch
+        brought none (a repository that is itself a shallow clone has no more to give:
+        asking again would spin until the run's time budget ran out)."""
         clone = self.clone(repo)
-        if not (clone / "shallow").is_file():
+        edge = _shallow_edge(clone)
+        if not edge:
             return False
         held = int(_git(clone, "rev-list", "--count", "--all", bounds=self.bounds) or 0)
         depth = ("--unshallow",) if held >= DEEPEN_BY else (f"--deepen={DEEPEN_BY}",)
@@ -141,7 +144,7 @@ class Repositories:
             clone, clone, self.bounds, repo,
             "fetch", "--quiet", "--no-tags", *depth, "origin", "+refs/heads/*:refs/heads/*",
         )  # fmt: skip
-        return True
+        return _shallow_edge(clone) != edge
 
 
 def _settled(found: Blame, seen: list[Version]) -> bool:
