@@ -31,6 +31,7 @@ from claimledger.evidence.archive import (
     nearest,
     parse_availability,
     parse_cdx,
+    same_page,
     snapshot_parts,
 )
 from claimledger.evidence.asread import check_as_read
@@ -204,6 +205,21 @@ def test_the_capture_nearest_the_reading_day_is_chosen_within_the_window() -> No
     assert nearest([Capture(FAR, "u")], day, 30) is None
     assert nearest([Capture(FAR, "u")], day, 365) == Capture(FAR, "u")
     assert nearest([Capture("2026x", "u")], day, 30) is None  # not a timestamp: no capture
+
+
+@pytest.mark.parametrize(
+    ("original", "same"),
+    [
+        ("http://www.docs.example.com:80/guide/", True),  # as the archive lists old captures
+        ("https://docs.example.com:443/guide", True),
+        ("http://docs.example.com:443/guide", False),  # not http's own port
+        ("https://docs.example.com:8443/guide", False),
+    ],
+)
+def test_a_capture_listed_with_its_schemes_own_port_is_the_page(original: str, same: bool) -> None:
+    """The CDX server lists many an http capture as `http://host:80/page`: each was taken
+    for another page, and the reading day's copy was said to be none within the window."""
+    assert same_page(original, "https://docs.example.com/guide") is same
 
 
 def test_capture_addresses_and_times_are_read_in_either_form() -> None:

@@ -290,9 +290,15 @@ def nearest(captures: Iterable[Capture], day: dt.date, window_days: int) -> Capt
 
 def same_page(original: str, asked: str) -> bool:
     """Whether a capture's address is the page asked for, as the archive keys its captures:
-    the scheme, a `www.`, the host's case and a trailing slash aside; the rest, the query
-    with it, must be the page's own (a capture of another page says nothing of it)."""
+    the scheme, a `www.`, the host's case, its scheme's own port written out and a trailing
+    slash aside; the rest, the query with it, must be the page's own (a capture of another
+    page says nothing of it)."""
     return _page_key(original) == _page_key(asked)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+"""The port a scheme's address means when it names none: the archive lists many an http
+capture as `http://host:80/page`, the page the ledger names `https://host/page`."""
 
 
 def _page_key(url: str) -> tuple[str, str, str] | None:
@@ -300,7 +306,8 @@ def _page_key(url: str) -> tuple[str, str, str] | None:
     if parts is None or parts.hostname is None:
         return None
     host = parts.hostname.lower().removeprefix("www.")
-    where = f"{host}:{parts.port}" if parts.port else host
+    port = None if parts.port == _DEFAULT_PORTS.get(parts.scheme.lower()) else parts.port
+    where = f"{host}:{port}" if port else host
     return where, parts.path.rstrip("/") or "/", parts.query
 
 
