@@ -368,6 +368,29 @@ def test_no_capture_within_the_window_is_a_clear_answer_kept_like_one(
     assert as_read(wide)["replicas"]["timestamp"] == FAR
 
 
+def test_a_capture_before_the_day_is_found_past_many_taken_soon_after_it(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """A page the archive took every hour after the reading day: the CDX server's nearest
+    rows were all after it, the copy of three days before was never listed, and a change
+    made after the reading was called a misquote at reading time."""
+    page_server.set_page("/docs", page(MISQUOTE))
+    page_server.set_page("/other", page(OTHER))
+    docs = page_server.url("/docs")
+    archive.add(docs, "20260820100000", page(QUOTE))
+    for hour in range(30):
+        archive.add(docs, f"202608{24 + hour // 24}{hour % 24:02d}0000", page(MISQUOTE))
+
+    report = refresh(cli, archive)
+
+    check = as_read(report)["replicas"]
+    assert (check["timestamp"], check["status"], check["misquoted"]) == (
+        "20260820100000",
+        "verified",
+        False,
+    )
+
+
 def test_the_widest_window_round_the_calendars_last_days_is_no_overflow(
     cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
 ) -> None:
@@ -382,8 +405,9 @@ def test_the_widest_window_round_the_calendars_last_days_is_no_overflow(
     report = refresh(cli, archive, "--archive-window", "3650")
 
     assert {lookup["outcome"] for lookup in report["as_read"]["lookups"]} == {"none"}
-    (query, *_) = archive.asked("cdx")
-    assert "from=99900101" in query and "to=99991231" in query
+    queries = archive.asked("cdx")
+    assert any("from=99900101" in query and "to=99991230" in query for query in queries)
+    assert any("from=99991231" in query and "to=99991231" in query for query in queries)
 
 
 def test_an_archive_without_cdx_is_asked_through_its_availability_api(
@@ -653,7 +677,9 @@ def test_none_within_a_window_still_open_is_asked_again_until_it_closes(
         check(dt.date.fromisoformat(day))
         asked.append(len(archive.asked("cdx")))
 
-    assert asked == [2, 4, 6, 6]  # until 2026-09-22 a capture may still be taken
+    # each run: the captures by the reading day's end, then those after it (two pages);
+    # until 2026-09-22 a capture may still be taken
+    assert asked == [4, 8, 12, 12]
 
 
 # --------------------------------------------------------------------------- the rule, pure

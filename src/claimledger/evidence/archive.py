@@ -7,7 +7,8 @@ body caps, scheme rules, redirects, robots.txt, user agent, and its retries that
 429's Retry-After):
 
 * CDX, `/cdx/search/cdx?url=U&output=json&filter=statuscode:200&from=…&to=…&closest=…`:
-  the captures that answered 200 within the window, nearest the day first;
+  the captures that answered 200 within the window, nearest the day first: those by the
+  day's end, then, where there were none, those after it;
 * availability, `/wayback/available?url=U&timestamp=YYYYMMDD`: the nearest capture,
   asked only when the CDX server fails;
 * the raw capture, `/web/<timestamp>id_/<original>`: the page as it was captured, without
@@ -91,9 +92,15 @@ def endpoint(base: str, path: str, **query: str) -> str:
     return f"{base.rstrip('/')}{path}{tail}"
 
 
-def cdx_url(base: str, url: str, day: dt.date, window_days: int) -> str:
-    """The CDX query for the captures of `url` that answered 200 within the window."""
-    first, last = shifted(day, -window_days), shifted(day, window_days)
+def cdx_url(base: str, url: str, day: dt.date, window_days: int, *, after: bool = False) -> str:
+    """The CDX query for the captures of `url` that answered 200 within the window, taken
+    by the end of `day` (`after`: those taken after it), nearest first. The two are asked
+    apart: the nearest rows of one query round the day could all be from after it (a page
+    the archive takes every hour), past the one from before that `nearest` takes first."""
+    if after:
+        first, last = shifted(day, 1), shifted(day, window_days)
+    else:
+        first, last = shifted(day, -window_days), day
     return endpoint(
         base,
         "/cdx/search/cdx",
@@ -337,7 +344,8 @@ async def look_up(
     manners: Manners | None = None,
 ) -> dict[str, ArchiveLookup]:
     """For each page (its address as requested) the capture nearest the day it was read:
-    one CDX query a page, and the availability API for a page whose CDX query failed
+    one CDX query a page for the captures by that day's end, a second for those after it
+    where there were none, and the availability API for a page whose CDX query failed
     (an archive that serves no CDX). A 429 ends the asking: what was not asked failed."""
     policy = archive_policy(policy)
     found: dict[str, ArchiveLookup] = {}
@@ -352,6 +360,11 @@ async def look_up(
 
     base, window = settings.base, settings.window_days
     await ask({cdx_url(base, url, day, window): url for url, day in pages.items()}, parse_cdx)
+    later = [url for url, lookup in found.items() if lookup.outcome == "none"]
+    if later and not slowed:  # none by the day's end: the nearest after it
+        await ask(
+            {cdx_url(base, url, pages[url], window, after=True): url for url in later}, parse_cdx
+        )
     retry = [url for url, lookup in found.items() if lookup.outcome == "failed"]
     if retry and not slowed:
         await ask(
