@@ -4,13 +4,15 @@ git's options. Each repository here is real, made commit by commit."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from claimledger.errors import InputError
 from claimledger.evidence.gitrepo import versions
-from test_blame import commit, git
+from cli_runner import Cli
+from test_blame import LEDGER, NEW, OLD, PATH, commit, git
 
 DAY = "2026-01-05T10:00:00"
 
@@ -112,3 +114,26 @@ def test_the_history_budget_counts_the_reading_of_each_version() -> None:
     with pytest.raises(HistoryStopped, match="history_budget"):
         blame(old, "A sentence never written.", before_each=in_time)
     assert read == [1]
+
+
+def test_a_file_once_named_in_bytes_that_are_no_utf8_is_blamed_and_kept(tmp_path: Path) -> None:
+    """A file's old name in Latin-1 (`caf\\xe9.md`): the commit that last held the quote
+    there was named with it, and keeping or printing the name was an internal error."""
+    repo = repository(tmp_path)
+    latin1 = os.fsdecode(b"docs/caf\xe9.md")
+    kept = "".join(f"Line {n} of the guide stays as it was.\n\n" for n in range(20))
+    written = commit(repo, latin1, f"{kept}{OLD}\n", "Add the guide", DAY)
+    git(repo, "rm", "-q", "--cached", latin1)
+    (repo / latin1).unlink()
+    reworded = commit(repo, PATH, f"{kept}{NEW}\n", "Rename and reword", "2026-02-05T10:00:00")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url="https://docs.example.com/durability", quote=OLD), "utf-8")
+    cli = Cli(ledger)
+
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"]
+    said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
+
+    held, dropped = row["found"]["last_held_in"], row["found"]["dropped_in"]
+    assert (held["sha"], held["path"]) == (written, "docs/caf\ufffd.md")
+    assert dropped["sha"] == reworded
+    assert f"last held in {written[:7]}" in said

@@ -104,8 +104,11 @@ class Repositories:
         found = self.versions(repo, path, ref, settled)
         said = blame(found, quote, current, before_each=self.in_time)
         if len(found) >= MAX_VERSIONS and said.current_since == found[-1].commit:
-            return replace(said, current_since=None)  # held before the oldest read: unknown
-        return said
+            said = replace(said, current_since=None)  # held before the oldest read: unknown
+        held, dropped, since = (
+            c and _readable(c) for c in (said.held, said.dropped, said.current_since)
+        )
+        return replace(said, held=held, dropped=dropped, current_since=since)
 
     def in_time(self) -> None:
         """Raise `HistoryStopped` once the run's time for the docs' history is spent: the
@@ -117,7 +120,8 @@ class Repositories:
     def version_on(self, repo: str, path: str, ref: str, day: str) -> Version | None:
         """The newest version of `path` committed on or before `day` (None: none was)."""
         found = self.versions(repo, path, ref, lambda seen: _reaches(seen, day))
-        return next((v for v in found if v.commit.date <= day), None)
+        version = next((v for v in found if v.commit.date <= day), None)
+        return None if version is None else replace(version, commit=_readable(version.commit))
 
     def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
         """What became of `path` by `ref`: None while it is there; else the commit that
@@ -127,7 +131,10 @@ class Repositories:
             return None
         while (fate := _deletion(clone, path, ref, self.bounds)) is None and self._deepen(repo):
             continue
-        return fate
+        if fate is None:
+            return None
+        renamed_to = None if fate.renamed_to is None else _text_of_name(fate.renamed_to)
+        return FileGone(_readable(fate.commit), renamed_to)
 
     def _deepen(self, repo: str) -> bool:
         """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
@@ -145,6 +152,18 @@ class Repositories:
             "fetch", "--quiet", "--no-tags", *depth, "origin", "+refs/heads/*:refs/heads/*",
         )  # fmt: skip
         return _shallow_edge(clone) != edge
+
+
+def _readable(commit: Commit) -> Commit:
+    """`commit` as it is kept and shown: its file's name as text (`_text_of_name`)."""
+    return replace(commit, path=_text_of_name(commit.path))
+
+
+def _text_of_name(name: str) -> str:
+    """A file's name read from git as text that can be kept and shown: git hands its
+    names over as bytes, read with surrogateescape so that each goes back to git as it
+    was; a byte that is no UTF-8 is U+FFFD here (one could not be stored or printed)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _settled(found: Blame, seen: list[Version]) -> bool:
