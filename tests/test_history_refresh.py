@@ -398,6 +398,26 @@ def test_without_a_capture_of_the_reading_day_the_repository_serves_as_read(
     assert "repository's version" not in again  # --no-history: the step is not run
 
 
+def test_a_commit_dated_past_the_year_9999_is_no_version_of_the_reading_day(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    """git writes such a date `10000-01-01`, which sorted before 2026-01-10 as text: the
+    newest version was taken for the reading day's, and a quote the file held that day
+    was "misquoted at reading time" in "the docs' repository's version of 1000-00-10"."""
+    cli, repo, shas = site
+    body = (repo / PATH).read_text("utf-8").replace(KEPT, "Each node keeps a log.")
+    (repo / PATH).write_text(body, "utf-8")
+    git(repo, "commit", "-qam", "Shorten the log sentence", date="@253402300800 +0000")
+    cli("trust")
+
+    said = cli("refresh", "--allow-private", code=1).stdout
+    told = {c["quote_text"]: c for c in cli.json("status", code=1)["as_read"]["checks"]}
+
+    assert "1000-00-10" not in said
+    assert told[KEPT]["status"] == "verified" and told[KEPT]["timestamp"] == "20260105"
+    assert told[KEPT]["snapshot_url"].endswith(f"#{shas['written']}:docs/guide.md")
+
+
 def test_a_repo_is_set_from_the_command_line_as_an_address_or_a_folder(
     site: tuple[Cli, Path, dict[str, str]],
 ) -> None:

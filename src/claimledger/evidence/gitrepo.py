@@ -17,6 +17,7 @@ stopped and the step says so (`HistoryStopped`).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import ipaddress
 import os
@@ -120,7 +121,7 @@ class Repositories:
     def version_on(self, repo: str, path: str, ref: str, day: str) -> Version | None:
         """The newest version of `path` committed on or before `day` (None: none was)."""
         found = self.versions(repo, path, ref, lambda seen: _reaches(seen, day))
-        version = next((v for v in found if v.commit.date <= day), None)
+        version = next((v for v in found if _on_or_before(v.commit.date, day)), None)
         return None if version is None else replace(version, commit=_readable(version.commit))
 
     def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
@@ -174,7 +175,17 @@ def _settled(found: Blame, seen: list[Version]) -> bool:
 
 
 def _reaches(seen: list[Version], day: str) -> bool:
-    return any(version.commit.date <= day for version in seen)
+    return any(_on_or_before(version.commit.date, day) for version in seen)
+
+
+def _on_or_before(date: str, day: str) -> bool:
+    """Whether a commit's `date` (as git writes it) is `day` or earlier. Compared as
+    dates, not as text: a commit dated past the year 9999, as a repository may date one,
+    reads `10000-01-01`, which sorts before `2026-…` as text."""
+    try:
+        return dt.date.fromisoformat(date) <= dt.date.fromisoformat(day)
+    except ValueError:
+        return False  # no day of the calendar: never on or before one
 
 
 def _protocol(repo: str) -> str:
