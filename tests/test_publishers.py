@@ -27,6 +27,12 @@ from webserver import PageServer, redirect
         ("https://vendor.github.io/docs", "vendor.github.io"),
         ("https://github.com/Vendor/project/blob/main/README.md", "github.com/vendor"),
         ("https://github.com/", "github.com"),
+        ("https://raw.githubusercontent.com/Vendor/project/main/README.md", "github.com/vendor"),
+        ("https://gist.githubusercontent.com/vendor/1a2b/raw/notes.md", "github.com/vendor"),
+        ("https://gist.github.com/vendor/1a2b", "github.com/vendor"),
+        ("https://docs.github.com/en/actions", "github.com"),
+        ("https://docs.github.com/ja/actions", "github.com"),
+        ("https://docs.gitlab.com/ee/ci/", "gitlab.com"),
         ("http://127.0.0.1:8000/a", "127.0.0.1"),
         ("http://[::1]:8000/a", "::1"),
         ("http://intranet/a", "intranet"),
@@ -34,6 +40,40 @@ from webserver import PageServer, redirect
 )
 def test_a_publisher_is_the_registrable_domain(url: str, publisher: str) -> None:
     assert publisher_of(url) == publisher
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "https://github.com/vendor/docs",
+            "https://raw.githubusercontent.com/vendor/docs/main/x.md",
+        ),
+        ("https://docs.github.com/en/limits", "https://docs.github.com/ja/limits"),
+    ],
+)
+def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
+    tmp_path: Path, page_server: PageServer, first: str, second: str
+) -> None:
+    """A vendor's repository page and the raw copy of its file, or the code host's own docs
+    in two languages, were added as two publishers (raw.githubusercontent.com; github.com/en
+    and github.com/ja), so one organisation's words counted as two independent sources."""
+    body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
+    page_server.set_page("/one", body)
+    page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.split("sources:")[0] + "sources: {}\nclaims: []\n", "utf-8")
+    cli = Cli(ledger)
+    maps = ["--map", f"{first}={page_server.url('/one')}"]
+    maps += ["--map", f"{second}={page_server.url('/two')}"]
+    quote = "A message may be up to 256 KB."
+    cli("add", "size", "--url", first, "--url", second, "--quote", quote, "--allow-private", *maps)
+
+    publishers = {
+        s["publisher"] for s in yaml.safe_load(ledger.read_text("utf-8"))["sources"].values()
+    }
+    assert len(publishers) == 1, publishers
+    assert "2 sources of one publisher" in cli("render", "-o", "-").stdout
 
 
 @pytest.mark.parametrize(

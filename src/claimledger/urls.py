@@ -612,15 +612,22 @@ def other_publisher(url: str, read_at: str | None) -> str | None:
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 
+OWNERS_FILE_HOSTS = {
+    "gist.github.com": "github.com",
+    "raw.githubusercontent.com": "github.com",
+    "gist.githubusercontent.com": "github.com",
+}
+"""Hosts of a code host's owners' raw files and gists, the owner first in the path."""
+
 
 def publisher_of(url: str) -> str:
     """Who publishes a page, by default: its registrable domain, from the Public Suffix
     List, so a vendor's docs., blog. and www. count as one publisher, and two sources on
-    one vendor's hosts are never "independent" by accident; on a code host, its
-    organisation (github.com/vendor); a web archive's capture, the publisher of the page
-    it captured (its words are that page's); an address or a name with no public suffix,
-    as is. A host is compared in one spelling (`ascii_host`), so that its Unicode and
-    Punycode forms, or its full-width letters, never make two publishers of one."""
+    one vendor's hosts are never "independent" by accident; on a code host, its owner
+    (github.com/vendor, of its raw files and gists too); a web archive's capture, the
+    publisher of the page it captured (its words are that page's); an address or a name
+    with no public suffix, as is. A host is compared in one spelling (`ascii_host`), so
+    that its Unicode and Punycode forms, or full-width letters, never make two of one."""
     captured = archived_original(url)
     if captured is not None:
         return publisher_of(captured)
@@ -631,10 +638,22 @@ def publisher_of(url: str) -> str:
     if names_an_address(host):  # one address however written (`127.1`, `2130706433`)
         return str(address_named(host.strip("[]")) or host)
     domain = _suffixes().privatesuffix(host) or host
-    if domain in CODE_HOSTS and parts is not None:
+    code_host = _code_host_of_owners(host, domain)
+    if code_host is not None and parts is not None:
         owner = parts.path.strip("/").split("/", 1)[0]
-        return f"{domain}/{owner.lower()}" if owner else domain
+        return f"{code_host}/{owner.lower()}" if owner else code_host
     return domain
+
+
+def _code_host_of_owners(host: str, domain: str) -> str | None:
+    """The code host whose owners' pages `host` serves, the owner first in the path; None
+    for any other host, such as the code host's own sites (docs.github.com is GitHub's
+    docs, whose first path segment is a language, not an owner: never two publishers)."""
+    if host in OWNERS_FILE_HOSTS:
+        return OWNERS_FILE_HOSTS[host]
+    if domain in CODE_HOSTS and host in (domain, f"www.{domain}"):
+        return domain
+    return None
 
 
 def ascii_host(host: str) -> str:
