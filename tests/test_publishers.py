@@ -33,6 +33,9 @@ from webserver import PageServer, redirect
         ("https://docs.github.com/en/actions", "github.com"),
         ("https://docs.github.com/ja/actions", "github.com"),
         ("https://docs.gitlab.com/ee/ci/", "gitlab.com"),
+        ("https://github.com/orgs/Vendor/discussions/12", "github.com/vendor"),
+        ("https://github.com/users/alice/projects/1", "github.com/alice"),
+        ("https://gitlab.com/groups/vendor/-/epics/3", "gitlab.com/vendor"),
         ("http://127.0.0.1:8000/a", "127.0.0.1"),
         ("http://[::1]:8000/a", "::1"),
         ("http://intranet/a", "intranet"),
@@ -50,6 +53,7 @@ def test_a_publisher_is_the_registrable_domain(url: str, publisher: str) -> None
             "https://raw.githubusercontent.com/vendor/docs/main/x.md",
         ),
         ("https://docs.github.com/en/limits", "https://docs.github.com/ja/limits"),
+        ("https://github.com/orgs/vendor/discussions/12", "https://github.com/vendor/docs"),
     ],
 )
 def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
@@ -57,7 +61,8 @@ def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
 ) -> None:
     """A vendor's repository page and the raw copy of its file, or the code host's own docs
     in two languages, were added as two publishers (raw.githubusercontent.com; github.com/en
-    and github.com/ja), so one organisation's words counted as two independent sources."""
+    and github.com/ja), and an organisation's discussions (github.com/orgs), so one
+    organisation's words counted as two independent sources."""
     body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
     page_server.set_page("/one", body)
     page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))

@@ -612,22 +612,22 @@ def other_publisher(url: str, read_at: str | None) -> str | None:
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 
-OWNERS_FILE_HOSTS = {
-    "gist.github.com": "github.com",
-    "raw.githubusercontent.com": "github.com",
-    "gist.githubusercontent.com": "github.com",
-}
+_OWNER_PAGES = frozenset({"orgs", "users", "groups", "sponsors"})
+
+OWNERS_FILE_HOSTS = dict.fromkeys(
+    ("gist.github.com", "raw.githubusercontent.com", "gist.githubusercontent.com"), "github.com"
+)
 """Hosts of a code host's owners' raw files and gists, the owner first in the path."""
+_OWNER_PAGES = frozenset({"orgs", "users", "groups", "sponsors"})
 
 
 def publisher_of(url: str) -> str:
     """Who publishes a page, by default: its registrable domain, from the Public Suffix
     List, so a vendor's docs., blog. and www. count as one publisher, and two sources on
     one vendor's hosts are never "independent" by accident; on a code host, its owner
-    (github.com/vendor, of its raw files and gists too); a web archive's capture, the
-    publisher of the page it captured (its words are that page's); an address or a name
-    with no public suffix, as is. A host is compared in one spelling (`ascii_host`), so
-    that its Unicode and Punycode forms, or full-width letters, never make two of one."""
+    (github.com/vendor, of its raw files and gists too); a web archive's capture, that
+    page's; an address or a name with no public suffix, as is. A host is compared in one
+    spelling (`ascii_host`): its Unicode or Punycode never makes two publishers of one."""
     captured = archived_original(url)
     if captured is not None:
         return publisher_of(captured)
@@ -638,22 +638,18 @@ def publisher_of(url: str) -> str:
     if names_an_address(host):  # one address however written (`127.1`, `2130706433`)
         return str(address_named(host.strip("[]")) or host)
     domain = _suffixes().privatesuffix(host) or host
-    code_host = _code_host_of_owners(host, domain)
-    if code_host is not None and parts is not None:
-        owner = parts.path.strip("/").split("/", 1)[0]
-        return f"{code_host}/{owner.lower()}" if owner else code_host
-    return domain
+    owned = host in (domain, f"www.{domain}") and domain in CODE_HOSTS
+    code_host = OWNERS_FILE_HOSTS.get(host) or (domain if owned else None)
+    return _owner_on(code_host, parts.path) if code_host and parts is not None else domain
 
 
-def _code_host_of_owners(host: str, domain: str) -> str | None:
-    """The code host whose owners' pages `host` serves, the owner first in the path; None
-    for any other host, such as the code host's own sites (docs.github.com is GitHub's
-    docs, whose first path segment is a language, not an owner: never two publishers)."""
-    if host in OWNERS_FILE_HOSTS:
-        return OWNERS_FILE_HOSTS[host]
-    if domain in CODE_HOSTS and host in (domain, f"www.{domain}"):
-        return domain
-    return None
+def _owner_on(code_host: str, path: str) -> str:
+    """Who publishes a page of a code host (not of its own sites: on docs.github.com a path
+    begins with a language): the owner its path names first, or after `orgs/`, `users/`,
+    `groups/`, `sponsors/` (github.com/orgs/vendor/discussions is vendor's)."""
+    segments = path.strip("/").lower().split("/")
+    owner = segments[1] if len(segments) > 1 and segments[0] in _OWNER_PAGES else segments[0]
+    return f"{code_host}/{owner}" if owner else code_host
 
 
 def ascii_host(host: str) -> str:
