@@ -325,3 +325,60 @@ def test_a_page_read_elsewhere_is_another_publishers_only_off_the_sources_own_si
     url: str, read_at: str | None, other: str | None
 ) -> None:
     assert other_publisher(url, read_at) == other
+
+
+REPORTED = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  blog: {url: "URL_BLOG", title: A blog, kind: blog, publisher: ablog.example, author: A. Writer}
+  docs: {url: "URL_DOCS", title: Limits, kind: docs, publisher: vendor.example}
+claims:
+  - id: size
+    section: s
+    title: Size
+    kind: guarantee
+    statement: S.
+    quotes:
+      - text: "A message may be up to 256 KB."
+        sources: [blog, docs]
+        reported_by: blog
+        via: docs
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}
+"""
+
+
+@pytest.mark.parametrize("cited", [True, False])
+def test_a_third_party_s_report_counts_once_with_the_source_it_cites(
+    tmp_path: Path, page_server: PageServer, cited: bool
+) -> None:
+    """A blog that quotes the vendor's docs (`reported_by: blog`, `via: docs`) carries the
+    docs' words, copied: it counted as a second independent source, and the report said
+    "A. Writer reports, citing Limits" above "cross-checked on 2 sources, 2 independent",
+    keeping DEMONSTRATED on `min_sources: 2`. A report that names no primary still counts
+    on its own."""
+    page_server.set_page("/docs", "<html><body><main><p>A message may be up to 256 KB.</p>")
+    page_server.set_page(
+        "/blog",
+        "<html><body><main><h1>On limits</h1><p>The docs say:</p>"
+        "<blockquote>A message may be up to 256 KB.</blockquote><p>Untested.</p>",
+    )
+    text = REPORTED.replace("URL_BLOG", page_server.url("/blog"))
+    text = text.replace("URL_DOCS", page_server.url("/docs"))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text if cited else text.replace("        via: docs\n", ""), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history")
+
+    proposed = cli.json("regrade", code=1 if cited else 0)["proposals"]
+    report = cli("render", "-o", "-").stdout
+
+    lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
+    assert lowered == ([("size", "CLAIMED")] if cited else []), proposed
+    counted = "1 independent: vendor.example" if cited else "2 independent: ablog.example, vendor"
+    assert f"cross-checked on 2 sources, {counted}" in report
+    facet = "2 sources, 1 independent" if cited else "2 independent sources"
+    assert f"DEMONSTRATED** — cross-checked on {facet}, verified" in report

@@ -3,7 +3,7 @@ its claim's quotes, on every source, and their verdicts on the reading day's cop
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from claimledger.grading.verdicts import (
@@ -86,7 +86,7 @@ def _quote_state(
     found = [
         (source_id, latest.get((claim.id, quote.text, source_id))) for source_id in quote.sources
     ]
-    keys = counted_keys(found, latest.independence)
+    keys = counted_keys(found, as_cited(quote, latest.independence.__getitem__))
     for source_id, check in found:
         place = (claim.id, quote.text, source_id)
         key = keys[source_id]
@@ -129,6 +129,17 @@ def _quote_state(
         frozenset(reworded_by),
         frozenset(doubted_by - carried - harmless),
     )
+
+
+def as_cited(quote: Quote, key_of: Callable[[str], str]) -> dict[str, str]:
+    """The independence key of each of a quote's sources (`key_of`), a third party's report
+    of it (`reported_by`) counted as the primary source it cites (`via`): the report's words
+    are that source's, copied, so the two are one confirmation, as one text read at two
+    addresses is, however many publishers carry them."""
+    keys = {source_id: key_of(source_id) for source_id in quote.sources}
+    if quote.reported_by in keys and quote.via is not None:
+        keys[quote.reported_by] = key_of(quote.via)
+    return keys
 
 
 def counted_keys(

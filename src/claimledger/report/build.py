@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from claimledger.grading.quotes import counted_keys
+from claimledger.grading.quotes import as_cited, counted_keys
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
 from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
@@ -280,7 +280,7 @@ def _quote_view(
         )
         for sid, check in checks
     )
-    keys = counted_keys(checks, {sid: ledger.sources[sid].independence_key for sid, _ in checks})
+    keys = counted_keys(checks, as_cited(quote, lambda sid: ledger.sources[sid].independence_key))
     carrying = [s for s in sources if s.status in CARRIED]
     independent = {keys[s.source_id] for s in carrying}
     read = [s for s in sources if s.status not in ("unread", "unchecked")]
@@ -364,7 +364,8 @@ def _cross_check(
     if len({source.independence_key for source in sources}) == 1:
         how = f"{len(cited)} sources of one publisher, {sources[0].publisher}"
     else:
-        named = _counted(sources, keys)
+        cited_first = sorted(sources, key=lambda s: bool(quote.via) and s.id == quote.reported_by)
+        named = _counted(cited_first, keys)  # a report counts as the source it cites
         how = f"{len(cited)} sources, {len(named)} independent: {', '.join(named)}"
     short = [sid for sid in cited if sid in lacking]
     not_read = [sid for sid in cited if sid in unread]
