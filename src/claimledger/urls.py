@@ -612,13 +612,12 @@ def other_publisher(url: str, read_at: str | None) -> str | None:
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 
-_OWNER_PAGES = frozenset({"orgs", "users", "groups", "sponsors"})
-
 OWNERS_FILE_HOSTS = dict.fromkeys(
     ("gist.github.com", "raw.githubusercontent.com", "gist.githubusercontent.com"), "github.com"
 )
 """Hosts of a code host's owners' raw files and gists, the owner first in the path."""
 _OWNER_PAGES = frozenset({"orgs", "users", "groups", "sponsors"})
+"""A code host's pages of an owner whose name is the path's second segment."""
 
 
 def publisher_of(url: str) -> str:
