@@ -285,6 +285,42 @@ def test_verbatim_text_is_verified_however_often_it_occurs() -> None:
     assert (result.status, result.occurrences) == ("verified", 2)
 
 
+class _CountedSearches(str):
+    """A page's searched text that counts how often it is searched: the work a quote costs,
+    told without a clock."""
+
+    searches = 0
+
+    def find(self, *args: object) -> int:
+        type(self).searches += 1
+        return super().find(*args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("page", "quote", "found"),
+    [
+        ("Intro.\n\n" + "x" * 200_000 + "\n\nEnd.", "x" * 1_000, 0),
+        ("Intro.\n\n" + "a b " * 50_000 + "\n\nEnd.", ("a b " * 250).strip(), 200),
+    ],
+    ids=["inside-one-long-word", "overlapping-itself"],
+)
+def test_a_quote_is_searched_for_once_per_place_it_could_be(
+    page: str, quote: str, found: int
+) -> None:
+    """A long quote found again one character on (inside a run of one letter, or a page of
+    its own words over and over) was searched for again at every character: a quote of
+    10,000 characters on a line of 5 MB took seven minutes. It is searched for once past
+    each place it could stand (never overlapping the last), and its places are the same."""
+    prepared = prepare(page)
+    prepared._flat = _CountedSearches(prepared.flat)
+    _CountedSearches.searches = 0
+
+    places = prepared.occurrences(quote)
+
+    assert len(places) == found
+    assert _CountedSearches.searches <= found + 3
+
+
 def test_context_picks_the_second_occurrence() -> None:
     first = "Input gates. " + GATE + " Output gates come next."
     second = "blockConcurrencyWhile. " + GATE + " The callback has a timeout."

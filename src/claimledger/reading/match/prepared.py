@@ -138,22 +138,35 @@ class PreparedText:
         return list(self.places(needle))
 
     def places(self, needle: str) -> Iterator[tuple[int, int]]:
-        """The places of `occurrences`, one at a time: a caller that needs one of a certain
-        kind stops at it, however often the needle occurs."""
+        """The places of `occurrences`, one at a time, none overlapping the one before: a
+        caller that needs one of a certain kind stops at it, however often the needle occurs.
+
+        Each search starts past every place that cannot be the needle's: a long needle
+        found again one character on, inside a run of one letter of megabytes, would cost
+        its length at each character, hours for one quote."""
         flat, width = self._flat, len(needle)
         if not needle:
             return
         at = flat.find(needle)
         while at != -1:
-            if self._on_boundaries(at, at + width, needle):
+            if self._starts_inside_a_word(at, needle):
+                at = flat.find(needle, _word_end(flat, at))
+            elif self._ends_inside_a_word(at + width, needle):
+                at = flat.find(needle, max(at + 1, _word_end(flat, at + width) - width))
+            else:
                 yield at, at + width
-            at = flat.find(needle, at + 1)
+                at = flat.find(needle, at + width)
 
-    def _on_boundaries(self, start: int, end: int, needle: str) -> bool:
+    def _starts_inside_a_word(self, start: int, needle: str) -> bool:
+        """True: the needle starts with a word character right after another one (so does
+        every later place before that word ends)."""
+        return is_word_char(needle[0]) and start > 0 and is_word_char(self._flat[start - 1])
+
+    def _ends_inside_a_word(self, end: int, needle: str) -> bool:
+        """True: the needle ends with a word character right before another one (so does
+        every later place that ends before that word does)."""
         flat = self._flat
-        if is_word_char(needle[0]) and start > 0 and is_word_char(flat[start - 1]):
-            return False
-        return not (is_word_char(needle[-1]) and end < len(flat) and is_word_char(flat[end]))
+        return is_word_char(needle[-1]) and end < len(flat) and is_word_char(flat[end])
 
     @property
     def lower(self) -> str:
@@ -335,6 +348,15 @@ def _run_between(starts: list[int], edges: list[int], part: int) -> tuple[int, i
 
 def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+_NOT_A_WORD_CHAR = re.compile(r"\W")  # \w is exactly `is_word_char`
+
+
+def _word_end(text: str, offset: int) -> int:
+    """The end of the run of word characters at `offset` (`offset` itself when none is)."""
+    found = _NOT_A_WORD_CHAR.search(text, offset)
+    return found.start() if found else len(text)
 
 
 def split_units(text: str, breaks: list[int]) -> tuple[list[int], list[int], set[int]]:
