@@ -382,3 +382,35 @@ def test_a_third_party_s_report_counts_once_with_the_source_it_cites(
     assert f"cross-checked on 2 sources, {counted}" in report
     facet = "2 sources, 1 independent" if cited else "2 independent sources"
     assert f"DEMONSTRATED** — cross-checked on {facet}, verified" in report
+
+
+def test_a_source_read_on_another_publishers_site_counts_for_it_too(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A vendor's page sent by a redirect to another publisher's site (a rebrand, a page
+    handed over) carries that site's words: counted as the ledger's publisher alone, it
+    made a second independent confirmation of that very site's other page, and the claim
+    kept DEMONSTRATED on `min_sources: 2`. It counts for both publishers, as one source."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_handler("/a/doc", redirect("/b/other", 302))
+    page_server.set_page("/b/other", f"<html><body><main><h1>Other</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/page", f"<html><body><main><h1>Page</h1><p>{quote}</p></main>")
+    first, second = "https://docs.a-vendor.example/doc", "https://b-vendor.example/page"
+    ledger = tmp_path / "claims.yaml"
+    text = TWO_ADDRESSES.replace("URL_ONE", first).replace("URL_TWO", second)
+    text = text.replace("one.example", "a-vendor.example").replace(
+        "two.example", "b-vendor.example"
+    )
+    ledger.write_text(text, encoding="utf-8")
+    maps = ["--map", f"https://docs.a-vendor.example/={page_server.url('/a/')}"]
+    maps += ["--map", f"https://b-vendor.example/={page_server.url('/b/')}"]
+    cli = Cli(ledger)
+    cli("refresh", *maps, "--allow-private", "--no-as-read", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    explained = " ".join(str(t["outcome"]) for t in cli.json("explain", "size")["traces"])
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "fewer than 2 independent sources" in explained
+    assert "cross-checked on 2 sources, 1 independent:" in report

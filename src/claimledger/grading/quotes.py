@@ -14,7 +14,7 @@ from claimledger.grading.verdicts import (
     fall,
     weaker,
 )
-from claimledger.ledger.model import Claim, Facet, Ledger, Quote
+from claimledger.ledger.model import Claim, Facet, Ledger, Quote, publisher_independence
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import (
     CARRIED,
@@ -23,6 +23,7 @@ from claimledger.records import (
     classify,
     meaning_uncertain,
 )
+from claimledger.urls import other_publisher, redacted
 
 
 class _QuoteState(NamedTuple):
@@ -86,7 +87,7 @@ def _quote_state(
     found = [
         (source_id, latest.get((claim.id, quote.text, source_id))) for source_id in quote.sources
     ]
-    keys = counted_keys(found, as_cited(quote, latest.independence.__getitem__))
+    keys = counted_keys(found, as_cited(quote, latest.independence.__getitem__), latest.read_at)
     for source_id, check in found:
         place = (claim.id, quote.text, source_id)
         key = keys[source_id]
@@ -143,14 +144,18 @@ def as_cited(quote: Quote, key_of: Callable[[str], str]) -> dict[str, str]:
 
 
 def counted_keys(
-    checks: Iterable[tuple[str, Check | None]], independence: Mapping[str, str]
+    checks: Iterable[tuple[str, Check | None]],
+    independence: Mapping[str, str],
+    read_at: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """What each of a quote's sources counts as toward `min_sources`, from its latest check
     (in the quote's order): its independence key, unless the text read there was read at
     another of them too (a redirect, a mirror: one text at two addresses), then one key
     for both, so that one reading is one source. The keys so joined stay joined, whatever
     the order the quote names its sources in: a mirror of one publisher's page, read
-    first, does not part that publisher's pages. The grading and the report count by this."""
+    first, does not part that publisher's pages. A source read on another publisher's site
+    (`read_at`, `read_elsewhere`) counts for both publishers, as one source. The grading
+    and the report count by this."""
     checks = list(checks)
     joined: dict[str, str] = {}  # a key, to the key it counts as (one text read under both)
     first_reader: dict[str, str] = {}  # each text read, by its hash: its first reader's key
@@ -160,6 +165,11 @@ def counted_keys(
             key = joined[key]
         return key
 
+    for source_id, elsewhere in (read_at or {}).items():
+        if source_id in independence:
+            own, other = counted(independence[source_id]), counted(elsewhere)
+            if own != other:
+                joined[other] = own
     for source_id, check in checks:
         if check is not None and check.snapshot_hash:
             key = counted(independence[source_id])
@@ -167,6 +177,21 @@ def counted_keys(
             if reader != key:
                 joined[key] = reader
     return {source_id: counted(independence[source_id]) for source_id, _ in checks}
+
+
+def read_elsewhere(ledger: Ledger, final_urls: Mapping[str, str | None]) -> dict[str, str]:
+    """The sources last read on another publisher's site than their address names (a
+    redirect to another registrable domain), each with that publisher's independence key.
+    Whose words they are is in doubt until the user says (`move`, `source --publisher`):
+    such a source counts for both publishers, as one (`counted_keys`), never as one more.
+    `final_urls`: where each page's latest fetch ended, by its address as the store keeps
+    it."""
+    found: dict[str, str] = {}
+    for source_id, source in ledger.sources.items():
+        elsewhere = other_publisher(source.url, final_urls.get(redacted(source.url)))
+        if elsewhere is not None:
+            found[source_id] = publisher_independence(elsewhere)
+    return found
 
 
 class _Reading(NamedTuple):
@@ -256,12 +281,19 @@ class Latest(dict[tuple[str, str, str], Check]):
     for all of the claim's facets (and each source's independence key, once for all of
     its checks)."""
 
-    def __init__(self, checks: Mapping[tuple[str, str, str], Check], ledger: Ledger) -> None:
+    def __init__(
+        self,
+        checks: Mapping[tuple[str, str, str], Check],
+        ledger: Ledger,
+        read_at: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(checks)
         self.readings: dict[str, _Reading] = {}
         self.independence = {
             source_id: source.independence_key for source_id, source in ledger.sources.items()
         }
+        self.read_at = read_at or {}
+        """Sources read on another publisher's site (`read_elsewhere`)."""
 
 
 def _reading(

@@ -151,10 +151,12 @@ def regrade(
     checks: Iterable[Check],
     artifacts: Mapping[str, ArtifactOutcome] | None = None,
     as_read: Iterable[AsReadCheck] = (),
+    read_at: Mapping[str, str] | None = None,
 ) -> Regrade:
     """Propose grade changes for every facet of the ledger from the latest evidence (and
-    the verdicts on the archived copies of the reading day, `as_read`)."""
-    latest = Latest(latest_by_key(checks), ledger)
+    the verdicts on the archived copies of the reading day, `as_read`; the sources read
+    on another publisher's site, `read_at`: `quotes.read_elsewhere`)."""
+    latest = Latest(latest_by_key(checks), ledger, read_at)
     read_then = latest_by_key(as_read)
     artifacts = artifacts or {}
     effective: dict[str, dict[str, Grade]] = {}

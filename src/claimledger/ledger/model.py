@@ -85,7 +85,7 @@ class Source:
     @property
     def independence_key(self) -> str:
         """Sources sharing this key count once toward `min_sources`."""
-        return f"source:{self.id}" if self.independent else f"publisher:{publisher_key(self)}"
+        return f"source:{self.id}" if self.independent else publisher_independence(self.publisher)
 
     @property
     def counted_as(self) -> str:
@@ -98,6 +98,11 @@ def publisher_key(source: Source) -> str:
     around and within it, so that "Vendor.com" written for one source and "vendor.com" for
     another never count as two independent publishers."""
     return " ".join(source.publisher.split()).casefold()
+
+
+def publisher_independence(publisher: str) -> str:
+    """The independence key of the sources `publisher` publishes (`Source.independence_key`)."""
+    return f"publisher:{' '.join(publisher.split()).casefold()}"
 
 
 def facet_key(on: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from claimledger.grading.quotes import as_cited, counted_keys
+from claimledger.grading.quotes import as_cited, counted_keys, read_elsewhere
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
 from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
@@ -161,6 +161,7 @@ class _Evidence:
     premises: dict[str, PremiseView] = field(default_factory=dict)
     """Each claim as a premise, once worked out (many claims may rest on one)."""
     histories: dict[CheckKey, QuoteHistory] = field(default_factory=dict)
+    read_at: Mapping[str, str] = field(default_factory=dict)  # as `regrade` counts them
 
     @classmethod
     def of(
@@ -186,6 +187,7 @@ class _Evidence:
             traces={(t.claim_id, t.on): t for t in regrade.traces},
             artifact_runs=artifact_runs,
             as_read=latest_by_key(as_read),
+            read_at=read_elsewhere(ledger, {u: f.final_url for u, f in fetches.items()}),
         )
 
     def premise(self, claim_id: str) -> PremiseView:
@@ -280,7 +282,8 @@ def _quote_view(
         )
         for sid, check in checks
     )
-    keys = counted_keys(checks, as_cited(quote, lambda sid: ledger.sources[sid].independence_key))
+    independence = as_cited(quote, lambda sid: ledger.sources[sid].independence_key)
+    keys = counted_keys(checks, independence, evidence.read_at)
     carrying = [s for s in sources if s.status in CARRIED]
     independent = {keys[s.source_id] for s in carrying}
     read = [s for s in sources if s.status not in ("unread", "unchecked")]

@@ -125,6 +125,15 @@ def fetches(
     return {url: fetch for url, fetch in found.items() if redacted(url) in urls}, last
 
 
+def read_elsewhere(store: EvidenceStore | None, ledger: Ledger) -> dict[str, str]:
+    """The sources whose latest page was read on another publisher's site, each with that
+    publisher's independence key (`grading.quotes.read_elsewhere`)."""
+    from claimledger.grading.quotes import read_elsewhere as elsewhere
+
+    found = store.latest_fetches() if store else {}
+    return elsewhere(ledger, {url: fetch.final_url for url, fetch in found.items()})
+
+
 def artifact_runs(store: EvidenceStore | None, ledger: Ledger) -> dict[str, ArtifactRun]:
     """The last recorded run of each artifact the ledger holds, when it ran the command and
     expected the output the ledger states now: a run of another command is not evidence."""

@@ -72,12 +72,15 @@ def regrade_ledger(
     """Regrade `ledger` (read from `ledger_path`) on the evidence in `store`; the store to
     record artifact runs in is opened by `open_store` only when one runs."""
     from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade, unchecked_by_claim
     from claimledger.services import latest
 
     made_here = latest.store_made_here(store)  # as it came, before any run is recorded
     checks = latest.verdicts(store, ledger)
     as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
+    fetches, last = latest.fetches(store, ledger, path=ledger_path)
+    read_at = read_elsewhere(ledger, {url: fetch.final_url for url, fetch in fetches.items()})
     allowed, skipped = allowed_artifacts(ledger_path, ledger, artifacts)
     runs = run_artifacts(allowed, ledger_path.parent, open_store, now)
     if artifacts == "trusted":
@@ -87,12 +90,11 @@ def regrade_ledger(
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     written = 0
     if write:
-        applied = write_proposals(ledger_path, checks, outcomes, as_read, today)
+        applied = write_proposals(ledger_path, checks, outcomes, as_read, today, read_at)
         written = len(applied.proposals)
         result = dataclasses.replace(applied, proposals=())  # the rest is what stays pending
     else:
-        result = regrade(ledger, checks, outcomes, as_read)
-    fetches, last = latest.fetches(store, ledger, path=ledger_path)
+        result = regrade(ledger, checks, outcomes, as_read, read_at)
     unchecked = list(unchecked_by_claim(ledger, checks))
     return RegradeOutcome(
         result, written, checks, fetches, last, unchecked, skipped, runs, made_here
@@ -105,6 +107,7 @@ def write_proposals(
     artifacts: dict[str, ArtifactOutcome],
     as_read: list[AsReadCheck],
     today: dt.date,
+    read_at: dict[str, str] | None = None,
 ) -> Regrade:
     """Apply every proposal to the ledger as it is on disk under the lock, in one write.
 
@@ -119,7 +122,7 @@ def write_proposals(
 
     def change(text: str, fresh: Ledger) -> str:
         nonlocal applied
-        applied = regrade(fresh, checks, artifacts, as_read)
+        applied = regrade(fresh, checks, artifacts, as_read, read_at)
         changes = [
             edits.GradeChange(p.claim_id, p.on, p.to_grade, p.by, p.why) for p in applied.proposals
         ]
@@ -189,7 +192,7 @@ def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) ->
     checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
     told = [h for h in latest.histories(store, ledger).values() if h.claim_id == claim_id]
     outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
-    result = regrade(ledger, checks, outcomes, as_read)
+    result = regrade(ledger, checks, outcomes, as_read, latest.read_elsewhere(store, ledger))
     traces = [t for t in result.traces if t.claim_id == claim_id]
     proposed = [p for p in result.proposals if p.claim_id == claim_id]
     notices = [n for n in result.notices if n.claim_id == claim_id]

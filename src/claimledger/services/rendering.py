@@ -75,6 +75,7 @@ def report_of(
     """The report of `ledger` (read from `ledger_path`) and the latest evidence, compared
     with the `previous` render."""
     from claimledger.grading.artifact import outcome_of
+    from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade
     from claimledger.report.build import build_report
     from claimledger.services.latest import standing
@@ -83,11 +84,12 @@ def report_of(
     checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     as_read = latest.read_then  # the quotes on the reading day's copies
+    read_at = read_elsewhere(ledger, {url: fetch.final_url for url, fetch in fetches.items()})
     return build_report(
         ledger,
         checks,
         fetches,
-        regrade(ledger, checks, outcomes, as_read),
+        regrade(ledger, checks, outcomes, as_read, read_at),
         generated_on=today,
         last_refresh=last.started_at if last else None,
         last_refresh_finished=None if last is None else not latest.incomplete,
