@@ -414,3 +414,28 @@ def test_a_source_read_on_another_publishers_site_counts_for_it_too(
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert "fewer than 2 independent sources" in explained
     assert "cross-checked on 2 sources, 1 independent:" in report
+
+
+@pytest.mark.parametrize(
+    "second", ["<p>A message may be up to 128 KB.</p>", "<p>Messages have no size limit.</p>"]
+)
+def test_a_quote_one_page_carries_and_another_lacks_is_not_called_verified(
+    tmp_path: Path, page_server: PageServer, second: str
+) -> None:
+    """The headline counted each quote by the best any page says of it: one verified on
+    one page and reworded to say otherwise (or gone) on another was "verified", while
+    the findings and `status` said otherwise. It is counted on its own."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
+    page_server.set_page("/two", f"<html><body><main><h1>Two</h1>{second}</main></body></html>")
+    ledger = tmp_path / "claims.yaml"
+    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
+    ledger.write_text(text.replace("URL_TWO", page_server.url("/two")), encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+
+    summary = json.loads(cli("render", "-f", "json", "-o", "-").stdout)["summary"]
+    headline = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert (summary["verified_quotes"], summary["disagreeing_quotes"]) == (0, 1)
+    assert "; 0 verified, 1 verified on one source but not on another, 0 reworded" in headline

@@ -253,14 +253,21 @@ def summary(
         facets=sum(len(claim.facets) for claim in claims),
         quotes=len(quotes),
         sources=len(sources),
-        verified_quotes=sum(1 for q in quotes if q.state == "verified"),
+        verified_quotes=sum(1 for q in quotes if q.state == "verified" and not _disagree(q)),
         drifted_quotes=sum(1 for q in quotes if q.state == "drifted"),
         missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
         sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
         proposals=len(regrade.proposals),
         stale=len({(notice.claim_id, notice.on) for notice in regrade.notices}),
         unchecked_quotes=sum(1 for q in quotes if q.state in ("unread", "unchecked")),
+        disagreeing_quotes=sum(1 for q in quotes if q.state == "verified" and _disagree(q)),
     )
+
+
+def _disagree(quote: QuoteView) -> bool:
+    """Whether a page read lacks the quote another page carries (the quote's state is the
+    best any source says): the headline must not call it verified."""
+    return any(source.status in ("drifted", "missing", "gone") for source in quote.sources)
 
 
 @functools.lru_cache(maxsize=1024)
