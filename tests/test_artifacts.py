@@ -596,3 +596,23 @@ def test_a_store_of_an_older_schema_is_upgraded_and_records_runs(toy: Path) -> N
         upgraded.close()
     assert len(recorded_rows(toy)) == 1
     assert last_run(toy).matched
+
+
+def test_a_secret_of_the_environment_a_command_prints_is_never_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trusted command that prints its settings printed the user's token into the store
+    and every report: the value of a secret-named variable is kept as REDACTED."""
+    secret = "ghp_" + "x7" * 12
+    monkeypatch.setenv("GITHUB_TOKEN", secret)
+    monkeypatch.setenv("TEST_COLOUR", "blue-green")  # no secret by its name
+    show = "import os; e = os.environ; print('ok'); print(e['GITHUB_TOKEN'], e['TEST_COLOUR'])"
+    ledger = write_ledger(tmp_path / "toy", [sys.executable, "-c", show])
+    cli = Cli(ledger)
+
+    cli("regrade", code=1)  # it printed more than is expected
+
+    assert last_run(ledger).output == "ok\nREDACTED blue-green\n"
+    for fmt in ("md", "html", "json"):
+        assert secret not in cli("render", "-f", fmt, "-o", "-").stdout
+    assert secret.encode() not in store_path(ledger).read_bytes()

@@ -14,12 +14,14 @@ import datetime as dt
 import difflib
 import fnmatch
 import os
+import re
 import selectors
 import shlex
 import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +60,7 @@ def execute(claim_id: str, artifact: Artifact, cwd: Path, ran_at: dt.datetime) -
         started=ended.started,
         exit_status=ended.status,
         matched=ended.status == 0 and _lines(ended.output) == _lines(artifact.expect),
-        output=ended.output,
+        output=masked(ended.output, os.environ),
         expected=artifact.expect,
         error=ended.error,
         seconds=ended.seconds,
@@ -84,6 +86,30 @@ def _command(artifact: Artifact) -> tuple[str | list[str], str]:
         return command_line(artifact), SHELL
     argv = shlex.split(artifact.run) if isinstance(artifact.run, str) else list(artifact.run)
     return argv, argv[0] if argv else ""
+
+
+SECRET_NAME = re.compile(
+    r"token|secret|passw(or)?d|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|"
+    r"credential|auth",
+    re.IGNORECASE,
+)
+"""A variable whose name says it holds a secret (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY)."""
+SHORTEST_SECRET = 8
+"""A shorter value ("1", "true") is no secret, and would be masked wherever it is printed."""
+
+
+def masked(output: str, environment: Mapping[str, str]) -> str:
+    """`output` with the value of each secret-named variable of the `environment` the
+    command ran in shown as REDACTED: a command that prints its settings put a token in the
+    store, and from there in every report. The output is compared with `expect` first."""
+    secrets = {
+        value
+        for name, value in environment.items()
+        if SECRET_NAME.search(name) and len(value) >= SHORTEST_SECRET
+    }
+    for secret in sorted(secrets, key=len, reverse=True):  # a longer one holding a shorter
+        output = output.replace(secret, "REDACTED")
+    return output
 
 
 def _environment() -> dict[str, str]:
