@@ -616,3 +616,15 @@ def test_a_secret_of_the_environment_a_command_prints_is_never_kept(
     for fmt in ("md", "html", "json"):
         assert secret not in cli("render", "-f", fmt, "-o", "-").stdout
     assert secret.encode() not in store_path(ledger).read_bytes()
+
+
+def test_a_command_killed_by_a_signal_is_said_so(tmp_path: Path) -> None:
+    """A run ended by a signal (the kernel short of memory, a person) was said to have
+    "exited with status -9": no program exits so; it says which signal ended it."""
+    suicide = "import os, signal; print('ok', flush=True); os.kill(os.getpid(), signal.SIGKILL)"
+    ledger = write_ledger(tmp_path / "toy", [sys.executable, "-c", suicide])
+
+    Cli(ledger)("regrade", code=1)
+
+    run = last_run(ledger)
+    assert (run.exit_status, run.error) == (-9, "killed by signal 9 (SIGKILL)")

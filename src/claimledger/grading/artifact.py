@@ -147,8 +147,19 @@ def _run(command: str | list[str], program: str, artifact: Artifact, cwd: Path) 
     if artifact.shell and status in SHELL_COULD_NOT_RUN:
         error = f"the shell could not run it (status {status})"
         return _Ended(False, status, output, error, seconds)
-    failed = None if status == 0 else f"exited with status {status}"
-    return _Ended(True, status, output, failed, seconds)
+    return _Ended(True, status, output, _how_it_failed(status), seconds)
+
+
+def _how_it_failed(status: int) -> str | None:
+    """Why a run that ended failed, in words: a negative status is the signal that ended
+    it (SIGKILL from the kernel short of memory, or from a person), no exit of its own."""
+    if status >= 0:
+        return None if status == 0 else f"exited with status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = "an unknown signal"
+    return f"killed by signal {-status} ({name})"
 
 
 def _watch(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, int | None]:
