@@ -184,3 +184,20 @@ def test_a_large_page_is_read_as_a_small_one_is(page_server: PageServer) -> None
     )
 
     assert json.loads(result.stdout)["status"] == "verified"
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def test_the_cpu_a_reading_overran_is_said_in_three_figures() -> None:
+    """The budget is what is left of a URL's deadline: "more than 2.94 s of CPU", not the
+    figure to the microsecond ("29.8009")."""
+    from claimledger.errors import PageUnreadable
+    from claimledger.evidence.budget import bounded
+
+    with pytest.raises(PageUnreadable) as raised:
+        bounded(0.123456, _spin)
+
+    assert str(raised.value) == "took too long to read: more than 0.123 s of CPU"
