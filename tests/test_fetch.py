@@ -560,7 +560,6 @@ def test_a_host_in_bad_punycode_is_refused_as_data() -> None:
 
 def test_a_redirect_to_a_host_in_bad_punycode_is_refused(page_server: PageServer) -> None:
     page_server.set_handler("/doc", redirect(BAD_PUNYCODE, 302))
-    page_server.set_handler("/robots.txt", redirect(BAD_PUNYCODE, 302))
 
     result = fetch_one(page_server.url("/doc"))
 
@@ -1381,6 +1380,28 @@ def test_a_robots_txt_that_cannot_be_decoded_forbids_for_now(
     assert result.source_status == "unreadable"
     assert "robots.txt could not be read" in (result.error or "") and why in (result.error or "")
     assert page_server.hits("/doc") == 0
+
+
+@pytest.mark.parametrize("location", [BAD_PUNYCODE, "ftp://127.0.0.1/robots.txt"])
+def test_a_robots_txt_that_redirects_where_we_may_not_go_forbids_for_now(
+    page_server: PageServer, location: str
+) -> None:
+    """A robots.txt sent where no request may follow (another scheme, a host that cannot
+    be named, a private address, down to http) says nothing of what the site allows: it
+    was read as no rules, and every page of the site fetched."""
+    page_server.set_handler("/robots.txt", redirect(location, 302))
+    page_server.set_page("/doc", PAGE)
+    result = fetch_one(page_server.url("/doc"))
+    assert result.source_status == "refused"
+    assert "robots.txt could not be read (redirect" in (result.error or "")
+    assert page_server.hits("/doc") == 0
+
+
+def test_a_robots_txt_in_a_loop_of_redirects_is_none(page_server: PageServer) -> None:
+    """A loop, like more than five redirects, leaves the site without rules (RFC 9309)."""
+    page_server.set_handler("/robots.txt", redirect("/robots.txt", 302))
+    page_server.set_page("/doc", PAGE)
+    assert fetch_one(page_server.url("/doc")).source_status == "ok"
 
 
 def test_robots_can_be_ignored(page_server: PageServer) -> None:

@@ -104,12 +104,15 @@ class Robots:
                 step = await request(url, self._client, {}, small)
             if isinstance(step, Redirect):
                 target = resolve(url, step.location)
-                if redirect_refusal(url, target, seen, 0, 5) is not None:
-                    break  # nowhere we may go: as if there were none
+                if target in seen:
+                    break  # a loop: as if there were none, as more than five redirects are
+                refused = redirect_refusal(url, target, seen, 0, 5)
+                if refused is not None:
+                    return _unknown(origin, Outcome(None, "refused", refused))
                 url = target
                 continue
             return self._text_of(origin, step)
-        return ""
+        return ""  # RFC 9309: past five redirects, the rules may be taken as unavailable
 
     @staticmethod
     def _text_of(origin: str, outcome: Outcome) -> str | Outcome:
@@ -125,11 +128,7 @@ class Robots:
         if status is None:  # the host itself did not answer: say why, not robots.txt
             return outcome
         if status == 429 or status >= 500 or outcome.source_status == "unreadable":
-            error = (
-                f"{origin}/robots.txt could not be read ({outcome.error}): nothing on the site "
-                "may be fetched until it can"
-            )
-            return replace(outcome, error=error)
+            return _unknown(origin, outcome)
         return ""  # 4xx: no rules
 
     def _parsed(self, origin: str, text: str) -> Protego:
@@ -193,3 +192,15 @@ def _agent_fit(agent: str, robot: str) -> int:
             return len(agent)
         at = robot.find(agent, at + 1)
     return 0
+
+
+def _unknown(origin: str, outcome: Outcome) -> Outcome:
+    """The site's rules are unknown (a server error, a body that cannot be decoded, a
+    redirect we may not follow: to http from https, a private address, another scheme):
+    nothing on the site is fetched until they can be read, as RFC 9309 asks of a robots.txt
+    that cannot be reached."""
+    error = (
+        f"{origin}/robots.txt could not be read ({outcome.error}): nothing on the site may "
+        "be fetched until it can"
+    )
+    return replace(outcome, error=error)
