@@ -69,6 +69,8 @@ def ledger_at(folder: Path, url: str, select: str) -> Path:
         (PATHOLOGICAL, "is too costly to apply: 4 sibling steps"),
         ("h2 + p + p + p", "is too costly to apply: 3 sibling steps"),
         ("p:not(.a ~ .b ~ .c ~ .d)", "is too costly to apply: 3 sibling steps"),
+        ("p:has(~ .a ~ .b ~ .c)", "is too costly to apply: 3 sibling steps"),
+        ("p:has(+ .a):has(+ .b):has(~ .c)", "is too costly to apply: 3 sibling steps"),
         ("a b c d e f g h i j", "is too costly to apply: 9 combinators"),
         ("main article[", "is not a valid CSS selector"),
         ("svg|rect", "cannot be applied: Undefined namespace prefix"),

@@ -47,7 +47,7 @@ def selector_problem(select: str, name: str = "select") -> str | None:
         return f"{name} {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
     for selector in selectors:
         nodes = list(_nodes(selector.parsed_tree))
-        siblings = sum(_is_sibling_step(node) for node in nodes)
+        siblings = sum(_sibling_steps(node) for node in nodes)
         combinators = sum(_is_combinator(node) for node in nodes)
         if siblings > MAX_SIBLING_STEPS:
             return (
@@ -106,12 +106,18 @@ def _is_combinator(node: object) -> bool:
     return kind in ("CombinedSelector", "Relation")
 
 
-def _is_sibling_step(node: object) -> bool:
+def _sibling_steps(node: object) -> int:
+    """The sibling steps `node` itself takes. A :has() whose relative selector begins
+    with `+` or `~` (`p:has(~ a ~ b)`) takes one before those inside it: its combinator
+    is held beside the selector, not in a CombinedSelector."""
     kind = type(node).__name__
     if kind == "CombinedSelector":
-        return getattr(node, "combinator", "") in ("+", "~")
+        return int(getattr(node, "combinator", "") in ("+", "~"))
     if kind == "Function":
-        return str(getattr(node, "name", "")).startswith("nth-")
+        return int(str(getattr(node, "name", "")).startswith("nth-"))
     if kind == "Pseudo":
-        return getattr(node, "ident", "") in _SIBLING_PSEUDOS
-    return False
+        return int(getattr(node, "ident", "") in _SIBLING_PSEUDOS)
+    if kind == "Relation":
+        pairs = getattr(node, "arguments", None) or ()
+        return sum(getattr(pair[0], "value", "") in ("+", "~") for pair in pairs)
+    return 0
