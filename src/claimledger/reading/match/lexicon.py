@@ -406,10 +406,6 @@ _NUMBER_VALUES = {
     )
     if value
 }
-_NUMBER_VALUES.update(twice="2", thrice="3")
-"""Numbers written as words, each with its value. "twice" is two times ("twice" -> "two
-times" is a rewording, "twice" -> "once" a count changed); "once" is no value, for it
-opens a condition as often ("once the write completes")."""
 
 
 ORDINAL_WORDS = words(

@@ -381,9 +381,9 @@ def numbers_differ(before: dict[str, Counter[str]], after: dict[str, Counter[str
 
 
 def counts(words: list[str]) -> Counter[str]:
-    """The values that count something: figures ("3", "10h"), "twice", and number words
-    before the thing counted ("three guarantees"), unless they point back ("either of the
-    two pages") or stand for a person ("one should")."""
+    """The values that count something: figures ("3", "10h"), and number words before the
+    thing counted ("three guarantees"), unless they point back ("either of the two
+    pages") or stand for a person ("one should")."""
     found: Counter[str] = Counter()
     for index, word in enumerate(words):
         value = number_value(word)
@@ -392,15 +392,12 @@ def counts(words: list[str]) -> Counter[str]:
         before = words[index - 1] if index else ""
         after = words[index + 1] if index + 1 < len(words) else ""
         counting = after not in STOPWORDS and before not in _POINTING_BACK
-        if any(c.isdigit() for c in word) or counting or word in _TIMES:
+        if any(c.isdigit() for c in word) or counting:
             found[value] += 1
     return found
 
 
 _POINTING_BACK = frozenset({"the", "these", "those", "its", "their", "our", "your"})
-_TIMES = frozenset({"twice", "thrice"})
-"""Number words that always count (how many times), whatever follows: "runs twice per
-deploy" -> "runs once per deploy" changed a number."""
 
 
 def numbers_swapped(q_low: list[str], p_low: list[str]) -> bool:
