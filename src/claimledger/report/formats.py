@@ -232,7 +232,8 @@ def report_data(report: Report) -> dict[str, Any]:
         legend              [{grade, meaning, count}]
         summary             {claims, facets, quotes, sources, verified_quotes,
                              drifted_quotes, missing_quotes, unchecked_quotes,
-                             disagreeing_quotes (carried by one page read, not another),
+                             disagreeing_quotes (verified on one page read, changed
+                             or gone on another),
                              sources_not_ok, proposals, stale (facets with a notice)}
         sections            [{id, anchor, title, intro, after (markdown), claims: [claim]}]
           claim             {id, anchor, title, kind, statement, statement_shown (the

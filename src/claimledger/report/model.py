@@ -374,8 +374,9 @@ class Summary:
     """Quotes no source has checked (added or adopted since the last refresh) or could
     read: with the three counts above and the next, every quote is accounted for."""
     disagreeing_quotes: int = 0
-    """Quotes a source read carries and another read does not (reworded there, or gone):
-    never counted as verified, which one of its pages says they are not."""
+    """Quotes a source read carries and another read does not (reworded there so that the
+    meaning may have changed, or gone): never counted as verified, which one of its pages
+    says they are not."""
 
 
 @dataclass(frozen=True)

@@ -265,9 +265,14 @@ def summary(
 
 
 def _disagree(quote: QuoteView) -> bool:
-    """Whether a page read lacks the quote another page carries (the quote's state is the
-    best any source says): the headline must not call it verified."""
-    return any(source.status in ("drifted", "missing", "gone") for source in quote.sources)
+    """Whether a page read lacks the quote another page carries, or says it otherwise (the
+    quote's state is the best any source says): the headline must not call it verified.
+    A harmless rewording on one page is no disagreement."""
+    return any(
+        source.status in ("missing", "gone")
+        or (source.status == "drifted" and (source.meaning_changed or source.meaning_uncertain))
+        for source in quote.sources
+    )
 
 
 @functools.lru_cache(maxsize=1024)
