@@ -240,9 +240,18 @@ def _timeout_problems(located: Located, at: Path_, claim: dict[str, Any]) -> Ite
     which no comparison holds, passed its minimum and then timed the run out at once."""
     artifact = claim.get("artifact")
     timeout = artifact.get("timeout") if isinstance(artifact, dict) else None
-    if isinstance(timeout, float) and (math.isnan(timeout) or timeout == math.inf):
+    if isinstance(timeout, int | float) and not isinstance(timeout, bool) and not _finite(timeout):
         where = located.where((*at, "artifact", "timeout"))
-        yield where, f"timeout must be a finite number of seconds, not {timeout!r}"
+        said = repr(timeout) if isinstance(timeout, float) else f"{len(str(timeout))} digits long"
+        yield where, f"timeout must be a finite number of seconds, not {said}"
+
+
+def _finite(number: float) -> bool:
+    """Whether `number` is a finite float: a whole number past a float's range is not."""
+    try:
+        return math.isfinite(float(number))
+    except OverflowError:
+        return False
 
 
 def _cycle_problems(
