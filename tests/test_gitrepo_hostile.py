@@ -137,3 +137,28 @@ def test_a_file_once_named_in_bytes_that_are_no_utf8_is_blamed_and_kept(tmp_path
     assert (held["sha"], held["path"]) == (written, "docs/caf\ufffd.md")
     assert dropped["sha"] == reworded
     assert f"last held in {written[:7]}" in said
+
+
+def test_a_file_renamed_to_bytes_that_are_no_utf8_is_followed_under_its_new_name(
+    tmp_path: Path,
+) -> None:
+    """The ledger names the file by its old name; it was renamed to a Latin-1 name and
+    reworded there: git is asked for the new name in its own bytes (shown with U+FFFD, it
+    named no file, and the history after the rename was silently lost)."""
+    repo = repository(tmp_path)
+    latin1 = os.fsdecode(b"docs/caf\xe9.md")
+    kept = "".join(f"Line {n} of the guide stays as it was.\n\n" for n in range(20))
+    commit(repo, PATH, f"{kept}{OLD}\n", "Add the guide", DAY)
+    git(repo, "mv", PATH, latin1)
+    git(repo, "commit", "-q", "-m", "Rename the guide", date="2026-01-20T10:00:00")
+    renamed = git(repo, "rev-parse", "HEAD").strip()
+    reworded = commit(repo, latin1, f"{kept}{NEW}\n", "Reword the guide", "2026-02-05T10:00:00")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url="https://docs.example.com/durability", quote=OLD), "utf-8")
+
+    (row,) = Cli(ledger).json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"]
+
+    assert row["file_gone"]["renamed_to"] == "docs/caf\ufffd.md"
+    held, dropped = row["found"]["last_held_in"], row["found"]["dropped_in"]
+    assert (held["sha"], held["path"]) == (renamed, "docs/caf\ufffd.md")
+    assert dropped["sha"] == reworded

@@ -34,7 +34,7 @@ from claimledger.addresses import is_public
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
 from claimledger.reading.includes import Include, expanded, includes_of
-from claimledger.reading.provenance import Blame, FileGone, Version, blame
+from claimledger.reading.provenance import Blame, FileGone, Version, blame, name_as_text
 from claimledger.records import Commit
 from claimledger.urls import names_local_repository
 
@@ -134,8 +134,7 @@ class Repositories:
             continue
         if fate is None:
             return None
-        renamed_to = None if fate.renamed_to is None else _text_of_name(fate.renamed_to)
-        return FileGone(_readable(fate.commit), renamed_to)
+        return FileGone(_readable(fate.commit), fate.renamed_to)  # git's own bytes: followed
 
     def _deepen(self, repo: str) -> bool:
         """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
@@ -156,15 +155,8 @@ class Repositories:
 
 
 def _readable(commit: Commit) -> Commit:
-    """`commit` as it is kept and shown: its file's name as text (`_text_of_name`)."""
-    return replace(commit, path=_text_of_name(commit.path))
-
-
-def _text_of_name(name: str) -> str:
-    """A file's name read from git as text that can be kept and shown: git hands its
-    names over as bytes, read with surrogateescape so that each goes back to git as it
-    was; a byte that is no UTF-8 is U+FFFD here (one could not be stored or printed)."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    """`commit` as it is kept and shown: its file's name as text (`name_as_text`)."""
+    return replace(commit, path=name_as_text(commit.path))
 
 
 def _settled(found: Blame, seen: list[Version]) -> bool:

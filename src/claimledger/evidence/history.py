@@ -210,6 +210,7 @@ def _fate(clones: Repositories, where: FileAt) -> FileGone | None:
 def _history(
     clones: Repositories, check: CheckRecord, where: FileAt, now: dt.datetime
 ) -> QuoteHistory:
+    from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
     repo = _cloneable(where).repo
@@ -219,7 +220,7 @@ def _history(
         quote_text=check.quote_text,
         source_id=check.source_id,
         repo=where.repo,
-        path=where.path,
+        path=name_as_text(where.path),  # kept and shown as text (git has its bytes)
         current=check.current,
         held=found.held,
         dropped=found.dropped,

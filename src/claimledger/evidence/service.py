@@ -510,13 +510,14 @@ def lost_sources(
 def with_fate(lost: Lost, fate: FileGone | None) -> Lost:
     """A lost source with what the docs' repository said of its file: the commit, and
     for a rename the page the new file most likely became (searched first)."""
-    from claimledger.reading.provenance import page_after_rename
+    from claimledger.reading.provenance import name_as_text, page_after_rename
 
     if fate is None:
         return lost
     renamed = fate.renamed_to
     likely = page_after_rename(lost.url, fate.commit.path, renamed) if renamed else None
-    return replace(lost, file_commit=fate.commit, renamed_to=renamed, likely_at=likely)
+    shown = name_as_text(renamed) if renamed else renamed  # kept and shown: text
+    return replace(lost, file_commit=fate.commit, renamed_to=shown, likely_at=likely)
 
 
 async def _recover(lost: Sequence[Lost], plan: RefreshPlan, candidates: int) -> list[Relocation]:

@@ -23,10 +23,18 @@ from claimledger.records import Commit
 @dataclass(frozen=True)
 class FileGone:
     """A page's source file that is no longer in the repository: the commit that took it
-    away, and the file it became when that commit renamed it."""
+    away, and the file it became when that commit renamed it (its name as git gave it,
+    to ask git for it again; `name_as_text` where it is kept or shown)."""
 
     commit: Commit
     renamed_to: str | None
+
+
+def name_as_text(name: str) -> str:
+    """A file's name read from git as text that can be kept and shown: git hands its
+    names over as bytes, read with surrogateescape so that each goes back to git as it
+    was; a byte that is no UTF-8 is U+FFFD here (one could not be stored or printed)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 _PLAIN_NAME = re.compile(r"[\w.~-]*\w[\w.~-]*")

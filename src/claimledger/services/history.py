@@ -96,7 +96,7 @@ def _blamed(
     shown = {
         **row,
         "repo": where.repo,
-        "path": where.path,
+        "path": found.path,  # as text (git was given its bytes)
         "named_by": where.said_by,
         "versions_read": found.versions,
         "current": current,
@@ -113,13 +113,14 @@ def _blamed(
 def _gone_json(gone: FileGone | None, url: str) -> dict[str, Any] | None:
     """The file's fate when it is no longer in the repository: the commit, and where a
     rename most likely took its page (a move to propose: `claimledger move`)."""
-    from claimledger.reading.provenance import page_after_rename
+    from claimledger.reading.provenance import name_as_text, page_after_rename
 
     if gone is None:
         return None
     renamed = gone.renamed_to
     page = page_after_rename(url, gone.commit.path, renamed) if renamed else None
-    return {"in": _commit_json(gone.commit), "renamed_to": renamed, "page_now": page}
+    shown = name_as_text(renamed) if renamed else renamed
+    return {"in": _commit_json(gone.commit), "renamed_to": shown, "page_now": page}
 
 
 def _commit_json(commit: Commit | None) -> dict[str, Any] | None:
@@ -208,6 +209,7 @@ def quote_history(
 ) -> QuoteHistory:
     """What the history of the file `where` names (read from its clone in `clones`) says
     of `quote`, and of the page's `current` wording."""
+    from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
     found = clones.blame(where.repo, where.path, where.ref, quote, current)
@@ -216,7 +218,7 @@ def quote_history(
         quote_text=quote,
         source_id=source_id,
         repo=where.repo,
-        path=where.path,
+        path=name_as_text(where.path),  # kept and shown as text (git has its bytes)
         current=current,
         held=found.held,
         dropped=found.dropped,
