@@ -694,6 +694,28 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> Non
     assert {"archive_lookups", "archived_copies", "as_read_checks"} <= tables  # as read
 
 
+def test_a_store_whose_first_schema_already_had_the_recipe_is_upgraded(tmp_path: Path) -> None:
+    """For a while the first migration made the `recipe` columns itself: such a store, at
+    schema 1 with them, is upgraded with its rows, not refused as unreadable."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        old.execute(statement)
+    for statement in MIGRATIONS[1]:  # as that version's first migration made them
+        old.execute(statement)
+    old.execute(
+        "INSERT INTO runs (started_at, ledger_path) VALUES ('2026-08-23T00:00:00+00:00', 'c')"
+    )
+    old.execute("PRAGMA user_version = 1")
+    old.commit()
+    old.close()
+    with EvidenceStore.open(path) as store:
+        assert store.last_run() is not None
+    upgraded = sqlite3.connect(path)
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    upgraded.close()
+
+
 def _schema_two_store(path: Path) -> sqlite3.Connection:
     """A store as version 2 wrote it, before validators were kept per answering URL."""
     db = sqlite3.connect(path)

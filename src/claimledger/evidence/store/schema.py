@@ -349,12 +349,27 @@ def migrate(connection: sqlite3.Connection, path: Path) -> None:
             refuse_foreign_tables(connection, path)
         for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
             for statement in statements:
-                connection.execute(statement)
+                if not _column_already_there(connection, statement):
+                    connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {number}")
         connection.execute("COMMIT")
     except BaseException:
         rolled_back(connection)
         raise
+
+
+_ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN (\w+)")
+
+
+def _column_already_there(connection: sqlite3.Connection, statement: str) -> bool:
+    """Whether `statement` adds a column the store already has: for a while the first
+    migration itself made the `recipe` columns that the second adds, so a store of that
+    version holds them at schema 1, and adding them again would refuse the whole store."""
+    found = _ADD_COLUMN.match(statement)
+    if found is None:
+        return False
+    table, column = found[1], found[2]
+    return any(row[1] == column for row in connection.execute(f"PRAGMA table_info({table})"))
 
 
 def rolled_back(connection: sqlite3.Connection) -> None:
