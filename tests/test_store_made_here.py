@@ -14,7 +14,7 @@ from pathlib import Path
 
 from archive_server import WebArchive
 from claimledger.ledger.file import load
-from cli_runner import Cli
+from cli_runner import Cli, claimledger
 from evidence_site import ALARM, DURABLE, NOT_DURABLE, ORDERED, page, serve_v1, write_ledger
 from webserver import PageServer
 
@@ -291,3 +291,29 @@ def test_the_views_of_what_the_checkouts_store_holds_say_whose_word_it_is(
         assert said not in done.stdout, args
     cli("refresh", "--allow-private", "--no-as-read", code=0)
     assert said not in cli("claims").stderr
+
+
+def test_a_store_its_user_made_with_an_older_claimledger_is_taken_as_theirs_on_their_word(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A store made before stores were marked reads as one a clone brought, for good once it
+    holds the archive's answers: `accept` refused it, and every view said whose word it
+    was. `trust --store` takes it as the user's; nothing else does."""
+    ledger = planted(tmp_path, page_server)  # as an older claimledger left it: no mark
+    cli = Cli(ledger)
+    said = "the evidence store came with the checkout"
+    assert "claimledger trust --store" in " ".join(cli("status").stderr.split())
+
+    taken = cli("trust", "--store")
+
+    assert "is yours now" in taken.stdout
+    assert said not in cli("status").stderr and said not in cli("claims").stderr
+    assert "is yours already" in cli("trust", "--store").stdout
+    cli("trust", "--store", "--list", code=2)
+
+
+def test_trust_store_without_a_store_takes_nothing(tmp_path: Path) -> None:
+    claimledger("init", str(tmp_path / "reading"))
+    refused = Cli(tmp_path / "reading" / "claims.yaml")("trust", "--store", code=2)
+    assert "there is no evidence store at" in refused.stderr
+    assert not (tmp_path / "reading" / "out" / "evidence.sqlite3").exists()

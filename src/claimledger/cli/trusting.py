@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, options
+from claimledger.cli.app import Options, command, options, writable_store
 from claimledger.cli.completion import complete_claims
 from claimledger.cli.options import AsJson
 from claimledger.errors import ExitCode, InputError
@@ -33,6 +33,14 @@ def trust_command(
     revoke: Annotated[
         bool, typer.Option("--revoke", help="Withdraw the trust instead of giving it.")
     ] = False,
+    own_store: Annotated[
+        bool,
+        typer.Option(
+            "--store",
+            help="Instead: take the evidence store as yours (one you made with an older "
+            "claimledger), never one a clone brought.",
+        ),
+    ] = False,
     as_json: AsJson = False,
 ) -> ExitCode:
     """Allow this workspace what a cloned one may not do, exactly as it is now.
@@ -49,6 +57,10 @@ def trust_command(
     if show and revoke:
         raise InputError("--list and --revoke exclude each other")
     opts = options(ctx)
+    if own_store:
+        if show or revoke or claim_ids:
+            raise InputError("--store takes no CLAIM, --list or --revoke")
+        return _take_store(opts)
     ledger = opts.load(any_owner=True)  # trusting it is how the user says to use it
     chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]
     if revoke:
@@ -86,3 +98,23 @@ def standing_json(standing: Standing) -> dict[str, str]:
         "command": standing.command,
         "consent": str(standing.consent),
     }
+
+
+def _take_store(opts: Options) -> ExitCode:
+    """Record the evidence store as this user's: a store an older claimledger made carries
+    no mark of its user, so it reads as one a clone brought (the checkout's word) for
+    good once it holds the web archive's answers or artifact runs. Only its user can say
+    it is theirs; what it holds is then believed as their own refreshes' is."""
+    from claimledger.services.latest import store_made_here
+
+    if not opts.store.is_file():
+        raise InputError(f"there is no evidence store at {opts.store}: nothing to take")
+    with writable_store(opts) as store:
+        if store_made_here(store):
+            out.print(f"the evidence store {opts.store} is yours already", markup=False)
+            return ExitCode.OK
+        store.adopt()
+        if not store_made_here(store):
+            raise InputError("no private config directory (XDG_CONFIG_HOME) to record it in")
+    out.print(f"the evidence store {opts.store} is yours now", markup=False)
+    return ExitCode.OK
