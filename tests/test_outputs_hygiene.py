@@ -162,6 +162,10 @@ def test_a_secret_in_an_address_without_a_scheme_is_redacted_as_in_one_with() ->
     )
     for plain in ("www.example.org/?q=1", "a.www.example.org/a", "mail me@www.example.org"):
         assert redact_urls(plain) == plain
+    relative = "a link to //www.example.org/?api_key=abc123 or // a comment, or a/b//c"
+    assert redact_urls(relative) == (
+        "a link to //www.example.org/?api_key=REDACTED or // a comment, or a/b//c"
+    )
 
 
 def test_a_command_the_shell_cannot_find_is_no_evidence(tmp_path: Path) -> None:

@@ -225,9 +225,12 @@ def shown(url: str | None) -> str:
     return safe_url(url) or "(not an http(s) URL)"
 
 
-_URL_IN_TEXT = re.compile(r"(?:https?://|(?<![\w.@/-])www\.)[^\s<>\"'`()\[\]]+", re.IGNORECASE)
-"""An http(s) URL in free text, or an address that starts `www.` with no scheme, which
-GitHub's Markdown links as one (`www.example.org/?api_key=…`)."""
+_URL_IN_TEXT = re.compile(
+    r"(?:https?://|(?<![\w.@/:-])//(?=\w)|(?<![\w.@/-])www\.)[^\s<>\"'`()\[\]]+", re.IGNORECASE
+)
+"""An http(s) URL in free text, or one with no scheme that a reader follows all the same:
+`//host/…` (a link's page's own scheme) or `www.example.org/?api_key=…` (GitHub's
+Markdown links it)."""
 
 
 def redact_urls(text: str) -> str:
@@ -236,12 +239,12 @@ def redact_urls(text: str) -> str:
 
     def redacted(match: re.Match[str]) -> str:
         url = match.group(0)
-        bare = url[:4].lower() == "www."
-        whole = f"http://{url}" if bare else url
+        added = "http:" if url.startswith("//") else "http://" if url[:4].lower() == "www." else ""
+        whole = f"{added}{url}"
         if not has_secrets(whole):
             return url
         safe = safe_url(whole) or whole
-        return safe.removeprefix("http://") if bare else safe
+        return safe.removeprefix(added)
 
     return _URL_IN_TEXT.sub(redacted, text)
 
