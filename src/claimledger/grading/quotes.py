@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from claimledger.grading.verdicts import (
+    STALE,
     Check,
     Evidence,
     Verdict,
@@ -191,7 +192,7 @@ def counted_keys(
 def read_elsewhere(ledger: Ledger, final_urls: Mapping[str, str | None]) -> dict[str, str]:
     """The sources last read on another publisher's site than their address names (a
     redirect to another registrable domain), each with that publisher's independence key.
-    Whose words they are is in doubt until the user says (`move`, `source --publisher`):
+    Whose words they are is in doubt while it is read there (`move` adopts the address):
     such a source counts for both publishers, as one (`counted_keys`), never as one more.
     `final_urls`: where each page's latest fetch ended, by its address as the store keeps
     it."""
@@ -388,13 +389,13 @@ def quotes_rule(
             "other source of it could be read: re-read it before trusting the grade"
         )
     elif reading.uncertain:
-        verdict.notice = "stale"
+        verdict.notice = STALE
         verdict.why = (
             "a quote was reworded on its page and its meaning may have changed "
             f"({_kinds(reading.uncertain)}): re-read it, then `claimledger accept`"
         )
     elif reading.reworded:
-        verdict.notice = "stale"
+        verdict.notice = STALE
         verdict.why = "a quote was reworded on its page (harmless): run `claimledger accept`"
     return verdict
 

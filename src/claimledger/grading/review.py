@@ -12,14 +12,13 @@ from __future__ import annotations
 import itertools
 import re
 
-from claimledger.grading.verdicts import Verdict, fall, weaker
+from claimledger.grading.verdicts import STALE, Verdict, fall, weaker
 from claimledger.ledger.model import Claim, Facet, HistoryEntry
 from claimledger.ledger.vocabulary import Basis, Grade
 from claimledger.reading.match import judge, normalize
 
 NEEDS_REVIEW = "needs-review"
 """The notice (and, where a raise is held back, the rule) of a claim under review."""
-STALE = "stale"
 
 
 def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool) -> Verdict:
@@ -30,10 +29,10 @@ def held_for_review(claim: Claim, facet: Facet, verdict: Verdict, *, first: bool
     if entry is None:
         return verdict
     why = review_reason(claim, entry)
-    if verdict.notice == STALE:  # the review outranks a rewording to adopt: one notice
-        why = f"{why} Also, {verdict.why}."
+    also = f" Also, {verdict.why}." if verdict.notice == STALE else ""  # one notice: the review's
     if entry.meaning == "changed" and facet.basis is Basis.QUOTES:
-        verdict = _adopted_reversal(facet, verdict, why)
+        verdict = _adopted_reversal(facet, verdict, why)  # the lowering's cause, for the history
+    why += also
     new = verdict.to_grade
     if new is not None and new != facet.grade and weaker(new, facet.grade) == facet.grade:
         return Verdict(None, NEEDS_REVIEW, why, verdict.evidence, NEEDS_REVIEW if first else None)

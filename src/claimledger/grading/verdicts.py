@@ -114,6 +114,10 @@ class Regrade:
         return bool(self.proposals or self.notices)
 
 
+STALE = "stale"
+"""The notice of a facet whose quote was reworded on its page: `accept` adopts the words."""
+
+
 @dataclass
 class Verdict:
     """A rule's answer for one facet: a new grade or None, and the story behind it."""

@@ -94,15 +94,20 @@ class Source:
 
 
 def publisher_key(source: Source) -> str:
-    """The source's publisher as it is compared: without regard to case or to the spaces
-    around and within it, so that "Vendor.com" written for one source and "vendor.com" for
-    another never count as two independent publishers."""
-    return " ".join(source.publisher.split()).casefold()
+    """The source's publisher as it is compared (`publisher_compared`)."""
+    return publisher_compared(source.publisher)
+
+
+def publisher_compared(publisher: str) -> str:
+    """A publisher's name as it is compared: without regard to case or to the spaces around
+    and within it, so that "Vendor.com" written for one source and "vendor.com" for another
+    never count as two independent publishers."""
+    return " ".join(publisher.split()).casefold()
 
 
 def publisher_independence(publisher: str) -> str:
     """The independence key of the sources `publisher` publishes (`Source.independence_key`)."""
-    return f"publisher:{' '.join(publisher.split()).casefold()}"
+    return f"publisher:{publisher_compared(publisher)}"
 
 
 def facet_key(on: str) -> str:
