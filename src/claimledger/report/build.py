@@ -124,7 +124,7 @@ def build_report(
         last_refresh_finished=last_refresh_finished,
         evidence_made_here=evidence_made_here,
         generated_on=generated_on.isoformat(),
-        has_evidence=bool(evidence.checks),
+        has_evidence=bool(evidence.checks) or any(r.ran for r in evidence.artifact_runs.values()),
         legend=legend(ledger),
         summary=summary(in_order, sources, regrade),
         sections=sections,
