@@ -36,6 +36,8 @@ from webserver import PageServer, redirect
         ("https://github.com/orgs/Vendor/discussions/12", "github.com/vendor"),
         ("https://github.com/users/alice/projects/1", "github.com/alice"),
         ("https://gitlab.com/groups/vendor/-/epics/3", "gitlab.com/vendor"),
+        ("https://bitbucket.org/users/repo", "bitbucket.org/users"),  # an owner named so
+        ("https://codeberg.org/groups/docs", "codeberg.org/groups"),
         ("http://127.0.0.1:8000/a", "127.0.0.1"),
         ("http://[::1]:8000/a", "::1"),
         ("http://intranet/a", "intranet"),

@@ -619,8 +619,8 @@ OWNERS_FILE_HOSTS = dict.fromkeys(
     ("gist.github.com", "raw.githubusercontent.com", "gist.githubusercontent.com"), "github.com"
 )
 """Hosts of a code host's owners' raw files and gists, the owner first in the path."""
-_OWNER_PAGES = frozenset({"orgs", "users", "groups", "sponsors"})
-"""A code host's pages of an owner whose name is the path's second segment."""
+_OWNER_PAGES = {"github.com": {"orgs", "users", "sponsors"}, "gitlab.com": {"groups", "users"}}
+"""Each code host's pages of an owner whose name is the path's second segment."""
 
 
 def publisher_of(url: str) -> str:
@@ -650,7 +650,8 @@ def _owner_on(code_host: str, path: str) -> str:
     begins with a language): the owner its path names first, or after `orgs/`, `users/`,
     `groups/`, `sponsors/` (github.com/orgs/vendor/discussions is vendor's)."""
     segments = path.strip("/").lower().split("/")
-    owner = segments[1] if len(segments) > 1 and segments[0] in _OWNER_PAGES else segments[0]
+    pages = _OWNER_PAGES.get(code_host, set())
+    owner = segments[1] if len(segments) > 1 and segments[0] in pages else segments[0]
     return f"{code_host}/{owner}" if owner else code_host
 
 
