@@ -118,8 +118,9 @@ class Robots:
     def _text_of(origin: str, outcome: Outcome) -> str | Outcome:
         """The rules of a robots.txt answered whatever its Content-Type (RFC 9309 names
         none: one served as `application/octet-stream` was read as no rules at all), or
-        why they are unknown: a server error, or a body that cannot be decoded (a broken
-        gzip, an encoding we did not offer), which says nothing of what the site allows."""
+        why they are unknown: a server error, or an answer that cannot be read (a body
+        that cannot be decoded, a part of one, a redirect naming no address), which says
+        nothing of what the site allows. Only a 4xx says there are none."""
         status = outcome.http_status
         if outcome.body is not None:
             return decode(
