@@ -447,4 +447,3 @@ def test_a_quote_one_page_carries_and_another_lacks_is_not_called_verified(
     assert (summary["verified_quotes"], summary["disagreeing_quotes"]) == (1 - apart, apart)
     said = "; 0 verified, 1 verified on one source, changed or gone on another, 0 reworded"
     assert (said in headline) == bool(apart)
-
