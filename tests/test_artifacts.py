@@ -641,3 +641,26 @@ def test_the_report_of_a_ledger_of_artifacts_alone_has_evidence_once_they_ran(to
 
     assert "No quote has been checked" not in report
     assert json.loads(cli("render", "-f", "json", "-o", "-").stdout)["has_evidence"] is True
+
+
+def test_a_report_never_says_a_page_was_read_on_an_artifacts_word(toy: Path) -> None:
+    """A ledger with an artifact and a quote never checked: once the artifact ran, its
+    report said every quote still read as it was read and every page answered."""
+    text = toy.read_text(encoding="utf-8").replace(
+        "sources: {}",
+        'sources:\n  doc: {url: "https://docs.example.com/a", title: A, kind: docs, publisher: x}',
+    )
+    text += (
+        "  - {id: quoted, section: s, title: Quoted, kind: guarantee, statement: S.,\n"
+        '     quotes: [{text: "Words never checked.", sources: [doc]}],\n'
+        "     grades: [{on: wording, grade: CLAIMED, basis: quotes}]}\n"
+    )
+    toy.write_text(text, encoding="utf-8")
+    cli = Cli(toy)
+    cli("trust")
+    cli("regrade")  # the artifact ran; the quote was never checked
+
+    report = cli("render", "-o", "-").stdout
+
+    assert "No quote has been checked" in report
+    assert "every page answers at its address" not in report
