@@ -1397,6 +1397,20 @@ def test_a_robots_txt_that_redirects_where_we_may_not_go_forbids_for_now(
     assert page_server.hits("/doc") == 0
 
 
+@pytest.mark.parametrize(("hops", "status"), [(5, "refused"), (6, "ok")])
+def test_a_robots_txt_is_followed_through_five_redirects(
+    page_server: PageServer, hops: int, status: str
+) -> None:
+    """RFC 9309 asks a crawler to follow at least five: the fifth's rules were never read,
+    and the site taken to have none."""
+    page_server.set_handler("/robots.txt", redirect("/r1", 301))
+    for hop in range(1, hops):
+        page_server.set_handler(f"/r{hop}", redirect(f"/r{hop + 1}", 301))
+    page_server.set_page(f"/r{hops}", "User-agent: *\nDisallow: /\n", content_type="text/plain")
+    page_server.set_page("/doc", PAGE)
+    assert fetch_one(page_server.url("/doc")).source_status == status
+
+
 def test_a_robots_txt_in_a_loop_of_redirects_is_none(page_server: PageServer) -> None:
     """A loop, like more than five redirects, leaves the site without rules (RFC 9309)."""
     page_server.set_handler("/robots.txt", redirect("/robots.txt", 302))

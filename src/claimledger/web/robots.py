@@ -23,6 +23,10 @@ ROBOTS_KEPT_FOR = dt.timedelta(hours=24)
 crawler may keep a copy, and should not use it for more than a day)."""
 
 
+ROBOTS_REDIRECTS = 5
+"""Redirects followed to a site's robots.txt: RFC 9309 asks for at least five."""
+
+
 class RobotsMemory(Protocol):
     """The robots.txt texts read in earlier runs, by origin (the evidence store keeps them):
     a text read within `within` is used instead of asking the site again."""
@@ -98,7 +102,7 @@ class Robots:
         small = replace(
             self._policy, max_body=self._policy.max_robots_body, raw=True, cut_long_body=True
         )
-        for _ in range(5):
+        for _ in range(1 + ROBOTS_REDIRECTS):  # the first answer, then each redirect
             seen.add(url)
             async with self._gates.slot(url):
                 step = await request(url, self._client, {}, small)
@@ -106,7 +110,7 @@ class Robots:
                 target = resolve(url, step.location)
                 if target in seen:
                     break  # a loop: as if there were none, as more than five redirects are
-                refused = redirect_refusal(url, target, seen, 0, 5)
+                refused = redirect_refusal(url, target, seen, 0, ROBOTS_REDIRECTS)
                 if refused is not None:
                     return _unknown(origin, Outcome(None, "refused", refused))
                 url = target
