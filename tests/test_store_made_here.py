@@ -302,7 +302,8 @@ def test_a_store_its_user_made_with_an_older_claimledger_is_taken_as_theirs_on_t
     ledger = planted(tmp_path, page_server)  # as an older claimledger left it: no mark
     cli = Cli(ledger)
     said = "the evidence store came with the checkout"
-    assert "claimledger trust --store" in " ".join(cli("status").stderr.split())
+    assert said in " ".join(cli("status").stderr.split())
+    assert "trust --store" not in cli("status").stderr  # never urged on a clone's store
 
     taken = cli("trust", "--store")
 
@@ -310,6 +311,7 @@ def test_a_store_its_user_made_with_an_older_claimledger_is_taken_as_theirs_on_t
     assert said not in cli("status").stderr and said not in cli("claims").stderr
     assert "is yours already" in cli("trust", "--store").stdout
     cli("trust", "--store", "--list", code=2)
+    cli("trust", "--store", "--json", code=2)
 
 
 def test_trust_store_without_a_store_takes_nothing(tmp_path: Path) -> None:

@@ -58,8 +58,8 @@ def trust_command(
         raise InputError("--list and --revoke exclude each other")
     opts = options(ctx)
     if own_store:
-        if show or revoke or claim_ids:
-            raise InputError("--store takes no CLAIM, --list or --revoke")
+        if show or revoke or claim_ids or as_json:
+            raise InputError("--store takes no CLAIM, --list, --revoke or --json")
         return _take_store(opts)
     ledger = opts.load(any_owner=True)  # trusting it is how the user says to use it
     chosen = [ledger.claim(claim_id).id for claim_id in claim_ids or ()]

@@ -34,8 +34,7 @@ def refuse_the_checkouts_word(store: EvidenceStore | None, what: str, or_: str =
     if not store_made_here(store):
         raise InputError(
             f"the evidence store came with the checkout, so {what} is its word: "
-            f"{or_}run `claimledger refresh` into a store of your own (one you made with an "
-            "older claimledger is yours with `claimledger trust --store`)"
+            f"{or_}run `claimledger refresh` into a store of your own"
         )
 
 

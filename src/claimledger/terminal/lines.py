@@ -238,8 +238,7 @@ STRANGER_STORE = (
     "the evidence store came with the checkout, not from a refresh of yours: what it says "
     "was checked is its word, and every refresh reads each page in full, until one reads "
     "every source into it while it keeps no archive answer, history, save, artifact run "
-    "or search of the checkout's (move it aside to start a store of your own; one you made "
-    "with an older claimledger is yours with `claimledger trust --store`)"
+    "or search of the checkout's (move it aside to start a store of your own)"
 )
 """Said by `status` and `render` of a store this user's claimledger did not make."""
 
