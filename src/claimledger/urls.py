@@ -243,8 +243,8 @@ def redact_urls(text: str) -> str:
         whole = f"{added}{url}"
         if not has_secrets(whole):
             return url
-        safe = safe_url(whole) or whole
-        return safe.removeprefix(added)
+        safe = safe_url(whole)  # None: one it cannot show safely (a port past 65535)
+        return "(an address holding a secret)" if safe is None else safe.removeprefix(added)
 
     return _URL_IN_TEXT.sub(redacted, text)
 
