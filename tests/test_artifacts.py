@@ -664,3 +664,27 @@ def test_a_report_never_says_a_page_was_read_on_an_artifacts_word(toy: Path) -> 
 
     assert "No quote has been checked" in report
     assert "every page answers at its address" not in report
+
+
+def test_only_what_a_name_calls_a_secret_is_masked_and_no_piece_of_one_is_kept() -> None:
+    """`auth` inside GIT_AUTHOR_EMAIL or XAUTHORITY masked an author's address and falsified
+    the output kept; a token cut at the output's cap kept its first characters; a password
+    in an address printed was kept."""
+    from claimledger.grading.artifact import masked
+
+    environment = {
+        "GIT_AUTHOR_EMAIL": "jane@example.org",
+        "XAUTHORITY": "/run/user/1000/xauth",
+        "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG",
+        "OPENAI_API_KEY": "sk-0123456789abcdef",
+    }
+    printed = "author jane@example.org /run/user/1000/xauth\nkey sk-0123456789abcdef\n"
+    printed += "db postgres://app:hunter22@db.example/app\ncut at wJalrXUt"
+
+    kept = masked(printed, environment, cut=True)
+
+    assert kept == (
+        "author jane@example.org /run/user/1000/xauth\nkey REDACTED\n"
+        "db postgres://db.example/app\ncut at REDACTED"
+    )
+    assert masked("ends wJalrXUt", environment) == "ends wJalrXUt"  # not cut: its own words

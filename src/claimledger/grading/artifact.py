@@ -13,6 +13,7 @@ import contextlib
 import datetime as dt
 import difflib
 import fnmatch
+import itertools
 import os
 import re
 import selectors
@@ -28,6 +29,7 @@ from pathlib import Path
 from claimledger.grading.rules import ArtifactOutcome
 from claimledger.ledger.model import Artifact
 from claimledger.records import ArtifactRun
+from claimledger.urls import redacted_text
 
 MAX_OUTPUT = 1024 * 1024
 CHUNK = 65536
@@ -60,7 +62,7 @@ def execute(claim_id: str, artifact: Artifact, cwd: Path, ran_at: dt.datetime) -
         started=ended.started,
         exit_status=ended.status,
         matched=ended.status == 0 and _lines(ended.output) == _lines(artifact.expect),
-        output=masked(ended.output, os.environ),
+        output=masked(ended.output, os.environ, cut=_at_its_cap(ended.output)),
         expected=artifact.expect,
         error=ended.error,
         seconds=ended.seconds,
@@ -88,28 +90,45 @@ def _command(artifact: Artifact) -> tuple[str | list[str], str]:
     return argv, argv[0] if argv else ""
 
 
-SECRET_NAME = re.compile(
-    r"token|secret|passw(or)?d|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|"
-    r"credential|auth",
-    re.IGNORECASE,
-)
-"""A variable whose name says it holds a secret (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY)."""
+SECRET_WORDS = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY"})
+"""Words of a variable's name that say it holds a secret (GITHUB_TOKEN, DB_PASSWORD)."""
+KEY_KINDS = frozenset({"API", "ACCESS", "PRIVATE", "SECRET", "SIGNING", "ENCRYPTION"})
+"""Words before KEY that make a key a secret (AWS_ACCESS_KEY_ID, OPENAI_API_KEY)."""
 SHORTEST_SECRET = 8
 """A shorter value ("1", "true") is no secret, and would be masked wherever it is printed."""
 
 
-def masked(output: str, environment: Mapping[str, str]) -> str:
+def secret_named(name: str) -> bool:
+    """Whether a variable's name says it holds a secret, by its words: GIT_AUTHOR_EMAIL,
+    XAUTHORITY or SSH_AUTH_SOCK do not (masking them falsified a run's output)."""
+    words = re.split(r"[^A-Z0-9]+", name.upper())
+    keyed = any(a in KEY_KINDS and b in ("KEY", "KEYS") for a, b in itertools.pairwise(words))
+    return keyed or any(word in SECRET_WORDS for word in words)
+
+
+def masked(output: str, environment: Mapping[str, str], *, cut: bool = False) -> str:
     """`output` with the value of each secret-named variable of the `environment` the
-    command ran in shown as REDACTED: a command that prints its settings put a token in the
-    store, and from there in every report. The output is compared with `expect` first."""
+    command ran in shown as REDACTED, and a password in an address dropped: a command that
+    prints its settings put a token in the store, and from there in every report. The
+    output is compared with `expect` first; one `cut` at its cap ends with no piece of one."""
     secrets = {
         value
         for name, value in environment.items()
-        if SECRET_NAME.search(name) and len(value) >= SHORTEST_SECRET
+        if secret_named(name) and len(value) >= SHORTEST_SECRET
     }
     for secret in sorted(secrets, key=len, reverse=True):  # a longer one holding a shorter
         output = output.replace(secret, "REDACTED")
-    return output
+        if cut:
+            piece = next(
+                (n for n in range(len(secret) - 1, 3, -1) if output.endswith(secret[:n])), 0
+            )
+            output = output[: len(output) - piece] + "REDACTED" if piece else output
+    return redacted_text(output)
+
+
+def _at_its_cap(output: str) -> bool:
+    """Whether the output kept was cut at MAX_OUTPUT (its last character may be a piece)."""
+    return len(output.encode("utf-8", "surrogatepass")) >= MAX_OUTPUT - 3
 
 
 def _environment() -> dict[str, str]:
