@@ -449,3 +449,33 @@ def test_a_quote_one_page_carries_and_another_lacks_is_not_called_verified(
     assert (summary["verified_quotes"], summary["disagreeing_quotes"]) == (1 - apart, apart)
     said = "; 0 verified, 1 verified on one source, changed or gone on another, 0 reworded"
     assert (said in headline) == bool(apart)
+
+
+@pytest.mark.parametrize(("marked", "counted"), [("", 1), (", independent: true", 2)])
+def test_a_mirror_adds_no_independent_source_unless_marked_so(
+    tmp_path: Path, page_server: PageServer, marked: str, counted: int
+) -> None:
+    """A source the ledger calls a mirror (`kind: mirror`) is a copy of some page: on
+    another publisher's site (a syndicated copy, a community mirror) it counted as a
+    second independent confirmation of the page it copies, and the claim kept
+    DEMONSTRATED on `min_sources: 2`. It counts with the quote's other source, unless the
+    author marks it `independent: true`."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
+    page_server.set_page("/two", f"<html><body><main><h1>Copy</h1><p>{quote}</p></main>")
+    ledger = tmp_path / "claims.yaml"
+    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
+    text = text.replace("URL_TWO", page_server.url("/two"))
+    text = text.replace(
+        "kind: docs, publisher: two.example", f"kind: mirror, publisher: two.example{marked}"
+    )
+    ledger.write_text(text, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+
+    proposed = cli.json("regrade", code=0 if counted == 2 else 1)["proposals"]
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
+    assert lowered == ([] if counted == 2 else [("size", "CLAIMED")])
+    assert f"cross-checked on 2 sources, {counted} independent:" in report

@@ -3,7 +3,7 @@ its claim's quotes, on every source, and their verdicts on the reading day's cop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from claimledger.grading.verdicts import (
@@ -88,7 +88,8 @@ def _quote_state(
     found = [
         (source_id, latest.get((claim.id, quote.text, source_id))) for source_id in quote.sources
     ]
-    keys = counted_keys(found, as_cited(quote, latest.independence.__getitem__), latest.read_at)
+    independence = as_cited(quote, latest.independence.__getitem__, latest.copies)
+    keys = counted_keys(found, independence, latest.read_at)
     for source_id, check in found:
         place = (claim.id, quote.text, source_id)
         key = keys[source_id]
@@ -133,14 +134,22 @@ def _quote_state(
     )
 
 
-def as_cited(quote: Quote, key_of: Callable[[str], str]) -> dict[str, str]:
+def as_cited(
+    quote: Quote, key_of: Callable[[str], str], copies: Collection[str] = ()
+) -> dict[str, str]:
     """The independence key of each of a quote's sources (`key_of`), a third party's report
     of it (`reported_by`) counted as the primary source it cites (`via`): the report's words
     are that source's, copied, so the two are one confirmation, as one text read at two
-    addresses is, however many publishers carry them."""
+    addresses is, however many publishers carry them. A mirror (`copies`: `Ledger.copies`)
+    counts with the quote's first other source: a copy of some page, it confirms nothing
+    that page does not (alone, it counts as itself)."""
     keys = {source_id: key_of(source_id) for source_id in quote.sources}
     if quote.reported_by in keys and quote.via is not None:
         keys[quote.reported_by] = key_of(quote.via)
+    original = next((sid for sid in quote.sources if sid not in copies), None)
+    for source_id in quote.sources:
+        if source_id in copies and original is not None:
+            keys[source_id] = keys[original]
     return keys
 
 
@@ -293,6 +302,7 @@ class Latest(dict[tuple[str, str, str], Check]):
         self.independence = {
             source_id: source.independence_key for source_id, source in ledger.sources.items()
         }
+        self.copies = ledger.copies
         self.read_at = read_at or {}
         """Sources read on another publisher's site (`read_elsewhere`)."""
 

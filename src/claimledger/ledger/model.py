@@ -404,6 +404,14 @@ class Ledger:
         return f"`claimledger move {source_id}`"
 
     @functools.cached_property
+    def copies(self) -> frozenset[str]:
+        """The sources marked `kind: mirror` and not `independent`: copies of a page, whose
+        words add no confirmation of their own to the quote's other sources."""
+        return frozenset(
+            sid for sid, s in self.sources.items() if s.kind == "mirror" and not s.independent
+        )
+
+    @functools.cached_property
     def _sources_by_url(self) -> dict[str, tuple[Source, ...]]:
         found: dict[str, tuple[Source, ...]] = {}
         for source in self.sources.values():

@@ -282,7 +282,7 @@ def _quote_view(
         )
         for sid, check in checks
     )
-    independence = as_cited(quote, lambda sid: ledger.sources[sid].independence_key)
+    independence = as_cited(quote, lambda sid: ledger.sources[sid].independence_key, ledger.copies)
     keys = counted_keys(checks, independence, evidence.read_at)
     carrying = [s for s in sources if s.status in CARRIED]
     independent = {keys[s.source_id] for s in carrying}
