@@ -479,3 +479,54 @@ def test_a_mirror_adds_no_independent_source_unless_marked_so(
     lowered = [(p["claim_id"], p["to_grade"]) for p in proposed]
     assert lowered == ([] if counted == 2 else [("size", "CLAIMED")])
     assert f"cross-checked on 2 sources, {counted} independent:" in report
+
+
+REPORT_VIA_MIRROR = """\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources:
+  docs: {url: "https://docs.vendor.example/limits", title: Limits, kind: docs,
+         publisher: vendor.example}
+  copy: {url: "https://mirror.example/limits", title: Copy, kind: mirror, publisher: mirror.example}
+  blog: {url: "https://ablog.example/post", title: Post, kind: blog, publisher: ablog.example}
+claims:
+  - id: size
+    section: s
+    title: Size
+    kind: guarantee
+    statement: S.
+    quotes:
+      - text: "A message may be up to 256 KB."
+        sources: [docs, copy, blog]
+        reported_by: blog
+        via: copy
+    grades:
+      - {on: wording, grade: DEMONSTRATED, basis: quotes, min_sources: 2}
+"""
+
+
+def test_a_report_citing_a_mirror_counts_once_with_the_page_the_mirror_copies(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A blog that quotes a mirror of the vendor's docs (`reported_by: blog`, `via: copy`)
+    carries the docs' words, copied twice: it counted as the mirror's own publisher, a
+    second independent source, and the claim kept DEMONSTRATED on `min_sources: 2`."""
+    quote = "A message may be up to 256 KB."
+    for site in ("docs", "copy", "blog"):
+        page_server.set_page(f"/{site}/", f"<html><body><main><h1>{site}</h1><p>{quote}</p>")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(REPORT_VIA_MIRROR, encoding="utf-8")
+    maps = ["--map", f"https://docs.vendor.example/limits={page_server.url('/docs/')}"]
+    maps += ["--map", f"https://mirror.example/limits={page_server.url('/copy/')}"]
+    maps += ["--map", f"https://ablog.example/post={page_server.url('/blog/')}"]
+    cli = Cli(ledger)
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "cross-checked on 3 sources, 1 independent: vendor.example" in report
+    assert "DEMONSTRATED** — cross-checked on 3 sources, 1 independent, verified" in report

@@ -142,15 +142,27 @@ def as_cited(
     are that source's, copied, so the two are one confirmation, as one text read at two
     addresses is, however many publishers carry them. A mirror (`copies`: `Ledger.copies`)
     counts with the quote's first other source: a copy of some page, it confirms nothing
-    that page does not (alone, it counts as itself)."""
-    keys = {source_id: key_of(source_id) for source_id in quote.sources}
-    if quote.reported_by in keys and quote.via is not None:
-        keys[quote.reported_by] = key_of(quote.via)
+    that page does not (alone, it counts as itself). A report that cites a mirror counts
+    with what the mirror counts with: a copy of a copy adds nothing either."""
     original = next((sid for sid in quote.sources if sid not in copies), None)
-    for source_id in quote.sources:
-        if source_id in copies and original is not None:
-            keys[source_id] = keys[original]
-    return keys
+    counts_with = {sid: original for sid in quote.sources if sid in copies and original}
+    if quote.reported_by in quote.sources and quote.via is not None:
+        counts_with[quote.reported_by] = quote.via
+    return {sid: key_of(_whose(sid, counts_with, quote.sources)) for sid in quote.sources}
+
+
+def _whose(source_id: str, counts_with: Mapping[str, str], order: Sequence[str]) -> str:
+    """The source whose words `source_id`'s are, followed through `counts_with` (a report to
+    the source it cites, a mirror to the page it copies, in any chain). A loop (a report
+    citing a mirror that copies the report) is one text: it counts as its first source in
+    the quote's `order`, from whichever of them it is reached."""
+    path = [source_id]
+    while (cited := counts_with.get(path[-1])) is not None:
+        if cited in path:
+            loop = path[path.index(cited) :]
+            return min(loop, key=lambda sid: order.index(sid) if sid in order else len(order))
+        path.append(cited)
+    return path[-1]
 
 
 def counted_keys(
