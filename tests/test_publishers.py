@@ -530,3 +530,26 @@ def test_a_report_citing_a_mirror_counts_once_with_the_page_the_mirror_copies(
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert "cross-checked on 3 sources, 1 independent: vendor.example" in report
     assert "DEMONSTRATED** — cross-checked on 3 sources, 1 independent, verified" in report
+
+
+def test_two_mirrors_with_no_other_source_count_as_one(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A quote whose only sources are two copies (`kind: mirror`) of some page counted each
+    as itself, two independent confirmations, and the claim kept DEMONSTRATED on
+    `min_sources: 2`: copies of one text confirm it once."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/one", f"<html><body><main><h1>One</h1><p>{quote}</p></main>")
+    page_server.set_page("/two", f"<html><body><main><h1>Two</h1><p>{quote}</p></main>")
+    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
+    text = text.replace("URL_TWO", page_server.url("/two")).replace("kind: docs", "kind: mirror")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "cross-checked on 2 sources, 1 independent: one.example" in report

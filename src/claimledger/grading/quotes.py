@@ -142,9 +142,11 @@ def as_cited(
     are that source's, copied, so the two are one confirmation, as one text read at two
     addresses is, however many publishers carry them. A mirror (`copies`: `Ledger.copies`)
     counts with the quote's first other source: a copy of some page, it confirms nothing
-    that page does not (alone, it counts as itself). A report that cites a mirror counts
-    with what the mirror counts with: a copy of a copy adds nothing either."""
-    original = next((sid for sid in quote.sources if sid not in copies), None)
+    that page does not (alone, it counts as itself; mirrors with no other source count as
+    the first of them, copies of one text). A report that cites a mirror counts with what
+    the mirror counts with: a copy of a copy adds nothing either."""
+    originals = [sid for sid in quote.sources if sid not in copies] or quote.sources[:1]
+    original = originals[0] if originals else None
     counts_with = {sid: original for sid in quote.sources if sid in copies and original}
     if quote.reported_by in quote.sources and quote.via is not None:
         counts_with[quote.reported_by] = quote.via
