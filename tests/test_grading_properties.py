@@ -4,15 +4,17 @@ confident than the evidence it was given."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import random
 from dataclasses import dataclass, replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimledger.grading.rules import Regrade, regrade
-from claimledger.ledger.model import Ledger, parse
+from claimledger.ledger.model import Ledger, parse, publisher_independence
 from claimledger.ledger.vocabulary import Basis, Grade
 from claimledger.records import AsReadCheck, CheckStatus, classify, meaning_uncertain
 from test_grade import WHEN, FakeCheck, apply_all
@@ -42,6 +44,7 @@ class Drawn:
     text: str
     checks: tuple[FakeCheck, ...]
     as_read: tuple[AsReadCheck, ...] = ()
+    read_at: tuple[tuple[str, str], ...] = ()  # sources read on another publisher's site
 
 
 def _check(
@@ -84,13 +87,14 @@ AS_READ.append("missing")
 
 
 def _sources(draw: st.DrawFn) -> dict[str, Json]:
-    """1-3 sources, whose publishers may coincide (up to case and spaces)."""
+    """1-3 sources, whose publishers may coincide (up to case and spaces), some of them
+    mirrors (copies of another's page, unless marked independent)."""
     sources: dict[str, Json] = {}
     for i in range(draw(st.integers(1, 3))):
         source: Json = {
             "url": f"https://s{i}.example/p",
             "title": f"S{i}",
-            "kind": "docs",
+            "kind": draw(st.sampled_from(["docs", "blog", "mirror"])),
             "publisher": draw(st.sampled_from(["vendor", "other", "Vendor "])),
         }
         if draw(st.booleans()):
@@ -111,7 +115,11 @@ def _quotes(
     for index in range(draw(st.integers(0, 3))):
         on = draw(st.lists(st.sampled_from(sources), min_size=1, unique=True))
         text = f"quote {index} of {claim_id}"
-        quotes.append({"text": text, "sources": on})
+        quote: Json = {"text": text, "sources": on}
+        if len(on) > 1 and draw(st.booleans()):  # a third party's report, citing a source
+            quote["reported_by"] = reporter = draw(st.sampled_from(on))
+            quote["via"] = draw(st.sampled_from([s for s in sources if s != reporter]))
+        quotes.append(quote)
         for source_id in on:
             status = draw(st.sampled_from(STATUSES))
             snapshot = draw(st.sampled_from([None, None, "text-1", "text-2"]))
@@ -188,7 +196,9 @@ def drawn(draw: st.DrawFn) -> Drawn:
         claims.append(claim)
     ledger: Json = {"ledger": 1, "title": "Generated", "date_read": "2026-08-23"}
     ledger |= {"sections": [{"id": "s", "title": "S"}], "sources": sources, "claims": claims}
-    return Drawn(json.dumps(ledger, indent=1), tuple(found), tuple(then))
+    elsewhere = draw(st.lists(st.sampled_from(sorted(sources)), unique=True, max_size=2))
+    read_at = tuple((sid, draw(st.sampled_from(["vendor", "third"]))) for sid in elsewhere)
+    return Drawn(json.dumps(ledger, indent=1), tuple(found), tuple(then), read_at)
 
 
 def _changes(result: Regrade) -> list[tuple[str, str, Grade, Grade, str]]:
@@ -197,7 +207,9 @@ def _changes(result: Regrade) -> list[tuple[str, str, Grade, Grade, str]]:
 
 
 def _regrade(ledger: Ledger, case: Drawn, checks: tuple[FakeCheck, ...] | None = None) -> Regrade:
-    return regrade(ledger, case.checks if checks is None else checks, as_read=case.as_read)
+    read_at = {sid: publisher_independence(other) for sid, other in case.read_at}
+    checks = case.checks if checks is None else checks
+    return regrade(ledger, checks, as_read=case.as_read, read_at=read_at)
 
 
 def _after(ledger: Ledger, result: Regrade) -> dict[tuple[str, str], Grade]:
@@ -208,24 +220,32 @@ def _after(ledger: Ledger, result: Regrade) -> dict[tuple[str, str], Grade]:
 
 
 def _carriers(ledger: Ledger, case: Drawn, claim_id: str) -> list[int]:
-    """For each quote of the claim, how many independent sources read carry it now (a text
-    read at two addresses is one source; a rewording that may have changed its meaning
-    carries it no more than an unread page) and carried it on the reading day."""
+    """For each quote of the claim, at most how many independent sources read carry it now
+    (a text read at two addresses is one source; a rewording that may have changed its
+    meaning carries it no more than an unread page) and carried it on the reading day. A
+    report counts as the source it cites; mirrors add one source only where no other
+    source of the quote carries it."""
     by_key = {(c.claim_id, c.quote_text, c.source_id): c for c in case.checks}
     misquoted = {(t.claim_id, t.quote_text, t.source_id) for t in case.as_read if t.misquoted}
     counts = []
     for quote in ledger.claim(claim_id).quotes:
         keys = set()
+        copied = False
         for source_id in quote.sources:
             place = (claim_id, quote.text, source_id)
             check = by_key.get(place)
             if check is None or place in misquoted:
                 continue
-            if classify(check) in ("verified", "ambiguous", "reworded") and not (
+            if classify(check) not in ("verified", "ambiguous", "reworded") or (
                 meaning_uncertain(check)
             ):
-                keys.add(check.snapshot_hash or ledger.sources[source_id].independence_key)
-        counts.append(len(keys))
+                continue
+            counted_as = quote.via if source_id == quote.reported_by else source_id
+            if counted_as in ledger.copies:
+                copied = True
+            elif counted_as is not None:
+                keys.add(check.snapshot_hash or ledger.sources[counted_as].independence_key)
+        counts.append(len(keys) + (copied and not keys))
     return counts
 
 
@@ -319,6 +339,32 @@ def test_regrade_is_deterministic_and_blind_to_order(case: Drawn, rnd: random.Ra
     ]  # fmt: skip
     again = _regrade(replace(ledger, claims=tuple(claims)), case, tuple(shuffled))
     assert sorted(_changes(again)) == sorted(_changes(first))
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(["s0", "s1", "copy"])))
+@pytest.mark.parametrize("s0", ["missing", "gone", "refused", "absent"])
+def test_a_mirror_confirms_nothing_its_quote_s_other_sources_do_not(
+    order: tuple[str, ...], s0: str
+) -> None:
+    """The generator's ledgers seldom hold this one: a mirror, an original that does not
+    carry the quote (or was not read) and one that does. Counted as the quote's first
+    other source, the mirror stood in for that one, and the facet lowered before came
+    back to DEMONSTRATED on `min_sources: 2` when the source lacking it was named first."""
+    sources: Json = {
+        sid: {"url": f"https://{sid}.example/p", "title": sid, "kind": kind, "publisher": sid}
+        for sid, kind in (("s0", "docs"), ("s1", "docs"), ("copy", "mirror"))
+    }
+    lowered = {"date": "2026-10-01", "by": "rule:quotes-gone", "on": "f0"}
+    claim: Json = {"id": "c0", "section": "s", "title": "C", "kind": "guarantee"}
+    claim |= {"statement": "S.", "quotes": [{"text": "q", "sources": list(order)}]}
+    claim["grades"] = [{"on": "f0", "grade": "CLAIMED", "basis": "quotes", "min_sources": 2}]
+    claim["history"] = [{**lowered, "from": "DEMONSTRATED", "to": "CLAIMED"}]
+    ledger: Json = {"ledger": 1, "title": "T", "date_read": "2026-08-23"}
+    ledger |= {"sections": [{"id": "s", "title": "S"}], "sources": sources, "claims": [claim]}
+    found = [_check("c0", "q", "s0", s0, None), _check("c0", "q", "s1", "verified", None)]
+    found.append(_check("c0", "q", "copy", "verified", None))
+    case = Drawn(json.dumps(ledger), tuple(c for c in found if c is not None))
+    assert _changes(_regrade(parse(case.text), case)) == []
 
 
 @EXAMPLES

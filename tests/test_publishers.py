@@ -553,3 +553,37 @@ def test_two_mirrors_with_no_other_source_count_as_one(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert "cross-checked on 2 sources, 1 independent: one.example" in report
+
+
+THREE_ADDRESSES = TWO_ADDRESSES.replace(
+    "claims:",
+    '  copy: {url: "URL_COPY", title: Copy, kind: mirror, publisher: copy.example}\nclaims:',
+)
+
+
+@pytest.mark.parametrize("order", ["one, two, copy", "two, one, copy"])
+def test_a_mirror_lends_no_confirmation_to_a_source_that_lacks_the_quote(
+    tmp_path: Path, page_server: PageServer, order: str
+) -> None:
+    """A mirror counted as the quote's first other source: that source's page no longer
+    saying the words, the mirror's copy of them counted in its stead, a second independent
+    source, and the claim kept DEMONSTRATED on `min_sources: 2`; named second, that source
+    made the claim CLAIMED. A copy confirms nothing the other sources do not."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/one", "<html><body><main><h1>One</h1><p>No limit is set.</p>")
+    page_server.set_page("/two", f"<html><body><main><h1>Two</h1><p>{quote}</p></main>")
+    page_server.set_page("/copy", f"<html><body><main><h1>Copy</h1><p>{quote}</p></main>")
+    text = THREE_ADDRESSES.replace("sources: [one, two]", f"sources: [{order}]")
+    for name in ("one", "two", "copy"):
+        text = text.replace(f"URL_{name.upper()}", page_server.url(f"/{name}"))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text, encoding="utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)

@@ -58,14 +58,14 @@ class _QuoteState(NamedTuple):
     def possible_sources(self) -> int:
         """Independent sources that carry the quote, or a harmless rewording of it, or might:
         an unread page is no evidence, so it lowers nothing."""
-        return len(self.carried_by | self.reworded_by | self.unread)
+        return independent_count(self.carried_by | self.reworded_by | self.unread)
 
     @property
     def confirmed_sources(self) -> int:
         """Independent sources read that carry the quote or a harmless rewording of it: an
         unread page is no evidence, so it raises nothing either, nor does a rewording that
         may have changed the meaning (adopted, it would hold the claim for review)."""
-        return len(self.carried_by | (self.reworded_by - self.doubted_by))
+        return independent_count(self.carried_by | (self.reworded_by - self.doubted_by))
 
 
 def _quote_state(
@@ -134,37 +134,40 @@ def _quote_state(
     )
 
 
+COPY = "\x00a mirror"
+"""What a mirror counts as toward `min_sources` (`as_cited`): no publisher's key, since a
+copy's words are some other page's."""
+
+
+def independent_count(keys: Collection[str]) -> int:
+    """How many independent sources a quote's counted `keys` make: a mirror's (`COPY`) adds
+    one only where no other source is among them, whichever the quote names first, since
+    it copies one of theirs (a page read, or one that could not be, or no longer says it)."""
+    return len(keys) - (COPY in keys and len(keys) > 1)
+
+
+def independent_names(named: Mapping[str, str]) -> list[str]:
+    """The names, by counted key, of a quote's independent sources: a mirror's (`COPY`) left
+    out where another source is named, as `independent_count` leaves it uncounted."""
+    return [name for key, name in named.items() if key != COPY or len(named) == 1]
+
+
 def as_cited(
     quote: Quote, key_of: Callable[[str], str], copies: Collection[str] = ()
 ) -> dict[str, str]:
     """The independence key of each of a quote's sources (`key_of`), a third party's report
     of it (`reported_by`) counted as the primary source it cites (`via`): the report's words
     are that source's, copied, so the two are one confirmation, as one text read at two
-    addresses is, however many publishers carry them. A mirror (`copies`: `Ledger.copies`)
-    counts with the quote's first other source: a copy of some page, it confirms nothing
-    that page does not (alone, it counts as itself; mirrors with no other source count as
-    the first of them, copies of one text). A report that cites a mirror counts with what
-    the mirror counts with: a copy of a copy adds nothing either."""
-    originals = [sid for sid in quote.sources if sid not in copies] or quote.sources[:1]
-    original = originals[0] if originals else None
-    counts_with = {sid: original for sid in quote.sources if sid in copies and original}
-    if quote.reported_by in quote.sources and quote.via is not None:
-        counts_with[quote.reported_by] = quote.via
-    return {sid: key_of(_whose(sid, counts_with, quote.sources)) for sid in quote.sources}
-
-
-def _whose(source_id: str, counts_with: Mapping[str, str], order: Sequence[str]) -> str:
-    """The source whose words `source_id`'s are, followed through `counts_with` (a report to
-    the source it cites, a mirror to the page it copies, in any chain). A loop (a report
-    citing a mirror that copies the report) is one text: it counts as its first source in
-    the quote's `order`, from whichever of them it is reached."""
-    path = [source_id]
-    while (cited := counts_with.get(path[-1])) is not None:
-        if cited in path:
-            loop = path[path.index(cited) :]
-            return min(loop, key=lambda sid: order.index(sid) if sid in order else len(order))
-        path.append(cited)
-    return path[-1]
+    addresses is, however many publishers carry them. A mirror (`copies`: `Ledger.copies`),
+    and a report that cites one, counts as `COPY`: a copy of some page confirms nothing the
+    quote's other sources do not, whichever of them it copies (`independent_count`);
+    alone, or with other mirrors, it is one source."""
+    cites = quote.via if quote.reported_by in quote.sources else None
+    keys: dict[str, str] = {}
+    for source_id in quote.sources:
+        whose = cites if cites is not None and source_id == quote.reported_by else source_id
+        keys[source_id] = COPY if whose in copies else key_of(whose)
+    return keys
 
 
 def counted_keys(
@@ -190,12 +193,12 @@ def counted_keys(
         return key
 
     for source_id, elsewhere in (read_at or {}).items():
-        if source_id in independence:
+        if independence.get(source_id, COPY) != COPY:  # a mirror's words are another's
             own, other = counted(independence[source_id]), counted(elsewhere)
             if own != other:
                 joined[other] = own
     for source_id, check in checks:
-        if check is not None and check.snapshot_hash:
+        if check is not None and check.snapshot_hash and independence[source_id] != COPY:
             key = counted(independence[source_id])
             reader = counted(first_reader.setdefault(check.snapshot_hash, key))
             if reader != key:

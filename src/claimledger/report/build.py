@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from claimledger.grading.quotes import as_cited, counted_keys, read_elsewhere
+from claimledger.grading.quotes import as_cited, counted_keys, independent_names, read_elsewhere
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
 from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
@@ -285,7 +285,7 @@ def _quote_view(
     independence = as_cited(quote, lambda sid: ledger.sources[sid].independence_key, ledger.copies)
     keys = counted_keys(checks, independence, evidence.read_at)
     carrying = [s for s in sources if s.status in CARRIED]
-    independent = {keys[s.source_id] for s in carrying}
+    independent = {keys[s.source_id]: s.source_id for s in carrying}
     read = [s for s in sources if s.status not in ("unread", "unchecked")]
     verified_days = sorted(s.checked_on for s in carrying if s.checked_on)
     checked_days = sorted(s.checked_on for s in sources if s.checked_on)
@@ -318,7 +318,7 @@ def _quote_view(
         ),
         agreeing=f"{len(carrying)} of {len(read)}" if read else _none_read(adopted, sources),
         carried_by=len(carrying),
-        independent=len(independent),
+        independent=len(independent_names(independent)),
         attribution=_attribution(ledger, quote),
         under=quote.under,
         adopted_on=adopted.date if adopted else None,
@@ -384,11 +384,12 @@ def _cross_check(
 def _counted(sources: Sequence[Source], keys: Mapping[str, str]) -> list[str]:
     """Whom the sources count for, each once, as the first of its sources names it: two
     spellings of one publisher, or one page read at two publishers' addresses, are one
-    name in the cross-check line, as they are one in the count."""
+    name in the cross-check line, as they are one in the count; a mirror is named only
+    where no other source is, since it copies one of theirs (`independent_count`)."""
     named: dict[str, str] = {}
     for source in sources:
         named.setdefault(keys[source.id], source.counted_as)
-    return list(named.values())
+    return independent_names(named)
 
 
 def _source_check(
