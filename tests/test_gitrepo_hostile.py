@@ -162,3 +162,22 @@ def test_a_file_renamed_to_bytes_that_are_no_utf8_is_followed_under_its_new_name
     held, dropped = row["found"]["last_held_in"], row["found"]["dropped_in"]
     assert (held["sha"], held["path"]) == (renamed, "docs/caf\ufffd.md")
     assert dropped["sha"] == reworded
+
+
+def test_a_kept_history_of_a_file_named_in_bytes_that_are_no_utf8_is_reused() -> None:
+    """The history kept names the file as text (U+FFFD for each byte that is no UTF-8),
+    the next run asks for it in git's own bytes: compared so, they never matched, and a
+    final history was read from the repository again on every refresh."""
+    import datetime as dt
+
+    from claimledger.evidence.history import FileAt, _reusable
+    from claimledger.records import Commit, QuoteHistory
+
+    raw = os.fsdecode(b"docs/caf\xe9.md")
+    change = Commit("abc1234", "2026-02-05", "Ada", "Reword", "docs/caf\ufffd.md")
+    kept = QuoteHistory(
+        "durable", OLD, "guide", "file:///repo", "docs/caf\ufffd.md", NEW, None, change, None, 3,
+        dt.datetime(2026, 2, 6, tzinfo=dt.UTC),
+    )  # fmt: skip
+
+    assert _reusable(kept, FileAt("file:///repo", raw, "main", "the ledger"), NEW) is kept

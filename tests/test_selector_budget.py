@@ -193,13 +193,13 @@ def _spin() -> None:
         pass
 
 
-def test_the_cpu_a_reading_overran_is_said_in_three_figures() -> None:
+def test_the_cpu_a_reading_overran_is_said_to_the_hundredth() -> None:
     """The budget is what is left of a URL's deadline: "more than 2.94 s of CPU", not the
-    figure to the microsecond ("29.8009")."""
+    figure to the microsecond ("29.8009"), nor in powers of ten ("1.8e+03")."""
     from claimledger.errors import PageUnreadable
     from claimledger.evidence.budget import bounded
 
     with pytest.raises(PageUnreadable) as raised:
         bounded(0.123456, _spin)
 
-    assert str(raised.value) == "took too long to read: more than 0.123 s of CPU"
+    assert str(raised.value) == "took too long to read: more than 0.12 s of CPU"

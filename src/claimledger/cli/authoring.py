@@ -287,9 +287,10 @@ def _warn_of_another_publisher(source_id: str, old: str, publisher: str, new: st
     (and never as independent of it) unless the author says whose they are."""
     import shlex
 
+    from claimledger.ledger.model import publisher_compared
     from claimledger.urls import publisher_of
 
-    if publisher_of(new) in (publisher_of(old), " ".join(publisher.split()).casefold()):
+    if publisher_of(new) in (publisher_of(old), publisher_compared(publisher)):
         return  # the same site's, or the publisher the author already named
     err.print(
         f"claimledger: warning: {source_id} is now on another publisher's site "

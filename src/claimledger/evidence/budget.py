@@ -91,7 +91,7 @@ def bounded(seconds: float, function: Callable[..., T], *args: Any, **kwargs: An
         _end(child)
     if outcome is None:
         raise PageUnreadable(
-            f"took too long to read: more than {seconds:.3g} s of CPU"
+            f"took too long to read: more than {round(seconds, 2):g} s of CPU"
             if child.exitcode in (None, -signal.SIGPROF, -signal.SIGKILL)
             else f"the reader process ended with status {child.exitcode} (out of memory?)"
         )

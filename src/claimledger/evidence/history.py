@@ -184,11 +184,14 @@ def _key(check: CheckRecord) -> CheckKey:
 def _reusable(
     earlier: QuoteHistory | None, where: FileAt, current: str | None
 ) -> QuoteHistory | None:
-    """A kept history of the same file and wording that names the change: final."""
+    """A kept history of the same file and wording that names the change: final (the file
+    by its name as kept, in text: git's own bytes may hold one that is no UTF-8)."""
+    from claimledger.reading.provenance import name_as_text
+
     if earlier is None or earlier.dropped is None:
         return None
-    same = (earlier.repo, earlier.path, earlier.current) == (where.repo, where.path, current)
-    return earlier if same else None
+    now = (where.repo, name_as_text(where.path), current)
+    return earlier if (earlier.repo, earlier.path, earlier.current) == now else None
 
 
 def _cloneable(where: FileAt) -> FileAt:

@@ -267,10 +267,10 @@ def summary(
 def _disagree(quote: QuoteView) -> bool:
     """Whether a page read lacks the quote another page carries, or says it otherwise (the
     quote's state is the best any source says): the headline must not call it verified.
-    A harmless rewording on one page is no disagreement."""
+    A rewording short of a changed meaning is no disagreement, as `regrade` has it."""
     return any(
         source.status in ("missing", "gone")
-        or (source.status == "drifted" and (source.meaning_changed or source.meaning_uncertain))
+        or (source.status == "drifted" and source.meaning_changed)
         for source in quote.sources
     )
 

@@ -366,7 +366,7 @@ def _column_already_there(connection: sqlite3.Connection, statement: str) -> boo
     migration itself made the `recipe` columns that the second adds, so a store of that
     version holds them at schema 1, and adding them again would refuse the whole store."""
     found = _ADD_COLUMN.match(statement)
-    if found is None:
+    if found is None or found[2] != "recipe":  # that stretch's alone: any other is refused
         return False
     table, column = found[1], found[2]
     return any(row[1] == column for row in connection.execute(f"PRAGMA table_info({table})"))
