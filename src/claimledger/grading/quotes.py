@@ -20,6 +20,7 @@ from claimledger.ledger.vocabulary import Grade
 from claimledger.records import (
     CARRIED,
     AsReadCheck,
+    FetchRecord,
     Standing,
     classify,
     meaning_uncertain,
@@ -206,16 +207,16 @@ def counted_keys(
     return {source_id: counted(independence[source_id]) for source_id, _ in checks}
 
 
-def read_elsewhere(ledger: Ledger, final_urls: Mapping[str, str | None]) -> dict[str, str]:
+def read_elsewhere(ledger: Ledger, fetches: Mapping[str, FetchRecord]) -> dict[str, str]:
     """The sources last read on another publisher's site than their address names (a
     redirect to another registrable domain), each with that publisher's independence key.
     Whose words they are is in doubt while it is read there (`move` adopts the address):
     such a source counts for both publishers, as one (`counted_keys`), never as one more.
-    `final_urls`: where each page's latest fetch ended, by its address as the store keeps
-    it."""
+    `fetches`: each page's latest, by its address as the store keeps it."""
     found: dict[str, str] = {}
     for source_id, source in ledger.sources.items():
-        elsewhere = other_publisher(source.url, final_urls.get(redacted(source.url)))
+        fetch = fetches.get(redacted(source.url))
+        elsewhere = other_publisher(source.url, fetch.final_url if fetch else None)
         if elsewhere is not None:
             found[source_id] = publisher_independence(elsewhere)
     return found

@@ -187,7 +187,7 @@ class _Evidence:
             traces={(t.claim_id, t.on): t for t in regrade.traces},
             artifact_runs=artifact_runs,
             as_read=latest_by_key(as_read),
-            read_at=read_elsewhere(ledger, {u: f.final_url for u, f in fetches.items()}),
+            read_at=read_elsewhere(ledger, fetches),
         )
 
     def premise(self, claim_id: str) -> PremiseView:

@@ -130,8 +130,7 @@ def read_elsewhere(store: EvidenceStore | None, ledger: Ledger) -> dict[str, str
     publisher's independence key (`grading.quotes.read_elsewhere`)."""
     from claimledger.grading.quotes import read_elsewhere as elsewhere
 
-    found = store.latest_fetches() if store else {}
-    return elsewhere(ledger, {url: fetch.final_url for url, fetch in found.items()})
+    return elsewhere(ledger, store.latest_fetches() if store else {})
 
 
 def artifact_runs(store: EvidenceStore | None, ledger: Ledger) -> dict[str, ArtifactRun]:

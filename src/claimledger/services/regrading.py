@@ -80,7 +80,7 @@ def regrade_ledger(
     checks = latest.verdicts(store, ledger)
     as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
     fetches, last = latest.fetches(store, ledger, path=ledger_path)
-    read_at = read_elsewhere(ledger, {url: fetch.final_url for url, fetch in fetches.items()})
+    read_at = read_elsewhere(ledger, fetches)
     allowed, skipped = allowed_artifacts(ledger_path, ledger, artifacts)
     runs = run_artifacts(allowed, ledger_path.parent, open_store, now)
     if artifacts == "trusted":

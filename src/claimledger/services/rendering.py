@@ -84,7 +84,7 @@ def report_of(
     checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
     outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
     as_read = latest.read_then  # the quotes on the reading day's copies
-    read_at = read_elsewhere(ledger, {url: fetch.final_url for url, fetch in fetches.items()})
+    read_at = read_elsewhere(ledger, fetches)
     return build_report(
         ledger,
         checks,
