@@ -96,6 +96,7 @@ PURE = (
     "report/bidi.py",
     "report/cimarks.py",
     "web/pacing.py",
+    "web/standins.py",
     *SHARED,
 )
 """Modules that do no I/O of their own: they import none of the edges."""

@@ -542,67 +542,6 @@ def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str
     return None if is_trivial_move(url, moved_to) else moved_to
 
 
-def sent_home(url: str, moved_to: str) -> bool:
-    """A page's address that now leads to its site's home page: not a move but a page
-    removed (a "soft 404"), whose words the home page does not carry."""
-    old, new = split(url), split(moved_to)
-    if old is None or new is None or old.hostname != new.hostname:
-        return False
-    return new.path in ("", "/") and not new.query and old.path not in ("", "/")
-
-
-SIGN_IN = "a sign-in page"
-_SIGN_IN_PAGES = frozenset({"login", "log-in", "logon", "signin", "sign-in", "sign_in"})
-"""The last path segments of a page where a site asks its reader to sign in."""
-
-
-def stand_in_page(url: str, final_url: str) -> str | None:
-    """What a page a temporary redirect ended at is, when it stands in for the page asked
-    rather than being it: a sign-in page (its query carries the address asked, to send the
-    reader back once signed in, or it is named so while the page asked is not: a docs page
-    on a `login` command stays itself under a version's prefix), or a page above the one
-    asked (the site's home page, or its section's; `index.html` is its folder's page).
-    None for any other page. Such a page's words are no evidence of the asked page's: a
-    quote not on it is not missing."""
-    old, new = split(url), split(final_url)
-    if old is None or new is None:
-        return None
-    if _named_sign_in(new.path) and not _named_sign_in(old.path):
-        return SIGN_IN
-    if _sends_back(old, new.query):
-        return SIGN_IN
-    above, asked = new.path.rstrip("/"), _folder_page(old.path).rstrip("/")
-    if not above and asked and publisher_of(url) == publisher_of(final_url):
-        return "the site's home page"  # any of its hosts', whatever its query (`?lang=en`)
-    same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
-    if same_host and not new.query and above and asked.startswith(f"{above}/"):
-        return "a page above the one asked"
-    return None
-
-
-def _named_sign_in(path: str) -> bool:
-    segments = [part.lower() for part in path.split("/") if part]
-    return bool(segments) and segments[-1] in _SIGN_IN_PAGES
-
-
-def _folder_page(path: str) -> str:
-    """A folder's index page as its folder (`/docs/index.html` is `/docs/`)."""
-    head, _, last = path.rpartition("/")
-    return f"{head}/" if last.lower() in ("index.html", "index.htm", "index") else path
-
-
-def _sends_back(asked: SplitResult, query: str) -> bool:
-    """Does a query carry the address asked (`?next=/docs/page`), as a sign-in or a consent
-    page's does, to send the reader back to it?"""
-    if asked.path in ("", "/"):
-        return False
-    for _, value in urllib.parse.parse_qsl(query):
-        parts = split(value)
-        if parts is not None and parts.path.rstrip("/") == asked.path.rstrip("/"):
-            return True
-    return False
-
-
 def other_publisher(url: str, read_at: str | None) -> str | None:
     """The publisher of `read_at`, the page read for a source at `url`, when it is another
     than the source's address names (a redirect or a move to another registrable domain):

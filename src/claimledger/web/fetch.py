@@ -52,7 +52,6 @@ from claimledger.records import (
 )
 from claimledger.urls import (
     PERMANENT_REDIRECTS,
-    SIGN_IN,
     UrlMap,
     fetch_target,
     is_trivial_move,
@@ -60,16 +59,15 @@ from claimledger.urls import (
     redact_urls,
     redirect_refusal,
     resolve,
-    sent_home,
     shown,
     shown_raw,
-    stand_in_page,
     web_url_problem,
 )
 from claimledger.web.browser import BrowserReader, browser_reading
 from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
+from claimledger.web.standins import SIGN_IN, sent_home, stand_in_page
 
 __all__ = [
     "ROBOTS_KEPT_FOR",
