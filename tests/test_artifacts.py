@@ -630,19 +630,6 @@ def test_a_command_killed_by_a_signal_is_said_so(tmp_path: Path) -> None:
     assert (run.exit_status, run.error) == (-9, "killed by signal 9 (SIGKILL)")
 
 
-def test_the_report_of_a_ledger_of_artifacts_alone_has_evidence_once_they_ran(toy: Path) -> None:
-    """A report of a ledger whose claims rest on artifacts alone said "No quote has been
-    checked …: run `claimledger refresh`" after their runs, advice that reads nothing new,
-    while `regrade` counted the runs as evidence."""
-    cli = Cli(toy)
-    cli("regrade", code=0)
-
-    report = cli("render", "-o", "-").stdout
-
-    assert "No quote has been checked" not in report
-    assert json.loads(cli("render", "-f", "json", "-o", "-").stdout)["has_evidence"] is True
-
-
 def test_a_report_never_says_a_page_was_read_on_an_artifacts_word(toy: Path) -> None:
     """A ledger with an artifact and a quote never checked: once the artifact ran, its
     report said every quote still read as it was read and every page answered."""

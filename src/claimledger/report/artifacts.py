@@ -6,9 +6,8 @@ author's machine, an output past a report's share) left out. Pure.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
 
-from claimledger.ledger.model import Artifact, Claim, Ledger
+from claimledger.ledger.model import Artifact, Claim
 from claimledger.records import ArtifactRun
 from claimledger.report.model import ArtifactRunView, ArtifactView
 from claimledger.report.overview import day
@@ -16,14 +15,6 @@ from claimledger.report.overview import day
 
 def _command(run: tuple[str, ...] | str) -> str:
     return run if isinstance(run, str) else shlex.join(run)
-
-
-def runs_are_its_evidence(ledger: Ledger, runs: Mapping[str, ArtifactRun]) -> bool:
-    """Whether a ledger that quotes nothing has evidence: an artifact that ran (as `regrade`
-    has it). A ledger with quotes has evidence once one was checked, whatever ran: its
-    report must never say every page was read on an artifact's word."""
-    quotes = any(claim.quotes for claim in ledger.claims)
-    return not quotes and any(run.ran for run in runs.values())
 
 
 def artifact_view(claim: Claim, run: ArtifactRun | None) -> ArtifactView | None:

@@ -34,7 +34,7 @@ from claimledger.records import (
 )
 from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import authors_headings, own_anchors
-from claimledger.report.artifacts import artifact_view, runs_are_its_evidence
+from claimledger.report.artifacts import artifact_view
 from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
@@ -124,7 +124,7 @@ def build_report(
         last_refresh_finished=last_refresh_finished,
         evidence_made_here=evidence_made_here,
         generated_on=generated_on.isoformat(),
-        has_evidence=bool(evidence.checks) or runs_are_its_evidence(ledger, evidence.artifact_runs),
+        has_evidence=bool(evidence.checks),
         legend=legend(ledger),
         summary=summary(in_order, sources, regrade),
         sections=sections,
