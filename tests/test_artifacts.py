@@ -662,16 +662,24 @@ def test_only_what_a_name_calls_a_secret_is_masked_and_no_piece_of_one_is_kept()
     environment = {
         "GIT_AUTHOR_EMAIL": "jane@example.org",
         "XAUTHORITY": "/run/user/1000/xauth",
+        "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock",
         "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG",
         "OPENAI_API_KEY": "sk-0123456789abcdef",
+        "PGPASSWORD": "correct-horse",
+        "REDISCLI_AUTH": "redis-s3cret",
+        "githubToken": "ghp_zyxwvutsrq",
     }
-    printed = "author jane@example.org /run/user/1000/xauth\nkey sk-0123456789abcdef\n"
+    printed = "author jane@example.org /run/user/1000/xauth /tmp/ssh-agent.sock\n"
+    printed += "keys sk-0123456789abcdef correct-horse redis-s3cret ghp_zyxwvutsrq\n"
+    printed += "FROM python:3.12-slim@sha256:0a1b email:jane@example.org ssh://git@example.org/r\n"
     printed += "db postgres://app:hunter22@db.example/app\ncut at wJalrXUt"
 
     kept = masked(printed, environment, cut=True)
 
     assert kept == (
-        "author jane@example.org /run/user/1000/xauth\nkey REDACTED\n"
-        "db postgres://db.example/app\ncut at REDACTED"
+        "author jane@example.org /run/user/1000/xauth /tmp/ssh-agent.sock\n"
+        "keys REDACTED REDACTED REDACTED REDACTED\n"
+        "FROM python:3.12-slim@sha256:0a1b email:jane@example.org ssh://git@example.org/r\n"
+        "db postgres://app:REDACTED@db.example/app\ncut at REDACTED"
     )
     assert masked("ends wJalrXUt", environment) == "ends wJalrXUt"  # not cut: its own words

@@ -13,7 +13,6 @@ import contextlib
 import datetime as dt
 import difflib
 import fnmatch
-import itertools
 import os
 import re
 import selectors
@@ -29,7 +28,7 @@ from pathlib import Path
 from claimledger.grading.rules import ArtifactOutcome
 from claimledger.ledger.model import Artifact
 from claimledger.records import ArtifactRun
-from claimledger.urls import redacted_text
+from claimledger.urls import redact_urls
 
 MAX_OUTPUT = 1024 * 1024
 CHUNK = 65536
@@ -62,7 +61,7 @@ def execute(claim_id: str, artifact: Artifact, cwd: Path, ran_at: dt.datetime) -
         started=ended.started,
         exit_status=ended.status,
         matched=ended.status == 0 and _lines(ended.output) == _lines(artifact.expect),
-        output=masked(ended.output, os.environ, cut=_at_its_cap(ended.output)),
+        output=masked(ended.output, os.environ, cut=ended.status is None or _at_cap(ended.output)),
         expected=artifact.expect,
         error=ended.error,
         seconds=ended.seconds,
@@ -90,20 +89,24 @@ def _command(artifact: Artifact) -> tuple[str | list[str], str]:
     return argv, argv[0] if argv else ""
 
 
-SECRET_WORDS = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY"})
-"""Words of a variable's name that say it holds a secret (GITHUB_TOKEN, DB_PASSWORD)."""
-KEY_KINDS = frozenset({"API", "ACCESS", "PRIVATE", "SECRET", "SIGNING", "ENCRYPTION"})
-"""Words before KEY that make a key a secret (AWS_ACCESS_KEY_ID, OPENAI_API_KEY)."""
+SECRET_PARTS = (
+    "PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "CREDENTIAL", "PRIVATEKEY", "APIKEY",
+    "ACCESSKEY",
+)  # fmt: skip
+"""What a variable's name holds, its words run together, when it holds a secret
+(PGPASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, OPENAI_API_KEY, githubToken)."""
 SHORTEST_SECRET = 8
 """A shorter value ("1", "true") is no secret, and would be masked wherever it is printed."""
 
 
 def secret_named(name: str) -> bool:
-    """Whether a variable's name says it holds a secret, by its words: GIT_AUTHOR_EMAIL,
-    XAUTHORITY or SSH_AUTH_SOCK do not (masking them falsified a run's output)."""
-    words = re.split(r"[^A-Z0-9]+", name.upper())
-    keyed = any(a in KEY_KINDS and b in ("KEY", "KEYS") for a, b in itertools.pairwise(words))
-    return keyed or any(word in SECRET_WORDS for word in words)
+    """Whether a variable's name says it holds a secret: a part of `SECRET_PARTS`, or the
+    word AUTH (REDISCLI_AUTH, DOCKER_AUTH_CONFIG), not SSH_AUTH_SOCK's socket. Neither
+    GIT_AUTHOR_EMAIL nor XAUTHORITY is one (masking them falsified a run's output)."""
+    words = [word for word in re.split(r"[^A-Z0-9]+", name.upper()) if word]
+    run_together = "".join(words)
+    named = any(part in run_together for part in SECRET_PARTS)
+    return named or ("AUTH" in words and words[-1] != "SOCK")
 
 
 def masked(output: str, environment: Mapping[str, str], *, cut: bool = False) -> str:
@@ -118,17 +121,23 @@ def masked(output: str, environment: Mapping[str, str], *, cut: bool = False) ->
     }
     for secret in sorted(secrets, key=len, reverse=True):  # a longer one holding a shorter
         output = output.replace(secret, "REDACTED")
-        if cut:
+        if cut:  # a piece of it at the end: cut at the cap, or where the run was stopped
+            whole = output.rstrip("\ufffd")  # a character cut inside
             piece = next(
-                (n for n in range(len(secret) - 1, 3, -1) if output.endswith(secret[:n])), 0
+                (n for n in range(len(secret) - 1, 3, -1) if whole.endswith(secret[:n])), 0
             )
-            output = output[: len(output) - piece] + "REDACTED" if piece else output
-    return redacted_text(output)
+            output = whole[: len(whole) - piece] + "REDACTED" if piece else output
+    return _PASSWORD_IN_ADDRESS.sub(r"\1:REDACTED@", redact_urls(output))
 
 
-def _at_its_cap(output: str) -> bool:
+_PASSWORD_IN_ADDRESS = re.compile(r"(?<=://)([^/?#@\s:]+):[^/?#\s]+@")
+"""The password of an address of any scheme (`postgres://app:pw@db/app`): a user name alone,
+`ssh://git@host`, is no secret, and `python:3.12@sha256` is no address."""
+
+
+def _at_cap(output: str) -> bool:
     """Whether the output kept was cut at MAX_OUTPUT (its last character may be a piece)."""
-    return len(output.encode("utf-8", "surrogatepass")) >= MAX_OUTPUT - 3
+    return len(output.encode("utf-8")) >= MAX_OUTPUT - 3
 
 
 def _environment() -> dict[str, str]:
