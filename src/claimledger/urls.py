@@ -286,10 +286,16 @@ def refuse_credentials(option: str, value: str, *, kind: Literal["url", "repo"] 
 
 
 def _unparsed_redacted(url: str) -> str:
-    """An address no parser takes, without its `user:pass@` or secret parameters' values."""
-    head, mark, pairs = _USERINFO.sub("", url).partition("?")
-    query, hash_, fragment = pairs.partition("#")
-    return f"{head}{mark}{_redact_pairs(query)}{hash_}{_redact_pairs(fragment)}"
+    """An address no parser takes, without its `user:pass@` (up to the last `@` before its
+    path, as a parser reads it) or the values of its secret-looking parameters, in its
+    query or its fragment, whatever else is wrong with it."""
+    scheme, sep, rest = url.partition("://")
+    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    rest, hash_, fragment = rest[end:].partition("#")
+    path, mark, query = rest.partition("?")
+    host = url[len(scheme) + len(sep) :][:end].rpartition("@")[2]
+    tail = f"{mark}{_redact_pairs(query)}{hash_}{_redact_pairs(fragment)}"
+    return f"{scheme}{sep}{host}{path}{tail}"
 
 
 def _redact_pairs(pairs: str) -> str:
