@@ -454,6 +454,7 @@ def origin(url: str) -> str:
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+"""The port a scheme's address means when it names none (`http://host:80/` is `http://host/`)."""
 
 
 def host_and_port(url: str) -> tuple[str, int] | None:

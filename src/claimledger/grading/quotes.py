@@ -142,8 +142,8 @@ copy's words are some other page's."""
 
 def independent_count(keys: Collection[str]) -> int:
     """How many independent sources a quote's counted `keys` make: a mirror's (`COPY`) adds
-    one only where no other source is among them, whichever the quote names first, since
-    it copies one of theirs (a page read, or one that could not be, or no longer says it)."""
+    one only where no other source's key is among them, whichever the quote names first,
+    since it copies one of theirs."""
     return len(keys) - (COPY in keys and len(keys) > 1)
 
 
