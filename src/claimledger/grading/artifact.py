@@ -111,9 +111,10 @@ def secret_named(name: str) -> bool:
 
 def masked(output: str, environment: Mapping[str, str], *, cut: bool = False) -> str:
     """`output` with the value of each secret-named variable of the `environment` the
-    command ran in shown as REDACTED, and a password in an address dropped: a command that
-    prints its settings put a token in the store, and from there in every report. The
-    output is compared with `expect` first; one `cut` at its cap ends with no piece of one."""
+    command ran in shown as REDACTED, and an address's password too: a command that prints
+    its settings put a token in the store, and from there in every report. The output is
+    compared with `expect` first; one `cut` (at its cap, or its timeout) ends with no piece
+    of one."""
     secrets = {
         value
         for name, value in environment.items()
