@@ -716,6 +716,26 @@ def test_a_store_whose_first_schema_already_had_the_recipe_is_upgraded(tmp_path:
     upgraded.close()
 
 
+def test_a_store_holding_a_column_its_schema_has_not_added_yet_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Only that stretch's `recipe` columns are taken as already added: a store at schema 2
+    already holding a column schema 3 adds (of any type or constraint, made by something
+    else than claimledger) is no store of ours, and is refused, not upgraded around it."""
+    path = tmp_path / "odd.sqlite3"
+    odd = sqlite3.connect(path)
+    for statements in MIGRATIONS[:2]:
+        for statement in statements:
+            odd.execute(statement)
+    odd.execute("ALTER TABLE fetches ADD COLUMN canonical BLOB NOT NULL DEFAULT x''")
+    odd.execute("PRAGMA user_version = 2")
+    odd.commit()
+    odd.close()
+
+    with pytest.raises(StoreDamagedError, match="duplicate column name: canonical"):
+        EvidenceStore.open(path)
+
+
 def _schema_two_store(path: Path) -> sqlite3.Connection:
     """A store as version 2 wrote it, before validators were kept per answering URL."""
     db = sqlite3.connect(path)
