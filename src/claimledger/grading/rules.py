@@ -176,6 +176,7 @@ def regrade(
         notices=tuple(notice for found in in_order for notice in found.notices),
         traces=tuple(trace for found in in_order for trace in found.traces),
         has_evidence=bool(latest) or any(outcome.ran for outcome in artifacts.values()),
+        read_at=latest.read_at,
     )
 
 

@@ -5,7 +5,8 @@ small steps every rule takes with a facet's grade (fall, restore, hold, cap). Pu
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from claimledger.ledger.model import Claim, Facet
@@ -108,6 +109,8 @@ class Regrade:
     notices: tuple[Notice, ...]
     traces: tuple[Trace, ...]
     has_evidence: bool
+    read_at: Mapping[str, str] = field(default_factory=dict)
+    """The sources read on another publisher's site, as counted (`quotes.read_elsewhere`)."""
 
     @property
     def pending(self) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from claimledger.grading.quotes import as_cited, counted_keys, independent_names, read_elsewhere
+from claimledger.grading.quotes import as_cited, counted_keys, independent_names
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
 from claimledger.ledger.model import Claim, Facet, HistoryEntry, Ledger, Quote, Source
@@ -187,7 +187,7 @@ class _Evidence:
             traces={(t.claim_id, t.on): t for t in regrade.traces},
             artifact_runs=artifact_runs,
             as_read=latest_by_key(as_read),
-            read_at=read_elsewhere(ledger, fetches),
+            read_at=regrade.read_at,  # counted as the grading counted
         )
 
     def premise(self, claim_id: str) -> PremiseView:
