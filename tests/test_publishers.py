@@ -206,6 +206,18 @@ claims:
 """
 
 
+def two_addresses(one: str, two: str) -> str:
+    """The ledger of one claim quoting the pages at `one` and `two` (`TWO_ADDRESSES`)."""
+    return TWO_ADDRESSES.replace("URL_ONE", one).replace("URL_TWO", two)
+
+
+def written(tmp_path: Path, text: str) -> Cli:
+    """`text` written as the ledger in `tmp_path`, and the command line on it."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text, encoding="utf-8")
+    return Cli(ledger)
+
+
 @pytest.mark.parametrize(("second", "counted"), [("its own page", 2), ("a redirect", 1)])
 def test_one_page_read_at_two_addresses_is_one_source(
     tmp_path: Path, page_server: PageServer, second: str, counted: int
@@ -219,10 +231,7 @@ def test_one_page_read_at_two_addresses_is_one_source(
         page_server.set_handler("/two", redirect("/one", 301))
     else:
         page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))
-    ledger = tmp_path / "claims.yaml"
-    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
-    ledger.write_text(text.replace("URL_TWO", page_server.url("/two")), encoding="utf-8")
-    cli = Cli(ledger)
+    cli = written(tmp_path, two_addresses(page_server.url("/one"), page_server.url("/two")))
     cli("refresh", "--allow-private", code=0 if counted == 2 else 1)  # 1: a source moved
 
     proposed = cli.json("regrade", code=0 if counted == 2 else 1)["proposals"]
@@ -246,12 +255,9 @@ def test_one_publisher_written_in_two_cases_counts_once(
     body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
     page_server.set_page("/one", body)
     page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))
-    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
-    text = text.replace("URL_TWO", page_server.url("/two"))
+    text = two_addresses(page_server.url("/one"), page_server.url("/two"))
     text = text.replace("publisher: one.example", "publisher: vendor.example")
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(text.replace("publisher: two.example", f'publisher: "{second}"'), "utf-8")
-    cli = Cli(ledger)
+    cli = written(tmp_path, text.replace("publisher: two.example", f'publisher: "{second}"'))
     cli("refresh", "--allow-private")
 
     proposed = cli.json("regrade", code=1)["proposals"]
@@ -372,9 +378,7 @@ def test_a_third_party_s_report_counts_once_with_the_source_it_cites(
     )
     text = REPORTED.replace("URL_BLOG", page_server.url("/blog"))
     text = text.replace("URL_DOCS", page_server.url("/docs"))
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(text if cited else text.replace("        via: docs\n", ""), "utf-8")
-    cli = Cli(ledger)
+    cli = written(tmp_path, text if cited else text.replace("        via: docs\n", ""))
     cli("refresh", "--allow-private", "--no-as-read", "--no-history")
 
     proposed = cli.json("regrade", code=1 if cited else 0)["proposals"]
@@ -400,15 +404,10 @@ def test_a_source_read_on_another_publishers_site_counts_for_it_too(
     page_server.set_page("/b/other", f"<html><body><main><h1>Other</h1><p>{quote}</p></main>")
     page_server.set_page("/b/page", f"<html><body><main><h1>Page</h1><p>{quote}</p></main>")
     first, second = "https://docs.a-vendor.example/doc", "https://b-vendor.example/page"
-    ledger = tmp_path / "claims.yaml"
-    text = TWO_ADDRESSES.replace("URL_ONE", first).replace("URL_TWO", second)
-    text = text.replace("one.example", "a-vendor.example").replace(
-        "two.example", "b-vendor.example"
-    )
-    ledger.write_text(text, encoding="utf-8")
+    text = two_addresses(first, second).replace("one.example", "a-vendor.example")
+    cli = written(tmp_path, text.replace("two.example", "b-vendor.example"))
     maps = ["--map", f"https://docs.a-vendor.example/={page_server.url('/a/')}"]
     maps += ["--map", f"https://b-vendor.example/={page_server.url('/b/')}"]
-    cli = Cli(ledger)
     cli("refresh", *maps, "--allow-private", "--no-as-read", code=0)
 
     proposed = cli.json("regrade", code=1)["proposals"]
@@ -438,10 +437,7 @@ def test_a_quote_one_page_carries_and_another_lacks_is_not_called_verified(
     quote = "A message may be up to 256 KB."
     page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
     page_server.set_page("/two", f"<html><body><main><h1>Two</h1>{second}</main></body></html>")
-    ledger = tmp_path / "claims.yaml"
-    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
-    ledger.write_text(text.replace("URL_TWO", page_server.url("/two")), encoding="utf-8")
-    cli = Cli(ledger)
+    cli = written(tmp_path, two_addresses(page_server.url("/one"), page_server.url("/two")))
     cli("refresh", "--allow-private", "--no-as-read", code=1)
 
     summary = json.loads(cli("render", "-f", "json", "-o", "-").stdout)["summary"]
@@ -464,14 +460,9 @@ def test_a_mirror_adds_no_independent_source_unless_marked_so(
     quote = "A message may be up to 256 KB."
     page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
     page_server.set_page("/two", f"<html><body><main><h1>Copy</h1><p>{quote}</p></main>")
-    ledger = tmp_path / "claims.yaml"
-    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
-    text = text.replace("URL_TWO", page_server.url("/two"))
-    text = text.replace(
-        "kind: docs, publisher: two.example", f"kind: mirror, publisher: two.example{marked}"
-    )
-    ledger.write_text(text, encoding="utf-8")
-    cli = Cli(ledger)
+    text = two_addresses(page_server.url("/one"), page_server.url("/two"))
+    mirror = f"kind: mirror, publisher: two.example{marked}"
+    cli = written(tmp_path, text.replace("kind: docs, publisher: two.example", mirror))
     cli("refresh", "--allow-private", "--no-as-read", code=0)
 
     proposed = cli.json("regrade", code=0 if counted == 2 else 1)["proposals"]
@@ -517,12 +508,10 @@ def test_a_report_citing_a_mirror_counts_once_with_the_page_the_mirror_copies(
     quote = "A message may be up to 256 KB."
     for site in ("docs", "copy", "blog"):
         page_server.set_page(f"/{site}/", f"<html><body><main><h1>{site}</h1><p>{quote}</p>")
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(REPORT_VIA_MIRROR, encoding="utf-8")
+    cli = written(tmp_path, REPORT_VIA_MIRROR)
     maps = ["--map", f"https://docs.vendor.example/limits={page_server.url('/docs/')}"]
     maps += ["--map", f"https://mirror.example/limits={page_server.url('/copy/')}"]
     maps += ["--map", f"https://ablog.example/post={page_server.url('/blog/')}"]
-    cli = Cli(ledger)
     cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
 
     proposed = cli.json("regrade", code=1)["proposals"]
@@ -542,11 +531,8 @@ def test_two_mirrors_with_no_other_source_count_as_one(
     quote = "A message may be up to 256 KB."
     page_server.set_page("/one", f"<html><body><main><h1>One</h1><p>{quote}</p></main>")
     page_server.set_page("/two", f"<html><body><main><h1>Two</h1><p>{quote}</p></main>")
-    text = TWO_ADDRESSES.replace("URL_ONE", page_server.url("/one"))
-    text = text.replace("URL_TWO", page_server.url("/two")).replace("kind: docs", "kind: mirror")
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(text, encoding="utf-8")
-    cli = Cli(ledger)
+    text = two_addresses(page_server.url("/one"), page_server.url("/two"))
+    cli = written(tmp_path, text.replace("kind: docs", "kind: mirror"))
     cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=0)
 
     proposed = cli.json("regrade", code=1)["proposals"]
@@ -577,9 +563,7 @@ def test_a_mirror_lends_no_confirmation_to_a_source_that_lacks_the_quote(
     text = THREE_ADDRESSES.replace("sources: [one, two]", f"sources: [{order}]")
     for name in ("one", "two", "copy"):
         text = text.replace(f"URL_{name.upper()}", page_server.url(f"/{name}"))
-    ledger = tmp_path / "claims.yaml"
-    ledger.write_text(text, encoding="utf-8")
-    cli = Cli(ledger)
+    cli = written(tmp_path, text)
     cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
 
     proposed = cli.json("regrade", code=1)["proposals"]
