@@ -723,12 +723,8 @@ def test_a_store_holding_a_column_its_schema_has_not_added_yet_is_refused(
     already holding a column schema 3 adds (of any type or constraint, made by something
     else than claimledger) is no store of ours, and is refused, not upgraded around it."""
     path = tmp_path / "odd.sqlite3"
-    odd = sqlite3.connect(path)
-    for statements in MIGRATIONS[:2]:
-        for statement in statements:
-            odd.execute(statement)
+    odd = _schema_two_store(path)
     odd.execute("ALTER TABLE fetches ADD COLUMN canonical BLOB NOT NULL DEFAULT x''")
-    odd.execute("PRAGMA user_version = 2")
     odd.commit()
     odd.close()
 
