@@ -961,15 +961,18 @@ def test_regrade_on_the_bundled_ledger_without_evidence_proposes_nothing(bundled
     }
 
 
+QUOTES_NOTHING = (
+    "ledger: 1\ntitle: T\ndate_read: 2026-01-01\nsections: [{id: g, title: G}]\n"
+    "sources: {}\nclaims: []\n"
+)
+"""A ledger of no claim: nothing to check, nothing to run."""
+
+
 @pytest.mark.slow
 def test_the_gate_does_not_pass_a_ledger_with_nothing_to_check(tmp_path: Path) -> None:
     """An emptied `claims:` or a wrong --ledger must not read as every grade agreeing."""
     ledger = tmp_path / "claims.yaml"
-    ledger.write_text(
-        "ledger: 1\ntitle: T\ndate_read: 2026-01-01\nsections: [{id: g, title: G}]\n"
-        "sources: {}\nclaims: []\n",
-        encoding="utf-8",
-    )
+    ledger.write_text(QUOTES_NOTHING, encoding="utf-8")
     cli = Cli(ledger)
     cli("refresh", code=0)
 
@@ -983,11 +986,7 @@ def test_status_of_a_ledger_that_quotes_nothing_says_so(tmp_path: Path) -> None:
     """Not "run `claimledger refresh`", nor quotes "adopted, added or moved since the last
     refresh": a refresh finds nothing to check there, before it ran or after."""
     ledger = tmp_path / "claims.yaml"
-    ledger.write_text(
-        "ledger: 1\ntitle: T\ndate_read: 2026-01-01\nsections: [{id: g, title: G}]\n"
-        "sources: {}\nclaims: []\n",
-        encoding="utf-8",
-    )
+    ledger.write_text(QUOTES_NOTHING, encoding="utf-8")
     cli = Cli(ledger)
     before = cli("status")
     cli("refresh")
