@@ -321,6 +321,42 @@ def test_a_quote_is_searched_for_once_per_place_it_could_be(
     assert _CountedSearches.searches <= found + 3
 
 
+class _CountedWork(str):
+    """A page's searched text that counts the characters its searches weigh: a search
+    for the needle costs at least the needle's length, a check of a tail its length."""
+
+    work = 0
+
+    def find(self, *args: object) -> int:
+        type(self).work += len(str(args[0]))
+        return super().find(*args)  # type: ignore[arg-type]
+
+    def startswith(self, *args: object) -> bool:
+        type(self).work += len(str(args[0]))
+        return super().startswith(*args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [("a " + "ba " * 2_000).strip(), ("ba " * 2_000 + "b").strip()],
+    ids=["starting-inside-a-word", "ending-inside-a-word"],
+)
+def test_a_quote_found_inside_the_pages_words_costs_the_page_once(quote: str) -> None:
+    """A quote whose words start or end inside the page's words over and over ("a ba ba"
+    on "ba ba ba") was found again one word on, refused there, and searched for again,
+    at its own length each word: a quote of a few thousand words cost 80 s on a page of
+    5 MB. A place overlapping the last one is told from that one, by a step's check."""
+    page = "Intro.\n\n" + ("ba " * 20_000).strip() + "\n\nEnd."
+    prepared = prepare(page)
+    prepared._flat = _CountedWork(prepared.flat)
+    _CountedWork.work = 0
+
+    places = prepared.occurrences(quote)
+
+    assert places == []
+    assert _CountedWork.work <= 2 * len(page)
+
+
 def test_context_picks_the_second_occurrence() -> None:
     first = "Input gates. " + GATE + " Output gates come next."
     second = "blockConcurrencyWhile. " + GATE + " The callback has a timeout."

@@ -143,19 +143,21 @@ class PreparedText:
 
         Each search starts past every place that cannot be the needle's: a long needle
         found again one character on, inside a run of one letter of megabytes, would cost
-        its length at each character, hours for one quote."""
+        its length at each character, hours for one quote. And where it overlaps the place
+        before (see `_Search`), it is not searched for again at all."""
         flat, width = self._flat, len(needle)
         if not needle:
             return
-        at = flat.find(needle)
+        search = _Search(flat, needle)
+        at = search.find(0)
         while at != -1:
             if self._starts_inside_a_word(at, needle):
-                at = flat.find(needle, _word_end(flat, at))
+                at = search.find(_word_end(flat, at))
             elif self._ends_inside_a_word(at + width, needle):
-                at = flat.find(needle, max(at + 1, _word_end(flat, at + width) - width))
+                at = search.find(max(at + 1, _word_end(flat, at + width) - width))
             else:
                 yield at, at + width
-                at = flat.find(needle, at + width)
+                at = search.find(at + width)
 
     def _starts_inside_a_word(self, start: int, needle: str) -> bool:
         """True: the needle starts with a word character right after another one (so does
@@ -344,6 +346,65 @@ def _run_between(starts: list[int], edges: list[int], part: int) -> tuple[int, i
     first = bisect_left(starts, edges[part - 1]) if part > 0 else 0
     last = bisect_left(starts, edges[part]) - 1 if part < len(edges) else len(starts) - 1
     return first, last
+
+
+class _Search:
+    """The places of a needle in a text, first from an offset on, as `str.find` finds them,
+    but where the place sought overlaps the last one found told from that one.
+
+    A quote whose words start (or end) inside the page's words over and over ("a ba ba"
+    on a page of "ba ba ba") is found one word on, again and again, each place refused;
+    searched for again each time, it cost its length at each word of the page: 80 s for
+    a quote of a few thousand words on a page of 5 MB. A needle found at `last` can only
+    be found again before `last + len(needle) - period` (its shortest period) at `last`
+    plus a multiple of the period, and there only if the text goes on as the needle's
+    last period does: a check as long as the step, not as the needle.
+    """
+
+    __slots__ = ("_last", "_period", "needle", "text")
+
+    def __init__(self, text: str, needle: str) -> None:
+        self.text, self.needle = text, needle
+        self._last = -1
+        self._period: int | None = None
+
+    def find(self, start: int) -> int:
+        """The first place of the needle from `start` on (-1: none)."""
+        width, last = len(self.needle), self._last
+        if last != -1 and last < start < last + width:
+            step = self.period
+            if start <= last + width - step:
+                at = last + -(-(start - last) // step) * step  # the first such place from start
+                tail = self.needle[width - (at - last) :]
+                if at <= last + width - step and self.text.startswith(tail, last + width):
+                    self._last = at
+                    return at
+                start = last + width - step + 1  # none overlaps the last one more than this
+        at = self.text.find(self.needle, start)
+        if at != -1:
+            self._last = at
+        return at
+
+    @property
+    def period(self) -> int:
+        """The needle's shortest period, worked out once, when a place overlaps the last."""
+        if self._period is None:
+            self._period = _shortest_period(self.needle)
+        return self._period
+
+
+def _shortest_period(text: str) -> int:
+    """The least p such that text[i] == text[i + p] throughout (its length when none is
+    shorter): its length less its longest border (Knuth-Morris-Pratt's failure function)."""
+    border = [0] * len(text)
+    length = 0
+    for i in range(1, len(text)):
+        while length and text[i] != text[length]:
+            length = border[length - 1]
+        if text[i] == text[length]:
+            length += 1
+        border[i] = length
+    return len(text) - (border[-1] if text else 0)
 
 
 def is_word_char(char: str) -> bool:
