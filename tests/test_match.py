@@ -431,6 +431,36 @@ def test_words_struck_out_on_a_markdown_page_are_not_its_words() -> None:
     assert (now.status, now.meaning_changed) == ("verified", False)
 
 
+@pytest.mark.parametrize(
+    "struck",
+    [
+        "~Deleted objects can be restored within 14 days.~",
+        "<del>Deleted objects can be restored within 14 days.</del>",
+        "<s>Deleted objects can be restored\nwithin 14 days.</s>",
+        '<strike class="old">Deleted objects can be restored within 14 days.</strike>',
+    ],
+)
+def test_words_struck_out_by_one_tilde_or_html_on_a_markdown_page_are_not_its_words(
+    struck: str,
+) -> None:
+    """GitHub strikes `~one~` as it does `~~two~~`, and renders a markdown file's own
+    `<del>`, `<s>` and `<strike>` as HTML: a quote found only there is not verified."""
+    page = prepare(f"Intro.\n\n{struck}\n\nRestores take ~5 to ~10 minutes.\n", kind="markdown")
+
+    assert locate("Deleted objects can be restored within 14 days.", page).status != "verified"
+    assert locate("Restores take ~5 to ~10 minutes.", page).status == "verified"
+
+
+def test_a_tag_striking_words_out_in_markdown_ends_with_its_paragraph() -> None:
+    """A `<del>` whose closing tag stands past a blank line strikes nothing out: the words
+    between are other paragraphs, shown as written."""
+    page = prepare(
+        "Intro <del>\n\nWrites are acknowledged once durable.\n\n</del>\n", kind="markdown"
+    )
+
+    assert locate("Writes are acknowledged once durable.", page).status == "verified"
+
+
 def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_there() -> None:
     """Whether a passage stood beside the quote on the page as read stops at the first
     place that tells, however often the passage occurs (on a page of one word 40,000

@@ -159,7 +159,10 @@ _MARKUP = re.compile(
     | (?P<strong>(?P<sd>\*\*|__)(?=[^\s*_])(?P<strong_text>[^\n]{0,1000}?[^\s*_])(?P=sd))
     | (?P<em>(?<![\w*])\*(?=[^\s*])(?P<em_text>[^\n]{0,1000}?[^\s*])\*(?![\w*])
         |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]{0,1000}?[^\s_])_(?![\w_]))
-    | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~)
+    | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~
+        |(?<!~)~(?=[^\s~])[^\n]{0,1000}?[^\s~]~(?!~))
+    | (?P<struck><(?P<struck_tag>del|s|strike)(?:\s[^<>\n]*)?>
+        (?s:.){0,1000}?</(?P=struck_tag)\s*>)
     | (?P<sup><sup>(?P<sup_text>[^<\n]*)</sup>)
     | (?P<br><br\s*/?>)
     | (?P<tag></?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|samp|small|span|strong|sub|tt
@@ -168,6 +171,8 @@ _MARKUP = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 _MARKUP_TEXT = {
     "image": ("image_text",),
@@ -182,10 +187,13 @@ _MARKUP_TEXT = {
 
 def _markup_edits(m: re.Match[str]) -> list[_Edit]:
     """Strip the delimiters of inline markup, keeping the text between them untouched; but
-    words struck out (`~~...~~`) go with their delimiters: the page says they no longer
-    hold, as a rendered page's `<del>` does."""
+    words struck out go with their delimiters: the page says they no longer hold, as a
+    rendered page's `<del>` does. GitHub strikes `~one~` as it does `~~two~~`, and a
+    markdown file's own `<del>`, `<s>` or `<strike>` is rendered as HTML is."""
     kind = m.lastgroup or ""
-    if kind == "strike":
+    if kind == "struck" and _BLANK_LINE.search(m.group()):
+        return [(m.start(), m.start() + m.group().index(">") + 1, "")]  # no span past a paragraph
+    if kind in ("strike", "struck"):
         return [(m.start(), m.end(), "")]
     if kind not in _MARKUP_TEXT:
         return [(m.start(), m.end(), " " if kind == "br" else "")]
