@@ -461,6 +461,28 @@ def test_a_tag_striking_words_out_in_markdown_ends_with_its_paragraph() -> None:
     assert locate("Writes are acknowledged once durable.", page).status == "verified"
 
 
+def test_an_html_comment_on_a_markdown_page_is_not_its_words() -> None:
+    """A raw `.md` file's `<!-- ... -->` is shown to no reader of the rendered page, on
+    one line or many: a quote found only there is not verified."""
+    page = prepare(
+        "Intro.\n\n<!-- The service guarantees 99.99% uptime. -->\n\n"
+        "Writes are <!--\nnot yet\n\n-->acknowledged once durable.\n",
+        kind="markdown",
+    )
+
+    assert locate("The service guarantees 99.99% uptime.", page).status != "verified"
+    assert locate("Writes are acknowledged once durable.", page).status == "verified"
+
+
+def test_comment_openers_never_closed_leave_a_markdown_page_as_written() -> None:
+    """A `<!--` with no `-->` after it hides nothing, and each is looked past once (a page
+    of 50,000 of them is read as written)."""
+    quote = "Cluster nodes replicate every write to three replicas."
+    page = prepare(f"{'<!-- a ' * 50000}\n\n{quote}\n", kind="markdown")
+
+    assert locate(quote, page).status == "verified"
+
+
 def test_a_page_of_one_word_said_over_and_over_is_searched_once_for_what_stood_there() -> None:
     """Whether a passage stood beside the quote on the page as read stops at the first
     place that tells, however often the passage occurs (on a page of one word 40,000

@@ -161,6 +161,7 @@ _MARKUP = re.compile(
         |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]{0,1000}?[^\s_])_(?![\w_]))
     | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~
         |(?<!~)~(?=[^\s~])[^\n]{0,1000}?[^\s~]~(?!~))
+    | (?P<comment><!--(?:[^<-]|<(?!!--)|-(?!->))*-->)
     | (?P<struck><(?P<struck_tag>del|s|strike)(?:\s[^<>\n]*)?>
         (?s:.){0,1000}?</(?P=struck_tag)\s*>)
     | (?P<sup><sup>(?P<sup_text>[^<\n]*)</sup>)
@@ -189,11 +190,13 @@ def _markup_edits(m: re.Match[str]) -> list[_Edit]:
     """Strip the delimiters of inline markup, keeping the text between them untouched; but
     words struck out go with their delimiters: the page says they no longer hold, as a
     rendered page's `<del>` does. GitHub strikes `~one~` as it does `~~two~~`, and a
-    markdown file's own `<del>`, `<s>` or `<strike>` is rendered as HTML is."""
+    markdown file's own `<del>`, `<s>` or `<strike>` is rendered as HTML is. Its HTML
+    comments are shown to no one: they go whole (one stops at the next `<!--`, so a page
+    of openers never closed is read once)."""
     kind = m.lastgroup or ""
     if kind == "struck" and _BLANK_LINE.search(m.group()):
         return [(m.start(), m.start() + m.group().index(">") + 1, "")]  # no span past a paragraph
-    if kind in ("strike", "struck"):
+    if kind in ("strike", "struck", "comment"):
         return [(m.start(), m.end(), "")]
     if kind not in _MARKUP_TEXT:
         return [(m.start(), m.end(), " " if kind == "br" else "")]
