@@ -83,6 +83,21 @@ def test_a_container_inside_boilerplate_is_not_the_root() -> None:
     assert text_of(page) == "Real text."
 
 
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "<article hidden><p>Old text.</p></article>",
+        "<main style='display: none'><p>Old text.</p></main>",
+        "<div class='markdown-body' aria-hidden='true'><p>Old text.</p></div>",
+    ],
+)
+def test_a_hidden_container_is_not_the_root(hidden: str) -> None:
+    """A content container no reader sees is not read as the page, nor does it hide the
+    text the page shows."""
+    page = f"{hidden}<div><p>Real text.</p></div>"
+    assert text_of(page) == "Real text."
+
+
 # --- the aside rule ---------------------------------------------------------
 
 

@@ -247,12 +247,20 @@ def parse_html(body: str) -> etree._Element | None:
 
 
 def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Element]]:
-    """Each known kind of content region present on the page, best first, boilerplate excluded."""
+    """Each known kind of content region present on the page, best first, boilerplate excluded:
+    a region inside boilerplate, or one that is itself (an `<article hidden>`, a `<main>`
+    styled `display: none`, which no reader sees, and which hid the page's shown text)."""
     known = _known_roots(root)
     for select in _CONTENT_ROOTS:
         matched = known[select] if select in known else compiled_selector(select)(root)
         inside = _under_any(matched, lambda a: _is_boilerplate(a) or _is_outside_only(a))
-        regions = _outermost([el for el, bad in zip(matched, inside, strict=True) if not bad])
+        regions = _outermost(
+            [
+                el
+                for el, bad in zip(matched, inside, strict=True)
+                if not bad and not _is_boilerplate(el)
+            ]
+        )
         if regions:
             yield regions
 
