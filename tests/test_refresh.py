@@ -433,3 +433,33 @@ def test_a_quote_under_a_heading_is_found_there_first_and_followed_when_it_moves
         "verified",
         "no heading “0.2.0” on the page any more",
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "page", "content_type"),
+    [
+        (
+            "/limits.html",
+            "<main><h2>Limits</h2><pre># raise the cap\nexport CAP=200</pre>"
+            "<p>Requests are capped at 100 a second.</p><h2>Other</h2></main>",
+            "text/html",
+        ),
+        (
+            "/limits.md",
+            "## Limits\n\n```sh\n# raise the cap\nexport CAP=200\n```\n\n"
+            "Requests are capped at 100 a second.\n\n## Other\n",
+            "text/markdown",
+        ),
+    ],
+)
+def test_a_comment_in_a_code_block_is_no_heading(
+    page_server: PageServer, tmp_path: Path, path: str, page: str, content_type: str
+) -> None:
+    """A `# ` line of an HTML page's `<pre>` or of a markdown page's fenced code is a shell
+    comment: the section goes on past it, and a quote after it stays under its heading."""
+    page_server.set_page(path, page, content_type=content_type)
+    ledger = one_quote_ledger(
+        page_server.url(path), "Requests are capped at 100 a second.", under="Limits"
+    )
+    (check,) = run(ledger, tmp_path / "evidence.sqlite3").checks
+    assert (check.status, check.moved_within) == ("verified", None)

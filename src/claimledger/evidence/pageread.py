@@ -189,9 +189,10 @@ class Locating:
         last_found = before.current if before is not None and before.status == "drifted" else None
         was_missing = _missing_by_this_reading(before, job, page.recipe)
         headings = _headings(page) if job.under else []
+        markdown = not _is_html_page(page)
         place, level = whole, 6
         if job.under:
-            section = section_lines(text, job.under, headings)
+            section = section_lines(text, job.under, headings, markdown=markdown)
             if section is None:
                 found = locate(
                     job.quote_text,
@@ -218,7 +219,7 @@ class Locating:
         if job.under and found.status != "verified":
             elsewhere = locate(job.quote_text, whole, previous=was)
             if elsewhere.status == "verified" and elsewhere.start is not None:
-                now_under = heading_above(text, elsewhere.start, headings, level)
+                now_under = heading_above(text, elsewhere.start, headings, level, markdown=markdown)
                 return (
                     elsewhere,
                     f"now under “{now_under}”" if now_under else "no longer under its heading",
@@ -280,8 +281,13 @@ def _missing_by_this_reading(
 def _headings(page: Page) -> list[Heading]:
     """The page's headings, for a quote placed under one (HTML's h1-h6; Markdown's #s
     are read from the text itself)."""
-    body, media = page.fetch.text, (page.fetch.content_type or "").lower()
-    return html_headings(body) if body is not None and "html" in media else []
+    body = page.fetch.text
+    return html_headings(body) if body is not None and _is_html_page(page) else []
+
+
+def _is_html_page(page: Page) -> bool:
+    """Is the page HTML, its headings its h1-h6 (a `# ` line of its text is a `<pre>`'s)?"""
+    return "html" in (page.fetch.content_type or "").lower()
 
 
 def _context(check: CheckRecord | None) -> Context | None:

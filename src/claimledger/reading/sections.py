@@ -1,12 +1,14 @@
 """A page's sections: the lines under a heading, for a quote placed `under` one.
 
-A heading is a Markdown `#` line, or a line holding one of an HTML page's `<h1>`-`<h6>`
-(`html_headings`, read from the page's own markup).
+A heading is a Markdown `#` line (outside a fenced code block), or a line holding one
+of an HTML page's `<h1>`-`<h6>` (`html_headings`, read from the page's own markup). On
+an HTML page only the latter: a line of its `<pre>` that begins `# ` is a shell comment.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from lxml import etree
 
@@ -16,6 +18,7 @@ Heading = tuple[int, str]
 """A heading's level (1 for h1 or `#`) and its words."""
 
 _MARKDOWN_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 def html_headings(body: str) -> list[Heading]:
@@ -67,18 +70,18 @@ def _children_reversed(element: etree._Element) -> list[etree._Element | str]:
     return items
 
 
-def section_lines(text: str, under: str, headings: list[Heading]) -> tuple[int, int, int] | None:
+def section_lines(
+    text: str, under: str, headings: list[Heading], *, markdown: bool = True
+) -> tuple[int, int, int] | None:
     """The lines (0-based, end excluded) from the heading that begins with `under` to the
     next heading of its level or above, and that level; None when no heading begins so.
-    A heading is a Markdown `#` line, or a line holding one of the page's `headings`."""
+    A heading is a line holding one of the page's `headings`, or, unless the page is
+    HTML (not `markdown`), a Markdown `#` line outside a fenced code block."""
     levels = {_plain(words): level for level, words in headings}
     lines = normalize_newlines(text).split("\n")
     wanted = _plain(under)
     start = level = None
-    for index, line in enumerate(lines):
-        heading = _heading_of(line, levels)
-        if heading is None:
-            continue
+    for index, heading in _headings_in(lines, levels, markdown):
         if start is None and _begins_with(heading[1], wanted):
             start, level = index, heading[0]
         elif start is not None and level is not None and heading[0] <= level:
@@ -86,20 +89,43 @@ def section_lines(text: str, under: str, headings: list[Heading]) -> tuple[int, 
     return None if start is None or level is None else (start, len(lines), level)
 
 
-def heading_above(text: str, offset: int, headings: list[Heading], level: int = 6) -> str | None:
+def heading_above(
+    text: str, offset: int, headings: list[Heading], level: int = 6, *, markdown: bool = True
+) -> str | None:
     """The words of the nearest heading of `level` or above before character `offset`:
     the section a passage now stands in, at the depth the ledger names sections."""
     levels = {_plain(words): level for level, words in headings}
     before = normalize_newlines(text[:offset]).split("\n")
-    for line in reversed(before[:-1] if len(before) > 1 else []):
-        heading = _heading_of(line, levels)
-        if heading is not None and heading[0] <= level:
-            return heading[1]
-    return None
+    nearest = None
+    for _, heading in _headings_in(before[:-1], levels, markdown):
+        if heading[0] <= level:
+            nearest = heading[1]
+    return nearest
 
 
-def _heading_of(line: str, levels: dict[str, int]) -> Heading | None:
-    marked = _MARKDOWN_HEADING.match(line.strip())
+def _headings_in(
+    lines: list[str], levels: dict[str, int], markdown: bool
+) -> Iterator[tuple[int, Heading]]:
+    """The headings among the lines, with their indexes. A fenced code block's lines are
+    code (`# install` is a shell comment), read to its closing fence: a fence of the same
+    character, at least as long."""
+    fence = ""
+    for index, line in enumerate(lines):
+        opened = _FENCE.match(line) if markdown else None
+        if opened and (not fence or _closes(opened.group(1), fence, line)):
+            fence = "" if fence else opened.group(1)
+            continue
+        heading = None if fence else _heading_of(line, levels, markdown)
+        if heading is not None:
+            yield index, heading
+
+
+def _closes(marker: str, fence: str, line: str) -> bool:
+    return marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip(marker[0] + " \t")
+
+
+def _heading_of(line: str, levels: dict[str, int], markdown: bool) -> Heading | None:
+    marked = _MARKDOWN_HEADING.match(line.strip()) if markdown else None
     if marked:
         return len(marked.group(1)), marked.group(2)
     plain = _plain(line)
