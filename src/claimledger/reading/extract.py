@@ -71,11 +71,14 @@ _CODE_SUFFIXES = _words(
 
 _DROPPED_TAGS = _words(
     """script style noscript template svg nav footer form button input select textarea
-    option label iframe object embed canvas dialog head title meta link del s strike"""
+    option label iframe object embed canvas dialog head title meta link del s strike
+    noembed noframes video audio annotation annotation-xml"""
 )
 """Elements whose text is not the page's content. ``<del>``, ``<s>`` and ``<strike>`` are
 words struck out, which the page says no longer hold: a quote found only there is not
-said by the page, and "within <del>14</del><ins>7</ins> days" reads "within 7 days"."""
+said by the page, and "within <del>14</del><ins>7</ins> days" reads "within 7 days".
+A ``<video>``'s or ``<audio>``'s words, ``<noembed>`` and ``<noframes>``, are fallbacks a
+browser does not show, and a formula's ``<annotation>`` is its source (TeX), not shown."""
 _INLINE_TAGS = _words(
     """a abbr acronym b bdi bdo big cite code data dfn em font i img ins kbd mark nobr q rp rt
     ruby samp small span strong sub sup time tt u var wbr"""
@@ -93,7 +96,7 @@ _BANNER_NAME = re.compile(
     """,
     re.VERBOSE,
 )
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.I)
 _SKIP_LINK = re.compile(r"\s*skip\s+to\b", re.IGNORECASE)
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 _LAYOUT_BREAKS = "\t\n\r\f\v"
