@@ -73,6 +73,14 @@ def test_body_is_the_fallback_root() -> None:
     assert text_of("<div><p>One.</p><p>Two.</p></div>") == "One.\nTwo."
 
 
+@pytest.mark.parametrize("end", ["</body>", "</body></html>", "</HTML >"])
+def test_words_after_the_end_of_the_body_are_read_as_a_browser_shows_them(end: str) -> None:
+    """A browser shows what follows `</body>` or `</html>` at the body's end: it is read,
+    never lost, so a quote standing there is not missing."""
+    page = f"<!doctype html><html><body><p>One.</p>{end}<p>Two.</p>"
+    assert extract_text(page, "text/html") == "One.\nTwo."
+
+
 def test_an_empty_container_falls_back_to_the_next_kind() -> None:
     page = "<div class='markdown-body'></div><main><p>Rendered elsewhere.</p></main>"
     assert text_of(page) == "Rendered elsewhere."

@@ -105,6 +105,7 @@ _MARKUP_BYTES = re.compile(
     r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^>]*>?", re.DOTALL | re.IGNORECASE
 )
 _WORD = re.compile(r"\w")
+_DOCUMENT_END = re.compile(r"</(?:body|html)[ \t\n\r\f]*>", re.IGNORECASE)
 _RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT  # how lxml reports a page nested too deeply
 _UNREADABLE = "the page's text could not be extracted (nested too deeply?)"
 
@@ -234,14 +235,17 @@ def parse_html(body: str) -> etree._Element | None:
 
     A NUL in the page is left out, as a browser's parser leaves it out of the text it
     shows: libxml2 made each one a U+FFFD inside the words, and a quote a reader sees
-    whole read as reworded."""
+    whole read as reworded. So are the end tags of ``<body>`` and ``<html>``: libxml2
+    dropped every word after ``</html>``, and read those after ``</body>`` outside the
+    body, where a browser shows them at the body's end."""
     if not body.strip():
         return None
     parser = etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
     )
+    markup = _DOCUMENT_END.sub("", body.replace("\x00", ""))
     try:
-        root = etree.fromstring(body.replace("\x00", "").encode("utf-8", "replace"), parser)
+        root = etree.fromstring(markup.encode("utf-8", "replace"), parser)
     except etree.LxmlError as error:
         raise PageUnreadable(f"page could not be parsed as HTML: {error}") from error
     if any(error.type == _RESOURCE_LIMIT for error in parser.error_log):
