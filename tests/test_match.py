@@ -451,6 +451,15 @@ def test_words_struck_out_by_one_tilde_or_html_on_a_markdown_page_are_not_its_wo
     assert locate("Restores take ~5 to ~10 minutes.", page).status == "verified"
 
 
+def test_tildes_inside_words_on_a_markdown_page_strike_nothing_out() -> None:
+    """`HEAD~1` and `PROGRA~1` hold a tilde in a word, no strike: the words between two
+    of them are the page's."""
+    page = prepare("Compare HEAD~1 with HEAD~2, under C:\\PROGRA~1\\TOOLS~1.\n", kind="markdown")
+
+    assert locate("Compare HEAD~1 with", page).status == "verified"
+    assert locate("under C:\\PROGRA~1\\TOOLS~1.", page).status == "verified"
+
+
 def test_a_tag_striking_words_out_in_markdown_ends_with_its_paragraph() -> None:
     """A `<del>` whose closing tag stands past a blank line strikes nothing out: the words
     between are other paragraphs, shown as written."""

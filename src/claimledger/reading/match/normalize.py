@@ -160,7 +160,7 @@ _MARKUP = re.compile(
     | (?P<em>(?<![\w*])\*(?=[^\s*])(?P<em_text>[^\n]{0,1000}?[^\s*])\*(?![\w*])
         |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]{0,1000}?[^\s_])_(?![\w_]))
     | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~
-        |(?<!~)~(?=[^\s~])[^\n]{0,1000}?[^\s~]~(?!~))
+        |(?<![\w~])~(?=[^\s~])[^\n]{0,1000}?[^\s~]~(?![\w~]))
     | (?P<comment><!--(?:[^<-]|<(?!!--)|-(?!->))*-->)
     | (?P<struck><(?P<struck_tag>del|s|strike)(?:\s[^<>\n]*)?>
         (?s:.){0,1000}?</(?P=struck_tag)\s*>)
@@ -189,7 +189,8 @@ _MARKUP_TEXT = {
 def _markup_edits(m: re.Match[str]) -> list[_Edit]:
     """Strip the delimiters of inline markup, keeping the text between them untouched; but
     words struck out go with their delimiters: the page says they no longer hold, as a
-    rendered page's `<del>` does. GitHub strikes `~one~` as it does `~~two~~`, and a
+    rendered page's `<del>` does. GitHub strikes `~one~` as it does `~~two~~` (read only
+    at a word's edges: `HEAD~1 and HEAD~2` names two commits, struck or not), and a
     markdown file's own `<del>`, `<s>` or `<strike>` is rendered as HTML is. Its HTML
     comments are shown to no one: they go whole (one stops at the next `<!--`, so a page
     of openers never closed is read once)."""
