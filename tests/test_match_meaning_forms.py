@@ -434,3 +434,70 @@ def test_a_passage_of_hundreds_of_names_is_told_as_a_sentence_is(
     one by one (which took seconds): names kept are still kept, names put for others
     still differ."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind", "not_kind"),
+    [
+        pytest.param(
+            "The old API will be removed in version 3.",
+            "The old API will be removed in May 2027 in version 3.",
+            None,
+            "modal weakened",
+            id="a-date-put-in-is-no-modal",
+        ),
+        pytest.param(
+            "Keys must be rotated by 1 May 2027.",
+            "Keys must be rotated by 1 June 2027.",
+            "number changed",
+            "modal strengthened",
+            id="the-month-changed",
+        ),
+        pytest.param(
+            "You can cancel until May 2027.",
+            "You can cancel until March 2027.",
+            "number changed",
+            None,
+            id="the-month-changed-without-a-day",
+        ),
+        pytest.param(
+            "Keys may be rotated by June 2027.",
+            "Keys are rotated by May 2027.",
+            "modal strengthened",
+            None,
+            id="the-modal-taken-out-beside-a-month",
+        ),
+        pytest.param(
+            "You may use the cache.",
+            "You must use the cache.",
+            "modal strengthened",
+            None,
+            id="the-modal-may-is-still-one",
+        ),
+    ],
+)
+def test_may_beside_a_day_or_a_year_is_the_month(
+    quote: str, passage: str, kind: str | None, not_kind: str | None
+) -> None:
+    """ "1 May 2027", "May 1, 2027", "May 2027": the month, which binds nothing, and which
+    another month put for it changes as a day put for another does."""
+    found = judged(quote, passage)
+    assert kind is None or (kind in found.kinds and found.meaning_changed), found.kinds
+    assert not_kind is None or not_kind not in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The key is valid until 1 May 2027.",
+            "The key is valid until May 1, 2027.",
+            id="day-month-year-as-month-day-year",
+        ),
+        pytest.param(
+            "You can cancel until 31 May 2027.", "You can cancel until May 31, 2027.", id="last-day"
+        ),
+    ],
+)
+def test_a_date_written_the_other_way_round_is_harmless(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

@@ -92,6 +92,7 @@ from claimledger.reading.match.quantities import (
     bound_after,
     bound_positions,
     bounds_in_order,
+    months_as_written,
     split_last_word,
     term_positions,
 )
@@ -375,7 +376,7 @@ def _expanded(words: list[str]) -> tuple[list[str], list[str]]:
         parts = expanded(word)
         low.extend(parts)
         shown.extend([word, *[""] * (len(parts) - 1)])
-    return shown, _names_as_written(shown, low)
+    return shown, months_as_written(shown, _names_as_written(shown, low))
 
 
 def _names_as_written(shown: list[str], low: list[str]) -> list[str]:

@@ -64,6 +64,9 @@ def quantity(words: list[str], index: int) -> list[str]:
         return [UNIT[word]]  # "per second", "every day", "30 second": a unit
     if sequencing(words, index):
         return []
+    month = _month(words, index)
+    if month is not None:
+        return [month]  # "by May 2027" -> "by June 2027": the date changed
     value = number_value(word)
     if value is not None:
         return [value]
@@ -72,6 +75,41 @@ def quantity(words: list[str], index: int) -> list[str]:
     spelt_out = len(word) > _UNIT_ABBREVIATION
     after_figure = index > 0 and any(ch.isdigit() for ch in words[index - 1])
     return [UNIT[word]] if spelt_out or after_figure else []
+
+
+def months_as_written(shown: list[str], low: list[str]) -> list[str]:
+    """The lower-cased words with "May" kept as written where it is the month: capitalised
+    beside a day or a year ("1 May 2027", "May 1, 2027", "May 2027"). Lower-cased, the
+    month reads as the modal, and a date put in or written the other way round reads as
+    a modal weakened; kept as written it binds nothing and is counted as a month."""
+    for index, word in enumerate(shown):
+        if word == "May" and _beside_a_date_figure(shown, index):
+            low[index] = word
+    return low
+
+
+def _month(words: list[str], index: int) -> str | None:
+    """The month a word names, where it stands as one: "May" kept as written (see
+    `months_as_written`), another month's name beside a day or a year."""
+    word = words[index]
+    if word == "May":
+        return "may"
+    if word in _MONTHS and word != "may" and _beside_a_date_figure(words, index):
+        return word
+    return None
+
+
+def _beside_a_date_figure(words: list[str], index: int) -> bool:
+    beside = words[index - 1 : index] + words[index + 1 : index + 2]
+    return any(_DATE_FIGURE.fullmatch(word) for word in beside)
+
+
+_MONTHS = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august"}
+    | {"september", "october", "november", "december"}
+)
+_DATE_FIGURE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?|1[89]\d\d|2\d\d\d")
+"""A day of the month (`1`, `21st`) or a year (`1999`, `2027`) beside a month's name."""
 
 
 def _after_a_rate_or_figure(words: list[str], index: int) -> bool:
