@@ -1994,3 +1994,44 @@ def test_a_heading_beside_another_or_with_a_colon_is_still_a_heading(
     quote = "A subscription can deliver messages to push consumers or to pull consumers."
     found = locate(quote, prepare(extract_text(html, "text/html")))
     assert found.status == "missing", found.current
+
+
+_LEASE = "Requests time out within {} if the server is idle."
+
+
+@pytest.mark.parametrize(
+    ("quote", "was", "now", "changed"),
+    [
+        pytest.param("within 10 seconds", "10 seconds", "10s", False, id="seconds-as-s"),
+        pytest.param("within 10s", "10s", "10 seconds", False, id="s-as-seconds"),
+        pytest.param("within 5 minutes", "5 minutes", "5 min", False, id="minutes-as-min"),
+        pytest.param("2 GB", "2 GB", "2GB", False, id="unit-joined"),
+        pytest.param("2GB", "2GB", "2 GB", False, id="unit-set-apart"),
+        pytest.param("1,000", "1,000 ms", "1000 ms", False, id="thousands-unseparated"),
+        pytest.param("1000", "1000 ms", "1,000 ms", False, id="thousands-separated"),
+        pytest.param("within 10 seconds", "10 seconds", "10 minutes", True, id="unit-changed"),
+        pytest.param("2 GB", "2 GB", "2 TB", True, id="size-changed"),
+        pytest.param("within 10s", "10s", "20s", True, id="figure-changed"),
+    ],
+)
+def test_a_short_quote_of_a_quantity_written_otherwise_is_found_reworded(
+    quote: str, was: str, now: str, changed: bool
+) -> None:
+    """ "within 10 seconds" and "within 10s" say one quantity: the page that writes it the
+    other way has the quote reworded, not missing (it shared no word with it, where a
+    changed unit shared the figure and was found)."""
+    before, after = _LEASE.format(was), _LEASE.format(now)
+    page_was = f"{_KEPT_BEFORE} {before} {_KEPT_AFTER}"
+    read = locate(quote, page_was)
+    assert read.status == "verified"
+
+    result = locate(
+        quote,
+        f"{_KEPT_BEFORE} {after} {_KEPT_AFTER}",
+        context=read.context,
+        previous=prepare(page_was),
+    )
+
+    assert (result.status, result.current) == ("drifted", after)
+    assert result.meaning_changed is changed, result.change_kinds
+    assert result.meaning_uncertain is False, result.change_kinds

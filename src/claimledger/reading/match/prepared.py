@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from claimledger.reading.match.lexicon import is_content, lemma, tokens, words
+from claimledger.reading.match.lexicon import (
+    UNIT,
+    figure_and_unit,
+    is_content,
+    lemma,
+    number_value,
+    tokens,
+    words,
+)
 from claimledger.reading.match.normalize import OffsetMap, TextKind, normalize_page, original_span
 
 Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
@@ -333,10 +341,32 @@ class PreparedText:
 
 
 def content_lemmas(text: str) -> list[str]:
-    """The lemmas of a text's content words, in order (all its words if it has no other)."""
+    """The lemmas of a text's content words, in order (all its words if it has no other),
+    a quantity's however it is written (see `_quantity_lemmas`)."""
     found = tokens(text)
-    content = [lemma(t) for t in found if is_content(t)]
+    content = [part for i, t in enumerate(found) if is_content(t) for part in _lemmas_at(found, i)]
     return content or [lemma(t) for t in found]
+
+
+def _lemmas_at(found: list[str], index: int) -> list[str]:
+    """A word's lemma; a figure written with its unit (`10s`, `2GB`) as the figure and the
+    unit's name, a unit's abbreviation after a figure (`2 GB`, `5 min`) as its name, and a
+    figure with thousands separators (`1,000`) without them. A short quote is found by
+    these words alone: written otherwise on the page, "within 10 seconds" shared no word
+    of "within 10s" and read as missing, where "within 10 minutes" was found."""
+    token = found[index]
+    split = figure_and_unit(token)
+    if split is not None:
+        return [split[0].replace(",", ""), split[1]]
+    low = token.lower()
+    if low in UNIT and index and number_value(found[index - 1]) is not None:
+        return [UNIT[low]]
+    if _GROUPED_FIGURE.fullmatch(token):
+        return [token.replace(",", "")]
+    return [lemma(token)]
+
+
+_GROUPED_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+")
 
 
 def _run_between(starts: list[int], edges: list[int], part: int) -> tuple[int, int]:

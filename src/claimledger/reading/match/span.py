@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from claimledger.reading.match.lexicon import STOPWORDS, TOKEN, lemma
+from claimledger.reading.match.lexicon import STOPWORDS, TOKEN, figure_and_unit, lemma
 
 Opcode = tuple[str, int, int, int, int]
 """A difflib opcode: tag, quote words [i1, i2), page words [j1, j2)."""
@@ -138,8 +138,8 @@ def aligned_span(
     (".full_path - str" against ".raw_path - str", "BaseDirectory::App" against
     "BaseDirectory::AppConfig").
     """
-    quote_lemmas = [lemma(t) for t in quote]
-    page_lemmas = [lemma(t) for t in page]
+    quote_lemmas = [_aligned_as(t) for t in quote]
+    page_lemmas = [_aligned_as(t) for t in page]
     first, end = _densest_window(Counter(quote_lemmas), page_lemmas)
     if first == end:
         return 0, len(page)
@@ -170,6 +170,18 @@ def aligned_span(
             crossings -= 1
         end += 1
     return first, end
+
+
+def _aligned_as(token: str) -> str:
+    """What a word lines up by: its lemma, a figure's number however it is written ("2GB"
+    lines up with the "2" of "2 GB", "1,000" with "1000"), so that a quote of a quantity
+    respelled lines up with its own words and not with the whole sentence."""
+    split = figure_and_unit(token)
+    figure = split[0] if split is not None else token
+    return figure.replace(",", "") if _FIGURE.fullmatch(figure) else lemma(token)
+
+
+_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 
 
 _EDGE_REACH = 8
