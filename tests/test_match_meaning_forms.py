@@ -501,3 +501,34 @@ def test_may_beside_a_day_or_a_year_is_the_month(
 )
 def test_a_date_written_the_other_way_round_is_harmless(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "Throughput is 100 MB/s.", "Throughput is 100 MB per second.", "harmless", id="mb-per-s"
+        ),
+        pytest.param(
+            "It handles 10,000 requests per second.",
+            "It handles 10,000 requests/second.",
+            "harmless",
+            id="requests-slash-second",
+        ),
+        pytest.param(
+            "Throughput is 100 MB/s.", "Throughput is 100 MB/min.", "changed", id="per-minute"
+        ),
+        pytest.param(
+            "It handles 100 requests/s.", "It handles 100 requests/min.", "changed", id="req-min"
+        ),
+        pytest.param(
+            "See https://example.org/s for details.",
+            "See https://example.org/s for the details.",
+            "harmless",
+            id="an-address-is-no-rate",
+        ),
+    ],
+)
+def test_a_rate_written_with_a_slash_is_a_rate(quote: str, passage: str, said: str) -> None:
+    """ "100 MB/s" says "100 MB per second": the same rate, whose unit changed changes it."""
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -93,6 +93,7 @@ from claimledger.reading.match.quantities import (
     bound_positions,
     bounds_in_order,
     months_as_written,
+    rates_as_said,
     split_last_word,
     term_positions,
 )
@@ -139,6 +140,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     when it began one (as its capital says), what the page put before it: unless those
     are `said_before`, the words that stood before it in its sentence when recorded.
     """
+    quote, passage = rates_as_said(quote), rates_as_said(passage)
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)

@@ -121,6 +121,28 @@ RATES = frozenset({"per", "every", "each"})
 """Words that make a rate of the unit after them ("per second", "every day")."""
 
 
+def rates_as_said(text: str) -> str:
+    """The text with each rate written with a slash said with "per" ("100 MB/s", "requests/
+    second" as "100 MB per s", "requests per second"): a word is no slash, so read as
+    words "MB/s" lost its rate, "100 MB per second" read as a changed number and
+    "100 MB/min" as no unit changed. A path or an address (two slashes) is left whole."""
+    return _SLASHED.sub(_rate_as_said, text)
+
+
+def _rate_as_said(run: re.Match[str]) -> str:
+    if run[0].count("/") > 1:
+        return run[0]
+    return _RATE_SLASH.sub(" per ", run[0])
+
+
+_SLASHED = re.compile(r"(?<!\S)[^\s/]*\w/[^\s/]+(?:/\S*)?")
+_UNITS_AFTER_A_SLASH = "|".join(
+    sorted((re.escape(unit) for unit in UNIT if unit != "b"), key=len, reverse=True)
+)
+_RATE_SLASH = re.compile(rf"(?<=\w)/(?=(?:{_UNITS_AFTER_A_SLASH})(?![\w.-]\w|\w))", re.IGNORECASE)
+"""A slash before a unit that ends the word ("/s", "/second"; not "/b", most often a path)."""
+
+
 _UNIT_ABBREVIATION = 3
 """A unit written in at most this many letters (`ms`, `GiB`) is an abbreviation."""
 
