@@ -532,3 +532,26 @@ def test_a_date_written_the_other_way_round_is_harmless(quote: str, passage: str
 def test_a_rate_written_with_a_slash_is_a_rate(quote: str, passage: str, said: str) -> None:
     """ "100 MB/s" says "100 MB per second": the same rate, whose unit changed changes it."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param(
+            "The old API is removed on 1 May 2027.",
+            "On May 1, 2027, the old API is removed.",
+            "harmless",
+            id="the-day-put-first",
+        ),
+        pytest.param(
+            "The old API is removed on June 1, 2027.",
+            "The old API is deprecated on June 1, 2027.",
+            "changed",
+            id="removed-to-deprecated-on-a-day",
+        ),
+    ],
+)
+def test_a_status_said_with_its_day_is_a_status(quote: str, passage: str, said: str) -> None:
+    """ "removed on 1 May 2027" says the feature is removed, as "removed in 3.0" does: the
+    day put before the sentence leaves the status as it was."""
+    assert level(quote, passage) == said, judged(quote, passage)

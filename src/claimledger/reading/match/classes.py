@@ -40,6 +40,7 @@ from claimledger.reading.match.quantities import (
     counts,
     joined_terms,
     limits,
+    names_a_month,
     numbers_differ,
     numbers_swapped,
     quantity,
@@ -175,7 +176,16 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
     following = words[index + 1] if index + 1 < len(words) else ""
     if following in {"unless", "if", "when"}:
         return words[index] != "removed"  # "ignored unless ...": a status with its case
+    if following == "on" and _a_date_at(words, index + 2):
+        return True  # "removed on 1 May 2027": a status with its day
     return following in _ENDS_A_STATUS
+
+
+def _a_date_at(words: list[str], index: int) -> bool:
+    """A day's figure or a month's name at `index` ("on 1 May", "on June 1")."""
+    if index >= len(words):
+        return False
+    return number_value(words[index]) is not None or names_a_month(words, index)
 
 
 _OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})

@@ -88,6 +88,11 @@ def months_as_written(shown: list[str], low: list[str]) -> list[str]:
     return low
 
 
+def names_a_month(words: list[str], index: int) -> bool:
+    """Whether the word at `index` is a month's name, where it stands as one (`_month`)."""
+    return _month(words, index) is not None
+
+
 def _month(words: list[str], index: int) -> str | None:
     """The month a word names, where it stands as one: "May" kept as written (see
     `months_as_written`), another month's name beside a day or a year."""
