@@ -580,26 +580,13 @@ def test_render_says_a_missing_templates_folder_first(scaffold: Path, tmp_path: 
     assert "--output report.txt: its name does not say which format to write" in named
 
 
-@pytest.mark.parametrize(
-    ("written", "form"),
-    [
-        ("cr", "line ends of a lone carriage return"),
-        ("anchors", "YAML anchors and aliases (&name, *name)"),
-    ],
-)
-def test_a_ledger_written_in_a_form_edits_are_not_made_in_is_refused_and_kept(
-    scaffold: Path, written: str, form: str
+def test_a_ledger_written_with_lone_carriage_returns_is_refused_and_kept(
+    scaffold: Path,
 ) -> None:
-    """Valid, and read by every command, but edited in place wrongly: old Mac line ends,
-    or a facet's words anchored and aliased. The edit is refused, exit 2, one line, the
-    file byte for byte as it was (it once ended in an internal error, exit 70)."""
-    text = scaffold.read_text(encoding="utf-8")
-    if written == "cr":
-        text = text.replace("\n", "\r")
-    else:
-        facet = "      - on: the document says so"
-        text = text.replace(facet, "      - on: &said the document says so")
-        text = text.replace("why: read in the published text, which never changes", "why: *said")
+    """Valid, and read by every command, but edited in place wrongly: old Mac line ends.
+    The edit is refused, exit 2, one line, the file byte for byte as it was (it once ended
+    in an internal error, exit 70)."""
+    text = scaffold.read_text(encoding="utf-8").replace("\n", "\r")
     scaffold.write_bytes(text.encode("utf-8"))
     claimledger("--ledger", str(scaffold), "check")
 
@@ -609,8 +596,55 @@ def test_a_ledger_written_in_a_form_edits_are_not_made_in_is_refused_and_kept(
 
     (line,) = result.stderr.splitlines()
     assert line == (
-        f"claimledger: error: {scaffold}: cannot be edited in place: it is written with {form}; "
-        "write it without, or make the change by hand (the file is left as it was)"
+        f"claimledger: error: {scaffold}: cannot be edited in place: it is written with line "
+        "ends of a lone carriage return; write it without, or make the change by hand (the "
+        "file is left as it was)"
+    )
+    assert scaffold.read_bytes() == text.encode("utf-8")
+
+
+ALIASED_FACET = """\
+  - id: second
+    section: guarantees
+    title: A second claim
+    kind: guarantee
+    statement: Another.
+    quotes:
+      - {text: "absolute requirement of the specification", sources: [rfc2119]}
+    grades:
+      - *facet
+"""
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("grade", "second", "UNKNOWN", "--because", "x"),
+        ("remove", "second"),
+        ("set", "title", "Another title"),
+        ("grade", "must-is-absolute", "CLAIMED", "--because", "x"),
+    ],
+)
+def test_a_ledger_written_with_anchors_is_refused_where_the_first_stands(
+    scaffold: Path, edit: tuple[str, ...]
+) -> None:
+    """An alias is its anchor's very node: grading the second claim once rewrote the first
+    claim's grade and history, and removing it said "removed" and left it. Every edit is
+    refused before it is made: exit 2, one line at the anchor, the file as it was."""
+    text = scaffold.read_text(encoding="utf-8")
+    text = text.replace("    grades:\n      - on:", "    grades:\n      - &facet\n        on:")
+    text = text.replace("\nscope:", f"{ALIASED_FACET}\nscope:")
+    scaffold.write_bytes(text.encode("utf-8"))
+    claimledger("--ledger", str(scaffold), "check")
+    anchor = next(n for n, line in enumerate(text.splitlines(), 1) if "&facet" in line)
+
+    result = claimledger("--ledger", str(scaffold), *edit, code=2)
+
+    (line,) = result.stderr.splitlines()
+    assert line == (
+        f"claimledger: error: {scaffold}:{anchor}:9: cannot be edited in place: it uses YAML "
+        "anchors and aliases (&name, *name), which an edit cannot keep; write it without them, "
+        "or make the change by hand (the file is left as it was)"
     )
     assert scaffold.read_bytes() == text.encode("utf-8")
 

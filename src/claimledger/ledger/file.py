@@ -130,6 +130,7 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
         _remove_stale_temporaries(path)
         for _ in range(COMPARE_RETRIES):
             text = read_ledger_text(path)
+            _refuse_anchors(text, path)
             new_text = _in_its_line_ends(change(text, parse(text, str(path))), text)
             ledger = _parse_own_edit(new_text, text, path)
             if new_text == text:
@@ -152,8 +153,8 @@ def _in_its_line_ends(edited: str, text: str) -> str:
 
 def _parse_own_edit(text: str, before: str, path: Path) -> Ledger:
     """The edited ledger. An edit that breaks it is refused and nothing is written: the
-    author's to know when the ledger is written in a form edits are not made in (anchors
-    and aliases, old Mac line ends), else our bug."""
+    author's to know when the ledger is written in a form edits are not made in (old Mac
+    line ends), else our bug."""
     try:
         return parse(text, str(path))
     except LedgerError as error:
@@ -170,17 +171,34 @@ def _parse_own_edit(text: str, before: str, path: Path) -> Ledger:
 
 def _unedited_form(text: str) -> str | None:
     """The form of YAML in `text` that in-place edits are not made in, if any."""
-    import yaml
-
     if "\r" in text.replace("\r\n", ""):
         return "line ends of a lone carriage return"
-    try:
-        tokens = list(yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
-    except yaml.YAMLError:
-        return None
-    if any(isinstance(token, (yaml.AnchorToken, yaml.AliasToken)) for token in tokens):
-        return "YAML anchors and aliases (&name, *name)"
     return None
+
+
+def _refuse_anchors(text: str, path: Path) -> None:
+    """Refuse, before any change, to edit a ledger written with YAML anchors or aliases. An
+    alias is the anchored value itself, not a copy: an edit of one claim's aliased facet
+    would rewrite the anchor's lines under another claim (its grade, its history), and one
+    that removes the anchor leaves the alias undefined. Said where the first one stands."""
+    import yaml
+
+    if "&" not in text and "*" not in text:  # the ledgers almost all write: no scan
+        return
+    try:
+        tokens = yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        first = next(
+            (t for t in tokens if isinstance(t, (yaml.AnchorToken, yaml.AliasToken))), None
+        )
+    except yaml.YAMLError:
+        return  # not YAML: the parse says where
+    if first is not None:
+        mark = first.start_mark
+        raise InputError(
+            f"{path}:{mark.line + 1}:{mark.column + 1}: cannot be edited in place: it uses "
+            "YAML anchors and aliases (&name, *name), which an edit cannot keep; write it "
+            "without them, or make the change by hand (the file is left as it was)"
+        )
 
 
 def lock_path(path: Path) -> Path:
