@@ -150,3 +150,22 @@ def test_a_bare_host_for_header_for_means_https(page_server: PageServer) -> None
         "verify", "--allow-private", page_server.url("/doc"), ALARM, *GIVEN, "--header-for", site
     )
     assert all(carried(r) == {} for r in page_server.requests)
+
+
+def test_a_header_for_a_site_no_page_is_on_is_said(
+    two_sites: Cli, page_server: PageServer, elsewhere: PageServer
+) -> None:
+    """A mistyped --header-for (or the mirror's address, or https for an http site) sends
+    the header nowhere: said in one line naming the site, never the header's value."""
+    site = page_server.url("").rstrip("/")
+    bare = site.removeprefix("http://")
+    said = two_sites(
+        "refresh", "--allow-private", *GIVEN, "--header-for", site, "--header-for", bare, code=0
+    ).stderr
+    warned = [line for line in said.splitlines() if "--header-for" in line]
+    assert warned == [
+        f"claimledger: warning: --header-for https://{bare} is the site of no page this "
+        "command reads: its --header is not sent there"
+    ]
+    assert not any(value in said for value in CREDENTIALS.values())
+    assert {str(carried(r)) for r in page_server.requests} == {str(CREDENTIALS)}

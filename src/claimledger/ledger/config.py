@@ -345,6 +345,15 @@ def _scoped_headers(config: Config, options: FetchOptions) -> tuple[Header, ...]
     )
 
 
+def unmatched_header_origins(options: FetchOptions) -> list[str]:
+    """Each origin --header-for names that no page the command reads is on: its headers go
+    nowhere, and a user who mistyped the site (or named the mirror a `--map` reads it from)
+    would think their token was sent."""
+    sites = {site for site in map(exact_origin, options.pages) if site is not None}
+    named = dict.fromkeys(_origin(text) for text in options.header_origins)
+    return [site for site in named if site not in sites]
+
+
 def _headers(specs: tuple[str, ...]) -> dict[str, str]:
     headers: dict[str, str] = {}
     for spec in specs:

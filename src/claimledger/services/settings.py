@@ -77,7 +77,7 @@ def fetch_settings(
 ) -> tuple[FetchPolicy, UrlMap, Workspace]:
     """The run's policy and URL map (see the module). Not respecting robots.txt is said
     out loud. A command that asks for them fetches next: the CA bundle begins to be read."""
-    from claimledger.ledger.config import fetch_policy, url_map
+    from claimledger.ledger.config import fetch_policy, unmatched_header_origins, url_map
     from claimledger.records import DEFAULT_POLICY
     from claimledger.web.exchange import read_trust_soon
 
@@ -85,6 +85,11 @@ def fetch_settings(
     honoured = workspace(ledger_path, ledger, say)
     config = honoured.config
     policy = fetch_policy(config, given, DEFAULT_POLICY)
+    for site in unmatched_header_origins(given):
+        say(
+            f"claimledger: warning: --header-for {site} is the site of no page this command "
+            "reads: its --header is not sent there"
+        )
     if not policy.respect_robots:
         where = "--ignore-robots" if given.ignore_robots else f"robots = false in {config.path}"
         say(
