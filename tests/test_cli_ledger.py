@@ -280,6 +280,8 @@ def test_schema_accepts_the_scaffold_and_the_bundled_ledger(scaffold: Path, whic
         ("kind: guarantee", "kind: promise"),
         ("url: https://www.rfc-editor.org/", "url: ftp://www.rfc-editor.org/"),
         ("date_read: TODAY", "date_read: 15/01/2026"),
+        ("date_read: TODAY", "date_read: 2026-02-30"),
+        ("date_read: TODAY", "date_read: 2100-02-29"),
         ("    statement:", "    statment:"),
     ],
 )
@@ -293,6 +295,18 @@ def test_schema_rejects_what_the_loader_rejects(
     validator = jsonschema.Draft202012Validator(printed_schema())
     assert not validator.is_valid(as_an_editor_reads_it(scaffold))
     claimledger("--ledger", str(scaffold), "check", code=2)
+
+
+@pytest.mark.parametrize("day", ["2026-02-30", "2026-04-31", "2026-13-01", "0000-01-01"])
+def test_a_day_the_calendar_has_not_is_said_once(scaffold: Path, day: str) -> None:
+    """The schema refuses it too now: `check` says it once, with why, not twice."""
+    text = scaffold.read_text(encoding="utf-8")
+    scaffold.write_text(
+        re.sub(r"date_read: \S+", f"date_read: {day}", text, count=1), encoding="utf-8"
+    )
+    said = claimledger("--ledger", str(scaffold), "check", code=2).stderr.splitlines()
+    assert len(said) == 2 and said[-1] == "claimledger: error: 1 problem in the ledger"
+    assert f"date_read '{day}' is not a real date: " in said[0], said
 
 
 @pytest.mark.parametrize("which", ["scaffold", "bundled"])

@@ -136,7 +136,9 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
     elif kind == "const":
         yield located.where(path), f"{name} must be {rule!r}, not {value!r}"
     elif kind == "pattern":
-        yield located.where(path), _pattern_message(name, value, rule)
+        if not _DAY_SHAPE.fullmatch(str(value)) or "[0-9]{4}" not in rule:
+            yield located.where(path), _pattern_message(name, value, rule)
+        # else a day its month has not: soundness says which ("is not a real date: …")
     elif kind == "type":
         yield (
             located.where(path),
@@ -151,6 +153,9 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
         )
     else:
         yield located.where(path), f"{name}: {error.message}"
+
+
+_DAY_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _pattern_message(name: str, value: Any, pattern: str) -> str:
