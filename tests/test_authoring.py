@@ -154,6 +154,15 @@ def test_a_section_is_added_only_with_a_title(ledger: Path) -> None:
     assert ledger.read_text(encoding="utf-8") == LEDGER
 
 
+def test_an_existing_section_named_alone_is_an_error_not_a_revision(ledger: Path) -> None:
+    """`section limits` with no TITLE and no --intro once said "revised section limits"
+    and changed nothing."""
+    result = Cli(ledger)("section", "limits", code=2)
+    assert_one_line_error(result.stderr, "section 'limits' exists", "TITLE, --intro")
+    assert result.stdout == ""
+    assert ledger.read_text(encoding="utf-8") == LEDGER
+
+
 def test_a_sections_intro_is_written_in_the_users_editor(ledger: Path, tmp_path: Path) -> None:
     editor = tmp_path / "editor.sh"
     editor.write_text('#!/bin/sh\nprintf "Written at length.\\n" > "$1"\n', encoding="utf-8")

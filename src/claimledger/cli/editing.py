@@ -72,6 +72,8 @@ def section_command(
         intro = standard_input()
     if title is not None and not title.strip():
         raise InputError("TITLE must not be empty")
+    if exists and title is None and intro is None:  # else "revised", and nothing was
+        raise InputError(f"section {section_id!r} exists: say what to change: TITLE, --intro")
     words = intro.strip() if intro is not None else None
 
     def change(text: str, ledger: Ledger) -> str:
