@@ -309,6 +309,13 @@ def test_a_day_the_calendar_has_not_is_said_once(scaffold: Path, day: str) -> No
     assert f"date_read '{day}' is not a real date: " in said[0], said
 
 
+def test_the_bundled_ledgers_schema_file_is_the_one_schema_prints() -> None:
+    """The bundled claims.yaml names ledger.schema.json beside it for editors: one left
+    behind by the loader's schema flags what check accepts (a source's `render`, `repo`)."""
+    beside = json.loads((BUNDLED_LEDGER.parent / "ledger.schema.json").read_text("utf-8"))
+    assert beside == printed_schema()
+
+
 @pytest.mark.parametrize("which", ["scaffold", "bundled"])
 def test_ledgers_name_their_schema_for_editors(scaffold: Path, which: str) -> None:
     path = scaffold if which == "scaffold" else BUNDLED_LEDGER
