@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -176,6 +177,11 @@ def _unedited_form(text: str) -> str | None:
     return None
 
 
+_MAY_ANCHOR = re.compile(r"(?:^|[\s\[{,])[&*][^\s,\[\]{}]")
+"""Where an anchor or an alias could begin (after a space, a line's start or a flow
+collection's bracket or comma): a text with none of these holds none, and is not scanned."""
+
+
 def _refuse_anchors(text: str, path: Path) -> None:
     """Refuse, before any change, to edit a ledger written with YAML anchors or aliases. An
     alias is the anchored value itself, not a copy: an edit of one claim's aliased facet
@@ -183,7 +189,7 @@ def _refuse_anchors(text: str, path: Path) -> None:
     that removes the anchor leaves the alias undefined. Said where the first one stands."""
     import yaml
 
-    if "&" not in text and "*" not in text:  # the ledgers almost all write: no scan
+    if not _MAY_ANCHOR.search(text):  # the ledgers almost all write: no scan
         return
     try:
         tokens = yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
