@@ -621,3 +621,37 @@ def test_a_sentence_under_light_markup_is_held_as_its_page_reads_it(suffix: str,
         text, f"docs/page{suffix}", "Writes are always durable once acknowledged by a quorum."
     )
     assert holds("snake_case_name is kept.\n", f"docs/p{suffix}", "snake_case_name is kept.")
+
+
+def test_a_version_that_cannot_be_read_is_never_named_as_the_change(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A version of the file that is binary (or too large to read) between the last that
+    held the quote and the rewording: the change lies somewhere in that range, not in the
+    version nobody could read, which was named as the commit that dropped the words."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    held = commit(repo, PATH, f"{OLD}\n", "Add the guide", "2026-01-05T10:00:00")
+    binary = commit(repo, PATH, "\x00garbled\n", "Break the file", "2026-02-01T10:00:00")
+    reworded = commit(repo, PATH, f"{NEW}\n", "Reword (#7)", "2026-03-01T10:00:00")
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"]
+    said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
+
+    assert row["found"]["last_held_in"]["sha"] == held
+    assert row["found"]["dropped_in"]["sha"] == reworded
+    assert [c["sha"] for c in row["unreadable_between"]] == [binary]
+    assert f"reworded or dropped by {reworded[:7]}" in said
+    assert f"or before it, in a version that could not be read ({binary[:7]})" in said
+    newest_unread = blame(
+        [Version(Commit("b" * 40, "2026-02-01", "A", "Break", PATH), None),
+         Version(Commit("a" * 40, "2026-01-01", "A", "Add", PATH), f"{OLD}\n")],
+        OLD,
+    )  # fmt: skip
+    assert newest_unread.dropped is None and [c.sha for c in newest_unread.unread] == ["b" * 40]

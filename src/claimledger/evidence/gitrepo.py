@@ -109,7 +109,8 @@ class Repositories:
         held, dropped, since = (
             c and _readable(c) for c in (said.held, said.dropped, said.current_since)
         )
-        return replace(said, held=held, dropped=dropped, current_since=since)
+        unread = tuple(_readable(c) for c in said.unread)
+        return replace(said, held=held, dropped=dropped, current_since=since, unread=unread)
 
     def in_time(self) -> None:
         """Raise `HistoryStopped` once the run's time for the docs' history is spent: the

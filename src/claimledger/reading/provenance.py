@@ -72,14 +72,17 @@ class Version:
 @dataclass(frozen=True)
 class Blame:
     """What the history says of one quote: the newest commit whose text holds it, the
-    commit after that one (the change that dropped it), and the oldest commit that holds
-    the page's current wording (when one is given). Each is None where the history does
-    not say (the quote was never in this file, or is still there)."""
+    first readable commit after that one (the change that dropped it), and the oldest
+    commit that holds the page's current wording (when one is given). Each is None where
+    the history does not say (the quote was never in this file, or is still there).
+    `unread`: the versions between `held` and `dropped` that could not be read (binary,
+    too large), oldest first; the change lies in one of them or in `dropped`."""
 
     held: Commit | None
     dropped: Commit | None
     current_since: Commit | None
     versions: int
+    unread: tuple[Commit, ...] = ()
 
 
 def blame(
@@ -92,14 +95,18 @@ def blame(
     """Read `versions` (newest first) for `quote`, and for `current`, the page's wording;
     `before_each` is called before each version is read (a caller's time budget: a
     hostile file's every version may take seconds to render)."""
-    newer: Commit | None = None
+    newer: Commit | None = None  # the oldest readable version newer than the one read
+    unread: list[Commit] = []  # the unreadable ones since `newer`, newest first
     held = dropped = None
     for version in versions:
         before_each()
-        if version.text is not None and holds(version.text, version.commit.path, quote):
+        if version.text is None:
+            unread.append(version.commit)
+            continue
+        if holds(version.text, version.commit.path, quote):
             held, dropped = version.commit, newer
             break
-        newer = version.commit
+        newer, unread = version.commit, []
     current_since = None
     if current:
         for version in versions:
@@ -108,7 +115,8 @@ def blame(
                 current_since = version.commit
             elif current_since is not None:
                 break  # the run of versions holding it, back to where it began
-    return Blame(held, dropped, current_since, len(versions))
+    between = tuple(reversed(unread)) if held is not None else ()
+    return Blame(held, dropped, current_since, len(versions), between)
 
 
 def holds(text: str, path: str, words: str) -> bool:

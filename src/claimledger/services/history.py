@@ -92,7 +92,9 @@ def _blamed(
     gone = clones.gone(where.repo, where.path, where.ref)
     if gone is not None and gone.renamed_to:  # its history goes on under its new name, as a
         where = replace(where, path=gone.renamed_to)  # refresh reads it (a rename is no drop)
-    found = quote_history(claim_id, quote, source_id, clones, where, current=current, now=now)
+    found, unread = quote_history(
+        claim_id, quote, source_id, clones, where, current=current, now=now
+    )
     shown = {
         **row,
         "repo": where.repo,
@@ -105,6 +107,7 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
+        "unreadable_between": [_commit_json(c) for c in unread],
         "file_gone": _gone_json(gone, url),
     }
     return shown, found
@@ -206,14 +209,16 @@ def quote_history(
     *,
     current: str | None,
     now: dt.datetime,
-) -> QuoteHistory:
+) -> tuple[QuoteHistory, tuple[Commit, ...]]:
     """What the history of the file `where` names (read from its clone in `clones`) says
-    of `quote`, and of the page's `current` wording."""
+    of `quote`, and of the page's `current` wording; with the versions between the last
+    that held the quote and the one that dropped it that could not be read, one of which
+    may be the change (shown by `blame`, not kept)."""
     from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
     found = clones.blame(where.repo, where.path, where.ref, quote, current)
-    return QuoteHistory(
+    history = QuoteHistory(
         claim_id=claim_id,
         quote_text=quote,
         source_id=source_id,
@@ -226,3 +231,4 @@ def quote_history(
         versions=found.versions,
         read_at=now,
     )
+    return history, found.unread

@@ -21,11 +21,7 @@ def _line(row: dict[str, Any]) -> str:
         parts.append(f"  its words are in none of the {row['versions_read']} versions read")
     else:
         parts.append(f"  last held in {_commit_line(held)}")
-        parts.append(
-            f"  reworded or dropped in {_commit_line(dropped)}"
-            if dropped
-            else "  still held by the newest version"
-        )
+        parts += _dropped_lines(dropped, row["unreadable_between"])
     if since is not None:
         parts.append(f"  the current wording since {_commit_line(since)}")
     gone = row["file_gone"]
@@ -37,6 +33,25 @@ def _line(row: dict[str, Any]) -> str:
     elif gone is not None:
         parts.append(f"  its file was deleted in {_commit_line(gone['in'])}")
     return "\n".join(parts)
+
+
+def _dropped_lines(dropped: dict[str, Any] | None, unread: list[dict[str, Any]]) -> list[str]:
+    """Where the quote's words went: the commit that dropped them, or, where versions
+    between could not be read (binary, too large), the range the change lies in, never an
+    unreadable version named as the change."""
+    if not unread:
+        return [
+            f"  reworded or dropped in {_commit_line(dropped)}"
+            if dropped
+            else "  still held by the newest version"
+        ]
+    unreadable = ", ".join(commit["sha"][:7] for commit in unread)
+    if dropped is None:
+        return [f"  not read past it: the newer versions could not be read ({unreadable})"]
+    return [
+        f"  reworded or dropped by {_commit_line(dropped)}",
+        f"    or before it, in a version that could not be read ({unreadable})",
+    ]
 
 
 def _commit_line(commit: dict[str, Any]) -> str:
