@@ -369,6 +369,40 @@ def test_trust_lives_in_the_users_config_and_a_damaged_file_trusts_nothing(
     assert runs(ledger) == 1
 
 
+def test_consent_an_older_claimledger_kept_is_asked_again_and_never_called_a_change(
+    tmp_path: Path,
+) -> None:
+    """Consent kept by a claimledger before the present form (its fingerprint of the
+    command, its shell and the ledger's directory alone), nothing changed since: it was
+    said to have changed, which sent the user looking for a change nobody made."""
+    import hashlib
+
+    from claimledger.workspace.trust import directory_digest
+
+    ledger = cloned(tmp_path / "ws")
+    cli = Cli(ledger)
+    cli("trust")
+    kept = Path(os.environ["XDG_CONFIG_HOME"]) / "claimledger" / "trusted.json"
+    data = json.loads(kept.read_text())
+    (workspace,) = data.values()
+    older = {"run": MARK, "shell": False, "directory": directory_digest(ledger)}
+    workspace["artifacts"]["toy"] = hashlib.sha256(
+        json.dumps(older, sort_keys=True).encode()
+    ).hexdigest()
+    kept.write_text(json.dumps(data), encoding="utf-8")
+
+    assert cli.json("trust", "--list")["artifacts"][0]["consent"] == "older"
+    (line,) = skipped_lines(cli("regrade", "--check", code=3).stderr)
+    assert "changed" not in line and "you trusted it with an older claimledger" in line
+    assert runs(ledger) == 0
+    cli("trust")
+    cli("regrade", "--check", code=0)
+    assert runs(ledger) == 1
+    edited = ledger.read_text(encoding="utf-8").replace("print('ok')", "print('ok') or 1")
+    ledger.write_text(edited, encoding="utf-8")
+    assert cli.json("trust", "--list")["artifacts"][0]["consent"] == "changed"
+
+
 def test_a_config_directory_others_may_write_to_is_not_believed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

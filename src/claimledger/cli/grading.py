@@ -150,11 +150,12 @@ def _report_skipped(skipped: Sequence[Standing]) -> None:
     from claimledger.workspace.trust import Consent
 
     for standing in skipped:
-        why = (
-            "its command, or a file of the ledger's directory, changed since you trusted it"
-            if standing.consent is Consent.CHANGED
-            else "you have not trusted its command"
-        )
+        why = {
+            Consent.CHANGED: "its command, or a file of the ledger's directory, changed "
+            "since you trusted it",
+            Consent.OLDER: "you trusted it with an older claimledger, which kept your word "
+            "in another form, so it is asked again",
+        }.get(standing.consent, "you have not trusted its command")
         err.print(
             f"claimledger: note: artifact of {standing.claim_id} not run: {why} "
             f"({standing.command}); read it, then `claimledger trust {standing.claim_id}`, "

@@ -64,7 +64,11 @@ def workspace(
         if ask.startswith(f"{TEMPLATES}/") == templates and not ask.endswith(LOCAL_FOLDER)
     ]
     if lost:
-        why = "changed since you trusted it" if consent is Consent.CHANGED else "not trusted"
+        why = {
+            Consent.CHANGED: "changed since you trusted it",
+            Consent.OLDER: "trusted with an older claimledger, which kept your word in "
+            "another form, and asked again",
+        }.get(consent, "not trusted")
         say(
             f"claimledger: note: this workspace is {why}, so not honoured: {'; '.join(lost)} "
             "(`claimledger trust --list` shows what it asks; `claimledger trust` allows it)"

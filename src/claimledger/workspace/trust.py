@@ -52,7 +52,25 @@ class Consent(StrEnum):
 
     TRUSTED = "trusted"
     CHANGED = "changed"  # trusted once; its command or a file of its directory changed since
+    OLDER = "older"  # trusted by an older claimledger, which kept consent in another form
     UNTRUSTED = "untrusted"
+
+
+FORMAT = "2:"
+"""The mark each consent kept opens with: the form of `fingerprint` and of the settings'
+digest it was made in. A consent an older claimledger kept, unmarked, in a form since
+changed cannot be told from one whose files changed: it is said to be older, not changed,
+and asked again."""
+
+
+def consent_of(given: str | None, digest: str) -> Consent:
+    """Where a consent kept as `given` stands with what is now `digest`. One kept unmarked
+    by the claimledger just before the mark, in this very form, still holds."""
+    if given is None:
+        return Consent.UNTRUSTED
+    if given in (FORMAT + digest, digest):
+        return Consent.TRUSTED
+    return Consent.CHANGED if given.startswith(FORMAT) else Consent.OLDER
 
 
 @dataclass(frozen=True)
@@ -154,12 +172,8 @@ def standings(ledger: Path, artifacts: Mapping[str, Artifact]) -> list[Standing]
     found = []
     for claim_id, artifact in artifacts.items():
         given = kept.get(claim_id)
-        if given is None:
-            consent = Consent.UNTRUSTED
-        elif given == fingerprint(artifact, directory, home):
-            consent = Consent.TRUSTED
-        else:
-            consent = Consent.CHANGED
+        digest = "" if given is None else fingerprint(artifact, directory, home)
+        consent = consent_of(given, digest)
         found.append(Standing(claim_id, command_line(artifact), consent))
     return found
 
@@ -176,9 +190,9 @@ def trust(
         workspace = kept.setdefault(_key(ledger), {})
         allowed = workspace.setdefault("artifacts", {})
         for claim_id, artifact in artifacts.items():
-            allowed[claim_id] = fingerprint(artifact, directory, home)
+            allowed[claim_id] = FORMAT + fingerprint(artifact, directory, home)
         if asks:
-            workspace["settings"] = _asked(asks)
+            workspace["settings"] = FORMAT + _asked(asks)
         elif asks is not None:  # nothing asked now: an old consent must not cover later asks
             workspace.pop("settings", None)
         owner = foreign_owner(ledger)
@@ -198,17 +212,14 @@ def renew(ledger: Path, ran: Mapping[str, Artifact]) -> None:
         allowed = _workspace(kept, ledger).get("artifacts", {})
         for claim_id, artifact in ran.items():
             if claim_id in allowed:
-                allowed[claim_id] = fingerprint(artifact, directory, home)
+                allowed[claim_id] = FORMAT + fingerprint(artifact, directory, home)
 
 
 def settings_consent(ledger: Path, asks: Sequence[str]) -> Consent:
     """Whether the user allowed the workspace's settings to ask for exactly `asks`."""
     if not asks:
         return Consent.TRUSTED
-    given = _workspace(_read(), ledger).get("settings")
-    if given is None:
-        return Consent.UNTRUSTED
-    return Consent.TRUSTED if given == _asked(asks) else Consent.CHANGED
+    return consent_of(_workspace(_read(), ledger).get("settings"), _asked(asks))
 
 
 LOCAL_FOLDER = "(a folder of this machine)"
