@@ -418,6 +418,26 @@ def test_a_commit_dated_past_the_year_9999_is_no_version_of_the_reading_day(
     assert told[KEPT]["snapshot_url"].endswith(f"#{shas['written']}:docs/guide.md")
 
 
+def test_a_backdated_commit_is_no_version_of_the_reading_day(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    """A commit dated before its own parent (written with a clock set back, or dated so
+    on purpose) landed after every version before it, on a day nobody can tell: it was
+    taken for the file as it stood on the reading day, and a quote the file held that
+    day was "misquoted at reading time" in "the docs' repository's version of 2025-12-01"."""
+    cli, repo, _ = site
+    body = (repo / PATH).read_text("utf-8").replace(KEPT, "Each node keeps a log.")
+    (repo / PATH).write_text(body, "utf-8")
+    git(repo, "commit", "-qam", "Shorten the log sentence", date="2025-12-01T10:00:00")
+    cli("trust")
+
+    said = cli("refresh", "--allow-private", code=1).stdout
+    told = {c["quote_text"]: c for c in cli.json("status", code=1)["as_read"]["checks"]}
+
+    assert "version of 2025-12-01" not in said
+    assert KEPT not in told or told[KEPT]["timestamp"] != "20251201"
+
+
 def test_a_repo_is_set_from_the_command_line_as_an_address_or_a_folder(
     site: tuple[Cli, Path, dict[str, str]],
 ) -> None:

@@ -120,10 +120,13 @@ class Repositories:
             raise HistoryStopped("the time budget for the docs' history ran out (history_budget)")
 
     def version_on(self, repo: str, path: str, ref: str, day: str) -> Version | None:
-        """The newest version of `path` committed on or before `day` (None: none was)."""
+        """The newest version of `path` committed on or before `day` (None: none was, or
+        its date is earlier than an older version's, so when it landed is unknown)."""
         found = self.versions(repo, path, ref, lambda seen: _reaches(seen, day))
-        version = next((v for v in found if _on_or_before(v.commit.date, day)), None)
-        return None if version is None else replace(version, commit=_readable(version.commit))
+        at = next((i for i, v in enumerate(found) if _on_or_before(v.commit.date, day)), None)
+        if at is None or not _landed_after_its_past(found, at):
+            return None
+        return replace(found[at], commit=_readable(found[at].commit))
 
     def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
         """What became of `path` by `ref`: None while it is there; else the commit that
@@ -169,6 +172,14 @@ def _settled(found: Blame, seen: list[Version]) -> bool:
 
 def _reaches(seen: list[Version], day: str) -> bool:
     return any(_on_or_before(version.commit.date, day) for version in seen)
+
+
+def _landed_after_its_past(found: list[Version], at: int) -> bool:
+    """Whether version `at` of `found` (newest first, in the order of the history, not of
+    the dates) is dated no earlier than any version before it: a commit lands after its
+    parents, so one dated earlier was backdated, and when it landed is unknown (it may be
+    long after the day its date names)."""
+    return all(_on_or_before(older.commit.date, found[at].commit.date) for older in found[at + 1 :])
 
 
 def _on_or_before(date: str, day: str) -> bool:
