@@ -521,6 +521,26 @@ def test_a_header_value_changed_after_trust_needs_consent_again(tmp_path: Path) 
     assert "header Authorization (value " in said and "secret" not in said
 
 
+def test_a_mirrors_password_in_a_map_is_never_shown_and_its_change_is_asked(
+    tmp_path: Path,
+) -> None:
+    """A map's mirror with `user:pass@` was shown whole by `trust --list` (the rule as a
+    whole is no address to redact), and a pull that changed the password or a token of
+    the mirror or the archive kept the consent given for the old one."""
+    ledger = cloned(tmp_path)
+    settings = ledger.parent / "claimledger.toml"
+    mirror = "https://docs.example.com/=https://bob:first-secret@mirror.example.net/"
+    settings.write_text(f'map = ["{mirror}"]\narchive = "https://a:b-secret@arc.example.net/"\n')
+    cli = Cli(ledger)
+    said = cli("trust", "--list").stdout + json.dumps(cli.json("trust", "--list"))
+    assert "secret" not in said and "mirror.example.net/ (value " in said
+    cli("trust")
+    assert cli.json("trust", "--list")["settings"]["consent"] == "trusted"
+
+    settings.write_text(settings.read_text("utf-8").replace("first-secret", "other-secret"))
+    assert cli.json("trust", "--list")["settings"]["consent"] == "changed"
+
+
 def test_a_source_marked_allow_private_is_fetched_only_once_trusted(
     tmp_path: Path, page_server: PageServer
 ) -> None:

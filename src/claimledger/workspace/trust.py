@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import EnvironmentProblem, InputError
 from claimledger.ledger.userrecords import editing_record, path_key, read_record, record_file
-from claimledger.urls import names_local_repository, redact_urls
+from claimledger.urls import names_local_repository, redact_urls, redacted_text
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config
@@ -232,7 +232,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     that widen what claimledger may reach (`config`), sources of `ledger` marked to be
     read from private addresses, and a folder of report `templates` beside the ledger."""
     where = config.path.name if config.path is not None else ""
-    asks = [f"{where}: map {rule}" for rule in config.maps]
+    asks = [f"{where}: map {_secret_shown(rule, *rule.partition('='))}" for rule in config.maps]
     if config.user_agent is not None:  # robots.txt answers by user agent
         asks.append(f"{where}: user_agent = {config.user_agent}")
     asks += [
@@ -242,7 +242,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     if config.allow_private:
         asks.append(f"{where}: allow_private = true")
     if config.archive is not None:
-        asks.append(f"{where}: archive = {config.archive}")
+        asks.append(f"{where}: archive = {_secret_shown(config.archive, config.archive)}")
     if config.robots is False:
         asks.append(f"{where}: robots = false")
     if ledger is not None:
@@ -257,6 +257,15 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)[:12]}")
     return [_one_line(redact_urls(ask)) for ask in asks]  # shown by trust --list, every note
+
+
+def _secret_shown(value: str, *urls: str) -> str:
+    """A setting's `value`, made of `urls` (a map's rule: its prefix, `=` and its mirror),
+    each shown without its secrets (a mirror's `user:pass@` too, which a rule as a whole
+    does not show as an address's), and then its value's digest, for an ask to change
+    when a secret does without saying it, as a header's value does."""
+    shown = "".join(redacted_text(url) for url in urls)
+    return shown if shown == value else f"{shown} (value {_value_digest(value)})"
 
 
 def _one_line(ask: str) -> str:
