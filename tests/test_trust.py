@@ -189,6 +189,28 @@ def test_a_program_the_command_names_among_claimledgers_own_files_is_covered(
     assert marks.read_text() == "x"
 
 
+@pytest.mark.parametrize("shell", [False, True])
+def test_a_program_named_in_a_line_a_shell_runs_is_covered(shell: bool, tmp_path: Path) -> None:
+    """`sh -c 'python3 out/tool.py'`: the file is named inside one word of the command,
+    and out/ is left out of the directory's digest, so a pull that changed the program
+    there ran it on the consent given to the one the user read."""
+    clone, marks = tmp_path / "clone", tmp_path / "ran"
+    line = f"{shlex.quote(sys.executable)} out/tool.py"
+    run: list[str] | str = f"sh -c {shlex.quote(line)}" if shell else ["sh", "-c", line]
+    ledger = cloned(clone, run, shell=shell)
+    (clone / "out").mkdir()
+    (clone / "out" / "tool.py").write_text(TOY.format(marks=str(marks), mark="x"), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    cli("regrade", "--check", code=0)
+
+    (clone / "out" / "tool.py").write_text(TOY.format(marks=str(marks), mark="evil"), "utf-8")
+
+    assert cli("trust", "--list").stdout.startswith("changed: toy: ")
+    cli("regrade", code=0)
+    assert marks.read_text() == "x"
+
+
 @pytest.mark.parametrize("named", ["../tools/toy.py", "toy.py"])
 def test_a_program_the_command_names_outside_the_ledgers_folder_is_covered(
     named: str, tmp_path: Path

@@ -124,15 +124,25 @@ def _named_file_digest(path: Path) -> str:
 
 def _words(artifact: Artifact) -> list[str]:
     """The words of the command, a shell's operators apart (`toy.py|cat` is two words and
-    an operator, `<toy.py` an operator and a word): each may name a file it reads."""
-    if not isinstance(artifact.run, str):
-        return list(artifact.run)
-    lexer = shlex.shlex(artifact.run, posix=True, punctuation_chars=True)
+    an operator, `<toy.py` an operator and a word), and those of each word a shell may run
+    in turn (`sh -c 'python3 out/tool.py'`): each may name a file it reads."""
+    found: list[str] = []
+    pending = _shell_words(artifact.run) if isinstance(artifact.run, str) else [*artifact.run]
+    while pending:
+        word = pending.pop(0)
+        found.append(word)
+        if any(c.isspace() for c in word):  # each word of it is shorter: this ends
+            pending += [inner for inner in _shell_words(word) if inner != word]
+    return found
+
+
+def _shell_words(line: str) -> list[str]:
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         return list(lexer)
     except ValueError:  # an unclosed quote: the shell will say so; the text stands
-        return [artifact.run]
+        return [line]
 
 
 def directory_digest(ledger: Path) -> str:
