@@ -653,6 +653,70 @@ def test_a_report_never_says_a_page_was_read_on_an_artifacts_word(toy: Path) -> 
     assert "every page answers at its address" not in report
 
 
+def with_a_quote_never_checked(ledger: Path) -> None:
+    """Add to the toy's ledger a claim quoting a page that no refresh has read."""
+    text = ledger.read_text(encoding="utf-8").replace(
+        "sources: {}",
+        'sources:\n  doc: {url: "https://docs.example.com/a", title: A, kind: docs, publisher: x}',
+    )
+    text += (
+        "  - {id: quoted, section: s, title: Quoted, kind: guarantee, statement: S.,\n"
+        '     quotes: [{text: "Words never checked.", sources: [doc]}],\n'
+        "     grades: [{on: wording, grade: CLAIMED, basis: quotes}]}\n"
+    )
+    ledger.write_text(text, encoding="utf-8")
+    Cli(ledger)("trust")
+
+
+def rendered(cli: Cli) -> dict[str, str]:
+    """The Markdown and HTML reports as text a reader reads, and the JSON report."""
+    html = parsed(cli("render", "-f", "html", "-o", "-").stdout).text_content()
+    return {
+        "md": cli("render", "-f", "md", "-o", "-").stdout,
+        "html": " ".join(html.split()),
+        "json": cli("render", "-f", "json", "-o", "-").stdout,
+    }
+
+
+def test_a_ledger_of_artifacts_alone_is_never_told_to_refresh_once_they_ran(toy: Path) -> None:
+    """A ledger that quotes nothing, its artifact run and matching: the report said "No
+    quote has been checked ...: run `claimledger refresh`", which checks no artifact."""
+    cli = Cli(toy)
+    cli("regrade", code=0)
+
+    texts = rendered(cli)
+
+    for fmt in ("md", "html"):
+        assert "No quote has been checked" not in texts[fmt]
+        assert "every artifact that ran still prints what is expected" in texts[fmt]
+        assert "every page answers at its address" not in texts[fmt]
+    data = json.loads(texts["json"])
+    assert (data["has_evidence"], data["quotes_checked"]) == (True, False)
+
+
+def test_a_failing_artifact_is_a_finding_beside_quotes_never_checked(toy: Path) -> None:
+    """The quotes were never checked and the artifact no longer printed what is expected:
+    the report said only that no quote was checked, and hid the artifact's finding and
+    the grade change it proposes."""
+    with_a_quote_never_checked(toy)
+    say(toy, "changed\n")
+    cli = Cli(toy)
+    cli("regrade", code=1)
+
+    texts = rendered(cli)
+
+    for fmt in ("md", "html"):
+        assert "No quote has been checked against its page" in texts[fmt]
+        assert "1 artifact that no longer prints what is expected" in texts[fmt]
+        assert "1 grade change proposed" in texts[fmt]
+        assert "every page answers at its address" not in texts[fmt]
+        assert " verified, " not in texts[fmt]  # no quote counted as checked
+    data = json.loads(texts["json"])
+    assert (data["has_evidence"], data["quotes_checked"]) == (True, False)
+    found = [finding["text"] for finding in data["findings"]]
+    assert "artifact that no longer prints what is expected" in found
+
+
 def test_only_what_a_name_calls_a_secret_is_masked_and_no_piece_of_one_is_kept() -> None:
     """`auth` inside GIT_AUTHOR_EMAIL or XAUTHORITY masked an author's address and falsified
     the output kept; a token cut at the output's cap kept its first characters; a password

@@ -912,9 +912,9 @@ def test_json_has_the_documented_top_level_keys(outputs: dict[str, str]) -> None
     data = json.loads(outputs["json"])
     assert list(data) == [
         "schema_version", "claimledger_report", "title", "subject", "author", "about", "date_read",
-        "last_refresh", "last_refresh_finished", "generated_on", "has_evidence", "legend",
-        "summary", "sections", "questions", "fidelity", "churn_sources", "drifts", "changes",
-        "did_not", "could_not_see", "sources", "closing", "findings", "anchors",
+        "last_refresh", "last_refresh_finished", "generated_on", "has_evidence", "quotes_checked",
+        "legend", "summary", "sections", "questions", "fidelity", "churn_sources", "drifts",
+        "changes", "did_not", "could_not_see", "sources", "closing", "findings", "anchors",
         "evidence_made_here",
     ]  # fmt: skip
     assert data["claimledger_report"] == data["schema_version"] == 2

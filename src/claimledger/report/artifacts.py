@@ -6,6 +6,7 @@ author's machine, an output past a report's share) left out. Pure.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 
 from claimledger.ledger.model import Artifact, Claim
 from claimledger.records import ArtifactRun
@@ -15,6 +16,13 @@ from claimledger.report.overview import day
 
 def _command(run: tuple[str, ...] | str) -> str:
     return run if isinstance(run, str) else shlex.join(run)
+
+
+def artifacts_ran(runs: Mapping[str, ArtifactRun]) -> bool:
+    """Whether an artifact's last run finished, so that its output is evidence, as `regrade`
+    counts it: the report then has evidence, though no quote may have been checked (which
+    its quote sentences say on their own flag, `quotes_checked`)."""
+    return any(run.ran for run in runs.values())
 
 
 def artifact_view(claim: Claim, run: ArtifactRun | None) -> ArtifactView | None:

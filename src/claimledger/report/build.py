@@ -34,7 +34,7 @@ from claimledger.records import (
 )
 from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import authors_headings, own_anchors
-from claimledger.report.artifacts import artifact_view
+from claimledger.report.artifacts import artifact_view, artifacts_ran
 from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
@@ -88,9 +88,8 @@ def build_report(
     histories: Mapping[CheckKey, QuoteHistory] | None = None,
 ) -> Report:
     """Work out the whole report from the ledger, the latest evidence and the regrade
-    (`artifact_runs`: the last run of each artifact claim's command, by claim; `as_read`:
-    the quotes' verdicts on the archived copies of the reading day; `histories`: what the
-    docs' repository says of each quote)."""
+    (`artifact_runs`: each artifact claim's last run; `as_read`: the quotes' verdicts on
+    the reading day's archived copies; `histories`: what the docs' repository says)."""
     evidence = _Evidence.of(ledger, checks, fetches, regrade, artifact_runs or {}, as_read)
     evidence.histories.update(histories or {})
     by_section: dict[str, list[ClaimView]] = {section.id: [] for section in ledger.sections}
@@ -124,7 +123,8 @@ def build_report(
         last_refresh_finished=last_refresh_finished,
         evidence_made_here=evidence_made_here,
         generated_on=generated_on.isoformat(),
-        has_evidence=bool(evidence.checks),
+        has_evidence=bool(evidence.checks) or artifacts_ran(evidence.artifact_runs),
+        quotes_checked=bool(evidence.checks),
         legend=legend(ledger),
         summary=summary(in_order, sources, regrade),
         sections=sections,

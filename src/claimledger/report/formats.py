@@ -228,7 +228,8 @@ def report_data(report: Report) -> dict[str, Any]:
         last_refresh        "YYYY-MM-DD HH:MM UTC" | null
         last_refresh_finished  bool | null (false: cut short; the pages it did not reach
                              show their earlier checks)
-        has_evidence        bool
+        has_evidence        bool (a quote checked, or an artifact run to its end)
+        quotes_checked      bool (a quote checked on its page: the quote sentences' flag)
         legend              [{grade, meaning, count}]
         summary             {claims, facets, quotes, sources, verified_quotes,
                              drifted_quotes, missing_quotes, unchecked_quotes,

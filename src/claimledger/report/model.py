@@ -411,6 +411,10 @@ class Report:
     it did not reach are from earlier readings; None before any refresh."""
     generated_on: str
     has_evidence: bool
+    """Whether anything was checked: a quote on its page, or an artifact run to its end."""
+    quotes_checked: bool
+    """Whether a quote was checked on its page: all the report says of quotes and pages
+    read rests on this, never on an artifact's run."""
     legend: tuple[GradeCount, ...]
     summary: Summary
     sections: tuple[SectionView, ...]
