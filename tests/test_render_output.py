@@ -274,6 +274,26 @@ def test_json_on_stdout_cannot_drive_the_terminal(cli: Cli, fmt: str) -> None:
     assert "\\u009b31m\\u007f exactly" in shown  # the same JSON value, escaped
 
 
+@pytest.mark.parametrize("fmt", ["md", "html", "json", "claimreview"])
+def test_no_line_break_of_a_title_but_a_newline_reaches_the_terminal(cli: Cli, fmt: str) -> None:
+    """A carriage return in the ledger's title or a claim's was printed raw in the HTML
+    report's <title> and headings: on a terminal it sent the cursor back, to overwrite
+    what came before it. A vertical tab, a form feed or NEL, no character of a page."""
+    text = cli.ledger.read_text(encoding="utf-8")
+    titled = text.replace(
+        'title: "Fixture teardown: gates', 'title: "Fixture\\rteardown\\v\\f\\x85: gates', 1
+    ).replace("    title: The seam", '    title: "The\\r\\nseam\\rbelow"', 1)
+    assert titled.count("\\r") == 3
+    cli.ledger.write_text(titled, encoding="utf-8")
+
+    shown = cli("render", "-o", "-", "-f", fmt).stdout_bytes.decode("utf-8")
+
+    assert not [char for char in shown if char in "\r\v\f\x85"]
+    if fmt == "html":
+        assert "<title>Fixture\nteardown\n\n\n: gates" in shown
+        assert ">The\nseam\nbelow</h2>" in shown
+
+
 # --------------------------------------------------------------------------- written as it comes
 
 WRITES_THEN_FAILS = (

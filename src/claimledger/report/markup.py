@@ -80,12 +80,18 @@ changes: most text of a report holds none of it, and is Markdown as it is."""
 _PLAIN_START = frozenset("-+=: 0123456789")
 
 
+_OTHER_BREAK = re.compile(r"\r\n?|[\v\f\x85]")
+"""The line breaks other than a newline: HTML reads a carriage return as one anyway, but
+on a terminal (`render -o -`) it sends the cursor back to overwrite what came before
+it, and a vertical tab or NEL is no character an HTML page may hold."""
+
+
 def without_controls(text: str) -> str:
-    """`text` without its control characters (tabs and line breaks kept), and with each
-    bidirectional control shown as its marker (`⟨U+202E⟩`)."""
+    """`text` without its control characters (tabs kept, each line break a newline), and
+    with each bidirectional control shown as its marker (`⟨U+202E⟩`)."""
     if text.isprintable():  # no control character at all: most of what a report prints
         return text
-    return bidi_marked(_CONTROL.sub("", text))
+    return bidi_marked(_OTHER_BREAK.sub("\n", _CONTROL.sub("", text)))
 
 
 def one_line(text: str) -> str:
