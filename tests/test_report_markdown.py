@@ -111,3 +111,71 @@ def test_no_colon_is_escaped_where_github_would_not_link(reports: dict[str, str]
     assert "rule:premises-capped" in text
     stray = re.findall(r"\b(?!https?\\:|mailto\\:|xmpp\\:)\w+\\:", text)
     assert stray == []
+
+
+# --------------------------------------------------------------------------- ids on GitHub
+
+SHADOWED = """\
+ledger: 1
+title: Sources
+date_read: 2026-08-23
+sections: [{id: s, title: S}, {id: t, title: Sources}]
+sources: {}
+claims:
+"""
+"""A ledger whose titles take, on GitHub, the ids the report gives its own parts and its
+claims: its title "Sources" takes `sources`; "Claim b" takes claim b's `claim-b`; "Foo",
+"Foo-1" and "Foo" are `foo`, `foo-1` and `foo-2`; a section "Sources" takes `sources-1`,
+and "Report sources" twice, "Report sources-1" between, every `report-sources-N` to 2."""
+
+SHADOWING_TITLES = [
+    ("a", "Claim b"),
+    ("b", "Bee"),
+    ("c", "Foo"),
+    ("d", "Foo-1"),
+    ("e", "Foo"),
+    ("f", "Foo 1"),
+    ("g", "Report sources"),
+    ("h", "Report sources-1"),
+    ("i", "Report sources"),
+]
+
+
+def github_ids(html: str) -> list[tuple[str, str | None]]:
+    """Each id of GitHub's page in order, with the heading's text where it is a heading's:
+    a heading's id is its slug, numbered past every id taken before (github-slugger)."""
+    taken: dict[str, int] = {}
+    found: list[tuple[str, str | None]] = []
+    for match in re.finditer(r'<a id="([^"]+)"></a>|<h[1-6]>(.*?)</h[1-6]>', html):
+        if match.group(1):
+            found.append((match.group(1), None))
+            continue
+        text = re.sub(r"<[^>]+>", "", match.group(2)).replace("&amp;", "&")
+        slug = wanted = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+        while slug in taken:
+            taken[wanted] += 1
+            slug = f"{wanted}-{taken[wanted]}"
+        taken[slug] = 0
+        found.append((slug, text))
+    return found
+
+
+def test_on_github_every_link_in_the_page_lands_on_its_own_heading(tmp_path: Path) -> None:
+    """A title that is another claim's anchor in words ("Claim b"), or that GitHub numbers
+    into one ("Foo-1" after two "Foo"), or the ledger's title "Sources", took the id a
+    link leads to before the part or claim it names: the link landed on the wrong one."""
+    claims = "".join(
+        f"  - {{id: {ident}, section: s, title: '{title}', kind: question, statement: Q?,\n"
+        "     grades: [{on: x, grade: UNKNOWN, basis: judgement, why: open}]}\n"
+        for ident, title in SHADOWING_TITLES
+    )
+    (tmp_path / "claims.yaml").write_text(SHADOWED + claims, encoding="utf-8")
+
+    html = on_github(markdown_of(tmp_path / "claims.yaml", with_evidence=False))
+
+    ids = github_ids(html)
+    for link, words in re.findall(r'<a href="#([^"]+)">(.*?)</a>', html):
+        first = next(n for n, (name, _) in enumerate(ids) if name == link)
+        heading = next(text for _, text in ids[first:] if text is not None)
+        assert ids[first][1] is None, f"#{link} ({words}) lands on the heading {heading}"
+        assert heading == words, f"#{link} ({words}) lands on {heading}"

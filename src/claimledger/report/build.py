@@ -33,7 +33,7 @@ from claimledger.records import (
     near_miss,
 )
 from claimledger.report.adoptions import adopted_wording, word_changes
-from claimledger.report.anchors import authors_headings, own_anchors
+from claimledger.report.anchors import with_clear_anchors
 from claimledger.report.artifacts import artifact_view, artifacts_ran
 from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
@@ -113,7 +113,7 @@ def build_report(
         for source in ledger.sources.values()
     )
     state = state_of(in_order, sources, generated_on.isoformat())
-    return Report(
+    report = Report(
         title=ledger.title,
         subject=ledger.subject,
         author=ledger.author,
@@ -141,8 +141,8 @@ def build_report(
             ClosingView(anchor("closing", str(number)), part.title, redact_urls(part.body))
             for number, part in enumerate(ledger.closing, start=1)
         ),
-        anchors=own_anchors(authors_headings(ledger, sections)),
     )
+    return with_clear_anchors(report)
 
 
 @dataclass(frozen=True)

@@ -409,17 +409,20 @@ def author_headings(text: Any) -> list[str]:
     ]
 
 
-def heading_ids(headings: Sequence[str]) -> frozenset[str]:
-    """Every id GitHub gives these headings in a document, a repeated one numbered as it
-    numbers them (`sources`, `sources-1`): the ids a report's own anchors must keep clear of."""
-    seen: dict[str, int] = {}
-    ids = set()
+def heading_ids(headings: Sequence[str]) -> list[str]:
+    """The id GitHub gives each of these headings of a document, in order: a repeated one
+    numbered as it numbers them (`sources`, `sources-1`), past any id an earlier heading
+    took ("Foo", "Foo-1", "Foo" are `foo`, `foo-1`, `foo-2`), so that no two share one."""
+    count: dict[str, int] = {}
+    ids = []
     for heading in headings:
-        slug = github_slug(heading)
-        count = seen.get(slug, 0)
-        seen[slug] = count + 1
-        ids.add(slug if count == 0 else f"{slug}-{count}")
-    return frozenset(ids)
+        slug = wanted = github_slug(heading)
+        while slug in count:
+            count[wanted] += 1
+            slug = f"{wanted}-{count[wanted]}"
+        count[slug] = 0
+        ids.append(slug)
+    return ids
 
 
 # --------------------------------------------------------------------------- links to a quote
