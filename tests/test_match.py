@@ -434,21 +434,49 @@ def test_words_struck_out_on_a_markdown_page_are_not_its_words() -> None:
 @pytest.mark.parametrize(
     "struck",
     [
-        "~Deleted objects can be restored within 14 days.~",
         "<del>Deleted objects can be restored within 14 days.</del>",
         "<s>Deleted objects can be restored\nwithin 14 days.</s>",
         '<strike class="old">Deleted objects can be restored within 14 days.</strike>',
     ],
 )
-def test_words_struck_out_by_one_tilde_or_html_on_a_markdown_page_are_not_its_words(
-    struck: str,
-) -> None:
-    """GitHub strikes `~one~` as it does `~~two~~`, and renders a markdown file's own
-    `<del>`, `<s>` and `<strike>` as HTML: a quote found only there is not verified."""
+def test_words_struck_out_by_html_on_a_markdown_page_are_not_its_words(struck: str) -> None:
+    """GitHub renders a markdown file's own `<del>`, `<s>` and `<strike>` as HTML: a quote
+    found only there is not verified."""
     page = prepare(f"Intro.\n\n{struck}\n\nRestores take ~5 to ~10 minutes.\n", kind="markdown")
 
     assert locate("Deleted objects can be restored within 14 days.", page).status != "verified"
     assert locate("Restores take ~5 to ~10 minutes.", page).status == "verified"
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "Wait ~5 minutes (or ~10 minutes~) then retry.",
+        "The build takes ~5 minutes. To undo, run `git reset HEAD~`.",
+        "Use `<!--` to open a comment and `-->` to close it.",
+        "Expand `~/bin` and `foo~` backups are ignored.",
+        "Write `~~old~~` for struck words.",
+    ],
+)
+def test_tildes_and_comment_marks_shown_on_a_markdown_page_are_its_words(shown: str) -> None:
+    """A tilde for "about" (`~5`) and markup shown as code are words a reader sees: one
+    tilde strikes nothing, and a code span's `<!--`, `~` or `~~` is written as it is
+    (stripped of its backticks only after what is struck out was read, they were taken
+    for markup and the words around them dropped)."""
+    page = prepare(f"Intro.\n\n{shown}\n", kind="markdown")
+
+    assert locate(shown, page).status == "verified"
+    assert re.findall(r"\w+", page.normalized) == ["Intro", *re.findall(r"\w+", shown)]
+
+
+def test_markup_in_a_fenced_code_block_of_a_markdown_page_is_its_words() -> None:
+    """A comment or a struck word inside a fenced block is code, shown as written."""
+    page = prepare(
+        "Add this:\n\n```html\n<!-- keep: build id 42 -->\n~~~\n<del>x</del>\n```\n",
+        kind="markdown",
+    )
+
+    assert locate("<!-- keep: build id 42 -->", page).status == "verified"
 
 
 def test_tildes_inside_words_on_a_markdown_page_strike_nothing_out() -> None:
@@ -475,12 +503,25 @@ def test_an_html_comment_on_a_markdown_page_is_not_its_words() -> None:
     one line or many: a quote found only there is not verified."""
     page = prepare(
         "Intro.\n\n<!-- The service guarantees 99.99% uptime. -->\n\n"
-        "Writes are <!--\nnot yet\n\n-->acknowledged once durable.\n",
+        "<!--\nRetired section.\n\nReads are always linearizable.\n-->\n\n"
+        "Writes are <!--\nnot yet\n-->acknowledged once durable.\n",
         kind="markdown",
     )
 
     assert locate("The service guarantees 99.99% uptime.", page).status != "verified"
+    assert locate("Reads are always linearizable.", page).status != "verified"
     assert locate("Writes are acknowledged once durable.", page).status == "verified"
+
+
+def test_a_comment_inside_a_paragraph_of_a_markdown_page_ends_with_it() -> None:
+    """A `<!--` inside a paragraph whose `-->` stands past a blank line is no comment
+    (CommonMark ends the paragraph there): the paragraphs between are shown."""
+    page = prepare(
+        "Open it with <!-- in your editor.\n\nReads are linearizable.\n\nEnd -->.\n",
+        kind="markdown",
+    )
+
+    assert locate("Reads are linearizable.", page).status == "verified"
 
 
 def test_comment_openers_never_closed_leave_a_markdown_page_as_written() -> None:

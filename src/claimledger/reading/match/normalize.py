@@ -159,11 +159,6 @@ _MARKUP = re.compile(
     | (?P<strong>(?P<sd>\*\*|__)(?=[^\s*_])(?P<strong_text>[^\n]{0,1000}?[^\s*_])(?P=sd))
     | (?P<em>(?<![\w*])\*(?=[^\s*])(?P<em_text>[^\n]{0,1000}?[^\s*])\*(?![\w*])
         |(?<![\w_])_(?=[^\s_])(?P<em2_text>[^\n]{0,1000}?[^\s_])_(?![\w_]))
-    | (?P<strike>~~(?=\S)(?P<strike_text>[^\n]{0,1000}?\S)~~
-        |(?<![\w~])~(?=[^\s~])[^\n]{0,1000}?[^\s~]~(?![\w~]))
-    | (?P<comment><!--(?:[^<-]|<(?!!--)|-(?!->))*-->)
-    | (?P<struck><(?P<struck_tag>del|s|strike)(?:\s[^<>\n]*)?>
-        (?s:.){0,1000}?</(?P=struck_tag)\s*>)
     | (?P<sup><sup>(?P<sup_text>[^<\n]*)</sup>)
     | (?P<br><br\s*/?>)
     | (?P<tag></?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|samp|small|span|strong|sub|tt
@@ -173,7 +168,32 @@ _MARKUP = re.compile(
 )
 
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_STRUCK_OUT = re.compile(
+    r"""
+      (?P<fence>^[ ]{0,3}(?P<mark>`{3,}(?=[^`\n]*$)|~{3,})[^\n]*\n
+        (?s:.)*?(?:^[ ]{0,3}(?P=mark)[`~]*[ \t]*$|\Z))
+    | (?P<code>(?P<ticks>`+)[^`\n](?:[^\n]{0,1000}?[^`\n])??(?P=ticks)(?!`))
+    | (?P<strike>~~(?=\S)[^\n`]{0,1000}?\S~~)
+    | (?P<comment>^[ ]{0,3}<!--(?:[^<-]|<(?!!--)|-(?!->))*-->
+        |<!--(?:[^<\n-]|<(?!!--)|-(?!->)|\n(?![ \t]*\n))*-->)
+    | (?P<struck><(?P<tag>del|s|strike)(?:\s[^<>\n]*)?>
+        (?:(?!\n[ \t]*\n)[^`]){0,1000}?</(?P=tag)\s*>)
+    """,
+    re.VERBOSE | re.IGNORECASE | re.MULTILINE,
+)
+"""What a raw markdown page shows no one: words struck out (`~~two~~`, its own `<del>`,
+`<s>` or `<strike>`, which a rendered page drops as it drops an HTML page's) and its HTML
+comments, each within a paragraph (a comment opening a line runs to its end, blank lines
+and all, as CommonMark's HTML block does; each stops at the next `<!--`, so a page of
+openers never closed is read once); never inside code (a fenced block, a code span),
+which shows them as written. Read once, before the markup is stripped, while code is
+still marked as code. GitHub's `~one~` is not read as struck: `~5` is "about 5"."""
+
+
+def _struck_out_edits(m: re.Match[str]) -> list[_Edit]:
+    """Drop what `_STRUCK_OUT` found struck out or commented out; code stands as written."""
+    return [] if m.lastgroup in ("fence", "code") else [(m.start(), m.end(), "")]
+
 
 _MARKUP_TEXT = {
     "image": ("image_text",),
@@ -181,24 +201,14 @@ _MARKUP_TEXT = {
     "code": ("code_text",),
     "strong": ("strong_text",),
     "em": ("em_text", "em2_text"),
-    "strike": ("strike_text",),
     "sup": ("sup_text",),
 }
 
 
 def _markup_edits(m: re.Match[str]) -> list[_Edit]:
-    """Strip the delimiters of inline markup, keeping the text between them untouched; but
-    words struck out go with their delimiters: the page says they no longer hold, as a
-    rendered page's `<del>` does. GitHub strikes `~one~` as it does `~~two~~` (read only
-    at a word's edges: `HEAD~1 and HEAD~2` names two commits, struck or not), and a
-    markdown file's own `<del>`, `<s>` or `<strike>` is rendered as HTML is. Its HTML
-    comments are shown to no one: they go whole (one stops at the next `<!--`, so a page
-    of openers never closed is read once)."""
+    """Strip the delimiters of inline markup, keeping the text between them untouched (a
+    raw markdown page's struck-out words are gone already: `_STRUCK_OUT`)."""
     kind = m.lastgroup or ""
-    if kind == "struck" and _BLANK_LINE.search(m.group()):
-        return [(m.start(), m.start() + m.group().index(">") + 1, "")]  # no span past a paragraph
-    if kind in ("strike", "struck", "comment"):
-        return [(m.start(), m.end(), "")]
     if kind not in _MARKUP_TEXT:
         return [(m.start(), m.end(), " " if kind == "br" else "")]
     inner = next(g for g in _MARKUP_TEXT[kind] if m.group(g) is not None)
@@ -300,7 +310,12 @@ def normalize_page(text: str, kind: TextKind) -> tuple[str, list[_OffsetMap]]:
     Markup is reduced only on a raw markdown page: on a rendered page an asterisk or a
     backtick is a character the reader sees.
     """
-    return _normalize_once(text, kind, markup=kind == "markdown", keep_lines=True)
+    maps: list[_OffsetMap] = []
+    if kind == "markdown":
+        text, struck = _rewrite(text, _STRUCK_OUT, _struck_out_edits)
+        maps += [struck] if struck is not None else []
+    text, rest = _normalize_once(text, kind, markup=kind == "markdown", keep_lines=True)
+    return text, maps + rest
 
 
 def original_span(maps: list[_OffsetMap], start: int, end: int) -> tuple[int, int]:
