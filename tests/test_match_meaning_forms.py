@@ -549,9 +549,25 @@ def test_a_rate_written_with_a_slash_is_a_rate(quote: str, passage: str, said: s
             "changed",
             id="removed-to-deprecated-on-a-day",
         ),
+        pytest.param(
+            "The old API is removed on 2027-05-01.",
+            "On 2027-05-01, the old API is removed.",
+            "harmless",
+            id="the-whole-day-put-first",
+        ),
     ],
 )
 def test_a_status_said_with_its_day_is_a_status(quote: str, passage: str, said: str) -> None:
     """ "removed on 1 May 2027" says the feature is removed, as "removed in 3.0" does: the
     day put before the sentence leaves the status as it was."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+def test_a_status_word_before_a_figure_that_is_no_day_says_no_status() -> None:
+    """ "ignored on 2 retries" says what happens on a retry, not that the feature is
+    ignored: only "removed on" a day is a status with its day."""
+    kinds = judged(
+        "The flag is ignored on 2 retries.", "After 2 retries the flag has no effect."
+    ).kinds
+
+    assert "support status changed" not in kinds

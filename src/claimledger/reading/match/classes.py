@@ -7,6 +7,7 @@ Pure. Judged on the lower-cased words of a quote and its span.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from claimledger.reading.match.alike import as_said, hyphenated_as, phrases_alike
@@ -176,16 +177,22 @@ def _said_of_a_feature(words: list[str], index: int) -> bool:
     following = words[index + 1] if index + 1 < len(words) else ""
     if following in {"unless", "if", "when"}:
         return words[index] != "removed"  # "ignored unless ...": a status with its case
-    if following == "on" and _a_date_at(words, index + 2):
+    if words[index] == "removed" and following == "on" and _a_date_at(words, index + 2):
         return True  # "removed on 1 May 2027": a status with its day
     return following in _ENDS_A_STATUS
 
 
 def _a_date_at(words: list[str], index: int) -> bool:
-    """A day's figure or a month's name at `index` ("on 1 May", "on June 1")."""
+    """A date at `index`: a month's name ("on June 1"), a day before one ("on 1 May"), or a
+    day written whole ("on 2027-05-01"); not any figure ("supported on 2 platforms")."""
     if index >= len(words):
         return False
-    return number_value(words[index]) is not None or names_a_month(words, index)
+    if _ISO_DAY.fullmatch(words[index]):
+        return True
+    return any(names_a_month(words, at) for at in (index, index + 1) if at < len(words))
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 _OF_OTHER_THINGS = frozenset({"supported", "available", "removed", "ignored", "stable"})
