@@ -190,12 +190,16 @@ def test_a_program_the_command_names_among_claimledgers_own_files_is_covered(
 
 
 @pytest.mark.parametrize("shell", [False, True])
-def test_a_program_named_in_a_line_a_shell_runs_is_covered(shell: bool, tmp_path: Path) -> None:
-    """`sh -c 'python3 out/tool.py'`: the file is named inside one word of the command,
-    and out/ is left out of the directory's digest, so a pull that changed the program
-    there ran it on the consent given to the one the user read."""
+@pytest.mark.parametrize("between", [" ", "<"], ids=["argument", "redirect"])
+def test_a_program_named_in_a_line_a_shell_runs_is_covered(
+    shell: bool, between: str, tmp_path: Path
+) -> None:
+    """`sh -c 'python3 out/tool.py'` (or `python3<out/tool.py`, with no space): the file
+    is named inside one word of the command, and out/ is left out of the directory's
+    digest, so a pull that changed the program there ran it on the consent given to the
+    one the user read."""
     clone, marks = tmp_path / "clone", tmp_path / "ran"
-    line = f"{shlex.quote(sys.executable)} out/tool.py"
+    line = f"{shlex.quote(sys.executable)}{between}out/tool.py"
     run: list[str] | str = f"sh -c {shlex.quote(line)}" if shell else ["sh", "-c", line]
     ledger = cloned(clone, run, shell=shell)
     (clone / "out").mkdir()

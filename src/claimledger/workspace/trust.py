@@ -131,8 +131,9 @@ def _words(artifact: Artifact) -> list[str]:
     while pending:
         word = pending.pop(0)
         found.append(word)
-        if any(c.isspace() for c in word):  # each word of it is shorter: this ends
-            pending += [inner for inner in _shell_words(word) if inner != word]
+        inner = _shell_words(word)
+        if len(inner) > 1:  # a line a shell may run (`python3<out/x.py`): each part is shorter
+            pending += inner
     return found
 
 
