@@ -297,6 +297,28 @@ def test_schema_rejects_what_the_loader_rejects(
     claimledger("--ledger", str(scaffold), "check", code=2)
 
 
+def test_a_quote_longer_than_a_passage_is_refused_in_one_line(scaffold: Path) -> None:
+    """A quote of a page, not a passage, would hold every refresh in the matcher's word
+    by word weighing (its time grows with the square of the quote's words where they
+    repeat): check refuses it where it stands, in one line that does not repeat it."""
+    text = scaffold.read_text(encoding="utf-8")
+    quoted = "      - text: 'This word,"
+    assert quoted in text
+    long = " ".join(["ba"] * 1400)  # 4,199 characters
+    scaffold.write_text(text.replace(quoted, f"      - text: '{long} This word,"), "utf-8")
+    assert not jsonschema.Draft202012Validator(printed_schema()).is_valid(
+        as_an_editor_reads_it(scaffold)
+    )
+
+    said = claimledger("--ledger", str(scaffold), "check", code=2).stderr.splitlines()
+
+    assert len(said) == 2 and "ba ba ba" not in said[0], said
+    line = text[: text.index(quoted)].count("\n") + 1
+    assert re.search(
+        rf":{line}:15: text of 4,3\d\d characters is more than a passage: at most 4,000", said[0]
+    )
+
+
 @pytest.mark.parametrize("day", ["2026-02-30", "2026-04-31", "2026-13-01", "0000-01-01"])
 def test_a_day_the_calendar_has_not_is_said_once(scaffold: Path, day: str) -> None:
     """The schema refuses it too now: `check` says it once, with why, not twice."""

@@ -18,6 +18,12 @@ _CALENDAR_DAY = (
 """A day the calendar has, as `check` reads a date: an editor validating against the
 schema refuses `2026-02-30` too (a pattern, since few validators check `format`)."""
 
+QUOTE_CHARS = 4000
+"""The longest quote: a passage that bears a claim, not a page. The matcher weighs a quote
+reworded word by word against the passage that replaced it, in time that grows with the
+square of its words where they repeat (a quote of 4,000 words of two kinds took 18 s):
+a cloned ledger's quote of a page would hold every refresh."""
+
 LEDGER_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://claimledger.dev/schema/ledger-1.json",
@@ -186,7 +192,13 @@ LEDGER_SCHEMA: dict[str, Any] = {
             "required": ["text", "sources"],
             "additionalProperties": False,
             "properties": {
-                "text": {"type": "string", "minLength": 1},
+                "text": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": QUOTE_CHARS,
+                    "description": "The words quoted, as the page says them: a passage, "
+                    f"at most {QUOTE_CHARS:,} characters.",
+                },
                 "sources": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/id"}},
                 "note": {"type": "string"},
                 "reported_by": {

@@ -146,6 +146,12 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
         )
     elif kind in ("minItems", "minLength"):
         yield located.where(path), f"{name} must not be empty"
+    elif kind == "maxLength":
+        yield (
+            located.where(path),
+            f"{name} of {len(value):,} characters is more than a passage: at most {rule:,} "
+            "(quote the words that bear the claim)",
+        )
     elif kind == "oneOf" and name == "run":
         yield (
             located.where(path),

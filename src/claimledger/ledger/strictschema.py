@@ -117,6 +117,9 @@ class _Compiler:
         if "minLength" in schema:
             out.append(f"{pad}if {guard}len({var}) < {int(schema['minLength'])}:")
             out.append(f"{pad}    return False")
+        if "maxLength" in schema:
+            out.append(f"{pad}if {guard}len({var}) > {int(schema['maxLength'])}:")
+            out.append(f"{pad}    return False")
         if "pattern" in schema:
             pattern = schema["pattern"]
             anchored = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
@@ -206,6 +209,7 @@ _KEYWORDS = frozenset(
         "enum",
         "oneOf",
         "minLength",
+        "maxLength",
         "pattern",
         "minimum",
         "maximum",
