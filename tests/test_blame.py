@@ -655,3 +655,33 @@ def test_a_version_that_cannot_be_read_is_never_named_as_the_change(
         OLD,
     )  # fmt: skip
     assert newest_unread.dropped is None and [c.sha for c in newest_unread.unread] == ["b" * 40]
+
+
+def test_a_commit_dated_the_day_before_its_parent_in_another_time_zone_is_no_backdating(
+    tmp_path: Path,
+) -> None:
+    """Each commit is dated in its committer's own time zone: a child made three hours
+    after its parent, in New York after Berlin, is dated the day before it, and is the
+    file as it stood on the reading day all the same; one dated days before its parent
+    was backdated, and when it landed is unknown."""
+    from claimledger.evidence.gitrepo import Bounds, Repositories
+
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for text, date in [
+        ("One.", "2026-01-01T12:00:00+00:00"),
+        ("Two.", "2026-01-06T00:30:00+01:00"),
+        ("Three.", "2026-01-05T22:00:00-05:00"),
+    ]:
+        (repo / PATH).parent.mkdir(parents=True, exist_ok=True)
+        (repo / PATH).write_text(text + "\n", "utf-8")
+        git(repo, "add", PATH)
+        git(repo, "commit", "-qm", text, date=date)
+    found = Repositories(Bounds()).version_on(repo.as_uri(), PATH, "main", "2026-01-10")
+    assert found is not None and found.text == "Three.\n"
+
+    (repo / PATH).write_text("Four.\n", "utf-8")
+    git(repo, "commit", "-qam", "Four.", date="2026-01-03T12:00:00+00:00")
+    assert Repositories(Bounds()).version_on(repo.as_uri(), PATH, "main", "2026-01-10") is None
+

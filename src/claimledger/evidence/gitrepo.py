@@ -178,8 +178,19 @@ def _landed_after_its_past(found: list[Version], at: int) -> bool:
     """Whether version `at` of `found` (newest first, in the order of the history, not of
     the dates) is dated no earlier than any version before it: a commit lands after its
     parents, so one dated earlier was backdated, and when it landed is unknown (it may be
-    long after the day its date names)."""
-    return all(_on_or_before(older.commit.date, found[at].commit.date) for older in found[at + 1 :])
+    long after the day its date names). A day's grace: each date is its committer's day,
+    in their time zone, and a child made three hours later in New York than its parent in
+    Berlin is dated the day before it."""
+    landed = found[at].commit.date
+    return all(_within_a_day_after(older.commit.date, landed) for older in found[at + 1 :])
+
+
+def _within_a_day_after(date: str, day: str) -> bool:
+    """Whether `date` is no later than the day after `day` (both as git writes them)."""
+    try:
+        return dt.date.fromisoformat(date) <= dt.date.fromisoformat(day) + dt.timedelta(days=1)
+    except (ValueError, OverflowError):
+        return False  # no day of the calendar: never within a day of one
 
 
 def _on_or_before(date: str, day: str) -> bool:
