@@ -319,6 +319,22 @@ def test_a_quote_longer_than_a_passage_is_refused_in_one_line(scaffold: Path) ->
     )
 
 
+def test_a_falsified_date_the_calendar_has_not_is_refused(scaffold: Path) -> None:
+    """The schema refuses `falsified: {date: 2026-02-30}` and leaves why to `check`, which
+    read no such date: it passed, and the report said "Refuted on 2026-02-30"."""
+    text = scaffold.read_text(encoding="utf-8")
+    statement = re.search(r"^    statement: .*$", text, re.MULTILINE)
+    assert statement is not None
+    at = statement.end()
+    scaffold.write_text(
+        text[:at] + "\n    falsified: {date: 2026-02-30, why: it was}" + text[at:], "utf-8"
+    )
+
+    said = claimledger("--ledger", str(scaffold), "check", code=2).stderr.splitlines()
+
+    assert len(said) == 2 and "date '2026-02-30' is not a real date: " in said[0], said
+
+
 @pytest.mark.parametrize("day", ["2026-02-30", "2026-04-31", "2026-13-01", "0000-01-01"])
 def test_a_day_the_calendar_has_not_is_said_once(scaffold: Path, day: str) -> None:
     """The schema refuses it too now: `check` says it once, with why, not twice."""

@@ -164,6 +164,9 @@ def _date_problems(
     """Dates the schema's pattern lets through but the calendar does not (2026-13-45)."""
     dated: list[tuple[Path_, Any]] = [(("date_read",), located.data.get("date_read"))]
     for index, claim in claims:
+        falsified = claim.get("falsified")
+        if isinstance(falsified, dict):
+            dated.append((("claims", index, "falsified", "date"), falsified.get("date")))
         for h_index, entry in _records(claim.get("history")):
             dated.append((("claims", index, "history", h_index, "date"), entry.get("date")))
     for source_id, source in sources.items():
