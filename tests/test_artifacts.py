@@ -717,6 +717,43 @@ def test_a_failing_artifact_is_a_finding_beside_quotes_never_checked(toy: Path) 
     assert "artifact that no longer prints what is expected" in found
 
 
+def test_an_artifact_that_could_not_start_is_a_finding_in_every_format(tmp_path: Path) -> None:
+    """A program that cannot be found gives no evidence of the claim, but the JSON listed
+    "artifact that no longer prints what is expected" while the Markdown and HTML said
+    nothing had been checked and no artifact had run: each lists what the JSON lists."""
+    ledger = write_ledger(tmp_path / "gone", ["no-such-program-anywhere"])
+    cli = Cli(ledger)
+    cli("regrade", code=1)
+
+    texts = rendered(cli)
+
+    data = json.loads(texts["json"])
+    assert "artifact that no longer prints what is expected" in [
+        finding["text"] for finding in data["findings"]
+    ]
+    for fmt in ("md", "html"):
+        assert "1 artifact that no longer prints what is expected" in texts[fmt]
+        assert "no artifact has run" not in texts[fmt]
+
+
+def test_a_report_from_a_store_that_came_with_the_checkout_says_so_before_any_refresh(
+    toy: Path, tmp_path: Path
+) -> None:
+    """A store holding artifact runs alone (no refresh ever made) came with a clone: the
+    report said "Last refresh: never" and "every artifact that ran still prints what is
+    expected" as its own finding, and only stderr said whose word that was."""
+    import shutil
+
+    Cli(toy)("regrade", code=0)
+    clone = tmp_path / "clone"
+    shutil.copytree(toy.parent, clone)
+
+    texts = rendered(Cli(clone / toy.name))
+
+    for fmt in ("md", "html"):
+        assert "the evidence store came with the checkout" in texts[fmt]
+
+
 def test_only_what_a_name_calls_a_secret_is_masked_and_no_piece_of_one_is_kept() -> None:
     """`auth` inside GIT_AUTHOR_EMAIL or XAUTHORITY masked an author's address and falsified
     the output kept; a token cut at the output's cap kept its first characters; a password
