@@ -368,6 +368,50 @@ claims:
         )
 
 
+def test_a_wording_longer_than_a_quote_holds_is_refused_and_the_others_adopted() -> None:
+    """The passage a long quote's rewording stands in can be longer than a quote may be:
+    adopting it made the ledger one `check` refuses, and `accept` ended in an internal
+    error; it is refused as a wording the user must read, and the other adoptions go on."""
+    ledger = parse(f"""\
+ledger: 1
+title: T
+date_read: 2026-08-23
+sections: [{{id: s, title: S}}]
+sources:
+  log: {{url: "https://docs.example/retention", title: Log, kind: docs, publisher: p}}
+claims:
+  - id: long
+    section: s
+    title: Long
+    kind: mechanism
+    statement: S.
+    quotes:
+      - {{text: "{QUOTE}", sources: [log]}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+  - id: short
+    section: s
+    title: Short
+    kind: mechanism
+    statement: S.
+    quotes:
+      - {{text: "{BASIC}", sources: [log]}}
+    grades: [{{on: w, grade: CLAIMED, basis: quotes}}]
+""")
+    longer = CLEAR + " Held." * 700
+    checks = [
+        recorded_check(ledger, "long", 0, "log", status="drifted", current=longer),
+        recorded_check(ledger, "short", 0, "log", status="drifted", current=CLEAR),
+    ]
+
+    plan = accept_plan(ledger, checks, {"long", "short"})
+
+    assert [a.claim_id for a in plan.adoptions] == ["short"]
+    assert plan.refused == (
+        f"long #1: the page's wording is {len(longer):,} characters, more than a quote holds "
+        "(4,000); quote the words that bear the claim",
+    )
+
+
 _RESTART = "Restart the service after changing this setting."
 _RELOAD = "Reload the service after changing this setting."
 _CACHE = ("The cache size is set in megabytes.", _RELOAD, "The default is 512.")

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 
 from claimledger.ledger.model import Ledger
+from claimledger.ledger.schema import QUOTE_CHARS
 from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
 from claimledger.records import (
     CARRIED,
@@ -74,6 +75,11 @@ def accept_plan(
                 )
             elif len(wordings) > 1:
                 refused.append(f"{where}: its sources now word it differently: {wordings}")
+            elif len(wordings[0]) > QUOTE_CHARS:
+                refused.append(
+                    f"{where}: the page's wording is {len(wordings[0]):,} characters, more than "
+                    f"a quote holds ({QUOTE_CHARS:,}); quote the words that bear the claim"
+                )
             elif in_bulk and any(REWRITTEN_IN_PLACE in c.change_kinds for c in drifted):
                 refused.append(
                     f"{where}: only its place tells that the page's “{wordings[0]}” is the "
