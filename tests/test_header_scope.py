@@ -165,7 +165,7 @@ def test_a_header_for_a_site_no_page_is_on_is_said(
     warned = [line for line in said.splitlines() if "--header-for" in line]
     assert warned == [
         f"claimledger: warning: --header-for https://{bare} is the site of no page this "
-        "command reads: its --header is not sent there"
+        "command reads: its --header goes there only if a page redirects there"
     ]
     assert not any(value in said for value in CREDENTIALS.values())
     assert {str(carried(r)) for r in page_server.requests} == {str(CREDENTIALS)}

@@ -92,7 +92,7 @@ def fetch_settings(
     for site in unmatched_header_origins(given):
         say(
             f"claimledger: warning: --header-for {site} is the site of no page this command "
-            "reads: its --header is not sent there"
+            "reads: its --header goes there only if a page redirects there"
         )
     if not policy.respect_robots:
         where = "--ignore-robots" if given.ignore_robots else f"robots = false in {config.path}"
