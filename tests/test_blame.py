@@ -684,4 +684,3 @@ def test_a_commit_dated_the_day_before_its_parent_in_another_time_zone_is_no_bac
     (repo / PATH).write_text("Four.\n", "utf-8")
     git(repo, "commit", "-qam", "Four.", date="2026-01-03T12:00:00+00:00")
     assert Repositories(Bounds()).version_on(repo.as_uri(), PATH, "main", "2026-01-10") is None
-

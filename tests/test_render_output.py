@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -284,6 +285,15 @@ def test_no_line_break_of_a_title_but_a_newline_reaches_the_terminal(cli: Cli, f
         'title: "Fixture teardown: gates', 'title: "Fixture\\rteardown\\v\\f\\x85: gates', 1
     ).replace("    title: The seam", '    title: "The\\r\\nseam\\rbelow"', 1)
     assert titled.count("\\r") == 3
+    # the author's Markdown too (the about, intros, claims' words)
+    titled, found = re.subn(
+        r"^about: \|\n(?:(?:  .*)?\n)+(?=\S)",
+        lambda _: 'about: "Ruled\\vby\\fthe\\x85gate."\n',
+        titled,
+        count=1,
+        flags=re.MULTILINE,
+    )
+    assert found == 1
     cli.ledger.write_text(titled, encoding="utf-8")
 
     shown = cli("render", "-o", "-", "-f", fmt).stdout_bytes.decode("utf-8")

@@ -91,7 +91,12 @@ def without_controls(text: str) -> str:
     with each bidirectional control shown as its marker (`⟨U+202E⟩`)."""
     if text.isprintable():  # no control character at all: most of what a report prints
         return text
-    return bidi_marked(_OTHER_BREAK.sub("\n", _CONTROL.sub("", text)))
+    return bidi_marked(_newlines_only(text))
+
+
+def _newlines_only(text: str) -> str:
+    """`text` without its control characters, each line break a newline."""
+    return _OTHER_BREAK.sub("\n", _CONTROL.sub("", text))
 
 
 def one_line(text: str) -> str:
@@ -191,8 +196,7 @@ def md_anchor(anchor: Any) -> MarkdownText:
 def code_block(text: Any, language: str = "") -> MarkdownText:
     """A fenced code block holding `text` literally, its fence longer than any run inside
     (its bidirectional controls shown as their markers)."""
-    body = bidi_marked(_CONTROL.sub("", str(text)))
-    body = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
+    body = bidi_marked(_newlines_only(str(text))).rstrip("\n")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * max(3, longest + 1)
     tag = re.sub(r"[^A-Za-z0-9_+-]", "", language)
@@ -234,9 +238,9 @@ def _plain_fence(token: Token) -> None:
 
 
 def _author_tokens(text: Any) -> list[Token]:
-    """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it
-    and each bidirectional control as its marker."""
-    source = bidi_marked(redact_urls(_CONTROL.sub("", str(text)))).strip()
+    """The author's text as markdown-it tokens, every URL in it shown as `safe_url` shows it,
+    each line break a newline and each bidirectional control as its marker."""
+    source = bidi_marked(redact_urls(_newlines_only(str(text)))).strip()
     tokens = _AUTHOR_MARKDOWN.parse(source)
     for token in tokens:
         if token.type == "fence":
