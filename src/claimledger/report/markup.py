@@ -31,6 +31,7 @@ from markupsafe import Markup
 from mdformat.renderer import MDRenderer
 
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS, bidi_marked
+from claimledger.report.cimarks import json_marks_escaped
 from claimledger.report.jsontext import TERMINAL_CONTROLS, indented_json
 from claimledger.urls import has_secrets, redact_urls, safe_url
 
@@ -315,8 +316,9 @@ def json_for_html(data: Any) -> str:
     written as \\u escapes (so no `</script>` or `<!--` can end or open anything), as are
     the two line separators JavaScript once refused in strings, DEL and the C1 controls
     (a terminal may obey them) and the bidirectional controls (a viewer may reorder the
-    text by them). Still the same JSON value."""
-    return _IN_SCRIPT.sub(_json_escape, indented_json(data)) + "\n"
+    text by them), and a CI runner's command marks (`##[`, as JSON output writes them:
+    `render -f html -o -` in a job's log). Still the same JSON value."""
+    return json_marks_escaped(_IN_SCRIPT.sub(_json_escape, indented_json(data))) + "\n"
 
 
 def json_for_html_pieces(items: Iterable[Any]) -> Iterator[str]:
@@ -325,7 +327,7 @@ def json_for_html_pieces(items: Iterable[Any]) -> Iterator[str]:
     empty = True
     for item in items:
         text = ("[" if empty else ",") + "\n  " + indented_json(item).replace("\n", "\n  ")
-        yield _IN_SCRIPT.sub(_json_escape, text)
+        yield json_marks_escaped(_IN_SCRIPT.sub(_json_escape, text))
         empty = False
     yield "[]\n" if empty else "\n]\n"
 
