@@ -419,6 +419,26 @@ def test_a_source_read_on_another_publishers_site_counts_for_it_too(
     assert "cross-checked on 2 sources, 1 independent:" in report
 
 
+def test_a_quote_verified_on_one_source_and_never_checked_on_another_is_not_verified(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A source cited since the last refresh says nothing of the quote yet: the headline
+    counted the quote "verified" (the best any source said), while `status` said "not
+    checked" and the fidelity row "not read at the last check". It is counted apart."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
+    text = two_addresses(page_server.url("/one"), page_server.url("/two"))
+    cli = written(tmp_path, text.replace("sources: [one, two]", "sources: [one]"))
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    written(tmp_path, text)
+
+    summary = json.loads(cli("render", "-f", "json", "-o", "-").stdout)["summary"]
+    headline = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert (summary["verified_quotes"], summary["partly_read_quotes"]) == (0, 1)
+    assert "; 0 verified, 1 verified on one source, not read on another, 0 reworded" in headline
+
+
 @pytest.mark.parametrize(
     ("second", "apart"),
     [

@@ -1151,6 +1151,7 @@ def test_the_summary_accounts_for_every_quote_and_every_facet_with_a_notice(
         summary.missing_quotes,
         summary.unchecked_quotes,
         summary.disagreeing_quotes,
+        summary.partly_read_quotes,
     )
     assert sum(counted) == summary.quotes
     notices = (

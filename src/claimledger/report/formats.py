@@ -234,7 +234,8 @@ def report_data(report: Report) -> dict[str, Any]:
         summary             {claims, facets, quotes, sources, verified_quotes,
                              drifted_quotes, missing_quotes, unchecked_quotes,
                              disagreeing_quotes (verified on one page read, changed
-                             or gone on another),
+                             or gone on another), partly_read_quotes (verified on
+                             one page read, not read or never checked on another),
                              sources_not_ok, proposals, stale (facets with a notice)}
         sections            [{id, anchor, title, intro, after (markdown), claims: [claim]}]
           claim             {id, anchor, title, kind, statement, statement_shown (the

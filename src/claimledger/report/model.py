@@ -377,6 +377,10 @@ class Summary:
     """Quotes a source read carries and another read does not (reworded there so that the
     meaning may have changed, or gone): never counted as verified, which one of its pages
     says they are not."""
+    partly_read_quotes: int = 0
+    """Quotes verified on a page read that another of their sources did not show: not read
+    (its page could not be), or never checked (cited since the last refresh). Never
+    counted as verified, which that source is not known to say they are."""
 
 
 @dataclass(frozen=True)

@@ -253,7 +253,7 @@ def summary(
         facets=sum(len(claim.facets) for claim in claims),
         quotes=len(quotes),
         sources=len(sources),
-        verified_quotes=sum(1 for q in quotes if q.state == "verified" and not _disagree(q)),
+        verified_quotes=sum(1 for q in quotes if q.state == "verified" and not _apart(q)),
         drifted_quotes=sum(1 for q in quotes if q.state == "drifted"),
         missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
         sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
@@ -261,7 +261,22 @@ def summary(
         stale=len({(notice.claim_id, notice.on) for notice in regrade.notices}),
         unchecked_quotes=sum(1 for q in quotes if q.state in ("unread", "unchecked")),
         disagreeing_quotes=sum(1 for q in quotes if q.state == "verified" and _disagree(q)),
+        partly_read_quotes=sum(
+            1 for q in quotes if q.state == "verified" and not _disagree(q) and _partly_read(q)
+        ),
     )
+
+
+def _apart(quote: QuoteView) -> bool:
+    """Whether a quote verified somewhere is counted apart from those verified (see the
+    next two): the headline's "verified" holds for every source it cites."""
+    return _disagree(quote) or _partly_read(quote)
+
+
+def _partly_read(quote: QuoteView) -> bool:
+    """Whether a source of the quote was not read, or never checked, where another carries
+    it: that source says nothing either way, and "verified" would say it does."""
+    return any(source.status in ("unread", "unchecked") for source in quote.sources)
 
 
 def _disagree(quote: QuoteView) -> bool:
