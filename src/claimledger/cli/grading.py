@@ -191,17 +191,31 @@ def explain_command(
                 "history": to_json(claim.history),
                 "last_artifact_run": to_json(why.last_run),
                 "histories": to_json(why.histories),
+                "unchecked": [
+                    {"quote_index": index, "source_id": source_id}
+                    for index, source_id in why.unchecked
+                ],
             }
         )
         return ExitCode.OK
     explained = explain_lines(claim, why.traces, why.proposals, why.notices)
-    for line in [*explained, *map(history_line, why.histories)]:
+    unchecked = [unchecked_line(claim_id, *place) for place in why.unchecked]
+    for line in [*explained, *unchecked, *map(history_line, why.histories)]:
         out.print(line, markup=False)
     if why.last_run is not None:
         out.print(artifact_run_line(why.last_run), markup=False)
     elif claim.artifact is not None:
         out.print(f"{claim_id}: its artifact has not run yet (claimledger regrade)", markup=False)
     return ExitCode.OK
+
+
+def unchecked_line(claim_id: str, index: int, source_id: str) -> str:
+    """A quote no check covers as the ledger now says it, named under the rules' traces:
+    they weighed only the checks there are, so "every quote verified" leaves it out."""
+    return (
+        f"{claim_id}: quote {index} not checked on {source_id} as the ledger now says it, "
+        "so no rule weighed it there (claimledger refresh)"
+    )
 
 
 @command("accept")

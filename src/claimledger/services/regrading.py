@@ -179,6 +179,9 @@ class Explanation:
     """The grade changes the rules ask of the claim, as `regrade` lists them: a grade the
     evidence no longer holds is never explained as if it stood."""
     notices: list[Notice] = field(default_factory=list)
+    unchecked: list[tuple[int, str]] = field(default_factory=list)
+    """(quote number from 1, source id) of each quote no check covers as the ledger now
+    says it: no rule weighed it, so a trace's "every quote verified" says nothing of it."""
 
 
 def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) -> Explanation:
@@ -196,4 +199,23 @@ def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) ->
     traces = [t for t in result.traces if t.claim_id == claim_id]
     proposed = [p for p in result.proposals if p.claim_id == claim_id]
     notices = [n for n in result.notices if n.claim_id == claim_id]
-    return Explanation(traces, runs.get(claim_id), told, proposed, notices)
+    unchecked = unchecked_places(ledger, checks, claim_id)
+    return Explanation(traces, runs.get(claim_id), told, proposed, notices, unchecked)
+
+
+def unchecked_places(
+    ledger: Ledger, checks: Sequence[CheckVerdict], claim_id: str
+) -> list[tuple[int, str]]:
+    """Each (quote number from 1, source id) of the claim that none of the current `checks`
+    covers: never checked, or given its words or that source since the last refresh, as
+    `status` and `claims` count it "not checked"."""
+    from claimledger.records import check_key
+
+    checked = {check_key(check) for check in checks}
+    claim = ledger.claim(claim_id)
+    return [
+        (index, source_id)
+        for index, quote in enumerate(claim.quotes, start=1)
+        for source_id in sorted(quote.sources)
+        if (claim.id, quote.text, source_id) not in checked
+    ]
