@@ -661,6 +661,7 @@ class QuoteHistory:
     current_since: Commit | None
     versions: int
     read_at: dt.datetime
+    unread: tuple[Commit, ...] = ()  # as `Blame.unread`: where the history may lie unread
 
     @property
     def changed_in(self) -> Commit | None:

@@ -123,7 +123,7 @@ def read_histories(
     checkout, whose histories could be forged)."""
     from claimledger.errors import HistoryStopped
 
-    kept = store.latest_quote_histories() if reuse else {}
+    kept = store.latest_quote_histories(reusable=True) if reuse else {}
     read: list[QuoteHistory] = []
     reused: list[QuoteHistory] = []
     problems: dict[str, str] = {}
@@ -229,6 +229,7 @@ def _history(
         dropped=found.dropped,
         current_since=found.current_since,
         versions=found.versions,
+        unread=found.unread,
         read_at=now,
     )
 

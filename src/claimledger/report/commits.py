@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claimledger.records import CheckRecord, QuoteHistory
+from claimledger.records import CheckRecord, Commit, QuoteHistory
 
 
 @dataclass(frozen=True)
@@ -29,4 +29,14 @@ def changed_in(history: QuoteHistory | None, check: CheckRecord | None) -> Chang
         return None
     verb = "reworded" if check.status == "drifted" else "dropped"
     said = f"{verb} on {commit.date} in “{commit.subject}”, commit {commit.sha[:7]}"
-    return ChangedIn(said, history.commit_link(commit))
+    return ChangedIn(said + or_before(history.unread), history.commit_link(commit))
+
+
+def or_before(unread: tuple[Commit, ...]) -> str:
+    """What a change's commit leaves open when versions before it could not be read
+    (binary, too large): the change may be one of them, as `blame` says."""
+    return f", or before it, in a version that could not be read ({shas(unread)})" if unread else ""
+
+
+def shas(commits: tuple[Commit, ...]) -> str:
+    return ", ".join(commit.sha[:7] for commit in commits)

@@ -229,6 +229,7 @@ def quote_history(
         dropped=found.dropped,
         current_since=found.current_since,
         versions=found.versions,
+        unread=found.unread,
         read_at=now,
     )
     return history, found.unread

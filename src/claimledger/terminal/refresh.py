@@ -102,16 +102,24 @@ def history_lines(done: RefreshOutcome, checks: Iterable[CheckRecord]) -> list[s
 
 def history_said(history: QuoteHistory) -> str:
     """A quote's history in words: the commit that changed it, else where it stands."""
+    from claimledger.report.commits import or_before, shas
+
     changed = history.changed_in
     if changed is not None:
         link = history.commit_link(changed)
         return (
             f"changed on {changed.date} in “{changed.subject}”, commit {changed.sha[:7]}"
             + (f" ({link})" if link else "")
+            + or_before(history.unread)
             + (f", last held in {history.held.sha[:7]}" if history.held else "")
         )
     if history.held is None:
         return f"its words are in none of the {history.versions} versions of {history.path}"
+    if history.unread:
+        return (
+            f"last held in {history.held.sha[:7]} of {history.path}; the newer versions "
+            f"could not be read ({shas(history.unread)})"
+        )
     return f"still held by the newest version of {history.path} ({history.held.sha[:7]})"
 
 

@@ -288,16 +288,24 @@ def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[s
 
 def history_line(history: QuoteHistory) -> str:
     """What the docs' repository said of one quote, on one line (`explain`)."""
+    from claimledger.report.commits import or_before, shas
+
     where = f"in the docs' history ({history.path})"
     if history.held is None:
         read = f"none of the {history.versions} versions read"
         return f"{where}: {history.source_id}: its words are in {read}"
+    if history.dropped is None and history.unread:
+        return (
+            f"{where}: {history.source_id}: last held in {history.held.sha[:7]}; the newer "
+            f"versions could not be read ({shas(history.unread)})"
+        )
     if history.dropped is None:
         return f"{where}: {history.source_id}: still held by the newest version"
     dropped = history.dropped
     return (
         f"{where}: {history.source_id}: changed on {dropped.date} in “{dropped.subject}”, "
-        f"commit {dropped.sha[:7]} (last held in {history.held.sha[:7]})"
+        f"commit {dropped.sha[:7]}{or_before(history.unread)} (last held in "
+        f"{history.held.sha[:7]})"
     )
 
 

@@ -32,10 +32,11 @@ HISTORY_COLUMNS = (
     "commits_json",
     "versions",
     "read_at",
+    "unread_json",
 )
 """The columns of `quote_histories`, in the order of `history_values`."""
 
-_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT)
+_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT, MAYBE_TEXT)
 _COMMIT_FIELDS = ("sha", "date", "author", "subject", "path")
 _HISTORY_COMMITS = ("held", "dropped", "current_since")
 
@@ -43,7 +44,7 @@ _HISTORY_COMMITS = ("held", "dropped", "current_since")
 def history_values(history: QuoteHistory) -> tuple[object, ...]:
     """A quote's history as the values of HISTORY_COLUMNS (its commits as one JSON object)."""
     commits = {
-        name: None if commit is None else [getattr(commit, f) for f in _COMMIT_FIELDS]
+        name: None if commit is None else _commit_values(commit)
         for name in _HISTORY_COMMITS
         for commit in [getattr(history, name)]
     }
@@ -57,6 +58,7 @@ def history_values(history: QuoteHistory) -> tuple[object, ...]:
         json.dumps(commits),
         history.versions,
         stamp(history.read_at),
+        json.dumps([_commit_values(commit) for commit in history.unread]),
     )
 
 
@@ -76,7 +78,27 @@ def history_from_row(row: sqlite3.Row) -> QuoteHistory:
         current_since=found["current_since"],
         versions=row["versions"],
         read_at=moment(row["read_at"], "read_at"),
+        unread=_unread(row["unread_json"]),
     )
+
+
+def _commit_values(commit: Commit) -> list[str]:
+    return [getattr(commit, field) for field in _COMMIT_FIELDS]
+
+
+def _unread(value: str | None) -> tuple[Commit, ...]:
+    """The unreadable versions as `history_values` kept them: a list of commits (none
+    known in a history kept before they were)."""
+    if value is None:
+        return ()
+    try:
+        found = json.loads(value)
+    except (ValueError, RecursionError):
+        found = None
+    commits = [_commit(item) for item in found] if isinstance(found, list) else [None]
+    if None in commits:
+        raise StoreDamagedError("unread_json is not a list of commits")
+    return tuple(commit for commit in commits if commit is not None)
 
 
 def _commit(value: object) -> Commit | None:
@@ -97,11 +119,13 @@ class HistoryEvidence(StorePart):
         self._insert_row("quote_histories", HISTORY_COLUMNS, history_values(history))
 
     @mapped
-    def latest_quote_histories(self) -> dict[CheckKey, QuoteHistory]:
-        """The newest history of each quote on each source, by its check key."""
+    def latest_quote_histories(self, *, reusable: bool = False) -> dict[CheckKey, QuoteHistory]:
+        """The newest history of each quote on each source, by its check key; `reusable`:
+        only one that kept its unreadable versions (an older one may hide them)."""
+        kept = "WHERE unread_json IS NOT NULL " if reusable else ""
         rows = self._db.execute(
             "SELECT * FROM quote_histories WHERE id IN (SELECT MAX(id) FROM quote_histories "
-            "GROUP BY claim_id, quote_text, source_id) ORDER BY id"
+            f"{kept}GROUP BY claim_id, quote_text, source_id) ORDER BY id"
         )
         found = self._readable(rows, history_from_row, "quote_histories")
         return {(h.claim_id, h.quote_text, h.source_id): h for h in found}

@@ -298,6 +298,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX quote_histories_by_quote ON quote_histories(claim_id, source_id, id)",
         *_append_only("quote_histories"),
     ),
+    (
+        # The versions of the file that could not be read (binary, too large) where the
+        # quote's history may lie, as a JSON list of commits; NULL in a history kept before
+        # they were (not known, so never reused for reading the history again).
+        "ALTER TABLE quote_histories ADD COLUMN unread_json TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,142 @@
+"""Versions of a page's file that could not be read (binary, too large), in the docs'
+history as the refresh keeps it and every view says it: never more certain than `blame`,
+which says the change may lie in one of them. Real git repositories, made here."""
+
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+from pathlib import Path
+
+from claimledger.evidence.store import EvidenceStore
+from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
+from cli_runner import Cli
+from evidence_site import page
+from test_blame import commit, git
+from webserver import PageServer
+
+OLD = "Acknowledged writes are never lost, even when a node fails."
+NEW = "Acknowledged writes are kept while a majority of nodes is up."
+PATH = "docs/durability.md"
+BINARY = "\x00garbled\n"
+
+LEDGER = """\
+ledger: 1
+title: History
+date_read: 2026-01-10
+sections:
+  - {{id: main, title: Main}}
+sources:
+  guide: {{url: "{url}", title: Guide, kind: docs, publisher: example.com, repo: ../docs, \
+path: {path}}}
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: An acknowledged write survives a node failure.
+    quotes:
+      - {{text: "{quote}", sources: [guide]}}
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+
+
+def _site(tmp_path: Path, page_server: PageServer, texts: list[str]) -> tuple[Cli, list[str]]:
+    """A repository whose file went through `texts` (oldest first), its page reading
+    NEW, and a trusted ledger quoting OLD from it; with the commits, oldest first."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = [
+        commit(repo, PATH, text, f"Edit {n}", f"2026-0{n + 1}-01T10:00:00")
+        for n, text in enumerate(texts)
+    ]
+    page_server.set_page("/durability", page(NEW))
+    ledger = tmp_path / "work" / "claims.yaml"
+    ledger.parent.mkdir()
+    url = page_server.url("/durability")
+    ledger.write_text(LEDGER.format(url=url, path=PATH, quote=OLD), encoding="utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    return cli, shas
+
+
+def _views(cli: Cli, tmp_path: Path) -> dict[str, str]:
+    """What each view says of the quote's history, by name, on one line each."""
+    said = {
+        "refresh": cli("refresh", "--allow-private", "--no-as-read", code=1).stdout,
+        "explain": cli("explain", "durable").stdout,
+        "diff": cli("diff", "durable", code=1).stdout,
+        "blame": cli("blame", "durable").stdout,
+    }
+    for kind in ("md", "html", "json"):
+        report = tmp_path / f"report.{kind}"
+        cli("render", "-o", str(report))
+        said[kind] = report.read_text("utf-8")
+    said["html"] = html.unescape(said["html"])
+    said["json"] = json.dumps(json.loads(said["json"]), ensure_ascii=False)
+    return {name: " ".join(text.split()) for name, text in said.items()}
+
+
+def test_a_change_after_an_unreadable_version_is_said_as_blame_says_it(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The quote held, then a version nobody could read, then the rewording: every view
+    said the rewording was the change, where blame says it may lie before it."""
+    cli, (held, binary, reworded) = _site(tmp_path, page_server, [f"{OLD}\n", BINARY, f"{NEW}\n"])
+    said = _views(cli, tmp_path)
+    maybe = f"or before it, in a version that could not be read ({binary[:7]})"
+
+    for name in ("refresh", "explain", "diff", "blame", "md", "html", "json"):
+        assert maybe in said[name], name
+    assert f"commit {reworded[:7]}, {maybe}" in said["md"]
+    for args, code in ((["status"], 1), (["explain", "durable"], 0)):
+        (kept,) = cli.json(*args, code=code)["histories"]
+        assert [c["sha"] for c in kept["unread"]] == [binary], args
+        assert (kept["held"]["sha"], kept["dropped"]["sha"]) == (held, reworded)
+
+
+def test_a_quote_whose_newer_versions_could_not_be_read_is_not_said_still_held(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The newest version cannot be read: nothing says the quote is still there."""
+    cli, (held, binary) = _site(tmp_path, page_server, [f"{OLD}\n", BINARY])
+    said = _views(cli, tmp_path)
+
+    for name in ("refresh", "explain", "blame"):
+        assert "still held" not in said[name], name
+    newer = f"the newer versions could not be read ({binary[:7]})"
+    assert f"last held in {held[:7]}; {newer}" in said["explain"]
+    assert f"last held in {held[:7]} of {PATH}; {newer}" in said["refresh"]
+    assert "docs' history" not in said["md"]  # no commit to name as the change
+
+
+def test_a_history_kept_before_unreadable_versions_were_is_read_again(tmp_path: Path) -> None:
+    """A store of the schema before: upgraded in place, its history kept and shown, but
+    never reused for reading the repository again (it may hide unreadable versions)."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    for migration in MIGRATIONS[:-1]:
+        for statement in migration:
+            old.execute(statement)
+    changed = ["a" * 40, "2026-03-01", "A", "S", PATH]
+    commits = json.dumps({"held": changed, "dropped": changed, "current_since": None})
+    old.execute(
+        "INSERT INTO quote_histories (claim_id, quote_text, source_id, repo, path, current, "
+        "commits_json, versions, read_at) VALUES ('durable', ?, 'guide', '/r', ?, NULL, ?, 3, "
+        "'2026-08-23T00:00:00+00:00')",
+        (OLD, PATH, commits),
+    )
+    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    old.commit()
+    old.close()
+
+    with EvidenceStore.open(path) as store:
+        (shown,) = store.latest_quote_histories().values()
+        assert shown.dropped is not None and shown.unread == ()
+        assert store.latest_quote_histories(reusable=True) == {}
+    upgraded = sqlite3.connect(path)
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    upgraded.close()
