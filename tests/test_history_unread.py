@@ -11,6 +11,8 @@ from pathlib import Path
 
 from claimledger.evidence.store import EvidenceStore
 from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
+from claimledger.reading.provenance import Version, blame
+from claimledger.records import Commit
 from cli_runner import Cli
 from evidence_site import page
 from test_blame import commit, git
@@ -111,6 +113,54 @@ def test_a_quote_whose_newer_versions_could_not_be_read_is_not_said_still_held(
     assert f"last held in {held[:7]}; {newer}" in said["explain"]
     assert f"last held in {held[:7]} of {PATH}; {newer}" in said["refresh"]
     assert "docs' history" not in said["md"]  # no commit to name as the change
+
+
+def test_versions_that_could_not_be_read_are_not_counted_as_read(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    cli, (binary, _, _) = _site(tmp_path, page_server, [BINARY, "Other words.\n", f"{NEW}\n"])
+    said = _views(cli, tmp_path)
+
+    unread = f"none of the 2 versions read ({binary[:7]} could not be read)"
+    assert f"its words are in {unread}" in said["explain"]
+    assert f"its words are in {unread}" in said["blame"]
+    assert "3 versions read" not in said["blame"]  # one of the three could not be read
+    assert (
+        f"none of the 2 versions of {PATH} read ({binary[:7]} could not be read)"
+        in (said["refresh"])
+    )
+
+
+def test_the_current_wording_is_not_said_to_begin_at_an_unreadable_version() -> None:
+    """The page's wording in the two newest versions, then one that cannot be read: the
+    wording may be older than the oldest read that holds it."""
+
+    def version(n: int, text: str | None) -> Version:
+        return Version(Commit(str(n) * 40, f"2026-0{n}-01", "A", f"Edit {n}", PATH), text)
+
+    found = blame(
+        [version(4, f"{NEW}\n"), version(3, f"{NEW}\n"), version(2, None), version(1, f"{NEW}\n")],
+        OLD,
+        NEW,
+    )
+    assert found.current_since is not None and found.current_since.sha == "3" * 40
+    assert found.before_current is not None and found.before_current.sha == "2" * 40
+    readable = blame([version(2, f"{NEW}\n"), version(1, "Other.\n")], OLD, NEW)
+    assert readable.before_current is None
+
+
+def test_blame_says_the_current_wording_may_be_older_than_it_read(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    cli, (_, binary, since) = _site(tmp_path, page_server, [f"{NEW}\n", BINARY, f"{NEW}\n"])
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+
+    said = " ".join(cli("blame", "durable").stdout.split())
+    (row,) = cli.json("blame", "durable")["quotes"]
+
+    assert f"the current wording since {since[:7]}" in said
+    assert f"or earlier: the version before it could not be read ({binary[:7]})" in said
+    assert row["unreadable_before_current"]["sha"] == binary
 
 
 def test_a_history_kept_before_unreadable_versions_were_is_read_again(tmp_path: Path) -> None:

@@ -75,14 +75,18 @@ class Blame:
     first readable commit after that one (the change that dropped it), and the oldest
     commit that holds the page's current wording (when one is given). Each is None where
     the history does not say (the quote was never in this file, or is still there).
-    `unread`: the versions between `held` and `dropped` that could not be read (binary,
-    too large), oldest first; the change lies in one of them or in `dropped`."""
+    `unread`: the versions that could not be read (binary, too large), oldest first, where
+    the history may lie: those after `held` (the change lies in one of them or in
+    `dropped`), or, when no version read holds the quote, every one (one may hold it).
+    `before_current`: the unreadable version just before the run of those holding the
+    current wording (it may hold it too, so the wording may be older than `current_since`)."""
 
     held: Commit | None
     dropped: Commit | None
     current_since: Commit | None
     versions: int
     unread: tuple[Commit, ...] = ()
+    before_current: Commit | None = None
 
 
 def blame(
@@ -97,26 +101,37 @@ def blame(
     hostile file's every version may take seconds to render)."""
     newer: Commit | None = None  # the oldest readable version newer than the one read
     unread: list[Commit] = []  # the unreadable ones since `newer`, newest first
+    unreadable: list[Commit] = []  # every unreadable one seen, newest first
     held = dropped = None
     for version in versions:
         before_each()
         if version.text is None:
             unread.append(version.commit)
+            unreadable.append(version.commit)
             continue
         if holds(version.text, version.commit.path, quote):
             held, dropped = version.commit, newer
             break
         newer, unread = version.commit, []
-    current_since = None
-    if current:
-        for version in versions:
-            before_each()
-            if version.text is not None and holds(version.text, version.commit.path, current):
-                current_since = version.commit
-            elif current_since is not None:
-                break  # the run of versions holding it, back to where it began
-    between = tuple(reversed(unread)) if held is not None else ()
-    return Blame(held, dropped, current_since, len(versions), between)
+    since, before = _current_run(versions, current, before_each) if current else (None, None)
+    between = tuple(reversed(unread if held is not None else unreadable))
+    return Blame(held, dropped, since, len(versions), between, before)
+
+
+def _current_run(
+    versions: Sequence[Version], current: str, before_each: Callable[[], object]
+) -> tuple[Commit | None, Commit | None]:
+    """The oldest commit of the newest run of versions holding `current`, and the version
+    that ended the run when it could not be read (None: a readable one ended it, or none
+    did): that one may hold the wording too, and so may the run's true start."""
+    since = None
+    for version in versions:
+        before_each()
+        if version.text is not None and holds(version.text, version.commit.path, current):
+            since = version.commit
+        elif since is not None:  # the run of versions holding it, back to where it began
+            return since, version.commit if version.text is None else None
+    return since, None
 
 
 def holds(text: str, path: str, words: str) -> bool:

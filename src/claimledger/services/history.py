@@ -92,7 +92,7 @@ def _blamed(
     gone = clones.gone(where.repo, where.path, where.ref)
     if gone is not None and gone.renamed_to:  # its history goes on under its new name, as a
         where = replace(where, path=gone.renamed_to)  # refresh reads it (a rename is no drop)
-    found, unread = quote_history(
+    found, before_current = quote_history(
         claim_id, quote, source_id, clones, where, current=current, now=now
     )
     shown = {
@@ -107,7 +107,8 @@ def _blamed(
             "dropped_in": _commit_json(found.dropped),
             "current_wording_since": _commit_json(found.current_since),
         },
-        "unreadable_between": [_commit_json(c) for c in unread],
+        "unreadable_between": [_commit_json(c) for c in found.unread],
+        "unreadable_before_current": _commit_json(before_current),
         "file_gone": _gone_json(gone, url),
     }
     return shown, found
@@ -209,11 +210,10 @@ def quote_history(
     *,
     current: str | None,
     now: dt.datetime,
-) -> tuple[QuoteHistory, tuple[Commit, ...]]:
+) -> tuple[QuoteHistory, Commit | None]:
     """What the history of the file `where` names (read from its clone in `clones`) says
-    of `quote`, and of the page's `current` wording; with the versions between the last
-    that held the quote and the one that dropped it that could not be read, one of which
-    may be the change (shown by `blame`, not kept)."""
+    of `quote`, and of the page's `current` wording; with the unreadable version just
+    before the current wording's run, which may hold it too (shown by `blame`, not kept)."""
     from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
@@ -232,4 +232,4 @@ def quote_history(
         unread=found.unread,
         read_at=now,
     )
-    return history, found.unread
+    return history, found.before_current

@@ -15,15 +15,17 @@ def _line(row: dict[str, Any]) -> str:
     found = row["found"]
     if found is None:
         return f"{head}: no repository known (give it: claimledger source ID --repo --path)"
-    parts = [f"{head} ({row['path']} in {row['repo']}, {row['versions_read']} versions read)"]
+    parts = [f"{head} ({row['path']} in {row['repo']}, {row['versions_read']} versions)"]
     held, dropped, since = (found[k] for k in found)
+    unread = row["unreadable_between"]
     if held is None:
-        parts.append(f"  its words are in none of the {row['versions_read']} versions read")
+        read = f"none of the {row['versions_read'] - len(unread)} versions read"
+        parts.append(f"  its words are in {read}" + _unread_clause(unread))
     else:
         parts.append(f"  last held in {_commit_line(held)}")
-        parts += _dropped_lines(dropped, row["unreadable_between"])
+        parts += _dropped_lines(dropped, unread)
     if since is not None:
-        parts.append(f"  the current wording since {_commit_line(since)}")
+        parts += _since_lines(since, row["unreadable_before_current"])
     gone = row["file_gone"]
     if gone is not None and gone["renamed_to"]:
         parts.append(f"  its file became {gone['renamed_to']} in {_commit_line(gone['in'])}")
@@ -51,6 +53,24 @@ def _dropped_lines(dropped: dict[str, Any] | None, unread: list[dict[str, Any]])
     return [
         f"  reworded or dropped by {_commit_line(dropped)}",
         f"    or before it, in a version that could not be read ({unreadable})",
+    ]
+
+
+def _unread_clause(unread: list[dict[str, Any]]) -> str:
+    """The versions none of the others can speak for: one may hold the quote."""
+    if not unread:
+        return ""
+    return f" ({', '.join(commit['sha'][:7] for commit in unread)} could not be read)"
+
+
+def _since_lines(since: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+    """Since when the page's wording stands: the oldest version read that holds it, or
+    earlier where the version before it could not be read (it may hold it too)."""
+    if before is None:
+        return [f"  the current wording since {_commit_line(since)}"]
+    return [
+        f"  the current wording since {_commit_line(since)}",
+        f"    or earlier: the version before it could not be read ({before['sha'][:7]})",
     ]
 
 

@@ -103,6 +103,7 @@ def history_lines(done: RefreshOutcome, checks: Iterable[CheckRecord]) -> list[s
 def history_said(history: QuoteHistory) -> str:
     """A quote's history in words: the commit that changed it, else where it stands."""
     from claimledger.report.commits import or_before, shas
+    from claimledger.terminal.views import none_read
 
     changed = history.changed_in
     if changed is not None:
@@ -114,7 +115,7 @@ def history_said(history: QuoteHistory) -> str:
             + (f", last held in {history.held.sha[:7]}" if history.held else "")
         )
     if history.held is None:
-        return f"its words are in none of the {history.versions} versions of {history.path}"
+        return f"its words are in {none_read(history, f' of {history.path}')}"
     if history.unread:
         return (
             f"last held in {history.held.sha[:7]} of {history.path}; the newer versions "

@@ -292,8 +292,7 @@ def history_line(history: QuoteHistory) -> str:
 
     where = f"in the docs' history ({history.path})"
     if history.held is None:
-        read = f"none of the {history.versions} versions read"
-        return f"{where}: {history.source_id}: its words are in {read}"
+        return f"{where}: {history.source_id}: its words are in {none_read(history)}"
     if history.dropped is None and history.unread:
         return (
             f"{where}: {history.source_id}: last held in {history.held.sha[:7]}; the newer "
@@ -307,6 +306,15 @@ def history_line(history: QuoteHistory) -> str:
         f"commit {dropped.sha[:7]}{or_before(history.unread)} (last held in "
         f"{history.held.sha[:7]})"
     )
+
+
+def none_read(history: QuoteHistory, of: str = "") -> str:
+    """The versions read (`of` a file), none of which holds the quote: those that could
+    not be read are not among them, and are named (one may hold it)."""
+    from claimledger.report.commits import shas
+
+    read = f"none of the {history.versions - len(history.unread)} versions{of} read"
+    return read + (f" ({shas(history.unread)} could not be read)" if history.unread else "")
 
 
 def proposals_table(result: Regrade) -> Table:
