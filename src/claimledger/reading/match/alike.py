@@ -75,6 +75,14 @@ _PHRASES_ALIKE = Phrases(
         ("not", "only"): ("also",),
         ("not", "just"): ("also",),
         ("not", "merely"): ("also",),
+        ("half", "a"): ("0.5",),
+        ("half", "an"): ("0.5",),
+        ("hourly",): ("every", "hour"),
+        ("daily",): ("every", "day"),
+        ("weekly",): ("every", "week"),
+        ("monthly",): ("every", "month"),
+        ("yearly",): ("every", "year"),
+        ("annually",): ("every", "year"),
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""
@@ -85,6 +93,20 @@ def phrase_cut_at(words: list[str], first: int) -> int:
     runs on past it ("The majority | of users", "Turn | off TLS"): a span that starts at
     `first` cut it, and takes them in."""
     return _PHRASES_ALIKE.cut_at(words, first)
+
+
+def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
+    """The span's end past the words that say what the quote's last word says ("twice"
+    as "two times", "daily" as "every day"), begun at its last word: they are the span's,
+    not words a sentence that goes on appended."""
+    if not quote or not end:
+        return end
+    last = as_said([quote[-1].lower()])
+    for extra in (1, 2):
+        words = [word.lower() for word in page[end - 1 : end + extra]]
+        if len(words) == extra + 1 and as_said(words) == last:
+            return end + extra
+    return end
 
 
 def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:

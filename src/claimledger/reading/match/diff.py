@@ -26,6 +26,7 @@ from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import (
     phrase_cut_at,
+    phrase_past_end,
     said_values,
 )
 from claimledger.reading.match.around import (
@@ -92,6 +93,7 @@ from claimledger.reading.match.quantities import (
     bound_after,
     bound_positions,
     bounds_in_order,
+    magnitudes_as_written,
     months_as_written,
     rates_as_said,
     split_last_word,
@@ -147,6 +149,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     quote_tokens, quote_breaks = condition_as_label(quote_tokens, quote_breaks, passage)
     first, end = aligned_span(quote_tokens, page_tokens, breaks, quote_breaks)
     end = bound_after(page_tokens, split_last_word(quote_tokens, page_tokens, end))
+    end = phrase_past_end(quote_tokens, page_tokens, end)  # "twice" -> "two | times"
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     else:
@@ -378,7 +381,9 @@ def _expanded(words: list[str]) -> tuple[list[str], list[str]]:
         parts = expanded(word)
         low.extend(parts)
         shown.extend([word, *[""] * (len(parts) - 1)])
-    return shown, months_as_written(shown, _names_as_written(shown, low))
+    return shown, magnitudes_as_written(
+        shown, months_as_written(shown, _names_as_written(shown, low))
+    )
 
 
 def _names_as_written(shown: list[str], low: list[str]) -> list[str]:

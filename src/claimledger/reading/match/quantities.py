@@ -540,7 +540,15 @@ def in_base_units(words: list[str]) -> list[str]:
 
 def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | None, int]:
     """The number at `index` (times a "thousand" after it), its unit if one follows, and
-    how many words say them; (None, None, 1) where no number stands, or one with neither."""
+    how many words say them; (None, None, 1) where no number stands, or one with neither.
+    A unit said alone is one of it ("a week", "every day": 1 week, every 1 day)."""
+    if words[index] in {"a", "an"} and _one_unit(words, index + 1, spelt_out=True):
+        return Fraction(1), UNIT[words[index + 1]], 2
+    if index and words[index - 1] in RATES and _one_unit(words, index, spelt_out=False):
+        return Fraction(1), UNIT[words[index]], 1
+    magnitude = _MAGNITUDE.fullmatch(words[index])
+    if magnitude:  # "10k", "1M": a figure of thousands or millions
+        return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
     split = figure_and_unit(words[index])
     figure = split[0] if split else number_value(words[index])
     if figure is None or sequencing(words, index):
@@ -560,3 +568,29 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     if unit is None and width == 1:
         return None, None, 1  # a figure alone stays as written: "1.10" is not "1.1"
     return value, unit, width + (unit is not None)
+
+
+def _one_unit(words: list[str], index: int, *, spelt_out: bool) -> bool:
+    """A unit at `index` that says one of it after "a" or a rate ("a week", "per s"): after
+    "a" only its name ("a b" is a list, "a bit" a degree), and never "second" before the
+    thing it orders ("a second replica", "every second request")."""
+    word = words[index] if index < len(words) else ""
+    if word not in UNIT or word == "bit" or (spelt_out and UNIT[word] != word):
+        return False
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return word != "second" or not following or following in STOPWORDS
+
+
+_MAGNITUDE = re.compile(r"(\d+(?:\.\d+)?)([kK]|M)")
+"""A figure with a magnitude's letter: "10k", "10K" (thousands), "1M" (millions, as
+written: lower-cased, "1m" is a minute)."""
+_MAGNITUDES = {"k": 10**3, "K": 10**3, "M": 10**6}
+
+
+def magnitudes_as_written(shown: list[str], low: list[str]) -> list[str]:
+    """The lower-cased words with a figure of millions kept as written ("1M"), which
+    lower-cased reads as a minute."""
+    for index, word in enumerate(shown):
+        if _MAGNITUDE.fullmatch(word) and word.endswith("M"):
+            low[index] = word
+    return low

@@ -1,0 +1,77 @@
+"""A quantity written another way is the same quantity: "a week" and "7 days", "daily" and
+"every 24 hours", "10k" and "10,000", "1M" and "1 million", "half a second" and "0.5
+seconds". Beside each, the same form with the quantity changed, which is still a number
+changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from meaning_levels import judged, level
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Logs are kept for 7 days.", "Logs are kept for a week.", id="a-week"),
+        pytest.param("Logs are kept for a week.", "Logs are kept for 7 days.", id="7-days"),
+        pytest.param(
+            "Wait a minute before retrying.", "Wait 60 seconds before retrying.", id="a-minute"
+        ),
+        pytest.param(
+            "Wait an hour before retrying.", "Wait 60 minutes before retrying.", id="an-hour"
+        ),
+        pytest.param("The job runs every 24 hours.", "The job runs daily.", id="daily"),
+        pytest.param("The job runs daily.", "The job runs every 24 hours.", id="every-24-hours"),
+        pytest.param("The job runs daily.", "The job runs every day.", id="every-day"),
+        pytest.param("Stats are sent every 60 minutes.", "Stats are sent hourly.", id="hourly"),
+        pytest.param(
+            "It handles 10k requests per second.",
+            "It handles 10,000 requests per second.",
+            id="10k",
+        ),
+        pytest.param(
+            "It handles 10K requests per second.",
+            "It handles 10 000 requests per second.",
+            id="10K",
+        ),
+        pytest.param(
+            "It handles 1M requests per second.",
+            "It handles 1 million requests per second.",
+            id="1M",
+        ),
+        pytest.param(
+            "The timeout is 0.5 seconds.", "The timeout is half a second.", id="half-a-second"
+        ),
+        pytest.param("The timeout is half a second.", "The timeout is 500 ms.", id="500-ms"),
+        pytest.param(
+            "Scrapes are sent per second.", "Scrapes are sent every second.", id="per-second"
+        ),
+    ],
+)
+def test_a_quantity_written_another_way_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Logs are kept for a week.", "Logs are kept for two weeks.", id="two-weeks"),
+        pytest.param("Logs are kept for a week.", "Logs are kept for 8 days.", id="8-days"),
+        pytest.param(
+            "Wait a minute before retrying.", "Wait an hour before retrying.", id="an-hour"
+        ),
+        pytest.param("The job runs daily.", "The job runs hourly.", id="hourly"),
+        pytest.param("The job runs daily.", "The job runs every 12 hours.", id="every-12-hours"),
+        pytest.param("The job runs every day.", "The job runs every week.", id="every-week"),
+        pytest.param("It handles 10k requests.", "It handles 100k requests.", id="100k"),
+        pytest.param("It handles 1M requests.", "It handles 10 million requests.", id="10-million"),
+        pytest.param("The timeout is 1M.", "The timeout is 1 minute.", id="1M-is-no-minute"),
+        pytest.param("The timeout is half a second.", "The timeout is a second.", id="a-second"),
+        pytest.param(
+            "Add a second replica for safety.", "Add a third replica for safety.", id="ordinal"
+        ),
+    ],
+)
+def test_a_quantity_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    assert "number changed" in judged(quote, passage).kinds
