@@ -45,6 +45,7 @@ from claimledger.reading.match.quantities import (
     numbers_differ,
     numbers_swapped,
     quantity,
+    times_differ,
     unbounded,
 )
 
@@ -143,6 +144,8 @@ def span_kinds_of(
         kinds["number"] = "number changed"
     elif numbers_swapped(q_low, p_low):
         kinds["number"] = "numbers swapped"
+    elif times_differ(q_low, p_low):
+        kinds["number"] = "number changed"
     was, now = strengths(q_low), strengths(p_low)
     if was != now:  # a strength came or went; how often one recurs is style
         kinds["modal"] = "modal weakened" if weaker(was, now) else "modal strengthened"

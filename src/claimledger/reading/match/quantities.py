@@ -594,3 +594,33 @@ def magnitudes_as_written(shown: list[str], low: list[str]) -> list[str]:
         if _MAGNITUDE.fullmatch(word) and word.endswith("M"):
             low[index] = word
     return low
+
+
+def times_differ(was: list[str], now: list[str]) -> bool:
+    """How many times a thing is done changed ("retried twice" -> "retried once", "two
+    times" as "twice"): only where both sides say a count of times, for "think twice" ->
+    "think carefully" and "twice the delay" -> "double the delay" say the same."""
+    before, after = _times(was), _times(now)
+    return bool(before and after) and before != after
+
+
+def _times(words: list[str]) -> Counter[str]:
+    """The counts of times a span says: "twice", "thrice", and "once" where it opens no
+    clause ("once the write completes", "Once installed")."""
+    found: Counter[str] = Counter()
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        opens = word == "once" and (not index or following in _OPENING_A_CLAUSE)
+        if word in _TIMES_SAID and not opens:
+            found[word] += 1
+    return found
+
+
+_TIMES_SAID = frozenset({"once", "twice", "thrice"})
+_OPENING_A_CLAUSE = frozenset(
+    {"the", "a", "an", "it", "you", "we", "they", "he", "she", "i", "this", "that", "these"}
+    | {"those", "all", "your", "its", "their", "our", "my", "there", "both", "any", "some"}
+)
+"""Words after "once" that open the clause it makes a condition of ("once the write
+completes", "once you restart"); after a count of "once" stand others ("once per run",
+"once in a row", "once 86400 seconds" as "once a day" is said)."""

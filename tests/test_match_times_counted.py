@@ -1,0 +1,77 @@
+"""How many times a thing is done, said in words: "twice" is "two times" and "2 times", and
+"twice" -> "once" is a number changed; but "twice" is no number where nothing on the other
+side counts times ("think twice" -> "think carefully", "twice the delay" -> "double the
+delay"), nor is "once" that opens a condition ("once the job ends")."""
+
+from __future__ import annotations
+
+import pytest
+
+from meaning_levels import judged, level
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Failed uploads are retried twice.",
+            "Failed uploads are retried two times.",
+            id="two-times",
+        ),
+        pytest.param(
+            "Failed uploads are retried twice.", "Failed uploads are retried 2 times.", id="2-times"
+        ),
+        pytest.param("Each file is read once.", "Each file is read one time.", id="one-time"),
+        pytest.param(
+            "Think twice before deleting a bucket.",
+            "Think carefully before deleting a bucket.",
+            id="think-twice",
+        ),
+        pytest.param(
+            "The backoff waits twice the delay.", "The backoff waits double the delay.", id="double"
+        ),
+        pytest.param(
+            "Once the job ends, it is retried twice.",
+            "When the job ends, it is retried twice.",
+            id="once-opens",
+        ),
+        pytest.param(
+            "It is retried twice once the job ends.",
+            "It is retried twice when the job ends.",
+            id="once-mid",
+        ),
+    ],
+)
+def test_a_count_of_times_said_another_way_is_no_number_changed(quote: str, passage: str) -> None:
+    assert "number changed" not in judged(quote, passage).kinds
+    if "twice" not in passage and "double" not in passage and "carefully" not in passage:
+        assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Failed uploads are retried twice.", "Failed uploads are retried once.", id="once"
+        ),
+        pytest.param(
+            "Failed uploads are retried twice in a row.",
+            "Failed uploads are retried once in a row.",
+            id="once-in-a-row",
+        ),
+        pytest.param(
+            "Failed uploads are retried 2 times.",
+            "Failed uploads are retried 3 times.",
+            id="3-times",
+        ),
+        pytest.param(
+            "The backoff waits twice the delay.",
+            "The backoff waits three times the delay.",
+            id="three-times",
+        ),
+        pytest.param("Each file is read twice.", "Each file is read one time.", id="one-time"),
+    ],
+)
+def test_a_count_of_times_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)
+    assert "number changed" in judged(quote, passage).kinds
