@@ -158,15 +158,20 @@ def alias(letters: str) -> str:
 
 
 def american(word: str) -> str:
-    """A word in American spelling: -ise and -isation as -ize and -ization, -yse as -yze
-    (British and American spellings are one word)."""
+    """A word in American spelling: -ise and -isation as -ize and -ization, -yse as -yze,
+    -our as -or (`colour`, `behaviour`) (British and American spellings are one word)."""
     low = word.lower()
     low = _ISE.sub(r"iz\1", low)
+    low = _OUR.sub(r"or\1", low)
     return _YSE.sub(r"yz\1", low)
 
 
 _ISE = re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$")
 _YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing|er|ers)$")
+_OUR = re.compile(r"(?<=[a-z]{2})our(s|ed|ing|ite|ites|able|ful)?$")
+"""-our after two letters or more (`colour`, `behaviour`, `favourite`; not `hour`, `four`,
+`your`). Where -our is no British spelling (`detour`, `flour`) no English word ends
+in the -or it is read as, so no two words are read as one."""
 
 
 def renamed(a: str, b: str) -> bool:
