@@ -75,6 +75,8 @@ _PHRASES_ALIKE = Phrases(
         ("not", "only"): ("also",),
         ("not", "just"): ("also",),
         ("not", "merely"): ("also",),
+        ("for", "example"): ("e.g",),
+        ("for", "instance"): ("e.g",),
         ("one", "time"): ("once",),
         ("1", "time"): ("once",),
         ("two", "times"): ("twice",),
