@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import sqlite3
+from importlib import resources
 from pathlib import Path
 
 from claimledger.evidence.store import EvidenceStore
@@ -17,6 +18,8 @@ from cli_runner import Cli
 from evidence_site import page
 from test_blame import commit, git
 from webserver import PageServer
+
+SCHEMAS = resources.files("claimledger") / "data" / "schemas"
 
 OLD = "Acknowledged writes are never lost, even when a node fails."
 NEW = "Acknowledged writes are kept while a majority of nodes is up."
@@ -190,3 +193,24 @@ def test_a_history_kept_before_unreadable_versions_were_is_read_again(tmp_path: 
     upgraded = sqlite3.connect(path)
     assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     upgraded.close()
+
+
+def test_the_json_views_of_a_history_with_versions_not_read_meet_their_schemas(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`unread` was written into every history of `status`, `explain` and `diff --json`
+    while their published schemas, closed to keys they do not name, did not name it."""
+    import jsonschema
+
+    cli, _ = _site(tmp_path, page_server, [OLD, BINARY, NEW])
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    for name, args, code in [
+        ("status", ("status",), 1),
+        ("explain", ("explain", "durable"), 0),
+        ("diff", ("diff", "durable"), 1),
+    ]:
+        shown = cli.json(*args, code=code)
+        assert [h["unread"] for h in shown["histories"]], name
+        schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
+        jsonschema.Draft202012Validator(schema).validate(shown)
+
