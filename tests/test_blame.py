@@ -684,3 +684,31 @@ def test_a_commit_dated_the_day_before_its_parent_in_another_time_zone_is_no_bac
     (repo / PATH).write_text("Four.\n", "utf-8")
     git(repo, "commit", "-qam", "Four.", date="2026-01-03T12:00:00+00:00")
     assert Repositories(Bounds()).version_on(repo.as_uri(), PATH, "main", "2026-01-10") is None
+
+
+def test_the_version_before_the_current_wording_is_named_as_text(tmp_path: Path) -> None:
+    """A file too large to read, under a name that is no UTF-8, renamed to the page's file:
+    blame named it, as the version before the current wording, with git's raw byte, which
+    `blame --json` printed as is (a clone's file names are its own to choose)."""
+    from claimledger.evidence.gitrepo import MAX_FILE_BYTES, Bounds, Repositories
+
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    big = f"{NEW}\n" + "x " * (MAX_FILE_BYTES // 2) + "\n"
+    small = f"{NEW}\n" + "x " * (MAX_FILE_BYTES // 2 - 1000) + "\n"  # alike: a rename
+    stream = (
+        "commit refs/heads/main\ncommitter Bot <b@x> 1767225600 +0000\ndata 3\nBig\n"
+        f'M 644 inline "docs/\\377.md"\ndata {len(big)}\n{big}\n'
+        "commit refs/heads/main\ncommitter Bot <b@x> 1767225660 +0000\ndata 6\nRename\n"
+        f'D "docs/\\377.md"\nM 644 inline {PATH}\ndata {len(small)}\n{small}\n'
+    )
+    done = subprocess.run(
+        ["git", "fast-import", "--quiet"], cwd=repo, input=stream.encode(), capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+
+    said = Repositories(Bounds()).blame(repo.as_uri(), PATH, "main", OLD, NEW)
+
+    assert said.before_current is not None
+    assert said.before_current.path == "docs/\ufffd.md"

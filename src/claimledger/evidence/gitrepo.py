@@ -110,7 +110,15 @@ class Repositories:
             c and _readable(c) for c in (said.held, said.dropped, said.current_since)
         )
         unread = tuple(_readable(c) for c in said.unread)
-        return replace(said, held=held, dropped=dropped, current_since=since, unread=unread)
+        before = said.before_current and _readable(said.before_current)
+        return replace(
+            said,
+            held=held,
+            dropped=dropped,
+            current_since=since,
+            unread=unread,
+            before_current=before,
+        )
 
     def in_time(self) -> None:
         """Raise `HistoryStopped` once the run's time for the docs' history is spent: the
