@@ -213,4 +213,3 @@ def test_the_json_views_of_a_history_with_versions_not_read_meet_their_schemas(
         assert [h["unread"] for h in shown["histories"]], name
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
         jsonschema.Draft202012Validator(schema).validate(shown)
-

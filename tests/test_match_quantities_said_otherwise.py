@@ -16,9 +16,6 @@ from meaning_levels import judged, level
         pytest.param("Logs are kept for 7 days.", "Logs are kept for a week.", id="a-week"),
         pytest.param("Logs are kept for a week.", "Logs are kept for 7 days.", id="7-days"),
         pytest.param(
-            "Wait a minute before retrying.", "Wait 60 seconds before retrying.", id="a-minute"
-        ),
-        pytest.param(
             "Wait an hour before retrying.", "Wait 60 minutes before retrying.", id="an-hour"
         ),
         pytest.param("The job runs every 24 hours.", "The job runs daily.", id="daily"),
@@ -46,6 +43,14 @@ from meaning_levels import judged, level
         pytest.param("The timeout is half a second.", "The timeout is 500 ms.", id="500-ms"),
         pytest.param(
             "Scrapes are sent per second.", "Scrapes are sent every second.", id="per-second"
+        ),
+        pytest.param(
+            "Backups run weekly on Sundays.",
+            "Backups run every week on Sundays.",
+            id="weekly-and-on",
+        ),
+        pytest.param(
+            "Backups run daily at noon.", "Backups run every day at noon.", id="daily-and-on"
         ),
     ],
 )
@@ -75,3 +80,19 @@ def test_a_quantity_written_another_way_is_no_change(quote: str, passage: str) -
 )
 def test_a_quantity_changed_is_a_number_changed(quote: str, passage: str) -> None:
     assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("It is a minute detail.", "It is a tiny detail.", id="minute-as-tiny"),
+        pytest.param(
+            "Wait a second before retrying.", "Wait a moment before retrying.", id="a-moment"
+        ),
+        pytest.param("Changes apply in a minute.", "Changes apply shortly.", id="shortly"),
+    ],
+)
+def test_a_moment_said_with_a_unit_is_no_quantity(quote: str, passage: str) -> None:
+    """ "a second", "a minute" say a moment or a small thing as often as one of the unit:
+    with no quantity on the other side, no number changed."""
+    assert "number changed" not in judged(quote, passage).kinds

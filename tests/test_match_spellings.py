@@ -41,6 +41,9 @@ def test_a_british_spelling_is_the_same_word(quote: str, passage: str) -> None:
         pytest.param(
             "Change the colour setting to dark.", "Change the font setting to dark.", id="font"
         ),
+        pytest.param(
+            "The index is scoured nightly.", "The index is scored nightly.", id="scour-is-no-score"
+        ),
         pytest.param("The job takes an hour.", "The job takes a hor.", id="hour-is-no-spelling"),
     ],
 )

@@ -162,16 +162,18 @@ def american(word: str) -> str:
     -our as -or (`colour`, `behaviour`) (British and American spellings are one word)."""
     low = word.lower()
     low = _ISE.sub(r"iz\1", low)
-    low = _OUR.sub(r"or\1", low)
+    low = _OUR.sub(r"\1or\2", low)
     return _YSE.sub(r"yz\1", low)
 
 
 _ISE = re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$")
 _YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing|er|ers)$")
-_OUR = re.compile(r"(?<=[a-z]{2})our(s|ed|ing|ite|ites|able|ful)?$")
-"""-our after two letters or more (`colour`, `behaviour`, `favourite`; not `hour`, `four`,
-`your`). Where -our is no British spelling (`detour`, `flour`) no English word ends
-in the -or it is read as, so no two words are read as one."""
+_OUR = re.compile(
+    r"^(arm|behavi|cand|clam|col|endeav|ferv|flav|fav|glam|harb|hon|hum|lab|neighb|od"
+    r"|parl|rig|rum|sav|splend|tum|val|vap|vig)our(s|ed|ing|ite|ites|able|ful|hood)?$"
+)
+"""The British spellings in -our (`colour`, `behaviour`, `favourite`), by their stems: not
+every word ending so is one (`scour` would read `scor`, and `scoured` `scored`)."""
 
 
 def renamed(a: str, b: str) -> bool:

@@ -542,10 +542,12 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     """The number at `index` (times a "thousand" after it), its unit if one follows, and
     how many words say them; (None, None, 1) where no number stands, or one with neither.
     A unit said alone is one of it ("a week", "every day": 1 week, every 1 day)."""
-    if words[index] in {"a", "an"} and _one_unit(words, index + 1, spelt_out=True):
-        return Fraction(1), UNIT[words[index + 1]], 2
-    if index and words[index - 1] in RATES and _one_unit(words, index, spelt_out=False):
+    if words[index] in {"a", "an"} and index + 1 < len(words) and words[index + 1] in _SPANS:
+        return Fraction(1), words[index + 1], 2
+    if index and words[index - 1] in RATES and _one_unit(words, index):
         return Fraction(1), UNIT[words[index]], 1
+    if words[index] in _EVERY_ONE:  # "daily": every 1 day, as "every day" is
+        return Fraction(1), _EVERY_ONE[words[index]], 1
     magnitude = _MAGNITUDE.fullmatch(words[index])
     if magnitude:  # "10k", "1M": a figure of thousands or millions
         return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
@@ -570,20 +572,36 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     return value, unit, width + (unit is not None)
 
 
-def _one_unit(words: list[str], index: int, *, spelt_out: bool) -> bool:
-    """A unit at `index` that says one of it after "a" or a rate ("a week", "per s"): after
-    "a" only its name ("a b" is a list, "a bit" a degree), and never "second" before the
-    thing it orders ("a second replica", "every second request")."""
+def _one_unit(words: list[str], index: int) -> bool:
+    """A unit at `index` that says one of it after a rate ("every day", "per s"); never
+    "second" before the thing it orders ("every second request")."""
     word = words[index] if index < len(words) else ""
-    if word not in UNIT or word == "bit" or (spelt_out and UNIT[word] != word):
+    if word not in UNIT or word == "bit":
         return False
     following = words[index + 1] if index + 1 < len(words) else ""
     return word != "second" or not following or following in STOPWORDS
 
 
+_SPANS = frozenset({"hour", "day", "week", "month", "year"})
+"""The units "a" says one of ("a week" is 7 days): not "a second", "a minute" ("wait a
+second", "a minute detail"), which say a moment, or a small thing, as often."""
+_EVERY_ONE = {
+    "hourly": "hour",
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "yearly": "year",
+    "annually": "year",
+}
+"""A word that says "every" and its unit at once: "daily" is every 1 day, so "daily" ->
+"every day at noon" is no number changed, and "daily" -> "weekly" is one."""
+
+
 _MAGNITUDE = re.compile(r"(\d+(?:\.\d+)?)([kK]|M)")
 """A figure with a magnitude's letter: "10k", "10K" (thousands), "1M" (millions, as
-written: lower-cased, "1m" is a minute)."""
+written: lower-cased, "1m" is a minute). A capital K is a resolution ("4K") or a
+temperature now and then, but a rewording that writes either as thousands is none a
+page makes."""
 _MAGNITUDES = {"k": 10**3, "K": 10**3, "M": 10**6}
 
 
