@@ -216,6 +216,6 @@ def unchecked_places(
     return [
         (index, source_id)
         for index, quote in enumerate(claim.quotes, start=1)
-        for source_id in sorted(quote.sources)
+        for source_id in sorted(set(quote.sources))
         if (claim.id, quote.text, source_id) not in checked
     ]
