@@ -294,38 +294,6 @@ def test_an_error_page_answered_200_is_no_evidence(
     assert (page.fetch.error or "").startswith("an error page: it says")
 
 
-@pytest.mark.parametrize(
-    "script",
-    [
-        'location.replace("/new/")',
-        "window.location.href = '/new/';",
-        "document.location = '/new/'",
-    ],
-)
-def test_a_page_its_script_sends_on_at_once_is_no_evidence(script: str) -> None:
-    """A static host's redirect written in script ("Redirecting…"): its few words stand in
-    for the page it sends to, so a quote not on it is unchecked, never missing."""
-    html = f"<html><head><script>{script}</script></head><body><p>Redirecting…</p></body></html>"
-
-    page = read_page(fetched_html(html))
-
-    assert (page.text, page.fetch.source_status) == (None, "unreadable")
-    assert "its script sends the reader to another page" in (page.fetch.error or "")
-
-
-def test_a_page_with_a_script_that_sends_on_only_when_asked_is_read() -> None:
-    """A page of the docs whose script sends the reader on from a button, or which shows
-    such a script as an example, is read as any page."""
-    example = "<pre><code>window.location = '/new/'</code></pre>"
-    for html in (
-        f"<html><body><main><p>Set the page to leave.</p>{example}</main></body></html>",
-        "<html><body><main>"
-        + "<p>A long page of the guide.</p>" * 30
-        + "<script>b.onclick = () => { location.href = '/x' }</script></main></body></html>",
-    ):
-        assert read_page(fetched_html(html)).text is not None
-
-
 def test_a_short_page_about_errors_is_read() -> None:
     """Only a page whose title or first line says it is not there is one: a page on
     handling a 404, or a long page titled so, is read as any page."""

@@ -67,9 +67,6 @@ def read_page(
     said = _says_it_is_not_there(fetched, text) if select is None and whole is None else None
     if said is not None:
         return unreadable(fetched, f"an error page: it says “{said}” (HTTP 200)", select)
-    if select is None and whole is None and _sent_on_by_script(fetched, text):
-        why = "its script sends the reader to another page at once, which is not followed"
-        return unreadable(fetched, why, select)
     return Page(fetched, text, None, recipe(select), whole)
 
 
@@ -100,20 +97,6 @@ def _says_it_is_not_there(fetched: FetchResult, text: str) -> str | None:
         if said and _NOT_THERE.search(said.strip()):
             return said.strip()
     return None
-
-
-_SCRIPTS = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
-_SENDS_ON = re.compile(r"\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign)\s*\(")
-
-
-def _sent_on_by_script(fetched: FetchResult, text: str) -> bool:
-    """Is a short HTML page one whose script sends its reader elsewhere as it loads
-    (`location.replace(…)`, `window.location = …`: a redirect a static host writes in
-    script)? Its few words ("Redirecting…") stand in for the page it sends to, and are no
-    evidence that a quote is gone. A page of the docs with such a script says much more."""
-    if len(text) > ERROR_PAGE_TEXT or not is_html(fetched.content_type or "", fetched.text or ""):
-        return False
-    return any(_SENDS_ON.search(script) for script in _SCRIPTS.findall(fetched.text or ""))
 
 
 _SCRIPT = re.compile(rb"<script\b", re.IGNORECASE)
