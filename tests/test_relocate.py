@@ -19,15 +19,13 @@ from claimledger.evidence.relocate import (
     MAX_SITE_PAGES,
     Lost,
     choose,
+    gunzip,
+    parse_sitemap,
     path_likeness,
     rank,
     recover,
     relocation_json,
     relocation_line,
-)
-from claimledger.evidence.sitemaps import (
-    gunzip,
-    parse_sitemap,
     robots_sitemaps,
     same_site,
     sitemap_guesses,
@@ -195,32 +193,6 @@ def test_a_page_moved_without_a_redirect_is_found_on_the_sitemap_and_adopted(
     assert "found at" not in again.stdout
     assert page_server.hits("/sitemap_index.xml") == 0  # nothing lost: nothing looked for
     assert "found at" not in cli("status", code=0).stdout
-
-
-def test_two_pages_carrying_the_quotes_alike_are_both_said_and_neither_adopted(
-    cli: Cli, page_server: PageServer
-) -> None:
-    """A page whose quotes are on two pages of its site, at addresses as like its old one,
-    may have become either: both are said, and `move` adopts neither on its own."""
-    serve_site(page_server, with_sitemap=False)
-    cli("refresh", "--allow-private", code=0)
-    twins = ("/docs/v1/alarms", "/docs/v2/alarms")
-    page_server.remove(OLD)
-    for path in twins:
-        page_server.set_page(path, page("Alarms API", WRITES, ORDER))
-    sitemap = urlset(*(page_server.url(path) for path in ("/guide", *twins)))
-    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
-
-    result = cli("refresh", "--allow-private", code=1)
-
-    said = " ".join(result.stdout.split())
-    first, second = (page_server.url(path) for path in twins)
-    assert f"carried alike by 2 pages, {first} and {second}, and nothing says which" in said
-    assert "not found on its site" not in said
-    assert "adopt it with `claimledger move alarms`" not in said
-    refused = cli("move", "alarms", code=2)
-    assert "give NEW_URL" in refused.stderr
-    assert load(cli.ledger).sources["alarms"].url == page_server.url(OLD)
 
 
 def test_a_page_already_another_source_is_adopted_by_a_merge(
