@@ -43,14 +43,13 @@ def alarms_row(cli: Cli) -> dict[str, Any]:
         ("/account/sign-in", 307),
         ("/", 302),  # home, for now
         ("/docs/", 302),  # a section's page
-        ("/docs/index.html", 302),
     ],
 )
 def test_a_page_a_redirect_only_stands_in_for_leaves_the_quotes_unread(
     cli: Cli, page_server: PageServer, location: str, status: int
 ) -> None:
     serve_v1(page_server)
-    for path in ("/login", "/account/sign-in", "/", "/docs/", "/docs/index.html"):
+    for path in ("/login", "/account/sign-in", "/", "/docs/"):
         page_server.set_page(path, SIGN_IN_PAGE)
     page_server.set_handler("/docs/other", redirect(location, status))
     cli.ledger.write_text(
@@ -247,42 +246,3 @@ def test_a_sign_in_pages_token_is_never_shown(
     for text in (done.stdout, done.stderr, status.stdout, report.stdout):
         assert "s3cr3tvalue" not in text
     assert "a sign-in page, not the page asked" in other_source(cli)["error"]
-
-
-@pytest.mark.parametrize(
-    ("asked", "location", "gone"),
-    [
-        ("/docs/guide/other", "/docs/", True),  # the section's page
-        ("/docs/guide/other", "/docs/index.html", True),
-        ("/docs/v2/guide/other", "/docs/v3/", True),  # a version's root of the docs
-        ("/en/v2/other", "/en/latest/", True),
-        ("/docs/v2/guide/other", "/docs/v3/guide/other", False),  # the page, in a new version
-        ("/docs/guide/other", "/docs/guides/", False),  # another page of the same depth
-        ("/docs/guide/other", "/2/", False),  # a bare number names a page as often
-    ],
-)  # fmt: skip
-def test_a_page_moved_for_good_to_a_landing_page_is_gone_not_moved(
-    cli: Cli, page_server: PageServer, asked: str, location: str, gone: bool
-) -> None:
-    """A permanent redirect to the section's page or a docs version's root is a page
-    removed, as one to the home page is: its quote is missing, no `move` is proposed."""
-    serve_v1(page_server)
-    page_server.set_handler(asked, redirect(location, 301))
-    page_server.set_page(location, page("Welcome to the docs.", "Pick a topic to start."))
-    cli.ledger.write_text(
-        cli.ledger.read_text(encoding="utf-8").replace(
-            f'{page_server.url("/other")}"', f'{page_server.url(asked)}"'
-        ),
-        encoding="utf-8",
-    )
-
-    done = cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
-
-    other = other_source(cli)
-    if gone:
-        assert (other["source_status"], other["moved_to"]) == ("gone", None), other
-        assert "the page is gone" in other["error"]
-        assert "claimledger move other" not in done.output
-    else:
-        assert other["source_status"] == "moved", other
-    assert alarms_row(cli)["missing"] == 1

@@ -253,10 +253,9 @@ def _result(
     moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
     status: SourceStatus = outcome.source_status
     error = outcome.error
-    landing = sent_home(fetch_target(url)[0], moved_to) if moved_to is not None else None
-    if status == "ok" and landing is not None:
+    if status == "ok" and moved_to is not None and sent_home(url, moved_to):
         status, moved_to = "gone", None  # a soft 404: the site sends its readers home
-        error = f"redirected to {landing} ({walk.final_url}): the page is gone"
+        error = f"redirected to the site's home page ({walk.final_url}): the page is gone"
         outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     elif status == "ok" and moved_to is not None:
         status = "moved"

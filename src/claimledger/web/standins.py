@@ -1,48 +1,24 @@
 """Where a redirect ends when it ends at no page of its own: a page that only stands in for
-the one asked (a sign-in page, the site's home page or the section's), or the landing page
-a removed page now sends its readers to for good (the home page, the section's, a docs
-version's root). Such a page's words are no evidence of the asked page's. Pure.
+the one asked (a sign-in page, the site's home page or the section's), or the home page a
+removed page now sends its readers to. Such a page's words are no evidence of the asked
+page's. Pure.
 """
 
 from __future__ import annotations
 
-import re
 import urllib.parse
 from urllib.parse import SplitResult
 
 from claimledger.urls import publisher_of, split
 
 
-def sent_home(url: str, moved_to: str) -> str | None:
-    """What the page a permanent redirect leads to is, when it is a landing page rather
-    than the page asked at a new address: the site's home page, its section's (`/docs/`
-    for `/docs/guide/page`), or the root of a version of its docs (`/docs/v3/`). Not a
-    move but a page removed (a "soft 404"), whose words the landing page does not carry;
-    None for any other page."""
-    landing = stand_in_page(url, moved_to)
-    if landing is not None and landing != SIGN_IN:
-        return landing
-    return "the root of a version of its docs" if _version_root(url, moved_to) else None
-
-
-_VERSION = re.compile(r"v\d+(?:\.\d+)*|\d+(?:\.\d+)+|latest|stable|current|next|dev|main|master")
-"""A path segment that names a version of a site's docs (`v3`, `2.1`, `latest`); a bare
-number (`/3`, `/2021/`) names a page or an archive as often, and is none."""
-
-
-def _version_root(url: str, moved_to: str) -> bool:
-    """Does `moved_to` name the root of a version of the docs above the page asked (from
-    `/docs/v2/guide/page` to `/docs/v3/` or `/en/latest/`), on the same host?"""
+def sent_home(url: str, moved_to: str) -> bool:
+    """A page's address that now leads to its site's home page: not a move but a page
+    removed (a "soft 404"), whose words the home page does not carry."""
     old, new = split(url), split(moved_to)
-    if old is None or new is None or old.hostname != new.hostname or new.query:
+    if old is None or new is None or old.hostname != new.hostname:
         return False
-    asked = [part for part in old.path.split("/") if part]
-    root = [part for part in _folder_page(new.path).split("/") if part]
-    return (
-        0 < len(root) < len(asked)
-        and root[:-1] == asked[: len(root) - 1]
-        and _VERSION.fullmatch(root[-1].lower()) is not None
-    )
+    return new.path in ("", "/") and not new.query and old.path not in ("", "/")
 
 
 SIGN_IN = "a sign-in page"
@@ -65,7 +41,7 @@ def stand_in_page(url: str, final_url: str) -> str | None:
         return SIGN_IN
     if _sends_back(old, new.query):
         return SIGN_IN
-    above, asked = _folder_page(new.path).rstrip("/"), _folder_page(old.path).rstrip("/")
+    above, asked = new.path.rstrip("/"), _folder_page(old.path).rstrip("/")
     if not above and asked and publisher_of(url) == publisher_of(final_url):
         return "the site's home page"  # any of its hosts', whatever its query (`?lang=en`)
     same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
