@@ -52,6 +52,7 @@ from meaning_levels import judged, level
         pytest.param(
             "Backups run daily at noon.", "Backups run every day at noon.", id="daily-and-on"
         ),
+        pytest.param("Limits are 100 per minute.", "Limits are 100 a minute.", id="100-a-minute"),
     ],
 )
 def test_a_quantity_written_another_way_is_no_change(quote: str, passage: str) -> None:
@@ -90,9 +91,15 @@ def test_a_quantity_changed_is_a_number_changed(quote: str, passage: str) -> Non
             "Wait a second before retrying.", "Wait a moment before retrying.", id="a-moment"
         ),
         pytest.param("Changes apply in a minute.", "Changes apply shortly.", id="shortly"),
+        pytest.param(
+            "The daily limit is 100 requests.",
+            "The limit is 100 requests a day.",
+            id="a-daily-limit",
+        ),
     ],
 )
 def test_a_moment_said_with_a_unit_is_no_quantity(quote: str, passage: str) -> None:
-    """ "a second", "a minute" say a moment or a small thing as often as one of the unit:
-    with no quantity on the other side, no number changed."""
+    """ "a second", "a minute" say a moment or a small thing as often as one of the unit,
+    and "the daily limit" a kind of limit: with no quantity on the other side, no number
+    changed."""
     assert "number changed" not in judged(quote, passage).kinds

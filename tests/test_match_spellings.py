@@ -24,6 +24,8 @@ from meaning_levels import judged, level
         pytest.param(
             "The flavour option is ignored.", "The flavor option is ignored.", id="flavor"
         ),
+        pytest.param("The image is discolored.", "The image is discoloured.", id="discoloured"),
+        pytest.param("It is a behavioral change.", "It is a behavioural change.", id="behavioural"),
     ],
 )
 def test_a_british_spelling_is_the_same_word(quote: str, passage: str) -> None:

@@ -169,8 +169,9 @@ def american(word: str) -> str:
 _ISE = re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$")
 _YSE = re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing|er|ers)$")
 _OUR = re.compile(
-    r"^(arm|behavi|cand|clam|col|endeav|ferv|flav|fav|glam|harb|hon|hum|lab|neighb|od"
-    r"|parl|rig|rum|sav|splend|tum|val|vap|vig)our(s|ed|ing|ite|ites|able|ful|hood)?$"
+    r"^((?:dis|re|un)?(?:arm|behavi|cand|clam|col|endeav|ferv|flav|fav|glam|harb|hon|hum"
+    r"|lab|neighb|od|parl|rig|rum|sav|splend|tum|val|vap|vig))our"
+    r"(s|ed|ing|ite|ites|able|ably|ful|hood|less|al|ally|er|ers|ize|ized|ise|ised|way)?$"
 )
 """The British spellings in -our (`colour`, `behaviour`, `favourite`), by their stems: not
 every word ending so is one (`scour` would read `scor`, and `scoured` `scored`)."""

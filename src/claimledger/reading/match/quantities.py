@@ -542,12 +542,12 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     """The number at `index` (times a "thousand" after it), its unit if one follows, and
     how many words say them; (None, None, 1) where no number stands, or one with neither.
     A unit said alone is one of it ("a week", "every day": 1 week, every 1 day)."""
-    if words[index] in {"a", "an"} and index + 1 < len(words) and words[index + 1] in _SPANS:
-        return Fraction(1), words[index + 1], 2
+    if words[index] in {"a", "an"} and _one_after_a(words, index + 1):
+        return Fraction(1), UNIT[words[index + 1]], 2
     if index and words[index - 1] in RATES and _one_unit(words, index):
         return Fraction(1), UNIT[words[index]], 1
-    if words[index] in _EVERY_ONE:  # "daily": every 1 day, as "every day" is
-        return Fraction(1), _EVERY_ONE[words[index]], 1
+    if words[index] in _EVERY_ONE and _said_of_a_doing(words, index):
+        return Fraction(1), _EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
     magnitude = _MAGNITUDE.fullmatch(words[index])
     if magnitude:  # "10k", "1M": a figure of thousands or millions
         return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
@@ -582,9 +582,25 @@ def _one_unit(words: list[str], index: int) -> bool:
     return word != "second" or not following or following in STOPWORDS
 
 
+def _one_after_a(words: list[str], index: int) -> bool:
+    """A unit "a" says one of: a span of a day or the like ("a week" is 7 days), or any
+    unit after a figure, as a rate ("100 a minute"); not "wait a second", "a minute
+    detail", which say a moment, or a small thing, as often."""
+    word = words[index] if index < len(words) else ""
+    if word in _SPANS:
+        return True
+    return word in UNIT and index > 1 and number_value(words[index - 2]) is not None
+
+
+def _said_of_a_doing(words: list[str], index: int) -> bool:
+    """Whether "daily" (or its kin) says how often a thing is done ("runs daily at noon"),
+    not what kind of thing it is ("the daily limit", "daily builds")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return not following or following in STOPWORDS or not following[0].isalnum()
+
+
 _SPANS = frozenset({"hour", "day", "week", "month", "year"})
-"""The units "a" says one of ("a week" is 7 days): not "a second", "a minute" ("wait a
-second", "a minute detail"), which say a moment, or a small thing, as often."""
+"""The units "a" says one of wherever it stands ("a week" is 7 days)."""
 _EVERY_ONE = {
     "hourly": "hour",
     "daily": "day",
