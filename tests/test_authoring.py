@@ -163,6 +163,17 @@ def test_an_existing_section_named_alone_is_an_error_not_a_revision(ledger: Path
     assert ledger.read_text(encoding="utf-8") == LEDGER
 
 
+@pytest.mark.parametrize("given", [["Limits"], ["--intro", ""]], ids=["same-title", "no-intro"])
+def test_a_section_given_what_it_already_says_is_said_unchanged(
+    ledger: Path, given: list[str]
+) -> None:
+    """A TITLE equal to the section's, or an empty --intro for one with none, changed
+    nothing and said "revised section limits"."""
+    result = Cli(ledger)("section", "limits", *given, code=0)
+    assert result.stdout == "section limits unchanged: it is already so\n"
+    assert ledger.read_text(encoding="utf-8") == LEDGER
+
+
 def test_a_sections_intro_is_written_in_the_users_editor(ledger: Path, tmp_path: Path) -> None:
     editor = tmp_path / "editor.sh"
     editor.write_text('#!/bin/sh\nprintf "Written at length.\\n" > "$1"\n', encoding="utf-8")

@@ -30,7 +30,7 @@ from claimledger.ledger.vocabulary import (
 from claimledger.terminal.output import out
 
 if TYPE_CHECKING:  # the core loads where a command uses it
-    from claimledger.ledger.model import Ledger
+    from claimledger.ledger.model import Ledger, Section
 
 
 @command("section")
@@ -83,10 +83,18 @@ def section_command(
             return edits.revise_section(text, ledger, section_id, title=None, intro=None)
         return edits.add_section(text, ledger, section_id, title, words or "")
 
-    ledgerfile.update(opts.ledger, change)
+    written = ledgerfile.update(opts.ledger, change)
+    if exists and _section(written, section_id) == known[section_id]:
+        out.print(f"section {section_id} unchanged: it is already so", markup=False)
+        return ExitCode.OK
     done = "revised" if exists else "added"
     out.print(f"{done} section {section_id}" + (f": {title}" if title else ""), markup=False)
     return ExitCode.OK
+
+
+def _section(ledger: Ledger, section_id: str) -> Section:
+    """The section of that id, as the ledger now holds it."""
+    return next(section for section in ledger.sections if section.id == section_id)
 
 
 @command("scope")
