@@ -16,36 +16,18 @@ from claimledger.reading.provenance import Version, blame
 from claimledger.records import Commit
 from cli_runner import Cli
 from evidence_site import page
-from test_blame import commit, git
+from test_blame import LEDGER as BLAME_LEDGER
+from test_blame import NEW, OLD, PATH, commit, git
 from webserver import PageServer
 
 SCHEMAS = resources.files("claimledger") / "data" / "schemas"
 
-OLD = "Acknowledged writes are never lost, even when a node fails."
-NEW = "Acknowledged writes are kept while a majority of nodes is up."
-PATH = "docs/durability.md"
 BINARY = "\x00garbled\n"
 
-LEDGER = """\
-ledger: 1
-title: History
-date_read: 2026-01-10
-sections:
-  - {{id: main, title: Main}}
-sources:
-  guide: {{url: "{url}", title: Guide, kind: docs, publisher: example.com, repo: ../docs, \
-path: {path}}}
-claims:
-  - id: durable
-    section: main
-    title: Durable writes
-    kind: guarantee
-    statement: An acknowledged write survives a node failure.
-    quotes:
-      - {{text: "{quote}", sources: [guide]}}
-    grades:
-      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
-"""
+LEDGER = BLAME_LEDGER.replace(
+    "publisher: example.com}}", "publisher: example.com, repo: ../docs, path: {path}}}"
+)
+"""`blame`'s ledger, its source's repository named."""
 
 
 def _site(tmp_path: Path, page_server: PageServer, texts: list[str]) -> tuple[Cli, list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 _LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)"
-_CALENDAR_DAY = (
+CALENDAR_DAY = (
     "^(?!0000)(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
     "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
     f"|{_LEAP_YEAR}-02-29)$"
@@ -96,7 +96,7 @@ LEDGER_SCHEMA: dict[str, Any] = {
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$"},
         "date": {
             "type": "string",
-            "pattern": _CALENDAR_DAY,
+            "pattern": CALENDAR_DAY,
             "description": "A day of the calendar, YYYY-MM-DD (2026-02-30 is none).",
         },
         "url": {"type": "string", "pattern": "^https?://[^\\s]+$"},

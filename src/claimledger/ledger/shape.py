@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from claimledger.ledger.located import Located, Path_
-from claimledger.ledger.schema import LEDGER_SCHEMA
+from claimledger.ledger.schema import CALENDAR_DAY, LEDGER_SCHEMA
 
 if TYPE_CHECKING:
     import jsonschema
@@ -136,7 +136,7 @@ def _explain(error: jsonschema.ValidationError, located: Located) -> Iterator[Fi
     elif kind == "const":
         yield located.where(path), f"{name} must be {rule!r}, not {value!r}"
     elif kind == "pattern":
-        if not _DAY_SHAPE.fullmatch(str(value)) or "[0-9]{4}" not in rule:
+        if rule != CALENDAR_DAY or not _DAY_SHAPE.fullmatch(str(value)):
             yield located.where(path), _pattern_message(name, value, rule)
         # else a day its month has not: soundness says which ("is not a real date: …")
     elif kind == "type":

@@ -47,12 +47,11 @@ def _dropped_lines(dropped: dict[str, Any] | None, unread: list[dict[str, Any]])
             if dropped
             else "  still held by the newest version"
         ]
-    unreadable = ", ".join(commit["sha"][:7] for commit in unread)
     if dropped is None:
-        return [f"  not read past it: the newer versions could not be read ({unreadable})"]
+        return [f"  not read past it: the newer versions could not be read ({_shas(unread)})"]
     return [
         f"  reworded or dropped by {_commit_line(dropped)}",
-        f"    or before it, in a version that could not be read ({unreadable})",
+        f"    or before it, in a version that could not be read ({_shas(unread)})",
     ]
 
 
@@ -60,7 +59,7 @@ def _unread_clause(unread: list[dict[str, Any]]) -> str:
     """The versions none of the others can speak for: one may hold the quote."""
     if not unread:
         return ""
-    return f" ({', '.join(commit['sha'][:7] for commit in unread)} could not be read)"
+    return f" ({_shas(unread)} could not be read)"
 
 
 def _since_lines(since: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
@@ -72,6 +71,10 @@ def _since_lines(since: dict[str, Any], before: dict[str, Any] | None) -> list[s
         f"  the current wording since {_commit_line(since)}",
         f"    or earlier: the version before it could not be read ({before['sha'][:7]})",
     ]
+
+
+def _shas(commits: list[dict[str, Any]]) -> str:
+    return ", ".join(commit["sha"][:7] for commit in commits)
 
 
 def _commit_line(commit: dict[str, Any]) -> str:

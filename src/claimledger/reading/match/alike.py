@@ -11,7 +11,12 @@ from __future__ import annotations
 from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, Phrases, number_value
 from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.negations import correlative
-from claimledger.reading.match.quantities import bounds_as_said, grouped_digits, in_base_units
+from claimledger.reading.match.quantities import (
+    EVERY_ONE,
+    bounds_as_said,
+    grouped_digits,
+    in_base_units,
+)
 
 
 def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
@@ -85,12 +90,7 @@ _PHRASES_ALIKE = Phrases(
         ("3", "times"): ("thrice",),
         ("half", "a"): ("0.5",),
         ("half", "an"): ("0.5",),
-        ("hourly",): ("every", "hour"),
-        ("daily",): ("every", "day"),
-        ("weekly",): ("every", "week"),
-        ("monthly",): ("every", "month"),
-        ("yearly",): ("every", "year"),
-        ("annually",): ("every", "year"),
+        **{(word,): ("every", unit) for word, unit in EVERY_ONE.items()},  # "daily"
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""

@@ -546,8 +546,8 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
         return Fraction(1), UNIT[words[index + 1]], 2
     if index and words[index - 1] in RATES and _one_unit(words, index):
         return Fraction(1), UNIT[words[index]], 1
-    if words[index] in _EVERY_ONE and _said_of_a_doing(words, index):
-        return Fraction(1), _EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
+    if words[index] in EVERY_ONE and _said_of_a_doing(words, index):
+        return Fraction(1), EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
     magnitude = _MAGNITUDE.fullmatch(words[index])
     if magnitude:  # "10k", "1M": a figure of thousands or millions
         return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
@@ -601,7 +601,7 @@ def _said_of_a_doing(words: list[str], index: int) -> bool:
 
 _SPANS = frozenset({"hour", "day", "week", "month", "year"})
 """The units "a" says one of wherever it stands ("a week" is 7 days)."""
-_EVERY_ONE = {
+EVERY_ONE = {
     "hourly": "hour",
     "daily": "day",
     "weekly": "week",
