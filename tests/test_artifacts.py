@@ -187,6 +187,24 @@ def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
     cli("regrade", "--no-artifacts", "--allow-artifacts", code=2)
 
 
+def test_a_write_the_ledger_would_refuse_is_refused_before_any_artifact_runs(
+    toy: Path,
+) -> None:
+    """A ledger written with YAML anchors cannot be edited in place: `regrade --write` said
+    so only after it had run the artifacts and recorded their runs."""
+    text = toy.read_text(encoding="utf-8").replace(
+        "      - {on: measured", "      - &m {on: measured"
+    )
+    toy.write_text(text, encoding="utf-8")
+    say(toy, "changed\n")
+
+    result = Cli(toy)("regrade", "--write", code=2)
+
+    assert "uses YAML anchors and aliases" in result.stderr
+    assert not store_path(toy).exists()  # nothing ran, nothing was recorded
+    assert toy.read_text(encoding="utf-8") == text
+
+
 def test_the_old_run_artifacts_flag_is_allow_artifacts(tmp_path: Path) -> None:
     ledger = write_ledger(tmp_path, PRINT_SAID, trusted=False)
     (tmp_path / "said.txt").write_text("ok\n", encoding="utf-8")

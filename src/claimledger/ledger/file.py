@@ -182,6 +182,16 @@ _MAY_ANCHOR = re.compile(r"(?:^|[\s\[{,])[&*][^\s,\[\]{}]")
 collection's bracket or comma): a text with none of these holds none, and is not scanned."""
 
 
+def refuse_uneditable(path: Path) -> None:
+    """Refuse now an edit `update` would refuse later: a command with work to do before its
+    edit (running artifacts) says so before that work, not after it."""
+    try:
+        text = read_ledger_text(followed(path))
+    except OSError as error:
+        raise EnvironmentProblem.of(error, path) from None
+    _refuse_anchors(text, path)
+
+
 def _refuse_anchors(text: str, path: Path) -> None:
     """Refuse, before any change, to edit a ledger written with YAML anchors or aliases. An
     alias is the anchored value itself, not a copy: an edit of one claim's aliased facet

@@ -74,8 +74,11 @@ def regrade_ledger(
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade, unchecked_by_claim
+    from claimledger.ledger.file import refuse_uneditable
     from claimledger.services import latest
 
+    if write:
+        refuse_uneditable(ledger_path)  # before an artifact runs, not after
     made_here = latest.store_made_here(store)  # as it came, before any run is recorded
     checks = latest.verdicts(store, ledger)
     as_read = latest.as_read(store, ledger)  # verdicts on the reading day's copies
