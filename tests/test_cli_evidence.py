@@ -376,10 +376,13 @@ def test_a_refresh_cut_short_is_said_by_claims_and_by_every_report(
         store.begin_run(dt.datetime.now(dt.UTC), str(ledger))  # then killed
 
     listed = cli("claims", code=0)
+    status = cli("status", code=1)
     markdown = cli("render", "-o", "-", "--format", "md", code=0)
     data = json.loads(cli("render", "-o", "-", "--format", "json", code=0).stdout)
 
     assert "did not finish" in " ".join(listed.stderr.split())
+    assert status.stdout.startswith("Evidence (last refresh ")  # the headline says it
+    assert status.stdout.splitlines()[0].endswith(" UTC, did not finish)")
     assert "did not finish" in " ".join(markdown.stderr.split())
     assert "(did not finish: it was interrupted" in markdown.stdout
     assert data["last_refresh_finished"] is False

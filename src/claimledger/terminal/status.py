@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         CheckRecord,
         LatestEvidence,
         QuoteHistory,
+        RunRecord,
     )
 
 
@@ -130,14 +131,22 @@ def print_status_tables(
     from claimledger.terminal.lines import claim_summary
     from claimledger.terminal.views import pages_table
 
-    when = latest.last.started_at.strftime("%Y-%m-%d %H:%M UTC") if latest.last else "never"
     rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked))
-    print_summary(rows, f"Evidence (last refresh {when})")
+    print_summary(rows, f"Evidence ({last_refresh_said(latest.last)})")
     out.print(pages_table(ledger, latest.fetches.values()))
     lines = [relocation_line(search, ledger.adopting_move) for search in latest.searches]
     lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
     for line in lines:
         out.print(line, markup=False)
+
+
+def last_refresh_said(last: RunRecord | None) -> str:
+    """ "last refresh 2026-05-01 09:30 UTC", and where it did not finish, said in the
+    headline: the table under it is what the earlier runs read, not a whole refresh."""
+    if last is None:
+        return "last refresh never"
+    when = last.started_at.strftime("%Y-%m-%d %H:%M UTC")
+    return f"last refresh {when}" + (", did not finish" if last.finished_at is None else "")
 
 
 def print_status_json(ledger: Ledger, latest: LatestEvidence, unchecked: Mapping[str, int]) -> None:
