@@ -8,6 +8,7 @@ file, as a cloned teardown would bring it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -545,6 +546,32 @@ def test_a_header_value_changed_after_trust_needs_consent_again(tmp_path: Path) 
     assert ask.startswith("claimledger.toml: header Authorization (value ")
     said = cli("trust", "--list").stdout + cli("refresh").stderr
     assert "header Authorization (value " in said and "secret" not in said
+
+
+def test_a_secrets_fingerprint_is_keyed_by_the_user_and_cannot_be_searched_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fingerprint printed of a header's value was its bare SHA-256: from a CI log, a
+    short password could be found by trying them all. It is keyed by a key of the user's
+    own, kept for them alone: the same for them on every run, another for another user."""
+    ledger = cloned(tmp_path)
+    value = "Bearer hunter2"
+    settings = ledger.parent / "claimledger.toml"
+    settings.write_text(f'headers = {{ "Authorization" = "{value}" }}\n', "utf-8")
+    bare = hashlib.sha256(value.encode()).hexdigest()[:12]
+
+    def shown(config: Path) -> str:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+        (ask,) = Cli(ledger).json("trust", "--list")["settings"]["asks"]
+        return str(ask)
+
+    first, again, other = shown(tmp_path / "a"), shown(tmp_path / "a"), shown(tmp_path / "b")
+
+    assert first == again and first != other
+    assert first.startswith("claimledger.toml: header Authorization (value ")
+    assert bare not in first + other
+    key = tmp_path / "a" / "claimledger" / "digest.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
 
 
 def test_a_mirrors_password_in_a_map_is_never_shown_and_its_change_is_asked(

@@ -23,7 +23,9 @@ directory, which a repository cannot write to; nothing of the checkout can widen
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import hmac
 import json
 import os
 import shlex
@@ -289,8 +291,44 @@ def _one_line(ask: str) -> str:
 
 def _value_digest(value: str) -> str:
     """A short fingerprint of a setting's value, for an ask to change when the value does
-    without saying it: a header's value may be a token, and asks are printed."""
-    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    without saying it: a header's value may be a token, and asks are printed (a CI log).
+    Keyed by this user's own key, so a short password cannot be searched for offline
+    from the fingerprint printed."""
+    data = value.encode("utf-8", "surrogateescape")
+    return hmac.new(_digest_key(), data, hashlib.sha256).hexdigest()[:12]
+
+
+DIGEST_KEY = "digest.key"
+"""The user's key for the fingerprints of secrets, beside what they trusted."""
+
+
+def _digest_key() -> bytes:
+    """The user's key, made on first need; where none can be kept, one for this run (its
+    fingerprints then hold for this run alone, as no consent can be kept either)."""
+    path = record_file(DIGEST_KEY)
+    return _RUN_KEY if path is None else _key_at(path)
+
+
+_RUN_KEY = os.urandom(32)
+
+
+@functools.cache
+def _key_at(path: Path) -> bytes:
+    """The key kept at `path`, written whole before it is linked there: two claimledgers
+    making it at once keep the one linked first, and a kill leaves no key cut short."""
+    try:
+        if not path.exists():
+            made = path.with_name(f".{path.name}.{os.getpid()}")
+            descriptor = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "wb") as file:
+                file.write(os.urandom(32))
+            with contextlib.suppress(FileExistsError):
+                os.link(made, path)
+            made.unlink()
+        key = path.read_bytes()
+    except OSError:
+        return _RUN_KEY
+    return key if len(key) == 32 else _RUN_KEY
 
 
 def _nothing(name: str) -> bool:
