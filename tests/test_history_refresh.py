@@ -468,3 +468,42 @@ def test_the_installed_command_says_the_history_as_a_user_sees_it(
         "refresh", "--no-history", "--allow-private", "--no-as-read", cwd=home, code=1
     )
     assert "history:" not in skipped.stdout
+
+
+def test_a_kept_history_of_one_branch_is_not_reused_for_another(tmp_path: Path) -> None:
+    """A page whose edit link names another branch than the history kept (a docs version
+    moved to its own branch) had the kept history reused: the change it named is one the
+    page's branch may never have had. The other branch's history is read."""
+    import datetime as dt
+
+    from claimledger.evidence.gitrepo import Repositories
+    from claimledger.evidence.history import read_histories
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.ledger.file import load
+    from claimledger.reading.editlinks import SourceFile
+    from test_store import checked
+
+    repo = tmp_path / "docs-repo"
+    shas = make_docs_repo(repo)
+    git(repo, "checkout", "-q", "-b", "v2", shas["moved"])
+    other = commit(repo, PATH, f"# Durability\n\n{KEPT}\n", "Drop it on v2", "2026-04-01T10:00:00")
+    ledger = tmp_path / "claims.yaml"
+    url = "https://docs.example.com/durability"
+    ledger.write_text(LEDGER.format(url=url, extra="", old=OLD, cut=CUT, kept=KEPT), "utf-8")
+    check = checked(
+        "durable", quote_text=OLD, source_id="guide", url=url, status="missing", current=None
+    )
+
+    def changed_in(ref: str) -> str | None:
+        linked = {url: SourceFile(repo=str(repo), ref=ref, path=PATH)}
+        with EvidenceStore.open(tmp_path / "evidence.sqlite3") as store:
+            found = read_histories(
+                load(ledger), tmp_path, [check], linked, (), store, Repositories(),
+                lambda: dt.datetime.now(dt.UTC),
+            )  # fmt: skip
+        (history,) = found.read + found.reused
+        return None if history.dropped is None else history.dropped.sha
+
+    assert changed_in("main") == shas["reworded"]
+    assert changed_in("main") == shas["reworded"]  # kept, and reused
+    assert changed_in("v2") == other

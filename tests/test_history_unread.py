@@ -148,12 +148,16 @@ def test_blame_says_the_current_wording_may_be_older_than_it_read(
     assert row["unreadable_before_current"]["sha"] == binary
 
 
+BEFORE_UNREAD = 11
+"""The store's schema before it kept a history's unreadable versions."""
+
+
 def test_a_history_kept_before_unreadable_versions_were_is_read_again(tmp_path: Path) -> None:
     """A store of the schema before: upgraded in place, its history kept and shown, but
     never reused for reading the repository again (it may hide unreadable versions)."""
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
-    for migration in MIGRATIONS[:-1]:
+    for migration in MIGRATIONS[:BEFORE_UNREAD]:
         for statement in migration:
             old.execute(statement)
     changed = ["a" * 40, "2026-03-01", "A", "S", PATH]
@@ -164,7 +168,7 @@ def test_a_history_kept_before_unreadable_versions_were_is_read_again(tmp_path: 
         "'2026-08-23T00:00:00+00:00')",
         (OLD, PATH, commits),
     )
-    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    old.execute(f"PRAGMA user_version = {BEFORE_UNREAD}")
     old.commit()
     old.close()
 

@@ -662,6 +662,7 @@ class QuoteHistory:
     versions: int
     read_at: dt.datetime
     unread: tuple[Commit, ...] = ()  # as `Blame.unread`: where the history may lie unread
+    ref: str | None = None  # the branch or tag read; None in one kept before it was
 
     @property
     def changed_in(self) -> Commit | None:

@@ -184,14 +184,16 @@ def _key(check: CheckRecord) -> CheckKey:
 def _reusable(
     earlier: QuoteHistory | None, where: FileAt, current: str | None
 ) -> QuoteHistory | None:
-    """A kept history of the same file and wording that names the change: final (the file
-    by its name as kept, in text: git's own bytes may hold one that is no UTF-8)."""
+    """A kept history of the same file, branch and wording that names the change: final
+    (the file by its name as kept, in text: git's own bytes may hold one that is no
+    UTF-8). Another branch's history may name a change the page's branch never had."""
     from claimledger.reading.provenance import name_as_text
 
     if earlier is None or earlier.dropped is None:
         return None
-    now = (where.repo, name_as_text(where.path), current)
-    return earlier if (earlier.repo, earlier.path, earlier.current) == now else None
+    now = (where.repo, name_as_text(where.path), where.ref, current)
+    then = (earlier.repo, earlier.path, earlier.ref, earlier.current)
+    return earlier if then == now else None
 
 
 def _cloneable(where: FileAt) -> FileAt:
@@ -231,6 +233,7 @@ def _history(
         versions=found.versions,
         unread=found.unread,
         read_at=now,
+        ref=where.ref,
     )
 
 

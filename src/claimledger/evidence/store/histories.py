@@ -33,10 +33,11 @@ HISTORY_COLUMNS = (
     "versions",
     "read_at",
     "unread_json",
+    "ref",
 )
 """The columns of `quote_histories`, in the order of `history_values`."""
 
-_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT, MAYBE_TEXT)
+_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT) + (MAYBE_TEXT,) * 2
 _COMMIT_FIELDS = ("sha", "date", "author", "subject", "path")
 _HISTORY_COMMITS = ("held", "dropped", "current_since")
 
@@ -59,6 +60,7 @@ def history_values(history: QuoteHistory) -> tuple[object, ...]:
         history.versions,
         stamp(history.read_at),
         json.dumps([_commit_values(commit) for commit in history.unread]),
+        history.ref,
     )
 
 
@@ -79,6 +81,7 @@ def history_from_row(row: sqlite3.Row) -> QuoteHistory:
         versions=row["versions"],
         read_at=moment(row["read_at"], "read_at"),
         unread=_unread(row["unread_json"]),
+        ref=row["ref"],
     )
 
 

@@ -304,6 +304,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # they were (not known, so never reused for reading the history again).
         "ALTER TABLE quote_histories ADD COLUMN unread_json TEXT",
     ),
+    (
+        # The branch or tag whose history was read: another's history may name another
+        # change. NULL in a history kept before (never reused for reading it again).
+        "ALTER TABLE quote_histories ADD COLUMN ref TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
