@@ -574,6 +574,36 @@ def test_a_secrets_fingerprint_is_keyed_by_the_user_and_cannot_be_searched_offli
     assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
 
 
+def test_a_checkouts_larger_history_budgets_are_honoured_only_once_trusted(
+    tmp_path: Path,
+) -> None:
+    """A cloned settings file could let a refresh clone 100 GB of a repository, or spend an
+    hour in git, without a word: budgets above the defaults are asked; smaller ones are not."""
+    from claimledger.services.settings import workspace
+
+    ledger = cloned(tmp_path)
+    settings = ledger.parent / "claimledger.toml"
+    settings.write_text("history_clone_mb = 50000\nhistory_budget = 900\n", "utf-8")
+    cli = Cli(ledger)
+    said: list[str] = []
+
+    asks = cli.json("trust", "--list")["settings"]["asks"]
+    untrusted = workspace(ledger, None, said.append).config
+
+    assert asks == [
+        "claimledger.toml: history_budget = 900",
+        "claimledger.toml: history_clone_mb = 50000",
+    ]
+    assert (untrusted.history_budget, untrusted.history_clone_mb) == (None, None)
+    (note,) = said
+    assert "not honoured: claimledger.toml: history_budget = 900; claimledger.toml: " in note
+    cli("trust")
+    trusted = workspace(ledger, None, said.append).config
+    assert (trusted.history_budget, trusted.history_clone_mb) == (900, 50000)
+    settings.write_text("history_clone_mb = 100\nhistory_budget = 5\n", "utf-8")
+    assert cli.json("trust", "--list")["settings"]["asks"] == []
+
+
 def test_a_mirrors_password_in_a_map_is_never_shown_and_its_change_is_asked(
     tmp_path: Path,
 ) -> None:

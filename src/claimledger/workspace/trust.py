@@ -5,11 +5,11 @@ programs. Like direnv's `allow` or an editor's Restricted Mode, claimledger runs
 them until the user has read them and said so (`claimledger trust`), and a command that
 changes afterwards, or any file of the checkout, needs the user's word again.
 The same holds for what the checkout's settings ask beyond the defaults (private
-addresses, a map to other hosts, another web archive, robots.txt set aside, report
-templates, a source's git repository named as a folder of this machine): `asks_of`
-lists them, and they are honoured only while the user's consent covers exactly that
-list. A folder another user owns is not used at all until the
-user says so, as git refuses a repository of dubious ownership.
+addresses, a map to other hosts, another web archive, robots.txt set aside, a larger
+budget for reading the docs' history, report templates, a source's git repository
+named as a folder of this machine): `asks_of` lists them, and they are honoured only
+while the user's consent covers exactly that list. A folder another user owns is not
+used at all until the user says so, as git refuses a repository of dubious ownership.
 
 Consent is a fingerprint per claim: the command as the ledger writes it, whether a shell
 runs it, and the content of every file of the ledger's directory, but what claimledger
@@ -258,6 +258,7 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         asks.append(f"{where}: archive = {_secret_shown(config.archive, config.archive)}")
     if config.robots is False:
         asks.append(f"{where}: robots = false")
+    asks += [f"{where}: {name} = {value:g}" for name, value in _history_past_defaults(config)]
     if ledger is not None:
         marked = sorted((s.id, s.url) for s in ledger.sources.values() if s.allow_private)
         asks += [f"claims.yaml: source {sid} ({url}): allow_private" for sid, url in marked]
@@ -386,10 +387,27 @@ def _entry_digest(path: Path) -> bytes:
 
 
 def without_asks(config: Config) -> Config:
-    """`config` less every setting that widens what claimledger may reach."""
+    """`config` less every setting that widens what claimledger may reach or spend."""
+    past = dict(_history_past_defaults(config))
     return replace(
-        config, maps=(), allow_private=None, archive=None, robots=None, user_agent=None, headers={}
-    )
+        config, maps=(), allow_private=None, archive=None, robots=None, user_agent=None,
+        headers={}, history_budget=None if "history_budget" in past else config.history_budget,
+        history_clone_mb=None if "history_clone_mb" in past else config.history_clone_mb,
+    )  # fmt: skip
+
+
+def _history_past_defaults(config: Config) -> list[tuple[str, float]]:
+    """The history step's budgets the settings raise past the defaults: a checkout's
+    word that a refresh may clone gigabytes, or spend an hour in git, is an ask."""
+    from claimledger.ledger.config import DEFAULT_HISTORY_BUDGET, DEFAULT_HISTORY_CLONE_MB
+
+    given = [
+        ("history_budget", config.history_budget, DEFAULT_HISTORY_BUDGET),
+        ("history_clone_mb", config.history_clone_mb, DEFAULT_HISTORY_CLONE_MB),
+    ]
+    return [
+        (name, value) for name, value, default in given if value is not None and value > default
+    ]
 
 
 def foreign_owner(ledger: Path) -> int | None:
