@@ -48,10 +48,14 @@ def _stream(data: bytes, *, compress: bool) -> bytes:
     return head + b"\nstream\n" + data + b"\nendstream"
 
 
-def build_pdf(pages: list[list[str]], *, compress: bool = False) -> bytes:
-    """A PDF of `pages`, each a list of text lines, in order."""
-    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", b""]
-    objects[2] = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+def build_pdf(
+    pages: list[list[str]],
+    *,
+    compress: bool = False,
+    font: bytes = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+) -> bytes:
+    """A PDF of `pages`, each a list of text lines, in order (drawn in `font`)."""
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", font]
     kids = []
     for lines in pages:
         content_number = len(objects) + 1

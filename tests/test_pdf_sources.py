@@ -63,6 +63,32 @@ def test_a_quote_across_a_hyphenated_line_break_verifies(page_server: PageServer
     assert payload["context"]["before"].endswith("Reads that follow a committed write observe it: ")
 
 
+HYPHEN_AT_173 = {
+    "soft-hyphen": b"/WinAnsiEncoding",
+    "unicode-hyphen": b"<< /BaseEncoding /WinAnsiEncoding /Differences [173 /uni2010] >>",
+}
+"""Fonts whose code 173 is a soft hyphen (U+00AD, a word processor's discretionary
+hyphen) or the Unicode hyphen (U+2010)."""
+
+
+@pytest.mark.parametrize("encoding", HYPHEN_AT_173.values(), ids=HYPHEN_AT_173.keys())
+def test_a_word_broken_with_a_soft_or_unicode_hyphen_is_whole_again(
+    page_server: PageServer, encoding: bytes
+) -> None:
+    """At a line's end and at a page's end, as a word broken with ``-`` is."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding %s >>" % encoding
+    lines = b"BT /F1 12 Tf 14 TL 72 700 Td (Reads are synchro\\255) Tj T* (nous here.) Tj ET"
+    page_server.set_page("/line.pdf", drawn(lines, font=font), content_type="application/pdf")
+    pages = [["The first page opens here.", "We offer a strong guaran\xad"], ["tee of uptime."]]
+    page_server.set_page("/page.pdf", build_pdf(pages, font=font), content_type="application/pdf")
+
+    line = verify(page_server.url("/line.pdf"), "Reads are synchronous here.")
+    page = verify(page_server.url("/page.pdf"), "We offer a strong guarantee of uptime.")
+
+    assert (line["status"], line["current"]) == ("verified", "Reads are synchronous here.")
+    assert (page["status"], page["pdf_page"]) == ("verified", 1)
+
+
 @pytest.mark.parametrize(
     ("end", "start", "quote"),
     [

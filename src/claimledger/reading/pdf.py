@@ -67,9 +67,13 @@ _LIMITS: dict[str, Any] = {
     "jbig2dec_binary": None,  # text only: no image decoder is run, least of all a program
 }
 
-_HYPHENATED = re.compile(r"(\w)-[ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
-_COMPOUND = re.compile(r"(\w-)[ \t]*\n[ \t]*(?=[A-Z\d])|(\w\u2013)[ \t]*\n[ \t]*(?=\w)")
-_BROKEN_AT_END = re.compile(r"\w[-\u2013]$")
+_HYPHENATED = re.compile(r"(\w)[-\u2010][ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
+_COMPOUND = re.compile(r"(\w[-\u2010])[ \t]*\n[ \t]*(?=[A-Z\d])|(\w\u2013)[ \t]*\n[ \t]*(?=\w)")
+_SOFT_HYPHENATED = re.compile(r"(\w)\u00ad[ \t]*\n[ \t]*(?=\w)")
+"""A soft hyphen (U+00AD, a word processor's discretionary hyphen) is never part of a
+word: at a line's end it always goes, and the word is joined, whatever follows; U+2010
+is the hyphen a font's own Unicode map names, read as ``-``."""
+_BROKEN_AT_END = re.compile(r"\w[-\u2010\u2013\u00ad]$")
 _LAYOUT_SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W\d_]{2}")
@@ -500,6 +504,7 @@ def _running_key(line: str) -> str:
 def flowed(layout: str) -> str:
     """A page's layout lines as one line: hyphenated words joined, whitespace collapsed."""
     lines = layout.replace("\r\n", "\n").replace("\r", "\n")
+    lines = _SOFT_HYPHENATED.sub(r"\1", lines)
     joined = _COMPOUND.sub(r"\1\2", _HYPHENATED.sub(r"\1", lines))
     return _LAYOUT_SPACE.sub(" ", joined).strip()
 
