@@ -324,12 +324,16 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
 
 
 def _is_note_mark(chunk: Chunk, previous: Chunk) -> bool:
-    """A number or dagger set smaller than the text before it on its line, and raised."""
+    """A number or dagger set smaller than the text before it on its line, and raised;
+    a number raised after a figure is its exponent (``10`` + ``9``: 10 to the ninth), part
+    of the quantity, so that a quote of "10 requests" is not read on it."""
     text, baseline, size = chunk
     before, base, body = previous
+    mark = text.strip()
     return (
-        _NOTE_MARK.fullmatch(text.strip()) is not None
+        _NOTE_MARK.fullmatch(mark) is not None
         and not before.endswith("\n")
+        and not (mark.isdigit() and before[-1:].isdigit())
         and 0 < size <= SUPERSCRIPT * body
         and baseline > base + 0.1 * body
     )
