@@ -142,6 +142,29 @@ def test_a_header_the_command_line_cannot_send_is_exit_2(
     assert page_server.requests == []
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        "X-Api-Key tok-3f9a7c",
+        "Bad Name: tok-3f9a7c",
+        "X-Api-Key: tok-3f9a7c\r\nX-Other: 1",
+        "X-Api-Key: tok-3f9a7c\x1b",
+        "Cookie: session=tok-3f9a7c é",
+        "Authorization: Bearer tok-3f9a7c\nX-Other: 1",
+        "Content-Length: tok-3f9a7c",
+    ],
+)
+def test_a_header_refused_never_shows_its_value(page_server: PageServer, header: str) -> None:
+    """A --header is most often a credential: the error line that refuses it, printed to a
+    terminal or a CI job's log, names the header but never shows what it carries."""
+    url = page_server.url("/doc")
+    refused = claimledger("verify", url, "words", "--header", header, code=2)
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("claimledger: error: --header"), line
+    assert "tok-3f9a7c" not in refused.stdout + refused.stderr
+    assert page_server.requests == []
+
+
 def test_a_bare_host_for_header_for_means_https(page_server: PageServer) -> None:
     """`--header-for 127.0.0.1:PORT` is https://127.0.0.1:PORT: not this http page's."""
     page_server.set_page("/doc", page(ALARM))

@@ -355,12 +355,15 @@ def unmatched_header_origins(options: FetchOptions) -> list[str]:
 
 
 def _headers(specs: tuple[str, ...]) -> dict[str, str]:
+    """The --header values by name. An error names the header, never its value: that is
+    most often a token, and an error line is printed to a terminal or a CI job's log."""
     headers: dict[str, str] = {}
     for spec in specs:
         name, colon, value = spec.partition(":")
         if not colon or not _HEADER_NAME.fullmatch(name.strip()):
-            raise InputError(f"--header {spec!r}: expected 'Name: value'")
-        headers.update([_header(f"--header {spec!r}", name.strip(), value.strip())])
+            raise InputError("--header: expected 'Name: value' (what was given is not shown)")
+        where = f"--header '{name.strip()}: …'"
+        headers.update([_header(where, name.strip(), value.strip())])
     return headers
 
 
