@@ -153,6 +153,21 @@ def test_the_html_report_shows_markers_in_its_text_and_escapes_in_its_data(cli: 
         assert no_control(json_ld) and LRM in json.dumps(json.loads(json_ld), ensure_ascii=False)
 
 
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_control_the_authors_markdown_writes_as_a_character_reference_is_shown_too(
+    cli: Cli, fmt: str
+) -> None:
+    """`&#x202e;` is a right-to-left override to every Markdown reader: written so in the
+    about or an intro, it is shown as its marker as the character itself is."""
+    about = 'Read with care: &#x202e;.sdrow desrever&#8236; [see](https://e.example/ "&#x2067;t")'
+    cli("set", "about", about)
+    text = cli("render", "--format", fmt, "--output", "-").stdout
+    assert no_control(text)
+    assert "⟨U+202E⟩.sdrow desrever⟨U+202C⟩" in text and "⟨U+2067⟩t" in text
+    if fmt == "md":
+        assert no_control(cmarkgfm.github_flavored_markdown_to_html(text))
+
+
 @pytest.mark.parametrize("fmt", ["json", "claimreview"])
 def test_the_json_reports_write_each_control_as_its_escape(cli: Cli, fmt: str) -> None:
     refreshed(cli)

@@ -247,10 +247,22 @@ def _author_tokens(text: Any) -> list[Token]:
         if token.type == "fence":
             _plain_fence(token)
         for child in token.children or ():
+            _referenced_bidi_marked(child)
             href = child.attrGet("href")
             if child.type == "link_open" and isinstance(href, str) and has_secrets(href):
                 child.attrSet("href", safe_url(href) or "#")  # user:pass@ in a link
     return tokens
+
+
+def _referenced_bidi_marked(token: Token) -> None:
+    """Each bidirectional control a character reference (`&#x202e;`) wrote into a text or a
+    link's title shown as its marker: the parser decodes references after the source's
+    own controls were marked, so one written as a reference would come out obeyed."""
+    if token.type == "text":
+        token.content = bidi_marked(token.content)
+    title = token.attrGet("title")
+    if isinstance(title, str):
+        token.attrSet("title", bidi_marked(title))
 
 
 _UNESCAPED_AT = re.compile(r"(?<!\\)((?:\\\\)*)@")
