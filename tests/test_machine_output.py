@@ -238,6 +238,26 @@ def test_no_line_of_a_refresh_gives_the_runner_a_command_from_the_ledger(
     assert "##[" not in done.stdout + done.stderr
 
 
+def test_no_annotation_gives_the_runner_a_command_from_a_pages_words(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """The annotations are lines the runner reads: a page that words a quote with
+    `##[stop-commands]` in it would stop it reading every annotation after that one. Its
+    words are shown, each `##[` (`##vso[`) broken by a zero-width space."""
+    drift(page_server)
+    hostile = "The alarm handler runs at least once ##[stop-commands]tok ##vso[task.complete] for"
+    page_server.set_page(
+        "/other", page(ALARM.replace("The alarm handler runs at least once for", hostile))
+    )
+
+    done = cli("refresh", "--allow-private", "--format", "github", code=1)
+
+    commands = read_commands(done.stdout)
+    assert "##[" not in done.stdout and "##vso[" not in done.stdout
+    said = [c["message"].replace("\u200b", "") for c in commands]
+    assert any("##[stop-commands]tok ##vso[task.complete]" in message for message in said)
+
+
 def test_workflow_command_escaping_is_the_toolkits() -> None:
     assert escape_data("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b"
     assert escape_property("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext%3A a%2C b"
