@@ -735,6 +735,31 @@ def test_an_editor_writing_between_read_and_replace_is_not_overwritten(tmp_path:
     assert temporaries(tmp_path) == []
 
 
+def test_an_editor_saving_while_the_new_text_is_written_is_not_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing and fsyncing the new text takes time (a large ledger, a slow disk): an
+    editor's save in that time is seen before the rename, and the edit redone on it."""
+    from claimledger.ledger import atomicfile
+
+    path = write(tmp_path, many_claims(2))
+    write_all = atomicfile._write_all
+    saves: list[str] = []
+
+    def write_all_while_an_editor_saves(fd: int, data: Any, mode: int | None) -> None:
+        write_all(fd, data, mode)
+        if not saves:  # an editor that ignores the lock saves as the temporary is synced
+            saves.append(path.read_text("utf-8").replace("title: Claim 1", "title: By hand"))
+            path.write_text(saves[0], "utf-8")
+
+    monkeypatch.setattr(atomicfile, "_write_all", write_all_while_an_editor_saves)
+    ledgerfile.update(path, add_history("ours"))
+    on_disk = load(path)
+    assert on_disk.claim("c1").title == "By hand"
+    assert [entry.why for entry in on_disk.claim("c0").history] == ["ours"]
+    assert temporaries(tmp_path) == []
+
+
 def test_an_editor_that_keeps_writing_gets_a_conflict_error(tmp_path: Path) -> None:
     path = write(tmp_path, many_claims(1))
     calls = []

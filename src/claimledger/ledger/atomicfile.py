@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from claimledger.errors import InputError, link_loop, unusable_path
@@ -117,8 +117,17 @@ its file, never held whole); an error raised while the pieces are made leaves th
 file as it was and no temporary behind."""
 
 
-def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) -> None:
-    """Put `data` at `path` in one step, keeping the file's permissions if it exists.
+def replace_atomically(
+    path: Path,
+    data: Content,
+    *,
+    prefix: str | None = None,
+    still: Callable[[], bool] = lambda: True,
+) -> bool:
+    """Put `data` at `path` in one step, keeping the file's permissions if it exists;
+    False, and the file left as it is, where `still()` says no once the new content is
+    written and synced: asked last, just before the rename, so that what it checks (the
+    file unchanged since it was read) cannot change in the time the writing takes.
 
     Temporaries are named `<prefix><pid>.<random>.tmp` in the same directory (by default
     `temporary_prefix`), so an owner holding a lock can find and remove a leftover one.
@@ -136,11 +145,15 @@ def replace_atomically(path: Path, data: Content, *, prefix: str | None = None) 
     try:
         if kept is not None:
             _keep_owner(temporary, kept)
+        if not still():
+            temporary.unlink(missing_ok=True)
+            return False
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     _fsync_directory(path.parent)
+    return True
 
 
 def _named_as_the_file(error: OSError, path: Path, prefix: str) -> None:

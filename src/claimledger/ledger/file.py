@@ -5,8 +5,8 @@ module decides how the result reaches the disk.
 
 Every write is the fix for the lost-update race the model teardown describes: take
 the lock, re-read the file, apply the edit to what is on disk *now*, validate the
-result, check the file did not change behind the lock (an editor does not take it),
-write a temporary file in the same directory, fsync, and atomically replace.
+result, write a temporary file in the same directory, fsync, check the file did not
+change behind the lock (an editor does not take it), and atomically replace.
 """
 
 from __future__ import annotations
@@ -136,8 +136,7 @@ def _update(path: Path, change: Change, lock_timeout: float) -> Ledger:
             ledger = _parse_own_edit(new_text, text, path)
             if new_text == text:
                 return ledger
-            if read_ledger_text(path) == text:  # nobody wrote behind the lock meanwhile
-                _replace_atomically(path, new_text)
+            if _replace_atomically(path, new_text, unchanged_since=text):
                 return ledger
     raise ConflictError(
         f"{path}: keeps changing while being written; close other editors and retry"
@@ -250,12 +249,21 @@ def _remove_stale_temporaries(path: Path) -> None:
             stale.unlink()
 
 
-def _replace_atomically(path: Path, text: str) -> None:
+def _replace_atomically(path: Path, text: str, *, unchanged_since: str) -> bool:
+    """Replace the ledger with `text` unless it no longer reads `unchanged_since` (an
+    editor does not take the lock); False, and nothing written, where it changed. It is
+    compared once the new text is written and synced, last before the rename: an editor
+    that saves while a large ledger is written is not overwritten."""
     data = text.encode("utf-8")
     with path.open("rb") as current:  # the text was read without its byte order mark
         if current.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8:
             data = codecs.BOM_UTF8 + data
-    replace_atomically(path, data, prefix=temporary_prefix(path))
+    return replace_atomically(
+        path,
+        data,
+        prefix=temporary_prefix(path),
+        still=lambda: read_ledger_text(path) == unchanged_since,
+    )
 
 
 # --------------------------------------------------------------------------- a new ledger
