@@ -13,9 +13,11 @@ import json
 import os
 import platform
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -336,6 +338,32 @@ def test_a_command_that_times_out_is_killed_with_all_it_started(tmp_path: Path) 
 
     assert last_run(ledger).error == "timed out after 0.5 s"
     assert process_is_gone(int(pid_file.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["terminated", "hung-up"])
+def test_a_regrade_terminated_mid_run_takes_the_run_with_it(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """A CI job cancelled, or `timeout`, ends claimledger with SIGTERM: the run, in a
+    session of its own, never receives it, and ran on for ever."""
+    pid_file = tmp_path / "pid.txt"
+    started = f"sleep 1000 & echo $! > {shlex.quote(str(pid_file))}; wait"
+    ledger = write_ledger(tmp_path / "toy", started, shell=True, timeout=600)
+    source = Path(claimledger.__file__).parents[1]
+    command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "regrade"]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL) as regrade:
+        while not pid_file.exists() or not pid_file.read_text(encoding="utf-8").strip():
+            assert regrade.poll() is None, "regrade ended before its artifact started"
+            time.sleep(0.05)
+        regrade.send_signal(stop)
+        assert regrade.wait(timeout=60) == -stop  # it ends of the signal, as it did
+    sleep = int(pid_file.read_text(encoding="utf-8"))
+    for _ in range(200):  # killed at once; gone once the system has reaped it
+        if process_is_gone(sleep):
+            break
+        time.sleep(0.05)
+    assert process_is_gone(sleep)
 
 
 def test_a_flood_of_output_is_kept_to_its_cap_and_never_held_whole(tmp_path: Path) -> None:

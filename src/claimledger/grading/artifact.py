@@ -20,8 +20,9 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,7 +204,8 @@ def _watch(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, int
     with selectors.DefaultSelector() as selector:
         selector.register(pipe, selectors.EVENT_READ)
         try:
-            status = _until_it_ends(process, selector, kept, time.monotonic() + timeout)
+            with _ended_with_us(process):
+                status = _until_it_ends(process, selector, kept, time.monotonic() + timeout)
         finally:
             _kill_session(process)
         if status is None:
@@ -233,6 +235,36 @@ def _until_it_ends(
             except subprocess.TimeoutExpired:
                 return None
     return status
+
+
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that end claimledger where it stands, running no `finally`: a CI job
+cancelled, `timeout`, `kill`, the terminal closed."""
+
+
+@contextlib.contextmanager
+def _ended_with_us(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """While the run goes on, a signal that ends claimledger kills the run's session
+    first: in a session of its own, no signal sent to claimledger reaches it, and it
+    would run on for ever. claimledger then ends of the signal, as it would have. A
+    signal someone else handles or ignores, or a run off the main thread, is left be."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    taken = [n for n in ENDING_SIGNALS if signal.getsignal(n) is signal.SIG_DFL]
+
+    def end(signum: int, frame: object) -> None:
+        _kill_session(process)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in taken:
+        signal.signal(signum, end)
+    try:
+        yield
+    finally:
+        for signum in taken:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def _read_into(kept: bytearray, pipe: int) -> bool:
