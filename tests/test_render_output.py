@@ -68,6 +68,7 @@ def test_an_output_that_is_a_fifo_is_refused_and_left_as_it_is(cli: Cli) -> None
     [
         ("claims.yaml", "the ledger"),
         ("./hard-link.md", "the ledger"),
+        (".claims.yaml.lock", "the ledger's lock"),
         ("out/evidence.sqlite3", "the evidence store"),
         ("out/evidence.sqlite3-wal", "the evidence store"),
     ],

@@ -191,11 +191,16 @@ shared memory and journal beside it, and the lock the tool takes on it."""
 
 
 def refuse_own_files(path: Path, *, ledger: Path, store: Path) -> None:
-    """Refuse a report at `path` that would replace the ledger or a file of the evidence
-    store (`-f md -o claims.yaml` is a slip of the hand, and replacing either with the
-    report loses the user's reading, or every check since it, for good)."""
+    """Refuse a report at `path` that would replace the ledger, its lock or a file of the
+    evidence store (`-f md -o claims.yaml` is a slip of the hand, and replacing either with
+    the report loses the user's reading, or every check since it, for good; a lock
+    replaced while held lets a second writer in)."""
+    from claimledger.ledger.atomicfile import followed
+    from claimledger.ledger.file import lock_path
+
     owned = {
         "the ledger": [ledger],
+        "the ledger's lock": [lock_path(followed(ledger))],
         "the evidence store": [Path(f"{store}{end}") for end in STORE_FILES],
     }
     for what, files in owned.items():
