@@ -111,14 +111,16 @@ def test_exit_2_for_bad_input_or_usage(tmp_path: Path, args: tuple[str, ...], me
             "store.fifo",
             "store.fifo is a FIFO (a named pipe), where the evidence store should be a file",
         ),
+        ("./claims.yaml", "--evidence claims.yaml: that is the ledger, not an evidence store"),
     ],
-    ids=["empty", "fifo"],
+    ids=["empty", "fifo", "the-ledger"],
 )
 def test_an_evidence_store_that_is_not_a_file_is_refused_unopened(
     tmp_path: Path, evidence: str, said: str
 ) -> None:
     """`--evidence ''` names the current directory; a FIFO, opened, would wait for a
-    writer for ever. Each is refused in one line before anything opens it."""
+    writer for ever; the ledger was "no evidence store", to be moved aside. Each is
+    refused in one line before anything opens it."""
     write_ledger(tmp_path / "claims.yaml", "https://x.example/")
     os.mkfifo(tmp_path / "store.fifo")
     done = installed("--evidence", evidence, "status", cwd=tmp_path, code=2)

@@ -193,6 +193,7 @@ class Options:
         stands, before anything opens it."""
         if self.evidence is not None:
             path = self.evidence
+            refuse_the_ledger_as_store(path, self.ledger)
         else:
             path = self.home / "out" / "evidence.sqlite3"
             refuse_links(path, below=self.home)
@@ -208,6 +209,15 @@ class Options:
         if not any_owner:
             refuse_foreign(self.ledger)
         return load(self.ledger)
+
+
+def refuse_the_ledger_as_store(path: Path, ledger: Path) -> None:
+    """`--evidence claims.yaml` is a slip of the hand: read as a store, the ledger is "no
+    evidence store", and the advice to move it aside and refresh would lose the reading."""
+    from claimledger.services.rendering import same_file
+
+    if same_file(path, ledger):
+        raise InputError(f"--evidence {path}: that is the ledger, not an evidence store")
 
 
 def options(ctx: typer.Context) -> Options:

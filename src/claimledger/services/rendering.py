@@ -204,11 +204,11 @@ def refuse_own_files(path: Path, *, ledger: Path, store: Path) -> None:
         "the evidence store": [Path(f"{store}{end}") for end in STORE_FILES],
     }
     for what, files in owned.items():
-        if any(_same_file(path, file) for file in files):
+        if any(same_file(path, file) for file in files):
             raise InputError(f"--output {path}: that is {what}, which a report never replaces")
 
 
-def _same_file(path: Path, other: Path) -> bool:
+def same_file(path: Path, other: Path) -> bool:
     """Whether `path` and `other` name one file: by their links followed, or, where both
     exist, by the file they are (a hard link of the ledger is the ledger)."""
     from claimledger.ledger.atomicfile import followed
