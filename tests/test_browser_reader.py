@@ -26,7 +26,7 @@ from claimledger.ledger.file import load
 from claimledger.records import FetchPolicy, FetchResult
 from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 if not any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")):
@@ -382,6 +382,34 @@ def test_a_script_reads_another_origins_answer_only_as_a_readers_browser_would(
 
         result = fetched(page, policy)
 
+    assert result.source_status == "ok"
+    assert (QUOTE in (result.text or "")) == read
+
+
+@pytest.mark.parametrize(("shared", "read"), [(None, False), ("*", True)])
+def test_a_script_reads_another_origins_answer_its_own_address_redirected_to_only_as_cors_allows(
+    page_server: PageServer, shared: str | None, read: bool
+) -> None:
+    """A script's request to its own origin carries no Origin header: one the fetcher
+    followed by a redirect to another origin was handed over as the page's own, and the
+    quote verified on words a reader's browser keeps from the page."""
+    with PageServer() as other:
+        headers = {} if shared is None else {"Access-Control-Allow-Origin": shared}
+        other.set_page("/words.json", json.dumps(QUOTE), content_type="application/json",
+                       headers=headers)  # fmt: skip
+        page_server.set_handler("/hop.json", redirect(other.url("/words.json")))
+        script = (
+            "fetch('/hop.json').then(r => r.json()).then(t => { const p ="
+            " document.createElement('p'); p.textContent = t; document.body.append(p); })"
+            ".catch(() => 0)"
+        )
+        body = f"<html><body><p>The page's own words stand here.</p><script>{script}</script>"
+        page_server.set_page("/hop", body)
+        policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+        result = fetched(page_server.url("/hop"), policy)
+
+        assert other.hits("/words.json") == 1
     assert result.source_status == "ok"
     assert (QUOTE in (result.text or "")) == read
 

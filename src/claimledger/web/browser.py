@@ -33,8 +33,13 @@ if TYPE_CHECKING:
     from claimledger.records import FetchPolicy
     from claimledger.web.exchange import Outcome
 
-Fetcher = Callable[[str], Awaitable["Outcome"]]
-"""One GET through the fetcher of the run, its rules and its caps."""
+Fetcher = Callable[[str], Awaitable[tuple["Outcome", str]]]
+"""One GET through the fetcher of the run, its rules and its caps: what it ended with, and
+the address it ended at (past any redirects)."""
+
+READ_BY_SCRIPT = frozenset({"fetch", "xhr"})
+"""Resource types whose answer the page's script reads: a browser lets it read one from
+another origin only as CORS allows, even where its own origin's address redirected there."""
 
 CLOSING = 2.0
 """Seconds a graceful close of Chromium is waited for."""
@@ -261,14 +266,13 @@ class BrowserReader:
             await route.abort("blockedbyclient")
             return
         budget.requests -= 1
-        outcome = await fetch(request.url)
+        outcome, reached = await fetch(request.url)
         body = outcome.body if outcome.body is not None else b""
         budget.bytes -= len(body)
         if outcome.http_status is None or budget.bytes < 0:
             await route.abort("blockedbyclient")  # refused, unreachable, or over the cap
             return
-        asking = request.headers.get("origin")
-        if asking is not None and not _shared_with(asking, request.url, outcome.allowed_origin):
+        if not _readable_by(request, reached, outcome.allowed_origin):
             await route.abort("blockedbyclient")  # a reader's browser would not let it read
             return
         headers = {"content-type": outcome.content_type or "application/octet-stream"}
@@ -301,6 +305,20 @@ def _check_still_the_page(budget: _Budget, shown: str) -> None:
             f"its script replaced the page with another document ({scheme}:), whose words "
             "are not the page's"
         )
+
+
+def _readable_by(request: Any, reached: str, allowed: str | None) -> bool:
+    """Would a browser let the script that made `request` read the answer fetched for it,
+    which ended at `reached`? Chromium names the script's origin (`Origin`) only when it
+    asks another; a script's request to its own origin that the fetcher followed to
+    another was handed over as its own origin's answer, words a reader's browser keeps
+    from the page unless that answer's Access-Control-Allow-Origin lets it read them."""
+    asking = request.headers.get("origin")
+    if asking is None and request.resource_type in READ_BY_SCRIPT:
+        asking = exact_origin(request.url)
+    if asking is None:
+        return True
+    return _shared_with(asking, request.url, allowed) and _shared_with(asking, reached, allowed)
 
 
 def _shared_with(asking: str, url: str, allowed: str | None) -> bool:

@@ -385,10 +385,11 @@ async def _rendered(
         return walk
     raw = replace(policy, raw=True)
 
-    async def fetch(url: str) -> Outcome:
-        return (
-            await _attempts(mirrored(url, policy), client, None, raw, gates, robots, _Tally())
-        ).outcome
+    async def fetch(url: str) -> tuple[Outcome, str]:
+        """What `url` answered, and where: the page's own address for it unless a redirect
+        took it elsewhere (a `--map` mirror is where it is read, not where it is)."""
+        asked = await _attempts(mirrored(url, policy), client, None, raw, gates, robots, _Tally())
+        return asked.outcome, asked.final_url if asked.hops else url
 
     try:
         text = await browser.render(walk.final_url, outcome.text, wait_for, fetch)
