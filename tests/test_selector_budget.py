@@ -87,18 +87,28 @@ def test_a_selector_too_costly_to_apply_is_refused_where_it_is_written(
         assert lines[1:] == ["claimledger: error: 1 problem in the ledger"]
 
 
-@pytest.mark.parametrize("wait_for", ["p[[[", "//main/p", "text=The end"])
+@pytest.mark.parametrize(
+    ("wait_for", "message"),
+    [
+        ("p[[[", "is not a valid CSS selector"),
+        ("//main/p", "is not a valid CSS selector"),
+        ("text=The end", "is not a valid CSS selector"),
+        ("p:has-text('The end')", "is not a valid CSS selector"),
+        ("svg|rect", "cannot be applied"),
+    ],
+)
 def test_a_wait_for_that_is_not_css_is_refused_where_it_is_written(
-    tmp_path: Path, wait_for: str
+    tmp_path: Path, wait_for: str, message: str
 ) -> None:
     """Chromium's driver read it only once a refresh read the page, and the source was
-    `unreadable`; `check` said the ledger was fine."""
+    `unreadable`; `check` said the ledger was fine. One CSS can parse but not apply was
+    named a `select`, a field the source does not have."""
     text = LEDGER.substitute(url="https://docs.example/a", select="main", quote=QUOTE)
     text = text.replace('select: "main"', f'render: browser, wait_for: "{wait_for}"')
     ledger = tmp_path / "claims.yaml"
     ledger.write_text(text, encoding="utf-8")
     lines = claimledger("--ledger", str(ledger), "check", code=2).stderr.splitlines()
-    assert f": wait_for {wait_for!r} is not a valid CSS selector" in lines[0]
+    assert f": wait_for {wait_for!r} {message}" in lines[0]
     assert lines[0].startswith(f"{ledger}:8:")
 
 

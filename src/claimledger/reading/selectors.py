@@ -61,8 +61,8 @@ def selector_problem(select: str, name: str = "select") -> str | None:
             )
     try:
         xpath_of(select)
-    except ValueError as error:
-        return str(error)
+    except ValueError as error:  # worded for a `select`, the one it is applied as
+        return f"{name}{str(error).removeprefix('select')}"
     return None
 
 
