@@ -47,6 +47,8 @@ def selector_problem(select: str, name: str = "select") -> str | None:
         return f"{name} {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
     for selector in selectors:
         nodes = list(_nodes(selector.parsed_tree))
+        if name == "wait_for" and (extension := next(filter(None, map(_not_css, nodes)), None)):
+            return f"{name} {select!r} is not a valid CSS selector: {extension} is not CSS"
         siblings = sum(_sibling_steps(node) for node in nodes)
         combinators = sum(_is_combinator(node) for node in nodes)
         if siblings > MAX_SIBLING_STEPS:
@@ -121,3 +123,16 @@ def _sibling_steps(node: object) -> int:
         pairs = getattr(node, "arguments", None) or ()
         return sum(getattr(pair[0], "value", "") in ("+", "~") for pair in pairs)
     return 0
+
+
+def _not_css(node: object) -> str | None:
+    """cssselect's own extension that `node` is (`:contains()`, `[a!=b]`), or None. A
+    `select` is applied by cssselect, which knows them; a `wait_for` by Chromium, which
+    does not, and a source's page was `unreadable` at every refresh for a selector
+    `check` had let through."""
+    kind = type(node).__name__
+    if kind == "Function" and str(getattr(node, "name", "")).lower() == "contains":
+        return ":contains()"
+    if kind == "Attrib" and getattr(node, "operator", None) == "!=":
+        return "!="
+    return None
