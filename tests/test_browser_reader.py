@@ -187,10 +187,29 @@ def test_a_page_whose_scripts_never_go_quiet_ends_at_the_urls_deadline(
     )  # fmt: skip
     assert payload["source_status"] == "unreadable"  # it answered: its reading never ended
     assert payload["error"] == (
-        "read in a browser, its scripts were still fetching within the 6 s deadline"
+        "read in a browser, its scripts were still running or fetching within the 6 s deadline"
     )
     polls = [r for r in page_server.requests if r.path.startswith("/api/poll.json?")]
     assert polls  # it was still polling when the deadline came
+
+
+def test_a_page_whose_script_never_ends_is_not_said_to_be_fetching(
+    page_server: PageServer,
+) -> None:
+    """A script busy in a loop asks for nothing: the deadline said "its scripts were still
+    fetching", and the user looked for a request that was never made."""
+    page_server.set_page("/busy", f"<html><body><p>{QUOTE}</p><script>for (;;) {{}}</script>")
+    payload = json.loads(
+        claimledger(
+            "verify", "--allow-private", "--browser", "--deadline", "6", page_server.url("/busy"),
+            QUOTE, "--json", code=1,
+        ).stdout
+    )  # fmt: skip
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"] == (
+        "read in a browser, its scripts were still running or fetching within the 6 s deadline"
+    )
+    assert [r.path for r in page_server.requests] == ["/robots.txt", "/busy"]
 
 
 def test_a_wrong_render_is_refused_and_nothing_is_written(tmp_path: Path) -> None:

@@ -239,7 +239,7 @@ def _still_rendering(walk: _Walk, wait_for: str | None, policy: FetchPolicy) -> 
     waited = (
         f"nothing on it matched its wait_for {wait_for!r}"
         if wait_for
-        else "its scripts were still fetching"
+        else "its scripts were still running or fetching"  # a busy loop never goes quiet either
     )
     error = f"read in a browser, {waited} within the {policy.deadline:g} s deadline"
     failed = replace(walk.outcome, source_status="unreadable", text=None, error=error)
