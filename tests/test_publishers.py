@@ -24,7 +24,9 @@ from webserver import PageServer, redirect
         ("https://docs.example.com/guide", "example.com"),
         ("https://example.com/blog/post", "example.com"),
         ("https://www.example.co.uk/a", "example.co.uk"),
-        ("https://vendor.github.io/docs", "vendor.github.io"),
+        ("https://vendor.github.io/docs", "github.com/vendor"),
+        ("https://Vendor.GitLab.io/handbook/", "gitlab.com/vendor"),
+        ("https://github.io/", "github.io"),
         ("https://github.com/Vendor/project/blob/main/README.md", "github.com/vendor"),
         ("https://github.com/", "github.com"),
         ("https://raw.githubusercontent.com/Vendor/project/main/README.md", "github.com/vendor"),
@@ -58,6 +60,7 @@ def test_a_publisher_is_the_registrable_domain(url: str, publisher: str) -> None
         ),
         ("https://docs.github.com/en/limits", "https://docs.github.com/ja/limits"),
         ("https://github.com/orgs/vendor/discussions/12", "https://github.com/vendor/docs"),
+        ("https://vendor.github.io/docs/limits", "https://github.com/vendor/docs"),
     ],
 )
 def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
@@ -65,8 +68,9 @@ def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
 ) -> None:
     """A vendor's repository page and the raw copy of its file, or the code host's own docs
     in two languages, were added as two publishers (raw.githubusercontent.com; github.com/en
-    and github.com/ja), and an organisation's discussions (github.com/orgs), so one
-    organisation's words counted as two independent sources."""
+    and github.com/ja), and an organisation's discussions (github.com/orgs), and its Pages
+    site (vendor.github.io), so one organisation's words counted as two independent
+    sources."""
     body = "<html><body><main><p>A message may be up to 256 KB.</p></main></body></html>"
     page_server.set_page("/one", body)
     page_server.set_page("/two", body.replace("<p>", "<h1>Two</h1><p>"))

@@ -569,15 +569,20 @@ OWNERS_FILE_HOSTS |= {f"{sub}.githubusercontent.com": "github.com" for sub in ("
 """Hosts of a code host's owners' raw files, archives and gists, the owner first in the path."""
 _OWNER_PAGES = {"github.com": {"orgs", "users", "sponsors"}, "gitlab.com": {"groups", "users"}}
 """Each code host's pages of an owner whose name is the path's second segment."""
+PAGES_HOSTS = {"github.io": "github.com", "gitlab.io": "gitlab.com"}
+"""Each code host's site for its owners' pages (GitHub Pages, GitLab Pages): the site
+`vendor.github.io` is the account `github.com/vendor`'s, whatever the Public Suffix List
+says of its cookies."""
 
 
 def publisher_of(url: str) -> str:
     """Who publishes a page, by default: its registrable domain (Public Suffix List), so a
     vendor's docs., blog. and www. are one publisher, never "independent" by accident; on
-    a code host, its owner (github.com/vendor, of its raw files and gists too; the host's
-    own sites, docs.github.com, the host's); a web archive's capture, that page's; an
-    address or a name with no public suffix, as is. A host is compared in one spelling
-    (`ascii_host`): its Unicode or Punycode never makes two publishers of one."""
+    a code host, its owner (github.com/vendor, of its raw files, gists and Pages site,
+    vendor.github.io, too; the host's own sites, docs.github.com, the host's); a web
+    archive's capture, that page's; an address or a name with no public suffix, as is. A
+    host is compared in one spelling (`ascii_host`): its Unicode or Punycode never makes
+    two publishers of one."""
     captured = archived_original(url)
     if captured is not None:
         return publisher_of(captured)
@@ -588,6 +593,9 @@ def publisher_of(url: str) -> str:
     if names_an_address(host):  # one address however written (`127.1`, `2130706433`)
         return str(address_named(host.strip("[]")) or host)
     domain = _suffixes().privatesuffix(host) or host
+    owner, _, site = domain.partition(".")
+    if site in PAGES_HOSTS:  # an owner's pages are the owner's words, as its repositories are
+        return f"{PAGES_HOSTS[site]}/{owner}"
     owned = host in (domain, f"www.{domain}") and domain in CODE_HOSTS
     code_host = OWNERS_FILE_HOSTS.get(host) or (domain if owned else None)
     return _owner_on(code_host, parts.path) if code_host and parts is not None else domain
