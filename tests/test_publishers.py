@@ -89,6 +89,29 @@ def test_one_organisation_s_pages_on_a_code_host_are_one_publisher(
     assert "2 sources of one publisher" in cli("render", "-o", "-").stdout
 
 
+def test_a_page_added_on_a_vendor_s_site_counts_for_the_publisher_the_author_named(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The ledger named the vendor's docs "Vendor Inc"; a quote added on its blog got the
+    blog's domain, vendor.com, for publisher: two independent sources of one vendor."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/blog", f"<html><body><main><p>{quote}</p></main></body></html>")
+    ledger = tmp_path / "claims.yaml"
+    docs = "{url: https://docs.vendor.com/limits, title: Limits, kind: docs, publisher: Vendor Inc}"
+    ledger.write_text(f"{LEDGER.split('sources:')[0]}sources:\n  docs: {docs}\nclaims: []\n")
+    cli = Cli(ledger)
+    blog = "https://blog.vendor.com/post"
+    maps = ["--map", f"{blog}={page_server.url('/blog')}", "--allow-private"]
+
+    cli("add", "size", "--url", blog, "--quote", quote, *maps)
+
+    publishers = [
+        s["publisher"] for s in yaml.safe_load(ledger.read_text("utf-8"))["sources"].values()
+    ]
+    assert publishers == ["Vendor Inc", "Vendor Inc"]
+    assert "count as two independent" not in cli("check").stderr
+
+
 @pytest.mark.parametrize(
     "url",
     [

@@ -19,6 +19,7 @@ import yaml
 
 from claimledger.errors import ConflictError, InputError, LedgerError
 from claimledger.ledger.model import REFUTED, REVIEWED, REVISED, Ledger, facet_key, parse
+from claimledger.ledger.publishers import default_publisher
 from claimledger.ledger.safeyaml import compose
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import (
@@ -50,7 +51,7 @@ from claimledger.ledger.yamledit import (
     tree_of,
 )
 from claimledger.records import Adoption
-from claimledger.urls import kind_of_page, page_key, publisher_of, redacted, shown
+from claimledger.urls import kind_of_page, page_key, redacted, shown
 
 
 def claim_index(ledger: Ledger, claim_id: str) -> int:
@@ -261,7 +262,7 @@ def _sources_for(
                 "url": url,
                 "title": titles.get(url) or shown(url),
                 "kind": kind_of_page(url),
-                "publisher": publisher or publisher_of(url),
+                "publisher": publisher or default_publisher(ledger, url),
             }
             text = add_key(text, ("sources",), known[key], source)
         if known[key] not in source_ids:

@@ -36,3 +36,19 @@ def publishers_sharing_a_domain(ledger: Ledger) -> list[SharedDomain]:
             shared.append(SharedDomain(source, next(iter(publishers.values())), domain))
         publishers.setdefault(publisher_key(source), source)
     return shared
+
+
+def default_publisher(ledger: Ledger, url: str) -> str:
+    """The publisher a page added to the ledger counts for when the author names none: that
+    of the ledger's first source on its registrable domain, as the author wrote it ("Vendor
+    Inc"), else the domain itself. The domain alone would part the new page from the
+    vendor's other pages, as two independent publishers the author never said they were."""
+    domain = publisher_of(url)
+    if not names_public_site(url):  # a local mirror's address says nothing of who publishes
+        return domain
+    for source in ledger.sources.values():
+        if source.independent or not names_public_site(source.url):
+            continue
+        if publisher_of(source.url) == domain:
+            return source.publisher
+    return domain
