@@ -131,6 +131,19 @@ def test_a_lowering_proposed_and_not_written_is_the_rating_published(site: Cli) 
     assert all("not yet written: UNKNOWN" in r["reviewBody"] for r in reviews)
 
 
+def test_the_claimreview_of_a_claim_in_review_says_it_needs_review(site: Cli) -> None:
+    """The report said "Needs review" on the claim, while the JSON-LD's review body said
+    only "cross-checked …, verified": a reader of it took the claim's evidence as holding."""
+    site("accept", "--all-drifted", "--even-if-meaning-changed", code=0)
+    site("refresh", "--allow-private", "--no-as-read", code=0)
+
+    reviews = json.loads(site("render", "-o", "-", "--format", "claimreview").stdout)
+
+    body = {r["name"]: r["reviewBody"] for r in reviews}["Messages of up to 256 KB"]
+    assert body.startswith(f"Needs review: its quote now says “{SMALLER}” (was “{SIZE}”)")
+    assert "Grade on wording:" in body
+
+
 def test_status_after_every_quote_was_adopted_says_what_is_unchecked(site: Cli) -> None:
     """The store holds two refreshes: "no evidence yet" was not so; the quotes as the
     ledger now reads them are what no refresh has checked."""

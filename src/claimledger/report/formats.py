@@ -422,7 +422,7 @@ def _claim_review(
         "name": claim.title,
         "claimReviewed": _claim_reviewed(claim),
         "datePublished": claim.refuted_on or _graded_on(claim, lowest),
-        "reviewBody": f"{sentence(f'Refuted {claim.refuted}')} {body}" if claim.refuted else body,
+        "reviewBody": _review_body(claim, body),
         "reviewRating": _refuted(claim.refuted)
         if claim.refuted
         else _rating(lowest, traces or body),
@@ -431,6 +431,16 @@ def _claim_review(
     if report.author:
         review["author"] = {"@type": "Person", "name": report.author}
     return review
+
+
+def _review_body(claim: ClaimView, body: str) -> str:
+    """The facets' lines (`body`), after what stands above them on the claim in the report:
+    its refutation, and the review its evidence asks of its author (a rewording adopted
+    though it changed, or may have changed, the meaning), which a reader of the JSON-LD
+    would otherwise take for a claim whose evidence holds as graded."""
+    said = [sentence(f"Refuted {claim.refuted}")] if claim.refuted else []
+    said += [sentence(f"Needs review: {claim.review}")] if claim.review else []
+    return " ".join([*said, body])
 
 
 def _rated(facet: FacetView) -> str:
