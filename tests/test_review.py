@@ -244,6 +244,23 @@ def test_removing_the_adopted_quote_ends_the_review_and_removing_another_does_no
     assert site.json("status", code=1)["needs_review"] == []
 
 
+def test_removing_the_adopted_quote_in_words_adopted_since_ends_the_review(
+    site: Cli, page_server: PageServer
+) -> None:
+    """The adopted quote, reworded again and that wording adopted too, was removed: the
+    claim stayed in review for words it no longer quoted."""
+    site("accept", "message-size", "--even-if-meaning-changed", code=0)
+    page_server.set_page("/limits", page("Limits.", SMALLER.replace("size", "length"), WEAKER))
+    site("refresh", "--allow-private", "--no-as-read", code=1)
+    site("accept", "message-size", code=0)
+    url = load(site.ledger).sources["docs"].url
+    site("quote", "message-size", "Limits.", "--url", url, "--allow-private", code=0)
+
+    site("remove", "message-size", "--quote", "1", code=0)
+
+    assert "message-size" not in site.json("status", code=1)["needs_review"]
+
+
 # --------------------------------------------------------------------------- the gate
 
 

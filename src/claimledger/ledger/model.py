@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +108,17 @@ def publisher_compared(publisher: str) -> str:
 def publisher_independence(publisher: str) -> str:
     """The independence key of the sources `publisher` publishes (`Source.independence_key`)."""
     return f"publisher:{publisher_compared(publisher)}"
+
+
+def _worded_since(adopted: str, later: Iterable[HistoryEntry]) -> set[str]:
+    """The words an adopted quote has had since its adoption: the adopted ones, and each
+    rewording adopted on top of them in turn, so that removing the quote in its latest
+    words answers the adoption as removing it at once did."""
+    words = {adopted}
+    for entry in later:
+        if entry.quote_was in words and entry.quote_now is not None:
+            words.add(entry.quote_now)
+    return words
 
 
 def facet_key(on: str) -> str:
@@ -290,11 +301,13 @@ class Claim:
             adoption = self.history[index]
             if adoption.meaning is None or adoption.quote_now is None:
                 continue
-            if not any(self._answers(act, adoption) for act in self.history[index + 1 :]):
+            later = self.history[index + 1 :]
+            words = _worded_since(adoption.quote_now, later)
+            if not any(self._answers(act, words) for act in later):
                 return adoption
         return None
 
-    def _answers(self, act: HistoryEntry, adoption: HistoryEntry) -> bool:
+    def _answers(self, act: HistoryEntry, words: set[str]) -> bool:
         """Whether a later act of the author answers an adoption: `review --confirm`, the
         claim refuted, its title or statement reworded, a grade set on a facet that rests on
         quotes, or the adopted quote removed. Moving the claim, adding a facet or another
@@ -309,7 +322,7 @@ class Claim:
         if why.startswith(REVISED):
             return bool({"title", "statement"} & set(why.removeprefix(REVISED).split(", ")))
         if act.quote_was is not None and act.quote_now is None:
-            return act.quote_was == adoption.quote_now
+            return act.quote_was in words  # the adopted quote removed, in any words since
         graded = act.on is not None and act.from_grade is not None and act.to_grade is not None
         facet = next((f for f in self.grades if f.on == act.on), None) if graded else None
         return facet is not None and facet.basis is Basis.QUOTES
