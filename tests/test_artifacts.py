@@ -175,7 +175,29 @@ def test_an_artifact_that_ran_and_matched_is_evidence_not_none_yet(toy: Path) ->
 
     assert text.strip() == "nothing to propose: every grade agrees with its evidence"
     assert report["has_evidence"] is True
-    assert "no evidence yet" in cli("regrade", "--no-artifacts", code=0).stdout
+    elsewhere = str(toy.parent / "out" / "other.sqlite3")  # no run recorded there
+    assert "no evidence yet" in cli("--evidence", elsewhere, "regrade", "--no-artifacts").stdout
+
+
+def test_an_artifact_not_run_now_is_graded_on_its_last_run_as_explain_grades_it(
+    toy: Path,
+) -> None:
+    """After a run that printed other than expected, `explain` and the report rated the
+    claim lower and told the author to `regrade --write`, while a `regrade` that did not
+    run the artifact (not trusted since, `--no-artifacts`) said "no evidence yet" and
+    wrote nothing. The last run recorded in the user's own store is its evidence."""
+    cli = Cli(toy)
+    say(toy, "no\n")
+    ran = cli.json("regrade", code=1)["proposals"]
+    assert [p["to_grade"] for p in ran] == ["UNKNOWN"]
+
+    skipped = cli.json("regrade", "--no-artifacts", code=1)["proposals"]
+    explained = cli.json("explain", "toy")["proposals"]
+    cli("regrade", "--no-artifacts", "--write", code=0)
+
+    assert skipped == ran and [p["to_grade"] for p in explained] == ["UNKNOWN"]
+    assert grade_of(toy) is Grade.UNKNOWN
+    assert len(recorded_rows(toy)) == 1  # graded on the run recorded, none made
 
 
 def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:

@@ -45,7 +45,9 @@ def regrade_command(
     no_artifacts: Annotated[
         bool,
         typer.Option(
-            "--no-artifacts", help="Do not run artifact claims' commands: their grades stand."
+            "--no-artifacts",
+            help="Do not run artifact claims' commands: each is graded on its last "
+            "recorded run (none: its grade stands).",
         ),
     ] = False,
     allow_artifacts: Annotated[

@@ -70,7 +70,9 @@ def regrade_ledger(
     now: dt.datetime,
 ) -> RegradeOutcome:
     """Regrade `ledger` (read from `ledger_path`) on the evidence in `store`; the store to
-    record artifact runs in is opened by `open_store` only when one runs."""
+    record artifact runs in is opened by `open_store` only when one runs. An artifact not
+    run now (not trusted, `--no-artifacts`) is graded on its last run recorded in this
+    user's store, as `explain` and the report grade it."""
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade, unchecked_by_claim
@@ -90,7 +92,8 @@ def regrade_ledger(
         from claimledger.workspace.trust import renew
 
         renew(ledger_path, allowed)  # what they wrote beside the ledger is theirs
-    outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
+    recorded = latest.artifact_runs(store, ledger) if made_here else {}
+    outcomes = {claim_id: outcome_of(run) for claim_id, run in {**recorded, **runs}.items()}
     written = 0
     if write:
         applied = write_proposals(ledger_path, checks, outcomes, as_read, today, read_at)
