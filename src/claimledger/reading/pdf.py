@@ -313,27 +313,33 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
     previous: Chunk | None = None
     for chunk in chunks:
         text = chunk[0]
-        if previous is not None and _is_note_mark(chunk, previous):
-            text = text[len(text.rstrip()) :]  # the mark goes, a line break after it stays
-            out.append((text, chunk[1], MARK_LEFT))
-            continue
-        out.append(chunk)
+        if previous is not None and _is_raised(chunk, previous):
+            mark = text.strip()
+            if mark.isdigit() and _EXPONENT_BASE.search(previous[0]):
+                text = text.replace(mark, f"^{mark}", 1)  # as the matcher writes 10⁹
+            else:
+                text = text[len(text.rstrip()) :]  # the mark goes, a line break after it stays
+                out.append((text, chunk[1], MARK_LEFT))
+                continue
+        out.append((text, *chunk[1:]))
         if text.strip():
             previous = chunk
     return out
 
 
-def _is_note_mark(chunk: Chunk, previous: Chunk) -> bool:
-    """A number or dagger set smaller than the text before it on its line, and raised;
-    a number raised after a figure is its exponent (``10`` + ``9``: 10 to the ninth), part
-    of the quantity, so that a quote of "10 requests" is not read on it."""
+_EXPONENT_BASE = re.compile(r"(?<![\w.,])(?:10|2)$")
+"""A figure a raised number after it is the power of: 10⁹, 2³². After any other
+("in 2019¹", "Python 3.12²", "99.9%⁴") a raised number is a note's mark, as after a word."""
+
+
+def _is_raised(chunk: Chunk, previous: Chunk) -> bool:
+    """A number or dagger set smaller than the text before it on its line, and raised: a
+    note's mark, or a power after its base."""
     text, baseline, size = chunk
     before, base, body = previous
-    mark = text.strip()
     return (
-        _NOTE_MARK.fullmatch(mark) is not None
+        _NOTE_MARK.fullmatch(text.strip()) is not None
         and not before.endswith("\n")
-        and not (mark.isdigit() and before[-1:].isdigit())
         and 0 < size <= SUPERSCRIPT * body
         and baseline > base + 0.1 * body
     )
