@@ -604,6 +604,50 @@ def test_a_checkouts_larger_history_budgets_are_honoured_only_once_trusted(
     assert cli.json("trust", "--list")["settings"]["asks"] == []
 
 
+def test_consent_kept_in_the_form_before_holds_where_its_asks_read_the_same(
+    tmp_path: Path,
+) -> None:
+    """Consent kept before a secret's fingerprint was keyed: the settings whose asks read
+    otherwise now (a header's fingerprint) are older, asked again, never "changed"; an
+    artifact's consent, whose form did not change, holds."""
+    ledger = cloned(tmp_path)
+    (ledger.parent / "claimledger.toml").write_text('headers = { "X-Token" = "abc" }\n', "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    kept = Path(os.environ["XDG_CONFIG_HOME"]) / "claimledger" / "trusted.json"
+    data = json.loads(kept.read_text())
+    (workspace,) = data.values()
+    workspace["artifacts"] = {c: "2:" + f[2:] for c, f in workspace["artifacts"].items()}
+    workspace["settings"] = "2:" + "0" * 64  # the asks' digest with a bare fingerprint
+    kept.write_text(json.dumps(data), encoding="utf-8")
+
+    listed = cli.json("trust", "--list")
+
+    assert listed["settings"]["consent"] == "older"
+    assert [a["consent"] for a in listed["artifacts"]] == ["trusted"]
+
+
+def test_a_key_cut_short_or_no_file_is_made_again_and_consent_then_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key cut short (an empty file after a power cut) gave each run a key of its own:
+    a header's consent never held again. A FIFO there made every command wait for ever."""
+    ledger = cloned(tmp_path)
+    (ledger.parent / "claimledger.toml").write_text('headers = { "X-Token" = "abc" }\n', "utf-8")
+    for planted in ("empty", "fifo"):
+        config = tmp_path / planted
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+        key = config / "claimledger" / "digest.key"
+        key.parent.mkdir(parents=True, mode=0o700)
+        key.write_bytes(b"") if planted == "empty" else os.mkfifo(key)
+        cli = Cli(ledger)
+
+        cli("trust")
+
+        assert cli.json("trust", "--list")["settings"]["consent"] == "trusted"
+        assert key.is_file() and len(key.read_bytes()) == 32
+
+
 def test_a_mirrors_password_in_a_map_is_never_shown_and_its_change_is_asked(
     tmp_path: Path,
 ) -> None:

@@ -58,19 +58,21 @@ class Consent(StrEnum):
     UNTRUSTED = "untrusted"
 
 
-FORMAT = "2:"
+FORMAT = "3:"
 """The mark each consent kept opens with: the form of `fingerprint` and of the settings'
-digest it was made in. A consent an older claimledger kept, unmarked, in a form since
-changed cannot be told from one whose files changed: it is said to be older, not changed,
-and asked again."""
+digest it was made in (3: a secret's fingerprint keyed, the history's budgets asked). A
+consent an older claimledger kept in a form since changed cannot be told from one whose
+files changed: it is said to be older, not changed, and asked again."""
+EARLIER = ("2:", "")
+"""The marks of the forms before FORMAT: a consent kept in one still holds where its
+digest is the same now (an artifact's, whose form did not change)."""
 
 
 def consent_of(given: str | None, digest: str) -> Consent:
-    """Where a consent kept as `given` stands with what is now `digest`. One kept unmarked
-    by the claimledger just before the mark, in this very form, still holds."""
+    """Where a consent kept as `given` stands with what is now `digest`."""
     if given is None:
         return Consent.UNTRUSTED
-    if given in (FORMAT + digest, digest):
+    if given in [mark + digest for mark in (FORMAT, *EARLIER)]:
         return Consent.TRUSTED
     return Consent.CHANGED if given.startswith(FORMAT) else Consent.OLDER
 
@@ -311,25 +313,57 @@ def _digest_key() -> bytes:
 
 
 _RUN_KEY = os.urandom(32)
+KEY_BYTES = 32
 
 
 @functools.cache
 def _key_at(path: Path) -> bytes:
-    """The key kept at `path`, written whole before it is linked there: two claimledgers
-    making it at once keep the one linked first, and a kill leaves no key cut short."""
+    """The key kept at `path`; one made, or made again where the one there is no key (cut
+    short, not a file), written whole and synced before it is put there: two claimledgers
+    making it at once keep the one linked first. Where none can be kept, this run's."""
     try:
-        if not path.exists():
-            made = path.with_name(f".{path.name}.{os.getpid()}")
-            descriptor = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(descriptor, "wb") as file:
-                file.write(os.urandom(32))
-            with contextlib.suppress(FileExistsError):
-                os.link(made, path)
-            made.unlink()
-        key = path.read_bytes()
+        key = _read_key(path)
+        if key is None:
+            _put_key(path, replace=os.path.lexists(path))
+            key = _read_key(path)
     except OSError:
         return _RUN_KEY
-    return key if len(key) == 32 else _RUN_KEY
+    return _RUN_KEY if key is None else key
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key at `path`: a file of KEY_BYTES bytes, never waited on (a FIFO) nor read
+    past them (a link to /dev/zero); None where there is none."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:  # none, a link, or what cannot be opened: no key
+        return None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        key = file.read(KEY_BYTES + 1)
+    return key if len(key) == KEY_BYTES else None
+
+
+def _put_key(path: Path, *, replace: bool) -> None:
+    """A new key at `path`, put there whole (linked: another's made meanwhile is kept;
+    `replace`: over what is there and is no key)."""
+    import tempfile
+
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    made = Path(name)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(os.urandom(KEY_BYTES))
+            file.flush()
+            os.fsync(file.fileno())
+        if replace:
+            made.replace(path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(made, path)
+    finally:
+        made.unlink(missing_ok=True)
 
 
 def _nothing(name: str) -> bool:
