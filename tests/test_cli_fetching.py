@@ -75,6 +75,32 @@ def test_move_refuses_when_there_is_nowhere_to_move(cli: Cli, page_server: PageS
     assert "not an http(s) URL" in cli("move", "other", "ftp://x/y", code=2).stderr
 
 
+def test_move_adopts_no_redirect_that_led_to_no_page(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A 301 that loops moved the page nowhere, and one to a page gone neither: `move`
+    adopts the page the refresh proposed from the site's sitemap, or refuses."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_handler("/other", redirect("/loop", 301))
+    page_server.set_handler("/loop", redirect("/other", 301))
+    cli("refresh", "--allow-private", code=1)
+    assert "did not move at the last refresh (refused" in cli("move", "other", code=2).stderr
+
+    page_server.set_handler("/other", redirect("/new/other", 301))  # a 404 there
+    page_server.set_page(
+        "/robots.txt", f"Sitemap: {page_server.url('/sitemap.txt')}\n", content_type="text/plain"
+    )
+    page_server.set_page("/sitemap.txt", page_server.url("/docs/other"), content_type=None)
+    page_server.set_page("/docs/other", page(ALARM))
+    proposed = cli("refresh", "--allow-private", code=1)
+    assert f"found at {page_server.url('/docs/other')}" in proposed.stdout
+
+    moved = cli("move", "other", code=0)
+    assert f"-> {page_server.url('/docs/other')}" in moved.stdout
+    assert load(ledger).sources["other"].url == page_server.url("/docs/other")
+
+
 def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: PageServer) -> None:
     serve_v1(page_server)
     new = page_server.url("/elsewhere")

@@ -39,7 +39,8 @@ def refuse_the_checkouts_word(store: EvidenceStore | None, what: str, or_: str =
 
 
 def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
-    """The address the last refresh of `url` ended at, when that is a move; else, for a
+    """The address the last refresh of `url` ended at, when that is a move (a page read
+    there: a redirect that loops, or leads to a page gone, moved it nowhere); else, for a
     page still gone, the page its site's sitemap proposed. With why, in words. Never from
     a store that came with the checkout: a planted redirect or search would be written
     into the ledger as the source's address."""
@@ -51,7 +52,7 @@ def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tup
             f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
             "NEW_URL"
         )
-    if fetch.moved_to is None:
+    if fetch.moved_to is None or fetch.source_status != "moved":
         return _proposed(source_id, url, fetch, search)
     if has_secrets(fetch.moved_to):
         raise InputError(
