@@ -15,7 +15,7 @@ import yaml
 from claimledger.evidence.store import EvidenceStore
 from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
-from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
+from evidence_site import ALARM, DURABLE, ORDERED, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
 
 
@@ -126,6 +126,7 @@ def test_a_move_onto_another_source_s_page_is_adopted_by_the_merge(
     serve_v1(page_server)
     cli("refresh", "--allow-private", code=0)
     page_server.set_handler("/other", redirect("/guide", 301))
+    page_server.set_page("/guide", page(DURABLE, ORDERED, ALARM))  # the pages made one
 
     text = cli("refresh", "--allow-private", code=1).stdout
     github = cli("refresh", "--allow-private", "--format", "github", code=1).stdout

@@ -24,7 +24,7 @@ from claimledger.evidence.preserve import plan_saves, snapshot_of
 from claimledger.records import FetchResult, SavedSnapshot, SourceStatus
 from cli_runner import Cli
 from dns_server import NameServer
-from evidence_site import ALARM, page, serve_v1, write_ledger
+from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import Page, PageServer, redirect, sequence
 
 STAMP = "20260823120000"
@@ -245,7 +245,7 @@ def test_only_the_public_address_the_ledger_names_is_ever_sent(
 
         local = page_server.url("/alarms", host="localhost")
         page_server.set_handler("/guide", redirect(local, 301))
-        page_server.set_page("/alarms", page(ALARM))
+        page_server.set_page("/alarms", page(ALARM, DURABLE))  # the guide's quote is there
         ledger.write_text(text.replace("wiki.vendor.dev", "gone.vendor.dev"), encoding="utf-8")
         withheld = save(code=1)
         assert withheld[local] == "not public: not the address of a public site"

@@ -246,3 +246,53 @@ def test_a_sign_in_pages_token_is_never_shown(
     for text in (done.stdout, done.stderr, status.stdout, report.stdout):
         assert "s3cr3tvalue" not in text
     assert "a sign-in page, not the page asked" in other_source(cli)["error"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "location", "moved"),
+    [
+        ("/docs/guide/other", "/", False),  # the site's home page
+        ("/docs/guide/other", "/docs/", False),  # the section's page
+        ("/docs/guide/other", "/docs/index.html", False),
+        ("/docs/v2/guide/other", "/docs/v3/", False),  # a version's root of the docs
+        ("/docs/config/logging", "/docs/config#logging", True),  # merged into its section's
+        ("/docs/main/other", "/docs/next/other", True),  # `main`, `next`: words, no versions
+    ],
+)  # fmt: skip
+def test_a_page_moved_for_good_only_where_its_quotes_are(
+    cli: Cli, page_server: PageServer, asked: str, location: str, moved: bool
+) -> None:
+    """A permanent redirect to a page without the quote (a landing page) is the page gone,
+    not moved there: the sitemap is searched and `move` adopts what it found; a page merged
+    into its section's page, its quote there, is a move."""
+    serve_v1(page_server)
+    cli.ledger.write_text(
+        cli.ledger.read_text(encoding="utf-8").replace(
+            f'{page_server.url("/other")}"', f'{page_server.url(asked)}"'
+        ),
+        encoding="utf-8",
+    )
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)  # not there yet
+    target, new = location.split("#")[0], "/docs/reference/other"
+    page_server.set_handler(asked, redirect(location, 301))
+    landing = page("Welcome to the docs.", "Pick a topic to start.")
+    page_server.set_page(target, page("Intro.", ALARM) if moved else landing)
+    page_server.set_page(new, page(ALARM))
+    sitemap = f"Sitemap: {page_server.url('/sitemap.txt')}\n"
+    page_server.set_page("/robots.txt", sitemap, content_type="text/plain")
+    listed = "\n".join(page_server.url(path) for path in (target, new))
+    page_server.set_page("/sitemap.txt", listed, content_type="text/plain")
+
+    done = cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    other = other_source(cli)
+    if moved:
+        assert (other["source_status"], other["moved_to"]) == ("moved", page_server.url(target))
+        assert alarms_row(cli)["verified"] == 1
+    else:
+        assert (other["source_status"], other["moved_to"]) == ("gone", None), other
+        assert "the page is gone" in other["error"]
+        assert f"found at {page_server.url(new)}" in done.stdout
+        assert alarms_row(cli)["missing"] == 1
+    adopted = cli("move", "other").stdout
+    assert f"-> {page_server.url(target if moved else new)}" in adopted

@@ -35,6 +35,7 @@ from claimledger.reading.pdf import is_pdf_address
 from claimledger.recipes import recipe
 from claimledger.records import (
     DEFAULT_POLICY,
+    FOUND_THERE,
     CheckKey,
     CheckRecord,
     FetchPolicy,
@@ -44,7 +45,7 @@ from claimledger.records import (
     check_key,
     snapshot_digest,
 )
-from claimledger.urls import UrlMap, fetch_target
+from claimledger.urls import UrlMap, fetch_target, shown
 
 if TYPE_CHECKING:
     from claimledger.evidence.pageread import Locating
@@ -223,8 +224,73 @@ async def refresh(
     fetches = fetch_each(by_target, client, validators=validators, policy=policy, robots=robots)
     async with contextlib.aclosing(fetches):
         async for result in fetches:
-            for task in tasks(result):
-                yield read_task(task)
+            for reading in moved_where_a_quote_is([read_task(task) for task in tasks(result)]):
+                yield reading
+
+
+def moved_where_a_quote_is(readings: Sequence[Reading]) -> Sequence[Reading]:
+    """The readings of one address, where a permanent redirect moved the page only if some
+    quote of it is on the page it leads to, verbatim or reworded: one to a page carrying
+    none (the site's home, a docs index, a section's or a version's root page) is a page
+    removed, its quotes gone as a 404's are, and its site is searched for it; a page merged
+    into its section's (`/config/logging` to `/config#logging`) with its quotes there stays
+    moved. Judged over every reading (each selector), since the move is the address's."""
+    if not any(reading.fetch.source_status == "moved" for reading in readings):
+        return readings
+    if any(check.status in FOUND_THERE for reading in readings for check in reading.checks):
+        return readings
+    return [
+        _not_moved_there(reading) if reading.fetch.source_status == "moved" else reading
+        for reading in readings
+    ]
+
+
+def _not_moved_there(reading: Reading) -> Reading:
+    """A moved page's reading as a gone page's: no text kept as the source's (a search
+    ranks by its last snapshot's title, the history step reads its edit link's file),
+    nothing found, nothing to ask "changed since?" of."""
+    fetch = reading.fetch
+    error = (
+        f"redirected for good to {shown(fetch.moved_to)}, a page without its quotes: "
+        "the page is gone, not moved there"
+    )
+    gone = replace(
+        fetch,
+        source_status="gone",
+        moved_to=None,
+        error=error,
+        etag=None,
+        last_modified=None,
+        text=None,
+        body=None,
+    )
+    checks = tuple(_unfound(check) for check in reading.checks)
+    return replace(
+        reading, fetch=gone, snapshot_hash=None, new_snapshot=None, checks=checks, source_file=None
+    )
+
+
+def _unfound(check: CheckRecord) -> CheckRecord:
+    """A check as one on a page gone makes it: nothing of the page it was looked for on."""
+    return replace(
+        check,
+        source_status="gone",
+        status=None,
+        match_kind=None,
+        similarity=None,
+        current=None,
+        meaning_changed=False,
+        changed_words=(),
+        occurrences=0,
+        context_before=None,
+        context_after=None,
+        snapshot_hash=None,
+        change_kinds=(),
+        closest=None,
+        closest_kinds=(),
+        moved_within=None,
+        pdf_page=None,
+    )
 
 
 def in_browser(target: str, policy: FetchPolicy) -> bool:
