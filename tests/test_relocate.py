@@ -19,13 +19,15 @@ from claimledger.evidence.relocate import (
     MAX_SITE_PAGES,
     Lost,
     choose,
-    gunzip,
-    parse_sitemap,
     path_likeness,
     rank,
     recover,
     relocation_json,
     relocation_line,
+)
+from claimledger.evidence.sitemaps import (
+    gunzip,
+    parse_sitemap,
     robots_sitemaps,
     same_site,
     sitemap_guesses,
@@ -36,7 +38,7 @@ from claimledger.records import Candidate, FetchPolicy, QuoteThere
 from claimledger.urls import UrlMap
 from claimledger.web.fetch import make_client
 from cli_runner import Cli
-from webserver import Page, PageServer
+from webserver import Page, PageServer, redirect
 
 WRITES = "Every write is durable before the response is sent to the client."
 ORDER = "Messages from one sender are delivered in the order they were sent."
@@ -193,6 +195,67 @@ def test_a_page_moved_without_a_redirect_is_found_on_the_sitemap_and_adopted(
     assert "found at" not in again.stdout
     assert page_server.hits("/sitemap_index.xml") == 0  # nothing lost: nothing looked for
     assert "found at" not in cli("status", code=0).stdout
+
+
+@pytest.mark.parametrize("twin_says", [(), ("New in this version.",)])
+def test_two_pages_carrying_the_quotes_alike_are_both_said_and_neither_adopted(
+    cli: Cli, ledger: Path, page_server: PageServer, twin_says: tuple[str, ...]
+) -> None:
+    """A page whose quotes are on two pages of its site, at addresses as like its old one,
+    may have become either (the same words or not): both are said, and `move` adopts
+    neither on its own, but either when named."""
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    twins = ("/docs/v1/alarms", "/docs/v2/alarms")
+    page_server.remove(OLD)
+    page_server.set_page(twins[0], page("Alarms API", WRITES, ORDER))
+    page_server.set_page(twins[1], page("Alarms API", WRITES, ORDER, *twin_says))
+    sitemap = urlset(*(page_server.url(path) for path in ("/guide", *twins)))
+    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+
+    result = cli("refresh", "--allow-private", code=1)
+
+    said = " ".join(result.stdout.split())
+    first, second = (page_server.url(path) for path in twins)
+    assert f"carried alike by 2 pages, {first} and {second}, and nothing says which" in said
+    assert "not found on its site" not in said
+    assert "adopt it with `claimledger move alarms`" not in said
+    assert "give NEW_URL" in cli("move", "alarms", code=2).stderr
+    assert load(ledger).sources["alarms"].url == page_server.url(OLD)
+    cli("move", "alarms", second)
+    assert load(ledger).sources["alarms"].url == second
+
+
+@pytest.mark.parametrize(
+    ("twin", "twin_page"),
+    [
+        (f"{NEW}.html", None),  # sent to the page by a 301
+        (f"{NEW}/", "same"),  # the same page served at both spellings
+        (f"{NEW}?utm_source=feed", "same"),
+    ],
+)
+def test_one_page_at_two_addresses_is_one_candidate(
+    cli: Cli, ledger: Path, page_server: PageServer, twin: str, twin_page: str | None
+) -> None:
+    """A page the sitemap lists at two addresses (one redirected to the other, a trailing
+    slash, a tracking query) is one page carrying the quotes: proposed, and adopted."""
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    page_server.remove(OLD)
+    moved = page("Alarms API reference", ORDER, WRITES)
+    page_server.set_page(NEW, moved)
+    if twin_page is None:
+        page_server.set_handler(twin, redirect(NEW, 301))
+    elif "?" not in twin:
+        page_server.set_page(twin, moved)
+    sitemap = urlset(*(page_server.url(path) for path in ("/guide", twin, NEW)))
+    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+
+    result = cli("refresh", "--allow-private", code=1)
+
+    assert f"found at {page_server.url(NEW)} (2 of 2 quotes" in result.stdout
+    cli("move", "alarms")
+    assert load(ledger).sources["alarms"].url == page_server.url(NEW)
 
 
 def test_a_page_already_another_source_is_adopted_by_a_merge(

@@ -11,14 +11,13 @@ and the page that carries the source's quotes (verified or reworded; the most of
 then the most like the old address) is proposed as the source's new address, with how
 each quote stands there. A proposal is only that: `claimledger move SOURCE` adopts it.
 
-The core is pure (`parse_sitemap`, `robots_sitemaps`, `rank`, `choose`, the lines);
+The core is pure (the `sitemaps` read, `rank`, `same_page`, `choose`, the lines);
 `recover` is the I/O at the edge. Nothing here records or prints: the caller keeps each
 `Relocation` in the evidence store.
 """
 
 from __future__ import annotations
 
-import codecs
 import functools
 import heapq
 import re
@@ -30,8 +29,15 @@ from urllib.parse import SplitResult, unquote, urlsplit
 from rapidfuzz import fuzz
 
 from claimledger.errors import PageUnreadable
+from claimledger.evidence.sitemaps import (
+    Sitemap,
+    gunzip,
+    parse_sitemap,
+    robots_sitemaps,
+    same_site,
+    sitemap_guesses,
+)
 from claimledger.ledger.config import DEFAULT_RECOVER_CANDIDATES
-from claimledger.reading.decoding import Inflater
 from claimledger.records import (
     FOUND_THERE,
     READ_STATUSES,
@@ -43,12 +49,11 @@ from claimledger.records import (
     QuoteThere,
     Relocation,
     lost_reason,
+    snapshot_digest,
 )
 from claimledger.urls import (
-    DEFAULT_PORTS,
     UrlMap,
     fetch_target,
-    is_web_url,
     origin,
     redacted,
     shown,
@@ -62,8 +67,6 @@ MAX_CANDIDATES = 50
 MAX_UNASKED = 20
 """Candidates refused before any request (robots.txt, an address not public) passed over
 at most, beyond the bound, for one source."""
-MAX_SITEMAP_ENTRIES = 50_000
-"""What one sitemap file may list (the protocol's own limit); the rest is not read."""
 MAX_SITE_PAGES = 50_000
 """Pages of one site ranked at most, over all its sitemaps (a second or two to rank)."""
 MAX_SITEMAPS = 12
@@ -77,130 +80,6 @@ TITLE_WEIGHT = 0.25
 
 LOST_REASONS = {"gone": "gone", "empty": "left an empty page"}
 NO_MAP = UrlMap()
-
-
-# --------------------------------------------------------------------------- sitemaps
-
-
-@dataclass(frozen=True)
-class Sitemap:
-    """What one sitemap file lists: pages (a `urlset`), or more sitemaps (an index)."""
-
-    pages: tuple[str, ...] = ()
-    sitemaps: tuple[str, ...] = ()
-    truncated: bool = False
-    problem: str | None = None
-    """Why nothing could be read from it (not XML, not a sitemap), if so."""
-
-
-_GZIP = b"\x1f\x8b"
-
-
-def gunzip(data: bytes, cap: int) -> bytes:
-    """A gzipped sitemap file (`.xml.gz`) as its XML, under the decompression cap (a small
-    bomb stops there); anything else as it is. PageUnreadable when it is broken or too big."""
-    if not data.startswith(_GZIP):
-        return data
-    inflater = Inflater("gzip", cap)
-    return inflater.feed(data) + inflater.finish()
-
-
-def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
-    """The `<loc>` of each `<url>` of a `urlset`, or of each `<sitemap>` of a
-    `sitemapindex`, in any namespace (or none), at most `limit` of them.
-
-    Junk is tolerated: a broken file yields what a recovering parser can read of it, and a
-    plain-text sitemap (one URL a line) is read too. No entity is expanded and nothing is
-    fetched while parsing, so a hostile file cannot reach out or blow up. A UTF-8 byte
-    order mark, which many sites' generators write, is no text of the file.
-    """
-    from lxml import etree
-
-    text = data.removeprefix(codecs.BOM_UTF8).lstrip()
-    if not text:
-        return Sitemap(problem="empty")
-    if not text.startswith(b"<"):
-        return _text_sitemap(text, limit)
-    parser = etree.XMLParser(
-        recover=True, resolve_entities=False, no_network=True, remove_comments=True
-    )
-    try:
-        root = etree.fromstring(text, parser)
-    except etree.XMLSyntaxError as error:
-        return Sitemap(problem=f"not XML ({error})")
-    if root is None or not isinstance(root.tag, str):
-        return Sitemap(problem="not XML")
-    kind = etree.QName(root).localname
-    entry = {"urlset": "url", "sitemapindex": "sitemap"}.get(kind)
-    if entry is None:
-        return Sitemap(problem=f"not a sitemap (its root is <{kind}>)")
-    locs: list[str] = []
-    truncated = False
-    for child in root.iter():  # not only the root's children: a broken file nests them
-        if not isinstance(child.tag, str) or etree.QName(child).localname != entry:
-            continue
-        loc = next(
-            (
-                (part.text or "").strip()
-                for part in child.iterchildren()
-                if isinstance(part.tag, str) and etree.QName(part).localname == "loc"
-            ),
-            "",
-        )
-        if not is_web_url(loc):
-            continue
-        if len(locs) >= limit:
-            truncated = True
-            break
-        locs.append(loc)
-    if entry == "url":
-        return Sitemap(pages=tuple(locs), truncated=truncated)
-    return Sitemap(sitemaps=tuple(locs), truncated=truncated)
-
-
-def _text_sitemap(data: bytes, limit: int) -> Sitemap:
-    lines = data.decode("utf-8", errors="replace").split()
-    urls = [line for line in lines if is_web_url(line)]
-    if not urls:
-        return Sitemap(problem="not a sitemap (neither XML nor a list of URLs)")
-    return Sitemap(pages=tuple(urls[:limit]), truncated=len(urls) > limit)
-
-
-_SITEMAP_LINE = re.compile(r"^[ \t]*sitemap[ \t]*:[ \t]*(\S+)", re.IGNORECASE | re.MULTILINE)
-
-
-def robots_sitemaps(text: str) -> list[str]:
-    """The `Sitemap:` lines of a robots.txt, in order, each once."""
-    found = (match[1] for match in _SITEMAP_LINE.finditer(text))
-    return list(dict.fromkeys(url for url in found if is_web_url(url)))
-
-
-def sitemap_guesses(url: str) -> list[str]:
-    """Where a site keeps its sitemap when robots.txt does not say: at its root, and at the
-    root of the page's first folder (a project's docs under one prefix, `/docs/`)."""
-    site = origin(url)
-    guesses = [f"{site}/sitemap.xml"]
-    segments = [part for part in urlsplit(url).path.split("/") if part]
-    if len(segments) > 1:
-        guesses.append(f"{site}/{segments[0]}/sitemap.xml")
-    return guesses
-
-
-def same_site(url: str, other: str) -> bool:
-    """Both on one host (a leading `www.` aside) and one port, over http(s): a scheme's
-    own port is none written (http and https are one site), any other is another server,
-    where a sitemap must not send a request."""
-
-    def host(address: str) -> tuple[str, int | None]:
-        parts = urlsplit(address)
-        name = (parts.hostname or "").lower().removeprefix("www.")
-        port = parts.port
-        return name, None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port
-
-    try:
-        return is_web_url(url) and host(url) == host(other) and bool(host(url)[0])
-    except ValueError:
-        return False
 
 
 # --------------------------------------------------------------------------- ranking
@@ -336,12 +215,39 @@ def choose(candidates: Sequence[tuple[Candidate, tuple[QuoteThere, ...]]]) -> in
     best: tuple[int, int, int, float] | None = None
     chosen = None
     for index, (candidate, quotes) in enumerate(candidates):
-        found = sum(1 for q in quotes if q.status in FOUND_THERE)
-        verbatim = sum(1 for q in quotes if q.status in ("verified", "ambiguous"))
-        key = (carried(quotes), found, verbatim, candidate.score)
-        if found and (best is None or key > best):
+        key = _key(candidate, quotes)
+        if key[1] and (best is None or key > best):
             best, chosen = key, index
     return chosen
+
+
+def _key(candidate: Candidate, quotes: Sequence[QuoteThere]) -> tuple[int, int, int, float]:
+    found = sum(1 for q in quotes if q.status in FOUND_THERE)
+    verbatim = sum(1 for q in quotes if q.status in ("verified", "ambiguous"))
+    return carried(quotes), found, verbatim, candidate.score
+
+
+def tied(candidates: Sequence[tuple[Candidate, tuple[QuoteThere, ...]]], chosen: int) -> list[str]:
+    """The pages carrying the quotes as the chosen one does, at an address as like the old
+    one (each page once: see `same_page`): two or more, and nothing says which it became."""
+    key = _key(*candidates[chosen])
+    return [c.url for c, quotes in candidates if key[0] and _key(c, quotes) == key]
+
+
+Seen = tuple[str, str | None]
+"""A candidate as read: the address it was read at (redirects followed), its text's digest."""
+
+
+def same_page(page: Seen, other: Seen) -> bool:
+    """Two candidates that are one page: read at one address once redirects are followed
+    (`/x.html` sent to `/x`), or of one text at addresses that differ only in spelling (a
+    trailing slash, an extension, a query such as `?utm_source=`). One text at two
+    addresses otherwise (`/v1/x`, `/v2/x`) is two pages: which the old one became is open."""
+    if page[0] == other[0]:
+        return True
+    a, b = urlsplit(page[0]), urlsplit(other[0])
+    spelt_alike = (a.hostname, _segments(a.path)) == (b.hostname, _segments(b.path))
+    return page[1] is not None and page[1] == other[1] and spelt_alike
 
 
 # --------------------------------------------------------------------------- the edge
@@ -492,8 +398,10 @@ async def _look(
     limit: int,
 ) -> Relocation:
     """Read the candidates for one source, best first, until one carries every quote as
-    written or `limit` were asked for (one refused before any request is not counted);
-    propose the best of them."""
+    written (and those at an address as like the old one are read too) or `limit` were
+    asked for (one refused before any request is not counted); propose the best of them,
+    each page counted once however many addresses it answers at, unless two carry the
+    quotes alike: then nothing says which the page became, and both are said."""
     from claimledger.evidence.pageread import check_page, page_title, read_page
 
     found = Relocation(*_named(source), None, total=len(source.quotes))
@@ -512,9 +420,11 @@ async def _look(
             c for c in ranked if c.url != source.likely_at
         ]
     tried: list[tuple[Candidate, tuple[QuoteThere, ...]]] = []
+    pages: list[Seen] = []
     asked = unasked = 0
+    whole = -1.0  # the score of a page carrying every quote as written: one as like is read too
     for candidate in ranked:
-        if asked >= limit:
+        if asked >= limit or candidate.score < whole:
             break
         target = url_map.apply(candidate.url)
         if target not in read:
@@ -525,6 +435,12 @@ async def _look(
         else:
             asked += 1
         page = read_page(fetched, source.select, deadline=policy.deadline)
+        seen: Seen = (url_map.reverse(fetched.final_url or target), None)
+        if page.text is not None:
+            seen = (seen[0], snapshot_digest(page.text))
+        if any(same_page(seen, other) for other in pages):
+            continue  # one page at two addresses: the first read stands for it
+        pages.append(seen)
         quotes: tuple[QuoteThere, ...] = ()
         if page.text is not None:
             quotes = tuple(
@@ -544,17 +460,22 @@ async def _look(
                 quotes,
             )
         )
-        if quotes and all(q.status == "verified" for q in quotes):
-            break
+        if whole < 0 and quotes and all(q.status == "verified" for q in quotes):
+            whole = candidate.score
     chosen = choose(tried)
     if chosen is None and source.likely_at and tried and tried[0][0].source_status == "ok":
         chosen = 0  # the renamed file's page, there though reworded past finding
     found = replace(found, candidates=tuple(c for c, _ in tried), sitemaps=tuple(site.read))
     if chosen is None:
-        pages = f"{asked} of its {len(site.pages)} pages read"
+        pages_read = f"{asked} of its {len(site.pages)} pages read"
         if unasked:
-            pages += f", {unasked} not asked for (robots.txt, or an address not public)"
-        return replace(found, note=f"no page of its sitemap carries its quotes ({pages})")
+            pages_read += f", {unasked} not asked for (robots.txt, or an address not public)"
+        return replace(found, note=f"no page of its sitemap carries its quotes ({pages_read})")
+    if source.likely_at is None and len(alike := tied(tried, chosen)) > 1:
+        both = " and ".join(shown(url) for url in alike)
+        move = f"`claimledger move {source.source_id} NEW_URL`"
+        note = f"its quotes are carried alike by {len(alike)} pages, {both}, and nothing says"
+        return replace(found, note=f"{note} which it became: adopt one with {move}")
     candidate, quotes = tried[chosen]
     return replace(found, found_at=candidate.url, quotes=quotes)
 
@@ -595,7 +516,8 @@ def relocation_line(found: Relocation, adopting: Callable[[str, str], str] = mov
     what = f"source {found.source_id} {LOST_REASONS.get(found.reason, found.reason)}"
     what += file_said(found)
     if found.found_at is None:
-        return f"{what}; not found on its site: {found.note}"
+        tie = any(candidate.found for candidate in found.candidates)  # else one is proposed
+        return f"{what}; {'' if tie else 'not found on its site: '}{found.note}"
     changed = _quotes_said(q for q in found.quotes if q.meaning_changed)
     changed = f"; {changed} with its meaning changed" if changed else ""
     if found.found == 0:  # on the repository's word, or carrying quotes only as changed
