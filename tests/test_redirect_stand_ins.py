@@ -43,13 +43,15 @@ def alarms_row(cli: Cli) -> dict[str, Any]:
         ("/account/sign-in", 307),
         ("/", 302),  # home, for now
         ("/docs/", 302),  # a section's page
+        ("/docs/index.html", 302),  # the same, by its index page's address
+        ("/index.html", 307),
     ],
 )
 def test_a_page_a_redirect_only_stands_in_for_leaves_the_quotes_unread(
     cli: Cli, page_server: PageServer, location: str, status: int
 ) -> None:
     serve_v1(page_server)
-    for path in ("/login", "/account/sign-in", "/", "/docs/"):
+    for path in ("/login", "/account/sign-in", "/", "/docs/", "/docs/index.html", "/index.html"):
         page_server.set_page(path, SIGN_IN_PAGE)
     page_server.set_handler("/docs/other", redirect(location, status))
     cli.ledger.write_text(

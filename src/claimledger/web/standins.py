@@ -32,8 +32,9 @@ def stand_in_page(url: str, final_url: str) -> str | None:
     reader back once signed in, or it is named so while the page asked is not: a docs page
     on a `login` command stays itself under a version's prefix), or a page above the one
     asked (the site's home page, or its section's; `index.html` is its folder's page).
-    None for any other page. Such a page's words are no evidence of the asked page's: a
-    quote not on it is not missing."""
+    None for any other page, either page by its folder's address when it is the folder's
+    index page. Such a page's words are no evidence of the asked page's: a quote not on it
+    is not missing."""
     old, new = split(url), split(final_url)
     if old is None or new is None:
         return None
@@ -41,7 +42,7 @@ def stand_in_page(url: str, final_url: str) -> str | None:
         return SIGN_IN
     if _sends_back(old, new.query):
         return SIGN_IN
-    above, asked = new.path.rstrip("/"), _folder_page(old.path).rstrip("/")
+    above, asked = _folder_page(new.path).rstrip("/"), _folder_page(old.path).rstrip("/")
     if not above and asked and publisher_of(url) == publisher_of(final_url):
         return "the site's home page"  # any of its hosts', whatever its query (`?lang=en`)
     same_host = (old.hostname or "").lower() == (new.hostname or "").lower()
