@@ -433,6 +433,30 @@ def test_a_script_reads_another_origins_answer_its_own_address_redirected_to_onl
     assert (QUOTE in (result.text or "")) == read
 
 
+def test_a_mirrors_redirect_back_to_the_real_site_is_the_pages_own_site(
+    page_server: PageServer,
+) -> None:
+    """A page read at its `--map` mirror whose own-site request the mirror redirects to the
+    real site (a part the map does not cover) asks its own site, as a reader at the real
+    address does: its answer was withheld as another origin's."""
+    with PageServer() as mirror:
+        page_server.set_page("/v3/words.json", json.dumps(QUOTE), content_type="application/json")
+        mirror.set_handler("/v2/hop.json", redirect(page_server.url("/v3/words.json")))
+        script = (
+            "fetch('/v2/hop.json').then(r => r.json()).then(t => { const p ="
+            " document.createElement('p'); p.textContent = t; document.body.append(p); })"
+            ".catch(() => 0)"
+        )
+        mirror.set_page("/v2/page", f"<html><body><p>Own words.</p><script>{script}</script>")
+        maps = ((page_server.url("/v2/"), mirror.url("/v2/")),)
+        policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0, maps=maps)
+
+        result = fetched(mirror.url("/v2/page"), policy)  # where a refresh asks for it
+
+    assert result.source_status == "ok"
+    assert QUOTE in (result.text or "")
+
+
 def test_refresh_browser_waits_for_what_a_source_names_without_render_browser(
     page_server: PageServer, tmp_path: Path
 ) -> None:

@@ -53,6 +53,7 @@ from claimledger.records import (
 from claimledger.urls import (
     PERMANENT_REDIRECTS,
     UrlMap,
+    exact_origin,
     fetch_target,
     is_trivial_move,
     permanently_moved_to,
@@ -385,11 +386,16 @@ async def _rendered(
         return walk
     raw = replace(policy, raw=True)
 
+    real = UrlMap(policy.maps).reverse if policy.maps else str
+
     async def fetch(url: str) -> tuple[Outcome, str]:
-        """What `url` answered, and where: the page's own address for it unless a redirect
-        took it elsewhere (a `--map` mirror is where it is read, not where it is)."""
+        """What `url` answered, and where: `url` itself unless a redirect took it to another
+        site, as the real sites are (a `--map` mirror is where a page is read, not where
+        it is: a redirect a mirror names back to the real site may be that very site)."""
         asked = await _attempts(mirrored(url, policy), client, None, raw, gates, robots, _Tally())
-        return asked.outcome, asked.final_url if asked.hops else url
+        ended = asked.final_url if asked.hops else url
+        moved = exact_origin(real(ended)) != exact_origin(real(url))
+        return asked.outcome, ended if moved else url
 
     try:
         text = await browser.render(walk.final_url, outcome.text, wait_for, fetch)
