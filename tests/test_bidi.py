@@ -160,6 +160,7 @@ def test_a_control_the_authors_markdown_writes_as_a_character_reference_is_shown
     """`&#x202e;` is a right-to-left override to every Markdown reader: written so in the
     about or an intro, it is shown as its marker as the character itself is."""
     about = 'Read with care: &#x202e;.sdrow desrever&#8236; [see](https://e.example/ "&#x2067;t")'
+    about += ' [twice](https://e.example/ "&amp;#x202e;x")'  # a reference once decoded
     cli("set", "about", about)
     text = cli("render", "--format", fmt, "--output", "-").stdout
     assert no_control(text)

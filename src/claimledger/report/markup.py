@@ -261,8 +261,15 @@ def _referenced_bidi_marked(token: Token) -> None:
     if token.type == "text":
         token.content = bidi_marked(token.content)
     title = token.attrGet("title")
-    if isinstance(title, str):
+    if isinstance(title, str) and _REFERENCE.search(title):
+        del token.attrs["title"]  # written back as it is, the next reader would decode it
+    elif isinstance(title, str):
         token.attrSet("title", bidi_marked(title))
+
+
+_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+"""A character reference still in a title once decoded (`&amp;#x202e;` is `&#x202e;`):
+the Markdown report writes a title as it is, and its reader decodes that reference."""
 
 
 _UNESCAPED_AT = re.compile(r"(?<!\\)((?:\\\\)*)@")
