@@ -20,6 +20,7 @@ A real content region is named by one or two steps (`article`, `main .content`,
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 
 MAX_SIBLING_STEPS = 2
@@ -39,6 +40,8 @@ def selector_problem(select: str, name: str = "select") -> str | None:
 
     if len(select) > MAX_LENGTH:
         return f"{name} is {len(select)} characters long; at most {MAX_LENGTH} are allowed"
+    if name == "wait_for":
+        return _browser_selector_problem(select)
     try:
         selectors = parse(select)
     except SelectorError as error:
@@ -47,8 +50,6 @@ def selector_problem(select: str, name: str = "select") -> str | None:
         return f"{name} {select!r} lists {len(selectors)} selectors; at most {MAX_SELECTORS}"
     for selector in selectors:
         nodes = list(_nodes(selector.parsed_tree))
-        if name == "wait_for" and (extension := next(filter(None, map(_not_css, nodes)), None)):
-            return f"{name} {select!r} is not a valid CSS selector: {extension} is not CSS"
         siblings = sum(_sibling_steps(node) for node in nodes)
         combinators = sum(_is_combinator(node) for node in nodes)
         if siblings > MAX_SIBLING_STEPS:
@@ -125,14 +126,33 @@ def _sibling_steps(node: object) -> int:
     return 0
 
 
-def _not_css(node: object) -> str | None:
-    """cssselect's own extension that `node` is (`:contains()`, `[a!=b]`), or None. A
-    `select` is applied by cssselect, which knows them; a `wait_for` by Chromium, which
-    does not, and a source's page was `unreadable` at every refresh for a selector
-    `check` had let through."""
-    kind = type(node).__name__
-    if kind == "Function" and str(getattr(node, "name", "")).lower() == "contains":
-        return ":contains()"
-    if kind == "Attrib" and getattr(node, "operator", None) == "!=":
-        return "!="
+def _browser_selector_problem(select: str) -> str | None:
+    """What is wrong with a `wait_for`, applied by Chromium's `querySelector`, which reads
+    the selectors of CSS Level 4 (`:not(.a, .b)`, `:is()`, `:has()`, `:nth-child(2 of
+    .x)`) that cssselect does not: checked as soupsieve (Beautiful Soup's) reads them, less
+    the extensions of the selector libraries (`:contains()`, `[a!=b]`) and the namespace
+    prefixes (`svg|rect`) Chromium refuses; such a selector made the page `unreadable` at
+    every refresh."""
+    import warnings
+
+    import soupsieve
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # soupsieve's word on its deprecated :contains
+            soupsieve.compile(select)
+    except soupsieve.SelectorSyntaxError as error:
+        said = str(error).splitlines()[0]
+        return f"wait_for {select!r} is not a valid CSS selector: {said}"
+    bare = _QUOTED.sub('""', select)
+    extension = _LIBRARY_ONLY.search(bare)
+    if extension is not None:
+        return f"wait_for {select!r} is not a valid CSS selector: {extension.group()!r} is not CSS"
+    if "|" in _ATTRIBUTES.sub("[]", bare):
+        return f"wait_for {select!r} names a namespace (|), which a page's querySelector refuses"
     return None
+
+
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_ATTRIBUTES = re.compile(r"\[[^\]]*\]")
+_LIBRARY_ONLY = re.compile(r":(?:-soup-)?contains(?:-own)?\(|!=", re.IGNORECASE)
