@@ -265,6 +265,8 @@ def test_workflow_command_escaping_is_the_toolkits() -> None:
     assert line == "::error file=x%2Cy.yaml,line=3,col=7,title=t%3A a%2C b::50%25 off: now"
     # A message is one line whatever it holds: no page can start a command of its own.
     assert workflow_command("warning", "a\n::error::b", "f", 1, 1, "t").count("\n") == 0
+    # A checkout's file name gives the runner no command either.
+    assert "##[" not in workflow_command("error", "m", "d/##[stop-commands]x/c.yaml", 1, 1, "t")
     # A file's name is its name, a line break in it escaped, not made a space.
     assert "file=a%0A%3A%3Aerror.yaml," in workflow_command(
         "error", "m", "a\n::error.yaml", 1, 1, "t"

@@ -33,7 +33,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 from claimledger.meanings import mark, said_once
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
-from claimledger.report.cimarks import text_marks_broken, xml_marks_escaped
+from claimledger.report.cimarks import marks_replaced, text_marks_broken, xml_marks_escaped
 from claimledger.urls import safe_url, shown
 
 Fetched: TypeAlias = FetchRecord | FetchResult
@@ -243,9 +243,11 @@ def workflow_command(level: Level, message: str, file: str, line: int, col: int,
     rules (its toolkit's `escapeProperty` and `escapeData`); the title and message on one
     line, the file's name as it is (escaped, a line break in it still names the file).
     The runner reads this line, and obeys a `##[command]` anywhere in it: a `##[` in a
-    page's words in the title or message is broken by a zero-width space (it reads the
-    same), as every view does it under a runner (`report.cimarks`)."""
+    page's words in the title or message, or in the file's name a checkout chose, is
+    broken by a zero-width space (it reads the same), as every view does it under a
+    runner (`report.cimarks`)."""
     title = text_marks_broken(one_line(title))
+    file = marks_replaced(file, "#\u200b", ":")  # its colons are escaped as a property's
     properties = {"file": file, "line": str(line), "col": str(col), "title": title}
     listed = ",".join(f"{key}={escape_property(v)}" for key, v in properties.items())
     return f"::{level} {listed}::{escape_data(text_marks_broken(one_line(message)))}"
