@@ -211,22 +211,29 @@ def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
     cli("regrade", "--no-artifacts", "--allow-artifacts", code=2)
 
 
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [("anchors", "uses YAML anchors and aliases"), ("lone-cr", "lone carriage return")],
+)
 def test_a_write_the_ledger_would_refuse_is_refused_before_any_artifact_runs(
-    toy: Path,
+    toy: Path, form: str, said: str
 ) -> None:
-    """A ledger written with YAML anchors cannot be edited in place: `regrade --write` said
-    so only after it had run the artifacts and recorded their runs."""
-    text = toy.read_text(encoding="utf-8").replace(
-        "      - {on: measured", "      - &m {on: measured"
-    )
-    toy.write_text(text, encoding="utf-8")
+    """A ledger written with YAML anchors, or with old Mac line ends, cannot be edited in
+    place: `regrade --write` said so only after it had run the artifacts and recorded
+    their runs."""
+    text = toy.read_text(encoding="utf-8")
+    if form == "anchors":
+        text = text.replace("      - {on: measured", "      - &m {on: measured")
+    else:
+        text = text.replace("\n", "\r")
+    toy.write_bytes(text.encode("utf-8"))
     say(toy, "changed\n")
 
     result = Cli(toy)("regrade", "--write", code=2)
 
-    assert "uses YAML anchors and aliases" in result.stderr
+    assert said in result.stderr
     assert not store_path(toy).exists()  # nothing ran, nothing was recorded
-    assert toy.read_text(encoding="utf-8") == text
+    assert toy.read_bytes() == text.encode("utf-8")
 
 
 def test_the_old_run_artifacts_flag_is_allow_artifacts(tmp_path: Path) -> None:

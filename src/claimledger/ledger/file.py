@@ -160,13 +160,17 @@ def _parse_own_edit(text: str, before: str, path: Path) -> Ledger:
     except LedgerError as error:
         form = _unedited_form(before)
         if form is not None:
-            raise InputError(
-                f"{path}: cannot be edited in place: it is written with {form}; write it "
-                "without, or make the change by hand (the file is left as it was)"
-            ) from None
+            raise _not_editable(path, form) from None
         raise RuntimeError(
             f"an edit of {path} would make it invalid: {error.problems[0]}"
         ) from None
+
+
+def _not_editable(path: Path, form: str) -> InputError:
+    return InputError(
+        f"{path}: cannot be edited in place: it is written with {form}; write it "
+        "without, or make the change by hand (the file is left as it was)"
+    )
 
 
 def _unedited_form(text: str) -> str | None:
@@ -189,6 +193,9 @@ def refuse_uneditable(path: Path) -> None:
     except OSError as error:
         raise EnvironmentProblem.of(error, path) from None
     _refuse_anchors(text, path)
+    form = _unedited_form(text)
+    if form is not None:
+        raise _not_editable(path, form)
 
 
 def _refuse_anchors(text: str, path: Path) -> None:
