@@ -77,19 +77,24 @@ def drawn(
     stream_keys: bytes = b"",
     more: tuple[bytes, ...] = (),
     trailer: bytes = b"",
+    resources: bytes = b"",
+    catalog: bytes = b"",
+    box: bytes = b"0 0 612 792",
 ) -> bytes:
     """A one-page PDF whose content stream is `content`, drawn in Helvetica as /F1; or
     with another `font`, more keys in the stream's dictionary (a /Filter), `more`
-    objects (numbered from 6) and more keys in the trailer (an /Encrypt)."""
+    objects (numbered from 6), more keys in the trailer (an /Encrypt), in the page's
+    resources (an /XObject, /Properties) and in the catalog (/OCProperties); on a
+    page of another media `box`."""
     head = b"<< /Length %d%s >>" % (len(content), stream_keys)
     return _file(
         [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Catalog /Pages 2 0 R%s >>" % catalog,
             b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
             font,
             head + b"\nstream\n" + content + b"\nendstream",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-            b"/Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [%s] "
+            b"/Resources << /Font << /F1 3 0 R >>%s >> /Contents 4 0 R >>" % (box, resources),
             *more,
         ],
         trailer=trailer,

@@ -257,12 +257,14 @@ def test_small_lines_amid_the_body_are_notes_only_below_most_of_it() -> None:
     number: a small line is a note once at least 80% of the body's lines stand above it
     (the 101 from the 399th on), read after the page's last sentence; the rest stay
     where they stand. The count above each is made by bisection over the body's sorted
-    baselines, where it was once a sum over all of them for every small line."""
+    baselines, where it was once a sum over all of them for every small line. The page
+    is tall enough for them all: text below its foot is not drawn, and not read."""
     shown = b"".join(
         b"/F1 12 Tf 0 -14 Td (Body line %d.) Tj /F1 6 Tf 0 -14 Td (1 note) Tj " % line
         for line in range(500)
     )
-    text = pdf_text(carried(drawn(b"BT 72 700 Td " + shown + b"ET")))
+    page = drawn(b"BT 72 14500 Td " + shown + b"ET", box=b"0 0 612 14600")
+    text = pdf_text(carried(page))
 
     last_sentence = text.index("Body line 499.")
     assert text.count("Body line ") == 500

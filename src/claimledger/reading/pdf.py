@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from claimledger.errors import PageUnreadable
+from claimledger.reading.pdfseen import without_unseen_text
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfReader
@@ -167,7 +168,7 @@ def _pages_text(reader: PdfReader) -> str:
     layouts: list[Layout] = []
     size = 0
     for page in reader.pages:
-        layout = _page_layout(_with_word_spacing_as_offsets(page))
+        layout = _page_layout(_with_word_spacing_as_offsets(without_unseen_text(page)))
         size += len(layout[0]) + len(layout[1]) + 1
         if size > MAX_CHARS:
             raise PageUnreadable(f"the PDF's text is longer than {MAX_CHARS} characters")

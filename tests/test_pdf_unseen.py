@@ -1,0 +1,204 @@
+"""Text a PDF draws where no reader sees it is not read: a quote found only there is
+missing, never verified (README, "PDF sources are read as text").
+
+Each page draws a sentence a reader sees and the quote in some way no viewer shows it;
+the same page with the quote drawn plainly verifies both, so it is the hiding alone
+that the quote goes missing by. Ordinary PDFs read exactly as they did.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from claimledger.reading import pdf
+from claimledger.reading.match import locate
+from claimledger.reading.pdf import carried, pdf_text
+from cli_runner import claimledger
+from pdf_builder import drawn, laid_out
+from webserver import PageServer
+
+SEEN = "Backups are kept for thirty days."
+QUOTE = "The service has never lost a customer's data."
+SHOWN_SEEN = b"BT /F1 12 Tf 72 740 Td (" + SEEN.encode() + b") Tj ET\n"
+SHOWN = b"(The service has never lost a customer's data.) Tj"
+PLAIN = b"BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET"
+
+
+def statuses(page: bytes) -> tuple[str, str]:
+    """How the sentence a reader sees, and the quote, are found on the page."""
+    text = pdf_text(carried(page))
+    return locate(SEEN, text).status, locate(QUOTE, text).status
+
+
+def test_the_quote_drawn_plainly_verifies() -> None:
+    assert statuses(drawn(SHOWN_SEEN + PLAIN)) == ("verified", "verified")
+
+
+HIDDEN = {
+    "invisible-mode": b"BT 3 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "clip-mode": b"BT 7 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "size-zero": b"BT /F1 0 Tf 72 700 Td " + SHOWN + b" ET",
+    "size-near-zero": b"BT /F1 0.01 Tf 72 700 Td " + SHOWN + b" ET",
+    "scaled-to-nothing": b"q 0.01 0 0 0.01 72 700 cm BT /F1 12 Tf " + SHOWN + b" ET Q",
+    "horizontal-scaling-zero": b"BT 0 Tz /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "above-the-page": b"BT /F1 12 Tf 5000 5000 Td " + SHOWN + b" ET",
+    "left-of-the-page": b"BT /F1 12 Tf -3000 700 Td " + SHOWN + b" ET",
+    "moved-off-by-matrix": b"BT /F1 12 Tf 1 0 0 1 72 -900 Tm " + SHOWN + b" ET",
+    "clipped-to-nothing": b"q 0 0 1 1 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
+    "clipped-elsewhere": b"q 0 0 100 100 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
+}
+
+
+@pytest.mark.parametrize("content", HIDDEN.values(), ids=HIDDEN.keys())
+def test_text_no_reader_sees_does_not_verify_a_quote(content: bytes) -> None:
+    assert statuses(drawn(SHOWN_SEEN + content)) == ("verified", "missing")
+
+
+SEEN_STILL = {
+    "restored-after-Q": b"q 3 Tr 0 0 1 1 re W n Q BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "mode-reset": b"BT 3 Tr 0 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "small-print": b"BT /F1 4 Tf 72 700 Td " + SHOWN + b" ET",
+    "sized-by-matrix": b"BT /F1 1 Tf 12 0 0 12 72 700 Tm " + SHOWN + b" ET",
+    "running-off-the-edge": b"BT /F1 12 Tf 500 700 Td " + SHOWN + b" ET",
+    "starting-left-of-the-edge": b"BT /F1 12 Tf -40 700 Td " + SHOWN + b" ET",
+    "clipped-around-it": b"q 60 690 400 30 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
+    "size-not-a-number": b"BT /F1 /Big Tf 72 700 Td " + SHOWN + b" ET",
+}
+
+
+@pytest.mark.parametrize("content", SEEN_STILL.values(), ids=SEEN_STILL.keys())
+def test_text_a_reader_sees_still_verifies(content: bytes) -> None:
+    """Small print, text that runs over the page's edge or a clip's, and a damaged size
+    are read: only text surely unseen is left out."""
+    assert statuses(drawn(SHOWN_SEEN + content)) == ("verified", "verified")
+
+
+def test_a_run_left_out_of_a_line_leaves_a_word_gap() -> None:
+    """pypdf joins the runs of one baseline: the hidden one goes, its neighbours do not
+    join into one word."""
+    content = b"BT /F1 12 Tf 72 700 Td (alpha) Tj 3 Tr (hidden) Tj 0 Tr (omega) Tj ET"
+
+    assert pdf_text(carried(drawn(content))) == "alpha omega"
+
+
+def test_a_line_left_out_by_its_quote_operator_still_moves_to_the_next_line() -> None:
+    content = b"BT /F1 12 Tf 14 TL 72 700 Td (one) Tj 3 Tr (hidden) ' 0 Tr (two) ' ET"
+
+    assert pdf_text(carried(drawn(content))) == "one two"
+
+
+LAYERS = (
+    b"<< /Type /OCG /Name (Draft) >>",  # 6 0 R
+    b"<< /Type /OCG /Name (Print) >>",  # 7 0 R
+    b"<< /Type /OCMD /OCGs [6 0 R 7 0 R] /P /AllOn >>",  # 8 0 R
+    b"<< /Type /OCMD /OCGs [6 0 R 7 0 R] /P /AnyOn >>",  # 9 0 R
+)
+PROPERTIES = b" /Properties << /Draft 6 0 R /Print 7 0 R /AllOn 8 0 R /AnyOn 9 0 R >>"
+DRAFT_OFF = b" /OCProperties << /OCGs [6 0 R 7 0 R] /D << /OFF [6 0 R] >> >>"
+ALL_OFF_BUT_DRAFT = b" /OCProperties << /OCGs [6 0 R 7 0 R] /D << /BaseState /OFF /ON [6 0 R] >> >>"
+
+
+@pytest.mark.parametrize(
+    ("catalog", "layer", "expected"),
+    [
+        (DRAFT_OFF, b"/Draft", "missing"),
+        (DRAFT_OFF, b"/Print", "verified"),
+        (DRAFT_OFF, b"/AllOn", "missing"),
+        (DRAFT_OFF, b"/AnyOn", "verified"),
+        (ALL_OFF_BUT_DRAFT, b"/Print", "missing"),
+        (ALL_OFF_BUT_DRAFT, b"/Draft", "verified"),
+    ],
+    ids=["off", "on", "all-on-of-one-off", "any-on", "base-state-off", "on-over-base-state"],
+)
+def test_text_in_a_layer_off_when_the_document_opens_is_not_read(
+    catalog: bytes, layer: bytes, expected: str
+) -> None:
+    content = SHOWN_SEEN + b"/OC " + layer + b" BDC " + PLAIN + b" EMC"
+    page = drawn(content, catalog=catalog, resources=PROPERTIES, more=LAYERS)
+
+    assert statuses(page) == ("verified", expected)
+
+
+IMAGE = (
+    b"<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray "
+    b"/BitsPerComponent 8 /Length 1 >>\nstream\n\x80\nendstream"
+)
+OCR = b"BT 3 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET"
+
+
+@pytest.mark.parametrize(
+    ("placed", "expected"),
+    [(b"612 0 0 792 0 0", "verified"), (b"10 0 0 10 0 0", "missing")],
+    ids=["scan-over-the-page", "a-small-picture"],
+)
+def test_invisible_text_over_a_scan_is_its_ocr_and_read(placed: bytes, expected: str) -> None:
+    """A scanned page made searchable draws the scan and its recognised text invisibly
+    over it: an image over half the page or more makes it a scan, read; a small picture
+    does not make invisible text seen."""
+    content = b"q " + placed + b" cm /Scan Do Q " + OCR
+    page = drawn(content, resources=b" /XObject << /Scan 6 0 R >>", more=(IMAGE,))
+
+    assert locate(QUOTE, pdf_text(carried(page))).status == expected
+
+
+def form(content: bytes, keys: bytes = b"") -> bytes:
+    return b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792]%s " % keys + (
+        b"/Resources << /Font << /F1 3 0 R >> >> /Length %d >>\nstream\n%s\nendstream"
+        % (len(content), content)
+    )
+
+
+@pytest.mark.parametrize(
+    ("drawing", "keys", "expected"),
+    [
+        (b"/Fm Do", b"", "verified"),
+        (b"q 1 0 0 1 5000 0 cm /Fm Do Q", b"", "missing"),
+        (b"/OC /Draft BDC /Fm Do EMC", b"", "missing"),
+        (b"/Fm Do", b" /OC 6 0 R", "missing"),
+    ],
+    ids=["drawn", "off-the-page", "in-a-layer-off", "its-own-layer-off"],
+)
+def test_text_in_a_form_is_read_where_the_form_is_seen(
+    drawing: bytes, keys: bytes, expected: str
+) -> None:
+    page = drawn(
+        SHOWN_SEEN + drawing,
+        catalog=DRAFT_OFF,
+        resources=PROPERTIES + b" /XObject << /Fm 10 0 R >>",
+        more=(*LAYERS, form(PLAIN, keys)),
+    )
+
+    assert statuses(page) == ("verified", expected)
+
+
+def test_a_pdf_with_hidden_text_is_missing_through_the_command_line(
+    page_server: PageServer,
+) -> None:
+    page_server.set_page("/hidden.pdf", drawn(SHOWN_SEEN + OCR), content_type="application/pdf")
+
+    result = claimledger(
+        "verify", "--allow-private", page_server.url("/hidden.pdf"), QUOTE, "--json", code=1
+    )
+
+    payload = json.loads(result.stdout)
+    assert (payload["source_status"], payload["status"]) == ("ok", "missing")
+
+
+REAL = sorted((Path(__file__).parent / "data" / "pdf").glob("*.pdf"))
+BODY = [f"Paragraph {n}: the service keeps {n} copies, in {n} zones." * 4 for n in range(30)]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [*(path.read_bytes() for path in REAL), laid_out(BODY, columns=2, table=True)],
+    ids=[*(path.stem for path in REAL), "reportlab"],
+)
+def test_an_ordinary_pdf_reads_as_it_did(document: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every word of an ordinary PDF is seen: its text is the same, read whole."""
+    read = pdf_text(carried(document))
+    monkeypatch.setattr(pdf, "without_unseen_text", lambda page: page)
+
+    assert read == pdf_text(carried(document))
