@@ -202,3 +202,49 @@ def test_an_ordinary_pdf_reads_as_it_did(document: bytes, monkeypatch: pytest.Mo
     monkeypatch.setattr(pdf, "without_unseen_text", lambda page: page)
 
     assert read == pdf_text(carried(document))
+
+
+WHITE = {
+    "gray": b"1 g",
+    "rgb": b"1 1 1 rg",
+    "cmyk": b"0 0 0 0 k",
+    "colour-space": b"/DeviceRGB cs 1 1 1 sc",
+    "icc-profile": b"/Profile cs 1 1 1 scn",
+}
+PROFILE = b"<< /N 3 /Length 0 >>\nstream\n\nendstream"
+
+
+@pytest.mark.parametrize("colour", WHITE.values(), ids=WHITE.keys())
+def test_white_text_on_a_page_that_paints_nothing_else_is_not_read(colour: bytes) -> None:
+    """Nothing but the white paper is under it."""
+    content = SHOWN_SEEN + b"q " + colour + b" " + PLAIN + b" Q"
+    page = drawn(
+        content, resources=b" /ColorSpace << /Profile [/ICCBased 6 0 R] >>", more=(PROFILE,)
+    )
+
+    assert statuses(page) == ("verified", "missing")
+
+
+WHITE_SEEN = {
+    "on-a-banner": b"0 0 0.5 rg 0 690 612 30 re f 1 1 1 rg " + PLAIN,
+    "a-banner-drawn-after": b"1 1 1 rg " + PLAIN + b" 0 0 0.5 rg 0 690 612 30 re f",
+    "over-a-picture": b"q 200 0 0 50 60 690 cm /Picture Do Q 1 g " + PLAIN,
+    "light-gray": b"0.9 g " + PLAIN,
+    "white-outline-only-filled": b"1 1 1 RG BT 0 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+    "color-restored": b"q 1 g Q " + PLAIN,
+    "an-indexed-colour": b"/Palette cs 1 sc " + PLAIN,
+}
+
+
+@pytest.mark.parametrize("content", WHITE_SEEN.values(), ids=WHITE_SEEN.keys())
+def test_white_text_over_something_painted_is_read(content: bytes) -> None:
+    """A vendor's white text on a coloured banner or a picture: what is under it is not
+    worked out, so on a page that paints anything white text is read; and text not
+    surely white (light gray, an indexed colour, white only where it is not painted)."""
+    resources = (
+        b" /XObject << /Picture 6 0 R >>"
+        b" /ColorSpace << /Palette [/Indexed /DeviceRGB 1 <000000FFFFFF>] >>"
+    )
+    page = drawn(SHOWN_SEEN + content, resources=resources, more=(IMAGE,))
+
+    assert statuses(page) == ("verified", "verified")

@@ -14,6 +14,10 @@ that paints an image over at least `SCAN_SHARE` of it. Form XObjects drawn in a 
 is off, or wholly off the page or clipped away, are left out whole; the text inside one
 that is drawn is read as it is.
 
+White text is unseen on a page that paints nothing but text (so nothing is under it but
+the white paper); on a page that paints anything (a coloured banner, a picture, a form)
+it stays, since what is under it is not worked out.
+
 Conservative throughout: text is left out only when it is surely unseen (its extent is
 over-estimated, as glyph widths are not measured), so an ordinary page reads as before.
 """
@@ -49,6 +53,13 @@ space), so that the text either side of it does not join into one word."""
 _SHOWS = frozenset({b"Tj", b"TJ", b"'", b'"'})
 _PATH_POINTS = {b"m": 1, b"l": 1, b"c": 3, b"v": 2, b"y": 2}
 _PAINTS = frozenset({b"n", b"f", b"F", b"f*", b"S", b"s", b"B", b"B*", b"b", b"b*"})
+_COLOURS = {b"g": 1, b"rg": 3, b"k": 4, b"G": 1, b"RG": 3, b"K": 4}
+"""Colour operators of the device colour spaces, and how many components each takes."""
+_SPACES = {"/DeviceGray": 1, "/DeviceRGB": 3, "/DeviceCMYK": 4, "/G": 1, "/RGB": 3, "/CMYK": 4}
+WHITE = 0.98
+"""A colour at least this light in every component (this dark in CMYK's) is white."""
+FILLS, STROKES = frozenset({0, 2, 4, 6}), frozenset({1, 2, 5, 6})
+"""Text rendering modes that fill the glyphs, and those that stroke them."""
 
 
 def _times(m: Matrix, n: Matrix) -> Matrix:
@@ -115,10 +126,13 @@ class _State:
         self.spacing = 0.0  # Tc and Tw together: the most each code may add to a run
         self.leading = 0.0
         self.rise = 0.0
+        self.white = {"fill": False, "stroke": False}  # colours are black to begin with
+        self.spaces = {"fill": 0, "stroke": 0}  # components of the colour space (cs, CS)
 
     def copy(self) -> _State:
         twin = _State(self.clip)
         twin.__dict__.update(self.__dict__)
+        twin.white, twin.spaces = dict(self.white), dict(self.spaces)
         return twin
 
 
@@ -138,6 +152,8 @@ class _Reader:
         self.unseen: set[int] = set()  # shown text no one sees
         self.invisible: set[int] = set()  # shown in an invisible mode, seen otherwise
         self.imaged = 0.0  # the most of the page one image covers
+        self.whites: set[int] = set()  # shown in white, seen unless on a white page
+        self.painted = False  # has anything but text been painted on the page?
 
     def read(self, operations: list[Operation]) -> None:
         for index, (operands, operator) in enumerate(operations):
@@ -156,11 +172,16 @@ class _Reader:
         elif operator in (b"BMC", b"BDC", b"EMC"):
             self.marked(operands, operator)
         elif operator in _PATH_POINTS or operator in (b"re", b"W", b"W*") or operator in _PAINTS:
+            self.painted = self.painted or (operator in _PAINTS and operator != b"n")
             self.drawn(operands, operator)
         elif operator == b"Do" and operands:
+            self.painted = True
             self.placed(index, operands[0])
-        elif operator == b"INLINE IMAGE":
-            self.imaged = max(self.imaged, self.covered(state.ctm))
+        elif operator in (b"INLINE IMAGE", b"sh"):
+            self.painted = True
+            self.imaged = max(self.imaged, self.covered(state.ctm) if operator != b"sh" else 0.0)
+        elif operator in _COLOURS or operator in (b"cs", b"CS", b"sc", b"SC", b"scn", b"SCN"):
+            self.coloured(operands, operator)
         else:
             self.text_state(operands, operator)
 
@@ -212,6 +233,27 @@ class _Reader:
             self.unseen.add(index)
         elif state.mode in INVISIBLE_MODES:
             self.invisible.add(index)
+        elif self.in_white():
+            self.whites.add(index)
+
+    def in_white(self) -> bool:
+        """Is text shown now painted in white alone (its fill, its stroke, or both)?"""
+        mode, white = self.state.mode, self.state.white
+        return (mode not in FILLS or white["fill"]) and (mode not in STROKES or white["stroke"])
+
+    def coloured(self, operands: list[Any], operator: bytes) -> None:
+        """A colour set: is it white? Only in a colour space of gray, RGB or CMYK
+        components (device or ICC): an indexed or a pattern colour is never taken so."""
+        which = "stroke" if operator[:1].isupper() else "fill"
+        state = self.state
+        if operator in (b"cs", b"CS"):
+            state.spaces[which] = self.resources.components(operands[0] if operands else None)
+            state.white[which] = False  # a new colour space starts at black
+            return
+        count = _COLOURS.get(operator, state.spaces[which])
+        values = [_number(value) for value in operands if isinstance(value, (int, float))]
+        whites = [value <= 1 - WHITE if count == 4 else value >= WHITE for value in values]
+        state.white[which] = count in (1, 3, 4) and len(operands) == count and all(whites)
 
     def seen(self, size: float, reach: tuple[float, float]) -> bool:
         """Can text shown at the current point be seen: large enough, and within
@@ -296,7 +338,8 @@ class _Reader:
     def left_out(self) -> set[int]:
         """The operations to leave out: invisible text stays on a scan (its OCR)."""
         scan = self.imaged >= SCAN_SHARE
-        return self.unseen if scan else self.unseen | self.invisible
+        blank = not self.painted
+        return self.unseen | (set() if scan else self.invisible) | (self.whites if blank else set())
 
 
 def _corners(box: Box) -> list[tuple[float, float]]:
@@ -356,6 +399,20 @@ class Resources:
             a, b, c, d = _matrix(found["/FontMatrix"])[:4] if own else (1e-3, 0.0, 0.0, 1e-3)
             self.scales[font] = max(math.hypot(a, b), math.hypot(c, d)) * 1000
         return self.scales[font]
+
+    def components(self, name: Any) -> int:
+        """How many components a colour space named by ``cs`` has, when they are gray,
+        RGB or CMYK (a device space, or an ICC profile's); 0 for any other."""
+        if str(name) in _SPACES:
+            return _SPACES[str(name)]
+        spaces = self.named_group("/ColorSpace")
+        space = spaces.get(str(name)) if spaces is not None else None
+        space = space.get_object() if space is not None else None
+        if isinstance(space, list) and len(space) == 2 and space[0] == "/ICCBased":
+            profile = _dictionary(space[1])
+            count = profile.get("/N") if profile is not None else None
+            return int(count) if isinstance(count, int) and count in (1, 3, 4) else 0
+        return _SPACES.get(str(space), 0)
 
     def vertical(self, font: str) -> bool:
         """Is a font written downwards (a composite font whose CMap ends in ``-V``)?"""
