@@ -66,6 +66,8 @@ SEEN_STILL = {
     "starting-left-of-the-edge": b"BT /F1 12 Tf -40 700 Td " + SHOWN + b" ET",
     "clipped-around-it": b"q 60 690 400 30 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
     "size-not-a-number": b"BT /F1 /Big Tf 72 700 Td " + SHOWN + b" ET",
+    "matrix-not-numbers": b"q (a) (b) (c) (d) (e) (f) cm " + PLAIN + b" Q",
+    "clip-not-numbers": b"q /a /b /c /d re W n " + PLAIN + b" Q",
 }
 
 

@@ -107,9 +107,10 @@ def _number(value: Any) -> float:
 
 
 def _numbers(operands: list[Any], count: int) -> list[float] | None:
-    if len(operands) != count:
-        return None
-    return [_number(value) for value in operands]
+    """The operands as `count` numbers; None for a damaged operator (too few, or one
+    not a number), which then changes nothing: its text is not moved out of sight."""
+    known = all(isinstance(value, (int, float)) and math.isfinite(value) for value in operands)
+    return [float(value) for value in operands] if known and len(operands) == count else None
 
 
 class _State:
@@ -148,6 +149,7 @@ class _Reader:
         self.run = 0.0  # how far the text may have advanced since the line's start
         self.path: list[tuple[float, float]] = []
         self.clipping = False
+        self.damaged = False  # has the path an operator not understood? (then it clips nothing)
         self.layers: list[bool] = []  # marked content: is each open sequence hidden?
         self.unseen: set[int] = set()  # shown text no one sees
         self.invisible: set[int] = set()  # shown in an invisible mode, seen otherwise
@@ -293,20 +295,22 @@ class _Reader:
     def drawn(self, operands: list[Any], operator: bytes) -> None:
         """Path construction and painting, for the clip: a path's box bounds its clip."""
         ctm = self.state.ctm
-        if operator == b"re" and (rect := _numbers(operands, 4)):
-            x, y, w, h = rect
+        if operator == b"re":
+            rect = _numbers(operands, 4)
+            x, y, w, h = rect or (0.0, 0.0, 0.0, 0.0)
             self.path.extend(_corners(_bounds([(x, y), (x + w, y + h)], ctm)))
-        elif operator in _PATH_POINTS and len(operands) == 2 * _PATH_POINTS[operator]:
-            values = [_number(value) for value in operands]
+            self.damaged = self.damaged or rect is None
+        elif operator in _PATH_POINTS:
+            values = _numbers(operands, 2 * _PATH_POINTS[operator]) or []
             points = list(zip(values[::2], values[1::2], strict=True))
-            self.path.extend(_corners(_bounds(points, ctm)))
+            self.path.extend(_corners(_bounds(points, ctm)) if points else [])
+            self.damaged = self.damaged or not points
         elif operator in (b"W", b"W*"):
             self.clipping = True
         elif operator in _PAINTS:
-            if self.clipping:
-                path = _bounds(self.path, IDENTITY) if self.path else (0.0, 0.0, 0.0, 0.0)
-                self.state.clip = _meet(self.state.clip, path)
-            self.path, self.clipping = [], False
+            if self.clipping and self.path and not self.damaged:  # a damaged path clips nothing
+                self.state.clip = _meet(self.state.clip, _bounds(self.path, IDENTITY))
+            self.path, self.clipping, self.damaged = [], False, False
 
     def placed(self, index: int, name: Any) -> None:
         """A ``Do``: an image covers part of the page; a form is left out when it is in a
