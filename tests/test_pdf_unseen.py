@@ -49,12 +49,15 @@ HIDDEN = {
     "moved-off-by-matrix": b"BT /F1 12 Tf 1 0 0 1 72 -900 Tm " + SHOWN + b" ET",
     "clipped-to-nothing": b"q 0 0 1 1 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
     "clipped-elsewhere": b"q 0 0 100 100 re W n BT /F1 12 Tf 72 700 Td " + SHOWN + b" ET Q",
+    "raised-off-the-page": b"BT /F1 12 Tf 72 700 Td 5000 Ts " + SHOWN + b" ET",
+    "transparent": b"q /Clear gs " + PLAIN + b" Q",
 }
+STATES = b" /ExtGState << /Clear << /ca 0 >> /Faint << /ca 0.3 >> /Opaque << /ca 1 >> >>"
 
 
 @pytest.mark.parametrize("content", HIDDEN.values(), ids=HIDDEN.keys())
 def test_text_no_reader_sees_does_not_verify_a_quote(content: bytes) -> None:
-    assert statuses(drawn(SHOWN_SEEN + content)) == ("verified", "missing")
+    assert statuses(drawn(SHOWN_SEEN + content, resources=STATES)) == ("verified", "missing")
 
 
 SEEN_STILL = {
@@ -68,6 +71,10 @@ SEEN_STILL = {
     "size-not-a-number": b"BT /F1 /Big Tf 72 700 Td " + SHOWN + b" ET",
     "matrix-not-numbers": b"q (a) (b) (c) (d) (e) (f) cm " + PLAIN + b" Q",
     "clip-not-numbers": b"q /a /b /c /d re W n " + PLAIN + b" Q",
+    "raised-a-little": b"BT /F1 12 Tf 72 700 Td 6 Ts " + SHOWN + b" ET",
+    "faint": b"q /Faint gs " + PLAIN + b" Q",
+    "opaque-again": b"q /Clear gs /Opaque gs " + PLAIN + b" Q",
+    "transparent-restored": b"q /Clear gs Q " + PLAIN,
 }
 
 
@@ -75,7 +82,7 @@ SEEN_STILL = {
 def test_text_a_reader_sees_still_verifies(content: bytes) -> None:
     """Small print, text that runs over the page's edge or a clip's, and a damaged size
     are read: only text surely unseen is left out."""
-    assert statuses(drawn(SHOWN_SEEN + content)) == ("verified", "verified")
+    assert statuses(drawn(SHOWN_SEEN + content, resources=STATES)) == ("verified", "verified")
 
 
 def test_a_run_left_out_of_a_line_leaves_a_word_gap() -> None:
@@ -129,19 +136,23 @@ IMAGE = (
     b"/BitsPerComponent 8 /Length 1 >>\nstream\n\x80\nendstream"
 )
 OCR = b"BT 3 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET"
+TRANSPARENT_OCR = b"q /Clear gs " + PLAIN + b" Q"
 
 
+@pytest.mark.parametrize("ocr", [OCR, TRANSPARENT_OCR], ids=["invisible", "transparent"])
 @pytest.mark.parametrize(
     ("placed", "expected"),
     [(b"612 0 0 792 0 0", "verified"), (b"10 0 0 10 0 0", "missing")],
     ids=["scan-over-the-page", "a-small-picture"],
 )
-def test_invisible_text_over_a_scan_is_its_ocr_and_read(placed: bytes, expected: str) -> None:
+def test_invisible_text_over_a_scan_is_its_ocr_and_read(
+    placed: bytes, expected: str, ocr: bytes
+) -> None:
     """A scanned page made searchable draws the scan and its recognised text invisibly
     over it: an image over half the page or more makes it a scan, read; a small picture
     does not make invisible text seen."""
-    content = b"q " + placed + b" cm /Scan Do Q " + OCR
-    page = drawn(content, resources=b" /XObject << /Scan 6 0 R >>", more=(IMAGE,))
+    content = b"q " + placed + b" cm /Scan Do Q " + ocr
+    page = drawn(content, resources=b" /XObject << /Scan 6 0 R >>" + STATES, more=(IMAGE,))
 
     assert locate(QUOTE, pdf_text(carried(page))).status == expected
 

@@ -8,11 +8,12 @@ the document opens. pypdf reads it all, and joins text on one baseline into one 
 the page's own content stream is rewritten, in memory, without the operators that show
 such text, before its text is read (as `pdf._with_word_spacing_as_offsets` rewrites it).
 
-A scanned page made searchable (OCR) draws the scan as an image and its recognised text
-invisibly over it: that text is what the image shows, so invisible text stays on a page
-that paints an image over at least `SCAN_SHARE` of it. Form XObjects drawn in a layer that
-is off, or wholly off the page or clipped away, are left out whole; the text inside one
-that is drawn is read as it is.
+Text painted wholly transparent (an ``ExtGState``'s ``/ca 0``) is as unseen as text in
+an invisible mode. A scanned page made searchable (OCR) draws the scan as an image and
+its recognised text invisibly over it: that text is what the image shows, so invisible
+text stays on a page that paints an image over at least `SCAN_SHARE` of it. Form
+XObjects drawn in a layer that is off, or wholly off the page or clipped away, are left
+out whole; the text inside one that is drawn is read as it is.
 
 White text is unseen on a page that paints nothing but text (so nothing is under it but
 the white paper); on a page that paints anything (a coloured banner, a picture, a form)
@@ -129,11 +130,13 @@ class _State:
         self.rise = 0.0
         self.white = {"fill": False, "stroke": False}  # colours are black to begin with
         self.spaces = {"fill": 0, "stroke": 0}  # components of the colour space (cs, CS)
+        self.alpha = {"fill": 1.0, "stroke": 1.0}  # constant alpha (gs: /ca, /CA)
 
     def copy(self) -> _State:
         twin = _State(self.clip)
         twin.__dict__.update(self.__dict__)
         twin.white, twin.spaces = dict(self.white), dict(self.spaces)
+        twin.alpha = dict(self.alpha)
         return twin
 
 
@@ -203,6 +206,10 @@ class _Reader:
             state.spacing = max(state.spacing, abs(_number(operands[0])))
         elif operator == b"TL" and operands:
             state.leading = _number(operands[0])
+        elif operator == b"gs" and operands:
+            for which, key in (("fill", "/ca"), ("stroke", "/CA")):
+                alpha = self.resources.alpha(operands[0], key)
+                state.alpha[which] = state.alpha[which] if alpha is None else alpha
         elif operator == b"Ts" and operands:
             state.rise = _number(operands[0])
         elif operator in (b"Td", b"TD") and (offset := _numbers(operands, 2)):
@@ -228,15 +235,25 @@ class _Reader:
         width = (codes * GLYPH_EMS * abs(size) + offsets * abs(size) / 1000) * abs(state.scaling)
         width += codes * state.spacing * abs(state.scaling)
         self.run += width
-        reach = (self.run + 2 * abs(size), 2 * abs(size) + abs(state.rise))
+        along, em = self.run + 2 * abs(size), 2 * abs(size)
+        extent = (-along, state.rise - em, along, state.rise + em)  # raised or lowered by Ts
         if self.resources.vertical(state.font):  # set down the page, not along it
-            reach = (max(reach), max(reach) + self.run)
-        if self.hidden() or not self.seen(size, reach):
+            reach = along + em + abs(state.rise)
+            extent = (-reach, -reach, reach, reach)
+        if self.hidden() or not self.seen(size, extent):
             self.unseen.add(index)
-        elif state.mode in INVISIBLE_MODES:
+        elif state.mode in INVISIBLE_MODES or self.transparent():
             self.invisible.add(index)
         elif self.in_white():
             self.whites.add(index)
+
+    def transparent(self) -> bool:
+        """Is text shown now painted wholly transparent (``/ca 0``, ``/CA 0`` in an
+        ``ExtGState``): as unseen as an invisible mode, and as a scan's OCR may be drawn."""
+        mode, alpha = self.state.mode, self.state.alpha
+        return (mode not in FILLS or alpha["fill"] == 0) and (
+            mode not in STROKES or alpha["stroke"] == 0
+        )
 
     def in_white(self) -> bool:
         """Is text shown now painted in white alone (its fill, its stroke, or both)?"""
@@ -257,13 +274,12 @@ class _Reader:
         whites = [value <= 1 - WHITE if count == 4 else value >= WHITE for value in values]
         state.white[which] = count in (1, 3, 4) and len(operands) == count and all(whites)
 
-    def seen(self, size: float, reach: tuple[float, float]) -> bool:
-        """Can text shown at the current point be seen: large enough, and within
-        `reach` (text space, along the line and across it) of it some of the page, not
-        clipped away? Text of a size
-        not known (not a number, no font set) is not judged: a damaged stream's text is
-        read, as it was before text was judged at all."""
-        if not (math.isfinite(size) and math.isfinite(sum(reach))):
+    def seen(self, size: float, extent: Box) -> bool:
+        """Can text shown at the current point be seen: large enough, and some of its
+        `extent` (text space, round the current point) on the page, not clipped away?
+        Text of a size not known (not a number, no font set) is not judged: a damaged
+        stream's text is read, as it was before text was judged at all."""
+        if not (math.isfinite(size) and math.isfinite(sum(extent))):
             return True
         rendering = _times(self.line, self.state.ctm)
         a, b, c, d = rendering[:4]
@@ -271,10 +287,7 @@ class _Reader:
         area = abs(a * d - b * c) * abs(size * size * self.state.scaling)
         if across < LEGIBLE or area < LEGIBLE * across:  # too narrow, or too low
             return False
-        along, across_line = reach
-        return self.visible(
-            _bounds(_corners((-along, -across_line, along, across_line)), rendering)
-        )
+        return self.visible(_bounds(_corners(extent), rendering))
 
     def visible(self, box: Box) -> bool:
         """Does any of `box` (device space) fall where the page shows something?"""
@@ -417,6 +430,13 @@ class Resources:
             count = profile.get("/N") if profile is not None else None
             return int(count) if isinstance(count, int) and count in (1, 3, 4) else 0
         return _SPACES.get(str(space), 0)
+
+    def alpha(self, name: Any, key: str) -> float | None:
+        """The constant alpha (``/ca`` fill, ``/CA`` stroke) a graphics state named by
+        ``gs`` sets, or None when it sets none (or not as a number)."""
+        found = self.named("/ExtGState", name)
+        value = found.get(key) if found is not None else None
+        return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
 
     def vertical(self, font: str) -> bool:
         """Is a font written downwards (a composite font whose CMap ends in ``-V``)?"""
