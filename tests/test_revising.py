@@ -192,6 +192,11 @@ def test_merging_a_source_moves_its_quotes_and_keeps_each_once(site: Cli) -> Non
     [
         ("https://docs.example.com/delivery/#durability", "https://docs.example.com/delivery"),
         ("HTTPS://Docs.Example.com/delivery/", "https://docs.example.com/delivery#top"),
+        ("https://docs.example.com:443/delivery", "https://docs.example.com/delivery"),
+        ("http://docs.example.com:80/delivery", "http://docs.example.com/delivery"),
+        ("https://bücher.example/delivery", "https://xn--bcher-kva.example/delivery"),
+        ("https://docs.example.com./delivery", "https://docs.example.com/delivery"),
+        ("http://[::1]:80/delivery", "http://[::1]/delivery"),
     ],
 )
 def test_one_page_is_one_source_whatever_its_fragment_or_trailing_slash(
@@ -204,6 +209,8 @@ def test_line_ranges_and_queries_stay_distinct_sources() -> None:
     blob = "https://github.com/o/r/blob/main/src/lib.rs"
     assert page_key(f"{blob}#L1-L9") != page_key(f"{blob}#L10-L20")
     assert page_key("https://d.example/a?v=1") != page_key("https://d.example/a?v=2")
+    assert page_key("https://d.example:8443/a") != page_key("https://d.example/a")
+    assert page_key("http://d.example:443/a") != page_key("http://d.example/a")
 
 
 @pytest.mark.parametrize(

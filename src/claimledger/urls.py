@@ -363,8 +363,22 @@ def page_key(url: str) -> tuple[str, tuple[int, int] | None]:
     target, lines = fetch_target(url)
     parts = urlsplit(target)
     path = parts.path.rstrip("/") or "/"
-    key = urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+    key = urlunsplit((parts.scheme.lower(), _server_of(parts), path, parts.query, ""))
     return key, lines
+
+
+def _server_of(parts: SplitResult) -> str:
+    """The host and port of a page in the one spelling its server answers to: the host as
+    DNS resolves it (`ascii_host`: lowercase, Punycode, no final dot) and the port only
+    when it is not the scheme's default, so `https://bücher.example:443/a` and
+    `https://xn--bcher-kva.example/a` are one page, not two sources of one publisher."""
+    try:
+        port = parts.port
+    except ValueError:  # not a web URL: kept as written
+        return parts.netloc.lower()
+    host = ascii_host(parts.hostname or "")
+    host = f"[{host}]" if ":" in host else host
+    return host if port in (None, DEFAULT_PORTS.get(parts.scheme.lower())) else f"{host}:{port}"
 
 
 _CODE_SUFFIXES = (".py", ".rs", ".go", ".ts", ".tsx", ".js", ".java", ".c", ".h", ".cc", ".rb")
