@@ -58,6 +58,34 @@ def test_a_quote_not_on_its_page_writes_nothing(site: Cli, page_server: PageServ
     assert site.ledger.read_bytes() == before
 
 
+@pytest.mark.parametrize("command", ["quote", "add"])
+def test_a_quote_outside_its_sources_select_is_refused_as_a_refresh_would_miss_it(
+    site: Cli, page_server: PageServer, command: str
+) -> None:
+    """The guide is read within its `#kept` region, as each refresh reads it: words on the
+    page outside it would be missing at the next refresh, so they are not verified now."""
+    kept = "Reads see every acknowledged write."
+    page_server.set_page(
+        "/guide", f"<main><div id='kept'><p>{kept}</p></div><div><p>{EXTRA}</p></div></main>"
+    )
+    text = site.ledger.read_text(encoding="utf-8")
+    site.ledger.write_text(
+        text.replace("title: Guide,", "title: Guide, select: '#kept',"), encoding="utf-8"
+    )
+    before = site.ledger.read_bytes()
+    url = page_server.url("/guide#top")
+
+    def run(words: str, code: int = 0) -> str:
+        args = ["durable", words] if command == "quote" else ["new-claim", "--quote", words]
+        return site(command, *args, "--url", url, "--allow-private", code=code).stderr
+
+    refused = run(EXTRA, code=2)
+    assert "nothing written" in refused and "is missing" in refused
+    assert site.ledger.read_bytes() == before
+    run(kept)  # within it: verified, and added to the guide
+    assert load(site.ledger).claims[-1 if command == "add" else 0].quotes[-1].sources == ("guide",)
+
+
 def test_words_a_claim_quotes_already_are_refused_however_they_are_spaced(
     site: Cli, page_server: PageServer
 ) -> None:

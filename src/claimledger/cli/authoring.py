@@ -411,7 +411,7 @@ def add_command(
     for url in urls:
         refuse_credentials("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger))
+    titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger)
     draft = edits.NewClaim(
         id=claim_id,
         section=section,

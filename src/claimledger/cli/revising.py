@@ -65,7 +65,7 @@ def quote_command(
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    titles = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger))
+    titles = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger), ledger)
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.add_quote(

@@ -516,9 +516,11 @@ async def read_pages(
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
     select: str | None = None,
+    selects: Mapping[str, str] | None = None,
 ) -> dict[str, Page]:
     """Fetch and read pages outside a refresh (`verify`, `add`): the same fetcher, map and
-    reader as a refresh, and nothing recorded. Keyed by the URLs as given."""
+    reader as a refresh, and nothing recorded. Each page is read through `select`, or its
+    own in `selects` (a ledger source's, by the URL as given). Keyed by the URLs as given."""
     from claimledger.evidence.pageread import read_page
     from claimledger.web.fetch import fetch_each
 
@@ -527,5 +529,6 @@ async def read_pages(
     async for result in fetch_each(by_target, client, policy=policy):
         url = by_target[result.url]
         fetched = _ledger_side(replace(result, url=url), url_map)
-        pages[url] = read_page(fetched, select, deadline=policy.deadline)
+        own = select if selects is None else selects.get(url, select)
+        pages[url] = read_page(fetched, own, deadline=policy.deadline)
     return {url: pages[url] for url in dict.fromkeys(urls)}

@@ -217,16 +217,21 @@ def refresh_ledger(
 
 
 def read_pages_once(
-    urls: Sequence[str], policy: FetchPolicy, url_map: UrlMap, select: str | None = None
+    urls: Sequence[str],
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    select: str | None = None,
+    selects: Mapping[str, str] | None = None,
 ) -> dict[str, Page]:
-    """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded."""
+    """Fetch and read pages outside a refresh (for `verify` and `add`), nothing recorded;
+    each through `select`, or its own in `selects`."""
     from claimledger.evidence.refresh import read_pages
     from claimledger.web.fetch import make_client
 
     async def read() -> dict[str, Page]:
         async with make_client(policy) as client:
             return await read_pages(
-                urls, client=client, policy=policy, url_map=url_map, select=select
+                urls, client=client, policy=policy, url_map=url_map, select=select, selects=selects
             )
 
     return run_async(read()) if urls else {}

@@ -16,7 +16,7 @@ from claimledger.ledger.model import tidied
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
-from claimledger.urls import has_secrets, redacted, shown
+from claimledger.urls import has_secrets, page_key, redacted, shown
 
 if TYPE_CHECKING:
     from claimledger.evidence.refresh import Page
@@ -106,12 +106,19 @@ def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
 
 
 def verified_on_pages(
-    urls: Sequence[str], quotes: Sequence[str], policy: FetchPolicy, url_map: UrlMap
+    urls: Sequence[str],
+    quotes: Sequence[str],
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    ledger: Ledger | None = None,
 ) -> dict[str, str | None]:
     """Read each page once and find every quote on each; nothing may be written unless
-    every one is verified (InputError with each page's closest wording otherwise). The
+    every one is verified (InputError with each page's closest wording otherwise). A page
+    the `ledger` has as a source is read as a refresh reads it, through the source's
+    `select`: a quote found only outside it would be missing at the next refresh. The
     pages' titles, for the sources they become."""
-    pages: dict[str, Page] = read_pages_once(list(urls), policy, url_map)
+    selects = _sources_selects(ledger, urls)
+    pages: dict[str, Page] = read_pages_once(list(urls), policy, url_map, selects=selects)
     problems = []
     for url in urls:
         page = pages[url]
@@ -128,6 +135,19 @@ def verified_on_pages(
     if problems:
         raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
     return {url: page_title(pages[url]) for url in urls}
+
+
+def _sources_selects(ledger: Ledger | None, urls: Sequence[str]) -> dict[str, str]:
+    """The `select` of the ledger's source for each of `urls` that is one of its pages
+    (whatever its fragment or trailing slash, as `edits` finds it)."""
+    if ledger is None:
+        return {}
+    selects = {
+        page_key(source.url): source.select
+        for source in ledger.sources.values()
+        if source.select is not None
+    }
+    return {url: selects[page_key(url)] for url in urls if page_key(url) in selects}
 
 
 def check_new_claim(
