@@ -198,6 +198,8 @@ def check_evidence(urls: list[str], quotes: list[str], basis: Basis, premises: l
     if bool(urls) != bool(quotes):
         given, missing = ("--url", "--quote") if urls else ("--quote", "--url")
         raise InputError(f"{given} needs {missing}: a quote is words on a page")
+    if any(not quote.strip() for quote in quotes):  # as `quote` refuses one, unfetched
+        raise InputError("--quote must not be empty: a quote is words on a page")
     if basis is Basis.QUOTES and not quotes:
         raise InputError(
             "a claim with no --quote needs --basis premises (with --depends-on) or judgement"
