@@ -705,6 +705,14 @@ def test_text_fragment_link_encodes_the_directive_syntax() -> None:
     )
 
 
+@pytest.mark.parametrize("fragment", ["#:~:text=Other%20words", "#top:~:text=Other"])
+def test_a_text_fragment_link_replaces_the_directive_its_source_holds(fragment: str) -> None:
+    """A source added from a link that highlighted other words links the quote's words."""
+    link = text_fragment_link(f"https://example.com/p{fragment}", "The words.")
+    page = "https://example.com/p#" + fragment[1:].partition(":~:")[0]
+    assert link == f"{page}:~:text=The%20words."
+
+
 # --------------------------------------------------------------------------- HTML structure
 
 

@@ -458,10 +458,12 @@ def text_fragment_link(url: str, quote: str) -> str:
 
     A short quote is matched whole; a long one as a range from its first five words to
     its last five. Each part is percent-encoded, `-`, `&` and `,` included, since those
-    are the directive's own syntax.
+    are the directive's own syntax. A directive the address holds already (a source added
+    from a link that highlighted other words) gives way to the quote's: two would make
+    one directive that matches nothing.
     """
-    separator = "" if "#" in url else "#"
-    return f"{url}{separator}:~:text={_text_directive(quote)}"
+    page, _, fragment = url.partition("#")
+    return f"{page}#{fragment.partition(':~:')[0]}:~:text={_text_directive(quote)}"
 
 
 @functools.lru_cache(maxsize=1024)
