@@ -86,6 +86,20 @@ def test_a_quote_outside_its_sources_select_is_refused_as_a_refresh_would_miss_i
     assert load(site.ledger).claims[-1 if command == "add" else 0].quotes[-1].sources == ("guide",)
 
 
+def test_a_claim_added_on_one_page_spelled_three_ways_says_one_source(
+    site: Cli, page_server: PageServer
+) -> None:
+    page_server.set_page("/blog/2026/replication/", page(EXTRA))  # one page, as a site serves it
+    urls = [page_server.url(path) for path in ("/blog/2026/replication", "/blog/2026/replication/")]
+    urls.append(page_server.url("/blog/2026/replication#top"))
+    args = [arg for url in urls for arg in ("--url", url)]
+    said = site("add", "replicated", "--quote", EXTRA, *args, "--allow-private").stdout
+    assert said.splitlines()[0] == "added replicated: 1 quote verified on 1 source"
+    claim = load(site.ledger).claim("replicated")
+    assert claim.quotes[0].sources == ("replication",)
+    assert claim.history[0].why == "recorded: 1 quote verified on 1 source"
+
+
 def test_words_a_claim_quotes_already_are_refused_however_they_are_spaced(
     site: Cli, page_server: PageServer
 ) -> None:

@@ -430,7 +430,8 @@ def add_command(
         date=today(),
     )
     after = ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
-    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(len(urls), 'source')}"
+    sources = len(after.claim(claim_id).quotes[0].sources) if quotes else 0  # one a page
+    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(sources, 'source')}"
     out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
     for line in new_sources_said(ledger, after):
         out.print(line, markup=False)

@@ -236,7 +236,7 @@ def add_claim(text: str, ledger: Ledger, draft: NewClaim) -> str:
     facet = {"on": draft.on, "grade": str(draft.grade), "basis": str(draft.basis)}
     claim["grades"] = [facet | ({"why": draft.why} if draft.why else {})]
     if draft.date is not None:
-        entry = history_entry(date=draft.date, by="add", why=_creation(draft, len(draft.urls)))
+        entry = history_entry(date=draft.date, by="add", why=_creation(draft, len(source_ids)))
         claim["history"] = [FlowMap(entry)]
     return _still_valid(append_block_item(text, ("claims",), claim), "adding the claim")
 
