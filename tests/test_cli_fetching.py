@@ -109,12 +109,14 @@ def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: P
     assert (entry.moved_from, entry.why) == (page_server.url("/other"), "the site was reorganised")
 
 
+@pytest.mark.parametrize("path", ["/guide", "/guide/", "/guide#top"])
 def test_move_to_a_page_another_source_has_is_refused_with_the_merge(
-    cli: Cli, ledger: Path, page_server: PageServer
+    cli: Cli, ledger: Path, page_server: PageServer, path: str
 ) -> None:
-    """A page is one source: `move` does not make two sources of it, it names the merge."""
+    """A page is one source: `move` does not make two sources of it, it names the merge,
+    however the address spells the page (as `add` finds the page's source)."""
     before = ledger.read_text("utf-8")
-    result = cli("move", "other", page_server.url("/guide"), code=2)
+    result = cli("move", "other", page_server.url(path), code=2)
     assert "is already source 'guide'" in result.stderr
     assert "claimledger source other --merge-into guide" in result.stderr
     assert ledger.read_text("utf-8") == before

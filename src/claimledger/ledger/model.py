@@ -29,7 +29,7 @@ from claimledger.ledger.schema import LEDGER_SCHEMA
 from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.ledger.soundness import meaning_problems
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.urls import redacted
+from claimledger.urls import page_key, redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,8 +405,12 @@ class Ledger:
         return self._sources_by_url.get(redacted(url), ())
 
     def other_source_at(self, url: str, source_id: str) -> str | None:
-        """Another source already at `url`, if any: a page is one source."""
-        return next((s.id for s in self.sources_at(url) if s.id != source_id), None)
+        """Another source already at `url`'s page, if any: a page is one source, whatever
+        its fragment, trailing slash or spelling of host and port (`page_key`, as `add`
+        finds the source of a page)."""
+        key = page_key(url)
+        others = (s for s in self.sources.values() if s.id != source_id)
+        return next((s.id for s in others if page_key(s.url) == key), None)
 
     def adopting_move(self, source_id: str, new_url: str) -> str:
         """The command that adopts a source's move: `move`, or, where another source is
