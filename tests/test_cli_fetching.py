@@ -101,6 +101,22 @@ def test_move_adopts_no_redirect_that_led_to_no_page(
     assert load(ledger).sources["other"].url == page_server.url("/docs/other")
 
 
+def test_move_adopts_a_redirect_to_a_page_it_could_not_read(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A 301 to a page that answered but could not be read (a damaged PDF, a `select:` that
+    no longer matches) moved the source there: `move` said it "did not move"."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_handler("/other", redirect("/new/other.pdf", 301))
+    page_server.set_page("/new/other.pdf", "%PDF-1.7 damaged", content_type="application/pdf")
+    cli("refresh", "--allow-private", code=1)
+
+    moved = cli("move", "other", code=0)
+
+    assert f"-> {page_server.url('/new/other.pdf')}" in moved.stdout
+
+
 def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: PageServer) -> None:
     serve_v1(page_server)
     new = page_server.url("/elsewhere")

@@ -39,7 +39,7 @@ def refuse_the_checkouts_word(store: EvidenceStore | None, what: str, or_: str =
 
 
 def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
-    """The address the last refresh of `url` ended at, when that is a move (a page read
+    """The address the last refresh of `url` ended at, when that is a move (a page is
     there: a redirect that loops, or leads to a page gone, moved it nowhere); else, for a
     page still gone, the page its site's sitemap proposed. With why, in words. Never from
     a store that came with the checkout: a planted redirect or search would be written
@@ -52,7 +52,7 @@ def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tup
             f"source '{source_id}' has not been fetched yet: run `claimledger refresh` or give "
             "NEW_URL"
         )
-    if fetch.moved_to is None or fetch.source_status != "moved":
+    if fetch.moved_to is None or _led_nowhere(fetch):
         return _proposed(source_id, url, fetch, search)
     if has_secrets(fetch.moved_to):
         raise InputError(
@@ -60,6 +60,16 @@ def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tup
             f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
         )
     return fetch.moved_to, "followed the redirect the last refresh found"
+
+
+def _led_nowhere(fetch: FetchRecord) -> bool:
+    """Whether the redirects a refresh followed ended on no page: one gone, or a redirect
+    refused on the way (a loop, another scheme). One that ended on a page it could not
+    read (a `select:` that no longer matches, a damaged PDF) still moved the source there."""
+    if lost_reason(fetch) is not None:
+        return True
+    refused = fetch.source_status == "refused"
+    return refused and (fetch.error or "").startswith(("redirect", "more than"))
 
 
 def _proposed(
