@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cli_runner import Cli
-from evidence_site import ALARM, page, serve_v1, write_ledger
+from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
 
 SIGN_IN_PAGE = page(
@@ -298,3 +298,39 @@ def test_a_page_moved_for_good_only_where_its_quotes_are(
         assert alarms_row(cli)["missing"] == 1
     adopted = cli("move", "other").stdout
     assert f"-> {page_server.url(target if moved else new)}" in adopted
+
+
+def test_a_page_moved_as_deep_and_rewritten_is_moved_its_quote_missing_there(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Only a page higher in the site (the home page, a section's, a version's root) is a
+    landing page: one moved to an address as deep and rewritten past its quote was called
+    gone, its new address lost from `move` and its closest wording from the evidence."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=0)
+    page_server.set_handler("/other", redirect("/v2/other", 301))
+    page_server.set_page("/v2/other", page("Alarms are delivered on a best-effort basis."))
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    assert other_source(cli)["source_status"] == "moved"
+    assert alarms_row(cli)["missing"] == 1
+    assert f"-> {page_server.url('/v2/other')}" in cli("move", "other").stdout
+
+
+def test_a_refresh_of_some_claims_judges_no_move_on_the_quotes_it_did_not_read(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A page two claims quote, merged into its section's page with one claim's quote: a
+    refresh of the other claim alone called it gone, and the next full refresh moved."""
+    serve_v1(page_server)
+    text = cli.ledger.read_text(encoding="utf-8")
+    guide = page_server.url("/docs/config/guide")
+    cli.ledger.write_text(text.replace(f'{page_server.url("/guide")}"', f'{guide}"'), "utf-8")
+    page_server.set_handler("/docs/config/guide", redirect("/docs/config", 301))
+    page_server.set_page("/docs/config", page(DURABLE))
+
+    cli("refresh", "ordered", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    guide = next(s for s in cli.json("status", code=1)["sources"] if s["source_id"] == "guide")
+    assert guide["source_status"] == "moved"

@@ -45,7 +45,7 @@ from claimledger.records import (
     check_key,
     snapshot_digest,
 )
-from claimledger.urls import UrlMap, fetch_target, shown
+from claimledger.urls import UrlMap, fetch_target, shown, split
 
 if TYPE_CHECKING:
     from claimledger.evidence.pageread import Locating
@@ -187,12 +187,15 @@ async def refresh(
     policy: FetchPolicy,
     url_map: UrlMap = NO_MAP,
     robots: RobotsMemory | None = None,
+    whole: bool = True,
 ) -> AsyncGenerator[Reading, None]:
     """Fetch every URL once and yield a reading per URL and selector, as each arrives.
 
     Each page is read (once per selector) and its quotes located while the other fetches
     are still under way; an unchanged page and quote keep their
-    verdict. `robots` keeps each site's robots.txt for the runs of the next day.
+    verdict. `robots` keeps each site's robots.txt for the runs of the next day. `whole`:
+    the jobs are every quote of the ledger (not some claims'), so that a page moved to
+    one carrying none of them can be told from one carrying the quotes not asked about.
     """
     by_reading: dict[tuple[str, str | None], list[QuoteJob]] = defaultdict(list)
     for job in jobs:
@@ -224,7 +227,8 @@ async def refresh(
     fetches = fetch_each(by_target, client, validators=validators, policy=policy, robots=robots)
     async with contextlib.aclosing(fetches):
         async for result in fetches:
-            for reading in moved_where_a_quote_is([read_task(task) for task in tasks(result)]):
+            readings = [read_task(task) for task in tasks(result)]
+            for reading in moved_where_a_quote_is(readings) if whole else readings:
                 yield reading
 
 
@@ -235,14 +239,31 @@ def moved_where_a_quote_is(readings: Sequence[Reading]) -> Sequence[Reading]:
     removed, its quotes gone as a 404's are, and its site is searched for it; a page merged
     into its section's (`/config/logging` to `/config#logging`) with its quotes there stays
     moved. Judged over every reading (each selector), since the move is the address's."""
-    if not any(reading.fetch.source_status == "moved" for reading in readings):
-        return readings
+    moved = next((r.fetch for r in readings if r.fetch.source_status == "moved"), None)
+    if moved is None or moved.moved_to is None or not _higher_up(moved.url, moved.moved_to):
+        return readings  # a page moved and rewritten: its quotes missing at its new address
     if any(check.status in FOUND_THERE for reading in readings for check in reading.checks):
         return readings
     return [
         _not_moved_there(reading) if reading.fetch.source_status == "moved" else reading
         for reading in readings
     ]
+
+
+def _higher_up(url: str, moved_to: str) -> bool:
+    """Whether `moved_to` stands higher in its site than `url` (fewer folders: the home
+    page, a section's page, a version's root): a landing page when it carries none of the
+    quotes. A page moved as deep or deeper without them was moved and rewritten."""
+    old, new = split(url), split(moved_to)
+    if old is None or new is None:
+        return False
+    return len(_segments(new.path)) < len(_segments(old.path))
+
+
+def _segments(path: str) -> list[str]:
+    """A path's segments, a folder's index page (`index.html`) counted as its folder."""
+    parts = [part for part in path.split("/") if part]
+    return parts[:-1] if parts and parts[-1].lower() in ("index.html", "index.htm") else parts
 
 
 def _not_moved_there(reading: Reading) -> Reading:

@@ -248,6 +248,7 @@ async def _record_live_pages(
     only, and no page's text or checks are kept once it is recorded. A store not made
     here (`ours`) is believed in nothing (`Stranger`), and adopted once this run leaves
     nothing of the checkout's that a refresh would take its word for."""
+    from claimledger.evidence.refresh import plan as every_job
     from claimledger.evidence.refresh import refresh
     from claimledger.web.fetch import make_client
 
@@ -263,6 +264,7 @@ async def _record_live_pages(
             policy=plan.policy,
             url_map=plan.url_map,
             robots=memory if ours else FreshRobots(memory),
+            whole=len(plan.jobs) == len(every_job(plan.ledger)),
         )
         async with contextlib.aclosing(loop):  # closed at once when the run stops early
             async for reading in loop:
