@@ -236,6 +236,24 @@ def test_a_write_the_ledger_would_refuse_is_refused_before_any_artifact_runs(
     assert toy.read_bytes() == text.encode("utf-8")
 
 
+def test_a_recorded_run_that_matched_raises_no_grade_of_an_artifact_not_run_now(
+    toy: Path,
+) -> None:
+    """A run of files that changed since (why the artifact is not trusted now) raised the
+    grade it had lowered: only a run of the files as they are may raise one."""
+    cli = Cli(toy)
+    say(toy, "no\n")
+    cli("regrade", "--write", code=0)
+    assert grade_of(toy) is Grade.UNKNOWN
+    say(toy, "ok\n")
+    cli("regrade", code=1)  # a run that matched, recorded; its raise not written
+    (toy.parent / "said.txt").write_text("no\n", encoding="utf-8")  # not trusted since
+
+    cli("regrade", "--write", code=0)  # the artifact skipped, and said so
+
+    assert grade_of(toy) is Grade.UNKNOWN
+
+
 def test_the_old_run_artifacts_flag_is_allow_artifacts(tmp_path: Path) -> None:
     ledger = write_ledger(tmp_path, PRINT_SAID, trusted=False)
     (tmp_path / "said.txt").write_text("ok\n", encoding="utf-8")

@@ -46,8 +46,8 @@ def regrade_command(
         bool,
         typer.Option(
             "--no-artifacts",
-            help="Do not run artifact claims' commands: each is graded on its last "
-            "recorded run (none: its grade stands).",
+            help="Do not run artifact claims' commands: each is lowered only on a recorded "
+            "run that printed other than expected; else its grade stands.",
         ),
     ] = False,
     allow_artifacts: Annotated[

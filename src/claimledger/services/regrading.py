@@ -71,8 +71,9 @@ def regrade_ledger(
 ) -> RegradeOutcome:
     """Regrade `ledger` (read from `ledger_path`) on the evidence in `store`; the store to
     record artifact runs in is opened by `open_store` only when one runs. An artifact not
-    run now (not trusted, `--no-artifacts`) is graded on its last run recorded in this
-    user's store, as `explain` and the report grade it."""
+    run now (not trusted, `--no-artifacts`) whose last run recorded in this user's store
+    printed other than expected is graded lower on it, as `explain` and the report rate it
+    (`_failed_runs`)."""
     from claimledger.grading.artifact import outcome_of
     from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade, unchecked_by_claim
@@ -92,7 +93,7 @@ def regrade_ledger(
         from claimledger.workspace.trust import renew
 
         renew(ledger_path, allowed)  # what they wrote beside the ledger is theirs
-    recorded = latest.artifact_runs(store, ledger) if made_here else {}
+    recorded = _failed_runs(latest.artifact_runs(store, ledger)) if made_here else {}
     outcomes = {claim_id: outcome_of(run) for claim_id, run in {**recorded, **runs}.items()}
     written = 0
     if write:
@@ -105,6 +106,13 @@ def regrade_ledger(
     return RegradeOutcome(
         result, written, checks, fetches, last, unchecked, skipped, runs, made_here
     )
+
+
+def _failed_runs(runs: dict[str, ArtifactRun]) -> dict[str, ArtifactRun]:
+    """The recorded runs that ran and printed other than expected: evidence that lowers a
+    grade. A recorded run that matched raises none: the files it ran may have changed since
+    (the reason the artifact is not trusted now), and only a run of them as they are may."""
+    return {claim_id: run for claim_id, run in runs.items() if run.ran and not run.matched}
 
 
 def write_proposals(
