@@ -495,3 +495,76 @@ def test_a_wait_for_that_never_matches_is_named_at_the_deadline(
         "read in a browser, nothing on it matched its wait_for '#never' within the 6 s deadline"
     )
     assert [c["status"] for c in refreshed["checks"]] == [None]  # no verdict either way
+
+
+def test_a_page_whose_script_rewords_it_after_the_network_went_quiet_is_read_as_reworded(
+    page_server: PageServer,
+) -> None:
+    """The text was taken once the network went quiet: a timer that replaced the words a
+    moment later left the quote verified on words the reader no longer sees."""
+    later = "setTimeout(() => document.getElementById('q').textContent = 'Other words.', 1000)"
+    page = f"<html><body><p id=q>{QUOTE}</p><script>{later}</script></body></html>"
+    page_server.set_page("/reworded", page)
+    policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+    result = fetched(page_server.url("/reworded"), policy)
+
+    assert result.source_status == "ok"
+    assert "Other words." in (result.text or "") and QUOTE not in (result.text or "")
+
+
+def test_a_page_that_reloads_itself_once_while_it_settles_is_read_once_reloaded(
+    page_server: PageServer,
+) -> None:
+    """A reload replaces the document the settling wait runs in: the wait was cut with
+    "Execution context was destroyed", and the page called unreadable."""
+    once = "if (!sessionStorage.seen) { sessionStorage.seen = 1;"
+    once += " setTimeout(() => location.reload(), 1000); }"
+    page_server.set_page("/reloads", f"<html><body><p>{QUOTE}</p><script>{once}</script>")
+    policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+    result = fetched(page_server.url("/reloads"), policy)
+
+    assert (result.source_status, result.error) == ("ok", None)
+    assert QUOTE in (result.text or "")
+
+
+def test_a_page_whose_text_never_stops_changing_is_unreadable_at_the_deadline(
+    page_server: PageServer,
+) -> None:
+    tick = "let n = 0; setInterval(() => document.getElementById('q').textContent = n++, 200)"
+    page = f"<html><body><p>{QUOTE}</p><p id=q></p><script>{tick}</script></body></html>"
+    page_server.set_page("/ticking", page)
+    payload = json.loads(
+        claimledger(
+            "verify", "--allow-private", "--browser", "--deadline", "8",
+            page_server.url("/ticking"), QUOTE, "--json", code=1,
+        ).stdout
+    )  # fmt: skip  # 8 s: Chromium's first start on a busy machine, then reads that differ
+    assert payload["source_status"] == "unreadable"
+    assert payload["error"] == (
+        "read in a browser, its text was still changing within the 8 s deadline"
+    )
+
+
+class StillPage:
+    """A page whose content is always the same, counting the waits for it to settle."""
+
+    def __init__(self) -> None:
+        self.waits = 0
+
+    async def content(self) -> str:
+        return f"<html><body><p>{QUOTE}</p><p class='spinner' style='x: {self.waits}'></p>"
+
+    async def evaluate(self, script: str, *args: object) -> None:
+        self.waits += 1
+
+
+def test_a_page_that_does_not_change_is_read_after_one_settling_wait() -> None:
+    from claimledger.web.browser import BrowserReader
+
+    page = StillPage()
+    reader = BrowserReader(FetchPolicy())
+    content = asyncio.run(reader._settled(page, lambda: None))
+    assert QUOTE in content
+    assert page.waits == 1  # a restyled element is no change of its text

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import PageUnreadable
+from claimledger.reading.extract import extract_text
 from claimledger.urls import exact_origin, is_web_url
 
 if TYPE_CHECKING:
@@ -43,6 +44,21 @@ another origin only as CORS allows, even where its own origin's address redirect
 
 CLOSING = 2.0
 """Seconds a graceful close of Chromium is waited for."""
+
+SETTLE = 1.0
+"""Seconds a page's text must stay the same, once it loaded, to be read: a script may
+replace the words after the network went quiet (a timer, an animation's last step), and a
+quote was verified on words the reader no longer sees."""
+
+_NAVIGATED = ("Execution context was destroyed", "the page is navigating")
+"""Playwright's words that the document being read was replaced by a navigation (a
+script's `location.reload()`): the new one is read, and must settle in its turn."""
+
+_AGAIN = 0.05
+"""Seconds between reads of a page whose navigation is under way."""
+
+_PAUSE = "seconds => new Promise(done => setTimeout(done, seconds * 1000))"
+"""A wait by the page's own clock: a timer its script set to fire sooner fires first."""
 
 MAX_REQUESTS = 100
 """Requests a page may make while it is read (a docs app makes a few dozen)."""
@@ -155,21 +171,29 @@ class BrowserReader:
         rather than closed leaves what it made there. Its name is short: Chromium makes a
         socket in it, and a socket's path may be 107 bytes at most."""
 
-    async def render(self, url: str, html: str, wait_for: str | None, fetch: Fetcher) -> str:
+    async def render(
+        self,
+        url: str,
+        html: str,
+        wait_for: str | None,
+        fetch: Fetcher,
+        changing: Callable[[], None] = lambda: None,
+    ) -> str:
         """The page at `url` (whose document is `html`) as the browser left it once the
-        network went idle, or once `wait_for` (a CSS selector) matched (within the URL's
-        deadline, which the fetcher holds the whole reading to)."""
+        network went idle, or once `wait_for` (a CSS selector) matched, and then its text
+        stayed the same for `SETTLE` seconds (within the URL's deadline, which the fetcher
+        holds the whole reading to); `changing` is called each time it did not."""
         from playwright.async_api import Error as PlaywrightError
 
         browser = await self._opened()
         context = await browser.new_context(
             user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
         )
+        budget = _Budget(MAX_REQUESTS, self.policy.max_body)
         try:
             await context.add_init_script(_NO_UDP)
             page = await context.new_page()
             page.set_default_timeout(self.policy.deadline * 1000)
-            budget = _Budget(MAX_REQUESTS, self.policy.max_body)
 
             async def answer(route: Any) -> None:
                 await self._answer(route, html, fetch, budget)
@@ -178,13 +202,49 @@ class BrowserReader:
             await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
             if wait_for:
                 await page.wait_for_selector(wait_for, state="attached")
-            content = str(await page.content())
+            content = await self._settled(page, changing)
             _check_still_the_page(budget, str(page.url))
-            return self._within_cap(content)
+            return content
         except PlaywrightError as error:
+            _check_still_the_page(budget, url)  # a navigation it asked for cut the reading
             raise PageUnreadable(_first_line(str(error))) from None
         finally:
             await _closed_soon(context)
+
+    async def _settled(self, page: Any, changing: Callable[[], None]) -> str:
+        """The page once its text read twice, `SETTLE` seconds apart by the page's own
+        clock, is the same: a page that never goes still is cut by the URL's deadline. A
+        static page is read after one such wait. The text compared is the text read, so a
+        script restyling what is shown (a spinner, a clock in an attribute) holds nothing."""
+        from playwright.async_api import Error as PlaywrightError
+
+        content = await self._read(page)
+        while True:
+            try:
+                await page.evaluate(_PAUSE, SETTLE)
+            except PlaywrightError as error:
+                if not _navigating(error):
+                    raise
+                content = await self._read(page)  # it reloaded: the new one settles in turn
+                continue
+            again = await self._read(page)
+            if again == content or _text(again) == _text(content):
+                return again
+            changing()
+            content = again
+
+    async def _read(self, page: Any) -> str:
+        """The page's HTML now, a navigation of its own under way (a reload) waited out."""
+        from playwright.async_api import Error as PlaywrightError
+
+        while True:
+            try:
+                return self._within_cap(str(await page.content()))
+            except PlaywrightError as error:
+                if not _navigating(error):
+                    raise
+            await asyncio.sleep(_AGAIN)  # not yet committed: its load state is the old one's
+            await page.wait_for_load_state("networkidle")
 
     def _within_cap(self, content: str) -> str:
         """The page as its scripts left it, if no longer than any page's text may be (the
@@ -333,6 +393,16 @@ def _shared_with(asking: str, url: str, allowed: str | None) -> bool:
         allowed.strip() in ("*", asking)
         or (origin is not None and exact_origin(allowed.strip()) == origin)
     )
+
+
+def _navigating(error: Exception) -> bool:
+    """Whether `error` is Playwright's word that a navigation replaced the document read."""
+    return any(sign in str(error) for sign in _NAVIGATED)
+
+
+def _text(content: str) -> str:
+    """The text a quote is matched against in the page's HTML."""
+    return extract_text(content, DOCUMENT_TYPE)
 
 
 def _without_fragment(url: str) -> str:

@@ -189,6 +189,11 @@ class _Tally:
     deadline: asyncio.Timeout | None = None
     rendering: bool = False
     """Set once the page answered and the browser reads it."""
+    changing: bool = False
+    """Set once the page, read in the browser, was seen to change its text after it loaded."""
+
+    def changed(self) -> None:
+        self.changing = True
 
 
 async def _attempts(
@@ -225,7 +230,7 @@ def _past_deadline(
     target: str, tally: _Tally, policy: FetchPolicy, wait_for: str | None = None
 ) -> _Walk:
     if tally.rendering and tally.last is not None:
-        return _still_rendering(tally.last, wait_for, policy)
+        return _still_rendering(tally.last, wait_for, policy, changing=tally.changing)
     tries = "1 attempt" if tally.attempts == 1 else f"{tally.attempts} attempts"
     error = f"no answer within the {policy.deadline:g} s deadline for this URL ({tries})"
     last = tally.last
@@ -233,15 +238,18 @@ def _past_deadline(
     return _Walk(Outcome(None, "unreachable", error), target, hops)
 
 
-def _still_rendering(walk: _Walk, wait_for: str | None, policy: FetchPolicy) -> _Walk:
+def _still_rendering(
+    walk: _Walk, wait_for: str | None, policy: FetchPolicy, *, changing: bool = False
+) -> _Walk:
     """The page answered, but its reading in the browser was not done at the deadline: not
     "no answer" (the server's fault), but what the page never did, so the user knows
     whether to mend a source's `wait_for` or raise `--deadline`."""
-    waited = (
-        f"nothing on it matched its wait_for {wait_for!r}"
-        if wait_for
-        else "its scripts were still running or fetching"  # a busy loop never goes quiet either
-    )
+    if changing:  # it loaded, but its words never stayed the same long enough to be read
+        waited = "its text was still changing"
+    elif wait_for:
+        waited = f"nothing on it matched its wait_for {wait_for!r}"
+    else:
+        waited = "its scripts were still running or fetching"  # a busy loop never goes quiet
     error = f"read in a browser, {waited} within the {policy.deadline:g} s deadline"
     failed = replace(walk.outcome, source_status="unreadable", text=None, error=error)
     return replace(walk, outcome=failed)
@@ -360,7 +368,9 @@ async def _fetch_group(
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
                 if in_browser and browser is not None:
                     tally.rendering = True
-                    walk = await _rendered(walk, wait_for, browser, client, policy, gates, robots)
+                    walk = await _rendered(
+                        walk, wait_for, browser, client, policy, gates, robots, tally.changed
+                    )
         except TimeoutError:
             walk = _past_deadline(target, tally, policy, wait_for)
         walk = _keep_validators(walk)
@@ -378,9 +388,11 @@ async def _rendered(
     policy: FetchPolicy,
     gates: Gates,
     robots: Robots,
+    changing: Callable[[], None],
 ) -> _Walk:
-    """The page as a browser shows it once its scripts ran, every request they make
-    fetched here under the run's rules; a page that is no HTML is left as it is."""
+    """The page as a browser shows it once its scripts ran and its text stopped changing
+    (`changing` is told each time it had not), every request they make fetched here under
+    the run's rules; a page that is no HTML is left as it is."""
     outcome = walk.outcome
     if outcome.text is None or not _is_markup(outcome.content_type):
         return walk
@@ -398,7 +410,7 @@ async def _rendered(
         return asked.outcome, ended if moved else url
 
     try:
-        text = await browser.render(walk.final_url, outcome.text, wait_for, fetch)
+        text = await browser.render(walk.final_url, outcome.text, wait_for, fetch, changing)
     except PageUnreadable as problem:
         failed = replace(outcome, source_status="unreadable", text=None, error=str(problem))
         return replace(walk, outcome=failed)
