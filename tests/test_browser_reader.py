@@ -568,3 +568,50 @@ def test_a_page_that_does_not_change_is_read_after_one_settling_wait() -> None:
     content = asyncio.run(reader._settled(page, lambda: None))
     assert QUOTE in content
     assert page.waits == 1  # a restyled element is no change of its text
+
+
+def test_a_wait_for_the_browser_refuses_is_named_in_one_line(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """`#1a` is CSS to `check` and not to Chromium (an id may not begin with a digit): the
+    user read "Page.wait_for_selector: SyntaxError: Failed to execute 'querySelectorAll'
+    on 'Document'…", Playwright's words, not which setting to mend."""
+    page_server.set_page("/plain", f"<html><body><p>{QUOTE}</p></body></html>")
+    ledger = tmp_path / "claims.yaml"
+    text = LEDGER.format(url=page_server.url("/plain"), quote=QUOTE)
+    ledger.write_text(
+        text.replace("render: browser", "render: browser, wait_for: '#1a'"), encoding="utf-8"
+    )
+    cli = Cli(ledger)
+    cli("trust")
+
+    (source,) = cli.json("refresh", "--no-as-read", code=1)["sources"]
+
+    assert source["source_status"] == "unreadable"
+    assert source["error"] == "its wait_for '#1a' is not a selector the browser accepts"
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("Page.goto: Page crashed", "the page crashed in the browser (perhaps out of memory)"),
+        (
+            "Page.evaluate: Target crashed ",
+            "the page crashed in the browser (perhaps out of memory)",
+        ),
+        (
+            "BrowserContext.new_page: Target page, context or browser has been closed\nlogs",
+            "the browser closed while the page was read",
+        ),
+        (
+            "Page.goto: net::ERR_ABORTED at http://127.0.0.1/x\nCall log:",
+            "the browser could not read it: net::ERR_ABORTED at http://127.0.0.1/x",
+        ),
+    ],
+)
+def test_a_browsers_failure_is_said_in_the_products_words(said: str, meant: str) -> None:
+    """A page that ate the renderer's memory read "Page.goto: Page crashed"; Chromium gone
+    mid-read, "BrowserContext.new_page: Target page, context or browser has been closed"."""
+    from claimledger.web.browser import _in_our_words
+
+    assert _in_our_words(said, None) == meant

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -207,7 +208,7 @@ class BrowserReader:
             return content
         except PlaywrightError as error:
             _check_still_the_page(budget, url)  # a navigation it asked for cut the reading
-            raise PageUnreadable(_first_line(str(error))) from None
+            raise PageUnreadable(_in_our_words(str(error), wait_for)) from None
         finally:
             await _closed_soon(context)
 
@@ -407,6 +408,26 @@ def _text(content: str) -> str:
 
 def _without_fragment(url: str) -> str:
     return url.split("#", 1)[0]
+
+
+_CRASHED = ("Page crashed", "Target crashed")
+_CLOSED = ("has been closed", "Connection closed", "Browser closed")
+_CALLER = re.compile(r"^(?:[A-Z][A-Za-z]*\.[a-z_]+: )+")
+"""Playwright's name for the call that failed (`Page.goto: `), no words of the product's."""
+
+
+def _in_our_words(message: str, wait_for: str | None) -> str:
+    """A failure of the browser's as the user can act on it, in one line: Playwright's
+    own wording (`Page.goto: Page crashed`, `BrowserContext.new_page: Target page, context
+    or browser has been closed`) names its calls, not what happened to the page."""
+    line = _CALLER.sub("", _first_line(message))
+    if any(sign in line for sign in _CRASHED):
+        return "the page crashed in the browser (perhaps out of memory)"
+    if any(sign in line for sign in _CLOSED):
+        return "the browser closed while the page was read"
+    if wait_for is not None and line.startswith("SyntaxError") and "selector" in line:
+        return f"its wait_for {wait_for!r} is not a selector the browser accepts"
+    return f"the browser could not read it: {line}"
 
 
 def _first_line(message: str) -> str:
