@@ -615,3 +615,27 @@ def test_a_browsers_failure_is_said_in_the_products_words(said: str, meant: str)
     from claimledger.web.browser import _in_our_words
 
     assert _in_our_words(said, None) == meant
+
+
+def test_a_page_read_once_the_browser_has_gone_is_unreadable_in_one_line() -> None:
+    """Chromium gone since an earlier page (killed, out of memory): the next page's
+    reading raised Playwright's own error past every handler, not an unreadable page."""
+    from claimledger.errors import PageUnreadable
+    from claimledger.web.browser import BrowserReader
+
+    async def fetch(url: str) -> Any:
+        raise AssertionError(f"nothing is asked of {url}")
+
+    async def read_twice() -> str:
+        reader = BrowserReader(FetchPolicy(allow_private=True, browser_all=True))
+        page = f"<html><body><p>{QUOTE}</p></body></html>"
+        try:
+            assert QUOTE in await reader.render("http://127.0.0.1:9/one", page, None, fetch)
+            await reader._browser.close()
+            with pytest.raises(PageUnreadable) as unread:
+                await reader.render("http://127.0.0.1:9/two", page, None, fetch)
+            return str(unread.value)
+        finally:
+            await reader.close()
+
+    assert asyncio.run(read_twice()) == "the browser closed while the page was read"

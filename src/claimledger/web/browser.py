@@ -187,11 +187,12 @@ class BrowserReader:
         from playwright.async_api import Error as PlaywrightError
 
         browser = await self._opened()
-        context = await browser.new_context(
-            user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
-        )
         budget = _Budget(MAX_REQUESTS, self.policy.max_body)
-        try:
+        context = None
+        try:  # Chromium may have gone since an earlier page (killed, out of memory)
+            context = await browser.new_context(
+                user_agent=self.policy.user_agent, service_workers="block", accept_downloads=False
+            )
             await context.add_init_script(_NO_UDP)
             page = await context.new_page()
             page.set_default_timeout(self.policy.deadline * 1000)
@@ -210,7 +211,8 @@ class BrowserReader:
             _check_still_the_page(budget, url)  # a navigation it asked for cut the reading
             raise PageUnreadable(_in_our_words(str(error), wait_for)) from None
         finally:
-            await _closed_soon(context)
+            if context is not None:
+                await _closed_soon(context)
 
     async def _settled(self, page: Any, changing: Callable[[], None]) -> str:
         """The page once its text read twice, `SETTLE` seconds apart by the page's own
