@@ -95,8 +95,11 @@ def test_a_selector_too_costly_to_apply_is_refused_where_it_is_written(
         ("text=The end", "is not a valid CSS selector"),
         ("p:has-text('The end')", "is not a valid CSS selector"),
         ("svg|rect", "names a namespace (|), which a page's querySelector refuses"),
-        ("main p:contains('end')", "is not a valid CSS selector: ':contains(' is not CSS"),
-        ("p[class!=note]", "is not a valid CSS selector: '!=' is not CSS"),
+        ("main p:contains('end')", "is not a selector Chromium reads: ':contains('"),
+        ("p[class!=note]", "is not a selector Chromium reads: '!='"),
+        ("a:local-link", "is not a selector Chromium reads: ':local-link'"),
+        ("video:paused", "is not a selector Chromium reads: ':paused'"),
+        ("p::before", "names a pseudo-element, which no querySelector finds"),
     ],
 )
 def test_a_wait_for_that_is_not_css_is_refused_where_it_is_written(
@@ -116,7 +119,14 @@ def test_a_wait_for_that_is_not_css_is_refused_where_it_is_written(
 
 @pytest.mark.parametrize(
     "wait_for",
-    ["main:focus-within", "p:not(.a, .b)", "li:nth-child(2 of .x)", "main:has(> p)", "[lang|=en]"],
+    [
+        "main:focus-within",
+        "p:not(.a, .b)",
+        "li:nth-child(2 of .x)",
+        "main:has(> p)",
+        "[lang|=en]",
+        r".a\|b",
+    ],
 )
 def test_a_wait_for_chromium_reads_is_not_refused_for_what_cssselect_does_not(
     wait_for: str,

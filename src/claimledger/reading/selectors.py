@@ -144,10 +144,12 @@ def _browser_selector_problem(select: str) -> str | None:
     except soupsieve.SelectorSyntaxError as error:
         said = str(error).splitlines()[0]
         return f"wait_for {select!r} is not a valid CSS selector: {said}"
-    bare = _QUOTED.sub('""', select)
-    extension = _LIBRARY_ONLY.search(bare)
-    if extension is not None:
-        return f"wait_for {select!r} is not a valid CSS selector: {extension.group()!r} is not CSS"
+    except NotImplementedError:  # soupsieve's word on a pseudo-element
+        return f"wait_for {select!r} names a pseudo-element, which no querySelector finds"
+    bare = _ESCAPED.sub("_", _QUOTED.sub('""', select))
+    unknown = _NOT_IN_CHROMIUM.search(bare)
+    if unknown is not None:
+        return f"wait_for {select!r} is not a selector Chromium reads: {unknown.group()!r}"
     if "|" in _ATTRIBUTES.sub("[]", bare):
         return f"wait_for {select!r} names a namespace (|), which a page's querySelector refuses"
     return None
@@ -155,4 +157,11 @@ def _browser_selector_problem(select: str) -> str | None:
 
 _QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
 _ATTRIBUTES = re.compile(r"\[[^\]]*\]")
-_LIBRARY_ONLY = re.compile(r":(?:-soup-)?contains(?:-own)?\(|!=", re.IGNORECASE)
+_ESCAPED = re.compile(r"\\.")
+_NOT_IN_CHROMIUM = re.compile(
+    r":(?:-soup-)?contains(?:-own)?\(|!=|:current\(|:(?:local-link|target-within|paused"
+    r"|playing|muted|seeking|stalled|buffering|volume-locked)(?![\w-])",
+    re.IGNORECASE,
+)
+"""What soupsieve reads and Chromium's `querySelector` refuses (Chromium 120-): the
+selector libraries' own extensions, and pseudo-classes of CSS drafts it does not know."""

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import PageUnreadable
-from claimledger.reading.extract import extract_text
 from claimledger.urls import exact_origin, is_web_url
 
 if TYPE_CHECKING:
@@ -404,7 +403,10 @@ def _navigating(error: Exception) -> bool:
 
 
 def _text(content: str) -> str:
-    """The text a quote is matched against in the page's HTML."""
+    """The text a quote is matched against in the page's HTML (the reader loaded only where
+    a page is read in the browser: a refresh of unchanged pages loads none)."""
+    from claimledger.reading.extract import extract_text
+
     return extract_text(content, DOCUMENT_TYPE)
 
 
