@@ -316,7 +316,7 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
         text = chunk[0]
         if previous is not None and _is_raised(chunk, previous):
             mark = text.strip()
-            if mark.isdigit() and _EXPONENT_BASE.search(previous[0]):
+            if mark.isdigit() and _is_power_base(previous[0]):
                 text = text.replace(mark, f"^{mark}", 1)  # as the matcher writes 10⁹
             else:
                 text = text[len(text.rstrip()) :]  # the mark goes, a line break after it stays
@@ -328,9 +328,19 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
     return out
 
 
-_EXPONENT_BASE = re.compile(r"(?<![\w.,])(?:10|2)$")
-"""A figure a raised number after it is the power of: 10⁹, 2³². After any other
-("in 2019¹", "Python 3.12²", "99.9%⁴") a raised number is a note's mark, as after a word."""
+_EXPONENT_BASE = re.compile(r"(?<![\w.,])10$")
+"""The figure a raised number after it is the power of: 10⁹. After any other ("in 2019¹",
+"Python 3.12²", "Table 2³") a raised number is a note's mark, as after a word."""
+_NUMBERED = re.compile(
+    r"\b(?:table|figure|fig\.|chapter|section|step|version|page|appendix|part|note|item|"
+    r"rule|article|clause|line|no\.)\s+10$",
+    re.IGNORECASE,
+)
+"""A 10 that numbers a thing ("chapter 10¹"): a raised number after it is a note's mark."""
+
+
+def _is_power_base(before: str) -> bool:
+    return bool(_EXPONENT_BASE.search(before)) and not _NUMBERED.search(before)
 
 
 def _is_raised(chunk: Chunk, previous: Chunk) -> bool:
