@@ -261,3 +261,51 @@ def test_white_text_over_something_painted_is_read(content: bytes) -> None:
     page = drawn(SHOWN_SEEN + content, resources=resources, more=(IMAGE,))
 
     assert statuses(page) == ("verified", "verified")
+
+
+SEEN_ON_ODD_PAGES = {
+    "clip-turned-45-degrees": (
+        b"q .7071 .7071 -.7071 .7071 300 300 cm 0 0 400 400 re W n "
+        b"BT /F1 10 Tf 10 100 Td " + SHOWN + b" ET Q",
+        b"0 0 612 792",
+    ),
+    "mode-out-of-range": (b"BT 8 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET", b"0 0 612 792"),
+    "media-box-damaged": (PLAIN, b"0 0 612 /x"),
+    "large-user-unit": (b"BT /F1 0.8 Tf 7.2 70 Td " + SHOWN + b" ET", b"0 0 61 79] /UserUnit [10"),
+}
+
+
+@pytest.mark.parametrize(("content", "box"), SEEN_ON_ODD_PAGES.values(), ids=SEEN_ON_ODD_PAGES)
+def test_text_a_reader_sees_on_an_odd_page_still_verifies(content: bytes, box: bytes) -> None:
+    """A clip turned by its matrix was taken for a sliver of it, a rendering mode out of
+    range for an invisible one, a media box with a word in it for an empty page, and a
+    page of large user units (8 pt glyphs set at 0.8) for print too small to see."""
+    text = pdf_text(carried(drawn(content, box=box.replace(b"] /UserUnit [", b"] /UserUnit "))))
+    assert locate(QUOTE, text).status == "verified"
+
+
+def test_a_crop_box_off_the_media_box_shows_the_media_box() -> None:
+    page = drawn(PLAIN, box=b"0 0 612 792] /CropBox [1000 1000 1612 1792")
+    assert locate(QUOTE, pdf_text(carried(page))).status == "verified"
+
+
+def test_a_scan_stored_in_bands_is_a_scan() -> None:
+    """Ten bands of a scanned page, each a tenth of it: its OCR was left out, as no one
+    image covered half the page."""
+    bands = b"".join(b"q 612 0 0 79.2 0 %d cm /Scan Do Q " % (79 * n) for n in range(10))
+    page = drawn(bands + OCR, resources=b" /XObject << /Scan 6 0 R >>", more=(IMAGE,))
+    assert locate(QUOTE, pdf_text(carried(page))).status == "verified"
+
+
+def test_a_damaged_membership_dictionary_hides_nothing_and_reads() -> None:
+    """A layer's membership dictionary whose groups are a number made the whole PDF
+    unreadable ("could not be read: TypeError")."""
+    catalog = b" /OCProperties << /OCGs [6 0 R] /D << /OFF [6 0 R] >> >>"
+    content = SHOWN_SEEN + b"/OC /MC0 BDC " + PLAIN + b" EMC"
+    page = drawn(
+        content,
+        catalog=catalog,
+        more=(b"<< /Type /OCG /Name (L) >>", b"<< /Type /OCMD /OCGs 5 >>"),
+        resources=b" /Properties << /MC0 7 0 R >>",
+    )
+    assert locate(SEEN, pdf_text(carried(page))).status == "verified"

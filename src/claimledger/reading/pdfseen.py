@@ -156,7 +156,7 @@ class _Reader:
         self.layers: list[bool] = []  # marked content: is each open sequence hidden?
         self.unseen: set[int] = set()  # shown text no one sees
         self.invisible: set[int] = set()  # shown in an invisible mode, seen otherwise
-        self.imaged = 0.0  # the most of the page one image covers
+        self.imaged = 0.0  # the share of the page images cover, added up
         self.whites: set[int] = set()  # shown in white, seen unless on a white page
         self.painted = False  # has anything but text been painted on the page?
 
@@ -184,7 +184,7 @@ class _Reader:
             self.placed(index, operands[0])
         elif operator in (b"INLINE IMAGE", b"sh"):
             self.painted = True
-            self.imaged = max(self.imaged, self.covered(state.ctm) if operator != b"sh" else 0.0)
+            self.imaged += self.covered(state.ctm) if operator != b"sh" else 0.0
         elif operator in _COLOURS or operator in (b"cs", b"CS", b"sc", b"SC", b"scn", b"SCN"):
             self.coloured(operands, operator)
         else:
@@ -194,8 +194,8 @@ class _Reader:
         state = self.state
         if operator == b"BT":
             self.line, self.run = IDENTITY, 0.0
-        elif operator == b"Tr" and operands:
-            state.mode = int(_number(operands[0]))
+        elif operator == b"Tr" and (mode := _numbers(operands, 1)) and 0 <= mode[0] <= 7:
+            state.mode = int(mode[0])  # one out of range is damage: the mode stands
         elif operator == b"Tf" and len(operands) == 2:
             size = operands[1]
             known = isinstance(size, (int, float)) and math.isfinite(size)
@@ -311,7 +311,7 @@ class _Reader:
         if operator == b"re":
             rect = _numbers(operands, 4)
             x, y, w, h = rect or (0.0, 0.0, 0.0, 0.0)
-            self.path.extend(_corners(_bounds([(x, y), (x + w, y + h)], ctm)))
+            self.path.extend(_corners(_bounds(_corners((x, y, x + w, y + h)), ctm)))  # turned
             self.damaged = self.damaged or rect is None
         elif operator in _PATH_POINTS:
             values = _numbers(operands, 2 * _PATH_POINTS[operator]) or []
@@ -333,7 +333,7 @@ class _Reader:
             return
         subtype = xobject.get("/Subtype")
         if subtype == "/Image":
-            self.imaged = max(self.imaged, self.covered(self.state.ctm))
+            self.imaged += self.covered(self.state.ctm)  # a scan stored in bands adds up
         elif subtype == "/Form":
             box = _box(xobject.get("/BBox"))
             matrix = _matrix(xobject.get("/Matrix"))
@@ -375,10 +375,12 @@ def _measured(shown: Any) -> tuple[int, float]:
 
 
 def _box(value: Any) -> Box | None:
+    """A rectangle as written; None where it is damaged (not four numbers): no edge."""
     value = value.get_object() if value is not None else None
-    if not isinstance(value, list) or len(value) != 4:
+    found = _numbers(list(value), 4) if isinstance(value, list) else None
+    if found is None:
         return None
-    left, bottom, right, top = (_number(part) for part in value)
+    left, bottom, right, top = found
     return min(left, right), min(bottom, top), max(left, right), max(bottom, top)
 
 
@@ -491,6 +493,11 @@ def _layers_off(page: PageObject) -> set[tuple[int, int]]:
     return off
 
 
+def _items(value: Any) -> list[Any]:
+    """An array's items; none for anything else (a damaged entry)."""
+    return list(value) if isinstance(value, list) else []
+
+
 def _references(value: Any) -> set[tuple[int, int]]:
     value = value.get_object() if value is not None else None
     items = value if isinstance(value, list) else []
@@ -507,7 +514,7 @@ def _group_off(reference: Any, off: set[tuple[int, int]]) -> bool:
         return False
     groups = found.raw_get("/OCGs") if "/OCGs" in found else None
     listed = groups.get_object() if groups is not None else None
-    members = [groups] if _key(groups) is not None else list(listed or [])
+    members = [groups] if _key(groups) is not None else _items(listed)
     states = [_key(member) not in off for member in members if _key(member) is not None]
     if not states:
         return False
@@ -529,6 +536,8 @@ def without_unseen_text(page: PageObject) -> PageObject:
         return page
     stream = ContentStream(contents.get_object(), page.pdf, "bytes")
     reader = _Reader(_page_box(page), Resources(page))
+    unit = _user_unit(page)
+    reader.state.ctm = (unit, 0.0, 0.0, unit, 0.0, 0.0)  # user space to points
     reader.read(stream.operations)
     dropped = reader.left_out()
     if dropped:
@@ -538,9 +547,23 @@ def without_unseen_text(page: PageObject) -> PageObject:
 
 
 def _page_box(page: PageObject) -> Box:
-    """What a viewer shows of the page: its crop box, within its media box."""
-    boxes = [box for key in ("/CropBox", "/MediaBox") if (box := _inherited_box(page, key))]
-    return _meet(boxes[0], boxes[-1]) if boxes else EVERYWHERE
+    """What a viewer shows of the page: its crop box, within its media box (the media box
+    where the crop box lies off it, as viewers show it), in points (`/UserUnit`), as the
+    reader's matrix places the text."""
+    media, crop = _inherited_box(page, "/MediaBox"), _inherited_box(page, "/CropBox")
+    shown = crop if media is None else media if crop is None else _meet(crop, media)
+    if shown is None:
+        return EVERYWHERE
+    if crop is not None and media is not None and _area(shown) <= 0:
+        shown = media
+    return tuple(side * _user_unit(page) for side in shown)  # type: ignore[return-value]
+
+
+def _user_unit(page: PageObject) -> float:
+    """How many points a unit of the page's user space is (`/UserUnit`, 1 by default): a
+    glyph's size is judged on the page as printed."""
+    unit = _numbers([page.get("/UserUnit", 1.0)], 1)
+    return unit[0] if unit and unit[0] > 0 else 1.0
 
 
 def _inherited_box(page: PageObject, key: str) -> Box | None:
