@@ -328,15 +328,16 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
     return out
 
 
-_EXPONENT_BASE = re.compile(r"(?<![\w.,])10$")
-"""The figure a raised number after it is the power of: 10⁹. After any other ("in 2019¹",
-"Python 3.12²", "Table 2³") a raised number is a note's mark, as after a word."""
+_EXPONENT_BASE = re.compile(r"(?<![\w.,])(?:10|2)$")
+"""The figures a raised number after them is the power of: 10⁹, 2³². After any other ("in
+2019¹", "Python 3.12²") a raised number is a note's mark, as after a word."""
 _NUMBERED = re.compile(
     r"\b(?:table|figure|fig\.|chapter|section|step|version|page|appendix|part|note|item|"
-    r"rule|article|clause|line|no\.)\s+10$",
+    r"rule|article|clause|line|no\.)\s+(?:10|2)$",
     re.IGNORECASE,
 )
-"""A 10 that numbers a thing ("chapter 10¹"): a raised number after it is a note's mark."""
+"""A 10 or a 2 that numbers a thing ("Table 2³", "chapter 10¹"): a raised number after it
+is a note's mark."""
 
 
 def _is_power_base(before: str) -> bool:
