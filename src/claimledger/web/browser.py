@@ -49,6 +49,9 @@ SETTLE = 1.0
 """Seconds a page's text must stay the same, once it loaded, to be read: a script may
 replace the words after the network went quiet (a timer, an animation's last step), and a
 quote was verified on words the reader no longer sees."""
+SETTLE_WAITS = 4
+"""The most settling waits a page is given: one whose text keeps changing (a live counter,
+a ticking "updated 5 s ago") is read as it stands after them, not refused."""
 
 _NAVIGATED = ("Execution context was destroyed", "the page is navigating")
 """Playwright's words that the document being read was replaced by a navigation (a
@@ -215,25 +218,34 @@ class BrowserReader:
 
     async def _settled(self, page: Any, changing: Callable[[], None]) -> str:
         """The page once its text read twice, `SETTLE` seconds apart by the page's own
-        clock, is the same: a page that never goes still is cut by the URL's deadline. A
-        static page is read after one such wait. The text compared is the text read, so a
-        script restyling what is shown (a spinner, a clock in an attribute) holds nothing."""
+        clock, is the same, or as it stands after `SETTLE_WAITS` waits (a live counter
+        beside the words never goes still); the URL's deadline cuts them short. A static
+        page is read after one such wait. The text compared is the text read, so a script
+        restyling what is shown (a spinner, a clock in an attribute) holds nothing."""
         from playwright.async_api import Error as PlaywrightError
 
         content = await self._read(page)
-        while True:
+        text: str | None = None
+        waits = 0
+        while waits < SETTLE_WAITS:
+            waits += 1
             try:
                 await page.evaluate(_PAUSE, SETTLE)
             except PlaywrightError as error:
                 if not _navigating(error):
                     raise
-                content = await self._read(page)  # it reloaded: the new one settles in turn
+                content, text = await self._read(page), None  # reloaded: it settles anew
                 continue
             again = await self._read(page)
-            if again == content or _text(again) == _text(content):
+            if again == content:
+                return again
+            text = _text(content) if text is None else text
+            now = _text(again)
+            if now == text:
                 return again
             changing()
-            content = again
+            content, text = again, now
+        return content
 
     async def _read(self, page: Any) -> str:
         """The page's HTML now, a navigation of its own under way (a reload) waited out."""
