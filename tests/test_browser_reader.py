@@ -569,6 +569,17 @@ def test_a_page_that_keeps_changing_is_read_after_the_most_settling_waits() -> N
     assert f"<p>{SETTLE_WAITS}</p>" in content  # as it stood at the last read
 
 
+def test_a_source_read_in_the_browser_is_so_however_its_address_is_spelled() -> None:
+    """`add --url https://EXAMPLE.com:443/app/` reaches the source `render: browser` names
+    `https://example.com/app` (as its `select` does), and read it over plain HTTP."""
+    from claimledger.web.browser import browser_reading
+
+    policy = FetchPolicy(browser_pages=(("https://example.com/app", "main"),))
+
+    assert browser_reading(policy, "https://EXAMPLE.com:443/app/") == (True, "main")
+    assert browser_reading(policy, "https://example.com/other") == (False, None)
+
+
 class StillPage:
     """A page whose content is always the same, counting the waits for it to settle."""
 

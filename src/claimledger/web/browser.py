@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import PageUnreadable
-from claimledger.urls import exact_origin, is_web_url
+from claimledger.urls import exact_origin, is_web_url, page_key
 
 if TYPE_CHECKING:
     from claimledger.records import FetchPolicy
@@ -108,10 +108,12 @@ def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]
     """Whether the page fetched as `target` is read in a browser, and the selector its
     reading waits for (a source's `wait_for`, whether it asks for the browser or
     `--browser` reads every page)."""
-    pages = dict(policy.browser_pages)
-    if target in pages:
-        return True, pages[target]
-    return policy.browser_all, dict(policy.browser_waits).get(target)
+    key = page_key(target)[0]  # one page however its address is spelled, as `add` finds it
+    pages = {page_key(page)[0]: wait_for for page, wait_for in policy.browser_pages}
+    if key in pages:
+        return True, pages[key]
+    waits = {page_key(page)[0]: wait_for for page, wait_for in policy.browser_waits}
+    return policy.browser_all, waits.get(key)
 
 
 def chromium_path() -> str | None:
