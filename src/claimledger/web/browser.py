@@ -108,12 +108,21 @@ def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]
     """Whether the page fetched as `target` is read in a browser, and the selector its
     reading waits for (a source's `wait_for`, whether it asks for the browser or
     `--browser` reads every page)."""
-    key = page_key(target)[0]  # one page however its address is spelled, as `add` finds it
-    pages = {page_key(page)[0]: wait_for for page, wait_for in policy.browser_pages}
+    key = _page(target)  # one page however its address is spelled, as `add` finds it
+    pages = {_page(page): wait_for for page, wait_for in policy.browser_pages}
     if key in pages:
         return True, pages[key]
-    waits = {page_key(page)[0]: wait_for for page, wait_for in policy.browser_waits}
+    waits = {_page(page): wait_for for page, wait_for in policy.browser_waits}
     return policy.browser_all, waits.get(key)
+
+
+def _page(url: str) -> str:
+    """The page `url` names, in one spelling; a URL too broken to parse, as written (the
+    fetcher refuses it)."""
+    try:
+        return page_key(url)[0]
+    except ValueError:
+        return url
 
 
 def chromium_path() -> str | None:
