@@ -117,6 +117,28 @@ def test_move_adopts_a_redirect_to_a_page_it_could_not_read(
     assert f"-> {page_server.url('/new/other.pdf')}" in moved.stdout
 
 
+def test_move_adopts_no_redirect_to_a_private_address(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A 301 to a private address refused as one: `move` wrote that address (a cloud's
+    metadata service, a router's page) into the ledger as the source's."""
+    serve_v1(page_server)
+    text = ledger.read_text("utf-8").replace(
+        "kind: docs, publisher: p}", "kind: docs, publisher: p, allow_private: true}"
+    )
+    ledger.write_text(text, "utf-8")
+    cli("trust")
+    cli("refresh", code=0)
+    elsewhere = page_server.url("/x").replace("127.0.0.1", "127.0.0.2")
+    page_server.set_handler("/other", redirect(elsewhere, 301))
+    cli("refresh", code=1)
+
+    refused = cli("move", "other", code=2)
+
+    assert "did not move at the last refresh (refused" in refused.stderr
+    assert load(ledger).sources["other"].url == page_server.url("/other")
+
+
 def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: PageServer) -> None:
     serve_v1(page_server)
     new = page_server.url("/elsewhere")

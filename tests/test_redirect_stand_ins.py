@@ -318,11 +318,13 @@ def test_a_page_moved_as_deep_and_rewritten_is_moved_its_quote_missing_there(
     assert f"-> {page_server.url('/v2/other')}" in cli("move", "other").stdout
 
 
+@pytest.mark.parametrize("claims", [("ordered",), ("ordered",) * 5], ids=["once", "five-times"])
 def test_a_refresh_of_some_claims_judges_no_move_on_the_quotes_it_did_not_read(
-    cli: Cli, page_server: PageServer
+    cli: Cli, page_server: PageServer, claims: tuple[str, ...]
 ) -> None:
     """A page two claims quote, merged into its section's page with one claim's quote: a
-    refresh of the other claim alone called it gone, and the next full refresh moved."""
+    refresh of the other claim alone called it gone, and the next full refresh moved (one
+    claim named five times has as many checks as the whole ledger here)."""
     serve_v1(page_server)
     text = cli.ledger.read_text(encoding="utf-8")
     guide = page_server.url("/docs/config/guide")
@@ -330,7 +332,7 @@ def test_a_refresh_of_some_claims_judges_no_move_on_the_quotes_it_did_not_read(
     page_server.set_handler("/docs/config/guide", redirect("/docs/config", 301))
     page_server.set_page("/docs/config", page(DURABLE))
 
-    cli("refresh", "ordered", "--allow-private", "--no-as-read", "--no-history", code=1)
+    cli("refresh", *claims, "--allow-private", "--no-as-read", "--no-history", code=1)
 
     guide = next(s for s in cli.json("status", code=1)["sources"] if s["source_id"] == "guide")
     assert guide["source_status"] == "moved"

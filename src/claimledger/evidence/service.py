@@ -264,7 +264,7 @@ async def _record_live_pages(
             policy=plan.policy,
             url_map=plan.url_map,
             robots=memory if ours else FreshRobots(memory),
-            whole=len(plan.jobs) == len(every_job(plan.ledger)),
+            whole=set(plan.jobs) == set(every_job(plan.ledger)),  # `refresh C1 C1` is not
         )
         async with contextlib.aclosing(loop):  # closed at once when the run stops early
             async for reading in loop:

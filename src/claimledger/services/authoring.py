@@ -68,8 +68,11 @@ def _led_nowhere(fetch: FetchRecord) -> bool:
     read (a `select:` that no longer matches, a damaged PDF) still moved the source there."""
     if lost_reason(fetch) is not None:
         return True
-    refused = fetch.source_status == "refused"
-    return refused and (fetch.error or "").startswith(("redirect", "more than"))
+    error = fetch.error or ""
+    private = "private or local address" in error  # never an address to write in the ledger
+    return fetch.source_status == "refused" and (
+        error.startswith(("redirect", "more than")) or private
+    )
 
 
 def _proposed(
