@@ -296,6 +296,9 @@ def test_a_page_moved_for_good_only_where_its_quotes_are(
         assert "the page is gone" in other["error"]
         assert f"found at {page_server.url(new)}" in done.stdout
         assert alarms_row(cli)["missing"] == 1
+        report = " ".join(cli("render", "-o", "-", "--format", "md").stdout.split())
+        assert "page gone (redirected for good to a page without its quotes)" in report
+        assert "(HTTP 200)" not in report  # a page that is there, as it read
     adopted = cli("move", "other").stdout
     assert f"-> {page_server.url(target if moved else new)}" in adopted
 

@@ -60,6 +60,7 @@ from claimledger.report.overview import (
     drifts,
     fidelity_row,
     findings,
+    http_said,
     legend,
     questions,
     source_view,
@@ -464,8 +465,7 @@ def _with_as_read(check: SourceCheck, then: AsReadCheck | None) -> SourceCheck:
 
 def _check_words(check: CheckRecord, fetch: FetchRecord | None, checked_on: str) -> tuple[str, str]:
     """The report's status of one check, and how the report says it."""
-    http = f" (HTTP {fetch.http_status})" if fetch and fetch.http_status else ""
-    moved = " at its new address" if check.source_status == "moved" else ""
+    http, moved = http_said(fetch), " at its new address" if check.source_status == "moved" else ""
     if check.moved_within:
         moved += f", moved within the page ({check.moved_within})"
     standing = classify(check)

@@ -93,11 +93,22 @@ def _read_elsewhere(url: str, status: str | None, fetch: FetchRecord | None) -> 
     return f", read at {safe_url(fetch.final_url)}, another publisher's site ({elsewhere})"
 
 
+def http_said(fetch: FetchRecord | None) -> str:
+    """ " (HTTP 404)": how the page answered; for a page gone though it answered (a
+    permanent redirect to a page without its quotes, a landing page), that instead of
+    "(HTTP 200)", which read as a page that is there."""
+    if fetch is None or not fetch.http_status:
+        return ""
+    if fetch.source_status == "gone" and fetch.http_status < 300:
+        return " (redirected for good to a page without its quotes)"
+    return f" (HTTP {fetch.http_status})"
+
+
 def _source_words(status: str | None, fetch: FetchRecord | None) -> str:
     if status is None:
         return "not yet fetched"
     when = f", fetched {day(fetch.fetched_at)}" if fetch is not None else ""
-    http = f" (HTTP {fetch.http_status})" if fetch is not None and fetch.http_status else ""
+    http = http_said(fetch)
     words = {
         "ok": "read",
         "moved": "moved to a new address",
