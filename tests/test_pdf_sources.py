@@ -117,13 +117,14 @@ def test_a_number_raised_after_ten_or_two_is_its_power_and_after_another_figure_
     "10 requests" verified on it. It reads "10^9", as a quote written 10⁹ does; a raised
     number after a year, a table's or a chapter's number, or a word, is a note's mark."""
     raised = b"(%s) Tj /F1 7 Tf 0 5 Td (%s) Tj /F1 12 Tf 0 -5 Td ( %s) Tj"
-    content = b"BT /F1 12 Tf 14 TL 72 700 Td %s T* %s T* %s T* %s T* %s T* %s ET" % (
+    content = b"BT /F1 12 Tf 14 TL 72 700 Td %s T* %s T* %s T* %s T* %s T* %s T* %s ET" % (
         raised % (b"The service handles up to 10", b"9", b"requests a day."),
         raised % (b"It is required by", b"1", b"law."),
         raised % (b"The limit was raised in 2019", b"2", b"to 500."),
         raised % (b"As Table 2", b"3", b"shows, writes wait."),
         raised % (b"See chapter 10", b"4", b"for the rest."),
         raised % (b"IPv4 has 2", b"32", b"addresses."),
+        raised % (b"Tier 2", b"1", b"support answers."),
     )
     page_server.set_page("/limits.pdf", drawn(content), content_type="application/pdf")
     url = page_server.url("/limits.pdf")
@@ -136,7 +137,8 @@ def test_a_number_raised_after_ten_or_two_is_its_power_and_after_another_figure_
     assert written["status"] == "verified"  # 10⁹ and 10^9 are one number
     assert verify(url, "IPv4 has 2 addresses.", code=1)["current"] == "IPv4 has 2^32 addresses."
     marked = ("It is required by law.", "The limit was raised in 2019 to 500.")
-    for quote in (*marked, "As Table 2 shows, writes wait.", "See chapter 10 for the rest."):
+    labels = ("As Table 2 shows, writes wait.", "See chapter 10 for the rest.")
+    for quote in (*marked, *labels, "Tier 2 support answers."):
         assert (verify(url, quote)["status"], verify(url, quote)["match"]) == ("verified", "exact")
 
 

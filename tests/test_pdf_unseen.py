@@ -272,6 +272,7 @@ SEEN_ON_ODD_PAGES = {
     "mode-out-of-range": (b"BT 8 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET", b"0 0 612 792"),
     "media-box-damaged": (PLAIN, b"0 0 612 /x"),
     "large-user-unit": (b"BT /F1 0.8 Tf 7.2 70 Td " + SHOWN + b" ET", b"0 0 61 79] /UserUnit [10"),
+    "small-user-unit": (PLAIN, b"0 0 612 792] /UserUnit [0.05"),
 }
 
 
@@ -309,3 +310,35 @@ def test_a_damaged_membership_dictionary_hides_nothing_and_reads() -> None:
         resources=b" /Properties << /MC0 7 0 R >>",
     )
     assert locate(SEEN, pdf_text(carried(page))).status == "verified"
+
+
+HIDDEN_ON_ODD_PAGES = {
+    "huge-user-unit": (
+        b"BT /F1 0.0002 Tf 7.2 70 Td " + SHOWN + b" ET",
+        b"0 0 61 79] /UserUnit [75000",
+    ),
+    "mode-truncated-to-invisible": (
+        b"BT 7.9 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+        b"0 0 612 792",
+    ),
+    "mode-past-seven-invisible": (
+        b"BT 11 Tr /F1 12 Tf 72 700 Td " + SHOWN + b" ET",
+        b"0 0 612 792",
+    ),
+}
+
+
+@pytest.mark.parametrize(("content", "box"), HIDDEN_ON_ODD_PAGES.values(), ids=HIDDEN_ON_ODD_PAGES)
+def test_text_no_reader_sees_on_an_odd_page_does_not_verify(content: bytes, box: bytes) -> None:
+    """A glyph is judged against the page a viewer fits to the screen, not its user
+    unit; a mode past 7 is read as viewers read it (11 is 3, invisible; 7.9 is 7)."""
+    text = pdf_text(carried(drawn(content, box=box.replace(b"] /UserUnit [", b"] /UserUnit "))))
+    assert locate(QUOTE, text).status == "missing"
+
+
+def test_one_small_picture_drawn_again_and_again_is_no_scan() -> None:
+    """Images' shares of the page were added up: a picture of 1% drawn sixty times on one
+    spot made a "scan", and the invisible text on the page was read as its OCR."""
+    stacked = b"q 61.2 0 0 79.2 0 0 cm /Scan Do Q " * 60
+    page = drawn(stacked + OCR, resources=b" /XObject << /Scan 6 0 R >>", more=(IMAGE,))
+    assert locate(QUOTE, pdf_text(carried(page))).status == "missing"

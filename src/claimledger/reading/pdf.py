@@ -316,7 +316,7 @@ def _without_note_marks(chunks: list[Chunk]) -> list[Chunk]:
         text = chunk[0]
         if previous is not None and _is_raised(chunk, previous):
             mark = text.strip()
-            if mark.isdigit() and _is_power_base(previous[0]):
+            if mark.isdigit() and _is_power(previous[0], mark):
                 text = text.replace(mark, f"^{mark}", 1)  # as the matcher writes 10⁹
             else:
                 text = text[len(text.rstrip()) :]  # the mark goes, a line break after it stays
@@ -340,8 +340,14 @@ _NUMBERED = re.compile(
 is a note's mark."""
 
 
-def _is_power_base(before: str) -> bool:
-    return bool(_EXPONENT_BASE.search(before)) and not _NUMBERED.search(before)
+def _is_power(before: str, mark: str) -> bool:
+    """Is `mark`, raised after `before`, a power: after a 10 that numbers nothing, or
+    after such a 2 when it has two digits (2¹⁶, 2³², 2⁶⁴; "Phase 2¹", "Tier 2²" are a
+    label's note marks)?"""
+    base = _EXPONENT_BASE.search(before)
+    if base is None or _NUMBERED.search(before):
+        return False
+    return base.group() == "10" or len(mark) >= 2
 
 
 def _is_raised(chunk: Chunk, previous: Chunk) -> bool:

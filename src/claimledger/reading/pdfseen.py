@@ -11,7 +11,7 @@ such text, before its text is read (as `pdf._with_word_spacing_as_offsets` rewri
 Text painted wholly transparent (an ``ExtGState``'s ``/ca 0``) is as unseen as text in
 an invisible mode. A scanned page made searchable (OCR) draws the scan as an image and
 its recognised text invisibly over it: that text is what the image shows, so invisible
-text stays on a page that paints an image over at least `SCAN_SHARE` of it. Form
+text stays on a page that paints images over at least `SCAN_SHARE` of it. Form
 XObjects drawn in a layer that is off, or wholly off the page or clipped away, are left
 out whole; the text inside one that is drawn is read as it is.
 
@@ -46,7 +46,12 @@ LEGIBLE = 1.0
 GLYPH_EMS = 1.5
 """The most a glyph is taken to advance, in ems, when a run's extent is estimated."""
 SCAN_SHARE = 0.5
-"""An image over at least this share of the page makes it a scan, its invisible text OCR."""
+GRID = 32
+"""The cells along each side of the page its images' coverage is counted in."""
+LETTER = 792.0
+"""The longer side of a letter page, in points: glyphs are judged legible against it."""
+"""Images over at least this share of the page (each spot counted once) make it a scan,
+its invisible text OCR."""
 GAP: Operation = ([-2000], b"TJ")
 """What a left-out run leaves behind: a word gap (pypdf reads a large TJ offset as a
 space), so that the text either side of it does not join into one word."""
@@ -156,7 +161,8 @@ class _Reader:
         self.layers: list[bool] = []  # marked content: is each open sequence hidden?
         self.unseen: set[int] = set()  # shown text no one sees
         self.invisible: set[int] = set()  # shown in an invisible mode, seen otherwise
-        self.imaged = 0.0  # the share of the page images cover, added up
+        self.legible = _legible_on(page)
+        self.imaged: set[tuple[int, int]] = set()  # the cells of the page images cover
         self.whites: set[int] = set()  # shown in white, seen unless on a white page
         self.painted = False  # has anything but text been painted on the page?
 
@@ -184,7 +190,7 @@ class _Reader:
             self.placed(index, operands[0])
         elif operator in (b"INLINE IMAGE", b"sh"):
             self.painted = True
-            self.imaged += self.covered(state.ctm) if operator != b"sh" else 0.0
+            self.cover(state.ctm) if operator != b"sh" else None
         elif operator in _COLOURS or operator in (b"cs", b"CS", b"sc", b"SC", b"scn", b"SCN"):
             self.coloured(operands, operator)
         else:
@@ -194,8 +200,8 @@ class _Reader:
         state = self.state
         if operator == b"BT":
             self.line, self.run = IDENTITY, 0.0
-        elif operator == b"Tr" and (mode := _numbers(operands, 1)) and 0 <= mode[0] <= 7:
-            state.mode = int(mode[0])  # one out of range is damage: the mode stands
+        elif operator == b"Tr" and (mode := _numbers(operands, 1)):
+            state.mode = _mode(int(mode[0]), state.mode)
         elif operator == b"Tf" and len(operands) == 2:
             size = operands[1]
             known = isinstance(size, (int, float)) and math.isfinite(size)
@@ -285,7 +291,8 @@ class _Reader:
         a, b, c, d = rendering[:4]
         across = math.hypot(a, b) * abs(size * self.state.scaling)
         area = abs(a * d - b * c) * abs(size * size * self.state.scaling)
-        if across < LEGIBLE or area < LEGIBLE * across:  # too narrow, or too low
+        legible = self.legible
+        if across < legible or area < legible * across:  # too narrow, or too low
             return False
         return self.visible(_bounds(_corners(extent), rendering))
 
@@ -333,7 +340,7 @@ class _Reader:
             return
         subtype = xobject.get("/Subtype")
         if subtype == "/Image":
-            self.imaged += self.covered(self.state.ctm)  # a scan stored in bands adds up
+            self.cover(self.state.ctm)  # a scan stored in bands covers the page too
         elif subtype == "/Form":
             box = _box(xobject.get("/BBox"))
             matrix = _matrix(xobject.get("/Matrix"))
@@ -343,20 +350,48 @@ class _Reader:
             if self.hidden() or off or not drawn:
                 self.unseen.add(index)
 
-    def covered(self, ctm: Matrix) -> float:
-        """The share of the page an image drawn under `ctm` (on the unit square) covers."""
-        page = _area(self.page)
-        if not math.isfinite(page):
-            return 0.0
+    def cover(self, ctm: Matrix) -> None:
+        """Note the cells of the page (a GRID by GRID of it) whose centre an image drawn
+        under `ctm` (on the unit square) covers: images covering one spot again and again
+        cover it once, and a scan stored in bands covers the page."""
+        left, bottom, right, top = self.page
+        if not all(map(math.isfinite, self.page)) or right <= left or top <= bottom:
+            return
         image = _bounds(_corners((0.0, 0.0, 1.0, 1.0)), ctm)
-        shown = _area(_meet(_meet(image, self.page), self.state.clip))
-        return shown / page if page else 0.0
+        shown = _meet(_meet(image, self.page), self.state.clip)
+        width, height = (right - left) / GRID, (top - bottom) / GRID
+        columns = _cells(shown[0] - left, shown[2] - left, width)
+        rows = _cells(shown[1] - bottom, shown[3] - bottom, height)
+        self.imaged.update((column, row) for column in columns for row in rows)
 
     def left_out(self) -> set[int]:
         """The operations to leave out: invisible text stays on a scan (its OCR)."""
-        scan = self.imaged >= SCAN_SHARE
+        scan = len(self.imaged) >= SCAN_SHARE * GRID * GRID
         blank = not self.painted
         return self.unseen | (set() if scan else self.invisible) | (self.whites if blank else set())
+
+
+def _mode(mode: int, before: int) -> int:
+    """A rendering mode as pdf.js reads one: past 7 as its two low bits (8 fills, 11 is
+    invisible); a negative one is damage, and the mode before stands."""
+    return mode if 0 <= mode <= 7 else mode & 3 if mode > 7 else before
+
+
+def _cells(low: float, high: float, size: float) -> range:
+    """The cells along one side whose centres lie between `low` and `high`."""
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return range(0)
+    return range(max(0, math.ceil(low / size - 0.5)), min(GRID, math.floor(high / size - 0.5) + 1))
+
+
+def _legible_on(page: Box) -> float:
+    """The least size of a glyph a reader sees on `page`: LEGIBLE on a page of a letter's
+    size or larger, less on a smaller one, which a viewer shows enlarged (a page of large
+    user units, 61 by 79 of them, shows a glyph of 0.8 as 8 pt on paper)."""
+    if not all(map(math.isfinite, page)):
+        return LEGIBLE
+    longest = max(page[2] - page[0], page[3] - page[1])
+    return LEGIBLE * min(1.0, max(longest, 0.0) / LETTER) if longest > 0 else LEGIBLE
 
 
 def _corners(box: Box) -> list[tuple[float, float]]:
@@ -536,8 +571,6 @@ def without_unseen_text(page: PageObject) -> PageObject:
         return page
     stream = ContentStream(contents.get_object(), page.pdf, "bytes")
     reader = _Reader(_page_box(page), Resources(page))
-    unit = _user_unit(page)
-    reader.state.ctm = (unit, 0.0, 0.0, unit, 0.0, 0.0)  # user space to points
     reader.read(stream.operations)
     dropped = reader.left_out()
     if dropped:
@@ -548,22 +581,14 @@ def without_unseen_text(page: PageObject) -> PageObject:
 
 def _page_box(page: PageObject) -> Box:
     """What a viewer shows of the page: its crop box, within its media box (the media box
-    where the crop box lies off it, as viewers show it), in points (`/UserUnit`), as the
-    reader's matrix places the text."""
+    where the crop box lies off it, as viewers show it)."""
     media, crop = _inherited_box(page, "/MediaBox"), _inherited_box(page, "/CropBox")
     shown = crop if media is None else media if crop is None else _meet(crop, media)
     if shown is None:
         return EVERYWHERE
     if crop is not None and media is not None and _area(shown) <= 0:
         shown = media
-    return tuple(side * _user_unit(page) for side in shown)  # type: ignore[return-value]
-
-
-def _user_unit(page: PageObject) -> float:
-    """How many points a unit of the page's user space is (`/UserUnit`, 1 by default): a
-    glyph's size is judged on the page as printed."""
-    unit = _numbers([page.get("/UserUnit", 1.0)], 1)
-    return unit[0] if unit and unit[0] > 0 else 1.0
+    return shown
 
 
 def _inherited_box(page: PageObject, key: str) -> Box | None:
