@@ -593,6 +593,35 @@ class StillPage:
         self.waits += 1
 
 
+class ReloadingPage:
+    """A page that reloads itself four times, each before a second is out, then holds."""
+
+    def __init__(self) -> None:
+        self.reloads = 0
+        self.waits = 0
+
+    async def content(self) -> str:
+        return f"<html><body><p>{QUOTE}</p></body></html>"
+
+    async def evaluate(self, script: str, *args: object) -> None:
+        from playwright.async_api import Error
+
+        if self.reloads < 4:
+            self.reloads += 1
+            raise Error("Execution context was destroyed, most likely because of a navigation")
+        self.waits += 1
+
+
+def test_reloads_use_up_no_settling_wait() -> None:
+    """Each reload counted as a settling wait: a page that reloaded four times was read
+    straight after the last, its text never compared."""
+    from claimledger.web.browser import BrowserReader
+
+    page = ReloadingPage()
+    asyncio.run(BrowserReader(FetchPolicy())._settled(page, lambda: None))
+    assert (page.reloads, page.waits) == (4, 1)
+
+
 def test_a_page_that_does_not_change_is_read_after_one_settling_wait() -> None:
     from claimledger.web.browser import BrowserReader
 

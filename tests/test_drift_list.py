@@ -120,3 +120,12 @@ def test_gfm_helpers_hold_any_text_literally() -> None:
         "`https://docs.example/?token=REDACTED`"
     )
     assert gfm_block(["a ```` b"], indent="  ") == ["  `````text", "  a ```` b", "  `````"]
+
+
+def test_a_page_gone_by_a_redirect_to_a_landing_page_is_said_so_not_http_200() -> None:
+    """The job summary and the drift issue said "gone (HTTP 200)", which reads as a page
+    that is there; the report says why it is gone."""
+    gone = {"url": "https://docs.example.com/a", "source_status": "gone", "http_status": 200}
+    text, _, _ = drift_list("claims.yaml", [], [gone], "https://github.com/o/r/actions/runs/1")
+    assert "gone (redirected for good to a page without its quotes)" in text
+    assert "HTTP 200" not in text

@@ -435,6 +435,8 @@ def _check_entry(check: Mapping[str, Any]) -> list[str]:
 def _source_entry(source: Mapping[str, Any]) -> list[str]:
     status = source.get("http_status")
     http = f" (HTTP {status})" if type(status) is int else ""
+    if source.get("source_status") == "gone" and type(status) is int and status < 300:
+        http = " (redirected for good to a page without its quotes)"  # as the report says
     moved = f", now at {gfm_url(source['moved_to'])}" if source.get("moved_to") else ""
     status_word = _word(source.get("source_status"))
     return [f"- source {gfm_url(source.get('url'))}: {status_word}{http}{moved}"]

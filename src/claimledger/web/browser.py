@@ -239,14 +239,14 @@ class BrowserReader:
         text: str | None = None
         waits = 0
         while waits < SETTLE_WAITS:
-            waits += 1
             try:
                 await page.evaluate(_PAUSE, SETTLE)
             except PlaywrightError as error:
                 if not _navigating(error):
                     raise
                 content, text = await self._read(page), None  # reloaded: it settles anew
-                continue
+                continue  # (a page reloading for ever is cut by the deadline)
+            waits += 1
             again = await self._read(page)
             if again == content:
                 return again
