@@ -133,3 +133,20 @@ def test_a_quote_whose_meaning_changed_on_one_of_its_pages_is_not_told_as_reword
     )
     (facet,) = report.sections[0].claims[0].facets
     assert "its quote was reworded on the page, and its meaning may have changed" in facet.line
+
+
+def test_a_quote_on_a_page_gone_is_gone_in_its_history_as_status_counts_it_missing(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A page gone is evidence of absence: `status` counts its quote missing and `diff`
+    says "gone"; `history` called the same check "unread (gone)", as of a page that
+    could not be read."""
+    cli = read_once(tmp_path, page_server, "Every write is durable once the call returns.")
+    page_server.set_page("/a", "<html><body><p>Not here.</p></body></html>", status=404)
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+    (row,) = cli.json("status", code=1)["claims"]
+    assert (row["missing"], row["unread"]) == (1, 0)
+
+    rows = cli("history", "one", "--plain").stdout.splitlines()[1:]
+    assert [line.split("\t")[4] for line in rows] == ["verified", "gone"]
+    assert "unread" not in cli("history", "one").stdout

@@ -40,6 +40,7 @@ STATUS_STYLE = {
     "verified": "green",
     "drifted": "yellow",
     "missing": "red",
+    "gone": "red",
     "ambiguous": "magenta",
     None: "dim",
 }
@@ -153,7 +154,7 @@ def checks_table(
 def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text]:
     """A check's claim, quote number (or "removed"), source, status, similarity and the
     page's wording."""
-    status = check.status or f"unread ({check.source_status})"
+    status = check.status or _not_read(check)
     if check.meaning_changed:
         status += ", meaning changed"
     elif check.meaning_uncertain:
@@ -168,10 +169,17 @@ def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text
         Text(check.claim_id),
         Text("removed" if check.quote_text in removed else f"#{quote_number(check.quote_index)}"),
         Text(check.source_id),
-        Text(status, style=STATUS_STYLE.get(check.status, "dim")),
+        Text(status, style=STATUS_STYLE.get(check.status or _not_read(check), "dim")),
         Text("" if check.similarity is None else f"{check.similarity:.2f}"),
         Text(check.current or "" if check.status != "verified" else ""),
     ]
+
+
+def _not_read(check: CheckRecord) -> str:
+    """What a check that read no text found: on a page that is gone, "gone", evidence of
+    absence (`status` counts its quote missing, `diff` says "gone"); else "unread" and why,
+    which is no evidence either way."""
+    return "gone" if check.source_status == "gone" else f"unread ({check.source_status})"
 
 
 def _track(check: CheckRecord, removed: Collection[str]) -> tuple[bool, int, str]:
