@@ -200,6 +200,23 @@ def test_an_artifact_not_run_now_is_graded_on_its_last_run_as_explain_grades_it(
     assert len(recorded_rows(toy)) == 1  # graded on the run recorded, none made
 
 
+def test_an_artifact_not_run_is_not_said_to_keep_the_grade_its_recorded_run_lowers(
+    toy: Path,
+) -> None:
+    """`regrade --no-artifacts` lowered the grade on the run recorded, and in the same
+    breath said the claim "keeps a grade no run checked"."""
+    cli = Cli(toy)
+    say(toy, "no\n")
+    cli("regrade", code=1)  # run and recorded: it printed other than expected
+
+    report = cli.json("regrade", "--no-artifacts", code=1)
+
+    assert [p["to_grade"] for p in report["proposals"]] == ["UNKNOWN"]
+    (held,) = report["evidence_gaps"]
+    assert "keeps a grade" not in held
+    assert held.startswith("1 artifact claim not run (--no-artifacts): toy, graded on")
+
+
 def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
     cli = Cli(toy)
     (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")

@@ -1041,9 +1041,9 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
     report = cli.json("regrade", "--no-artifacts", code=0)
     *unread, held = report.pop("evidence_gaps")
     assert unread and all("could not be read (unreachable: " in gap for gap in unread)  # and why
-    assert (
-        held
-        == "1 artifact claim not run (--no-artifacts): neutral-toy keeps a grade no run checked"
+    assert held == (
+        "1 artifact claim not run (--no-artifacts): neutral-toy, graded on its last recorded"
+        " run, if any, not on a run of the files as they are"
     )
 
     assert {s["source_status"] for s in refreshed["sources"]} == {"unreachable"}

@@ -130,8 +130,9 @@ def regrade_command(
 def _not_weighed(ledger: Ledger, which: Artifacts) -> list[str]:
     """What a regrade weighs nothing of, by the ledger's making or the user's word: a
     ledger with neither a quote nor an artifact (a wrong --ledger, or claims: emptied),
-    and artifacts not run under --no-artifacts. A gate must not pass over either as if
-    it had checked it."""
+    and artifacts not run under --no-artifacts, graded on their recorded runs (one that
+    failed lowers a grade: never "kept") or not at all. A gate must not pass over either as
+    if it had checked it."""
     from claimledger.terminal.lines import few_of
 
     lines = []
@@ -141,8 +142,9 @@ def _not_weighed(ledger: Ledger, which: Artifacts) -> list[str]:
     if which == "none" and held:
         many = len(held) > 1
         count = f"{len(held)} artifact claims" if many else "1 artifact claim"
-        keep = "keep grades" if many else "keeps a grade"
-        lines.append(f"{count} not run (--no-artifacts): {few_of(held)} {keep} no run checked")
+        runs = "their last recorded runs" if many else "its last recorded run"
+        graded = f"graded on {runs}, if any, not on a run of the files as they are"
+        lines.append(f"{count} not run (--no-artifacts): {few_of(held)}, {graded}")
     return lines
 
 
