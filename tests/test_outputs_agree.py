@@ -150,3 +150,20 @@ def test_a_quote_on_a_page_gone_is_gone_in_its_history_as_status_counts_it_missi
     rows = cli("history", "one", "--plain").stdout.splitlines()[1:]
     assert [line.split("\t")[4] for line in rows] == ["verified", "gone"]
     assert "unread" not in cli("history", "one").stdout
+
+
+def test_the_churn_of_a_report_whose_only_change_is_a_page_gone_does_not_say_all_reads(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The page of the only quote gone, counted "not found" in the report's own summary:
+    its documentation churn still said "Every quote checked reads on its page as it was
+    quoted"."""
+    cli = read_once(tmp_path, page_server, "Every write is durable once the call returns.")
+    page_server.set_page("/a", "<html><body><p>Not here.</p></body></html>", status=404)
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+
+    for name in ("report.md", "report.html"):
+        shown = " ".join(render(cli, tmp_path, name).split())
+        assert "1 not found" in shown
+        assert "Every quote checked reads on its page as it was quoted" not in shown
+        assert "Every quote checked on a page still there reads on it" in shown
