@@ -695,3 +695,28 @@ def test_a_page_read_once_the_browser_has_gone_is_unreadable_in_one_line() -> No
             await reader.close()
 
     assert asyncio.run(read_twice()) == "the browser closed while the page was read"
+
+
+def test_a_redirect_onto_a_browser_source_is_read_in_the_browser(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`add --url` of an address that redirects for good to a `render: browser` source
+    joins it: a sentence its script removes, read over plain HTTP, was recorded verified,
+    and the next refresh found it missing."""
+    removed = "This retention promise lasts exactly seven days."
+    page_server.set_page(
+        "/app",
+        f"<html><body><main><p>{QUOTE}</p><p id='x'>{removed}</p></main>"
+        "<script>document.getElementById('x').remove()</script></body></html>",
+    )
+    page_server.set_handler("/old-app", redirect("/app", 301))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/app"), quote=QUOTE), encoding="utf-8")
+    old = page_server.url("/old-app")
+
+    refused = Cli(ledger)(
+        "add", "kept", "--url", old, "--quote", removed, "--allow-private", code=2
+    )
+
+    assert "is missing" in refused.stderr
+    assert list(load(ledger).sources) == ["app"]

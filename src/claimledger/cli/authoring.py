@@ -411,7 +411,7 @@ def add_command(
     for url in urls:
         refuse_credentials("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    titles = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger)
+    verified = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger)
     draft = edits.NewClaim(
         id=claim_id,
         section=section,
@@ -419,21 +419,21 @@ def add_command(
         statement=statement or (title or claim_id),
         kind=kind,
         quotes=tuple(quotes),
-        urls=tuple(urls),
+        urls=verified.recorded(urls),
         grade=grade,
         on=on or DEFAULT_FACETS[basis],
         depends_on=tuple(depends_on or ()),
         publisher=publisher,
-        titles=titles,
+        titles=verified.titles,
         basis=basis,
         why=why,
         date=today(),
     )
     after = ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
     sources = len(after.claim(claim_id).quotes[0].sources) if quotes else 0  # one a page
-    verified = f"{_counted(len(quotes), 'quote')} verified on {_counted(sources, 'source')}"
-    out.print(f"added {claim_id}: {verified if quotes else f'on {basis}'}", markup=False)
-    for line in new_sources_said(ledger, after):
+    checked = f"{_counted(len(quotes), 'quote')} verified on {_counted(sources, 'source')}"
+    out.print(f"added {claim_id}: {checked if quotes else f'on {basis}'}", markup=False)
+    for line in [*verified.said, *new_sources_said(ledger, after)]:
         out.print(line, markup=False)
     return ExitCode.OK
 

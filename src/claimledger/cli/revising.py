@@ -65,17 +65,18 @@ def quote_command(
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    titles = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger), ledger)
+    verified = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger), ledger)
+    recorded, titles = verified.recorded(urls), verified.titles
 
     def change(text: str, fresh: Ledger) -> str:
         return edits.add_quote(
-            text, fresh, claim_id, quote, urls, titles=titles, publisher=publisher, date=today()
+            text, fresh, claim_id, quote, recorded, titles=titles, publisher=publisher, date=today()
         )
 
     after = ledgerfile.update(opts.ledger, change)
     number = len(after.claim(claim_id).quotes)
     out.print(f"{claim_id} #{number}: verified on {len(urls)} page(s); added", markup=False)
-    for line in new_sources_said(ledger, after):
+    for line in [*verified.said, *new_sources_said(ledger, after)]:
         out.print(line, markup=False)
     return ExitCode.OK
 

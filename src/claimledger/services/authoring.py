@@ -6,7 +6,9 @@ source went. The commands that write (`add`, `quote`, `move`) call these, then e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from claimledger.errors import InputError
 from claimledger.evidence.pageread import check_page, page_title
@@ -16,13 +18,20 @@ from claimledger.ledger.model import tidied
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
-from claimledger.urls import has_secrets, page_key, redacted, shown
+from claimledger.urls import (
+    has_secrets,
+    other_publisher,
+    page_key,
+    redacted,
+    shown,
+    web_url_problem,
+)
 
 if TYPE_CHECKING:
     from claimledger.evidence.refresh import Page
     from claimledger.evidence.store import EvidenceStore
     from claimledger.ledger.model import Ledger
-    from claimledger.records import FetchPolicy, FetchRecord, Relocation
+    from claimledger.records import FetchPolicy, FetchRecord, FetchResult, Relocation
     from claimledger.urls import UrlMap
 
 
@@ -118,19 +127,53 @@ def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
     ]
 
 
+@dataclass(frozen=True)
+class Verified:
+    """The pages every quote was verified on: the address each URL given is recorded at
+    (`addresses`, by the URL given), each page's title by that address, and a line for each
+    URL recorded at another address than the one given (`said`)."""
+
+    addresses: dict[str, str]
+    titles: dict[str, str | None]
+    said: list[str]
+
+    def recorded(self, urls: Sequence[str]) -> tuple[str, ...]:
+        """The URLs as they are to be written in the ledger."""
+        return tuple(self.addresses[url] for url in urls)
+
+
 def verified_on_pages(
     urls: Sequence[str],
     quotes: Sequence[str],
     policy: FetchPolicy,
     url_map: UrlMap,
     ledger: Ledger | None = None,
-) -> dict[str, str | None]:
+) -> Verified:
     """Read each page once and find every quote on each; nothing may be written unless
     every one is verified (InputError with each page's closest wording otherwise). A page
-    the `ledger` has as a source is read as a refresh reads it, through the source's
-    `select`: a quote found only outside it would be missing at the next refresh. The
-    pages' titles, for the sources they become."""
-    selects = _sources_selects(ledger, urls)
+    the `ledger` has as a source is read as a refresh reads it (through the source's
+    `select`, in a browser for `render: browser`): a quote found only as read otherwise
+    would be missing at the next refresh. A URL that redirects for good is recorded where
+    it leads (`recorded_at`), so that the next refresh does not call the page just added
+    moved; one that leads to a source of the ledger is read again as that source is."""
+    pages = _verified_pages(urls, quotes, policy, url_map, _sources_selects(ledger, urls))
+    addresses = {url: recorded_at(ledger, url, pages[url].fetch) for url in urls}
+    joined = [new for url, new in addresses.items() if new != url and _has_page(ledger, new)]
+    if joined:
+        _verified_pages(joined, quotes, policy, url_map, _sources_selects(ledger, joined))
+    titles = {addresses[url]: page_title(pages[url]) for url in urls}
+    said = [_recorded_said(url, pages[url].fetch, addresses[url]) for url in urls]
+    return Verified(addresses, titles, [line for line in dict.fromkeys(said) if line])
+
+
+def _verified_pages(
+    urls: Sequence[str],
+    quotes: Sequence[str],
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    selects: dict[str, str],
+) -> dict[str, Page]:
+    """Each page read, every quote verified on it; InputError otherwise."""
     pages: dict[str, Page] = read_pages_once(list(urls), policy, url_map, selects=selects)
     problems = []
     for url in urls:
@@ -147,7 +190,47 @@ def verified_on_pages(
                 problems.append(f"{shown(url)}: quote {quote!r} is {found.status}{closest}")
     if problems:
         raise InputError("nothing written: " + " | ".join(dict.fromkeys(problems)))
-    return {url: page_title(pages[url]) for url in urls}
+    return pages
+
+
+def recorded_at(ledger: Ledger | None, url: str, fetch: FetchResult) -> str:
+    """The address a URL verified on is written at: where the permanent redirects at the
+    head of its chain lead (the page moved there for good, as a refresh would say at once),
+    with the URL's fragment; else the URL as given: a temporary redirect stands in for
+    the page only now, a source of the ledger is joined as it stands, an address with a
+    secret in it is not written into a ledger people publish, and one the ledger would
+    refuse (a server's Location may hold a space) is not written at all."""
+    moved = fetch.moved_to
+    if fetch.source_status != "moved" or moved is None or has_secrets(moved):
+        return url
+    if web_url_problem(moved) is not None or any(char.isspace() for char in moved):
+        return url
+    if _has_page(ledger, url):
+        return url
+    fragment = urlsplit(url).fragment
+    return moved if not fragment or urlsplit(moved).fragment else f"{moved}#{fragment}"
+
+
+def _recorded_said(url: str, fetch: FetchResult, address: str) -> str:
+    """The line saying where a URL that redirects for good was recorded, naming another
+    publisher's site as a refresh does; or why it was not ("" when nothing is to say)."""
+    if address != url:
+        elsewhere = other_publisher(url, address)
+        site = f", another publisher's site ({elsewhere})" if elsewhere else ""
+        return f"recorded at {shown(address)}: {shown(url)} redirects there for good{site}"
+    if fetch.source_status == "moved" and fetch.moved_to and has_secrets(fetch.moved_to):
+        return (
+            f"recorded at {shown(url)}: it redirects for good to an address with a secret in "
+            f"it ({shown(fetch.moved_to)}), which the ledger does not keep"
+        )
+    return ""
+
+
+def _has_page(ledger: Ledger | None, url: str) -> bool:
+    """Whether the ledger has a source for the page `url` names (however it is spelled)."""
+    return ledger is not None and any(
+        page_key(source.url) == page_key(url) for source in ledger.sources.values()
+    )
 
 
 def _sources_selects(ledger: Ledger | None, urls: Sequence[str]) -> dict[str, str]:

@@ -1,0 +1,156 @@
+"""`add` and `quote --url` given an address that redirects: a page that moved for good is
+recorded where it now is, and says so, so that the very next refresh does not call the
+page just added "moved"; a temporary redirect records the address given; a redirect onto
+a source the ledger has joins that source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.ledger.file import load
+from cli_runner import Cli
+from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
+from webserver import PageServer, redirect
+
+NEW = "Every alarm is retried with exponential backoff until it succeeds."
+
+
+@pytest.fixture
+def cli(tmp_path: Path, page_server: PageServer) -> Cli:
+    serve_v1(page_server)
+    page_server.set_page("/docs/alarms", page(NEW))
+    return Cli(write_ledger(tmp_path, page_server))
+
+
+def said(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        {"/old": redirect("/docs/alarms", 301)},
+        {"/old": redirect("/docs/alarms", 308)},
+        {"/old": redirect("/older", 301), "/older": redirect("/docs/alarms", 308)},
+        {"/old": (page("Moved."), "<meta http-equiv='refresh' content='0; url=/docs/alarms'>")},
+    ],
+    ids=["301", "308", "chain", "alias-page"],
+)
+def test_a_page_moved_for_good_is_recorded_where_it_now_is(
+    cli: Cli, page_server: PageServer, route: dict[str, object]
+) -> None:
+    for path, handler in route.items():
+        if isinstance(handler, tuple):
+            body, head = handler
+            page_server.set_page(path, body.replace("<html>", f"<html><head>{head}</head>"))
+        else:
+            page_server.set_handler(path, handler)  # type: ignore[arg-type]
+    old, new = page_server.url("/old"), page_server.url("/docs/alarms")
+
+    added = cli("add", "retried", "--url", old, "--quote", NEW, "--allow-private", code=0)
+
+    assert f"recorded at {new}: {old} redirects there for good" in said(added.stdout)
+    sources = load(cli.ledger).sources
+    assert sources["alarms"].url == new  # its id from where it is, too
+    assert all(source.url != old for source in sources.values())
+    cli("refresh", "--allow-private", "--no-as-read", "retried", code=0)  # nothing moved
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        {"/old": redirect("/docs/alarms", 302)},
+        {"/old": redirect("/docs/alarms", 307)},
+        {"/old": redirect("/older", 302), "/older": redirect("/docs/alarms", 301)},
+    ],
+    ids=["302", "307", "temporary-then-permanent"],
+)
+def test_a_temporary_redirect_records_the_address_given(
+    cli: Cli, page_server: PageServer, route: dict[str, object]
+) -> None:
+    for path, handler in route.items():
+        page_server.set_handler(path, handler)  # type: ignore[arg-type]
+    old = page_server.url("/old")
+
+    added = cli("add", "retried", "--url", old, "--quote", NEW, "--allow-private", code=0)
+
+    assert "recorded at" not in added.stdout
+    assert load(cli.ledger).sources["old"].url == old
+
+
+def test_a_redirect_to_an_address_the_ledger_refuses_records_the_address_given(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A server's Location holding a space: the add failed, "adding the claim would leave
+    the ledger invalid"."""
+    page_server.set_handler("/old", redirect("/docs/alarms?a=x y", 301))
+    page_server.set_page("/docs/alarms", page(NEW))
+    old = page_server.url("/old")
+
+    cli("add", "retried", "--url", old, "--quote", NEW, "--allow-private", code=0)
+
+    assert load(cli.ledger).sources["old"].url == old
+
+
+def test_a_redirect_onto_a_source_of_the_ledger_joins_it(cli: Cli, page_server: PageServer) -> None:
+    page_server.set_handler("/old-other", redirect("/other", 301))
+    old = page_server.url("/old-other")
+
+    cli("add", "fires", "--url", old, "--quote", ALARM, "--allow-private", code=0)
+    cli("quote", "durable", ALARM, "--url", old, "--allow-private", code=0)
+
+    ledger = load(cli.ledger)
+    assert sorted(ledger.sources) == ["guide", "mirror", "other"]  # no second source
+    assert ledger.claim("fires").quotes[0].sources == ("other",)
+    assert ledger.claim("durable").quotes[-1].sources == ("other",)
+
+
+def test_a_redirect_onto_a_source_is_read_through_its_select(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A quote outside the `select` of the source a redirect leads to would be missing at
+    the next refresh: refused, as on the source's own address."""
+    text = cli.ledger.read_text("utf-8").replace(
+        "title: Other, kind: docs,", "title: Other, kind: docs, select: '#alarms',"
+    )
+    cli.ledger.write_text(text, "utf-8")
+    outside = "This sentence sits outside the region the source selects."
+    page_server.set_page(
+        "/other",
+        f"<html><body><main><section id='alarms'><p>{ALARM}</p></section>"
+        f"<section><p>{outside}</p></section></main></body></html>",
+    )
+    page_server.set_handler("/old-other", redirect("/other", 301))
+    old = page_server.url("/old-other")
+
+    refused = cli("add", "aside", "--url", old, "--quote", outside, "--allow-private", code=2)
+
+    assert "nothing written" in refused.stderr
+    assert "aside" not in cli.ledger.read_text("utf-8")
+
+
+def test_a_move_to_another_publishers_site_is_said_so(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    vendor, other = "https://docs.vendor.example", "https://blog.other.example"
+    with PageServer() as elsewhere:
+        elsewhere.set_page("/copy", page(DURABLE))
+        serve_v1(page_server)
+        page_server.set_handler("/moved", redirect(f"{other}/copy", 301))
+        maps = (f"{vendor}/={page_server.url('/')}", f"{other}/={elsewhere.url('/')}")
+        args = [arg for rule in maps for arg in ("--map", rule)]
+        cli = Cli(write_ledger(tmp_path, page_server))
+
+        added = cli(
+            "add", "copied", "--url", f"{vendor}/moved", "--quote", DURABLE,
+            *args, "--allow-private", code=0,
+        )  # fmt: skip
+
+    assert (
+        f"recorded at {other}/copy: {vendor}/moved redirects there for good, another "
+        "publisher's site (other.example)"
+    ) in said(added.stdout)
+    source = load(cli.ledger).sources["copy"]
+    assert (source.url, source.publisher) == (f"{other}/copy", "other.example")
