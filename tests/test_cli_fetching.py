@@ -139,6 +139,23 @@ def test_move_adopts_no_redirect_to_a_private_address(
     assert load(ledger).sources["other"].url == page_server.url("/other")
 
 
+def test_move_to_an_address_with_a_space_is_refused_in_one_line(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A space in NEW_URL, or in the Location of the redirect a refresh followed, is no
+    address a ledger holds: `move` exited 70, an internal error."""
+    serve_v1(page_server)
+    page_server.set_handler("/other", redirect("/alarms?page=a b", 301))
+    page_server.set_page("/alarms", page(ALARM))
+    cli("refresh", "--allow-private", code=1)
+    before = ledger.read_bytes()
+
+    for args in (["other"], ["other", page_server.url("/a b")]):
+        refused = cli("move", *args, code=2)
+        assert "has a space in it" in refused.stderr
+    assert ledger.read_bytes() == before
+
+
 def test_move_to_an_address_given_by_hand(cli: Cli, ledger: Path, page_server: PageServer) -> None:
     serve_v1(page_server)
     new = page_server.url("/elsewhere")
