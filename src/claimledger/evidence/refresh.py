@@ -233,12 +233,13 @@ async def refresh(
 
 
 def moved_where_a_quote_is(readings: Sequence[Reading]) -> Sequence[Reading]:
-    """The readings of one address, where a permanent redirect moved the page only if some
-    quote of it is on the page it leads to, verbatim or reworded: one to a page carrying
-    none (the site's home, a docs index, a section's or a version's root page) is a page
-    removed, its quotes gone as a 404's are, and its site is searched for it; a page merged
-    into its section's (`/config/logging` to `/config#logging`) with its quotes there stays
-    moved. Judged over every reading (each selector), since the move is the address's."""
+    """The readings of one address, where a permanent redirect to a page higher in its
+    site (the site's home, a docs index, a section's or a version's root page) moved the
+    page only if some quote of it is there, verbatim or reworded: one carrying none is a
+    page removed, its quotes gone as a 404's are, and its site is searched for it; a page
+    merged into its section's (`/config/logging` to `/config#logging`) with its quotes
+    there stays moved, as does one moved as deep and rewritten. Judged over every reading
+    (each selector), since the move is the address's."""
     moved = next((r.fetch for r in readings if r.fetch.source_status == "moved"), None)
     if moved is None or moved.moved_to is None or not _higher_up(moved.url, moved.moved_to):
         return readings  # a page moved and rewritten: its quotes missing at its new address

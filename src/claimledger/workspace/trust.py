@@ -312,8 +312,9 @@ def _digest_key() -> bytes:
     return _RUN_KEY if path is None else _key_at(path)
 
 
-_RUN_KEY = os.urandom(32)
 KEY_BYTES = 32
+_RUN_KEY = os.urandom(KEY_BYTES)
+"""This run's key, where the user's cannot be kept or read."""
 
 
 @functools.cache
