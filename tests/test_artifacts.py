@@ -416,12 +416,22 @@ def test_a_regrade_terminated_mid_run_takes_the_run_with_it(
     source = Path(claimledger.__file__).parents[1]
     command = [sys.executable, "-m", "claimledger", "--ledger", str(ledger), "regrade"]
     env = {**os.environ, "PYTHONPATH": str(source)}
-    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL) as regrade:
-        while not pid_file.exists() or not pid_file.read_text(encoding="utf-8").strip():
-            assert regrade.poll() is None, "regrade ended before its artifact started"
-            time.sleep(0.05)
-        regrade.send_signal(stop)
-        assert regrade.wait(timeout=60) == -stop  # it ends of the signal, as it did
+
+    def as_a_job_starts() -> None:  # the signal as a CI job's or a shell's process has it,
+        signal.signal(stop, signal.SIG_DFL)  # even where this run ignores it (`nohup`)
+
+    with subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, preexec_fn=as_a_job_starts
+    ) as regrade:
+        try:
+            while not pid_file.exists() or not pid_file.read_text(encoding="utf-8").strip():
+                assert regrade.poll() is None, "regrade ended before its artifact started"
+                time.sleep(0.05)
+            regrade.send_signal(stop)
+            assert regrade.wait(timeout=60) == -stop  # it ends of the signal, as it did
+        finally:
+            if regrade.poll() is None:  # never left waiting on for ever
+                regrade.kill()
     sleep = int(pid_file.read_text(encoding="utf-8"))
     for _ in range(200):  # killed at once; gone once the system has reaped it
         if process_is_gone(sleep):
