@@ -404,10 +404,10 @@ class Ledger:
         the sources it answers for."""
         return self._sources_by_url.get(redacted(url), ())
 
-    def other_source_at(self, url: str, source_id: str) -> str | None:
-        """Another source already at `url`'s page, if any: a page is one source, whatever
-        its fragment, trailing slash or spelling of host and port (`page_key`, as `add`
-        finds the source of a page)."""
+    def other_source_at(self, url: str, source_id: str | None = None) -> str | None:
+        """Another source than `source_id` (any, where None) already at `url`'s page: a page
+        is one source, whatever its fragment, trailing slash or spelling of host and port
+        (`page_key`, as `add` finds the source of a page)."""
         key = page_key(url)
         others = (s for s in self.sources.values() if s.id != source_id)
         return next((s.id for s in others if page_key(s.url) == key), None)

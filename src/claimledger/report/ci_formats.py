@@ -432,11 +432,20 @@ def _check_entry(check: Mapping[str, Any]) -> list[str]:
     return [head, *gfm_block(wording, indent="  ")]
 
 
+def answer_said(source_status: str | None, http_status: int | None) -> str:
+    """ " (HTTP 404)": how a page answered, as every report says it; for a page gone
+    though it answered (a permanent redirect to a page without its quotes, a landing
+    page), that instead of "(HTTP 200)", which reads as a page that is there."""
+    if not http_status:
+        return ""
+    if source_status == "gone" and http_status < 300:
+        return " (redirected for good to a page without its quotes)"
+    return f" (HTTP {http_status})"
+
+
 def _source_entry(source: Mapping[str, Any]) -> list[str]:
     status = source.get("http_status")
-    http = f" (HTTP {status})" if type(status) is int else ""
-    if source.get("source_status") == "gone" and type(status) is int and status < 300:
-        http = " (redirected for good to a page without its quotes)"  # as the report says
+    http = answer_said(source.get("source_status"), status) if type(status) is int else ""
     moved = f", now at {gfm_url(source['moved_to'])}" if source.get("moved_to") else ""
     status_word = _word(source.get("source_status"))
     return [f"- source {gfm_url(source.get('url'))}: {status_word}{http}{moved}"]

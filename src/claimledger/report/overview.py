@@ -15,6 +15,7 @@ from claimledger.grading.rules import Regrade
 from claimledger.ledger.model import Claim, Facet, Ledger, Source, SourceMove
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import FetchRecord
+from claimledger.report.ci_formats import answer_said
 from claimledger.report.markup import excerpt
 from claimledger.report.model import (
     GRADE_MEANINGS,
@@ -94,14 +95,8 @@ def _read_elsewhere(url: str, status: str | None, fetch: FetchRecord | None) -> 
 
 
 def http_said(fetch: FetchRecord | None) -> str:
-    """ " (HTTP 404)": how the page answered; for a page gone though it answered (a
-    permanent redirect to a page without its quotes, a landing page), that instead of
-    "(HTTP 200)", which read as a page that is there."""
-    if fetch is None or not fetch.http_status:
-        return ""
-    if fetch.source_status == "gone" and fetch.http_status < 300:
-        return " (redirected for good to a page without its quotes)"
-    return f" (HTTP {fetch.http_status})"
+    """How the page answered (`ci_formats.answer_said`), where it was fetched."""
+    return "" if fetch is None else answer_said(fetch.source_status, fetch.http_status)
 
 
 def _source_words(status: str | None, fetch: FetchRecord | None) -> str:

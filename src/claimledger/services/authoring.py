@@ -228,9 +228,7 @@ def _recorded_said(url: str, fetch: FetchResult, address: str) -> str:
 
 def _has_page(ledger: Ledger | None, url: str) -> bool:
     """Whether the ledger has a source for the page `url` names (however it is spelled)."""
-    return ledger is not None and any(
-        page_key(source.url) == page_key(url) for source in ledger.sources.values()
-    )
+    return ledger is not None and ledger.other_source_at(url) is not None
 
 
 def _sources_selects(ledger: Ledger | None, urls: Sequence[str]) -> dict[str, str]:

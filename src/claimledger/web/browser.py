@@ -108,6 +108,8 @@ def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]
     """Whether the page fetched as `target` is read in a browser, and the selector its
     reading waits for (a source's `wait_for`, whether it asks for the browser or
     `--browser` reads every page)."""
+    if not policy.browser_pages and not policy.browser_waits:
+        return policy.browser_all, None  # no page named: nothing to spell (every fetch asks)
     key = _page(target)  # one page however its address is spelled, as `add` finds it
     pages = {_page(page): wait_for for page, wait_for in policy.browser_pages}
     if key in pages:
