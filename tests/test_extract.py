@@ -351,6 +351,36 @@ def test_select_matching_nothing_is_an_error() -> None:
         extract_text(SELECT_PAGE, "text/html", select="main article")
 
 
+HIDDEN_SELECT_PAGE = """<html><body><main><p>Shown words.</p>
+<div style="display: none"><div class="q"><p>Hidden by style.</p></div></div>
+<div hidden><p class="h">Hidden by attribute.</p></div>
+<template><p class="t">In a template.</p></template>
+<p class="d"><del>Struck out.</del></p>
+<div role="tabpanel" hidden><p class="tab">A tab not shown yet.</p></div>
+<footer><p class="f">Footer words.</p></footer>
+</main></body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("select", "expected"),
+    [
+        ("p", "Shown words.\nA tab not shown yet.\nFooter words."),
+        ("main", "Shown words.\nA tab not shown yet."),  # a footer inside is boilerplate
+        (".tab", "A tab not shown yet."),  # one click away: a reader reads it
+        ("footer", "Footer words."),  # named by the source: a reader sees a footer
+        (".q, .f", "Footer words."),
+    ],
+)
+def test_select_reads_only_what_a_reader_sees(select: str, expected: str) -> None:
+    assert extract_text(HIDDEN_SELECT_PAGE, "text/html", select=select) == expected
+
+
+@pytest.mark.parametrize("select", [".q", ".q p", ".h", "div[style] p", ".t", ".d del"])
+def test_select_naming_only_hidden_text_is_an_error(select: str) -> None:
+    with pytest.raises(PageUnreadable, match="matched only text no reader sees"):
+        extract_text(HIDDEN_SELECT_PAGE, "text/html", select=select)
+
+
 @pytest.mark.parametrize("select", ["div[", "..x", "a >> b", "p:unknown-pseudo"])
 def test_invalid_select_is_an_error(select: str) -> None:
     message = f"select {select!r} is not a valid CSS selector"

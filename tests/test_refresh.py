@@ -175,6 +175,21 @@ def test_a_changed_selector_reads_the_page_afresh_instead_of_a_stale_snapshot(
     assert conditional == []  # the old snapshot was read another way: fetch it whole
 
 
+def test_a_quote_selected_inside_a_hidden_element_is_unread_not_verified(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """A page that hides the quote (a reader never sees it) may keep it in its markup: a
+    selector naming it reads no evidence that the page says it."""
+    hidden = PAGE.replace('<section id="limits">', '<section id="limits" style="display:none">')
+    page_server.set_page("/doc", hidden)
+    ledger = parse(ledger_text(page_server.url("/doc"), "#intro", "#limits p"))
+    result = run(ledger, tmp_path / "ev.sqlite3")
+    assert statuses(result.checks) == {"durable": "verified", "serial": None}
+    limits = next(p for p in result.pages if p.recipe != recipe("#intro"))
+    assert limits.fetch.source_status == "unreadable"
+    assert "matched only text no reader sees" in (limits.fetch.error or "")
+
+
 def test_the_same_reading_again_asks_for_changes_and_keeps_its_verdicts(
     page_server: PageServer, tmp_path: Path
 ) -> None:

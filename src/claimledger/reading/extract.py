@@ -338,13 +338,24 @@ def _under_any(
 
 
 def _selected(root: etree._Element, select: str) -> list[etree._Element]:
-    """The outermost elements the source's selector names."""
+    """The outermost elements the source's selector names that a reader sees: one hidden,
+    or inside a hidden element, a `<template>` or struck-out words, shows no reader its
+    text, however plainly the selector names it."""
     regions = _outermost(compiled_selector(select)(root))
     if not regions:
         raise PageUnreadable(
             f"select {select!r} matched nothing on this page: check the selector against the page"
         )
-    return regions
+    within = _under_any(regions, _is_unseen)
+    seen = [
+        el for el, under in zip(regions, within, strict=True) if not under and not _is_unseen(el)
+    ]
+    if not seen:
+        raise PageUnreadable(
+            f"select {select!r} matched only text no reader sees on this page (hidden,"
+            " or struck out): check the selector against the page"
+        )
+    return seen
 
 
 Selector = Callable[[etree._Element], list[etree._Element]]
@@ -396,6 +407,24 @@ def _is_boilerplate(element: etree._Element) -> bool:
     if tag == "a" and (get("href") or "").startswith("#"):
         return _is_skip_link(element) or _is_permalink(element) or _is_footnote_mark(element)
     return tag == "sup" and _is_footnote_mark(element)
+
+
+def _is_unseen(element: etree._Element) -> bool:
+    """Elements whose text no reader is shown, whatever a selector says: hidden ones (a
+    tab not shown yet excepted, as in `_is_boilerplate`) and those never displayed."""
+    if not isinstance(element.tag, str) or element.tag in _NEVER_SHOWN:
+        return True
+    get = element.get
+    hidden = get("hidden") is not None or _HIDDEN_STYLE.search(get("style") or "") is not None
+    return hidden and (get("role") or "").strip().lower() != "tabpanel"
+
+
+_NEVER_SHOWN = _words(
+    """script style noscript template head title meta link del s strike noembed noframes
+    video audio annotation annotation-xml"""
+)
+"""Of `_DROPPED_TAGS`, those whose text no reader sees (or sees struck out); a source may
+select a `<nav>` or a `<footer>`, which a reader does see."""
 
 
 def _is_outside_only(element: etree._Element) -> bool:
