@@ -271,6 +271,31 @@ def test_a_recorded_run_that_matched_raises_no_grade_of_an_artifact_not_run_now(
     assert grade_of(toy) is Grade.UNKNOWN
 
 
+def test_explain_and_the_report_raise_no_grade_on_a_recorded_run_as_regrade_raises_none(
+    toy: Path,
+) -> None:
+    """`regrade` raised nothing on a recorded run that matched of files changed since,
+    while `explain` proposed the raise and the report said "1 grade change proposed" and
+    printed the higher grade in its ClaimReview: each weighs the recorded run as
+    `regrade` does."""
+    cli = Cli(toy)
+    say(toy, "no\n")
+    cli("regrade", "--write", code=0)
+    say(toy, "ok\n")
+    cli("regrade", code=1)  # a run that matched, recorded; its raise not written
+    (toy.parent / "said.txt").write_text("no\n", encoding="utf-8")  # not trusted since
+    report = toy.parent / "out" / "report.json"
+
+    assert cli.json("regrade", code=0)["proposals"] == []
+    explained = cli.json("explain", "toy")
+    cli("render", "-o", str(report), code=0)
+
+    assert explained["proposals"] == []
+    (facet,) = json.loads(report.read_text(encoding="utf-8"))["sections"][0]["claims"][0]["facets"]
+    assert (facet["grade"], facet["proposed"]) == ("UNKNOWN", "")
+    assert "raises no grade" in facet["evidence"]
+
+
 def test_the_old_run_artifacts_flag_is_allow_artifacts(tmp_path: Path) -> None:
     ledger = write_ledger(tmp_path, PRINT_SAID, trusted=False)
     (tmp_path / "said.txt").write_text("ok\n", encoding="utf-8")
@@ -540,7 +565,7 @@ def test_explain_shows_the_last_run(toy: Path) -> None:
 
     line = next(line for line in text.splitlines() if "artifact last ran" in line)
     assert "exit status 0" in line and sys.executable in line and "output matches" in line
-    assert "rule artifact: the artifact's output matches" in text
+    assert "rule artifact: its recorded run printed what is expected" in text
     assert data["last_artifact_run"]["matched"] is True
     assert data["last_artifact_run"]["runner"].startswith(sys.executable)
 

@@ -281,13 +281,13 @@ def _kill_session(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def outcome_of(run: ArtifactRun) -> ArtifactOutcome:
+def outcome_of(run: ArtifactRun, *, recorded: bool = False) -> ArtifactOutcome:
     """What the artifact rule weighs of a run: nothing unless it ran; else whether its
-    output matched, and how it differs."""
+    output matched, and how it differs (`recorded`: a run this regrade did not make)."""
     if not run.ran:
-        return ArtifactOutcome(run.claim_id, False, error=run.error, ran=False)
+        return ArtifactOutcome(run.claim_id, False, error=run.error, ran=False, recorded=recorded)
     diff = "" if run.matched else _diff(run.expected, run.output)
-    return ArtifactOutcome(run.claim_id, run.matched, diff=diff, error=run.error)
+    return ArtifactOutcome(run.claim_id, run.matched, diff, run.error, recorded=recorded)
 
 
 def run_artifact(claim_id: str, artifact: Artifact, cwd: Path) -> ArtifactOutcome:

@@ -310,7 +310,21 @@ def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -
         return fall(facet, "artifact-changed", "the artifact's output no longer matches", evidence)
     baseline = baseline_of(claim, facet)
     evidence = (Evidence(None, None, "same output"),)
+    if outcome.recorded:
+        return _recorded_match(facet, baseline, evidence)
     if baseline is not None and baseline != facet.grade:
         why = "the artifact's output matches again"
         return Verdict(baseline, "artifact-restored", why, evidence)
     return Verdict(None, "artifact", "the artifact's output matches", evidence)
+
+
+def _recorded_match(
+    facet: Facet, baseline: Grade | None, evidence: tuple[Evidence, ...]
+) -> Verdict:
+    """A recorded run that matched, which this regrade did not make, raises nothing: the
+    files it ran may have changed since (why the artifact was not run now), and `explain`
+    and the report weigh it as `regrade` does."""
+    said = "its recorded run printed what is expected"
+    if baseline is not None and baseline.strength > facet.grade.strength:
+        said += ", which raises no grade: only a regrade that runs the files as they are may"
+    return Verdict(None, "artifact", said, evidence)

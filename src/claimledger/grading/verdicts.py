@@ -49,6 +49,9 @@ class ArtifactOutcome:
     diff: str = ""
     error: str | None = None
     ran: bool = True  # False: it could not be started or timed out, which is no evidence
+    recorded: bool = False
+    """A run recorded before, not made by this regrade: the files it ran may have changed
+    since, so one that matched raises no grade (one that failed lowers it all the same)."""
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,7 @@ def regrade_ledger(
     record artifact runs in is opened by `open_store` only when one runs. An artifact not
     run now (not trusted, `--no-artifacts`) whose last run recorded in this user's store
     printed other than expected is graded lower on it, as `explain` and the report rate it
-    (`_failed_runs`)."""
-    from claimledger.grading.artifact import outcome_of
+    (`weighed_runs`)."""
     from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade, unchecked_by_claim
     from claimledger.ledger.file import refuse_uneditable
@@ -93,8 +92,7 @@ def regrade_ledger(
         from claimledger.workspace.trust import renew
 
         renew(ledger_path, allowed)  # what they wrote beside the ledger is theirs
-    recorded = _failed_runs(latest.artifact_runs(store, ledger)) if made_here else {}
-    outcomes = {claim_id: outcome_of(run) for claim_id, run in {**recorded, **runs}.items()}
+    outcomes = weighed_runs(latest.artifact_runs(store, ledger), runs, made_here=made_here)
     written = 0
     if write:
         applied = write_proposals(ledger_path, checks, outcomes, as_read, today, read_at)
@@ -108,11 +106,19 @@ def regrade_ledger(
     )
 
 
-def _failed_runs(runs: dict[str, ArtifactRun]) -> dict[str, ArtifactRun]:
-    """The recorded runs that ran and printed other than expected: evidence that lowers a
-    grade. A recorded run that matched raises none: the files it ran may have changed since
-    (the reason the artifact is not trusted now), and only a run of them as they are may."""
-    return {claim_id: run for claim_id, run in runs.items() if run.ran and not run.matched}
+def weighed_runs(
+    recorded: dict[str, ArtifactRun], made: dict[str, ArtifactRun], *, made_here: bool
+) -> dict[str, ArtifactOutcome]:
+    """What the rules weigh of each artifact: the run `made` now, else its last run
+    `recorded` in this user's own store (a clone's store is its word). A recorded run that
+    printed other than expected lowers a grade; one that matched raises none, the files it
+    ran may have changed since (the reason the artifact is not run now). `regrade`,
+    `explain` and the report weigh them alike, so none rates what another does not."""
+    from claimledger.grading.artifact import outcome_of
+
+    before = recorded if made_here else {}
+    outcomes = {claim_id: outcome_of(run, recorded=True) for claim_id, run in before.items()}
+    return outcomes | {claim_id: outcome_of(run) for claim_id, run in made.items()}
 
 
 def write_proposals(
@@ -201,14 +207,13 @@ class Explanation:
 def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) -> Explanation:
     """The rules run on the latest evidence as a regrade runs them, for one claim (no
     artifact runs: an explanation only reads)."""
-    from claimledger.grading.artifact import outcome_of
     from claimledger.grading.rules import regrade
     from claimledger.services import latest
 
     runs = latest.artifact_runs(store, ledger)
     checks, as_read = latest.verdicts(store, ledger), latest.as_read(store, ledger)
     told = [h for h in latest.histories(store, ledger).values() if h.claim_id == claim_id]
-    outcomes = {run_claim: outcome_of(run) for run_claim, run in runs.items()}
+    outcomes = weighed_runs(runs, {}, made_here=latest.store_made_here(store))
     result = regrade(ledger, checks, outcomes, as_read, latest.read_elsewhere(store, ledger))
     traces = [t for t in result.traces if t.claim_id == claim_id]
     proposed = [p for p in result.proposals if p.claim_id == claim_id]

@@ -74,15 +74,15 @@ def report_of(
 ) -> Report:
     """The report of `ledger` (read from `ledger_path`) and the latest evidence, compared
     with the `previous` render."""
-    from claimledger.grading.artifact import outcome_of
     from claimledger.grading.quotes import read_elsewhere
     from claimledger.grading.rules import regrade
     from claimledger.report.build import build_report
     from claimledger.services.latest import standing
+    from claimledger.services.regrading import weighed_runs
 
     latest = standing(store, ledger, path=ledger_path)
     checks, fetches, last, runs = latest.checks, latest.fetches, latest.last, latest.runs
-    outcomes = {claim_id: outcome_of(run) for claim_id, run in runs.items()}
+    outcomes = weighed_runs(runs, {}, made_here=latest.made_here)  # as `regrade` weighs them
     as_read = latest.read_then  # the quotes on the reading day's copies
     read_at = read_elsewhere(ledger, fetches)
     return build_report(
