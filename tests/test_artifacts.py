@@ -642,6 +642,22 @@ def test_the_json_report_holds_the_last_run(toy: Path) -> None:
     assert run["output"] == "ok\n"
 
 
+@pytest.mark.parametrize("fmt", ["md", "html", "json", "claimreview.json"])
+def test_a_grade_line_says_the_day_of_the_run_it_was_weighed_on(toy: Path, fmt: str) -> None:
+    """The report said "at the last regrade: the artifact's output matches" of a run no
+    regrade may have made since (not trusted since, `--no-artifacts`, files changed), which
+    read as a fresh check: it says the day of that run, and that the report ran nothing."""
+    Cli(toy)("regrade", code=0)
+    (toy.parent / "said.txt").write_text("no\n", encoding="utf-8")  # not trusted since
+    path = toy.parent / "out" / f"report.{fmt}"
+    Cli(toy)("render", "-o", str(path), code=0)
+
+    text = path.read_text(encoding="utf-8")
+    ran_on = last_run(toy).ran_at.date().isoformat()
+    assert "at the last regrade" not in text
+    assert f"last run {ran_on}, not re-run for this report: its recorded run printed" in text
+
+
 def test_a_report_before_any_run_shows_no_last_run(toy: Path) -> None:
     path = toy.parent / "out" / "report.md"
     Cli(toy)("render", "-o", str(path), code=0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 
+from claimledger.grading.verdicts import Trace
 from claimledger.ledger.model import Artifact, Claim
 from claimledger.records import ArtifactRun
 from claimledger.report.model import ArtifactRunView, ArtifactView
@@ -40,6 +41,18 @@ def artifact_view(claim: Claim, run: ArtifactRun | None) -> ArtifactView | None:
         code=_shown_code(artifact),
         run_as=_run_as(artifact),
     )
+
+
+def weighed_run(run: ArtifactRun | None, trace: Trace | None) -> str:
+    """What an artifact facet's grade was weighed on, for its grade line: the rule's words,
+    after the day of the run they weigh. A report runs no artifact, and a run of before
+    said "at the last regrade: the artifact's output matches" read as a fresh check, though
+    no regrade since may have run it (not trusted since, `--no-artifacts`, files changed)."""
+    if trace is None:
+        return ""
+    if run is None:
+        return f"; {trace.outcome}"
+    return f"; last run {day(run.ran_at)}, not re-run for this report: {trace.outcome}"
 
 
 _INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})

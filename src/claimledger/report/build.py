@@ -34,7 +34,7 @@ from claimledger.records import (
 )
 from claimledger.report.adoptions import adopted_wording, word_changes
 from claimledger.report.anchors import with_clear_anchors
-from claimledger.report.artifacts import artifact_view, artifacts_ran
+from claimledger.report.artifacts import artifact_view, artifacts_ran, weighed_run
 from claimledger.report.changes import changes_since, state_day, state_of
 from claimledger.report.commits import changed_in
 from claimledger.report.history import published_history
@@ -498,7 +498,7 @@ def _facet_view(
     evidence: _Evidence,
 ) -> FacetView:
     trace = evidence.traces.get((claim.id, facet.on))
-    words = _facet_evidence(facet, quotes, premises, trace)
+    words = _facet_evidence(facet, quotes, premises, trace, evidence.artifact_runs.get(claim.id))
     grade = str(facet.grade)
     return FacetView(
         on=facet.on,
@@ -537,6 +537,7 @@ def _facet_evidence(
     quotes: Sequence[QuoteView],
     premises: Sequence[PremiseView],
     trace: Trace | None,
+    run: ArtifactRun | None,
 ) -> str:
     """What the grade rests on, as the second half of the grade line."""
     if facet.basis is Basis.QUOTES:
@@ -551,8 +552,7 @@ def _facet_evidence(
             return f"rests on {count}, refuted: {named}"
         return f"rests on {count}, the weakest graded {weakest(p.grade for p in premises)}"
     if facet.basis is Basis.ARTIFACT:
-        outcome = f"; at the last regrade: {trace.outcome}" if trace else ""
-        return f"checked by re-running its artifact{outcome}"
+        return f"checked by re-running its artifact{weighed_run(run, trace)}"
     return "the author's judgement, changed only by a person"
 
 
