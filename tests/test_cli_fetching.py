@@ -191,6 +191,8 @@ def test_a_move_onto_another_source_s_page_is_adopted_by_the_merge(
     merge = "adopt it with `claimledger source other --merge-into guide`"
     assert merge in " ".join(text.split())
     assert merge in github
+    said = cli("source", "other", "--merge-into", "guide", code=0).stdout
+    assert said == "other: merged into guide (its quotes rest on guide)\n"  # one page: no word
 
 
 def test_a_trailing_slash_redirect_is_shown_but_is_no_drift(

@@ -221,12 +221,29 @@ def test_a_source_no_quote_rests_on_is_warned_of_and_removed(site: Cli) -> None:
 
 def test_merging_a_source_moves_its_quotes_and_keeps_each_once(site: Cli) -> None:
     said = site("source", "mirror", "--merge-into", "guide").stdout
-    assert said == "mirror: merged into guide (its quotes rest on guide)\n"
+    assert said.startswith("mirror: merged into guide (its quotes rest on guide)")
     ledger = load(site.ledger)
     assert "mirror" not in ledger.sources
     assert ledger.claim("durable").quotes[0].sources == ("guide",)  # [guide, mirror] before
     site("source", "other", "--merge-into", "other", code=2)
     assert ledger.claim("alarms").quotes[0].text == ALARM
+
+
+def test_merging_two_pages_neither_led_to_is_said_on_the_merge_line(
+    site: Cli, page_server: PageServer
+) -> None:
+    """`source --merge-into` of two different pages, neither ever redirected to the
+    other, moved the quotes of one onto the other without a word: it merges (a moved
+    page's merge needs it) and says so on its line."""
+    said = site("source", "mirror", "--merge-into", "guide").stdout
+
+    mirror, guide = page_server.url("/mirror"), page_server.url("/guide")
+    assert said.splitlines() == [
+        "mirror: merged into guide (its quotes rest on guide); warning: "
+        f"{mirror} and {guide} are two pages, and no refresh saw one lead to the other: "
+        "`claimledger refresh` to see that its quotes are on guide's page"
+    ]
+    assert "mirror" not in load(site.ledger).sources
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, found_if, options, standard_input, today
+from claimledger.cli.app import command, existing_store, found_if, options, standard_input, today
 from claimledger.cli.completion import complete_claims, complete_sources, one_of
 from claimledger.cli.options import (
     BASES,
@@ -503,12 +503,33 @@ def _source_goes(ctx: typer.Context, source_id: str, into: str | None) -> ExitCo
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
+    before: list[Ledger] = []
+
     def change(text: str, ledger: Ledger) -> str:
+        before[:] = [ledger]
         if into is None:
             return edits.remove_source(text, ledger, source_id)
         return edits.merge_source(text, ledger, source_id, into)
 
     ledgerfile.update(options(ctx).ledger, change)
     said = "removed" if into is None else f"merged into {into} (its quotes rest on {into})"
+    if into is not None:
+        said += _two_pages_said(ctx, before[0], source_id, into)
     out.print(f"{source_id}: {said}", markup=False)
     return ExitCode.OK
+
+
+def _two_pages_said(ctx: typer.Context, ledger: Ledger, source_id: str, into: str) -> str:
+    """What the merge line adds when the two sources were two pages, neither of which led to
+    the other: their quotes were merged onto a page nothing read says carries them."""
+    from claimledger.services.latest import one_page
+    from claimledger.urls import shown
+
+    with existing_store(options(ctx)) as store:
+        if one_page(store, ledger, source_id, into):
+            return ""
+    old, new = shown(ledger.source(source_id).url), shown(ledger.source(into).url)
+    return (
+        f"; warning: {old} and {new} are two pages, and no refresh saw one lead to the "
+        f"other: `claimledger refresh` to see that its quotes are on {into}'s page"
+    )

@@ -18,7 +18,7 @@ from claimledger.records import LatestEvidence
 if TYPE_CHECKING:
     from claimledger.evidence.store import EvidenceStore
     from claimledger.evidence.store.rows import CheckVerdict
-    from claimledger.ledger.model import Artifact, Ledger
+    from claimledger.ledger.model import Artifact, Ledger, Source
     from claimledger.records import (
         ArchiveLookup,
         ArtifactRun,
@@ -185,6 +185,31 @@ def searches(
     found = store.latest_relocations() if store else {}
     sources = {source.id: source.url for source in ledger.sources.values()}
     return standing_relocations(found, sources, latest)
+
+
+def one_page(store: EvidenceStore | None, ledger: Ledger, source_id: str, other: str) -> bool:
+    """Whether two sources are one page as far as anything read says: one address however
+    spelled, or one that led to the other at its latest fetch (a redirect, at its end or on
+    the way) or was found moved there by a search of its site, in this user's own store.
+    `source --merge-into` of two pages that never did is said, never refused: a moved
+    page's merge needs it."""
+    from claimledger.urls import page_key, redacted
+
+    first, second = ledger.source(source_id), ledger.source(other)
+    if page_key(first.url) == page_key(second.url):
+        return True
+    store = store if store_made_here(store) else None  # a clone's store is its word
+    fetched = {redacted(url): f for url, f in (store.latest_fetches() if store else {}).items()}
+    found = store.latest_relocations() if store else {}
+
+    def led(start: Source, end: Source) -> bool:
+        fetch, search = fetched.get(redacted(start.url)), found.get(start.id)
+        places = [] if fetch is None else [fetch.final_url, *(hop.url for hop in fetch.redirects)]
+        if search is not None and search.url == start.url and search.found_at:
+            places.append(search.found_at)
+        return any(page_key(place) == page_key(end.url) for place in places)
+
+    return led(first, second) or led(second, first)
 
 
 def histories(store: EvidenceStore | None, ledger: Ledger) -> dict[CheckKey, QuoteHistory]:
