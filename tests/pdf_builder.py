@@ -101,6 +101,23 @@ def drawn(
     )
 
 
+def form_xobject(
+    content: bytes,
+    *,
+    keys: bytes = b"",
+    resources: bytes = b"/Font << /F1 3 0 R >>",
+    box: bytes = b"0 0 612 792",
+) -> bytes:
+    """A form XObject (an object for `drawn`'s `more`) drawing `content`, with Helvetica
+    as /F1 and more `resources` (another form's /XObject), more `keys` (a /Matrix, an
+    /OC) and its bounding `box`."""
+    return b"<< /Type /XObject /Subtype /Form /BBox [%s]%s /Resources << %s >> " % (
+        box,
+        keys,
+        resources,
+    ) + b"/Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
 def _file(objects: list[bytes], *, trailer: bytes = b"") -> bytes:
     out = BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")

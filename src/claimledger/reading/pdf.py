@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from claimledger.errors import PageUnreadable
-from claimledger.reading.pdfseen import without_unseen_text
+from claimledger.reading.pdfforms import without_unseen_text
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfReader

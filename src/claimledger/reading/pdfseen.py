@@ -6,14 +6,15 @@ in an invisible rendering mode (``3 Tr``, ``7 Tr``), at a size of nothing (``0 T
 ``0 Tz``), off the page, clipped away, or in a layer (optional content) that is off when
 the document opens. pypdf reads it all, and joins text on one baseline into one run, so
 the page's own content stream is rewritten, in memory, without the operators that show
-such text, before its text is read (as `pdf._with_word_spacing_as_offsets` rewrites it).
+such text, before its text is read (as `pdf._with_word_spacing_as_offsets` rewrites it);
+each form XObject it draws is judged in the state it is drawn in (`pdfforms`).
 
 Text painted wholly transparent (an ``ExtGState``'s ``/ca 0``) is as unseen as text in
 an invisible mode. A scanned page made searchable (OCR) draws the scan as an image and
 its recognised text invisibly over it: that text is what the image shows, so invisible
 text stays on a page that paints images over at least `SCAN_SHARE` of it. Form
 XObjects drawn in a layer that is off, or wholly off the page or clipped away, are left
-out whole; the text inside one that is drawn is read as it is.
+out whole.
 
 White text is unseen on a page that paints nothing but text (so nothing is under it but
 the white paper); on a page that paints anything (a coloured banner, a picture, a form)
@@ -148,10 +149,10 @@ class _State:
 class _Reader:
     """One pass over a page's operations, noting each that shows text no one sees."""
 
-    def __init__(self, page: Box, resources: Resources) -> None:
+    def __init__(self, page: Box, resources: Resources, state: _State | None = None) -> None:
         self.page = page
         self.resources = resources
-        self.state = _State(page)
+        self.state = _State(page) if state is None else state  # a form's: as at its Do
         self.saved: list[_State] = []
         self.line: Matrix = IDENTITY  # the text line matrix (Tlm)
         self.run = 0.0  # how far the text may have advanced since the line's start
@@ -428,11 +429,12 @@ def _matrix(value: Any) -> Matrix:
 
 class Resources:
     """What the page's operators name: fonts (for a Type 3 font's own scale), XObjects, and
-    optional content (layers), with the document's layers off by default."""
+    optional content (layers), with the document's layers off by default. A form's
+    operators name its own resources (`off`: the page's layers off)."""
 
-    def __init__(self, page: PageObject) -> None:
+    def __init__(self, page: Any, off: set[tuple[int, int]] | None = None) -> None:
         self.resources = _dictionary(page.get("/Resources"))
-        self.off = _layers_off(page)
+        self.off = _layers_off(page) if off is None else off
         self.scales: dict[str, float] = {}
         self.downwards: dict[str, bool] = {}
 
@@ -560,23 +562,6 @@ def _group_off(reference: Any, off: set[tuple[int, int]]) -> bool:
         "/AllOff": not any(states),
     }.get(str(policy), any(states))
     return not visible
-
-
-def without_unseen_text(page: PageObject) -> PageObject:
-    """The page with the text no viewer shows left out of its own content stream."""
-    from pypdf.generic import ContentStream, NameObject
-
-    contents = page.get("/Contents")
-    if contents is None:
-        return page
-    stream = ContentStream(contents.get_object(), page.pdf, "bytes")
-    reader = _Reader(_page_box(page), Resources(page))
-    reader.read(stream.operations)
-    dropped = reader.left_out()
-    if dropped:
-        stream.operations = _rewritten(stream.operations, dropped)
-        page[NameObject("/Contents")] = stream
-    return page
 
 
 def _page_box(page: PageObject) -> Box:
