@@ -157,3 +157,18 @@ def test_forms_with_more_to_read_than_the_most_read_make_the_pdf_unreadable(
     with pytest.raises(PageUnreadable, match="forms"):
         pdf_text(carried(page(b"/Fm Do " * 11, shown)))
     assert locate(SEEN, pdf_text(carried(page(b"/Fm Do " * 9, shown)))).status == "verified"
+
+
+def test_a_form_whose_resources_are_its_parents_is_judged_with_them() -> None:
+    """pypdf looks a form's resources up in its /Parent too: a form drawn through them,
+    in an invisible mode, verified the quote."""
+    content = b"q 3 Tr /In Do Q"
+    orphan = (
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Parent << /Resources << "
+        b"/Font << /F1 3 0 R >> /XObject << /In 7 0 R >> >> >> /Length %d >>\nstream\n%s\n"
+        b"endstream" % (len(content), content)
+    )
+    more = (orphan, form_xobject(PLAIN))
+    page = drawn(SHOWN_SEEN + b"/Fm Do", resources=b" /XObject << /Fm 6 0 R >>", more=more)
+
+    assert statuses(page) == ("verified", "missing")

@@ -35,6 +35,7 @@ from claimledger.reading.pdfseen import (
     _meet,
     _page_box,
     _Reader,
+    _resources_of,
     _rewritten,
     _State,
     _times,
@@ -156,7 +157,7 @@ def without_unseen_text(page: PageObject) -> PageObject:
         stream.operations, copies = redrawn
         page[NameObject("/Contents")] = stream
         if copies:
-            page[NameObject("/Resources")] = _with_forms(page.get("/Resources"), copies)
+            page[NameObject("/Resources")] = _with_forms(_resources_of(page), copies)
     return page
 
 
@@ -201,7 +202,7 @@ def _copy(form: Any, operations: list[Operation], copies: dict[str, Any], pdf: A
         if key not in _ENCODED:
             copy[NameObject(key)] = value
     if copies:
-        copy[NameObject("/Resources")] = _with_forms(form.get("/Resources"), copies)
+        copy[NameObject("/Resources")] = _with_forms(_resources_of(form), copies)
     copy.operations = operations
     return copy
 

@@ -433,7 +433,7 @@ class Resources:
     operators name its own resources (`off`: the page's layers off)."""
 
     def __init__(self, page: Any, off: set[tuple[int, int]] | None = None) -> None:
-        self.resources = _dictionary(page.get("/Resources"))
+        self.resources = _dictionary(_resources_of(page))
         self.off = _layers_off(page) if off is None else off
         self.scales: dict[str, float] = {}
         self.downwards: dict[str, bool] = {}
@@ -499,6 +499,15 @@ class Resources:
             named = properties is not None and str(value) in properties
             reference = properties.raw_get(str(value)) if named else None
         return _group_off(reference, self.off)
+
+
+def _resources_of(owner: Any) -> Any:
+    """The resources pypdf reads a page's or a form's text with: its own, or its
+    ``/Parent``'s (a form may have one too); none where that chain loops."""
+    try:
+        return owner.get_inherited("/Resources")
+    except Exception:  # a loop of parents: pypdf reads nothing of such a form
+        return None
 
 
 def _dictionary(value: Any) -> Any:
