@@ -17,7 +17,18 @@ from claimledger.reading.match import locate
 from claimledger.reading.pdf import carried, pdf_text
 from claimledger.reading.pdfforms import MAX_DEPTH
 from pdf_builder import drawn, form_xobject
-from test_pdf_unseen import IMAGE, OCR, PLAIN, SEEN, SHOWN, SHOWN_SEEN, statuses
+from test_pdf_unseen import (
+    DRAFT_OFF,
+    IMAGE,
+    LAYERS,
+    OCR,
+    PLAIN,
+    PROPERTIES,
+    SEEN,
+    SHOWN,
+    SHOWN_SEEN,
+    statuses,
+)
 
 NAMES = b"/XObject << /Fm 6 0 R /Inner 7 0 R /Scan 8 0 R >>"
 CLEAR = b" /ExtGState << /Clear << /ca 0 >> >>"
@@ -172,3 +183,15 @@ def test_a_form_whose_resources_are_its_parents_is_judged_with_them() -> None:
     page = drawn(SHOWN_SEEN + b"/Fm Do", resources=b" /XObject << /Fm 6 0 R >>", more=more)
 
     assert statuses(page) == ("verified", "missing")
+
+
+@pytest.mark.parametrize(("layer", "expected"), [(b"/Draft", "missing"), (b"/Print", "verified")])
+def test_text_in_a_layer_off_inside_a_form_is_not_read(layer: bytes, expected: str) -> None:
+    """A form's own marked content names a layer in its own /Properties."""
+    content = b"/OC " + layer + b" BDC " + PLAIN + b" EMC"
+    fm = form_xobject(content, resources=b"/Font << /F1 3 0 R >>" + PROPERTIES)
+    more = (*LAYERS, fm)
+    resources = b" /XObject << /Fm 10 0 R >>"
+    page = drawn(SHOWN_SEEN + b"/Fm Do", catalog=DRAFT_OFF, resources=resources, more=more)
+
+    assert statuses(page) == ("verified", expected)
