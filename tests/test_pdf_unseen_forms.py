@@ -195,3 +195,34 @@ def test_text_in_a_layer_off_inside_a_form_is_not_read(layer: bytes, expected: s
     page = drawn(SHOWN_SEEN + b"/Fm Do", catalog=DRAFT_OFF, resources=resources, more=more)
 
     assert statuses(page) == ("verified", expected)
+
+
+WHITE = {
+    "white-in-a-form": (b"/Fm Do", b"1 g " + PLAIN, "missing"),
+    "white-at-its-do": (b"1 g /Fm Do", PLAIN, "missing"),
+    "white-in-a-form-in-a-form": (b"/Fm Do", b"1 g /Inner Do", "missing"),
+    "white-on-a-banner-in-the-form": (
+        b"/Fm Do",
+        b"0 0 .5 rg 0 690 612 30 re f 1 g " + PLAIN,
+        "verified",
+    ),
+    "white-over-a-banner-a-form-paints": (
+        b"/Fm Do 1 g " + PLAIN,
+        b"0 0 .5 rg 0 690 612 30 re f",
+        "verified",
+    ),
+    "white-over-a-picture-in-a-form": (
+        b"/Fm Do",
+        b"q 200 0 0 50 60 690 cm /Scan Do Q 1 g " + PLAIN,
+        "verified",
+    ),
+}
+
+
+@pytest.mark.parametrize(("drawing", "fm", "expected"), WHITE.values(), ids=WHITE.keys())
+def test_white_text_a_form_draws_is_judged_by_what_the_page_paints(
+    drawing: bytes, fm: bytes, expected: str
+) -> None:
+    """A form that draws only text paints nothing under white text: the page was taken
+    to paint something whenever it drew a form, and white text in one verified."""
+    assert statuses(page(drawing, fm)) == ("verified", expected)

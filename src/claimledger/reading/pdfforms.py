@@ -100,6 +100,12 @@ class _Drawing(_Reader):
         self.work, self.within = work, within
         self.forms: dict[int, tuple[Any, list[Operation], _Drawing]] = {}
 
+    def operation(self, index: int, operands: list[Any], operator: bytes) -> None:
+        painted = self.painted
+        super().operation(index, operands, operator)
+        if index in self.forms:  # a form read paints only what it paints (text alone: none)
+            self.painted = painted or self.forms[index][2].painted
+
     def placed(self, index: int, name: Any) -> None:
         super().placed(index, name)
         form = self.resources.xobject(name)
@@ -116,7 +122,7 @@ class _Drawing(_Reader):
             _inherited(self.state, form),
             (*self.within, id(form)),
         )
-        inner.imaged, inner.painted = self.imaged, True  # one page: a scan in a form is one
+        inner.imaged = self.imaged  # one page: a scan a form draws is the page's
         inner.read(operations)
         self.forms[index] = (form, operations, inner)
 
@@ -152,7 +158,7 @@ def without_unseen_text(page: PageObject) -> PageObject:
     stream = ContentStream(contents.get_object(), page.pdf, "bytes")
     drawing = _Drawing(_page_box(page), Resources(page), _Work(page.pdf))
     drawing.read(stream.operations)
-    redrawn = _redrawn(drawing, stream.operations, page.pdf)
+    redrawn = _redrawn(drawing, stream.operations, page.pdf, drawing.painted)
     if redrawn is not None:
         stream.operations, copies = redrawn
         page[NameObject("/Contents")] = stream
@@ -162,19 +168,21 @@ def without_unseen_text(page: PageObject) -> PageObject:
 
 
 def _redrawn(
-    drawing: _Drawing, operations: list[Operation], pdf: Any
+    drawing: _Drawing, operations: list[Operation], pdf: Any, painted: bool
 ) -> tuple[list[Operation], dict[str, Any]] | None:
     """The operations without what no one sees, each ``Do`` of a form that shows some
     naming a copy of it without that; and the copies by their names. None when all of
-    it is seen (the stream is read as it is)."""
+    it is seen (the stream is read as it is). `painted`: has the page, forms and all,
+    painted anything but text (white text is then read, in a form as on the page)?"""
     from pypdf.generic import NameObject
 
+    drawing.painted = painted
     dropped = drawing.left_out()
     out, copies = list(operations), {}
     group = drawing.resources.named_group("/XObject")
     taken = set(group) if group is not None else set()
     for index, (form, inner_operations, inner) in drawing.forms.items():
-        redrawn = None if index in dropped else _redrawn(inner, inner_operations, pdf)
+        redrawn = None if index in dropped else _redrawn(inner, inner_operations, pdf, painted)
         if redrawn is not None:
             name = _fresh(taken)
             copies[name] = _copy(form, *redrawn, pdf)

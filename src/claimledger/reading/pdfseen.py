@@ -17,8 +17,8 @@ XObjects drawn in a layer that is off, or wholly off the page or clipped away, a
 out whole.
 
 White text is unseen on a page that paints nothing but text (so nothing is under it but
-the white paper); on a page that paints anything (a coloured banner, a picture, a form)
-it stays, since what is under it is not worked out.
+the white paper); on a page that paints anything (a coloured banner, a picture, a form
+that paints one) it stays, since what is under it is not worked out.
 
 Conservative throughout: text is left out only when it is surely unseen (its extent is
 over-estimated, as glyph widths are not measured), so an ordinary page reads as before.
