@@ -226,3 +226,14 @@ def test_white_text_a_form_draws_is_judged_by_what_the_page_paints(
     """A form that draws only text paints nothing under white text: the page was taken
     to paint something whenever it drew a form, and white text in one verified."""
     assert statuses(page(drawing, fm)) == ("verified", expected)
+
+
+@pytest.mark.parametrize("subtype", [b"/PS", b"/Drawing"])
+def test_text_in_an_xobject_no_viewer_draws_is_not_read(subtype: bytes) -> None:
+    """pypdf reads the text of any XObject but an image as a form's; a viewer draws a
+    PostScript XObject, or one of a subtype it does not know, as nothing."""
+    xobject = form_xobject(PLAIN).replace(b"/Subtype /Form", b"/Subtype " + subtype)
+    resources = b" /XObject << /Fm 6 0 R >>"
+    page = drawn(SHOWN_SEEN + b"/Fm Do", resources=resources, more=(xobject,))
+
+    assert statuses(page) == ("verified", "missing")

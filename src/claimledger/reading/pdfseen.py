@@ -335,7 +335,7 @@ class _Reader:
 
     def placed(self, index: int, name: Any) -> None:
         """A ``Do``: an image covers part of the page; a form is left out when it is in a
-        layer that is off, or drawn where nothing shows."""
+        layer that is off, or drawn where nothing shows; any other XObject always."""
         xobject = self.resources.xobject(name)
         if xobject is None:
             return
@@ -350,6 +350,8 @@ class _Reader:
             drawn = box is None or self.visible(_bounds(_corners(box), placing))
             if self.hidden() or off or not drawn:
                 self.unseen.add(index)
+        else:  # PostScript, or a subtype not known: no viewer draws it (pypdf reads it)
+            self.unseen.add(index)
 
     def cover(self, ctm: Matrix) -> None:
         """Note the cells of the page (a GRID by GRID of it) whose centre an image drawn
