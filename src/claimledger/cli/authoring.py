@@ -402,6 +402,7 @@ def add_command(
         check_new_claim,
         default_grade,
         new_sources_said,
+        read_as_verified,
         verified_on_pages,
         worded,
     )
@@ -438,7 +439,11 @@ def add_command(
         why=why,
         date=today(),
     )
-    after = ledgerfile.update(opts.ledger, lambda text, fresh: edits.add_claim(text, fresh, draft))
+
+    def change(text: str, fresh: Ledger) -> str:
+        return read_as_verified(edits.add_claim(text, fresh, draft), fresh, fetching.browser)
+
+    after = ledgerfile.update(opts.ledger, change)
     sources = len(after.claim(claim_id).quotes[0].sources) if quotes else 0  # one a page
     checked = f"{_counted(len(quotes), 'quote')} verified on {_counted(sources, 'source')}"
     out.print(f"added {claim_id}: {checked if quotes else f'on {basis}'}", markup=False)

@@ -54,7 +54,11 @@ def quote_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
-    from claimledger.services.authoring import new_sources_said, verified_on_pages
+    from claimledger.services.authoring import (
+        new_sources_said,
+        read_as_verified,
+        verified_on_pages,
+    )
     from claimledger.urls import refuse_credentials
 
     if not quote.strip():
@@ -69,9 +73,10 @@ def quote_command(
     recorded, titles = verified.recorded(urls), verified.titles
 
     def change(text: str, fresh: Ledger) -> str:
-        return edits.add_quote(
+        added = edits.add_quote(
             text, fresh, claim_id, quote, recorded, titles=titles, publisher=publisher, date=today()
         )
+        return read_as_verified(added, fresh, fetching.browser)
 
     after = ledgerfile.update(opts.ledger, change)
     number = len(after.claim(claim_id).quotes)

@@ -14,7 +14,8 @@ from claimledger.errors import InputError
 from claimledger.evidence.pageread import check_page, page_title
 from claimledger.evidence.relocate import LOST_REASONS
 from claimledger.evidence.service import read_pages_once
-from claimledger.ledger.model import tidied
+from claimledger.ledger.edits import set_source_fields
+from claimledger.ledger.model import parse, tidied
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
@@ -118,13 +119,28 @@ def _proposed(
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
     """Each source a command added, with the kind and publisher it was given, so that a
-    wrong guess is seen and set right (a blog post is not the docs)."""
+    wrong guess is seen and set right (a blog post is not the docs), and that it is read
+    in a browser where it is."""
     return [
         f"new source {source.id}: kind {source.kind}, publisher {source.publisher} (set "
         f"either with `claimledger source {source.id} --kind KIND --publisher NAME`)"
+        + ("; read in a browser, as now (render: browser)" if source.render == "browser" else "")
         for source in after.sources.values()
         if source.id not in before.sources
     ]
+
+
+def read_as_verified(text: str, before: Ledger, browser: bool) -> str:
+    """The ledger's text with each source an edit of `before` added marked `render:
+    browser` where every page was read in a browser (`--browser`): a quote its scripts
+    build was verified, and the next refresh, reading the new source as the server sends
+    it, found it missing. A source the edit joined is left as it stands."""
+    if not browser:
+        return text
+    after = parse(text)
+    for source_id in [name for name in after.sources if name not in before.sources]:
+        text = set_source_fields(text, after, source_id, {"render": "browser"})
+    return text
 
 
 @dataclass(frozen=True)
