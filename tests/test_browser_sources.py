@@ -72,3 +72,48 @@ def test_a_source_added_without_the_browser_is_read_as_the_server_sends_it(
 
     assert "render" not in added.stdout
     assert {s.render for s in load(cli.ledger).sources.values()} == {"http"}
+
+
+LEDGER = """\
+ledger: 1
+title: A reading
+date_read: 2026-12-01
+sections: [{{id: main, title: Main}}]
+sources:
+  app: {{url: "{url}", title: App, kind: docs, publisher: example.com, allow_private: true,
+         render: browser, select: "#doc"}}
+claims:
+  - id: replicas
+    section: main
+    title: Replicas
+    kind: guarantee
+    statement: Each message is on three replicas.
+    quotes: [{{text: "{quote}", sources: [app]}}]
+    grades: [{{on: the documentation says this, grade: DEMONSTRATED, basis: quotes}}]
+"""
+
+
+def test_a_clock_beside_the_region_a_source_selects_does_not_hold_its_reading(
+    page_server: PageServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settling compared the whole page's text: a source reading only `#doc` waited
+    out every settling wait, every refresh, for a clock ticking beside it."""
+    from claimledger.web import fetch
+
+    tick = "setInterval(() => document.getElementById('t').textContent = Date.now(), 100)"
+    page_server.set_page(
+        "/clock",
+        f"<html><body><div id=doc><p>{QUOTE}</p></div><div><p>Now: <b id=t>0</b></p></div>"
+        f"<script>{tick}</script></body></html>",
+    )
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/clock"), quote=QUOTE), encoding="utf-8")
+    changes: list[None] = []
+    monkeypatch.setattr(fetch._Tally, "changed", lambda self: changes.append(None))
+    cli = Cli(ledger)
+    cli("trust")
+
+    refreshed = cli.json("refresh", "--no-as-read")
+
+    assert [c["status"] for c in refreshed["checks"]] == ["verified"]
+    assert changes == []  # read after the first settling wait

@@ -130,6 +130,9 @@ class FetchPolicy:
     for (None: until the network is idle): the sources marked `render: browser`."""
     browser_waits: tuple[tuple[str, str], ...] = ()
     """What `--browser` waits for on the sources naming `wait_for` without `render`."""
+    browser_selects: tuple[tuple[str, str], ...] = ()
+    """The pages (as fetched) whose sources read them through a `select`, with it: the
+    text that must settle in a browser is the region they read, not a clock beside it."""
 
 
 DEFAULT_POLICY = FetchPolicy()

@@ -144,7 +144,8 @@ def _check_page_urls(urls: Sequence[str], option: str, policy: FetchPolicy) -> N
 def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:
     """The policy, reading each source marked `render: browser` in a browser (at the
     address it is fetched from), waiting for its `wait_for` selector if it names one; and
-    any other source naming a `wait_for`, where `--browser` reads every page."""
+    any other source naming a `wait_for`, where `--browser` reads every page; and the
+    `select` each page is read through, whose region alone must settle there."""
     from claimledger.urls import fetch_target
 
     def fetched_at(source: Source) -> str:
@@ -155,9 +156,10 @@ def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) ->
     waits = tuple(
         (fetched_at(s), s.wait_for) for s in sources if s.render != "browser" and s.wait_for
     )  # `--browser` reads them too, and waits as they say
-    if not pages and not waits:
+    selects = tuple((fetched_at(s), s.select) for s in sources if s.select is not None)
+    if not pages and not waits and not selects:
         return policy
-    return replace(policy, browser_pages=pages, browser_waits=waits)
+    return replace(policy, browser_pages=pages, browser_waits=waits, browser_selects=selects)
 
 
 def _with_private_sources(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) -> FetchPolicy:

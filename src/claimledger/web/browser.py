@@ -118,6 +118,13 @@ def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]
     return policy.browser_all, waits.get(key)
 
 
+def settling_selects(policy: FetchPolicy, target: str) -> tuple[str, ...]:
+    """The `select` of each source read from the page fetched as `target`: the regions
+    whose text must stay the same for it to be read (none: the page's text)."""
+    key = _page(target)
+    return tuple(dict.fromkeys(s for page, s in policy.browser_selects if _page(page) == key))
+
+
 def _page(url: str) -> str:
     """The page `url` names, in one spelling; a URL too broken to parse, as written (the
     fetcher refuses it)."""
@@ -194,11 +201,13 @@ class BrowserReader:
         wait_for: str | None,
         fetch: Fetcher,
         changing: Callable[[], None] = lambda: None,
+        selects: tuple[str, ...] = (),
     ) -> str:
         """The page at `url` (whose document is `html`) as the browser left it once the
         network went idle, or once `wait_for` (a CSS selector) matched, and then its text
-        stayed the same for `SETTLE` seconds (within the URL's deadline, which the fetcher
-        holds the whole reading to); `changing` is called each time it did not."""
+        (through `selects`, where its sources read it so) stayed the same for `SETTLE`
+        seconds (within the URL's deadline, which the fetcher holds the whole reading to);
+        `changing` is called each time it did not."""
         from playwright.async_api import Error as PlaywrightError
 
         browser = await self._opened()
@@ -219,7 +228,7 @@ class BrowserReader:
             await page.goto(url, wait_until="domcontentloaded" if wait_for else "networkidle")
             if wait_for:
                 await page.wait_for_selector(wait_for, state="attached")
-            content = await self._settled(page, changing)
+            content = await self._settled(page, changing, selects)
             _check_still_the_page(budget, str(page.url))
             return content
         except PlaywrightError as error:
@@ -229,12 +238,16 @@ class BrowserReader:
             if context is not None:
                 await _closed_soon(context)
 
-    async def _settled(self, page: Any, changing: Callable[[], None]) -> str:
+    async def _settled(
+        self, page: Any, changing: Callable[[], None], selects: tuple[str, ...] = ()
+    ) -> str:
         """The page once its text read twice, `SETTLE` seconds apart by the page's own
         clock, is the same, or as it stands after `SETTLE_WAITS` waits (a live counter
         beside the words never goes still); the URL's deadline cuts them short. A static
-        page is read after one such wait. The text compared is the text read, so a script
-        restyling what is shown (a spinner, a clock in an attribute) holds nothing."""
+        page is read after one such wait. The text compared is the text read, through the
+        `selects` its sources read it by, so a script restyling what is shown (a spinner, a
+        clock in an attribute) or changing what no source reads (a clock in the footer)
+        holds nothing."""
         from playwright.async_api import Error as PlaywrightError
 
         content = await self._read(page)
@@ -252,8 +265,8 @@ class BrowserReader:
             again = await self._read(page)
             if again == content:
                 return again
-            text = _text(content) if text is None else text
-            now = _text(again)
+            text = _text(content, selects) if text is None else text
+            now = _text(again, selects)
             if now == text:
                 return again
             changing()
@@ -427,11 +440,16 @@ def _navigating(error: Exception) -> bool:
     return any(sign in str(error) for sign in _NAVIGATED)
 
 
-def _text(content: str) -> str:
-    """The text a quote is matched against in the page's HTML (the reader loaded only where
-    a page is read in the browser: a refresh of unchanged pages loads none)."""
+def _text(content: str, selects: tuple[str, ...] = ()) -> str:
+    """The text a quote is matched against in the page's HTML, through each of `selects`
+    (the reader loaded only where a page is read in the browser: a refresh of unchanged
+    pages loads none). A region not there yet, or a selector refused, compares the whole
+    page's text: what is read of it is still to come."""
     from claimledger.reading.extract import extract_text
 
+    if selects:
+        with contextlib.suppress(PageUnreadable):
+            return "\n\f".join(extract_text(content, DOCUMENT_TYPE, select=s) for s in selects)
     return extract_text(content, DOCUMENT_TYPE)
 
 

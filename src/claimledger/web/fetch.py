@@ -64,7 +64,7 @@ from claimledger.urls import (
     shown_raw,
     web_url_problem,
 )
-from claimledger.web.browser import BrowserReader, browser_reading
+from claimledger.web.browser import BrowserReader, browser_reading, settling_selects
 from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
@@ -368,8 +368,17 @@ async def _fetch_group(
                 walk = await _attempts(target, client, lookup, policy, gates, robots, tally)
                 if in_browser and browser is not None:
                     tally.rendering = True
+                    selects = settling_selects(policy, target)
                     walk = await _rendered(
-                        walk, wait_for, browser, client, policy, gates, robots, tally.changed
+                        walk,
+                        wait_for,
+                        selects,
+                        browser,
+                        client,
+                        policy,
+                        gates,
+                        robots,
+                        tally.changed,
                     )
         except TimeoutError:
             walk = _past_deadline(target, tally, policy, wait_for)
@@ -383,6 +392,7 @@ async def _fetch_group(
 async def _rendered(
     walk: _Walk,
     wait_for: str | None,
+    selects: tuple[str, ...],
     browser: BrowserReader,
     client: Client,
     policy: FetchPolicy,
@@ -390,9 +400,10 @@ async def _rendered(
     robots: Robots,
     changing: Callable[[], None],
 ) -> _Walk:
-    """The page as a browser shows it once its scripts ran and its text stopped changing
-    (`changing` is told each time it had not), every request they make fetched here under
-    the run's rules; a page that is no HTML is left as it is."""
+    """The page as a browser shows it once its scripts ran and its text (through the
+    `selects` its sources read it by) stopped changing (`changing` is told each time it
+    had not), every request they make fetched here under the run's rules; a page that is
+    no HTML is left as it is."""
     outcome = walk.outcome
     if outcome.text is None or not _is_markup(outcome.content_type):
         return walk
@@ -410,7 +421,8 @@ async def _rendered(
         return asked.outcome, ended if moved else url
 
     try:
-        text = await browser.render(walk.final_url, outcome.text, wait_for, fetch, changing)
+        url = walk.final_url
+        text = await browser.render(url, outcome.text, wait_for, fetch, changing, selects)
     except PageUnreadable as problem:
         failed = replace(outcome, source_status="unreadable", text=None, error=str(problem))
         return replace(walk, outcome=failed)
