@@ -45,6 +45,11 @@ another origin only as CORS allows, even where its own origin's address redirect
 CLOSING = 2.0
 """Seconds a graceful close of Chromium is waited for."""
 
+RESTARTS = 1
+"""Times a run starts Chromium again once it died (killed, out of memory): the page read
+as it died is unreadable, the rest of the run's pages are read in the new one; past
+that, they are unreadable, the browser not started again."""
+
 SETTLE = 1.0
 """Seconds a page's text must stay the same, once it loaded, to be read: a script may
 replace the words after the network went quiet (a timer, an animation's last step), and a
@@ -181,12 +186,14 @@ class _Budget:
 
 
 class BrowserReader:
-    """One Chromium for a run, started for the first page that needs it; each page gets a
-    context of its own (no cookies, storage or cache carried from page to page)."""
+    """One Chromium for a run, started for the first page that needs it, and again (at
+    most `RESTARTS` times) for the first page after it died; each page gets a context of
+    its own (no cookies, storage or cache carried from page to page)."""
 
     def __init__(self, policy: FetchPolicy) -> None:
         self.policy = policy
         self._lock = asyncio.Lock()
+        self._restarts = RESTARTS
         self._playwright: Any = None
         self._browser: Any = None
         self._scratch: str | None = None
@@ -314,7 +321,19 @@ class BrowserReader:
             self._scratch = None
 
     async def _opened(self) -> Any:
+        """The run's Chromium: started for the first page, and started again for the first
+        page after it died, while restarts are left (a run's every later page was
+        unreadable: "the browser closed while the page was read")."""
         async with self._lock:
+            if self._browser is not None and not self._browser.is_connected():
+                if self._restarts <= 0:
+                    raise PageUnreadable(
+                        "the browser closed twice in this run (killed, or out of memory), "
+                        "and is not started again"
+                    )
+                self._restarts -= 1
+                self._browser = None
+                await self._stop()  # its driver and its folder, with the browser gone
             if self._browser is None:
                 self._browser = await self._launch()
         return self._browser
