@@ -1,21 +1,37 @@
 """Sources whose pages are read in a browser: what `add --browser` and `quote --browser`
-record of a page they read there, so that the next refresh reads it as it was verified.
-Skipped, with the reason, only where no Chromium or no Playwright can be had."""
+record of a page they read there, so that the next refresh reads it as it was verified;
+the region a source selects, which alone must settle; and a frame's words from another
+site, which are not the page's. Skipped, with the reason, only where no Chromium or no
+Playwright can be had."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
 
 from claimledger.ledger.file import load
+from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 if not any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")):
     pytest.skip("no Chromium on PATH (Debian's `chromium` package)", allow_module_level=True)
+
+
+def fetched(url: str, policy: FetchPolicy) -> FetchResult:
+    """One page fetched, and read in the browser as `policy` says, by the fetcher alone."""
+
+    async def read() -> FetchResult:
+        async with make_client(policy, trust_env=False) as client:
+            return (await fetch_all([url], client, policy=policy))[url]
+
+    return asyncio.run(read())
+
 
 QUOTE = "Each message is stored on three replicas before it is acknowledged."
 OTHER = "A replica that falls behind is rebuilt from the other two."
@@ -117,3 +133,30 @@ def test_a_clock_beside_the_region_a_source_selects_does_not_hold_its_reading(
 
     assert [c["status"] for c in refreshed["checks"]] == ["verified"]
     assert changes == []  # read after the first settling wait
+
+
+def test_a_frame_its_own_address_redirected_to_another_site_is_not_the_pages_to_read(
+    page_server: PageServer,
+) -> None:
+    """A same-origin `<iframe>` whose address the fetcher followed to another site was
+    handed over at its own origin's address: the page's script copied the other site's
+    words out of it, and the quote verified on words a reader's browser keeps apart."""
+    from claimledger.records import FetchPolicy
+    from test_browser_reader import fetched
+
+    with PageServer() as other:
+        other.set_page("/words", f"<html><body><p>{QUOTE}</p></body></html>")
+        page_server.set_handler("/frame", redirect(other.url("/words")))
+        copy = "this.parentNode.append(this.contentDocument.body.textContent)"
+        page_server.set_page(
+            "/framed",
+            "<html><body><main><p>The page's own words stand here.</p>"
+            f'<iframe src="/frame" onload="{copy}"></iframe></main></body></html>',
+        )
+        policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+        result = fetched(page_server.url("/framed"), policy)
+
+    assert result.source_status == "ok"
+    assert "The page's own words" in (result.text or "")
+    assert QUOTE not in (result.text or "")

@@ -431,10 +431,15 @@ def _readable_by(request: Any, reached: str, allowed: str | None) -> bool:
     which ended at `reached`? Chromium names the script's origin (`Origin`) only when it
     asks another; a script's request to its own origin that the fetcher followed to
     another was handed over as its own origin's answer, words a reader's browser keeps
-    from the page unless that answer's Access-Control-Allow-Origin lets it read them."""
+    from the page unless that answer's Access-Control-Allow-Origin lets it read them. A
+    frame's document the fetcher followed to another origin is refused whatever that
+    header says: handed over at its own origin's address, the page's script read the other
+    site's words out of it as its own, where a reader's browser keeps the frame apart."""
     asking = request.headers.get("origin")
     if asking is None and request.resource_type in READ_BY_SCRIPT:
         asking = exact_origin(request.url)
+    if asking is None and request.is_navigation_request():  # a frame's (the page's is not)
+        return exact_origin(reached) == exact_origin(request.url)
     if asking is None:
         return True
     return _shared_with(asking, request.url, allowed) and _shared_with(asking, reached, allowed)
