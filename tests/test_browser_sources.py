@@ -135,6 +135,46 @@ def test_a_clock_beside_the_region_a_source_selects_does_not_hold_its_reading(
     assert changes == []  # read after the first settling wait
 
 
+def test_a_page_one_source_reads_whole_settles_whole_though_another_selects_a_region(
+    page_server: PageServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where one source reads `#doc` and another the whole page, the page's whole text is
+    what must settle: a clock outside `#doc` is on the page the second one reads."""
+    from claimledger.web import fetch
+    from claimledger.web.browser import SETTLE_WAITS
+
+    tick = "setInterval(() => document.getElementById('t').textContent = Date.now(), 100)"
+    other = "Every write is acknowledged by two zones."
+    page_server.set_page(
+        "/clock",
+        f"<html><body><div id=doc><p>{QUOTE}</p></div><div><p>{other}</p>"
+        f"<p>Now: <b id=t>0</b></p></div><script>{tick}</script></body></html>",
+    )
+    url = page_server.url("/clock")
+    whole = (
+        f'  all: {{url: "{url}", title: All, kind: docs, publisher: example.com,\n'
+        "         allow_private: true, render: browser}\n"
+    )
+    zones = (
+        "  - id: zones\n    section: main\n    title: Zones\n    kind: guarantee\n"
+        "    statement: Two zones.\n"
+        f'    quotes: [{{text: "{other}", sources: [all]}}]\n'
+        "    grades: [{on: the documentation says this, grade: DEMONSTRATED, basis: quotes}]\n"
+    )
+    text = LEDGER.format(url=url, quote=QUOTE).replace("claims:\n", whole + "claims:\n")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(text + zones, encoding="utf-8")
+    changes: list[None] = []
+    monkeypatch.setattr(fetch._Tally, "changed", lambda self: changes.append(None))
+    cli = Cli(ledger)
+    cli("trust")
+
+    refreshed = cli.json("refresh", "--no-as-read")
+
+    assert [c["status"] for c in refreshed["checks"]] == ["verified", "verified"]
+    assert len(changes) == SETTLE_WAITS  # the clock on the page `all` reads never held still
+
+
 def test_a_frame_its_own_address_redirected_to_another_site_is_not_the_pages_to_read(
     page_server: PageServer,
 ) -> None:

@@ -131,8 +131,9 @@ class FetchPolicy:
     browser_waits: tuple[tuple[str, str], ...] = ()
     """What `--browser` waits for on the sources naming `wait_for` without `render`."""
     browser_selects: tuple[tuple[str, str], ...] = ()
-    """The pages (as fetched) whose sources read them through a `select`, with it: the
-    text that must settle in a browser is the region they read, not a clock beside it."""
+    """The page (as fetched) of each source, with the `select` it reads it through ("":
+    the whole page), where any source has one: the text that must settle in a browser is
+    the regions its sources read, not a clock beside them."""
 
 
 DEFAULT_POLICY = FetchPolicy()

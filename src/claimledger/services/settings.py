@@ -156,7 +156,11 @@ def _with_browser_pages(ledger: Ledger, policy: FetchPolicy, url_map: UrlMap) ->
     waits = tuple(
         (fetched_at(s), s.wait_for) for s in sources if s.render != "browser" and s.wait_for
     )  # `--browser` reads them too, and waits as they say
-    selects = tuple((fetched_at(s), s.select) for s in sources if s.select is not None)
+    selects = (
+        tuple((fetched_at(s), s.select or "") for s in sources)
+        if any(s.select is not None for s in sources)
+        else ()
+    )  # "": a source reads the whole page, all of whose text must settle
     if not pages and not waits and not selects:
         return policy
     return replace(policy, browser_pages=pages, browser_waits=waits, browser_selects=selects)

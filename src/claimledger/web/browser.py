@@ -125,9 +125,11 @@ def browser_reading(policy: FetchPolicy, target: str) -> tuple[bool, str | None]
 
 def settling_selects(policy: FetchPolicy, target: str) -> tuple[str, ...]:
     """The `select` of each source read from the page fetched as `target`: the regions
-    whose text must stay the same for it to be read (none: the page's text)."""
+    whose text must stay the same for it to be read (none: the page's text, as where one
+    of its sources reads it whole)."""
     key = _page(target)
-    return tuple(dict.fromkeys(s for page, s in policy.browser_selects if _page(page) == key))
+    found = dict.fromkeys(s for page, s in policy.browser_selects if _page(page) == key)
+    return () if "" in found else tuple(found)
 
 
 def _page(url: str) -> str:
