@@ -500,6 +500,18 @@ def test_a_redirect_loop_is_refused(page_server: PageServer) -> None:
     assert (page_server.hits("/a"), page_server.hits("/b"), result.attempts) == (1, 1, 1)
 
 
+@pytest.mark.parametrize("code", [301, 308])
+def test_a_permanent_redirect_loop_moved_the_page_nowhere(
+    page_server: PageServer, code: int
+) -> None:
+    """A loop's other address is no new home: `status --json` said it as `moved_to`."""
+    page_server.set_handler("/a", redirect("/b", code))
+    page_server.set_handler("/b", redirect("/a", code))
+    result = fetch_one(page_server.url("/a"))
+    assert (result.source_status, result.moved_to) == ("refused", None)
+    assert "loop" in (result.error or "")
+
+
 def test_too_many_redirects_is_refused(page_server: PageServer) -> None:
     for step in range(12):
         page_server.set_handler(f"/{step}", redirect(f"/{step + 1}", 302))

@@ -99,6 +99,9 @@ class _Walk:
     sent: Validators | None = None
     canonical: str | None = None
     rendered: bool = False  # its text is the page as a browser left it
+    stopped: bool = False
+    """A redirect on the way was refused (a loop, another scheme, too many hops): the
+    chain led to no page, so its addresses are no move of the page asked."""
 
 
 def _client_redirect(
@@ -170,7 +173,7 @@ async def _walk(
         problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
             status = hops[-1].status
-            return _Walk(Outcome(status, "refused", problem), url, tuple(hops))
+            return _Walk(Outcome(status, "refused", problem), url, tuple(hops), stopped=True)
         seen.add(next_url)
         url = next_url
 
@@ -259,7 +262,9 @@ def _result(
     url: str, walk: _Walk, attempts: int, elapsed: float, line_range: tuple[int, int] | None
 ) -> FetchResult:
     outcome = walk.outcome
-    moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
+    moved_to = None
+    if not walk.stopped:
+        moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
     status: SourceStatus = outcome.source_status
     error = outcome.error
     if status == "ok" and moved_to is not None and sent_home(url, moved_to):
