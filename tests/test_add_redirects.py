@@ -154,3 +154,22 @@ def test_a_move_to_another_publishers_site_is_said_so(
     ) in said(added.stdout)
     source = load(cli.ledger).sources["copy"]
     assert (source.url, source.publisher) == (f"{other}/copy", "other.example")
+
+
+@pytest.mark.parametrize("command", ["add", "quote"])
+def test_an_address_with_a_space_is_refused_before_it_is_fetched(
+    cli: Cli, page_server: PageServer, command: str
+) -> None:
+    """The ledger cannot hold it: the page was read, then the edit refused it."""
+    url = page_server.url("/docs/alarms") + "?page=a b"
+    before = cli.ledger.read_bytes()
+    page_server.clear_requests()
+
+    args = ["retried", "--url", url, "--quote", NEW]
+    if command == "quote":
+        args = ["durable", NEW, "--url", url]
+    refused = cli(command, *args, "--allow-private", code=2)
+
+    assert "has a space in it" in said(refused.stderr)
+    assert page_server.requests == []
+    assert cli.ledger.read_bytes() == before

@@ -255,8 +255,8 @@ def move_command(
     """
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
-    from claimledger.services.authoring import where_it_moved
-    from claimledger.urls import refuse_credentials, shown, web_url_problem
+    from claimledger.services.authoring import unwritable, where_it_moved
+    from claimledger.urls import refuse_credentials, shown
 
     opts = options(ctx)
     source = opts.load().source(source_id)
@@ -264,7 +264,7 @@ def move_command(
     if new_url is None:
         with existing_store(opts) as store:
             target, found = where_it_moved(store, source.id, source.url)
-    if (problem := web_url_problem(target) or _spaced(target)) is not None:
+    if (problem := unwritable(target)) is not None:
         raise InputError(f"{target!r} {problem}")
     refuse_credentials("NEW_URL", target)
     if target == source.url:
@@ -279,15 +279,6 @@ def move_command(
     _warn_of_another_publisher(source_id, source.url, source.publisher, target)
     out.print("next: claimledger refresh, to check its quotes there", markup=False)
     return ExitCode.OK
-
-
-def _spaced(url: str) -> str | None:
-    """Why a ledger cannot hold `url` as a source's address although it is a web URL: a
-    space in it (typed, or in a server's Location header), which the ledger's schema
-    refuses: said as bad input before the edit, which would stop as an internal error."""
-    if any(char.isspace() for char in url):
-        return "has a space in it, which a source's url cannot hold: write it as %20"
-    return None
 
 
 def _warn_of_another_publisher(source_id: str, old: str, publisher: str, new: str) -> None:
@@ -403,10 +394,10 @@ def add_command(
         default_grade,
         new_sources_said,
         read_as_verified,
+        refuse_unwritable,
         verified_on_pages,
         worded,
     )
-    from claimledger.urls import refuse_credentials
 
     urls, quotes = urls or [], quotes or []
     title, statement = worded("title", title), worded("statement", statement)
@@ -419,7 +410,7 @@ def add_command(
     check_evidence(urls, quotes, basis, depends_on or [])
     grade = given_grade or default_grade(basis)
     for url in urls:
-        refuse_credentials("--url", url)
+        refuse_unwritable("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))
     verified = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger)
     draft = edits.NewClaim(

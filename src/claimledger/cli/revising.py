@@ -57,14 +57,14 @@ def quote_command(
     from claimledger.services.authoring import (
         new_sources_said,
         read_as_verified,
+        refuse_unwritable,
         verified_on_pages,
     )
-    from claimledger.urls import refuse_credentials
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
     for url in urls:
-        refuse_credentials("--url", url)
+        refuse_unwritable("--url", url)
     opts = options(ctx)
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched

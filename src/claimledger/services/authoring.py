@@ -24,7 +24,9 @@ from claimledger.urls import (
     other_publisher,
     page_key,
     redacted,
+    refuse_credentials,
     shown,
+    shown_raw,
     web_url_problem,
 )
 
@@ -115,6 +117,25 @@ def _proposed(
         f"{gone} without a redirect; found on its site's sitemap{when}, carrying "
         f"{search.found} of {search.total} of its quotes"
     )
+
+
+def unwritable(url: str) -> str | None:
+    """Why a ledger cannot hold `url` as a source's address, or None: not a web URL, or
+    a space in it (typed, or in a server's Location header), which the ledger's schema
+    refuses: said as bad input before the edit, which would stop as an internal error."""
+    if (problem := web_url_problem(url)) is not None:
+        return problem
+    if any(char.isspace() for char in url):
+        return "has a space in it, which a source's url cannot hold: write it as %20"
+    return None
+
+
+def refuse_unwritable(option: str, url: str) -> None:
+    """Refuse a page to quote that the ledger could not hold, before it is fetched: the
+    edit would refuse it only once every page was read, a request for nothing."""
+    refuse_credentials(option, url)
+    if (problem := unwritable(url)) is not None:
+        raise InputError(f"{option} {shown_raw(url)!r} {problem}")
 
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
