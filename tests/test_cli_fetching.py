@@ -139,6 +139,25 @@ def test_move_adopts_no_redirect_to_a_private_address(
     assert load(ledger).sources["other"].url == page_server.url("/other")
 
 
+def test_move_and_add_keep_the_fragment_a_redirect_names(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A page sent for good to `/docs#alarms` was adopted at `/docs`: its quotes' links
+    opened at the top of a long page, not where the site said the words now are."""
+    serve_v1(page_server)
+    page_server.set_page("/docs", page("An opening line.", ALARM))
+    page_server.set_handler("/other", redirect("/docs#alarms", 301))
+    page_server.set_handler("/old", redirect("/docs#alarms", 301))
+    cli("refresh", "--allow-private", code=1)
+
+    cli("move", "other", code=0)
+    cli("add", "fires", "--url", page_server.url("/old"), "--quote", ALARM, "--allow-private")
+
+    sources = load(ledger).sources
+    assert sources["other"].url == page_server.url("/docs#alarms")
+    assert load(ledger).claim("fires").quotes[0].sources == ("other",)
+
+
 def test_move_to_an_address_with_a_space_is_refused_in_one_line(
     cli: Cli, ledger: Path, page_server: PageServer
 ) -> None:

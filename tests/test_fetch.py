@@ -451,6 +451,37 @@ def test_a_permanent_redirect_is_moved_and_still_read(
     assert result.text == PAGE
 
 
+@pytest.mark.parametrize(
+    ("route", "asked", "moved_to"),
+    [
+        ({"/old": redirect("/new#part", 301)}, "/old", "/new#part"),
+        ({"/old": redirect("/mid#part", 301), "/mid": redirect("/new", 308)}, "/old", "/new#part"),
+        ({"/old": redirect("/new#part", 301)}, "/old#mine", "/new#part"),
+        ({"/old": redirect("/new", 301)}, "/old#mine", "/new#mine"),
+        ({"/old": redirect("/new#L2-L3", 301)}, "/old", "/new"),
+    ],
+    ids=["location", "inherited-down-a-chain", "location-first", "the-urls-own", "no-line-range"],
+)
+def test_a_page_moved_for_good_keeps_the_fragment_its_redirect_names(
+    page_server: PageServer, route: dict[str, Any], asked: str, moved_to: str
+) -> None:
+    """`/old` sent for good to `/new#part` was adopted as `/new`: a quote's link then opened
+    at the top of a long page. A line range is the ledger's to name, never a server's."""
+    for path, handler in route.items():
+        page_server.set_handler(path, handler)
+    page_server.set_page("/new", PAGE)
+    result = fetch_one(page_server.url(asked))
+    assert (result.source_status, result.moved_to) == ("moved", page_server.url(moved_to))
+    assert result.final_url == page_server.url("/new")
+
+
+def test_an_alias_page_keeps_the_fragment_its_refresh_names(page_server: PageServer) -> None:
+    page_server.set_page("/old/", alias("/new/#part"))
+    page_server.set_page("/new/", PAGE)
+    result = fetch_one(page_server.url("/old/"))
+    assert (result.source_status, result.moved_to) == ("moved", page_server.url("/new/#part"))
+
+
 @pytest.mark.parametrize("code", [302, 303, 307])
 def test_a_temporary_redirect_is_ok(page_server: PageServer, code: int) -> None:
     page_server.set_handler("/old", redirect(page_server.url("/new"), code))

@@ -56,6 +56,7 @@ from claimledger.urls import (
     exact_origin,
     fetch_target,
     is_trivial_move,
+    line_range_of,
     permanently_moved_to,
     redact_urls,
     redirect_refusal,
@@ -102,15 +103,19 @@ class _Walk:
     stopped: bool = False
     """A redirect on the way was refused (a loop, another scheme, too many hops): the
     chain led to no page, so its addresses are no move of the page asked."""
+    fragments: tuple[tuple[str, str], ...] = ()
+    """Each address of the chain a redirect's Location named a fragment for (`/docs#x`),
+    with that fragment, kept as later hops that name none inherit it (RFC 9110 10.2.2)."""
 
 
 def _client_redirect(
     outcome: Outcome, url: str, policy: FetchPolicy
-) -> tuple[str | None, str | None]:
+) -> tuple[str | None, str | None, str]:
     """Where an HTML page's head sends the reader at once (a meta refresh), and its canonical
-    address when that is another page; both resolved against `url`."""
+    address when that is another page; both resolved against `url`; and the refresh's
+    address as written (its fragment is the page's to keep)."""
     if outcome.text is None or not _is_markup(outcome.content_type):
-        return None, None
+        return None, None, ""
     from claimledger.reading.pagehead import head_links  # lxml: loaded with the first page read
 
     head = head_links(outcome.text)
@@ -122,7 +127,7 @@ def _client_redirect(
     canonical = mirrored(resolve(url, head.canonical), policy) if head.canonical else None
     if canonical is not None and (canonical == url or is_trivial_move(url, canonical)):
         canonical = None
-    return refresh, canonical
+    return refresh, canonical, head.refresh or ""
 
 
 def mirrored(url: str, policy: FetchPolicy) -> str:
@@ -152,30 +157,43 @@ async def _walk(
     url = target
     seen = {url}
     hops: list[Hop] = []
+    fragments: dict[str, str] = {}
     while True:
+        named = tuple(fragments.items())
         refusal = await robots.refusal(url)
         if refusal is not None:
-            return _Walk(refusal, url, tuple(hops))
+            return _Walk(refusal, url, tuple(hops), fragments=named)
         sent = lookup(url, target) if lookup is not None else None
         async with gates.slot(url, stopping=tally.deadline):
             step = await request(url, client, _conditional_headers(sent), policy)
         if isinstance(step, Outcome):
-            refresh, canonical = _client_redirect(step, url, policy)
+            refresh, canonical, written = _client_redirect(step, url, policy)
             if refresh is None:
-                return _Walk(step, url, tuple(hops), sent, canonical)
+                return _Walk(step, url, tuple(hops), sent, canonical, fragments=named)
             hops.append(Hop(url, step.http_status or 200, "meta-refresh"))
-            next_url = refresh
+            next_url, location = refresh, written
         else:
             hops.append(Hop(url, step.status))
-            next_url = mirrored(resolve(url, step.location), policy)
-            if not policy.follow_redirects:  # the redirect is the answer
-                return _Walk(Outcome(step.status, "ok"), next_url, tuple(hops))
+            next_url, location = mirrored(resolve(url, step.location), policy), step.location
+        if fragment := _fragment(location) or fragments.get(url, ""):
+            fragments[next_url] = fragment
+        if not isinstance(step, Outcome) and not policy.follow_redirects:
+            answer = Outcome(step.status, "ok")  # the redirect is the answer
+            return _Walk(answer, next_url, tuple(hops), fragments=tuple(fragments.items()))
         problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
         if problem is not None:
             status = hops[-1].status
             return _Walk(Outcome(status, "refused", problem), url, tuple(hops), stopped=True)
         seen.add(next_url)
         url = next_url
+
+
+def _fragment(location: str) -> str:
+    """The fragment a redirect's Location names (`/docs#alarms`: `alarms`), which the page
+    adopted keeps, so a quote's link opens where the site says; never a line range, which
+    names the lines a quote lives in and is the ledger's to say."""
+    fragment = location.partition("#")[2]
+    return "" if line_range_of(fragment) is not None else fragment
 
 
 def _backoff(attempt: int, policy: FetchPolicy) -> float:
@@ -265,6 +283,8 @@ def _result(
     moved_to = None
     if not walk.stopped:
         moved_to = permanently_moved_to(fetch_target(url)[0], walk.hops, walk.final_url)
+    if moved_to is not None:
+        moved_to = _with_fragment(url, moved_to, walk)
     status: SourceStatus = outcome.source_status
     error = outcome.error
     if status == "ok" and moved_to is not None and sent_home(url, moved_to):
@@ -301,6 +321,13 @@ def _result(
         content_location=outcome.content_location,
         rendered=walk.rendered,
     )
+
+
+def _with_fragment(url: str, moved_to: str, walk: _Walk) -> str:
+    """The address a page moved to, with the fragment its redirect named, else the one of
+    the URL asked (a redirect that names none keeps it, RFC 9110 10.2.2)."""
+    fragment = dict(walk.fragments).get(moved_to) or url.partition("#")[2]
+    return f"{moved_to}#{fragment}" if fragment else moved_to
 
 
 def _stand_in(walk: _Walk) -> str | None:
