@@ -652,3 +652,28 @@ def test_a_mirror_lends_no_confirmation_to_a_source_that_lacks_the_quote(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "warned"),
+    [
+        ("https://docs.example.com/limits", "http://docs.example.com/limits", True),
+        ("http://docs.example.com/limits", "https://docs.example.com/limits/", True),
+        ("https://docs.example.com/limits", "https://docs.example.com/limits/#top", True),
+        ("https://docs.example.com/limits", "https://docs.example.com/quotas", False),
+        ("http://docs.example.com:8080/limits", "https://docs.example.com:8080/limits", False),
+    ],
+    ids=["http-and-https", "and-a-slash", "a-fragment", "two-pages", "a-port-named"],
+)
+def test_check_warns_of_two_sources_written_for_one_page(
+    tmp_path: Path, one: str, two: str, warned: bool
+) -> None:
+    """http and https of one host and path were two sources, and `check` said nothing."""
+    cli = written(tmp_path, two_addresses(one, two))
+
+    checked = cli("check")
+
+    warning = "source two (" in checked.stderr and "is the page of source one" in checked.stderr
+    assert warning == warned, checked.stderr
+    if warned:
+        assert "`claimledger source two --merge-into one`" in " ".join(checked.stderr.split())

@@ -88,6 +88,7 @@ def check_command(
             markup=False,
         )
     _warn_of_publishers_sharing_a_domain(opts.ledger, ledger)
+    _warn_of_one_page_twice(opts.ledger, ledger)
     out.print(
         f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
         f"{_counted(len(ledger.sources), 'source')}, {_counted(facets, 'facet')} ({grades})",
@@ -118,6 +119,40 @@ def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
         err.print(
             f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
         )
+
+
+def _warn_of_one_page_twice(path: Path, ledger: Ledger) -> None:
+    """A warning at each source written for a page an earlier source has, however it is
+    spelt (`/x` and `/x/`, or http and https of one host and path): a page is one source,
+    and two would read it twice and say its every change twice."""
+    from claimledger.urls import shown
+
+    earlier: dict[tuple[str, tuple[int, int] | None], str] = {}
+    for source in ledger.sources.values():
+        first = earlier.setdefault(_one_page(source.url), source.id)
+        if first == source.id:
+            continue
+        line, col = ledger.source_place(source.id) or (1, 1)
+        said = (
+            f"source {source.id} ({shown(source.url)}) is the page of source {first} "
+            f"({shown(ledger.sources[first].url)}): make the two one with "
+            f"`claimledger source {source.id} --merge-into {first}`"
+        )
+        err.print(
+            f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
+        )
+
+
+def _one_page(url: str) -> tuple[str, tuple[int, int] | None]:
+    """What makes two addresses one page (`page_key`), http and https of one host and path
+    (no port named) alike: a site serves one page at both, or sends one to the other."""
+    from claimledger.urls import page_key, split
+
+    key, lines = page_key(url)
+    parts = split(url)
+    if key.startswith("http://") and parts is not None and parts.port is None:
+        key = "https://" + key.removeprefix("http://")
+    return key, lines
 
 
 @command("schema")
