@@ -258,6 +258,38 @@ def test_one_page_at_two_addresses_is_one_candidate(
     assert load(ledger).sources["alarms"].url == page_server.url(NEW)
 
 
+@pytest.mark.parametrize(
+    ("twin", "canonical", "proposed"),
+    [
+        (f"{NEW}/", None, NEW),  # each reading stamped with its own time
+        (f"{NEW}/", f"{NEW}/", f"{NEW}/"),  # the page names its own address
+        (f"{NEW}?utm_source=feed", NEW, NEW),
+    ],
+    ids=["a-timestamp", "its-canonical-with-a-slash", "its-canonical-without-a-query"],
+)
+def test_one_page_at_two_spellings_is_proposed_at_its_own_address(
+    cli: Cli, ledger: Path, page_server: PageServer, twin: str, canonical: str | None, proposed: str
+) -> None:
+    """A page served at `/x` and `/x/` whose text carries the time it was served read as two
+    pages carrying the quotes alike, and nothing was proposed; one of two spellings is
+    proposed at the address its canonical link names, else the tidier one."""
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    page_server.remove(OLD)
+    head = f'<link rel="canonical" href="{page_server.url(canonical)}">' if canonical else ""
+    for path, stamp in ((NEW, "10:00:01"), (twin.split("?")[0], "10:00:02")):
+        served = page("Alarms API reference", ORDER, WRITES, f"Served at {stamp}.")
+        page_server.set_page(path, served.replace("<head>", f"<head>{head}"))
+    sitemap = urlset(*(page_server.url(path) for path in ("/guide", twin, NEW)))
+    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+
+    result = cli("refresh", "--allow-private", code=1)
+
+    assert f"found at {page_server.url(proposed)} (2 of 2 quotes" in result.stdout
+    cli("move", "alarms")
+    assert load(ledger).sources["alarms"].url == page_server.url(proposed)
+
+
 def test_a_page_already_another_source_is_adopted_by_a_merge(
     cli: Cli, page_server: PageServer
 ) -> None:

@@ -56,6 +56,7 @@ from claimledger.urls import (
     fetch_target,
     origin,
     redacted,
+    resolve,
     shown,
 )
 
@@ -234,20 +235,49 @@ def tied(candidates: Sequence[tuple[Candidate, tuple[QuoteThere, ...]]], chosen:
     return [c.url for c, quotes in candidates if key[0] and _key(c, quotes) == key]
 
 
-Seen = tuple[str, str | None]
-"""A candidate as read: the address it was read at (redirects followed), its text's digest."""
+Seen = tuple[str, str | None, str | None]
+"""A candidate as read: the address it was read at (redirects followed), its text's digest,
+and the address its canonical link names."""
 
 
 def same_page(page: Seen, other: Seen) -> bool:
     """Two candidates that are one page: read at one address once redirects are followed
-    (`/x.html` sent to `/x`), or of one text at addresses that differ only in spelling (a
-    trailing slash, an extension, a query such as `?utm_source=`). One text at two
-    addresses otherwise (`/v1/x`, `/v2/x`) is two pages: which the old one became is open."""
-    if page[0] == other[0]:
+    (`/x.html` sent to `/x`), or at two that differ only by a trailing slash (whatever
+    time of serving its text says), or one whose canonical link names the other's address;
+    or of one text at addresses that differ only in spelling (an extension, a query such
+    as `?utm_source=`). One text at two addresses otherwise (`/v1/x`, `/v2/x`) is two
+    pages: which the old one became is open."""
+    if page[0] == other[0] or page[2] == other[0] or other[2] == page[0]:
         return True
     a, b = urlsplit(page[0]), urlsplit(other[0])
+    if _spelling(a) == _spelling(b):
+        return True
     spelt_alike = (a.hostname, _segments(a.path)) == (b.hostname, _segments(b.path))
     return page[1] is not None and page[1] == other[1] and spelt_alike
+
+
+def tidier(one: str, other: str, canonical: str | None) -> str:
+    """Which of two addresses of one page to propose: the one its canonical link names,
+    else the one without a query, else the shorter (of two as short, `one`, read first)."""
+    if canonical in (one, other):
+        return canonical
+    return min((one, other), key=lambda url: (bool(urlsplit(url).query), len(url)))
+
+
+def canonical_named(fetched: FetchResult, url_map: UrlMap) -> str | None:
+    """The address a page's canonical link names, even a tidier spelling of the one read
+    (a trailing slash), which the fetcher does not say: which spelling the site calls the
+    page's own."""
+    from claimledger.reading.decoding import MARKUP_TYPES, media_type_of  # where pages are read
+    from claimledger.reading.pagehead import head_links
+
+    if fetched.canonical is not None:
+        return url_map.reverse(fetched.canonical)
+    if fetched.text is None or media_type_of(fetched.content_type) not in MARKUP_TYPES:
+        return None
+
+    named = head_links(fetched.text).canonical
+    return url_map.reverse(resolve(fetched.final_url or fetched.url, named)) if named else None
 
 
 # --------------------------------------------------------------------------- the edge
@@ -435,11 +465,16 @@ async def _look(
         else:
             asked += 1
         page = read_page(fetched, source.select, deadline=policy.deadline)
-        seen: Seen = (url_map.reverse(fetched.final_url or target), None)
-        if page.text is not None:
-            seen = (seen[0], snapshot_digest(page.text))
-        if any(same_page(seen, other) for other in pages):
-            continue  # one page at two addresses: the first read stands for it
+        digest = None if page.text is None else snapshot_digest(page.text)
+        read_at = url_map.reverse(fetched.final_url or target)
+        seen: Seen = (read_at, digest, canonical_named(fetched, url_map))
+        address = url_map.reverse(fetched.moved_to) if fetched.moved_to else candidate.url
+        twin = next((at for at, other in enumerate(pages) if same_page(seen, other)), None)
+        if twin is not None:  # one page at two addresses: proposed at its own
+            first, quotes_there = tried[twin]
+            named = pages[twin][2] or seen[2]
+            tried[twin] = (replace(first, url=tidier(first.url, address, named)), quotes_there)
+            continue
         pages.append(seen)
         quotes: tuple[QuoteThere, ...] = ()
         if page.text is not None:
@@ -447,7 +482,6 @@ async def _look(
                 _there(claim, index, text, check_page(text, page))
                 for claim, index, text in source.quotes
             )
-        address = url_map.reverse(fetched.moved_to) if fetched.moved_to else candidate.url
         tried.append(
             (
                 replace(
