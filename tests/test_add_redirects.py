@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from claimledger.ledger.file import load
+from claimledger.records import FetchResult, Hop
+from claimledger.services.authoring import recorded_at
 from cli_runner import Cli
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
@@ -173,3 +175,50 @@ def test_an_address_with_a_space_is_refused_before_it_is_fetched(
     assert "has a space in it" in said(refused.stderr)
     assert page_server.requests == []
     assert cli.ledger.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("asked", "hops", "recorded"),
+    [
+        ("http://docs.example.com/alarms", (301,), "https://docs.example.com/alarms"),
+        ("http://docs.example.com/alarms#x", (308,), "https://docs.example.com/alarms#x"),
+        ("http://docs.example.com/alarms", (302,), "http://docs.example.com/alarms"),
+        ("http://docs.example.com/limits", (301,), "http://docs.example.com/limits"),
+    ],
+    ids=["301", "with-its-fragment", "temporary", "no-source-there"],
+)
+def test_an_http_address_sent_for_good_to_a_source_s_https_one_is_that_source(
+    cli: Cli, asked: str, hops: tuple[int, ...], recorded: str
+) -> None:
+    """`add --url http://…` of a page the ledger has at https, the one redirecting to the
+    other, made a second source of the page."""
+    text = cli.ledger.read_text("utf-8")
+    cli.ledger.write_text(
+        text.replace(cli_url(text, "other"), "https://docs.example.com/alarms"), "utf-8"
+    )
+    page = asked.partition("#")[0]
+    fetched = FetchResult(
+        url=asked,
+        final_url=page.replace("http:", "https:"),
+        http_status=200,
+        source_status="ok",
+        redirects=tuple(Hop(page, status) for status in hops),
+        moved_to=None,
+        etag=None,
+        last_modified=None,
+        content_type="text/html",
+        text="",
+        not_modified=False,
+        error=None,
+        attempts=1,
+        elapsed=0.0,
+        line_range=None,
+    )
+
+    assert recorded_at(load(cli.ledger), asked, fetched) == recorded
+
+
+def cli_url(text: str, source_id: str) -> str:
+    """The url written for `source_id` in the ledger's text."""
+    line = next(line for line in text.splitlines() if line.strip().startswith(f"{source_id}:"))
+    return line.split('url: "')[1].split('"')[0]

@@ -552,6 +552,13 @@ def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str
     some intermediate URL instead. A trailing slash added or dropped, or http
     upgraded to https on the same host, is the same page at a tidier address.
     """
+    moved_to = permanently_led_to(hops, final_url)
+    return None if moved_to is None or is_trivial_move(url, moved_to) else moved_to
+
+
+def permanently_led_to(hops: tuple[Hop, ...], final_url: str) -> str | None:
+    """Where the permanent redirects at the head of the chain lead, a tidier spelling of
+    the address asked or not; None when the chain does not start permanent."""
     permanent = 0
     while permanent < len(hops) and (
         hops[permanent].status in PERMANENT_REDIRECTS or hops[permanent].via == "meta-refresh"
@@ -559,8 +566,7 @@ def permanently_moved_to(url: str, hops: tuple[Hop, ...], final_url: str) -> str
         permanent += 1
     if permanent == 0:
         return None
-    moved_to = hops[permanent].url if permanent < len(hops) else final_url
-    return None if is_trivial_move(url, moved_to) else moved_to
+    return hops[permanent].url if permanent < len(hops) else final_url
 
 
 def other_publisher(url: str, read_at: str | None) -> str | None:

@@ -20,9 +20,12 @@ from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
 from claimledger.urls import (
+    fetch_target,
     has_secrets,
+    is_trivial_move,
     other_publisher,
     page_key,
+    permanently_led_to,
     redacted,
     refuse_credentials,
     shown,
@@ -232,13 +235,16 @@ def _verified_pages(
 
 def recorded_at(ledger: Ledger | None, url: str, fetch: FetchResult) -> str:
     """The address a URL verified on is written at: where the permanent redirects at the
-    head of its chain lead (the page moved there for good, as a refresh would say at once),
-    with the URL's fragment; else the URL as given: a temporary redirect stands in for
-    the page only now, a source of the ledger is joined as it stands, an address with a
-    secret in it is not written into a ledger people publish, and one the ledger would
-    refuse (a server's Location may hold a space) is not written at all."""
+    head of its chain lead (the page moved there for good, as a refresh would say at once,
+    or to the https spelling a source of the ledger has), with the URL's fragment; else
+    the URL as given: a temporary redirect stands in for the page only now, a source of
+    the ledger is joined as it stands, an address with a secret in it is not written into
+    a ledger people publish, and one the ledger would refuse (a server's Location may hold
+    a space) is not written at all."""
     moved = fetch.moved_to
-    if fetch.source_status != "moved" or moved is None or has_secrets(moved):
+    if fetch.source_status != "moved" or moved is None:
+        moved = _tidier_source(ledger, url, fetch)
+    if moved is None or has_secrets(moved):
         return url
     if web_url_problem(moved) is not None or any(char.isspace() for char in moved):
         return url
@@ -246,6 +252,16 @@ def recorded_at(ledger: Ledger | None, url: str, fetch: FetchResult) -> str:
         return url
     fragment = urlsplit(url).fragment
     return moved if not fragment or urlsplit(moved).fragment else f"{moved}#{fragment}"
+
+
+def _tidier_source(ledger: Ledger | None, url: str, fetch: FetchResult) -> str | None:
+    """The address of the ledger's source that `url` redirects to for good when that is
+    only a tidier spelling of it (http upgraded to https): one page, so that source, not a
+    second one at the spelling given; None otherwise."""
+    led = permanently_led_to(fetch.redirects, fetch.final_url)
+    if led is None or not is_trivial_move(fetch_target(url)[0], led):
+        return None
+    return led if _has_page(ledger, led) else None
 
 
 def _recorded_said(url: str, fetch: FetchResult, address: str) -> str:
