@@ -222,3 +222,25 @@ def cli_url(text: str, source_id: str) -> str:
     """The url written for `source_id` in the ledger's text."""
     line = next(line for line in text.splitlines() if line.strip().startswith(f"{source_id}:"))
     return line.split('url: "')[1].split('"')[0]
+
+
+@pytest.mark.parametrize("command", ["add", "quote"])
+def test_the_page_a_source_now_redirects_to_joins_that_source(
+    cli: Cli, page_server: PageServer, command: str
+) -> None:
+    """`/other` redirects for good to `/docs/other`; `add --url` of `/docs/other` made a
+    second source of the page its first source already quotes."""
+    page_server.set_handler("/other", redirect("/docs/other", 301))
+    page_server.set_page("/docs/other", page(ALARM))
+    cli("refresh", "--allow-private", "--no-as-read", code=1)  # moved
+
+    args = ["fires", "--url", page_server.url("/docs/other"), "--quote", ALARM]
+    if command == "quote":
+        args = ["durable", ALARM, "--url", page_server.url("/docs/other")]
+    added = cli(command, *args, "--allow-private")
+
+    ledger = load(cli.ledger)
+    assert sorted(ledger.sources) == ["guide", "mirror", "other"]
+    claim = ledger.claim("fires" if command == "add" else "durable")
+    assert claim.quotes[-1].sources == ("other",)
+    assert "adopt it with `claimledger move other`" in said(added.stdout)

@@ -427,6 +427,7 @@ def add_command(
         check_evidence,
         check_new_claim,
         default_grade,
+        moved_sources,
         new_sources_said,
         read_as_verified,
         refuse_unwritable,
@@ -447,7 +448,9 @@ def add_command(
     for url in urls:
         refuse_unwritable("--url", url)
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    verified = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger)
+    with existing_store(opts) as store:
+        moved = moved_sources(store, ledger)
+    verified = verified_on_pages(urls, quotes, *page_settings(opts, given, ledger), ledger, moved)
     draft = edits.NewClaim(
         id=claim_id,
         section=section,

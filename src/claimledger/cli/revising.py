@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from claimledger.cli.app import command, options, today, utf8_text
+from claimledger.cli.app import command, existing_store, options, today, utf8_text
 from claimledger.cli.options import (
     PAGE_OPTIONS,
     ClaimId,
@@ -55,6 +55,7 @@ def quote_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import (
+        moved_sources,
         new_sources_said,
         read_as_verified,
         refuse_unwritable,
@@ -69,7 +70,9 @@ def quote_command(
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched
     given = dataclasses.replace(fetching, pages=tuple(urls))
-    verified = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger), ledger)
+    with existing_store(opts) as store:
+        moved = moved_sources(store, ledger)
+    verified = verified_on_pages(urls, [quote], *page_settings(opts, given, ledger), ledger, moved)
     recorded, titles = verified.recorded(urls), verified.titles
 
     def change(text: str, fresh: Ledger) -> str:

@@ -5,7 +5,7 @@ source went. The commands that write (`add`, `quote`, `move`) call these, then e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -188,6 +188,7 @@ def verified_on_pages(
     policy: FetchPolicy,
     url_map: UrlMap,
     ledger: Ledger | None = None,
+    moved: Mapping[PageKey, str] | None = None,
 ) -> Verified:
     """Read each page once and find every quote on each; nothing may be written unless
     every one is verified (InputError with each page's closest wording otherwise). A page
@@ -195,15 +196,71 @@ def verified_on_pages(
     `select`, in a browser for `render: browser`): a quote found only as read otherwise
     would be missing at the next refresh. A URL that redirects for good is recorded where
     it leads (`recorded_at`), so that the next refresh does not call the page just added
-    moved; one that leads to a source of the ledger is read again as that source is."""
+    moved; one that leads to a source of the ledger is read again as that source is, and so
+    is the page a source's own address now redirects to for good (`moved`: see
+    `moved_sources`)."""
     pages = _verified_pages(urls, quotes, policy, url_map, _sources_selects(ledger, urls))
-    addresses = {url: recorded_at(ledger, url, pages[url].fetch) for url in urls}
+    redirected = _redirected_to(ledger, moved or {}, urls)
+    addresses = {url: redirected[url] or recorded_at(ledger, url, pages[url].fetch) for url in urls}
     joined = [new for url, new in addresses.items() if new != url and _has_page(ledger, new)]
     if joined:
         _verified_pages(joined, quotes, policy, url_map, _sources_selects(ledger, joined))
     titles = {addresses[url]: page_title(pages[url]) for url in urls}
-    said = [_recorded_said(url, pages[url].fetch, addresses[url]) for url in urls]
+    said = [
+        _joined_said(ledger, url, addresses[url])
+        if redirected[url]
+        else _recorded_said(url, pages[url].fetch, addresses[url])
+        for url in urls
+    ]
     return Verified(addresses, titles, [line for line in dict.fromkeys(said) if line])
+
+
+PageKey = tuple[str, tuple[int, int] | None]
+"""A page as `urls.page_key` tells it: its address however spelt, and the lines it names."""
+
+
+def moved_sources(store: EvidenceStore | None, ledger: Ledger) -> dict[PageKey, str]:
+    """The id of each source whose last refresh found it moved for good, by the page
+    it moved to: that page, added as a quote's source, is the source, not a second one. A
+    page the ledger has as a source is its own; a store that came with the checkout says
+    nothing (a planted redirect would join a page to a source it is not)."""
+    from claimledger.services.latest import store_made_here
+
+    if store is None or not store_made_here(store):
+        return {}
+    fetches = store.latest_fetches()
+    found: dict[PageKey, str] = {}
+    for source in ledger.sources.values():
+        fetch = fetches.get(source.url)
+        if fetch is None or fetch.source_status != "moved" or not fetch.moved_to:
+            continue
+        if not _has_page(ledger, fetch.moved_to):  # that page's source is its own
+            found.setdefault(page_key(fetch.moved_to), source.id)
+    return found
+
+
+def _redirected_to(
+    ledger: Ledger | None, moved: Mapping[PageKey, str], urls: Sequence[str]
+) -> dict[str, str | None]:
+    """The address of the source each URL is the new page of (see `moved_sources`), or
+    None; a page the ledger has as a source is that source's."""
+    if ledger is None:
+        return dict.fromkeys(urls)
+    return {
+        url: None
+        if _has_page(ledger, url) or (source_id := moved.get(page_key(url))) is None
+        else ledger.source(source_id).url
+        for url in urls
+    }
+
+
+def _joined_said(ledger: Ledger | None, url: str, address: str) -> str:
+    """The line saying a page was recorded on the source whose address redirects to it."""
+    source_id = ledger.other_source_at(address) if ledger is not None else None
+    return (
+        f"recorded on source {source_id} ({shown(address)}), whose address redirects for good "
+        f"to {shown(url)}: adopt it with `claimledger move {source_id}`"
+    )
 
 
 def _verified_pages(
