@@ -105,21 +105,19 @@ class FetchPolicy:
     """Origins (scheme://host:port) that may be private or loopback addresses though
     `allow_private` is off: the mirrors a ledger's sources name as their own."""
     maps: tuple[tuple[str, str], ...] = ()
-    """The run's `--map` rules (prefix, replacement): a redirect, a meta refresh or a
-    canonical link that names the mapped site's own address is read at its mirror too,
-    as the page itself was (and robots.txt with it), never at the site the map stands in
-    for. An address outside every prefix is left as it is."""
+    """The run's `--map` rules (prefix, replacement): a redirect, meta refresh or canonical
+    link naming the mapped site's own address is read at its mirror too (and robots.txt
+    with it), never at the site the map stands in for; other addresses are left as is."""
     max_robots_body: int = 500 * 1024
-    """Bytes of a robots.txt read and parsed: RFC 9309 section 2.5 has crawlers parse at
-    least the first 500 KiB; a longer one is cut at its last line within them."""
+    """Bytes of a robots.txt read and parsed (RFC 9309 2.5: at least the first 500 KiB)."""
     max_crawl_delay: float = 10.0
     max_refresh_delay: float = 5.0
     raw: bool = False
     """Keep each body as bytes (`FetchResult.body`), of any media type, undecoded: for a
     document that is not a page (a sitemap, gzipped or not; a web archive's answer)."""
     follow_redirects: bool = True
-    """False: a redirect is the answer itself, its Location (resolved) the `final_url`,
-    never requested (Save Page Now names the snapshot it took so)."""
+    """False: a redirect is the answer, its Location (resolved) the `final_url`, never
+    requested (Save Page Now names the snapshot it took so)."""
     cut_long_body: bool = False
     """True: a body longer than `max_body` (decoded) is cut after its last whole line
     within it, the rest never read, instead of refused (robots.txt)."""
@@ -131,9 +129,8 @@ class FetchPolicy:
     browser_waits: tuple[tuple[str, str], ...] = ()
     """What `--browser` waits for on the sources naming `wait_for` without `render`."""
     browser_selects: tuple[tuple[str, str], ...] = ()
-    """The page (as fetched) of each source, with the `select` it reads it through ("":
-    the whole page), where any source has one: the text that must settle in a browser is
-    the regions its sources read, not a clock beside them."""
+    """Each source's page (as fetched) and `select` ("": whole), where any has one: what
+    must settle in a browser is what its sources read, not a clock beside it."""
 
 
 DEFAULT_POLICY = FetchPolicy()
