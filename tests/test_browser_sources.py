@@ -90,6 +90,36 @@ def test_a_source_added_without_the_browser_is_read_as_the_server_sends_it(
     assert {s.render for s in load(cli.ledger).sources.values()} == {"http"}
 
 
+def test_a_quote_verified_in_the_browser_on_a_source_read_over_http_is_warned_of(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """`add --browser` onto a page the ledger already reads as the server sends it verified
+    a script-built quote there, and the next refresh counted it missing without a word:
+    the add line says so, and how to read the source in a browser."""
+    page_server.set_page("/mixed", f"<html><body><p>{QUOTE}</p></body></html>")
+    claimledger("init", str(tmp_path / "reading"))
+    cli = Cli(tmp_path / "reading" / "claims.yaml")
+    cli("add", "replicas", "--url", page_server.url("/mixed"), "--quote", QUOTE,
+        "--allow-private")  # fmt: skip
+    page_server.set_page("/mixed", script_built(QUOTE, OTHER))
+
+    added = cli(
+        "add", "rebuilt", "--url", page_server.url("/mixed"), "--quote", OTHER,
+        "--allow-private", "--browser",
+    )  # fmt: skip
+    quoted = cli(
+        "quote", "replicas", OTHER, "--url", page_server.url("/mixed"),
+        "--allow-private", "--browser",
+    )  # fmt: skip
+
+    (source,) = [s for s in load(cli.ledger).sources.values() if "127.0.0.1" in s.url]
+    advice = f"`claimledger source {source.id} --render browser` reads it in a browser"
+    for said in (added.stdout, quoted.stdout):
+        assert f"warning: {source.id} is read as the server sends it" in said
+        assert advice in " ".join(said.split())
+    assert source.render == "http"  # its other quotes are read as they were
+
+
 LEDGER = """\
 ledger: 1
 title: A reading

@@ -430,6 +430,7 @@ def add_command(
         moved_sources,
         new_sources_said,
         read_as_verified,
+        read_otherwise_said,
         refuse_unwritable,
         verified_on_pages,
         worded,
@@ -476,7 +477,8 @@ def add_command(
     sources = len(after.claim(claim_id).quotes[0].sources) if quotes else 0  # one a page
     checked = f"{_counted(len(quotes), 'quote')} verified on {_counted(sources, 'source')}"
     out.print(f"added {claim_id}: {checked if quotes else f'on {basis}'}", markup=False)
-    for line in [*verified.said, *new_sources_said(ledger, after)]:
+    joined = read_otherwise_said(ledger, after, after.claim(claim_id).quotes, fetching.browser)
+    for line in [*verified.said, *new_sources_said(ledger, after), *joined]:
         out.print(line, markup=False)
     return ExitCode.OK
 

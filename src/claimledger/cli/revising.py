@@ -58,6 +58,7 @@ def quote_command(
         moved_sources,
         new_sources_said,
         read_as_verified,
+        read_otherwise_said,
         refuse_unwritable,
         verified_on_pages,
     )
@@ -84,7 +85,9 @@ def quote_command(
     after = ledgerfile.update(opts.ledger, change)
     number = len(after.claim(claim_id).quotes)
     out.print(f"{claim_id} #{number}: verified on {len(urls)} page(s); added", markup=False)
-    for line in [*verified.said, *new_sources_said(ledger, after)]:
+    new_quote = after.claim(claim_id).quotes[-1:]
+    joined = read_otherwise_said(ledger, after, new_quote, fetching.browser)
+    for line in [*verified.said, *new_sources_said(ledger, after), *joined]:
         out.print(line, markup=False)
     return ExitCode.OK
 

@@ -36,7 +36,7 @@ from claimledger.urls import (
 if TYPE_CHECKING:
     from claimledger.evidence.refresh import Page
     from claimledger.evidence.store import EvidenceStore
-    from claimledger.ledger.model import Ledger
+    from claimledger.ledger.model import Ledger, Quote
     from claimledger.records import FetchPolicy, FetchRecord, FetchResult, Relocation
     from claimledger.urls import UrlMap
 
@@ -165,6 +165,25 @@ def read_as_verified(text: str, before: Ledger, browser: bool) -> str:
     for source_id in [name for name in after.sources if name not in before.sources]:
         text = set_source_fields(text, after, source_id, {"render": "browser"})
     return text
+
+
+def read_otherwise_said(
+    before: Ledger, after: Ledger, quotes: Sequence[Quote], browser: bool
+) -> list[str]:
+    """A warning for each source a quote verified in a browser (`--browser`) joined that
+    the ledger reads as the server sends it: its next refresh reads it so, and may find
+    missing words only the page's scripts write. Switching it is the author's call (its
+    other quotes are read so too)."""
+    if not browser:
+        return []
+    joined = dict.fromkeys(s for quote in quotes for s in quote.sources if s in before.sources)
+    return [
+        f"warning: {source_id} is read as the server sends it, not in a browser: its next "
+        f"refresh may miss words the page's scripts write (`claimledger source {source_id} "
+        "--render browser` reads it in a browser)"
+        for source_id in joined
+        if after.source(source_id).render != "browser"
+    ]
 
 
 @dataclass(frozen=True)
