@@ -6,31 +6,21 @@ Playwright can be had."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
 
 from claimledger.ledger.file import load
-from claimledger.records import FetchPolicy, FetchResult
-from claimledger.web.fetch import fetch_all, make_client
+from claimledger.records import FetchPolicy
 from cli_runner import Cli, claimledger
+from test_browser_reader import LEDGER as BROWSER_LEDGER
+from test_browser_reader import fetched
 from webserver import PageServer, redirect
 
 pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 if not any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")):
     pytest.skip("no Chromium on PATH (Debian's `chromium` package)", allow_module_level=True)
-
-
-def fetched(url: str, policy: FetchPolicy) -> FetchResult:
-    """One page fetched, and read in the browser as `policy` says, by the fetcher alone."""
-
-    async def read() -> FetchResult:
-        async with make_client(policy, trust_env=False) as client:
-            return (await fetch_all([url], client, policy=policy))[url]
-
-    return asyncio.run(read())
 
 
 QUOTE = "Each message is stored on three replicas before it is acknowledged."
@@ -120,23 +110,8 @@ def test_a_quote_verified_in_the_browser_on_a_source_read_over_http_is_warned_of
     assert source.render == "http"  # its other quotes are read as they were
 
 
-LEDGER = """\
-ledger: 1
-title: A reading
-date_read: 2026-12-01
-sections: [{{id: main, title: Main}}]
-sources:
-  app: {{url: "{url}", title: App, kind: docs, publisher: example.com, allow_private: true,
-         render: browser, select: "#doc"}}
-claims:
-  - id: replicas
-    section: main
-    title: Replicas
-    kind: guarantee
-    statement: Each message is on three replicas.
-    quotes: [{{text: "{quote}", sources: [app]}}]
-    grades: [{{on: the documentation says this, grade: DEMONSTRATED, basis: quotes}}]
-"""
+LEDGER = BROWSER_LEDGER.replace("render: browser}}", 'render: browser, select: "#doc"}}')
+"""A ledger of one source read in the browser through `select: "#doc"`."""
 
 
 def test_a_clock_beside_the_region_a_source_selects_does_not_hold_its_reading(
@@ -211,8 +186,6 @@ def test_a_frame_its_own_address_redirected_to_another_site_is_not_the_pages_to_
     """A same-origin `<iframe>` whose address the fetcher followed to another site was
     handed over at its own origin's address: the page's script copied the other site's
     words out of it, and the quote verified on words a reader's browser keeps apart."""
-    from claimledger.records import FetchPolicy
-    from test_browser_reader import fetched
 
     with PageServer() as other:
         other.set_page("/words", f"<html><body><p>{QUOTE}</p></body></html>")
