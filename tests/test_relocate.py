@@ -290,6 +290,34 @@ def test_one_page_at_two_spellings_is_proposed_at_its_own_address(
     assert load(ledger).sources["alarms"].url == page_server.url(proposed)
 
 
+@pytest.mark.parametrize("named", ["by-the-page-carrying-the-quotes", "by-the-other-page"])
+def test_a_canonical_link_between_two_paths_makes_no_one_page_of_them(
+    cli: Cli, page_server: PageServer, named: str
+) -> None:
+    """A canonical link naming another path (a site naming one page canonical for all, or
+    a hostile page) folded the page carrying the quotes into the one it named, unread:
+    the other page was proposed, carrying one quote of two."""
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    page_server.remove(OLD)
+    link = {"by-the-page-carrying-the-quotes": (DECOY, None), "by-the-other-page": (None, NEW)}
+
+    def head(path: str | None) -> str:
+        return f'<link rel="canonical" href="{page_server.url(path)}">' if path else ""
+
+    new_names, decoy_names = link[named]
+    served = page("Alarms API reference", ORDER, WRITES)
+    page_server.set_page(NEW, served.replace("<head>", f"<head>{head(new_names)}"))
+    decoy = page("Alarms legacy", "Nothing here about it.")
+    page_server.set_page(DECOY, decoy.replace("<head>", f"<head>{head(decoy_names)}"))
+    sitemap = urlset(*(page_server.url(path) for path in ("/guide", DECOY, NEW)))
+    page_server.set_page("/sitemap.xml", sitemap, content_type="text/xml")
+
+    result = cli("refresh", "--allow-private", code=1)
+
+    assert f"found at {page_server.url(NEW)} (2 of 2 quotes" in result.stdout
+
+
 def test_a_page_already_another_source_is_adopted_by_a_merge(
     cli: Cli, page_server: PageServer
 ) -> None:

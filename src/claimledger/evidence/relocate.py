@@ -243,17 +243,21 @@ and the address its canonical link names."""
 def same_page(page: Seen, other: Seen) -> bool:
     """Two candidates that are one page: read at one address once redirects are followed
     (`/x.html` sent to `/x`), or at two that differ only by a trailing slash (whatever
-    time of serving its text says), or one whose canonical link names the other's address;
-    or of one text at addresses that differ only in spelling (an extension, a query such
-    as `?utm_source=`). One text at two addresses otherwise (`/v1/x`, `/v2/x`) is two
-    pages: which the old one became is open."""
-    if page[0] == other[0] or page[2] == other[0] or other[2] == page[0]:
+    time of serving its text says); or at two that differ only in spelling (an extension,
+    a query such as `?utm_source=`) where one's canonical link names the other, or their
+    texts are one. A canonical link never makes one page of two paths (a site naming one
+    page canonical for all, or a hostile one, would hide the page carrying the quotes),
+    and one text at two paths (`/v1/x`, `/v2/x`) is two pages: which the old one became
+    is open."""
+    if page[0] == other[0]:
         return True
     a, b = urlsplit(page[0]), urlsplit(other[0])
     if _spelling(a) == _spelling(b):
         return True
-    spelt_alike = (a.hostname, _segments(a.path)) == (b.hostname, _segments(b.path))
-    return page[1] is not None and page[1] == other[1] and spelt_alike
+    if (a.hostname, _segments(a.path)) != (b.hostname, _segments(b.path)):
+        return False
+    named = page[2] == other[0] or other[2] == page[0]
+    return named or (page[1] is not None and page[1] == other[1])
 
 
 def tidier(one: str, other: str, canonical: str | None) -> str:
