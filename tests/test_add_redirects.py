@@ -30,6 +30,26 @@ def said(text: str) -> str:
     return " ".join(text.split())
 
 
+def test_a_line_range_given_is_kept_where_a_redirect_names_a_fragment(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`add --url /g.txt#L4-L4` where `/g.txt` is sent for good to `/new.txt#top` was
+    recorded at `/new.txt#top`: the source read the whole file, and a quote of any other
+    line of it verified."""
+    lines = "line one\nline two says alarms are retried.\nline three\nline four says not.\n"
+    page_server.set_page("/new.txt", lines, content_type="text/plain; charset=utf-8")
+    page_server.set_handler("/g.txt", redirect("/new.txt#top", 301))
+
+    cli("add", "four", "--url", page_server.url("/g.txt#L4-L4"), "--quote",
+        "line four says not.", "--allow-private")  # fmt: skip
+    refused = cli("quote", "four", "line two says alarms are retried.", "--url",
+                  page_server.url("/new.txt#L4-L4"), "--allow-private", code=2)  # fmt: skip
+
+    recorded = [s.url for s in load(cli.ledger).sources.values() if "new.txt" in s.url]
+    assert recorded == [page_server.url("/new.txt#L4-L4")]
+    assert "missing" in refused.stderr + refused.stdout
+
+
 @pytest.mark.parametrize(
     "route",
     [

@@ -23,6 +23,7 @@ from claimledger.urls import (
     fetch_target,
     has_secrets,
     is_trivial_move,
+    line_range_of,
     other_publisher,
     page_key,
     permanently_led_to,
@@ -327,6 +328,8 @@ def recorded_at(ledger: Ledger | None, url: str, fetch: FetchResult) -> str:
     if _has_page(ledger, url):
         return url
     fragment = urlsplit(url).fragment
+    if fragment and line_range_of(fragment) is not None:  # the ledger's word, kept
+        return f"{moved.partition('#')[0]}#{fragment}"
     return moved if not fragment or urlsplit(moved).fragment else f"{moved}#{fragment}"
 
 

@@ -191,9 +191,16 @@ async def _walk(
 def _fragment(location: str) -> str:
     """The fragment a redirect's Location names (`/docs#alarms`: `alarms`), which the page
     adopted keeps, so a quote's link opens where the site says; never a line range, which
-    names the lines a quote lives in and is the ledger's to say."""
-    fragment = location.partition("#")[2]
-    return "" if line_range_of(fragment) is not None else fragment
+    names the lines a quote lives in and is the ledger's to say, nor a text directive
+    (`:~:text=`), which would have a reader's browser mark the words a server chose. What
+    a server writes there is percent-encoded past the characters a fragment may hold, so
+    neither a space nor a bidi control reaches the ledger."""
+    from urllib.parse import quote
+
+    fragment = location.partition("#")[2].partition(":~:")[0]
+    if line_range_of(fragment) is not None:
+        return ""
+    return quote(fragment, safe="!$&'()*+,;=:@/?-._~%")
 
 
 def _backoff(attempt: int, policy: FetchPolicy) -> float:
@@ -325,8 +332,12 @@ def _result(
 
 def _with_fragment(url: str, moved_to: str, walk: _Walk) -> str:
     """The address a page moved to, with the fragment its redirect named, else the one of
-    the URL asked (a redirect that names none keeps it, RFC 9110 10.2.2)."""
-    fragment = dict(walk.fragments).get(moved_to) or url.partition("#")[2]
+    the URL asked (a redirect that names none keeps it, RFC 9110 10.2.2); a line range
+    asked is kept whatever the redirect names: it is the ledger's word on where its quotes
+    stand, and without it they would be looked for on the whole file."""
+    asked = url.partition("#")[2]
+    named = "" if line_range_of(asked) is not None else dict(walk.fragments).get(moved_to)
+    fragment = named or asked
     return f"{moved_to}#{fragment}" if fragment else moved_to
 
 
