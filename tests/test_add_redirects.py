@@ -264,3 +264,43 @@ def test_the_page_a_source_now_redirects_to_joins_that_source(
     claim = ledger.claim("fires" if command == "add" else "durable")
     assert claim.quotes[-1].sources == ("other",)
     assert "adopt it with `claimledger move other`" in said(added.stdout)
+
+
+def test_the_page_a_source_now_redirects_to_on_another_publishers_site_is_its_own_source(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`/other` sent for good to another site's page: `add --url` of that page joined the
+    source, and its words counted for the source's publisher without a word."""
+    elsewhere = page_server.url("/vendor").replace("127.0.0.1", "localhost")
+    page_server.set_handler("/other", redirect(elsewhere, 301))
+    page_server.set_page("/vendor", page(ALARM))
+    cli("refresh", "--allow-private", "--no-as-read", code=1)  # moved, to another publisher
+
+    cli("add", "fires", "--url", elsewhere, "--quote", ALARM, "--allow-private")
+
+    ledger = load(cli.ledger)
+    (source,) = ledger.claim("fires").quotes[0].sources
+    assert source != "other" and ledger.sources[source].url == elsewhere
+
+
+def test_a_quote_not_on_the_region_the_joined_source_reads_names_that_source(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Joined to the source whose address now leads to it, the page given is read through
+    that source's `select`: a quote outside it was refused naming an address never typed."""
+    text = cli.ledger.read_text(encoding="utf-8")
+    cli.ledger.write_text(
+        text.replace("  other: {", '  other: {select: "#a", ', 1), encoding="utf-8"
+    )
+    page_server.set_handler("/other", redirect("/docs/other", 301))
+    page_server.set_page(
+        "/docs/other", f"<html><body><div id=a><p>{ALARM}</p></div><p>{NEW}</p></body></html>"
+    )
+    cli("refresh", "--allow-private", "--no-as-read", code=1)  # moved
+
+    refused = cli("add", "fires", "--url", page_server.url("/docs/other"), "--quote", NEW,
+                  "--allow-private", code=2)  # fmt: skip
+
+    assert "the page given is the page of source other, read as that source reads it" in said(
+        refused.stderr
+    )

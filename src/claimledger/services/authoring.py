@@ -224,7 +224,7 @@ def verified_on_pages(
     addresses = {url: redirected[url] or recorded_at(ledger, url, pages[url].fetch) for url in urls}
     joined = [new for url, new in addresses.items() if new != url and _has_page(ledger, new)]
     if joined:
-        _verified_pages(joined, quotes, policy, url_map, _sources_selects(ledger, joined))
+        _verified_as_sources(joined, quotes, policy, url_map, ledger)
     titles = {addresses[url]: page_title(pages[url]) for url in urls}
     said = [
         _joined_said(ledger, url, addresses[url])
@@ -235,6 +235,27 @@ def verified_on_pages(
     return Verified(addresses, titles, [line for line in dict.fromkeys(said) if line])
 
 
+def _verified_as_sources(
+    joined: Sequence[str],
+    quotes: Sequence[str],
+    policy: FetchPolicy,
+    url_map: UrlMap,
+    ledger: Ledger | None,
+) -> None:
+    """Each quote verified on the pages given as the ledger's sources there read them (a
+    `select`, the browser); InputError naming those sources otherwise: the address that
+    failed is theirs, not one the user typed."""
+    try:
+        _verified_pages(joined, quotes, policy, url_map, _sources_selects(ledger, joined))
+    except InputError as error:
+        named = dict.fromkeys(ledger.other_source_at(url) for url in joined) if ledger else {}
+        sources = ", ".join(name for name in named if name)
+        raise InputError(
+            f"{error} (the page given is the page of source {sources}, read as that source"
+            " reads it: its `select`, or in a browser)"
+        ) from None
+
+
 PageKey = tuple[str, tuple[int, int] | None]
 """A page as `urls.page_key` tells it: its address however spelt, and the lines it names."""
 
@@ -242,8 +263,10 @@ PageKey = tuple[str, tuple[int, int] | None]
 def moved_sources(store: EvidenceStore | None, ledger: Ledger) -> dict[PageKey, str]:
     """The id of each source whose last refresh found it moved for good, by the page
     it moved to: that page, added as a quote's source, is the source, not a second one. A
-    page the ledger has as a source is its own; a store that came with the checkout says
-    nothing (a planted redirect would join a page to a source it is not)."""
+    page the ledger has as a source is its own, and one on another publisher's site is a
+    source of its own (joined, its words would count for the source's publisher); a store
+    that came with the checkout says nothing (a planted redirect would join a page to a
+    source it is not)."""
     from claimledger.services.latest import store_made_here
 
     if store is None or not store_made_here(store):
@@ -254,8 +277,9 @@ def moved_sources(store: EvidenceStore | None, ledger: Ledger) -> dict[PageKey, 
         fetch = fetches.get(source.url)
         if fetch is None or fetch.source_status != "moved" or not fetch.moved_to:
             continue
-        if not _has_page(ledger, fetch.moved_to):  # that page's source is its own
-            found.setdefault(page_key(fetch.moved_to), source.id)
+        if _has_page(ledger, fetch.moved_to) or other_publisher(source.url, fetch.moved_to):
+            continue
+        found.setdefault(page_key(fetch.moved_to), source.id)
     return found
 
 
