@@ -237,3 +237,14 @@ def test_text_in_an_xobject_no_viewer_draws_is_not_read(subtype: bytes) -> None:
     page = drawn(SHOWN_SEEN + b"/Fm Do", resources=resources, more=(xobject,))
 
     assert statuses(page) == ("verified", "missing")
+
+
+def test_a_form_whose_subtype_is_an_indirect_object_is_read() -> None:
+    """`/Subtype 9 0 R` (an object holding `/Form`) was read as a subtype no viewer draws,
+    and the form's visible text was left out; every viewer resolves it and draws it."""
+    form = form_xobject(PLAIN).replace(b"/Subtype /Form", b"/Subtype 7 0 R")
+    page = drawn(
+        SHOWN_SEEN + b"/Fm Do", resources=b" /XObject << /Fm 6 0 R >>", more=(form, b"/Form")
+    )
+
+    assert statuses(page) == ("verified", "verified")

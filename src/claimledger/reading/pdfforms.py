@@ -39,6 +39,7 @@ from claimledger.reading.pdfseen import (
     _rewritten,
     _State,
     _times,
+    subtype_of,
 )
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class _Drawing(_Reader):
     def placed(self, index: int, name: Any) -> None:
         super().placed(index, name)
         form = self.resources.xobject(name)
-        if index in self.unseen or form is None or form.get("/Subtype") != "/Form":
+        if index in self.unseen or form is None or subtype_of(form) != "/Form":
             return
         operations = self.work.operations(form) if self.enters(form) else None
         if operations is None:  # not judged: drawn as nothing, as pypdf reads it

@@ -60,6 +60,7 @@ space), so that the text either side of it does not join into one word."""
 _SHOWS = frozenset({b"Tj", b"TJ", b"'", b'"'})
 _PATH_POINTS = {b"m": 1, b"l": 1, b"c": 3, b"v": 2, b"y": 2}
 _PAINTS = frozenset({b"n", b"f", b"F", b"f*", b"S", b"s", b"B", b"B*", b"b", b"b*"})
+_FILL_ONLY = frozenset({b"f", b"F", b"f*"})
 _COLOURS = {b"g": 1, b"rg": 3, b"k": 4, b"G": 1, b"RG": 3, b"K": 4}
 """Colour operators of the device colour spaces, and how many components each takes."""
 _SPACES = {"/DeviceGray": 1, "/DeviceRGB": 3, "/DeviceCMYK": 4, "/G": 1, "/RGB": 3, "/CMYK": 4}
@@ -97,6 +98,13 @@ def _meet(one: Box, other: Box) -> Box:
     """Where two boxes overlap (an empty box, right of left or below bottom, if not)."""
     left, bottom, right, top = one
     return max(left, other[0]), max(bottom, other[1]), min(right, other[2]), min(top, other[3])
+
+
+def subtype_of(xobject: Any) -> Any:
+    """An XObject's `/Subtype`, resolved where it is an indirect reference, as viewers
+    resolve it (`dict.get` leaves it a reference, which names no subtype)."""
+    subtype = xobject.get("/Subtype")
+    return subtype.get_object() if hasattr(subtype, "get_object") else subtype
 
 
 def _area(box: Box) -> float:
@@ -184,14 +192,13 @@ class _Reader:
         elif operator in (b"BMC", b"BDC", b"EMC"):
             self.marked(operands, operator)
         elif operator in _PATH_POINTS or operator in (b"re", b"W", b"W*") or operator in _PAINTS:
-            self.painted = self.painted or (operator in _PAINTS and operator != b"n")
             self.drawn(operands, operator)
         elif operator == b"Do" and operands:
-            self.painted = True
             self.placed(index, operands[0])
-        elif operator in (b"INLINE IMAGE", b"sh"):
-            self.painted = True
-            self.cover(state.ctm) if operator != b"sh" else None
+        elif operator == b"INLINE IMAGE":
+            self.imaged_at(state.ctm)
+        elif operator == b"sh":  # a shading fills the clip
+            self.painted = self.painted or not _too_small(_meet(state.clip, self.page))
         elif operator in _COLOURS or operator in (b"cs", b"CS", b"sc", b"SC", b"scn", b"SCN"):
             self.coloured(operands, operator)
         else:
@@ -329,6 +336,7 @@ class _Reader:
         elif operator in (b"W", b"W*"):
             self.clipping = True
         elif operator in _PAINTS:
+            self.painted = self.painted or self.shows_paint(operator)
             if self.clipping and self.path and not self.damaged:  # a damaged path clips nothing
                 self.state.clip = _meet(self.state.clip, _bounds(self.path, IDENTITY))
             self.path, self.clipping, self.damaged = [], False, False
@@ -339,9 +347,9 @@ class _Reader:
         xobject = self.resources.xobject(name)
         if xobject is None:
             return
-        subtype = xobject.get("/Subtype")
+        subtype = subtype_of(xobject)
         if subtype == "/Image":
-            self.cover(self.state.ctm)  # a scan stored in bands covers the page too
+            self.imaged_at(self.state.ctm)  # a scan stored in bands covers the page too
         elif subtype == "/Form":
             box = _box(xobject.get("/BBox"))
             matrix = _matrix(xobject.get("/Matrix"))
@@ -350,8 +358,29 @@ class _Reader:
             drawn = box is None or self.visible(_bounds(_corners(box), placing))
             if self.hidden() or off or not drawn:
                 self.unseen.add(index)
+            else:  # what it paints: all a form is taken to, unless read (`pdfforms`)
+                self.painted = True
         else:  # PostScript, or a subtype not known: no viewer draws it (pypdf reads it)
             self.unseen.add(index)
+
+    def shows_paint(self, operator: bytes) -> bool:
+        """Does a path painted now show: not a clip's `n`, a box of some size where the
+        page shows something, in a colour other than white? Only such a paint makes a
+        page on which white text may be seen (a hostile `0 0 0 0 re f` is none)."""
+        if operator == b"n" or not self.path or self.damaged:
+            return False
+        window = _meet(_meet(self.state.clip, self.page), _bounds(self.path, IDENTITY))
+        fills, strokes = operator not in (b"S", b"s"), operator not in _FILL_ONLY
+        white = self.state.white
+        return not _too_small(window) and not (
+            (not fills or white["fill"]) and (not strokes or white["stroke"])
+        )
+
+    def imaged_at(self, ctm: Matrix) -> None:
+        """An image drawn under `ctm`: paint, where it shows, and the page's cover."""
+        shown = _meet(_meet(self.state.clip, self.page), _bounds(_corners((0, 0, 1, 1)), ctm))
+        self.painted = self.painted or not _too_small(shown)
+        self.cover(ctm)
 
     def cover(self, ctm: Matrix) -> None:
         """Note the cells of the page (a GRID by GRID of it) whose centre an image drawn
