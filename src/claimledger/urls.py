@@ -589,10 +589,6 @@ OWNERS_FILE_HOSTS |= {f"{sub}.githubusercontent.com": "github.com" for sub in ("
 """Hosts of a code host's owners' raw files, archives and gists, the owner first in the path."""
 _OWNER_PAGES = {"github.com": {"orgs", "users", "sponsors"}, "gitlab.com": {"groups", "users"}}
 """Each code host's pages of an owner whose name is the path's second segment."""
-AUTHORS_HOSTS = {"medium.com": True, "dev.to": True, "substack.com": False}
-AUTHORS_HOSTS |= {"wordpress.com": False, "hashnode.dev": False, "tumblr.com": False}
-"""Sites of many authors, each an author's own words: by the subdomain (alice.substack.com),
-and where True by the path's first segment too (medium.com/@alice, dev.to/alice)."""
 PAGES_HOSTS = {"github.io": "github.com", "gitlab.io": "gitlab.com"}
 """Each code host's site for its owners' pages (GitHub Pages, GitLab Pages): the site
 `vendor.github.io` is the account `github.com/vendor`'s, whatever the Public Suffix List
@@ -603,8 +599,7 @@ def publisher_of(url: str) -> str:
     """Who publishes a page, by default: its registrable domain (Public Suffix List), so a
     vendor's docs., blog. and www. are one publisher, never "independent" by accident; on
     a code host, its owner (github.com/vendor, of its raw files, gists and Pages site,
-    vendor.github.io, too; the host's own sites, docs.github.com, the host's); on a site of
-    many authors, the author's (`AUTHORS_HOSTS`: alice.substack.com, medium.com/@alice); a web
+    vendor.github.io, too; the host's own sites, docs.github.com, the host's); a web
     archive's capture, that page's; an address or a name with no public suffix, as is. A
     host is compared in one spelling (`ascii_host`): its Unicode or Punycode never makes
     two publishers of one."""
@@ -621,21 +616,9 @@ def publisher_of(url: str) -> str:
     owner, _, site = domain.partition(".")
     if site in PAGES_HOSTS:  # an owner's pages are the owner's words, as its repositories are
         return f"{PAGES_HOSTS[site]}/{owner}"
-    if domain in AUTHORS_HOSTS and parts is not None:
-        return _author_on(domain, host, parts.path)
     owned = host in (domain, f"www.{domain}") and domain in CODE_HOSTS
     code_host = OWNERS_FILE_HOSTS.get(host) or (domain if owned else None)
     return _owner_on(code_host, parts.path) if code_host and parts is not None else domain
-
-
-def _author_on(domain: str, host: str, path: str) -> str:
-    """Who publishes a page of a site of many authors: its author's subdomain, or the
-    path's first segment where the site names its authors so; the site's own pages, the
-    site (one author's post never counts for another's, nor takes that one's publisher)."""
-    if host not in (domain, f"www.{domain}"):
-        return host
-    first = path.strip("/").lower().split("/")[0]
-    return f"{domain}/{first}" if first and AUTHORS_HOSTS[domain] else domain
 
 
 def _owner_on(code_host: str, path: str) -> str:
