@@ -235,14 +235,31 @@ def test_merging_two_pages_neither_led_to_is_said_on_the_merge_line(
     """`source --merge-into` of two different pages, neither ever redirected to the
     other, moved the quotes of one onto the other without a word: it merges (a moved
     page's merge needs it) and says so on its line."""
-    said = site("source", "mirror", "--merge-into", "guide").stdout
+    merged = site("source", "mirror", "--merge-into", "guide")
 
     mirror, guide = page_server.url("/mirror"), page_server.url("/guide")
-    assert said.splitlines() == [
-        "mirror: merged into guide (its quotes rest on guide); warning: "
-        f"{mirror} and {guide} are two pages, and no refresh saw one lead to the other: "
-        "`claimledger refresh` to see that its quotes are on guide's page"
-    ]
+    assert merged.stdout == "mirror: merged into guide (its quotes rest on guide)\n"
+    assert " ".join(merged.stderr.split()) == (
+        f"claimledger: warning: {mirror} and {guide} are two pages, and no refresh of yours "
+        "saw one lead to the other: `claimledger refresh` to see that the quotes are on the "
+        "page of source guide"
+    )
+    assert "mirror" not in load(site.ledger).sources
+
+
+def test_a_merge_beside_a_store_that_cannot_be_read_is_written_whole_and_warned_of(
+    site: Cli, page_server: PageServer
+) -> None:
+    """The store was opened, for the warning, after the merge was written: a damaged one
+    ended the command with exit 2 and the merge on disk, unsaid, and a retry failed."""
+    store = site.ledger.parent / "out" / "evidence.sqlite3"
+    store.parent.mkdir(exist_ok=True)
+    store.write_text("not a database", encoding="utf-8")
+
+    merged = site("source", "mirror", "--merge-into", "guide")
+
+    assert merged.stdout == "mirror: merged into guide (its quotes rest on guide)\n"
+    assert "are two pages" in merged.stderr
     assert "mirror" not in load(site.ledger).sources
 
 

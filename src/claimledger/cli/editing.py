@@ -27,7 +27,7 @@ from claimledger.ledger.vocabulary import (
     Basis,
     Grade,
 )
-from claimledger.terminal.output import out
+from claimledger.terminal.output import out, warn
 
 if TYPE_CHECKING:  # the core loads where a command uses it
     from claimledger.ledger.model import Ledger, Section
@@ -499,37 +499,45 @@ def source_command(
 
 
 def _source_goes(ctx: typer.Context, source_id: str, into: str | None) -> ExitCode:
-    """Remove a source no quote rests on, or merge it into another."""
+    """Remove a source no quote rests on, or merge it into another (saying so where they
+    were two pages: see `_two_pages_said`)."""
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
-    before: list[Ledger] = []
+    warning: list[str] = []
 
     def change(text: str, ledger: Ledger) -> str:
-        before[:] = [ledger]
         if into is None:
             return edits.remove_source(text, ledger, source_id)
-        return edits.merge_source(text, ledger, source_id, into)
+        merged = edits.merge_source(text, ledger, source_id, into)
+        warning[:] = [_two_pages_said(ctx, ledger, source_id, into)]
+        return merged
 
     ledgerfile.update(options(ctx).ledger, change)
     said = "removed" if into is None else f"merged into {into} (its quotes rest on {into})"
-    if into is not None:
-        said += _two_pages_said(ctx, before[0], source_id, into)
     out.print(f"{source_id}: {said}", markup=False)
+    for line in filter(None, warning):
+        warn(line)
     return ExitCode.OK
 
 
 def _two_pages_said(ctx: typer.Context, ledger: Ledger, source_id: str, into: str) -> str:
-    """What the merge line adds when the two sources were two pages, neither of which led to
-    the other: their quotes were merged onto a page nothing read says carries them."""
+    """The warning a merge of two pages gets, neither of which led to the other in a
+    refresh made here: their quotes were merged onto a page nothing read says carries
+    them ("" where one did). Worked out before the merge is written: a store that cannot
+    be read is no word either way, never a merge half done."""
+    from claimledger.errors import StoreError
     from claimledger.services.latest import one_page
     from claimledger.urls import shown
 
-    with existing_store(options(ctx)) as store:
-        if one_page(store, ledger, source_id, into):
-            return ""
+    try:
+        with existing_store(options(ctx)) as store:
+            if one_page(store, ledger, source_id, into):
+                return ""
+    except StoreError:
+        pass  # nothing read says they are one page
     old, new = shown(ledger.source(source_id).url), shown(ledger.source(into).url)
     return (
-        f"; warning: {old} and {new} are two pages, and no refresh saw one lead to the "
-        f"other: `claimledger refresh` to see that its quotes are on {into}'s page"
+        f"{old} and {new} are two pages, and no refresh of yours saw one lead to the other: "
+        f"`claimledger refresh` to see that the quotes are on the page of source {into}"
     )
