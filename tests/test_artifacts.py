@@ -915,6 +915,24 @@ def test_a_report_from_a_store_that_came_with_the_checkout_says_so_before_any_re
         assert "the evidence store came with the checkout" in texts[fmt]
 
 
+def test_a_grade_line_weighs_no_run_a_checkouts_store_records(toy: Path, tmp_path: Path) -> None:
+    """A clone's store is its word: the rules weigh none of its runs, and the grade line
+    said "last run DATE, not re-run for this report: no recorded run of the artifact yet"
+    beside the run it showed."""
+    import shutil
+
+    (toy.parent / "said.txt").write_text("no\n", encoding="utf-8")
+    Cli(toy)("trust")
+    Cli(toy)("regrade", code=1)  # a run that printed other than expected, recorded
+    clone = tmp_path / "clone"
+    shutil.copytree(toy.parent, clone)
+
+    text = rendered(Cli(clone / toy.name))["md"]
+
+    assert "not re-run for this report" not in text
+    assert "checked by re-running its artifact; no run of the artifact made here yet" in text
+
+
 def test_only_what_a_name_calls_a_secret_is_masked_and_no_piece_of_one_is_kept() -> None:
     """`auth` inside GIT_AUTHOR_EMAIL or XAUTHORITY masked an author's address and falsified
     the output kept; a token cut at the output's cap kept its first characters; a password

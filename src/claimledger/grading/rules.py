@@ -298,10 +298,14 @@ def premises_rule(
 # --------------------------------------------------------------------------- artifact
 
 
+NO_RUN = "no run of the artifact made here yet (regrade runs it)"
+"""What an artifact facet's grade rests on before a run of this user's own is recorded."""
+
+
 def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -> Verdict:
     """Lower an artifact facet whose re-run output no longer matches; restore it when it does."""
-    if outcome is None:
-        return Verdict(None, "artifact", "no recorded run of the artifact yet (regrade runs it)")
+    if outcome is None:  # a run a checkout's own store records is its word, not weighed
+        return Verdict(None, "artifact", NO_RUN)
     if not outcome.ran:
         return Verdict(None, "artifact", f"the artifact could not be re-run ({outcome.error})")
     if not outcome.matched:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 
+from claimledger.grading.rules import NO_RUN
 from claimledger.grading.verdicts import Trace
 from claimledger.ledger.model import Artifact, Claim
 from claimledger.records import ArtifactRun
@@ -50,7 +51,7 @@ def weighed_run(run: ArtifactRun | None, trace: Trace | None) -> str:
     no regrade since may have run it (not trusted since, `--no-artifacts`, files changed)."""
     if trace is None:
         return ""
-    if run is None:
+    if run is None or trace.outcome == NO_RUN:  # a checkout's own run is not weighed
         return f"; {trace.outcome}"
     return f"; last run {day(run.ran_at)}, not re-run for this report: {trace.outcome}"
 
