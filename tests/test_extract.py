@@ -375,6 +375,24 @@ def test_select_reads_only_what_a_reader_sees(select: str, expected: str) -> Non
     assert extract_text(HIDDEN_SELECT_PAGE, "text/html", select=select) == expected
 
 
+@pytest.mark.parametrize("hidden", ['style="visibility:hidden"', 'style="display: none"', "hidden"])
+def test_select_reads_a_page_its_script_reveals_as_the_page_read_whole_is(hidden: str) -> None:
+    """A page that hides its body until its script shows it (against a flash of unstyled
+    content) was read whole, and unreadable through any selector."""
+    page = f"<html><body {hidden}><main><article><p>The budget was approved.</p></article>"
+    page += "</main></body></html>"
+    assert extract_text(page, "text/html", select="article") == "The budget was approved."
+    assert extract_text(page, "text/html") == "The budget was approved."
+
+
+def test_select_leaves_out_a_closed_dialog_and_reads_an_open_one() -> None:
+    page = "<html><body><main><p>Shown.</p><dialog><p class=x>Closed words.</p></dialog>"
+    page += "<dialog open><p class=y>Open words.</p></dialog></main></body></html>"
+    with pytest.raises(PageUnreadable, match="matched only text no reader sees"):
+        extract_text(page, "text/html", select=".x")
+    assert extract_text(page, "text/html", select=".y") == "Open words."
+
+
 @pytest.mark.parametrize("select", [".q", ".q p", ".h", "div[style] p", ".t", ".d del"])
 def test_select_naming_only_hidden_text_is_an_error(select: str) -> None:
     with pytest.raises(PageUnreadable, match="matched only text no reader sees"):

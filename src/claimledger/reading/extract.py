@@ -411,10 +411,17 @@ def _is_boilerplate(element: etree._Element) -> bool:
 
 def _is_unseen(element: etree._Element) -> bool:
     """Elements whose text no reader is shown, whatever a selector says: hidden ones (a
-    tab not shown yet excepted, as in `_is_boilerplate`) and those never displayed."""
-    if not isinstance(element.tag, str) or element.tag in _NEVER_SHOWN:
+    tab not shown yet excepted, as in `_is_boilerplate`), a closed `<dialog>`, and those
+    never displayed. Not `<body>` or `<html>`, which a page hides only until its script
+    shows it (against a flash of unstyled content), as the page read whole is read."""
+    tag = element.tag
+    if not isinstance(tag, str) or tag in _NEVER_SHOWN:
         return True
     get = element.get
+    if tag in ("html", "body"):
+        return False
+    if tag == "dialog":
+        return get("open") is None
     hidden = get("hidden") is not None or _HIDDEN_STYLE.search(get("style") or "") is not None
     return hidden and (get("role") or "").strip().lower() != "tabpanel"
 
