@@ -170,6 +170,31 @@ def test_forms_with_more_to_read_than_the_most_read_make_the_pdf_unreadable(
     assert locate(SEEN, pdf_text(carried(page(b"/Fm Do " * 9, shown)))).status == "verified"
 
 
+def test_a_figure_drawn_again_on_a_painted_page_adds_nothing_to_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A form that shows no text (a chart, a map) drawn on a page that has painted already
+    has nothing left to tell: a 4-up page of one large figure made the whole PDF
+    unreadable, its every drawing counted against the most read on one page."""
+    monkeypatch.setattr(pdfforms, "FORM_WORK", 10_000)
+    figure = b"0 0 1 rg 0 0 600 700 re f " + b"1 1 m 2 2 l S " * 3000
+    drawing = b"0 0 0 rg 0 0 20 20 re f " + b"/Fm Do " * 10
+    assert statuses(page(drawing, figure)) == ("verified", "missing")
+
+
+def test_a_form_past_pypdfs_parsing_limit_makes_the_pdf_unreadable() -> None:
+    """Read as empty, as pypdf skips it, its quotes would read missing: a page too large to
+    parse is unreadable, and so is such a form."""
+    from pypdf import apply_configuration
+
+    large = PLAIN + b" 1 1 m 2 2 l S" * 2_000
+    with (
+        apply_configuration(stream_parsing_work_maximum_count=2_000),
+        pytest.raises(PageUnreadable, match="too large to read"),
+    ):
+        pdf_text(carried(page(b"/Fm Do", large)))
+
+
 def test_a_form_whose_resources_are_its_parents_is_judged_with_them() -> None:
     """pypdf looks a form's resources up in its /Parent too: a form drawn through them,
     in an invisible mode, verified the quote."""

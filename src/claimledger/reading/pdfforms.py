@@ -14,8 +14,11 @@ is not is read once; an ordinary page, all of whose forms are seen, is not rewri
 Bounded, as a stranger's PDF must be: a form that draws itself (within itself) is
 drawn as nothing, as pypdf draws it; forms nested deeper than `MAX_DEPTH`, or drawn
 past pypdf's own count of form invocations on a page (it reads no further either), are
-left out, not read unjudged; and a page whose forms would have more than `FORM_WORK`
-operations read in all is `PageUnreadable`, as a PDF too large to read whole is.
+left out, not read unjudged; a page whose forms would have more than `FORM_WORK`
+operations read in all is `PageUnreadable`, as a PDF too large to read whole is, and so
+is one holding a form too large for pypdf to parse. A form that shows no text, drawn once
+the page has painted (a chart, a map drawn four times over), has nothing left to tell,
+and is not read.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.pdfseen import (
+    _SHOWS,
     Box,
     Operation,
     Resources,
@@ -47,7 +51,7 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 32
 """The most forms nested one in another that are read (no real PDF nests a tenth so)."""
-FORM_WORK = 1_000_000
+FORM_WORK = 4_000_000
 """The most operations read in a page's forms, over all the times they are drawn."""
 _ENCODED = frozenset({"/Length", "/Filter", "/DecodeParms"})
 """A form's keys that say how its bytes are stored: a copy's operations are not stored."""
@@ -63,20 +67,34 @@ class _Work:
         self.entered = 0
         self.most = get_configuration().xform_maximum_invocations_per_extraction
         self.read = 0
-        self.parsed: dict[int, tuple[Any, list[Operation] | None]] = {}
+        self.parsed: dict[int, tuple[Any, list[Operation] | None, bool]] = {}
 
-    def operations(self, form: Any) -> list[Operation] | None:
-        """The form's operations (as pypdf parses them to read it); None for a form that
-        cannot be parsed, whose text pypdf does not read either."""
+    def parse(self, form: Any) -> tuple[Any, list[Operation] | None, bool]:
+        """The form, its operations (as pypdf parses them to read it; None for a form that
+        cannot be parsed, whose text pypdf does not read either), and whether any of them
+        shows text or draws another XObject; parsed once. A form past pypdf's limits is
+        `PageUnreadable`, as such a page is: read as empty, its quotes would be missing."""
+        from pypdf.errors import LimitReachedError
         from pypdf.generic import ContentStream
 
         if id(form) not in self.parsed:  # the form is kept, so its id is not reused
             try:
                 found: list[Operation] | None = ContentStream(form, self.pdf, "bytes").operations
+            except LimitReachedError as error:
+                raise PageUnreadable(f"a form of the PDF is too large to read: {error}") from None
             except Exception:  # damage of any kind: pypdf skips such a form
                 found = None
-            self.parsed[id(form)] = (form, found)
-        operations = self.parsed[id(form)][1]
+            texty = any(op in _SHOWS or op == b"Do" for _, op in found or [])
+            self.parsed[id(form)] = (form, found, texty)
+        return self.parsed[id(form)]
+
+    def shows_text(self, form: Any) -> bool:
+        """Can the form show text, itself or through what it draws?"""
+        return self.parse(form)[2]
+
+    def operations(self, form: Any) -> list[Operation] | None:
+        """The form's operations, counted against the page's `FORM_WORK`."""
+        operations = self.parse(form)[1]
         self.read += len(operations or [])
         if self.read > FORM_WORK:
             raise PageUnreadable(
@@ -108,9 +126,12 @@ class _Drawing(_Reader):
             self.painted = painted or self.forms[index][2].painted
 
     def placed(self, index: int, name: Any) -> None:
+        painted = self.painted
         super().placed(index, name)
         form = self.resources.xobject(name)
         if index in self.unseen or form is None or subtype_of(form) != "/Form":
+            return
+        if painted and not self.work.shows_text(form):  # nothing in it left to tell
             return
         operations = self.work.operations(form) if self.enters(form) else None
         if operations is None:  # not judged: drawn as nothing, as pypdf reads it

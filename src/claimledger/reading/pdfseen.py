@@ -165,6 +165,7 @@ class _Reader:
         self.line: Matrix = IDENTITY  # the text line matrix (Tlm)
         self.run = 0.0  # how far the text may have advanced since the line's start
         self.path: list[tuple[float, float]] = []
+        self.building: list[tuple[bytes, list[Any], Matrix]] = []  # the path's, not traced yet
         self.clipping = False
         self.damaged = False  # has the path an operator not understood? (then it clips nothing)
         self.layers: list[bool] = []  # marked content: is each open sequence hidden?
@@ -321,25 +322,36 @@ class _Reader:
         self.layers.append(off and self.resources.layer_off(operands[1]))
 
     def drawn(self, operands: list[Any], operator: bytes) -> None:
-        """Path construction and painting, for the clip: a path's box bounds its clip."""
-        ctm = self.state.ctm
-        if operator == b"re":
-            rect = _numbers(operands, 4)
-            x, y, w, h = rect or (0.0, 0.0, 0.0, 0.0)
-            self.path.extend(_corners(_bounds(_corners((x, y, x + w, y + h)), ctm)))  # turned
-            self.damaged = self.damaged or rect is None
-        elif operator in _PATH_POINTS:
-            values = _numbers(operands, 2 * _PATH_POINTS[operator]) or []
-            points = list(zip(values[::2], values[1::2], strict=True))
-            self.path.extend(_corners(_bounds(points, ctm)) if points else [])
-            self.damaged = self.damaged or not points
+        """Path construction and painting, for the clip (a path's box bounds its clip) and
+        for what is painted. A path is traced only at its paint, and only where it clips or
+        the page has painted nothing yet: a figure of a hundred thousand lines costs a list
+        of them, not their geometry."""
+        if operator == b"re" or operator in _PATH_POINTS:
+            self.building.append((operator, operands, self.state.ctm))
         elif operator in (b"W", b"W*"):
             self.clipping = True
         elif operator in _PAINTS:
-            self.painted = self.painted or self.shows_paint(operator)
+            if self.clipping or not self.painted:
+                self.trace()
+                self.painted = self.painted or self.shows_paint(operator)
             if self.clipping and self.path and not self.damaged:  # a damaged path clips nothing
                 self.state.clip = _meet(self.state.clip, _bounds(self.path, IDENTITY))
-            self.path, self.clipping, self.damaged = [], False, False
+            self.building, self.path, self.clipping, self.damaged = [], [], False, False
+
+    def trace(self) -> None:
+        """The path built since the last paint, as the corners of each part's box on the
+        page, and whether any part was not understood."""
+        for operator, operands, ctm in self.building:
+            if operator == b"re":
+                rect = _numbers(operands, 4)
+                x, y, w, h = rect or (0.0, 0.0, 0.0, 0.0)
+                self.path.extend(_corners(_bounds(_corners((x, y, x + w, y + h)), ctm)))
+                self.damaged = self.damaged or rect is None
+            else:
+                values = _numbers(operands, 2 * _PATH_POINTS[operator]) or []
+                points = list(zip(values[::2], values[1::2], strict=True))
+                self.path.extend(_corners(_bounds(points, ctm)) if points else [])
+                self.damaged = self.damaged or not points
 
     def placed(self, index: int, name: Any) -> None:
         """A ``Do``: an image covers part of the page; a form is left out when it is in a
