@@ -6,13 +6,15 @@ Playwright can be had."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
 
 from claimledger.ledger.file import load
-from claimledger.records import FetchPolicy
+from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from test_browser_reader import LEDGER as BROWSER_LEDGER
 from test_browser_reader import fetched
@@ -203,3 +205,31 @@ def test_a_frame_its_own_address_redirected_to_another_site_is_not_the_pages_to_
     assert result.source_status == "ok"
     assert "The page's own words" in (result.text or "")
     assert QUOTE not in (result.text or "")
+
+
+def test_a_chromium_that_cannot_start_is_tried_once_a_run(
+    page_server: PageServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page of a run started Chromium again where it could not start at all (and,
+    once it had died, again and again past its one restart): it is tried once, and every
+    page says why it could not be read."""
+    started = tmp_path / "started"
+    fake = tmp_path / "chromium"
+    fake.write_text(f"#!/bin/sh\necho started >> {started}\nexit 1\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("CLAIMLEDGER_CHROMIUM", str(fake))
+    paths = [f"/app{n}" for n in range(3)]
+    for path in paths:
+        page_server.set_page(path, script_built(QUOTE))
+    urls = [page_server.url(path) for path in paths]
+    policy = FetchPolicy(allow_private=True, browser_all=True, per_host_interval=0)
+
+    async def read() -> dict[str, FetchResult]:
+        async with make_client(policy, trust_env=False) as client:
+            return await fetch_all(urls, client, policy=policy)
+
+    results = asyncio.run(read())
+
+    assert {r.source_status for r in results.values()} == {"unreadable"}
+    assert all("no browser could be started" in (r.error or "") for r in results.values())
+    assert started.read_text(encoding="utf-8").count("started") == 1

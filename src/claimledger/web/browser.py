@@ -189,13 +189,15 @@ class _Budget:
 
 class BrowserReader:
     """One Chromium for a run, started for the first page that needs it, and again (at
-    most `RESTARTS` times) for the first page after it died; each page gets a context of
-    its own (no cookies, storage or cache carried from page to page)."""
+    most `RESTARTS` times) for the first page after it died; one that cannot be started is
+    tried once a run. Each page gets a context of its own (no cookies, storage or cache
+    carried from page to page)."""
 
     def __init__(self, policy: FetchPolicy) -> None:
         self.policy = policy
         self._lock = asyncio.Lock()
         self._restarts = RESTARTS
+        self._unstartable: str | None = None  # why Chromium could not be started, once tried
         self._playwright: Any = None
         self._browser: Any = None
         self._scratch: str | None = None
@@ -327,6 +329,8 @@ class BrowserReader:
         page after it died, while restarts are left (a run's every later page was
         unreadable: "the browser closed while the page was read")."""
         async with self._lock:
+            if self._unstartable is not None:  # tried in this run already: not again each page
+                raise PageUnreadable(self._unstartable)
             if self._browser is not None and not self._browser.is_connected():
                 if self._restarts <= 0:
                     raise PageUnreadable(
@@ -337,7 +341,11 @@ class BrowserReader:
                 self._browser = None
                 await self._stop()  # its driver and its folder, with the browser gone
             if self._browser is None:
-                self._browser = await self._launch()
+                try:
+                    self._browser = await self._launch()
+                except PageUnreadable as error:
+                    self._unstartable = str(error)
+                    raise
         return self._browser
 
     async def _launch(self) -> Any:
