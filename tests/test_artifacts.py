@@ -195,7 +195,11 @@ def test_an_artifact_not_run_now_is_graded_on_its_last_run_as_explain_grades_it(
     explained = cli.json("explain", "toy")["proposals"]
     cli("regrade", "--no-artifacts", "--write", code=0)
 
-    assert skipped == ran and [p["to_grade"] for p in explained] == ["UNKNOWN"]
+    def lowering(proposals: list[dict[str, object]]) -> list[tuple[object, ...]]:
+        return [(p["from_grade"], p["to_grade"], p["rule"]) for p in proposals]
+
+    assert lowering(skipped) == lowering(ran) == lowering(explained)
+    assert [p["why"] for p in skipped] == [p["why"] for p in explained] != [ran[0]["why"]]
     assert grade_of(toy) is Grade.UNKNOWN
     assert len(recorded_rows(toy)) == 1  # graded on the run recorded, none made
 
@@ -212,6 +216,8 @@ def test_an_artifact_not_run_is_not_said_to_keep_the_grade_its_recorded_run_lowe
     report = cli.json("regrade", "--no-artifacts", code=1)
 
     assert [p["to_grade"] for p in report["proposals"]] == ["UNKNOWN"]
+    (proposal,) = report["proposals"]
+    assert "its recorded run printed other than expected (not run now)" in json.dumps(proposal)
     (held,) = report["evidence_gaps"]
     assert "keeps a grade" not in held
     assert held.startswith("1 artifact claim not run (--no-artifacts): toy, graded on")

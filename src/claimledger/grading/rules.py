@@ -311,7 +311,12 @@ def artifact_rule(claim: Claim, facet: Facet, outcome: ArtifactOutcome | None) -
     if not outcome.matched:
         detail = outcome.error or outcome.diff
         evidence = (Evidence(None, None, "different output", detail=detail),)
-        return fall(facet, "artifact-changed", "the artifact's output no longer matches", evidence)
+        why = (  # one this regrade did not make reads as no fresh check
+            "its recorded run printed other than expected (not run now)"
+            if outcome.recorded
+            else "the artifact's output no longer matches"
+        )
+        return fall(facet, "artifact-changed", why, evidence)
     baseline = baseline_of(claim, facet)
     evidence = (Evidence(None, None, "same output"),)
     if outcome.recorded:
