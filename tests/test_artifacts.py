@@ -901,6 +901,7 @@ def test_an_artifact_that_could_not_start_is_a_finding_in_every_format(tmp_path:
     for fmt in ("md", "html"):
         assert "1 artifact that no longer prints what is expected" in texts[fmt]
         assert "no artifact has run" not in texts[fmt]
+        assert "; last tried " in texts[fmt] and "; last run " not in texts[fmt]  # never ran
 
 
 def test_a_report_from_a_store_that_came_with_the_checkout_says_so_before_any_refresh(

@@ -53,7 +53,8 @@ def weighed_run(run: ArtifactRun | None, trace: Trace | None) -> str:
         return ""
     if run is None or trace.outcome == NO_RUN:  # a checkout's own run is not weighed
         return f"; {trace.outcome}"
-    return f"; last run {day(run.ran_at)}, not re-run for this report: {trace.outcome}"
+    when = "last run" if run.ran else "last tried"  # a program that never started ran not
+    return f"; {when} {day(run.ran_at)}, not re-run for this report: {trace.outcome}"
 
 
 _INLINE_SCRIPT = frozenset({"-c", "-e", "--eval"})
