@@ -629,8 +629,9 @@ def test_a_mirror_lends_no_confirmation_to_a_source_that_lacks_the_quote(
         ("https://docs.example.com/limits", "https://docs.example.com/limits/#top", True),
         ("https://docs.example.com/limits", "https://docs.example.com/quotas", False),
         ("http://docs.example.com:8080/limits", "https://docs.example.com:8080/limits", False),
+        ("http://docs.example.com:80/limits", "https://docs.example.com/limits", True),
     ],
-    ids=["http-and-https", "and-a-slash", "a-fragment", "two-pages", "a-port-named"],
+    ids=["http-and-https", "and-a-slash", "a-fragment", "two-pages", "a-port-named", "port-80"],
 )
 def test_check_warns_of_two_sources_written_for_one_page(
     tmp_path: Path, one: str, two: str, warned: bool

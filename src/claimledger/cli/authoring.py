@@ -145,12 +145,13 @@ def _warn_of_one_page_twice(path: Path, ledger: Ledger) -> None:
 
 def _one_page(url: str) -> tuple[str, tuple[int, int] | None]:
     """What makes two addresses one page (`page_key`), http and https of one host and path
-    (no port named) alike: a site serves one page at both, or sends one to the other."""
+    (on their default ports) alike: a site serves one page at both, or sends one to the
+    other."""
     from claimledger.urls import page_key, split
 
     key, lines = page_key(url)
     parts = split(url)
-    if key.startswith("http://") and parts is not None and parts.port is None:
+    if key.startswith("http://") and parts is not None and parts.port in (None, 80):
         key = "https://" + key.removeprefix("http://")
     return key, lines
 
