@@ -219,6 +219,17 @@ def test_a_source_no_quote_rests_on_is_warned_of_and_removed(site: Cli) -> None:
     assert "warning" not in site("check").stderr
 
 
+def test_a_source_a_report_cites_is_not_warned_of_as_quoted_by_no_claim(site: Cli) -> None:
+    """A quote's `via` rests on its source as its `sources` do (`source --remove` refuses
+    it): `check` does not tell the author to remove it with a command that fails."""
+    site("remove", "alarms")
+    text = site.ledger.read_text(encoding="utf-8")
+    cited = "sources: [guide, mirror]\n        reported_by: mirror\n        via: other"
+    site.ledger.write_text(text.replace("sources: [guide, mirror]", cited), encoding="utf-8")
+    assert "warning" not in site("check").stderr
+    assert "unknown source 'other'" in site("source", "other", "--remove", code=2).stderr
+
+
 def test_merging_a_source_moves_its_quotes_and_keeps_each_once(site: Cli) -> None:
     said = site("source", "mirror", "--merge-into", "guide").stdout
     assert said.startswith("mirror: merged into guide (its quotes rest on guide)")

@@ -367,8 +367,8 @@ def merge_source(text: str, ledger: Ledger, source_id: str, into: str) -> str:
 
 
 def unused_sources(ledger: Ledger) -> list[str]:
-    """Sources no quote rests on: left behind by `remove`, they are listed by `check`."""
-    used = {s for claim in ledger.claims for quote in claim.quotes for s in quote.sources}
+    """Sources no quote rests on, nor cites (`via`): left behind by `remove`, listed by `check`."""
+    used = {s for c in ledger.claims for q in c.quotes for s in (*q.sources, q.via) if s}
     return sorted(set(ledger.sources) - used)
 
 
