@@ -312,16 +312,22 @@ def test_bad_settings_are_exit_2_with_where(
             "claimledger.toml: map: 'https://a.test/=file:///etc/passwd': 'file:///etc/passwd' "
             "is not an http(s) URL with a host",
         ),
+        (
+            "claimledger.toml",
+            'archive = "ftp://archive.test/"\n',
+            "claimledger.toml: archive: 'ftp://archive.test/' is not an http(s) URL with a host",
+        ),
     ],
     ids=["number-past-4300-digits", "arrays-nested-deep", "tables-nested-deep",
-         "key-with-a-line-break", "map-to-a-file"],
+         "key-with-a-line-break", "map-to-a-file", "archive-off-the-web"],
 )  # fmt: skip
 def test_a_hostile_settings_file_is_one_line_and_exit_2(
     cli: Cli, ledger: Path, name: str, settings: str, message: str
 ) -> None:
     """A settings file a cloned repository may hold: `check` says what is wrong with it
     on one line, where Python's own limits once ended it with an internal error (exit 70)
-    and a map to a local file was found only by the run that would fetch through it."""
+    and a map to a local file, or an archive not on the web, was found only by the run that
+    would fetch through it (as `--archive`, an option never typed)."""
     (ledger.parent / name).write_text(settings, encoding="utf-8")
 
     (line,) = cli("check", code=2).stderr.splitlines()

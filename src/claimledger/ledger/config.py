@@ -40,7 +40,7 @@ from typing import Any
 
 from claimledger.errors import InputError
 from claimledger.records import FetchPolicy, Header
-from claimledger.urls import UrlMap, exact_origin, map_rule_problem, split
+from claimledger.urls import UrlMap, exact_origin, map_rule_problem, split, web_url_problem
 
 CONFIG_FILE = "claimledger.toml"
 DEFAULT_RECOVER_CANDIDATES = 5
@@ -222,14 +222,22 @@ def _value(name: str, key: str, value: Any) -> Any:
             raise InputError(f"{name}: must be a non-empty string")
         return _header_value(name, value)
     if key == "archive":
-        if not isinstance(value, str) or not value.strip():
-            raise InputError(f"{name}: must be the archive's base URL")
-        return value.strip()
+        return _archive(name, value)
     limit = LIMITS[key]
     problem = limit.problem(value)
     if problem is not None:
         raise InputError(f"{name}: {problem}")
     return value if limit.whole else float(value)
+
+
+def _archive(name: str, value: Any) -> str:
+    """The archive's base URL, a web URL: said here, as `check` reads the file, not first by
+    the refresh that would ask it, as an `--archive` the user never typed."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{name}: must be the archive's base URL")
+    if (problem := web_url_problem(value.strip())) is not None:
+        raise InputError(f"{name}: {value.strip()!r} {problem}")
+    return value.strip()
 
 
 def _maps(name: str, value: Any) -> tuple[str, ...]:
