@@ -187,6 +187,28 @@ def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
     assert site.ledger.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("leaves", "why"),
+    [('rm "$1"', "No such file or directory"), ('rm "$1" && mkdir "$1"', "Is a directory")],
+)
+def test_an_editor_that_leaves_no_file_is_refused_and_nothing_written(
+    site: Cli, tmp_path: Path, leaves: str, why: str
+) -> None:
+    """An editor that deletes the file it was opened on, or puts a folder in its place,
+    is bad input (one line, exit 2), not an internal error."""
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f"#!/bin/sh\n{leaves}\n")
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    before = site.ledger.read_bytes()
+    done = edit_in(site, str(editor), "alarms", "--editor", "statement")
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"claimledger: error: --editor: {str(editor)!r} left no file to read ({why}); nothing"
+        " written\n",
+    )
+    assert site.ledger.read_bytes() == before
+
+
 def test_prose_keeps_its_paragraphs_and_an_unchanged_buffer_writes_nothing(
     site: Cli, tmp_path: Path
 ) -> None:

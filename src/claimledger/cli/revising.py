@@ -171,8 +171,9 @@ def _editable(part: str) -> str:
 
 def written_in_editor(text: str) -> str:
     """The text after the user edits it in $VISUAL or $EDITOR, as git runs it (a missing
-    editor, one that cannot be read as a command, one that fails, or one that saves what
-    is not UTF-8, is bad input: nothing is written)."""
+    editor, one that cannot be read as a command, one that fails, one that leaves no file
+    to read where it was opened, or one that saves what is not UTF-8, is bad input:
+    nothing is written)."""
     command = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not command:
         raise InputError("--editor: set $EDITOR (or $VISUAL) to the editor to open")
@@ -187,4 +188,15 @@ def written_in_editor(text: str) -> str:
             raise InputError(f"--editor: cannot read {command!r} as a command: {error}") from None
         if done.returncode != 0:
             raise InputError(f"--editor: {command!r} exited {done.returncode}; nothing written")
-        return utf8_text(path.read_bytes(), f"--editor: what {command!r} saved").strip()
+        return utf8_text(_saved(path, command), f"--editor: what {command!r} saved").strip()
+
+
+def _saved(path: Path, command: str) -> bytes:
+    """What the editor left at `path`: an editor may delete the file it was given, or put
+    a folder in its place, and that is the editor's doing, not a bug of ours."""
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise InputError(
+            f"--editor: {command!r} left no file to read ({error.strerror}); nothing written"
+        ) from None
