@@ -99,6 +99,7 @@ from claimledger.reading.match.quantities import (
     split_last_word,
     term_positions,
 )
+from claimledger.reading.match.signs import signs_as_said
 from claimledger.reading.match.span import (
     Opcode,
     aligned_span,
@@ -142,7 +143,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     when it began one (as its capital says), what the page put before it: unless those
     are `said_before`, the words that stood before it in its sentence when recorded.
     """
-    quote, passage = rates_as_said(quote), rates_as_said(passage)
+    quote, passage = (rates_as_said(signs_as_said(text)) for text in (quote, passage))
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)

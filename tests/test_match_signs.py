@@ -1,0 +1,41 @@
+"""A quantity written with signs is judged as its words are: a comparison sign before a
+figure is the bound it says ("<10 ms" is "less than 10 ms", "≥ 3" is "at least 3"), so a
+bound reversed is a limit changed, and one said in words instead no change."""
+
+from __future__ import annotations
+
+import pytest
+
+from meaning_levels import judged, level
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Latency is <10 ms.", "Latency is >10 ms.", id="less-more"),
+        pytest.param("Latency is < 10 ms.", "Latency is > 10 ms.", id="spaced"),
+        pytest.param("Latency is ≤ 10 ms.", "Latency is ≥ 10 ms.", id="at-most-at-least"),
+        pytest.param("Latency is <= 10 ms.", "Latency is >= 10 ms.", id="ascii"),
+        pytest.param("Latency is <10 ms.", "Latency is 10 ms.", id="sign-taken-out"),
+    ],
+)
+def test_a_comparison_sign_reversed_is_a_limit_changed(quote: str, passage: str) -> None:
+    assert "limit changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Latency is ≤ 10 ms.", "Latency is at most 10 ms.", id="at-most"),
+        pytest.param("Latency is < 10 ms.", "Latency is less than 10 ms.", id="less-than"),
+        pytest.param("Keep >= 3 replicas.", "Keep at least 3 replicas.", id="at-least"),
+    ],
+)
+def test_a_comparison_sign_said_in_words_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_a_quoted_line_marker_before_an_address_is_no_bound() -> None:
+    """ "> `0.0.0.0`" in raw Markdown quotes a line; it bounds no figure."""
+    quote = "Bind to 0.0.0.0 as a convenience."
+    assert level(quote, "Bind to > 0.0.0.0 as a convenience.") == "harmless"
