@@ -1,6 +1,7 @@
 """A quantity written with signs is judged as its words are: a comparison sign before a
 figure is the bound it says ("<10 ms" is "less than 10 ms", "≥ 3" is "at least 3"), so a
-bound reversed is a limit changed, and one said in words instead no change."""
+bound reversed is a limit changed, and one said in words instead no change; and the case
+of a unit tells bits ("Mb", "Gbps") from bytes ("MB")."""
 
 from __future__ import annotations
 
@@ -39,3 +40,30 @@ def test_a_quoted_line_marker_before_an_address_is_no_bound() -> None:
     """ "> `0.0.0.0`" in raw Markdown quotes a line; it bounds no figure."""
     quote = "Bind to 0.0.0.0 as a convenience."
     assert level(quote, "Bind to > 0.0.0.0 as a convenience.") == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The cache holds 100 MB.", "The cache holds 100 Mb.", id="MB-Mb"),
+        pytest.param("The limit is 10 KB.", "The limit is 10 Kb.", id="KB-Kb"),
+        pytest.param("The link carries 10 GB/s.", "The link carries 10 Gb/s.", id="GB/s-Gb/s"),
+        pytest.param("The link is 10 Mbps.", "The link is 10 MBps.", id="Mbps-MBps"),
+    ],
+)
+def test_bits_for_bytes_is_a_number_changed(quote: str, passage: str) -> None:
+    """A small "b" after a capital prefix is a bit, a capital "B" a byte: eight times it."""
+    assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The link is 10 Mbps.", "The link is 10 Mbit/s.", id="Mbit/s"),
+        pytest.param("The link is 1 Gbps.", "The link is 1000 Mbps.", id="1000-Mbps"),
+        pytest.param("The link is 10 Gbps.", "The link is 10 gigabits per second.", id="gigabits"),
+        pytest.param("The cache holds 100 MB.", "The cache holds 100 megabytes.", id="bytes"),
+    ],
+)
+def test_bits_said_another_way_are_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

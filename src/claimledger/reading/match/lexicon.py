@@ -86,6 +86,10 @@ _UNIT_NAMES = """
     gibibyte gib gibibyte gibibytes
     terabyte tb terabyte terabytes
     tebibyte tib tebibyte tebibytes
+    kilobit kbit kbits kilobit kilobits
+    megabit mbit mbits megabit megabits
+    gigabit gbit gbits gigabit gigabits
+    terabit tbit tbits terabit terabits
     percent % percent
 """
 UNIT = {

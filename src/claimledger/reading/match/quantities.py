@@ -510,6 +510,10 @@ _IN_BASE_UNITS = {
     "mebibyte": (Fraction(2**20), "byte"),
     "gibibyte": (Fraction(2**30), "byte"),
     "tebibyte": (Fraction(2**40), "byte"),
+    "kilobit": (Fraction(10**3), "bit"),
+    "megabit": (Fraction(10**6), "bit"),
+    "gigabit": (Fraction(10**9), "bit"),
+    "terabit": (Fraction(10**12), "bit"),
 }
 """Each unit of time and size as a multiple of the one it is counted in: a day is 86,400
 seconds and a year 12 months, but a month is no fixed number of days, so "30 days" and
