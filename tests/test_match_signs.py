@@ -67,3 +67,32 @@ def test_bits_for_bytes_is_a_number_changed(quote: str, passage: str) -> None:
 )
 def test_bits_said_another_way_are_no_change(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Errors stay below 10^-6.", "Errors stay below 10^6.", id="caret-sign"),
+        pytest.param("Errors stay below 10⁻⁶.", "Errors stay below 10⁶.", id="superscript-sign"),
+        pytest.param("Errors stay below 10⁻⁶.", "Errors stay below 10⁻⁵.", id="exponent"),
+        pytest.param("Errors stay below 10-6.", "Errors stay below 10-5.", id="caret-lost"),
+        pytest.param("It holds 2^32 keys.", "It holds 2^64 keys.", id="base-two"),
+    ],
+)
+def test_a_power_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    """The sign of an exponent is no punctuation: 10^-6 is a millionth, 10^6 a million."""
+    assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Errors stay below 10⁻⁶.", "Errors stay below 10^-6.", id="superscript"),
+        pytest.param("Errors stay below 10^-6.", "Errors stay below 10-6.", id="caret-lost"),
+        pytest.param("Errors stay below 1e-6.", "Errors stay below 10^-6.", id="scientific"),
+        pytest.param("It holds 2^32 keys.", "It holds 4294967296 keys.", id="written-out"),
+        pytest.param("It serves 10^6 users.", "It serves 1 million users.", id="a-million"),
+    ],
+)
+def test_a_power_written_another_way_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

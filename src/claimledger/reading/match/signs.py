@@ -1,15 +1,17 @@
-"""Quantities written with signs: a comparison sign before a figure ("<10 ms", "≥ 3")
-and a unit whose case tells bits from bytes ("Mb", "MB"), said in words before a
-rewording is judged on them.
+"""Quantities written with signs: a comparison sign before a figure ("<10 ms", "≥ 3"),
+a unit whose case tells bits from bytes ("Mb", "MB") and a power ("10^-6", "10⁻⁶",
+"1e-6"), said in words or as the figure they are before a rewording is judged on them.
 
 Pure. A word is letters and digits, so read as words "<10 ms" and ">10 ms" were both
-"10 ms", and the lower-cased "Mb" and "MB" both a megabyte: a bound reversed, or a size
-eight times another, read as no change at all.
+"10 ms", the lower-cased "Mb" and "MB" both a megabyte, and "10^-6" and "10^6" both "10
+6": a bound reversed, a size eight times another, or a rate a million million times
+another, read as no change at all.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 _SIGNS = {
     "<": "less than",
@@ -33,12 +35,51 @@ Begun only where a figure begins, so that a long run of digits is read once, not
 from each of its digits."""
 
 
+_POWER = re.compile(r"(?<![\w.^])(\d{1,9})\^([-+]?)((?:\^?\d){1,4})(?!\^?\d)")
+"""A power written with a caret, as a superscript is normalised ("10^-6", "10⁻⁶" as
+"10^-^6")."""
+_SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,4})(?!\w)")
+"""A figure in scientific notation ("1e-6", "2.5E3"), not a hash or a hex figure."""
+_POWER_OF_TEN_FLAT = re.compile(r"(?<![\w.,^-])10-([1-9])(?![\w-]|[.,]\d)")
+"""A power of ten whose superscript lost its caret ("10<sup>-6</sup>" read as "10-6"):
+a range of figures runs upward ("5-10"), so "10-6" is none."""
+_MOST_DIGITS = 30
+_MOST_BITS = 128
+"""A power is written out only where its figure is at most this long (ten to the 30th,
+two to the 128th): a longer one is left as written, whatever its exponent."""
+
+
+def powers_as_figures(text: str) -> str:
+    """The text with each power of ten, and each whole power of another base, written
+    as the figure it is ("10^-6", "10⁻⁶" and "1e-6" as "0.000001", "2^10" as "1024"):
+    its sign is no punctuation to drop, and one figure written two ways is one figure."""
+    text = _POWER.sub(_power_said, text)
+    text = _SCIENTIFIC.sub(lambda run: _scaled(run[1], int(run[2])) or run[0], text)
+    return _POWER_OF_TEN_FLAT.sub(lambda run: _scaled("1", -int(run[1])) or run[0], text)
+
+
+def _power_said(run: re.Match[str]) -> str:
+    base, exponent = int(run[1]), int(run[2] + run[3].replace("^", ""))
+    if base == 10:
+        return _scaled("1", exponent) or run[0]
+    if exponent >= 0 and (base.bit_length() - 1) * exponent <= _MOST_BITS:
+        return str(base**exponent)
+    return run[0]
+
+
+def _scaled(mantissa: str, exponent: int) -> str | None:
+    """The figure `mantissa` times ten to `exponent`, written out; None for one too long."""
+    if abs(exponent) > _MOST_DIGITS:
+        return None
+    return format(Decimal(mantissa).scaleb(exponent), "f")
+
+
 def signs_as_said(text: str) -> str:
     """The text with each comparison sign before a figure said as the bound it is ("<10
     ms" as "less than 10 ms", "≥ 3" as "at least 3"), and each unit of bits written as
     one ("100 Mb" as "100 Mbit", "10 Gbps" as "10 Gbit per s"), so that the bounds and
     the units are judged as their words are."""
-    text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", text)
+    text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", powers_as_figures(text))
     return _BITS.sub(_bits_said, text)
 
 
