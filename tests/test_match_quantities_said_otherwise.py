@@ -103,3 +103,37 @@ def test_a_moment_said_with_a_unit_is_no_quantity(quote: str, passage: str) -> N
     and "the daily limit" a kind of limit: with no quantity on the other side, no number
     changed."""
     assert "number changed" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Wait a minute before retrying.", "Wait 60 seconds before retrying.", id="60-s"
+        ),
+        pytest.param(
+            "Wait a minute before retrying.", "Wait one minute before retrying.", id="one"
+        ),
+        pytest.param("Retry after 60 seconds.", "Retry after a minute.", id="a-minute"),
+        pytest.param(
+            "Wait a second before retrying.", "Wait 1000 ms before retrying.", id="1000-ms"
+        ),
+    ],
+)
+def test_a_moment_beside_a_duration_is_one_of_its_unit(quote: str, passage: str) -> None:
+    """ "a minute" where the other side counts time in figures is one minute: "wait a
+    minute" -> "wait 60 seconds" is the same wait."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Wait a minute before retrying.", "Wait 30 seconds before retrying.", id="30-s"
+        ),
+        pytest.param("Wait a second before retrying.", "Wait 100 ms before retrying.", id="100-ms"),
+    ],
+)
+def test_a_moment_beside_another_duration_is_a_number_changed(quote: str, passage: str) -> None:
+    assert "number changed" in judged(quote, passage).kinds

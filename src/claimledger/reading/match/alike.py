@@ -8,7 +8,13 @@ Pure. On the lower-cased words of a span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.lexicon import CERTAINTY, MODAL_STRENGTH, Phrases, number_value
+from claimledger.reading.match.lexicon import (
+    CERTAINTY,
+    MODAL_STRENGTH,
+    STOPWORDS,
+    Phrases,
+    number_value,
+)
 from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.negations import correlative
 from claimledger.reading.match.quantities import (
@@ -94,6 +100,37 @@ _PHRASES_ALIKE = Phrases(
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""
+
+
+def moments_counted(words: list[str], other: list[str]) -> list[str]:
+    """The words with "a second" or "a minute" as one of it ("1 minute") where the other
+    side counts time in figures ("wait a minute" / "wait 60 seconds"): beside a duration
+    it is one; beside none ("wait a moment") it says a moment as often, and stays as
+    written. Not before the thing it orders or qualifies ("a second replica")."""
+    if not _counts_time(other):
+        return words
+    said = list(words)
+    for index in range(len(said) - 1):
+        following = said[index + 2] if index + 2 < len(said) else ""
+        moment = said[index] in {"a", "an"} and said[index + 1] in _MOMENTS
+        moment = moment and said[index - 1 : index] != ["half"]  # "half a second": 0.5 s
+        if moment and (not following or following in STOPWORDS):
+            said[index] = "1"
+    return said
+
+
+_MOMENTS = frozenset({"second", "minute"})
+"""The units "a" says one of only beside a duration (the spans of `in_base_units` are
+always one)."""
+
+
+def _counts_time(words: list[str]) -> bool:
+    """Whether the words say a figure of time ("60 seconds", "one minute", "500 ms")."""
+    read = in_base_units(words)
+    return any(
+        word == "seconds" and index and number_value(read[index - 1]) is not None
+        for index, word in enumerate(read)
+    )
 
 
 def phrase_cut_at(words: list[str], first: int) -> int:

@@ -10,7 +10,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from claimledger.reading.match.alike import as_said, hyphenated_as, phrases_alike
+from claimledger.reading.match.alike import (
+    as_said,
+    hyphenated_as,
+    moments_counted,
+    phrases_alike,
+)
 from claimledger.reading.match.clauses import relation_traded
 from claimledger.reading.match.hedges import without_hedges
 from claimledger.reading.match.lexicon import (
@@ -122,6 +127,7 @@ def span_kinds_of(
     table" -> "the json, yaml and table formats"."""
     q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
     q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
+    q_low, p_low = moments_counted(q_low, p_low), moments_counted(p_low, q_low)
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
     q_low, p_low = as_said(q_low), as_said(p_low)

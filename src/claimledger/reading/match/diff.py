@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import (
+    moments_counted,
     phrase_cut_at,
     phrase_past_end,
     said_values,
@@ -477,7 +478,8 @@ def _change(
         j in moved[1] for j in range(j1, j2)
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
-    freed = tag == "replace" and said_values(taken) == said_values(put)
+    counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
+    freed = tag == "replace" and said_values(counted[0]) == said_values(counted[1])
     freed = freed and not class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
