@@ -153,3 +153,30 @@ def test_a_moment_beside_another_duration_is_a_number_changed(quote: str, passag
 def test_a_small_m_joined_to_its_figure_is_a_minute(quote: str, passage: str, said: str) -> None:
     """ "5m" is five minutes, as a duration is written in a config; "1M" a million."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The job runs once a day.", "The job runs daily.", id="daily"),
+        pytest.param("The job runs daily.", "The job runs once a day.", id="once-a-day"),
+        pytest.param("The job runs once per hour.", "The job runs hourly.", id="once-per-hour"),
+        pytest.param(
+            "The job runs once an hour.", "The job runs every 60 minutes.", id="every-60-minutes"
+        ),
+    ],
+)
+def test_once_a_period_is_every_period(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The job runs once a day.", "The job runs twice a day.", id="twice"),
+        pytest.param("The job runs daily.", "The job runs twice a day.", id="daily-twice"),
+        pytest.param("The job runs once a week.", "The job runs daily.", id="weekly"),
+    ],
+)
+def test_another_count_a_period_is_a_number_changed(quote: str, passage: str) -> None:
+    assert "number changed" in judged(quote, passage).kinds

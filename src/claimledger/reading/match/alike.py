@@ -97,6 +97,11 @@ _PHRASES_ALIKE = Phrases(
         ("half", "a"): ("0.5",),
         ("half", "an"): ("0.5",),
         **{(word,): ("every", unit) for word, unit in EVERY_ONE.items()},  # "daily"
+        **{
+            ("once", joint, unit): ("every", unit)  # "once a day", "once per day": daily
+            for unit in EVERY_ONE.values()
+            for joint in ("a", "an", "per", "every", "each")
+        },
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""

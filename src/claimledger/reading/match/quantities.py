@@ -644,14 +644,26 @@ def times_differ(was: list[str], now: list[str]) -> bool:
 
 def _times(words: list[str]) -> Counter[str]:
     """The counts of times a span says: "twice", "thrice", and "once" where it opens no
-    clause ("once the write completes", "Once installed")."""
+    clause ("once the write completes", "Once installed"), or said as "every" and a
+    period ("once a day" is read "every day", as "daily" is: "twice a day" is another
+    count)."""
     found: Counter[str] = Counter()
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
         opens = word == "once" and (not index or following in _OPENING_A_CLAUSE)
         if word in _TIMES_SAID and not opens:
             found[word] += 1
+        elif word == "every" and _every_period(words, index):
+            found["once"] += 1
     return found
+
+
+def _every_period(words: list[str], index: int) -> bool:
+    """An "every" that says once a period ("every day", read "every 86400 seconds"), not
+    one after its count ("twice every day")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    period = following in UNIT or number_value(following) is not None
+    return period and words[index - 1 : index] not in ([w] for w in _TIMES_SAID)
 
 
 _TIMES_SAID = frozenset({"once", "twice", "thrice"})
