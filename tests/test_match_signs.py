@@ -96,3 +96,18 @@ def test_a_power_changed_is_a_number_changed(quote: str, passage: str) -> None:
 )
 def test_a_power_written_another_way_is_no_change(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param("Use 1-5 replicas.", "Use 1-6 replicas.", "changed", id="range-changed"),
+        pytest.param("Use 10–20 GB.", "Use 10–30 GB.", "changed", id="en-dash"),
+        pytest.param("Use 1-5 replicas.", "Use 1 to 5 replicas.", "harmless", id="to"),
+        pytest.param("It takes 5-10 s.", "It takes 5 to 10 s.", "harmless", id="with-unit"),
+    ],
+)
+def test_a_range_joined_by_a_dash_is_its_figures(quote: str, passage: str, said: str) -> None:
+    """ "1-5" is 1 to 5: another end is a number changed (not a name), "to" no change."""
+    assert level(quote, passage) == said, judged(quote, passage)
+    assert said == "harmless" or "number changed" in judged(quote, passage).kinds

@@ -1,6 +1,7 @@
 """Quantities written with signs: a comparison sign before a figure ("<10 ms", "≥ 3"),
-a unit whose case tells bits from bytes ("Mb", "MB") and a power ("10^-6", "10⁻⁶",
-"1e-6"), said in words or as the figure they are before a rewording is judged on them.
+a unit whose case tells bits from bytes ("Mb", "MB"), a power ("10^-6", "10⁻⁶", "1e-6")
+and a range joined by a dash ("1-5"), said in words or as the figures they are before a
+rewording is judged on them.
 
 Pure. A word is letters and digits, so read as words "<10 ms" and ">10 ms" were both
 "10 ms", the lower-cased "Mb" and "MB" both a megabyte, and "10^-6" and "10^6" both "10
@@ -74,12 +75,25 @@ def _scaled(mantissa: str, exponent: int) -> str | None:
     return format(Decimal(mantissa).scaleb(exponent), "f")
 
 
+_RANGE = re.compile(r"(?<![\w.,^-])(\d+(?:\.\d+)?)[-–](\d+(?:\.\d+)?)(?![\w-]|[.,]\d)")
+"""A range of two figures joined by a dash ("1-5", "10–20"), not a date or a code of
+more parts ("2024-10-06", "ISO-8859-1")."""
+
+
+def ranges_as_said(text: str) -> str:
+    """The text with each range of figures said with "to" ("1-5" as "1 to 5"): joined
+    by its dash, a range is one word, so "1-5" -> "1-6" read as a name changed and "1-5"
+    -> "1 to 5" as a number changed."""
+    return _RANGE.sub(r"\1 to \2", text)
+
+
 def signs_as_said(text: str) -> str:
     """The text with each comparison sign before a figure said as the bound it is ("<10
     ms" as "less than 10 ms", "≥ 3" as "at least 3"), and each unit of bits written as
     one ("100 Mb" as "100 Mbit", "10 Gbps" as "10 Gbit per s"), so that the bounds and
     the units are judged as their words are."""
-    text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", powers_as_figures(text))
+    text = ranges_as_said(powers_as_figures(text))
+    text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", text)
     return _BITS.sub(_bits_said, text)
 
 
