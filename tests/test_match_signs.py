@@ -111,3 +111,16 @@ def test_a_range_joined_by_a_dash_is_its_figures(quote: str, passage: str, said:
     """ "1-5" is 1 to 5: another end is a number changed (not a name), "to" no change."""
     assert level(quote, passage) == said, judged(quote, passage)
     assert said == "harmless" or "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param("Keep 3+ copies.", "Keep 3 copies.", "changed", id="plus-taken-out"),
+        pytest.param("Keep 3+ copies.", "Keep at least 3 copies.", "harmless", id="at-least"),
+        pytest.param("Keep 3+ copies.", "Keep 3 or more copies.", "harmless", id="or-more"),
+    ],
+)
+def test_a_plus_after_a_figure_is_its_lower_bound(quote: str, passage: str, said: str) -> None:
+    """ "3+ copies" is at least three: the plus taken out is a limit changed."""
+    assert level(quote, passage) == said, judged(quote, passage)

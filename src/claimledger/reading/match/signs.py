@@ -1,7 +1,7 @@
 """Quantities written with signs: a comparison sign before a figure ("<10 ms", "≥ 3"),
-a unit whose case tells bits from bytes ("Mb", "MB"), a power ("10^-6", "10⁻⁶", "1e-6")
-and a range joined by a dash ("1-5"), said in words or as the figures they are before a
-rewording is judged on them.
+a unit whose case tells bits from bytes ("Mb", "MB"), a power ("10^-6", "10⁻⁶", "1e-6"),
+a range joined by a dash ("1-5") and a plus after a figure ("3+"), said in words or as
+the figures they are before a rewording is judged on them.
 
 Pure. A word is letters and digits, so read as words "<10 ms" and ">10 ms" were both
 "10 ms", the lower-cased "Mb" and "MB" both a megabyte, and "10^-6" and "10^6" both "10
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+
+from claimledger.reading.match.lexicon import STOPWORDS
 
 _SIGNS = {
     "<": "less than",
@@ -80,6 +82,22 @@ _RANGE = re.compile(r"(?<![\w.,^-])(\d+(?:\.\d+)?)[-–](\d+(?:\.\d+)?)(?![\w-]|
 more parts ("2024-10-06", "ISO-8859-1")."""
 
 
+_PLUS = re.compile(r"(?<![\w.,^+-])(\d+(?:[.,]\d+)*)\+(?=\s+([A-Za-z]+))")
+"""A figure with a plus after it, before a word ("3+ replicas"), not a sum ("1+1")."""
+
+
+def pluses_as_said(text: str) -> str:
+    """The text with a plus after a figure said as the bound it is ("3+ replicas" as "3
+    or more replicas"): a plus is no word, so "3+ replicas" -> "3 replicas" read as no
+    change. Only before the thing counted: "Java 8+" and "Node 18+ is required" bound a
+    version, which "or later" says as often, and a bound does not read."""
+    return _PLUS.sub(_plus_said, text)
+
+
+def _plus_said(run: re.Match[str]) -> str:
+    return run[0] if run[2].lower() in STOPWORDS else f"{run[1]} or more"
+
+
 def ranges_as_said(text: str) -> str:
     """The text with each range of figures said with "to" ("1-5" as "1 to 5"): joined
     by its dash, a range is one word, so "1-5" -> "1-6" read as a name changed and "1-5"
@@ -92,7 +110,7 @@ def signs_as_said(text: str) -> str:
     ms" as "less than 10 ms", "≥ 3" as "at least 3"), and each unit of bits written as
     one ("100 Mb" as "100 Mbit", "10 Gbps" as "10 Gbit per s"), so that the bounds and
     the units are judged as their words are."""
-    text = ranges_as_said(powers_as_figures(text))
+    text = pluses_as_said(ranges_as_said(powers_as_figures(text)))
     text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", text)
     return _BITS.sub(_bits_said, text)
 
