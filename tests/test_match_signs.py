@@ -124,3 +124,16 @@ def test_a_range_joined_by_a_dash_is_its_figures(quote: str, passage: str, said:
 def test_a_plus_after_a_figure_is_its_lower_bound(quote: str, passage: str, said: str) -> None:
     """ "3+ copies" is at least three: the plus taken out is a limit changed."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param("It costs $5 a month.", "It costs €5 a month.", "changed", id="euros"),
+        pytest.param("It costs £5 a month.", "It costs 5 euros a month.", "changed", id="pounds"),
+        pytest.param("It costs $5 a month.", "It costs 5 USD a month.", "harmless", id="usd"),
+    ],
+)
+def test_a_currency_sign_is_its_unit(quote: str, passage: str, said: str) -> None:
+    """ "$5" -> "€5" is another sum, though its figure did not change."""
+    assert level(quote, passage) == said, judged(quote, passage)

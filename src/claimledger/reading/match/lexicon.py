@@ -91,6 +91,10 @@ _UNIT_NAMES = """
     gigabit gbit gbits gigabit gigabits
     terabit tbit tbits terabit terabits
     percent % percent
+    dollar dollar dollars usd
+    euro euro euros eur
+    pound pound pounds gbp
+    yen yen jpy
 """
 UNIT = {
     spelling: line.split()[0]

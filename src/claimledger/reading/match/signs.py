@@ -1,7 +1,7 @@
 """Quantities written with signs: a comparison sign before a figure ("<10 ms", "≥ 3"),
 a unit whose case tells bits from bytes ("Mb", "MB"), a power ("10^-6", "10⁻⁶", "1e-6"),
-a range joined by a dash ("1-5") and a plus after a figure ("3+"), said in words or as
-the figures they are before a rewording is judged on them.
+a range joined by a dash ("1-5"), a plus after a figure ("3+") and a currency's sign
+("$5"), said in words or as the figures they are before a rewording is judged on them.
 
 Pure. A word is letters and digits, so read as words "<10 ms" and ">10 ms" were both
 "10 ms", the lower-cased "Mb" and "MB" both a megabyte, and "10^-6" and "10^6" both "10
@@ -86,6 +86,16 @@ _PLUS = re.compile(r"(?<![\w.,^+-])(\d+(?:[.,]\d+)*)\+(?=\s+([A-Za-z]+))")
 """A figure with a plus after it, before a word ("3+ replicas"), not a sum ("1+1")."""
 
 
+_CURRENCY = re.compile(r"(?<![\w$€£¥])([$€£¥])\s?(\d[\d.,]*\d|\d)(?![\w$€£¥])")
+_CURRENCIES = {"$": "dollars", "€": "euros", "£": "pounds", "¥": "yen"}
+
+
+def currencies_as_said(text: str) -> str:
+    """The text with a sum written with its currency's sign said with its unit ("$5" as
+    "5 dollars"): a sign is no word, so "$5" -> "€5" read as no change."""
+    return _CURRENCY.sub(lambda run: f"{run[2]} {_CURRENCIES[run[1]]}", text)
+
+
 def pluses_as_said(text: str) -> str:
     """The text with a plus after a figure said as the bound it is ("3+ replicas" as "3
     or more replicas"): a plus is no word, so "3+ replicas" -> "3 replicas" read as no
@@ -110,7 +120,7 @@ def signs_as_said(text: str) -> str:
     ms" as "less than 10 ms", "≥ 3" as "at least 3"), and each unit of bits written as
     one ("100 Mb" as "100 Mbit", "10 Gbps" as "10 Gbit per s"), so that the bounds and
     the units are judged as their words are."""
-    text = pluses_as_said(ranges_as_said(powers_as_figures(text)))
+    text = currencies_as_said(pluses_as_said(ranges_as_said(powers_as_figures(text))))
     text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", text)
     return _BITS.sub(_bits_said, text)
 
