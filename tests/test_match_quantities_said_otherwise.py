@@ -180,3 +180,18 @@ def test_once_a_period_is_every_period(quote: str, passage: str) -> None:
 )
 def test_another_count_a_period_is_a_number_changed(quote: str, passage: str) -> None:
     assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "said"),
+    [
+        pytest.param("It reduces memory by 30%.", "It reduces memory to 30%.", "changed", id="to"),
+        pytest.param("Memory grows to 30%.", "Memory grows by 30%.", "changed", id="by"),
+        pytest.param(
+            "It reduces memory by 30%.", "It reduces memory by 30 percent.", "harmless", id="same"
+        ),
+    ],
+)
+def test_a_share_changed_by_or_to_is_another_amount(quote: str, passage: str, said: str) -> None:
+    """ "reduced by 30%" leaves 70%, "reduced to 30%" leaves 30%."""
+    assert level(quote, passage) == said, judged(quote, passage)

@@ -64,6 +64,8 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if denies(words, index):
             classes["negation"]["not"] += 1
         classes["number"].update(quantity(words, index))
+        if _share_by_or_to(words, index):
+            classes["number"][f"{words[index - 1]} {word}"] += 1
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
         if word in QUANTIFIERS and not _a_rate(words, index) and not _superlative(words, index):
@@ -82,6 +84,13 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in AGENCY:
             classes["default"][AGENCY[word]] += 1
     return classes
+
+
+def _share_by_or_to(words: list[str], index: int) -> bool:
+    """A share said as a change "by" it or "to" it ("reduced by 30%", "reduced to 30%"):
+    the one is what goes, the other what is left, and "by" -> "to" is another amount."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return index > 0 and words[index - 1] in {"by", "to"} and following == "percents"
 
 
 def _a_rate(words: list[str], index: int) -> bool:
