@@ -41,7 +41,7 @@ from claimledger.reading.match import judge, normalize
 PAIRS = Path(__file__).resolve().parents[1] / "corpus" / "pairs"
 ROLE = re.compile(r":[a-z:]+:(?=`)")
 SAID = ("changed", "uncertain", "harmless")
-READ = frozenset({"tigerbeetle", "vector", "cockroach", "foundationdb", "vitess"})
+READ = frozenset({"tigerbeetle", "vector", "cockroach", "foundationdb", "vitess", "opentelemetry"})
 """The corpora whose pairs were read while the matcher's rules were written."""
 
 
