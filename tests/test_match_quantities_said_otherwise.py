@@ -140,22 +140,6 @@ def test_a_moment_beside_another_duration_is_a_number_changed(quote: str, passag
 
 
 @pytest.mark.parametrize(
-    ("quote", "passage", "said"),
-    [
-        pytest.param(
-            "The job runs every 5m.", "The job runs every 5 minutes.", "harmless", id="5m"
-        ),
-        pytest.param("It defaults to 1m.", "It defaults to 60s.", "harmless", id="60s"),
-        pytest.param("The job runs every 5m.", "The job runs every 5 seconds.", "changed", id="5s"),
-        pytest.param("The timeout is 1M.", "The timeout is 1 minute.", "changed", id="1M"),
-    ],
-)
-def test_a_small_m_joined_to_its_figure_is_a_minute(quote: str, passage: str, said: str) -> None:
-    """ "5m" is five minutes, as a duration is written in a config; "1M" a million."""
-    assert level(quote, passage) == said, judged(quote, passage)
-
-
-@pytest.mark.parametrize(
     ("quote", "passage"),
     [
         pytest.param("The job runs once a day.", "The job runs daily.", id="daily"),

@@ -88,7 +88,6 @@ def test_a_power_changed_is_a_number_changed(quote: str, passage: str) -> None:
     ("quote", "passage"),
     [
         pytest.param("Errors stay below 10⁻⁶.", "Errors stay below 10^-6.", id="superscript"),
-        pytest.param("Errors stay below 10^-6.", "Errors stay below 10-6.", id="caret-lost"),
         pytest.param("Errors stay below 1e-6.", "Errors stay below 10^-6.", id="scientific"),
         pytest.param("It holds 2^32 keys.", "It holds 4294967296 keys.", id="written-out"),
         pytest.param("It serves 10^6 users.", "It serves 1 million users.", id="a-million"),
@@ -131,9 +130,43 @@ def test_a_plus_after_a_figure_is_its_lower_bound(quote: str, passage: str, said
     [
         pytest.param("It costs $5 a month.", "It costs €5 a month.", "changed", id="euros"),
         pytest.param("It costs £5 a month.", "It costs 5 euros a month.", "changed", id="pounds"),
-        pytest.param("It costs $5 a month.", "It costs 5 USD a month.", "harmless", id="usd"),
+        pytest.param(
+            "It costs $5 a month.", "It costs 5 USD a month.", "changed", id="not-every-dollar"
+        ),
     ],
 )
 def test_a_currency_sign_is_its_unit(quote: str, passage: str, said: str) -> None:
     """ "$5" -> "€5" is another sum, though its figure did not change."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("It raised $5 million.", "It raised $5 billion.", id="a-sums-magnitude"),
+        pytest.param("It raised $5 million.", "It raised $5.", id="its-magnitude-dropped"),
+        pytest.param("It costs €5 million.", "It costs €5 billion.", id="in-euros"),
+        pytest.param("It has 3+ million users.", "It has 3+ billion users.", id="after-a-plus"),
+        pytest.param("The box weighs 5 pounds.", "The box weighs 5 GBP.", id="pounds-of-weight"),
+        pytest.param("Use a 5m cable.", "Use a 300s cable.", id="metres-not-minutes"),
+        pytest.param(
+            "The team won 10-2 last night.", "The team won 0.01 last night.", id="a-score"
+        ),
+    ],
+)
+def test_a_sign_read_as_words_never_makes_a_change_harmless(quote: str, passage: str) -> None:
+    """Reading signs as words parted "$5 million" into "5 dollars million" (its magnitude
+    then lost), made a pound of weight a pound sterling, "5m" always minutes and any
+    "10-2" ten to the minus two: each a change then judged harmless or only reworded."""
+    assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The link is 128 Kbps.", "The link is 128 kbps.", id="si-kilo"),
+        pytest.param("It costs $5 million.", "It costs 5 million dollars.", id="sign-or-word"),
+    ],
+)
+def test_a_unit_written_otherwise_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

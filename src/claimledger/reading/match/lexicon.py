@@ -91,10 +91,10 @@ _UNIT_NAMES = """
     gigabit gbit gbits gigabit gigabits
     terabit tbit tbits terabit terabits
     percent % percent
-    dollar dollar dollars usd
+    dollar dollar dollars
     euro euro euros eur
-    pound pound pounds gbp
-    yen yen jpy
+    pound pound pounds
+    yen yen
 """
 UNIT = {
     spelling: line.split()[0]
@@ -429,12 +429,10 @@ as a modifier is written (`a 10-hour window`, `a 30-sec timeout`)."""
 def figure_and_unit(token: str) -> tuple[str, str] | None:
     """A figure written with its unit (`10h`, `4MB`, `30s`, `10-hour`) as its number and
     its unit (`10`, `hour`), so that "10h", "a 10-hour wait" and "10 hours" are one
-    quantity. A small "m" joined to its figure is a minute (`5m`); "m" alone is as often
-    a metre, and "1M" kept as written (`magnitudes_as_written`) a million."""
+    quantity. "5m" is not read: it is a 5-minute wait as often as a 5-metre cable or 5
+    million."""
     found = _FIGURE_WITH_UNIT.fullmatch(token.lower())
     unit = None if found is None else found[2] or found[3]
-    if found is not None and unit == "m" and token.endswith("m"):
-        return found[1], "minute"  # "every 5m", as a duration is written in a config
     if found is None or unit not in UNIT:
         return None
     return found[1], UNIT[unit]

@@ -31,9 +31,12 @@ _SIGN = re.compile(r"(?<![<>=\w-])(<=|>=|=<|=>|[<>≤≥])\s?(?=[~≈]?\d[\d,]*(
 before an address or a version of several dots ("> 0.0.0.0"), where ">" marks a
 quoted line of Markdown as often as it compares."""
 
-_BITS = re.compile(r"(?<![A-Za-z\d.,])(\d[\d.,]*\s?)?([KMGT])b(ps|its?)?(?![A-Za-z])")
+_BITS = re.compile(
+    r"(?<![A-Za-z\d.,])(\d[\d.,]*\s?)?([KMGT]|k(?=b(?:ps|its?)))b(ps|its?)?(?![A-Za-z])"
+)
 """A unit of bits as written with a capital prefix and a small "b" ("100 Mb", "10Gbps",
-"1 Gbit"); a small prefix ("100mb") is as often a size in bytes written carelessly.
+"1 Gbit"), or with SI's small kilo as a rate or in bits ("128 kbps"); a small prefix
+alone ("100mb") is as often a size in bytes written carelessly.
 Begun only where a figure begins, so that a long run of digits is read once, not once
 from each of its digits."""
 
@@ -43,9 +46,6 @@ _POWER = re.compile(r"(?<![\w.^])(\d{1,9})\^([-+]?)((?:\^?\d){1,4})(?!\^?\d)")
 "10^-^6")."""
 _SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,4})(?!\w)")
 """A figure in scientific notation ("1e-6", "2.5E3"), not a hash or a hex figure."""
-_POWER_OF_TEN_FLAT = re.compile(r"(?<![\w.,^-])10-([1-9])(?![\w-]|[.,]\d)")
-"""A power of ten whose superscript lost its caret ("10<sup>-6</sup>" read as "10-6"):
-a range of figures runs upward ("5-10"), so "10-6" is none."""
 _MOST_DIGITS = 30
 _MOST_BITS = 128
 """A power is written out only where its figure is at most this long (ten to the 30th,
@@ -57,8 +57,7 @@ def powers_as_figures(text: str) -> str:
     as the figure it is ("10^-6", "10⁻⁶" and "1e-6" as "0.000001", "2^10" as "1024"):
     its sign is no punctuation to drop, and one figure written two ways is one figure."""
     text = _POWER.sub(_power_said, text)
-    text = _SCIENTIFIC.sub(lambda run: _scaled(run[1], int(run[2])) or run[0], text)
-    return _POWER_OF_TEN_FLAT.sub(lambda run: _scaled("1", -int(run[1])) or run[0], text)
+    return _SCIENTIFIC.sub(lambda run: _scaled(run[1], int(run[2])) or run[0], text)
 
 
 def _power_said(run: re.Match[str]) -> str:
@@ -86,14 +85,19 @@ _PLUS = re.compile(r"(?<![\w.,^+-])(\d+(?:[.,]\d+)*)\+(?=\s+([A-Za-z]+))")
 """A figure with a plus after it, before a word ("3+ replicas"), not a sum ("1+1")."""
 
 
-_CURRENCY = re.compile(r"(?<![\w$€£¥])([$€£¥])\s?(\d[\d.,]*\d|\d)(?![\w$€£¥])")
+_CURRENCY = re.compile(
+    r"(?<![\w$€£¥])([$€£¥])\s?(\d[\d.,]*\d|\d)"
+    r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥]))?(?![\w$€£¥])"
+)
 _CURRENCIES = {"$": "dollars", "€": "euros", "£": "pounds", "¥": "yen"}
 
 
 def currencies_as_said(text: str) -> str:
     """The text with a sum written with its currency's sign said with its unit ("$5" as
-    "5 dollars"): a sign is no word, so "$5" -> "€5" read as no change."""
-    return _CURRENCY.sub(lambda run: f"{run[2]} {_CURRENCIES[run[1]]}", text)
+    "5 dollars", "$5 million" as "5 million dollars"): a sign is no word, so "$5" -> "€5"
+    read as no change; and the unit goes after the sum's magnitude, which a unit between
+    them parted from its figure ("$5 million" -> "$5 billion" read as only reworded)."""
+    return _CURRENCY.sub(lambda run: f"{run[2]}{run[3] or ''} {_CURRENCIES[run[1]]}", text)
 
 
 def pluses_as_said(text: str) -> str:
@@ -105,7 +109,13 @@ def pluses_as_said(text: str) -> str:
 
 
 def _plus_said(run: re.Match[str]) -> str:
-    return run[0] if run[2].lower() in STOPWORDS else f"{run[1]} or more"
+    """ "3+ replicas" as "3 or more replicas"; before a grammar word or a magnitude ("3+
+    million users") as written, which keeps the figure and its magnitude together."""
+    following = run[2].lower()
+    return run[0] if following in STOPWORDS or following in _MAGNITUDES else f"{run[1]} or more"
+
+
+_MAGNITUDES = frozenset({"thousand", "million", "billion", "trillion", "k", "m", "bn"})
 
 
 def ranges_as_said(text: str) -> str:
