@@ -171,6 +171,16 @@ def test_another_count_a_period_is_a_number_changed(quote: str, passage: str) ->
     [
         pytest.param("It reduces memory by 30%.", "It reduces memory to 30%.", "changed", id="to"),
         pytest.param("Memory grows to 30%.", "Memory grows by 30%.", "changed", id="by"),
+        pytest.param("Costs fell by 30%.", "Costs fell 30%.", "harmless", id="by-dropped"),
+        pytest.param(
+            "Set the threshold to 30%.", "Set the threshold at 30%.", "harmless", id="no-change"
+        ),
+        pytest.param(
+            "It reduces memory by up to 30%.",
+            "It reduces memory up to 30%.",
+            "harmless",
+            id="up-to",
+        ),
         pytest.param(
             "It reduces memory by 30%.", "It reduces memory by 30 percent.", "harmless", id="same"
         ),

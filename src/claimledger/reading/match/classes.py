@@ -64,8 +64,8 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if denies(words, index):
             classes["negation"]["not"] += 1
         classes["number"].update(quantity(words, index))
-        if _share_by_or_to(words, index):
-            classes["number"][f"{words[index - 1]} {word}"] += 1
+        if _share_left(words, index):
+            classes["number"][f"to {word}"] += 1
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
         if word in QUANTIFIERS and not _a_rate(words, index) and not _superlative(words, index):
@@ -86,11 +86,21 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
-def _share_by_or_to(words: list[str], index: int) -> bool:
-    """A share said as a change "by" it or "to" it ("reduced by 30%", "reduced to 30%"):
-    the one is what goes, the other what is left, and "by" -> "to" is another amount."""
+def _share_left(words: list[str], index: int) -> bool:
+    """A share said as what a change leaves ("reduces memory to 30%"), where a change "by"
+    it ("by 30%", or "30%" alone) is what goes: "by" -> "to" is another amount. Only after
+    a verb of change: "set the threshold to 30%" -> "at 30%" says one amount."""
     following = words[index + 1] if index + 1 < len(words) else ""
-    return index > 0 and words[index - 1] in {"by", "to"} and following == "percents"
+    if index < 1 or words[index - 1] != "to" or following != "percents":
+        return False
+    return any(lemma(word) in _CHANGES for word in words[max(0, index - 5) : index - 1])
+
+
+_CHANGES = frozenset(
+    {"reduce", "cut", "lower", "drop", "fall", "decrease", "increase", "raise", "grow"}
+    | {"rise", "shrink", "improve", "boost", "slash", "trim", "scale", "climb", "jump"}
+)
+"""Verbs whose "to" names what is left, and whose "by" what goes."""
 
 
 def _a_rate(words: list[str], index: int) -> bool:
