@@ -367,6 +367,16 @@ def page_key(url: str) -> tuple[str, tuple[int, int] | None]:
     return key, lines
 
 
+def page_key_either_scheme(url: str) -> tuple[str, tuple[int, int] | None]:
+    """`page_key`, http and https of one host and path on their default ports alike: a
+    site serves one page at both, or sends one to the other (a port named keeps them
+    apart: one port serves one scheme)."""
+    key, lines = page_key(url)
+    if key.startswith("http://") and urlsplit(key).port is None:
+        key = "https://" + key.removeprefix("http://")
+    return key, lines
+
+
 def _server_of(parts: SplitResult) -> str:
     """The host and port of a page in the one spelling its server answers to: the host as
     DNS resolves it (`ascii_host`: lowercase, Punycode, no final dot) and the port only

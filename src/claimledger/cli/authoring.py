@@ -125,11 +125,11 @@ def _warn_of_one_page_twice(path: Path, ledger: Ledger) -> None:
     """A warning at each source written for a page an earlier source has, however it is
     spelt (`/x` and `/x/`, or http and https of one host and path): a page is one source,
     and two would read it twice and say its every change twice."""
-    from claimledger.urls import shown
+    from claimledger.urls import page_key_either_scheme, shown
 
     earlier: dict[tuple[str, tuple[int, int] | None], str] = {}
     for source in ledger.sources.values():
-        first = earlier.setdefault(_one_page(source.url), source.id)
+        first = earlier.setdefault(page_key_either_scheme(source.url), source.id)
         if first == source.id:
             continue
         line, col = ledger.source_place(source.id) or (1, 1)
@@ -141,19 +141,6 @@ def _warn_of_one_page_twice(path: Path, ledger: Ledger) -> None:
         err.print(
             f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
         )
-
-
-def _one_page(url: str) -> tuple[str, tuple[int, int] | None]:
-    """What makes two addresses one page (`page_key`), http and https of one host and path
-    (on their default ports) alike: a site serves one page at both, or sends one to the
-    other."""
-    from claimledger.urls import page_key, split
-
-    key, lines = page_key(url)
-    parts = split(url)
-    if key.startswith("http://") and parts is not None and parts.port in (None, 80):
-        key = "https://" + key.removeprefix("http://")
-    return key, lines
 
 
 @command("schema")

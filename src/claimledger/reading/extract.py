@@ -399,9 +399,9 @@ def _is_boilerplate(element: etree._Element) -> bool:
         return True
     get = element.get
     role = (get("role") or "").strip().lower()
-    hidden = get("hidden") is not None or (get("aria-hidden") or "").strip().lower() == "true"
-    if (hidden or _HIDDEN_STYLE.search(get("style") or "")) and role != "tabpanel":
-        return True  # a tab not shown yet is one click away: a reader reads it
+    hidden = _hidden_by_markup(element) or (get("aria-hidden") or "").strip().lower() == "true"
+    if hidden and role != "tabpanel":  # see `_hidden_by_markup`
+        return True
     if role in _DROPPED_ROLES:
         return True
     if tag == "a" and (get("href") or "").startswith("#"):
@@ -422,8 +422,14 @@ def _is_unseen(element: etree._Element) -> bool:
         return False
     if tag == "dialog":
         return get("open") is None
-    hidden = get("hidden") is not None or _HIDDEN_STYLE.search(get("style") or "") is not None
-    return hidden and (get("role") or "").strip().lower() != "tabpanel"
+    return _hidden_by_markup(element) and (get("role") or "").strip().lower() != "tabpanel"
+
+
+def _hidden_by_markup(element: etree._Element) -> bool:
+    """Hidden by its own attributes (`hidden`, a `display: none` style), whatever a style
+    sheet says; a tab panel so hidden is one click away, and a reader reads it."""
+    get = element.get
+    return get("hidden") is not None or _HIDDEN_STYLE.search(get("style") or "") is not None
 
 
 _NEVER_SHOWN = _words(

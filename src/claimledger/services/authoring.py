@@ -347,7 +347,7 @@ def recorded_at(ledger: Ledger | None, url: str, fetch: FetchResult) -> str:
         moved = _tidier_source(ledger, url, fetch)
     if moved is None or has_secrets(moved):
         return url
-    if web_url_problem(moved) is not None or any(char.isspace() for char in moved):
+    if unwritable(moved) is not None:
         return url
     if _has_page(ledger, url):
         return url
