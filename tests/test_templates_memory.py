@@ -64,8 +64,8 @@ GROWN = {
         f"{NS}{LOOP}{{% set b %}}{{{{ s }}}}{{{{ i }}}}{{% endset %}}"
         "{% set ns.l = ns.l + [b] %}{% endfor %}"
     ),
-    "numbers grown and kept": (
-        f"{NS}{LOOP}{{% set ns.l = ns.l + [-(10 ** 100000)] %}}{{% endfor %}}"
+    "numbers grown and kept": (  # a new number of 41 KB each round: -big is a copy
+        f"{{% set big = 10 ** 100000 %}}{NS}{LOOP}{{% set ns.l = ns.l + [-big] %}}{{% endfor %}}"
     ),
     "a number raised to a billion": "{{ 10 ** 1000000000 }}",
     "a long string's letters listed": "{{ ('€' * 30000000)|list|length }}",
