@@ -111,6 +111,7 @@ from claimledger.reading.match.span import (
     starts_a_sentence,
     tokens_and_breaks,
 )
+from claimledger.reading.match.written import changes_as_written
 from claimledger.records import ChangeOp, WordChange
 
 WORDING_CHANGED = "wording changed"
@@ -143,7 +144,9 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     the quote ended a sentence, what the page appended to that sentence is judged too, and
     when it began one (as its capital says), what the page put before it: unless those
     are `said_before`, the words that stood before it in its sentence when recorded.
+    Each change names its words as the two wrote them (`$5`, not the `5 dollars` read).
     """
+    written = quote, passage  # the changes are shown in these words, not as read
     quote, passage = (rates_as_said(signs_as_said(text)) for text in (quote, passage))
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
@@ -182,8 +185,8 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
         kind = "direction reversed"  # "Run A after B" -> "Before B, run A"
     if kind is not None:
         added = WordChange("insert", "", " ".join(head), True, kind)
-        return Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
-    return judged
+        judged = Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
+    return Judgement(changes_as_written(judged.changes, (quote, passage), written), judged.kinds)
 
 
 def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> int:

@@ -1,0 +1,65 @@
+"""A change is shown in the words the quote and the page wrote, not as the matcher read
+them: a page that changed "$5" to "€5" is shown saying "€5", not "euros", and one that
+changed "10^-6" to "10^6" saying "10^6", not "1000000"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Cli
+from meaning_levels import judged
+from webserver import PageServer
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "was", "now"),
+    [
+        pytest.param("The plan costs $5 a month.", "The plan costs €5 a month.", "$5", "€5"),
+        pytest.param("Errors stay below 10^-6.", "Errors stay below 10^6.", "10^-6", "10^6"),
+        pytest.param("It costs $5 million.", "It costs €5 million.", "$5 million", "€5 million"),
+        pytest.param("Keep >= 3 replicas.", "Keep <= 3 replicas.", ">=", "<="),
+        pytest.param("Links run at 5 Mbps.", "Links run at 5 MBps.", "Mbps", "MBps"),
+        pytest.param("Writes are durable.", "Writes are not durable.", "", "not"),
+    ],
+)
+def test_a_change_names_the_words_as_written(quote: str, passage: str, was: str, now: str) -> None:
+    changes = [(c.quote, c.page) for c in judged(quote, passage).changes if c.meaningful]
+    assert changes == [(was, now)]
+
+
+def page(said: str) -> str:
+    return f"<html><body><main><h1>Pricing</h1><p>{said}</p></main></body></html>"
+
+
+def test_every_output_shows_the_pages_own_words(tmp_path: Path) -> None:
+    with PageServer() as server:
+        server.set_page("/p", page("The plan costs $5 per month."))
+        ledger = tmp_path / "claims.yaml"
+        ledger.write_text(
+            "ledger: 1\ntitle: T\ndate_read: 2026-08-23\nsections: [{id: s, title: S}]\n"
+            f"sources:\n  a: {{url: '{server.url('/p')}', title: A, kind: docs, publisher: a}}\n"
+            "claims:\n  - id: price\n    section: s\n    title: Price\n    kind: guarantee\n"
+            "    statement: Five dollars.\n"
+            "    quotes: [{text: 'The plan costs $5 per month.', sources: [a]}]\n"
+            "    grades: [{on: the documentation says this, grade: CLAIMED, basis: quotes}]\n",
+            "utf-8",
+        )
+        cli = Cli(ledger)
+        refresh = ("refresh", "--allow-private", "--no-as-read", "--no-recover", "--no-history")
+        cli(*refresh)
+        server.set_page("/p", page("The plan costs €5 per month."))
+        cli(*refresh, code=1)
+    said = {
+        "diff": cli("diff", code=1).stdout,
+        "explain": cli("explain", "price").stdout,
+        "markdown": cli("render", "-o", "-", "--format", "md").stdout,
+        "html": cli("render", "-o", "-", "--format", "html").stdout,
+    }
+    for name, text in said.items():
+        assert "€5" in text, name
+        assert "euros" not in text and "dollars" not in text.replace("Five dollars", ""), name
+    checks = json.loads(cli("render", "-o", "-", "--format", "json").stdout)
+    assert "euros" not in json.dumps(checks, ensure_ascii=False)
