@@ -201,11 +201,11 @@ class _Evidence:
     def check(self, claim: Claim, quote: Quote, source_id: str) -> CheckRecord | None:
         return self.checks.get((claim.id, quote.text, source_id))
 
-    def fetch(self, *urls: str | None) -> FetchRecord | None:
-        """The latest fetch of the first of `urls` that was fetched."""
-        for url in urls:
-            if url is not None and _redacted(url) in self.fetches:
-                return self.fetches[_redacted(url)]
+    def fetch(self, *urls: str | None, run: int | None = None) -> FetchRecord | None:
+        """The latest fetch of the first of `urls` fetched; none unless of run `run`, if named."""
+        for url in (url for url in urls if url is not None and _redacted(url) in self.fetches):
+            found = self.fetches[_redacted(url)]
+            return found if run is None or found.run_id == run else None
         return None
 
 
@@ -406,7 +406,7 @@ def _source_check(
             source.id, source.title, url, link, archived, "unchecked", None, "not yet verified",
             None, None, False, (), None,
         )  # fmt: skip
-    fetch = evidence.fetch(check.url, source.url)
+    fetch = evidence.fetch(check.url, source.url, run=check.run_id)  # its answer, no later one
     checked_on = day(check.checked_at)
     status, label = _check_words(check, fetch, checked_on)
     drifted = status == "drifted"

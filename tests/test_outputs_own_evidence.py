@@ -1,0 +1,81 @@
+"""Each output says of a check what that check found, on the page as it answered then: a
+later refresh of other claims, which read the same page again, lends it nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Cli
+from webserver import PageServer
+
+REFRESH = ("refresh", "--allow-private", "--no-as-read", "--no-recover", "--no-history")
+SAID = {
+    "one": "Writes are durable once acknowledged.",
+    "two": "The cluster keeps three replicas.",
+}
+
+
+def page() -> str:
+    said = "".join(f"<p>{text}</p>" for text in SAID.values())
+    return f"<html><body><main><h1>Storage</h1>{said}</main></body></html>"
+
+
+def ledger_text(url: str) -> str:
+    lines = [
+        "ledger: 1",
+        "title: T",
+        "date_read: 2026-08-23",
+        "sections: [{id: s, title: S}]",
+        f"sources:\n  docs: {{url: '{url}', title: Docs, kind: docs, publisher: d}}",
+        "claims:",
+    ]
+    for claim_id, text in SAID.items():
+        lines += [
+            f"  - id: {claim_id}",
+            "    section: s",
+            f"    title: Claim {claim_id}",
+            "    kind: guarantee",
+            "    statement: S.",
+            f"    quotes: [{{text: '{text}', sources: [docs]}}]",
+            "    grades: [{on: the documentation says this, grade: CLAIMED, basis: quotes}]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Cli, PageServer]]:
+    with PageServer() as server:
+        server.set_page("/docs", page())
+        ledger = tmp_path / "claims.yaml"
+        ledger.write_text(ledger_text(server.url("/docs")), "utf-8")
+        yield Cli(ledger), server
+
+
+def test_a_check_made_on_a_page_gone_is_not_said_with_a_later_fetchs_answer(
+    served: tuple[Cli, PageServer],
+) -> None:
+    """The page went (404), then came back and was read again for claim `two` only: claim
+    `one`'s check still says the page was gone, and never "(HTTP 200)", the answer of a
+    fetch that made no check of its quote."""
+    cli, server = served
+    cli(*REFRESH)
+    server.set_page("/docs", "<p>Not here.</p>", status=404)
+    cli(*REFRESH, code=1)
+    server.set_page("/docs", page())
+    cli(*REFRESH, "two")
+    markdown = cli("render", "-o", "-", "--format", "md").stdout
+    gone = [line for line in markdown.splitlines() if "page gone" in line]
+    assert len(gone) == 1 and "HTTP 200" not in gone[0], gone
+    report = json.loads(cli("render", "-o", "-", "--format", "json").stdout)
+    labels = [
+        source["label"]
+        for section in report["sections"]
+        for claim in section["claims"]
+        for quote in claim["quotes"]
+        for source in quote["sources"]
+    ]
+    assert not [label for label in labels if "gone" in label and "200" in label], labels
