@@ -79,3 +79,19 @@ def test_a_check_made_on_a_page_gone_is_not_said_with_a_later_fetchs_answer(
         for source in quote["sources"]
     ]
     assert not [label for label in labels if "gone" in label and "200" in label], labels
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_no_page_read_is_never_every_quote_reading_as_quoted(
+    served: tuple[Cli, PageServer], fmt: str
+) -> None:
+    """The page could not be read at the last refresh (no text in what it sent), so no
+    quote was: the report does not go on to say every quote checked reads as quoted."""
+    cli, server = served
+    cli(*REFRESH)
+    server.set_page("/docs", b"\x00\x01\x02", content_type="application/octet-stream")
+    cli(*REFRESH, code=1)
+    report = cli("render", "-o", "-", "--format", fmt).stdout
+    assert "could not be read" in report
+    assert "reads on its page as it was quoted" not in report
+    assert "reads on it as it was quoted" not in report
