@@ -602,7 +602,7 @@ def test_an_empty_table_cell_adds_no_separator() -> None:
     assert text_of(page) == "// Open creates and opens a database."
 
 
-@settings(max_examples=2_000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.text(alphabet=st.sampled_from(" \t\n\r\f\v\xa0\u2009ab."), max_size=40))
 def test_a_line_needing_no_collapse_is_told_apart_without_changing_a_letter(line: str) -> None:
     """The quick test for single spaces gives exactly what the substitution gives, a

@@ -289,7 +289,7 @@ def documents(draw: st.DrawFn) -> str:
     return text + _pick(draw, ["\n", "\n", "\n\n"], ["", "\n...\n", "\n---\n"])
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_whatever_the_fast_reader_reads_safeyaml_reads_alike(text: str) -> None:
     agrees(text)
@@ -422,7 +422,7 @@ def test_the_strict_check_accepts_the_real_ledgers() -> None:
         assert validate(located.data)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_what_the_strict_check_accepts_jsonschema_accepts(data: Any) -> None:
     import jsonschema

@@ -44,20 +44,20 @@ def md_escape_the_long_way(text: Any) -> str:
     return markup._LEADING_MARKER.sub(markup._escape_leading, escaped, count=1)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(texts)
 def test_md_escape_says_what_the_long_way_says(text: str) -> None:
     assert md_escape(text) == md_escape_the_long_way(text)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(texts, st.text()))
 def test_without_controls_says_what_the_long_way_says(text: str) -> None:
     long_way = bidi_marked(markup._OTHER_BREAK.sub("\n", markup._CONTROL.sub("", text)))
     assert markup.without_controls(text) == long_way
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.one_of(texts, st.text()))
 def test_a_quote_is_percent_encoded_as_urllib_does(text: str) -> None:
     assert _percent_encoded(text) == urllib.parse.quote(text, safe="")
@@ -71,7 +71,7 @@ URL_PIECES = [
 pages = st.lists(st.sampled_from(URL_PIECES), min_size=1, max_size=8).map("".join)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(pages, st.one_of(texts, st.text(max_size=40)))
 def test_a_quote_link_is_made_safe_as_the_whole_link_would_be(page: str, quote: str) -> None:
     """`md_url` works out a page's safe form once for all its quotes: the link it gives is
@@ -80,7 +80,7 @@ def test_a_quote_link_is_made_safe_as_the_whole_link_would_be(page: str, quote: 
     assert markup.md_url(link) == (urls.safe_url(link) or "")
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.one_of(texts, st.text(max_size=60)))
 @example("##[")  # a runner's mark: the JSON in the HTML report left it as written
 def test_json_for_html_escapes_as_one_translation_per_kind_did(text: str) -> None:
@@ -146,7 +146,7 @@ def json_values(numbers: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 WHOLE = st.integers(min_value=-(2**63), max_value=2**64 - 1)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(json_values(WHOLE))
 def test_indented_json_is_what_json_dumps_writes(value: Any) -> None:
     assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
