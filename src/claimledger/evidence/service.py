@@ -112,8 +112,9 @@ def afterwards(
 
     settings.check_option("recover_candidates", candidates)
     count = candidates or config.recover_candidates or settings.DEFAULT_RECOVER_CANDIDATES
-    save_to = archive_settings(config, archive).base if save else None
-    reading_day = archive_settings(config, archive, window) if as_read else None
+    chosen = archive_settings(config, archive, window)  # checked even for a step skipped
+    save_to = chosen.base if save else None
+    reading_day = chosen if as_read else None
     bounds = None
     if history and config.history is not False:
         budget = config.history_budget or settings.DEFAULT_HISTORY_BUDGET
