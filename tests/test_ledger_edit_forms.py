@@ -212,6 +212,32 @@ def test_a_value_on_standard_input_that_is_not_utf8_is_refused_as_such(tmp_path:
     assert cli.ledger.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("args", "stdin", "named"),
+    [
+        (["edit", "{claim}", "--title", "a\x01b"], None, "--title"),
+        (["edit", "{claim}", "--statement", "kept\x1b[31m red"], None, "--statement"),
+        (["add", "new-one", "--basis", "judgement", "--why", "x\x7fy"], None, "--why"),
+        (["refute", "{claim}", "--because", "x\x9by"], None, "--because"),
+        (["set", "about", "-"], b"a\0b", "standard input"),
+    ],
+)
+def test_a_control_character_given_as_text_is_refused_and_nothing_written(
+    tmp_path: Path, args: list[str], stdin: bytes | None, named: str
+) -> None:
+    """A NUL on standard input or a terminal's escape pasted into an option was kept in
+    claims.yaml, escaped; a tab and line breaks are text, and stay so."""
+    cli = started(tmp_path)
+    claim = load(cli.ledger).claims[0].id
+    before = cli.ledger.read_bytes()
+    typed = [arg.replace("{claim}", claim) for arg in args]
+    (line,) = cli(*typed, stdin=stdin, code=2).stderr.splitlines()
+    assert line.startswith(f"claimledger: error: {named} holds a control character (U+"), line
+    assert cli.ledger.read_bytes() == before
+    cli("edit", claim, "--statement", "one\ttwo\r\nthree")
+    assert load(cli.ledger).claim(claim).statement == "one two\nthree"
+
+
 def test_the_only_item_of_a_flow_list_goes_with_the_comma_left_after_it(tmp_path: Path) -> None:
     """`[x,]` is YAML; removing x left `[,]`, which is not."""
     trailing = (

@@ -179,6 +179,15 @@ def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
         f"claimledger: error: --editor: what {str(editor)!r} saved is not UTF-8 text (byte"
         " 0xff at byte 3)\n",
     )
+    nul = tmp_path / "nul.sh"
+    nul.write_text("#!/bin/sh\nprintf 'ok\\000bad' > \"$1\"\n")
+    nul.chmod(nul.stat().st_mode | stat.S_IEXEC)
+    held = edit_in(site, str(nul), "alarms", "--editor", "title")
+    assert (held.returncode, held.stderr) == (
+        2,
+        f"claimledger: error: --editor: what {str(nul)!r} saved holds a control character"
+        " (U+0000 at character 3)\n",
+    )
     unquoted = edit_in(site, "vi '", "alarms", "--editor", "title")
     assert (unquoted.returncode, unquoted.stderr) == (
         2,

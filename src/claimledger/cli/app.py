@@ -324,6 +324,7 @@ def command(
             with printing(opts.output), exit_status(opts.debug):
                 if opts.quiet and opts.verbose:
                     raise InputError("--quiet and --verbose exclude each other")
+                refuse_control_characters(ctx, kw)
                 code = func(ctx, *args, **kw)
                 sys.stdout.flush()  # what is left in the buffer, while a closed pipe is 141
             if code != ExitCode.OK:
@@ -425,6 +426,39 @@ def undecodable_argument(arguments: Sequence[str]) -> str | None:
     return None
 
 
+CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+"""The control characters no text of the ledger is given on purpose (all but the tab and
+the line breaks): typed or pasted as an option's value (a terminal's escape, a NUL read
+from standard input or an editor's file), one would be kept, escaped, in claims.yaml."""
+
+
+def control_character_problem(text: str, what: str) -> str | None:
+    """What is wrong with `text`, given as `what`, if it holds a control character."""
+    found = CONTROL_CHARACTER.search(text)
+    if found is None:
+        return None
+    code = ord(found.group())
+    return f"{what} holds a control character (U+{code:04X} at character {found.start() + 1})"
+
+
+def refuse_control_characters(ctx: typer.Context, given: dict[str, Any]) -> None:
+    """Refuse a command's text argument or option (`given`, by parameter) that holds a
+    control character, naming it as typed: a path is not text, and is left to the file
+    system."""
+    for param in ctx.command.params:
+        shown = param.opts[0] if isinstance(param, TyperOption) else param.human_readable_name
+        for text in _texts(given.get(param.name or "")):
+            if (problem := control_character_problem(text, shown)) is not None:
+                raise InputError(problem)
+
+
+def _texts(value: object) -> list[str]:
+    """The text a parameter's value holds: itself, or each text of a repeated option."""
+    if isinstance(value, str):
+        return [value]
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list | tuple) else []
+
+
 def standard_input() -> str:
     """Standard input as text, its line ends as Python reads text: UTF-8, as an argument
     must be; other bytes are refused here, not left to become a lone surrogate that the
@@ -446,6 +480,8 @@ def utf8_text(data: bytes, what: str) -> str:
         raise InputError(
             f"{what} is not UTF-8 text (byte 0x{byte:02x} at byte {error.start + 1})"
         ) from None
+    if (problem := control_character_problem(text, what)) is not None:
+        raise InputError(problem)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
