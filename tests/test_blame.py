@@ -20,6 +20,7 @@ from claimledger.reading.provenance import Version, blame
 from claimledger.records import Commit
 from cli_runner import Cli
 from evidence_site import page
+from test_machine_output import validate
 from webserver import PageServer
 
 OLD = "Acknowledged writes are never lost, even when a node fails."
@@ -110,8 +111,10 @@ def test_blame_names_the_commit_that_reworded_the_quote_across_a_rename(
     cli("refresh", "--allow-private", "--no-as-read", code=1)  # drifted: the page's wording known
 
     found = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    validate("blame", found)
     (row,) = found["quotes"]
-    assert (row["quote"], row["source_id"], row["path"]) == (1, "guide", PATH)
+    assert (row["quote_index"], row["source_id"], row["path"]) == (1, "guide", PATH)
+    assert row["quote"] == row["quote_index"]  # as it was first named, for readers of it
     assert row["versions_read"] == 4  # the rename followed back to the first commit
     held, dropped = row["found"]["last_held_in"], row["found"]["dropped_in"]
     assert (held["sha"], held["subject"], held["path"]) == (shas["moved"], "Move the guide", PATH)
@@ -148,6 +151,20 @@ def test_blame_finds_the_file_from_the_pages_edit_link_only_on_a_public_host(
     cli("source", "guide", "--repo", "https://127.0.0.1/acme/docs.git", "--path", PATH)
     refused = cli("blame", "durable", code=2)
     assert "not a public https address" in refused.stderr
+
+
+def test_a_page_that_names_no_file_is_a_row_of_its_own_schema(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    page_server.set_page("/durability", page(OLD))  # no "Edit this page" link
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+    found = Cli(ledger).json("blame", "durable", "--allow-private")
+    validate("blame", found)
+    assert found["quotes"] == [
+        {"claim_id": "durable", "quote_index": 1, "quote": 1, "source_id": "guide",
+         "repo": None, "path": None, "found": None},
+    ]  # fmt: skip
 
 
 def test_a_repo_written_as_a_numeric_loopback_address_is_never_contacted(
@@ -378,7 +395,9 @@ def test_a_deleted_file_is_said_with_its_commit(
     ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
     cli = Cli(ledger)
 
-    row = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"][0]
+    found = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+    validate("blame", found)
+    row = found["quotes"][0]
     said = cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH).stdout
 
     assert row["file_gone"] == {

@@ -85,7 +85,12 @@ def _blamed(
 ) -> tuple[dict[str, Any], QuoteHistory | None]:
     """The quote's history as `blame --json` shows it, and as the store keeps it."""
     source_id, url = source.id, source.url
-    row: dict[str, Any] = {"claim_id": claim_id, "quote": number, "source_id": source_id}
+    row: dict[str, Any] = {
+        "claim_id": claim_id,
+        "quote_index": number,  # from 1, named as in every other output
+        "quote": number,  # as blame first named it, kept for readers of it
+        "source_id": source_id,
+    }
     if where is None:
         return {**row, "repo": None, "path": None, "found": None}, None
     current = currents.get((number, source_id))
