@@ -61,6 +61,10 @@ from claimledger.report.model import ClaimView, Report
 from claimledger.report.overview import summary as summary_of
 from claimledger.report.templates import Templates, templates_loader
 from claimledger.urls import safe_url
+from cli_runner import Cli
+from evidence_site import page
+from test_blame import LEDGER as BLAME_LEDGER
+from webserver import PageServer
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -711,6 +715,30 @@ def test_a_text_fragment_link_replaces_the_directive_its_source_holds(fragment: 
     link = text_fragment_link(f"https://example.com/p{fragment}", "The words.")
     page = "https://example.com/p#" + fragment[1:].partition(":~:")[0]
     assert link == f"{page}:~:text=The%20words."
+
+
+def test_a_quote_found_with_its_typography_folded_links_the_pages_own_characters(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The quote typed with a curly apostrophe and a dash, the page with a straight one and
+    a hyphen: found all the same, its link highlighted nothing, since a browser matches a
+    directive's characters as they are; it is written as the page has them."""
+    page_server.set_page("/guide", page("Writes aren't lost - ever."))
+    ledger = tmp_path / "claims.yaml"
+    typed = "Writes aren\u2019t lost \u2014 ever."
+    ledger.write_text(BLAME_LEDGER.format(url=page_server.url("/guide"), quote=typed), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=0)
+    report = cli("render", "--format", "md", "-o", "-").stdout
+    assert ":~:text=Writes%20aren%27t%20lost%20%2D%20ever." in report
+    assert "%E2%80%99" not in report  # the typed apostrophe, which the page does not have
+
+
+def test_a_text_fragment_link_keeps_the_quote_where_the_pages_words_differ() -> None:
+    """A stored wording that is another one (a rewording, a store from elsewhere) never
+    takes the quote's place in its link."""
+    link = text_fragment_link("https://example.com/p", "Data is kept.", "Data is lost.")
+    assert link == "https://example.com/p#:~:text=Data%20is%20kept."
 
 
 # --------------------------------------------------------------------------- HTML structure

@@ -397,14 +397,14 @@ def _source_check(
     source: Source, quote_text: str, check: CheckRecord | None, evidence: _Evidence
 ) -> SourceCheck:
     url = _safe_url(source.url)
-    link = None if url is None else text_fragment_link(url, quote_text)
+    found = check.current if check is not None else None  # the page's own words of it
+    link = None if url is None else text_fragment_link(url, quote_text, found)
     if url is not None and check is not None and check.pdf_page is not None:
         link = f"{url.split('#', 1)[0]}#page={check.pdf_page}"  # a PDF viewer opens there
-    archived = _safe_url(source.archived)
     if check is None:
         return SourceCheck(
-            source.id, source.title, url, link, archived, "unchecked", None, "not yet verified",
-            None, None, False, (), None,
+            source.id, source.title, url, link, _safe_url(source.archived), "unchecked", None,
+            "not yet verified", None, None, False, (), None,
         )  # fmt: skip
     fetch = evidence.fetch(check.url, source.url, run=check.run_id)  # its answer, no later one
     checked_on = day(check.checked_at)
@@ -417,7 +417,7 @@ def _source_check(
         title=source.title,
         url=url,
         link=link,
-        archived=archived,
+        archived=_safe_url(source.archived),
         status=status,
         source_status=check.source_status,
         label=label,

@@ -453,17 +453,29 @@ def heading_ids(headings: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- links to a quote
 
 
-def text_fragment_link(url: str, quote: str) -> str:
+def text_fragment_link(url: str, quote: str, on_page: str | None = None) -> str:
     """A link to the quoted sentence itself (`#:~:text=`, the Text Fragments syntax).
 
     A short quote is matched whole; a long one as a range from its first five words to
     its last five. Each part is percent-encoded, `-`, `&` and `,` included, since those
     are the directive's own syntax. A directive the address holds already (a source added
     from a link that highlighted other words) gives way to the quote's: two would make
-    one directive that matches nothing.
+    one directive that matches nothing. The words are the page's own (`on_page`, where a
+    check found the quote) when they are the quote's, typography aside: a browser matches
+    a directive's characters as they are (Chrome folds case, never a curly quote into a
+    straight one, nor a dash or an ellipsis), where the quote was found with those folded.
     """
     page, _, fragment = url.partition("#")
-    return f"{page}#{fragment.partition(':~:')[0]}:~:text={_text_directive(quote)}"
+    words = on_page if on_page and _same_words(on_page, quote) else quote
+    return f"{page}#{fragment.partition(':~:')[0]}:~:text={_text_directive(words)}"
+
+
+def _same_words(on_page: str, quote: str) -> bool:
+    """Whether the page's text is the quote's, once the matcher's folding is done (quote
+    marks, dashes, spacing, Unicode forms): never another wording a store holds."""
+    from claimledger.reading.match.normalize import normalize
+
+    return normalize(on_page) == normalize(quote)
 
 
 @functools.lru_cache(maxsize=1024)
