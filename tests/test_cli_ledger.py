@@ -450,6 +450,51 @@ def test_init_never_overwrites_a_template(tmp_path: Path) -> None:
     assert not (tmp_path / "claims.yaml").exists()
 
 
+def test_init_templates_beside_a_ledger_copies_only_them_trusted_as_a_new_ledgers(
+    scaffold: Path,
+) -> None:
+    """`init --templates` on a reading begun without them refused, the ledger being there:
+    the templates are copied beside it, the ledger left as it was, and trusted as a new
+    ledger's are: with the workspace's own trusted asks kept, never past them."""
+    ledger, home = str(scaffold), scaffold.parent
+    scaffold.write_text(scaffold.read_text(encoding="utf-8") + "# my own notes\n", "utf-8")
+    (home / "claimledger.toml").write_text('user_agent = "mine/1"\n', encoding="utf-8")
+    claimledger("--ledger", ledger, "trust")
+    before = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
+
+    done = claimledger("init", str(home), "--templates")
+    assert done.stdout.startswith(f"created {home / 'templates'}/ beside {scaffold}")
+    assert done.stderr == ""
+    assert {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()} == before
+    copied = {p.name: p.read_bytes() for p in (home / "templates").iterdir() if p.suffix == ".j2"}
+    assert copied == bundled_templates()
+    standing = claimledger("--ledger", ledger, "trust", "--list").stdout
+    assert "user_agent = mine/1" in standing and "templates/" in standing
+    assert standing.startswith("trusted: settings: ")  # one consent: its asks and the templates
+
+    again = claimledger("init", str(home), "--templates", code=2)
+    assert "already exists; init never overwrites" in again.stderr
+    assert claimledger("init", str(home), "--templates", "--author", "X", code=2).stdout == ""
+
+
+@pytest.mark.parametrize("why", ["untrusted settings", "a file of templates/"])
+def test_init_templates_beside_a_ledger_never_trusts_more_than_a_new_ledgers(
+    scaffold: Path, why: str
+) -> None:
+    """Templates copied where the workspace's settings are not trusted, or into a folder
+    that held a file (a clone's), vouch for none of it: the render sets them aside."""
+    ledger, home = str(scaffold), scaffold.parent
+    if why == "untrusted settings":
+        (home / "claimledger.toml").write_text('user_agent = "theirs/1"\n', encoding="utf-8")
+    else:
+        (home / "templates").mkdir()
+        (home / "templates" / "macros.j2").write_text("{# a clone's #}\n", encoding="utf-8")
+    done = claimledger("init", str(home), "--templates")
+    assert done.stderr.startswith("claimledger: note: templates/ not trusted yet: "), done.stderr
+    standing = claimledger("--ledger", ledger, "trust", "--list").stdout
+    assert standing.startswith("untrusted: settings: "), standing
+
+
 def test_init_where_a_file_stands_in_the_way(tmp_path: Path) -> None:
     in_the_way = tmp_path / "project"
     in_the_way.write_text("not a directory", encoding="utf-8")

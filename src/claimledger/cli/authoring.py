@@ -180,21 +180,24 @@ def init_command(
     The ledger's first line points editors at ledger.schema.json beside it, for
     validation and completion; its date read is today, its author --author; a .gitignore
     keeps out/ and the lock file out of the repository. With --templates, the report
-    templates are copied too, and a render says when the package's have changed since.
-    Refuses to overwrite anything already there.
+    templates are copied too (beside a ledger already there, only they are), and a render
+    says when the package's have changed since. Refuses to overwrite anything already
+    there.
     """
     from claimledger.services.scaffold import scaffold
 
     if author is not None and not author.strip():
         raise InputError("--author needs a name")
     made = scaffold(directory, day=today(), author=author, templates=copy_templates)
+    if made.beside:
+        beside = f"created {directory / 'templates'}/ beside {made.ledger}, left as it was"
+        out.print(beside, markup=False)
+        _say_untrusted(made.trust_problem)
+        return ExitCode.OK
     what = [str(made.ledger), str(directory / "ledger.schema.json")]
     what += [f"{directory / 'templates'}/"] if copy_templates else []
     out.print(f"created {', '.join(what[:-1])} and {what[-1]}", markup=False)
-    if made.trust_problem:
-        err.print(
-            f"claimledger: note: templates/ not trusted yet: {made.trust_problem}", markup=False
-        )
+    _say_untrusted(made.trust_problem)
     if made.ignore_lines:
         lines = " and ".join(made.ignore_lines)
         out.print(f"note: {directory / '.gitignore'} exists; add {lines} to it", markup=False)
@@ -206,6 +209,12 @@ def init_command(
         )
     out.print(f"next: claimledger --ledger {made.ledger} check", markup=False)
     return ExitCode.OK
+
+
+def _say_untrusted(problem: str | None) -> None:
+    """Why the templates `init` copied are not trusted as the user's own yet, if so."""
+    if problem:
+        err.print(f"claimledger: note: templates/ not trusted yet: {problem}", markup=False)
 
 
 @command("grade")

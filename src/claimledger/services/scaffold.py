@@ -24,15 +24,25 @@ class Scaffold:
     ledger: Path
     ignore_lines: tuple[str, ...]
     trust_problem: str | None
+    beside: bool = False
+    """Only the templates were written, beside a ledger that was there (left as it was)."""
 
 
 def scaffold(directory: Path, *, day: dt.date, author: str | None, templates: bool) -> Scaffold:
-    """Write a new reading's files in `directory`, refusing to overwrite any."""
-    from claimledger.errors import EnvironmentProblem
+    """Write a new reading's files in `directory`, refusing to overwrite any (with
+    `templates` beside a ledger that is there, only the templates)."""
+    from claimledger.errors import EnvironmentProblem, InputError
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.model import ledger_schema
 
     ledger_path = directory / "claims.yaml"
+    if templates and (ledger_path.exists() or ledger_path.is_symlink()):
+        if author is not None:
+            raise InputError(
+                f"{ledger_path} exists: --author names who reads a new ledger (`claimledger "
+                "set author NAME` changes this one's)"
+            )
+        return templates_beside(ledger_path)
     ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
     keep_out = "" if (directory / ".gitignore").exists() else ignored
     files = {
@@ -52,13 +62,48 @@ def scaffold(directory: Path, *, day: dt.date, author: str | None, templates: bo
     return Scaffold(ledger_path, lines, problem)
 
 
-def trust_what_init_made(ledger: Path) -> None:
+def templates_beside(ledger_path: Path) -> Scaffold:
+    """The templates copied beside a ledger that was there, which is left as it was.
+
+    They are trusted as a new ledger's are, and no more: only where the workspace as it
+    was (its settings, its marks, any file templates/ held) was trusted already, or asks
+    nothing; the consent then covers the same asks and templates/ with the copies."""
+    from claimledger.errors import EnvironmentProblem
+    from claimledger.ledger import file as ledgerfile
+    from claimledger.ledger.config import read_config
+    from claimledger.workspace.trust import (
+        TEMPLATES,
+        Consent,
+        asks_of,
+        refuse_foreign,
+        settings_consent,
+    )
+
+    refuse_foreign(ledger_path)
+    home = ledger_path.parent
+    asks = asks_of(read_config(home), ledgerfile.load(ledger_path), home)
+    trusted = settings_consent(ledger_path, asks) is Consent.TRUSTED
+    ledgerfile.scaffold(home, template_copies())
+    problem = None
+    if not trusted:
+        problem = "the rest of the workspace is not (`claimledger trust --list`)"
+    else:
+        try:
+            ours = [ask for ask in asks if not ask.startswith(f"{TEMPLATES}/")]  # as it was
+            trust_what_init_made(ledger_path, ours)
+        except EnvironmentProblem as error:
+            problem = str(error)
+    return Scaffold(ledger_path, (), problem, beside=True)
+
+
+def trust_what_init_made(ledger: Path, asks: list[str] | None = None) -> None:
     """The templates `init` just wrote are the user's own: they need no `trust` (nothing
-    else, such as a claimledger.toml that was there before, is trusted with them)."""
+    else, such as a claimledger.toml that was there before, is trusted with them; `asks`:
+    the workspace's own, which the user trusted already, keep that consent)."""
     from claimledger.ledger.config import Config
     from claimledger.workspace.trust import asks_of, trust
 
-    trust(ledger, {}, asks_of(Config(), None, ledger.parent))
+    trust(ledger, {}, [*(asks or []), *asks_of(Config(), None, ledger.parent)])
 
 
 def template_copies() -> dict[str, str]:
