@@ -571,3 +571,49 @@ def test_a_status_word_before_a_figure_that_is_no_day_says_no_status() -> None:
     ).kinds
 
     assert "support status changed" not in kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Files are not always deleted.", "Files are always not deleted.", id="not-always"
+        ),
+        pytest.param(
+            "Not all nodes reply to the ping.",
+            "All nodes do not reply to the ping.",
+            id="not-all",
+        ),
+        pytest.param(
+            "Not every request is logged.",
+            "Every request is not logged.",
+            id="not-every",
+        ),
+    ],
+)
+def test_a_negation_moved_off_a_word_of_all_changes_the_claim(quote: str, passage: str) -> None:
+    """ "Not all" says some are not; "all ... not" says none are: the same words and the
+    same count of negations, and another claim."""
+    found = judged(quote, passage)
+    assert found.meaning_changed, found.kinds
+    assert "quantifier changed" in found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Files are not always deleted.", "Files aren't always deleted.", id="contracted"
+        ),
+        pytest.param(
+            "Not all nodes reply to the ping.",
+            "Not all of the nodes reply to the ping.",
+            id="of-the",
+        ),
+        pytest.param(
+            "It is not only fast but also safe.", "It is not just fast but also safe.", id="only"
+        ),
+    ],
+)
+def test_a_negation_kept_on_its_word_of_all_is_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless"

@@ -23,7 +23,11 @@ from claimledger.reading.match.lexicon import (
     number_value,
 )
 from claimledger.reading.match.names import is_participle
-from claimledger.reading.match.negations import denies, nor_after_a_negation
+from claimledger.reading.match.negations import (
+    denies,
+    nor_after_a_negation,
+    quantifier_scope_changed,
+)
 from claimledger.reading.match.span import Opcode
 from claimledger.records import WordChange
 
@@ -407,6 +411,8 @@ def negation_moved_across_clauses(
     Y"), changes what is denied, though the count of negations stays."""
     if _a_value_reordered(q_low, p_low, q_breaks, p_breaks):
         return {}  # "none, gzip and zstd" -> "gzip, zstd and none": "none" is a value
+    if quantifier_scope_changed(q_low, p_low):
+        return {"negation": "quantifier changed"}  # "not all" -> "all ... not": none
     q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
     q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
     if _denies_the_same(q_denied, p_denied):

@@ -7,6 +7,8 @@ Pure. Judged on the lower-cased words of a span.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from claimledger.reading.match.lexicon import (
     EFFECT_FAMILY,
     LIFECYCLE,
@@ -60,6 +62,30 @@ def nor_after_a_negation(words: list[str], index: int) -> bool:
 _CORRELATIVE_REACH = 15
 """Words after "not only" within which its "but (also)" comes."""
 _RESTRICTING = (["only"], ["just"], ["merely"])
+
+
+def quantifier_scope_changed(q_low: list[str], p_low: list[str]) -> bool:
+    """A negation that moved on to, or off, a word of all ("not always deleted" -> "always
+    not deleted", "not all nodes reply" -> "all nodes do not reply"): denying "all" says
+    "some are not", denying what all do says "none do", though the words and the count of
+    negations stay."""
+    if negation_count(q_low) != negation_count(p_low):
+        return False  # a negation added or removed: judged as such
+    q_all, p_all = _universal(q_low), _universal(p_low)
+    return Counter(w for w, _ in q_all) == Counter(w for w, _ in p_all) and q_all != p_all
+
+
+def _universal(words: list[str]) -> Counter[tuple[str, bool]]:
+    """Each word of all in `words`, and whether a negation is right before it."""
+    return Counter(
+        (word, index > 0 and words[index - 1] in NEGATIONS)
+        for index, word in enumerate(words)
+        if word in _OF_ALL
+    )
+
+
+_OF_ALL = frozenset({"all", "always", "every", "each", "both", "everyone", "everything"})
+"""Words of all, whose scope a negation before them narrows to some ("not all")."""
 
 
 def negated_in_place(q_low: list[str], p_low: list[str]) -> tuple[int, int]:
