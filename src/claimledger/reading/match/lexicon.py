@@ -254,7 +254,8 @@ _OPPOSITE_PAIRS = """
     succeed fail  valid invalid  safe unsafe  true false  on off  above below  inside outside
     head tail  front back  forward backward  upstream downstream  sooner later
     faster slower  fast slow  shorter longer  short long  reduce increase  reduces increases
-    halve double  halves doubles  stop continue  stops continues  inclusive exclusive
+    halve double  halves doubles  twice half  double half  more fewer  stop continue
+    stops continues  inclusive exclusive
     opt-in opt-out  ingress egress  plaintext encrypted  same separate  same different
     permanent temporary  permanently temporarily  automatic manual  automatically manually
     synchronous asynchronous  synchronously asynchronously  primary secondary
