@@ -73,6 +73,7 @@ def test_a_quantity_written_another_way_is_no_change(quote: str, passage: str) -
         pytest.param("It handles 10k requests.", "It handles 100k requests.", id="100k"),
         pytest.param("It handles 1M requests.", "It handles 10 million requests.", id="10-million"),
         pytest.param("The timeout is 1M.", "The timeout is 1 minute.", id="1M-is-no-minute"),
+        pytest.param("It plays 4K video.", "It plays 4,000 video.", id="4K-is-no-thousands"),
         pytest.param("The timeout is half a second.", "The timeout is a second.", id="a-second"),
         pytest.param(
             "Add a second replica for safety.", "Add a third replica for safety.", id="ordinal"

@@ -553,7 +553,7 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     if words[index] in EVERY_ONE and _said_of_a_doing(words, index):
         return Fraction(1), EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
     magnitude = _MAGNITUDE.fullmatch(words[index])
-    if magnitude:  # "10k", "1M": a figure of thousands or millions
+    if magnitude and not _RESOLUTION.fullmatch(words[index]):  # "10k", "1M", not "4K"
         return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
     split = figure_and_unit(words[index])
     figure = split[0] if split else number_value(words[index])
@@ -619,17 +619,18 @@ EVERY_ONE = {
 
 _MAGNITUDE = re.compile(r"(\d+(?:\.\d+)?)([kK]|M)")
 """A figure with a magnitude's letter: "10k", "10K" (thousands), "1M" (millions, as
-written: lower-cased, "1m" is a minute). A capital K is a resolution ("4K") or a
-temperature now and then, but a rewording that writes either as thousands is none a
-page makes."""
+written: lower-cased, "1m" is a minute), but not a resolution (`_RESOLUTION`)."""
 _MAGNITUDES = {"k": 10**3, "K": 10**3, "M": 10**6}
+_RESOLUTION = re.compile(r"\dK")
+"""One digit and a capital K: a resolution ("4K video", "8K") as often as thousands, so
+read as written ("4K video" -> "4,000 video" is a number changed)."""
 
 
 def magnitudes_as_written(shown: list[str], low: list[str]) -> list[str]:
     """The lower-cased words with a figure of millions kept as written ("1M"), which
-    lower-cased reads as a minute."""
+    lower-cased reads as a minute, and a resolution ("4K"), which reads as thousands."""
     for index, word in enumerate(shown):
-        if _MAGNITUDE.fullmatch(word) and word.endswith("M"):
+        if (_MAGNITUDE.fullmatch(word) and word.endswith("M")) or _RESOLUTION.fullmatch(word):
             low[index] = word
     return low
 
