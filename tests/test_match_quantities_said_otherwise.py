@@ -190,3 +190,22 @@ def test_another_count_a_period_is_a_number_changed(quote: str, passage: str) ->
 def test_a_share_changed_by_or_to_is_another_amount(quote: str, passage: str, said: str) -> None:
     """ "reduced by 30%" leaves 70%, "reduced to 30%" leaves 30%."""
     assert level(quote, passage) == said, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Latency is about 10 ms.", "Latency is 10 ms.", id="about-dropped"),
+        pytest.param("Latency is 10 ms.", "Latency is around 10 ms.", id="around-added"),
+        pytest.param("It holds roughly 5 GB.", "It holds 5 GB.", id="roughly-dropped"),
+    ],
+)
+def test_a_figure_said_to_be_approximate_or_no_longer_is_a_degree_changed(
+    quote: str, passage: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "degree changed" in found.kinds, found.kinds
+
+
+def test_one_word_of_approximation_for_another_is_no_degree_changed() -> None:
+    assert not judged("It holds roughly 5 GB.", "It holds approximately 5 GB.").meaning_changed

@@ -71,9 +71,11 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in QUANTIFIERS and not _a_rate(words, index) and not _superlative(words, index):
             classes["quantifier"][QUANTIFIERS[word]] += 1
 
-        if word in DEGREE and word != "never":
+        if _approximates(words, index):
+            pass  # "about 10" -> "roughly 10": counted by `_approximations`
+        elif word in DEGREE and word != "never":
             classes["degree"][word] += 1
-        if word in CERTAINTY:
+        elif word in CERTAINTY:
             classes["degree"][CERTAINTY[word]] += 1
         if word in CONSISTENCY:
             classes["term"][word] += 1
@@ -84,6 +86,23 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if word in AGENCY:
             classes["default"][AGENCY[word]] += 1
     return classes
+
+
+def _approximates(words: list[str], index: int) -> bool:
+    """A word that says the figure after it is approximate ("about 10 ms", "roughly 5"):
+    put in or taken out, it changes how exact the claim is, and one said for another
+    ("roughly" -> "approximately") is the same."""
+    word = words[index]
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return word in _APPROXIMATING and bool(following[:1].isdigit() or number_value(following))
+
+
+def _approximations(words: list[str]) -> int:
+    """How many figures the words say are approximate."""
+    return sum(1 for index in range(len(words)) if _approximates(words, index))
+
+
+_APPROXIMATING = frozenset({"about", "around", "approximately", "roughly", "circa"})
 
 
 def _share_left(words: list[str], index: int) -> bool:
@@ -149,6 +168,7 @@ def span_kinds_of(
     q_low, p_low = moments_counted(q_low, p_low), moments_counted(p_low, q_low)
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
+    approximated = (_approximations(q_low), _approximations(p_low))  # before "as said"
     q_low, p_low = as_said(q_low), as_said(p_low)
     q_low, p_low = as_instructions(q_low, p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))
@@ -178,6 +198,8 @@ def span_kinds_of(
         kinds["limit"] = "limit changed"
     if relation_traded(q_low, p_low):
         kinds["relation"] = "direction reversed"
+    if approximated[0] != approximated[1]:  # "about 10 ms" is not "10 ms"
+        kinds["degree"] = "degree changed"
     names = {"quantifier": "quantifier changed", "degree": "degree changed"}
     names |= {"term": "guarantee term changed", "default": "default changed"}
     names |= {"lifecycle": LIFECYCLE_CHANGED}
