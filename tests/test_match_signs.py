@@ -170,3 +170,21 @@ def test_a_sign_read_as_words_never_makes_a_change_harmless(quote: str, passage:
 )
 def test_a_unit_written_otherwise_is_no_change(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Latency is ~10 ms.", "Latency is 10 ms.", id="tilde"),
+        pytest.param("Latency is 10 ms.", "Latency is ≈ 10 ms.", id="almost-equal"),
+    ],
+)
+def test_a_sign_of_approximation_taken_out_or_put_in_is_a_degree_changed(
+    quote: str, passage: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "degree changed" in found.kinds, found.kinds
+
+
+def test_a_sign_of_approximation_said_in_words_is_no_change() -> None:
+    assert level("Latency is ~10 ms.", "Latency is about 10 ms.") == "harmless"

@@ -31,6 +31,10 @@ _SIGN = re.compile(r"(?<![<>=\w-])(<=|>=|=<|=>|[<>≤≥])\s?(?=[~≈]?\d[\d,]*(
 before an address or a version of several dots ("> 0.0.0.0"), where ">" marks a
 quoted line of Markdown as often as it compares."""
 
+_APPROXIMATE = re.compile(r"(?<![\w~≈])[~≈]\s?(?=\d)")
+"""A sign that says the figure after it is approximate ("~10 ms", "≈ 5"): "about", which
+the words judge; dropped as punctuation, "~10 ms" -> "10 ms" read as no change."""
+
 _BITS = re.compile(
     r"(?<![A-Za-z\d.,])(\d[\d.,]*\s?)?([KMGT]|k(?=b(?:ps|its?)))b(ps|its?)?(?![A-Za-z])"
 )
@@ -132,6 +136,7 @@ def signs_as_said(text: str) -> str:
     the units are judged as their words are."""
     text = currencies_as_said(pluses_as_said(ranges_as_said(powers_as_figures(text))))
     text = _SIGN.sub(lambda sign: f"{_SIGNS[sign[1]]} ", text)
+    text = _APPROXIMATE.sub("about ", text)
     return _BITS.sub(_bits_said, text)
 
 
