@@ -18,6 +18,9 @@ from meaning_levels import judged, level
         pytest.param("Latency is ≤ 10 ms.", "Latency is ≥ 10 ms.", id="at-most-at-least"),
         pytest.param("Latency is <= 10 ms.", "Latency is >= 10 ms.", id="ascii"),
         pytest.param("Latency is <10 ms.", "Latency is 10 ms.", id="sign-taken-out"),
+        pytest.param("Latency is under 10 ms.", "Latency is 10 ms.", id="under-taken-out"),
+        pytest.param("Latency is under 10 ms.", "Latency is over 10 ms.", id="under-over"),
+        pytest.param("Files larger than 5 GB are split.", "Files of 5 GB are split.", id="larger"),
     ],
 )
 def test_a_comparison_sign_reversed_is_a_limit_changed(quote: str, passage: str) -> None:
@@ -30,6 +33,11 @@ def test_a_comparison_sign_reversed_is_a_limit_changed(quote: str, passage: str)
         pytest.param("Latency is ≤ 10 ms.", "Latency is at most 10 ms.", id="at-most"),
         pytest.param("Latency is < 10 ms.", "Latency is less than 10 ms.", id="less-than"),
         pytest.param("Keep >= 3 replicas.", "Keep at least 3 replicas.", id="at-least"),
+        pytest.param("Latency is <10 ms.", "Latency is under 10 ms.", id="under"),
+        pytest.param("Latency is <10 ms.", "Latency is below 10 ms.", id="below"),
+        pytest.param("Latency is >10 ms.", "Latency is over 10 ms.", id="over"),
+        pytest.param("Latency is >10 ms.", "Latency is above 10 ms.", id="above"),
+        pytest.param("Use < 5 nodes.", "Use fewer than 5 nodes.", id="fewer-than"),
     ],
 )
 def test_a_comparison_sign_said_in_words_is_no_change(quote: str, passage: str) -> None:

@@ -211,6 +211,12 @@ _AMOUNTS = ("larger", "longer", "smaller", "shorter")
 said as often in words ("the last version to support it was 2.2"), and are read as
 words."""
 
+_BOUND_WORDS = {"under": ("less", "than"), "below": ("less", "than")} | {
+    "over": ("more", "than"),
+    "above": ("more", "than"),
+}
+"""Prepositions that bound the figure right after them ("under 10 ms" is "<10 ms")."""
+
 _LIMIT_PHRASES = (
     ("up", "to"),
     ("at", "most"),
@@ -238,6 +244,7 @@ _LIMIT_PHRASES = (
     ("never", "exceeds"),
     ("limited", "to"),
     ("capped", "at"),
+    *((word,) for word in _BOUND_WORDS),
     *((word, "than") for word in (*_MORE, *_LESS)),
     *(("no", word, "than") for word in (*_MORE, *_LESS)),
     *(("or", word) for word in (*_AMOUNTS, "more", "less", "fewer")),
@@ -284,14 +291,12 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
             if tuple(words[index : index + len(candidate)]) == candidate:
                 phrase = candidate
                 break
-        if phrase == ("max",) and not _before_a_number(words, index + 1):
+        if len(phrase or ()) == 1 and not _before_a_number(words, index + 1):
             phrase = None
         if phrase is not None and phrase[0] == "or" and not _bounds_its_figure(words, index):
             phrase = None  # "or longer", "or more" only right after a figure
         if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
             phrase = None  # "longer than the timeout" compares, "longer than 30 s" bounds
-        if phrase in _PLAIN_COMPARISONS and _denied_from(words, index) == index:
-            phrase = None  # "larger than 5 GB" is as often "over 5 GB": read as words
         if phrase is None:
             index += 1
             continue
@@ -348,10 +353,6 @@ _COMPARED = frozenset(
     (*prefix, word, "than") for prefix in ((), ("no",)) for word in (*_MORE, *_LESS)
 )
 """Comparisons that are bounds only before a figure."""
-
-_PLAIN_COMPARISONS = frozenset((word, "than") for word in (*_MORE, *_LESS))
-"""Comparisons that bound only when denied ("cannot be greater than 300" is "at most
-300"); alone, said as often in words the rules do not read ("over", "exceeding")."""
 
 _DENIALS = frozenset({"not", "cannot", "never"})
 _OF_AMOUNT = frozenset(
@@ -425,6 +426,8 @@ _SAME_BOUND: dict[tuple[str, ...], tuple[str, ...]] = {
     **dict.fromkeys((p for p in _LIMIT_PHRASES if p[-1] in {"exceed", "exceeds"}), ("at", "most")),
     ("limited", "to"): ("at", "most"),
     ("capped", "at"): ("at", "most"),
+    ("fewer", "than"): ("less", "than"),
+    **{(word,): bound for word, bound in _BOUND_WORDS.items()},
     **{(word, "than"): ("more", "than") for word in _MORE},
     **{(word, "than"): ("less", "than") for word in _LESS},
     **{("no", word, "than"): ("at", "most") for word in _MORE},
