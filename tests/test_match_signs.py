@@ -44,6 +44,11 @@ def test_a_comparison_sign_said_in_words_is_no_change(quote: str, passage: str) 
     assert level(quote, passage) == "harmless", judged(quote, passage)
 
 
+def test_an_arrow_before_a_figure_is_no_bound() -> None:
+    """ "=>" maps a key to a value ("a => 5"), as "->" does; it says no "at least"."""
+    assert level("Map a => 5 in the config.", "Map a -> 5 in the config.") == "harmless"
+
+
 def test_a_quoted_line_marker_before_an_address_is_no_bound() -> None:
     """ "> `0.0.0.0`" in raw Markdown quotes a line; it bounds no figure."""
     quote = "Bind to 0.0.0.0 as a convenience."

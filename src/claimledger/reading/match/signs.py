@@ -24,10 +24,9 @@ _SIGNS = {
     "≤": "at most",
     "≥": "at least",
     "=<": "at most",
-    "=>": "at least",
 }
-_SIGN = re.compile(r"(?<![<>=\w-])(<=|>=|=<|=>|[<>≤≥])\s?(?=[~≈]?\d[\d,]*(?:\.\d+)?(?!\.?\d))")
-"""A comparison sign before a figure, not inside an arrow or a tag ("->", "<b>"); not
+_SIGN = re.compile(r"(?<![<>=\w-])(<=|>=|=<|[<>≤≥])\s?(?=[~≈]?\d[\d,]*(?:\.\d+)?(?!\.?\d))")
+"""A comparison sign before a figure, not inside an arrow or a tag ("->", "=>", "<b>"); not
 before an address or a version of several dots ("> 0.0.0.0"), where ">" marks a
 quoted line of Markdown as often as it compares."""
 
