@@ -175,6 +175,12 @@ def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind
             id="a-name-for-another",
         ),
         pytest.param(
+            "The API is served over HTTP.",
+            "The API is served over HTTPS.",
+            id="an-acronym-with-a-letter-put-after",
+        ),
+        pytest.param("Clients connect with TLS.", "Clients connect with MTLS.", id="letter-before"),
+        pytest.param(
             "Writes are acknowledged once they are persisted.",
             "Writes are acknowledged once they are persisted on the leader.",
             id="a-phrase-put-after",

@@ -50,6 +50,8 @@ def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
     spelling or a name respelled among the words put in its place (`counterpart`)."""
     if _same_quantity(word, other):
         return True
+    if any(_acronym_grown(word, w) for w in (*other, *counterpart)):
+        return False  # `HTTP` / `HTTPS`: another protocol, not a spelling of it
     key = bare(lemma(word))
     if len(bare(word)) > 3 and bare(word) in bare("".join(other)):
         return True  # the same letters, spaced or hyphenated: `keypairs` / `key pairs`
@@ -67,6 +69,18 @@ def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
         if (is_name(word) or is_name(candidate)) and renamed(word, candidate):
             return True
     return False
+
+
+def _acronym_grown(word: str, other: str) -> bool:
+    """Two acronyms one of which is the other with capitals put before or after it
+    (`HTTP` / `HTTPS`, `TLS` / `MTLS`): the letters of one are in the other, and they
+    name two things (a plural's "s" is small: `APIs`)."""
+    if not (len(word) > 1 and len(other) > 1 and word.isupper() and other.isupper()):
+        return False
+    if not (word.isalpha() and other.isalpha()) or word == other:
+        return False
+    shorter, longer = sorted((word, other), key=len)
+    return longer.startswith(shorter) or longer.endswith(shorter)
 
 
 def _same_quantity(word: str, other: list[str]) -> bool:
