@@ -920,6 +920,8 @@ def test_a_name_put_in_or_taken_out_may_have_changed_the_meaning() -> None:
         ("Reads are twice as fast as writes.", "Reads are half as fast as writes."),
         ("It needs double the memory.", "It needs half the memory."),
         ("Use more replicas for reads.", "Use fewer replicas for reads."),
+        ("Latency went up by 10%.", "Latency went down by 10%."),
+        ("Writes complete within 10 ms.", "Writes complete after 10 ms."),
         ("It sets a lower bound on replicas.", "It sets an upper bound on replicas."),
         ("Recovery is opt-in for each table.", "Recovery is opt-out for each table."),
         ("Ingress traffic is free of charge.", "Egress traffic is free of charge."),

@@ -255,6 +255,7 @@ _OPPOSITE_PAIRS = """
     head tail  front back  forward backward  upstream downstream  sooner later
     faster slower  fast slow  shorter longer  short long  reduce increase  reduces increases
     halve double  halves doubles  twice half  double half  more fewer  stop continue
+    up down  within after
     stops continues  inclusive exclusive
     opt-in opt-out  ingress egress  plaintext encrypted  same separate  same different
     permanent temporary  permanently temporarily  automatic manual  automatically manually
