@@ -201,3 +201,10 @@ def test_a_sign_of_approximation_taken_out_or_put_in_is_a_degree_changed(
 
 def test_a_sign_of_approximation_said_in_words_is_no_change() -> None:
     assert level("Latency is ~10 ms.", "Latency is about 10 ms.") == "harmless"
+
+
+def test_a_currency_sign_after_its_sum_is_its_unit() -> None:
+    """ "5€" is "€5"; "5€" -> "£5" is another sum."""
+    assert level("It costs 5€.", "It costs €5.") == "harmless"
+    assert level("It costs 5 €.", "It costs €5.") == "harmless"
+    assert "number changed" in judged("It costs 5€.", "It costs £5.").kinds

@@ -93,6 +93,8 @@ _CURRENCY = re.compile(
     r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥]))?(?![\w$€£¥])"
 )
 _CURRENCIES = {"$": "dollars", "€": "euros", "£": "pounds", "¥": "yen"}
+_CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥.,])(\d[\d.,]*\d|\d)\s?([€£¥])(?![\w$€£¥])")
+"""A sum with its currency's sign after it ("5€", "5 €"), as much of Europe writes it."""
 
 
 def currencies_as_said(text: str) -> str:
@@ -100,7 +102,8 @@ def currencies_as_said(text: str) -> str:
     "5 dollars", "$5 million" as "5 million dollars"): a sign is no word, so "$5" -> "€5"
     read as no change; and the unit goes after the sum's magnitude, which a unit between
     them parted from its figure ("$5 million" -> "$5 billion" read as only reworded)."""
-    return _CURRENCY.sub(lambda run: f"{run[2]}{run[3] or ''} {_CURRENCIES[run[1]]}", text)
+    text = _CURRENCY.sub(lambda run: f"{run[2]}{run[3] or ''} {_CURRENCIES[run[1]]}", text)
+    return _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
 
 
 def pluses_as_said(text: str) -> str:
