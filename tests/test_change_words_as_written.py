@@ -30,6 +30,17 @@ def test_a_change_names_the_words_as_written(quote: str, passage: str, was: str,
     assert changes == [(was, now)]
 
 
+def test_the_words_a_change_touches_are_counted_as_read_not_as_shown() -> None:
+    """The locator weighs two passages by how many words their changes touch; counted on
+    the words shown, a sign written "<10" (one word, read "less than 10") would weigh a
+    passage lighter than the same change written out, and could change which is judged."""
+    judgement = judged("Latency stays <10 ms.", "Latency stays 11 ms.")
+    assert [(c.quote, c.page) for c in judgement.changes] == [("<10", "11")]
+    assert judgement.touched == 4  # "less than 10" and "11"
+    written_out = judged("Latency stays less than 10 ms.", "Latency stays 11 ms.")
+    assert (written_out.touched, written_out.kinds) == (4, judgement.kinds)
+
+
 def page(said: str) -> str:
     return f"<html><body><main><h1>Pricing</h1><p>{said}</p></main></body></html>"
 

@@ -125,6 +125,7 @@ class Judgement:
 
     changes: tuple[WordChange, ...]
     kinds: tuple[str, ...]
+    touched: int = 0  # words the changes touch as read, both sides: the locator's measure
 
     @property
     def meaning_changed(self) -> bool:
@@ -186,7 +187,9 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     if kind is not None:
         added = WordChange("insert", "", " ".join(head), True, kind)
         judged = Judgement((added, *judged.changes), tuple(dict.fromkeys((*judged.kinds, kind))))
-    return Judgement(changes_as_written(judged.changes, (quote, passage), written), judged.kinds)
+    touched = sum(len(c.quote.split()) + len(c.page.split()) for c in judged.changes)
+    shown = changes_as_written(judged.changes, (quote, passage), written)  # as read: `touched`
+    return Judgement(shown, judged.kinds, touched)
 
 
 def _moved_past_its_end(quote: list[str], span: list[str], tail: list[str]) -> int:

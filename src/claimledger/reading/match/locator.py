@@ -580,9 +580,10 @@ def _across_length_cuts(chosen: Candidate, prepared: PreparedText) -> Candidate:
 
 
 def _words_changed(candidate: Candidate, prepared: PreparedText) -> int:
-    """How many words, on both sides, the judged changes of a passage touch."""
-    changes = candidate.judgement(prepared).changes
-    return sum(len(c.quote.split()) + len(c.page.split()) for c in changes)
+    """How many words, on both sides, the judged changes of a passage touch, as the
+    matcher read them: the words shown ("<10", not "less than 10") count otherwise, and
+    would make the choice of passage hang on how a sign was written."""
+    return candidate.judgement(prepared).touched
 
 
 CLOSE_CALL = 0.05
