@@ -617,3 +617,21 @@ def test_a_negation_moved_off_a_word_of_all_changes_the_claim(quote: str, passag
 )
 def test_a_negation_kept_on_its_word_of_all_is_no_change(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("This is not always needed.", "This is not really always needed.", id="ly"),
+        pytest.param(
+            "This is not always the case.",
+            "This is not, however, always the case.",
+            id="however",
+        ),
+        pytest.param("Not all nodes reply.", "Not quite all nodes reply.", id="quite"),
+    ],
+)
+def test_an_aside_between_a_negation_and_a_word_of_all_moves_no_negation(
+    quote: str, passage: str
+) -> None:
+    assert "quantifier changed" not in judged(quote, passage).kinds

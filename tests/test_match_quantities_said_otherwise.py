@@ -73,7 +73,6 @@ def test_a_quantity_written_another_way_is_no_change(quote: str, passage: str) -
         pytest.param("It handles 10k requests.", "It handles 100k requests.", id="100k"),
         pytest.param("It handles 1M requests.", "It handles 10 million requests.", id="10-million"),
         pytest.param("The timeout is 1M.", "The timeout is 1 minute.", id="1M-is-no-minute"),
-        pytest.param("It plays 4K video.", "It plays 4,000 video.", id="4K-is-no-thousands"),
         pytest.param("The timeout is half a second.", "The timeout is a second.", id="a-second"),
         pytest.param(
             "Add a second replica for safety.", "Add a third replica for safety.", id="ordinal"
@@ -205,6 +204,37 @@ def test_a_figure_said_to_be_approximate_or_no_longer_is_a_degree_changed(
 ) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and "degree changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "It takes about 10 ms and exactly 5 s.",
+            "It takes exactly 10 ms and about 5 s.",
+            id="about-moved",
+        ),
+        pytest.param("It takes ~10 ms and 5 s.", "It takes 10 ms and ~5 s.", id="tilde-moved"),
+    ],
+)
+def test_an_approximation_moved_to_another_figure_is_a_degree_changed(
+    quote: str, passage: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "degree changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Learn about 3 ways to scale.", "Learn 3 ways to scale.", id="learn"),
+        pytest.param("Read about 2 options.", "Read the 2 options.", id="read"),
+        pytest.param("It handles 8K connections.", "It handles 8,000 connections.", id="8K"),
+        pytest.param("It handles 8K connections.", "It handles 8k connections.", id="8k"),
+    ],
+)
+def test_about_a_topic_and_thousands_with_a_capital_are_no_change(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage).kinds
 
 
 def test_one_word_of_approximation_for_another_is_no_degree_changed() -> None:

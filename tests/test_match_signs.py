@@ -208,3 +208,29 @@ def test_a_currency_sign_after_its_sum_is_its_unit() -> None:
     assert level("It costs 5€.", "It costs €5.") == "harmless"
     assert level("It costs 5 €.", "It costs €5.") == "harmless"
     assert "number changed" in judged("It costs 5€.", "It costs £5.").kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "The rate is computed over 5 minutes.",
+            "The rate is computed for more than 5 minutes.",
+            id="over-a-span",
+        ),
+        pytest.param(
+            "Data is replicated over 3 nodes.",
+            "Data is replicated to more than 3 nodes.",
+            id="over-a-number-of-places",
+        ),
+        pytest.param(
+            "Resources are grouped under 3 namespaces.",
+            "Resources are grouped in fewer than 3 namespaces.",
+            id="under-a-grouping",
+        ),
+    ],
+)
+def test_over_or_under_placing_a_thing_is_no_bound(quote: str, passage: str) -> None:
+    """After a verb that places a thing, "over 3 nodes" says where, not how many: a
+    bound said instead is another claim."""
+    assert level(quote, passage) == "changed", judged(quote, passage).kinds

@@ -94,15 +94,22 @@ def _approximates(words: list[str], index: int) -> bool:
     ("roughly" -> "approximately") is the same."""
     word = words[index]
     following = words[index + 1] if index + 1 < len(words) else ""
+    if word == "about" and index and lemma(words[index - 1]) in _OF_A_TOPIC:
+        return False  # "learn about 3 ways": what it tells of, not how near a figure
     return word in _APPROXIMATING and bool(following[:1].isdigit() or number_value(following))
 
 
-def _approximations(words: list[str]) -> int:
-    """How many figures the words say are approximate."""
-    return sum(1 for index in range(len(words)) if _approximates(words, index))
+def _approximations(words: list[str]) -> Counter[str]:
+    """The figures the words say are approximate: "about 10 ms and 5 s" -> "10 ms and about
+    5 s" keeps as many, and changes how exact each is."""
+    return Counter(words[i + 1] for i in range(len(words)) if _approximates(words, i))
 
 
 _APPROXIMATING = frozenset({"about", "around", "approximately", "roughly", "circa"})
+_OF_A_TOPIC = frozenset(
+    {"learn", "read", "know", "more", "talk", "think", "care", "ask", "hear", "tell", "write"}
+)
+"""Words after which "about" names what is told of ("read about 2 options")."""
 
 
 def _share_left(words: list[str], index: int) -> bool:

@@ -76,12 +76,21 @@ def quantifier_scope_changed(q_low: list[str], p_low: list[str]) -> bool:
 
 
 def _universal(words: list[str]) -> Counter[tuple[str, bool]]:
-    """Each word of all in `words`, and whether a negation is right before it."""
+    """Each word of all in `words`, and whether a negation is before it (an aside between
+    them, "not, however, always", "not quite all", leaves it denied)."""
     return Counter(
-        (word, index > 0 and words[index - 1] in NEGATIONS)
-        for index, word in enumerate(words)
-        if word in _OF_ALL
+        (word, _denied_before(words, index)) for index, word in enumerate(words) if word in _OF_ALL
     )
+
+
+def _denied_before(words: list[str], index: int) -> bool:
+    before = index - 1
+    while before >= 0 and (words[before] in _ASIDES or words[before].endswith("ly")):
+        before -= 1
+    return before >= 0 and words[before] in NEGATIONS
+
+
+_ASIDES = frozenset({",", "however", "quite", "really", "even", "yet", "necessarily", "in"})
 
 
 _OF_ALL = frozenset({"all", "always", "every", "each", "both", "everyone", "everything"})

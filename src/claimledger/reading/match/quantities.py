@@ -22,7 +22,7 @@ from claimledger.reading.match.lexicon import (
     lemma,
     number_value,
 )
-from claimledger.reading.match.names import bare
+from claimledger.reading.match.names import bare, is_participle
 
 _SPLIT_INTO = 3
 """A word written as at most this many (`at-least-once` / `at least once`)."""
@@ -216,6 +216,14 @@ _BOUND_WORDS = {"under": ("less", "than"), "below": ("less", "than")} | {
     "above": ("more", "than"),
 }
 """Prepositions that bound the figure right after them ("under 10 ms" is "<10 ms")."""
+_OVER_A_SPAN = frozenset((word,) for word in _BOUND_WORDS)
+
+
+def _spread(word: str) -> bool:
+    """A word after which "over" or "under" places a thing on a span or among a number
+    ("replicated over 3 nodes", "grouped under 3 namespaces"), where it bounds nothing."""
+    return is_participle(word) or word in ("spread", "split", "across")
+
 
 _LIMIT_PHRASES = (
     ("up", "to"),
@@ -293,6 +301,8 @@ def _bounds(words: list[str]) -> list[tuple[tuple[str, ...], int, int]]:
                 break
         if len(phrase or ()) == 1 and not _before_a_number(words, index + 1):
             phrase = None
+        if phrase in _OVER_A_SPAN and index and _spread(words[index - 1]):
+            phrase = None  # "computed over 5 minutes", "grouped under 3 namespaces": no bound
         if phrase is not None and phrase[0] == "or" and not _bounds_its_figure(words, index):
             phrase = None  # "or longer", "or more" only right after a figure
         if phrase in _COMPARED and not _before_a_number(words, index + len(phrase)):
@@ -556,7 +566,7 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     if words[index] in EVERY_ONE and _said_of_a_doing(words, index):
         return Fraction(1), EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
     magnitude = _MAGNITUDE.fullmatch(words[index])
-    if magnitude and not _RESOLUTION.fullmatch(words[index]):  # "10k", "1M", not "4K"
+    if magnitude:  # "10k", "1M": a figure of thousands or millions
         return Fraction(magnitude[1]) * _MAGNITUDES[magnitude[2]], None, 1
     split = figure_and_unit(words[index])
     figure = split[0] if split else number_value(words[index])
@@ -622,18 +632,17 @@ EVERY_ONE = {
 
 _MAGNITUDE = re.compile(r"(\d+(?:\.\d+)?)([kK]|M)")
 """A figure with a magnitude's letter: "10k", "10K" (thousands), "1M" (millions, as
-written: lower-cased, "1m" is a minute), but not a resolution (`_RESOLUTION`)."""
+written: lower-cased, "1m" is a minute). A capital K is a resolution ("4K") or a
+temperature now and then, but a rewording that writes either as thousands is none a
+page makes: "8K connections" -> "8k" or "8,000" is the same number."""
 _MAGNITUDES = {"k": 10**3, "K": 10**3, "M": 10**6}
-_RESOLUTION = re.compile(r"\dK")
-"""One digit and a capital K: a resolution ("4K video", "8K") as often as thousands, so
-read as written ("4K video" -> "4,000 video" is a number changed)."""
 
 
 def magnitudes_as_written(shown: list[str], low: list[str]) -> list[str]:
     """The lower-cased words with a figure of millions kept as written ("1M"), which
-    lower-cased reads as a minute, and a resolution ("4K"), which reads as thousands."""
+    lower-cased reads as a minute."""
     for index, word in enumerate(shown):
-        if (_MAGNITUDE.fullmatch(word) and word.endswith("M")) or _RESOLUTION.fullmatch(word):
+        if _MAGNITUDE.fullmatch(word) and word.endswith("M"):
             low[index] = word
     return low
 
