@@ -30,6 +30,32 @@ def test_a_change_names_the_words_as_written(quote: str, passage: str, was: str,
     assert changes == [(was, now)]
 
 
+@pytest.mark.parametrize(
+    ("quote", "passage", "shown"),
+    [
+        pytest.param(
+            "The fee is $5 and the tax is $5.",
+            "The fee is $5 and the tax is €5.",
+            [("$5", "€5")],
+            id="a-sum-said-twice",
+        ),
+        pytest.param("10^-6 and 10^-6", "10^-6 and 10^6", [("10^-6", "10^6")], id="a-power-twice"),
+        pytest.param(
+            "The limit is 5 € and 10 £.",
+            "The limit is 5 £ and 10 €.",
+            [("€", "£"), ("£", "€"), ("€ £", "£ €"), ("€ … £", "£ … €")],
+            id="swapped",
+        ),
+    ],
+)
+def test_a_run_read_in_several_places_or_swapped_is_shown_as_written(
+    quote: str, passage: str, shown: list[tuple[str, str]]
+) -> None:
+    """Words the reading made, said twice or swapped, were left as read: one line said
+    `"dollars" -> "€5"`, mixing the two."""
+    assert [(c.quote, c.page) for c in judged(quote, passage).changes] == shown
+
+
 def test_the_words_a_change_touches_are_counted_as_read_not_as_shown() -> None:
     """The locator weighs two passages by how many words their changes touch; counted on
     the words shown, a sign written "<10" (one word, read "less than 10") would weigh a

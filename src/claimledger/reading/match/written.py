@@ -11,6 +11,7 @@ read.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
 
@@ -39,26 +40,37 @@ def changes_as_written(
 
 def run_as_written(run: str, read: str, written: str) -> str:
     """`run`, words of `read`, as `written` wrote them: unchanged where `written` has
-    them as they are, or where `read` has them as no run of whole words, or in more than
-    one place (which is meant cannot be told); else the words of `written` they were
-    read from, whole."""
+    them as they are, or where `read` has them as no run of whole words, or in places
+    `written` wrote otherwise (which is meant cannot be told); else the words of
+    `written` they were read from, whole. The two sides of a swap ("A … B", or words
+    from two places) are each traced on their own."""
     if not run or read == written or _places(run, written):
         return run
+    if " … " in run:
+        return " … ".join(run_as_written(part, read, written) for part in run.split(" … "))
     read_words, written_words = read.split(), written.split()
     places = _word_places(run.split(), read_words)
-    if len(places) != 1:
-        return run
-    start, end = places[0]
-    matcher = SequenceMatcher(None, read_words, written_words, autojunk=False)
+    if not places and " " in run:  # a swap's words, each from a place of its own
+        return " ".join(run_as_written(word, read, written) for word in run.split())
+    opcodes = SequenceMatcher(None, read_words, written_words, autojunk=False).get_opcodes()
+    shown = {_written_at(place, opcodes, written_words) for place in places}
+    return (shown.pop() or run) if len(shown) == 1 else run
+
+
+def _written_at(
+    place: tuple[int, int], opcodes: Sequence[tuple[str, int, int, int, int]], words: list[str]
+) -> str:
+    """The written `words` that the read words at `place` were read from."""
+    start, end = place
     taken = [
         (j1 + max(start, i1) - i1, j1 + min(end, i2) - i1) if tag == "equal" else (j1, j2)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        for tag, i1, i2, j1, j2 in opcodes
         if i1 < end and start < max(i2, i1 + 1)
     ]
     if not taken:
-        return run
+        return ""
     first, last = min(j for j, _ in taken), max(j for _, j in taken)
-    return " ".join(written_words[first:last]).strip(_EDGE) or run
+    return " ".join(words[first:last]).strip(_EDGE)
 
 
 def _places(run: str, text: str) -> list[tuple[int, int]]:
