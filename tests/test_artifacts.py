@@ -234,6 +234,20 @@ def test_no_artifacts_runs_and_records_nothing(toy: Path) -> None:
     cli("regrade", "--no-artifacts", "--allow-artifacts", code=2)
 
 
+def test_a_gate_that_skipped_an_artifact_does_not_say_every_grade_agrees(toy: Path) -> None:
+    """`regrade --check` failed closed (exit 3) on an artifact not trusted since its last
+    run, and in the same breath printed "every grade agrees with its evidence"."""
+    cli = Cli(toy)
+    cli("regrade", code=0)  # run and recorded: it printed what it should
+    (toy.parent / "said.txt").write_text("changed\n", encoding="utf-8")  # not trusted since
+
+    result = cli("regrade", "--check", code=3)
+
+    assert "every grade agrees" not in result.stdout
+    assert "incomplete" in result.stdout
+    assert "claimledger: note: artifact of toy not run" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("form", "said"),
     [("anchors", "uses YAML anchors and aliases"), ("lone-cr", "lone carriage return")],

@@ -114,7 +114,7 @@ def regrade_command(
                 result,
                 opts.store,
                 quotes=quotes,
-                incomplete=bool(gaps),
+                incomplete=bool(gaps or done.skipped),  # an artifact not run is a gap too
                 refreshed=done.last is not None,
             )
             for line in gaps:
