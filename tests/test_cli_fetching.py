@@ -240,6 +240,27 @@ def test_an_accepted_403_is_neither_failure_nor_evidence(
     assert cli.json("regrade", code=0)["proposals"] == []  # no evidence: nothing proposed
 
 
+@pytest.mark.parametrize("fmt", ["text", "github", "junit"])
+def test_a_page_read_is_evidence_whatever_status_its_source_accepts(
+    cli: Cli, ledger: Path, page_server: PageServer, fmt: str
+) -> None:
+    """A source with `accept_status: [200]` hid every drift on its page: `refresh` and
+    `status` exited 0, no annotation, the JUnit case `skipped`. A status a source accepts
+    is one that left its page unread; a page read is evidence."""
+    serve_v1(page_server)
+    page_server.set_page("/other", page(ALARM.replace("at least", "at most")))
+    text = ledger.read_text("utf-8").replace("other: {url: ", "other: {accept_status: [200], url: ")
+    ledger.write_text(text, encoding="utf-8")
+
+    result = cli("refresh", "--allow-private", "--format", fmt, code=1)
+
+    if fmt == "github":
+        assert "::error file=" in result.stdout
+    if fmt == "junit":
+        assert "<failure" in result.stdout and 'skipped="1"' not in result.stdout
+    cli("status", code=1)
+
+
 def test_settings_beside_the_ledger_map_every_url(
     ledger: Path, page_server: PageServer, tmp_path: Path
 ) -> None:

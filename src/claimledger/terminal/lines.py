@@ -285,10 +285,14 @@ Fetched: TypeAlias = FetchRecord | FetchResult
 
 
 def is_accepted(ledger: Ledger, fetch: Fetched) -> bool:
-    """Did the page answer a status its source lists in `accept_status` (a 403 for bots)?"""
+    """Did the page answer a status its source lists in `accept_status` (a 403 for bots)
+    and so go unread? A page that was read is evidence whatever it answered: an
+    `accept_status: [200]` must not hide a quote that drifted on it."""
     status = fetch.http_status
-    return status is not None and any(
-        status in source.accept_status for source in ledger.sources_at(fetch.url)
+    return (
+        status is not None
+        and fetch.source_status not in READ_STATUSES
+        and any(status in source.accept_status for source in ledger.sources_at(fetch.url))
     )
 
 
