@@ -24,23 +24,26 @@ def page() -> str:
     return f"<html><body><main><h1>Storage</h1>{said}</main></body></html>"
 
 
-def ledger_text(url: str) -> str:
+def ledger_text(url: str, other: str | None = None) -> str:
+    """Both claims quoting the page at `url`; with `other`, claim `two` the page there."""
     lines = [
         "ledger: 1",
         "title: T",
         "date_read: 2026-08-23",
         "sections: [{id: s, title: S}]",
         f"sources:\n  docs: {{url: '{url}', title: Docs, kind: docs, publisher: d}}",
+        *([f"  other: {{url: '{other}', title: O, kind: docs, publisher: d}}"] if other else []),
         "claims:",
     ]
     for claim_id, text in SAID.items():
+        cited = "other" if other and claim_id == "two" else "docs"
         lines += [
             f"  - id: {claim_id}",
             "    section: s",
             f"    title: Claim {claim_id}",
             "    kind: guarantee",
             "    statement: S.",
-            f"    quotes: [{{text: '{text}', sources: [docs]}}]",
+            f"    quotes: [{{text: '{text}', sources: [{cited}]}}]",
             "    grades: [{on: the documentation says this, grade: CLAIMED, basis: quotes}]",
         ]
     return "\n".join(lines) + "\n"
@@ -95,3 +98,29 @@ def test_no_page_read_is_never_every_quote_reading_as_quoted(
     assert "could not be read" in report
     assert "reads on its page as it was quoted" not in report
     assert "reads on it as it was quoted" not in report
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_the_churn_says_what_was_read_of_pages_still_there_and_nothing_of_none(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Claim `one` on a page still there, `two` on a page gone: every quote checked on a
+    page still there reads as quoted. With the first page sending no text, no quote was
+    read at all, and the report said the same of the pages "still there" all the same."""
+    with PageServer() as server:
+        server.set_page("/docs", page())
+        server.set_page("/other", page())
+        text = ledger_text(server.url("/docs"), server.url("/other"))
+        ledger = tmp_path / "claims.yaml"
+        ledger.write_text(text, "utf-8")
+        cli = Cli(ledger)
+        cli(*REFRESH)
+        server.set_page("/other", "<p>Not here.</p>", status=404)
+        cli(*REFRESH, code=1)
+        one_read = " ".join(cli("render", "-o", "-", "--format", fmt).stdout.split())
+        server.set_page("/docs", b"\x00\x01", content_type="application/octet-stream")
+        cli(*REFRESH, code=1)
+        none_read = " ".join(cli("render", "-o", "-", "--format", fmt).stdout.split())
+    still = "Every quote checked on a page still there reads on it as it was quoted"
+    assert still in one_read and "pages are gone" in one_read
+    assert "as it was quoted" not in none_read
