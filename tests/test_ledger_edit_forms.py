@@ -234,8 +234,8 @@ def test_a_control_character_given_as_text_is_refused_and_nothing_written(
     (line,) = cli(*typed, stdin=stdin, code=2).stderr.splitlines()
     assert line.startswith(f"claimledger: error: {named} holds a control character (U+"), line
     assert cli.ledger.read_bytes() == before
-    cli("edit", claim, "--statement", "one\ttwo\r\nthree")
-    assert load(cli.ledger).claim(claim).statement == "one two\nthree"
+    cli("edit", claim, "--statement", "one\ttwo\r\nthree\x0cfour")  # a PDF's page break
+    assert load(cli.ledger).claim(claim).statement == "one two\nthree\nfour"
 
 
 def test_the_only_item_of_a_flow_list_goes_with_the_comma_left_after_it(tmp_path: Path) -> None:

@@ -741,6 +741,16 @@ def test_a_text_fragment_link_keeps_the_quote_where_the_pages_words_differ() -> 
     assert link == "https://example.com/p#:~:text=Data%20is%20kept."
 
 
+def test_a_text_fragment_link_never_carries_a_text_files_markup() -> None:
+    """A GitHub file is read raw and opened rendered: `**not**` on the page's text is
+    shown as "not", so a link carrying the asterisks would highlight nothing."""
+    blob = "https://github.com/o/r/blob/main/README.md"
+    link = text_fragment_link(
+        blob, "It is not safe to run twice.", "It is **not** safe to run twice."
+    )
+    assert link == f"{blob}#:~:text=It%20is%20not%20safe%20to%20run%20twice."
+
+
 # --------------------------------------------------------------------------- HTML structure
 
 

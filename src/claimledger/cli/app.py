@@ -426,10 +426,11 @@ def undecodable_argument(arguments: Sequence[str]) -> str | None:
     return None
 
 
-CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+CONTROL_CHARACTER = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
 """The control characters no text of the ledger is given on purpose (all but the tab and
-the line breaks): typed or pasted as an option's value (a terminal's escape, a NUL read
-from standard input or an editor's file), one would be kept, escaped, in claims.yaml."""
+what the matcher reads as line breaks, a form feed from a PDF's page break among them):
+typed or pasted as an option's value (a terminal's escape, a NUL read from standard input
+or an editor's file), one would be kept, escaped, in claims.yaml."""
 
 
 def control_character_problem(text: str, what: str) -> str | None:
@@ -443,8 +444,8 @@ def control_character_problem(text: str, what: str) -> str | None:
 
 def refuse_control_characters(ctx: typer.Context, given: dict[str, Any]) -> None:
     """Refuse a command's text argument or option (`given`, by parameter) that holds a
-    control character, naming it as typed: a path is not text, and is left to the file
-    system."""
+    control character, naming it as typed: a parameter typed as a path is left to the
+    file system."""
     for param in ctx.command.params:
         shown = param.opts[0] if isinstance(param, TyperOption) else param.human_readable_name
         for text in _texts(given.get(param.name or "")):

@@ -472,10 +472,12 @@ def text_fragment_link(url: str, quote: str, on_page: str | None = None) -> str:
 
 def _same_words(on_page: str, quote: str) -> bool:
     """Whether the page's text is the quote's, once the matcher's folding is done (quote
-    marks, dashes, spacing, Unicode forms): never another wording a store holds."""
+    marks, dashes, spacing, Unicode forms): never another wording a store holds, nor a
+    text file's markup (`**not**`, a backtick), which the page a reader opens shows
+    rendered (a GitHub file read raw)."""
     from claimledger.reading.match.normalize import normalize
 
-    return normalize(on_page) == normalize(quote)
+    return normalize(on_page, markup=False) == normalize(quote, markup=False)
 
 
 @functools.lru_cache(maxsize=1024)
