@@ -495,6 +495,57 @@ def test_init_templates_beside_a_ledger_never_trusts_more_than_a_new_ledgers(
     assert standing.startswith("untrusted: settings: "), standing
 
 
+ARTIFACT_LEDGER = """\
+ledger: 1
+title: A
+date_read: 2026-08-23
+sections: [{id: s, title: S}]
+sources: {}
+claims:
+  - id: toy
+    section: s
+    title: T
+    kind: artifact
+    statement: S.
+    artifact: {run: [echo, ok], expect: "ok\\n"}
+    grades: [{on: measured, grade: DEMONSTRATED, basis: artifact}]
+"""
+
+
+def test_init_templates_beside_a_ledger_keeps_its_artifacts_allowed(tmp_path: Path) -> None:
+    """An artifact's consent holds for its folder as it was; the copies are files
+    claimledger wrote, and left it "changed", to run again only after another `trust`."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ARTIFACT_LEDGER, encoding="utf-8")
+    claimledger("--ledger", str(ledger), "trust")
+    claimledger("init", str(tmp_path), "--templates")
+    standing = claimledger("--ledger", str(ledger), "trust", "--list").stdout
+    assert "trusted: toy: echo ok" in standing, standing
+
+
+def test_init_templates_that_cannot_be_written_leave_no_folder_and_no_trust_changed(
+    scaffold: Path,
+) -> None:
+    """A write that fails (here past a file size limit) took back the copies and left an
+    empty templates/, which withdrew the trust of the workspace's settings."""
+    home = scaffold.parent
+    (home / "claimledger.toml").write_text('user_agent = "mine/1"\n', encoding="utf-8")
+    claimledger("--ledger", str(scaffold), "trust")
+
+    def small_files() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    run = [sys.executable, "-m", "claimledger", "init", str(home), "--templates"]
+    done = subprocess.run(run, capture_output=True, text=True, preexec_fn=small_files)
+    assert done.returncode == 2, done.stderr
+    assert "File too large" in done.stderr and str(home / "templates") in done.stderr
+    assert not (home / "templates").exists()
+    standing = claimledger("--ledger", str(scaffold), "trust", "--list").stdout
+    assert standing.startswith("trusted: settings: "), standing
+
+
 def test_init_where_a_file_stands_in_the_way(tmp_path: Path) -> None:
     in_the_way = tmp_path / "project"
     in_the_way.write_text("not a directory", encoding="utf-8")

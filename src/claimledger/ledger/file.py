@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
@@ -296,15 +297,30 @@ def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
         names = ", ".join(str(path) for path in existing)
         raise InputError(f"{names}: already exists; init never overwrites")
     created: list[Path] = []
+    folders: list[Path] = []
+    where = directory
     try:
         for path, text in paths.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
+            where = path
+            folders += _folders_made(path.parent)
             with path.open("x", encoding="utf-8") as file:
                 created.append(path)
                 file.write(text)
     except OSError as error:  # a file where a directory should be, no permission, ...
-        for path in created:  # all or nothing
+        for path in created:  # all or nothing: an empty templates/ left would be news
             path.unlink(missing_ok=True)
-        where = error.filename or directory
-        raise InputError(f"cannot create {where}: {error.strerror or error}") from None
+        for folder in reversed(folders):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise InputError(
+            f"cannot create {error.filename or where}: {error.strerror or error}"
+        ) from None
     return list(paths)
+
+
+def _folders_made(folder: Path) -> list[Path]:
+    """Make `folder` and those above it that are missing; those made, outermost first."""
+    missing = list(itertools.takewhile(lambda f: not f.exists(), (folder, *folder.parents)))
+    for made in reversed(missing):
+        made.mkdir()
+    return missing[::-1]

@@ -67,23 +67,34 @@ def templates_beside(ledger_path: Path) -> Scaffold:
 
     They are trusted as a new ledger's are, and no more: only where the workspace as it
     was (its settings, its marks, any file templates/ held) was trusted already, or asks
-    nothing; the consent then covers the same asks and templates/ with the copies."""
+    nothing; the consent then covers the same asks and templates/ with the copies. An
+    artifact allowed to run on the folder as it was stays so on the folder with the
+    copies (files claimledger wrote), as a trusted run's own output does (`renew`)."""
     from claimledger.errors import EnvironmentProblem
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import read_config
+    from claimledger.services.latest import artifacts_of
     from claimledger.workspace.trust import (
         TEMPLATES,
         Consent,
         asks_of,
         refuse_foreign,
+        renew,
         settings_consent,
+        standings,
     )
 
     refuse_foreign(ledger_path)
     home = ledger_path.parent
-    asks = asks_of(read_config(home), ledgerfile.load(ledger_path), home)
+    ledger = ledgerfile.load(ledger_path)
+    asks = asks_of(read_config(home), ledger, home)
     trusted = settings_consent(ledger_path, asks) is Consent.TRUSTED
+    artifacts = artifacts_of(ledger)
+    allowed = {
+        s.claim_id for s in standings(ledger_path, artifacts) if s.consent is Consent.TRUSTED
+    }
     ledgerfile.scaffold(home, template_copies())
+    renew(ledger_path, {claim_id: artifacts[claim_id] for claim_id in allowed})
     problem = None
     if not trusted:
         problem = "the rest of the workspace is not (`claimledger trust --list`)"
