@@ -5,6 +5,7 @@ per page, and the kind a new source is given said out loud."""
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -234,6 +235,36 @@ def test_prose_keeps_its_paragraphs_and_an_unchanged_buffer_writes_nothing(
     said = site("edit", "alarms", "--title", "Alarms   fire  again").stdout
     assert said == "alarms: revised title\n"
     assert load(site.ledger).claim("alarms").title == "Alarms fire again"  # a title: one line
+
+
+@pytest.mark.parametrize(
+    ("opened", "meanwhile"),
+    [
+        (["edit", "alarms", "--editor", "statement"], ["edit", "alarms", "--statement", "Theirs."]),
+        (["section", "main", "--editor"], ["section", "main", "--intro", "Theirs."]),
+    ],
+)
+def test_a_change_made_while_the_editor_was_open_is_not_undone(
+    site: Cli, tmp_path: Path, opened: list[str], meanwhile: list[str]
+) -> None:
+    """The editor holds no lock: another command that rewrites the same words while it is
+    open was silently undone by the text written on the old words. It is refused, nothing
+    written, and what was written in the editor printed rather than lost."""
+    other = shlex.join([str(CONSOLE_SCRIPT), "--ledger", str(site.ledger), *meanwhile])
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f'#!/bin/sh\n{other} >/dev/null && echo "Mine, at length." > "$1"\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    command = [str(CONSOLE_SCRIPT), "--ledger", str(site.ledger), *opened]
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": ""}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and done.stdout == "Mine, at length.\n"
+    assert done.stderr.endswith(
+        "was changed by another command while it was open in the editor; nothing written (what"
+        " you wrote is printed above): open it again\n"
+    )
+    ledger = load(site.ledger)
+    kept = ledger.claim("alarms").statement if opened[0] == "edit" else ledger.sections[0].intro
+    assert kept == "Theirs."
 
 
 def test_a_source_no_quote_rests_on_is_warned_of_and_removed(site: Cli) -> None:

@@ -59,7 +59,7 @@ def section_command(
 
     Example: claimledger section limits "What the limits are" --intro "Each documented cap."
     """
-    from claimledger.cli.revising import written_in_editor
+    from claimledger.cli.revising import unchanged_while_open, written_in_editor
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
@@ -77,6 +77,10 @@ def section_command(
     words = intro.strip() if intro is not None else None
 
     def change(text: str, ledger: Ledger) -> str:
+        if editor and exists:
+            was = known[section_id].intro  # a section removed since: revise_section says
+            now = next((s.intro for s in ledger.sections if s.id == section_id), was)
+            unchanged_while_open(f"section {section_id}: its intro", was, now, words or "")
         if exists:
             return edits.revise_section(text, ledger, section_id, title=title, intro=words)
         if title is None:

@@ -20,7 +20,7 @@ from claimledger.cli.options import (
     fetch_options,
     page_settings,
 )
-from claimledger.errors import ExitCode, InputError
+from claimledger.errors import ConflictError, ExitCode, InputError
 from claimledger.terminal.output import out
 
 if TYPE_CHECKING:
@@ -138,9 +138,11 @@ def edit_command(
     if falsifier is not None:
         fields["falsified_if"] = falsifier
     opts = options(ctx)
+    opened: dict[str, str] = {}  # what the editor was opened on, by part
     if editor is not None:
         part = _editable(editor)
-        fields[part] = written_in_editor(getattr(opts.load().claim(claim_id), part) or "")
+        opened[part] = getattr(opts.load().claim(claim_id), part) or ""
+        fields[part] = written_in_editor(opened[part])
     if not fields:
         raise InputError("say what to change: --title, --statement, --section, --falsifier")
     empty = [name for name, value in fields.items() if not value.strip()]
@@ -154,6 +156,9 @@ def edit_command(
     }
 
     def change(text: str, fresh: Ledger) -> str:
+        for part, was in opened.items():
+            now = getattr(fresh.claim(claim_id), part) or ""
+            unchanged_while_open(f"{claim_id}: its {part}", was, now, fields[part])
         return edits.set_claim_fields(text, fresh, claim_id, clean, date=today())
 
     if clean:
@@ -167,6 +172,19 @@ def _editable(part: str) -> str:
     if part not in EDITABLE:
         raise InputError(f"--editor {part!r}: one of {', '.join(EDITABLE)}")
     return EDITABLE[part]
+
+
+def unchanged_while_open(what: str, opened: str, now: str, written: str) -> None:
+    """Refuse to write what was written in the editor over a change another command made
+    while it was open (the editor does not hold the ledger's lock): it was written on the
+    old text, and would silently undo the other. What the user wrote is printed, not lost."""
+    if now == opened:
+        return
+    out.print(written, markup=False)
+    raise ConflictError(
+        f"{what} was changed by another command while it was open in the editor; nothing "
+        "written (what you wrote is printed above): open it again"
+    )
 
 
 def written_in_editor(text: str) -> str:
