@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -630,6 +631,45 @@ def test_init_leaves_an_existing_gitignore_alone(tmp_path: Path) -> None:
     result = claimledger("init", str(tmp_path))
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == "node_modules/\n"
     assert "add out/ and .claims.yaml.lock to it" in result.stdout
+
+
+KILL_AS_THE_LEDGER_IS_WRITTEN = """
+import io, os, signal
+_open, _write = io.open, os.write
+def _open_then_die(file, mode="r", *args, **kwargs):
+    opened = _open(file, mode, *args, **kwargs)
+    if "x" in mode and str(file).endswith("claims.yaml"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return opened
+def _write_half_then_die(fd, data):
+    if b"ledger: 1" in bytes(data):
+        _write(fd, bytes(data[: len(data) // 2]))
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _write(fd, data)
+io.open, os.write = _open_then_die, _write_half_then_die
+import runpy, sys
+sys.argv = ["claimledger", "init", sys.argv[1]]
+runpy.run_module("claimledger", run_name="__main__")
+"""
+
+
+def test_init_killed_as_it_writes_the_ledger_leaves_none_to_refuse_the_next(
+    tmp_path: Path,
+) -> None:
+    """Killed once the ledger's file was made and before its bytes were all in it, init
+    left an empty or cut claims.yaml: not a ledger, yet the next init refused it as
+    already there. A file is named only once it is whole."""
+    reading = tmp_path / "reading"
+    done = subprocess.run(
+        [sys.executable, "-c", KILL_AS_THE_LEDGER_IS_WRITTEN, str(reading)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGKILL
+    assert [p.name for p in reading.iterdir() if not p.name.endswith(".tmp")] == []
+    claimledger("init", str(reading))
+    assert load(reading / "claims.yaml").date_read == dt.date.today()
 
 
 # --------------------------------------------------------------------------- finding it

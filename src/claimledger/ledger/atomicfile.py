@@ -156,6 +156,41 @@ def replace_atomically(
     return True
 
 
+def create_whole(path: Path, data: bytes) -> None:
+    """Make the new file `path` holding `data`, never replacing one there (FileExistsError):
+    it gets its name only once its bytes are all written and synced, so a writer killed
+    or interrupted while writing leaves no file, where an empty or cut one would be taken
+    for the author's and refused as already there. Where the file system makes no hard
+    links, it is made in place (the old way)."""
+    prefix = temporary_prefix(path)
+    try:
+        temporary = _write_temporary(path, data, None, prefix)
+    except OSError as error:
+        _named_as_the_file(error, path, prefix)
+        raise
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links here (some FUSE and FAT file systems)
+        _create_in_place(path, data)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _fsync_directory(path.parent)
+
+
+def _create_in_place(path: Path, data: bytes) -> None:
+    """Make `path` and write `data` into it; removed again where the writing fails."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        _write_all(fd, data, None)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)
+
+
 def _named_as_the_file(error: OSError, path: Path, prefix: str) -> None:
     """An error in writing the temporary names the file the user asked for: "cannot write
     out/report.md: read-only", not the temporary's name, which they never gave."""

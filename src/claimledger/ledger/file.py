@@ -29,6 +29,7 @@ from claimledger.errors import (
     unusable_path,
 )
 from claimledger.ledger.atomicfile import (
+    create_whole,
     followed,
     helper_prefix,
     refuse_links,
@@ -303,9 +304,8 @@ def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
         for path, text in paths.items():
             where = path
             folders += _folders_made(path.parent)
-            with path.open("x", encoding="utf-8") as file:
-                created.append(path)
-                file.write(text)
+            create_whole(path, text.encode("utf-8"))
+            created.append(path)
     except OSError as error:  # a file where a directory should be, no permission, ...
         for path in created:  # all or nothing: an empty templates/ left would be news
             path.unlink(missing_ok=True)
