@@ -53,7 +53,7 @@ from claimledger.urls import names_public_site
 from claimledger.web.fetch import make_client
 from cli_runner import Cli
 from evidence_site import page
-from webserver import PageServer, redirect
+from webserver import Exchange, PageServer, redirect
 
 QUOTE = "Every write is acknowledged only after it reaches two replicas."
 MISQUOTE = "Every write is acknowledged only after it reaches a replica."
@@ -439,6 +439,32 @@ def test_the_sources_archived_field_is_filled_when_empty_and_kept_when_given(
     assert sources["other"].archived == given
     assert "# A ledger read on 2026-08-23." in ledger.read_text("utf-8")  # comments kept
     assert "archived: filled for 1 source" in result.stderr
+
+
+def test_a_source_given_another_page_while_the_refresh_ran_gets_no_capture_of_the_old(
+    cli: Cli, ledger: Path, page_server: PageServer, archive: WebArchive
+) -> None:
+    """The author points `docs` at another page while the archive is being asked about the
+    old one: its `archived` was filled with the old page's capture, an archived copy of a
+    page the source no longer names."""
+    serve(page_server, archive)
+    moved = page_server.url("/docs/v2")
+    page_server.set_page("/docs/v2", page(QUOTE))
+    asked = archive._cdx
+
+    def repointed_while_asked(exchange: Exchange) -> None:
+        text = ledger.read_text("utf-8")
+        ledger.write_text(text.replace(f'"{page_server.url("/docs")}"', f'"{moved}"'), "utf-8")
+        asked(exchange)
+
+    page_server.set_handler(f"{archive.prefix}/cdx/search/cdx", repointed_while_asked)
+
+    result = cli("refresh", "--allow-private", "--archive", archive.base, code=1)
+
+    sources = load(ledger).sources
+    assert (sources["docs"].url, sources["docs"].archived) == (moved, None)
+    assert sources["other"].archived == f"{archive.base}/web/{NEAR}/{page_server.url('/other')}"
+    assert "archived: filled for 1 source with" in result.stderr
 
 
 CDX_HEADER = ["timestamp", "original", "statuscode"]

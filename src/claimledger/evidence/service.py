@@ -210,7 +210,7 @@ def refresh_ledger(
     outcome = RefreshOutcome(run_id, tuple(pages))
     if plan.after.reading_day is not None:
         found = _check_as_read(plan, store, plan.after.reading_day, now, run_id, ours)
-        archived = _fill_archived(plan.ledger_path, found) if found.archived else ArchivedFilled()
+        archived = _fill_archived(plan, found) if found.archived else ArchivedFilled()
         outcome = replace(outcome, as_read=found, archived=archived)
     if plan.after.history is not None:
         outcome = _read_the_repositories(plan, store, outcome, now, plan.after.history, ours)
@@ -399,22 +399,33 @@ def _check_as_read(
     return run_async(run())
 
 
-def _fill_archived(ledger_path: Path, found: AsReadRun) -> ArchivedFilled:
+def _fill_archived(plan: RefreshPlan, found: AsReadRun) -> ArchivedFilled:
     """Each source's empty `archived` filled with the capture of its reading day, under
-    the ledger's lock (an address the author gave is never replaced)."""
+    the ledger's lock (an address the author gave is never replaced). A source whose
+    `url` was changed while the refresh ran is another page: its capture is not this one."""
     from claimledger.errors import ConflictError, EnvironmentProblem
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
+    asked = plan.ledger.sources
+    filled = 0
+
     def change(text: str, fresh: Ledger) -> str:
-        known = {sid: url for sid, url in found.archived.items() if sid in fresh.sources}
+        nonlocal filled
+        now = fresh.sources
+        known = {
+            sid: url
+            for sid, url in found.archived.items()
+            if sid in now and sid in asked and now[sid].url == asked[sid].url
+        }
+        filled = sum(1 for sid in known if not now[sid].archived)
         return edits.set_archived(text, fresh, known)
 
     try:
-        ledgerfile.update(ledger_path, change)
+        ledgerfile.update(plan.ledger_path, change)
     except (EnvironmentProblem, ConflictError) as problem:
         return ArchivedFilled(problem=problem)
-    return ArchivedFilled(count=len(found.archived))
+    return ArchivedFilled(count=filled)
 
 
 def _read_the_repositories(
