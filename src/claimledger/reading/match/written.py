@@ -3,14 +3,13 @@
 Pure. The matcher reads signs as words before it compares ("$5" as "5 dollars", "10^-6"
 as "0.000001", "5 Mbps" as "5 Mbit per s"), so the runs its changes name are its own
 reading: a report that showed `"dollars" -> "euros"` where the page wrote "€5" would put
-words in the page's mouth. Each run the reading made is traced back to the words it was
-made from, and shown as written; a run that cannot be traced to one place is left as
-read.
+words in the page's mouth. Each run the reading made is traced back to the fewest whole
+words it was read from, and shown as written; a change either side of which cannot be
+traced to one place is shown as read on both, never half one way and half the other.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
@@ -20,6 +19,8 @@ from claimledger.records import WordChange
 _EDGE = ".,;:!?\"'()[]{}“”‘’"
 """Punctuation around a word, not part of what it says."""
 
+Opcodes = Sequence[tuple[str, int, int, int, int]]
+
 
 def changes_as_written(
     changes: tuple[WordChange, ...],
@@ -28,39 +29,45 @@ def changes_as_written(
 ) -> tuple[WordChange, ...]:
     """`changes` with each side's words as `written` (the quote's text, the passage's)
     has them, where `read` (the same two as the matcher read them) made them."""
-    return tuple(
-        replace(
-            change,
-            quote=run_as_written(change.quote, read[0], written[0]),
-            page=run_as_written(change.page, read[1], written[1]),
-        )
-        for change in changes
-    )
+    return tuple(_as_written(change, read, written) for change in changes)
 
 
-def run_as_written(run: str, read: str, written: str) -> str:
-    """`run`, words of `read`, as `written` wrote them: unchanged where `written` has
-    them as they are, or where `read` has them as no run of whole words, or in places
-    `written` wrote otherwise (which is meant cannot be told); else the words of
-    `written` they were read from, whole. The two sides of a swap ("A … B", or words
-    from two places) are each traced on their own."""
-    if not run or read == written or _places(run, written):
+def _as_written(change: WordChange, read: tuple[str, str], written: tuple[str, str]) -> WordChange:
+    one_sided = not change.quote or not change.page
+    quote = run_as_written(change.quote, read[0], written[0], exact=one_sided)
+    page = run_as_written(change.page, read[1], written[1], exact=one_sided)
+    if quote is None or page is None:
+        return change
+    return replace(change, quote=quote, page=page)
+
+
+def run_as_written(run: str, read: str, written: str, *, exact: bool = False) -> str | None:
+    """`run`, words of `read`, as `written` wrote them, or None where that cannot be told:
+    read in places written otherwise, or (`exact`, for words put in or taken out alone)
+    from written words that say more than the run ("$5" for a "dollars" dropped from
+    "$5" -> "5"). The two sides of a swap ("A … B", or words from two places) are each
+    traced on their own."""
+    if not run or read == written:
         return run
     if " … " in run:
-        return " … ".join(run_as_written(part, read, written) for part in run.split(" … "))
+        parts = [run_as_written(part, read, written, exact=exact) for part in run.split(" … ")]
+        return None if None in parts else " … ".join(str(part) for part in parts)
     read_words, written_words = read.split(), written.split()
     places = _word_places(run.split(), read_words)
     if not places and " " in run:  # a swap's words, each from a place of its own
-        return " ".join(run_as_written(word, read, written) for word in run.split())
+        parts = [run_as_written(word, read, written, exact=exact) for word in run.split()]
+        return None if None in parts else " ".join(str(part) for part in parts)
     opcodes = SequenceMatcher(None, read_words, written_words, autojunk=False).get_opcodes()
-    shown = {_written_at(place, opcodes, written_words) for place in places}
-    return (shown.pop() or run) if len(shown) == 1 else run
+    shown = {_written_at(place, run, opcodes, written_words, exact) for place in places}
+    found = shown.pop() if len(shown) == 1 else None
+    return found or None
 
 
 def _written_at(
-    place: tuple[int, int], opcodes: Sequence[tuple[str, int, int, int, int]], words: list[str]
-) -> str:
-    """The written `words` that the read words at `place` were read from."""
+    place: tuple[int, int], run: str, opcodes: Opcodes, words: list[str], exact: bool
+) -> str | None:
+    """The fewest written `words` whose reading holds the run read at `place` (with the
+    word beside them that a sign is read with, where it needs one)."""
     start, end = place
     taken = [
         (j1 + max(start, i1) - i1, j1 + min(end, i2) - i1) if tag == "equal" else (j1, j2)
@@ -68,22 +75,45 @@ def _written_at(
         if i1 < end and start < max(i2, i1 + 1)
     ]
     if not taken:
-        return ""
+        return None
     first, last = min(j for j, _ in taken), max(j for _, j in taken)
-    return " ".join(words[first:last]).strip(_EDGE)
+    wanted = _bare(run.split())
+    while last - first > 1 and _holds(words[first + 1 : last], wanted):
+        first += 1
+    while last - first > 1 and _holds(words[first : last - 1], wanted):
+        last -= 1
+    around = ((0, 0), (0, 1), (-1, 0), (-1, 1))  # a sign is read with its figure: "5 €"
+    spans = [words[max(first + a, 0) : last + b] for a, b in around]
+    span = next((span for span in spans if _holds(span, wanted)), None)
+    if span is None or (exact and _read(span) != wanted):
+        return None
+    return " ".join(span).strip(_EDGE) or None
 
 
-def _places(run: str, text: str) -> list[tuple[int, int]]:
-    """Where `run` stands in `text` as whole words."""
-    pattern = rf"(?<!\w){re.escape(run)}(?!\w)"
-    return [found.span() for found in re.finditer(pattern, text, re.IGNORECASE)]
+def _holds(written: list[str], wanted: list[str]) -> bool:
+    """Whether the reading of the `written` words has the `wanted` words in a row."""
+    words = _read(written)
+    size = len(wanted)
+    return any(words[i : i + size] == wanted for i in range(len(words) - size + 1))
+
+
+def _read(written: list[str]) -> list[str]:
+    """Written words as the matcher reads them (signs as words), bare."""
+    from claimledger.reading.match.quantities import rates_as_said
+    from claimledger.reading.match.signs import signs_as_said
+
+    return _bare(rates_as_said(signs_as_said(" ".join(written))).split())
+
+
+def _bare(words: list[str]) -> list[str]:
+    return [word.strip(_EDGE).lower() for word in words]
 
 
 def _word_places(run: list[str], words: list[str]) -> list[tuple[int, int]]:
     """Where the words of `run` stand in `words`, each whole (but for the punctuation
     around it)."""
-    wanted = [word.lower() for word in run]
-    bare = [word.strip(_EDGE).lower() for word in words]
+    wanted = _bare(run)
+    bare = _bare(words)
     size = len(wanted)
     return [
         (index, index + size)
