@@ -21,8 +21,8 @@ import pytest
 from claimledger.ledger import file as ledgerfile
 from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
-from evidence_site import DURABLE, NOT_DURABLE, page, serve_v1, write_ledger
-from webserver import PageServer
+from evidence_site import ALARM, DURABLE, NOT_DURABLE, page, serve_v1, write_ledger
+from webserver import PageServer, redirect
 
 SECRET = "s3cr3t-value"
 VICTIM_TEXT = "ssh-ed25519 AAAAC3Nza mine@laptop\n"
@@ -263,6 +263,22 @@ def test_a_move_away_from_an_address_with_a_password_keeps_it_out_of_the_history
     assert SECRET not in moved.stdout + ledger.read_text("utf-8")
     (entry,) = load(ledger).sources["other"].history
     assert entry.moved_from == old
+
+
+def test_a_move_to_an_address_the_store_keeps_redacted_is_refused(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """The store keeps a redirect's target with its token as `token=REDACTED`: that is no
+    address of the page, so `move` asks for the new one rather than write it."""
+    page_server.set_page("/elsewhere", page(ALARM))
+    target = f"{page_server.url('/elsewhere')}?token={SECRET}"
+    page_server.set_handler("/other", redirect(target, 301))
+    cli("refresh", "--allow-private", code=1)
+    before = ledger.read_text("utf-8")
+    (line,) = cli("move", "other", code=2).stderr.splitlines()
+    assert "moved to an address with a secret in it" in line and "give NEW_URL" in line
+    assert "token=REDACTED" in line and SECRET not in line
+    assert ledger.read_text("utf-8") == before
 
 
 def _report_name(fmt: str) -> str:

@@ -207,6 +207,21 @@ def has_secrets(url: str) -> bool:
     return "@" in parts.netloc or redacted != (parts.query, parts.fragment)
 
 
+def was_redacted(url: str) -> bool:
+    """Whether `url` is the safe form `redacted` made of one with a secret (a secret-named
+    value that reads REDACTED): the evidence store keeps only that form, and it is no page's
+    address, so none to write into a ledger."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+    except ValueError:
+        return False
+    pairs = (pair.partition("=") for pair in f"{parts.query}&{parts.fragment}".split("&"))
+    return any(
+        value == "REDACTED" and _SECRET_PARAMETER.search(urllib.parse.unquote_plus(name))
+        for name, _, value in pairs
+    )
+
+
 @functools.lru_cache(maxsize=8192)
 def redacted(url: str) -> str:
     """`url` as it may be kept and compared: as written, unless showing it would show a

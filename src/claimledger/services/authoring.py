@@ -31,6 +31,7 @@ from claimledger.urls import (
     refuse_credentials,
     shown,
     shown_raw,
+    was_redacted,
     web_url_problem,
 )
 
@@ -70,7 +71,7 @@ def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tup
         )
     if fetch.moved_to is None or _led_nowhere(fetch):
         return _proposed(source_id, url, fetch, search)
-    if has_secrets(fetch.moved_to):
+    if has_secrets(fetch.moved_to) or was_redacted(fetch.moved_to):
         raise InputError(
             f"source '{source_id}' moved to an address with a secret in it, which the store "
             f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
@@ -103,7 +104,7 @@ def _proposed(
             f"source '{source_id}' did not move at the last refresh ({fetch.source_status}"
             f"{why}): give NEW_URL"
         )
-    if has_secrets(search.found_at):
+    if has_secrets(search.found_at) or was_redacted(search.found_at):
         raise InputError(
             f"source '{source_id}' was found at an address with a secret in it, which the "
             f"store keeps redacted ({shown(search.found_at)}): give NEW_URL"
