@@ -346,6 +346,26 @@ def test_page_text_cannot_drive_the_readers_terminal(page_server: PageServer) ->
     assert "\\u001b]0;owned" in as_json and "\\u009b" in as_json
 
 
+@pytest.mark.parametrize(
+    "title", ["https://docs.trusted.example/guide", "Sign in: www.trusted.example"]
+)
+def test_a_page_title_naming_an_address_never_becomes_the_text_of_its_link(
+    cli: Cli, ledger: Path, page_server: PageServer, title: str
+) -> None:
+    """A source's title is its link's text in the report: a page titled with another
+    address would make that link read as one to it. The source is titled by its own."""
+    page_server.set_page(
+        "/spoof", f"<html><head><title>{title}</title></head><body><main><p>{DURABLE}</p></main>"
+    )
+    url = page_server.url("/spoof")
+    cli("add", "--allow-private", "spoofed", "--url", url, "--quote", DURABLE)
+    (source,) = [s for s in load(ledger).sources.values() if s.url == url]
+    assert source.title == url
+    for fmt in ("md", "html"):
+        cli("render", "--format", fmt)
+        assert "trusted" not in (ledger.parent / "out" / f"report.{fmt}").read_text("utf-8")
+
+
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
 def test_a_line_separator_in_what_we_print_is_shown_not_obeyed(cli: Cli, separator: str) -> None:
     """A terminal or a log viewer may break a line at U+2028 or U+2029: an error line

@@ -154,10 +154,17 @@ def check_page(quote: str, page: Page) -> Match | None:
     return None if text is None else locate(quote, text)
 
 
+_NAMES_AN_ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]*://|\bwww\.", re.IGNORECASE)
+"""What makes a title read as a web address (`https://bank.example/`, `www.bank.example`)."""
+
+
 def page_title(page: Page) -> str | None:
-    """The page's own <title>, for a source `add` creates."""
+    """The page's own <title>, for a source `add` creates; None for one that names a web
+    address: the report shows a source's title as the text of its link, and a page must not
+    make that link read as one to another address than it goes to."""
     body, media = page.fetch.text, (page.fetch.content_type or "").lower()
-    return head_links(body).title if body is not None and "html" in media else None
+    title = head_links(body).title if body is not None and "html" in media else None
+    return None if title is None or _NAMES_AN_ADDRESS.search(title) else title
 
 
 class Locating:
