@@ -273,7 +273,10 @@ def test_a_move_to_an_address_the_store_keeps_redacted_is_refused(
     page_server.set_page("/elsewhere", page(ALARM))
     target = f"{page_server.url('/elsewhere')}?token={SECRET}"
     page_server.set_handler("/other", redirect(target, 301))
-    cli("refresh", "--allow-private", code=1)
+    said = cli("refresh", "--allow-private", code=1).stdout
+    assert "adopt it with `claimledger move other NEW_URL`" in said
+    github = cli("refresh", "--allow-private", "--format", "github", code=1).stdout
+    assert "adopt it with `claimledger move other NEW_URL`" in github
     before = ledger.read_text("utf-8")
     (line,) = cli("move", "other", code=2).stderr.splitlines()
     assert "moved to an address with a secret in it" in line and "give NEW_URL" in line

@@ -29,7 +29,7 @@ from claimledger.ledger.schema import LEDGER_SCHEMA
 from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.ledger.soundness import meaning_problems
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.urls import page_key, redacted
+from claimledger.urls import has_secrets, page_key, redacted, was_redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,7 +414,10 @@ class Ledger:
 
     def adopting_move(self, source_id: str, new_url: str) -> str:
         """The command that adopts a source's move: `move`, or, where another source is
-        already at the new address, the merge that makes the two one (`move` refuses)."""
+        already at the new address, the merge that makes the two one (`move` refuses); with
+        the address given, where it holds a secret (`move` refuses to write it as kept)."""
+        if has_secrets(new_url) or was_redacted(new_url):
+            return f"`claimledger move {source_id} NEW_URL`"
         other = self.other_source_at(new_url, source_id)
         if other is not None:
             return f"`claimledger source {source_id} --merge-into {other}`"

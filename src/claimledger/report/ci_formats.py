@@ -34,7 +34,7 @@ from claimledger.meanings import mark, said_once
 from claimledger.records import CheckRecord, FetchRecord, FetchResult, classify
 from claimledger.report.bidi import BIDI_CLASS, BIDI_MARKERS
 from claimledger.report.cimarks import marks_replaced, text_marks_broken, xml_marks_escaped
-from claimledger.urls import safe_url, shown
+from claimledger.urls import has_secrets, safe_url, shown, was_redacted
 
 Fetched: TypeAlias = FetchRecord | FetchResult
 Place = tuple[int, int]
@@ -193,6 +193,8 @@ def source_notes(result: RefreshResult) -> list[SourceNote]:
                 adopt = (
                     f"source {source_id} --merge-into {there[0]}" if there else f"move {source_id}"
                 )
+                if has_secrets(new) or was_redacted(new):  # `move` refuses it as kept
+                    adopt = f"move {source_id} NEW_URL"
                 message = (
                     f"source {source_id} moved: {shown(fetch.url)} now leads to "
                     f"{shown(new)}; adopt it with `claimledger {adopt}`"
