@@ -99,8 +99,9 @@ def check_command(
 
 def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
     """A warning at each source written for another publisher than an earlier source on its
-    registrable domain: they count as independent, which one vendor's pages are not, unless
-    the author says so (`independent: true`) or names one publisher for both."""
+    registrable domain, or on a site of the same name (vendor.readthedocs.io): they count as
+    independent, which one vendor's pages are not, unless the author says so (`independent:
+    true`) or names one publisher for both."""
     import shlex
 
     from claimledger.ledger.publishers import publishers_sharing_a_domain
@@ -109,9 +110,13 @@ def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
         source, earlier = shared.source, shared.earlier
         line, col = ledger.source_place(source.id) or (1, 1)
         setting = shlex.quote(earlier.publisher)
+        where = f"both on {shared.domain},"
+        if shared.earlier_domain != shared.domain:
+            where = f"on {shared.domain} and {shared.earlier_domain}, sites of one name "
+            where += f"({shared.name!r}),"
         said = (
             f"source {source.id} (publisher {source.publisher!r}) and source {earlier.id} "
-            f"(publisher {earlier.publisher!r}) are both on {shared.domain}, yet count as two "
+            f"(publisher {earlier.publisher!r}) are {where} yet count as two "
             f"independent sources: give them one publisher (`claimledger source {source.id} "
             f"--publisher {setting}`), or write `independent: true` on {source.id} if it is "
             "independent"

@@ -1,6 +1,8 @@
 """Publishers the ledger names that its addresses contradict: two sources on one vendor's
-registrable domain, written as two publishers ("Vendor docs team", "Vendor blog team"),
-count as two independent sources, and nothing in the grading can tell; `check` says so.
+registrable domain, or on sites of one name (vendor.com and vendor.readthedocs.io, or
+vendor.de, or github.com/vendor), written as two publishers ("Vendor docs team", "Vendor
+blog team"), count as two independent sources, and nothing in the grading can tell;
+`check` says so.
 """
 
 from __future__ import annotations
@@ -8,33 +10,78 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger, Source, publisher_key
-from claimledger.urls import names_public_site, publisher_of
+from claimledger.urls import archived_original, ascii_host, names_public_site, publisher_of, split
+
+DOCS_PLATFORMS = frozenset(
+    {
+        "readme.io",
+        "mintlify.app",
+        "mintlify.dev",
+        "statuspage.io",
+        "zendesk.com",
+        "atlassian.net",
+        "document360.io",
+        "helpscoutdocs.com",
+        "intercom.help",
+    }
+)
+"""Sites that host many vendors' docs, help centres or status pages, each on a host of
+its own (vendor.readme.io) that the Public Suffix List does not tell apart: the label
+below the site's domain names the vendor."""
 
 
 @dataclass(frozen=True)
 class SharedDomain:
-    """A source whose publisher differs from that of an earlier source on its domain."""
+    """A source whose publisher differs from that of an earlier source on its domain, or
+    on a site of the same name (`site_name`)."""
 
     source: Source
     earlier: Source
     domain: str
+    earlier_domain: str
+    name: str
+
+
+def site_name(url: str) -> tuple[str, bool]:
+    """The name a page's site goes by, and whether it is a plain domain under a generic
+    top-level one: ("vendor", True) for docs.vendor.com; ("vendor", False) for vendor.de,
+    vendor.co.uk, vendor.readthedocs.io, vendor.readme.io and github.com/vendor, a vendor's
+    country site or its docs hosted elsewhere. vendor.com and vendor.org may well be two
+    organisations'; vendor.com and vendor.readthedocs.io are most likely one's."""
+    original = archived_original(url) or url
+    domain, _, owner = publisher_of(original).partition("/")
+    if owner:  # an owner's pages on a code host, its Pages site among them
+        return owner, False
+    parts = split(original)
+    host = ascii_host(parts.hostname or "") if parts is not None else ""
+    tenant = host.removesuffix(f".{domain}").rsplit(".", 1)[-1] if domain in DOCS_PLATFORMS else ""
+    if tenant and tenant not in (host, "www"):
+        return tenant, False
+    name, _, suffix = domain.partition(".")
+    return name, "." not in suffix and len(suffix) > 2
 
 
 def publishers_sharing_a_domain(ledger: Ledger) -> list[SharedDomain]:
     """Each source named for another publisher than an earlier one on the same registrable
-    domain (as `publisher_of` gives it), in the ledger's order. A source marked
+    domain (as `publisher_of` gives it), or on a site of the same name where either is
+    not a plain generic domain (`site_name`), in the ledger's order. A source marked
     `independent` is the author's word that it is, and an address that names no public
     site (a local mirror, example.com) says nothing of who publishes, so neither is told."""
-    first_by_domain: dict[str, dict[str, Source]] = {}
+    earlier_by_name: dict[str, list[tuple[Source, str, bool]]] = {}
     shared: list[SharedDomain] = []
     for source in ledger.sources.values():
         if source.independent or not names_public_site(source.url):
             continue
         domain = publisher_of(source.url)
-        publishers = first_by_domain.setdefault(domain, {})
-        if publishers and publisher_key(source) not in publishers:
-            shared.append(SharedDomain(source, next(iter(publishers.values())), domain))
-        publishers.setdefault(publisher_key(source), source)
+        name, generic = site_name(source.url)
+        earlier = earlier_by_name.setdefault(name, [])
+        related = [
+            (first, on) for first, on, plain in earlier if on == domain or not (generic and plain)
+        ]
+        if related and publisher_key(source) not in {publisher_key(s) for s, _ in related}:
+            first, on = related[0]
+            shared.append(SharedDomain(source, first, domain, on, name))
+        earlier.append((source, domain, generic))
     return shared
 
 
