@@ -446,6 +446,31 @@ def test_a_source_read_on_another_publishers_site_counts_for_it_too(
     assert "cross-checked on 2 sources, 1 independent:" in report
 
 
+def test_a_source_read_on_another_publishers_site_counts_for_the_publisher_named_there(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The same redirect, the ledger naming its publishers ("A Vendor Inc", "B Vendor
+    Inc") rather than writing their domains: the page read on b-vendor.com counted for
+    "b-vendor.com", a publisher no source names, so it still made a second independent
+    confirmation of B Vendor's own page, and DEMONSTRATED held on `min_sources: 2`."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_handler("/a/doc", redirect("/b/other", 302))
+    page_server.set_page("/b/other", f"<html><body><main><h1>Other</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/page", f"<html><body><main><h1>Page</h1><p>{quote}</p></main>")
+    first, second = "https://docs.a-vendor.com/doc", "https://b-vendor.com/page"
+    text = two_addresses(first, second).replace("one.example", "A Vendor Inc")
+    cli = written(tmp_path, text.replace("two.example", "B Vendor Inc"))
+    maps = ["--map", f"https://docs.a-vendor.com/={page_server.url('/a/')}"]
+    maps += ["--map", f"https://b-vendor.com/={page_server.url('/b/')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "cross-checked on 2 sources, 1 independent:" in report
+
+
 def test_a_quote_verified_on_one_source_and_never_checked_on_another_is_not_verified(
     tmp_path: Path, page_server: PageServer
 ) -> None:
