@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,11 +99,23 @@ def publisher_key(source: Source) -> str:
     return publisher_compared(source.publisher)
 
 
+_SITE_WRITTEN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,63}\.?(?:/\S*)?", re.ASCII)
+"""A publisher written as a site: `vendor.com`, `www.vendor.com`, `https://vendor.com/`,
+`github.com/vendor` (not "Vendor Inc", nor "A. Writer")."""
+
+
+@functools.cache
 def publisher_compared(publisher: str) -> str:
     """A publisher's name as it is compared: without regard to case or to the spaces around
     and within it, so that "Vendor.com" written for one source and "vendor.com" for another
-    never count as two independent publishers."""
-    return " ".join(publisher.split()).casefold()
+    never count as two independent publishers; nor, for a name written as a site, to its
+    scheme, its `www.`, a final dot or slash ("https://www.vendor.com/" is "vendor.com"),
+    so that one site's two spellings never do either."""
+    name = " ".join(publisher.split()).casefold()
+    if _SITE_WRITTEN.fullmatch(name) is None:
+        return name
+    host, slash, path = re.sub(r"^https?://", "", name).rstrip("/").partition("/")
+    return host.rstrip(".").removeprefix("www.") + slash + path
 
 
 def publisher_independence(publisher: str) -> str:
