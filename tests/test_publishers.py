@@ -113,6 +113,38 @@ def test_a_page_added_on_a_vendor_s_site_counts_for_the_publisher_the_author_nam
 
 
 @pytest.mark.parametrize(
+    "page",
+    [
+        "https://vendor.readthedocs.io/en/latest/limits",
+        "https://vendor.github.io/limits",
+        "https://www.vendor.de/limits",
+        "https://help.vendor.readme.io/limits",
+    ],
+)
+def test_a_page_added_on_a_vendor_s_other_site_counts_for_the_publisher_the_author_named(
+    tmp_path: Path, page_server: PageServer, page: str
+) -> None:
+    """The ledger named the vendor's docs "Vendor Inc"; a quote added on its docs hosted
+    elsewhere (Read the Docs, its GitHub Pages, a docs platform) or on its country site got
+    that site's domain for publisher: two independent sources of one vendor."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/p", f"<html><body><main><p>{quote}</p></main></body></html>")
+    ledger = tmp_path / "claims.yaml"
+    docs = "{url: https://docs.vendor.com/limits, title: Limits, kind: docs, publisher: Vendor Inc}"
+    ledger.write_text(f"{LEDGER.split('sources:')[0]}sources:\n  docs: {docs}\nclaims: []\n")
+    cli = Cli(ledger)
+
+    maps = ["--map", f"{page}={page_server.url('/p')}", "--allow-private"]
+    cli("add", "size", "--url", page, "--quote", quote, *maps)
+
+    publishers = [
+        s["publisher"] for s in yaml.safe_load(ledger.read_text("utf-8"))["sources"].values()
+    ]
+    assert publishers == ["Vendor Inc", "Vendor Inc"]
+    assert "count as two independent" not in cli("check").stderr
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "https://docs.xn--bcher-kva.de/guide",
