@@ -259,6 +259,33 @@ def test_check_warns_of_two_publishers_on_sites_of_one_name(
     assert "sites of one name ('vendor')" in warning
 
 
+@pytest.mark.parametrize(
+    ("publisher", "warned"),
+    [
+        ("prnewswire.com", True),
+        ("www.PRNewswire.com", True),
+        ("Vendor docs team", False),
+        ("prnewswire.com, independent: true", False),
+    ],
+)
+def test_check_warns_of_a_press_release_counted_for_its_wire_service(
+    tmp_path: Path, publisher: str, warned: bool
+) -> None:
+    """The vendor's press release on a wire service, counted for the wire (the publisher
+    `add` gives it), confirmed the vendor's own docs as a second independent publisher,
+    and `check` said nothing."""
+    url = "https://www.prnewswire.com/news-releases/vendor-purges-data-301.html"
+    text = ONE_VENDOR_TWO_NAMES.replace("BLOG_URL", f'"{url}"')
+    path = write(tmp_path, text.replace("BLOG_PUBLISHER", publisher))
+    warnings = claimledger("--ledger", str(path), "check").stderr.splitlines()
+    if not warned:
+        assert warnings == []
+        return
+    [warning] = warnings
+    assert warning.startswith(f"{path}:8:3: warning: source blog is on a wire service")
+    assert "`claimledger source blog --publisher NAME`" in warning
+
+
 def test_ledger_given_from_another_working_directory(tmp_path: Path) -> None:
     project = tmp_path / "some" / "dir"
     project.mkdir(parents=True)

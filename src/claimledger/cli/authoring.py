@@ -88,6 +88,7 @@ def check_command(
             markup=False,
         )
     _warn_of_publishers_sharing_a_domain(opts.ledger, ledger)
+    _warn_of_wire_releases(opts.ledger, ledger)
     _warn_of_one_page_twice(opts.ledger, ledger)
     out.print(
         f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
@@ -119,6 +120,26 @@ def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
             f"(publisher {earlier.publisher!r}) are {where} yet count as two "
             f"independent sources: give them one publisher (`claimledger source {source.id} "
             f"--publisher {setting}`), or write `independent: true` on {source.id} if it is "
+            "independent"
+        )
+        err.print(
+            f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
+        )
+
+
+def _warn_of_wire_releases(path: Path, ledger: Ledger) -> None:
+    """A warning at each source on a wire service that counts for the wire: a press
+    release is the issuing company's words, and would confirm its own pages as an
+    independent publisher's."""
+    from claimledger.ledger.publishers import wire_releases
+
+    for source in wire_releases(ledger):
+        line, col = ledger.source_place(source.id) or (1, 1)
+        said = (
+            f"source {source.id} is on a wire service ({source.publisher}), whose press "
+            "releases are the words of the company that issued them, yet counts as a "
+            "publisher of its own: give it that company's publisher (`claimledger source "
+            f"{source.id} --publisher NAME`), or write `independent: true` on it if it is "
             "independent"
         )
         err.print(

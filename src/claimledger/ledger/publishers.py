@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from claimledger.ledger.model import Ledger, Source, publisher_key
+from claimledger.ledger.model import Ledger, Source, publisher_compared, publisher_key
 from claimledger.urls import archived_original, ascii_host, names_public_site, publisher_of, split
 
 DOCS_PLATFORMS = frozenset(
@@ -29,6 +29,22 @@ DOCS_PLATFORMS = frozenset(
 """Sites that host many vendors' docs, help centres or status pages, each on a host of
 its own (vendor.readme.io) that the Public Suffix List does not tell apart: the label
 below the site's domain names the vendor."""
+
+
+NEWSWIRES = frozenset(
+    {
+        "prnewswire.com",
+        "businesswire.com",
+        "globenewswire.com",
+        "accesswire.com",
+        "newswire.com",
+        "einpresswire.com",
+        "prweb.com",
+        "newsfilecorp.com",
+    }
+)
+"""Wire services: they publish the press releases companies send them, in the company's
+own words."""
 
 
 @dataclass(frozen=True)
@@ -120,3 +136,17 @@ def default_publisher(ledger: Ledger, url: str) -> str:
     same_vendor = (source for source, on in known if on.is_one_vendors_with(site))
     found = next(same_domain, None) or next(same_vendor, None)
     return found.publisher if found is not None else site.domain
+
+
+def wire_releases(ledger: Ledger) -> list[Source]:
+    """The sources on a wire service (`NEWSWIRES`) that count for the wire itself: a press
+    release is the words of the company that issued it, so counted as the wire's it would
+    confirm that company's own pages as an independent publisher. One the author named
+    another publisher for, or marked `independent`, is the author's word."""
+    return [
+        source
+        for source in ledger.sources.values()
+        if not source.independent
+        and (wire := publisher_of(source.url)) in NEWSWIRES
+        and publisher_key(source) == publisher_compared(wire)
+    ]
