@@ -4,6 +4,7 @@ later refresh of other claims, which read the same page again, lends it nothing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,6 +83,24 @@ def test_a_check_made_on_a_page_gone_is_not_said_with_a_later_fetchs_answer(
         for source in quote["sources"]
     ]
     assert not [label for label in labels if "gone" in label and "200" in label], labels
+
+
+def test_status_dates_a_claims_failed_source_that_a_later_refresh_read(
+    served: tuple[Cli, PageServer],
+) -> None:
+    """Claim `one`'s row said its source was gone beside a sources table saying the page
+    answers 200 (read since for claim `two`): each true of its own check, and nothing to
+    tell the row is the older news."""
+    cli, server = served
+    cli(*REFRESH)
+    server.set_page("/docs", "<p>Not here.</p>", status=404)
+    cli(*REFRESH, code=1)
+    server.set_page("/docs", page())
+    cli(*REFRESH, "two")
+    rows = {row["claim_id"]: row for row in cli.json("status", code=1)["claims"]}
+    (failed,) = rows["one"]["failing_sources"]
+    assert re.fullmatch(r"docs \(gone \d{4}-\d\d-\d\d, read since\)", failed), failed
+    assert rows["two"]["failing_sources"] == []
 
 
 @pytest.mark.parametrize("fmt", ["md", "html"])

@@ -62,12 +62,15 @@ def claim_summary(
     *,
     every: bool = False,
     unchecked: Mapping[str, int] | None = None,
+    fetches: Mapping[str, FetchRecord] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Per claim: how many quote checks fell in each column, which sources failed, its
     grades and its standing (`claim_row`); the claims checked, or `every` claim (a script
     reading `status --json` finds each claim's grades, checked or not). A quote on a source
     never checked as it now reads (`unchecked`, by claim) counts as unread, and makes the
-    claim "not checked": nothing is known of it.
+    claim "not checked": nothing is known of it. A source failed at a check older than its
+    page's latest read (`fetches`, by address: a refresh of other claims read it since)
+    is dated, and said read since: the claim's row is not the page's news.
 
     The checks are counted at once; the rows are made one at a time, so that JSON output
     writes each as it is made and a ledger's thousands are never all held."""
@@ -79,9 +82,7 @@ def claim_summary(
     for check in checks:
         by_claim.setdefault(check.claim_id, Counter())[check_bucket(check)] += 1
         if check.source_status not in READ_STATUSES:
-            failing.setdefault(check.claim_id, set()).add(
-                f"{check.source_id} ({check.source_status})"
-            )
+            failing.setdefault(check.claim_id, set()).add(_failed(check, fetches or {}))
 
     def rows() -> Iterator[dict[str, Any]]:
         for claim in ledger.claims:
@@ -95,6 +96,19 @@ def claim_summary(
             }
 
     return rows()
+
+
+def _failed(check: CheckRecord, fetches: Mapping[str, FetchRecord]) -> str:
+    """A source as a claim's row names it failing: "docs (gone)", or "docs (gone
+    2026-12-05, read since)" where a later refresh read its page for other claims."""
+    since = fetches.get(check.url)
+    read_since = (
+        since is not None
+        and since.source_status in READ_STATUSES
+        and (since.run_id or 0) > (check.run_id or 0)
+    )
+    when = f" {check.checked_at:%Y-%m-%d}, read since" if read_since else ""
+    return f"{check.source_id} ({check.source_status}{when})"
 
 
 STANDINGS = (

@@ -131,7 +131,7 @@ def print_status_tables(
     from claimledger.terminal.lines import claim_summary
     from claimledger.terminal.views import pages_table
 
-    rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked))
+    rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked, fetches=latest.fetches))
     print_summary(rows, f"Evidence ({last_refresh_said(latest.last)})")
     out.print(pages_table(ledger, latest.fetches.values()))
     lines = [relocation_line(search, ledger.adopting_move) for search in latest.searches]
@@ -164,7 +164,9 @@ def print_status_json(ledger: Ledger, latest: LatestEvidence, unchecked: Mapping
             "evidence_made_here": latest.made_here,
             "unchecked_claims": list(unchecked),
             "needs_review": [claim.id for claim in ledger.claims if claim.review is not None],
-            "claims": claim_summary(ledger, latest.checks, every=True, unchecked=unchecked),
+            "claims": claim_summary(
+                ledger, latest.checks, every=True, unchecked=unchecked, fetches=latest.fetches
+            ),
             "sources": list(source_rows(ledger, latest.fetches.values())),
             "artifact_runs": to_json(list(latest.runs.values())),
             "relocations": [relocation_json(search) for search in latest.searches],
