@@ -369,6 +369,21 @@ def test_a_page_title_naming_an_address_never_becomes_the_text_of_its_link(
         assert "trusted" not in (ledger.parent / "out" / f"report.{fmt}").read_text("utf-8")
 
 
+def test_a_page_title_of_any_length_is_cut_at_a_word_for_its_source(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A title of 140 KB went whole into claims.yaml."""
+    title = "Limits " * 20_000
+    page_server.set_page(
+        "/long", f"<html><head><title>{title}</title></head><body><main><p>{DURABLE}</p></main>"
+    )
+    url = page_server.url("/long")
+    cli("add", "--allow-private", "long", "--url", url, "--quote", DURABLE)
+    (source,) = [s for s in load(ledger).sources.values() if s.url == url]
+    assert len(source.title) <= 201 and source.title.endswith("Limits…"), source.title
+    assert ledger.stat().st_size < 20_000
+
+
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
 def test_a_line_separator_in_what_we_print_is_shown_not_obeyed(cli: Cli, separator: str) -> None:
     """A terminal or a log viewer may break a line at U+2028 or U+2029: an error line

@@ -164,7 +164,15 @@ def page_title(page: Page) -> str | None:
     make that link read as one to another address than it goes to."""
     body, media = page.fetch.text, (page.fetch.content_type or "").lower()
     title = head_links(body).title if body is not None and "html" in media else None
-    return None if title is None or _NAMES_AN_ADDRESS.search(title) else title
+    if title is None or _NAMES_AN_ADDRESS.search(title):
+        return None
+    return title if len(title) <= TITLE_AT_MOST else title[:TITLE_AT_MOST].rsplit(" ", 1)[0] + "…"
+
+
+TITLE_AT_MOST = 200
+"""The longest page title a new source takes as it is: a page's head may hold a title of
+any length (a quarter of a megabyte went whole into claims.yaml), shown on every line the
+source is named on; a longer one is cut at a word, and marked so."""
 
 
 class Locating:
