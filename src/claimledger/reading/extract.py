@@ -46,6 +46,7 @@ from lxml import etree
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import media_type_of
+from claimledger.reading.inlinestyle import style_hides
 from claimledger.reading.match import TextKind
 from claimledger.reading.pdf import is_pdf, pdf_text
 from claimledger.versions import EXTRACT
@@ -96,7 +97,6 @@ _BANNER_NAME = re.compile(
     """,
     re.VERBOSE,
 )
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.I)
 _SKIP_LINK = re.compile(r"\s*skip\s+to\b", re.IGNORECASE)
 _LAYOUT_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 _LAYOUT_BREAKS = "\t\n\r\f\v"
@@ -426,10 +426,11 @@ def _is_unseen(element: etree._Element) -> bool:
 
 
 def _hidden_by_markup(element: etree._Element) -> bool:
-    """Hidden by its own attributes (`hidden`, a `display: none` style), whatever a style
-    sheet says; a tab panel so hidden is one click away, and a reader reads it."""
+    """Hidden by its own attributes (`hidden`, a `display: none` style, as `style_hides`
+    reads it), whatever a style sheet says; a tab panel so hidden is one click away, and a
+    reader reads it."""
     get = element.get
-    return get("hidden") is not None or _HIDDEN_STYLE.search(get("style") or "") is not None
+    return get("hidden") is not None or style_hides(get("style") or "")
 
 
 _NEVER_SHOWN = _words(

@@ -1,0 +1,66 @@
+"""extract_text leaves out text a reader of the page is not shown, and keeps all they are:
+the page read whole and through a source's `select` alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimledger.errors import PageUnreadable
+from claimledger.reading.extract import extract_text
+
+LEAD = "The page's own words."
+
+
+def html(body: str) -> str:
+    return (
+        "<!doctype html><html><head><title>T</title></head>"
+        f"<body><main><p>{LEAD}</p>{body}</main></body></html>"
+    )
+
+
+def whole(body: str) -> str:
+    return extract_text(html(body), "text/html; charset=utf-8")
+
+
+def selected(body: str) -> str:
+    try:
+        return extract_text(html(body), "text/html; charset=utf-8", select="#quoted")
+    except PageUnreadable:
+        return ""
+
+
+# --- an inline style, read as a browser reads it ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "--shown-as: display:none",  # a custom property's value hides nothing
+        "font-family: 'display:none'",
+        "display: none; display: block",  # the later declaration wins
+        "display: none-ish",  # a value no browser knows is dropped
+        "visibility: hidden; visibility: visible",
+        "content-visibility: auto",
+    ],
+)
+def test_a_style_that_hides_nothing_keeps_the_text(style: str) -> None:
+    body = f'<p id="quoted" style="{style}">Shown to every reader.</p>'
+    assert "Shown to every reader." in whole(body)
+    assert selected(body) == "Shown to every reader."
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "display:/**/none",  # a comment is nothing
+        "display: non\\65",  # an escape is the character it names
+        "DISPLAY : NONE !important",
+        "display: none !important; display: block",  # !important wins over a later one
+        "display: none; display: nonesuch",  # an unknown value leaves the earlier in force
+        "content-visibility: hidden",
+    ],
+)
+def test_a_style_that_hides_leaves_the_text_out(style: str) -> None:
+    body = f'<p id="quoted" style="{style}">Shown to no reader.</p>'
+    assert whole(body) == LEAD
+    assert selected(body) == ""
