@@ -64,3 +64,14 @@ def test_a_style_that_hides_leaves_the_text_out(style: str) -> None:
     body = f'<p id="quoted" style="{style}">Shown to no reader.</p>'
     assert whole(body) == LEAD
     assert selected(body) == ""
+
+
+# --- hidden until found ------------------------------------------------------------------
+
+
+def test_a_section_hidden_until_found_is_read_as_a_closed_details_is() -> None:
+    """The browser opens it for a reader who searches the page for its words."""
+    body = '<div id="quoted" hidden="until-found"><p>Opened by find in page.</p></div>'
+    assert whole(body) == f"{LEAD}\nOpened by find in page."
+    assert selected(body) == "Opened by find in page."
+    assert whole('<div hidden="hidden"><p>Hidden.</p></div>') == LEAD

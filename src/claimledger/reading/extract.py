@@ -428,9 +428,12 @@ def _is_unseen(element: etree._Element) -> bool:
 def _hidden_by_markup(element: etree._Element) -> bool:
     """Hidden by its own attributes (`hidden`, a `display: none` style, as `style_hides`
     reads it), whatever a style sheet says; a tab panel so hidden is one click away, and a
-    reader reads it."""
+    reader reads it, as a section `hidden="until-found"`, which the browser opens for a
+    reader who searches the page for its words (as a closed `<details>`, read too)."""
     get = element.get
-    return get("hidden") is not None or style_hides(get("style") or "")
+    hidden = get("hidden")
+    shown_when_found = hidden is not None and hidden.strip().lower() == "until-found"
+    return (hidden is not None and not shown_when_found) or style_hides(get("style") or "")
 
 
 _NEVER_SHOWN = _words(
