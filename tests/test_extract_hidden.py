@@ -75,3 +75,26 @@ def test_a_section_hidden_until_found_is_read_as_a_closed_details_is() -> None:
     assert whole(body) == f"{LEAD}\nOpened by find in page."
     assert selected(body) == "Opened by find in page."
     assert whole('<div hidden="hidden"><p>Hidden.</p></div>') == LEAD
+
+
+# --- elements whose words are never drawn ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<svg id="quoted"><desc>Never drawn.</desc></svg>',
+        '<svg><desc id="quoted">Never drawn.</desc></svg>',
+        '<canvas id="quoted"><p>Never drawn.</p></canvas>',
+        '<iframe id="quoted" src="/embedded">Never drawn.</iframe>',
+    ],
+    ids=["svg", "svg-desc", "canvas", "iframe"],
+)
+def test_a_select_naming_words_never_drawn_reads_none_of_them(body: str) -> None:
+    assert whole(body) == LEAD
+    assert "Never drawn." not in selected(body)
+
+
+def test_the_words_an_svg_draws_are_still_read_through_a_select() -> None:
+    body = '<svg id="quoted"><title>A chart</title><text>99.9% of requests</text></svg>'
+    assert selected(body) == "99.9% of requests"

@@ -73,13 +73,15 @@ _CODE_SUFFIXES = _words(
 _DROPPED_TAGS = _words(
     """script style noscript template svg nav footer form button input select textarea
     option label iframe object embed canvas dialog head title meta link del s strike
-    noembed noframes video audio annotation annotation-xml"""
+    noembed noframes video audio annotation annotation-xml desc"""
 )
 """Elements whose text is not the page's content. ``<del>``, ``<s>`` and ``<strike>`` are
 words struck out, which the page says no longer hold: a quote found only there is not
 said by the page, and "within <del>14</del><ins>7</ins> days" reads "within 7 days".
 A ``<video>``'s or ``<audio>``'s words, ``<noembed>`` and ``<noframes>``, are fallbacks a
-browser does not show, and a formula's ``<annotation>`` is its source (TeX), not shown."""
+browser does not show, a formula's ``<annotation>`` is its source (TeX), not shown, and
+an SVG's ``<desc>`` describes the drawing to assistive software, as its ``<title>`` names
+it (an image's ``alt``, not its words)."""
 _INLINE_TAGS = _words(
     """a abbr acronym b bdi bdo big cite code data dfn em font i img ins kbd mark nobr q rp rt
     ruby samp small span strong sub sup time tt u var wbr"""
@@ -438,10 +440,11 @@ def _hidden_by_markup(element: etree._Element) -> bool:
 
 _NEVER_SHOWN = _words(
     """script style noscript template head title meta link del s strike noembed noframes
-    video audio annotation annotation-xml"""
+    video audio annotation annotation-xml desc canvas iframe"""
 )
 """Of `_DROPPED_TAGS`, those whose text no reader sees (or sees struck out); a source may
-select a `<nav>` or a `<footer>`, which a reader does see."""
+select a `<nav>` or a `<footer>`, which a reader does see. A `<canvas>`'s words are shown
+only without scripts, as a `<noscript>`'s; an `<iframe>`'s never (it shows its page)."""
 
 
 def _is_outside_only(element: etree._Element) -> bool:
