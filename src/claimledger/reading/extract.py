@@ -398,7 +398,7 @@ def _is_boilerplate(element: etree._Element) -> bool:
     if not isinstance(tag, str):
         return True
     if tag in _DROPPED_TAGS:
-        return True
+        return not _is_shadow_root(element)
     get = element.get
     role = (get("role") or "").strip().lower()
     hidden = _hidden_by_markup(element) or (get("aria-hidden") or "").strip().lower() == "true"
@@ -418,13 +418,20 @@ def _is_unseen(element: etree._Element) -> bool:
     shows it (against a flash of unstyled content), as the page read whole is read."""
     tag = element.tag
     if not isinstance(tag, str) or tag in _NEVER_SHOWN:
-        return True
+        return not _is_shadow_root(element)
     get = element.get
     if tag in ("html", "body"):
         return False
     if tag == "dialog":
         return get("open") is None
     return _hidden_by_markup(element) and (get("role") or "").strip().lower() != "tabpanel"
+
+
+def _is_shadow_root(element: etree._Element) -> bool:
+    """A declarative shadow root (`<template shadowrootmode="open">`): the browser draws
+    its words in place of its host's, where a `<template>` is otherwise never shown."""
+    mode = element.get("shadowrootmode") if element.tag == "template" else None
+    return mode is not None and mode.strip().lower() in ("open", "closed")
 
 
 def _hidden_by_markup(element: etree._Element) -> bool:
