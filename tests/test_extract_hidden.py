@@ -7,6 +7,7 @@ import pytest
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.extract import extract_text
+from claimledger.reading.match import locate
 
 LEAD = "The page's own words."
 
@@ -120,3 +121,16 @@ def test_a_template_that_is_no_shadow_root_is_still_never_read() -> None:
     assert whole(body) == f"{LEAD}\nSlotted."
     body = '<template><p id="quoted">Never shown.</p></template>'
     assert whole(body) == LEAD and selected(body) == ""
+
+
+# --- words drawn backwards ---------------------------------------------------------------
+
+
+def test_words_a_bdo_draws_backwards_never_verify_the_words_as_written() -> None:
+    """A reader sees "The service is ton supported on ARM.": as with the override written
+    as a character, the quote is not verified."""
+    body = '<p id="quoted">The service is <bdo dir="rtl">not</bdo> supported on ARM.</p>'
+    assert selected(body) == "The service is \u202enot\u202c supported on ARM."
+    assert locate("The service is not supported on ARM.", whole(body)).status != "verified"
+    body = '<p id="quoted">The service is <bdo dir="ltr">not</bdo> supported on ARM.</p>'
+    assert locate("The service is not supported on ARM.", whole(body)).status == "verified"

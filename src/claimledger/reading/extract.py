@@ -562,6 +562,16 @@ class _Pre:
             self.pieces.append("\n")
 
 
+_RIGHT_TO_LEFT_OVERRIDE, _POP_DIRECTIONAL_FORMATTING = "\u202e", "\u202c"
+
+
+def _draws_backwards(element: etree._Element) -> bool:
+    """A `<bdo dir="rtl">`, which draws its letters right to left ("ton" shown as "not"): its
+    words are read between the controls that do the same (U+202E, U+202C), which the
+    matcher and every output treat as such, never as the words in the order written."""
+    return element.tag == "bdo" and (element.get("dir") or "").strip().lower() == "rtl"
+
+
 class _Renderer:
     """Turns lxml start/end events into lines (an explicit stack: deep pages cannot overflow)."""
 
@@ -599,6 +609,8 @@ class _Renderer:
                 self._lines().end_line()
             if tag == "sup":
                 self.text("^")
+        if _draws_backwards(element):
+            self.text(_RIGHT_TO_LEFT_OVERRIDE)
         self.text(element.text)
 
     def _start_in_pre(self, tag: object, pre: _Pre) -> None:
@@ -612,6 +624,8 @@ class _Renderer:
             pre.add("^")
 
     def end(self, element: etree._Element) -> None:
+        if _draws_backwards(element):
+            self.text(_POP_DIRECTIONAL_FORMATTING)
         tag, top = element.tag, self.top
         if isinstance(top, _Pre):
             self._end_in_pre(tag, top)
