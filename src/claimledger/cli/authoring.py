@@ -88,7 +88,6 @@ def check_command(
             markup=False,
         )
     _warn_of_publishers_sharing_a_domain(opts.ledger, ledger)
-    _warn_of_wire_releases(opts.ledger, ledger)
     _warn_of_one_page_twice(opts.ledger, ledger)
     out.print(
         f"{opts.ledger}: ok: {_counted(len(ledger.claims), 'claim')}, "
@@ -100,9 +99,8 @@ def check_command(
 
 def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
     """A warning at each source written for another publisher than an earlier source on its
-    registrable domain, or on a site of the same name (vendor.readthedocs.io): they count as
-    independent, which one vendor's pages are not, unless the author says so (`independent:
-    true`) or names one publisher for both."""
+    registrable domain: they count as independent, which one vendor's pages are not, unless
+    the author says so (`independent: true`) or names one publisher for both."""
     import shlex
 
     from claimledger.ledger.publishers import publishers_sharing_a_domain
@@ -111,35 +109,11 @@ def _warn_of_publishers_sharing_a_domain(path: Path, ledger: Ledger) -> None:
         source, earlier = shared.source, shared.earlier
         line, col = ledger.source_place(source.id) or (1, 1)
         setting = shlex.quote(earlier.publisher)
-        where = f"both on {shared.domain},"
-        if shared.earlier_domain != shared.domain:
-            where = f"on {shared.domain} and {shared.earlier_domain}, sites of one name "
-            where += f"({shared.name!r}),"
         said = (
             f"source {source.id} (publisher {source.publisher!r}) and source {earlier.id} "
-            f"(publisher {earlier.publisher!r}) are {where} yet count as two "
+            f"(publisher {earlier.publisher!r}) are both on {shared.domain}, yet count as two "
             f"independent sources: give them one publisher (`claimledger source {source.id} "
             f"--publisher {setting}`), or write `independent: true` on {source.id} if it is "
-            "independent"
-        )
-        err.print(
-            f"{path}:{line}:{col}: warning: {breaks_escaped(said)}", markup=False, soft_wrap=True
-        )
-
-
-def _warn_of_wire_releases(path: Path, ledger: Ledger) -> None:
-    """A warning at each source on a wire service that counts for the wire: a press
-    release is the issuing company's words, and would confirm its own pages as an
-    independent publisher's."""
-    from claimledger.ledger.publishers import wire_releases
-
-    for source in wire_releases(ledger):
-        line, col = ledger.source_place(source.id) or (1, 1)
-        said = (
-            f"source {source.id} is on a wire service ({source.publisher}), whose press "
-            "releases are the words of the company that issued them, yet counts as a "
-            "publisher of its own: give it that company's publisher (`claimledger source "
-            f"{source.id} --publisher NAME`), or write `independent: true` on it if it is "
             "independent"
         )
         err.print(

@@ -16,7 +16,6 @@ from claimledger.grading.verdicts import (
     weaker,
 )
 from claimledger.ledger.model import Claim, Facet, Ledger, Quote, publisher_independence
-from claimledger.ledger.publishers import default_publisher
 from claimledger.ledger.vocabulary import Grade
 from claimledger.records import (
     CARRIED,
@@ -210,18 +209,16 @@ def counted_keys(
 
 def read_elsewhere(ledger: Ledger, fetches: Mapping[str, FetchRecord]) -> dict[str, str]:
     """The sources last read on another publisher's site than their address names (a
-    redirect to another registrable domain), each with that publisher's independence key:
-    that of the publisher the ledger names for its sources there ("B Vendor Inc"), else
-    the site's domain (`default_publisher`); the domain alone would part the page from
-    that publisher's own. Whose words they are is in doubt while it is read there (`move`
-    adopts the address): such a source counts for both publishers, as one
-    (`counted_keys`), never as one more. `fetches`: each page's latest, by its address as
-    the store keeps it."""
+    redirect to another registrable domain), each with that publisher's independence key.
+    Whose words they are is in doubt while it is read there (`move` adopts the address):
+    such a source counts for both publishers, as one (`counted_keys`), never as one more.
+    `fetches`: each page's latest, by its address as the store keeps it."""
     found: dict[str, str] = {}
     for source_id, source in ledger.sources.items():
         fetch = fetches.get(redacted(source.url))
-        if fetch is not None and other_publisher(source.url, fetch.final_url) is not None:
-            found[source_id] = publisher_independence(default_publisher(ledger, fetch.final_url))
+        elsewhere = other_publisher(source.url, fetch.final_url if fetch else None)
+        if elsewhere is not None:
+            found[source_id] = publisher_independence(elsewhere)
     return found
 
 
