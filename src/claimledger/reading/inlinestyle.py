@@ -2,11 +2,11 @@
 
 Pure: a string in, a bool out.
 
-The attribute is a list of declarations (``property: value``, ``;`` between them). A
-comment is nothing; an escape (``non\\65``) is the character it stands for; a property is
-named whole, so a custom property (``--x: display:none``) or a quoted font name hides
-nothing; a later declaration of a property wins over an earlier one unless that one is
-``!important``; and one whose value a browser does not know is dropped, leaving the
+The attribute is a list of declarations, parsed by tinycss2 as a browser parses it: a
+comment is nothing, an escape (``non\\65``) is the character it stands for, a property is
+named whole (a custom property, ``--x: display:none``, or a quoted font name hides
+nothing), a later declaration of a property wins over an earlier one unless that one is
+``!important``, and one whose value a browser does not know is dropped, leaving the
 earlier one in force (``display: none; display: nonesuch`` stays hidden). A search of the
 whole attribute for ``display: none`` read the first two as hiding and missed the last
 three ways of writing it.
@@ -16,12 +16,6 @@ from __future__ import annotations
 
 import re
 
-_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
-_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|(.))", re.DOTALL)
-_DECLARATION = re.compile(
-    r"""(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|\([^()]*\)?|[^;"'(])+""", re.DOTALL
-)
-_IMPORTANT = re.compile(r"!\s*important\s*\Z")
 _MAYBE_HIDES = re.compile(r"none|hidden|collapse|\\", re.IGNORECASE)
 
 _GLOBAL = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
@@ -55,36 +49,28 @@ def style_hides(style: str) -> bool:
 
 def _declared(style: str) -> dict[str, str]:
     """The value in force of each property this module reads, as a browser settles it."""
+    import tinycss2
+
     values: dict[str, tuple[str, bool]] = {}
-    for match in _DECLARATION.finditer(_COMMENT.sub("", style)):
-        name, colon, value = match.group().partition(":")
-        name = _unescaped(name).strip().lower()
-        if not colon or name not in _KNOWN:
+    for item in tinycss2.parse_declaration_list(style, skip_comments=True, skip_whitespace=True):
+        if item.type != "declaration" or item.lower_name not in _KNOWN:
             continue
-        value = _unescaped(value).strip().lower()
-        important = _IMPORTANT.search(value) is not None
-        value = _IMPORTANT.sub("", value).strip()
-        if not _known_value(name, value):
+        value = _known_value(item.lower_name, item.value)
+        if value is None:
             continue  # a browser drops a declaration it cannot read
-        if important or not values.get(name, ("", False))[1]:
-            values[name] = (value, important)
+        if item.important or not values.get(item.lower_name, ("", False))[1]:
+            values[item.lower_name] = (value, item.important)
     return {name: value for name, (value, _) in values.items()}
 
 
-def _known_value(name: str, value: str) -> bool:
-    """A value a browser accepts for the property: its own words, or one it works out
-    later (``var()``), which hides nothing this module can tell."""
-    return "var(" in value or (bool(value) and set(value.split()) <= _KNOWN[name])
-
-
-def _unescaped(text: str) -> str:
-    """CSS escapes resolved: ``\\65`` and ``\\e`` are the character they name."""
-
-    def character(match: re.Match[str]) -> str:
-        code = match.group(1)
-        if code is None:
-            return match.group(2)
-        number = int(code, 16)
-        return chr(number) if 0 < number <= 0x10FFFF and not 0xD800 <= number < 0xE000 else "\ufffd"
-
-    return _ESCAPE.sub(character, text)
+def _known_value(name: str, tokens: list[object]) -> str | None:
+    """The value, where the property accepts it: its own words (`none`, `inline flex`),
+    or one a browser works out later (`var()`), which hides nothing this module can tell
+    ("" then); None for any other, which a browser drops."""
+    shown = [token for token in tokens if getattr(token, "type", None) not in ("whitespace",)]
+    if any(getattr(token, "lower_name", None) == "var" for token in shown):
+        return ""
+    words = [getattr(token, "lower_value", None) for token in shown]
+    if not words or any(getattr(token, "type", None) != "ident" for token in shown):
+        return None
+    return " ".join(str(word) for word in words) if set(words) <= _KNOWN[name] else None
