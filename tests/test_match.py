@@ -667,6 +667,10 @@ def test_a_lone_surrogate_in_a_library_callers_quote_is_the_replacement_characte
     [
         ("a\u00a0b\u2003c\td\ne", "a b c d e"),
         ("co\u00adoperate\u200b now\ufeff", "cooperate now"),
+        (
+            "The budget\u200e was\u200f ap\u034fproved\u2063 by\U000e0041 all",
+            "The budget was approved by all",
+        ),
         ("\u201cquoted\u201d \u2018single\u2019", "\"quoted\" 'single'"),
         ("a\u2013b\u2014c\u2212d\u2010e", "a-b-c-d-e"),
         ("&amp; &lt;tag&gt; &#8217; &nbsp;x", "& <tag> ' x"),

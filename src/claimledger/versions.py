@@ -4,5 +4,5 @@ never reused. Kept apart from the two, so that a refresh whose every page is unc
 loads neither.
 """
 
-EXTRACT = 8  # bump when a change to reading a page (decoding, extract.py) could alter a verdict
+EXTRACT = 9  # bump when a change to reading a page (decoding, extract.py) could alter a verdict
 MATCH = 44  # bump when a change to the matcher could alter a verdict

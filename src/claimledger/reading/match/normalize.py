@@ -87,7 +87,13 @@ def _whole(replacement: str) -> Callable[[re.Match[str]], list[_Edit]]:
     return lambda m: [(m.start(), m.end(), replacement)]
 
 
-_INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"
+_INVISIBLE = (
+    "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"
+    "\u200e\u200f\u061c\u034f\u2061\u2062\u2063\u2064"  # direction marks, joiners, operators
+    + "".join(map(chr, range(0xE0000, 0xE0080)))  # tag characters
+)
+"""Characters no reader sees, dropped: a quote split by one is the quote (a direction
+mark moves no word; an explicit override, which does, is read as one)."""
 _SUPERSCRIPTS = str.maketrans(
     {c: "^" + d for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True)}
 )
