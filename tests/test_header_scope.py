@@ -125,7 +125,8 @@ def test_a_header_the_settings_cannot_send_is_exit_2(
     ("arguments", "message"),
     [
         (["--header", "If-None-Match: *"], "If-None-Match is the fetcher's own to set"),
-        (["--header", "X-Key: \x1b[2J"], "the value must be printable ASCII"),
+        (["--header", "X-Key: \x1b[2J"], "--header holds a control character (U+001B"),
+        (["--header", "X-Key: \u00e9"], "the value must be printable ASCII"),
         (["--user-agent", "a\nb"], "--user-agent: the value must be printable ASCII on one line"),
         (["--header-for", "https://a.example"], "give a --header"),
         (["--header", "X: y", "--header-for", "ftp://a.example"], "expected an origin"),
