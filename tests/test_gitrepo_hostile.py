@@ -77,6 +77,29 @@ def test_a_file_whose_name_holds_a_line_break_has_no_text_and_breaks_nothing(
     assert [v.text for v in versions(repo, "docs/c.md", "main")] == ["Other.\n"]
 
 
+def test_a_file_whose_name_reads_as_a_pattern_is_that_file_alone(tmp_path: Path) -> None:
+    """A dynamic route's page (`docs/[id].md`) was a pattern to git: its history held
+    `docs/i.md`'s versions, named as the page's changes, and `docs/i.md` deleted later
+    was the page's file deleted."""
+    from claimledger.evidence.gitrepo import Repositories
+
+    repo = repository(tmp_path)
+    commit(repo, "docs/[id].md", "Page one.\n", "Add the page", DAY)
+    commit(repo, "docs/i.md", "Other.\n", "Add another", "2026-02-05T10:00:00")
+    commit(repo, "docs/[id].md", "Page two.\n", "Reword the page", "2026-03-05T10:00:00")
+    git(repo, "mv", "docs/[id].md", "docs/page.md")
+    git(repo, "commit", "-q", "-m", "Rename the page", date="2026-04-05T10:00:00")
+    git(repo, "rm", "-q", "docs/i.md")
+    git(repo, "commit", "-q", "-m", "Drop the other", date="2026-05-05T10:00:00")
+
+    found = versions(repo, "docs/[id].md", "HEAD~2")
+    fate = Repositories().gone(str(repo), "docs/[id].md", "main")
+
+    assert [v.commit.subject for v in found] == ["Reword the page", "Add the page"]
+    assert fate is not None
+    assert (fate.commit.subject, fate.renamed_to) == ("Rename the page", "docs/page.md")
+
+
 def test_a_branch_named_like_an_option_is_never_read_as_one(tmp_path: Path) -> None:
     """An edit link's branch (`/edit/--output=HEAD/docs/a.md`) went to `git log` before
     its `--`: git wrote its log over the clone's HEAD. It is a revision name now, and

@@ -515,7 +515,10 @@ redirect (a public host could send git on to a private one, past `pinned`)."""
 
 def _environment() -> dict[str, str]:
     """The user's environment less what would let git reach credentials or configuration:
-    no prompt, no askpass, no global or system config, no user-set config parameters."""
+    no prompt, no askpass, no global or system config, no user-set config parameters.
+    A path is a file's name, never a pattern (`GIT_LITERAL_PATHSPECS`): a page built from
+    `docs/[id].md` is no history of `docs/i.md`, and a name an edit link gives, such as
+    `:(exclude)x`, is no pathspec magic."""
     dropped = ("GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
     env = {k: v for k, v in os.environ.items() if k not in dropped and not k.startswith("GIT_")}
     return env | {
@@ -525,6 +528,7 @@ def _environment() -> dict[str, str]:
         "GIT_ATTR_NOSYSTEM": "1",
         "GIT_OPTIONAL_LOCKS": "0",
         "GIT_PROTOCOL_FROM_USER": "0",
+        "GIT_LITERAL_PATHSPECS": "1",
     }
 
 
