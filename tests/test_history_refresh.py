@@ -205,6 +205,30 @@ def test_a_clone_past_its_size_cap_is_given_up(
     assert not any(clones.glob("*/HEAD")) if clones.is_dir() else True
 
 
+def test_a_clone_that_a_fetch_took_past_its_size_cap_is_given_up_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fetch or a deepening stopped past the cap left the clone there, over it: every
+    later run's history stopped at once ("a clone passed 1 MB"), for good. Only a clone
+    stopped while it was made was removed."""
+    from claimledger.errors import HistoryStopped
+    from claimledger.evidence import gitrepo
+
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "docs/a.md", "One.\n", "Add it", "2026-01-05T10:00:00")
+    video = os.urandom(3 * 1024 * 1024).hex()
+    commit(repo, "assets/video.bin", video, "Add a demo", "2026-06-01T10:00:00")
+    gitrepo.Repositories().clone(str(repo))  # made within the default cap
+    monkeypatch.setattr(gitrepo, "_POLL", 0)  # the bounds checked while git still runs
+
+    with pytest.raises(HistoryStopped, match="passed 1 MB"):
+        gitrepo.Repositories(gitrepo.Bounds(max_bytes=1024 * 1024)).clone(str(repo))
+
+    assert not gitrepo.clone_folder(str(repo)).exists()
+
+
 HOOKS = ("post-checkout", "post-merge", "reference-transaction", "pre-push", "post-update")
 
 

@@ -308,8 +308,7 @@ def _watched(where: Path, clone: Path, bounds: Bounds, repo: str, *args: str) ->
             if why is not None:
                 running.kill()
                 running.wait()
-                if args[0] == "clone":
-                    shutil.rmtree(clone, ignore_errors=True)
+                _give_up(clone, bounds, cloning=args[0] == "clone")
                 raise HistoryStopped(why)
         said = running.stderr.read().decode("utf-8", "replace") if running.stderr else ""
     if running.returncode != 0:
@@ -317,6 +316,14 @@ def _watched(where: Path, clone: Path, bounds: Bounds, repo: str, *args: str) ->
     if (why := _past_bounds(clone, bounds)) is not None:
         shutil.rmtree(clone, ignore_errors=True)
         raise HistoryStopped(why)
+
+
+def _give_up(clone: Path, bounds: Bounds, *, cloning: bool) -> None:
+    """Remove `clone` where git was stopped making it (no half clone is taken for a whole
+    one) or past its size cap: a fetch or a deepening stopped there left the clone over
+    the cap, and kept, it stopped every later run's history at once."""
+    if cloning or _size(clone) > bounds.max_bytes:
+        shutil.rmtree(clone, ignore_errors=True)
 
 
 def _past_bounds(clone: Path, bounds: Bounds) -> str | None:
