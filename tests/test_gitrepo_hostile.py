@@ -204,3 +204,29 @@ def test_a_kept_history_of_a_file_named_in_bytes_that_are_no_utf8_is_reused() ->
     )  # fmt: skip
 
     assert _reusable(kept, FileAt("file:///repo", raw, "main", "the ledger"), NEW) is kept
+
+
+@pytest.mark.parametrize(
+    ("subject", "number"),
+    [
+        ("Reword the guide (#" + "9" * 5000 + ")", None),
+        ("Merge pull request #" + "9" * 5000 + " from ada/reword", None),
+        ("Merge pull request #181 from ada/reword", 181),
+    ],
+)
+def test_a_subject_naming_a_pull_request_of_thousands_of_digits_names_none(
+    tmp_path: Path, subject: str, number: int | None
+) -> None:
+    """Python turns no number of more than 4,300 digits into an int: `blame` of a commit
+    whose subject named one as its pull request ended in an internal error (exit 70)."""
+    repo = repository(tmp_path)
+    commit(repo, PATH, f"{OLD}\n", "Add the guide", DAY)
+    commit(repo, PATH, f"{NEW}\n", subject, "2026-02-05T10:00:00")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url="https://docs.example.com/durability", quote=OLD), "utf-8")
+    cli = Cli(ledger)
+
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)["quotes"]
+    cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+
+    assert row["found"]["dropped_in"]["pull_request"] == number

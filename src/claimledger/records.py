@@ -640,9 +640,9 @@ class Commit:
 
     @property
     def pull_request(self) -> int | None:
-        """The pull request the subject names (`... (#181)`, `Merge pull request #181`)."""
-        found = re.search(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)", self.subject)
-        return int(found.group(1) or found.group(2)) if found else None
+        """The pull request the subject names (`(#181)`, `Merge pull request #181`), if short."""
+        found = re.search(r"\(#(\d{1,18})\)\s*$|^Merge pull request #(\d{1,18})\b", self.subject)
+        return int(found.group(1) or found.group(2)) if found else None  # int("9" * 4301) raises
 
 
 @dataclass(frozen=True)
