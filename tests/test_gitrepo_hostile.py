@@ -230,3 +230,23 @@ def test_a_subject_naming_a_pull_request_of_thousands_of_digits_names_none(
     cli("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
 
     assert row["found"]["dropped_in"]["pull_request"] == number
+
+
+def test_a_file_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A ledger's `path: "docs/a\\0b.md"` (or an edit link's `%00`) went to git as an
+    argument, which no process can be given: `blame` and `refresh` ended in an internal
+    error (exit 70). `blame` refuses it in one line; `refresh` says it and goes on."""
+    repo = repository(tmp_path)
+    commit(repo, PATH, f"{OLD}\n", "Add the guide", DAY)
+    ledger = tmp_path / "claims.yaml"
+    written = LEDGER.format(url="https://docs.example.com/durability", quote=OLD)
+    named = f'publisher: example.com, repo: "{repo}", path: "docs/dur\\0ability.md"}}'
+    ledger.write_text(written.replace("publisher: example.com}", named), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+
+    said = cli("blame", "durable", code=2).stderr
+
+    assert said.strip().splitlines() == [
+        "claimledger: error: a repository, branch or path holding a NUL byte: git can read none"
+    ]

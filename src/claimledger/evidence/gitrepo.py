@@ -288,7 +288,7 @@ def _watched(where: Path, clone: Path, bounds: Bounds, repo: str, *args: str) ->
     pins = pinned(repo) if protocol == "https" else ()
     try:
         running = subprocess.Popen(
-            ["git", *_SAFE, *pins, "-c", f"protocol.{protocol}.allow=always", *args],
+            _command(*_SAFE, *pins, "-c", f"protocol.{protocol}.allow=always", *args),
             cwd=where,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -539,6 +539,15 @@ def _environment() -> dict[str, str]:
     }
 
 
+def _command(*args: str) -> list[str]:
+    """git's command line with `args`. No process is given an argument holding a NUL byte
+    (a ledger's `path: "a\\0b"`, an edit link's `%00`): such a name is the input's to fix,
+    where it was an internal error."""
+    if any("\0" in arg for arg in args):
+        raise InputError("a repository, branch or path holding a NUL byte: git can read none")
+    return ["git", *args]
+
+
 def _git(
     where: Path, *args: str, check: bool = True, bounds: Bounds | None = None, stdin: str = ""
 ) -> str:
@@ -556,7 +565,7 @@ def _git_bytes(
         raise HistoryStopped("the time budget for the docs' history ran out (history_budget)")
     try:
         done = subprocess.run(
-            ["git", *_SAFE, *args],
+            _command(*_SAFE, *args),
             cwd=where,
             input=stdin.encode("utf-8", "surrogateescape"),
             capture_output=True,
