@@ -250,3 +250,16 @@ def test_a_file_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> 
     assert said.strip().splitlines() == [
         "claimledger: error: a repository, branch or path holding a NUL byte: git can read none"
     ]
+
+
+def test_a_local_repository_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A trusted ledger's `repo: "/tmp/x\\0-repo"` reached the file system, which raised
+    on the name: `blame` ended in an internal error (exit 70)."""
+    ledger = tmp_path / "claims.yaml"
+    written = LEDGER.format(url="https://docs.example.com/durability", quote=OLD)
+    named = f'publisher: example.com, repo: "{tmp_path}/x\\0-repo", path: "{PATH}"}}'
+    ledger.write_text(written.replace("publisher: example.com}", named), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    (line,) = cli("blame", "durable", code=2).stderr.strip().splitlines()
+    assert line.startswith("claimledger: error: repo ") and "holds a NUL byte" in line, line

@@ -84,8 +84,13 @@ def local_repository(repo: str, home: Path) -> Path:
     or a file:// address."""
     from urllib.parse import unquote, urlsplit
 
+    from claimledger.errors import InputError
+
+    where = unquote(urlsplit(repo).path) if repo.startswith("file://") else repo
+    if "\0" in where:  # no folder's name: the file system refuses it, as an internal error
+        raise InputError(f"repo {repo!r} holds a NUL byte: no folder is named so")
     if repo.startswith("file://"):
-        return Path(unquote(urlsplit(repo).path))
+        return Path(where)
     return followed(home / Path(repo).expanduser())
 
 
@@ -133,7 +138,12 @@ def read_histories(
         return HistoryRun(tuple(read), tuple(reused), tuple(problems.values()), stopped, fates)
 
     for check in checks:
-        where = file_of(ledger.sources[check.source_id], linked.get(check.url), home)
+        source = ledger.sources[check.source_id]
+        try:
+            where = file_of(source, linked.get(check.url), home)
+        except InputError as problem:  # a local repo no folder can be named
+            problems[source.repo or ""] = f"{source.repo} (the ledger): {problem}"
+            continue
         if where is None or where.repo in problems:
             continue
         try:
