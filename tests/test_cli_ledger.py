@@ -523,6 +523,40 @@ def test_init_templates_beside_a_ledger_keeps_its_artifacts_allowed(tmp_path: Pa
     assert "trusted: toy: echo ok" in standing, standing
 
 
+def test_init_templates_beside_a_ledger_renews_no_consent_over_a_change_made_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pull that lands while the templates are copied changes the folder an artifact's
+    consent was given on: that consent is not carried over the change, which it would
+    then approve unseen."""
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ARTIFACT_LEDGER, encoding="utf-8")
+    claimledger("--ledger", str(ledger), "trust")
+    copying = ledgerfile.scaffold
+
+    def pulled_meanwhile(home: Path, files: dict[str, str]) -> list[Path]:
+        (home / "tool.py").write_text("print('changed by a pull')\n", encoding="utf-8")
+        return copying(home, files)
+
+    monkeypatch.setattr(ledgerfile, "scaffold", pulled_meanwhile)
+    claimledger("init", str(tmp_path), "--templates")
+    standing = claimledger("--ledger", str(ledger), "trust", "--list").stdout
+    assert "changed: toy: echo ok" in standing, standing
+
+
+def test_a_file_made_whole_that_another_made_first_is_named_as_asked(tmp_path: Path) -> None:
+    """The refusal named the temporary the bytes were written to, a name the user never
+    gave and which is gone."""
+    from claimledger.ledger.atomicfile import create_whole
+
+    (tmp_path / "a.txt").write_text("theirs", encoding="utf-8")
+    with pytest.raises(FileExistsError) as refused:
+        create_whole(tmp_path / "a.txt", b"ours")
+    assert refused.value.filename == str(tmp_path / "a.txt")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8") == "theirs"
+
+
 def test_init_templates_that_cannot_be_written_leave_no_folder_and_no_trust_changed(
     scaffold: Path,
 ) -> None:

@@ -8,6 +8,7 @@ only once it is complete, so a writer killed while writing leaves nothing behind
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -161,7 +162,12 @@ def create_whole(path: Path, data: bytes) -> None:
     it gets its name only once its bytes are all written and synced, so a writer killed
     or interrupted while writing leaves no file, where an empty or cut one would be taken
     for the author's and refused as already there. Where the file system makes no hard
-    links, it is made in place (the old way)."""
+    links, it is made in place (the old way). Where the system makes anonymous files, the
+    file is named `path` straight from one: a kill leaves no temporary's name behind, which
+    would count in the folder's fingerprint and make its artifacts' consent "changed"."""
+    if not path.exists() and _write_anonymous_then_name(path, data, None):
+        _fsync_directory(path.parent)
+        return
     prefix = temporary_prefix(path)
     try:
         temporary = _write_temporary(path, data, None, prefix)
@@ -171,7 +177,7 @@ def create_whole(path: Path, data: bytes) -> None:
     try:
         os.link(temporary, path)
     except FileExistsError:
-        raise
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
     except OSError:  # no hard links here (some FUSE and FAT file systems)
         _create_in_place(path, data)
     finally:

@@ -69,7 +69,8 @@ def templates_beside(ledger_path: Path) -> Scaffold:
     was (its settings, its marks, any file templates/ held) was trusted already, or asks
     nothing; the consent then covers the same asks and templates/ with the copies. An
     artifact allowed to run on the folder as it was stays so on the folder with the
-    copies (files claimledger wrote), as a trusted run's own output does (`renew`)."""
+    copies (files claimledger wrote), as a trusted run's own output does (`renew`), unless
+    something else in the folder changed meanwhile (a pull), which it must be asked of."""
     from claimledger.errors import EnvironmentProblem
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.config import read_config
@@ -78,6 +79,7 @@ def templates_beside(ledger_path: Path) -> Scaffold:
         TEMPLATES,
         Consent,
         asks_of,
+        digest_but,
         refuse_foreign,
         renew,
         settings_consent,
@@ -93,8 +95,10 @@ def templates_beside(ledger_path: Path) -> Scaffold:
     allowed = {
         s.claim_id for s in standings(ledger_path, artifacts) if s.consent is Consent.TRUSTED
     }
+    before = digest_but(ledger_path, TEMPLATES) if allowed else ""
     ledgerfile.scaffold(home, template_copies())
-    renew(ledger_path, {claim_id: artifacts[claim_id] for claim_id in allowed})
+    if allowed and digest_but(ledger_path, TEMPLATES) == before:  # nothing else changed
+        renew(ledger_path, {claim_id: artifacts[claim_id] for claim_id in allowed})
     problem = None
     if not trusted:
         problem = "the rest of the workspace is not (`claimledger trust --list`)"

@@ -215,6 +215,13 @@ def trust(
             workspace["owner"] = owner
 
 
+def digest_but(ledger: Path, folder: str) -> str:
+    """The ledger's directory's fingerprint (`directory_digest`) without one folder at its
+    top: what else changed while claimledger wrote that folder."""
+    ours = _written_by_us(ledger)
+    return _folder_digest(ledger.absolute().parent, lambda name: ours(name) or name == folder)
+
+
 def renew(ledger: Path, ran: Mapping[str, Artifact]) -> None:
     """Consent to the artifacts that just ran with it, renewed on the ledger's directory
     as their runs left it: what a trusted program writes beside the ledger (a build's
