@@ -11,13 +11,38 @@ traced to one place is shown as read on both, never half one way and half the ot
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import cached_property
 
 from claimledger.records import WordChange
 
 _EDGE = ".,;:!?\"'()[]{}“”‘’"
 """Punctuation around a word, not part of what it says."""
+
+SWAPPED = "words swapped"
+
+
+@dataclass
+class _Side:
+    """One text as read and as written, aligned word by word once for all its changes."""
+
+    read: str
+    written: str
+
+    @cached_property
+    def read_words(self) -> list[str]:
+        return self.read.split()
+
+    @cached_property
+    def written_words(self) -> list[str]:
+        return self.written.split()
+
+    @cached_property
+    def opcodes(self) -> Opcodes:
+        matcher = SequenceMatcher(None, self.read_words, self.written_words, autojunk=False)
+        return matcher.get_opcodes()
+
 
 Opcodes = Sequence[tuple[str, int, int, int, int]]
 
@@ -29,55 +54,62 @@ def changes_as_written(
 ) -> tuple[WordChange, ...]:
     """`changes` with each side's words as `written` (the quote's text, the passage's)
     has them, where `read` (the same two as the matcher read them) made them."""
-    return tuple(_as_written(change, read, written) for change in changes)
+    if read == written or max(len(text) for text in written) > _LONGEST:
+        return changes  # aligning two long texts word by word costs more than it shows
+    sides = (_Side(read[0], written[0]), _Side(read[1], written[1]))
+    return tuple(_as_written(change, sides) for change in changes)
 
 
-def _as_written(change: WordChange, read: tuple[str, str], written: tuple[str, str]) -> WordChange:
+def _as_written(change: WordChange, sides: tuple[_Side, _Side]) -> WordChange:
     one_sided = not change.quote or not change.page
-    quote = run_as_written(change.quote, read[0], written[0], exact=one_sided)
-    page = run_as_written(change.page, read[1], written[1], exact=one_sided)
+    swapped = (change.kind or "").startswith(SWAPPED)  # "words swapped across clauses" too
+    quote = run_as_written(change.quote, sides[0], exact=one_sided, swapped=swapped)
+    page = run_as_written(change.page, sides[1], exact=one_sided, swapped=swapped)
     if quote is None or page is None:
         return change
     return replace(change, quote=quote, page=page)
 
 
-def run_as_written(run: str, read: str, written: str, *, exact: bool = False) -> str | None:
-    """`run`, words of `read`, as `written` wrote them, or None where that cannot be told:
-    read in places written otherwise, or (`exact`, for words put in or taken out alone)
-    from written words that say more than the run ("$5" for a "dollars" dropped from
-    "$5" -> "5"). The two sides of a swap ("A … B", or words from two places) are each
-    traced on their own."""
-    if not run or read == written:
+def run_as_written(
+    run: str, side: _Side, *, exact: bool = False, swapped: bool = False
+) -> str | None:
+    """`run`, words of the side as read, as it wrote them, or None where that cannot be
+    told: read in places written otherwise, or (`exact`, for words put in or taken out
+    alone) from written words that say more than the run ("$5" for a "dollars" dropped
+    from "$5" -> "5"). The two sides of a swap ("A … B", or words from two places) are
+    each traced on their own."""
+    if not run or side.read == side.written:
         return run
     if " … " in run:
-        parts = [run_as_written(part, read, written, exact=exact) for part in run.split(" … ")]
+        parts = [run_as_written(part, side, exact=exact) for part in run.split(" … ")]
         return None if None in parts else " … ".join(str(part) for part in parts)
-    read_words, written_words = read.split(), written.split()
-    places = _word_places(run.split(), read_words)
-    if not places and " " in run:  # a swap's words, each from a place of its own
-        parts = [run_as_written(word, read, written, exact=exact) for word in run.split()]
+    places = _word_places(run.split(), side.read_words)
+    if not places and swapped and " " in run:  # a swap's words, each from its own place
+        parts = [run_as_written(word, side, exact=exact) for word in run.split()]
         return None if None in parts else " ".join(str(part) for part in parts)
-    opcodes = SequenceMatcher(None, read_words, written_words, autojunk=False).get_opcodes()
-    shown = {_written_at(place, run, opcodes, written_words, exact) for place in places}
+    if len(places) > _PLACES:
+        return None  # a word said all over: which place is meant cannot be told
+    shown = {_written_at(place, run, side, exact) for place in places}
     found = shown.pop() if len(shown) == 1 else None
     return found or None
 
 
-def _written_at(
-    place: tuple[int, int], run: str, opcodes: Opcodes, words: list[str], exact: bool
-) -> str | None:
-    """The fewest written `words` whose reading holds the run read at `place` (with the
-    word beside them that a sign is read with, where it needs one)."""
+def _written_at(place: tuple[int, int], run: str, side: _Side, exact: bool) -> str | None:
+    """The fewest written words whose reading holds the run read at `place` (with the
+    word beside them that a sign is read with, where it needs one). A run read from a
+    stretch much longer than itself is no sign's rewriting, and not traced."""
     start, end = place
     taken = [
         (j1 + max(start, i1) - i1, j1 + min(end, i2) - i1) if tag == "equal" else (j1, j2)
-        for tag, i1, i2, j1, j2 in opcodes
+        for tag, i1, i2, j1, j2 in side.opcodes
         if i1 < end and start < max(i2, i1 + 1)
     ]
     if not taken:
         return None
     first, last = min(j for j, _ in taken), max(j for _, j in taken)
-    wanted = _bare(run.split())
+    wanted, words = _bare(run.split()), side.written_words
+    if last - first > 2 * len(wanted) + _AT_MOST_MORE:
+        return None
     while last - first > 1 and _holds(words[first + 1 : last], wanted):
         first += 1
     while last - first > 1 and _holds(words[first : last - 1], wanted):
@@ -88,6 +120,15 @@ def _written_at(
     if span is None or (exact and _read(span) != wanted):
         return None
     return " ".join(span).strip(_EDGE) or None
+
+
+_LONGEST = 4000
+"""Characters of text beyond which a change is shown as read: a quote is at most 4,000."""
+_PLACES = 8
+"""Places a run may be read in and still be traced (each must be written alike)."""
+_AT_MOST_MORE = 4
+"""Written words a traced run may stand among beyond twice its own (a sign's figure, a
+magnitude, a unit): more, and the two texts are not aligned there."""
 
 
 def _holds(written: list[str], wanted: list[str]) -> bool:
