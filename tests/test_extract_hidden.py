@@ -7,7 +7,6 @@ import pytest
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.extract import extract_text
-from claimledger.reading.match import locate
 
 LEAD = "The page's own words."
 
@@ -99,38 +98,3 @@ def test_a_select_naming_words_never_drawn_reads_none_of_them(body: str) -> None
 def test_the_words_an_svg_draws_are_still_read_through_a_select() -> None:
     body = '<svg id="quoted"><title>A chart</title><text>99.9% of requests</text></svg>'
     assert selected(body) == "99.9% of requests"
-
-
-# --- a declarative shadow root -----------------------------------------------------------
-
-CARD = (
-    '<x-card id="quoted"><template shadowrootmode="{mode}"><style>p {{ margin: 0 }}</style>'
-    "<p>Drawn by the shadow root.</p><slot></slot></template><span>Slotted.</span></x-card>"
-)
-
-
-@pytest.mark.parametrize("mode", ["open", "closed"])
-def test_the_words_of_a_declarative_shadow_root_are_read(mode: str) -> None:
-    body = CARD.format(mode=mode)
-    assert whole(body) == f"{LEAD}\nDrawn by the shadow root.\nSlotted."
-    assert selected(body) == "Drawn by the shadow root.\nSlotted."
-
-
-def test_a_template_that_is_no_shadow_root_is_still_never_read() -> None:
-    body = CARD.format(mode="none")
-    assert whole(body) == f"{LEAD}\nSlotted."
-    body = '<template><p id="quoted">Never shown.</p></template>'
-    assert whole(body) == LEAD and selected(body) == ""
-
-
-# --- words drawn backwards ---------------------------------------------------------------
-
-
-def test_words_a_bdo_draws_backwards_never_verify_the_words_as_written() -> None:
-    """A reader sees "The service is ton supported on ARM.": as with the override written
-    as a character, the quote is not verified."""
-    body = '<p id="quoted">The service is <bdo dir="rtl">not</bdo> supported on ARM.</p>'
-    assert selected(body) == "The service is \u202enot\u202c supported on ARM."
-    assert locate("The service is not supported on ARM.", whole(body)).status != "verified"
-    body = '<p id="quoted">The service is <bdo dir="ltr">not</bdo> supported on ARM.</p>'
-    assert locate("The service is not supported on ARM.", whole(body)).status == "verified"

@@ -398,7 +398,7 @@ def _is_boilerplate(element: etree._Element) -> bool:
     if not isinstance(tag, str):
         return True
     if tag in _DROPPED_TAGS:
-        return not _is_shadow_root(element)
+        return True
     get = element.get
     role = (get("role") or "").strip().lower()
     hidden = _hidden_by_markup(element) or (get("aria-hidden") or "").strip().lower() == "true"
@@ -418,20 +418,13 @@ def _is_unseen(element: etree._Element) -> bool:
     shows it (against a flash of unstyled content), as the page read whole is read."""
     tag = element.tag
     if not isinstance(tag, str) or tag in _NEVER_SHOWN:
-        return not _is_shadow_root(element)
+        return True
     get = element.get
     if tag in ("html", "body"):
         return False
     if tag == "dialog":
         return get("open") is None
     return _hidden_by_markup(element) and (get("role") or "").strip().lower() != "tabpanel"
-
-
-def _is_shadow_root(element: etree._Element) -> bool:
-    """A declarative shadow root (`<template shadowrootmode="open">`): the browser draws
-    its words in place of its host's, where a `<template>` is otherwise never shown."""
-    mode = element.get("shadowrootmode") if element.tag == "template" else None
-    return mode is not None and mode.strip().lower() in ("open", "closed")
 
 
 def _hidden_by_markup(element: etree._Element) -> bool:
@@ -562,16 +555,6 @@ class _Pre:
             self.pieces.append("\n")
 
 
-_RIGHT_TO_LEFT_OVERRIDE, _POP_DIRECTIONAL_FORMATTING = "\u202e", "\u202c"
-
-
-def _draws_backwards(element: etree._Element) -> bool:
-    """A `<bdo dir="rtl">`, which draws its letters right to left ("ton" shown as "not"): its
-    words are read between the controls that do the same (U+202E, U+202C), which the
-    matcher and every output treat as such, never as the words in the order written."""
-    return element.tag == "bdo" and (element.get("dir") or "").strip().lower() == "rtl"
-
-
 class _Renderer:
     """Turns lxml start/end events into lines (an explicit stack: deep pages cannot overflow)."""
 
@@ -609,8 +592,6 @@ class _Renderer:
                 self._lines().end_line()
             if tag == "sup":
                 self.text("^")
-        if _draws_backwards(element):
-            self.text(_RIGHT_TO_LEFT_OVERRIDE)
         self.text(element.text)
 
     def _start_in_pre(self, tag: object, pre: _Pre) -> None:
@@ -624,8 +605,6 @@ class _Renderer:
             pre.add("^")
 
     def end(self, element: etree._Element) -> None:
-        if _draws_backwards(element):
-            self.text(_POP_DIRECTIONAL_FORMATTING)
         tag, top = element.tag, self.top
         if isinstance(top, _Pre):
             self._end_in_pre(tag, top)
