@@ -40,6 +40,7 @@ def selected(body: str) -> str:
         "display: none; display: block",  # the later declaration wins
         "display: none-ish",  # a value no browser knows is dropped
         "visibility: hidden; visibility: visible",
+        "display: none; display: inline flex",  # two words that say one box
         "content-visibility: auto",
     ],
 )
@@ -57,7 +58,12 @@ def test_a_style_that_hides_nothing_keeps_the_text(style: str) -> None:
         "DISPLAY : NONE !important",
         "display: none !important; display: block",  # !important wins over a later one
         "display: none; display: nonesuch",  # an unknown value leaves the earlier in force
+        "display: none; display: block block",  # nor does a known word said twice
+        "display: none; display: inherit block",  # nor a word said only alone
+        "visibility: hidden; visibility: visible visible",
+        "display: none; display: var(--d, block)",  # nor one only the browser works out
         "content-visibility: hidden",
+        "display: none;" + " a: none;" * 1000,  # longer than a page needs: read as hiding
     ],
 )
 def test_a_style_that_hides_leaves_the_text_out(style: str) -> None:
@@ -75,6 +81,7 @@ def test_a_section_hidden_until_found_is_read_as_a_closed_details_is() -> None:
     assert whole(body) == f"{LEAD}\nOpened by find in page."
     assert selected(body) == "Opened by find in page."
     assert whole('<div hidden="hidden"><p>Hidden.</p></div>') == LEAD
+    assert whole('<div hidden=" until-found"><p>Hidden.</p></div>') == LEAD  # no such state
 
 
 # --- elements whose words are never drawn ------------------------------------------------

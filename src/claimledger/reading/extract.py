@@ -434,7 +434,7 @@ def _hidden_by_markup(element: etree._Element) -> bool:
     reader who searches the page for its words (as a closed `<details>`, read too)."""
     get = element.get
     hidden = get("hidden")
-    shown_when_found = hidden is not None and hidden.strip().lower() == "until-found"
+    shown_when_found = hidden is not None and hidden.lower() == "until-found"  # as written
     return (hidden is not None and not shown_when_found) or style_hides(get("style") or "")
 
 

@@ -14,6 +14,7 @@ three ways of writing it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _MAYBE_HIDES = re.compile(r"none|hidden|collapse|\\", re.IGNORECASE)
@@ -38,11 +39,16 @@ _HIDING = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def style_hides(style: str) -> bool:
     """Does this ``style`` attribute leave the element unshown (``display: none``,
-    ``visibility: hidden`` or ``collapse``, ``content-visibility: hidden``)?"""
+    ``visibility: hidden`` or ``collapse``, ``content-visibility: hidden``)? A page's
+    elements share a few styles, each read once. One longer than any a page needs, that
+    could say it, is taken to: parsed, a megabyte of declarations took seconds."""
     if not _MAYBE_HIDES.search(style):
         return False  # most styles: no word that hides, and no escape that could spell one
+    if len(style) > _LONGEST:
+        return True
     declared = _declared(style)
     return any(declared.get(name, "") in values for name, values in _HIDING.items())
 
@@ -64,13 +70,24 @@ def _declared(style: str) -> dict[str, str]:
 
 
 def _known_value(name: str, tokens: list[object]) -> str | None:
-    """The value, where the property accepts it: its own words (`none`, `inline flex`),
-    or one a browser works out later (`var()`), which hides nothing this module can tell
-    ("" then); None for any other, which a browser drops."""
-    shown = [token for token in tokens if getattr(token, "type", None) not in ("whitespace",)]
-    if any(getattr(token, "lower_name", None) == "var" for token in shown):
-        return ""
-    words = [getattr(token, "lower_value", None) for token in shown]
-    if not words or any(getattr(token, "type", None) != "ident" for token in shown):
+    """The value, where the property accepts it: one of its words (`none`), or for
+    `display` two or three that say one box (`inline flex`, `block flow list-item`); None
+    for any other (`block block`, `inherit block`, a number), which a browser drops, and
+    for one it works out later (`var()`), which this module cannot: an earlier
+    `display: none` stands, as it may in the browser."""
+    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
+    if not shown or any(getattr(token, "type", None) != "ident" for token in shown):
         return None
-    return " ".join(str(word) for word in words) if set(words) <= _KNOWN[name] else None
+    words = [str(getattr(token, "lower_value", "")) for token in shown]
+    if not set(words) <= _KNOWN[name] or len(set(words)) != len(words):
+        return None
+    alone = len(words) == 1
+    if not alone and (name != "display" or len(words) > 3 or set(words) & _ALONE):
+        return None
+    return " ".join(words)
+
+
+_ALONE = _GLOBAL | {"none", "contents"}
+"""Values of `display` said alone (a browser drops `none block`)."""
+_LONGEST = 4096
+"""Characters of a style attribute beyond which one that may hide is taken to."""
