@@ -185,11 +185,11 @@ def create_whole(path: Path, data: bytes) -> None:
     _fsync_directory(path.parent)
 
 
-def _create_in_place(path: Path, data: bytes) -> None:
+def _create_in_place(path: Path, data: Content, mode: int | None = None) -> None:
     """Make `path` and write `data` into it; removed again where the writing fails."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     try:
-        _write_all(fd, data, None)
+        _write_all(fd, data, mode)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -228,16 +228,8 @@ def _keep_owner(temporary: Path, kept: os.stat_result) -> None:
 def _write_temporary(path: Path, data: Content, mode: int | None, prefix: str) -> Path:
     """Write and fsync the new content beside `path`; return the temporary's name."""
     name = path.with_name(f"{prefix}{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    if _write_anonymous_then_name(name, data, mode):
-        return name
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
-    try:
-        _write_all(fd, data, mode)
-    except BaseException:
-        name.unlink(missing_ok=True)
-        raise
-    finally:
-        os.close(fd)
+    if not _write_anonymous_then_name(name, data, mode):
+        _create_in_place(name, data, mode)
     return name
 
 
