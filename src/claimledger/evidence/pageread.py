@@ -171,7 +171,7 @@ def page_title(page: Page) -> str | None:
 
 TITLE_AT_MOST = 200
 """The longest page title a new source takes as it is: a page's head may hold a title of
-any length (a quarter of a megabyte went whole into claims.yaml), shown on every line the
+any length (140 KB went whole into claims.yaml), shown on every line the
 source is named on; a longer one is cut at a word, and marked so."""
 
 
