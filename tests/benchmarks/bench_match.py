@@ -7,6 +7,9 @@ Run: ``python tests/benchmarks/bench_match.py``. Prints figures; asserts nothing
   time to prepare a page, p50/p99 time to locate a quote on a prepared page,
   and how many statuses match the labels.
 * A 1 MB text: time to locate a reworded quote, prepared once and from a string.
+* Passages full of signs (`$5`, `<5`, `5%`) rewritten in every clause: time to judge
+  one, beside the same judging with the tracing of each change to the words the texts
+  wrote (`reading/match/written.py`) left out.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from claimledger.reading.match import Match, locate, prepare
+from claimledger.records import WordChange
 
 SEED = 20261129
 PAGES = 100
@@ -217,10 +222,37 @@ def bench_big_page(rng: random.Random) -> None:
     print(f"  verbatim quote on the prepared text: median {statistics.median(exact) * ms:.2f} ms")
 
 
+def untraced(changes: tuple[WordChange, ...], *texts: tuple[str, str]) -> tuple[WordChange, ...]:
+    """The changes as the matcher read them: judging without `changes_as_written`."""
+    return changes
+
+
+def bench_signs() -> None:
+    from claimledger.reading.match import diff, written
+
+    print("judging passages full of signs (median of 3), with the words written / without:")
+    for clauses in (10, 50, 150):
+        quote = " ".join(
+            f"Plan {i} costs ${i} a month, <{i} seats, {i}% off." for i in range(clauses)
+        )
+        page = " ".join(
+            f"Plan {i} costs €{i + 1} a month, >{i} seats, {i + 2}% off." for i in range(clauses)
+        )
+        times = []
+        for tracing in (written.changes_as_written, untraced):
+            diff.__dict__["changes_as_written"] = tracing
+            times.append(
+                statistics.median(timed(partial(diff.judge, quote, page)) for _ in range(3))
+            )
+        diff.__dict__["changes_as_written"] = written.changes_as_written
+        print(f"  {len(page.split())} words: {times[0]:.2f} s / {times[1]:.2f} s")
+
+
 def main() -> None:
     rng = random.Random(SEED)
     bench_pages(rng)
     bench_big_page(rng)
+    bench_signs()
 
 
 if __name__ == "__main__":
