@@ -94,8 +94,12 @@ def test_a_section_hidden_until_found_is_read_as_a_closed_details_is() -> None:
         '<svg><desc id="quoted">Never drawn.</desc></svg>',
         '<canvas id="quoted"><p>Never drawn.</p></canvas>',
         '<iframe id="quoted" src="/embedded">Never drawn.</iframe>',
+        '<svg><text id="quoted" display="none">Never drawn.</text></svg>',
+        '<svg><g visibility="hidden"><text id="quoted">Never drawn.</text></g></svg>',
+        '<svg><defs><text id="quoted">Drawn only where used.</text></defs></svg>',
+        '<svg><metadata id="quoted">Never drawn.</metadata></svg>',
     ],
-    ids=["svg", "svg-desc", "canvas", "iframe"],
+    ids=["svg", "svg-desc", "canvas", "iframe", "display", "visibility", "defs", "metadata"],
 )
 def test_a_select_naming_words_never_drawn_reads_none_of_them(body: str) -> None:
     assert whole(body) == LEAD
@@ -105,3 +109,7 @@ def test_a_select_naming_words_never_drawn_reads_none_of_them(body: str) -> None
 def test_the_words_an_svg_draws_are_still_read_through_a_select() -> None:
     body = '<svg id="quoted"><title>A chart</title><text>99.9% of requests</text></svg>'
     assert selected(body) == "99.9% of requests"
+    drawn = '<svg id="quoted"><text display="inline">Drawn.</text><text>Also.</text></svg>'
+    assert selected(drawn) == "Drawn.\nAlso."
+    hidden = '<svg id="quoted"><text display="none">Not.</text><text>Drawn.</text></svg>'
+    assert selected(hidden) == "Drawn."

@@ -435,16 +435,32 @@ def _hidden_by_markup(element: etree._Element) -> bool:
     get = element.get
     hidden = get("hidden")
     shown_when_found = hidden is not None and hidden.lower() == "until-found"  # as written
-    return (hidden is not None and not shown_when_found) or style_hides(get("style") or "")
+    if hidden is not None and not shown_when_found:
+        return True
+    return style_hides(get("style") or "") or _drawing_hides(element)
 
 
 _NEVER_SHOWN = _words(
     """script style noscript template head title meta link del s strike noembed noframes
-    video audio annotation annotation-xml desc canvas iframe"""
+    video audio annotation annotation-xml desc canvas iframe defs symbol metadata clippath
+    mask pattern marker"""
 )
 """Of `_DROPPED_TAGS`, those whose text no reader sees (or sees struck out); a source may
 select a `<nav>` or a `<footer>`, which a reader does see. A `<canvas>`'s words are shown
-only without scripts, as a `<noscript>`'s; an `<iframe>`'s never (it shows its page)."""
+only without scripts, as a `<noscript>`'s; an `<iframe>`'s never (it shows its page); an
+SVG's definitions (`<defs>`, `<symbol>`, a clip, a mask, a pattern, a marker) are drawn
+only where used, and its `<metadata>` never."""
+
+
+def _drawing_hides(element: etree._Element) -> bool:
+    """An element of an SVG drawing its own presentation attributes hide (`display="none"`,
+    `visibility="hidden"`), as its style would: a `select` naming the drawing reads the
+    words it draws, and none of these."""
+    display = (element.get("display") or "").strip().lower()
+    visibility = (element.get("visibility") or "").strip().lower()
+    if display != "none" and visibility not in ("hidden", "collapse"):
+        return False
+    return element.tag == "svg" or any(a.tag == "svg" for a in element.iterancestors())
 
 
 def _is_outside_only(element: etree._Element) -> bool:
