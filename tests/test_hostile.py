@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.evidence.pageread import title_cut
 from claimledger.ledger import file as ledgerfile
 from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
@@ -382,6 +383,7 @@ def test_a_page_title_of_any_length_is_cut_at_a_word_for_its_source(
     (source,) = [s for s in load(ledger).sources.values() if s.url == url]
     assert len(source.title) <= 201 and source.title.endswith("Limits…"), source.title
     assert ledger.stat().st_size < 20_000
+    assert title_cut("ab " * 100) == "ab " * 66 + "ab…"  # a word ending at the cut is kept
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029"])

@@ -166,7 +166,14 @@ def page_title(page: Page) -> str | None:
     title = head_links(body).title if body is not None and "html" in media else None
     if title is None or _NAMES_AN_ADDRESS.search(title):
         return None
-    return title if len(title) <= TITLE_AT_MOST else title[:TITLE_AT_MOST].rsplit(" ", 1)[0] + "…"
+    return title_cut(title)
+
+
+def title_cut(title: str) -> str:
+    """The title, or its first `TITLE_AT_MOST` characters' whole words, marked cut."""
+    if len(title) <= TITLE_AT_MOST:
+        return title
+    return title[: TITLE_AT_MOST + 1].rsplit(" ", 1)[0].rstrip() + "…"
 
 
 TITLE_AT_MOST = 200
