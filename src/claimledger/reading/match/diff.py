@@ -96,11 +96,9 @@ from claimledger.reading.match.quantities import (
     bounds_in_order,
     magnitudes_as_written,
     months_as_written,
-    rates_as_said,
     split_last_word,
     term_positions,
 )
-from claimledger.reading.match.signs import signs_as_said
 from claimledger.reading.match.span import (
     Opcode,
     aligned_span,
@@ -111,7 +109,7 @@ from claimledger.reading.match.span import (
     starts_a_sentence,
     tokens_and_breaks,
 )
-from claimledger.reading.match.written import changes_as_written
+from claimledger.reading.match.written import as_read, changes_as_written
 from claimledger.records import ChangeOp, WordChange
 
 WORDING_CHANGED = "wording changed"
@@ -148,7 +146,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     Each change names its words as the two wrote them (`$5`, not the `5 dollars` read).
     """
     written = quote, passage  # the changes are shown in these words, not as read
-    quote, passage = (rates_as_said(signs_as_said(text)) for text in (quote, passage))
+    quote, passage = as_read(quote), as_read(passage)
     quote_tokens, quote_breaks = tokens_and_breaks(quote)
     page_tokens, breaks = tokens_and_breaks(passage)
     quote_tokens, quote_breaks = as_the_page_writes(quote_tokens, quote_breaks, page_tokens, breaks)

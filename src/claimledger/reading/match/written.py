@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import cached_property
 
+from claimledger.reading.match.quantities import rates_as_said
+from claimledger.reading.match.signs import signs_as_said
 from claimledger.records import WordChange
 
 _EDGE = ".,;:!?\"'()[]{}“”‘’"
@@ -33,6 +35,10 @@ class _Side:
     @cached_property
     def read_words(self) -> list[str]:
         return self.read.split()
+
+    @cached_property
+    def bare_read_words(self) -> list[str]:
+        return _bare(self.read_words)
 
     @cached_property
     def written_words(self) -> list[str]:
@@ -83,7 +89,7 @@ def run_as_written(
     if " … " in run:
         parts = [run_as_written(part, side, exact=exact) for part in run.split(" … ")]
         return None if None in parts else " … ".join(str(part) for part in parts)
-    places = _word_places(run.split(), side.read_words)
+    places = _word_places(_bare(run.split()), side.bare_read_words)
     if not places and swapped and " " in run:  # a swap's words, each from its own place
         parts = [run_as_written(word, side, exact=exact) for word in run.split()]
         return None if None in parts else " ".join(str(part) for part in parts)
@@ -138,23 +144,23 @@ def _holds(written: list[str], wanted: list[str]) -> bool:
     return any(words[i : i + size] == wanted for i in range(len(words) - size + 1))
 
 
-def _read(written: list[str]) -> list[str]:
-    """Written words as the matcher reads them (signs as words), bare."""
-    from claimledger.reading.match.quantities import rates_as_said
-    from claimledger.reading.match.signs import signs_as_said
+def as_read(text: str) -> str:
+    """The text as the matcher reads it before it compares: signs and rates said as words
+    ("$5" as "5 dollars")."""
+    return rates_as_said(signs_as_said(text))
 
-    return _bare(rates_as_said(signs_as_said(" ".join(written))).split())
+
+def _read(written: list[str]) -> list[str]:
+    """Written words as the matcher reads them, bare."""
+    return _bare(as_read(" ".join(written)).split())
 
 
 def _bare(words: list[str]) -> list[str]:
     return [word.strip(_EDGE).lower() for word in words]
 
 
-def _word_places(run: list[str], words: list[str]) -> list[tuple[int, int]]:
-    """Where the words of `run` stand in `words`, each whole (but for the punctuation
-    around it)."""
-    wanted = _bare(run)
-    bare = _bare(words)
+def _word_places(wanted: list[str], bare: list[str]) -> list[tuple[int, int]]:
+    """Where the `wanted` words stand in a text's `bare` words, each whole."""
     size = len(wanted)
     return [
         (index, index + size)
