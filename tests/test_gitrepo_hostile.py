@@ -238,12 +238,7 @@ def test_a_file_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> 
     error (exit 70). `blame` refuses it in one line; `refresh` says it and goes on."""
     repo = repository(tmp_path)
     commit(repo, PATH, f"{OLD}\n", "Add the guide", DAY)
-    ledger = tmp_path / "claims.yaml"
-    written = LEDGER.format(url="https://docs.example.com/durability", quote=OLD)
-    named = f'publisher: example.com, repo: "{repo}", path: "docs/dur\\0ability.md"}}'
-    ledger.write_text(written.replace("publisher: example.com}", named), "utf-8")
-    cli = Cli(ledger)
-    cli("trust")
+    cli = trusted_ledger_naming(tmp_path, f"{repo}", "docs/dur\\0ability.md")
 
     said = cli("blame", "durable", code=2).stderr
 
@@ -255,11 +250,17 @@ def test_a_file_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> 
 def test_a_local_repository_named_with_a_nul_byte_is_refused_in_one_line(tmp_path: Path) -> None:
     """A trusted ledger's `repo: "/tmp/x\\0-repo"` reached the file system, which raised
     on the name: `blame` ended in an internal error (exit 70)."""
+    cli = trusted_ledger_naming(tmp_path, f"{tmp_path}/x\\0-repo", PATH)
+    (line,) = cli("blame", "durable", code=2).stderr.strip().splitlines()
+    assert line.startswith("claimledger: error: repo ") and "holds a NUL byte" in line, line
+
+
+def trusted_ledger_naming(tmp_path: Path, repo: str, path: str) -> Cli:
+    """A trusted ledger whose source names `repo` and `path` as YAML escapes them."""
     ledger = tmp_path / "claims.yaml"
     written = LEDGER.format(url="https://docs.example.com/durability", quote=OLD)
-    named = f'publisher: example.com, repo: "{tmp_path}/x\\0-repo", path: "{PATH}"}}'
+    named = f'publisher: example.com, repo: "{repo}", path: "{path}"}}'
     ledger.write_text(written.replace("publisher: example.com}", named), "utf-8")
     cli = Cli(ledger)
     cli("trust")
-    (line,) = cli("blame", "durable", code=2).stderr.strip().splitlines()
-    assert line.startswith("claimledger: error: repo ") and "holds a NUL byte" in line, line
+    return cli
