@@ -98,17 +98,19 @@ ARCHIVE_HOST = "web.archive.org"
 
 def demo_steps(date_read: str, maps: Iterable[str]) -> list[DemoStep]:
     """The whole loop, twice: the pages as read, then as they are later (served on this
-    machine's loopback address, so fetched with --allow-private), each quote checked on
-    the web archive's copy nearest the reading day too (that archive mapped there as
-    well). No docs repository comes with the demo, so no quote's git history is asked
-    for: the pages' edit links name one on GitHub, and the demo reaches no host but its
-    own."""
+    machine's loopback address, so fetched with --allow-private and without the pause
+    between requests that a real site is owed), each quote checked on the web
+    archive's copy nearest the reading day too (that archive mapped there as well). No
+    docs repository comes with the demo, so no quote's git history is asked for: the
+    pages' edit links name one on GitHub, and the demo reaches no host but its own."""
     mapped = (
         *(arg for spec in maps for arg in ("--map", spec)),
         "--allow-private",
         "--archive",
         f"https://{ARCHIVE_HOST}",
         "--no-history",
+        "--interval",
+        "0",
     )
     return [
         DemoStep(
