@@ -1037,7 +1037,9 @@ def test_regrade_after_an_unreachable_refresh_proposes_nothing(bundled: Path) ->
     maps = [arg for host in sorted(hosts) for arg in ("--map", f"https://{host}/={closed}")]
     before = bundled.read_bytes()
 
-    refreshed = cli.json("refresh", "--allow-private", *maps, "--timeout", "1", code=1)
+    refreshed = cli.json(
+        "refresh", "--allow-private", *maps, "--timeout", "1", "--deadline", "1", code=1
+    )
     report = cli.json("regrade", "--no-artifacts", code=0)
     *unread, held = report.pop("evidence_gaps")
     assert unread and all("could not be read (unreachable: " in gap for gap in unread)  # and why
