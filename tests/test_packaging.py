@@ -86,13 +86,16 @@ def test_the_demo_copy_names_a_schema_beside_it_that_validates_it(tmp_path: Path
     assert_names_a_schema_that_validates_it(prepare_demo_directory(tmp_path / "demo"))
 
 
+PIP = (sys.executable, "-m", "pip")
+
+
 @pytest.mark.slow
 def test_the_built_wheel_runs_the_demo_from_a_fresh_environment(dist: Path, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh"
-    venv.create(fresh, with_pip=True)
+    venv.create(fresh)  # no pip of its own: this one installs into it (`--python`)
     python = fresh / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel_of(dist))],
+        [*PIP, "--python", str(python), "install", "--quiet", "--no-deps", str(wheel_of(dist))],
         check=True,
         capture_output=True,
         timeout=300,
