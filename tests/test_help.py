@@ -7,10 +7,11 @@ import re
 
 import pytest
 
-from claimledger.cli.app import GLOBAL_OPTIONS_SAID, TASKS, app
+from claimledger.cli.app import COMMANDS as REGISTERED
+from claimledger.cli.app import GLOBAL_OPTIONS_SAID, TASKS
 from cli_runner import claimledger
 
-COMMANDS = sorted(info.name or "" for info in app.registered_commands if not info.hidden)
+COMMANDS = sorted(name for name, info in REGISTERED.items() if not info.hidden)
 
 
 def test_every_command_is_listed_once_under_its_task_in_the_order_of_the_loop() -> None:
@@ -32,6 +33,28 @@ def test_each_command_is_summed_up_in_whole_sentences() -> None:
     assert sorted(summaries) == COMMANDS
     cut = {name: said for name, said in summaries.items() if not said.endswith((".", ".)"))}
     assert cut == {}
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("stauts", "'status'"), ("regrdae", "'regrade', 'grade', 'render'"), ("rendr", "'render'")],
+)
+def test_a_mistyped_command_is_told_the_commands_it_is_close_to(typed: str, meant: str) -> None:
+    """Each command is made only when it runs, so the names to suggest come from the
+    registry, not from the commands made so far (none, before the one that runs)."""
+    said = claimledger(typed, code=2).stderr
+    assert said == f"claimledger: error: No such command '{typed}'. Did you mean {meant}?" + (
+        " (see `claimledger -h`)\n"
+    )
+
+
+def test_an_alias_runs_its_command_and_is_listed_by_its_command_only() -> None:
+    aliases = {name for name, info in REGISTERED.items() if info.hidden}
+    assert aliases  # the registry holds them, made into commands when typed
+    listed = claimledger("--help").stdout
+    for alias in aliases:
+        assert not re.search(rf"^  {alias} ", listed, flags=re.MULTILINE)
+        assert "Usage: claimledger " in claimledger(alias, "--help").stdout
 
 
 @pytest.mark.parametrize("name", COMMANDS)

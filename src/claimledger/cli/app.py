@@ -19,7 +19,7 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVar
@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Concatenate, ParamSpec, TypeVa
 import typer
 from typer import _click as click
 from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.main import get_command_from_info
+from typer.models import CommandInfo
 
 from claimledger import __version__
 from claimledger.cli.pipes import closed_pipe, closed_pipe_exits, output_writable, unwritable_output
@@ -91,12 +93,53 @@ TASKS: dict[str, tuple[str, ...]] = {
 """The commands by task, in the order of the loop, as `claimledger --help` lists them."""
 
 
+COMMANDS: dict[str, CommandInfo] = {}
+"""Every command as registered, by name (aliases too), in the order written."""
+
+
+class BuiltWhenAsked(MutableMapping[str, click.Command]):
+    """The group's commands, each made into a click command the first time it is asked
+    for: typer makes every command's options at each start (some 50 ms, a sixth of a
+    command's start and most of a run in-process), where a run needs only its own. Click
+    reads a group's commands through this mapping (click's "lazily loading subcommands")."""
+
+    def __init__(self, infos: Mapping[str, CommandInfo]) -> None:
+        self._infos = infos
+        self._made: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._made:
+            self._made[name] = get_command_from_info(
+                self._infos[name],
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+            )
+        return self._made[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._made[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self._infos), **dict.fromkeys(self._made)})
+
+    def __len__(self) -> int:
+        return len(set(self._infos) | set(self._made))
+
+
 class TaskGroup(TyperGroup):
     """The command list in sections by task (`TASKS`); a command no task names is listed
     last, under Other, so a new one is never hidden. A closed pipe met while the options
     are read (`--help | head -1`, `--version | true`) ends it as one met in a command does:
     click would exit 1, as if something had been found. A usage error is one line, as
-    every other error is (`usage_on_one_line`)."""
+    every other error is (`usage_on_one_line`). Each command is made when it is asked for
+    (`BuiltWhenAsked`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = BuiltWhenAsked(COMMANDS)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         with closed_pipe_exits(), usage_on_one_line():
@@ -338,6 +381,9 @@ def command(
         app.command(*names, **kwargs)(run)
         for alias in aliases:  # the same command under a short name, not listed twice
             app.command(alias, **{**kwargs, "hidden": True})(run)
+        while app.registered_commands:  # made into click commands when asked for, by name
+            info = app.registered_commands.pop(0)
+            COMMANDS[info.name or ""] = info
         return func  # the command as written; the app runs it through `run`
 
     return register
