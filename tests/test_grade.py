@@ -105,6 +105,7 @@ class FakeCheck:
     change_kinds: tuple[str, ...] = ()
     snapshot_hash: str | None = None
     recipe: str = ""
+    moved_within: str | None = None
 
 
 QUOTES = {

@@ -17,6 +17,7 @@ from claimledger.ledger.model import parse
 from claimledger.records import WordChange
 from claimledger.report.build import build_report
 from cli_runner import Cli
+from test_refresh import CHANGELOG_LATER, CHANGELOG_READ
 from test_render import check, fetch
 from webserver import PageServer
 
@@ -166,3 +167,28 @@ def test_the_churn_of_a_report_whose_only_change_is_a_page_gone_does_not_say_all
         shown = " ".join(render(cli, tmp_path, name).split())
         assert "1 not found" in shown
         assert "Every quote checked" not in shown  # none was read: on no page still there
+
+
+def test_a_quote_that_moved_within_its_page_is_said_so_by_explain_as_by_the_report(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A release shifts the changelog: the quote is verified, but no longer at the #L line
+    the ledger places it on. `refresh -v` and the report said "moved within the page";
+    `explain` (and its JSON) said only "verified", from the same check."""
+    quote = "Adds step.mergeAgentState to workflow steps."
+    ledger = tmp_path / "claims.yaml"
+    url = page_server.url("/CHANGELOG.md") + "#L13"
+    ledger.write_text(LEDGER.format(a=url, quote=quote), encoding="utf-8")
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--timeout", "2")
+    assert "moved within the page" not in cli("explain", "one").stdout
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_LATER, content_type="text/markdown")
+    cli("refresh", "--allow-private", "--timeout", "2")
+    assert "moved within the page (now at line L20)" in render(cli, tmp_path, "report.md")
+
+    said = cli("explain", "one").stdout
+    assert "verified on a" in said and "moved within the page: now at line L20" in said
+    (trace,) = cli.json("explain", "one")["traces"]
+    (evidence,) = trace["evidence"]
+    assert (evidence["status"], evidence["moved_within"]) == ("verified", "now at line L20")

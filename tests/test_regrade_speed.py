@@ -72,6 +72,7 @@ class Check:
     change_kinds: tuple[str, ...] = ()
     snapshot_hash: str | None = None
     recipe: str = ""
+    moved_within: str | None = None
 
 
 def _checks(first_quote: str = "verified") -> list[Check]:

@@ -355,7 +355,9 @@ def _evidence(check: Check, standing: Standing) -> Evidence:
             detail += f" ({', '.join(check.change_kinds)})"
     elif not read:
         detail = f"source {check.source_status}"
-    return Evidence(check.quote_text, check.source_id, status, check.checked_at, detail)
+    return Evidence(
+        check.quote_text, check.source_id, status, check.checked_at, detail, check.moved_within
+    )
 
 
 def quotes_rule(

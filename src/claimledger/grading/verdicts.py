@@ -38,6 +38,8 @@ class Check(Protocol):
     def url(self) -> str: ...
     @property
     def snapshot_hash(self) -> str | None: ...
+    @property
+    def moved_within(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,10 @@ class Evidence:
     status: str
     when: dt.datetime | None = None
     detail: str = ""
+    moved_within: str | None = None
+    """Where on its page a quote found away from the place the ledger gives it now stands
+    (`CheckRecord.moved_within`), as the check recorded it: `explain` says it as `refresh`,
+    `history` and the report do."""
 
 
 @dataclass(frozen=True)

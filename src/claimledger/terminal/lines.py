@@ -433,11 +433,15 @@ def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
 
 
 def evidence_line(evidence: Evidence) -> str:
+    """One piece of evidence as `explain` prints it: a quote found away from its place on
+    the page says where, in the words `refresh -v` and `history` use."""
     parts = [evidence.status]
     if evidence.source_id:
         parts.append(f"on {evidence.source_id}")
     if evidence.when:
         parts.append(evidence.when.strftime("%Y-%m-%d"))
+    if evidence.moved_within:
+        parts[-1] += f", moved within the page: {evidence.moved_within}"
     if evidence.detail:
         parts.append(evidence.detail)
     return " ".join(parts)

@@ -344,6 +344,7 @@ class CheckVerdict(NamedTuple):
     checked_at: datetime
     snapshot_hash: str | None
     recipe: str = ""  # how the page was read: a check of another reading is not current
+    moved_within: str | None = None  # found elsewhere on the page: `explain` says where
 
 
 VERDICT_COLUMNS = (
@@ -359,6 +360,7 @@ VERDICT_COLUMNS = (
     "checked_at",
     "snapshot_hash",
     "recipe",
+    "moved_within",
     "match_kind",
     "changed_json",
     "closest_kinds_json",
@@ -383,6 +385,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         checked_at,
         snapshot_hash,
         recipe,
+        moved_within,
         match_kind,
         changed_json,
         closest_kinds_json,
@@ -405,6 +408,7 @@ def verdict_from_row(row: Sequence[Any]) -> CheckVerdict:
         checked_at=moment(checked_at, "checked_at"),
         snapshot_hash=snapshot_hash,
         recipe=recipe,
+        moved_within=moved_within,
     )
 
 
