@@ -12,6 +12,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from claimledger.grading.rules import regrade
 from claimledger.ledger.model import parse
 from claimledger.records import WordChange
@@ -192,3 +194,78 @@ def test_a_quote_that_moved_within_its_page_is_said_so_by_explain_as_by_the_repo
     (trace,) = cli.json("explain", "one")["traces"]
     (evidence,) = trace["evidence"]
     assert (evidence["status"], evidence["moved_within"]) == ("verified", "now at line L20")
+
+
+TWO_PAGES = """\
+ledger: 1
+title: Outputs agree
+date_read: 2026-08-23
+sections: [{{id: main, title: Main}}]
+sources:
+  a: {{url: "{a}", title: A, kind: docs, publisher: p}}
+  b: {{url: "{b}", title: B, kind: docs, publisher: q}}
+claims:
+  - id: one
+    section: main
+    title: One
+    kind: guarantee
+    statement: The primary streams its log.
+    quotes:
+{quotes}
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+DURABLE = "Every write is durable once the call returns."
+SEEN = "Reads after a write see that write on every replica."
+
+
+@pytest.mark.parametrize(
+    ("quotes", "line", "counted"),
+    [
+        (
+            [(DURABLE, "a, b")],
+            "its quote is verified on one source, changed or gone on another",
+            (0, 1, 0),
+        ),
+        (
+            [(DURABLE, "a, b"), (SEEN, "b")],
+            "0 of 2 quotes verified; 1 verified on one source, changed or gone on another; "
+            "1 on a page that is gone",
+            (0, 1, 1),
+        ),
+    ],
+    ids=["one quote on both pages", "another quote on the page gone only"],
+)
+def test_a_quote_verified_on_one_page_and_gone_with_the_other_is_counted_alike(
+    tmp_path: Path,
+    page_server: PageServer,
+    quotes: list[tuple[str, str]],
+    line: str,
+    counted: tuple[int, int, int],
+) -> None:
+    """A quote verified on one page whose other page is now gone (404): the headline
+    counted it "verified on one source, changed or gone on another" (0 verified), while
+    the grade line beside it said "single-source, verified" of it, or "1 of 2 quotes
+    verified" with another quote only on the page gone. Both count it alike."""
+    ledger = tmp_path / "claims.yaml"
+    listed = "\n".join(f'      - {{text: "{text}", sources: [{on}]}}' for text, on in quotes)
+    addresses = {"a": page_server.url("/a"), "b": page_server.url("/b")}
+    ledger.write_text(TWO_PAGES.format(quotes=listed, **addresses), encoding="utf-8")
+    page_server.set_page("/a", page(DURABLE, SEEN))
+    page_server.set_page("/b", page(DURABLE, SEEN))
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--timeout", "2")
+    page_server.set_page("/b", "<html><body><p>Not here.</p></body></html>", status=404)
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+
+    report: dict[str, Any] = json.loads(render(cli, tmp_path, "report.json"))
+    summary = report["summary"]
+    said = (summary["verified_quotes"], summary["disagreeing_quotes"], summary["missing_quotes"])
+    assert said == counted
+    (facet,) = report["sections"][0]["claims"][0]["facets"]
+    assert facet["line"].endswith(f"DEMONSTRATED — {line}")
+    markdown = " ".join(render(cli, tmp_path, "report.md").split())
+    assert f"; {counted[0]} verified, 1 verified on one source, changed or gone on another" in (
+        markdown
+    )
+    assert f"DEMONSTRATED** — {line}." in markdown

@@ -476,7 +476,8 @@ def test_a_quote_verified_on_one_source_and_never_checked_on_another_is_not_veri
 ) -> None:
     """A source cited since the last refresh says nothing of the quote yet: the headline
     counted the quote "verified" (the best any source said), while `status` said "not
-    checked" and the fidelity row "not read at the last check". It is counted apart."""
+    checked" and the fidelity row "not read at the last check". It is counted apart, by
+    the grade line too (it said "single-source, verified")."""
     quote = "A message may be up to 256 KB."
     page_server.set_page("/one", f"<html><body><main><p>{quote}</p></main></body></html>")
     text = two_addresses(page_server.url("/one"), page_server.url("/two"))
@@ -489,6 +490,7 @@ def test_a_quote_verified_on_one_source_and_never_checked_on_another_is_not_veri
 
     assert (summary["verified_quotes"], summary["partly_read_quotes"]) == (0, 1)
     assert "; 0 verified, 1 verified on one source, not read on another, 0 reworded" in headline
+    assert "— its quote is verified on one source, not read on another." in headline  # grade line
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,7 @@ from claimledger.report.overview import (
     source_view,
     summary,
 )
+from claimledger.report.tally import all_verified, unverified_evidence
 from claimledger.urls import redact_urls, redacted, safe_url
 
 _safe_url = functools.lru_cache(maxsize=4096)(safe_url)
@@ -582,8 +583,8 @@ def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
     if all(q.state == "unchecked" for q in quotes):
         adopted = any(q.adopted_on for q in quotes)
         return "adopted from the page, not checked since" if adopted else "not yet verified"
-    if any(q.last_verified is None for q in quotes):
-        return _unverified_evidence(quotes)
+    if not all_verified(quotes):
+        return unverified_evidence(quotes)
     fewest = min(q.carried_by for q in quotes)
     independent = min(q.independent for q in quotes)
     if independent >= 2:
@@ -601,53 +602,6 @@ def _quotes_said(facet: Facet, quotes: Sequence[QuoteView]) -> str:
         else ""
     )
     return f"{how}, verified {oldest}{shortfall}"
-
-
-_STATE_WORDS = {
-    "changed": "reworded on its page, its meaning changed",
-    "uncertain": "reworded on its page, its meaning may have changed",
-    "drifted": "reworded on its page",
-    "missing": "no longer on its page",
-    "gone": "on a page that is gone",
-    "unread": "on a page that could not be read (no evidence either way)",
-    "unchecked": "not yet checked",
-}
-
-
-_ONE_QUOTE_WORDS = {
-    "changed": "its quote was reworded on the page, and its meaning changed",
-    "uncertain": "its quote was reworded on the page, and its meaning may have changed",
-    "drifted": "its quote was reworded on the page",
-    "missing": "its quote is no longer on the page",
-    "gone": "the page of its quote is gone",
-    "unread": "the page of its quote could not be read: no evidence either way",
-    "unchecked": "not yet verified",
-}
-
-
-def _told_state(quote: QuoteView) -> str:
-    """A quote's state as a grade line tells it: a rewording that changed the meaning, or
-    may have (on one of its pages, or by the matcher's doubt), is never told as a
-    rewording alone, as the stale notice beside it never tells it."""
-    if quote.state != "drifted":
-        return quote.state
-    reworded = [s for s in quote.sources if s.status == "drifted"]
-    if all(s.meaning_changed for s in reworded):
-        return "changed"
-    doubt = any(s.meaning_changed or s.meaning_uncertain for s in reworded)
-    return "uncertain" if doubt else "drifted"
-
-
-def _unverified_evidence(quotes: Sequence[QuoteView]) -> str:
-    """The grade line's evidence when some quote is not verified at the last check."""
-    if len(quotes) == 1:
-        return _ONE_QUOTE_WORDS[_told_state(quotes[0])]
-    tally: dict[str, int] = {}
-    for quote in quotes:
-        tally[_told_state(quote)] = tally.get(_told_state(quote), 0) + 1
-    parts = [f"{tally.get('verified', 0)} of {len(quotes)} quotes verified"]
-    parts += [f"{tally[state]} {words}" for state, words in _STATE_WORDS.items() if state in tally]
-    return "; ".join(parts)
 
 
 def _facet_flags(claim: Claim, facet: Facet, evidence: _Evidence) -> tuple[Flag, ...]:

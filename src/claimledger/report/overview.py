@@ -32,6 +32,7 @@ from claimledger.report.model import (
     Summary,
     weakest,
 )
+from claimledger.report.tally import DISAGREEING, PARTLY_READ, counted
 from claimledger.urls import other_publisher, redact_urls, redacted, safe_url
 
 
@@ -254,45 +255,21 @@ def summary(
     claims: Sequence[ClaimView], sources: Sequence[SourceView], regrade: Regrade
 ) -> Summary:
     quotes = [quote for claim in claims for quote in claim.quotes]
+    count = counted(quotes)
     return Summary(
         claims=len(claims),
         facets=sum(len(claim.facets) for claim in claims),
         quotes=len(quotes),
         sources=len(sources),
-        verified_quotes=sum(1 for q in quotes if q.state == "verified" and not _apart(q)),
-        drifted_quotes=sum(1 for q in quotes if q.state == "drifted"),
-        missing_quotes=sum(1 for q in quotes if q.state in ("missing", "gone")),
+        verified_quotes=count["verified"],
+        drifted_quotes=count["drifted"],
+        missing_quotes=count["missing"] + count["gone"],
         sources_not_ok=sum(1 for s in sources if s.status not in ("ok", "unchecked")),
         proposals=len(regrade.proposals),
         stale=len({(notice.claim_id, notice.on) for notice in regrade.notices}),
-        unchecked_quotes=sum(1 for q in quotes if q.state in ("unread", "unchecked")),
-        disagreeing_quotes=sum(1 for q in quotes if q.state == "verified" and _disagree(q)),
-        partly_read_quotes=sum(
-            1 for q in quotes if q.state == "verified" and not _disagree(q) and _partly_read(q)
-        ),
-    )
-
-
-def _apart(quote: QuoteView) -> bool:
-    """Whether a quote verified somewhere is counted apart from those verified (see the
-    next two): the headline's "verified" holds for every source it cites."""
-    return _disagree(quote) or _partly_read(quote)
-
-
-def _partly_read(quote: QuoteView) -> bool:
-    """Whether a source of the quote was not read, or never checked, where another carries
-    it: that source says nothing either way, and "verified" would say it does."""
-    return any(source.status in ("unread", "unchecked") for source in quote.sources)
-
-
-def _disagree(quote: QuoteView) -> bool:
-    """Whether a page read lacks the quote another page carries, or says it otherwise (the
-    quote's state is the best any source says): the headline must not call it verified.
-    A rewording short of a changed meaning is no disagreement, as `regrade` has it."""
-    return any(
-        source.status in ("missing", "gone")
-        or (source.status == "drifted" and source.meaning_changed)
-        for source in quote.sources
+        unchecked_quotes=count["unread"] + count["unchecked"],
+        disagreeing_quotes=count[DISAGREEING],
+        partly_read_quotes=count[PARTLY_READ],
     )
 
 
