@@ -46,9 +46,9 @@ from lxml import etree
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import media_type_of
-from claimledger.reading.inlinestyle import style_hides
 from claimledger.reading.match import TextKind
 from claimledger.reading.pdf import is_pdf, pdf_text
+from claimledger.reading.seen import hidden_by_markup, is_unseen
 from claimledger.versions import EXTRACT
 
 VERSION = EXTRACT  # the reader's version, named by every snapshot and check it made
@@ -348,9 +348,9 @@ def _selected(root: etree._Element, select: str) -> list[etree._Element]:
         raise PageUnreadable(
             f"select {select!r} matched nothing on this page: check the selector against the page"
         )
-    within = _under_any(regions, _is_unseen)
+    within = _under_any(regions, is_unseen)
     seen = [
-        el for el, under in zip(regions, within, strict=True) if not under and not _is_unseen(el)
+        el for el, under in zip(regions, within, strict=True) if not under and not is_unseen(el)
     ]
     if not seen:
         raise PageUnreadable(
@@ -401,66 +401,14 @@ def _is_boilerplate(element: etree._Element) -> bool:
         return True
     get = element.get
     role = (get("role") or "").strip().lower()
-    hidden = _hidden_by_markup(element) or (get("aria-hidden") or "").strip().lower() == "true"
-    if hidden and role != "tabpanel":  # see `_hidden_by_markup`
+    hidden = hidden_by_markup(element) or (get("aria-hidden") or "").strip().lower() == "true"
+    if hidden and role != "tabpanel":  # see `hidden_by_markup`
         return True
     if role in _DROPPED_ROLES:
         return True
     if tag == "a" and (get("href") or "").startswith("#"):
         return _is_skip_link(element) or _is_permalink(element) or _is_footnote_mark(element)
     return tag == "sup" and _is_footnote_mark(element)
-
-
-def _is_unseen(element: etree._Element) -> bool:
-    """Elements whose text no reader is shown, whatever a selector says: hidden ones (a
-    tab not shown yet excepted, as in `_is_boilerplate`), a closed `<dialog>`, and those
-    never displayed. Not `<body>` or `<html>`, which a page hides only until its script
-    shows it (against a flash of unstyled content), as the page read whole is read."""
-    tag = element.tag
-    if not isinstance(tag, str) or tag in _NEVER_SHOWN:
-        return True
-    get = element.get
-    if tag in ("html", "body"):
-        return False
-    if tag == "dialog":
-        return get("open") is None
-    return _hidden_by_markup(element) and (get("role") or "").strip().lower() != "tabpanel"
-
-
-def _hidden_by_markup(element: etree._Element) -> bool:
-    """Hidden by its own attributes (`hidden`, a `display: none` style, as `style_hides`
-    reads it), whatever a style sheet says; a tab panel so hidden is one click away, and a
-    reader reads it, as a section `hidden="until-found"`, which the browser opens for a
-    reader who searches the page for its words (as a closed `<details>`, read too)."""
-    get = element.get
-    hidden = get("hidden")
-    shown_when_found = hidden is not None and hidden.lower() == "until-found"  # as written
-    if hidden is not None and not shown_when_found:
-        return True
-    return style_hides(get("style") or "") or _drawing_hides(element)
-
-
-_NEVER_SHOWN = _words(
-    """script style noscript template head title meta link del s strike noembed noframes
-    video audio annotation annotation-xml desc canvas iframe defs symbol metadata clippath
-    mask pattern marker"""
-)
-"""Of `_DROPPED_TAGS`, those whose text no reader sees (or sees struck out); a source may
-select a `<nav>` or a `<footer>`, which a reader does see. A `<canvas>`'s words are shown
-only without scripts, as a `<noscript>`'s; an `<iframe>`'s never (it shows its page); an
-SVG's definitions (`<defs>`, `<symbol>`, a clip, a mask, a pattern, a marker) are drawn
-only where used, and its `<metadata>` never."""
-
-
-def _drawing_hides(element: etree._Element) -> bool:
-    """An element of an SVG drawing its own presentation attributes hide (`display="none"`,
-    `visibility="hidden"`), as its style would: a `select` naming the drawing reads the
-    words it draws, and none of these."""
-    display = (element.get("display") or "").strip().lower()
-    visibility = (element.get("visibility") or "").strip().lower()
-    if display != "none" and visibility not in ("hidden", "collapse"):
-        return False
-    return element.tag == "svg" or any(a.tag == "svg" for a in element.iterancestors())
 
 
 def _is_outside_only(element: etree._Element) -> bool:
