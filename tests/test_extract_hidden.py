@@ -3,10 +3,14 @@ the page read whole and through a source's `select` alike."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from claimledger.errors import PageUnreadable
 from claimledger.reading.extract import extract_text
+from cli_runner import claimledger
+from webserver import PageServer
 
 LEAD = "The page's own words."
 
@@ -113,3 +117,118 @@ def test_the_words_an_svg_draws_are_still_read_through_a_select() -> None:
     assert selected(drawn) == "Drawn.\nAlso."
     hidden = '<svg id="quoted"><text display="none">Not.</text><text>Drawn.</text></svg>'
     assert selected(hidden) == "Drawn."
+
+
+# --- visibility: inherited, and set again inside ------------------------------------------
+
+SHOWN = "Shown text."
+HIDDEN_AROUND = (
+    '<div id="around" style="visibility:hidden">Hidden own words.'
+    '<p id="quoted" style="visibility:{inside}">{words}</p><p>Hidden sibling.</p>Hidden tail.'
+    "</div>"
+)
+
+
+@pytest.mark.parametrize("inside", ["visible", "VISIBLE !important", "initial"])
+def test_words_visible_inside_a_hidden_element_are_read_and_its_own_are_not(
+    inside: str,
+) -> None:
+    """A browser draws them: `visibility` is inherited, and an element may set it again."""
+    body = HIDDEN_AROUND.format(inside=inside, words=SHOWN)
+    assert whole(body) == f"{LEAD}\n{SHOWN}"
+    assert selected(body) == SHOWN
+    around = extract_text(html(body), "text/html", select="#around")
+    assert around == SHOWN
+
+
+@pytest.mark.parametrize("inside", ["collapse", "hidden", "inherit", "unset", "visible visible"])
+def test_words_inside_a_hidden_element_that_do_not_say_visible_stay_unread(inside: str) -> None:
+    body = HIDDEN_AROUND.format(inside=inside, words="Never shown.")
+    assert whole(body) == LEAD
+    with pytest.raises(PageUnreadable, match="matched only text no reader sees"):
+        extract_text(html(body), "text/html", select="#around")
+
+
+@pytest.mark.parametrize(
+    "around",
+    [
+        '<div hidden="hidden">{}</div>',
+        '<div style="display: none">{}</div>',
+        '<div style="display: none; visibility: visible">{}</div>',
+        '<div style="content-visibility: hidden">{}</div>',
+        '<div style="visibility: hidden;' + " a: b;" * 1000 + '">{}</div>',  # read as hiding
+    ],
+    ids=["hidden-attribute", "display-none", "display-none-visible", "content", "long-style"],
+)
+def test_no_element_inside_undoes_what_hides_all_it_holds(around: str) -> None:
+    body = around.format('<p id="quoted" style="visibility: visible">Never shown.</p>')
+    assert whole(body) == LEAD
+    assert selected(body) == ""
+
+
+def test_a_style_too_long_to_read_shows_nothing_its_element_inherits_hidden() -> None:
+    """A style over the length read is taken to hide, if it may, and to show nothing."""
+    long_visible = "visibility: visible;" + " a: b;" * 1000
+    body = HIDDEN_AROUND.format(inside=long_visible, words="Never shown.")
+    assert whole(body) == LEAD
+
+
+def test_a_hidden_row_is_no_line_unless_a_cell_in_it_is_shown() -> None:
+    table = (
+        '<table><tr style="visibility:hidden"><td>Hidden row.</td></tr><tr><td>Shown row.</td>'
+        '</tr><tr style="visibility:hidden"><td>Hidden cell.</td>'
+        '<td style="visibility:visible">Shown cell.</td></tr></table><p>After.</p>'
+    )
+    assert whole(table) == f"{LEAD}\nShown row.\nShown cell.\nAfter."
+
+
+def test_a_hidden_block_keeps_its_place_between_the_words_around_it() -> None:
+    """Hidden, a block still breaks the line (a browser lays it out, unseen); left out
+    (`display: none`) it does not."""
+    body = '<div>Before<p style="visibility:hidden">Unseen.</p>after</div>'
+    assert whole(body) == f"{LEAD}\nBefore\nafter"
+    assert whole(body.replace("visibility:hidden", "display:none")) == f"{LEAD}\nBeforeafter"
+
+
+def test_a_tab_panel_hidden_by_visibility_is_read_as_one_hidden_otherwise_is() -> None:
+    body = '<div role="tabpanel" id="quoted" style="visibility:hidden"><p>A tab.</p></div>'
+    assert whole(body) == f"{LEAD}\nA tab."
+    assert selected(body) == "A tab."
+
+
+def test_a_drawing_visible_inside_a_hidden_group_is_read() -> None:
+    """An SVG's `visibility` attribute is inherited, and set again, as the style is."""
+    body = (
+        '<svg id="quoted"><g visibility="hidden"><text>Not drawn.</text>'
+        '<text visibility="visible">Drawn.</text>'
+        '<text style="visibility:hidden" visibility="visible">Styled hidden.</text></g></svg>'
+    )
+    assert selected(body) == "Drawn."
+
+
+def test_a_page_hidden_until_its_script_shows_it_is_read_with_its_visible_words() -> None:
+    """`<body style="visibility:hidden">` (against a flash of unstyled content) is read as
+    shown, and so are the words in it."""
+    page = (
+        '<html><body style="visibility:hidden"><main><p>Page words.</p>'
+        '<div style="visibility:hidden"><p>Unseen.</p></div></main></body></html>'
+    )
+    assert extract_text(page, "text/html") == "Page words."
+
+
+def test_verify_finds_a_quote_visible_inside_a_hidden_element_and_not_its_hidden_sibling(
+    page_server: PageServer,
+) -> None:
+    quote = "Every write is fsynced before the call returns."
+    sibling = "Reads are served from any replica without a quorum."
+    body = (
+        f'<div style="visibility: hidden"><p>{sibling}</p>'
+        f'<p style="visibility: visible">{quote}</p></div>'
+    )
+    page_server.set_page("/doc", html(body))
+    url = page_server.url("/doc")
+
+    shown = json.loads(claimledger("verify", "--allow-private", url, quote, "--json").stdout)
+    assert (shown["status"], shown["match"]) == ("verified", "exact")
+    unseen = claimledger("verify", "--allow-private", url, sibling, "--json", code=1)
+    assert json.loads(unseen.stdout)["status"] == "missing"

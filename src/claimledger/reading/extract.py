@@ -48,7 +48,14 @@ from claimledger.errors import PageUnreadable
 from claimledger.reading.decoding import media_type_of
 from claimledger.reading.match import TextKind
 from claimledger.reading.pdf import is_pdf, pdf_text
-from claimledger.reading.seen import hidden_by_markup, is_unseen
+from claimledger.reading.seen import (
+    PAGE,
+    Shown,
+    hidden_by_markup,
+    is_unseen,
+    passed_down,
+    shown_inside,
+)
 from claimledger.versions import EXTRACT
 
 VERSION = EXTRACT  # the reader's version, named by every snapshot and check it made
@@ -196,13 +203,13 @@ def text_kind(content_type: str, path: str = "") -> TextKind:
 
 def _content_text(root: etree._Element, select: str | None) -> str:
     if select is not None:
-        return _render(_selected(root, select), outside_root=False)
+        return _selected_text(root, select)
     for regions in _content_root_candidates(root):
-        text = _render(regions, outside_root=False)
+        text = _render(zip(regions, passed_down(regions), strict=True), outside_root=False)
         if text:
             return text
     body_element = root.find("body")
-    return _render([root if body_element is None else body_element], outside_root=True)
+    return _render([(root if body_element is None else body_element, PAGE)], outside_root=True)
 
 
 def _parse_lost_text(root: etree._Element | None, body: str) -> bool:
@@ -339,10 +346,22 @@ def _under_any(
     return found
 
 
-def _selected(root: etree._Element, select: str) -> list[etree._Element]:
-    """The outermost elements the source's selector names that a reader sees: one hidden,
-    or inside a hidden element, a `<template>` or struck-out words, shows no reader its
-    text, however plainly the selector names it."""
+def _selected_text(root: etree._Element, select: str) -> str:
+    """The text of what the source's selector names. Elements `visibility: hidden` (or
+    inside one) are read for the words of those in them that say `visible`: if there are
+    none, the selector named only text no reader sees."""
+    regions = _selected(root, select)
+    text = _render(regions, outside_root=False)
+    if not text and not any(shown_inside(el, above).words_drawn for el, above in regions):
+        raise _only_unseen(select)
+    return text
+
+
+def _selected(root: etree._Element, select: str) -> list[tuple[etree._Element, Shown]]:
+    """The outermost elements the source's selector names that a reader may see, each with
+    what those around it pass down (`Shown`): one hidden, or inside a hidden element, a
+    `<template>` or struck-out words, shows no reader its text, however plainly the
+    selector names it."""
     regions = _outermost(compiled_selector(select)(root))
     if not regions:
         raise PageUnreadable(
@@ -353,11 +372,15 @@ def _selected(root: etree._Element, select: str) -> list[etree._Element]:
         el for el, under in zip(regions, within, strict=True) if not under and not is_unseen(el)
     ]
     if not seen:
-        raise PageUnreadable(
-            f"select {select!r} matched only text no reader sees on this page (hidden,"
-            " or struck out): check the selector against the page"
-        )
-    return seen
+        raise _only_unseen(select)
+    return list(zip(seen, passed_down(seen), strict=True))
+
+
+def _only_unseen(select: str) -> PageUnreadable:
+    return PageUnreadable(
+        f"select {select!r} matched only text no reader sees on this page (hidden,"
+        " or struck out): check the selector against the page"
+    )
 
 
 Selector = Callable[[etree._Element], list[etree._Element]]
@@ -409,6 +432,12 @@ def _is_boilerplate(element: etree._Element) -> bool:
     if tag == "a" and (get("href") or "").startswith("#"):
         return _is_skip_link(element) or _is_permalink(element) or _is_footnote_mark(element)
     return tag == "sup" and _is_footnote_mark(element)
+
+
+def _left_out(element: etree._Element, outside_root: bool) -> bool:
+    """Is the element, and all in it, left out of the text (outside the content root, the
+    boilerplate there as well)?"""
+    return _is_boilerplate(element) or (outside_root and _is_outside_only(element))
 
 
 def _is_outside_only(element: etree._Element) -> bool:
@@ -526,6 +555,7 @@ class _Renderer:
         self.out = _Lines()
         self._stack: list[_Lines | _Row | _Pre] = [self.out]
         self._cells: list[etree._Element] = []
+        self._drawn: list[bool] = [True]  # are the open elements' own words drawn?
 
     @property
     def top(self) -> _Lines | _Row | _Pre:
@@ -533,13 +563,26 @@ class _Renderer:
 
     def text(self, text: str | None) -> None:
         top = self.top
-        if not isinstance(top, _Row):  # text between cells is layout
+        if self._drawn[-1] and not isinstance(top, _Row):  # text between cells is layout
             top.add(text)
 
-    def start(self, element: etree._Element) -> None:
+    def enter(self, region: etree._Element, drawn: bool) -> None:
+        """A region's start: its text, and its lines break before."""
+        self.out.end_line()
+        self._drawn.append(drawn)
+        self.text(region.text)
+
+    def leave(self) -> None:
+        self._drawn.pop()
+        self.out.end_line()
+
+    def start(self, element: etree._Element, drawn: bool) -> None:
+        """An element's start; its own words are `drawn`, or only laid out (`visibility:
+        hidden`), their place kept, their lines broken."""
         tag, top = element.tag, self.top
+        self._drawn.append(drawn)
         if isinstance(top, _Pre):
-            self._start_in_pre(tag, top)
+            self._start_in_pre(tag, top, drawn)
         elif tag == "br":
             self._lines().end_line()
         elif tag == "pre":
@@ -558,23 +601,27 @@ class _Renderer:
                 self.text("^")
         self.text(element.text)
 
-    def _start_in_pre(self, tag: object, pre: _Pre) -> None:
+    def _start_in_pre(self, tag: object, pre: _Pre, drawn: bool) -> None:
         if tag == "br":
             pre.add("\n")
         elif tag == "pre":
             pre.depth += 1
         elif tag not in _INLINE_TAGS:
             pre.break_line()
-        elif tag == "sup":
+        elif tag == "sup" and drawn:
             pre.add("^")
 
     def end(self, element: etree._Element) -> None:
+        """An element's end. A row, or preformatted text, none of whose words are drawn is
+        no line (as if left out), where one drawn but empty is an empty line."""
         tag, top = element.tag, self.top
+        drawn = self._drawn.pop()
         if isinstance(top, _Pre):
-            self._end_in_pre(tag, top)
+            self._end_in_pre(tag, top, drawn)
         elif tag == "tr" and isinstance(top, _Row):
             self._stack.pop()
-            self._lines().add_line(" | ".join(cell for cell in top.cells if cell))
+            if drawn or any(top.cells):
+                self._lines().add_line(" | ".join(cell for cell in top.cells if cell))
         elif self._cells and element is self._cells[-1] and isinstance(top, _Lines):
             self._cells.pop()
             self._stack.pop()
@@ -585,14 +632,15 @@ class _Renderer:
         elif tag not in _INLINE_TAGS:
             self._lines().end_line()
 
-    def _end_in_pre(self, tag: object, pre: _Pre) -> None:
+    def _end_in_pre(self, tag: object, pre: _Pre, drawn: bool) -> None:
         if tag == "pre":
             pre.depth -= 1
             if pre.depth == 0:
                 self._stack.pop()
                 lines = self._lines()
                 lines.end_line()
-                for line in "".join(pre.pieces).strip("\n").split("\n"):
+                written = "".join(pre.pieces)
+                for line in written.strip("\n").split("\n") if drawn or written.strip() else ():
                     lines.add_line(line.rstrip())
         elif tag not in _INLINE_TAGS and tag != "br":
             pre.break_line()
@@ -605,24 +653,29 @@ class _Renderer:
         return self.out
 
 
-def _render(regions: Iterable[etree._Element], *, outside_root: bool) -> str:
-    """The regions' text; ``outside_root`` when no content root was found (the body is read)."""
+def _render(regions: Iterable[tuple[etree._Element, Shown]], *, outside_root: bool) -> str:
+    """The regions' text, each region with what those around it pass down to it;
+    ``outside_root`` when no content root was found (the body is read)."""
     renderer = _Renderer()
-    for region in regions:
-        renderer.out.end_line()
+    for region, above in regions:
         walker = etree.iterwalk(region, events=("start", "end"))
         skipped: set[etree._Element] = set()
+        passed = [above]  # what each open element passes down to those in it
         for event, element in walker:
-            if element is region:
-                renderer.text(element.text) if event == "start" else renderer.out.end_line()
+            if event == "start" and element is not region and _left_out(element, outside_root):
+                skipped.add(element)
+                walker.skip_subtree()
             elif event == "start":
-                if _is_boilerplate(element) or (outside_root and _is_outside_only(element)):
-                    skipped.add(element)
-                    walker.skip_subtree()
+                passed.append(shown_inside(element, passed[-1]))
+                if element is region:
+                    renderer.enter(element, passed[-1].words_drawn)
                 else:
-                    renderer.start(element)
+                    renderer.start(element, passed[-1].words_drawn)
+            elif element is region:
+                renderer.leave()
             else:
                 if element not in skipped:
+                    passed.pop()
                     renderer.end(element)
                 renderer.text(element.tail)
     renderer.out.end_line()

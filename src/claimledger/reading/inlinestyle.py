@@ -1,6 +1,6 @@
 """Whether an element's own ``style`` attribute hides it, read as a browser reads the attribute.
 
-Pure: a string in, a bool out.
+Pure: a string in, a bool (or the values it declares) out.
 
 The attribute is a list of declarations, parsed by tinycss2 as a browser parses it: a
 comment is nothing, an escape (``non\\65``) is the character it stands for, a property is
@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 _MAYBE_HIDES = re.compile(r"none|hidden|collapse|\\", re.IGNORECASE)
+_NAMES_READ = re.compile(r"display|visibility|\\", re.IGNORECASE)
+_NOTHING: Mapping[str, str] = MappingProxyType({})
 
 _GLOBAL = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
 _DISPLAYS = """none block inline run-in flow flow-root table flex grid ruby list-item contents
@@ -32,25 +36,33 @@ _KNOWN = {
     "visibility": _GLOBAL | {"visible", "hidden", "collapse"},
     "content-visibility": _GLOBAL | {"visible", "auto", "hidden"},
 }
-_HIDING = {
-    "display": {"none"},
-    "visibility": {"hidden", "collapse"},
-    "content-visibility": {"hidden"},
-}
 
 
 @functools.lru_cache(maxsize=4096)
 def style_hides(style: str) -> bool:
-    """Does this ``style`` attribute leave the element unshown (``display: none``,
-    ``visibility: hidden`` or ``collapse``, ``content-visibility: hidden``)? A page's
-    elements share a few styles, each read once. One longer than any a page needs, that
-    could say it, is taken to: parsed, a megabyte of declarations took seconds."""
+    """Does this ``style`` attribute leave the element, and all inside it, unshown
+    (``display: none``, ``content-visibility: hidden``)? A ``visibility: hidden`` is not
+    this: it hides the element's own words, and one inside it may say ``visible`` and be
+    seen (`style_declared` says which). A page's elements share a few styles, each read
+    once. One longer than any a page needs, that could hide, is taken to, and wholly:
+    parsed, a megabyte of declarations took seconds."""
     if not _MAYBE_HIDES.search(style):
         return False  # most styles: no word that hides, and no escape that could spell one
     if len(style) > _LONGEST:
         return True
-    declared = _declared(style)
-    return any(declared.get(name, "") in values for name, values in _HIDING.items())
+    declared = style_declared(style)
+    return declared.get("display") == "none" or declared.get("content-visibility") == "hidden"
+
+
+@functools.lru_cache(maxsize=4096)
+def style_declared(style: str) -> Mapping[str, str]:
+    """The value in force of each property this module reads (`display`, `visibility`,
+    `content-visibility`), as a browser settles it; none for a style that names none of
+    them, or is longer than any a page needs (so such a style never shows what an element
+    around it hides)."""
+    if len(style) > _LONGEST or not _NAMES_READ.search(style):
+        return _NOTHING
+    return MappingProxyType(_declared(style))
 
 
 def _declared(style: str) -> dict[str, str]:
