@@ -102,9 +102,14 @@ def test_a_section_hidden_until_found_is_read_as_a_closed_details_is() -> None:
         '<svg><g visibility="hidden"><text id="quoted">Never drawn.</text></g></svg>',
         '<svg><defs><text id="quoted">Drawn only where used.</text></defs></svg>',
         '<svg><metadata id="quoted">Never drawn.</metadata></svg>',
+        '<svg><g opacity="0"><text id="quoted">Never drawn.</text></g></svg>',
+        '<svg><g fill="none"><text id="quoted">Never drawn.</text></g></svg>',
     ],
-    ids=["svg", "svg-desc", "canvas", "iframe", "display", "visibility", "defs", "metadata"],
-)
+    ids=[
+        "svg", "svg-desc", "canvas", "iframe", "display", "visibility", "defs", "metadata",
+        "opacity", "fill",
+    ],
+)  # fmt: skip
 def test_a_select_naming_words_never_drawn_reads_none_of_them(body: str) -> None:
     assert whole(body) == LEAD
     assert "Never drawn." not in selected(body)
@@ -117,6 +122,68 @@ def test_the_words_an_svg_draws_are_still_read_through_a_select() -> None:
     assert selected(drawn) == "Drawn.\nAlso."
     hidden = '<svg id="quoted"><text display="none">Not.</text><text>Drawn.</text></svg>'
     assert selected(hidden) == "Drawn."
+
+
+@pytest.mark.parametrize(
+    "undrawn",
+    [
+        '<text opacity="0">Never drawn.</text>',
+        '<text opacity="0%">Never drawn.</text>',
+        '<text opacity="-0.5">Never drawn.</text>',  # a browser clamps it to 0
+        '<text style="opacity: 0">Never drawn.</text>',
+        '<g opacity="0"><text>Never drawn.</text><text opacity="1">Never drawn.</text></g>',
+        '<text fill="none">Never drawn.</text>',
+        '<text fill="none" stroke="none">Never drawn.</text>',
+        '<text style="fill: none">Never drawn.</text>',
+        '<text fill="transparent">Never drawn.</text>',
+        '<text fill-opacity="0">Never drawn.</text>',
+        '<g fill="none"><text>Never drawn.<tspan>Never drawn.</tspan></text></g>',
+        '<g fill-opacity="0"><text fill="black">Never drawn.</text></g>',
+        '<text fill="red" style="fill: none">Never drawn.</text>',  # the style wins
+        '<text style="fill: none;' + " a: b;" * 1000 + '">Never drawn.</text>',  # too long
+    ],
+)
+def test_the_words_an_svg_draws_invisibly_are_not_read_through_a_select(undrawn: str) -> None:
+    """Text of opacity 0, or with no fill and no stroke, is drawn as nothing."""
+    body = f'<svg id="quoted">{undrawn}<text>Drawn.</text></svg>'
+    assert selected(body) == "Drawn."
+
+
+@pytest.mark.parametrize(
+    "drawn",
+    [
+        '<text opacity="0.5">Drawn.</text>',
+        '<text fill="none" stroke="black">Drawn.</text>',
+        '<text fill-opacity="0" style="stroke: #000">Drawn.</text>',
+        '<g fill="none"><text fill="black">Drawn.</text></g>',
+        '<g fill-opacity="0"><text fill-opacity="1">Drawn.</text></g>',
+        '<g fill="none"><text fill="inherit" style="fill: initial">Drawn.</text></g>',
+        '<text fill="none" style="fill: black">Drawn.</text>',
+        '<foreignObject fill="none"><p>Drawn.</p></foreignObject>',  # HTML, drawn as a page
+    ],
+)
+def test_the_words_an_svg_paints_are_read_through_a_select(drawn: str) -> None:
+    assert selected(f'<svg id="quoted">{drawn}</svg>') == "Drawn."
+
+
+def test_verify_with_a_select_reads_the_words_an_svg_paints_and_none_it_draws_invisibly(
+    page_server: PageServer,
+) -> None:
+    drawn = "Throughput peaks at 40,000 writes a second."
+    invisible = "Latency stays under a millisecond at every load."
+    chart = (
+        f'<svg id="chart"><text>{drawn}</text><g opacity="0"><text>{invisible}</text></g>'
+        f'<text fill="none">{invisible}</text></svg>'
+    )
+    page_server.set_page("/chart", html(chart))
+    url = page_server.url("/chart")
+
+    found = claimledger("verify", "--allow-private", "--select", "#chart", url, drawn, "--json")
+    assert json.loads(found.stdout)["status"] == "verified"
+    unseen = claimledger(
+        "verify", "--allow-private", "--select", "#chart", url, invisible, "--json", code=1
+    )
+    assert json.loads(unseen.stdout)["status"] == "missing"
 
 
 # --- visibility: inherited, and set again inside ------------------------------------------

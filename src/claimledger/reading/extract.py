@@ -360,8 +360,8 @@ def _selected_text(root: etree._Element, select: str) -> str:
 def _selected(root: etree._Element, select: str) -> list[tuple[etree._Element, Shown]]:
     """The outermost elements the source's selector names that a reader may see, each with
     what those around it pass down (`Shown`): one hidden, or inside a hidden element, a
-    `<template>` or struck-out words, shows no reader its text, however plainly the
-    selector names it."""
+    `<template>`, struck-out words or a part of a drawing that draws nothing (`opacity`
+    0), shows no reader its text, however plainly the selector names it."""
     regions = _outermost(compiled_selector(select)(root))
     if not regions:
         raise PageUnreadable(
@@ -371,9 +371,14 @@ def _selected(root: etree._Element, select: str) -> list[tuple[etree._Element, S
     seen = [
         el for el, under in zip(regions, within, strict=True) if not under and not is_unseen(el)
     ]
-    if not seen:
+    drawn = [
+        (el, above)
+        for el, above in zip(seen, passed_down(seen), strict=True)
+        if not shown_inside(el, above).removed
+    ]
+    if not drawn:
         raise _only_unseen(select)
-    return list(zip(seen, passed_down(seen), strict=True))
+    return drawn
 
 
 def _only_unseen(select: str) -> PageUnreadable:
@@ -662,15 +667,17 @@ def _render(regions: Iterable[tuple[etree._Element, Shown]], *, outside_root: bo
         skipped: set[etree._Element] = set()
         passed = [above]  # what each open element passes down to those in it
         for event, element in walker:
-            if event == "start" and element is not region and _left_out(element, outside_root):
-                skipped.add(element)
-                walker.skip_subtree()
-            elif event == "start":
-                passed.append(shown_inside(element, passed[-1]))
+            if event == "start":
+                shown = shown_inside(element, passed[-1])
+                if element is not region and (shown.removed or _left_out(element, outside_root)):
+                    skipped.add(element)
+                    walker.skip_subtree()
+                    continue
+                passed.append(shown)
                 if element is region:
-                    renderer.enter(element, passed[-1].words_drawn)
+                    renderer.enter(element, shown.words_drawn)
                 else:
-                    renderer.start(element, passed[-1].words_drawn)
+                    renderer.start(element, shown.words_drawn)
             elif element is region:
                 renderer.leave()
             else:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 _MAYBE_HIDES = re.compile(r"none|hidden|collapse|\\", re.IGNORECASE)
-_NAMES_READ = re.compile(r"display|visibility|\\", re.IGNORECASE)
+_MAYBE_UNDRAWS = re.compile(r"opacity|none|transparent|hidden|collapse|\\", re.IGNORECASE)
+_NAMES_READ = re.compile(r"display|visibility|opacity|fill|stroke|\\", re.IGNORECASE)
 _NOTHING: Mapping[str, str] = MappingProxyType({})
 
 _GLOBAL = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
@@ -55,11 +56,24 @@ def style_hides(style: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
+def style_undraws(style: str) -> bool:
+    """Does this ``style``, on an element of an SVG drawing, leave it and all in it
+    undrawn (``opacity: 0``)? One longer than any a page needs is taken to, where it could
+    say so, or say its paint is none, as `style_hides` takes one that could hide."""
+    if not _MAYBE_UNDRAWS.search(style):
+        return False
+    if len(style) > _LONGEST:
+        return True
+    return style_declared(style).get("opacity") == "0"
+
+
+@functools.lru_cache(maxsize=4096)
 def style_declared(style: str) -> Mapping[str, str]:
     """The value in force of each property this module reads (`display`, `visibility`,
-    `content-visibility`), as a browser settles it; none for a style that names none of
-    them, or is longer than any a page needs (so such a style never shows what an element
-    around it hides)."""
+    `content-visibility`, and a drawing's `opacity`, `fill`, `fill-opacity`, `stroke`), as
+    a browser settles it; none for a style that names none of them, or is longer than any
+    a page needs (so such a style never shows what an element around it hides). A paint
+    is `none` (`transparent` too) or `paint`; an opacity `0` (at most 0) or its number."""
     if len(style) > _LONGEST or not _NAMES_READ.search(style):
         return _NOTHING
     return MappingProxyType(_declared(style))
@@ -71,9 +85,9 @@ def _declared(style: str) -> dict[str, str]:
 
     values: dict[str, tuple[str, bool]] = {}
     for item in tinycss2.parse_declaration_list(style, skip_comments=True, skip_whitespace=True):
-        if item.type != "declaration" or item.lower_name not in _KNOWN:
+        if item.type != "declaration" or item.lower_name not in _READERS:
             continue
-        value = _known_value(item.lower_name, item.value)
+        value = _READERS[item.lower_name](item.lower_name, item.value)
         if value is None:
             continue  # a browser drops a declaration it cannot read
         if item.important or not values.get(item.lower_name, ("", False))[1]:
@@ -99,6 +113,56 @@ def _known_value(name: str, tokens: list[object]) -> str | None:
     return " ".join(words)
 
 
+@functools.lru_cache(maxsize=1024)
+def attribute_value(name: str, written: str) -> str | None:
+    """An SVG presentation attribute (`fill="none"`, `opacity="0"`) read as the property it
+    sets, as `style_declared` reads it; None for a value a browser drops, and for a global
+    word other than `inherit`, which an attribute cannot say."""
+    import tinycss2
+
+    tokens = tinycss2.parse_component_value_list(written, skip_comments=True)
+    value = _READERS[name](name, tokens)
+    return None if value in _GLOBAL - {"inherit"} else value
+
+
+def _alpha_value(name: str, tokens: list[object]) -> str | None:
+    """An opacity: a number or a percentage, `0` for any at most 0 (as a browser clamps
+    it), or a global word; None for any other, which a browser drops."""
+    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
+    if len(shown) != 1:
+        return None
+    kind, value = getattr(shown[0], "type", None), getattr(shown[0], "value", None)
+    if kind == "ident" and str(getattr(shown[0], "lower_value", "")) in _GLOBAL:
+        return str(getattr(shown[0], "lower_value", ""))
+    if kind not in ("number", "percentage") or not isinstance(value, int | float):
+        return None
+    amount = value / 100 if kind == "percentage" else value
+    return "0" if amount <= 0 else f"{amount:g}"
+
+
+def _paint_value(name: str, tokens: list[object]) -> str | None:
+    """A fill's or a stroke's paint: `none` (or `transparent`), a global word, or `paint`
+    for a colour, a `url()` or a function; None for a number or a string, dropped."""
+    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
+    if not shown:
+        return None
+    kind = getattr(shown[0], "type", None)
+    if len(shown) == 1 and kind == "ident":
+        word = str(getattr(shown[0], "lower_value", ""))
+        if word in ("none", "transparent"):
+            return "none"
+        return word if word in _GLOBAL else "paint"
+    return "paint" if kind in ("hash", "function", "url") else None
+
+
+_READERS: dict[str, Callable[[str, list[object]], str | None]] = {
+    **dict.fromkeys(_KNOWN, _known_value),
+    "opacity": _alpha_value,
+    "fill-opacity": _alpha_value,
+    "fill": _paint_value,
+    "stroke": _paint_value,
+}
+"""The properties this module reads, each with how it reads a value."""
 _ALONE = _GLOBAL | {"none", "contents"}
 """Values of `display` said alone (a browser drops `none block`)."""
 _LONGEST = 4096

@@ -3,22 +3,30 @@ element's own markup, wherever it is on the page and whatever a selector names.
 
 Pure: elements in, bools out; no network, no disk, no clock.
 
-Two kinds of hiding. One no element inside can undo (`hidden`, `display: none`): the
-element and all in it are unseen (`is_unseen`, `hidden_by_markup`). And CSS
+Two kinds of hiding. One no element inside can undo (`hidden`, `display: none`; in an
+SVG drawing `opacity` 0 too): the element and all in it are unseen (`is_unseen`,
+`hidden_by_markup`; `Shown.removed`). And CSS
 `visibility`, which each element inherits from the one around it and may set again: in
 `<div style="visibility:hidden"><p style="visibility:visible">` a browser draws the
-paragraph's words and none of the div's own. What an element passes down to those in it
-is a `Shown`, worked out down the tree (`shown_inside`, `passed_down`).
+paragraph's words and none of the div's own. An SVG's words are drawn where painted,
+which its elements say as they say visibility: a `<g fill="none">` draws no text of its
+own, a `<tspan fill="black">` in it does. What an element passes down to those in it is
+a `Shown`, worked out down the tree (`shown_inside`, `passed_down`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
-from claimledger.reading.inlinestyle import style_declared, style_hides
+from claimledger.reading.inlinestyle import (
+    attribute_value,
+    style_declared,
+    style_hides,
+    style_undraws,
+)
 
 
 def _names(text: str) -> frozenset[str]:
@@ -51,7 +59,7 @@ def hidden_by_markup(element: etree._Element) -> bool:
     shown_when_found = hidden is not None and hidden.lower() == "until-found"  # as written
     if hidden is not None and not shown_when_found:
         return True
-    return style_hides(get("style") or "") or _drawing_hides(element)
+    return style_hides(get("style") or "")
 
 
 NEVER_SHOWN = _names(
@@ -66,62 +74,106 @@ never (it shows its page); an SVG's definitions (`<defs>`, `<symbol>`, a clip, a
 pattern, a marker) are drawn only where used, and its `<metadata>` never."""
 
 
-def _drawing_hides(element: etree._Element) -> bool:
-    """An element of an SVG drawing its own presentation attribute `display="none"` hides,
-    as its style would: a `select` naming the drawing reads the words it draws, and none of
-    these. (Its `visibility`, inherited, is read as an element's style's is: `Shown`.)"""
-    if (element.get("display") or "").strip().lower() != "none":
-        return False
-    return element.tag == "svg" or any(a.tag == "svg" for a in element.iterancestors())
-
-
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What an element passes down to the elements in it of what decides whether their own
-    words are drawn: whether they are `visible` (CSS `visibility`, inherited), and whether
-    they are part of an SVG `drawing` (whose `visibility` may be its attribute)."""
+    words are drawn: whether they are `visible` (CSS `visibility`, inherited); whether
+    they are part of an SVG `drawing`, whose words are drawn only where painted: `filled`
+    (a fill not `none`), `fill_seen` (a `fill-opacity` above 0) or `stroked` (a stroke not
+    `none`), each inherited; and whether all in it is `removed` (`display="none"` or an
+    `opacity` of 0 in a drawing, which nothing inside undoes)."""
 
     visible: bool = True
     drawing: bool = False
+    filled: bool = True
+    fill_seen: bool = True
+    stroked: bool = False
+    removed: bool = False
 
     @property
     def words_drawn(self) -> bool:
         """Are the element's own words (its text, and the text after each child) drawn?"""
-        return self.visible
+        if not self.visible or self.removed:
+            return False
+        return not self.drawing or (self.filled and self.fill_seen) or self.stroked
 
 
 PAGE = Shown()
 """What the page passes down to its root: all visible."""
+REMOVED = Shown(visible=False, drawing=True, removed=True)
+"""What an element of a drawing that draws nothing passes down: nothing drawn."""
 
 
 def shown_inside(element: etree._Element, above: Shown) -> Shown:
     """What `element` passes down, given what the element around it passed (`above`): its
-    own `visibility` if it says one, else the one it inherits. `<html>` and `<body>` are
-    read as shown, which a page hides only until its script shows it (against a flash of
-    unstyled content), and a tab panel hidden so is one click away (`hidden_by_markup`)."""
+    own `visibility` if it says one, else the one it inherits; in a drawing, its paint too.
+    `<html>` and `<body>` are read as shown, which a page hides only until its script
+    shows it (against a flash of unstyled content), and a tab panel hidden so is one click
+    away (`hidden_by_markup`)."""
     tag = element.tag
-    if not above.drawing and tag != "svg" and element.get("style") is None:
-        return above  # most elements: they say nothing of it
-    drawing = above.drawing or tag == "svg"
-    if tag == "foreignobject":
-        drawing = False  # what it holds is HTML, drawn as a page is
-    visible = _visibility(element, drawing)
-    if visible is None:
-        visible = above.visible
-    if visible == above.visible and drawing == above.drawing:
+    if above.removed or not isinstance(tag, str):
         return above
-    return Shown(visible=visible, drawing=drawing)
+    in_drawing = above.drawing or tag == "svg"
+    if not in_drawing and element.get("style") is None:
+        return above  # most elements: they say nothing of it
+    visible = _visibility(element, in_drawing)
+    visible = above.visible if visible is None else visible
+    if not in_drawing:
+        return above if visible == above.visible else replace(above, visible=visible)
+    return _drawn_inside(element, above, visible)
 
 
-def _visibility(element: etree._Element, drawing: bool) -> bool | None:
+def _drawn_inside(element: etree._Element, above: Shown, visible: bool) -> Shown:
+    """What an element of an SVG drawing passes down: nothing, where it says `opacity` 0
+    (which dims all it holds) or `display="none"`; else its paint, where it says one (a
+    `<tspan fill="black">` in a `<g fill="none">` is drawn). What a `<foreignObject>`
+    holds is HTML, drawn as a page is."""
+    style = element.get("style") or ""
+    display = (element.get("display") or "").strip().lower()
+    if display == "none" or style_undraws(style) or _said(element, "opacity") == "0":
+        return REMOVED
+    fill_opacity = _said(element, "fill-opacity")
+    return Shown(
+        visible=visible,
+        drawing=element.tag != "foreignobject",
+        filled=_painted(_said(element, "fill"), above.filled, initially=True),
+        fill_seen=above.fill_seen if fill_opacity in _INHERITS else fill_opacity != "0",
+        stroked=_painted(_said(element, "stroke"), above.stroked, initially=False),
+    )
+
+
+_INHERITS = frozenset({None, "inherit", "unset", "revert", "revert-layer"})
+"""What an inherited property's value in force is, where it says it inherits, or none."""
+
+
+def _painted(paint: str | None, inherited: bool, *, initially: bool) -> bool:
+    """Does a fill or a stroke paint, where the element says `paint` (which may be None,
+    to inherit)? `initial` is a fill's black and a stroke's none."""
+    if paint in _INHERITS:
+        return inherited
+    return initially if paint == "initial" else paint != "none"
+
+
+def _said(element: etree._Element, name: str) -> str | None:
+    """The value an element of a drawing says of a property: its style's, or where its
+    style says none, its presentation attribute's (`fill="none"`)."""
+    style = element.get("style")
+    value = style_declared(style).get(name) if style else None
+    if value is None:
+        written = element.get(name)
+        value = attribute_value(name, written) if written else None
+    return value
+
+
+def _visibility(element: etree._Element, in_drawing: bool) -> bool | None:
     """The element's own `visibility`: shown (True), hidden (False), or None where it
     inherits the one around it (says none, `inherit`, `unset`, `revert`). Its style says
     it, and in a drawing its presentation attribute, where its style says none. A hidden
     `<html>`, `<body>` or tab panel is read as shown (`shown_inside`)."""
-    style = element.get("style")
-    value = style_declared(style).get("visibility") if style else None
-    if value is None and drawing:
-        value = (element.get("visibility") or "").strip().lower()
+    if in_drawing:
+        value = _said(element, "visibility")
+    else:
+        value = style_declared(element.get("style") or "").get("visibility")
     if value in ("visible", "initial"):
         return True
     if value not in ("hidden", "collapse") or element.tag in ("html", "body"):
