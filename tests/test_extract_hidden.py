@@ -247,6 +247,8 @@ def test_a_hidden_row_is_no_line_unless_a_cell_in_it_is_shown() -> None:
         '<td style="visibility:visible">Shown cell.</td></tr></table><p>After.</p>'
     )
     assert whole(table) == f"{LEAD}\nShown row.\nShown cell.\nAfter."
+    marks = '<div style="visibility:hidden"><pre>code</pre><p>x<sup>2</sup></p></div><p>After.</p>'
+    assert whole(marks) == f"{LEAD}\nAfter."  # no line of a hidden `<pre>`, no "^" of a `<sup>`
 
 
 def test_a_hidden_block_keeps_its_place_between_the_words_around_it() -> None:
