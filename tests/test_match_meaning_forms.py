@@ -589,11 +589,32 @@ def test_a_status_word_before_a_figure_that_is_no_day_says_no_status() -> None:
             "Every request is not logged.",
             id="not-every",
         ),
+        pytest.param(
+            "It does not retry in all cases after a failure.",
+            "In all cases, it does not retry after a failure.",
+            id="all-later-in-its-clause",
+        ),
+        pytest.param(
+            "The cache is not flushed after every write.",
+            "After every write, the cache is not flushed.",
+            id="every-clause-put-first",
+        ),
+        pytest.param(
+            "Requests are never retried on all replicas.",
+            "On all replicas, requests are never retried.",
+            id="never",
+        ),
+        pytest.param(
+            "In all cases, it does not retry after a failure.",
+            "It does not retry after a failure in all cases.",
+            id="all-put-after-the-denial",
+        ),
     ],
 )
 def test_a_negation_moved_off_a_word_of_all_changes_the_claim(quote: str, passage: str) -> None:
     """ "Not all" says some are not; "all ... not" says none are: the same words and the
-    same count of negations, and another claim."""
+    same count of negations, and another claim. A verb's denial reaches a word of all
+    later in its clause ("does not retry in all cases": not in all of them)."""
     found = judged(quote, passage)
     assert found.meaning_changed, found.kinds
     assert "quantifier changed" in found.kinds
@@ -612,6 +633,26 @@ def test_a_negation_moved_off_a_word_of_all_changes_the_claim(quote: str, passag
         ),
         pytest.param(
             "It is not only fast but also safe.", "It is not just fast but also safe.", id="only"
+        ),
+        pytest.param(
+            "It is not always retried after a failure.",
+            "After a failure, it is not always retried.",
+            id="not-always-with-a-clause-moved",
+        ),
+        pytest.param(
+            "It does not retry after a failure in some cases.",
+            "In some cases, it does not retry after a failure.",
+            id="no-word-of-all",
+        ),
+        pytest.param(
+            "It runs without plugins in all cases.",
+            "In all cases, it runs without plugins.",
+            id="without-denies-no-verb",
+        ),
+        pytest.param(
+            "It does not retry, and all requests fail.",
+            "All requests fail, and it does not retry.",
+            id="all-in-another-clause",
         ),
     ],
 )

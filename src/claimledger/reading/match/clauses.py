@@ -411,9 +411,9 @@ def negation_moved_across_clauses(
     Y"), changes what is denied, though the count of negations stays."""
     if _a_value_reordered(q_low, p_low, q_breaks, p_breaks):
         return {}  # "none, gzip and zstd" -> "gzip, zstd and none": "none" is a value
-    if quantifier_scope_changed(q_low, p_low):
-        return {"negation": "quantifier changed"}  # "not all" -> "all ... not": none
     q_clauses, p_clauses = clause_numbers(q_low, q_breaks), clause_numbers(p_low, p_breaks)
+    if quantifier_scope_changed(q_low, p_low, q_clauses, p_clauses):
+        return {"negation": "quantifier changed"}  # "not all" -> "all ... not": none
     q_denied, p_denied = _denied(q_low, q_clauses), _denied(p_low, p_clauses)
     if _denies_the_same(q_denied, p_denied):
         reach = (_denied(q_low, q_clauses, None), _denied(p_low, p_clauses, None))

@@ -64,22 +64,28 @@ _CORRELATIVE_REACH = 15
 _RESTRICTING = (["only"], ["just"], ["merely"])
 
 
-def quantifier_scope_changed(q_low: list[str], p_low: list[str]) -> bool:
+def quantifier_scope_changed(
+    q_low: list[str], p_low: list[str], q_clauses: list[int], p_clauses: list[int]
+) -> bool:
     """A negation that moved on to, or off, a word of all ("not always deleted" -> "always
-    not deleted", "not all nodes reply" -> "all nodes do not reply"): denying "all" says
-    "some are not", denying what all do says "none do", though the words and the count of
-    negations stay."""
+    not deleted", "not all nodes reply" -> "all nodes do not reply", "does not retry in
+    all cases" -> "in all cases, it does not retry"): denying "all" says "some are not",
+    denying what all do says "none do", though the words and the count of negations
+    stay. `q_clauses` and `p_clauses` are the clause of each word (`clauses.clause_numbers`)."""
     if negation_count(q_low) != negation_count(p_low):
         return False  # a negation added or removed: judged as such
-    q_all, p_all = _universal(q_low), _universal(p_low)
+    q_all, p_all = _universal(q_low, q_clauses), _universal(p_low, p_clauses)
     return Counter(w for w, _ in q_all) == Counter(w for w, _ in p_all) and q_all != p_all
 
 
-def _universal(words: list[str]) -> Counter[tuple[str, bool]]:
-    """Each word of all in `words`, and whether a negation is before it (an aside between
-    them, "not, however, always", "not quite all", leaves it denied)."""
+def _universal(words: list[str], clauses: list[int]) -> Counter[tuple[str, bool]]:
+    """Each word of all in `words`, and whether a negation denies it: one just before it
+    (an aside between them, "not, however, always", "not quite all", leaves it denied),
+    or a verb's denial earlier in its clause ("does not retry in all cases": not in all)."""
     return Counter(
-        (word, _denied_before(words, index)) for index, word in enumerate(words) if word in _OF_ALL
+        (word, _denied_before(words, index) or _denied_in_its_clause(words, clauses, index))
+        for index, word in enumerate(words)
+        if word in _OF_ALL
     )
 
 
@@ -88,6 +94,17 @@ def _denied_before(words: list[str], index: int) -> bool:
     while before >= 0 and (words[before] in _ASIDES or words[before].endswith("ly")):
         before -= 1
     return before >= 0 and words[before] in NEGATIONS
+
+
+def _denied_in_its_clause(words: list[str], clauses: list[int], index: int) -> bool:
+    """Whether a verb's denial ("not", "never") stands before the word at `index` in its
+    clause: what the clause denies, it denies of all the word says."""
+    return any(words[at] in _VERB_DENIALS and clauses[at] == clauses[index] for at in range(index))
+
+
+_VERB_DENIALS = frozenset({"not", "n't", "never", "cannot"})
+"""Negations that deny a verb, and so all its clause says after it ("without all its
+plugins" denies no verb: "in all cases, without retries" says the same)."""
 
 
 _ASIDES = frozenset({",", "however", "quite", "really", "even", "yet", "necessarily", "in"})
