@@ -1336,6 +1336,21 @@ def test_two_words_traded_across_clauses_with_other_words_may_have_changed_the_m
             "The subscriber filters incoming messages by key, not by topic.",
             id="each-after-the-same-relation",
         ),
+        pytest.param(
+            "The gauge can go up, not down, during a run.",
+            "The gauge can go down, not up, during a run.",
+            id="small-opposites-around-a-denial",
+        ),
+        pytest.param(
+            "Set it on for reads and off for writes.",
+            "Set it off for reads and on for writes.",
+            id="small-opposites-across-clauses",
+        ),
+        pytest.param(
+            "Values above the limit are kept and below it are dropped.",
+            "Values below the limit are kept and above it are dropped.",
+            id="small-opposites-of-place",
+        ),
     ],
 )
 def test_two_runs_traded_every_other_word_in_place_is_a_reversal(quote: str, passage: str) -> None:
@@ -1377,6 +1392,17 @@ def test_two_runs_traded_every_other_word_in_place_is_a_reversal(quote: str, pas
             "The broker persists an offset once a consumer commits it.",
             id="a-clause-with-its-conjunction",
         ),
+        pytest.param(
+            "The gauge can go up and down during a run.",
+            "The gauge can go down and up during a run.",
+            id="opposites-joined-by-and",
+        ),
+        pytest.param(
+            "The gauge can go up or down during a run.",
+            "The gauge can go down or up during a run.",
+            id="opposites-joined-by-or",
+        ),
+        pytest.param("Turn it on and off again.", "Turn it off and on again.", id="on-and-off"),
     ],
 )
 def test_items_or_phrases_said_in_another_order_are_no_reversal(quote: str, passage: str) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from claimledger.reading.match.lexicon import COORDINATORS, STOPWORDS, number_value
+from claimledger.reading.match.lexicon import COORDINATORS, STOPWORDS, are_opposites, number_value
 
 _ITEM_JOINERS = COORDINATORS | {"whereas", "while"}
 """Words that join two items or clauses either of which may come first."""
@@ -65,7 +65,7 @@ def exchanged(quote: list[str], page: list[str]) -> Exchange | None:
         for second_len in range(1, len(q_mid) - first_len):
             first, second = q_mid[:first_len], q_mid[len(q_mid) - second_len :]
             middle = q_mid[first_len : len(q_mid) - second_len]
-            if p_mid == [*second, *middle, *first] and _says_something(first, second):
+            if p_mid == [*second, *middle, *first] and _traded(first, second):
                 return Exchange(quote[:start], first, middle, second, quote[stop:])
     return None
 
@@ -104,6 +104,14 @@ def _led_by_relations(exchange: Exchange) -> bool:
         return True  # "Once A commits it, B persists it" -> "B persists it once A commits it"
     before, middle = exchange.before[-1:], exchange.middle
     return bool(before) and before == middle and before[0] in _RELATIONS
+
+
+def _traded(first: list[str], second: list[str]) -> bool:
+    """Whether two runs that changed places can change what is said: each says something,
+    or they are opposites, small words though they may be ("up, not down" -> "down, not
+    up"), which a reader reads the other way round."""
+    opposed = any(are_opposites(a, b) for a in first for b in second)
+    return opposed or _says_something(first, second)
 
 
 def _says_something(*runs: list[str]) -> bool:
