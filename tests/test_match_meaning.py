@@ -181,6 +181,25 @@ def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind
         ),
         pytest.param("Clients connect with TLS.", "Clients connect with MTLS.", id="letter-before"),
         pytest.param(
+            "Requests are sent over http to the origin server.",
+            "Requests are sent over https to the origin server.",
+            id="a-protocol-secured-in-small-letters",
+        ),
+        pytest.param(
+            "Requests are sent over https to the origin server.",
+            "Requests are sent over http to the origin server.",
+            id="a-protocol-unsecured-in-small-letters",
+        ),
+        pytest.param("Uploads use ftp by default.", "Uploads use ftps by default.", id="ftps"),
+        pytest.param(
+            "The broker listens for mqtt clients.",
+            "The broker listens for mqtts clients.",
+            id="mqtts",
+        ),
+        pytest.param(
+            "Connect over Http to the broker.", "Connect over Https to the broker.", id="titled"
+        ),
+        pytest.param(
             "Writes are acknowledged once they are persisted.",
             "Writes are acknowledged once they are persisted on the leader.",
             id="a-phrase-put-after",
@@ -198,6 +217,26 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
     as it only elaborates one, so it is not strong evidence (unless the noun names a fault
     or a guarantee: see `test_a_fault_or_a_guarantee_named_otherwise_changes_the_claim`)."""
     assert level(quote, passage) == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Requests are sent over http to the origin.",
+            "Requests are sent over HTTP to the origin.",
+            id="http-in-capitals",
+        ),
+        pytest.param(
+            "Requests are sent over HTTPS to the origin.",
+            "Requests are sent over https to the origin.",
+            id="https-in-small-letters",
+        ),
+    ],
+)
+def test_a_protocol_written_in_other_letters_is_the_same_protocol(quote: str, passage: str) -> None:
+    """ "https" is no plural of "http" (see above), but "http" in capitals is "http"."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
 
 
 @pytest.mark.parametrize(

@@ -74,13 +74,24 @@ def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
 def _acronym_grown(word: str, other: str) -> bool:
     """Two acronyms one of which is the other with capitals put before or after it
     (`HTTP` / `HTTPS`, `TLS` / `MTLS`): the letters of one are in the other, and they
-    name two things (a plural's "s" is small: `APIs`)."""
+    name two things (a plural's "s" is small: `APIs`). A protocol and its secured form
+    are two in any case (`http` / `https`), where the small "s" reads as a plural's."""
+    if frozenset((word.lower(), other.lower())) in _SECURED:
+        return True
     if not (len(word) > 1 and len(other) > 1 and word.isupper() and other.isupper()):
         return False
     if not (word.isalpha() and other.isalpha()) or word == other:
         return False
     shorter, longer = sorted((word, other), key=len)
     return longer.startswith(shorter) or longer.endswith(shorter)
+
+
+_SECURED = frozenset(
+    frozenset((scheme, f"{scheme}s"))
+    for scheme in ("http", "ftp", "ws", "smtp", "imap", "ldap", "amqp", "mqtt", "nntp", "pop3")
+)
+"""Protocols, each with the form of it secured by TLS (`http` and `https`), as a URL's
+scheme names them: a plural's "s" to the dictionary."""
 
 
 def _same_quantity(word: str, other: list[str]) -> bool:
