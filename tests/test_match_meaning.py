@@ -219,6 +219,32 @@ def test_other_content_changes_may_have_changed_the_meaning(quote: str, passage:
     assert level(quote, passage) == "uncertain"
 
 
+def test_a_link_to_the_secured_protocol_may_have_changed_the_meaning() -> None:
+    """The same address over another protocol: `https://` is no abbreviation's growth."""
+    quote = "Fetch it from http://example.com/data first."
+    assert level(quote, "Fetch it from https://example.com/data first.") == "uncertain"
+    assert level(quote, "Fetch it from HTTP://example.com/data first.") == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Set max_mem_per_child to limit it.",
+            "Set max_memory_per_child to limit it.",
+            id="a-part-cut-short",
+        ),
+        pytest.param(
+            "Set the maxmem option to limit it.",
+            "Set the max_memory option to limit it.",
+            id="parts-run-together",
+        ),
+    ],
+)
+def test_a_name_written_short_is_the_same_name(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
@@ -266,6 +292,21 @@ def test_a_protocol_written_in_other_letters_is_the_same_protocol(quote: str, pa
             "Permissions are read from capabilities/main.json at start.",
             "Permissions are read from capabilities/default.json at start.",
             id="a-file",
+        ),
+        pytest.param(
+            "Set HTTP_PROXY to route the agent traffic.",
+            "Set HTTPS_PROXY to route the agent traffic.",
+            id="a-part-grown-by-a-letter",
+        ),
+        pytest.param(
+            "Set http_proxy to route the agent traffic.",
+            "Set https_proxy to route the agent traffic.",
+            id="a-part-grown-by-a-letter-in-small-letters",
+        ),
+        pytest.param(
+            "Export FTPS_HOST before the upload starts.",
+            "Export FTP_HOST before the upload starts.",
+            id="a-part-cut-by-a-letter",
         ),
     ],
 )

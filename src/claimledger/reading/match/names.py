@@ -210,14 +210,22 @@ def _shouted(name: str) -> bool:
 
 def _abbreviates(short: str, parts: list[str]) -> bool:
     """`maxmemperchild` for `max-memory-per-child`: each part of the long name, in turn,
-    begun by the next letters of the short one (and at least half of its letters kept)."""
+    begun by the next letters of the short one (and at least half of its letters kept).
+    A part is kept whole or cut by two letters at least: one letter more is no
+    abbreviation's but another name's (`HTTP_PROXY` / `HTTPS_PROXY`, `max_conn` /
+    `max_conns`)."""
     if len(parts) < 2 or len(short) < max(4, len("".join(parts)) / 2):
         return False
     if len(short) > _ABBREVIATION_MOST:
         return False  # a word of page text, however long, is no name shortened
     reached = {0}  # where in `short` the parts so far can have ended, each begun in turn
     for part in parts:  # a set of places, not a search that tries every way again
-        reached = {at + size for at in reached for size in range(1, _begun(short, at, part) + 1)}
+        reached = {
+            at + size
+            for at in reached
+            for size in range(1, _begun(short, at, part) + 1)
+            if size != len(part) - 1
+        }
         if not reached:
             return False
     return len(short) in reached
