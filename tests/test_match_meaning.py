@@ -200,6 +200,26 @@ def test_strong_evidence_says_the_meaning_changed(quote: str, passage: str, kind
             "Connect over Http to the broker.", "Connect over Https to the broker.", id="titled"
         ),
         pytest.param(
+            "Images are signed with SHA before upload.",
+            "Images are signed with SHA256 before upload.",
+            id="an-acronym-made-one-of-its-family",
+        ),
+        pytest.param(
+            "Images are signed with SHA256 before upload.",
+            "Images are signed with SHA before upload.",
+            id="an-acronym-made-its-family",
+        ),
+        pytest.param(
+            "Keys are encrypted with AES at rest.",
+            "Keys are encrypted with AES-256 at rest.",
+            id="an-acronym-with-a-size-put-after",
+        ),
+        pytest.param(
+            "Requests are sent over HTTP to the origin.",
+            "Requests are sent over HTTP2 to the origin.",
+            id="an-acronym-with-a-version-put-after",
+        ),
+        pytest.param(
             "Writes are acknowledged once they are persisted.",
             "Writes are acknowledged once they are persisted on the leader.",
             id="a-phrase-put-after",
@@ -242,6 +262,27 @@ def test_a_link_to_the_secured_protocol_may_have_changed_the_meaning() -> None:
     ],
 )
 def test_a_name_written_short_is_the_same_name(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Images are signed with SHA-256 before upload.",
+            "Images are signed with SHA256 before upload.",
+            id="hyphen-taken-out",
+        ),
+        pytest.param(
+            "All etcd3 APIs are defined in gRPC services.",
+            "All etcd APIs are defined in gRPC services.",
+            id="a-products-version-in-small-letters",
+        ),
+    ],
+)
+def test_an_acronym_and_its_number_written_apart_are_the_same_name(
+    quote: str, passage: str
+) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
 
 

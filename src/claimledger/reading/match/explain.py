@@ -73,17 +73,26 @@ def explained(word: str, other: list[str], counterpart: list[str]) -> bool:
 
 def _acronym_grown(word: str, other: str) -> bool:
     """Two acronyms one of which is the other with capitals put before or after it
-    (`HTTP` / `HTTPS`, `TLS` / `MTLS`): the letters of one are in the other, and they
-    name two things (a plural's "s" is small: `APIs`). A protocol and its secured form
-    are two in any case (`http` / `https`), where the small "s" reads as a plural's."""
+    (`HTTP` / `HTTPS`, `TLS` / `MTLS`), or a number (`SHA` / `SHA256`, `HTTP` / `HTTP2`):
+    the letters of one are in the other, and they name two things, the one a family and
+    the other one of it (a plural's "s" is small: `APIs`). A protocol and its secured
+    form are two in any case (`http` / `https`), where the small "s" reads as a plural's."""
     if frozenset((word.lower(), other.lower())) in _SECURED:
         return True
     if not (len(word) > 1 and len(other) > 1 and word.isupper() and other.isupper()):
         return False
-    if not (word.isalpha() and other.isalpha()) or word == other:
+    shorter, longer = sorted((bare(word), bare(other)), key=len)
+    if not shorter.isalpha() or shorter == longer:
         return False
-    shorter, longer = sorted((word, other), key=len)
-    return longer.startswith(shorter) or longer.endswith(shorter)
+    grown = _grown_by(shorter, longer)
+    return bool(grown) and (grown.isdigit() or (word.isalpha() and other.isalpha()))
+
+
+def _grown_by(shorter: str, longer: str) -> str:
+    """What `longer` has beyond `shorter`, put before or after it ("" if it has it not)."""
+    if longer.startswith(shorter):
+        return longer[len(shorter) :]
+    return longer[: -len(shorter)] if longer.endswith(shorter) else ""
 
 
 _SECURED = frozenset(
