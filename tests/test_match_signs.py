@@ -144,12 +144,16 @@ def test_a_plus_after_a_figure_is_its_lower_bound(quote: str, passage: str, said
         pytest.param("It costs $5 a month.", "It costs €5 a month.", "changed", id="euros"),
         pytest.param("It costs £5 a month.", "It costs 5 euros a month.", "changed", id="pounds"),
         pytest.param(
-            "It costs $5 a month.", "It costs 5 USD a month.", "changed", id="not-every-dollar"
+            "It costs $5 a month.", "It costs CAD 5 a month.", "changed", id="not-every-dollar"
         ),
+        pytest.param("It costs $5 a month.", "It costs EUR 5 a month.", "changed", id="eur"),
+        pytest.param("It costs USD 5 a month.", "It costs USD 6 a month.", "changed", id="usd"),
+        pytest.param("It costs £5 a month.", "It costs 5 EUR a month.", "changed", id="gbp-eur"),
     ],
 )
 def test_a_currency_sign_is_its_unit(quote: str, passage: str, said: str) -> None:
-    """ "$5" -> "€5" is another sum, though its figure did not change."""
+    """ "$5" -> "€5" is another sum, though its figure did not change; so is "$5" -> "CAD
+    5", the sign read as the dollar."""
     assert level(quote, passage) == said, judged(quote, passage)
 
 
@@ -201,6 +205,29 @@ def test_a_sign_of_approximation_taken_out_or_put_in_is_a_degree_changed(
 
 def test_a_sign_of_approximation_said_in_words_is_no_change() -> None:
     assert level("Latency is ~10 ms.", "Latency is about 10 ms.") == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "It costs $5 per month for each seat.",
+            "It costs USD 5 per month for each seat.",
+            id="code-before",
+        ),
+        pytest.param("It costs $5 a month.", "It costs 5 USD a month.", id="code-after"),
+        pytest.param("It costs $5 a month.", "It costs US$5 a month.", id="us-dollar-sign"),
+        pytest.param("It costs $5 a month.", "It costs $5 USD a month.", id="sign-and-code"),
+        pytest.param("It costs $5 million.", "It costs USD 5 million.", id="with-a-magnitude"),
+        pytest.param("It costs €5 a month.", "It costs EUR 5 a month.", id="eur"),
+        pytest.param("It costs £5 a month.", "It costs GBP 5 a month.", id="gbp"),
+        pytest.param("It costs ¥500 a month.", "It costs 500 JPY a month.", id="jpy"),
+        pytest.param("It costs 5 dollars a month.", "It costs USD 5 a month.", id="dollars"),
+    ],
+)
+def test_a_currencys_code_is_its_sign(quote: str, passage: str) -> None:
+    """ "USD 5" is "$5", as "5 dollars" is; "EUR", "GBP" and "JPY" are "€", "£" and "¥"."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
 
 
 def test_a_currency_sign_after_its_sum_is_its_unit() -> None:

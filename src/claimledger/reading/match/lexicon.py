@@ -91,10 +91,11 @@ _UNIT_NAMES = """
     gigabit gbit gbits gigabit gigabits
     terabit tbit tbits terabit terabits
     percent % percent
-    dollar dollar dollars
+    dollar dollar dollars usd
     euro euro euros eur
     pound pound pounds
-    yen yen
+    sterling sterling gbp
+    yen yen jpy
 """
 UNIT = {
     spelling: line.split()[0]

@@ -88,22 +88,50 @@ _PLUS = re.compile(r"(?<![\w.,^+-])(\d+(?:[.,]\d+)*)\+(?=\s+([A-Za-z]+))")
 """A figure with a plus after it, before a word ("3+ replicas"), not a sum ("1+1")."""
 
 
+_MAGNITUDE_AFTER = r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥]))?"
+"""A sum's magnitude after its figure ("5 million", "5M", "5bn")."""
+_CODE = r"(USD|EUR|GBP|JPY)"
 _CURRENCY = re.compile(
-    r"(?<![\w$€£¥])([$€£¥])\s?(\d[\d.,]*\d|\d)"
-    r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥]))?(?![\w$€£¥])"
+    r"(?<![\w$€£¥])(US\$|[$€£¥])\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥])"
+    r"(?:\s" + _CODE + r"\b)?"
 )
-_CURRENCIES = {"$": "dollars", "€": "euros", "£": "pounds", "¥": "yen"}
+"""A sum with its currency's sign before it ("$5", "€5 million", "US$5"), and the code of
+its currency after it, if written too ("$5 USD")."""
+_CURRENCIES = {"$": "dollars", "US$": "dollars", "€": "euros", "£": "sterling", "¥": "yen"}
 _CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥.,])(\d[\d.,]*\d|\d)\s?([€£¥])(?![\w$€£¥])")
 """A sum with its currency's sign after it ("5€", "5 €"), as much of Europe writes it."""
+_CODED = re.compile(
+    r"(?<![\w$€£¥])" + _CODE + r"\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥])"
+)
+_CODED_AFTER = re.compile(
+    r"(?<![\w$€£¥.,])(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"\s?" + _CODE + r"(?![\w$€£¥])"
+)
+"""A sum with the code of its currency before it or after it ("USD 5", "5 EUR")."""
+_CODES = {"USD": "dollars", "EUR": "euros", "GBP": "sterling", "JPY": "yen"}
+"""The codes of the currencies whose sign says one currency: "$" is read as the dollar
+("$5" -> "CAD 5" is another sum), "£" as sterling, "¥" as the yen. A pound sterling is
+no "pound", which weighs as often."""
 
 
 def currencies_as_said(text: str) -> str:
-    """The text with a sum written with its currency's sign said with its unit ("$5" as
-    "5 dollars", "$5 million" as "5 million dollars"): a sign is no word, so "$5" -> "€5"
-    read as no change; and the unit goes after the sum's magnitude, which a unit between
-    them parted from its figure ("$5 million" -> "$5 billion" read as only reworded)."""
-    text = _CURRENCY.sub(lambda run: f"{run[2]}{run[3] or ''} {_CURRENCIES[run[1]]}", text)
-    return _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
+    """The text with a sum written with its currency's sign or code said with its unit
+    ("$5" and "USD 5" as "5 dollars", "$5 million" as "5 million dollars"): a sign is no
+    word, so "$5" -> "€5" read as no change, and a code is a word the sign is not, so
+    "$5" -> "USD 5" read as a name put in; and the unit goes after the sum's magnitude,
+    which a unit between them parted from its figure ("$5 million" -> "$5 billion" read
+    as only reworded)."""
+    text = _CURRENCY.sub(_signed_said, text)
+    text = _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
+    text = _CODED.sub(lambda run: f"{run[2]}{run[3] or ''} {_CODES[run[1]]}", text)
+    return _CODED_AFTER.sub(lambda run: f"{run[1]}{run[2] or ''} {_CODES[run[3]]}", text)
+
+
+def _signed_said(run: re.Match[str]) -> str:
+    """ "$5 million" as "5 million dollars"; a code after it as well ("$5 USD") said
+    once, if it is the sign's currency, else kept ("$5 CAD": Canadian dollars)."""
+    unit = _CURRENCIES[run[1]]
+    code = run[4] if run[4] and _CODES[run[4]] != unit else None
+    return f"{run[2]}{run[3] or ''} {unit}" + (f" {code}" if code else "")
 
 
 def pluses_as_said(text: str) -> str:
