@@ -75,3 +75,65 @@ def test_a_count_of_times_said_another_way_is_no_number_changed(quote: str, pass
 def test_a_count_of_times_changed_is_a_number_changed(quote: str, passage: str) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
     assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run twice a day on every node.",
+            id="twice-a-day",
+        ),
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run twice per day on every node.",
+            id="twice-per-day",
+        ),
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run two times a day on every node.",
+            id="two-times-a-day",
+        ),
+        pytest.param(
+            "Backups run three times daily.", "Backups run three times a day.", id="three-times"
+        ),
+        pytest.param("Backups run 3 times daily.", "Backups run three times per day.", id="3"),
+        pytest.param("Backups run once daily.", "Backups run once a day.", id="once-daily"),
+        pytest.param(
+            "Backups run twice daily.", "Backups run twice a day.", id="at-the-sentences-end"
+        ),
+        pytest.param(
+            "The index is rebuilt twice weekly.", "The index is rebuilt twice a week.", id="week"
+        ),
+    ],
+)
+def test_a_count_of_times_a_period_said_another_way_is_no_change(quote: str, passage: str) -> None:
+    """ "Twice daily" is "twice a day": "daily" after a count of times says the period it
+    is counted in, as "a day" there does, not "every day"."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run once a day on every node.",
+            id="once-a-day",
+        ),
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run twice a week on every node.",
+            id="twice-a-week",
+        ),
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run three times a day on every node.",
+            id="three-times-a-day",
+        ),
+    ],
+)
+def test_a_count_of_times_a_period_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)
+    assert "number changed" in judged(quote, passage).kinds

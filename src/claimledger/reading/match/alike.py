@@ -19,6 +19,7 @@ from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.negations import correlative
 from claimledger.reading.match.quantities import (
     EVERY_ONE,
+    RATES,
     bounds_as_said,
     grouped_digits,
     in_base_units,
@@ -47,8 +48,31 @@ def as_said(words: list[str]) -> list[str]:
     "optional", a phrase as the word it says ("a single" as "one", "at all times" as
     "always"), a figure's thousands set apart by spaces as one figure, a quantity in its
     base unit ("24 hours" / "one day"), a bound as the bound it says ("cannot exceed" /
-    "at most")."""
-    return bounds_as_said(in_base_units(lifted(phrases_alike(grouped_digits(words)))))
+    "at most"), a count of times a period as it is said with "a" ("twice daily" /
+    "twice a day")."""
+    read = in_base_units(lifted(phrases_alike(grouped_digits(words))))
+    return bounds_as_said(_counted_per_period(read))
+
+
+def _counted_per_period(words: list[str]) -> list[str]:
+    """The words with "every", "per" or "each" left out between a count of times and the
+    period it is counted in ("twice every day", "twice daily", "3 times per day" as
+    "twice a day" and "3 times a day" are read: "twice 86400 seconds"). ("Once a day"
+    and "once daily" are "every day", which `_PHRASES_ALIKE` says.)"""
+    return [
+        word
+        for index, word in enumerate(words)
+        if not (
+            word in RATES
+            and index > 0
+            and words[index - 1] in _COUNTS
+            and number_value(words[index + 1] if index + 1 < len(words) else "") is not None
+        )
+    ]
+
+
+_COUNTS = frozenset({"twice", "thrice", "times"})
+"""Words that count the times a thing is done in a period, before it ("twice a day")."""
 
 
 _PHRASES_ALIKE = Phrases(
@@ -102,6 +126,7 @@ _PHRASES_ALIKE = Phrases(
             for unit in EVERY_ONE.values()
             for joint in ("a", "an", "per", "every", "each")
         },
+        **{("once", word): ("every", unit) for word, unit in EVERY_ONE.items()},  # once daily
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""
@@ -147,14 +172,16 @@ def phrase_cut_at(words: list[str], first: int) -> int:
 
 def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
     """The span's end past the words that say what the quote's last word says ("twice"
-    as "two times", "daily" as "every day"), begun at its last word: they are the span's,
-    not words a sentence that goes on appended."""
+    as "two times", "daily" as "every day", and after a count of times as "a day"),
+    begun at its last word: they are the span's, not words a sentence that goes on
+    appended."""
     if not quote or not end:
         return end
-    last = as_said([quote[-1].lower()])
+    count = _count_of_times([word.lower() for word in quote[-2:-1]])
+    last = as_said([*count, quote[-1].lower()])
     for extra in (1, 2):
         words = [word.lower() for word in page[end - 1 : end + extra]]
-        if len(words) == extra + 1 and as_said(words) == last:
+        if len(words) == extra + 1 and as_said([*count, *words]) == last:
             return end + extra
     return end
 
@@ -179,6 +206,23 @@ def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
     """ "not only" with no "but" after it: a restriction denied ("is not only for
     admins"), where "not only X but also Y" says X and Y (`negations.correlative`)."""
     return phrase[0] == "not" and not correlative([*phrase, *after], 0)
+
+
+def said_alike(taken: list[str], put: list[str], before: list[str]) -> bool:
+    """Whether the words a change took and the words it put say one thing ("a minute" /
+    "60 seconds", "must" / "are required to"), read after `before`, the words both sides
+    say just before them, where those count times ("twice | daily" / "twice | a day")."""
+    counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
+    count = _count_of_times(before)
+    return said_values(count + counted[0]) == said_values(count + counted[1])
+
+
+def _count_of_times(before: list[str]) -> list[str]:
+    """The last of the words, if it counts the times a thing is done ("twice"), else none."""
+    return before[-1:] if before[-1:] and before[-1] in _COUNTS_OR_ONCE else []
+
+
+_COUNTS_OR_ONCE = _COUNTS | {"once"}
 
 
 def said_values(words: list[str]) -> list[str]:

@@ -25,10 +25,9 @@ from difflib import SequenceMatcher
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
 from claimledger.reading.match.alike import (
-    moments_counted,
     phrase_cut_at,
     phrase_past_end,
-    said_values,
+    said_alike,
 )
 from claimledger.reading.match.around import (
     CONDITIONS,
@@ -482,8 +481,8 @@ def _change(
         j in moved[1] for j in range(j1, j2)
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
-    counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
-    freed = tag == "replace" and said_values(counted[0]) == said_values(counted[1])
+    before = q_low[i1 - 1 : i1] if q_low[i1 - 1 : i1] == p_low[j1 - 1 : j1] else []
+    freed = tag == "replace" and said_alike(taken, put, before)  # "a minute" / "60 s"
     freed = freed and not class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
