@@ -101,6 +101,16 @@ def test_a_count_of_times_changed_is_a_number_changed(quote: str, passage: str) 
         pytest.param("Backups run 3 times daily.", "Backups run three times per day.", id="3"),
         pytest.param("Backups run once daily.", "Backups run once a day.", id="once-daily"),
         pytest.param(
+            "Backups run twice every day on every node.",
+            "Backups run twice a day on every node.",
+            id="every-as-a-with-another-every-kept",
+        ),
+        pytest.param(
+            "Backups run daily on every node.",
+            "Backups run every 24 hours on every node.",
+            id="daily-as-every-24-hours-beside-another-every",
+        ),
+        pytest.param(
             "Backups run twice daily.", "Backups run twice a day.", id="at-the-sentences-end"
         ),
         pytest.param(

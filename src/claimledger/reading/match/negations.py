@@ -75,7 +75,8 @@ def quantifier_scope_changed(
     if negation_count(q_low) != negation_count(p_low):
         return False  # a negation added or removed: judged as such
     q_all, p_all = _universal(q_low, q_clauses), _universal(p_low, p_clauses)
-    return Counter(w for w, _ in q_all) == Counter(w for w, _ in p_all) and q_all != p_all
+    words = Counter(w for w, _ in q_all.elements()), Counter(w for w, _ in p_all.elements())
+    return words[0] == words[1] and q_all != p_all
 
 
 def _universal(words: list[str], clauses: list[int]) -> Counter[tuple[str, bool]]:
