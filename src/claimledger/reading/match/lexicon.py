@@ -465,12 +465,16 @@ def number_value(token: str) -> str | None:
     ordinal = _ORDINAL.fullmatch(low)
     if ordinal:
         return ordinal[1]
-    if re.fullmatch(r"v?\d[\d.,:]*(?:[a-z]{1,3}|%)?", low):
+    if _FIGURE.fullmatch(low):
         value = low.removeprefix("v").rstrip("%")
         return _THOUSANDS.sub("", value) if _GROUPED.match(value) else value
     return None
 
 
+_FIGURE = re.compile(r"v?\d[\d.,:]*(?:[a-z]{1,3}|%)?")
+"""A figure as `number_value` reads it (`3`, `v2`, `1,000`, `10ms`, `50%`), compiled once:
+the matcher asks it of every word it weighs, and `re.fullmatch` given the pattern's text
+looks it up in `re`'s cache at every call."""
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)")
 """A number written with thousands separators ("3,000", "1,000,000"), the same as without."""
 _THOUSANDS = re.compile(r",(?=\d{3})")
