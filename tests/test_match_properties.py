@@ -9,6 +9,12 @@ from hypothesis import strategies as st
 
 from claimledger.reading.match import judge, locate, normalize
 from claimledger.reading.match.lexicon import NEGATIONS, STOPWORDS, UNITS
+from claimledger.reading.match.normalize import (
+    TextKind,
+    normalize_page,
+    original_end,
+    original_span,
+)
 
 # Characters the normaliser treats specially, mixed into arbitrary text.
 SPECIAL = [
@@ -71,6 +77,23 @@ def passages(
 def test_normalize_is_idempotent(text: str) -> None:
     once = normalize(text)
     assert normalize(once) == once
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(SPECIAL), st.characters()), max_size=40).map("".join),
+    st.sampled_from(["text", "markdown", "code"]),
+    st.data(),
+)
+def test_where_a_normalised_run_ends_in_the_page_is_where_its_span_ends(
+    text: str, kind: TextKind, data: st.DataObject
+) -> None:
+    """`original_end`, which the search for a table cell's edge asks at each step, says
+    what `original_span` says of a run's end, wherever the run starts."""
+    normalized, maps = normalize_page(text, kind)
+    end = data.draw(st.integers(0, len(normalized)))
+    start = data.draw(st.integers(0, end))
+    assert original_end(maps, end) == original_span(maps, start, end)[1]
 
 
 @settings(max_examples=150, deadline=None)

@@ -327,8 +327,17 @@ def normalize_page(text: str, kind: TextKind) -> tuple[str, list[_OffsetMap]]:
 def original_span(maps: list[_OffsetMap], start: int, end: int) -> tuple[int, int]:
     """Offsets in the page text of the normalised run ``[start, end)``."""
     for offset_map in reversed(maps):
-        start, end = offset_map.to_input_start(start), offset_map.to_input_end(end)
-    return start, end
+        start = offset_map.to_input_start(start)
+    return start, original_end(maps, end)
+
+
+def original_end(maps: list[_OffsetMap], end: int) -> int:
+    """The offset in the page text where a normalised run ending at `end` ends: the end of
+    `original_span` alone, for a search that asks only where characters end (each map is
+    walked once, and not again for a start no one reads)."""
+    for offset_map in reversed(maps):
+        end = offset_map.to_input_end(end)
+    return end
 
 
 OffsetMap = _OffsetMap

@@ -27,7 +27,13 @@ from claimledger.reading.match.lexicon import (
     tokens,
     words,
 )
-from claimledger.reading.match.normalize import OffsetMap, TextKind, normalize_page, original_span
+from claimledger.reading.match.normalize import (
+    OffsetMap,
+    TextKind,
+    normalize_page,
+    original_end,
+    original_span,
+)
 
 Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
 """One step of an alignment of two pages' units: what became of units [i1, i2) of the
@@ -229,7 +235,7 @@ class PreparedText:
         last = len(self.normalized)
 
         def before(middle: int) -> bool:
-            return self.original_span(middle, middle + 1)[1] <= original
+            return original_end(self._maps, middle + 1) <= original
 
         high, step = low, 1
         while high < last and before(high):
