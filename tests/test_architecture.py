@@ -14,7 +14,7 @@ The folders are the layers (see docs/architecture.md):
     report/     every output format
     workspace/  what a checkout may do (trust), the demo
 
-and records, errors, urls, addresses and versions are the values every layer shares.
+and records, errors, urls, sites, addresses and versions are the values every layer shares.
 Each library with side effects has one home, so that a reader knows where to look for
 each kind of I/O.
 """
@@ -53,7 +53,7 @@ HOMES: dict[str, tuple[str, ...]] = {
 
 SHARED = (
     "records.py", "meanings.py", "errors.py", "urls.py", "addresses.py", "versions.py",
-    "recipes.py",
+    "recipes.py", "sites.py",
 )  # fmt: skip
 """The values every layer shares: they import no layer."""
 

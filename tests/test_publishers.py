@@ -13,7 +13,7 @@ import yaml
 
 from claimledger.errors import InputError
 from claimledger.ledger.edits import source_fields
-from claimledger.urls import other_publisher, publisher_of
+from claimledger.sites import other_publisher, publisher_of
 from cli_runner import Cli
 from webserver import PageServer, redirect
 

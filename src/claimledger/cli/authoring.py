@@ -320,7 +320,7 @@ def _warn_of_another_publisher(source_id: str, old: str, publisher: str, new: st
     import shlex
 
     from claimledger.ledger.model import publisher_compared
-    from claimledger.urls import publisher_of
+    from claimledger.sites import publisher_of
 
     if publisher_of(new) in (publisher_of(old), publisher_compared(publisher)):
         return  # the same site's, or the publisher the author already named

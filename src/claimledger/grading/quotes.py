@@ -25,7 +25,8 @@ from claimledger.records import (
     classify,
     meaning_uncertain,
 )
-from claimledger.urls import other_publisher, redacted
+from claimledger.sites import other_publisher
+from claimledger.urls import redacted
 
 
 class _QuoteState(NamedTuple):

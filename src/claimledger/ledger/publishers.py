@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claimledger.ledger.model import Ledger, Source, publisher_key
-from claimledger.urls import names_public_site, publisher_of
+from claimledger.sites import publisher_of
+from claimledger.urls import names_public_site
 
 
 @dataclass(frozen=True)

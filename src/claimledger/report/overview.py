@@ -33,7 +33,8 @@ from claimledger.report.model import (
     weakest,
 )
 from claimledger.report.tally import DISAGREEING, PARTLY_READ, counted
-from claimledger.urls import other_publisher, redact_urls, redacted, safe_url
+from claimledger.sites import other_publisher
+from claimledger.urls import redact_urls, redacted, safe_url
 
 
 def citations(claims: Sequence[ClaimView]) -> dict[str, list[tuple[PremiseView, SourceCheck]]]:

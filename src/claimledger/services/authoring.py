@@ -19,12 +19,12 @@ from claimledger.ledger.model import parse, tidied
 from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
+from claimledger.sites import other_publisher
 from claimledger.urls import (
     fetch_target,
     has_secrets,
     is_trivial_move,
     line_range_of,
-    other_publisher,
     page_key,
     permanently_led_to,
     redacted,

@@ -25,11 +25,11 @@ from claimledger.records import (
     changed_words_said,
     classify,
 )
+from claimledger.sites import other_publisher
 from claimledger.urls import (
     PERMANENT_REDIRECTS,
     fetch_target,
     is_trivial_move,
-    other_publisher,
     redact_urls,
     redacted,
     shown,

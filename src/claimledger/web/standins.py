@@ -9,7 +9,8 @@ from __future__ import annotations
 import urllib.parse
 from urllib.parse import SplitResult
 
-from claimledger.urls import publisher_of, split
+from claimledger.sites import publisher_of
+from claimledger.urls import split
 
 
 def sent_home(url: str, moved_to: str) -> bool:
