@@ -215,6 +215,8 @@ def test_make_client_never_follows_redirects_and_names_the_tool() -> None:
     ("current", "target", "problem"),
     [
         ("https://a.test/x", "http://a.test/y", "from https down to http"),
+        ("HTTPS://a.test/x", "http://a.test/y", "from https down to http"),
+        ("http://a.test/x", "JavaScript:alert(1)", "non-http(s)"),
         ("http://a.test/x", "file:///etc/passwd", "non-http(s)"),
         ("https://a.test/x", "https://a.test/x", "loop"),
         ("http://a.test/x", "https://a.test/y", None),

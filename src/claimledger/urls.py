@@ -48,6 +48,17 @@ def is_web_url(url: str) -> bool:
     return web_url_problem(url) is None
 
 
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*(?=:)")
+"""A URL's scheme as written, up to its colon (RFC 3986 §3.1)."""
+
+
+def lower_scheme(url: str) -> str:
+    """`url` with its scheme in lower case, the one spelling a URL is kept, compared and
+    fetched in: case is no part of a scheme (RFC 3986 §3.1), so `HTTPS://host/` is the
+    page `https://host/` is, and a test of the scheme as text must see it so."""
+    return _SCHEME.sub(lambda written: written[0].lower(), url, count=1)
+
+
 def web_url_problem(url: str) -> str | None:
     """Why `url` is no web URL (said after it: "'…' is not an http(s) URL with a host"),
     or None if it is one."""
@@ -462,7 +473,7 @@ def redirect_refusal(
         return f"redirect to a URL without a host refused: {shown_raw(target)}"
     if (problem := web_url_problem(target)) is not None:
         return f"redirect refused: {shown_raw(target)} {problem}"
-    if current.startswith("https:") and parts.scheme == "http":
+    if lower_scheme(current).startswith("https:") and parts.scheme == "http":
         return f"redirect from https down to http refused: {shown(target)}"
     if target in seen:
         return f"redirect loop: {shown(target)} was already visited"
@@ -532,7 +543,7 @@ class UrlMap:
             if (problem := map_rule_problem(spec)) is not None:
                 raise InputError(f"--map {spec!r}: {problem}")
             prefix, _, replacement = spec.partition("=")
-            rules.append((prefix, replacement))
+            rules.append((lower_scheme(prefix), lower_scheme(replacement)))
         return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
 
     def apply(self, url: str) -> str:
@@ -557,9 +568,12 @@ def map_rule_problem(spec: str) -> str | None:
 
 
 def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
+    """`url` rewritten by the first rule whose prefix it starts with, its scheme compared
+    in lower case as the rules are kept; as it is when none matches."""
+    lowered = lower_scheme(url)
     for prefix, replacement in rules:
-        if url.startswith(prefix):
-            return replacement + url[len(prefix) :]
+        if lowered.startswith(prefix):
+            return replacement + lowered[len(prefix) :]
     return url
 
 

@@ -288,11 +288,11 @@ def move_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import unwritable, where_it_moved
-    from claimledger.urls import refuse_credentials, shown
+    from claimledger.urls import lower_scheme, refuse_credentials, shown
 
     opts = options(ctx)
     source = opts.load().source(source_id)
-    target, found = new_url or "", "moved"
+    target, found = lower_scheme(new_url or ""), "moved"
     if new_url is None:
         with existing_store(opts) as store:
             target, found = where_it_moved(store, source.id, source.url)
@@ -426,9 +426,9 @@ def add_command(
         default_grade,
         moved_sources,
         new_sources_said,
+        pages_given,
         read_as_verified,
         read_otherwise_said,
-        refuse_unwritable,
         verified_on_pages,
         worded,
     )
@@ -443,8 +443,7 @@ def add_command(
     check_new_claim(ledger, claim_id, section, depends_on or [])
     check_evidence(urls, quotes, basis, depends_on or [])
     grade = given_grade or default_grade(basis)
-    for url in urls:
-        refuse_unwritable("--url", url)
+    urls = pages_given(urls)
     given = dataclasses.replace(fetching, pages=tuple(urls))
     with existing_store(opts) as store:
         moved = moved_sources(store, ledger)

@@ -57,16 +57,15 @@ def quote_command(
     from claimledger.services.authoring import (
         moved_sources,
         new_sources_said,
+        pages_given,
         read_as_verified,
         read_otherwise_said,
-        refuse_unwritable,
         verified_on_pages,
     )
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
-    for url in urls:
-        refuse_unwritable("--url", url)
+    urls = pages_given(urls)
     opts = options(ctx)
     ledger = opts.load()
     ledger.claim(claim_id)  # a did-you-mean before anything is fetched

@@ -30,7 +30,7 @@ from claimledger.ledger.schema import LEDGER_SCHEMA
 from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.ledger.soundness import meaning_problems
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.urls import has_secrets, page_key, redacted, was_redacted
+from claimledger.urls import has_secrets, lower_scheme, page_key, redacted, was_redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,9 +597,11 @@ def _build(data: dict[str, Any], parsed_from: ParsedText | None = None) -> Ledge
 
 
 def _build_source(source_id: str, s: dict[str, Any]) -> Source:
+    """A source as the ledger names it, each address with its scheme in lower case (the
+    schema takes `HTTPS://`): every lookup, key and test of a scheme then sees one spelling."""
     return Source(
         id=source_id,
-        url=s["url"],
+        url=lower_scheme(s["url"]),
         title=s["title"],
         kind=s["kind"],
         publisher=s["publisher"],
@@ -607,7 +609,7 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         select=s.get("select"),
         render=s.get("render", "http"),
         wait_for=s.get("wait_for"),
-        archived=s.get("archived"),
+        archived=lower_scheme(s["archived"]) if "archived" in s else None,
         note=s.get("note"),
         accept_status=frozenset(s.get("accept_status", [])),
         allow_private=s.get("allow_private", False),
@@ -615,7 +617,7 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         repo=s.get("repo"),
         path=s.get("path"),
         history=tuple(
-            SourceMove(h["date"], h["moved_from"], h["by"], h.get("why"))
+            SourceMove(h["date"], lower_scheme(h["moved_from"]), h["by"], h.get("why"))
             for h in s.get("history", [])
         ),
     )

@@ -18,6 +18,11 @@ CALENDAR_DAY = (
 """A day the calendar has, as `check` reads a date: an editor validating against the
 schema refuses `2026-02-30` too (a pattern, since few validators check `format`)."""
 
+WEB_URL = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$"
+"""A page's address: http or https, its scheme in any case (RFC 3986 §3.1: `HTTPS://` is
+`https://`; the model keeps it in lower case), and no space. A pattern has no flag for
+case, so each letter names both of its cases."""
+
 QUOTE_CHARS = 4000
 """The longest quote: a passage that bears a claim, not a page. The matcher weighs a quote
 reworded word by word against the passage that replaced it, in time that grows with the
@@ -99,7 +104,7 @@ LEDGER_SCHEMA: dict[str, Any] = {
             "pattern": CALENDAR_DAY,
             "description": "A day of the calendar, YYYY-MM-DD (2026-02-30 is none).",
         },
-        "url": {"type": "string", "pattern": "^https?://[^\\s]+$"},
+        "url": {"type": "string", "pattern": WEB_URL},
         "grade": {"enum": ["DEMONSTRATED", "CLAIMED", "SPECULATIVE", "UNKNOWN"]},
         "source": {
             "type": "object",

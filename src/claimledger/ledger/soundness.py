@@ -17,7 +17,7 @@ from typing import Any
 
 from claimledger.ledger.located import Located, Path_
 from claimledger.ledger.shape import Finding, did_you_mean
-from claimledger.urls import web_url_problem
+from claimledger.urls import lower_scheme, web_url_problem
 
 
 def meaning_problems(located: Located) -> Iterator[Finding]:
@@ -135,7 +135,9 @@ def _url_problems(located: Located, sources: dict[str, Any]) -> Iterator[Finding
             for index, entry in _records(source.get("history"))
         ]
         for path, url in places:
-            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            if not isinstance(url, str) or not lower_scheme(url).startswith(
+                ("http://", "https://")
+            ):
                 continue  # missing, or reported by the schema
             if (problem := web_url_problem(url)) is not None:
                 yield located.where(path), f"{path[-1]} {url!r} {problem}"

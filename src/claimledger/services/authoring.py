@@ -25,6 +25,7 @@ from claimledger.urls import (
     has_secrets,
     is_trivial_move,
     line_range_of,
+    lower_scheme,
     page_key,
     permanently_led_to,
     redacted,
@@ -141,6 +142,15 @@ def refuse_unwritable(option: str, url: str) -> None:
     refuse_credentials(option, url)
     if (problem := unwritable(url)) is not None:
         raise InputError(f"{option} {shown_raw(url)!r} {problem}")
+
+
+def pages_given(urls: Sequence[str]) -> list[str]:
+    """The pages `--url` names for an edit to quote, each refused before anything is read
+    if the ledger could not hold it, and kept with its scheme in lower case (`HTTPS://` is
+    `https://`): the one spelling the ledger and the evidence store know a page by."""
+    for url in urls:
+        refuse_unwritable("--url", url)
+    return [lower_scheme(url) for url in urls]
 
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
