@@ -182,7 +182,8 @@ def init_command(
     keeps out/ and the lock file out of the repository. With --templates, the report
     templates are copied too (beside a ledger already there, only they are), and a render
     says when the package's have changed since. Refuses to overwrite anything already
-    there.
+    there; an init stopped between two of its files is finished by the next, when each
+    file it left is as it wrote it.
     """
     from claimledger.services.scaffold import scaffold
 
@@ -197,6 +198,9 @@ def init_command(
     what = [str(made.ledger), str(directory / "ledger.schema.json")]
     what += [f"{directory / 'templates'}/"] if copy_templates else []
     out.print(f"created {', '.join(what[:-1])} and {what[-1]}", markup=False)
+    if made.finished:
+        names = ", ".join(made.finished)
+        out.print(f"note: an earlier init stopped before {names}: made now", markup=False)
     _say_untrusted(made.trust_problem)
     if made.ignore_lines:
         lines = " and ".join(made.ignore_lines)

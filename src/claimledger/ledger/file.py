@@ -15,6 +15,7 @@ import codecs
 import contextlib
 import itertools
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -284,30 +285,80 @@ def starter_ledger() -> str:
 
 
 def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
-    """Create each file (a name under `directory`, and its text); return their paths.
+    """Create each file (a name under `directory`, and its text); return those made now.
 
     Refuses before writing anything when any of them already exists (a scaffold never
-    overwrites an author's file), and leaves none of them behind when one cannot be made.
+    overwrites an author's file), unless the files there are its own unfinished work:
+    some missing, and each one there byte for byte what it would write, as a run killed
+    between two files leaves them. Only the missing ones are made then. Leaves none of
+    those it makes behind when one cannot be made.
     """
-    paths = {directory / name: text for name, text in files.items()}
+    paths = {directory / name: text.encode("utf-8") for name, text in files.items()}
     for path in paths:
         if not path.is_symlink():  # a link at a file itself: "already exists", below
             refuse_links(path.parent, below=directory)
-    existing = [path for path in paths if path.exists() or path.is_symlink()]
-    if existing:
-        names = ", ".join(str(path) for path in existing)
+    missing = {path: data for path, data in paths.items() if not _there(path)}
+    in_the_way = _in_the_way(paths, missing)
+    if in_the_way:
+        names = ", ".join(str(path) for path in in_the_way)
         raise InputError(f"{names}: already exists; init never overwrites")
+    _create_all(directory, missing)
+    return list(missing)
+
+
+def unfinished(directory: Path, files: Mapping[str, str]) -> bool:
+    """Are `files` a scaffold's own unfinished work in `directory`: some of them there,
+    each byte for byte what it would write, and some missing?"""
+    paths = {directory / name: text.encode("utf-8") for name, text in files.items()}
+    missing = {path: data for path, data in paths.items() if not _there(path)}
+    return 0 < len(missing) < len(paths) and not _in_the_way(paths, missing)
+
+
+def ours_or_none(path: Path, text: str) -> bool:
+    """Is there no file at `path`, or one holding exactly `text` (a scaffold's own, as an
+    unfinished run left it)?"""
+    return not _there(path) or _holds(path, text.encode("utf-8"))
+
+
+def _there(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _in_the_way(paths: Mapping[Path, bytes], missing: Mapping[Path, bytes]) -> list[Path]:
+    """The files there that stop a scaffold: each one, when none is missing (nothing is
+    left unfinished), else each that is not what it would write (an author's, or one
+    edited since: finishing beside it would take it for the scaffold's own)."""
+    there = [path for path in paths if path not in missing]
+    if not missing:
+        return there
+    return [path for path in there if not _holds(path, paths[path])]
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Is `path` a file of its own (no link) holding exactly `data`: one a scaffold wrote?
+    Its size is compared first, so that a large file of the author's is never read."""
+    try:
+        found = path.lstat()
+        if not stat.S_ISREG(found.st_mode) or found.st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _create_all(directory: Path, paths: Mapping[Path, bytes]) -> None:
+    """Create each new file, all or nothing: an empty templates/ left would be news."""
     created: list[Path] = []
     folders: list[Path] = []
     where = directory
     try:
-        for path, text in paths.items():
+        for path, data in paths.items():
             where = path
             folders += _folders_made(path.parent)
-            create_whole(path, text.encode("utf-8"))
+            create_whole(path, data)
             created.append(path)
     except OSError as error:  # a file where a directory should be, no permission, ...
-        for path in created:  # all or nothing: an empty templates/ left would be news
+        for path in created:
             path.unlink(missing_ok=True)
         for folder in reversed(folders):
             with contextlib.suppress(OSError):
@@ -315,7 +366,6 @@ def scaffold(directory: Path, files: Mapping[str, str]) -> list[Path]:
         raise InputError(
             f"cannot create {error.filename or where}: {error.strerror or error}"
         ) from None
-    return list(paths)
 
 
 def _folders_made(folder: Path) -> list[Path]:

@@ -26,32 +26,38 @@ class Scaffold:
     trust_problem: str | None
     beside: bool = False
     """Only the templates were written, beside a ledger that was there (left as it was)."""
+    finished: tuple[str, ...] = ()
+    """The files made to finish what an earlier init, stopped between two files, began
+    (templates/ once for all of its); empty when it all began here."""
 
 
 def scaffold(directory: Path, *, day: dt.date, author: str | None, templates: bool) -> Scaffold:
     """Write a new reading's files in `directory`, refusing to overwrite any (with
-    `templates` beside a ledger that is there, only the templates)."""
+    `templates` beside a ledger that is there, only the templates). Those an earlier init
+    stopped between two files left, each as it wrote it, are taken as its own: the rest
+    are made, and the reading is as one init would have left it."""
     from claimledger.errors import EnvironmentProblem, InputError
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.model import ledger_schema
 
     ledger_path = directory / "claims.yaml"
-    if templates and (ledger_path.exists() or ledger_path.is_symlink()):
+    ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
+    keep_out = ignored if ledgerfile.ours_or_none(directory / ".gitignore", ignored) else ""
+    files = {
+        "claims.yaml": starter(day, author),
+        "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
+        **({".gitignore": keep_out} if keep_out else {}),
+    }
+    every = {**files, **(template_copies() if templates else {})}
+    begun = ledger_path.exists() or ledger_path.is_symlink()
+    if templates and begun and not _init_unfinished(directory, files, every):
         if author is not None:
             raise InputError(
                 f"{ledger_path} exists: --author names who reads a new ledger (`claimledger "
                 "set author NAME` changes this one's)"
             )
         return templates_beside(ledger_path)
-    ignored = GITIGNORE.format(lock=ledgerfile.lock_path(ledger_path).name)
-    keep_out = "" if (directory / ".gitignore").exists() else ignored
-    files = {
-        "claims.yaml": starter(day, author),
-        "ledger.schema.json": json.dumps(ledger_schema(), indent=2) + "\n",
-        **({".gitignore": keep_out} if keep_out else {}),
-        **(template_copies() if templates else {}),
-    }
-    ledgerfile.scaffold(directory, files)
+    made = ledgerfile.scaffold(directory, every)
     problem = None
     if templates:
         try:
@@ -59,7 +65,27 @@ def scaffold(directory: Path, *, day: dt.date, author: str | None, templates: bo
         except EnvironmentProblem as error:
             problem = str(error)
     lines = () if keep_out else tuple(x for x in ignored.splitlines() if not x.startswith("#"))
-    return Scaffold(ledger_path, lines, problem)
+    finished = _named(directory, made) if len(made) < len(every) else ()
+    return Scaffold(ledger_path, lines, problem, finished=finished)
+
+
+def _init_unfinished(directory: Path, ledgers: dict[str, str], every: dict[str, str]) -> bool:
+    """Did an `init --templates` stop partway here: before the ledger's files were all
+    made, or once it had begun the templates? A ledger whole, and no template, is a
+    reading begun without them (`init --templates` copies them beside it, as ever)."""
+    from claimledger.ledger import file as ledgerfile
+
+    if ledgerfile.unfinished(directory, ledgers):
+        return True
+    templates = [directory / name for name in every if name not in ledgers]
+    begun = any(path.exists() or path.is_symlink() for path in templates)
+    return begun and ledgerfile.unfinished(directory, every)
+
+
+def _named(directory: Path, made: list[Path]) -> tuple[str, ...]:
+    """The files made, as a line names them: templates/ once for all of its."""
+    folder = directory / "templates"
+    return tuple(dict.fromkeys(f"{folder}/" if folder in p.parents else str(p) for p in made))
 
 
 def templates_beside(ledger_path: Path) -> Scaffold:
