@@ -22,10 +22,12 @@ SHOWN_DAMAGE = 3
 
 @contextlib.contextmanager
 def for_reading(path: Path, warn: Warn) -> Iterator[EvidenceStore | None]:
-    """The evidence store for reading, or None when no refresh has created it yet."""
+    """The evidence store for reading, or None when no refresh has written one yet: none
+    there, or one that holds nothing (an empty file a checkout came with), left as it is."""
     from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.store.connection import holds_nothing
 
-    if not path.exists():
+    if not path.exists() or holds_nothing(path):
         yield None
         return
     with EvidenceStore.open(path, readonly=True) as store, damage_said(store, warn):
@@ -50,7 +52,11 @@ def for_render_states(path: Path, warn: Warn) -> Iterator[EvidenceStore | None]:
     """The evidence store, opened (created when there is none yet) to keep render states;
     None where it cannot be written, said once: the report is still written."""
     from claimledger.evidence.store import EvidenceStore
+    from claimledger.evidence.store.connection import holds_nothing
 
+    if path.exists() and holds_nothing(path):
+        yield None  # no refresh wrote it: a render only reads, and there is nothing to keep
+        return
     try:
         store = EvidenceStore.open(path)
     except EnvironmentProblem as problem:

@@ -65,7 +65,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from claimledger.errors import EnvironmentProblem, StoreBusyError, StoreDamagedError
 from claimledger.evidence.store.archived import ArchiveEvidence
 from claimledger.evidence.store.compressed import inflated, snapshot_zlib
-from claimledger.evidence.store.connection import configure, connect, outdated, require_current
+from claimledger.evidence.store.connection import (
+    configure,
+    connect,
+    outdated,
+    refuse_before_writing,
+    require_current,
+)
 from claimledger.evidence.store.histories import HistoryEvidence
 from claimledger.evidence.store.identity import IdentityEvidence
 from claimledger.evidence.store.robots import RobotsEvidence
@@ -181,6 +187,8 @@ class EvidenceStore(
             refuse_links(path.with_name(path.name + sidecar))
         if readonly and outdated(path) and os.access(path.parent, os.W_OK):
             cls.open(path).close()
+        if not readonly and path.exists():
+            refuse_before_writing(path)
         created = not readonly and not path.exists()  # a new file holds nothing planted
         try:
             connection = connect(path, readonly)

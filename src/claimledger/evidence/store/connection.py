@@ -6,8 +6,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from claimledger.errors import EnvironmentProblem
-from claimledger.evidence.store.schema import SCHEMA_VERSION, schema_version
+from claimledger.errors import EnvironmentProblem, StoreDamagedError
+from claimledger.evidence.store.schema import (
+    OUR_TABLES,
+    SCHEMA_VERSION,
+    schema_version,
+    tables_of,
+)
 from claimledger.ledger.atomicfile import followed
 
 BUSY_TIMEOUT_MS = 5000  # how long one statement waits on SQLite's own short write locks
@@ -30,26 +35,80 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
         return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
 
 
+def holds_nothing(path: Path) -> bool:
+    """Is the file at `path` a store with nothing in it: empty (0 bytes, as a checkout may
+    carry one), or SQLite no one has given a table? A command that reads takes it for no
+    evidence and leaves it as it is; only one that records gives it the schema."""
+    try:
+        if path.stat().st_size == 0:
+            wal = path.with_name(f"{path.name}-wal")
+            return not wal.exists() or wal.stat().st_size == 0
+    except OSError:
+        return False  # the open that follows says what is wrong
+    version, tables = _probed(path)
+    return version == 0 and tables == frozenset()
+
+
 def outdated(path: Path) -> bool:
-    """Is the store at `path` of an earlier schema (one that a writable open migrates)?"""
+    """Is the store at `path` one of ours of an earlier schema (one that a writable open
+    migrates)? Not one that holds nothing, nor a database of something else: a command
+    that only reads writes neither, and the readonly open that follows says which it is."""
+    version, tables = _probed(path)
+    if version is None or version >= SCHEMA_VERSION or not tables <= OUR_TABLES:
+        return False
+    return version > 0 or bool(tables)
+
+
+def _probed(path: Path) -> tuple[int | None, frozenset[str]]:
+    """The schema version and the tables of the file at `path`, read without writing; no
+    version where it cannot be read as SQLite."""
     try:
         connection = connect(path, readonly=True)
     except (OSError, sqlite3.Error):
-        return False  # the readonly open that follows says what is wrong
+        return None, frozenset()
     try:
-        return int(connection.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION
+        return int(connection.execute("PRAGMA user_version").fetchone()[0]), tables_of(connection)
     except sqlite3.Error:
-        return False
+        return None, frozenset()
     finally:
         connection.close()
 
 
 def require_current(connection: sqlite3.Connection, path: Path) -> None:
-    if schema_version(connection, path) < SCHEMA_VERSION:
+    """A store this version reads as it is: ours (`refuse_another_database`), of this
+    schema."""
+    version = schema_version(connection, path)
+    refuse_another_database(path, version, tables_of(connection))
+    if version < SCHEMA_VERSION:
         raise EnvironmentProblem(
             f"{path} was written by an earlier claimledger: run `claimledger refresh` once "
             "where it can be written, to bring it up to date"
         )
+
+
+def refuse_before_writing(path: Path) -> None:
+    """Refuse the file at `path` before a writable connection touches it (setting its
+    journal mode alone rewrites its header) when it is a database of something else."""
+    version, tables = _probed(path)
+    if version is not None and version <= SCHEMA_VERSION:
+        refuse_another_database(path, version, tables)
+
+
+def refuse_another_database(path: Path, version: int, tables: frozenset[str]) -> None:
+    """Refuse a SQLite file that is no evidence store: one of an earlier schema holding a
+    table of another's, or one of this schema lacking one of ours. It is said so, and
+    nothing of it is migrated or written."""
+    if version < SCHEMA_VERSION and not tables <= OUR_TABLES:
+        other = ", ".join(sorted(tables - OUR_TABLES)[:3])
+        raise StoreDamagedError(_ANOTHER_DATABASE.format(path=path, what=f"tables: {other}"))
+    if version == SCHEMA_VERSION and not tables >= OUR_TABLES:
+        lacking = ", ".join(sorted(OUR_TABLES - tables)[:3])
+        raise StoreDamagedError(_ANOTHER_DATABASE.format(path=path, what=f"no {lacking}"))
+
+
+_ANOTHER_DATABASE = (
+    "{path} is a SQLite database of something else ({what}): point the tool at another file"
+)
 
 
 def configure(connection: sqlite3.Connection, readonly: bool) -> None:

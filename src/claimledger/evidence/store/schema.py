@@ -431,12 +431,14 @@ def refuse_foreign_code(connection: sqlite3.Connection, path: Path) -> None:
         )
 
 
+def tables_of(connection: sqlite3.Connection) -> frozenset[str]:
+    """The names of the file's tables."""
+    rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return frozenset(str(row[0]) for row in rows)
+
+
 def refuse_foreign_tables(connection: sqlite3.Connection, path: Path) -> None:
-    names = {
-        str(row[0])
-        for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
-    foreign = sorted(names - OUR_TABLES)
+    foreign = sorted(tables_of(connection) - OUR_TABLES)
     if foreign:
         raise StoreDamagedError(
             f"{path} is a SQLite database of something else (tables: {', '.join(foreign)}): "
