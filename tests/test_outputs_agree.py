@@ -269,3 +269,27 @@ def test_a_quote_verified_on_one_page_and_gone_with_the_other_is_counted_alike(
         markdown
     )
     assert f"DEMONSTRATED** — {line}." in markdown
+
+
+def test_history_keeps_a_check_that_found_the_quote_moved_apart_from_one_in_its_place(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A release shifts the changelog between two refreshes: the first check found the
+    quote at its #L line, the second verified it elsewhere on the page. `history` folded
+    the two into one row, "verified" ×2, dated by the first, where `explain` and the
+    report say the quote moved within its page."""
+    quote = "Adds step.mergeAgentState to workflow steps."
+    ledger = tmp_path / "claims.yaml"
+    url = page_server.url("/CHANGELOG.md") + "#L13"
+    ledger.write_text(LEDGER.format(a=url, quote=quote), encoding="utf-8")
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--timeout", "2")
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_LATER, content_type="text/markdown")
+    cli("refresh", "--allow-private", "--timeout", "2")
+    assert "moved within the page: now at line L20" in cli("explain", "one").stdout
+
+    rows = [row for row in cli("history", "one").stdout.splitlines() if " one " in row]
+    assert len(rows) == 2, rows  # one a finding: in its place, then moved
+    assert "×" not in "".join(rows)
+    assert "moved within" not in rows[0] and "moved within" in rows[1]

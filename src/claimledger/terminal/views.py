@@ -136,7 +136,7 @@ def checks_table(
     table.add_column("sim.", no_wrap=True)
     table.give_way(5)
     table.add_column("page now says", overflow="ellipsis")
-    runs = _runs(sorted(checks, key=lambda check: _track(check, removed)))
+    runs = _runs(sorted(checks, key=lambda check: _track(check, removed)), removed)
     for check, times in runs:
         day = check.checked_at.strftime("%Y-%m-%d")
         shown = _check_cells(check, removed)
@@ -188,21 +188,31 @@ def _track(check: CheckRecord, removed: Collection[str]) -> tuple[bool, int, str
     return check.quote_text in removed, check.quote_index, check.source_id
 
 
-def _runs(checks: Sequence[CheckRecord]) -> list[tuple[CheckRecord, int]]:
+def _runs(checks: Sequence[CheckRecord], removed: Collection[str]) -> list[tuple[CheckRecord, int]]:
     """The checks with each run of consecutive ones that found the same collapsed into its
     first, and how many it stands for."""
     runs: list[tuple[CheckRecord, int]] = []
     for check in checks:
-        if runs and _same_finding(runs[-1][0], check):
+        if runs and _same_finding(runs[-1][0], check, removed):
             runs[-1] = (runs[-1][0], runs[-1][1] + 1)
         else:
             runs.append((check, 1))
     return runs
 
 
-def _same_finding(one: CheckRecord, other: CheckRecord) -> bool:
+def _same_finding(one: CheckRecord, other: CheckRecord, removed: Collection[str]) -> bool:
+    """Whether two checks of one quote on one source found the same, so that the first's
+    row stands for both: the same verdict on a page answering alike, and a row that reads
+    the same (a quote found moved within its page, where the check before found it in its
+    place, is a finding of its own)."""
     fields = ("claim_id", "quote_index", "source_id", "status", "source_status", "current")
-    return all(getattr(one, f) == getattr(other, f) for f in fields)
+    alike = all(getattr(one, f) == getattr(other, f) for f in fields)
+    return alike and _shown(one, removed) == _shown(other, removed)
+
+
+def _shown(check: CheckRecord, removed: Collection[str]) -> list[str]:
+    """A check's row as it reads, but for its date."""
+    return [cell.plain for cell in _check_cells(check, removed)]
 
 
 def diff_text(check: CheckRecord, *, page: str = "page:  ", said: str | None = None) -> Text:
