@@ -38,7 +38,7 @@ from claimledger.records import Candidate, FetchPolicy, QuoteThere
 from claimledger.urls import UrlMap
 from claimledger.web.fetch import make_client
 from cli_runner import Cli
-from webserver import Page, PageServer, redirect
+from webserver import Exchange, Page, PageServer, redirect
 
 WRITES = "Every write is durable before the response is sent to the client."
 ORDER = "Messages from one sender are delivered in the order they were sent."
@@ -443,6 +443,25 @@ def test_a_site_with_no_sitemap_says_so(cli: Cli, page_server: PageServer) -> No
     assert candidate_requests(page_server) == []
     refused = cli("move", "alarms", code=2).stderr
     assert "its site's sitemap: no sitemap on" in refused
+
+
+def test_the_sitemaps_guessed_are_said_in_the_order_asked_whichever_answers_first(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """The note is the same on every run, not in the order the answers happened to come."""
+
+    def slow_not_found(exchange: Exchange) -> None:
+        exchange.pause(0.3)
+        exchange.respond(404, b"gone")
+
+    serve_site(page_server, with_sitemap=False)
+    cli("refresh", "--allow-private", code=0)
+    move_without_redirect(page_server)
+    page_server.set_handler("/sitemap.xml", slow_not_found)  # the root's guess answers last
+    result = " ".join(cli("refresh", "--allow-private", code=1).stdout.split())
+    site = page_server.url("")
+    root, docs = result.index(f"{site}/sitemap.xml: HTTP 404"), result.index(f"{site}/docs/sitemap")
+    assert root < docs
 
 
 def test_an_empty_page_left_behind_is_looked_for_too(cli: Cli, page_server: PageServer) -> None:

@@ -346,7 +346,8 @@ async def _fetch(
 ) -> dict[str, FetchResult]:
     from claimledger.web.fetch import fetch_each
 
-    return {r.url: r async for r in fetch_each(urls, client, policy=policy, manners=manners)}
+    got = {r.url: r async for r in fetch_each(urls, client, policy=policy, manners=manners)}
+    return {url: got[url] for url in urls if url in got}  # as asked: a note says them so
 
 
 async def _read_site(
