@@ -301,3 +301,38 @@ def test_verify_finds_a_quote_visible_inside_a_hidden_element_and_not_its_hidden
     assert (shown["status"], shown["match"]) == ("verified", "exact")
     unseen = claimledger("verify", "--allow-private", url, sibling, "--json", code=1)
     assert json.loads(unseen.stdout)["status"] == "missing"
+
+
+@pytest.mark.parametrize(
+    "region",
+    [
+        '<article style="visibility:hidden"><p style="visibility:visible">{}</p></article>',
+        '<div style="visibility:hidden"><article><p style="visibility:visible">{}</p></article>'
+        "</div>",
+    ],
+    ids=["hidden-article", "article-in-hidden"],
+)
+def test_an_article_whose_own_words_are_hidden_is_no_content_root(region: str) -> None:
+    """Read as the content root, it left out the page's shown words around it."""
+    body = region.format(SHOWN) + "<p>After.</p>"
+    assert whole(body) == f"{LEAD}\n{SHOWN}\nAfter."
+
+
+def test_an_article_hidden_beside_a_shown_one_keeps_its_visible_words() -> None:
+    body = (
+        "<article><p>One.</p></article>"
+        f'<article style="visibility:hidden"><p style="visibility:visible">{SHOWN}</p></article>'
+    )
+    assert whole(body) == f"One.\n{SHOWN}"
+
+
+def test_verify_finds_the_page_words_beside_a_hidden_article_with_visible_words(
+    page_server: PageServer,
+) -> None:
+    body = (
+        '<article style="visibility:hidden"><p>Draft notes.</p>'
+        f'<p style="visibility:visible">{SHOWN}</p></article>'
+    )
+    page_server.set_page("/doc", html(body))
+    found = claimledger("verify", "--allow-private", page_server.url("/doc"), LEAD, "--json")
+    assert json.loads(found.stdout)["status"] == "verified"

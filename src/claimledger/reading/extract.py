@@ -205,7 +205,7 @@ def _content_text(root: etree._Element, select: str | None) -> str:
     if select is not None:
         return _selected_text(root, select)
     for regions in _content_root_candidates(root):
-        text = _render(zip(regions, passed_down(regions), strict=True), outside_root=False)
+        text = _render(regions, outside_root=False)
         if text:
             return text
     body_element = root.find("body")
@@ -262,10 +262,15 @@ def parse_html(body: str) -> etree._Element | None:
     return root
 
 
-def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Element]]:
-    """Each known kind of content region present on the page, best first, boilerplate excluded:
-    a region inside boilerplate, or one that is itself (an `<article hidden>`, a `<main>`
-    styled `display: none`, which no reader sees, and which hid the page's shown text)."""
+def _content_root_candidates(
+    root: etree._Element,
+) -> Iterator[list[tuple[etree._Element, Shown]]]:
+    """Each known kind of content region present on the page, best first, each with what
+    those around it pass down (`Shown`), boilerplate excluded: a region inside
+    boilerplate, or one that is itself (an `<article hidden>`, a `<main>` styled
+    `display: none`, which no reader sees, and which hid the page's shown text). A kind
+    whose every region's own words are hidden (`visibility: hidden`) is passed over too:
+    the words shown inside it are read with the page's around it."""
     known = _known_roots(root)
     for select in _CONTENT_ROOTS:
         matched = known[select] if select in known else compiled_selector(select)(root)
@@ -277,8 +282,9 @@ def _content_root_candidates(root: etree._Element) -> Iterator[list[etree._Eleme
                 if not bad and not _is_boilerplate(el)
             ]
         )
-        if regions:
-            yield regions
+        passed = list(zip(regions, passed_down(regions), strict=True))
+        if any(shown_inside(el, above).words_drawn for el, above in passed):
+            yield passed
 
 
 _ROOT_CLASSES = tuple(select[1:] for select in _CONTENT_ROOTS if re.fullmatch(r"\.[\w-]+", select))
