@@ -26,6 +26,7 @@ from claimledger.reading.inlinestyle import (
     style_declared,
     style_hides,
     style_undraws,
+    style_visibility,
 )
 
 
@@ -116,7 +117,7 @@ def shown_inside(element: etree._Element, above: Shown) -> Shown:
     in_drawing = above.drawing or tag == "svg"
     if not in_drawing and element.get("style") is None:
         return above  # most elements: they say nothing of it
-    visible = _visibility(element, in_drawing)
+    visible = _visibility(element, in_drawing, above.visible)
     visible = above.visible if visible is None else visible
     if not in_drawing:
         return above if visible == above.visible else replace(above, visible=visible)
@@ -165,15 +166,15 @@ def _said(element: etree._Element, name: str) -> str | None:
     return value
 
 
-def _visibility(element: etree._Element, in_drawing: bool) -> bool | None:
+def _visibility(element: etree._Element, in_drawing: bool, inherited: bool) -> bool | None:
     """The element's own `visibility`: shown (True), hidden (False), or None where it
-    inherits the one around it (says none, `inherit`, `unset`, `revert`). Its style says
-    it, and in a drawing its presentation attribute, where its style says none. A hidden
-    `<html>`, `<body>` or tab panel is read as shown (`shown_inside`)."""
+    inherits the one around it (says none, `inherit`, `unset`, `revert`), `inherited`.
+    Its style says it, and in a drawing its presentation attribute, where its style says
+    none. A hidden `<html>`, `<body>` or tab panel is read as shown (`shown_inside`)."""
     if in_drawing:
         value = _said(element, "visibility")
     else:
-        value = style_declared(element.get("style") or "").get("visibility")
+        value = style_visibility(element.get("style") or "", inherited_visible=inherited)
     if value in ("visible", "initial"):
         return True
     if value not in ("hidden", "collapse") or element.tag in ("html", "body"):
