@@ -51,6 +51,7 @@ from claimledger.reading.pdf import is_pdf, pdf_text
 from claimledger.reading.seen import (
     PAGE,
     Shown,
+    handed_down,
     hidden_by_markup,
     is_unseen,
     passed_down,
@@ -334,22 +335,8 @@ def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
 def _under_any(
     elements: list[etree._Element], marked: Callable[[etree._Element], bool]
 ) -> list[bool]:
-    """For each element, whether any of its ancestors is `marked`: each ancestor judged
-    once, however many of the elements it holds (a thousand `<article>`s nested, each
-    once asked of every ancestor, cost the square of the page's depth)."""
-    under: dict[etree._Element, bool] = {}  # an element: is it, or one above it, marked?
-    found = []
-    for element in elements:
-        chain, above = [], element.getparent()
-        while above is not None and above not in under:
-            chain.append(above)
-            above = above.getparent()
-        within = under[above] if above is not None else False
-        for ancestor in reversed(chain):
-            within = within or marked(ancestor)
-            under[ancestor] = within
-        found.append(within)
-    return found
+    """For each element, whether any of its ancestors is `marked` (each judged once)."""
+    return handed_down(elements, False, lambda element, within: within or marked(element))
 
 
 def _selected_text(root: etree._Element, select: str) -> str:

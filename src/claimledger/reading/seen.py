@@ -16,8 +16,9 @@ a `Shown`, worked out down the tree (`shown_inside`, `passed_down`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from lxml import etree
 
@@ -28,6 +29,8 @@ from claimledger.reading.inlinestyle import (
     style_undraws,
     style_visibility,
 )
+
+_Handed = TypeVar("_Handed")
 
 
 def _names(text: str) -> frozenset[str]:
@@ -183,18 +186,29 @@ def _visibility(element: etree._Element, in_drawing: bool, inherited: bool) -> b
 
 
 def passed_down(elements: Iterable[etree._Element]) -> list[Shown]:
-    """For each element, what the elements around it pass down to it: each ancestor worked
-    out once, however many of the elements it holds (as `_under_any` in extract.py)."""
-    worked: dict[etree._Element, Shown] = {}  # an element: what it passes down
+    """For each element, what the elements around it pass down to it."""
+    return handed_down(elements, PAGE, shown_inside)
+
+
+def handed_down(
+    elements: Iterable[etree._Element],
+    page: _Handed,
+    inside: Callable[[etree._Element, _Handed], _Handed],
+) -> list[_Handed]:
+    """For each element, what its ancestors hand down to it: `page` at the top, and each
+    element hands down what `inside` makes of itself and what was handed to it. Each
+    ancestor is worked out once, however many of the elements it holds: a thousand
+    `<article>`s nested, each asked of every ancestor, cost the square of the page's depth."""
+    worked: dict[etree._Element, _Handed] = {}  # an element: what it hands down
     found = []
     for element in elements:
         chain, above = [], element.getparent()
         while above is not None and above not in worked:
             chain.append(above)
             above = above.getparent()
-        shown = worked[above] if above is not None else PAGE
+        handed = worked[above] if above is not None else page
         for ancestor in reversed(chain):
-            shown = shown_inside(ancestor, shown)
-            worked[ancestor] = shown
-        found.append(shown)
+            handed = inside(ancestor, handed)
+            worked[ancestor] = handed
+        found.append(handed)
     return found
