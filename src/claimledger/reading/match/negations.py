@@ -83,8 +83,9 @@ def _universal(words: list[str], clauses: list[int]) -> Counter[tuple[str, bool]
     """Each word of all in `words`, and whether a negation denies it: one just before it
     (an aside between them, "not, however, always", "not quite all", leaves it denied),
     or a verb's denial earlier in its clause ("does not retry in all cases": not in all)."""
+    reached = _reached_by_a_verb_denial(words, clauses)
     return Counter(
-        (word, _denied_before(words, index) or _denied_in_its_clause(words, clauses, index))
+        (word, _denied_before(words, index) or reached[index])
         for index, word in enumerate(words)
         if word in _OF_ALL
     )
@@ -97,15 +98,63 @@ def _denied_before(words: list[str], index: int) -> bool:
     return before >= 0 and words[before] in NEGATIONS
 
 
-def _denied_in_its_clause(words: list[str], clauses: list[int], index: int) -> bool:
-    """Whether a verb's denial ("not", "never") stands before the word at `index` in its
-    clause: what the clause denies, it denies of all the word says."""
-    return any(words[at] in _VERB_DENIALS and clauses[at] == clauses[index] for at in range(index))
+def _reached_by_a_verb_denial(words: list[str], clauses: list[int]) -> list[bool]:
+    """For each word, whether a verb's denial ("not", "never") before it in its clause
+    reaches it: what the clause denies, it denies of all the word says. A denial that
+    opens a relative clause reaches nothing past it, and none reaches into a clause a
+    subordinator opens after it. One pass: a sentence of many denials stays linear."""
+    reached, live = [], False
+    for index, word in enumerate(words):
+        if index and clauses[index] != clauses[index - 1]:
+            live = False
+        reached.append(live)
+        if word in _SUBORDINATORS:
+            live = False
+        elif word in _VERB_DENIALS and not _denies_a_relative_clause(words, index):
+            live = True
+    return reached
+
+
+def _denies_a_relative_clause(words: list[str], at: int) -> bool:
+    """Whether the denial at `at` opens a relative clause ("requests that do not match",
+    "nodes which never reply"): that clause ends before the verb of the sentence, which
+    the denial does not reach ("requests that do not match are all dropped" says all of
+    them are)."""
+    before = words[max(0, at - 2) : at]
+    if before[-1:] and before[-1] in _RELATIVES:
+        return True
+    return len(before) == 2 and before[0] in _RELATIVES and before[1] in _AUXILIARIES
 
 
 _VERB_DENIALS = frozenset({"not", "n't", "never", "cannot"})
 """Negations that deny a verb, and so all its clause says after it ("without all its
 plugins" denies no verb: "in all cases, without retries" says the same)."""
+
+_RELATIVES = frozenset({"that", "which", "who", "whom", "whose", "where"})
+"""Words that open a relative clause, said of the word before them."""
+_AUXILIARIES = frozenset(
+    {"do", "does", "did", "is", "are", "was", "were", "has", "have", "had", "can", "could"}
+    | {"will", "would", "shall", "should", "may", "might", "must"}
+)
+"""Verbs a denial follows in a relative clause ("that are not", "which does not")."""
+_SUBORDINATORS = _RELATIVES | {
+    "when",
+    "whenever",
+    "if",
+    "unless",
+    "until",
+    "till",
+    "because",
+    "while",
+    "whereas",
+    "although",
+    "though",
+    "once",
+}
+"""Words that open a clause of its own within a clause: a denial before one does not
+reach a word of all in it ("not retried when all workers are busy" is "when all workers
+are busy, not retried"). "after", "before" and "since" open a phrase as often ("not
+flushed after every write"), which the denial reaches."""
 
 
 _ASIDES = frozenset({",", "however", "quite", "really", "even", "yet", "necessarily", "in"})
