@@ -116,6 +116,14 @@ def test_a_count_of_times_changed_is_a_number_changed(quote: str, passage: str) 
         pytest.param(
             "The index is rebuilt twice weekly.", "The index is rebuilt twice a week.", id="week"
         ),
+        pytest.param(
+            "Backups run twice daily.",
+            "Backups run two times a day.",
+            id="two-times-a-day-at-the-sentences-end",
+        ),
+        pytest.param(
+            "Backups run twice daily.", "Backups run 2 times per day.", id="2-times-per-day-at-end"
+        ),
     ],
 )
 def test_a_count_of_times_a_period_said_another_way_is_no_change(quote: str, passage: str) -> None:
@@ -141,6 +149,14 @@ def test_a_count_of_times_a_period_said_another_way_is_no_change(quote: str, pas
             "Backups run twice daily on every node.",
             "Backups run three times a day on every node.",
             id="three-times-a-day",
+        ),
+        pytest.param(
+            "Backups run twice daily.", "Backups run three times a day.", id="three-times-at-end"
+        ),
+        pytest.param(
+            "Backups run twice daily.",
+            "Backups run two times a week.",
+            id="two-times-a-week-at-end",
         ),
     ],
 )

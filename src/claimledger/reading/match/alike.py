@@ -174,16 +174,25 @@ def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
     """The span's end past the words that say what the quote's last word says ("twice"
     as "two times", "daily" as "every day", and after a count of times as "a day"),
     begun at its last word: they are the span's, not words a sentence that goes on
-    appended."""
+    appended. A span that ends on the page's own count of times ("twice daily" / "two
+    times | a day") is read past it the same way."""
     if not quote or not end:
         return end
     count = _count_of_times([word.lower() for word in quote[-2:-1]])
     last = as_said([*count, quote[-1].lower()])
     for extra in (1, 2):
         words = [word.lower() for word in page[end - 1 : end + extra]]
-        if len(words) == extra + 1 and as_said([*count, *words]) == last:
+        if len(words) == extra + 1 and _says_at_end(count, words, last):
             return end + extra
     return end
+
+
+def _says_at_end(count: list[str], words: list[str], last: list[str]) -> bool:
+    """Whether `words`, read after the quote's count of times, say `last`; or, begun by a
+    count of the page's own (the "times" of "two times"), the words after it do."""
+    if as_said([*count, *words]) == last:
+        return True
+    return bool(count) and words[0] in _COUNTS and as_said([*count, *words[1:]]) == last
 
 
 def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
