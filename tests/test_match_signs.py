@@ -223,6 +223,10 @@ def test_a_sign_of_approximation_said_in_words_is_no_change() -> None:
         pytest.param("It costs £5 a month.", "It costs GBP 5 a month.", id="gbp"),
         pytest.param("It costs ¥500 a month.", "It costs 500 JPY a month.", id="jpy"),
         pytest.param("It costs 5 dollars a month.", "It costs USD 5 a month.", id="dollars"),
+        pytest.param(
+            "It costs £5 a month.", "It costs 5 pounds sterling a month.", id="pounds-sterling"
+        ),
+        pytest.param("It costs GBP 5 a month.", "It costs 5 pound sterling a month.", id="pound"),
     ],
 )
 def test_a_currencys_code_is_its_sign(quote: str, passage: str) -> None:
