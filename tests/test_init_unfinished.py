@@ -7,6 +7,7 @@ given file (the test's own wrapper around the file maker, in that process only).
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -139,3 +140,31 @@ def test_init_takes_another_day_s_ledger_for_the_author_s(tmp_path: Path) -> Non
     shutil.copyfile(whole / "claims.yaml", begun / "claims.yaml")
     refused(claimledger("init", str(begun), "--author", "Ada", code=2), begun / "claims.yaml")
     assert files_in(begun) == {"claims.yaml": files_in(whole)["claims.yaml"]}
+
+
+AS_ROOT = pytest.mark.skipif(os.getuid() != 0, reason="giving a file away takes root")
+OTHER_USER = 4242
+
+
+@AS_ROOT
+@pytest.mark.parametrize("options", [(), ("--templates",)], ids=["plain", "templates"])
+def test_a_file_another_user_owns_is_no_unfinished_init_s(
+    tmp_path: Path, options: tuple[str, ...]
+) -> None:
+    """A claims.yaml byte for byte as init writes it, but another user's (planted in a
+    shared folder): no init of ours left it. It stops init, named, and nothing is made
+    or trusted: finishing beside it would record the user's consent to a ledger its
+    owner can rewrite at any time."""
+    whole, begun = tmp_path / "whole", tmp_path / "begun"
+    claimledger("init", str(whole), *options)
+    begun.mkdir()
+    shutil.copyfile(whole / "claims.yaml", begun / "claims.yaml")
+    os.chown(begun / "claims.yaml", OTHER_USER, OTHER_USER)
+    before = files_in(begun)
+
+    done = claimledger("init", str(begun), *options, code=2)
+    (line,) = done.stderr.splitlines()
+    assert str(begun / "claims.yaml") in line and "Traceback" not in done.output
+    assert files_in(begun) == before
+    checked = claimledger("--ledger", str(begun / "claims.yaml"), "check", code=2)
+    assert f"owned by another user (uid {OTHER_USER}), so not used" in checked.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import itertools
+import os
 import re
 import stat
 from collections.abc import Callable, Iterator, Mapping
@@ -335,11 +336,15 @@ def _in_the_way(paths: Mapping[Path, bytes], missing: Mapping[Path, bytes]) -> l
 
 
 def _holds(path: Path, data: bytes) -> bool:
-    """Is `path` a file of its own (no link) holding exactly `data`: one a scaffold wrote?
-    Its size is compared first, so that a large file of the author's is never read."""
+    """Is `path` a file of its own (no link), ours (a scaffold run by this user wrote it;
+    another user's, planted in a shared folder, is theirs to rewrite at any time), holding
+    exactly `data`: one a scaffold wrote? Its size is compared first, so that a large file
+    of the author's is never read."""
     try:
         found = path.lstat()
-        if not stat.S_ISREG(found.st_mode) or found.st_size != len(data):
+        if not stat.S_ISREG(found.st_mode) or found.st_uid != os.getuid():
+            return False
+        if found.st_size != len(data):
             return False
         return path.read_bytes() == data
     except OSError:
