@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from claimledger.evidence.store import EvidenceStore
-from claimledger.evidence.store.schema import SCHEMA_VERSION
+from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
 from cli_runner import Cli
 from evidence_site import serve_v1, write_ledger
 from webserver import PageServer
@@ -134,3 +134,33 @@ def test_a_file_that_is_no_evidence_store_stops_every_command_unwritten(
     assert line.startswith("claimledger: error: ") and "evidence.sqlite3" in line
     assert said in line
     left_as_it_was(ledger, before)
+
+
+def an_earlier_claimledger_s_analyzed(path: Path) -> None:
+    """A store of the schema before this one, on which ANALYZE ran (a user's sqlite3, a
+    browser's "optimize"): SQLite keeps what it learnt in its own table, sqlite_stat1."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    for number, statements in enumerate(MIGRATIONS[:-1], start=1):
+        for statement in statements:
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {number}")
+    connection.execute("ANALYZE")
+    connection.close()
+
+
+@pytest.mark.parametrize(
+    ("command", "code"), [(("status",), 1), (("refresh", "--allow-private"), 0)]
+)
+def test_sqlite_s_own_tables_make_no_store_another_program_s(
+    ledger: Path, page_server: PageServer, command: tuple[str, ...], code: int
+) -> None:
+    """sqlite_stat1 is SQLite's, in any database: an earlier store that has it is ours,
+    brought up to date and read as any other."""
+    placed(ledger, an_earlier_claimledger_s_analyzed)
+    serve_v1(page_server)
+    done = Cli(ledger)(*command, code=code)
+    assert "something else" not in done.stderr
+    with sqlite3.connect(store_of(ledger)) as connection:
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+    connection.close()
+    assert version == SCHEMA_VERSION

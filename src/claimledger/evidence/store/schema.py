@@ -432,9 +432,12 @@ def refuse_foreign_code(connection: sqlite3.Connection, path: Path) -> None:
 
 
 def tables_of(connection: sqlite3.Connection) -> frozenset[str]:
-    """The names of the file's tables."""
+    """The names of the file's tables, but SQLite's own (`sqlite_stat1`, which ANALYZE
+    makes in any database): no one else may name a table `sqlite_…`, and one of them says
+    nothing of whose the file is."""
     rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    return frozenset(str(row[0]) for row in rows)
+    names = (str(row[0]) for row in rows)
+    return frozenset(name for name in names if not name.lower().startswith("sqlite_"))
 
 
 def refuse_foreign_tables(connection: sqlite3.Connection, path: Path) -> None:
