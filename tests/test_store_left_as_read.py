@@ -164,3 +164,36 @@ def test_sqlite_s_own_tables_make_no_store_another_program_s(
         (version,) = connection.execute("PRAGMA user_version").fetchone()
     connection.close()
     assert version == SCHEMA_VERSION
+
+
+def a_wal_left_beside(path: Path) -> None:
+    """A 0-byte store with a -wal of pages beside it (a crash's leftover, or a checkout's):
+    SQLite reads the 0-byte file as an empty database, and deletes that -wal on opening
+    it. A real store is never so: its header is written before it is put in WAL mode."""
+    source = path.with_name("elsewhere.sqlite3")
+    connection = sqlite3.connect(source, isolation_level=None)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY)")
+    wal = Path(f"{source}-wal").read_bytes()
+    connection.close()
+    for made in source.parent.glob(f"{source.name}*"):
+        made.unlink()
+    Path(f"{path}-wal").write_bytes(wal)
+    empty_file(path)
+
+
+@pytest.mark.parametrize(("command", "code"), READING, ids=[" ".join(c) for c, _ in READING])
+def test_a_0_byte_store_with_a_wal_beside_it_is_no_evidence_and_both_are_left(
+    ledger: Path, command: tuple[str, ...], code: int
+) -> None:
+    placed(ledger, a_wal_left_beside)
+    store = store_of(ledger)
+
+    def store_files() -> dict[str, bytes]:
+        return {path.name: path.read_bytes() for path in store.parent.glob(f"{store.name}*")}
+
+    before = store_files()
+    assert before[f"{store.name}-wal"]
+    done = Cli(ledger)(*command, code=code)
+    assert "earlier claimledger" not in done.stderr and "Traceback" not in done.output
+    assert store_files() == before

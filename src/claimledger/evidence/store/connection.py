@@ -38,11 +38,12 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
 def holds_nothing(path: Path) -> bool:
     """Is the file at `path` a store with nothing in it: empty (0 bytes, as a checkout may
     carry one), or SQLite no one has given a table? A command that reads takes it for no
-    evidence and leaves it as it is; only one that records gives it the schema."""
+    evidence and leaves it as it is; only one that records gives it the schema. A -wal
+    beside a 0-byte file is none of a store's (SQLite writes a store's header before its
+    WAL), and SQLite deletes it on opening the file: it is left unopened too."""
     try:
         if path.stat().st_size == 0:
-            wal = path.with_name(f"{path.name}-wal")
-            return not wal.exists() or wal.stat().st_size == 0
+            return True
     except OSError:
         return False  # the open that follows says what is wrong
     version, tables = _probed(path)
