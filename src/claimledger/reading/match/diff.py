@@ -78,11 +78,14 @@ from claimledger.reading.match.modifiers import modifier_changed, scope_put_in
 from claimledger.reading.match.names import (
     alias,
     bare,
-    identifier_swapped,
+    identifier_altered,
     is_typo_of,
+    name_kind,
     name_qualifier,
     names_differ,
     noun_changed,
+    number_in_a_name_changed,
+    options_named,
     role_name_changed,
 )
 from claimledger.reading.match.negations import (
@@ -170,7 +173,10 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     lead = modal_lead_in(own_clause(head, breaks, first))
     first, head = first - lead, head[: len(head) - lead]
     span_breaks = [True, *breaks[first + 1 : end], True]
-    judged = _judged(quote_tokens, page_tokens[first:end], tail, quote_breaks, span_breaks)
+    options = options_named(quote) | options_named(passage)
+    judged = _judged(
+        quote_tokens, page_tokens[first:end], tail, (quote_breaks, span_breaks), options
+    )
     if _COMMAND_LINE.match(quote):
         judged = _as_command(judged, tail)
     low_quote, low_head = [w.lower() for w in quote_tokens], [w.lower() for w in head]
@@ -280,9 +286,10 @@ def _judged(
     quote: list[str],
     span: list[str],
     tail: list[str],
-    quote_breaks: list[bool],
-    span_breaks: list[bool],
+    all_breaks: tuple[list[bool], list[bool]],
+    options: frozenset[str],
 ) -> Judgement:
+    quote_breaks, span_breaks = all_breaks
     q_shown, q_low = _expanded(quote)
     p_shown, p_low = _expanded(span)
     q_breaks, p_breaks = _expanded_breaks(quote, quote_breaks), _expanded_breaks(span, span_breaks)
@@ -311,7 +318,7 @@ def _judged(
         change
         for op in opcodes
         for change in _with_its_other_kinds(
-            _change(op, q_shown, p_shown, q_low, p_low, span_kinds, moved, lists),
+            _change(op, (q_shown, p_shown), (q_low, p_low), span_kinds, moved, lists, options),
             class_kinds(q_low[op[1] : op[2]], p_low[op[3] : op[4]], span_kinds),
         )
     ]
@@ -457,20 +464,19 @@ def _moved_words(
 
 def _change(
     op: Opcode,
-    q_shown: list[str],
-    p_shown: list[str],
-    q_low: list[str],
-    p_low: list[str],
+    shown: tuple[list[str], list[str]],
+    low: tuple[list[str], list[str]],
     span_kinds: dict[str, str],
     moved: tuple[set[int], set[int]],
     lists: Lists,
+    options: frozenset[str],
 ) -> WordChange:
     tag, i1, i2, j1, j2 = op
+    (q_shown, p_shown), (q_low, p_low) = shown, low
     name: ChangeOp = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
     was, now = _shown(q_shown, i1, i2, q_low), _shown(p_shown, j1, j2, p_low)
     if _doubled(op, q_low, p_low):
         return WordChange(name, was, now, False, None)
-    low = (q_low, p_low)
     kind = _in_a_term(op, low, span_kinds) or _opcode_kind(q_low[i1:i2], p_low[j1:j2], span_kinds)
     breaks = (lists.q_breaks, lists.p_breaks)
     kind = kind or modifier_changed(op, q_low, p_low, breaks) or scope_put_in(op, q_low, p_low)
@@ -493,20 +499,21 @@ def _change(
             kind = CONJUNCTION_CHANGED  # "A and B" -> "A or B": both, now either
         elif bare("".join(old_words)) == bare("".join(new_words)):
             kind = None  # the same letters: "orNone" -> "or None"
-        elif _number_in_a_name_changed(old_words, new_words):
+        elif number_in_a_name_changed(old_words, new_words):
             kind = "number changed"  # AES-256 -> AES-128, TLS 1.2 -> TLS 1.3
+        elif altered := identifier_altered(old_words, new_words, options):
+            kind = altered  # `max_conn` -> `max_conns`: another setting
         elif role_name_changed(op, q_low, p_low, (old_words, new_words)):
             renamed = not names_differ(old_words, new_words)
-            kind = "name changed" if renamed else _name_kind(old_words, new_words)
+            kind = "name changed" if renamed else name_kind(old_words, new_words)
         elif not _content_changed(op, (q_shown, p_shown), (q_low, p_low), moved):
             kind = None  # every word a harmless form of one on the other side
         elif names_differ(old_words, new_words):
-            kind = _name_kind(old_words, new_words)
+            kind = name_kind(old_words, new_words)
         else:
             kind = lists.replaced(op) or noun_changed(op, q_low, p_low)
     elif kind is None:
         kind = lists.changed(op) or name_qualifier(op, q_shown, p_shown)
-    shown = (q_shown, p_shown)
     if kind is None and not (only_moved or freed) and _content_changed(op, shown, low, moved):
         kind = WORDING_CHANGED
     return WordChange(name, was, now, kind is not None, kind)
@@ -526,9 +533,6 @@ def _doubled(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
 CONJUNCTION_CHANGED = "conjunction changed"
 """The kind of "and" traded for "or" (or "nor") between two things or the clauses of a
 condition: what held of both now holds of either, or the reverse."""
-
-IDENTIFIER_CHANGED = "identifier changed"
-"""The kind of a setting, function or file named as code and put for another."""
 
 
 def _conjunction_traded(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
@@ -580,25 +584,6 @@ def _in_a_term(
         range(j1, j2)
     )
     return span_kinds["term"] if touched else None
-
-
-def _name_kind(was: list[str], now: list[str]) -> str:
-    """A name put for another: an identifier changed when both are code, which a reader
-    types (see `names.identifier_swapped`), else a name that may only have been renamed."""
-    return IDENTIFIER_CHANGED if identifier_swapped(was, now) else "name changed"
-
-
-def _number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
-    """The same name with another number in it: a key size, a version, a limit written
-    into an identifier changed, which a rename never does."""
-    old, new = bare("".join(was)), bare("".join(now))
-    digits_old, digits_new = re.sub(r"\D", "", old), re.sub(r"\D", "", new)
-    letters_old, letters_new = re.sub(r"\d", "", old), re.sub(r"\d", "", new)
-    return (
-        bool(digits_old and digits_new)
-        and digits_old != digits_new
-        and (letters_old == letters_new and bool(letters_old))
-    )
 
 
 def _content_changed(

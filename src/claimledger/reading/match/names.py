@@ -18,6 +18,7 @@ from claimledger.reading.match.lexicon import (
     RENAMED,
     ROLE_NOUNS,
     STOPWORDS,
+    is_identifier,
     is_name,
     is_word,
     lemma,
@@ -66,6 +67,63 @@ def identifier_swapped(was: list[str], now: list[str]) -> bool:
     if len(was) != 1 or len(now) != 1 or not all(_is_code_name(w) for w in (*was, *now)):
         return False
     return not _same_member(was[0], now[0])
+
+
+IDENTIFIER_CHANGED = "identifier changed"
+"""The kind of a setting, function or file named as code and put for another."""
+
+
+def name_kind(was: list[str], now: list[str]) -> str:
+    """A name put for another: an identifier changed when both are code, which a reader
+    types (see `identifier_swapped`), else a name that may only have been renamed."""
+    return IDENTIFIER_CHANGED if identifier_swapped(was, now) else "name changed"
+
+
+def number_in_a_name_changed(was: list[str], now: list[str]) -> bool:
+    """The same name with another number in it: a key size, a version, a limit written
+    into an identifier changed, which a rename never does."""
+    old, new = bare("".join(was)), bare("".join(now))
+    digits_old, digits_new = re.sub(r"\D", "", old), re.sub(r"\D", "", new)
+    letters_old, letters_new = re.sub(r"\d", "", old), re.sub(r"\d", "", new)
+    return (
+        bool(digits_old and digits_new)
+        and digits_old != digits_new
+        and (letters_old == letters_new and bool(letters_old))
+    )
+
+
+def identifier_altered(was: list[str], now: list[str], options: frozenset[str]) -> str | None:
+    """One identifier put for one that differs from it in any letter (`max_conn` ->
+    `max_conns`, `--max-retry` -> `--max-retries`, `maxWorker` -> `maxWorkers`), or a
+    name grown by a part into one (`HTTP` -> `HTTP_PROXY`): a reader who types the old
+    one gets an error or another setting, though its letters all stand in the new one.
+    An identifier changed when both are code, else a name that may have changed. Not a
+    name respelled, shortened (`maxmemperchild`) or moved to another namespace around
+    the same parts, which `renamed` keeps, nor the same member of another module.
+    `options` are the words written as a command's option (after `--`), which a
+    hyphenated word is not."""
+    old = [w for w in was if w.lower() not in STOPWORDS]
+    new = [w for w in now if w.lower() not in STOPWORDS]
+    if len(old) != 1 or len(new) != 1:
+        return None
+    coded = [_is_identifier(w, options) for w in (old[0], new[0])]
+    if not any(coded) or alias(bare(old[0])) == alias(bare(new[0])):
+        return None
+    if any(keeps(old[0], new[0]) for keeps in (_written_short, _namespace_moved, _same_member)):
+        return None
+    return IDENTIFIER_CHANGED if all(coded) else "name changed"
+
+
+def options_named(text: str) -> frozenset[str]:
+    """The words the text writes as a command's option (`--max-retries`), lower case."""
+    return frozenset(found.lower() for found in _OPTION.findall(text))
+
+
+_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][\w.-]*\w)")
+
+
+def _is_identifier(word: str, options: frozenset[str]) -> bool:
+    return word.lower() in options or (is_identifier(word) and _is_code_name(word))
 
 
 def _same_member(a: str, b: str) -> bool:
@@ -184,7 +242,7 @@ def renamed(a: str, b: str) -> bool:
     if short == long or is_typo_of(bare_a, bare_b) or american(bare_a) == american(bare_b):
         return True  # respelled, or a misspelt word put right
     parts_a, parts_b = _name_part_list(a), _name_part_list(b)
-    if _abbreviates(bare_a, parts_b) or _abbreviates(bare_b, parts_a):
+    if _written_short(a, b):
         return True  # the parts run together, shortened: `maxmemperchild`
     if len(parts_a) < 2 and len(parts_b) < 2:
         return bool(short) and short in long and len(short) >= len(long) / 2  # grown or cut
@@ -199,6 +257,19 @@ def renamed(a: str, b: str) -> bool:
     # (a constant's capitals to a setting's lower case); a part put before the head or
     # dropped there, or a part changed, names another thing (`is_error` -> `is_success`,
     # `pool_limits` -> `limits`, `allow_redirects` -> `follow_redirects`).
+    return _namespace_moved(a, b)
+
+
+def _written_short(a: str, b: str) -> bool:
+    """The parts of one name run together, shortened, in the other: `maxmemperchild`."""
+    bare_a, bare_b = alias(bare(a)), alias(bare(b))
+    return _abbreviates(bare_a, _name_part_list(b)) or _abbreviates(bare_b, _name_part_list(a))
+
+
+def _namespace_moved(a: str, b: str) -> bool:
+    """The same parts after the first, as a constant's capitals turned to a setting's
+    lower case (`CELERYD_MAX_MEMORY_PER_CHILD` -> `worker_max_memory_per_child`)."""
+    parts_a, parts_b = _name_part_list(a), _name_part_list(b)
     convention_changed = _shouted(a) != _shouted(b)
     return convention_changed and len(parts_a) == len(parts_b) and parts_a[1:] == parts_b[1:]
 

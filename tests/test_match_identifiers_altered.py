@@ -1,0 +1,93 @@
+"""An identifier that changed in any letter names another setting: `max_conn` ->
+`max_conns` is another key, though all the old letters stand in the new one. A name
+respelled, shortened or moved to another namespace is the same setting (see
+`test_a_name_written_short_is_the_same_name` in test_match_meaning.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from meaning_levels import judged, level
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Set max_worker to 4 in the config.",
+            "Set max_workers to 4 in the config.",
+            id="snake-case-grown-by-a-letter",
+        ),
+        pytest.param(
+            "Set max_conn to 4 in the config.",
+            "Set max_conns to 4 in the config.",
+            id="snake-case-plural",
+        ),
+        pytest.param(
+            "Pass --max-retry to the tool.",
+            "Pass --max-retries to the tool.",
+            id="a-command-line-option",
+        ),
+        pytest.param(
+            "Set maxWorker to 4 in the config.",
+            "Set maxWorkers to 4 in the config.",
+            id="camel-case",
+        ),
+        pytest.param(
+            "Set pool.max.size to 4 in the config.",
+            "Set pool.max.sizes to 4 in the config.",
+            id="dotted",
+        ),
+        pytest.param(
+            "Set the max_worker setting to 4.",
+            "Set a max_workers setting to 4.",
+            id="with-its-article-changed",
+        ),
+        pytest.param(
+            "Set max_retries to 4 in the config.",
+            "Set max_retries_total to 4 in the config.",
+            id="grown-by-a-part",
+        ),
+    ],
+)
+def test_an_identifier_changed_in_a_letter_is_another_setting(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert level(quote, passage) == "changed", found
+    assert "identifier changed" in found.kinds
+
+
+def test_a_name_grown_by_a_part_into_an_identifier_may_have_changed() -> None:
+    quote = "Set the HTTP variable before running."
+    assert level(quote, "Set the HTTP_PROXY variable before running.") == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Set max_mem_per_child to 4 in the config.",
+            "Set maxmemperchild to 4 in the config.",
+            id="separators-dropped",
+        ),
+        pytest.param(
+            "Set max_workers in the config.", "Set MAX_WORKERS in the config.", id="capitals"
+        ),
+        pytest.param(
+            "Set max_workers in the config.",
+            "Set --max-workers in the config.",
+            id="written-as-an-option",
+        ),
+        pytest.param(
+            "Open the sign-in page first.",
+            "Open the sign-ins page first.",
+            id="a-hyphenated-word-is-no-option",
+        ),
+    ],
+)
+def test_an_identifier_respelled_is_the_same(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_the_same_member_of_another_module_stays_a_name_that_may_have_changed() -> None:
+    """`np.array` / `numpy.array`: the words around it tell whether the module is one."""
+    assert level("Call np.array to build it.", "Call numpy.array to build it.") == "uncertain"
