@@ -65,7 +65,10 @@ def exchanged(quote: list[str], page: list[str]) -> Exchange | None:
         for second_len in range(1, len(q_mid) - first_len):
             first, second = q_mid[:first_len], q_mid[len(q_mid) - second_len :]
             middle = q_mid[first_len : len(q_mid) - second_len]
-            if p_mid == [*second, *middle, *first] and _traded(first, second):
+            traded = _traded(first, second) or _particles_swapped(
+                quote[:start], first, middle, second
+            )
+            if p_mid == [*second, *middle, *first] and traded:
                 return Exchange(quote[:start], first, middle, second, quote[stop:])
     return None
 
@@ -112,6 +115,23 @@ def _traded(first: list[str], second: list[str]) -> bool:
     up"), which a reader reads the other way round."""
     opposed = any(are_opposites(a, b) for a in first for b in second)
     return opposed or _says_something(first, second)
+
+
+def _particles_swapped(
+    before: list[str], first: list[str], middle: list[str], second: list[str]
+) -> bool:
+    """Whether the runs are the particles of one verb said twice ("log in before you log
+    out" -> "log out before you log in"): `in` and `out` are small words, and opposites
+    only after a verb, but there each one says the reverse of the other."""
+    pair = frozenset((*first, *second))
+    verbs = before[-1:], middle[-1:]
+    return len(first) == len(second) == 1 and pair in _PARTICLES and verbs[0] == verbs[1] != []
+
+
+_PARTICLES = frozenset({frozenset({"in", "out"})})
+"""Particles of opposite sense after one verb ("log in" / "log out", "check in" / "check
+out") that are no opposites elsewhere ("in the log", "out of memory"); "on" / "off" and
+"up" / "down" are opposites wherever they stand."""
 
 
 def _says_something(*runs: list[str]) -> bool:
