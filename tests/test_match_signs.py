@@ -265,3 +265,29 @@ def test_over_or_under_placing_a_thing_is_no_bound(quote: str, passage: str) -> 
     """After a verb that places a thing, "over 3 nodes" says where, not how many: a
     bound said instead is another claim."""
     assert level(quote, passage) == "changed", judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The price is £5 per seat.", "The price is 5 pounds per seat.", id="sign"),
+        pytest.param("It costs GBP 5 a month.", "It costs 5 pounds a month.", id="code"),
+        pytest.param("It costs 5 pounds a month.", "It costs £5 a month.", id="the-other-way"),
+    ],
+)
+def test_a_sum_in_sterling_said_in_pounds_may_have_changed(quote: str, passage: str) -> None:
+    """ "Pounds" alone may weigh, but beside a sum in sterling, with nothing said of
+    weight, they are as likely the same sum: no strong evidence either way."""
+    assert level(quote, passage) == "uncertain", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The box is 5 pounds (weight) each.", "The box is 5 GBP each.", id="weight"),
+        pytest.param("The box weighs 5 pounds each.", "The box weighs £5 each.", id="weighs"),
+        pytest.param("It costs £5 a month.", "It costs 6 pounds a month.", id="another-figure"),
+    ],
+)
+def test_pounds_of_weight_or_another_figure_are_another_sum(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)

@@ -53,6 +53,7 @@ from claimledger.reading.match.quantities import (
     times_differ,
     unbounded,
 )
+from claimledger.reading.match.signs import pounds_as_sterling
 
 
 def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
@@ -176,6 +177,7 @@ def span_kinds_of(
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
     approximated = (_approximations(q_low), _approximations(p_low))  # before "as said"
+    q_low, p_low = pounds_as_sterling(q_low, p_low), pounds_as_sterling(p_low, q_low)
     q_low, p_low = as_said(q_low), as_said(p_low)
     q_low, p_low = as_instructions(q_low, p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))

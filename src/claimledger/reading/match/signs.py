@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from claimledger.reading.match.lexicon import STOPWORDS
+from claimledger.reading.match.lexicon import STOPWORDS, UNIT, words
 
 _SIGNS = {
     "<": "less than",
@@ -128,6 +128,25 @@ def currencies_as_said(text: str) -> str:
     text = _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
     text = _CODED.sub(lambda run: f"{run[2]}{run[3] or ''} {_CODES[run[1]]}", text)
     return _CODED_AFTER.sub(lambda run: f"{run[1]}{run[2] or ''} {_CODES[run[3]]}", text)
+
+
+def pounds_as_sterling(said: list[str], other: list[str]) -> list[str]:
+    """The lower-cased words with "pounds" read as sterling where the other side's sum
+    is in sterling ("£5" -> "5 pounds"), unless either side speaks of weight ("weighs 5
+    pounds" -> "5 GBP"): a pound is sterling as often as it weighs, and a sum said in
+    one of them may have changed, where "5 pounds (weight)" -> "5 GBP" has."""
+    if not any(UNIT.get(word) == "sterling" for word in other):
+        return said
+    if _WEIGHT & {*said, *other}:
+        return said
+    return ["sterling" if UNIT.get(word) == "pound" else word for word in said]
+
+
+_WEIGHT = words(
+    """weigh weighs weighed weighing weight weights heavy heavier lighter mass lb lbs kg
+    kilogram kilograms ounce ounces oz ton tons tonne tonnes"""
+)
+"""Words that say a pound is one of weight."""
 
 
 def _signed_said(run: re.Match[str]) -> str:
