@@ -27,20 +27,30 @@ from claimledger.reading.match.quantities import (
 
 
 def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
-    """The words with two that the other side writes as one hyphenated word ("append only"
-    / "append-only") joined as it does: a hyphen put in is no quantifier taken out."""
-    compounds = {word for word in other if "-" in word}
+    """The words with two that the other side writes as one word joined as it does: by a
+    hyphen ("append only" / "append-only"), or a name and its number run together ("iso
+    8601" / "iso8601", "sha 256" / "sha256"): a hyphen put in is no quantifier taken out,
+    and a name's number written apart is no figure that came."""
+    written = set(other)
     joined: list[str] = []
     index = 0
     while index < len(words):
-        pair = "-".join(words[index : index + 2])
-        if index + 1 < len(words) and pair in compounds:
-            joined.append(pair)
-            index += 2
-        else:
-            joined.append(words[index])
-            index += 1
+        pair = _as_one_word(words[index : index + 2], written)
+        joined.append(pair or words[index])
+        index += 2 if pair else 1
     return joined
+
+
+def _as_one_word(pair: list[str], written: set[str]) -> str | None:
+    """The two words as one word of `written`, hyphenated or (a name, then its number)
+    run together; None if it has no such word."""
+    if len(pair) != 2:
+        return None
+    hyphenated = "-".join(pair)
+    if hyphenated in written:
+        return hyphenated
+    numbered = pair[0].isalpha() and pair[1][:1].isdigit()
+    return "".join(pair) if numbered and "".join(pair) in written else None
 
 
 def as_said(words: list[str]) -> list[str]:
