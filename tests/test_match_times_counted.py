@@ -163,3 +163,34 @@ def test_a_count_of_times_a_period_said_another_way_is_no_change(quote: str, pas
 def test_a_count_of_times_a_period_changed_is_a_number_changed(quote: str, passage: str) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
     assert "number changed" in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Twice daily, backups run.", "Twice a day, backups run.", id="twice"),
+        pytest.param(
+            "Three times daily, backups run.", "Three times a day, backups run.", id="times"
+        ),
+        pytest.param(
+            "Twice daily backups are kept.", "Twice a day backups are kept.", id="no-comma"
+        ),
+    ],
+)
+def test_a_count_of_times_daily_at_a_sentences_start_is_a_period(quote: str, passage: str) -> None:
+    """ "Twice daily, ...": the comma is no word, and "daily" before "backups" read as a
+    kind of backups ("daily backups"); after a count of times it says how often."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Twice daily, backups run.", "Twice a week, backups run.", id="week"),
+        pytest.param("Twice daily, backups run.", "Once a day, backups run.", id="once"),
+    ],
+)
+def test_a_count_of_times_daily_at_a_sentences_start_changed_is_a_number_changed(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)

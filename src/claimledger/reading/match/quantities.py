@@ -611,8 +611,11 @@ def _one_after_a(words: list[str], index: int) -> bool:
 
 def _said_of_a_doing(words: list[str], index: int) -> bool:
     """Whether "daily" (or its kin) says how often a thing is done ("runs daily at noon"),
-    not what kind of thing it is ("the daily limit", "daily builds")."""
+    not what kind of thing it is ("the daily limit", "daily builds"); after a count of
+    times always ("Twice daily, backups run": the comma is no word)."""
     following = words[index + 1] if index + 1 < len(words) else ""
+    if index and words[index - 1] in {"once", "twice", "thrice", "times"}:
+        return True
     return not following or following in STOPWORDS or not following[0].isalnum()
 
 
