@@ -194,3 +194,30 @@ def test_a_count_of_times_daily_at_a_sentences_start_changed_is_a_number_changed
     quote: str, passage: str
 ) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Backups run once daily.", "Backups run 1 time a day.", id="at-the-end"),
+        pytest.param("Backups run once daily.", "Backups run one time per day.", id="per"),
+        pytest.param(
+            "Backups run once daily on the host.",
+            "Backups run 1 time a day on the host.",
+            id="mid-sentence",
+        ),
+    ],
+)
+def test_one_time_a_period_is_once_a_period(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Backups run once daily.", "Backups run 1 time a week.", id="week"),
+        pytest.param("Backups run once daily.", "Backups run 2 times a day.", id="twice"),
+    ],
+)
+def test_one_time_another_period_is_a_number_changed(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)

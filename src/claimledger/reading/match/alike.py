@@ -137,6 +137,17 @@ _PHRASES_ALIKE = Phrases(
             for joint in ("a", "an", "per", "every", "each")
         },
         **{("once", word): ("every", unit) for word, unit in EVERY_ONE.items()},  # once daily
+        **{
+            (one, "time", joint, unit): ("every", unit)  # "1 time a day": once a day
+            for one in ("one", "1")
+            for unit in EVERY_ONE.values()
+            for joint in ("a", "an", "per", "every", "each")
+        },
+        **{
+            (one, "time", word): ("every", unit)
+            for word, unit in EVERY_ONE.items()
+            for one in ("one", "1")
+        },
     }
 )
 """Phrases that say what another word says: "a single partition" is "one partition"."""
@@ -199,10 +210,12 @@ def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
 
 def _says_at_end(count: list[str], words: list[str], last: list[str]) -> bool:
     """Whether `words`, read after the quote's count of times, say `last`; or, begun by a
-    count of the page's own (the "times" of "two times"), the words after it do."""
+    count of the page's own (the "times" of "two times", the "time" of "1 time"), the
+    words after it do."""
     if as_said([*count, *words]) == last:
         return True
-    return bool(count) and words[0] in _COUNTS and as_said([*count, *words[1:]]) == last
+    counted = words[0] in _COUNTS or words[0] == "time"  # "two times", "1 time"
+    return bool(count) and counted and as_said([*count, *words[1:]]) == last
 
 
 def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
