@@ -49,6 +49,21 @@ from meaning_levels import judged, level
             id="unless",
         ),
         pytest.param(
+            "Files that the job did not write are all deleted.",
+            "All files that the job did not write are deleted.",
+            id="a-relative-clause-of-its-object",
+        ),
+        pytest.param(
+            "All keys that you do not need are removed.",
+            "Keys that you do not need are all removed.",
+            id="a-pronoun-its-subject",
+        ),
+        pytest.param(
+            "Files that our nightly backup job never wrote are all deleted.",
+            "All files that our nightly backup job never wrote are deleted.",
+            id="a-longer-subject",
+        ),
+        pytest.param(
             "Backups do not run while all nodes are busy.",
             "While all nodes are busy, backups do not run.",
             id="while",
@@ -71,6 +86,16 @@ def test_a_denial_reaches_no_word_of_all_past_its_own_clause(quote: str, passage
             "Requests that do not match are not dropped in all cases.",
             "In all cases, requests that do not match are not dropped.",
             id="main-clause-after-a-relative-one",
+        ),
+        pytest.param(
+            "Data that is old is not kept in all regions.",
+            "In all regions, data that is old is not kept.",
+            id="main-clause-after-a-relative-clause-of-its-subject",
+        ),
+        pytest.param(
+            "The job did not write all files that it read.",
+            "All files that it read, the job did not write.",
+            id="a-relative-clause-after-the-word-of-all",
         ),
         pytest.param(
             "When a job fails, it does not retry in all cases.",

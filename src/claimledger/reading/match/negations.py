@@ -123,7 +123,31 @@ def _denies_a_relative_clause(words: list[str], at: int) -> bool:
     before = words[max(0, at - 2) : at]
     if before[-1:] and before[-1] in _RELATIVES:
         return True
-    return len(before) == 2 and before[0] in _RELATIVES and before[1] in _AUXILIARIES
+    if len(before) == 2 and before[0] in _RELATIVES and before[1] in _AUXILIARIES:
+        return True
+    return _after_a_relatives_subject(words, at)
+
+
+def _after_a_relatives_subject(words: list[str], at: int) -> bool:
+    """Whether the denial at `at` follows a relative word, the subject of its clause (a
+    determiner or a pronoun, and a few words) and an auxiliary: "files that the job did
+    not write", "the keys that you do not need" (the object the clause speaks of)."""
+    end = at - 1 if at and words[at - 1] in _AUXILIARIES else at
+    for start in range(max(0, end - _SUBJECT_WORDS), end - 1):
+        subject = words[start + 1 : end]
+        opens = words[start] in _RELATIVES and subject[0] in _SUBJECT_OPENERS
+        if opens and not any(w in _AUXILIARIES or w in _RELATIVES for w in subject):
+            return True
+    return False
+
+
+_SUBJECT_WORDS = 5
+"""The most words the subject of a relative clause takes, with its relative word."""
+_SUBJECT_OPENERS = frozenset(
+    {"the", "a", "an", "this", "these", "those", "its", "their", "our", "your", "my", "his"}
+    | {"her", "you", "we", "they", "i", "he", "she", "it", "someone", "nobody", "no"}
+)
+"""Words that open the subject of a relative clause that speaks of its object."""
 
 
 _VERB_DENIALS = frozenset({"not", "n't", "never", "cannot"})
