@@ -291,3 +291,35 @@ def test_a_sum_in_sterling_said_in_pounds_may_have_changed(quote: str, passage: 
 )
 def test_pounds_of_weight_or_another_figure_are_another_sum(quote: str, passage: str) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The price is $5 per seat.", "The price is $5 CAD per seat.", id="cad"),
+        pytest.param("The price is $5 USD per seat.", "The price is $5 AUD per seat.", id="aud"),
+        pytest.param("The price is $5 CAD per seat.", "The price is $5 NZD per seat.", id="nzd"),
+        pytest.param("The price is USD 5 per seat.", "The price is 5 SGD per seat.", id="sgd"),
+    ],
+)
+def test_a_code_after_a_dollar_sum_says_which_dollar(quote: str, passage: str) -> None:
+    """ "$" is written by many currencies; a code after the sum says which one, and
+    another code is another sum, whichever currency it names."""
+    assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The price is $5 CAD per seat.", "The price is CAD 5 per seat.", id="before"),
+        pytest.param("The price is $5 CAD per seat.", "The price is 5 CAD per seat.", id="after"),
+    ],
+)
+def test_a_dollar_sum_with_its_code_is_the_code_s_sum(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_the_rupee_sign_is_the_rupee_s_code() -> None:
+    quote = "At a rate of $1.00 = ₹82.42, it costs ₹8242."
+    assert level(quote, "At a rate of 1.00 USD = 82.42 INR, it costs 8242 INR.") == "harmless"
+    assert level(quote, "At a rate of 1.00 USD = 82.42 INR, it costs 8242 CAD.") == "changed"

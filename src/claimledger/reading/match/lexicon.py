@@ -96,14 +96,32 @@ _UNIT_NAMES = """
     pound pound pounds
     sterling sterling gbp
     yen yen jpy
+    aud aud auds
+    cad cad cads
+    nzd nzd nzds
+    hkd hkd hkds
+    sgd sgd sgds
+    chf chf chfs
+    cny cny cnys
+    inr inr inrs
+    sek sek seks
+    nok nok noks
+    dkk dkk dkks
+    mxn mxn mxns
+    brl brl brls
+    zar zar zars
+    krw krw krws
 """
 UNIT = {
     spelling: line.split()[0]
     for line in _UNIT_NAMES.strip().splitlines()
     for spelling in line.split()[1:]
 }
-"""Units of time, size and share, each spelling to its unit: `s`, `sec` and `seconds` are
-one unit (a rewording); `s` and `ms`, or `KB` and `KiB`, are two (a changed number)."""
+"""Units of time, size, share and money, each spelling to its unit: `s`, `sec` and
+`seconds` are one unit (a rewording); `s` and `ms`, `KB` and `KiB`, or `USD` and `CAD`,
+are two (a changed number). A currency's code is its own unit, where `signs` reads the
+code of one whose sign is shared as the sign (its plural is how a sum in base units
+writes it: "5 cads")."""
 UNITS = frozenset(UNIT)
 
 

@@ -88,23 +88,24 @@ _PLUS = re.compile(r"(?<![\w.,^+-])(\d+(?:[.,]\d+)*)\+(?=\s+([A-Za-z]+))")
 """A figure with a plus after it, before a word ("3+ replicas"), not a sum ("1+1")."""
 
 
-_MAGNITUDE_AFTER = r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥]))?"
+_MAGNITUDE_AFTER = r"((?:\s(?:thousand|million|billion|trillion)|[kKmMbB]n?)(?![\w$€£¥₹]))?"
 """A sum's magnitude after its figure ("5 million", "5M", "5bn")."""
-_CODE = r"(USD|EUR|GBP|JPY)"
+_CODE = r"(USD|EUR|GBP|JPY|AUD|CAD|NZD|HKD|SGD|CHF|CNY|INR|SEK|NOK|DKK|MXN|BRL|ZAR|KRW)"
 _CURRENCY = re.compile(
-    r"(?<![\w$€£¥])(US\$|[$€£¥])\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥])"
+    r"(?<![\w$€£¥₹])(US\$|[$€£¥₹])\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥₹])"
     r"(?:\s" + _CODE + r"\b)?"
 )
 """A sum with its currency's sign before it ("$5", "€5 million", "US$5"), and the code of
 its currency after it, if written too ("$5 USD")."""
 _CURRENCIES = {"$": "dollars", "US$": "dollars", "€": "euros", "£": "sterling", "¥": "yen"}
-_CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥.,])(\d[\d.,]*\d|\d)\s?([€£¥])(?![\w$€£¥])")
+_CURRENCIES |= {"₹": "INR"}  # a sign of one currency with no word of its own: its code
+_CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥₹.,])(\d[\d.,]*\d|\d)\s?([€£¥₹])(?![\w$€£¥₹])")
 """A sum with its currency's sign after it ("5€", "5 €"), as much of Europe writes it."""
 _CODED = re.compile(
-    r"(?<![\w$€£¥])" + _CODE + r"\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥])"
+    r"(?<![\w$€£¥₹])" + _CODE + r"\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥₹])"
 )
 _CODED_AFTER = re.compile(
-    r"(?<![\w$€£¥.,])(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"\s?" + _CODE + r"(?![\w$€£¥])"
+    r"(?<![\w$€£¥₹.,])(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"\s?" + _CODE + r"(?![\w$€£¥₹])"
 )
 """A sum with the code of its currency before it or after it ("USD 5", "5 EUR")."""
 _CODES = {"USD": "dollars", "EUR": "euros", "GBP": "sterling", "JPY": "yen"}
@@ -126,8 +127,8 @@ def currencies_as_said(text: str) -> str:
     text = _POUNDS_STERLING.sub("sterling", text)
     text = _CURRENCY.sub(_signed_said, text)
     text = _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
-    text = _CODED.sub(lambda run: f"{run[2]}{run[3] or ''} {_CODES[run[1]]}", text)
-    return _CODED_AFTER.sub(lambda run: f"{run[1]}{run[2] or ''} {_CODES[run[3]]}", text)
+    text = _CODED.sub(lambda run: f"{run[2]}{run[3] or ''} {_coded_unit(run[1])}", text)
+    return _CODED_AFTER.sub(lambda run: f"{run[1]}{run[2] or ''} {_coded_unit(run[3])}", text)
 
 
 def pounds_as_sterling(said: list[str], other: list[str]) -> list[str]:
@@ -150,11 +151,16 @@ _WEIGHT = words(
 
 
 def _signed_said(run: re.Match[str]) -> str:
-    """ "$5 million" as "5 million dollars"; a code after it as well ("$5 USD") said
-    once, if it is the sign's currency, else kept ("$5 CAD": Canadian dollars)."""
-    unit = _CURRENCIES[run[1]]
-    code = run[4] if run[4] and _CODES[run[4]] != unit else None
-    return f"{run[2]}{run[3] or ''} {unit}" + (f" {code}" if code else "")
+    """ "$5 million" as "5 million dollars"; with a code after it ("$5 USD", "$5 CAD"),
+    in the code's currency, which says which of the currencies that write the sign it
+    is ("$5 CAD" is Canadian dollars, another sum than "$5")."""
+    unit = _coded_unit(run[4]) if run[4] else _CURRENCIES[run[1]]
+    return f"{run[2]}{run[3] or ''} {unit}"
+
+
+def _coded_unit(code: str) -> str:
+    """The unit a currency's code says: its sign's (`USD` as "dollars"), else itself."""
+    return _CODES.get(code, code)
 
 
 def pluses_as_said(text: str) -> str:
