@@ -323,3 +323,19 @@ def test_the_rupee_sign_is_the_rupee_s_code() -> None:
     quote = "At a rate of $1.00 = ₹82.42, it costs ₹8242."
     assert level(quote, "At a rate of 1.00 USD = 82.42 INR, it costs 8242 INR.") == "harmless"
     assert level(quote, "At a rate of 1.00 USD = 82.42 INR, it costs 8242 CAD.") == "changed"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The price is $5 per seat.", "The price is 5 USD cents per seat.", id="usd"),
+        pytest.param("The price is $5 per seat.", "The price is 5 cents per seat.", id="cents"),
+        pytest.param("The fee is 5 cents a call.", "The fee is 5 euros a call.", id="euros"),
+    ],
+)
+def test_cents_are_another_sum(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+def test_per_cent_is_no_sum() -> None:
+    assert level("Fees rise 10 per cent a year.", "Fees rise 10 per cent each year.") == "harmless"

@@ -96,6 +96,7 @@ _UNIT_NAMES = """
     pound pound pounds
     sterling sterling gbp
     yen yen jpy
+    cent cents
     aud aud auds
     cad cad cads
     nzd nzd nzds
@@ -121,7 +122,7 @@ UNIT = {
 `seconds` are one unit (a rewording); `s` and `ms`, `KB` and `KiB`, or `USD` and `CAD`,
 are two (a changed number). A currency's code is its own unit, where `signs` reads the
 code of one whose sign is shared as the sign (its plural is how a sum in base units
-writes it: "5 cads")."""
+writes it: "5 cads"). "Cents" is a unit too, where "per cent" is none."""
 UNITS = frozenset(UNIT)
 
 
