@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.ledger.file import load
 from cli_runner import Cli
 from evidence_site import page
 from test_blame import commit, git
@@ -473,6 +474,18 @@ def test_a_repo_is_set_from_the_command_line_as_an_address_or_a_folder(
         "repo 'ssh://git.example.org/docs' is neither an https address nor a folder of this machine"
     )
     assert "repo: ../elsewhere" in cli.ledger.read_text("utf-8")  # nothing written
+
+
+@pytest.mark.parametrize("written", ["HTTPS://git.example.org/docs", "File:///srv/docs"])
+def test_a_repo_whose_scheme_is_in_capitals_is_taken_in_small_letters(
+    site: tuple[Cli, Path, dict[str, str]], written: str
+) -> None:
+    """The scheme of a repository's address is in any case, as a page's is (RFC 3986)."""
+    cli, _, _ = site
+    scheme, rest = written.split("://", 1)
+    cli("source", "guide", "--repo", written, "--path", PATH)
+    cli("check")
+    assert load(cli.ledger).sources["guide"].repo == f"{scheme.lower()}://{rest}"
 
 
 def test_the_installed_command_says_the_history_as_a_user_sees_it(

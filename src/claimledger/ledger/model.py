@@ -614,7 +614,7 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         accept_status=frozenset(s.get("accept_status", [])),
         allow_private=s.get("allow_private", False),
         author=s.get("author"),
-        repo=s.get("repo"),
+        repo=lower_scheme(s["repo"]) if "://" in s.get("repo", "") else s.get("repo"),
         path=s.get("path"),
         history=tuple(
             SourceMove(h["date"], lower_scheme(h["moved_from"]), h["by"], h.get("why"))

@@ -23,6 +23,10 @@ WEB_URL = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$"
 `https://`; the model keeps it in lower case), and no space. A pattern has no flag for
 case, so each letter names both of its cases."""
 
+REPO = "^([Hh][Tt][Tt][Pp][Ss]://[^\\s/]+/\\S+|[Ff][Ii][Ll][Ee]:///.+|(?!\\S*://)[^\\n]+)$"
+"""A docs repository: a public https address, a file:// one (each scheme in any case, as
+`WEB_URL`'s), or the path of a folder (no other scheme)."""
+
 QUOTE_CHARS = 4000
 """The longest quote: a passage that bears a claim, not a page. The matcher weighs a quote
 reworded word by word against the passage that replaced it, in time that grows with the
@@ -149,7 +153,7 @@ LEDGER_SCHEMA: dict[str, Any] = {
                 "archived": {"$ref": "#/$defs/url", "description": "An archived copy of the page."},
                 "repo": {
                     "type": "string",
-                    "pattern": "^(https://[^\\s/]+/\\S+|file:///.+|(?!\\S*://)[^\\n]+)$",
+                    "pattern": REPO,
                     "description": "The git repository the page is built from: a public "
                     "https address, or a local clone's path (from the ledger's folder; used "
                     "once you trust the workspace), for `claimledger blame` and `refresh`: "

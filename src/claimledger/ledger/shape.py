@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from claimledger.ledger.located import Located, Path_
-from claimledger.ledger.schema import CALENDAR_DAY, LEDGER_SCHEMA, WEB_URL
+from claimledger.ledger.schema import CALENDAR_DAY, LEDGER_SCHEMA, REPO, WEB_URL
 
 if TYPE_CHECKING:
     import jsonschema
@@ -167,7 +167,7 @@ _DAY_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 def _pattern_message(name: str, value: Any, pattern: str) -> str:
     if pattern == WEB_URL:
         return f"{name} {value!r} is not an http(s) URL"
-    if pattern.startswith("^(https://"):
+    if pattern == REPO:
         return f"{name} {value!r} is neither an https address nor a folder of this machine"
     if "[0-9]{4}" in pattern:
         return f"{name} {value!r} is not a date (YYYY-MM-DD)"
