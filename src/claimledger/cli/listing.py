@@ -9,7 +9,7 @@ import typer
 
 from claimledger.cli.app import command, options, read_latest
 from claimledger.cli.completion import one_of
-from claimledger.cli.options import GRADES, AsJson
+from claimledger.cli.options import GRADES, AsJson, parse_grade
 from claimledger.errors import ExitCode, InputError
 from claimledger.ledger.vocabulary import Grade
 from claimledger.terminal.output import out, print_json
@@ -52,8 +52,7 @@ def claims_command(
     opts = options(ctx)
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
-        if grade is not None and grade not in set(Grade):
-            raise InputError(f"--grade {grade!r}: one of {GRADES}")
+        wanted = None if grade is None else parse_grade(grade)  # in any case, as `grade` takes it
         if section is not None and section not in {s.id for s in ledger.sections}:
             raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
         standing = functools.partial(latest.checks_and_run, path=opts.ledger)
@@ -63,7 +62,7 @@ def claims_command(
         rows = [
             claim_row(claim, standings[claim.id])
             for claim in ledger.claims
-            if (grade is None or any(str(f.grade) == grade for f in claim.grades))
+            if (wanted is None or any(f.grade == wanted for f in claim.grades))
             and (not needs_review or claim.review is not None)
             and (section is None or claim.section == section)
         ]
