@@ -12,13 +12,37 @@ from pathlib import Path
 import pytest
 
 from cli_runner import Cli
-from evidence_site import write_ledger
-from webserver import PageServer
+from evidence_site import ALARM, page, serve_v1, write_ledger
+from webserver import PageServer, redirect
 
 
 @pytest.fixture
 def cli(tmp_path: Path, page_server: PageServer) -> Cli:
     return Cli(write_ledger(tmp_path, page_server))
+
+
+def refresh(cli: Cli, *, code: int) -> str:
+    return cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=code).output
+
+
+def move_other(page_server: PageServer) -> None:
+    """The page of source `other` answers 301 to its new address, which carries its quote."""
+    page_server.set_page("/other-new", page(ALARM))
+    page_server.set_handler("/other", redirect("/other-new", 301))
+
+
+def test_history_says_a_check_was_made_on_a_page_that_had_moved(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """A check read through a permanent redirect is a finding of its own: its row says the
+    page moved, rather than "verified" again beside a run of "verified" it is not part of."""
+    serve_v1(page_server)
+    refresh(cli, code=0)
+    move_other(page_server)
+    refresh(cli, code=1)
+    rows = cli("history", "alarms", "--plain").stdout.splitlines()[1:]
+    statuses = [row.split("\t")[4] for row in rows if "\tother\t" in row]
+    assert statuses == ["verified", "verified (on the page it moved to)"], rows
 
 
 @pytest.mark.parametrize("typed", ["unknown", "Unknown", "UNKNOWN"])

@@ -165,6 +165,8 @@ def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text
         status += " (on another address's text: no evidence)"
     if check.moved_within:
         status += f", moved within the page: {check.moved_within}"
+    if check.source_status == "moved":
+        status += f" ({MOVED_READ})"
     return [
         Text(check.claim_id),
         Text("removed" if check.quote_text in removed else f"#{quote_number(check.quote_index)}"),
@@ -173,6 +175,12 @@ def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text
         Text("" if check.similarity is None else f"{check.similarity:.2f}"),
         Text(check.current or "" if check.status != "verified" else ""),
     ]
+
+
+MOVED_READ = "on the page it moved to"
+"""What a check read through a permanent redirect says in its row: it is a finding of its
+own (the page is at another address until `move` adopts it), never one more "verified" of a
+run it does not belong to."""
 
 
 def _not_read(check: CheckRecord) -> str:
