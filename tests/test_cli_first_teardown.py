@@ -45,6 +45,22 @@ def test_history_says_a_check_was_made_on_a_page_that_had_moved(
     assert statuses == ["verified", "verified (on the page it moved to)"], rows
 
 
+def test_status_says_how_to_adopt_a_page_that_moved(cli: Cli, page_server: PageServer) -> None:
+    """`status`, read later than the refresh that found the move, says the command that
+    adopts it, as the refresh did."""
+    serve_v1(page_server)
+    refresh(cli, code=0)
+    move_other(page_server)
+    assert "adopt it with `claimledger move other`" in refresh(cli, code=1)
+    said = cli("status", code=1).stdout
+    assert "source moved: other" in said
+    assert "adopt it with `claimledger move other`" in said
+    cli("move", "other")
+    assert "claimledger move" not in cli("status", code=1).output  # adopted: nothing to do
+    refresh(cli, code=0)
+    assert "claimledger move" not in cli("status").output
+
+
 @pytest.mark.parametrize("typed", ["unknown", "Unknown", "UNKNOWN"])
 def test_claims_takes_a_grade_in_any_case_as_grade_and_add_do(cli: Cli, typed: str) -> None:
     """`grade durable unknown` is taken; `claims --grade unknown` lists what it graded."""

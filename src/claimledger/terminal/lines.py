@@ -379,20 +379,31 @@ def source_notes(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
             continue
         if not note:
             continue
-        ids = sorted(source.id for source in ledger.sources_at(fetch.url))
-        who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
-        status = (
-            "redirected" if fetch.source_status == "ok" and fetch.redirects else fetch.source_status
-        )
-        line = f"source {status}: {who}: {note}"
-        if fetch.source_status == "moved" and ids:
-            moved_to = fetch.moved_to or fetch.final_url
-            line += f"; adopt it with {ledger.adopting_move(ids[0], moved_to)}"
-        lines.append(line)
+        lines.append(_source_line(ledger, fetch, note))
     if unchanged:
         pages = "source" if unchanged == 1 else "sources"
         lines.append(f"{unchanged} {pages} unchanged (304) since the last full read")
     return lines
+
+
+def move_lines(ledger: Ledger, fetches: Iterable[Fetched]) -> list[str]:
+    """A line per page found moved, with the command that adopts the move: `status` says
+    it as the refresh did, for a reader who comes back after the refresh's output is gone."""
+    moved = {fetch.url: fetch for fetch in fetches if fetch.source_status == "moved"}
+    return [_source_line(ledger, fetch, fetch_note(ledger, fetch)) for fetch in moved.values()]
+
+
+def _source_line(ledger: Ledger, fetch: Fetched, note: str) -> str:
+    """ "source STATUS: ID (URL): NOTE", and for a page that moved, how to adopt it."""
+    ids = sorted(source.id for source in ledger.sources_at(fetch.url))
+    who = f"{', '.join(ids)} ({shown(fetch.url)})" if ids else shown(fetch.url)
+    redirected = fetch.source_status == "ok" and fetch.redirects
+    status = "redirected" if redirected else fetch.source_status
+    line = f"source {status}: {who}: {note}"
+    if fetch.source_status == "moved" and ids:
+        moved_to = fetch.moved_to or fetch.final_url
+        line += f"; adopt it with {ledger.adopting_move(ids[0], moved_to)}"
+    return line
 
 
 def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:

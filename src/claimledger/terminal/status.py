@@ -128,13 +128,14 @@ def print_status_tables(
     moved and each quote misquoted at reading time."""
     from claimledger.evidence.relocate import relocation_line
     from claimledger.terminal.asread import misquote_line
-    from claimledger.terminal.lines import claim_summary
+    from claimledger.terminal.lines import claim_summary, move_lines
     from claimledger.terminal.views import pages_table
 
     rows = list(claim_summary(ledger, latest.checks, unchecked=unchecked, fetches=latest.fetches))
     print_summary(rows, f"Evidence ({last_refresh_said(latest.last)})")
     out.print(pages_table(ledger, latest.fetches.values()))
-    lines = [relocation_line(search, ledger.adopting_move) for search in latest.searches]
+    lines = move_lines(ledger, latest.fetches.values())
+    lines += [relocation_line(search, ledger.adopting_move) for search in latest.searches]
     lines += [misquote_line(check) for check in latest.read_then if check.misquoted]
     for line in lines:
         out.print(line, markup=False)
