@@ -436,16 +436,23 @@ def _with_partials(
 
 def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGone | None:
     """The commit by `ref` that took away `path` (no longer there), and the file it became
-    when that commit renamed it; None when the history read holds no such commit."""
+    when that commit renamed it; None when the history read holds no such commit.
+
+    Read on the branch itself (`--first-parent`, each merge against its first parent), as
+    `versions` reads it: a file renamed in a pull request left the published docs at the
+    merge, not at the branch's commit (written earlier, on no page, its subject no PR's)."""
     log = _git(
-        clone, "log", "-1", "--diff-filter=D", "--date=short",
+        clone, "log", "-1", "--first-parent", "-m", "--diff-filter=D", "--date=short",
         "--format=%H%x00%cd%x00%an%x00%s", "--end-of-options", ref, "--", path, bounds=bounds,
     )  # fmt: skip
     if not log.strip():
         return None  # never in the history read: a wrong path, said by blame
     sha, date, author, subject = log.rstrip("\n").split("\0", 3)
     renamed_to = None
-    shown = _git_bytes(clone, "show", "-z", "-M", "--name-status", "--format=", sha, bounds=bounds)
+    shown = _git_bytes(
+        clone, "show", "-z", "-M", "--first-parent", "-m", "--name-status", "--format=", sha,
+        bounds=bounds,
+    )  # fmt: skip
     fields = [part.decode("utf-8", "surrogateescape") for part in shown.strip(b"\n").split(b"\0")]
     while fields:
         status = fields.pop(0).strip()
