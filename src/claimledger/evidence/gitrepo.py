@@ -360,8 +360,12 @@ def versions(
     a commit written before the reading day and landed after it was no version of that
     day."""
     commits = _log(clone, ref, ("--follow", "--first-parent", "--name-only"), [path], bounds)
-    texts = _texts(clone, [f"{c.sha}:{c.path}" for c in commits], bounds)
-    own = [Version(c, texts.get(f"{c.sha}:{c.path}")) for c in commits]
+    specs = [f"{c.sha}:{c.path}" for c in commits]
+    texts, deleted = _texts(clone, specs, bounds), _missing(clone, specs, bounds)
+    own = [
+        Version(c, texts.get(spec), deleted=spec in deleted)
+        for c, spec in zip(commits, specs, strict=True)
+    ]
     pulled = {v.commit.sha: includes_of(v.text or "", v.commit.path) for v in own}
     if not any(pulled.values()):
         return own
@@ -430,7 +434,7 @@ def _with_partials(
         text, includes = standing.text, pulled[standing.commit.sha]
         at = {p: texts[f"{commit.sha}:{p}"] for p in partials if f"{commit.sha}:{p}" in texts}
         shown = None if text is None else expanded(text, includes, at)
-        merged.append(Version(replace(commit, path=standing.commit.path), shown))
+        merged.append(Version(replace(commit, path=standing.commit.path), shown, standing.deleted))
     return merged[::-1]
 
 
@@ -477,6 +481,23 @@ def _present(clone: Path, path: str, ref: str, bounds: Bounds | None) -> bool:
         clone, "ls-tree", "--name-only", "--end-of-options", ref, "--", path, bounds=bounds
     )
     return bool(found.strip())
+
+
+def _missing(clone: Path, specs: list[str], bounds: Bounds | None) -> frozenset[str]:
+    """Those of `specs` (`SHA:PATH`) whose file is not in the commit: the commit that
+    deleted the file (a log of the file ends, or pauses, there), not a version that could
+    not be read."""
+    specs = [spec for spec in specs if "\n" not in spec]  # as `_texts` reads them
+    if not specs:
+        return frozenset()
+    kinds = _git(
+        clone, "cat-file", "--batch-check=%(objecttype)", stdin="\n".join(specs), bounds=bounds
+    )
+    return frozenset(
+        spec
+        for spec, line in zip(specs, kinds.splitlines(), strict=False)
+        if line == f"{spec} missing"
+    )
 
 
 def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, str]:

@@ -66,7 +66,16 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
 class Version:
     commit: Commit
     text: str | None
-    """The file's text at the commit; None where it cannot be read (binary, too large)."""
+    """The file's text at the commit; None where it cannot be read (binary, too large), or
+    where the commit deleted the file (`deleted`)."""
+    deleted: bool = False
+    """Whether the commit took the file away: a version read, that holds nothing."""
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the version has a text that could not be read: one that may hold the
+        quote. A deleted file holds none."""
+        return self.text is None and not self.deleted
 
 
 @dataclass(frozen=True)
@@ -105,11 +114,11 @@ def blame(
     held = dropped = None
     for version in versions:
         before_each()
-        if version.text is None:
+        if version.unreadable:
             unread.append(version.commit)
             unreadable.append(version.commit)
             continue
-        if holds(version.text, version.commit.path, quote):
+        if version.text is not None and holds(version.text, version.commit.path, quote):
             held, dropped = version.commit, newer
             break
         newer, unread = version.commit, []
@@ -130,7 +139,7 @@ def _current_run(
         if version.text is not None and holds(version.text, version.commit.path, current):
             since = version.commit
         elif since is not None:  # the run of versions holding it, back to where it began
-            return since, version.commit if version.text is None else None
+            return since, version.commit if version.unreadable else None
     return since, None
 
 
