@@ -44,22 +44,44 @@ _PLAIN_NAME = re.compile(r"[\w.~-]*\w[\w.~-]*")
 
 def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     """Where a page went when its source file was renamed, where the site's convention is
-    plain: the page's last path segment is the file's name (`docs/guide.md` is served at
-    `.../guide/` or `.../guide.html`), and becomes the new file's, when that is a plain
-    name. None otherwise."""
+    plain: the page's path ends with the file's path, less its suffix and the folders the
+    site is built from (`content/en/docs/a/b.md` is served at `.../docs/a/b/` or
+    `.../b.html`), and the new file lies under those folders too, each of its names plain.
+    So a file moved to another folder (`docs/a/b.md` -> `docs/a/b/c.md`, as a section
+    grows) is followed as well as one renamed in its own. None otherwise."""
     from urllib.parse import urlsplit, urlunsplit
 
-    old, new = PurePosixPath(old_path).stem, PurePosixPath(new_path).stem
     parts = urlsplit(url)
     segments = parts.path.split("/")
     last = next((i for i in range(len(segments) - 1, -1, -1) if segments[i]), None)
-    if last is None or old == new or not _PLAIN_NAME.fullmatch(new):
+    if last is None:
         return None
     name, dot, suffix = segments[last].partition(".")
-    if name != old:
+    served = [*segments[:last], name]
+    old, new = _without_suffix(old_path), _without_suffix(new_path)
+    shared = _shared_tail(served, old)
+    root = old[: len(old) - shared]
+    moved = new[len(root) :]
+    if not shared or new[: len(root)] != root or not moved or new == old:
         return None
-    segments[last] = new + dot + suffix
+    if not all(_PLAIN_NAME.fullmatch(part) for part in moved):
+        return None
+    segments[: last + 1] = [*served[: len(served) - shared], *moved[:-1], moved[-1] + dot + suffix]
     return urlunsplit(parts._replace(path="/".join(segments), fragment=""))
+
+
+def _without_suffix(path: str) -> list[str]:
+    """A file's path as its names, the last less its suffix (`docs/guide.md`: docs, guide)."""
+    pure = PurePosixPath(path)
+    return [*pure.parent.parts, pure.stem] if pure.parent.parts != (".",) else [pure.stem]
+
+
+def _shared_tail(served: list[str], file: list[str]) -> int:
+    """How many names the page's path and the file's path end with alike."""
+    shared = 0
+    while shared < min(len(served), len(file)) and served[-1 - shared] == file[-1 - shared]:
+        shared += 1
+    return shared
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,68 @@
+"""A page gone whose source file the repository moved to another folder: the page it
+became is proposed where the site's convention is plain, the folders included (etcd-io/
+website moved `op-guide/authentication.md` to `op-guide/authentication/rbac.md` in #543,
+and renamed its `next` folder to `v3.5` in #363). Real git repositories, made here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.reading.provenance import page_after_rename
+from cli_runner import Cli
+from evidence_site import page
+from test_blame import OLD, commit, git
+from test_history_unread import LEDGER
+from webserver import PageServer
+
+BEFORE = "content/en/docs/v3.5/op-guide/authentication.md"
+AFTER = "content/en/docs/v3.5/op-guide/authentication/rbac.md"
+
+
+def test_a_page_whose_file_moved_a_folder_down_is_proposed_there(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, BEFORE, f"# Auth\n\n{OLD}\n", "Add the auth guide", "2026-01-05T10:00:00")
+    (repo / AFTER).parent.mkdir(parents=True)
+    git(repo, "mv", BEFORE, AFTER)
+    git(repo, "commit", "-q", "-m", "Move auth pages (#543)", date="2026-02-01T10:00:00")
+    page_server.set_page("/docs/v3.5/op-guide/authentication/rbac/", page(OLD))
+    ledger = tmp_path / "work" / "claims.yaml"
+    ledger.parent.mkdir()
+    url = page_server.url("/docs/v3.5/op-guide/authentication/")
+    ledger.write_text(LEDGER.format(url=url, quote=OLD, path=BEFORE), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    (relocation,) = cli.json("status", code=1)["relocations"]
+
+    now = page_server.url("/docs/v3.5/op-guide/authentication/rbac/")
+    assert relocation["found_at"] == now
+    assert (relocation["quotes_found"], relocation["file"]["renamed_to"]) == (1, AFTER)
+    assert "adopt it with `claimledger move guide`" in said
+
+
+@pytest.mark.parametrize(
+    ("url", "old", "new", "now"),
+    [
+        ("https://d.test/docs/v3.5/auth/", "content/en/docs/v3.5/auth.md",
+         "content/en/docs/v3.5/auth/rbac.md", "https://d.test/docs/v3.5/auth/rbac/"),
+        ("https://d.test/docs/next/api/", "content/docs/next/api.md",
+         "content/docs/v3.5/api.md", "https://d.test/docs/v3.5/api/"),  # a version's folder
+        ("https://d.test/v/guide.html", "src/v/guide.rst", "src/w/wal.rst",
+         "https://d.test/w/wal.html"),
+        ("https://d.test/docs/guide/", "content/docs/guide.md", "content.md", None),
+        ("https://d.test/docs/guide/", "content/docs/guide.md", "site/docs/guide.md", None),
+        ("https://d.test/docs/guide/", "docs/guide.md", "../guide.md", None),
+        ("https://d.test/docs/guide/", "docs/guide.md", "docs/a b/guide.md", None),
+    ],
+)  # fmt: skip
+def test_a_page_follows_its_file_into_another_folder_where_the_convention_is_plain(
+    url: str, old: str, new: str, now: str | None
+) -> None:
+    assert page_after_rename(url, old, new) == now
