@@ -16,6 +16,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 MAX_INCLUDES = 20
 """Partials followed in one file at most (a generated index can include hundreds)."""
@@ -94,7 +95,10 @@ def _antora_partial(module: str | None, file: str, including: str) -> tuple[str,
 
 def _resolved(named: str, including: str) -> tuple[str, ...]:
     """The repository paths `named` may mean: beside the including file, then from the
-    root; none that climb out of the repository, and no address."""
+    root; none that climb out of the repository, and no address. A name written from
+    `/` is from the root first, then from each folder above the including file, from
+    the top down: Sphinx reads `/includes/x.rst` from its source folder (`source/`, where
+    `conf.py` is), which is seldom the repository's root."""
     if "://" in named or named.startswith("@"):
         return ()
     if antora := _ANTORA_PARTIAL.fullmatch(named):
@@ -102,5 +106,10 @@ def _resolved(named: str, including: str) -> tuple[str, ...]:
     relative = named.lstrip("/")
     beside = posixpath.normpath(posixpath.join(posixpath.dirname(including), relative))
     rooted = posixpath.normpath(relative)
-    order = (rooted, beside) if named.startswith("/") else (beside, rooted)
+    if named.startswith("/"):
+        folders = PurePosixPath(including).parent.parents
+        above = [posixpath.join(str(f), relative) for f in reversed(folders) if str(f) != "."]
+        order = (rooted, *map(posixpath.normpath, above), beside)
+    else:
+        order = (beside, rooted)
     return tuple(dict.fromkeys(p for p in order if not p.startswith("..") and p != "."))
