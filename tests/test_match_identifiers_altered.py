@@ -91,3 +91,41 @@ def test_an_identifier_respelled_is_the_same(quote: str, passage: str) -> None:
 def test_the_same_member_of_another_module_stays_a_name_that_may_have_changed() -> None:
     """`np.array` / `numpy.array`: the words around it tell whether the module is one."""
     assert level("Call np.array to build it.", "Call numpy.array to build it.") == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Edit config.yaml to set the port.",
+            "Edit config.yml to set the port.",
+            id="yaml-spelt-yml",
+        ),
+        pytest.param("Open the index.htm page.", "Open the index.html page.", id="htm-spelt-html"),
+        pytest.param(
+            "Use the docker-compose.yml file.",
+            "Use the docker-compose.yaml file.",
+            id="yml-spelt-yaml",
+        ),
+        pytest.param("Read the README.md file.", "Read the README file.", id="extension-left-off"),
+        pytest.param("Run make_docs.sh to build.", "Run make_docs to build.", id="script-named"),
+    ],
+)
+def test_one_file_named_with_its_extension_spelt_otherwise_or_left_off_is_the_same(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Edit config.yaml first.", "Edit config.json first.", id="another-format"),
+        pytest.param("Edit config.yaml first.", "Edit configs.yaml first.", id="another-stem"),
+        pytest.param("Run make_docs.sh to build.", "Run make_doc.sh to build.", id="script"),
+    ],
+)
+def test_a_file_of_another_name_or_format_is_another_file(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert level(quote, passage) == "changed", found
+    assert "identifier changed" in found.kinds

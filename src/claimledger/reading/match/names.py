@@ -99,7 +99,8 @@ def identifier_altered(was: list[str], now: list[str], options: frozenset[str]) 
     one gets an error or another setting, though its letters all stand in the new one.
     An identifier changed when both are code, else a name that may have changed. Not a
     name respelled, shortened (`maxmemperchild`) or moved to another namespace around
-    the same parts, which `renamed` keeps, nor the same member of another module.
+    the same parts, which `renamed` keeps, nor the same member of another module, nor
+    one file named with its extension spelt another way or left off (`_same_file`).
     `options` are the words written as a command's option (after `--`), which a
     hyphenated word is not."""
     old = [w for w in was if w.lower() not in STOPWORDS]
@@ -109,7 +110,8 @@ def identifier_altered(was: list[str], now: list[str], options: frozenset[str]) 
     coded = [_is_identifier(w, options) for w in (old[0], new[0])]
     if not any(coded) or alias(bare(old[0])) == alias(bare(new[0])):
         return None
-    if any(keeps(old[0], new[0]) for keeps in (_written_short, _namespace_moved, _same_member)):
+    keepers = (_written_short, _namespace_moved, _same_member, _same_file)
+    if any(keeps(old[0], new[0]) for keeps in keepers):
         return None
     return IDENTIFIER_CHANGED if all(coded) else "name changed"
 
@@ -135,10 +137,34 @@ def _same_member(a: str, b: str) -> bool:
 
 _EXTENSIONS = frozenset(
     {"json", "yaml", "yml", "toml", "md", "txt", "py", "ts", "go", "rs", "conf", "cfg"}
-    | {"ini", "xml", "html", "csv", "sh", "env", "lock", "sql", "proto"}
+    | {"ini", "xml", "html", "htm", "csv", "sh", "env", "lock", "sql", "proto", "markdown"}
+    | {"rst", "png", "jpg", "jpeg", "svg"}
 )
 """What ends a file's name: `main.json` and `default.json` are two files. (`.js` ends a
 host or a product's name as often: `_HOST`.)"""
+
+_FORMAT = {"yml": "yaml", "htm": "html", "jpeg": "jpg", "markdown": "md"}
+"""Extensions that spell another's format: `config.yml` is the `config.yaml` of a tool
+that reads either, as docs write it one way or the other."""
+
+
+def _same_file(a: str, b: str) -> bool:
+    """One file named with its type's extension spelt another way (`config.yaml` ->
+    `config.yml`, `index.htm` -> `index.html`) or left off (`README.md` -> `README`,
+    `make_docs.sh` -> `make_docs`), as prose names a file either way: no part of its
+    name grown or changed (`HTTP` -> `HTTP_PROXY`), nor another format (`.json`)."""
+    (stem_a, type_a), (stem_b, type_b) = _stem_and_type(a), _stem_and_type(b)
+    if bare(stem_a) != bare(stem_b) or not (type_a or type_b):
+        return False
+    return not (type_a and type_b) or _FORMAT.get(type_a, type_a) == _FORMAT.get(type_b, type_b)
+
+
+def _stem_and_type(name: str) -> tuple[str, str]:
+    """A file's name without its extension, and the extension lower-cased ("" if none)."""
+    stem, dot, extension = name.rpartition(".")
+    if dot and stem and extension.lower() in _EXTENSIONS:
+        return stem, extension.lower()
+    return name, ""
 
 
 def _is_code_name(word: str) -> bool:
