@@ -102,6 +102,16 @@ def test_a_denial_reaches_no_word_of_all_past_its_own_clause(quote: str, passage
             "When a job fails, in all cases it does not retry.",
             id="inside-a-subordinate-clause",
         ),
+        pytest.param(
+            "Note that the server does not retry all requests.",
+            "Note that all requests are not retried by the server.",
+            id="a-clause-of-what-is-said-with-its-object",
+        ),
+        pytest.param(
+            "Ensure that it never deletes all files.",
+            "Ensure that all files are never deleted.",
+            id="a-pronoun-its-subject-and-its-object-after-the-verb",
+        ),
     ],
 )
 def test_a_denial_still_reaches_a_word_of_all_in_its_own_clause(quote: str, passage: str) -> None:

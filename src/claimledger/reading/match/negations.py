@@ -131,7 +131,12 @@ def _denies_a_relative_clause(words: list[str], at: int) -> bool:
 def _after_a_relatives_subject(words: list[str], at: int) -> bool:
     """Whether the denial at `at` follows a relative word, the subject of its clause (a
     determiner or a pronoun, and a few words) and an auxiliary: "files that the job did
-    not write", "the keys that you do not need" (the object the clause speaks of)."""
+    not write", "the keys that you do not need" (the object the clause speaks of). Not
+    where the denied verb has its object after it ("note that the server does not retry
+    all requests"): that "that" opens what is said, not a clause of a thing, and the
+    denial reaches the object."""
+    if _object_follows(words, at):
+        return False
     end = at - 1 if at and words[at - 1] in _AUXILIARIES else at
     for start in range(max(0, end - _SUBJECT_WORDS), end - 1):
         subject = words[start + 1 : end]
@@ -141,13 +146,25 @@ def _after_a_relatives_subject(words: list[str], at: int) -> bool:
     return False
 
 
+def _object_follows(words: list[str], at: int) -> bool:
+    """Whether the word after the verb the denial at `at` denies opens that verb's object
+    ("does not retry all requests", "did not write the files"): a relative clause of
+    its object leaves that place empty ("files that the job did not write are ...")."""
+    return words[at + 2 : at + 3] != [] and words[at + 2] in _OBJECT_OPENERS
+
+
 _SUBJECT_WORDS = 5
 """The most words the subject of a relative clause takes, with its relative word."""
-_SUBJECT_OPENERS = frozenset(
+_DETERMINERS = frozenset(
     {"the", "a", "an", "this", "these", "those", "its", "their", "our", "your", "my", "his"}
-    | {"her", "you", "we", "they", "i", "he", "she", "it", "someone", "nobody", "no"}
+    | {"her", "no"}
 )
+"""Words that open a noun phrase, a clause's subject or its object alike."""
+_SUBJECT_OPENERS = _DETERMINERS | {"you", "we", "they", "i", "he", "she", "it", "someone", "nobody"}
 """Words that open the subject of a relative clause that speaks of its object."""
+_OBJECT_OPENERS = _DETERMINERS | {"any", "some", "it", "them", "all", "every", "each", "both"}
+"""Words that open a verb's object: after them the clause has its object, so it is no
+relative clause that speaks of one."""
 
 
 _VERB_DENIALS = frozenset({"not", "n't", "never", "cannot"})
