@@ -339,3 +339,28 @@ def test_cents_are_another_sum(quote: str, passage: str) -> None:
 
 def test_per_cent_is_no_sum() -> None:
     assert level("Fees rise 10 per cent a year.", "Fees rise 10 per cent each year.") == "harmless"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The fee is 10 cents a call.", "The fee is 10¢ a call.", id="joined"),
+        pytest.param("The fee is 10 cents a call.", "The fee is 10 ¢ a call.", id="apart"),
+        pytest.param("The fee is 10 cents.", "The fee is 10¢.", id="at-the-end"),
+    ],
+)
+def test_the_sign_of_a_cent_says_cents(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        pytest.param("The fee is $10 a call.", id="dollars"),
+        pytest.param("The fee is 20¢ a call.", id="another-figure"),
+        pytest.param("The fee is 10 a call.", id="no-unit"),
+    ],
+)
+def test_a_sum_in_cents_put_otherwise_is_another_sum(passage: str) -> None:
+    quote = "The fee is 10¢ a call."
+    assert level(quote, passage) == "changed", judged(quote, passage)

@@ -99,8 +99,11 @@ _CURRENCY = re.compile(
 its currency after it, if written too ("$5 USD")."""
 _CURRENCIES = {"$": "dollars", "US$": "dollars", "€": "euros", "£": "sterling", "¥": "yen"}
 _CURRENCIES |= {"₹": "INR"}  # a sign of one currency with no word of its own: its code
-_CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥₹.,])(\d[\d.,]*\d|\d)\s?([€£¥₹])(?![\w$€£¥₹])")
-"""A sum with its currency's sign after it ("5€", "5 €"), as much of Europe writes it."""
+_CURRENCIES |= {"¢": "cents"}  # written after the sum only: "10¢"
+_CURRENCY_AFTER = re.compile(r"(?<![\w$€£¥₹.,])(\d[\d.,]*\d|\d)\s?([€£¥₹¢])(?![\w$€£¥₹¢])")
+"""A sum with its currency's sign after it ("5€", "5 €"), as much of Europe writes it,
+or a sum in cents with the sign of a cent ("10¢"), which is no punctuation to drop:
+"10 cents" -> "10¢" is the same sum."""
 _CODED = re.compile(
     r"(?<![\w$€£¥₹])" + _CODE + r"\s?(\d[\d.,]*\d|\d)" + _MAGNITUDE_AFTER + r"(?![\w$€£¥₹])"
 )
