@@ -364,3 +364,20 @@ def test_the_sign_of_a_cent_says_cents(quote: str, passage: str) -> None:
 def test_a_sum_in_cents_put_otherwise_is_another_sum(passage: str) -> None:
     quote = "The fee is 10¢ a call."
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        pytest.param("The fee is 5 USD cents per seat.", id="usd"),
+        pytest.param("The fee is 5 US cents per seat.", id="us"),
+    ],
+)
+def test_the_dollar_s_code_before_cents_names_cents(passage: str) -> None:
+    quote = "The fee is 5 cents per seat."
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_dollars_put_as_cents_at_the_end_of_a_sentence_are_another_sum() -> None:
+    quote, passage = "The price is $5.", "The price is 5 USD cents."
+    assert level(quote, passage) == "changed", judged(quote, passage)

@@ -115,6 +115,9 @@ _CODES = {"USD": "dollars", "EUR": "euros", "GBP": "sterling", "JPY": "yen"}
 """The codes of the currencies whose sign says one currency: "$" is read as the dollar
 ("$5" -> "CAD 5" is another sum), "£" as sterling, "¥" as the yen. A pound sterling is
 no "pound", which weighs as often."""
+_US_CENTS = re.compile(r"(?<![\w$€£¥₹.,])(\d[\d.,]*\d|\d)\s(?:USD|US)\s(cents?)\b")
+"""A sum in cents with the dollar's code before "cents" ("5 USD cents", "5 US cents"):
+cents, as "$" says the dollar, and no sum of dollars followed by a word."""
 _POUNDS_STERLING = re.compile(r"\bpounds?\s+sterling\b", re.IGNORECASE)
 """A pound named sterling in words ("5 pounds sterling"): a sum in sterling, as "£5" is,
 and no weight."""
@@ -126,8 +129,9 @@ def currencies_as_said(text: str) -> str:
     word, so "$5" -> "€5" read as no change, and a code is a word the sign is not, so
     "$5" -> "USD 5" read as a name put in; and the unit goes after the sum's magnitude,
     which a unit between them parted from its figure ("$5 million" -> "$5 billion" read
-    as only reworded). "Pounds sterling" is sterling, as "£" is."""
+    as only reworded). "Pounds sterling" is sterling, as "£" is, and "USD cents" cents."""
     text = _POUNDS_STERLING.sub("sterling", text)
+    text = _US_CENTS.sub(r"\1 \2", text)
     text = _CURRENCY.sub(_signed_said, text)
     text = _CURRENCY_AFTER.sub(lambda run: f"{run[1]} {_CURRENCIES[run[2]]}", text)
     text = _CODED.sub(lambda run: f"{run[2]}{run[3] or ''} {_coded_unit(run[1])}", text)
