@@ -18,6 +18,7 @@ import pytest
 
 from claimledger.evidence.store import EvidenceStore
 from claimledger.records import FetchPolicy, FetchResult
+from claimledger.services.stores import for_reading
 from claimledger.web.fetch import fetch_all, fetch_each, make_client
 from webserver import Exchange, PageServer, stall_after_headers
 
@@ -168,10 +169,10 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> None:
 
 
 def recorded_checks(store: Path) -> int:
-    if not store.exists():
-        return 0
-    with EvidenceStore.open(store, readonly=True) as evidence:
-        return len(evidence.latest_checks())
+    """The checks the running refresh has recorded, read as a command that only reads
+    does: none while the store it is making holds nothing yet (no schema written)."""
+    with for_reading(store, lambda said: None) as evidence:
+        return 0 if evidence is None else len(evidence.latest_checks())
 
 
 FAST = 48  # pages that answer at once; as many again stall until the signal
