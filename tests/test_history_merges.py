@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runner import Cli
-from test_blame import LEDGER, OLD, PATH, commit, git
+from test_blame import LEDGER, NEW, OLD, PATH, commit, git
 from webserver import PageServer
 
 MERGE = "Merge pull request #543 from acme/move-pages"
@@ -72,3 +72,33 @@ def test_a_file_deleted_in_a_merged_branch_left_at_the_merge(
     gone = row["quotes"][0]["file_gone"]
     assert (gone["in"]["sha"], gone["in"]["date"]) == (merged, "2026-03-09")
     assert (gone["in"]["pull_request"], gone["renamed_to"]) == (600, None)
+
+
+def test_a_page_with_a_partial_changed_in_a_merged_branch_changed_at_the_merge(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A page that pulls in a partial is read with it, commit by commit: those commits are
+    the branch's own too, so a pull request merged with a merge commit is its change there,
+    where the page's wording was read as it stood before the merge, at the branch's
+    commit, and the merge itself was never read."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "docs/_shared.md", "Shared words.\n", "Add a partial", "2026-01-04T10:00:00")
+    text = '# Durability\n\n{}\n\n--8<-- "docs/_shared.md"\n'
+    held = commit(repo, PATH, text.format(OLD), "Add the guide", "2026-01-05T10:00:00")
+    git(repo, "checkout", "-q", "-b", "soften")
+    commit(repo, PATH, text.format(NEW), "Soften the guide", "2026-02-01T10:00:00")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "docs/other.md", "Other.\n", "Other page", "2026-02-05T10:00:00")
+    subject = "Merge pull request #31 from acme/soften"
+    git(repo, "merge", "-q", "--no-ff", "-m", subject, "soften", date="2026-02-10T10:00:00")
+    merged = git(repo, "rev-parse", "HEAD")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(url=page_server.url("/durability"), quote=OLD), "utf-8")
+
+    row = Cli(ledger).json("blame", "durable", "--repo", repo.as_uri(), "--path", PATH)
+
+    found = row["quotes"][0]["found"]
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (held, merged)
+    assert found["dropped_in"]["pull_request"] == 31

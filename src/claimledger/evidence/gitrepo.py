@@ -419,11 +419,12 @@ def _with_partials(
 ) -> list[Version]:
     """The file's versions with its partials (`pulled`, by the sha of each version)
     expanded, one for each commit that changed the file or a partial (the file as its
-    own last change left it)."""
+    own last change left it). Read on the branch itself (`--first-parent`), as the file's
+    own versions are: a branch's commit is no version, and its merge is one."""
     partials = sorted({p for found in pulled.values() for include in found for p in include.paths})
     by_sha = {version.commit.sha: version for version in own}
     paths = sorted({version.commit.path for version in own})
-    every = _log(clone, ref, (), [*paths, *partials], bounds)
+    every = _log(clone, ref, ("--first-parent",), [*paths, *partials], bounds)
     texts = _texts(clone, [f"{c.sha}:{p}" for c in every for p in partials], bounds)
     merged: list[Version] = []
     standing: Version | None = None
