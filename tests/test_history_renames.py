@@ -60,6 +60,17 @@ def test_a_page_whose_file_moved_a_folder_down_is_proposed_there(
         ("https://d.test/docs/guide/", "content/docs/guide.md", "site/docs/guide.md", None),
         ("https://d.test/docs/guide/", "docs/guide.md", "../guide.md", None),
         ("https://d.test/docs/guide/", "docs/guide.md", "docs/a b/guide.md", None),
+        ("https://d.test/docs/next/", "content/docs/next/_index.md",
+         "content/docs/v3.5/_index.md", "https://d.test/docs/v3.5/"),  # a section's own page
+        ("https://d.test/docs/auth/", "docs/auth/index.md", "docs/iam/index.md",
+         "https://d.test/docs/iam/"),
+        ("https://d.test/guide/auth/", "guide/auth/README.md", "guide/iam/README.md",
+         "https://d.test/guide/iam/"),
+        ("https://d.test/docs/auth/", "docs/auth.md", "docs/auth/index.md", None),  # no move
+        ("https://d.test/docs/auth/", "docs/auth.md", "docs/iam/_index.md",
+         "https://d.test/docs/iam/"),
+        ("https://d.test/docs/auth.html", "docs/auth.rst", "docs/auth/index.rst",
+         "https://d.test/docs/auth/index.html"),  # a suffix: the name is the address's
     ],
 )  # fmt: skip
 def test_a_page_follows_its_file_into_another_folder_where_the_convention_is_plain(

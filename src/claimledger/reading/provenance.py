@@ -48,7 +48,10 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     site is built from (`content/en/docs/a/b.md` is served at `.../docs/a/b/` or
     `.../b.html`), and the new file lies under those folders too, each of its names plain.
     So a file moved to another folder (`docs/a/b.md` -> `docs/a/b/c.md`, as a section
-    grows) is followed as well as one renamed in its own. None otherwise."""
+    grows) is followed as well as one renamed in its own. At an address with no suffix, a
+    folder's own page (`index.md`, `_index.md`, `README.md`) is the folder's address:
+    `docs/a/_index.md` is served at `.../docs/a/`, never `.../docs/a/_index/`. None
+    otherwise."""
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(url)
@@ -59,6 +62,8 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     name, dot, suffix = segments[last].partition(".")
     served = [*segments[:last], name]
     old, new = _without_suffix(old_path), _without_suffix(new_path)
+    if not dot and not _is_folder_page(name):
+        old, new = _as_folder(old), _as_folder(new)
     shared = _shared_tail(served, old)
     root = old[: len(old) - shared]
     moved = new[len(root) :]
@@ -74,6 +79,22 @@ def _without_suffix(path: str) -> list[str]:
     """A file's path as its names, the last less its suffix (`docs/guide.md`: docs, guide)."""
     pure = PurePosixPath(path)
     return [*pure.parent.parts, pure.stem] if pure.parent.parts != (".",) else [pure.stem]
+
+
+_FOLDER_PAGES = frozenset({"index", "_index", "readme"})
+"""The names of a folder's own page, which a site with pretty addresses serves at the
+folder's address (Hugo's `_index.md`, most generators' `index.md`, GitBook's and
+VuePress's `README.md`)."""
+
+
+def _is_folder_page(name: str) -> bool:
+    return name.lower() in _FOLDER_PAGES
+
+
+def _as_folder(names: list[str]) -> list[str]:
+    """A file's names as its page's address reads them: a folder's own page is the
+    folder (`docs/a/index`: docs, a)."""
+    return names[:-1] if names and _is_folder_page(names[-1]) else names
 
 
 def _shared_tail(served: list[str], file: list[str]) -> int:
