@@ -672,3 +672,38 @@ def test_check_warns_of_two_sources_written_for_one_page(
     assert warning == warned, checked.stderr
     if warned:
         assert "`claimledger source two --merge-into one`" in " ".join(checked.stderr.split())
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "http://vendor.example/limits",
+        "https://vendor.example/limits/",
+        "https://www.vendor.example/limits",
+        "https://vendor.example/limits/#top",
+    ],
+    ids=["http-and-https", "and-a-slash", "and-www", "a-fragment"],
+)
+def test_one_page_cited_as_two_sources_counts_once_however_it_reads(
+    tmp_path: Path, page_server: PageServer, second: str
+) -> None:
+    """One page written as two sources (http and https, a trailing slash, `www.`), the
+    second marked `independent: true`, counted twice toward `min_sources: 2` whenever its
+    two readings differed anywhere (a counter, a date, an advertisement beside the words),
+    and the claim kept DEMONSTRATED: one page is one source, whatever it said each time."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/a/", f"<html><body><main><h1>Read 1</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/", f"<html><body><main><h1>Read 2</h1><p>{quote}</p></main>")
+    text = two_addresses("https://vendor.example/limits", second)
+    text = text.replace("publisher: one.example", "publisher: vendor.example")
+    cli = written(tmp_path, text.replace("two.example", "vendor.example, independent: true"))
+    maps = ["--map", f"https://vendor.example/limits={page_server.url('/a/')}"]
+    maps += ["--map", f"{second.partition('#')[0]}={page_server.url('/b/')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)

@@ -26,7 +26,7 @@ from claimledger.records import (
     meaning_uncertain,
 )
 from claimledger.sites import other_publisher
-from claimledger.urls import redacted
+from claimledger.urls import page_key_either_scheme, redacted
 
 
 class _QuoteState(NamedTuple):
@@ -152,6 +152,26 @@ def independent_names(named: Mapping[str, str]) -> list[str]:
     """The names, by counted key, of a quote's independent sources: a mirror's (`COPY`) left
     out where another source is named, as `independent_count` leaves it uncounted."""
     return [name for key, name in named.items() if key != COPY or len(named) == 1]
+
+
+def independence_keys(ledger: Ledger) -> dict[str, str]:
+    """Each source's independence key, the sources of one page (`one_page`) counting as the
+    first of them, whatever `independent` or `publisher` says: one page is one text, which
+    a second reading (a counter, a date beside the words) does not make two."""
+    first: dict[tuple[str, tuple[int, int] | None], str] = {}
+    keys: dict[str, str] = {}
+    for source_id, source in ledger.sources.items():
+        page = first.setdefault(one_page(source.url), source_id)
+        keys[source_id] = ledger.sources[page].independence_key
+    return keys
+
+
+def one_page(url: str) -> tuple[str, tuple[int, int] | None]:
+    """A page however its address is written: http or https, `www.` or not, a trailing
+    slash or a fragment (`page_key_either_scheme`), as the web archive finds its captures."""
+    key, lines = page_key_either_scheme(url)
+    scheme, slashes, rest = key.partition("://")
+    return scheme + slashes + rest.removeprefix("www."), lines
 
 
 def as_cited(
@@ -318,9 +338,7 @@ class Latest(dict[tuple[str, str, str], Check]):
     ) -> None:
         super().__init__(checks)
         self.readings: dict[str, _Reading] = {}
-        self.independence = {
-            source_id: source.independence_key for source_id, source in ledger.sources.items()
-        }
+        self.independence = independence_keys(ledger)
         self.copies = ledger.copies
         self.read_at = read_at or {}
         """Sources read on another publisher's site (`read_elsewhere`)."""
