@@ -707,3 +707,28 @@ def test_one_page_cited_as_two_sources_counts_once_however_it_reads(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+
+
+def test_a_source_read_on_another_publishers_site_counts_for_it_by_the_name_it_goes_by(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A page sent by a redirect to a site the ledger cites under a publisher's own name
+    ("B Vendor Inc", not its domain) counted for that domain's key alone: the site's own
+    page, under its name, made a second independent source, and the claim kept
+    DEMONSTRATED on `min_sources: 2`. It counts for the publisher the ledger names there."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_handler("/a/doc", redirect("/b/other", 302))
+    page_server.set_page("/b/other", f"<html><body><main><h1>Other</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/page", f"<html><body><main><h1>Page</h1><p>{quote}</p></main>")
+    first, second = "https://docs.a-vendor.example/doc", "https://b-vendor.example/page"
+    text = two_addresses(first, second).replace("one.example", "A Vendor")
+    cli = written(tmp_path, text.replace("two.example", "B Vendor Inc"))
+    maps = ["--map", f"https://docs.a-vendor.example/={page_server.url('/a/')}"]
+    maps += ["--map", f"https://b-vendor.example/={page_server.url('/b/')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert "cross-checked on 2 sources, 1 independent:" in report

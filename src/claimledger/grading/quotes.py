@@ -25,7 +25,7 @@ from claimledger.records import (
     classify,
     meaning_uncertain,
 )
-from claimledger.sites import other_publisher
+from claimledger.sites import other_publisher, publisher_of
 from claimledger.urls import page_key_either_scheme, redacted
 
 
@@ -230,17 +230,32 @@ def counted_keys(
 
 def read_elsewhere(ledger: Ledger, fetches: Mapping[str, FetchRecord]) -> dict[str, str]:
     """The sources last read on another publisher's site than their address names (a
-    redirect to another registrable domain), each with that publisher's independence key.
-    Whose words they are is in doubt while it is read there (`move` adopts the address):
-    such a source counts for both publishers, as one (`counted_keys`), never as one more.
+    redirect to another registrable domain), each with that publisher's independence key,
+    as the ledger's own sources on that site name it (`_publishers_named`). Whose words
+    they are is in doubt while it is read there (`move` adopts the address): such a source
+    counts for both publishers, as one (`counted_keys`), never as one more.
     `fetches`: each page's latest, by its address as the store keeps it."""
     found: dict[str, str] = {}
+    named: dict[str, str] | None = None
     for source_id, source in ledger.sources.items():
         fetch = fetches.get(redacted(source.url))
         elsewhere = other_publisher(source.url, fetch.final_url if fetch else None)
         if elsewhere is not None:
-            found[source_id] = publisher_independence(elsewhere)
+            named = _publishers_named(ledger) if named is None else named
+            found[source_id] = named.get(elsewhere, publisher_independence(elsewhere))
     return found
+
+
+def _publishers_named(ledger: Ledger) -> dict[str, str]:
+    """The independence key the ledger gives each site it cites (by `publisher_of` its
+    pages), as the first source there that is neither a copy nor marked independent says:
+    a page read on a site the ledger names "B Vendor Inc" counts for B Vendor Inc, not for
+    the domain alone, which no source's key is."""
+    named: dict[str, str] = {}
+    for source_id, source in ledger.sources.items():
+        if not source.independent and source_id not in ledger.copies:
+            named.setdefault(publisher_of(source.url), source.independence_key)
+    return named
 
 
 class _Reading(NamedTuple):
