@@ -732,3 +732,29 @@ def test_a_source_read_on_another_publishers_site_counts_for_it_by_the_name_it_g
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert "cross-checked on 2 sources, 1 independent:" in report
+
+
+@pytest.mark.parametrize(
+    ("cited", "said"),
+    [
+        ("        reported_by: blog\n        via: blog\n", "via 'blog' is the report itself"),
+        ("        via: docs\n", "via 'docs' names what a report cites, but no reported_by"),
+    ],
+    ids=["the-report-itself", "no-report"],
+)
+def test_a_via_that_names_no_other_primary_is_refused(
+    tmp_path: Path, cited: str, said: str
+) -> None:
+    """A report said to cite itself (`via` its own `reported_by`), or a `via` with no
+    report, was taken without a word and counted the blog's copy of the docs' words as a
+    second independent source: `regrade` kept DEMONSTRATED on `min_sources: 2`."""
+    text = REPORTED.replace("        reported_by: blog\n        via: docs\n", cited)
+    text = text.replace("URL_BLOG", "https://ablog.example/post")
+    cli = written(tmp_path, text.replace("URL_DOCS", "https://docs.vendor.example/limits"))
+
+    checked = cli("check", code=2)
+    regraded = cli("regrade", code=2)
+
+    assert said in checked.stderr and said in regraded.stderr
+    assert "Traceback" not in checked.stderr + regraded.stderr
+    assert len(regraded.stderr.strip().splitlines()) == 2, regraded.stderr  # the line, the count

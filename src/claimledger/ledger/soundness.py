@@ -97,6 +97,26 @@ def _quote_problems(
             f"reported_by '{reporter}' must be one of the quote's sources: the words are "
             "checked in the report that carries them",
         )
+    yield from _via_problems(located, at, quote)
+
+
+def _via_problems(located: Located, at: Path_, quote: dict[str, Any]) -> Iterator[Finding]:
+    """A `via` names the primary a report (`reported_by`) cites, another source than the
+    report: one that cites itself, or no report, would count the report's copy of the
+    primary's words as a confirmation of its own."""
+    via, reporter = quote.get("via"), quote.get("reported_by")
+    if not isinstance(via, str):
+        return
+    if via == reporter:
+        yield (
+            located.where((*at, "via")),
+            f"via '{via}' is the report itself (reported_by): name the source whose words it cites",
+        )
+    elif reporter is None:
+        yield (
+            located.where((*at, "via")),
+            f"via '{via}' names what a report cites, but no reported_by names the report",
+        )
 
 
 def _value_at(data: Any, path: Path_) -> Any:
