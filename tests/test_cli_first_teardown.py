@@ -61,6 +61,27 @@ def test_status_says_how_to_adopt_a_page_that_moved(cli: Cli, page_server: PageS
     assert "claimledger move" not in cli("status").output
 
 
+def test_explain_says_a_quote_was_read_on_the_page_its_source_moved_to(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`explain` weighs the check the grading reads: read through a 301 not yet adopted, it
+    says so as `history` does, not only "verified on other"; adopted, it is verified again."""
+    serve_v1(page_server)
+    refresh(cli, code=0)
+    assert "moved to" not in cli("explain", "alarms").stdout
+    move_other(page_server)
+    refresh(cli, code=1)
+    said = cli("explain", "alarms").stdout
+    assert "verified (on the page it moved to) on other " in said
+    (trace,) = cli.json("explain", "alarms")["traces"]
+    assert [e["page_moved"] for e in trace["evidence"]] == [True]
+    cli("move", "other")
+    refresh(cli, code=0)
+    assert "moved to" not in cli("explain", "alarms").stdout
+    (trace,) = cli.json("explain", "alarms")["traces"]
+    assert [e["page_moved"] for e in trace["evidence"]] == [False]
+
+
 @pytest.mark.parametrize("typed", ["unknown", "Unknown", "UNKNOWN"])
 def test_claims_takes_a_grade_in_any_case_as_grade_and_add_do(cli: Cli, typed: str) -> None:
     """`grade durable unknown` is taken; `claims --grade unknown` lists what it graded."""

@@ -390,7 +390,13 @@ def _evidence(check: Check, standing: Standing) -> Evidence:
     elif not read:
         detail = f"source {check.source_status}"
     return Evidence(
-        check.quote_text, check.source_id, status, check.checked_at, detail, check.moved_within
+        check.quote_text,
+        check.source_id,
+        status,
+        check.checked_at,
+        detail,
+        check.moved_within,
+        page_moved=check.source_status == "moved",
     )
 
 

@@ -69,6 +69,10 @@ class Evidence:
     """Where on its page a quote found away from the place the ledger gives it now stands
     (`CheckRecord.moved_within`), as the check recorded it: `explain` says it as `refresh`,
     `history` and the report do."""
+    page_moved: bool = False
+    """The check read its page at the address it moved to (a permanent redirect `claimledger
+    move` has not adopted yet): `explain` says so as `history` and `status` do, rather than
+    one more "verified" on the address the ledger gives."""
 
 
 @dataclass(frozen=True)

@@ -443,10 +443,17 @@ def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
     return lines
 
 
+MOVED_READ = "on the page it moved to"
+"""What a check read through a permanent redirect says beside its status: it is a finding of
+its own (the page is at another address until `move` adopts it), never one more "verified"
+of a run it does not belong to."""
+
+
 def evidence_line(evidence: Evidence) -> str:
     """One piece of evidence as `explain` prints it: a quote found away from its place on
-    the page says where, in the words `refresh -v` and `history` use."""
-    parts = [evidence.status]
+    the page says where, and one read on the page its source moved to says so, in the words
+    `refresh -v` and `history` use."""
+    parts = [evidence.status + (f" ({MOVED_READ})" if evidence.page_moved else "")]
     if evidence.source_id:
         parts.append(f"on {evidence.source_id}")
     if evidence.when:

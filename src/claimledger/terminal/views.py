@@ -25,6 +25,7 @@ from claimledger.records import (
 from claimledger.terminal.console import ScriptTable
 from claimledger.terminal.lines import (
     CHECK_COLUMNS,
+    MOVED_READ,
     NEAR_MISS_SAID,
     fetch_note,
     needs_a_look,
@@ -175,12 +176,6 @@ def _check_cells(check: CheckRecord, removed: Collection[str] = ()) -> list[Text
         Text("" if check.similarity is None else f"{check.similarity:.2f}"),
         Text(check.current or "" if check.status != "verified" else ""),
     ]
-
-
-MOVED_READ = "on the page it moved to"
-"""What a check read through a permanent redirect says in its row: it is a finding of its
-own (the page is at another address until `move` adopts it), never one more "verified" of a
-run it does not belong to."""
 
 
 def _not_read(check: CheckRecord) -> str:
