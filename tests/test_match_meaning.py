@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.meanings import said_once
+from claimledger.meanings import changed_words_said, said_once
 from claimledger.reading.match import locate, prepare
 from claimledger.reading.match.explain import explained, same_stem
 from claimledger.reading.match.verdict import Match
-from claimledger.records import changed_words_said
 from cli_runner import Cli
 from evidence_site import page
 from meaning_levels import judged, level
@@ -675,7 +674,7 @@ def test_may_have_changed_names_the_words_on_both_sides() -> None:
     found = judged(
         "Requests are handled by that instance.", "Requests are processed by that instance."
     )
-    assert changed_words_said(found.changes) == "wording changed: handled -> processed"
+    assert changed_words_said(found.changes) == "handled -> processed (wording changed)"
 
 
 @pytest.mark.parametrize(

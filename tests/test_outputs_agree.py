@@ -19,6 +19,8 @@ from claimledger.ledger.model import parse
 from claimledger.records import WordChange
 from claimledger.report.build import build_report
 from cli_runner import Cli
+from evidence_site import NOT_DURABLE, ORDERED, serve_v1, write_ledger
+from evidence_site import page as site_page
 from test_refresh import CHANGELOG_LATER, CHANGELOG_READ
 from test_render import check, fetch
 from webserver import PageServer
@@ -293,3 +295,37 @@ def test_history_keeps_a_check_that_found_the_quote_moved_apart_from_one_in_its_
     assert len(rows) == 2, rows  # one a finding: in its place, then moved
     assert "×" not in "".join(rows)
     assert "moved within" not in rows[0] and "moved within" in rows[1]
+
+
+def test_a_word_the_page_dropped_is_said_removed_by_diff_accept_and_verify_alike(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`diff` said "removed: not" where `accept` and `verify` said "not -> -", a dash that
+    reads as a word of the page: every output says a change's words in `diff`'s words."""
+    quote = "Writes are not durable before the reply is sent."
+    cli = read_once(tmp_path, page_server, quote)
+    page_server.set_page("/a", page("Writes are durable before the reply is sent."))
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+
+    diff = cli("diff", code=1).stdout
+    refused = " ".join(cli("accept", "one", code=1).stderr.split())
+    verified = cli("verify", "--allow-private", page_server.url("/a"), quote, code=1).stdout
+
+    assert "removed: not  (negation removed)" in diff
+    assert "changed its meaning (removed: not (negation removed))" in refused
+    assert "meaning changed: removed: not (negation removed)" in verified
+    assert "-> -" not in refused + verified
+
+
+def test_accept_says_a_change_found_on_two_sources_once(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A quote both its sources now deny: `accept` refused it naming the change twice."""
+    cli = Cli(write_ledger(tmp_path, page_server))
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history")
+    page_server.set_page("/guide", site_page(NOT_DURABLE, ORDERED))
+    page_server.set_page("/mirror", site_page(NOT_DURABLE))
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    refused = " ".join(cli("accept", "durable", code=1).stderr.split())
+    assert "changed its meaning (added: not (negation added));" in refused

@@ -87,3 +87,29 @@ def said_once(changes: Iterable[WordChange]) -> Iterator[tuple[WordChange, str |
             merged.append((change, [change.kind] if change.meaningful and change.kind else []))
     for change, kinds in merged:
         yield change, "; ".join(kinds) or None
+
+
+def words_said(change: WordChange) -> str:
+    """A change's words as `diff` shows them: "handled -> processed", "removed: no",
+    "added: not" (never "no -> -", whose dash reads as a word of the page)."""
+    if change.op == "delete":
+        return f"removed: {change.quote}"
+    if change.op == "insert":
+        return f"added: {change.page}"
+    return f"{change.quote} -> {change.page}"
+
+
+def changed_words_said(changes: Iterable[WordChange]) -> str:
+    """The words each meaning-carrying change took and put, in `diff`'s words, with the
+    kinds they carry ("removed: no (negation removed)"): the reason a "meaning changed" or a
+    "may have changed" is shown with. The same change met again (on another source, or
+    listed once for each kind) is said once."""
+    kinds: dict[str, list[str]] = {}
+    for change in changes:
+        if change.meaningful:
+            found = kinds.setdefault(words_said(change), [])
+            if change.kind and change.kind not in found:
+                found.append(change.kind)
+    return "; ".join(
+        f"{words} ({', '.join(found)})" if found else words for words, found in kinds.items()
+    )

@@ -586,16 +586,6 @@ def near_miss(check: Missed) -> bool:
     return check.status == "missing" and check.closest is not None and near
 
 
-def changed_words_said(changes: Iterable[WordChange]) -> str:
-    """The words each meaning-carrying change took and put, with its kind: the reason a
-    "meaning changed" or a "may have changed" is shown with, naming both sides."""
-    return "; ".join(
-        f"{change.kind + ': ' if change.kind else ''}{change.quote or '-'} -> {change.page or '-'}"
-        for change in changes
-        if change.meaningful
-    )
-
-
 def classify(check: Judged) -> Standing:
     """What a check says of its quote (see :data:`Standing`)."""
     if check.source_status == "gone":

@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 
 from claimledger.ledger.model import Ledger
 from claimledger.ledger.schema import QUOTE_CHARS
-from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS
+from claimledger.meanings import REWRITTEN_IN_PLACE, STRONG_KINDS, changed_words_said
 from claimledger.records import (
     CARRIED,
     Adoption,
     CheckRecord,
-    changed_words_said,
     classify,
     latest_by_key,
 )

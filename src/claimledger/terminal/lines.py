@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from claimledger.meanings import changed_words_said
 from claimledger.records import (
     READ_STATUSES,
     ArtifactRun,
@@ -22,7 +23,6 @@ from claimledger.records import (
     FetchResult,
     RunRecord,
     WordChange,
-    changed_words_said,
     classify,
 )
 from claimledger.sites import other_publisher

@@ -14,13 +14,18 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from claimledger.meanings import REWRITTEN_IN_PLACE, is_strong, mark, said_once
+from claimledger.meanings import (
+    REWRITTEN_IN_PLACE,
+    changed_words_said,
+    is_strong,
+    mark,
+    said_once,
+)
 from claimledger.records import (
     CheckRecord,
     FetchRecord,
     QuoteHistory,
     WordChange,
-    changed_words_said,
 )
 from claimledger.terminal.console import ScriptTable
 from claimledger.terminal.lines import (
