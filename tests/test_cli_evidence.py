@@ -423,6 +423,31 @@ def test_a_refresh_cut_short_stands_until_finished_refreshes_check_every_quote_a
     assert "alarms" in again.output
 
 
+def test_a_wording_adopted_after_a_cut_refresh_was_put_by_is_said_unchecked_not_cut(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """Full refreshes put a cut-short one by; an `accept` then adopts a wording no run has
+    checked. `status` said the old run "did not finish ... its evidence is partial" again:
+    it names the real gap, the adopted wording, and how to check it."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    cut_short(cli.ledger)
+    cli("refresh", "--allow-private", code=0)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", "--allow-private", code=1)
+    cli("accept", "alarms")
+
+    said = " ".join(cli("status", code=1).stderr.split())
+    gate = " ".join(cli("regrade", "--check", code=1).stderr.split())  # under review
+    for told in (said, gate):
+        assert "did not finish" not in told
+        assert "1 claim has a quote adopted or a source moved since the last check (alarms)" in (
+            told
+        )
+    assert "did not finish" not in cli("claims").stderr
+    assert cli.json("status", code=1)["last_refresh_finished"] is True
+
+
 def test_a_refresh_of_another_ledger_sharing_the_store_neither_clears_nor_sets_a_cut(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:

@@ -65,7 +65,9 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     The store keeps no run's plan, only what it checked: a run cut short may have set out
     to read any of the ledger's pages, and a quote is read again only where a finished run
     checked it since. So a later refresh of other claims leaves the cut-short run
-    standing, and a later full one (or refreshes of every claim in turn) puts it by.
+    standing, and a later full one (or refreshes of every claim in turn) puts it by. A
+    quote no run had checked by the cut (a wording `accept` adopted since, a quote added)
+    keeps no cut standing: no run left it unread, and `evidence_gaps` names it as it is.
     Runs are the ledger's when they name its file (`path_key`; a relative name is read
     from the current directory, as `--ledger` is): a run of another ledger sharing the
     store neither sets nor clears its state. A store holding no run of this file (one
@@ -82,7 +84,8 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     since = [run.id for run in ours if run.id > cut.id]
     from claimledger.grading.rules import quote_places
 
-    return ours[-1] if quote_places(ledger).keys() <= store.quotes_checked(since) else cut
+    unread = quote_places(ledger).keys() - store.quotes_checked(since)
+    return cut if store.any_checked_by(unread, cut.id) else ours[-1]
 
 
 def _runs_of(store: EvidenceStore, path: Path) -> list[RunRecord]:
