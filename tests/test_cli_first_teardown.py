@@ -82,6 +82,23 @@ def test_explain_says_a_quote_was_read_on_the_page_its_source_moved_to(
     assert [e["page_moved"] for e in trace["evidence"]] == [False]
 
 
+def test_explain_says_the_premise_a_claim_rests_on_once(cli: Cli, page_server: PageServer) -> None:
+    """`explain` of a claim resting on a premise said "DEMONSTRATED premise alarms
+    (wording) is DEMONSTRATED": the grade, the premise and its facet, each once."""
+    serve_v1(page_server)
+    refresh(cli, code=0)
+    cli(
+        "add", "derived", "--basis", "premises", "--depends-on", "alarms", "--grade",
+        "CLAIMED", "--why", "follows from the alarms", "--title", "Derived",
+    )  # fmt: skip
+    said = cli("explain", "derived").stdout
+    assert "    DEMONSTRATED: premise alarms (wording)\n" in said
+    assert said.count("DEMONSTRATED") == 2  # the rule's outcome, and its evidence
+    (trace,) = cli.json("explain", "derived")["traces"]
+    (evidence,) = trace["evidence"]
+    assert (evidence["status"], evidence["detail"]) == ("DEMONSTRATED", "premise alarms (wording)")
+
+
 @pytest.mark.parametrize("typed", ["unknown", "Unknown", "UNKNOWN"])
 def test_claims_takes_a_grade_in_any_case_as_grade_and_add_do(cli: Cli, typed: str) -> None:
     """`grade durable unknown` is taken; `claims --grade unknown` lists what it graded."""

@@ -273,7 +273,7 @@ def premises_rule(
     weakest: tuple[Grade, str, str] | None = None
     for premise in claim.premises_of(facet):
         if premise in refuted:
-            evidence = (Evidence(None, None, "refuted", detail=f"premise {premise} is refuted"),)
+            evidence = (Evidence(None, None, "refuted", detail=f"premise {premise}"),)
             if facet.grade is Grade.UNKNOWN:
                 return Verdict(None, "premises", f"premise '{premise}' is refuted", evidence)
             why = f"premise '{premise}' is refuted: {refuted[premise]}"
@@ -284,7 +284,7 @@ def premises_rule(
     if weakest is None:
         return Verdict(None, "premises", "no premises to weigh")
     cap, premise, on = weakest
-    evidence = (Evidence(None, None, str(cap), detail=f"premise {premise} ({on}) is {cap}"),)
+    evidence = (Evidence(None, None, str(cap), detail=f"premise {premise} ({on})"),)
     target = weaker(baseline_of(claim, facet) or facet.grade, cap)
     if target.strength < facet.grade.strength:
         return Verdict(target, "premises-capped", f"premise '{premise}' is only {cap}", evidence)

@@ -452,7 +452,10 @@ of a run it does not belong to."""
 def evidence_line(evidence: Evidence) -> str:
     """One piece of evidence as `explain` prints it: a quote found away from its place on
     the page says where, and one read on the page its source moved to says so, in the words
-    `refresh -v` and `history` use."""
+    `refresh -v` and `history` use. Evidence of no source (a premise's grade, an artifact's
+    output) is its status, then what it is of: "DEMONSTRATED: premise x (wording)"."""
+    if evidence.source_id is None:
+        return f"{evidence.status}: {evidence.detail}" if evidence.detail else evidence.status
     parts = [evidence.status + (f" ({MOVED_READ})" if evidence.page_moved else "")]
     if evidence.source_id:
         parts.append(f"on {evidence.source_id}")
