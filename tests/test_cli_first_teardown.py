@@ -110,3 +110,19 @@ def test_claims_says_which_grade_a_mistyped_one_meant(cli: Cli) -> None:
     said = cli("claims", "--grade", "DEMONSTRATD", code=2).stderr
     assert said.count("\n") == 1
     assert "did you mean 'DEMONSTRATED'?" in said
+
+
+def test_claims_add_and_edit_refuse_a_mistyped_section_in_one_same_line(cli: Cli) -> None:
+    """`add --section` and `edit --section` said which section a typo meant; `claims
+    --section` named the ledger's file instead: all three say it alike."""
+    said = [
+        cli("claims", "--section", "mian", code=2).stderr,
+        cli("add", "new-one", "--section", "mian", "--basis", "judgement", "--grade",
+            "CLAIMED", "--why", "w", "--title", "New", code=2).stderr,
+        cli("edit", "alarms", "--section", "mian", code=2).stderr,
+    ]  # fmt: skip
+    expected = (
+        "claimledger: error: --section 'mian' is not a section (did you mean 'main'?); "
+        "the sections are main (add one with `claimledger section`)\n"
+    )
+    assert said == [expected] * 3

@@ -168,9 +168,9 @@ def test_claims_filters_by_grade_section_and_review(home: Path) -> None:
     assert list(rows_of(limits)) == ["alarms-fire-at-least-once", "retries-are-safe"]
     assert installed("claims", "--needs-review", cwd=home).stdout == "no claim matches\n"
     wrong = installed("claims", "--section", "limits", cwd=home, code=2)
-    assert wrong.stderr.splitlines() == [
-        f"claimledger: error: --section 'limits' is not a section of {Path('claims.yaml')}"
-    ]
+    (line,) = wrong.stderr.splitlines()
+    assert line.startswith("claimledger: error: --section 'limits' is not a section; ")
+    assert "limits-and-quotas" in line  # among the sections it names
     assert installed("claims", "--grade", "GOOD", cwd=home, code=2).stderr.count("\n") == 1
 
 

@@ -10,7 +10,7 @@ import typer
 from claimledger.cli.app import command, options, read_latest
 from claimledger.cli.completion import one_of
 from claimledger.cli.options import GRADES, AsJson, parse_grade
-from claimledger.errors import ExitCode, InputError
+from claimledger.errors import ExitCode
 from claimledger.ledger.vocabulary import Grade
 from claimledger.terminal.output import out, print_json
 
@@ -53,8 +53,8 @@ def claims_command(
     with collector_paused():  # what is read stays till the end: no collection walks it
         ledger = opts.load()
         wanted = None if grade is None else parse_grade(grade)  # in any case, as `grade` takes it
-        if section is not None and section not in {s.id for s in ledger.sections}:
-            raise InputError(f"--section {section!r} is not a section of {opts.ledger}")
+        if section is not None:
+            ledger.require_section(section)
         standing = functools.partial(latest.checks_and_run, path=opts.ledger)
         checks, last = read_latest(opts, standing, ledger)
         standings = claim_standings(ledger, checks, unchecked_by_claim(ledger, checks))

@@ -309,13 +309,8 @@ def set_claim_fields(
     which parts changed (a new title or statement answers a review: `Claim.review`)."""
     claim = ledger.claim(claim_id)
     index = claim_index(ledger, claim_id)
-    sections = [section.id for section in ledger.sections]
-    if "section" in fields and fields["section"] not in sections:
-        wanted = fields["section"]
-        raise InputError(
-            f"--section {wanted!r} is not a section{did_you_mean(wanted, sections)}; "
-            f"the sections are {', '.join(sections)}"
-        )
+    if "section" in fields:
+        ledger.require_section(fields["section"])
     changed = [name for name, value in fields.items() if getattr(claim, name) != value]
     for name in changed:
         root = compose(text)

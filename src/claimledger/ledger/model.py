@@ -393,6 +393,15 @@ class Ledger:
             f"no claim '{claim_id}' in the ledger{did_you_mean(claim_id, self.claim_ids)}"
         )
 
+    def require_section(self, section_id: str) -> None:
+        """Refuse a `--section` the ledger has not, as every command taking one does."""
+        ids = [section.id for section in self.sections]
+        if section_id not in ids:
+            raise UnknownIdError(
+                f"--section {section_id!r} is not a section{did_you_mean(section_id, ids)}; "
+                f"the sections are {', '.join(ids)} (add one with `claimledger section`)"
+            )
+
     @functools.cached_property
     def _claims_by_id(self) -> dict[str, Claim]:
         return {claim.id: claim for claim in self.claims}

@@ -16,7 +16,6 @@ from claimledger.evidence.relocate import LOST_REASONS
 from claimledger.evidence.service import read_pages_once
 from claimledger.ledger.edits import set_source_fields
 from claimledger.ledger.model import parse, tidied
-from claimledger.ledger.shape import did_you_mean
 from claimledger.ledger.vocabulary import CLAIM_ID, Basis, Grade
 from claimledger.records import lost_reason
 from claimledger.sites import other_publisher
@@ -421,12 +420,8 @@ def check_new_claim(
         raise InputError(
             f"{claim_id!r} must be a lowercase id (letters a-z, digits, '.', '_', '-')"
         )
-    sections = [s.id for s in ledger.sections]
-    if section is not None and section not in sections:
-        raise InputError(
-            f"--section {section!r} is not a section{did_you_mean(section, sections)}; the "
-            f"sections are {', '.join(sections)} (add one with `claimledger section`)"
-        )
+    if section is not None:
+        ledger.require_section(section)
     for premise in premises:
         ledger.claim(premise)
 
