@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimledger.reading.includes import includes_of
+import pytest
+
+from claimledger.reading.includes import expanded, includes_of
 from cli_runner import Cli
 from evidence_site import page
 from test_blame import LEDGER, NEW, OLD, commit, git
@@ -48,3 +50,105 @@ def test_blame_follows_a_sentence_into_a_partial_of_the_source_folder(
     found = row["found"]
     assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (held, reworded)
     assert found["dropped_in"]["pull_request"] == 12
+
+
+COMMON = """\
+.. start-quorum-desc
+
+{shown}
+
+.. end-quorum-desc
+
+.. start-erasure-desc
+
+{hidden}
+
+.. end-erasure-desc
+"""
+
+
+def _shown(directive: str, partial: str) -> str:
+    """The page as it reads with the partial pulled in by `directive`."""
+    text = f"Title\n=====\n\n{directive}\n\nAfter.\n"
+    return expanded(text, includes_of(text, PAGE), {"includes/common.rst": partial})
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        (":start-after: start-quorum-desc\n   :end-before: end-quorum-desc", ["Shown."]),
+        (":start-after: start-erasure-desc", ["Hidden."]),
+        (":end-before: end-quorum-desc", ["Shown."]),
+        (":start-line: 2\n   :end-line: 3", ["Shown."]),
+        (":start-line: -4", ["Hidden."]),
+        (":start-after: start-gone-desc", []),  # a marker not found: the build shows none
+        (":start-line: two", []),
+    ],
+)
+def test_an_include_shows_only_the_part_its_options_name(options: str, shown: list[str]) -> None:
+    page_text = _shown(
+        f".. include:: /includes/common.rst\n   {options}",
+        COMMON.format(shown="Shown.", hidden="Hidden."),
+    )
+    assert [words for words in ("Shown.", "Hidden.") if words in page_text] == shown
+    assert ":start" not in page_text and ":end" not in page_text  # the options went with it
+
+
+@pytest.mark.parametrize(
+    ("options", "lines"),
+    [
+        (":lines: 2,4-5", ["b", "d", "e"]),
+        (":lines: -2", ["a", "b"]),
+        (":lines: 5-", ["e", "f"]),
+        (":lines: 1-9999999999", ["a", "b", "c", "d", "e", "f"]),
+        (":start-after: b\n   :end-before: e", ["c", "d"]),
+        (":start-at: b\n   :end-at: d", ["b", "c", "d"]),
+        (":start-at: c\n   :end-before: c", []),  # not its first line: none after it
+        (":start-after: b\n   :lines: 2-3", ["d", "e"]),  # the lines of the part
+        (":lines: 3-1", []),
+        (":end-at: z", []),
+    ],
+)
+def test_a_literalinclude_shows_only_the_lines_its_options_name(
+    options: str, lines: list[str]
+) -> None:
+    directive = f".. literalinclude:: /includes/common.rst\n   {options}"
+    page_text = _shown(directive, "a\nb\nc\nd\ne\nf\n")
+    body = page_text.removeprefix("Title\n=====\n\n").removesuffix("\n\nAfter.\n")
+    assert body.splitlines() == lines
+
+
+def test_blame_reads_only_the_part_of_the_partial_the_page_shows(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """minio's pages pull one snippet each out of a shared file, between two marker
+    comments. The page's snippet was reworded; another snippet of the same file, on
+    another page, still says the old words: the page's history names the rewording, not
+    "still held" (the whole file was read as the page, the other snippet with it)."""
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "source/conf.py", "project = 'x'\n", "Add Sphinx", "2026-01-04T10:00")
+    include = (
+        ".. include:: /includes/common.rst\n"
+        "   :start-after: start-quorum-desc\n"
+        "   :end-before: end-quorum-desc\n"
+    )
+    commit(repo, PAGE, f"LDAP\n====\n\n{include}", "Add the page", "2026-01-05T10:00")
+    partial = "source/includes/common.rst"
+    held = commit(repo, partial, COMMON.format(shown=OLD, hidden=OLD), "Add it", "2026-01-06T10:00")
+    reworded = commit(
+        repo, partial, COMMON.format(shown=NEW, hidden=OLD), "Soften it (#12)", "2026-05-15T10:00"
+    )
+    page_server.set_page("/ldap", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/ldap"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PAGE)["quotes"]
+
+    found = row["found"]
+    assert found["last_held_in"]["sha"] == held
+    assert found["dropped_in"]["sha"] == reworded

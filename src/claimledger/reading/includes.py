@@ -2,7 +2,8 @@
 so that a sentence kept in a shared snippet is found in the page's source as it renders.
 
 Pure. Followed: an MDX import of a Markdown file used as a component (Docusaurus,
-Mintlify, Starlight), reStructuredText's `.. include::` (Sphinx), AsciiDoc's
+Mintlify, Starlight), reStructuredText's `.. include::` and `.. literalinclude::`
+(Sphinx; cut to the part their options name, `claimledger.reading.clips`), AsciiDoc's
 `include::` (Asciidoctor; Antora's `partial$` resources), Hugo's `include` and
 `readfile` shortcodes, and MkDocs' snippets (`--8<--`). A path is resolved against the
 including file's folder, else the repository's root; one that leaves the repository is
@@ -18,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from claimledger.reading.clips import Clip, clipped
+
 MAX_INCLUDES = 20
 """Partials followed in one file at most (a generated index can include hundreds)."""
 
@@ -26,8 +29,13 @@ _MDX_IMPORT = re.compile(
     r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*$""",
     re.MULTILINE,
 )
+_SPHINX = re.compile(  # the directive, then its options: `:name: value`, a line each
+    r"^[ \t]*\.\.[ \t]+(?P<directive>include|literalinclude)::[ \t]+(?P<path>\S+)[ \t]*$"
+    r"(?P<options>(?:\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?$)*)",
+    re.MULTILINE,
+)
+_OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
 _DIRECTIVES = (
-    re.compile(r"^[ \t]*\.\.[ \t]+include::[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE),
     re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*$", re.MULTILINE),
     re.compile(  # bounded: each `{{<` never closed once scanned the rest of the file
         r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
@@ -46,6 +54,9 @@ class Include:
     paths: tuple[str, ...]
     component: str | None = None
     """An MDX import's component name: the partial stands where `<Name />` is used."""
+    clip: Clip | None = None
+    """A Sphinx directive's options: the page shows only the part of the partial they
+    name."""
 
 
 def includes_of(text: str, path: str) -> list[Include]:
@@ -55,6 +66,10 @@ def includes_of(text: str, path: str) -> list[Include]:
         candidates = _resolved(match["path"], path)
         if candidates:
             found.append(Include(match[0], candidates, match["name"]))
+    for match in _SPHINX.finditer(text):
+        candidates = _resolved(match["path"], path)
+        if candidates:
+            found.append(Include(match[0], candidates, clip=_clip(match)))
     for directive in _DIRECTIVES:
         for match in directive.finditer(text):
             candidates = _resolved(match["path"], path)
@@ -70,12 +85,20 @@ def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) ->
         body = next((partials[p] for p in include.paths if p in partials), None)
         if body is None:
             continue
+        if include.clip is not None:
+            body = clipped(body, include.clip)
         if include.component is None:
             text = text.replace(include.written, body)
         else:
             used = re.compile(rf"<{include.component}(?:\s[^<>]*)?/>")
             text = used.sub(body.replace("\\", "\\\\"), text.replace(include.written, ""))
     return text
+
+
+def _clip(directive: re.Match[str]) -> Clip:
+    """A Sphinx directive's options, as written under it (values stripped)."""
+    options = _OPTION.finditer(directive["options"])
+    return Clip(directive["directive"], tuple((o["name"], o["value"].strip()) for o in options))
 
 
 _ANTORA_PARTIAL = re.compile(r"(?:(?P<module>[\w-]+):)?partial\$(?P<file>[^:$]+)")

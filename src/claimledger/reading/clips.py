@@ -1,0 +1,114 @@
+"""The part of a partial a Sphinx page shows. `.. include::` and `.. literalinclude::`
+take options that cut the partial to a part (minio's docs keep many snippets in one file,
+each between two marker comments, and pull in one at a time): a sentence outside that
+part is on no page that includes it, so the history must not find it there.
+
+Pure. docutils' `include`: `:start-line:` / `:end-line:` (line indexes from 0, negative
+from the end, the end left out) cut first, then the text after the first
+`:start-after:` and before the first `:end-before:` that follows it, anywhere in a line.
+Sphinx's `literalinclude`: from the first line holding `:start-after:` (left out) or
+`:start-at:` (kept), to the first holding `:end-before:` (left out; not the first line)
+or `:end-at:` (kept), then `:lines:` (`1,3,5-10,20-`, numbered from 1). A marker not
+found or a bad number is an error in the build: the page shows none of the partial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Clip:
+    """A Sphinx directive that pulls in a partial (`include` or `literalinclude`), and
+    the options written under it, by name."""
+
+    directive: str
+    options: tuple[tuple[str, str], ...]
+
+
+_MAX_LINES = 100_000
+"""Lines a `:lines:` names at most (a hostile one could name billions)."""
+
+
+def clipped(text: str, clip: Clip) -> str:
+    """The part of the partial `text` the page shows; empty where the build shows none."""
+    options = dict(clip.options)
+    try:
+        if clip.directive == "literalinclude":
+            return _literal_part(text, options)
+        return _include_part(text, options)
+    except ValueError:  # the directive fails in the build: a marker not found, a bad number
+        return ""
+
+
+def _include_part(text: str, options: Mapping[str, str]) -> str:
+    """docutils' `include`: the lines kept, then the text between the two markers."""
+    first, last = options.get("start-line"), options.get("end-line")
+    if first or last is not None:
+        text = "\n".join(text.splitlines()[_index(first) : _index(last)])
+    if after := options.get("start-after"):
+        text = text[_found(text, after) + len(after) :]
+    if before := options.get("end-before"):
+        text = text[: _found(text, before)]
+    return text
+
+
+def _literal_part(text: str, options: Mapping[str, str]) -> str:
+    """Sphinx's `literalinclude`: the lines from the start marker's to the end marker's,
+    then those `:lines:` names."""
+    lines = text.splitlines(keepends=True)
+    if start := options.get("start-at") or options.get("start-after"):
+        at = _line_holding(lines, start)
+        lines = lines[at if "start-at" in options else at + 1 :]
+    if end := options.get("end-at"):
+        lines = lines[: _line_holding(lines, end) + 1]
+    elif end := options.get("end-before"):
+        lines = lines[: _line_holding(lines, end, after=1)]
+    if spec := options.get("lines"):
+        lines = [lines[n] for n in _line_numbers(spec, len(lines)) if n < len(lines)]
+        if not lines:
+            raise ValueError(spec)
+    return "".join(lines)
+
+
+def _index(written: str | None) -> int | None:
+    return None if written is None else int(written)
+
+
+def _found(text: str, marker: str) -> int:
+    at = text.find(marker)
+    if at < 0:
+        raise ValueError(marker)
+    return at
+
+
+def _line_holding(lines: list[str], marker: str, after: int = 0) -> int:
+    """The first line (from `after`) holding `marker`: Sphinx's end-before never ends the
+    part at its first line, so one marker can open and close it."""
+    for at in range(after, len(lines)):
+        if marker in lines[at]:
+            return at
+    raise ValueError(marker)
+
+
+def _line_numbers(spec: str, total: int) -> list[int]:
+    """`:lines:` as indexes from 0: `3`, `5-10`, `-4` (from the first), `20-` (to the
+    last), separated by commas, in the order written; a range past the partial's last
+    line ends there, and at most `_MAX_LINES` are named (`1-9999999999`)."""
+    numbers: list[int] = []
+    for part in spec.split(","):
+        if len(numbers) >= _MAX_LINES:
+            break
+        ends = part.strip().split("-")
+        if len(ends) == 1:
+            numbers.append(int(ends[0]) - 1)
+            continue
+        if len(ends) != 2 or ends == ["", ""]:
+            raise ValueError(spec)
+        first = int(ends[0] or "1")
+        last = int(ends[1]) if ends[1] else max(first, total)
+        if first > last:
+            raise ValueError(spec)
+        numbers.extend(range(first - 1, min(last, total)))  # none past the partial's end
+    return numbers[:_MAX_LINES]
