@@ -47,6 +47,36 @@ def test_a_page_whose_file_moved_a_folder_down_is_proposed_there(
     assert "adopt it with `claimledger move guide`" in said
 
 
+def test_a_page_whose_file_became_a_folders_page_is_proposed_at_the_folder(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """Hugo serves a section's `_index.md` at its folder's address: a page whose file
+    became one (`op-guide/metrics.md` -> `metrics/_index.md`) is proposed at `/metrics/`,
+    not at `/metrics/_index/`, where no page is."""
+    before = "content/en/docs/v3.5/op-guide/metrics.md"
+    after = "content/en/docs/v3.5/metrics/_index.md"
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, before, f"# Metrics\n\n{OLD}\n", "Add the metrics guide", "2026-01-05T10:00:00")
+    (repo / after).parent.mkdir(parents=True)
+    git(repo, "mv", before, after)
+    git(repo, "commit", "-q", "-m", "Make metrics a section (#1139)", date="2026-02-01T10:00:00")
+    page_server.set_page("/docs/v3.5/metrics/", page(OLD))
+    ledger = tmp_path / "work" / "claims.yaml"
+    ledger.parent.mkdir()
+    url = page_server.url("/docs/v3.5/op-guide/metrics/")
+    ledger.write_text(LEDGER.format(url=url, quote=OLD, path=before), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    (relocation,) = cli.json("status", code=1)["relocations"]
+
+    assert relocation["found_at"] == page_server.url("/docs/v3.5/metrics/")
+    assert relocation["file"]["renamed_to"] == after
+
+
 @pytest.mark.parametrize(
     ("url", "old", "new", "now"),
     [
@@ -71,6 +101,19 @@ def test_a_page_whose_file_moved_a_folder_down_is_proposed_there(
          "https://d.test/docs/iam/"),
         ("https://d.test/docs/auth.html", "docs/auth.rst", "docs/auth/index.rst",
          "https://d.test/docs/auth/index.html"),  # a suffix: the name is the address's
+        ("https://d.test/docs/v3.5/op/metrics/", "content/docs/v3.5/op/metrics.md",
+         "content/docs/v3.5/metrics/_index.md", "https://d.test/docs/v3.5/metrics/"),  # Hugo
+        ("https://d.test/docs/v3.5/metrics/", "content/docs/v3.5/metrics.md",
+         "content/docs/v3.5/metrics/_index.md", None),  # etcd #1139: the page stays there
+        ("https://d.test/guide/setup/", "docs/guide/setup.md", "docs/setup/index.md",
+         "https://d.test/setup/"),  # MkDocs
+        ("https://d.test/docs/auth", "docs/auth.md", "docs/security/auth/README.md",
+         "https://d.test/docs/security/auth"),  # Docusaurus
+        ("https://d.test/docs/metrics/", "content/docs/metrics/_index.md",
+         "content/docs/obs/metrics.md", "https://d.test/docs/obs/metrics/"),  # and back
+        ("https://d.test/v/guide.html", "src/v/guide.rst", "src/v/guide/index.rst",
+         "https://d.test/v/guide/index.html"),  # served by its own name
+        ("https://d.test/v/guide.html", "src/v/guide.md", "src/v/guide/_index.md", None),
     ],
 )  # fmt: skip
 def test_a_page_follows_its_file_into_another_folder_where_the_convention_is_plain(

@@ -48,10 +48,10 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     site is built from (`content/en/docs/a/b.md` is served at `.../docs/a/b/` or
     `.../b.html`), and the new file lies under those folders too, each of its names plain.
     So a file moved to another folder (`docs/a/b.md` -> `docs/a/b/c.md`, as a section
-    grows) is followed as well as one renamed in its own. At an address with no suffix, a
-    folder's own page (`index.md`, `_index.md`, `README.md`) is the folder's address:
-    `docs/a/_index.md` is served at `.../docs/a/`, never `.../docs/a/_index/`. None
-    otherwise."""
+    grows) is followed as well as one renamed in its own. A folder's own page
+    (`_FOLDER_PAGES`) is the folder's address on a site of addresses without a suffix
+    (`docs/metrics/_index.md` at `.../metrics/`). None otherwise, and where the page
+    stays where it was."""
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(url)
@@ -61,9 +61,11 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
         return None
     name, dot, suffix = segments[last].partition(".")
     served = [*segments[:last], name]
-    old, new = _without_suffix(old_path), _without_suffix(new_path)
-    if not dot and not _is_folder_page(name):
-        old, new = _as_folder(old), _as_folder(new)
+    old, new = _as_served(_without_suffix(old_path), name, dot), _without_suffix(new_path)
+    if new[-1].lower() in _FOLDER_PAGES and not dot:
+        new = new[:-1]
+    elif new[-1] == "_index":
+        return None  # Hugo's alone, whose pages have no suffix: not plain
     shared = _shared_tail(served, old)
     root = old[: len(old) - shared]
     moved = new[len(root) :]
@@ -75,26 +77,24 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     return urlunsplit(parts._replace(path="/".join(segments), fragment=""))
 
 
+_FOLDER_PAGES = frozenset({"index", "_index", "readme"})
+"""A file that is its folder's page (`index.md`, `README.md`: MkDocs, Docusaurus, Jekyll,
+Hugo's leaf bundle; `_index.md`: Hugo's section), served at the folder's address, on a
+site whose addresses have no suffix (one with `.html` serves `index.html` as it is)."""
+
+
+def _as_served(file: list[str], name: str, dot: str) -> list[str]:
+    """A file's names as its page's path ends: a folder's page (`docs/metrics/_index`)
+    as its folder (`docs/metrics`) where the address names no such page itself."""
+    if file[-1].lower() in _FOLDER_PAGES and not dot and name != file[-1] and len(file) > 1:
+        return file[:-1]
+    return file
+
+
 def _without_suffix(path: str) -> list[str]:
     """A file's path as its names, the last less its suffix (`docs/guide.md`: docs, guide)."""
     pure = PurePosixPath(path)
     return [*pure.parent.parts, pure.stem] if pure.parent.parts != (".",) else [pure.stem]
-
-
-_FOLDER_PAGES = frozenset({"index", "_index", "readme"})
-"""The names of a folder's own page, which a site with pretty addresses serves at the
-folder's address (Hugo's `_index.md`, most generators' `index.md`, GitBook's and
-VuePress's `README.md`)."""
-
-
-def _is_folder_page(name: str) -> bool:
-    return name.lower() in _FOLDER_PAGES
-
-
-def _as_folder(names: list[str]) -> list[str]:
-    """A file's names as its page's address reads them: a folder's own page is the
-    folder (`docs/a/index`: docs, a)."""
-    return names[:-1] if names and _is_folder_page(names[-1]) else names
 
 
 def _shared_tail(served: list[str], file: list[str]) -> int:
