@@ -441,13 +441,7 @@ async def _look(
 
     found = Relocation(*_named(source), None, total=len(source.quotes))
     if not site.pages and source.likely_at is None:
-        where = origin(url_map.apply(source.url))
-        if site.read:
-            files = "1 sitemap" if len(site.read) == 1 else f"{len(site.read)} sitemaps"
-            note = f"{files} read on {where}, listing no other page of the site"
-        else:
-            note = f"no sitemap on {where} ({'; '.join(site.problems) or 'none found'})"
-        return replace(found, sitemaps=tuple(site.read), note=note)
+        return replace(found, sitemaps=tuple(site.read), note=_no_pages(site, source, url_map))
     limit = min(limit, MAX_CANDIDATES)
     ranked = rank(source.url, site.pages, source.titles, limit=limit + MAX_UNASKED)
     if source.likely_at is not None:  # the repository's word first
@@ -457,6 +451,7 @@ async def _look(
     tried: list[tuple[Candidate, tuple[QuoteThere, ...]]] = []
     pages: list[Seen] = []
     asked = unasked = 0
+    likely: FetchResult | None = None  # the renamed file's page, when no sitemap lists it
     whole = -1.0  # the score of a page carrying every quote as written: one as like is read too
     for candidate in ranked:
         if asked >= limit or candidate.score < whole:
@@ -469,6 +464,8 @@ async def _look(
             unasked += 1
         else:
             asked += 1
+        if candidate.url == source.likely_at and candidate.url not in site.pages:
+            likely = fetched
         page = read_page(fetched, source.select, deadline=policy.deadline)
         digest = None if page.text is None else snapshot_digest(page.text)
         read_at = url_map.reverse(fetched.final_url or target)
@@ -506,10 +503,17 @@ async def _look(
         chosen = 0  # the renamed file's page, there though reworded past finding
     found = replace(found, candidates=tuple(c for c, _ in tried), sitemaps=tuple(site.read))
     if chosen is None:
-        pages_read = f"{asked} of its {len(site.pages)} pages read"
-        if unasked:
-            pages_read += f", {unasked} not asked for (robots.txt, or an address not public)"
-        return replace(found, note=f"no page of its sitemap carries its quotes ({pages_read})")
+        if likely is not None:  # its sitemap's pages are the others
+            asked, unasked = asked - (not _unasked(likely)), unasked - _unasked(likely)
+        said = [] if likely is None else [_likely_unread(likely, url_map)]
+        if site.pages:
+            pages_read = f"{asked} of its {len(site.pages)} pages read"
+            if unasked:
+                pages_read += f", {unasked} not asked for (robots.txt, or an address not public)"
+            said.append(f"no page of its sitemap carries its quotes ({pages_read})")
+        else:
+            said.append(_no_pages(site, source, url_map))
+        return replace(found, note="; ".join(said))
     if source.likely_at is None and len(alike := tied(tried, chosen)) > 1:
         both = " and ".join(shown(url) for url in alike)
         move = f"`claimledger move {source.source_id} NEW_URL`"
@@ -517,6 +521,24 @@ async def _look(
         return replace(found, note=f"{note} which it became: adopt one with {move}")
     candidate, quotes = tried[chosen]
     return replace(found, found_at=candidate.url, quotes=quotes)
+
+
+def _no_pages(site: _Site, source: Lost, url_map: UrlMap) -> str:
+    """Why the site's sitemaps gave no page to look among: none read, or none listing
+    another page."""
+    where = origin(url_map.apply(source.url))
+    if site.read:
+        files = "1 sitemap" if len(site.read) == 1 else f"{len(site.read)} sitemaps"
+        return f"{files} read on {where}, listing no other page of the site"
+    return f"no sitemap on {where} ({'; '.join(site.problems) or 'none found'})"
+
+
+def _likely_unread(fetched: FetchResult, url_map: UrlMap) -> str:
+    """The page of the renamed file's new name, read and not proposed: it gave no page
+    (one that does is proposed, whatever it carries)."""
+    answer = f"HTTP {fetched.http_status}" if fetched.http_status else fetched.source_status
+    page = shown(url_map.reverse(fetched.url))
+    return f"the page of its file's new name, {page}, gave no page ({fetched.error or answer})"
 
 
 def _unasked(fetched: FetchResult) -> bool:
