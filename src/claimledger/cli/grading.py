@@ -204,7 +204,8 @@ def explain_command(
         return ExitCode.OK
     explained = explain_lines(claim, why.traces, why.proposals, why.notices)
     unchecked = [unchecked_line(claim_id, *place) for place in why.unchecked]
-    for line in [*explained, *unchecked, *map(history_line, why.histories)]:
+    told = [history_line(number, history) for number, history in why.told]
+    for line in [*explained, *unchecked, *told]:
         out.print(line, markup=False)
     if why.last_run is not None:
         out.print(artifact_run_line(why.last_run), markup=False)

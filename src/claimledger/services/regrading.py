@@ -202,6 +202,10 @@ class Explanation:
     unchecked: list[tuple[int, str]] = field(default_factory=list)
     """(quote number from 1, source id) of each quote no check covers as the ledger now
     says it: no rule weighed it, so a trace's "every quote verified" says nothing of it."""
+    told: list[tuple[int, QuoteHistory]] = field(default_factory=list)
+    """(quote number from 1, history) of each history (`histories`) of a quote not
+    verified as last checked: one of a quote verified (`blame` keeps what it read of
+    every quote it was asked of) tells nothing the check does not."""
 
 
 def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) -> Explanation:
@@ -219,7 +223,27 @@ def explain_claim(store: EvidenceStore | None, ledger: Ledger, claim_id: str) ->
     proposed = [p for p in result.proposals if p.claim_id == claim_id]
     notices = [n for n in result.notices if n.claim_id == claim_id]
     unchecked = unchecked_places(ledger, checks, claim_id)
-    return Explanation(traces, runs.get(claim_id), told, proposed, notices, unchecked)
+    news = histories_told(ledger, checks, told)
+    return Explanation(traces, runs.get(claim_id), told, proposed, notices, unchecked, news)
+
+
+def histories_told(
+    ledger: Ledger, checks: Sequence[CheckVerdict], histories: Sequence[QuoteHistory]
+) -> list[tuple[int, QuoteHistory]]:
+    """Each of a claim's `histories` with its quote's number (from 1, as the ledger now
+    numbers its quotes), but those of a quote verified as last checked on its source."""
+    verified = {
+        (check.claim_id, check.quote_text, check.source_id)
+        for check in checks
+        if check.status == "verified"
+    }
+    told = []
+    for history in histories:
+        quotes = [quote.text for quote in ledger.claim(history.claim_id).quotes]
+        key = (history.claim_id, history.quote_text, history.source_id)
+        if history.quote_text in quotes and key not in verified:
+            told.append((quotes.index(history.quote_text) + 1, history))
+    return told
 
 
 def unchecked_places(

@@ -312,25 +312,25 @@ def changed_in_lines(history: QuoteHistory | None, check: CheckRecord) -> list[s
     return [f"  in the docs' history: {commit.said}" + (f" ({commit.link})" if commit.link else "")]
 
 
-def history_line(history: QuoteHistory) -> str:
-    """What the docs' repository said of one quote, on one line (`explain`)."""
+def history_line(number: int, history: QuoteHistory) -> str:
+    """What the docs' repository said of quote `number` (from 1) on one source, on one
+    line (`explain`): which quote, for a claim with more than one."""
     from claimledger.report.commits import or_before, shas
 
-    where = f"in the docs' history ({history.path})"
+    where = f"in the docs' history ({history.path}): quote {number} on {history.source_id}"
     if history.held is None:
-        return f"{where}: {history.source_id}: its words are in {none_read(history)}"
+        return f"{where}: its words are in {none_read(history)}"
     if history.dropped is None and history.unread:
         return (
-            f"{where}: {history.source_id}: last held in {history.held.sha[:7]}; the newer "
-            f"versions could not be read ({shas(history.unread)})"
+            f"{where}: last held in {history.held.sha[:7]}; the newer versions could not be "
+            f"read ({shas(history.unread)})"
         )
     if history.dropped is None:
-        return f"{where}: {history.source_id}: still held by the newest version"
+        return f"{where}: still held by the newest version"
     dropped = history.dropped
     return (
-        f"{where}: {history.source_id}: changed on {dropped.date} in “{dropped.subject}”, "
-        f"commit {dropped.sha[:7]}{or_before(history.unread)} (last held in "
-        f"{history.held.sha[:7]})"
+        f"{where}: changed on {dropped.date} in “{dropped.subject}”, commit "
+        f"{dropped.sha[:7]}{or_before(history.unread)} (last held in {history.held.sha[:7]})"
     )
 
 
