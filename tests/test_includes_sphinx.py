@@ -67,6 +67,19 @@ COMMON = """\
 """
 
 
+def test_an_include_in_a_list_tables_cell_is_followed_with_its_options() -> None:
+    """minio's command pages pull each subcommand's description into a list-table cell."""
+    table = (
+        ".. list-table::\n\n   * - :mc:`mc alias list`\n"
+        "     - .. include:: /includes/common.rst\n"
+        "          :start-after: start-quorum-desc\n"
+        "          :end-before: end-quorum-desc\n"
+    )
+    partial = COMMON.format(shown="Shown.", hidden="Hidden.")
+    page_text = expanded(table, includes_of(table, PAGE), {"includes/common.rst": partial})
+    assert "Shown." in page_text and "Hidden." not in page_text
+
+
 def _shown(directive: str, partial: str) -> str:
     """The page as it reads with the partial pulled in by `directive`."""
     text = f"Title\n=====\n\n{directive}\n\nAfter.\n"

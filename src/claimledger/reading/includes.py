@@ -29,8 +29,9 @@ _MDX_IMPORT = re.compile(
     r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*$""",
     re.MULTILINE,
 )
-_SPHINX = re.compile(  # the directive, then its options: `:name: value`, a line each
-    r"^[ \t]*\.\.[ \t]+(?P<directive>include|literalinclude)::[ \t]+(?P<path>\S+)[ \t]*$"
+_SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too), its options
+    r"^[ \t]*(?:[-*+][ \t]+)*\.\.[ \t]+(?P<directive>include|literalinclude)::"
+    r"[ \t]+(?P<path>\S+)[ \t]*$"
     r"(?P<options>(?:\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?$)*)",
     re.MULTILINE,
 )
