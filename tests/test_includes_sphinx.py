@@ -4,6 +4,7 @@ repository's root (minio/docs keeps its pages under `source/` and its partials i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,49 @@ def test_blame_reads_only_the_part_of_the_partial_the_page_shows(
     found = row["found"]
     assert found["last_held_in"]["sha"] == held
     assert found["dropped_in"]["sha"] == reworded
+
+
+SNIPPETS = """\
+.. start-a
+
+Snippet A.
+
+.. end-a
+
+.. start-ab
+
+Snippet AB.
+
+.. end-ab
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shown"),
+    [
+        ("", "\n   :start-after: start-ab\n   :end-before: end-ab", ["A", "AB", "AB"]),
+        (
+            "\n   :start-after: start-a\n   :end-before: end-a",
+            "\n   :start-after: start-ab\n   :end-before: end-ab",
+            ["A", "AB"],
+        ),
+        (
+            "\n   :start-after: start-a\n   :end-before: end-a",
+            "\n   :start-after: start-a\n   :end-before: end-ab",
+            ["A", "A", "AB"],
+        ),
+    ],
+)
+def test_an_include_is_cut_by_its_own_options_beside_another_of_the_same_partial(
+    first: str, second: str, shown: list[str]
+) -> None:
+    """A page pulling one partial in twice: the first directive's text begins the second
+    (the same include, with options, or an `:end-before:` one marker's beginning), and
+    the second still shows only its own part, its options not left on the page."""
+    text = (
+        f".. include:: /includes/common.rst{first}\n\nBetween.\n\n"
+        f".. include:: /includes/common.rst{second}\n"
+    )
+    page_text = expanded(text, includes_of(text, PAGE), {"includes/common.rst": SNIPPETS})
+    assert re.findall(r"Snippet (\w+)\.", page_text) == shown
+    assert ":end-before:" not in page_text and ":start-after:" not in page_text

@@ -29,10 +29,12 @@ _MDX_IMPORT = re.compile(
     r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*$""",
     re.MULTILINE,
 )
+_OPTION_LINE = r"\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?$"
+"""One line of a Sphinx directive's options (`   :start-after: marker`)."""
 _SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too), its options
     r"^[ \t]*(?:[-*+][ \t]+)*\.\.[ \t]+(?P<directive>include|literalinclude)::"
     r"[ \t]+(?P<path>\S+)[ \t]*$"
-    r"(?P<options>(?:\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?$)*)",
+    rf"(?P<options>(?:{_OPTION_LINE})*)",
     re.MULTILINE,
 )
 _OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
@@ -87,13 +89,21 @@ def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) ->
         if body is None:
             continue
         if include.clip is not None:
-            body = clipped(body, include.clip)
-        if include.component is None:
+            text = _directive_replaced(text, include.written, clipped(body, include.clip))
+        elif include.component is None:
             text = text.replace(include.written, body)
         else:
             used = re.compile(rf"<{include.component}(?:\s[^<>]*)?/>")
             text = used.sub(body.replace("\\", "\\\\"), text.replace(include.written, ""))
     return text
+
+
+def _directive_replaced(text: str, written: str, body: str) -> str:
+    """`text` with each whole Sphinx directive written as `written` replaced by `body`:
+    one line may begin another directive (`.. include:: x.rst` begins the same include
+    with options; `:end-before: end-a`, `:end-before: end-ab`), whose own part it is not."""
+    whole = re.compile(rf"^{re.escape(written)}$(?!{_OPTION_LINE})", re.MULTILINE)
+    return whole.sub(lambda _: body, text)
 
 
 def _clip(directive: re.Match[str]) -> Clip:
