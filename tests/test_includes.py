@@ -92,3 +92,28 @@ def test_blame_follows_a_sentence_into_the_partial_the_page_imports(
     assert found["dropped_in"]["pull_request"] == 12
     assert found["dropped_in"]["path"] == main
     assert found["current_wording_since"]["sha"] == reworded
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "partial"),
+    [
+        (
+            "T\r\n\r\n.. include:: _p.rst\r\n   :start-after: start-x\r\n   :literal:\r\n",
+            "docs/a.rst",
+            "docs/_p.rst",
+        ),
+        ("import P from './_p.mdx';\r\n\r\n<P />\r\n", "docs/a.mdx", "docs/_p.mdx"),
+        ("include::_p.adoc[]\r\n", "docs/a.adoc", "docs/_p.adoc"),
+        ('--8<-- "_p.md"\r\n', "docs/a.md", "docs/_p.md"),
+    ],
+)
+def test_a_file_with_windows_line_ends_pulls_in_its_partials(
+    text: str, path: str, partial: str
+) -> None:
+    """A file saved with CRLF line ends (as an editor on Windows keeps it) pulls its
+    partials in as one with LF does, a Sphinx include cut by its options."""
+    found = includes_of(text, path)
+    shown = expanded(text, found, {partial: "Hidden.\r\n.. start-x\r\nShown.\r\n"})
+    assert "Shown." in shown
+    assert ("Hidden." in shown) is not path.endswith(".rst")  # cut by :start-after: alone
+    assert "_p." not in shown and ":literal:" not in shown

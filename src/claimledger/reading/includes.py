@@ -26,25 +26,25 @@ MAX_INCLUDES = 20
 
 _MDX_IMPORT = re.compile(
     r"^[ \t]*import[ \t]+(?P<name>[A-Z]\w*)[ \t]+from[ \t]+"
-    r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*$""",
+    r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*\r?$""",
     re.MULTILINE,
 )
-_OPTION_LINE = r"\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?$"
+_OPTION_LINE = r"\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?\r?$"
 """One line of a Sphinx directive's options (`   :start-after: marker`)."""
 _SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too), its options
     r"^[ \t]*(?:[-*+][ \t]+)*\.\.[ \t]+(?P<directive>include|literalinclude)::"
-    r"[ \t]+(?P<path>\S+)[ \t]*$"
+    r"[ \t]+(?P<path>\S+)[ \t]*\r?$"
     rf"(?P<options>(?:{_OPTION_LINE})*)",
     re.MULTILINE,
 )
 _OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
 _DIRECTIVES = (
-    re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*$", re.MULTILINE),
+    re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*\r?$", re.MULTILINE),
     re.compile(  # bounded: each `{{<` never closed once scanned the rest of the file
         r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
         r"""["'](?P<path>[^"']{1,1000})["'][^}]{0,1000}[>%]\}\}"""
     ),
-    re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]+)["'][ \t]*$""", re.MULTILINE),
+    re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]+)["'][ \t]*\r?$""", re.MULTILINE),
 )
 
 
