@@ -13,7 +13,7 @@ from evidence_site import page
 from test_blame import OLD, commit, git
 from test_history_unread import LEDGER
 from test_relocate import urlset
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 BEFORE = "content/en/docs/v3.5/op-guide/authentication.md"
 AFTER = "content/en/docs/v3.5/op-guide/security.md"
@@ -72,3 +72,21 @@ def test_the_sitemaps_pages_are_counted_apart_from_the_renamed_files_page(
         f"the page of its file's new name, {renamed}, gave no page (HTTP 404 Not Found); "
         "no page of its sitemap carries its quotes (2 of its 2 pages read)"
     )
+
+
+def test_the_renamed_files_page_moved_on_is_proposed_where_it_moved(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """The page of the file's new name answers with a 301 to a page that carries none of
+    the quotes as written (reworded): it gave a page, so that page is proposed, as one
+    answering at the new name's address is, not said to have "gave no page (HTTP 200)"."""
+    cli = _renamed_away(tmp_path, page_server)
+    moved_to = page_server.url("/docs/v3.5/security/")
+    page_server.set_handler("/docs/v3.5/op-guide/security/", redirect(moved_to, 301))
+    page_server.set_page("/docs/v3.5/security/", page("Security is set up per cluster."))
+
+    said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
+    (relocation,) = cli.json("status", code=1)["relocations"]
+
+    assert relocation["found_at"] == moved_to
+    assert "gave no page" not in said

@@ -499,8 +499,8 @@ async def _look(
         if whole < 0 and quotes and all(q.status == "verified" for q in quotes):
             whole = candidate.score
     chosen = choose(tried)
-    if chosen is None and source.likely_at and tried and tried[0][0].source_status == "ok":
-        chosen = 0  # the renamed file's page, there though reworded past finding
+    if chosen is None and source.likely_at and tried and tried[0][0].source_status in READ_STATUSES:
+        chosen = 0  # the renamed file's page (or where it moved), there though reworded
     found = replace(found, candidates=tuple(c for c, _ in tried), sitemaps=tuple(site.read))
     if chosen is None:
         if likely is not None:  # its sitemap's pages are the others
