@@ -13,9 +13,10 @@ written.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -63,22 +64,23 @@ class Include:
 
 
 def includes_of(text: str, path: str) -> list[Include]:
-    """The partials the file `text` at `path` (in the repository) pulls in."""
-    found: list[Include] = []
+    """The partials the file `text` at `path` (in the repository) pulls in: the first
+    MAX_INCLUDES, none looked for past them (a page a repository fills with thousands of
+    directives is not resolved whole, in each of its versions)."""
+    return list(itertools.islice(_includes(text, path), MAX_INCLUDES))
+
+
+def _includes(text: str, path: str) -> Iterator[Include]:
     for match in _MDX_IMPORT.finditer(text):
-        candidates = _resolved(match["path"], path)
-        if candidates:
-            found.append(Include(match[0], candidates, match["name"]))
+        if candidates := _resolved(match["path"], path):
+            yield Include(match[0], candidates, match["name"])
     for match in _SPHINX.finditer(text):
-        candidates = _resolved(match["path"], path)
-        if candidates:
-            found.append(Include(match[0], candidates, clip=_clip(match)))
+        if candidates := _resolved(match["path"], path):
+            yield Include(match[0], candidates, clip=_clip(match))
     for directive in _DIRECTIVES:
         for match in directive.finditer(text):
-            candidates = _resolved(match["path"], path)
-            if candidates:
-                found.append(Include(match[0], candidates))
-    return found[:MAX_INCLUDES]
+            if candidates := _resolved(match["path"], path):
+                yield Include(match[0], candidates)
 
 
 def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) -> str:
