@@ -39,3 +39,42 @@ def test_particles_of_one_verb_swapped_reverse_the_sentence(quote: str, passage:
 )
 def test_particles_said_in_another_order_of_one_verb_are_no_swap(quote: str, passage: str) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Users log in with SSO.", "Users log out with SSO.", id="log"),
+        pytest.param("Users log in with SSO", "Users log out with SSO", id="mid-page"),
+        pytest.param(
+            "Users are logged in automatically.", "Users are logged out automatically.", id="logged"
+        ),
+        pytest.param("Sign in to the console.", "Sign out of the console.", id="sign-in-to"),
+        pytest.param("Users can opt in to telemetry.", "Users can opt out of telemetry.", id="opt"),
+        pytest.param("Check in the file.", "Check out the file.", id="check"),
+        pytest.param("Turn on the feature.", "Turn off the feature.", id="on-off"),
+        pytest.param("Scale up the cluster.", "Scale down the cluster.", id="up-down"),
+    ],
+)
+def test_a_verb_s_particle_traded_for_its_opposite_reverses_it(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "direction reversed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Fill in the form.", "Fill out the form.", id="fill"),
+        pytest.param("Users fill in the form online.", "Users fill out the form online.", id="mid"),
+        pytest.param("Filled in forms are stored.", "Filled out forms are stored.", id="filled"),
+    ],
+)
+def test_a_verb_that_says_the_same_with_either_particle_is_no_reversal(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_another_verb_before_the_same_particle_is_no_reversal() -> None:
+    found = judged("Users log in with SSO.", "Users sign in with SSO.")
+    assert "direction reversed" not in found.kinds, found.kinds

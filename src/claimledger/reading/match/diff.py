@@ -55,7 +55,12 @@ from claimledger.reading.match.clauses import (
     relation_traded,
     with_swaps,
 )
-from claimledger.reading.match.exchange import Exchange, exchanged, items_reordered
+from claimledger.reading.match.exchange import (
+    Exchange,
+    exchanged,
+    items_reordered,
+    particle_reversed,
+)
 from claimledger.reading.match.explain import explained, is_function
 from claimledger.reading.match.hedges import hedge_positions
 from claimledger.reading.match.lexicon import (
@@ -481,6 +486,7 @@ def _change(
     breaks = (lists.q_breaks, lists.p_breaks)
     kind = kind or modifier_changed(op, q_low, p_low, breaks) or scope_put_in(op, q_low, p_low)
     kind = kind or modal_traded(q_low[i1:i2], p_low[j1:j2])
+    kind = kind or ("direction reversed" if particle_reversed(op, q_low, p_low) else None)
     if kind in _QUALIFIER_KINDS and _qualifier_moved(q_low[i1:i2] + p_low[j1:j2], q_low, p_low):
         kind = QUALIFIER_MOVED
     only_moved = all(i in moved[0] for i in range(i1, i2)) and all(

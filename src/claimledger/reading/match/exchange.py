@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from claimledger.reading.match.lexicon import COORDINATORS, STOPWORDS, are_opposites, number_value
+from claimledger.reading.match.lexicon import (
+    COORDINATORS,
+    EITHER_PARTICLE,
+    PARTICLE_OPPOSITES,
+    STOPWORDS,
+    are_opposites,
+    lemma,
+    number_value,
+)
+from claimledger.reading.match.span import Opcode
 
 _ITEM_JOINERS = COORDINATORS | {"whereas", "while"}
 """Words that join two items or clauses either of which may come first."""
@@ -125,13 +134,24 @@ def _particles_swapped(
     only after a verb, but there each one says the reverse of the other."""
     pair = frozenset((*first, *second))
     verbs = before[-1:], middle[-1:]
-    return len(first) == len(second) == 1 and pair in _PARTICLES and verbs[0] == verbs[1] != []
+    return (
+        len(first) == len(second) == 1 and pair in PARTICLE_OPPOSITES and verbs[0] == verbs[1] != []
+    )
 
 
-_PARTICLES = frozenset({frozenset({"in", "out"})})
-"""Particles of opposite sense after one verb ("log in" / "log out", "check in" / "check
-out") that are no opposites elsewhere ("in the log", "out of memory"); "on" / "off" and
-"up" / "down" are opposites wherever they stand."""
+def particle_reversed(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
+    """Whether a change traded the particle of a verb for its opposite, the verb the same
+    on both sides ("Users log in with SSO" -> "Users log out with SSO", "sign in to" ->
+    "sign out of"): `in` and `out` are small words, but after one verb each says the
+    reverse of the other. Not after a verb that says the same with either ("fill in" a
+    form is "fill out" one)."""
+    tag, i1, _, j1, _ = op
+    if tag != "replace" or not i1 or not j1:
+        return False
+    verb = q_low[i1 - 1]
+    if verb != p_low[j1 - 1] or verb in STOPWORDS or lemma(verb) in EITHER_PARTICLE:
+        return False
+    return frozenset((q_low[i1], p_low[j1])) in PARTICLE_OPPOSITES
 
 
 def _says_something(*runs: list[str]) -> bool:

@@ -293,6 +293,12 @@ _pairs = _OPPOSITE_PAIRS.split()
 OPPOSITES = frozenset(
     frozenset(pair) for pair in zip(_pairs[::2], _pairs[1::2], strict=True) if pair[0] != pair[1]
 )
+PARTICLE_OPPOSITES = frozenset({frozenset({"in", "out"})})
+"""Particles of opposite sense after one verb ("log in" / "log out", "check in" / "check
+out") that are no opposites elsewhere ("in the log", "out of memory"); "on" / "off" and
+"up" / "down" are `OPPOSITES` wherever they stand."""
+EITHER_PARTICLE = words("fill")
+"""Verbs that say the same with either particle: "fill in" a form is "fill out" one."""
 _EFFECT_FAMILIES = """
     keep retain preserve store save persist cache hold
     delete remove drop discard evict purge destroy erase truncate expire
