@@ -8,6 +8,7 @@ Pure. On the lower-cased words of a span.
 
 from __future__ import annotations
 
+from claimledger.reading.match.amounts import EVERY_ONE, in_base_units
 from claimledger.reading.match.lexicon import (
     CERTAINTY,
     MODAL_STRENGTH,
@@ -17,13 +18,7 @@ from claimledger.reading.match.lexicon import (
 )
 from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.negations import correlative
-from claimledger.reading.match.quantities import (
-    EVERY_ONE,
-    RATES,
-    bounds_as_said,
-    grouped_digits,
-    in_base_units,
-)
+from claimledger.reading.match.quantities import RATES, bounds_as_said, grouped_digits
 
 
 def hyphenated_as(words: list[str], other: list[str]) -> list[str]:

@@ -29,6 +29,7 @@ from claimledger.reading.match.alike import (
     phrase_past_end,
     said_alike,
 )
+from claimledger.reading.match.amounts import magnitudes_as_written
 from claimledger.reading.match.around import (
     CONDITIONS,
     denial_before,
@@ -101,7 +102,6 @@ from claimledger.reading.match.quantities import (
     bound_after,
     bound_positions,
     bounds_in_order,
-    magnitudes_as_written,
     months_as_written,
     split_last_word,
     term_positions,
