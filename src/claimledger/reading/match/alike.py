@@ -123,6 +123,7 @@ _PHRASES_ALIKE = Phrases(
         ("2", "times"): ("twice",),
         ("three", "times"): ("thrice",),
         ("3", "times"): ("thrice",),
+        ("per", "cent"): ("percent",),  # "100 per cent": no "per" of a rate, a share
         ("half", "a"): ("0.5",),
         ("half", "an"): ("0.5",),
         **{(word,): ("every", unit) for word, unit in EVERY_ONE.items()},  # "daily"

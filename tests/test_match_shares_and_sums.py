@@ -1,0 +1,39 @@
+"""Shares and sums written another way: "per cent" is "percent" and "%", "50 cents" is
+"$0.50", and a currency's code before the thing it names ("5 CAD files") is no sum.
+Beside each, the same form with the amount changed, which is still a number changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from meaning_levels import judged, level
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The load is 100 per cent", "The load is 100 percent", id="percent"),
+        pytest.param("The load is 100 per cent", "The load is 100%", id="sign"),
+        pytest.param("The load is 100 per cent.", "The load is 100%.", id="sign-at-the-end"),
+        pytest.param(
+            "Fees rise 10 per cent a year.", "Fees rise 10 percent every year.", id="a-rate-after"
+        ),
+        pytest.param("At 90 per cent of its quota", "At 90% of its quota", id="of"),
+    ],
+)
+def test_per_cent_is_percent(quote: str, passage: str) -> None:
+    """ "per" of "per cent" is no quantifier: "100 per cent" -> "100%" says the same."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The load is 100 per cent.", "The load is 50 percent.", id="another-share"),
+        pytest.param("Fees rise 10 per cent a year.", "Fees rise 10 cents a year.", id="cents"),
+        pytest.param("The load is 100 per cent.", "The load is 1000 per cent.", id="per-cent"),
+    ],
+)
+def test_per_cent_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
