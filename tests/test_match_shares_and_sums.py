@@ -37,3 +37,38 @@ def test_per_cent_is_percent(quote: str, passage: str) -> None:
 def test_per_cent_changed_is_a_number_changed(quote: str, passage: str) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Each call costs 50 cents.", "Each call costs $0.50.", id="sign"),
+        pytest.param(
+            "The fee for each API call is 50 cents", "The fee for each API call is $0.50", id="mid"
+        ),
+        pytest.param("Each call costs 50 cents.", "Each call costs 0.50 USD.", id="code"),
+        pytest.param("Each call costs 125 cents.", "Each call costs $1.25.", id="over-a-dollar"),
+        pytest.param("Each call costs 10¢.", "Each call costs $0.10.", id="cent-sign"),
+        pytest.param(
+            "It costs €1 and 50 cents a call.", "It costs €1 and €0.50 a call.", id="euro-cents"
+        ),
+    ],
+)
+def test_a_sum_in_cents_is_the_same_sum_in_dollars(quote: str, passage: str) -> None:
+    assert "number changed" not in judged(quote, passage).kinds
+    if "€" not in quote:
+        assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        pytest.param("Each call costs $50.", id="dollars"),
+        pytest.param("Each call costs $0.05.", id="five-cents"),
+        pytest.param("Each call costs €0.50.", id="euros"),
+        pytest.param("Each call costs 50 euros.", id="fifty-euros"),
+    ],
+)
+def test_a_sum_in_cents_put_as_another_sum_is_a_number_changed(passage: str) -> None:
+    found = judged("Each call costs 50 cents.", passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
