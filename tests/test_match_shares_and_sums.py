@@ -72,3 +72,35 @@ def test_a_sum_in_cents_is_the_same_sum_in_dollars(quote: str, passage: str) -> 
 def test_a_sum_in_cents_put_as_another_sum_is_a_number_changed(passage: str) -> None:
     found = judged("Each call costs 50 cents.", passage)
     assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Export 5 CAD files", "Export 5 files in CAD format", id="format"),
+        pytest.param("Export 5 CAD files.", "Export 5 files in CAD format.", id="at-the-end"),
+        pytest.param("Export 5 CAD files.", "Export five CAD files.", id="in-words"),
+    ],
+)
+def test_a_currency_s_code_before_a_noun_is_no_sum(quote: str, passage: str) -> None:
+    """ "5 CAD files" are five drawings, not five Canadian dollars of files: no number
+    changed when the code moves off its figure."""
+    assert "number changed" not in judged(quote, passage).kinds, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Export 5 CAD files.", "Export 6 files in CAD format.", id="another-count"),
+        pytest.param("The plan costs 5 CAD.", "The plan costs 5 USD.", id="at-the-end"),
+        pytest.param("The plan costs 5 CAD per seat.", "The plan costs 5 AUD per seat.", id="per"),
+        pytest.param(
+            "The plan costs 5 CAD monthly.", "The plan costs 5 AUD monthly.", id="a-word-follows"
+        ),
+        pytest.param("A fee of 5 CAD applies.", "A fee of 5 AUD applies.", id="a-fee"),
+        pytest.param("Upgrades are 10 CAD.", "Upgrades are 10 AUD.", id="no-money-word"),
+    ],
+)
+def test_a_sum_with_its_code_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 
 from claimledger.reading.match.lexicon import STOPWORDS, UNIT, figure_and_unit, number_value
-from claimledger.reading.match.quantities import RATES, sequencing
+from claimledger.reading.match.quantities import RATES, names_a_kind, sequencing
 
 _IN_BASE_UNITS = {
     "nanosecond": (Fraction(1, 10**9), "second"),
@@ -103,7 +103,7 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     if following in _MULTIPLIERS:
         value, width = value * _MULTIPLIERS[following], 2
         following = words[index + 2] if index + 2 < len(words) else ""
-    unit = UNIT.get(following)
+    unit = None if names_a_kind(words, index + width) else UNIT.get(following)
     if unit is None and width == 1:
         return None, None, 1  # a figure alone stays as written: "1.10" is not "1.1"
     return value, unit, width + (unit is not None)

@@ -124,6 +124,16 @@ are two (a changed number). A currency's code is its own unit, where `signs` rea
 code of one whose sign is shared as the sign (its plural is how a sum in base units
 writes it: "5 cads"). "Cents" is a unit too, where "per cent" is none."""
 UNITS = frozenset(UNIT)
+CURRENCY_CODES = words(
+    "usd eur gbp jpy aud cad nzd hkd sgd chf cny inr sek nok dkk mxn brl zar krw"
+)
+"""The codes of currencies, as `UNIT` spells them: each names a thing other than money as
+often ("CAD files", "a CHF file")."""
+MONEY_WORDS = words(
+    """cost price fee charge pay payment bill spend budget refund discount invoice worth
+    sum amount tax credit buy sell purchase subscription tariff"""
+)
+"""Words (as lemmas) that say a currency's code beside them names a sum ("costs 5 CAD")."""
 
 
 class Phrases:

@@ -12,8 +12,10 @@ import re
 from collections import Counter
 
 from claimledger.reading.match.lexicon import (
+    CURRENCY_CODES,
     GUARANTEE_PHRASES,
     GUARANTEE_TERMS,
+    MONEY_WORDS,
     ORDINAL_WORDS,
     STOPWORDS,
     UNIT,
@@ -60,7 +62,7 @@ def quantity(words: list[str], index: int) -> list[str]:
     if split is not None:
         return list(split)
     if word in UNIT and _after_a_rate_or_figure(words, index):
-        return [UNIT[word]]  # "per second", "every day", "30 second": a unit
+        return [] if names_a_kind(words, index) else [UNIT[word]]  # "30 second": a unit
     if sequencing(words, index):
         return []
     month = _month(words, index)
@@ -74,6 +76,22 @@ def quantity(words: list[str], index: int) -> list[str]:
     spelt_out = len(word) > _UNIT_ABBREVIATION
     after_figure = index > 0 and any(ch.isdigit() for ch in words[index - 1])
     return [UNIT[word]] if spelt_out or after_figure else []
+
+
+def names_a_kind(words: list[str], index: int) -> bool:
+    """Whether the currency's code at `index` names a kind of the thing after it, not a
+    sum ("Export 5 CAD files": drawings, where "5 CAD" alone is five Canadian dollars): a
+    word that says something follows it, and no word of money stands near ("costs 5 CAD
+    a seat", "a fee of 5 CAD per file" are sums)."""
+    code, following = [*words[index : index + 2], "", ""][:2]
+    if code not in CURRENCY_CODES or not following.isalpha() or following in STOPWORDS:
+        return False
+    near = words[max(0, index - _MONEY_REACH) : index + _MONEY_REACH + 1]
+    return following not in UNIT and not any(lemma(word) in MONEY_WORDS for word in near)
+
+
+_MONEY_REACH = 5
+"""Words either side of a currency's code that a word of money makes it a sum from."""
 
 
 def months_as_written(shown: list[str], low: list[str]) -> list[str]:
