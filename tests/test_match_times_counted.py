@@ -221,3 +221,72 @@ def test_one_time_a_period_is_once_a_period(quote: str, passage: str) -> None:
 )
 def test_one_time_another_period_is_a_number_changed(quote: str, passage: str) -> None:
     assert level(quote, passage) == "changed", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Backups run twice daily on weekdays.",
+            "Backups run daily on weekdays.",
+            id="twice-daily-to-daily-mid-sentence",
+        ),
+        pytest.param(
+            "Backups run twice daily on every node.",
+            "Backups run daily on every node.",
+            id="beside-another-every",
+        ),
+        pytest.param(
+            "Backups run daily on weekdays.",
+            "Backups run twice daily on weekdays.",
+            id="daily-to-twice-daily",
+        ),
+        pytest.param(
+            "Backups run twice daily on weekdays",
+            "Backups run daily on weekdays",
+            id="mid-page",
+        ),
+        pytest.param(
+            "Logs rotate daily at midnight.",
+            "Logs rotate twice a day at midnight.",
+            id="twice-a-day",
+        ),
+    ],
+)
+def test_daily_mid_sentence_is_once_a_day(quote: str, passage: str) -> None:
+    """ "daily" said of a doing is "every day" wherever it stands, not only at the end of
+    a sentence: "twice daily" -> "daily" halves how often."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Backups run daily on weekdays.", "Backups run every day on weekdays.", id="every-day"
+        ),
+        pytest.param(
+            "Backups run daily on weekdays.", "Backups run once a day on weekdays.", id="once"
+        ),
+        pytest.param(
+            "Logs rotate daily at midnight.", "Logs rotate every day at midnight.", id="at"
+        ),
+        pytest.param(
+            "The daily limit is 100 requests.",
+            "The limit is 100 requests a day.",
+            id="a-daily-limit",
+        ),
+        pytest.param(
+            "Daily builds are slow on weekdays.",
+            "Builds are slow on weekdays.",
+            id="daily-builds",
+        ),
+    ],
+)
+def test_daily_said_another_way_or_of_a_kind_of_thing_is_no_number_changed(
+    quote: str, passage: str
+) -> None:
+    """ "the daily limit" and "daily builds" name a kind of thing: "daily" there counts
+    no times."""
+    assert "number changed" not in judged(quote, passage).kinds, judged(quote, passage)

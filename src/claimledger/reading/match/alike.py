@@ -8,7 +8,7 @@ Pure. On the lower-cased words of a span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.amounts import EVERY_ONE, in_base_units
+from claimledger.reading.match.amounts import EVERY_ONE, in_base_units, said_of_a_doing
 from claimledger.reading.match.lexicon import (
     CERTAINTY,
     MODAL_STRENGTH,
@@ -222,12 +222,18 @@ def _both_ways(phrase: tuple[str, ...], after: list[str]) -> bool:
 
 def phrases_alike(words: list[str]) -> list[str]:
     """The words with each phrase of `_PHRASES_ALIKE` as the word it says ("turned on/off"
-    says both, and stays as written)."""
+    says both, and stays as written; "daily" is "every day" only where it is said of a
+    doing, "runs daily", not of a kind of thing, "the daily limit")."""
     return _PHRASES_ALIKE.said(words, kept=_kept_as_written)
 
 
-def _kept_as_written(phrase: tuple[str, ...], after: list[str]) -> bool:
-    return _both_ways(phrase, after) or _denies_after_all(phrase, after)
+def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> bool:
+    after = words[index + len(phrase) :]
+    return (
+        _both_ways(phrase, after)
+        or _denies_after_all(phrase, after)
+        or (len(phrase) == 1 and not said_of_a_doing(words, index))
+    )
 
 
 def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:

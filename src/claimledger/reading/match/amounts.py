@@ -83,7 +83,7 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
         return Fraction(1), UNIT[words[index + 1]], 2
     if index and words[index - 1] in RATES and _one_unit(words, index):
         return Fraction(1), UNIT[words[index]], 1
-    if words[index] in EVERY_ONE and _said_of_a_doing(words, index):
+    if words[index] in EVERY_ONE and said_of_a_doing(words, index):
         return Fraction(1), EVERY_ONE[words[index]], 1  # "runs daily": every 1 day
     magnitude = _MAGNITUDE.fullmatch(words[index])
     if magnitude:  # "10k", "1M": a figure of thousands or millions
@@ -129,7 +129,7 @@ def _one_after_a(words: list[str], index: int) -> bool:
     return word in UNIT and index > 1 and number_value(words[index - 2]) is not None
 
 
-def _said_of_a_doing(words: list[str], index: int) -> bool:
+def said_of_a_doing(words: list[str], index: int) -> bool:
     """Whether "daily" (or its kin) says how often a thing is done ("runs daily at noon"),
     not what kind of thing it is ("the daily limit", "daily builds"); after a count of
     times always ("Twice daily, backups run": the comma is no word)."""

@@ -148,10 +148,10 @@ class Phrases:
     def said(
         self,
         words: list[str],
-        kept: Callable[[tuple[str, ...], list[str]], bool] = lambda phrase, after: False,
+        kept: Callable[[list[str], int, tuple[str, ...]], bool] = lambda words, at, phrase: False,
     ) -> list[str]:
-        """The words with each phrase as the table says it, unless `kept(phrase, the words
-        after it)`."""
+        """The words with each phrase as the table says it, unless `kept(words, where the
+        phrase starts, phrase)`."""
         said: list[str] = []
         index = 0
         while index < len(words):
@@ -178,13 +178,15 @@ class Phrases:
         self,
         words: list[str],
         index: int,
-        kept: Callable[[tuple[str, ...], list[str]], bool],
+        kept: Callable[[list[str], int, tuple[str, ...]], bool],
     ) -> int:
+        """How many words the longest phrase at `index` takes (0: none), one word too
+        ("daily"), wherever it stands, not only where the text ends."""
         if words[index] not in self._opening:
             return 0
-        for width in range(self._longest, 1, -1):
+        for width in range(min(self._longest, len(words) - index), 0, -1):
             phrase = tuple(words[index : index + width])
-            if phrase in self.table and not kept(phrase, words[index + width :]):
+            if phrase in self.table and not kept(words, index, phrase):
                 return width
         return 0
 
