@@ -290,3 +290,44 @@ def test_daily_said_another_way_or_of_a_kind_of_thing_is_no_number_changed(
     """ "the daily limit" and "daily builds" name a kind of thing: "daily" there counts
     no times."""
     assert "number changed" not in judged(quote, passage).kinds, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At one time daily builds were slow",
+            "At one point daily builds were slow",
+            id="daily-builds",
+        ),
+        pytest.param("At one time builds were slow.", "At one point builds were slow.", id="point"),
+        pytest.param("At one time builds were slow.", "At one stage builds were slow.", id="stage"),
+        pytest.param(
+            "At one time 5 builds were slow.", "At one point 5 builds were slow.", id="a-figure"
+        ),
+        pytest.param("Jobs run at one time.", "Jobs run at once.", id="at-once"),
+        pytest.param(
+            "Only one job runs at one time.", "Only one job runs at a time.", id="at-a-time"
+        ),
+    ],
+)
+def test_at_one_time_is_a_moment_and_no_count(quote: str, passage: str) -> None:
+    """ "At one time" and "at one point" say when, or all at once: their "one" counts
+    nothing, and one said for the other is no number changed."""
+    assert not judged(quote, passage).meaning_changed, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At one time 5 builds were slow.", "At one point 6 builds were slow.", id="a-figure"
+        ),
+        pytest.param(
+            "At one point builds were slow.", "At two points builds were slow.", id="two-points"
+        ),
+        pytest.param("Only one job runs at one time.", "Only two jobs run at one time.", id="jobs"),
+    ],
+)
+def test_a_count_beside_at_one_time_changed_is_a_number_changed(quote: str, passage: str) -> None:
+    assert "number changed" in judged(quote, passage).kinds, judged(quote, passage)

@@ -117,6 +117,9 @@ _PHRASES_ALIKE = Phrases(
         ("not", "merely"): ("also",),
         ("for", "example"): ("e.g",),
         ("for", "instance"): ("e.g",),
+        **dict.fromkeys(  # a moment, no count: "At one point, builds were slow"
+            (("at", "one", noun) for noun in ("time", "point", "stage")), ("at", "a", "time")
+        ),
         ("one", "time"): ("once",),
         ("1", "time"): ("once",),
         ("two", "times"): ("twice",),
