@@ -62,7 +62,7 @@ from claimledger.reading.match.exchange import (
     items_reordered,
     particle_reversed,
 )
-from claimledger.reading.match.explain import explained, is_function
+from claimledger.reading.match.explain import Explainer, is_function
 from claimledger.reading.match.hedges import hedge_positions
 from claimledger.reading.match.lexicon import (
     CONSISTENCY,
@@ -73,10 +73,8 @@ from claimledger.reading.match.lexicon import (
     QUALIFIERS,
     STOPWORDS,
     UNITS,
-    are_opposites,
     expanded,
     lemma,
-    negates,
     number_value,
 )
 from claimledger.reading.match.modals import modal_traded
@@ -97,6 +95,7 @@ from claimledger.reading.match.names import (
 from claimledger.reading.match.negations import (
     denial_said_in_a_word,
 )
+from claimledger.reading.match.opposed import any_opposites, negating_pairs
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     bound_after,
@@ -621,7 +620,8 @@ def _as_written(shown: list[str], low: list[str]) -> list[str]:
 
 def _unexplained(words: list[str], other: list[str], counterpart: list[str]) -> bool:
     """Whether a word of `words` is no harmless form of a word of the other side."""
-    return not all(explained(word, other, counterpart) for word in words)
+    explainer = Explainer(other, counterpart)
+    return not all(explainer.explains(word) for word in words)
 
 
 def _is_content(word: str) -> bool:
@@ -662,7 +662,7 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
         return span_kinds["number"]  # KB -> MB: the size changed, though its digits did not
     if "modal" in span_kinds and "negation" not in span_kinds and NEGATIONS & set(was + now):
         return span_kinds["modal"]  # "is required" -> "is not required": the need lifted
-    if "negation" in span_kinds and any(negates(a, b) for a in was for b in now):
+    if "negation" in span_kinds and any(negating_pairs(was, now)):
         return span_kinds["negation"]  # able / unable: the count of negations changed
     if _opposed(was, now):
         return "direction reversed"
@@ -683,4 +683,4 @@ def _opcode_kind(was: list[str], now: list[str], span_kinds: dict[str, str]) -> 
 
 def _opposed(was: list[str], now: list[str]) -> bool:
     """A word taken out and its opposite put in (enabled / disabled, read / write)."""
-    return any(are_opposites(a, b) for a in was for b in now)
+    return any_opposites(was, now)

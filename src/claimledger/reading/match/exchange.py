@@ -19,10 +19,10 @@ from claimledger.reading.match.lexicon import (
     EITHER_PARTICLE,
     PARTICLE_OPPOSITES,
     STOPWORDS,
-    are_opposites,
     lemma,
     number_value,
 )
+from claimledger.reading.match.opposed import any_opposites
 from claimledger.reading.match.span import Opcode
 
 _ITEM_JOINERS = COORDINATORS | {"whereas", "while"}
@@ -122,7 +122,7 @@ def _traded(first: list[str], second: list[str]) -> bool:
     """Whether two runs that changed places can change what is said: each says something,
     or they are opposites, small words though they may be ("up, not down" -> "down, not
     up"), which a reader reads the other way round."""
-    opposed = any(are_opposites(a, b) for a in first for b in second)
+    opposed = any_opposites(first, second)
     return opposed or _says_something(first, second)
 
 

@@ -13,12 +13,11 @@ from claimledger.reading.match.lexicon import (
     EFFECT_FAMILY,
     LIFECYCLE,
     NEGATIONS,
-    are_opposites,
     lemma,
     negated,
-    negates,
     negating,
 )
+from claimledger.reading.match.opposed import any_opposites, negating_pairs
 
 
 def unstuttered(words: list[str]) -> list[str]:
@@ -211,11 +210,10 @@ def negated_in_place(q_low: list[str], p_low: list[str]) -> tuple[int, int]:
     where a word was traded for itself with the prefix, or the prefix taken off."""
     taken, put = set(q_low) - set(p_low), set(p_low) - set(q_low)
     extra = [0, 0]
-    for was in taken:
-        for now in put:
-            longer = max(was, now, key=len)
-            if negates(was, now) and not negated(longer):
-                extra[longer == now] += 1
+    for was, now in negating_pairs(taken, put):
+        longer = max(was, now, key=len)
+        if not negated(longer):
+            extra[longer == now] += 1
     return extra[0], extra[1]
 
 
@@ -224,7 +222,7 @@ def denial_said_in_a_word(was: list[str], now: list[str]) -> bool:
     "disabled", "does not allow" -> "prevents", "does not run" -> "skips"."""
     if any(word in NEGATIONS for word in was) == any(word in NEGATIONS for word in now):
         return False
-    if any(are_opposites(a, b) for a in was for b in now):
+    if any_opposites(was, now):
         return True
     was_effects = {EFFECT_FAMILY[lemma(w)] for w in was if lemma(w) in EFFECT_FAMILY}
     now_effects = {EFFECT_FAMILY[lemma(w)] for w in now if lemma(w) in EFFECT_FAMILY}
