@@ -470,6 +470,27 @@ def test_a_refresh_of_another_ledger_sharing_the_store_neither_clears_nor_sets_a
     assert "did not finish" in " ".join(Cli(other)("regrade", "--check", code=3).stderr.split())
 
 
+def test_a_refresh_of_another_ledger_puts_by_no_cut_of_quotes_this_one_never_checked(
+    cli: Cli, page_server: PageServer, ledger: Path
+) -> None:
+    """This ledger's first refresh is cut short before it checked a quote; another ledger
+    sharing the store checks them all; this one refreshes one claim. The cut was put by on
+    the other ledger's checks, and `regrade --check` passed (0): it stands until this
+    ledger's own finished refreshes check every quote."""
+    serve_v1(page_server)
+    other = ledger.with_name("other.yaml")
+    other.write_text(ledger.read_text(encoding="utf-8"), encoding="utf-8")  # the same claims
+    cut_short(ledger)
+    Cli(other)("refresh", "--allow-private", code=0)
+
+    cli("refresh", "--allow-private", "durable", code=0)
+    assert "did not finish" in " ".join(cli("regrade", "--check", code=3).stderr.split())
+    assert cli.json("status", code=1)["last_refresh_finished"] is False
+
+    cli("refresh", "--allow-private", "ordered", "alarms", code=0)
+    assert "did not finish" not in cli("regrade", "--check", code=0).stderr
+
+
 def test_a_page_sent_to_its_sites_home_page_is_gone_not_moved(
     cli: Cli, page_server: PageServer
 ) -> None:

@@ -66,8 +66,9 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     to read any of the ledger's pages, and a quote is read again only where a finished run
     checked it since. So a later refresh of other claims leaves the cut-short run
     standing, and a later full one (or refreshes of every claim in turn) puts it by. A
-    quote no run had checked by the cut (a wording `accept` adopted since, a quote added)
-    keeps no cut standing: no run left it unread, and `evidence_gaps` names it as it is.
+    quote no run ever checked (a wording `accept` adopted since, a quote added) keeps no
+    cut standing: `evidence_gaps` names it as never checked, all the cut could say of it.
+    One that only another ledger's run checked since keeps it, as that run clears no cut.
     Runs are the ledger's when they name its file (`path_key`; a relative name is read
     from the current directory, as `--ledger` is): a run of another ledger sharing the
     store neither sets nor clears its state. A store holding no run of this file (one
@@ -85,7 +86,7 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     from claimledger.grading.rules import quote_places
 
     unread = quote_places(ledger).keys() - store.quotes_checked(since)
-    return cut if store.any_checked_by(unread, cut.id) else ours[-1]
+    return cut if store.any_checked(unread) else ours[-1]
 
 
 def _runs_of(store: EvidenceStore, path: Path) -> list[RunRecord]:

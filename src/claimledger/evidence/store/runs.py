@@ -51,15 +51,14 @@ class RunEvidence(StorePart):
         return {key for run, key in self._readable(rows, _run_and_key, "checks") if run in chosen}
 
     @mapped
-    def any_checked_by(self, keys: Collection[CheckKey], run_id: int) -> bool:
-        """Whether a run up to `run_id` checked any of `keys` (claim, quote, source): a
-        quote none did (a wording adopted, a quote added since) is none of what a run cut
-        short there left unread. One indexed look-up a key, till the first found."""
+    def any_checked(self, keys: Collection[CheckKey]) -> bool:
+        """Whether any run, of any ledger, ever checked one of `keys` (claim, quote,
+        source): a quote none did (a wording adopted, a quote added) every reader names
+        as never checked. One indexed look-up a key, till the first found."""
         query = (
-            "SELECT 1 FROM checks WHERE claim_id = ? AND quote_text = ? AND source_id = ? "
-            "AND run_id <= ? LIMIT 1"
+            "SELECT 1 FROM checks WHERE claim_id = ? AND quote_text = ? AND source_id = ? LIMIT 1"
         )
-        return any(self._db.execute(query, (*key, run_id)).fetchone() for key in keys)
+        return any(self._db.execute(query, key).fetchone() for key in keys)
 
 
 def _run_and_key(row: sqlite3.Row) -> tuple[int, CheckKey]:
