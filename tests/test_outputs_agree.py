@@ -312,7 +312,7 @@ def test_a_word_the_page_dropped_is_said_removed_by_diff_accept_and_verify_alike
     verified = cli("verify", "--allow-private", page_server.url("/a"), quote, code=1).stdout
 
     assert "removed: not  (negation removed)" in diff
-    assert "changed its meaning (removed: not (negation removed))" in refused
+    assert "changed its meaning: removed: not (negation removed). Re-read the page" in refused
     assert "meaning changed: removed: not (negation removed)" in verified
     assert "-> -" not in refused + verified
 
@@ -328,4 +328,27 @@ def test_accept_says_a_change_found_on_two_sources_once(
     page_server.set_page("/mirror", site_page(NOT_DURABLE))
     cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
     refused = " ".join(cli("accept", "durable", code=1).stderr.split())
-    assert "changed its meaning (added: not (negation added));" in refused
+    assert "changed its meaning: added: not (negation added). Re-read" in refused
+
+
+def test_a_change_of_words_is_never_said_in_brackets_inside_brackets(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """`refresh -v` said "meaning may have changed (handled -> processed (wording changed))"
+    and `accept` "changed its meaning (removed: not (negation removed)); re-read": the
+    words are said last, after a colon, as `verify` says them."""
+    cli = read_once(tmp_path, page_server, "Requests are handled by that instance.")
+    page_server.set_page("/a", page("Requests are processed by that instance."))
+    verbose = cli("refresh", "--allow-private", "-v", "--timeout", "2", code=1).stderr
+    said = " ".join(verbose.split())
+    assert "meaning may have changed: handled -> processed (wording changed)" in said
+    assert "((" not in said and "))" not in said
+
+    quote = "Writes are not durable before the reply is sent."
+    (tmp_path / "negated").mkdir()
+    cli = read_once(tmp_path / "negated", page_server, quote)
+    page_server.set_page("/a", page("Writes are durable before the reply is sent."))
+    cli("refresh", "--allow-private", "--timeout", "2", code=1)
+    refused = " ".join(cli("accept", "one", code=1).stderr.split())
+    assert "the rewording changed its meaning: removed: not (negation removed). Re-read" in refused
+    assert "))" not in refused

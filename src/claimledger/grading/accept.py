@@ -94,9 +94,11 @@ def accept_plan(
                     "reworded"
                 )
             elif meaning and not even_if_meaning_changed:
-                words = changed_words_said(w for c in drifted for w in c.changed_words)
+                words = changed_words_said(w for c in drifted for w in c.changed_words) or (
+                    ", ".join(dict.fromkeys(k for c in drifted for k in c.change_kinds))
+                )
                 refused.append(
-                    f"{where}: the rewording changed its meaning ({words}); re-read the page, "
+                    f"{where}: the rewording changed its meaning: {words}. Re-read the page, "
                     "then use --even-if-meaning-changed if the new wording is what you rely on"
                 )
             else:

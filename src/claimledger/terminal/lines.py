@@ -435,12 +435,21 @@ def reading_lines(reading: Reading, *, verbose: bool = False) -> list[str]:
         verdict = check.status + (f" ({', '.join(how)})" if how else "")
         if check.meaning_changed:
             verdict += ", meaning changed"
-        elif check.meaning_uncertain:
-            verdict += f", meaning may have changed ({changed_words_said(check.changed_words)})"
         if check.moved_within:
             verdict += f", moved within the page: {check.moved_within}"
-        lines.append(where + verdict)
+        lines.append(where + verdict + _words_that_may_change(check))
     return lines
+
+
+def _words_that_may_change(check: CheckRecord) -> str:
+    """What a change that may have changed the meaning changed, said last on its line as
+    `verify` and `diff` say it ("meaning may have changed: handled -> processed (wording
+    changed)"): in brackets, the kinds each change carries would sit in brackets inside
+    brackets."""
+    if check.meaning_changed or not check.meaning_uncertain:
+        return ""
+    said = changed_words_said(check.changed_words) or ", ".join(check.change_kinds)
+    return f", meaning may have changed: {said}" if said else ", meaning may have changed"
 
 
 MOVED_READ = "on the page it moved to"
