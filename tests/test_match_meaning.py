@@ -940,6 +940,15 @@ def test_every_kind_a_verdict_names_is_shown_on_the_words_that_carry_it() -> Non
     ]
 
 
+def test_the_same_words_put_in_twice_are_said_with_their_kind_once() -> None:
+    """ "never" put in before both words: `diff` said "added: never (negation moved to
+    another clause; negation moved to another clause)"."""
+    found = judged("Writes are durable and ordered.", "Writes are never durable and never ordered.")
+    assert [(c.op, c.page, kinds) for c, kinds in said_once(found.changes)] == [
+        ("insert", "never", "negation moved to another clause")
+    ]
+
+
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [

@@ -71,8 +71,9 @@ def mark(change: WordChange) -> str:
 
 def said_once(changes: Iterable[WordChange]) -> Iterator[tuple[WordChange, str | None]]:
     """Each change of words once, with every kind its words carry ("negation removed;
-    degree changed" for "Never" -> "always", which the matcher lists once for each kind);
-    the first, the strongest, stands for the words."""
+    degree changed" for "Never" -> "always", which the matcher lists once for each kind),
+    each kind once (the same words put in at two places carry one); the first, the
+    strongest, stands for the words."""
     merged: list[tuple[WordChange, list[str]]] = []
     for change in changes:
         last = merged[-1][0] if merged else None
@@ -82,7 +83,8 @@ def said_once(changes: Iterable[WordChange]) -> Iterator[tuple[WordChange, str |
             change.page,
         )
         if same and change.meaningful and change.kind:
-            merged[-1][1].append(change.kind)
+            if change.kind not in merged[-1][1]:  # the words put in twice: one kind, once
+                merged[-1][1].append(change.kind)
         else:
             merged.append((change, [change.kind] if change.meaningful and change.kind else []))
     for change, kinds in merged:
