@@ -204,6 +204,23 @@ def test_an_artifact_not_run_now_is_graded_on_its_last_run_as_explain_grades_it(
     assert len(recorded_rows(toy)) == 1  # graded on the run recorded, none made
 
 
+def test_explain_says_an_artifacts_different_output_under_its_evidence_line(toy: Path) -> None:
+    """`explain` printed the diff of an artifact's output from its second line on at the
+    left edge ("+++ actual", "-ok"), where they read as lines of its own."""
+    cli = Cli(toy)
+    say(toy, "no\nline two\n")
+    cli("regrade", code=1)
+    said = cli("explain", "toy").stdout.splitlines()
+    first = said.index("    different output: --- expected")
+    assert said[first + 1 : first + 6] == [
+        "      +++ actual",
+        "      @@ -1 +1,2 @@",
+        "      -ok",
+        "      +no",
+        "      +line two",
+    ]
+
+
 def test_an_artifact_not_run_is_not_said_to_keep_the_grade_its_recorded_run_lowers(
     toy: Path,
 ) -> None:

@@ -602,7 +602,8 @@ def explain_lines(
                 key=lambda e: e.when or dt.datetime.min.replace(tzinfo=dt.UTC),
                 reverse=True,
             )
-            lines += [f"    {evidence_line(evidence)}" for evidence in newest_first]
+            said = (evidence_line(evidence) for evidence in newest_first)  # a diff: lines
+            lines += ["    " + line.replace("\n", "\n      ") for line in said]  # under its first
         lines += [f"  {entry.describe()}" for entry in reversed(facet_history(claim, facet.on))]
     return lines
 
