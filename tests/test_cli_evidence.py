@@ -448,6 +448,26 @@ def test_a_wording_adopted_after_a_cut_refresh_was_put_by_is_said_unchecked_not_
     assert cli.json("status", code=1)["last_refresh_finished"] is True
 
 
+def test_the_gate_says_1_for_a_claim_under_review_over_3_for_a_quote_never_checked(
+    cli: Cli, page_server: PageServer
+) -> None:
+    """`regrade --check` fails on both; what needs the author wins (README, Exit codes: 3
+    is "nothing is pending, but the evidence is incomplete"), and the gap is still said."""
+    serve_v1(page_server)
+    page_server.set_page("/other", page(ALARM_REWORDED))
+    cli("refresh", "--allow-private", code=1)
+    cli("accept", "alarms")  # the meaning may have changed: the claim goes to review
+    page_server.set_page("/gates", page("Incoming events wait while a write is executing."))
+    cli("add", "--allow-private", "gates", "--url", page_server.url("/gates"), "--quote",
+        "Incoming events wait while a write is executing.")  # fmt: skip
+
+    gate = " ".join(cli("regrade", "--check", code=1).stderr.split())
+    assert "1 claim has never been checked as it now reads (gates)" in gate
+    assert cli.json("regrade", "--check", code=1)["evidence_gaps"]
+    cli("review", "alarms", "--confirm", "--because", "the same guarantee, reworded")
+    cli("regrade", "--check", code=3)
+
+
 def test_a_refresh_of_another_ledger_sharing_the_store_neither_clears_nor_sets_a_cut(
     cli: Cli, page_server: PageServer, ledger: Path
 ) -> None:
