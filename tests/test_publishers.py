@@ -758,3 +758,39 @@ def test_a_via_that_names_no_other_primary_is_refused(
     assert said in checked.stderr and said in regraded.stderr
     assert "Traceback" not in checked.stderr + regraded.stderr
     assert len(regraded.stderr.strip().splitlines()) == 2, regraded.stderr  # the line, the count
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "{url: 'https://www.vendor.example/limits', title: L, kind: docs, independent: true,"
+        " publisher: A. Guest}",
+        "{url: 'https://www.vendor.example/limits', title: L, kind: docs, publisher: Vendor Inc}",
+    ],
+    ids=["marked-independent", "another-name"],
+)
+def test_one_page_cited_twice_never_parts_a_publisher_s_two_pages(
+    tmp_path: Path, page_server: PageServer, first: str
+) -> None:
+    """A page cited first as a source marked independent (or under another publisher's
+    name), then again as `http://…/` by a quote beside another page of its site: the
+    second source counted for the first's key alone, so vendor.example's two pages counted
+    as two independent sources and the claim kept DEMONSTRATED on `min_sources: 2`. One
+    page is one text: it counts for both its sources' keys, as one, never as one more."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/limits", f"<html><body><main><h1>L</h1><p>{quote}</p></main>")
+    page_server.set_page("/quotas", f"<html><body><main><h1>Q</h1><p>{quote}</p></main>")
+    text = two_addresses("http://vendor.example/limits/", "https://vendor.example/quotas")
+    text = text.replace("one.example", "vendor.example").replace("two.example", "vendor.example")
+    cli = written(tmp_path, text.replace("sources:\n", f"sources:\n  guest: {first}\n", 1))
+    maps = ["--map", f"https://www.vendor.example/limits={page_server.url('/limits')}"]
+    maps += ["--map", f"http://vendor.example/limits/={page_server.url('/limits')}"]
+    maps += ["--map", f"https://vendor.example/quotas={page_server.url('/quotas')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)

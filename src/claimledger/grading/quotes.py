@@ -91,7 +91,7 @@ def _quote_state(
         (source_id, latest.get((claim.id, quote.text, source_id))) for source_id in quote.sources
     ]
     independence = as_cited(quote, latest.independence.__getitem__, latest.copies)
-    keys = counted_keys(found, independence, latest.read_at)
+    keys = counted_keys(found, independence, latest.read_at, latest.cited_before)
     for source_id, check in found:
         place = (claim.id, quote.text, source_id)
         key = keys[source_id]
@@ -155,15 +155,24 @@ def independent_names(named: Mapping[str, str]) -> list[str]:
 
 
 def independence_keys(ledger: Ledger) -> dict[str, str]:
-    """Each source's independence key, the sources of one page (`one_page`) counting as the
-    first of them, whatever `independent` or `publisher` says: one page is one text, which
-    a second reading (a counter, a date beside the words) does not make two."""
+    """Each source's independence key, as its `independent` and `publisher` say (one page
+    cited as two sources is joined per quote, `pages_cited_before`)."""
+    return {source_id: source.independence_key for source_id, source in ledger.sources.items()}
+
+
+def pages_cited_before(ledger: Ledger) -> dict[str, str]:
+    """The sources whose page (`one_page`) an earlier source cites, each with that first
+    source's independence key: one page is one text, which a second reading (a counter, a
+    date beside the words) does not make two, so it counts for both sources' keys, as one
+    (`counted_keys`), never for the first's alone, which would part its own publisher's
+    other pages from it."""
     first: dict[tuple[str, tuple[int, int] | None], str] = {}
-    keys: dict[str, str] = {}
+    found: dict[str, str] = {}
     for source_id, source in ledger.sources.items():
         page = first.setdefault(one_page(source.url), source_id)
-        keys[source_id] = ledger.sources[page].independence_key
-    return keys
+        if page != source_id:
+            found[source_id] = ledger.sources[page].independence_key
+    return found
 
 
 def one_page(url: str) -> tuple[str, tuple[int, int] | None]:
@@ -196,6 +205,7 @@ def counted_keys(
     checks: Iterable[tuple[str, Check | None]],
     independence: Mapping[str, str],
     read_at: Mapping[str, str] | None = None,
+    cited_before: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """What each of a quote's sources counts as toward `min_sources`, from its latest check
     (in the quote's order): its independence key, unless the text read there was read at
@@ -203,8 +213,9 @@ def counted_keys(
     for both, so that one reading is one source. The keys so joined stay joined, whatever
     the order the quote names its sources in: a mirror of one publisher's page, read
     first, does not part that publisher's pages. A source read on another publisher's site
-    (`read_at`, `read_elsewhere`) counts for both publishers, as one source. The grading
-    and the report count by this."""
+    (`read_at`, `read_elsewhere`) counts for both publishers, as one source, and so does a
+    page an earlier source cites (`cited_before`, `pages_cited_before`). The grading and
+    the report count by this."""
     checks = list(checks)
     joined: dict[str, str] = {}  # a key, to the key it counts as (one text read under both)
     first_reader: dict[str, str] = {}  # each text read, by its hash: its first reader's key
@@ -217,6 +228,12 @@ def counted_keys(
     for source_id, elsewhere in (read_at or {}).items():
         if independence.get(source_id, COPY) != COPY:  # a mirror's words are another's
             own, other = counted(independence[source_id]), counted(elsewhere)
+            if own != other:
+                joined[other] = own
+    for source_id, _ in checks:
+        first = (cited_before or {}).get(source_id)
+        if first is not None and independence[source_id] != COPY:
+            own, other = counted(independence[source_id]), counted(first)
             if own != other:
                 joined[other] = own
     for source_id, check in checks:
@@ -354,6 +371,7 @@ class Latest(dict[tuple[str, str, str], Check]):
         super().__init__(checks)
         self.readings: dict[str, _Reading] = {}
         self.independence = independence_keys(ledger)
+        self.cited_before = pages_cited_before(ledger)
         self.copies = ledger.copies
         self.read_at = read_at or {}
         """Sources read on another publisher's site (`read_elsewhere`)."""

@@ -16,8 +16,8 @@ from typing import Any
 from claimledger.grading.quotes import (
     as_cited,
     counted_keys,
-    independence_keys,
     independent_names,
+    pages_cited_before,
 )
 from claimledger.grading.review import review_reason
 from claimledger.grading.rules import Notice, Proposal, Regrade, Trace
@@ -169,7 +169,7 @@ class _Evidence:
     """Each claim as a premise, once worked out (many claims may rest on one)."""
     histories: dict[CheckKey, QuoteHistory] = field(default_factory=dict)
     read_at: Mapping[str, str] = field(default_factory=dict)  # as `regrade` counts them
-    independence: Mapping[str, str] = field(default_factory=dict)  # as `regrade` keys them
+    cited_before: Mapping[str, str] = field(default_factory=dict)  # as `regrade` joins them
 
     @classmethod
     def of(
@@ -196,7 +196,7 @@ class _Evidence:
             artifact_runs=artifact_runs,
             as_read=latest_by_key(as_read),
             read_at=regrade.read_at,  # counted as the grading counted
-            independence=independence_keys(ledger),
+            cited_before=pages_cited_before(ledger),
         )
 
     def premise(self, claim_id: str) -> PremiseView:
@@ -291,8 +291,8 @@ def _quote_view(
         )
         for sid, check in checks
     )
-    independence = as_cited(quote, evidence.independence.__getitem__, ledger.copies)
-    keys = counted_keys(checks, independence, evidence.read_at)
+    independence = as_cited(quote, lambda sid: ledger.sources[sid].independence_key, ledger.copies)
+    keys = counted_keys(checks, independence, evidence.read_at, evidence.cited_before)
     carrying = [s for s in sources if s.status in CARRIED]
     independent = {keys[s.source_id]: s.source_id for s in carrying}
     read = [s for s in sources if s.status not in ("unread", "unchecked")]
