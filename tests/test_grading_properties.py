@@ -207,7 +207,7 @@ def _changes(result: Regrade) -> list[tuple[str, str, Grade, Grade, str]]:
 
 
 def _regrade(ledger: Ledger, case: Drawn, checks: tuple[FakeCheck, ...] | None = None) -> Regrade:
-    read_at = {sid: publisher_independence(other) for sid, other in case.read_at}
+    read_at = {sid: (publisher_independence(other),) for sid, other in case.read_at}
     checks = case.checks if checks is None else checks
     return regrade(ledger, checks, as_read=case.as_read, read_at=read_at)
 

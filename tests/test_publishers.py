@@ -794,3 +794,33 @@ def test_one_page_cited_twice_never_parts_a_publisher_s_two_pages(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+
+
+def test_a_source_read_on_a_site_the_ledger_names_two_ways_counts_for_each_name(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A page sent by a redirect to a site whose first source the ledger names "B Vendor
+    Inc", and another `b-vendor.example`, counted for the first name alone: the page read
+    there and the site's other page made two independent sources, where they had made one,
+    and the claim kept DEMONSTRATED on `min_sources: 2`. It counts for every name the
+    ledger gives that site, and for its domain, as one."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_handler("/a/doc", redirect("/b/other", 302))
+    page_server.set_page("/b/other", f"<html><body><main><h1>Other</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/page", f"<html><body><main><h1>Page</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/about", "<html><body><main><p>About us.</p></main>")
+    first, second = "https://docs.a-vendor.example/doc", "https://b-vendor.example/page"
+    text = two_addresses(first, second).replace("one.example", "A Vendor")
+    text = text.replace("two.example", "b-vendor.example")
+    named = "{url: 'https://b-vendor.example/about', title: About, kind: docs, publisher: B Inc}"
+    cli = written(tmp_path, text.replace("sources:\n", f"sources:\n  about: {named}\n", 1))
+    maps = ["--map", f"https://docs.a-vendor.example/={page_server.url('/a/')}"]
+    maps += ["--map", f"https://b-vendor.example/={page_server.url('/b/')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    proposed = cli.json("regrade", code=1)["proposals"]
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)

@@ -204,7 +204,7 @@ def as_cited(
 def counted_keys(
     checks: Iterable[tuple[str, Check | None]],
     independence: Mapping[str, str],
-    read_at: Mapping[str, str] | None = None,
+    read_at: Mapping[str, Collection[str]] | None = None,
     cited_before: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """What each of a quote's sources counts as toward `min_sources`, from its latest check
@@ -225,8 +225,10 @@ def counted_keys(
             key = joined[key]
         return key
 
-    for source_id, elsewhere in (read_at or {}).items():
-        if independence.get(source_id, COPY) != COPY:  # a mirror's words are another's
+    for source_id, _ in checks:
+        if independence[source_id] == COPY:  # a mirror's words are another's
+            continue
+        for elsewhere in (read_at or {}).get(source_id, ()):
             own, other = counted(independence[source_id]), counted(elsewhere)
             if own != other:
                 joined[other] = own
@@ -245,34 +247,36 @@ def counted_keys(
     return {source_id: counted(independence[source_id]) for source_id, _ in checks}
 
 
-def read_elsewhere(ledger: Ledger, fetches: Mapping[str, FetchRecord]) -> dict[str, str]:
+def read_elsewhere(
+    ledger: Ledger, fetches: Mapping[str, FetchRecord]
+) -> dict[str, tuple[str, ...]]:
     """The sources last read on another publisher's site than their address names (a
-    redirect to another registrable domain), each with that publisher's independence key,
-    as the ledger's own sources on that site name it (`_publishers_named`). Whose words
-    they are is in doubt while it is read there (`move` adopts the address): such a source
-    counts for both publishers, as one (`counted_keys`), never as one more.
-    `fetches`: each page's latest, by its address as the store keeps it."""
-    found: dict[str, str] = {}
-    named: dict[str, str] | None = None
+    redirect to another registrable domain), each with that publisher's independence keys:
+    its domain's, and each name the ledger's own sources on that site go by
+    (`_publishers_named`). Whose words they are is in doubt while it is read there (`move`
+    adopts the address): such a source counts for all of them, as one (`counted_keys`),
+    never as one more. `fetches`: each page's latest, by its address as the store keeps it."""
+    found: dict[str, tuple[str, ...]] = {}
+    named: dict[str, tuple[str, ...]] | None = None
     for source_id, source in ledger.sources.items():
         fetch = fetches.get(redacted(source.url))
         elsewhere = other_publisher(source.url, fetch.final_url if fetch else None)
         if elsewhere is not None:
             named = _publishers_named(ledger) if named is None else named
-            found[source_id] = named.get(elsewhere, publisher_independence(elsewhere))
+            found[source_id] = (publisher_independence(elsewhere), *named.get(elsewhere, ()))
     return found
 
 
-def _publishers_named(ledger: Ledger) -> dict[str, str]:
-    """The independence key the ledger gives each site it cites (by `publisher_of` its
-    pages), as the first source there that is neither a copy nor marked independent says:
-    a page read on a site the ledger names "B Vendor Inc" counts for B Vendor Inc, not for
-    the domain alone, which no source's key is."""
-    named: dict[str, str] = {}
+def _publishers_named(ledger: Ledger) -> dict[str, tuple[str, ...]]:
+    """The independence keys the ledger gives each site it cites (by `publisher_of` its
+    pages), as its sources there that are neither copies nor marked independent say: a
+    page read on a site the ledger names "B Vendor Inc" counts for B Vendor Inc, not for
+    the domain alone, which no source's key is; on a site it names two ways, for both."""
+    named: dict[str, dict[str, None]] = {}
     for source_id, source in ledger.sources.items():
         if not source.independent and source_id not in ledger.copies:
-            named.setdefault(publisher_of(source.url), source.independence_key)
-    return named
+            named.setdefault(publisher_of(source.url), {})[source.independence_key] = None
+    return {site: tuple(keys) for site, keys in named.items()}
 
 
 class _Reading(NamedTuple):
@@ -366,7 +370,7 @@ class Latest(dict[tuple[str, str, str], Check]):
         self,
         checks: Mapping[tuple[str, str, str], Check],
         ledger: Ledger,
-        read_at: Mapping[str, str] | None = None,
+        read_at: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         super().__init__(checks)
         self.readings: dict[str, _Reading] = {}

@@ -151,7 +151,7 @@ def regrade(
     checks: Iterable[Check],
     artifacts: Mapping[str, ArtifactOutcome] | None = None,
     as_read: Iterable[AsReadCheck] = (),
-    read_at: Mapping[str, str] | None = None,
+    read_at: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Regrade:
     """Propose grade changes for every facet of the ledger from the latest evidence (and
     the verdicts on the archived copies of the reading day, `as_read`; the sources read

@@ -122,7 +122,7 @@ class Regrade:
     notices: tuple[Notice, ...]
     traces: tuple[Trace, ...]
     has_evidence: bool
-    read_at: Mapping[str, str] = field(default_factory=dict)
+    read_at: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The sources read on another publisher's site, as counted (`quotes.read_elsewhere`)."""
 
     @property

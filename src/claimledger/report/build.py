@@ -168,7 +168,7 @@ class _Evidence:
     premises: dict[str, PremiseView] = field(default_factory=dict)
     """Each claim as a premise, once worked out (many claims may rest on one)."""
     histories: dict[CheckKey, QuoteHistory] = field(default_factory=dict)
-    read_at: Mapping[str, str] = field(default_factory=dict)  # as `regrade` counts them
+    read_at: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # as `regrade` counts them
     cited_before: Mapping[str, str] = field(default_factory=dict)  # as `regrade` joins them
 
     @classmethod

@@ -129,9 +129,9 @@ def fetches(
     return {url: fetch for url, fetch in found.items() if redacted(url) in urls}, last
 
 
-def read_elsewhere(store: EvidenceStore | None, ledger: Ledger) -> dict[str, str]:
+def read_elsewhere(store: EvidenceStore | None, ledger: Ledger) -> dict[str, tuple[str, ...]]:
     """The sources whose latest page was read on another publisher's site, each with that
-    publisher's independence key (`grading.quotes.read_elsewhere`)."""
+    publisher's independence keys (`grading.quotes.read_elsewhere`)."""
     from claimledger.grading.quotes import read_elsewhere as elsewhere
 
     return elsewhere(ledger, store.latest_fetches() if store else {})

@@ -127,7 +127,7 @@ def write_proposals(
     artifacts: dict[str, ArtifactOutcome],
     as_read: list[AsReadCheck],
     today: dt.date,
-    read_at: dict[str, str] | None = None,
+    read_at: dict[str, tuple[str, ...]] | None = None,
 ) -> Regrade:
     """Apply every proposal to the ledger as it is on disk under the lock, in one write.
 
