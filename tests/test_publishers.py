@@ -824,3 +824,26 @@ def test_a_source_read_on_a_site_the_ledger_names_two_ways_counts_for_each_name(
 
     assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
     assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+
+
+def test_one_page_cited_as_two_sources_is_said_to_be_of_one_publisher(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """One page cited as two sources (http and https), the second marked `independent:
+    true`, counts once, and the report said "cross-checked on 2 sources, 1 independent:
+    vendor.example", as of two publishers' pages one of which copies the other: they are
+    one publisher's one page."""
+    quote = "A message may be up to 256 KB."
+    page_server.set_page("/a/", f"<html><body><main><h1>Read 1</h1><p>{quote}</p></main>")
+    page_server.set_page("/b/", f"<html><body><main><h1>Read 2</h1><p>{quote}</p></main>")
+    second = "http://vendor.example/limits"
+    text = two_addresses("https://vendor.example/limits", second)
+    text = text.replace("publisher: one.example", "publisher: vendor.example")
+    cli = written(tmp_path, text.replace("two.example", "vendor.example, independent: true"))
+    maps = ["--map", f"https://vendor.example/limits={page_server.url('/a/')}"]
+    maps += ["--map", f"{second}={page_server.url('/b/')}"]
+    cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    report = " ".join(cli("render", "-o", "-").stdout.split())
+
+    assert "cross-checked on 2 sources of one publisher, vendor.example." in report

@@ -17,6 +17,7 @@ from claimledger.grading.quotes import (
     as_cited,
     counted_keys,
     independent_names,
+    one_page,
     pages_cited_before,
 )
 from claimledger.grading.review import review_reason
@@ -373,7 +374,7 @@ def _cross_check(
     if len(cited) == 1:
         return "single-source"
     sources = [ledger.sources[sid] for sid in cited]
-    if len({source.independence_key for source in sources}) == 1:
+    if _one_publisher(sources):
         how = f"{len(cited)} sources of one publisher, {sources[0].publisher}"
     else:
         cited_first = sorted(sources, key=lambda s: bool(quote.via) and s.id == quote.reported_by)
@@ -388,6 +389,17 @@ def _cross_check(
     said = [f"not carried now by {', '.join(short)}"] if short else []
     said += [f"not read at the last check: {', '.join(not_read)}"] if not_read else []
     return f"cited on {how}; {'; '.join(said)}"
+
+
+def _one_publisher(sources: Sequence[Source]) -> bool:
+    """Whether a quote's sources are one publisher's: of one independence key, a page cited
+    twice (`one_page`: its address written two ways, the second marked independent or
+    named for another) taken as the first source that cites it, since one page is one
+    text of one site, not two publishers' pages counted as one."""
+    pages: dict[tuple[str, tuple[int, int] | None], Source] = {}
+    for source in sources:
+        pages.setdefault(one_page(source.url), source)
+    return len({source.independence_key for source in pages.values()}) == 1
 
 
 def _counted(sources: Sequence[Source], keys: Mapping[str, str]) -> list[str]:
