@@ -78,3 +78,16 @@ def test_a_verb_that_says_the_same_with_either_particle_is_no_reversal(
 def test_another_verb_before_the_same_particle_is_no_reversal() -> None:
     found = judged("Users log in with SSO.", "Users sign in with SSO.")
     assert "direction reversed" not in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("3 out of 4 nodes must agree.", "3 in 4 nodes must agree.", id="out-of"),
+        pytest.param("1 in 10 requests is retried.", "1 out of 10 requests is retried.", id="in"),
+        pytest.param("Nine out of ten users agree.", "Nine in ten users agree.", id="in-words"),
+    ],
+)
+def test_a_share_said_with_in_or_out_of_is_no_reversal(quote: str, passage: str) -> None:
+    """ "3 out of 4" and "3 in 4" are one share: the word before "in" is a number, no verb."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)

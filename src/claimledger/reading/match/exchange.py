@@ -144,12 +144,15 @@ def particle_reversed(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     on both sides ("Users log in with SSO" -> "Users log out with SSO", "sign in to" ->
     "sign out of"): `in` and `out` are small words, but after one verb each says the
     reverse of the other. Not after a verb that says the same with either ("fill in" a
-    form is "fill out" one)."""
+    form is "fill out" one), nor after a number, where they say a share ("3 out of 4" is
+    "3 in 4")."""
     tag, i1, _, j1, _ = op
     if tag != "replace" or not i1 or not j1:
         return False
     verb = q_low[i1 - 1]
-    if verb != p_low[j1 - 1] or verb in STOPWORDS or lemma(verb) in EITHER_PARTICLE:
+    if verb != p_low[j1 - 1] or verb in STOPWORDS or number_value(verb) is not None:
+        return False
+    if lemma(verb) in EITHER_PARTICLE:
         return False
     return frozenset((q_low[i1], p_low[j1])) in PARTICLE_OPPOSITES
 
