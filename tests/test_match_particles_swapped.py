@@ -67,6 +67,11 @@ def test_a_verb_s_particle_traded_for_its_opposite_reverses_it(quote: str, passa
         pytest.param("Fill in the form.", "Fill out the form.", id="fill"),
         pytest.param("Users fill in the form online.", "Users fill out the form online.", id="mid"),
         pytest.param("Filled in forms are stored.", "Filled out forms are stored.", id="filled"),
+        pytest.param(
+            "Users filling in the form see a preview.",
+            "Users filling out the form see a preview.",
+            id="filling",
+        ),
     ],
 )
 def test_a_verb_that_says_the_same_with_either_particle_is_no_reversal(

@@ -152,9 +152,15 @@ def particle_reversed(op: Opcode, q_low: list[str], p_low: list[str]) -> bool:
     verb = q_low[i1 - 1]
     if verb != p_low[j1 - 1] or verb in STOPWORDS or number_value(verb) is not None:
         return False
-    if lemma(verb) in EITHER_PARTICLE:
+    if _says_the_same_with_either(verb):
         return False
     return frozenset((q_low[i1], p_low[j1])) in PARTICLE_OPPOSITES
+
+
+def _says_the_same_with_either(verb: str) -> bool:
+    """Whether the verb, in any of its forms, says the same with either particle ("fill",
+    "filled", "filling"): the dictionary reads "filling" as a noun, and keeps it."""
+    return lemma(verb) in EITHER_PARTICLE or verb.removesuffix("ing") in EITHER_PARTICLE
 
 
 def _says_something(*runs: list[str]) -> bool:
