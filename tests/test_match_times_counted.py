@@ -331,3 +331,18 @@ def test_at_one_time_is_a_moment_and_no_count(quote: str, passage: str) -> None:
 )
 def test_a_count_beside_at_one_time_changed_is_a_number_changed(quote: str, passage: str) -> None:
     assert "number changed" in judged(quote, passage).kinds, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        pytest.param("The fee is charged at two times.", id="two-times"),
+        pytest.param("The fee is charged at three times.", id="three-times"),
+        pytest.param("The fee is charged twice.", id="twice"),
+    ],
+)
+def test_at_one_time_said_as_another_count_of_times_is_a_number_changed(passage: str) -> None:
+    """ "At one time" says a moment, and it is once: "at two times" and "twice" are
+    another count."""
+    found = judged("The fee is charged at one time.", passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds

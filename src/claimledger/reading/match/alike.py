@@ -117,8 +117,8 @@ _PHRASES_ALIKE = Phrases(
         ("not", "merely"): ("also",),
         ("for", "example"): ("e.g",),
         ("for", "instance"): ("e.g",),
-        **dict.fromkeys(  # a moment, no count: "At one point, builds were slow"
-            (("at", "one", noun) for noun in ("time", "point", "stage")), ("at", "a", "time")
+        **dict.fromkeys(  # once, at one moment: "At one point, builds were slow"
+            (("at", "one", noun) for noun in ("time", "point", "stage")), ("at", "once")
         ),
         ("one", "time"): ("once",),
         ("1", "time"): ("once",),
