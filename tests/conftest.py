@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import signal
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +45,42 @@ def clean_environ(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture(autouse=True)
+def no_internet(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests never reach the internet: a name looked up in this process that is neither
+    this machine's nor reserved for tests (RFC 2606, RFC 6761) is refused as an offline
+    machine refuses it, the same on every machine, and fails the test that asked once it
+    ends."""
+    asked: list[str] = []
+    lookup = socket.getaddrinfo
+
+    def local_only(host: object, *args: object, **kwargs: object) -> object:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if not _offline_name(name):
+            asked.append(name)
+            raise socket.gaierror(socket.EAI_NONAME, f"{name}: tests never reach the internet")
+        return lookup(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", local_only)
+    yield
+    assert not asked, f"the test looked up {sorted(set(asked))}: tests never reach the internet"
+
+
+_RESERVED = (".test", ".example", ".invalid", ".localhost")
+
+
+def _offline_name(name: str) -> bool:
+    """A name no lookup takes off this machine: an address, this machine, or a name
+    reserved for tests and examples."""
+    name = name.rstrip(".").lower()
+    try:
+        ipaddress.ip_address(name.strip("[]").split("%")[0])
+        return True
+    except ValueError:
+        pass
+    return name in ("", "localhost", "none") or name.endswith(_RESERVED)
 
 
 @pytest.fixture
