@@ -146,6 +146,17 @@ def main() -> None:
             )
 
 
+def hostile_partials() -> None:
+    """What a hostile docs repository can write in a partial and the include cutting it."""
+    from claimledger.reading.clips import clipped
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the cuts
+    from test_includes_cut import hostile_cuts
+
+    for label, text, clip in hostile_cuts():
+        timed(f"cut: {label}", lambda text=text, clip=clip: clipped(text, clip))
+
+
 def hostile_pages() -> None:
     """What a hostile site can serve: each once cost the square of its size or more."""
     from protego import Protego
@@ -175,6 +186,7 @@ def hostile_pages() -> None:
     timed("headings: 1 MB of nested <h2>s", lambda: html_headings(headings))
     hugo = '{{< include "a.md" x\n' * 10_000
     timed("includes: 200 KB of Hugo shortcodes never closed", lambda: includes_of(hugo, "a.md"))
+    hostile_partials()
     runs = b"".join(b"/F1 %d Tf (w%d ) Tj " % (11 + n % 2, n) for n in range(50_000))
     line = _one_page_pdf(b"BT 72 700 Td " + runs + b"ET")
     timed("PDF: a line drawn in 50,000 runs", lambda: pdf_text(carried(line)))

@@ -1,4 +1,8 @@
-"""The part of a partial a Sphinx page shows. `.. include::` and `.. literalinclude::`
+"""The part of a partial a page shows, its include cut by its options. Sphinx's here; an
+AsciiDoc `include::`'s in `clips_asciidoc`, an MkDocs snippet's in `clips_snippets`. A
+MyST page's `{include}` and `{literalinclude}` are Sphinx's directives, read as such.
+
+The part of a partial a Sphinx page shows. `.. include::` and `.. literalinclude::`
 take options that cut the partial to a part (minio's docs keep many snippets in one file,
 each between two marker comments, and pull in one at a time): a sentence outside that
 part is on no page that includes it, so the history must not find it there.
@@ -17,11 +21,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from claimledger.reading.clips_asciidoc import asciidoc_part
+from claimledger.reading.clips_snippets import snippet_part
+
 
 @dataclass(frozen=True)
 class Clip:
-    """A Sphinx directive that pulls in a partial (`include` or `literalinclude`), and
-    the options written under it, by name."""
+    """A directive that pulls in a partial, and the options written with it, by name:
+    Sphinx's or MyST's (`include`, `literalinclude`), AsciiDoc's (`asciidoc`, its
+    attributes), an MkDocs snippet's (`snippet`: `lines` or `section`)."""
 
     directive: str
     options: tuple[tuple[str, str], ...]
@@ -34,6 +42,10 @@ _MAX_LINES = 100_000
 def clipped(text: str, clip: Clip) -> str:
     """The part of the partial `text` the page shows; empty where the build shows none."""
     options = dict(clip.options)
+    if clip.directive == "asciidoc":
+        return asciidoc_part(text, options)
+    if clip.directive == "snippet":
+        return snippet_part(text, options.get("lines"), options.get("section"))
     try:
         if clip.directive == "literalinclude":
             return _literal_part(text, options)

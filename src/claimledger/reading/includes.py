@@ -3,12 +3,13 @@ so that a sentence kept in a shared snippet is found in the page's source as it 
 
 Pure. Followed: an MDX import of a Markdown file used as a component (Docusaurus,
 Mintlify, Starlight), reStructuredText's `.. include::` and `.. literalinclude::`
-(Sphinx; cut to the part their options name, `claimledger.reading.clips`), AsciiDoc's
-`include::` (Asciidoctor; Antora's `partial$` resources), Hugo's `include` and
-`readfile` shortcodes, and MkDocs' snippets (`--8<--`). A path is resolved against the
-including file's folder, else the repository's root; one that leaves the repository is
-not followed. Partials are expanded one level deep: a snippet's own includes stay as
-written.
+(Sphinx) and MyST's fenced `{include}` and `{literalinclude}` (their `:name: value`
+options; a YAML block of options is not read), AsciiDoc's `include::` (Asciidoctor;
+Antora's `partial$` resources), Hugo's `include` and `readfile` shortcodes, and MkDocs'
+snippets (`--8<--`, one a line). Each but Hugo's and MDX's is cut to the part its options
+name (`claimledger.reading.clips`). A path is resolved against the including file's
+folder, else the repository's root; one that leaves the repository is not followed.
+Partials are expanded one level deep: a snippet's own includes stay as written.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from claimledger.reading.clips import Clip, clipped
+from claimledger.reading.clips_snippets import snippet_spec
 
+_SPHINX_DIRECTIVES = ("include", "literalinclude")
 MAX_INCLUDES = 20
 """Partials followed in one file at most (a generated index can include hundreds)."""
 
@@ -39,13 +42,25 @@ _SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too),
     re.MULTILINE,
 )
 _OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
-_DIRECTIVES = (
-    re.compile(r"^include::(?P<path>[^\[\s]+)\[[^\]\n]*\][ \t]*\r?$", re.MULTILINE),
-    re.compile(  # bounded: each `{{<` never closed once scanned the rest of the file
-        r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
-        r"""["'](?P<path>[^"']{1,1000})["'][^}]{0,1000}[>%]\}\}"""
-    ),
-    re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]+)["'][ \t]*\r?$""", re.MULTILINE),
+_MYST = re.compile(  # a fenced directive, its `:name: value` options, its closing fence
+    r"^[ \t]*(?P<fence>`{3,}|:{3,})[ \t]*\{(?P<directive>include|literalinclude)\}[ \t]+"
+    r"(?P<path>\S+)[ \t]*\r?\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)[ \t]*(?P=fence)[ \t]*\r?$",
+    re.MULTILINE,
+)
+_MYST_OPTION = re.compile(r"^[ \t]*:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
+_ASCIIDOC = re.compile(
+    r"^include::(?P<path>[^\[\s]+)\[(?P<attributes>[^\]\n]*)\][ \t]*\r?$", re.MULTILINE
+)
+_ATTRIBUTE = re.compile(  # `name=value`, the value quoted or up to the next comma
+    r"""(?:^|,)[ \t]*(?P<name>[\w-]+)[ \t]*=[ \t]*"""
+    r"""(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^,]*))"""
+)
+_HUGO = re.compile(  # bounded: each `{{<` never closed once scanned the rest of the file
+    r"\{\{[<%][ \t]*(?:include|readfile)[ \t]+(?:file=)?"
+    r"""["'](?P<path>[^"']{1,1000})["'][^}]{0,1000}[>%]\}\}"""
+)
+_SNIPPET = re.compile(  # the path (and its cut, `x.md:3:6`, `x.md:name`) within 1,000
+    r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]{1,1000})["'][ \t]*\r?$""", re.MULTILINE
 )
 
 
@@ -59,8 +74,8 @@ class Include:
     component: str | None = None
     """An MDX import's component name: the partial stands where `<Name />` is used."""
     clip: Clip | None = None
-    """A Sphinx directive's options: the page shows only the part of the partial they
-    name."""
+    """The directive's options (Sphinx, MyST, AsciiDoc, an MkDocs snippet): the page
+    shows only the part of the partial they name."""
 
 
 def includes_of(text: str, path: str) -> list[Include]:
@@ -77,10 +92,19 @@ def _includes(text: str, path: str) -> Iterator[Include]:
     for match in _SPHINX.finditer(text):
         if candidates := _resolved(match["path"], path):
             yield Include(match[0], candidates, clip=_clip(match))
-    for directive in _DIRECTIVES:
-        for match in directive.finditer(text):
-            if candidates := _resolved(match["path"], path):
-                yield Include(match[0], candidates)
+    for match in _MYST.finditer(text):
+        if candidates := _resolved(match["path"], path):
+            yield Include(match[0], candidates, clip=_myst_clip(match))
+    for match in _ASCIIDOC.finditer(text):
+        if candidates := _resolved(match["path"], path):
+            yield Include(match[0], candidates, clip=_asciidoc_clip(match["attributes"]))
+    for match in _HUGO.finditer(text):
+        if candidates := _resolved(match["path"], path):
+            yield Include(match[0], candidates)
+    for match in _SNIPPET.finditer(text):
+        named, cut = snippet_spec(match["path"])
+        if candidates := _resolved(named, path):
+            yield Include(match[0], candidates, clip=Clip("snippet", cut))
 
 
 def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) -> str:
@@ -90,8 +114,10 @@ def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) ->
         body = next((partials[p] for p in include.paths if p in partials), None)
         if body is None:
             continue
-        if include.clip is not None:
+        if include.clip is not None and include.clip.directive in _SPHINX_DIRECTIVES:
             text = _directive_replaced(text, include.written, clipped(body, include.clip))
+        elif include.clip is not None:  # closed by its own `]`, quote or fence
+            text = text.replace(include.written, clipped(body, include.clip))
         elif include.component is None:
             text = text.replace(include.written, body)
         else:
@@ -106,6 +132,24 @@ def _directive_replaced(text: str, written: str, body: str) -> str:
     with options; `:end-before: end-a`, `:end-before: end-ab`), whose own part it is not."""
     whole = re.compile(rf"^{re.escape(written)}$(?!{_OPTION_LINE})", re.MULTILINE)
     return whole.sub(lambda _: body, text)
+
+
+def _myst_clip(directive: re.Match[str]) -> Clip:
+    """A MyST directive's options, as written under its opening fence (values stripped):
+    Sphinx's own directive, read as Sphinx reads it."""
+    options = _MYST_OPTION.finditer(directive["options"])
+    return Clip(directive["directive"], tuple((o["name"], o["value"].strip()) for o in options))
+
+
+def _asciidoc_clip(attributes: str) -> Clip:
+    """An AsciiDoc include's named attributes (`tag=a`, `lines="1..3,5"`)."""
+    named = _ATTRIBUTE.finditer(attributes)
+    return Clip("asciidoc", tuple((a["name"], _value(a)) for a in named))
+
+
+def _value(attribute: re.Match[str]) -> str:
+    quoted = attribute["dq"] if attribute["dq"] is not None else attribute["sq"]
+    return quoted if quoted is not None else attribute["bare"].strip()
 
 
 def _clip(directive: re.Match[str]) -> Clip:

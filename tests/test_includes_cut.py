@@ -1,0 +1,240 @@
+"""A partial pulled in by AsciiDoc (`tag=`, `tags=`, `lines=`), MyST (`{include}` with
+Sphinx's options) or an MkDocs snippet (`x.md:section`, `x.md:3:6`) is read as the page
+shows it: only the part its include names. Real git repositories, made here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimledger.reading.clips import Clip, clipped
+from claimledger.reading.includes import expanded, includes_of
+from cli_runner import Cli
+from evidence_site import page
+from test_blame import LEDGER, NEW, OLD, commit, git
+from webserver import PageServer
+
+TAGGED = """\
+Outside.
+// tag::quorum[]
+Quorum.
+// tag::inner[]
+Inner.
+// end::inner[]
+// end::quorum[]
+// tag::erasure[]
+Erasure.
+// end::erasure[]
+"""
+WORDS = ("Outside.", "Quorum.", "Inner.", "Erasure.")
+
+
+def _adoc(attributes: str, partial: str = TAGGED) -> list[str]:
+    text = f"= Page\n\ninclude::partial$common.adoc[{attributes}]\n"
+    found = includes_of(text, "docs/modules/ROOT/pages/p.adoc")
+    shown = expanded(text, found, {"docs/modules/ROOT/partials/common.adoc": partial})
+    assert "include::" not in shown
+    return [words for words in WORDS if words in shown]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "shown"),
+    [
+        ("", list(WORDS)),
+        ("leveloffset=+1", list(WORDS)),
+        ("tag=erasure", ["Erasure."]),
+        ("tag=quorum,leveloffset=+1", ["Quorum.", "Inner."]),
+        ("tags=quorum;!inner", ["Quorum."]),
+        ('tags="inner,erasure"', ["Inner.", "Erasure."]),
+        ("tag=!erasure", ["Outside.", "Quorum.", "Inner."]),
+        ("tags=*", ["Quorum.", "Inner.", "Erasure."]),
+        ("tags=**", list(WORDS)),
+        ("tags=**;!*", ["Outside."]),
+        ("tags=!*", ["Outside."]),
+        ("tags=*;!quorum", ["Erasure."]),  # a region inside an unshown one is unshown
+        ("tag=gone", []),  # Asciidoctor warns, and shows none of the partial
+        ("tags=!gone", list(WORDS)),
+        ("tag=!", list(WORDS)),
+        ("lines=3", ["Quorum."]),
+        ("lines=1;9", ["Outside.", "Erasure."]),
+        ('lines="3..5,9"', ["Quorum.", "Inner.", "Erasure."]),
+        ("lines=5..-1", ["Inner.", "Erasure."]),
+        ("lines=9..", ["Erasure."]),
+        ("lines=1..999999999999", list(WORDS)),
+        ("lines=0..3", []),  # line 0 is never reached: Asciidoctor shows nothing
+        ("lines=5..3", list(WORDS)),  # no line named: the whole partial
+        ("lines=3,tag=erasure", ["Quorum."]),  # lines win
+    ],
+)
+def test_an_asciidoc_include_shows_only_the_part_its_attributes_name(
+    attributes: str, shown: list[str]
+) -> None:
+    assert _adoc(attributes) == shown
+
+
+def test_tag_lines_are_never_shown_and_an_xml_comment_tags_too() -> None:
+    partial = "<!-- tag::a[] -->\nA.\n<!-- end::a[] -->\nB.\n"
+    text = "include::x.xml[tag=a]\n"
+    assert expanded(text, includes_of(text, "p.adoc"), {"x.xml": partial}) == "A.\n\n"
+
+
+def test_an_end_tag_out_of_order_closes_its_region_where_it_is() -> None:
+    """`end::a[]` inside `b`: Asciidoctor warns, drops `a`, and `b` goes on as it was."""
+    partial = "// tag::a[]\nA.\n// tag::b[]\nB.\n// end::a[]\nB2.\n// end::b[]\nC.\n"
+    clip = Clip("asciidoc", (("tags", "a;b"),))
+    assert clipped(partial, clip) == "A.\nB.\nB2.\n"
+
+
+MYST_PARTIAL = "Intro.\n<!-- start-quorum -->\nQuorum.\n<!-- end-quorum -->\nErasure.\n"
+
+
+@pytest.mark.parametrize(
+    ("fence", "options", "shown"),
+    [
+        ("```", ":start-after: <!-- start-quorum -->\n:end-before: <!-- end-quorum -->", ["Q"]),
+        (":::", ":start-after: <!-- start-quorum -->", ["Q", "E"]),
+        ("````", ":start-line: 4", ["E"]),
+        ("```", ":end-line: 1", ["I"]),
+        ("```", ":start-after: <!-- gone -->", []),  # an error in the build: none shown
+        ("```", ":heading-offset: 1", ["I", "Q", "E"]),
+    ],
+)
+def test_a_myst_include_shows_only_the_part_its_options_name(
+    fence: str, options: str, shown: list[str]
+) -> None:
+    text = f"# Page\n\n{fence}{{include}} ../snippets/common.md\n{options}\n{fence}\n\nAfter.\n"
+    found = includes_of(text, "docs/page.md")
+    page_text = expanded(text, found, {"snippets/common.md": MYST_PARTIAL})
+    assert [w[0] for w in ("Intro.", "Quorum.", "Erasure.") if w in page_text] == shown
+    assert "{include}" not in page_text and ":start" not in page_text
+    assert page_text.endswith("\n\nAfter.\n")
+
+
+SNIPPET = """\
+Intro.
+<!-- --8<-- [start:quorum] -->
+Quorum.
+<!-- --8<-- [end:quorum] -->
+<!-- --8<-- [start:erasure] -->
+Erasure.
+<!-- ;--8<-- [start:kept] -->
+<!-- --8<-- [end:erasure] -->
+"""
+
+
+@pytest.mark.parametrize(
+    ("spec", "shown"),
+    [
+        ("common.md", ["Intro.", "Quorum.", "Erasure.", "<!-- --8<-- [start:kept] -->"]),
+        ("common.md:quorum", ["Quorum."]),
+        ("common.md:erasure", ["Erasure.", "<!-- --8<-- [start:kept] -->"]),
+        ("common.md:gone", []),  # pymdownx shows nothing
+        ("common.md:3:3", ["Quorum."]),
+        ("common.md:1:3", ["Intro.", "Quorum."]),  # the marker between is left out
+        ("common.md:6", ["Erasure.", "<!-- --8<-- [start:kept] -->"]),
+        ("common.md::1,6:6", ["Intro.", "Erasure."]),
+        ("common.md:-4:-4", ["Erasure."]),  # counted from the end (the last line is empty)
+        ("common.md:99:100", []),
+    ],
+)
+def test_an_mkdocs_snippet_shows_only_its_section_or_lines(spec: str, shown: list[str]) -> None:
+    text = f'# Page\n\n--8<-- "{spec}"\n'
+    found = includes_of(text, "docs/page.md")
+    assert found[0].paths[-1] == "common.md"
+    page_text = expanded(text, found, {"common.md": SNIPPET})
+    lines = page_text.removeprefix("# Page\n\n").splitlines()
+    assert [line for line in lines if line and "[end:" not in line] == shown
+    assert all("[start:quorum]" not in line for line in lines)
+
+
+def hostile_cuts() -> list[tuple[str, str, Clip]]:
+    """What a hostile repository can write: thousands of tags closed out of order,
+    `tag::` 50,000 times on a line, ranges of billions, a snippet's ranges repeated, a
+    run of 200,000 dashes. `tests/benchmarks/bench_hostile.py` times each."""
+    tags = ";".join(f"t{n}" for n in range(20_000))
+    opened = "".join(f"// tag::t{n}[]\nx\n" for n in range(20_000))
+    closed = "".join(f"// end::t{n}[]\n" for n in range(20_000))
+    many = ";".join(["1..999999999999"] * 5000)
+    on_a_line = ("tag::" * 50_000 + "[]\n") * 4
+    repeated = ",".join(["1:999999999"] * 300)
+    return [
+        ("20,000 tags closed out of order", opened + closed, Clip("asciidoc", (("tags", tags),))),
+        ("tag:: 50,000 times on a line", on_a_line, Clip("asciidoc", (("tag", "x"),))),
+        ("5,000 line ranges of a trillion", "x\n" * 100_000, Clip("asciidoc", (("lines", many),))),
+        ("a snippet's range 300 times", "x\n" * 100_000, Clip("snippet", (("lines", repeated),))),
+        ("200,000 dashes before 8<", "-" * 200_000 + "8<\n", Clip("snippet", (("section", "a"),))),
+    ]  # fmt: skip
+
+
+def test_a_hostile_cut_shows_at_most_a_few_times_its_partial() -> None:
+    """Each range of billions names no line past the partial's last; repeated, they
+    stop at four times its text (memory bounded); tags thousands deep are all closed."""
+    shown = [clipped(text, clip) for _, text, clip in hostile_cuts()]
+    assert shown[0] == "x\n" * 20_000
+    assert shown[1] == shown[4] == ""  # no tag named x; no section a
+    assert shown[2] == "x\n" * 100_000
+    assert len(shown[3]) <= 4 * len("x\n" * 100_000) + 2
+
+
+def _blame(tmp_path: Path, page_server: PageServer, files: dict[str, tuple[str, str]]) -> None:
+    """A docs repository: the page's file, then a shared partial holding the quote in two
+    parts; the part the page shows is reworded, the other keeps the old words. The
+    page's history names the rewording, not "still held"."""
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (page_path, page_text), (partial, shape) = files["page"], files["partial"]
+    commit(repo, page_path, page_text, "Add the page", "2026-01-05T10:00")
+    held = commit(repo, partial, shape.format(shown=OLD, hidden=OLD), "Add it", "2026-01-06T10:00")
+    reworded = commit(
+        repo, partial, shape.format(shown=NEW, hidden=OLD), "Soften it (#12)", "2026-05-15T10:00"
+    )
+    page_server.set_page("/durable", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/durable"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", page_path)["quotes"]
+    found = row["found"]
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (held, reworded)
+
+
+def test_blame_reads_only_the_tagged_region_an_antora_page_shows(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    shape = (
+        "// tag::shown[]\n{shown}\n// end::shown[]\n\n// tag::other[]\n{hidden}\n// end::other[]\n"
+    )
+    _blame(tmp_path, page_server, {
+        "page": ("docs/modules/ROOT/pages/durable.adoc",
+                 "= Durability\n\ninclude::partial$common.adoc[tag=shown]\n"),
+        "partial": ("docs/modules/ROOT/partials/common.adoc", shape),
+    })  # fmt: skip
+
+
+def test_blame_reads_only_the_part_a_myst_include_shows(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    include = (
+        "```{include} ../snippets/common.md\n"
+        ":start-after: <!-- a -->\n:end-before: <!-- b -->\n```\n"
+    )
+    _blame(tmp_path, page_server, {
+        "page": ("docs/durable.md", f"# Durability\n\n{include}"),
+        "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
+    })  # fmt: skip
+
+
+def test_blame_reads_only_the_section_an_mkdocs_snippet_shows(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    shape = (
+        "<!-- --8<-- [start:shown] -->\n{shown}\n<!-- --8<-- [end:shown] -->\n\n"
+        "<!-- --8<-- [start:other] -->\n{hidden}\n<!-- --8<-- [end:other] -->\n"
+    )
+    _blame(tmp_path, page_server, {
+        "page": ("docs/durable.md", '# Durability\n\n--8<-- "snippets/common.md:shown"\n'),
+        "partial": ("snippets/common.md", shape),
+    })  # fmt: skip
