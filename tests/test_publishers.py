@@ -640,12 +640,7 @@ def test_a_mirror_lends_no_confirmation_to_a_source_that_lacks_the_quote(
     cli = written(tmp_path, text)
     cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
 
-    proposed = cli.json("regrade", code=1)["proposals"]
-    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
-    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
-
-    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
-    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+    assert lowered_and_counted(cli) == (2, 1)  # pages carrying the quote, independent
 
 
 @pytest.mark.parametrize(
@@ -701,12 +696,7 @@ def test_one_page_cited_as_two_sources_counts_once_however_it_reads(
     maps += ["--map", f"{second.partition('#')[0]}={page_server.url('/b/')}"]
     cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
 
-    proposed = cli.json("regrade", code=1)["proposals"]
-    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
-    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
-
-    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
-    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+    assert lowered_and_counted(cli) == (2, 1)  # pages carrying the quote, independent
 
 
 def test_a_source_read_on_another_publishers_site_counts_for_it_by_the_name_it_goes_by(
@@ -788,12 +778,7 @@ def test_one_page_cited_twice_never_parts_a_publisher_s_two_pages(
     maps += ["--map", f"https://vendor.example/quotas={page_server.url('/quotas')}"]
     cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
 
-    proposed = cli.json("regrade", code=1)["proposals"]
-    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
-    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
-
-    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
-    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+    assert lowered_and_counted(cli) == (2, 1)  # pages carrying the quote, independent
 
 
 def test_a_source_read_on_a_site_the_ledger_names_two_ways_counts_for_each_name(
@@ -818,12 +803,7 @@ def test_a_source_read_on_a_site_the_ledger_names_two_ways_counts_for_each_name(
     maps += ["--map", f"https://b-vendor.example/={page_server.url('/b/')}"]
     cli("refresh", *maps, "--allow-private", "--no-as-read", "--no-history", code=0)
 
-    proposed = cli.json("regrade", code=1)["proposals"]
-    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
-    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
-
-    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
-    assert (quoted["carried_by"], quoted["independent"]) == (2, 1)
+    assert lowered_and_counted(cli) == (2, 1)  # pages carrying the quote, independent
 
 
 def test_one_page_cited_as_two_sources_is_said_to_be_of_one_publisher(
@@ -847,3 +827,13 @@ def test_one_page_cited_as_two_sources_is_said_to_be_of_one_publisher(
     report = " ".join(cli("render", "-o", "-").stdout.split())
 
     assert "cross-checked on 2 sources of one publisher, vendor.example." in report
+
+
+def lowered_and_counted(cli: Cli) -> tuple[int, int]:
+    """`regrade` proposes the claim `size` no more than CLAIMED; how many pages carry its
+    quote in the report, and how many of them count as independent."""
+    proposed = cli.json("regrade", code=1)["proposals"]
+    assert [(p["claim_id"], p["to_grade"]) for p in proposed] == [("size", "CLAIMED")]
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+    return quoted["carried_by"], quoted["independent"]
