@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from claimledger.reading.match import locate
 from meaning_levels import judged, level
 
 
@@ -129,3 +130,61 @@ def test_a_file_of_another_name_or_format_is_another_file(quote: str, passage: s
     found = judged(quote, passage)
     assert level(quote, passage) == "changed", found
     assert "identifier changed" in found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Set abcDef ghiJkl first.", "Set abcDefs ghiJkls first.", id="camel-case"),
+        pytest.param(
+            "Set max_conn max_retry now.", "Set max_conns max_retries now.", id="snake-case"
+        ),
+        pytest.param(
+            "Set max_conn, max_retry now.", "Set max_conns, max_retries now.", id="a-comma"
+        ),
+        pytest.param(
+            "Set max_conn and max_retry now.", "Set max_conns and max_retries now.", id="and"
+        ),
+        pytest.param(
+            "Use the maxConn, maxRetry options.",
+            "Use the maxConns, maxRetries options.",
+            id="before-their-noun",
+        ),
+        pytest.param(
+            "Pass --max-retry --max-conn to it.",
+            "Pass --max-retries --max-conns to it.",
+            id="options",
+        ),
+        pytest.param("Set abcDef value first.", "Set abcDefs values first.", id="with-a-word"),
+    ],
+)
+def test_identifiers_in_a_row_each_changed_in_a_letter_are_other_settings(
+    quote: str, passage: str
+) -> None:
+    """Each grown by a letter, as one alone is: the run of them is no harmless plural."""
+    found = judged(quote, passage)
+    assert level(quote, passage) == "changed", found
+    assert "identifier changed" in found.kinds
+
+
+def test_identifiers_in_a_row_changed_are_flagged_where_a_page_is_located() -> None:
+    page = "Intro paragraph about the product.\n\nSet abcDefs ghiJkls first.\n\nAnother one."
+    found = locate("Set abcDef ghiJkl first.", page)
+    assert found.meaning_changed, found
+    assert "identifier changed" in found.change_kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Set max_conn max_retry now.", "Set MAX_CONN MAX_RETRY now.", id="capitals"),
+        pytest.param("Set max_conn max_retry now.", "Set maxConn maxRetry now.", id="camel"),
+        pytest.param(
+            "See config.yaml settings.yaml now.", "See config.yml settings.yml now.", id="yml"
+        ),
+        pytest.param("Set max_conn max_retry now.", "Set max_retry max_conn now.", id="reordered"),
+        pytest.param("Set DBOSClient fooBar now.", "Set DBOS_Client foo_bar now.", id="split"),
+    ],
+)
+def test_identifiers_in_a_row_respelled_are_the_same(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

@@ -97,6 +97,7 @@ def identifier_altered(was: list[str], now: list[str], options: frozenset[str]) 
     `max_conns`, `--max-retry` -> `--max-retries`, `maxWorker` -> `maxWorkers`), or a
     name grown by a part into one (`HTTP` -> `HTTP_PROXY`): a reader who types the old
     one gets an error or another setting, though its letters all stand in the new one.
+    Of a few in a row, each is weighed against the one in its place (`_each_altered`).
     An identifier changed when both are code, else a name that may have changed. Not a
     name respelled, shortened (`maxmemperchild`) or moved to another namespace around
     the same parts, which `renamed` keeps, nor the same member of another module, nor
@@ -105,13 +106,29 @@ def identifier_altered(was: list[str], now: list[str], options: frozenset[str]) 
     hyphenated word is not."""
     old = [w for w in was if w.lower() not in STOPWORDS]
     new = [w for w in now if w.lower() not in STOPWORDS]
-    if len(old) != 1 or len(new) != 1:
+    if len(old) == 1 and len(new) == 1:
+        return _one_altered(old[0], new[0], options)
+    if len(old) != len(new):
         return None
-    coded = [_is_identifier(w, options) for w in (old[0], new[0])]
-    if not any(coded) or alias(bare(old[0])) == alias(bare(new[0])):
+    return _each_altered(old, new, options)
+
+
+def _each_altered(old: list[str], new: list[str], options: frozenset[str]) -> str | None:
+    """Identifiers in a row, each put for one in its place (`max_conn max_retry` ->
+    `max_conns max_retries`): one of them altered is a setting changed, as it is alone.
+    Only an identifier changed says so; a word or a name of another form beside it is
+    left to the rules that weigh a run of words."""
+    kinds = {_one_altered(a, b, options) for a, b in zip(old, new, strict=True)}
+    return IDENTIFIER_CHANGED if IDENTIFIER_CHANGED in kinds else None
+
+
+def _one_altered(old: str, new: str, options: frozenset[str]) -> str | None:
+    """One identifier put for one that differs from it (see `identifier_altered`)."""
+    coded = [_is_identifier(w, options) for w in (old, new)]
+    if not any(coded) or alias(bare(old)) == alias(bare(new)):
         return None
     keepers = (_written_short, _namespace_moved, _same_member, _same_file)
-    if any(keeps(old[0], new[0]) for keeps in keepers):
+    if any(keeps(old, new) for keeps in keepers):
         return None
     return IDENTIFIER_CHANGED if all(coded) else "name changed"
 
