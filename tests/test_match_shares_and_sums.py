@@ -42,6 +42,42 @@ def test_per_cent_changed_is_a_number_changed(quote: str, passage: str) -> None:
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
+        pytest.param("The load is 100%", "The load is 100", id="percent-sign"),
+        pytest.param("The load is 100% today.", "The load is 100 today.", id="mid-sentence"),
+        pytest.param("The load is 100 percent", "The load is 100", id="percent-word"),
+        pytest.param("The load is 100 per cent.", "The load is 100.", id="per-cent"),
+        pytest.param("It guarantees 99.9% uptime.", "It guarantees 99.9 uptime.", id="decimal"),
+        pytest.param("Set the threshold to 80%.", "Set the threshold to 80.", id="to"),
+        pytest.param("Up to 10% of nodes fail.", "Up to 10 nodes fail.", id="a-count-now"),
+        pytest.param("The fee is £5.", "The fee is 5.", id="sterling"),
+        pytest.param("The fee is ¥500.", "The fee is 500.", id="yen-sign"),
+        pytest.param("The fee is 500 yen.", "The fee is 500.", id="yen-word"),
+    ],
+)
+def test_a_share_or_sum_that_lost_its_unit_is_a_number_changed(quote: str, passage: str) -> None:
+    """ "100%" -> "100" says another number, as "10 seconds" -> "10" and "$5" -> "5" do:
+    a percent, a pound sterling or a yen dropped is no word of style."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("The load is 100%", "The load is 100 percent", id="percent"),
+        pytest.param("Keep 10% free.", "Keep ten percent free.", id="in-words"),
+        pytest.param("The load is at 100%.", "The load is 100%.", id="at"),
+        pytest.param("The fee is £5.", "The fee is 5 GBP.", id="sterling"),
+        pytest.param("The fee is ¥500.", "The fee is 500 yen.", id="yen"),
+    ],
+)
+def test_a_share_or_sum_with_its_unit_said_otherwise_is_the_same(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
         pytest.param("Each call costs 50 cents.", "Each call costs $0.50.", id="sign"),
         pytest.param(
             "The fee for each API call is 50 cents", "The fee for each API call is $0.50", id="mid"

@@ -90,12 +90,12 @@ _UNIT_NAMES = """
     megabit mbit mbits megabit megabits
     gigabit gbit gbits gigabit gigabits
     terabit tbit tbits terabit terabits
-    percent % percent
+    percent % percent percents
     dollar dollar dollars usd
     euro euro euros eur
     pound pound pounds
-    sterling sterling gbp
-    yen yen jpy
+    sterling sterling gbp sterlings
+    yen yen jpy yens
     cent cents
     aud aud auds
     cad cad cads
@@ -121,8 +121,10 @@ UNIT = {
 """Units of time, size, share and money, each spelling to its unit: `s`, `sec` and
 `seconds` are one unit (a rewording); `s` and `ms`, `KB` and `KiB`, or `USD` and `CAD`,
 are two (a changed number). A currency's code is its own unit, where `signs` reads the
-code of one whose sign is shared as the sign (its plural is how a sum in base units
-writes it: "5 cads"). "Cents" is a unit too, where "per cent" is none."""
+code of one whose sign is shared as the sign. Every unit is spelt in the plural too, as
+a quantity in base units writes it ("5 cads", "100 percents", "5 sterlings"): a unit
+without that spelling was lost there, so "100%" -> "100" read as no number changed.
+"Cents" is a unit too, where "per cent" is none."""
 UNITS = frozenset(UNIT)
 CURRENCY_CODES = words(
     "usd eur gbp jpy aud cad nzd hkd sgd chf cny inr sek nok dkk mxn brl zar krw"
