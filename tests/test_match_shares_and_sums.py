@@ -97,6 +97,48 @@ def test_a_sum_in_cents_is_the_same_sum_in_dollars(quote: str, passage: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("It costs 1 cent per call.", "It costs $0.01 per call.", id="figure"),
+        pytest.param("It costs one cent per call.", "It costs $0.01 per call.", id="word"),
+        pytest.param("It costs a cent per call.", "It costs $0.01 per call.", id="a"),
+        pytest.param("Each call costs 1 cent.", "Each call costs $0.01.", id="at-the-end"),
+        pytest.param("It costs 1 cent per call.", "It costs 1¢ per call.", id="cent-sign"),
+        pytest.param("It costs 1 cent per call.", "It costs 0.01 USD per call.", id="code"),
+        pytest.param("It costs a cent per call.", "It costs one cent per call.", id="a-or-one"),
+        pytest.param(
+            "It costs under one cent per call.", "It costs under $0.01 per call.", id="bound"
+        ),
+    ],
+)
+def test_one_cent_is_the_same_sum_in_dollars(quote: str, passage: str) -> None:
+    """ "Cent" alone is no unit, so that "per cent" is no rate; after a count of one it
+    is one cent, as "50 cents" is fifty."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("It costs 1 cent per call.", "It costs $0.02 per call.", id="two-cents"),
+        pytest.param("It costs 1 cent per call.", "It costs $1 per call.", id="a-dollar"),
+        pytest.param("It costs a cent per call.", "It costs a percent per call.", id="a-share"),
+        pytest.param("It grew 1 per cent last year.", "It grew 1 cent last year.", id="per-cent"),
+        pytest.param("It grew 1 cent last year.", "It grew 1 per cent last year.", id="reverse"),
+        pytest.param("Rates rose by one per cent.", "Rates rose by one cent.", id="one-per-cent"),
+    ],
+)
+def test_one_cent_put_as_another_amount_is_a_number_changed(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+def test_one_per_cent_is_still_one_percent() -> None:
+    quote, passage = "Rates rose by one per cent.", "Rates rose by 1 percent."
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
     "passage",
     [
         pytest.param("Each call costs $50.", id="dollars"),

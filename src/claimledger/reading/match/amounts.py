@@ -80,7 +80,7 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
     how many words say them; (None, None, 1) where no number stands, or one with neither.
     A unit said alone is one of it ("a week", "every day": 1 week, every 1 day)."""
     if words[index] in {"a", "an"} and _one_after_a(words, index + 1):
-        return Fraction(1), UNIT[words[index + 1]], 2
+        return Fraction(1), _ONE_OF.get(words[index + 1]) or UNIT[words[index + 1]], 2
     if index and words[index - 1] in RATES and _one_unit(words, index):
         return Fraction(1), UNIT[words[index]], 1
     if words[index] in EVERY_ONE and said_of_a_doing(words, index):
@@ -104,6 +104,8 @@ def _quantity_at(words: list[str], index: int) -> tuple[Fraction | None, str | N
         value, width = value * _MULTIPLIERS[following], 2
         following = words[index + 2] if index + 2 < len(words) else ""
     unit = None if names_a_kind(words, index + width) else UNIT.get(following)
+    if unit is None and value == 1:
+        unit = _ONE_OF.get(following)  # "1 cent", "one cent"
     if unit is None and width == 1:
         return None, None, 1  # a figure alone stays as written: "1.10" is not "1.1"
     return value, unit, width + (unit is not None)
@@ -120,13 +122,19 @@ def _one_unit(words: list[str], index: int) -> bool:
 
 
 def _one_after_a(words: list[str], index: int) -> bool:
-    """A unit "a" says one of: a span of a day or the like ("a week" is 7 days), or any
-    unit after a figure, as a rate ("100 a minute"); not "wait a second", "a minute
+    """A unit "a" says one of: a span of a day or the like ("a week" is 7 days), a cent,
+    or any unit after a figure, as a rate ("100 a minute"); not "wait a second", "a minute
     detail", which say a moment, or a small thing, as often."""
     word = words[index] if index < len(words) else ""
-    if word in _SPANS:
+    if word in _SPANS or word in _ONE_OF:
         return True
     return word in UNIT and index > 1 and number_value(words[index - 2]) is not None
+
+
+_ONE_OF = {"cent": "cent"}
+"""Units `UNIT` spells only in the plural, so that "per cent" is no rate of cents, and
+whose singular after a count of one ("1 cent", "one cent", "a cent") is one of them:
+"a cent" is "$0.01". ("Per cent" is "percent" before any count is read.)"""
 
 
 def said_of_a_doing(words: list[str], index: int) -> bool:
