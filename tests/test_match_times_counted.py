@@ -346,3 +346,68 @@ def test_at_one_time_said_as_another_count_of_times_is_a_number_changed(passage:
     another count."""
     found = judged("The fee is charged at one time.", passage)
     assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At one point the server restarts.", "At some point the server restarts.", id="point"
+        ),
+        pytest.param(
+            "At some point the server restarts.", "At one point the server restarts.", id="back"
+        ),
+        pytest.param(
+            "At one point, builds were slow.", "At some point, builds were slow.", id="a-comma"
+        ),
+        pytest.param(
+            "At one time, builds were slow.", "At some time, builds were slow.", id="time"
+        ),
+        pytest.param("At one stage the job fails.", "At some stage the job fails.", id="stage"),
+    ],
+)
+def test_at_some_point_is_the_moment_at_one_point_says(quote: str, passage: str) -> None:
+    """ "Some" of "at some point" names a moment, as "one" there does: no share of things."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At one point the server restarts.", "At every point the server restarts.", id="every"
+        ),
+        pytest.param(
+            "At some point the server restarts.", "At any point the server restarts.", id="any"
+        ),
+        pytest.param(
+            "At one point the server restarts.", "At any point the server restarts.", id="one-any"
+        ),
+        pytest.param("You can cancel at any time.", "You can cancel at some point.", id="cancel"),
+        pytest.param(
+            "At some moment the lock is released.",
+            "At any moment the lock is released.",
+            id="moment",
+        ),
+        pytest.param(
+            "Some nodes restart at some point.",
+            "All nodes restart at some point.",
+            id="some-of-the-things",
+        ),
+        pytest.param(
+            "Look at some points in the chart.",
+            "Look at all points in the chart.",
+            id="some-points",
+        ),
+    ],
+)
+def test_at_any_or_every_moment_for_one_is_a_quantifier_changed(quote: str, passage: str) -> None:
+    """Whichever moment, or every one, is not one moment; and "some" of the things is
+    still a share."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "quantifier changed" in found.kinds, found.kinds
+
+
+def test_at_any_time_written_as_one_word_is_the_same() -> None:
+    quote, passage = "You can cancel at any time.", "You can cancel anytime."
+    assert level(quote, passage) == "harmless", judged(quote, passage)

@@ -69,8 +69,9 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
             classes["number"][f"to {word}"] += 1
         if word in MODAL_STRENGTH:
             classes["modal"][str(MODAL_STRENGTH[word])] += 1
-        if word in QUANTIFIERS and not _a_rate(words, index) and not _superlative(words, index):
-            classes["quantifier"][QUANTIFIERS[word]] += 1
+        share = _share_said(words, index)
+        if share is not None:
+            classes["quantifier"][share] += 1
 
         if _approximates(words, index):
             pass  # "about 10" -> "roughly 10": counted by `_approximations`
@@ -138,6 +139,38 @@ def _a_rate(words: list[str], index: int) -> bool:
     if words[index] not in RATES or not following:
         return False
     return following[0] in UNIT or number_value(following[0]) is not None
+
+
+def _share_said(words: list[str], index: int) -> str | None:
+    """The share of the things the word at `index` says ("all", "some", "most"), if any:
+    not "per" of a rate, "most" of a superlative, or the one moment "at some point" names;
+    and "any" of a moment ("at any time", "anytime"), which is every one of them."""
+    word = words[index]
+    if _at_a_moment(words, index):
+        return _ANY_MOMENT if word == "any" else None
+    if word == "anytime":
+        return _ANY_MOMENT
+    if word not in QUANTIFIERS or _a_rate(words, index) or _superlative(words, index):
+        return None
+    return QUANTIFIERS[word]
+
+
+def _at_a_moment(words: list[str], index: int) -> bool:
+    """ "some" of "at some point", "certain" of "at a certain stage", "any" of "at any
+    time": a word that says which moment, not a share of the things ("At one point" ->
+    "At some point" is the same moment; "at some point" -> "at any time" is not, nor ->
+    "at every stage")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    before = words[max(0, index - 2) : index]
+    at = before[-1:] == ["at"] or before == ["at", "a"]
+    return words[index] in _WHICH_MOMENT and at and following in _MOMENT_NOUNS
+
+
+_WHICH_MOMENT = frozenset({"some", "certain", "any"})
+_MOMENT_NOUNS = frozenset({"point", "time", "stage", "moment"})
+"""The nouns "at one ..." or "at some ..." name one moment by."""
+_ANY_MOMENT = "any moment"
+"""The share "at any time" says: whichever moment, where "at some point" says one."""
 
 
 def _superlative(words: list[str], index: int) -> bool:
