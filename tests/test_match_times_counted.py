@@ -364,6 +364,11 @@ def test_at_one_time_said_as_another_count_of_times_is_a_number_changed(passage:
             "At one time, builds were slow.", "At some time, builds were slow.", id="time"
         ),
         pytest.param("At one stage the job fails.", "At some stage the job fails.", id="stage"),
+        pytest.param(
+            "At some later point, the lease expires.",
+            "At a later point, the lease expires.",
+            id="a-word-before-the-moment",
+        ),
     ],
 )
 def test_at_some_point_is_the_moment_at_one_point_says(quote: str, passage: str) -> None:
@@ -384,6 +389,11 @@ def test_at_some_point_is_the_moment_at_one_point_says(quote: str, passage: str)
             "At one point the server restarts.", "At any point the server restarts.", id="one-any"
         ),
         pytest.param("You can cancel at any time.", "You can cancel at some point.", id="cancel"),
+        pytest.param(
+            "At any later point, the lease expires.",
+            "At some later point, the lease expires.",
+            id="any-later",
+        ),
         pytest.param(
             "At some moment the lock is released.",
             "At any moment the lock is released.",

@@ -28,6 +28,7 @@ from claimledger.reading.match.lexicon import (
     LIFECYCLE,
     MODAL_STRENGTH,
     QUANTIFIERS,
+    STOPWORDS,
     UNIT,
     lemma,
     number_value,
@@ -160,10 +161,15 @@ def _at_a_moment(words: list[str], index: int) -> bool:
     time": a word that says which moment, not a share of the things ("At one point" ->
     "At some point" is the same moment; "at some point" -> "at any time" is not, nor ->
     "at every stage")."""
-    following = words[index + 1] if index + 1 < len(words) else ""
     before = words[max(0, index - 2) : index]
     at = before[-1:] == ["at"] or before == ["at", "a"]
-    return words[index] in _WHICH_MOMENT and at and following in _MOMENT_NOUNS
+    return words[index] in _WHICH_MOMENT and at and _names_a_moment(words[index + 1 :])
+
+
+def _names_a_moment(words: list[str]) -> bool:
+    """A moment's noun next, or after one word that says which ("some later point")."""
+    first, second = [*words[:2], "", ""][:2]
+    return first in _MOMENT_NOUNS or (first not in STOPWORDS and second in _MOMENT_NOUNS)
 
 
 _WHICH_MOMENT = frozenset({"some", "certain", "any"})
