@@ -27,6 +27,14 @@ from meaning_levels import judged, level
             "The checker does not write to the cluster.",
             id="at-all",
         ),
+        pytest.param("It is not at all slow.", "It is not slow.", id="not-at-all-before-a-word"),
+        pytest.param("No data is lost at all.", "No data is lost.", id="no-data-at-all"),
+        pytest.param(
+            "Logs are kept at all levels.", "Logs are kept at every level.", id="at-all-levels"
+        ),
+        pytest.param(
+            "Avoid data loss at all costs.", "Avoid data loss at any cost.", id="at-all-costs"
+        ),
         pytest.param(
             "Uploads must not exceed a 5-MB limit per file.",
             "Uploads must not exceed a limit of 5 MB per file.",
@@ -676,3 +684,24 @@ def test_an_aside_between_a_negation_and_a_word_of_all_moves_no_negation(
     quote: str, passage: str
 ) -> None:
     assert "quantifier changed" not in judged(quote, passage).kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At one point the server restarts.",
+            "At all points the server restarts.",
+            id="one-point-all-points",
+        ),
+        pytest.param(
+            "At some point, the lease expires.", "At all points, the lease expires.", id="some"
+        ),
+        pytest.param("Logs are kept at all levels.", "Logs are kept at some levels.", id="levels"),
+        pytest.param("At all stages, logs are kept.", "At some stage, logs are kept.", id="stage"),
+    ],
+)
+def test_at_all_before_the_things_it_counts_is_every_one(quote: str, passage: str) -> None:
+    """ "At all points" is every point, not the stress of "not at all"."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "quantifier changed" in found.kinds, found.kinds

@@ -14,6 +14,7 @@ from claimledger.reading.match.lexicon import (
     MODAL_STRENGTH,
     STOPWORDS,
     Phrases,
+    lemma,
     number_value,
 )
 from claimledger.reading.match.modals import lifted
@@ -235,8 +236,18 @@ def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> b
     return (
         _both_ways(phrase, after)
         or _denies_after_all(phrase, after)
+        or _all_of_a_noun(phrase, after)
         or (len(phrase) == 1 and not said_of_a_doing(words, index))
     )
+
+
+def _all_of_a_noun(phrase: tuple[str, ...], after: list[str]) -> bool:
+    """ "at all" before the things it counts, a plural ("at all points", "at all stages"):
+    every one of them, where "not at all", "not at all slow" and "no data at all" only
+    stress a denial, and "at all costs" stresses how much a thing matters."""
+    following = after[0] if after else ""
+    plural = following.endswith("s") and lemma(following) != following
+    return phrase == ("at", "all") and plural and following not in STOPWORDS | {"costs"}
 
 
 def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
