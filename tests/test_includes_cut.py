@@ -238,3 +238,24 @@ def test_blame_reads_only_the_section_an_mkdocs_snippet_shows(
         "page": ("docs/durable.md", '# Durability\n\n--8<-- "snippets/common.md:shown"\n'),
         "partial": ("snippets/common.md", shape),
     })  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("attributes", "shown"),
+    [
+        ("lines=1..0" + "0" * 5000 + "3", ["Outside.", "Quorum."]),  # Ruby reads it as 3
+        ("lines=9.." + "9" * 5000, ["Erasure."]),  # to past the last line
+        ("lines=1_0", []),  # line 10, the tag line `end::erasure[]`
+    ],
+)
+def test_an_asciidoc_line_number_of_thousands_of_digits_is_read_as_ruby_reads_it(
+    attributes: str, shown: list[str]
+) -> None:
+    assert _adoc(attributes) == shown
+
+
+def test_a_snippets_bad_line_number_shows_nothing_and_stops_nothing() -> None:
+    """`x.md:-` fails pymdownx's build: the page shows none of the partial."""
+    text = '# Page\n\n--8<-- "common.md:-"\n--8<-- "common.md:-:3"\n'
+    found = includes_of(text, "docs/page.md")
+    assert expanded(text, found, {"common.md": SNIPPET}) == "# Page\n\n\n\n"

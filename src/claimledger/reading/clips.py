@@ -44,13 +44,13 @@ def clipped(text: str, clip: Clip) -> str:
     options = dict(clip.options)
     if clip.directive == "asciidoc":
         return asciidoc_part(text, options)
-    if clip.directive == "snippet":
-        return snippet_part(text, options.get("lines"), options.get("section"))
     try:
+        if clip.directive == "snippet":
+            return snippet_part(text, options.get("lines"), options.get("section"))
         if clip.directive == "literalinclude":
             return _literal_part(text, options)
         return _include_part(text, options)
-    except ValueError:  # the directive fails in the build: a marker not found, a bad number
+    except ValueError:  # the build fails: a marker not found, a bad number (`x.md:-`)
         return ""
 
 

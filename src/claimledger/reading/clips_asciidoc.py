@@ -26,7 +26,10 @@ a line of thousands of `tag::` each scanning to its end took time squared)."""
 _TAG_DIRECTIVE = re.compile(
     rf"\b(?:tag|(?P<end>e)nd)::(?P<name>\S{{1,{_MAX_TAG_NAME}}}?)\[\](?=$|[ \r])"
 )
-_RUBY_INT = re.compile(r"[ \t]*([+-]?\d+)")
+_RUBY_INT = re.compile(r"\s*(?P<sign>[+-]?)(?P<digits>\d+(?:_\d+)*)")
+_BEYOND = 10**18
+"""A line number past any partial's last: a longer one is read as this (Python's `int`
+refuses thousands of digits; Ruby's `to_i` reads any)."""
 
 
 def asciidoc_part(text: str, attributes: Mapping[str, str]) -> str:
@@ -48,9 +51,14 @@ def _split(value: str) -> list[str]:
 
 
 def _ruby_int(written: str) -> int:
-    """Ruby's `to_i`: the leading integer, 0 where there is none (`x` is line 0)."""
+    """Ruby's `to_i`: the leading integer (`1_000` is 1000), 0 where there is none (`x`
+    is line 0); one of more than 18 digits is past any partial's last line, either way."""
     found = _RUBY_INT.match(written)
-    return int(found[1]) if found else 0
+    if found is None:
+        return 0
+    digits = found["digits"].replace("_", "").lstrip("0") or "0"
+    number = int(digits) if len(digits) <= 18 else _BEYOND
+    return -number if found["sign"] == "-" else number
 
 
 def _by_lines(text: str, value: str) -> str:
