@@ -259,3 +259,20 @@ def test_a_snippets_bad_line_number_shows_nothing_and_stops_nothing() -> None:
     text = '# Page\n\n--8<-- "common.md:-"\n--8<-- "common.md:-:3"\n'
     found = includes_of(text, "docs/page.md")
     assert expanded(text, found, {"common.md": SNIPPET}) == "# Page\n\n\n\n"
+
+
+@pytest.mark.parametrize(
+    ("tags", "shown"),
+    [
+        ("!*;quorum", ["Outside.", "Quorum."]),  # `*` first: the lines outside too
+        ("quorum;!*", ["Quorum."]),  # `*` after: the named regions only
+        ("!erasure;!*", []),  # `*` after a tag unshown: nothing outside
+        ("!**;quorum", ["Quorum.", "Inner."]),  # `inner` as the region around it
+        ("!**;!quorum", ["Erasure."]),  # the first named unshown: the others shown
+        ("**;!quorum", ["Outside.", "Erasure."]),
+    ],
+)
+def test_an_asciidoc_wildcard_selects_as_asciidoctor_orders_it(tags: str, shown: list[str]) -> None:
+    """Asciidoctor's reader: with `*` first the lines outside are shown, else not; with
+    `!**` a region not named is as the one around it, or shown after a tag unshown."""
+    assert _adoc(f"tags={tags}") == shown

@@ -115,17 +115,11 @@ def _tags(written: list[str]) -> dict[str, bool]:
 
 def _by_tags(text: str, wanted: dict[str, bool]) -> str:
     """The lines in the regions `wanted` selects, as Asciidoctor walks them: `**` sets
-    the lines outside any region (and, without `*`, in any region not named), `*` those
-    in any region not named; with neither, the lines outside are shown only when no tag
-    is named to be shown. A region inside an unshown one is unshown by `*`. The tag
-    lines themselves are never shown."""
+    the lines outside any region, `*` those in any region not named (`_base_and_wildcard`);
+    a region not named, and not set by `*`, is as the region around it. A region inside an
+    unshown one is unshown by `*`. The tag lines themselves are never shown."""
     wanted = dict(wanted)
-    if "**" in wanted:
-        base: bool = wanted.pop("**")
-        wildcard: bool | None = wanted.pop("*", base)
-    else:
-        base = not any(wanted.values())
-        wildcard = wanted.pop("*", None)
+    base, wildcard = _base_and_wildcard(wanted)
     regions = _Regions(base)
     kept: list[str] = []
     for line in text.splitlines(keepends=True):
@@ -140,6 +134,25 @@ def _by_tags(text: str, wanted: dict[str, bool]) -> str:
         elif wildcard is not None:
             regions.open(found["name"], False if regions.inside_unshown() else wildcard)
     return "".join(kept)
+
+
+def _base_and_wildcard(wanted: dict[str, bool]) -> tuple[bool, bool | None]:
+    """Whether lines outside any region are shown, and those in a region not named (None:
+    as the region around it), as Asciidoctor's reader decides; `*` and `**` are taken
+    out of `wanted`. Order counts: `!*;a` shows the lines outside, `a;!*` does not; and
+    `!**` leaves a region not named as the one around it, unless the first tag named
+    after it is unshown (`!**;!a`), when it is shown."""
+    if "**" in wanted:
+        base = wanted.pop("**")
+        if "*" in wanted:
+            return base, wanted.pop("*")
+        first_unshown = next(iter(wanted.values()), None) is False
+        return base, True if not base and first_unshown else None
+    if "*" in wanted:
+        first = next(iter(wanted))
+        wildcard = wanted.pop("*")
+        return (not wildcard if first == "*" else False), wildcard
+    return not any(wanted.values()), None
 
 
 class _Regions:
