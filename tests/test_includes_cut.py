@@ -276,3 +276,18 @@ def test_an_asciidoc_wildcard_selects_as_asciidoctor_orders_it(tags: str, shown:
     """Asciidoctor's reader: with `*` first the lines outside are shown, else not; with
     `!**` a region not named is as the one around it, or shown after a tag unshown."""
     assert _adoc(f"tags={tags}") == shown
+
+
+@pytest.mark.parametrize(
+    ("attributes", "shown"),
+    [
+        ("lines=1;3;", ["Outside.", "Quorum."]),
+        ('lines="1,9,,"', ["Outside.", "Erasure."]),
+        ("lines=;3", []),  # an empty item before is line 0, never reached
+    ],
+)
+def test_an_asciidoc_lines_list_ending_in_its_separator_names_the_lines_before(
+    attributes: str, shown: list[str]
+) -> None:
+    """Ruby's `split` drops the empty items at a list's end, and only there."""
+    assert _adoc(attributes) == shown

@@ -46,8 +46,13 @@ def asciidoc_part(text: str, attributes: Mapping[str, str]) -> str:
 
 
 def _split(value: str) -> list[str]:
-    """Asciidoctor's list value: comma-separated where a comma is, else semicolons."""
-    return value.split(",") if "," in value else value.split(";")
+    """Asciidoctor's list value: comma-separated where a comma is, else semicolons; as
+    Ruby's `split`, less the empty items at its end (`lines=1;2;` names lines 1 and 2,
+    not a line 0 that would show nothing)."""
+    items = value.split(",") if "," in value else value.split(";")
+    while items and not items[-1]:
+        items.pop()
+    return items
 
 
 def _ruby_int(written: str) -> int:
