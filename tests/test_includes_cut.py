@@ -291,3 +291,14 @@ def test_an_asciidoc_lines_list_ending_in_its_separator_names_the_lines_before(
 ) -> None:
     """Ruby's `split` drops the empty items at a list's end, and only there."""
     assert _adoc(attributes) == shown
+
+
+def test_an_escaped_marker_before_a_snippets_section_neither_starts_nor_ends_it() -> None:
+    """pymdownx unescapes a `;--8<--` line before it looks for its section's markers."""
+    partial = (
+        "Write `;--8<-- [end:usage]` to close it:\n"
+        ";--8<-- [end:usage]\n;--8<-- [start:usage]\nBefore.\n"
+        "--8<-- [start:usage]\nUsage.\n--8<-- [end:usage]\n"
+    )
+    text = '--8<-- "common.md:usage"\n'
+    assert expanded(text, includes_of(text, "page.md"), {"common.md": partial}) == "Usage.\n"

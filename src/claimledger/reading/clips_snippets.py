@@ -77,13 +77,16 @@ def _ranges(lines: list[str], spec: str, most: int) -> list[str]:
 
 def _section(lines: list[str], name: str) -> list[str]:
     """The lines between the section's first start marker and its end; other sections'
-    markers inside are left out, an escaped marker (`;--8<--`) is shown unescaped."""
+    markers inside are left out. An escaped marker (`;--8<--`) is no marker, wherever it
+    is (pymdownx's own docs write one before the section they show): inside, it is shown
+    unescaped."""
     shown: list[str] = []
     started = False
     for line in lines:
         marker = _MARKER.search(line)
-        if marker is not None and started and _escaped(line, marker):
-            shown.append(_unescaped(line, marker))
+        if marker is not None and _escaped(line, marker):
+            if started:
+                shown.append(_unescaped(line, marker))
             continue
         if marker is not None and marker["name"] == name:
             if marker["kind"] == "start":  # pymdownx compares as written
