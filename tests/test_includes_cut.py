@@ -302,3 +302,11 @@ def test_an_escaped_marker_before_a_snippets_section_neither_starts_nor_ends_it(
     )
     text = '--8<-- "common.md:usage"\n'
     assert expanded(text, includes_of(text, "page.md"), {"common.md": partial}) == "Usage.\n"
+
+
+@pytest.mark.parametrize("named", ["partial$/etc/passwd", "ROOT:partial$/etc/passwd"])
+def test_an_antora_partial_written_from_the_filesystems_root_is_not_followed(
+    named: str,
+) -> None:
+    """git refuses a path outside the repository, and the history would stop there."""
+    assert includes_of(f"include::{named}[]\n", "docs/modules/ROOT/pages/p.adoc") == []

@@ -163,14 +163,15 @@ _ANTORA_PARTIAL = re.compile(r"(?:(?P<module>[\w-]+):)?partial\$(?P<file>[^:$]+)
 
 def _antora_partial(module: str | None, file: str, including: str) -> tuple[str, ...]:
     """An Antora partial (`partial$x.adoc`, `ROOT:partial$x.adoc`): in the partials folder
-    of the including page's module, or of the module named."""
+    of the including page's module, or of the module named. None outside the repository:
+    `partial$/etc/passwd` is no path in it (git refuses to read one, and stops)."""
     head, pages, _ = including.partition("/pages/")
     if not pages:
         return ()
     modules = posixpath.dirname(head)
     folder = posixpath.join(modules, module) if module else head
     path = posixpath.normpath(posixpath.join(folder, "partials", file))
-    return () if path.startswith("..") else (path,)
+    return () if path.startswith(("..", "/")) else (path,)
 
 
 def _resolved(named: str, including: str) -> tuple[str, ...]:
