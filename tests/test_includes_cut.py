@@ -310,3 +310,14 @@ def test_an_antora_partial_written_from_the_filesystems_root_is_not_followed(
 ) -> None:
     """git refuses a path outside the repository, and the history would stop there."""
     assert includes_of(f"include::{named}[]\n", "docs/modules/ROOT/pages/p.adoc") == []
+
+
+def test_a_form_feed_in_a_partial_shifts_no_line_an_include_names() -> None:
+    """Asciidoctor (Ruby's `each_line`) and pymdownx (a file read as text) end a line at a
+    line feed (or a carriage return, for pymdownx) alone: Python's `splitlines` ends one at
+    a form feed too, which showed the line before the one named."""
+    partial = "Outside.\nQuorum \x0c part.\nErasure.\n"
+    assert _adoc("lines=3", partial) == ["Erasure."]
+    text = '# Page\n\n--8<-- "common.md:3:3"\n'
+    shown = expanded(text, includes_of(text, "docs/page.md"), {"common.md": partial})
+    assert shown == "# Page\n\nErasure.\n"

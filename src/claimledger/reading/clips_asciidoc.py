@@ -17,6 +17,7 @@ lines). Bounded against a hostile repository: time linear in the partial's lengt
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Mapping
 
@@ -87,7 +88,7 @@ def _by_lines(text: str, value: str) -> str:
     spans = [(first, last) for first, last in spans if first <= last]
     if not spans:
         return text  # no line named: Asciidoctor includes the whole partial
-    lines = text.splitlines(keepends=True)
+    lines = _lines(text)
     lowest, highest = min(f for f, _ in spans), max(last for _, last in spans)
     if lowest < 1:
         return ""
@@ -127,7 +128,7 @@ def _by_tags(text: str, wanted: dict[str, bool]) -> str:
     base, wildcard = _base_and_wildcard(wanted)
     regions = _Regions(base)
     kept: list[str] = []
-    for line in text.splitlines(keepends=True):
+    for line in _lines(text):
         found = _TAG_DIRECTIVE.search(line) if "::" in line and "[]" in line else None
         if found is None:
             if regions.select:
@@ -195,3 +196,10 @@ class _Regions:
     def _pop(self) -> None:
         name, _ = self._stack.pop()
         self._at[name].pop()
+
+
+def _lines(text: str) -> list[str]:
+    """`text`'s lines, each with its end, as Ruby's `each_line` reads them: split at a
+    line feed alone (Python's `splitlines` splits at a form feed and ten others too, which
+    would shift every `lines=` number after one)."""
+    return io.StringIO(text, newline="\n").readlines()

@@ -15,6 +15,7 @@ repository: a marker is found in time linear in its line, and ranges repeated
 
 from __future__ import annotations
 
+import io
 import re
 
 _MAX_GROWTH = 4
@@ -46,9 +47,8 @@ def snippet_spec(written: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 def snippet_part(text: str, lines_spec: str | None, section: str | None) -> str:
     """The part of `text` a snippet cut by `lines_spec` or `section` shows."""
-    lines = text.splitlines()
-    if text.endswith(("\n", "\r")):
-        lines.append("")
+    lines = io.StringIO(text, newline=None).read().split("\n")  # as pymdownx reads a file:
+    # at "\n", "\r\n" or "\r" only, never a form feed; a last line end leaves one, empty
     if section is not None:
         return "\n".join(_section(lines, section))
     if lines_spec is not None:
