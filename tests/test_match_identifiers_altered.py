@@ -184,6 +184,20 @@ def test_identifiers_in_a_row_changed_are_flagged_where_a_page_is_located() -> N
         ),
         pytest.param("Set max_conn max_retry now.", "Set max_retry max_conn now.", id="reordered"),
         pytest.param("Set DBOSClient fooBar now.", "Set DBOS_Client foo_bar now.", id="split"),
+        pytest.param(
+            "Set max_conn max_retry now.", "Set maxRetry maxConn now.", id="reordered-camel"
+        ),
+        pytest.param(
+            "Set max_conn, max_retry now.", "Set maxRetry, maxConn now.", id="reordered-comma"
+        ),
+        pytest.param(
+            "See config.yaml settings.yaml now.",
+            "See settings.yml config.yml now.",
+            id="reordered-yml",
+        ),
+        pytest.param(
+            "Set DBOSClient fooBar now.", "Set foo_bar DBOS_Client now.", id="reordered-split"
+        ),
     ],
 )
 def test_identifiers_in_a_row_respelled_are_the_same(quote: str, passage: str) -> None:

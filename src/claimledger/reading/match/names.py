@@ -118,8 +118,18 @@ def _each_altered(old: list[str], new: list[str], options: frozenset[str]) -> st
     `max_conns max_retries`): one of them altered is a setting changed, as it is alone.
     Only an identifier changed says so; a word or a name of another form beside it is
     left to the rules that weigh a run of words."""
-    kinds = {_one_altered(a, b, options) for a, b in zip(old, new, strict=True)}
-    return IDENTIFIER_CHANGED if IDENTIFIER_CHANGED in kinds else None
+    for a, b in zip(old, new, strict=True):
+        altered = _one_altered(a, b, options) == IDENTIFIER_CHANGED
+        if altered and not (_respelt_in(a, new, options) and _respelt_in(b, old, options)):
+            return IDENTIFIER_CHANGED
+    return None
+
+
+def _respelt_in(name: str, others: list[str], options: frozenset[str]) -> bool:
+    """Whether another of the row writes `name` another way (`max_retry` as `maxRetry`):
+    a row reordered as it was respelt (`max_conn max_retry` -> `maxRetry maxConn`) puts
+    each name in another's place, and changes none of them."""
+    return any(_one_altered(name, other, options) is None for other in others)
 
 
 def _one_altered(old: str, new: str, options: frozenset[str]) -> str | None:
