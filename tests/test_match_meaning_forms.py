@@ -36,6 +36,19 @@ from meaning_levels import judged, level
             "Avoid data loss at all costs.", "Avoid data loss at any cost.", id="at-all-costs"
         ),
         pytest.param(
+            "Logs are kept at all levels.", "Logs are kept at all log levels.", id="a-word-added"
+        ),
+        pytest.param(
+            "Logs are kept at all supported levels.",
+            "Logs are kept at every supported level.",
+            id="at-all-supported-levels",
+        ),
+        pytest.param(
+            "Data is checked at all network boundaries.",
+            "Data is checked at every network boundary.",
+            id="at-all-network-boundaries",
+        ),
+        pytest.param(
             "Uploads must not exceed a 5-MB limit per file.",
             "Uploads must not exceed a limit of 5 MB per file.",
             id="hyphenated-abbreviated-unit",
@@ -699,6 +712,11 @@ def test_an_aside_between_a_negation_and_a_word_of_all_moves_no_negation(
         ),
         pytest.param("Logs are kept at all levels.", "Logs are kept at some levels.", id="levels"),
         pytest.param("At all stages, logs are kept.", "At some stage, logs are kept.", id="stage"),
+        pytest.param(
+            "Logs are kept at all log levels.",
+            "Logs are kept at some log levels.",
+            id="a-word-before-the-plural",
+        ),
     ],
 )
 def test_at_all_before_the_things_it_counts_is_every_one(quote: str, passage: str) -> None:

@@ -242,12 +242,18 @@ def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> b
 
 
 def _all_of_a_noun(phrase: tuple[str, ...], after: list[str]) -> bool:
-    """ "at all" before the things it counts, a plural ("at all points", "at all stages"):
-    every one of them, where "not at all", "not at all slow" and "no data at all" only
-    stress a denial, and "at all costs" stresses how much a thing matters."""
-    following = after[0] if after else ""
-    plural = following.endswith("s") and lemma(following) != following
-    return phrase == ("at", "all") and plural and following not in STOPWORDS | {"costs"}
+    """ "at all" before the things it counts, a plural ("at all points", "at all stages"),
+    or a word or two said of them first ("at all log levels", "at all supported network
+    boundaries"): every one of them, where "not at all", "not at all slow" and "no data
+    at all" only stress a denial, and "at all costs" stresses how much a thing matters."""
+    if phrase != ("at", "all"):
+        return False
+    for following in after[:3]:
+        if following in STOPWORDS:
+            return False
+        if following.endswith("s") and lemma(following) != following:
+            return following != "costs"
+    return False
 
 
 def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
