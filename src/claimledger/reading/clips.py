@@ -1,11 +1,9 @@
-"""The part of a partial a page shows, its include cut by its options. Sphinx's here; an
-AsciiDoc `include::`'s in `clips_asciidoc`, an MkDocs snippet's in `clips_snippets`. A
-MyST page's `{include}` and `{literalinclude}` are Sphinx's directives, read as such.
-
-The part of a partial a Sphinx page shows. `.. include::` and `.. literalinclude::`
-take options that cut the partial to a part (minio's docs keep many snippets in one file,
-each between two marker comments, and pull in one at a time): a sentence outside that
-part is on no page that includes it, so the history must not find it there.
+"""The part of a partial a page shows, its include cut by its options: a sentence outside
+that part is on no page that includes it, so the history must not find it there (minio's
+docs keep many snippets in one file, each between two marker comments, and pull in one
+at a time). Sphinx's `.. include::` and `.. literalinclude::` here (a MyST page's
+`{include}` and `{literalinclude}` are the same directives, read as such); an AsciiDoc
+`include::`'s in `clips_asciidoc`, an MkDocs snippet's in `clips_snippets`.
 
 Pure. docutils' `include`: `:start-line:` / `:end-line:` (line indexes from 0, negative
 from the end, the end left out) cut first, then the text after the first
