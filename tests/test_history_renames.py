@@ -23,20 +23,9 @@ AFTER = "content/en/docs/v3.5/op-guide/authentication/rbac.md"
 def test_a_page_whose_file_moved_a_folder_down_is_proposed_there(
     tmp_path: Path, page_server: PageServer
 ) -> None:
-    repo = tmp_path / "docs"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, BEFORE, f"# Auth\n\n{OLD}\n", "Add the auth guide", "2026-01-05T10:00:00")
-    (repo / AFTER).parent.mkdir(parents=True)
-    git(repo, "mv", BEFORE, AFTER)
-    git(repo, "commit", "-q", "-m", "Move auth pages (#543)", date="2026-02-01T10:00:00")
     page_server.set_page("/docs/v3.5/op-guide/authentication/rbac/", page(OLD))
-    ledger = tmp_path / "work" / "claims.yaml"
-    ledger.parent.mkdir()
     url = page_server.url("/docs/v3.5/op-guide/authentication/")
-    ledger.write_text(LEDGER.format(url=url, quote=OLD, path=BEFORE), "utf-8")
-    cli = Cli(ledger)
-    cli("trust")
+    cli = _quoting_a_file_moved(tmp_path, url, BEFORE, AFTER, "Move auth pages (#543)")
 
     said = cli("refresh", "--allow-private", "--no-as-read", code=1).stdout
     (relocation,) = cli.json("status", code=1)["relocations"]
@@ -55,26 +44,33 @@ def test_a_page_whose_file_became_a_folders_page_is_proposed_at_the_folder(
     not at `/metrics/_index/`, where no page is."""
     before = "content/en/docs/v3.5/op-guide/metrics.md"
     after = "content/en/docs/v3.5/metrics/_index.md"
-    repo = tmp_path / "docs"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, before, f"# Metrics\n\n{OLD}\n", "Add the metrics guide", "2026-01-05T10:00:00")
-    (repo / after).parent.mkdir(parents=True)
-    git(repo, "mv", before, after)
-    git(repo, "commit", "-q", "-m", "Make metrics a section (#1139)", date="2026-02-01T10:00:00")
     page_server.set_page("/docs/v3.5/metrics/", page(OLD))
-    ledger = tmp_path / "work" / "claims.yaml"
-    ledger.parent.mkdir()
     url = page_server.url("/docs/v3.5/op-guide/metrics/")
-    ledger.write_text(LEDGER.format(url=url, quote=OLD, path=before), "utf-8")
-    cli = Cli(ledger)
-    cli("trust")
+    cli = _quoting_a_file_moved(tmp_path, url, before, after, "Make metrics a section (#1139)")
 
     cli("refresh", "--allow-private", "--no-as-read", code=1)
     (relocation,) = cli.json("status", code=1)["relocations"]
 
     assert relocation["found_at"] == page_server.url("/docs/v3.5/metrics/")
     assert relocation["file"]["renamed_to"] == after
+
+
+def _quoting_a_file_moved(tmp_path: Path, url: str, before: str, after: str, why: str) -> Cli:
+    """A trusted ledger quoting the page at `url`, built from the file `before`, which a
+    docs repository of its own (on the ledger's `repo`) then moved to `after`."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, before, f"# Guide\n\n{OLD}\n", "Add the guide", "2026-01-05T10:00:00")
+    (repo / after).parent.mkdir(parents=True)
+    git(repo, "mv", before, after)
+    git(repo, "commit", "-q", "-m", why, date="2026-02-01T10:00:00")
+    ledger = tmp_path / "work" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=url, quote=OLD, path=before), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+    return cli
 
 
 @pytest.mark.parametrize(

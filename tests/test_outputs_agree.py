@@ -179,13 +179,7 @@ def test_a_quote_that_moved_within_its_page_is_said_so_by_explain_as_by_the_repo
     """A release shifts the changelog: the quote is verified, but no longer at the #L line
     the ledger places it on. `refresh -v` and the report said "moved within the page";
     `explain` (and its JSON) said only "verified", from the same check."""
-    quote = "Adds step.mergeAgentState to workflow steps."
-    ledger = tmp_path / "claims.yaml"
-    url = page_server.url("/CHANGELOG.md") + "#L13"
-    ledger.write_text(LEDGER.format(a=url, quote=quote), encoding="utf-8")
-    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
-    cli = Cli(ledger)
-    cli("refresh", "--allow-private", "--timeout", "2")
+    cli = _quoting_the_changelog_at_its_line(tmp_path, page_server)
     assert "moved within the page" not in cli("explain", "one").stdout
     page_server.set_page("/CHANGELOG.md", CHANGELOG_LATER, content_type="text/markdown")
     cli("refresh", "--allow-private", "--timeout", "2")
@@ -280,13 +274,7 @@ def test_history_keeps_a_check_that_found_the_quote_moved_apart_from_one_in_its_
     quote at its #L line, the second verified it elsewhere on the page. `history` folded
     the two into one row, "verified" ×2, dated by the first, where `explain` and the
     report say the quote moved within its page."""
-    quote = "Adds step.mergeAgentState to workflow steps."
-    ledger = tmp_path / "claims.yaml"
-    url = page_server.url("/CHANGELOG.md") + "#L13"
-    ledger.write_text(LEDGER.format(a=url, quote=quote), encoding="utf-8")
-    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
-    cli = Cli(ledger)
-    cli("refresh", "--allow-private", "--timeout", "2")
+    cli = _quoting_the_changelog_at_its_line(tmp_path, page_server)
     page_server.set_page("/CHANGELOG.md", CHANGELOG_LATER, content_type="text/markdown")
     cli("refresh", "--allow-private", "--timeout", "2")
     assert "moved within the page: now at line L20" in cli("explain", "one").stdout
@@ -352,3 +340,15 @@ def test_a_change_of_words_is_never_said_in_brackets_inside_brackets(
     refused = " ".join(cli("accept", "one", code=1).stderr.split())
     assert "the rewording changed its meaning: removed: not (negation removed). Re-read" in refused
     assert "))" not in refused
+
+
+def _quoting_the_changelog_at_its_line(tmp_path: Path, page_server: PageServer) -> Cli:
+    """A ledger quoting a changelog's entry at its #L line, refreshed once as it was read."""
+    quote = "Adds step.mergeAgentState to workflow steps."
+    ledger = tmp_path / "claims.yaml"
+    url = page_server.url("/CHANGELOG.md") + "#L13"
+    ledger.write_text(LEDGER.format(a=url, quote=quote), encoding="utf-8")
+    page_server.set_page("/CHANGELOG.md", CHANGELOG_READ, content_type="text/markdown")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--timeout", "2")
+    return cli
