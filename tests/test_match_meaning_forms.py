@@ -63,6 +63,16 @@ from meaning_levels import judged, level
             "Instances are billed for every hour of uptime.",
             id="per-hour-every-hour",
         ),
+        pytest.param(
+            "It does not help at all, users say.",
+            "It does not help, users say.",
+            id="at-all-before-a-comma",
+        ),
+        pytest.param(
+            "Nothing is retried at all; clients must retry.",
+            "Nothing is retried; clients must retry.",
+            id="at-all-before-a-semicolon",
+        ),
     ],
 )
 def test_a_form_that_says_the_same_is_no_change(quote: str, passage: str) -> None:
@@ -716,6 +726,14 @@ def test_an_aside_between_a_negation_and_a_word_of_all_moves_no_negation(
             "Logs are kept at all log levels.",
             "Logs are kept at some log levels.",
             id="a-word-before-the-plural",
+        ),
+        pytest.param(
+            "It does not help at all users.", "It does not help users.", id="no-comma-between"
+        ),
+        pytest.param(
+            "It does not help at all users, they say.",
+            "It does not help users, they say.",
+            id="a-comma-after-the-things",
         ),
     ],
 )

@@ -256,6 +256,22 @@ def _all_of_a_noun(phrase: tuple[str, ...], after: list[str]) -> bool:
     return False
 
 
+def stress_read_at_clause_ends(words: list[str], breaks: list[bool]) -> list[str]:
+    """The words without each "at all" that ends its clause ("It does not help at all,
+    users say"): read whole, as at the end of the words, it stresses the denial before
+    it. The words past the comma are no things it counts, where "at all users" read
+    across it is every user. `breaks` says before each word whether a clause ends there."""
+    read: list[str] = []
+    index = 0
+    while index < len(words):
+        if words[index : index + 2] == ["at", "all"] and breaks[index + 2 : index + 3] == [True]:
+            index += 2
+            continue
+        read.append(words[index])
+        index += 1
+    return read
+
+
 def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
     """ "not only" with no "but" after it: a restriction denied ("is not only for
     admins"), where "not only X but also Y" says X and Y (`negations.correlative`)."""

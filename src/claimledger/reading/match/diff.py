@@ -28,6 +28,7 @@ from claimledger.reading.match.alike import (
     phrase_cut_at,
     phrase_past_end,
     said_alike,
+    stress_read_at_clause_ends,
 )
 from claimledger.reading.match.amounts import magnitudes_as_written
 from claimledger.reading.match.around import (
@@ -312,7 +313,8 @@ def _judged(
         aside = aside[0] | bound_positions(q_low), aside[1] | bound_positions(p_low)
     moved = moved[0] | aside[0], moved[1] | aside[1]
     listed = {items_listed(q_low, q_breaks), items_listed(p_same, p_breaks)} - {0, 1}
-    span_kinds = span_kinds_of(q_low, p_same, listed)
+    read = stress_read_at_clause_ends(q_low, q_breaks), stress_read_at_clause_ends(p_same, p_breaks)
+    span_kinds = span_kinds_of(*read, listed)  # "not ... at all, users say": no "all users"
     if "modal" in span_kinds and not _modal_changed_in_kept_clauses(opcodes, q_low, p_same):
         del span_kinds["modal"]  # the modal came or went with a clause of its own
     if "negation" not in span_kinds:  # a negation added or removed is no negation moved
