@@ -182,3 +182,65 @@ def test_a_currency_s_code_before_a_noun_is_no_sum(quote: str, passage: str) -> 
 def test_a_sum_with_its_code_changed_is_a_number_changed(quote: str, passage: str) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("100% of requests are retried.", "All requests are retried.", id="sign"),
+        pytest.param("All requests are retried.", "100% of requests are retried.", id="back"),
+        pytest.param(
+            "100 percent of requests are retried.", "All requests are retried.", id="word"
+        ),
+        pytest.param(
+            "100 per cent of requests are retried.", "All requests are retried.", id="per-cent"
+        ),
+        pytest.param(
+            "Retries cover 100% of the requests.", "Retries cover all the requests.", id="the"
+        ),
+    ],
+)
+def test_a_hundred_percent_of_the_things_is_all_of_them(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "99% of requests are retried.",
+            "All requests are retried.",
+            "number changed",
+            id="99-percent",
+        ),
+        pytest.param(
+            "All requests are retried.",
+            "99% of requests are retried.",
+            "quantifier changed",
+            id="99-percent-back",
+        ),
+        pytest.param(
+            "100% of requests are retried.",
+            "Some requests are retried.",
+            "quantifier changed",
+            id="some",
+        ),
+        pytest.param(
+            "100% of requests are retried.",
+            "100 requests are retried.",
+            "number changed",
+            id="a-count",
+        ),
+        pytest.param(
+            "The load is 100% of the quota.",
+            "The load is 50% of the quota.",
+            "number changed",
+            id="another-share",
+        ),
+    ],
+)
+def test_another_share_for_all_is_still_a_strong_change(
+    quote: str, passage: str, kind: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found.kinds

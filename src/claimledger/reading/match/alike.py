@@ -128,6 +128,9 @@ _PHRASES_ALIKE = Phrases(
         ("three", "times"): ("thrice",),
         ("3", "times"): ("thrice",),
         ("per", "cent"): ("percent",),  # "100 per cent": no "per" of a rate, a share
+        **dict.fromkeys(  # "100% of requests": all of them
+            (("100%", "of"), ("100", "percent", "of"), ("100", "per", "cent", "of")), ("all",)
+        ),
         ("half", "a"): ("0.5",),
         ("half", "an"): ("0.5",),
         **{(word,): ("every", unit) for word, unit in EVERY_ONE.items()},  # "daily"
