@@ -244,3 +244,70 @@ def test_another_share_for_all_is_still_a_strong_change(
 ) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and kind in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("It costs 5 dollars per call.", "It costs 5 dollars a call.", id="dollars"),
+        pytest.param("It costs $5 per call.", "It costs $5 a call.", id="sign"),
+        pytest.param("It costs $5 a call.", "It costs $5 per call.", id="back"),
+        pytest.param(
+            "Each user may send 5 requests per call.",
+            "Each user may send 5 requests a call.",
+            id="a-count",
+        ),
+        pytest.param("It costs a dollar.", "It costs 1 dollar.", id="a-dollar"),
+        pytest.param("It costs a dollar.", "It costs $1.", id="a-dollar-sign"),
+        pytest.param("It costs a euro a call.", "It costs €1 per call.", id="a-euro"),
+        pytest.param(
+            "Keep 3 replicas per region.", "Keep 3 replicas in each region.", id="each-region"
+        ),
+        pytest.param("Jobs run 3 times per day.", "Jobs run 3 times a day.", id="a-day"),
+        pytest.param(
+            "In version 2 a flag was added.",
+            "In version 2 the flag was added.",
+            id="a-after-a-figure-alone",
+        ),
+    ],
+)
+def test_a_sum_per_thing_said_with_a_is_the_same(quote: str, passage: str) -> None:
+    """ "Per" after a sum makes a rate, as it does before a unit: "5 dollars a call" says
+    it too, and is no quantifier taken out; and "a dollar" is one dollar."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "It costs 5 dollars per call.",
+            "It costs 6 dollars a call.",
+            "number changed",
+            id="another-sum",
+        ),
+        pytest.param(
+            "It costs 5 dollars per call.",
+            "It costs 5 dollars for some calls.",
+            "quantifier changed",
+            id="some-calls",
+        ),
+        pytest.param(
+            "It costs 5 dollars a call.",
+            "It costs 5 dollars for some calls.",
+            "quantifier changed",
+            id="a-call-some-calls",
+        ),
+        pytest.param(
+            "Jobs run 3 times a day.", "Jobs run 3 times a week.", "number changed", id="a-week"
+        ),
+        pytest.param("It costs a dollar.", "It costs 2 dollars.", "number changed", id="two"),
+        pytest.param("It costs a dollar.", "It costs 1 euro.", "number changed", id="a-euro"),
+        pytest.param("It costs a euro.", "It costs $1.", "number changed", id="euro-dollar"),
+    ],
+)
+def test_a_sum_per_thing_changed_is_still_a_strong_change(
+    quote: str, passage: str, kind: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found.kinds

@@ -13,6 +13,7 @@ from claimledger.reading.match.lexicon import (
     CERTAINTY,
     MODAL_STRENGTH,
     STOPWORDS,
+    UNIT,
     Phrases,
     lemma,
     number_value,
@@ -55,9 +56,26 @@ def as_said(words: list[str]) -> list[str]:
     "always"), a figure's thousands set apart by spaces as one figure, a quantity in its
     base unit ("24 hours" / "one day"), a bound as the bound it says ("cannot exceed" /
     "at most"), a count of times a period as it is said with "a" ("twice daily" /
-    "twice a day")."""
+    "twice a day"), and the "a" of a rate as "per" ("5 dollars a call")."""
     read = in_base_units(lifted(phrases_alike(grouped_digits(words))))
-    return bounds_as_said(_counted_per_period(read))
+    return bounds_as_said(_counted_per_period(_rates_said_with_a(read)))
+
+
+def _rates_said_with_a(words: list[str]) -> list[str]:
+    """The words with "a" after a count and the things counted ("5 dollars a call", "5
+    requests a call") as the "per" of a rate it says. Not after a figure alone ("in
+    version 2 a flag was added"); "a" before a unit ("a day") is one of it, read first."""
+    return [
+        "per" if word in {"a", "an"} and _counts_before(words[max(0, index - 2) : index]) else word
+        for index, word in enumerate(words)
+    ]
+
+
+def _counts_before(words: list[str]) -> bool:
+    """A figure, then its unit or the plural it counts."""
+    if len(words) != 2 or number_value(words[0]) is None:
+        return False
+    return words[1] in UNIT or (words[1].endswith("s") and lemma(words[1]) != words[1])
 
 
 def _counted_per_period(words: list[str]) -> list[str]:
@@ -281,13 +299,18 @@ def _denies_after_all(phrase: tuple[str, ...], after: list[str]) -> bool:
     return phrase[0] == "not" and not correlative([*phrase, *after], 0)
 
 
-def said_alike(taken: list[str], put: list[str], before: list[str]) -> bool:
+def said_alike(
+    taken: list[str], put: list[str], before: list[str], after: list[str] | None = None
+) -> bool:
     """Whether the words a change took and the words it put say one thing ("a minute" /
     "60 seconds", "must" / "are required to"), read after `before`, the words both sides
-    say just before them, where those count times ("twice | daily" / "twice | a day")."""
+    say just before them, where those count times ("twice | daily" / "twice | a day"),
+    and before `after`, the word both say just after them, where it is the unit they
+    count ("a | dollar" / "1 | dollar")."""
+    unit = [word for word in (after or [])[:1] if word in UNIT]
     counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
     count = _count_of_times(before)
-    return said_values(count + counted[0]) == said_values(count + counted[1])
+    return said_values(count + counted[0] + unit) == said_values(count + counted[1] + unit)
 
 
 def _count_of_times(before: list[str]) -> list[str]:

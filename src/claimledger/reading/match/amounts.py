@@ -122,15 +122,19 @@ def _one_unit(words: list[str], index: int) -> bool:
 
 
 def _one_after_a(words: list[str], index: int) -> bool:
-    """A unit "a" says one of: a span of a day or the like ("a week" is 7 days), a cent,
-    or any unit after a figure, as a rate ("100 a minute"); not "wait a second", "a minute
-    detail", which say a moment, or a small thing, as often."""
+    """A unit "a" says one of: a span of a day or the like ("a week" is 7 days), a cent
+    or a currency ("a dollar"), or any unit after a figure, as a rate ("100 a minute");
+    not "wait a second", "a minute detail", which say a moment, or a small thing, as
+    often."""
     word = words[index] if index < len(words) else ""
-    if word in _SPANS or word in _ONE_OF:
+    if word in _SPANS or word in _ONE_OF or word in _CURRENCIES:
         return True
     return word in UNIT and index > 1 and number_value(words[index - 2]) is not None
 
 
+_CURRENCIES = frozenset({"dollar", "euro", "pound", "yen"})
+"""Currencies spelt out, which "a" says one of wherever they stand ("costs a dollar" is
+"$1")."""
 _ONE_OF = {"cent": "cent"}
 """Units `UNIT` spells only in the plural, so that "per cent" is no rate of cents, and
 whose singular after a count of one ("1 cent", "one cent", "a cent") is one of them:

@@ -495,7 +495,8 @@ def _change(
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
     before = q_low[i1 - 1 : i1] if q_low[i1 - 1 : i1] == p_low[j1 - 1 : j1] else []
-    freed = tag == "replace" and said_alike(taken, put, before)  # "a minute" / "60 s"
+    after = q_low[i2 : i2 + 1] if q_low[i2 : i2 + 1] == p_low[j2 : j2 + 1] else []
+    freed = tag == "replace" and said_alike(taken, put, before, after)  # "a minute" / "60 s"
     freed = freed and not class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
         kind = None  # a clause or a word that only traded places; "not required" -> "optional"
