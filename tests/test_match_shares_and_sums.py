@@ -311,3 +311,31 @@ def test_a_sum_per_thing_changed_is_still_a_strong_change(
 ) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and kind in found.kinds, found.kinds
+
+
+def test_cents_before_any_sum_in_euros_are_a_dollar_s() -> None:
+    """A sum in cents takes the currency named before it ("€1 and 50 cents"): euros named
+    only after it are another sum's."""
+    quote = "50 cents in the US and €1 in Europe"
+    passage = "$0.50 in the US and €1 in Europe"
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "50 cents in the US and €1 in Europe",
+            "€0.50 in the US and €1 in Europe",
+            id="the-us-sum-in-euros",
+        ),
+        pytest.param(
+            "It costs €1 and 50 cents a call.",
+            "It costs €1 and $0.50 a call.",
+            id="euro-cents-in-dollars",
+        ),
+    ],
+)
+def test_cents_put_in_another_currency_are_a_number_changed(quote: str, passage: str) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
