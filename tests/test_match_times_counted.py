@@ -421,3 +421,69 @@ def test_at_any_or_every_moment_for_one_is_a_quantifier_changed(quote: str, pass
 def test_at_any_time_written_as_one_word_is_the_same() -> None:
     quote, passage = "You can cancel at any time.", "You can cancel anytime."
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At the same time, the server retries.",
+            "Simultaneously, the server retries.",
+            id="simultaneously",
+        ),
+        pytest.param(
+            "Both jobs run at the same time.", "Both jobs run simultaneously.", id="at-the-end"
+        ),
+        pytest.param("Both jobs run simultaneously.", "Both jobs run at the same time.", id="back"),
+    ],
+)
+def test_at_the_same_time_is_simultaneously(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At the same time, the server retries.",
+            "At some time, the server retries.",
+            id="some-time",
+        ),
+        pytest.param(
+            "Both jobs run at the same time.", "Both jobs run at some time.", id="at-the-end"
+        ),
+        pytest.param(
+            "At the same time, the server retries.",
+            "At that time, the server retries.",
+            id="that-time",
+        ),
+        pytest.param(
+            "Both jobs run simultaneously.", "Both jobs run at some time.", id="simultaneously"
+        ),
+    ],
+)
+def test_at_the_same_time_for_one_unnamed_moment_may_have_changed(quote: str, passage: str) -> None:
+    """ "At the same time" is one moment the things share, read whole: word by word its
+    "the same" is two function words, and "some" for them read as no change at all."""
+    assert level(quote, passage) != "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At the same time, the server retries.",
+            "At any time, the server retries.",
+            id="any-time",
+        ),
+        pytest.param(
+            "Both jobs run at the same time.",
+            "Both jobs run at a different time.",
+            id="a-different-time",
+        ),
+    ],
+)
+def test_at_the_same_time_for_any_or_another_moment_is_a_strong_change(
+    quote: str, passage: str
+) -> None:
+    assert judged(quote, passage).meaning_changed, judged(quote, passage)

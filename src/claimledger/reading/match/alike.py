@@ -139,6 +139,9 @@ _PHRASES_ALIKE = Phrases(
         **dict.fromkeys(  # once, at one moment: "At one point, builds were slow"
             (("at", "one", noun) for noun in ("time", "point", "stage")), ("at", "once")
         ),
+        **dict.fromkeys(  # one moment, shared: "Both jobs run at the same time"
+            (("at", "the", "same", noun) for noun in ("time", "moment")), ("simultaneously",)
+        ),
         ("one", "time"): ("once",),
         ("1", "time"): ("once",),
         ("two", "times"): ("twice",),
@@ -214,7 +217,8 @@ def phrase_cut_at(words: list[str], first: int) -> int:
 
 def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
     """The span's end past the words that say what the quote's last word says ("twice"
-    as "two times", "daily" as "every day", and after a count of times as "a day"),
+    as "two times", "daily" as "every day", "simultaneously" as "at the same time", and
+    after a count of times as "a day"),
     begun at its last word: they are the span's, not words a sentence that goes on
     appended. A span that ends on the page's own count of times ("twice daily" / "two
     times | a day") is read past it the same way."""
@@ -222,7 +226,7 @@ def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
         return end
     count = _count_of_times([word.lower() for word in quote[-2:-1]])
     last = as_said([*count, quote[-1].lower()])
-    for extra in (1, 2):
+    for extra in (1, 2, 3):
         words = [word.lower() for word in page[end - 1 : end + extra]]
         if len(words) == extra + 1 and _says_at_end(count, words, last):
             return end + extra
@@ -250,6 +254,24 @@ def phrases_alike(words: list[str]) -> list[str]:
     says both, and stays as written; "daily" is "every day" only where it is said of a
     doing, "runs daily", not of a kind of thing, "the daily limit")."""
     return _PHRASES_ALIKE.said(words, kept=_kept_as_written)
+
+
+def said_by_a_phrase_cut(words: list[str], start: int, end: int, other: list[str]) -> list[str]:
+    """The content words a phrase says that a change of only some of its function words,
+    `words[start:end]`, cut into, and that `other`, the other side, does not say: "the
+    same" -> "some" of "at the same time" took "simultaneously". Read word by word, such
+    a change took and put nothing that carries meaning. (A phrase put in or taken out
+    whole, "most of all", is weighed as its words are.)"""
+    said: list[str] = []
+    for index, width in _PHRASES_ALIKE.places(words, _kept_as_written):
+        cut = range(max(index, start), min(index + width, end))
+        if cut and len(cut) < width and all(words[at] in STOPWORDS for at in cut):
+            phrase = tuple(words[index : index + width])
+            said.extend(word for word in _PHRASES_ALIKE.table[phrase] if word not in STOPWORDS)
+    if not said:
+        return []
+    said_there = set(phrases_alike(other))
+    return [word for word in said if word not in said_there]
 
 
 def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> bool:

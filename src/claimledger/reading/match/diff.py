@@ -28,6 +28,7 @@ from claimledger.reading.match.alike import (
     phrase_cut_at,
     phrase_past_end,
     said_alike,
+    said_by_a_phrase_cut,
     stress_read_at_clause_ends,
 )
 from claimledger.reading.match.amounts import magnitudes_as_written
@@ -608,6 +609,9 @@ def _content_changed(
     q_words, p_words = _as_written(shown[0], low[0]), _as_written(shown[1], low[1])
     was = [q_words[i] for i in range(i1, i2) if i not in moved[0] and _is_content(low[0][i])]
     now = [p_words[j] for j in range(j1, j2) if j not in moved[1] and _is_content(low[1][j])]
+    if not was and not now:  # "the same" -> "some" cut "at the same time": "simultaneously"
+        was = said_by_a_phrase_cut(low[0], i1, i2, low[1])
+        now = said_by_a_phrase_cut(low[1], j1, j2, low[0])
     if not was and not now:
         return False
     if alias(bare("".join(was))) == alias(bare("".join(now))):

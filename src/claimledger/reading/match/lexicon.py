@@ -155,16 +155,28 @@ class Phrases:
         """The words with each phrase as the table says it, unless `kept(words, where the
         phrase starts, phrase)`."""
         said: list[str] = []
+        last = 0
+        for index, width in self.places(words, kept):
+            said.extend(words[last:index])
+            said.extend(self.table[tuple(words[index : index + width])])
+            last = index + width
+        said.extend(words[last:])
+        return said
+
+    def places(
+        self,
+        words: list[str],
+        kept: Callable[[list[str], int, tuple[str, ...]], bool] = lambda words, at, phrase: False,
+    ) -> list[tuple[int, int]]:
+        """Where each phrase `said` reads stands: its first word's index, and its width."""
+        found: list[tuple[int, int]] = []
         index = 0
         while index < len(words):
             width = self._width_at(words, index, kept)
             if width:
-                said.extend(self.table[tuple(words[index : index + width])])
-                index += width
-            else:
-                said.append(words[index])
-                index += 1
-        return said
+                found.append((index, width))
+            index += width or 1
+        return found
 
     def cut_at(self, words: list[str], first: int) -> int:
         """How many words before `first` belong to a phrase that runs on past it."""
