@@ -487,3 +487,57 @@ def test_at_the_same_time_for_any_or_another_moment_is_a_strong_change(
     quote: str, passage: str
 ) -> None:
     assert judged(quote, passage).meaning_changed, judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("At some point the job stops.", "Eventually the job stops.", id="point"),
+        pytest.param("Eventually the job stops.", "At some point the job stops.", id="back"),
+        pytest.param("At some point, the job stops.", "Eventually, the job stops.", id="a-comma"),
+        pytest.param("At some time the job stops.", "Eventually the job stops.", id="time"),
+        pytest.param("The job stops eventually.", "The job stops at some point.", id="at-the-end"),
+        pytest.param(
+            "The job stops at some later point.",
+            "The job stops eventually.",
+            id="at-some-later-point",
+        ),
+    ],
+)
+def test_at_some_point_is_eventually(quote: str, passage: str) -> None:
+    """The one moment "at some point" names, unsaid which, is what "eventually" says:
+    neither a degree nor the guarantee of eventual consistency came or went."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "The job eventually stops.", "The job stops.", "degree changed", id="taken-out"
+        ),
+        pytest.param(
+            "At any point the job stops.",
+            "Eventually the job stops.",
+            "quantifier changed",
+            id="any-point",
+        ),
+        pytest.param(
+            "At some point the data is consistent.",
+            "The data is eventually consistent.",
+            "guarantee term changed",
+            id="eventually-consistent",
+        ),
+        pytest.param(
+            "Writes are eventually consistent at some point.",
+            "Writes are strongly consistent at some point.",
+            "guarantee term changed",
+            id="the-term-beside-the-moment",
+        ),
+    ],
+)
+def test_eventually_beside_no_moment_it_says_is_still_a_strong_change(
+    quote: str, passage: str, kind: str
+) -> None:
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found.kinds

@@ -11,6 +11,7 @@ from __future__ import annotations
 from claimledger.reading.match.amounts import EVERY_ONE, in_base_units, said_of_a_doing
 from claimledger.reading.match.lexicon import (
     CERTAINTY,
+    CONSISTENCY,
     MODAL_STRENGTH,
     STOPWORDS,
     UNIT,
@@ -199,6 +200,47 @@ _MOMENTS = frozenset({"second", "minute"})
 always one)."""
 
 
+def eventually_as_a_moment(words: list[str], other: list[str]) -> list[str]:
+    """The words with "eventually" as "at some point" where the other side names a moment
+    so ("at some point", "at some time", "at some later stage") and says no "eventually":
+    the one moment, unsaid which, both name. Not before a word of consistency
+    ("eventually consistent"), a guarantee; nor where the other side names no such
+    moment, so that "eventually" taken out is still a degree changed."""
+    moment = _some_moment(other)
+    if "eventually" not in words or "eventually" in other or not moment:
+        return words
+    read: list[str] = []
+    for word, following in zip(words, [*words[1:], ""], strict=True):
+        said = word == "eventually" and following not in CONSISTENCY
+        read.extend(moment if said else [word])
+    return read
+
+
+def _some_moment(words: list[str]) -> list[str]:
+    """The first moment the words name with "at some" ("at some later point"), if any."""
+    for index in range(len(words)):
+        if words[index : index + 2] == ["at", "some"] and names_a_moment(words[index + 2 :]):
+            noun = index + 2 if words[index + 2] in _MOMENT_NOUNS else index + 3
+            return words[index : noun + 1]
+    return []
+
+
+def _moment_cut_at(words: list[str], first: int) -> int:
+    """Two, where "at some" stands before `first` and names a moment with the words there."""
+    low = [word.lower() for word in words[max(0, first - 2) : first + 2]]
+    return 2 if first >= 2 and low[:2] == ["at", "some"] and names_a_moment(low[2:]) else 0
+
+
+def names_a_moment(words: list[str]) -> bool:
+    """A moment's noun next, or after one word that says which ("some later point")."""
+    first, second = [*words[:2], "", ""][:2]
+    return first in _MOMENT_NOUNS or (first not in STOPWORDS and second in _MOMENT_NOUNS)
+
+
+_MOMENT_NOUNS = frozenset({"point", "time", "stage", "moment"})
+"""The nouns "at one ..." or "at some ..." name one moment by."""
+
+
 def _counts_time(words: list[str]) -> bool:
     """Whether the words say a figure of time ("60 seconds", "one minute", "500 ms")."""
     read = in_base_units(words)
@@ -208,11 +250,14 @@ def _counts_time(words: list[str]) -> bool:
     )
 
 
-def phrase_cut_at(words: list[str], first: int) -> int:
+def phrase_cut_at(words: list[str], first: int, opening: str) -> int:
     """How many words before `first` belong to a phrase that says what one word says and
-    runs on past it ("The majority | of users", "Turn | off TLS"): a span that starts at
-    `first` cut it, and takes them in."""
-    return _PHRASES_ALIKE.cut_at(words, first)
+    runs on past it ("The majority | of users", "Turn | off TLS"), or to the moment "at
+    some" names where the quote's `opening` word said it ("Eventually the job stops" ->
+    "At some | point the job stops"): a span that starts at `first` cut it, and takes
+    them in."""
+    cut = _PHRASES_ALIKE.cut_at(words, first)
+    return cut or (_moment_cut_at(words, first) if opening.lower() == "eventually" else 0)
 
 
 def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
@@ -236,7 +281,8 @@ def phrase_past_end(quote: list[str], page: list[str], end: int) -> int:
 def _says_at_end(count: list[str], words: list[str], last: list[str]) -> bool:
     """Whether `words`, read after the quote's count of times, say `last`; or, begun by a
     count of the page's own (the "times" of "two times", the "time" of "1 time"), the
-    words after it do."""
+    words after it do. "Eventually" is said by the moment "at some point" names."""
+    last = eventually_as_a_moment(last, words)
     if as_said([*count, *words]) == last:
         return True
     counted = words[0] in _COUNTS or words[0] == "time"  # "two times", "1 time"
@@ -330,6 +376,7 @@ def said_alike(
     and before `after`, the word both say just after them, where it is the unit they
     count ("a | dollar" / "1 | dollar")."""
     unit = [word for word in (after or [])[:1] if word in UNIT]
+    taken, put = eventually_as_a_moment(taken, put), eventually_as_a_moment(put, taken)
     counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
     count = _count_of_times(before)
     return said_values(count + counted[0] + unit) == said_values(count + counted[1] + unit)

@@ -12,8 +12,10 @@ from collections import Counter
 
 from claimledger.reading.match.alike import (
     as_said,
+    eventually_as_a_moment,
     hyphenated_as,
     moments_counted,
+    names_a_moment,
     phrases_alike,
 )
 from claimledger.reading.match.clauses import relation_traded
@@ -28,7 +30,6 @@ from claimledger.reading.match.lexicon import (
     LIFECYCLE,
     MODAL_STRENGTH,
     QUANTIFIERS,
-    STOPWORDS,
     UNIT,
     lemma,
     number_value,
@@ -163,18 +164,10 @@ def _at_a_moment(words: list[str], index: int) -> bool:
     "at every stage")."""
     before = words[max(0, index - 2) : index]
     at = before[-1:] == ["at"] or before == ["at", "a"]
-    return words[index] in _WHICH_MOMENT and at and _names_a_moment(words[index + 1 :])
-
-
-def _names_a_moment(words: list[str]) -> bool:
-    """A moment's noun next, or after one word that says which ("some later point")."""
-    first, second = [*words[:2], "", ""][:2]
-    return first in _MOMENT_NOUNS or (first not in STOPWORDS and second in _MOMENT_NOUNS)
+    return words[index] in _WHICH_MOMENT and at and names_a_moment(words[index + 1 :])
 
 
 _WHICH_MOMENT = frozenset({"some", "certain", "any"})
-_MOMENT_NOUNS = frozenset({"point", "time", "stage", "moment"})
-"""The nouns "at one ..." or "at some ..." name one moment by."""
 _ANY_MOMENT = "any moment"
 """The share "at any time" says: whichever moment, where "at some point" says one."""
 
@@ -213,6 +206,7 @@ def span_kinds_of(
     q_low, p_low = joined_terms(without_hedges(q_low)), joined_terms(without_hedges(p_low))
     q_low, p_low = hyphenated_as(q_low, p_low), hyphenated_as(p_low, q_low)
     q_low, p_low = moments_counted(q_low, p_low), moments_counted(p_low, q_low)
+    q_low, p_low = eventually_as_a_moment(q_low, p_low), eventually_as_a_moment(p_low, q_low)
     q_low, p_low = phrases_alike(q_low), phrases_alike(p_low)  # "turn off": "disable"
     as_written = (negation_count(q_low), negation_count(p_low))
     approximated = (_approximations(q_low), _approximations(p_low))  # before "as said"

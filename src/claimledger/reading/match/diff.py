@@ -165,7 +165,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
     if first > 0 and bare(quote_tokens[0]) == bare(page_tokens[first - 1] + page_tokens[first]):
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     else:
-        first -= phrase_cut_at(page_tokens, first)  # "Disable" -> "Turn | off"
+        first -= phrase_cut_at(page_tokens, first, "".join(quote_tokens[:1]))  # "Turn | off"
     if starts_a_sentence(quote):
         first -= _said_before_its_start(quote_tokens, page_tokens, first, end, passage)
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []
