@@ -816,6 +816,34 @@ def test_one_page_cited_as_two_sources_is_said_to_be_of_one_publisher(
     assert "cross-checked on 2 sources of one publisher, vendor.example." in report
 
 
+def test_two_line_ranges_of_one_file_count_as_one_source_in_every_output(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """One file cited as two sources on two of its line ranges (`#L1-L5`, `#L10-L20`), the
+    second marked `independent: true`, stayed two pages: one document of one publisher
+    counted as two independent sources, and the claim kept DEMONSTRATED on `min_sources:
+    2`. Its ranges are one page toward independence, though each is checked in its own."""
+    lines = [f"Line {n} of the notes." for n in range(1, 31)]
+    lines[2] = lines[12] = "A message may be up to 256 KB."
+    page_server.set_page("/x.md", "\n".join(lines) + "\n", content_type="text/plain")
+    blob = "https://github.com/o/r/blob/main/x.md"
+    text = two_addresses(f"{blob}#L1-L5", f"{blob}#L10-L20").replace("one.example", "github.com/o")
+    cli = written(tmp_path, text.replace("two.example", "github.com/o, independent: true"))
+    cli("refresh", "--map", f"{blob}={page_server.url('/x.md')}", "--allow-private",
+        "--no-as-read", "--no-history", code=0)  # fmt: skip
+
+    assert lowered_and_counted(cli) == (2, 1)  # pages carrying the quote, independent
+    report = json.loads(cli("render", "-f", "json", "-o", "-").stdout)
+    (quoted,) = report["sections"][0]["claims"][0]["quotes"]
+    assert [(s["status"], s["moved_within"]) for s in quoted["sources"]] == [("verified", None)] * 2
+    said = " ".join(cli("render", "-o", "-").stdout.split())
+    assert "cross-checked on 2 sources of one publisher, github.com/o." in said
+    assert "verified on fewer than 2 independent sources" in cli("explain", "size").stdout
+    cli("regrade", "--write", code=0)
+    (claim,) = cli.json("status")["claims"]
+    assert claim["grades"] == [{"on": "wording", "grade": "CLAIMED"}]
+
+
 def lowered_and_counted(cli: Cli) -> tuple[int, int]:
     """`regrade` proposes the claim `size` no more than CLAIMED; how many pages carry its
     quote in the report, and how many of them count as independent."""

@@ -166,7 +166,7 @@ def pages_cited_before(ledger: Ledger) -> dict[str, str]:
     date beside the words) does not make two, so it counts for both sources' keys, as one
     (`counted_keys`), never for the first's alone, which would part its own publisher's
     other pages from it."""
-    first: dict[tuple[str, tuple[int, int] | None], str] = {}
+    first: dict[str, str] = {}
     found: dict[str, str] = {}
     for source_id, source in ledger.sources.items():
         page = first.setdefault(one_page(source.url), source_id)
@@ -175,12 +175,14 @@ def pages_cited_before(ledger: Ledger) -> dict[str, str]:
     return found
 
 
-def one_page(url: str) -> tuple[str, tuple[int, int] | None]:
+def one_page(url: str) -> str:
     """A page however its address is written: http or https, `www.` or not, a trailing
-    slash or a fragment (`page_key_either_scheme`), as the web archive finds its captures."""
-    key, lines = page_key_either_scheme(url)
+    slash or a fragment (`page_key_either_scheme`), as the web archive finds its captures;
+    and whatever lines it names (`#L1-L5`, `#L10-L20`): two ranges of one file are one
+    document of one publisher, though each quote is checked in its own."""
+    key, _lines = page_key_either_scheme(url)
     scheme, slashes, rest = key.partition("://")
-    return scheme + slashes + rest.removeprefix("www."), lines
+    return scheme + slashes + rest.removeprefix("www.")
 
 
 def as_cited(

@@ -396,7 +396,7 @@ def _one_publisher(sources: Sequence[Source]) -> bool:
     twice (`one_page`: its address written two ways, the second marked independent or
     named for another) taken as the first source that cites it, since one page is one
     text of one site, not two publishers' pages counted as one."""
-    pages: dict[tuple[str, tuple[int, int] | None], Source] = {}
+    pages: dict[str, Source] = {}
     for source in sources:
         pages.setdefault(one_page(source.url), source)
     return len({source.independence_key for source in pages.values()}) == 1
