@@ -15,7 +15,7 @@ from claimledger.ledger.file import load
 from cli_runner import Cli
 from dns_server import NameServer
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
-from webserver import PageServer
+from webserver import PageServer, redirect
 
 
 @pytest.fixture
@@ -151,3 +151,22 @@ def test_verify_and_snapshot_take_a_page_in_capitals_as_its_lower_case_address(
     assert verified["url"] == guide
     cli("refresh", "--allow-private", code=0)
     assert DURABLE in cli("snapshot", capitalised(guide), code=0).stdout
+
+
+def test_move_writes_the_address_a_redirect_spelt_in_capitals_in_lower_case(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A redirect to `HTTPS://LOCALHOST:…/alarms/` (a Location in capitals, kept so in the
+    store) was adopted by `move` as written: the ledger held `HTTPS://LOCALHOST`, where
+    `move` with the address typed, `add` and `quote` write the scheme in lower case. A
+    server's spelling is written with its scheme and host in lower case."""
+    serve_v1(page_server)
+    cli("refresh", "--allow-private", code=0)
+    spelt = page_server.url("/alarms/").replace("http://127.0.0.1", "HTTPS://LOCALHOST")
+    page_server.set_handler("/other", redirect(spelt, 301))
+    cli("refresh", "--allow-private", code=1)  # moved, and no TLS there: unread
+
+    cli("move", "other", code=0)
+
+    written = page_server.url("/alarms/").replace("http://127.0.0.1", "https://localhost")
+    assert sources(ledger)["other"]["url"] == written

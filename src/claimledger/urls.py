@@ -59,6 +59,22 @@ def lower_scheme(url: str) -> str:
     return _SCHEME.sub(lambda written: written[0].lower(), url, count=1)
 
 
+_AUTHORITY = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<authority>[^/?#]*)")
+"""A URL's scheme and authority as written, up to its path, query or fragment."""
+
+
+def lower_scheme_and_host(url: str) -> str:
+    """`url` with its scheme and host in lower case (`HTTPS://Docs.Example/A` is
+    `https://docs.example/A`), its path as written: how the ledger writes an address a
+    server spelt (a redirect's Location), which neither case names another page of."""
+    written = _AUTHORITY.match(url)
+    if written is None:
+        return lower_scheme(url)
+    userinfo, at, host = written["authority"].rpartition("@")
+    authority = userinfo + at + host.lower()
+    return written["scheme"].lower() + authority + url[written.end() :]
+
+
 def web_url_problem(url: str) -> str | None:
     """Why `url` is no web URL (said after it: "'…' is not an http(s) URL with a host"),
     or None if it is one."""

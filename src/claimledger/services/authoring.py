@@ -25,6 +25,7 @@ from claimledger.urls import (
     is_trivial_move,
     line_range_of,
     lower_scheme,
+    lower_scheme_and_host,
     page_key,
     permanently_led_to,
     redacted,
@@ -58,9 +59,10 @@ def refuse_the_checkouts_word(store: EvidenceStore | None, what: str, or_: str =
 def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tuple[str, str]:
     """The address the last refresh of `url` ended at, when that is a move (a page is
     there: a redirect that loops, or leads to a page gone, moved it nowhere); else, for a
-    page still gone, the page its site's sitemap proposed. With why, in words. Never from
-    a store that came with the checkout: a planted redirect or search would be written
-    into the ledger as the source's address."""
+    page still gone, the page its site's sitemap proposed: its scheme and host in lower
+    case, however a server spelt them. With why, in words. Never from a store that came
+    with the checkout: a planted redirect or search would be written into the ledger as
+    the source's address."""
     refuse_the_checkouts_word(store, f"where source '{source_id}' moved", "give NEW_URL, or ")
     fetch = (store.latest_fetches() if store else {}).get(url)
     search = store.latest_relocations().get(source_id) if store else None
@@ -70,13 +72,14 @@ def where_it_moved(store: EvidenceStore | None, source_id: str, url: str) -> tup
             "NEW_URL"
         )
     if fetch.moved_to is None or _led_nowhere(fetch):
-        return _proposed(source_id, url, fetch, search)
+        found, why = _proposed(source_id, url, fetch, search)
+        return lower_scheme_and_host(found), why
     if has_secrets(fetch.moved_to) or was_redacted(fetch.moved_to):
         raise InputError(
             f"source '{source_id}' moved to an address with a secret in it, which the store "
             f"keeps redacted ({shown(fetch.moved_to)}): give NEW_URL"
         )
-    return fetch.moved_to, "followed the redirect the last refresh found"
+    return lower_scheme_and_host(fetch.moved_to), "followed the redirect the last refresh found"
 
 
 def _led_nowhere(fetch: FetchRecord) -> bool:
