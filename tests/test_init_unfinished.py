@@ -35,6 +35,22 @@ runpy.run_module("claimledger", run_name="__main__")
 """
 
 
+PAUSED_AFTER_THE_LEDGER = """
+import sys
+from claimledger.ledger import file as ledgerfile
+_create = ledgerfile.create_whole
+def _create_then_wait(path, data):
+    _create(path, data)
+    if path.name == "claims.yaml":
+        print("paused", file=sys.stderr, flush=True)
+        sys.stdin.readline()
+ledgerfile.create_whole = _create_then_wait
+import runpy
+sys.argv = ["claimledger", "init", *sys.argv[1:]]
+runpy.run_module("claimledger", run_name="__main__")
+"""
+
+
 def killed_init(files_made: int, *args: str) -> None:
     """`claimledger init ARGS`, killed by SIGKILL once it has made `files_made` files."""
     done = subprocess.run(
@@ -168,3 +184,39 @@ def test_a_file_another_user_owns_is_no_unfinished_init_s(
     assert files_in(begun) == before
     checked = claimledger("--ledger", str(begun / "claims.yaml"), "check", code=2)
     assert f"owned by another user (uid {OTHER_USER}), so not used" in checked.stderr
+
+
+def test_two_inits_racing_in_one_folder_leave_one_whole_reading(tmp_path: Path) -> None:
+    """An init run while another was between two of its files took the other's ledger for
+    an unfinished init's and finished the set, saying so; the first, finding its next
+    file made, undid its own: the ledger the second had just reported made was gone. The
+    second now fails at once, in one line, and writes nothing; the first makes them all."""
+    whole, raced = tmp_path / "whole", tmp_path / "raced"
+    claimledger("init", str(whole))
+    first = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_AFTER_THE_LEDGER, str(raced)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stderr is not None and first.stderr.readline() == "paused\n"
+        second = subprocess.run(
+            [sys.executable, "-m", "claimledger", "init", str(raced)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        out, err = first.communicate("go on\n", timeout=60)
+    finally:
+        first.kill()
+        first.wait()
+
+    assert (second.returncode, first.returncode) == (2, 0), (second.stderr, err)
+    (line,) = second.stderr.splitlines()
+    assert line.startswith("claimledger: error: ") and str(raced) in line, line
+    assert "another claimledger init" in line and "Traceback" not in second.stderr
+    assert f"created {raced / 'claims.yaml'}" in out
+    assert files_in(raced) == files_in(whole)

@@ -351,6 +351,36 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def folder_held(directory: Path) -> Iterator[None]:
+    """`directory`, made where missing, held by this init alone while it looks at what is
+    there and writes: two inits racing in one folder each took the other's files for an
+    unfinished init's, and one's undoing removed what the other had reported made. The
+    other fails at once, having written nothing (so removing nothing); the folders made
+    here are removed again when this one fails."""
+    import fcntl
+
+    try:
+        made = _folders_made(directory)
+        held = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as error:  # a file where the folder should be, no permission, ...
+        raise unusable_path(error) or _cannot_create(error, directory) from None
+    try:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(
+                f"{directory}: another claimledger init is writing there now; nothing written"
+            ) from None
+        try:
+            yield
+        except BaseException:
+            _remove_folders(made)
+            raise
+    finally:
+        os.close(held)
+
+
 def _create_all(directory: Path, paths: Mapping[Path, bytes]) -> None:
     """Create each new file, all or nothing: an empty templates/ left would be news."""
     created: list[Path] = []
@@ -365,17 +395,30 @@ def _create_all(directory: Path, paths: Mapping[Path, bytes]) -> None:
     except OSError as error:  # a file where a directory should be, no permission, ...
         for path in created:
             path.unlink(missing_ok=True)
-        for folder in reversed(folders):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise InputError(
-            f"cannot create {error.filename or where}: {error.strerror or error}"
-        ) from None
+        _remove_folders(folders)
+        raise _cannot_create(error, where) from None
+
+
+def _cannot_create(error: OSError, where: Path) -> InputError:
+    return InputError(f"cannot create {error.filename or where}: {error.strerror or error}")
 
 
 def _folders_made(folder: Path) -> list[Path]:
-    """Make `folder` and those above it that are missing; those made, outermost first."""
+    """Make `folder` and those above it that are missing; those made here, outermost
+    first (one another process made meanwhile is its own, never to be removed here)."""
     missing = list(itertools.takewhile(lambda f: not f.exists(), (folder, *folder.parents)))
-    for made in reversed(missing):
-        made.mkdir()
-    return missing[::-1]
+    made: list[Path] = []
+    for folder_missing in reversed(missing):
+        try:
+            folder_missing.mkdir()
+        except FileExistsError:
+            continue
+        made.append(folder_missing)
+    return made
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    """Remove the folders made (outermost first), innermost first, each only if empty."""
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):
+            folder.rmdir()

@@ -35,7 +35,17 @@ def scaffold(directory: Path, *, day: dt.date, author: str | None, templates: bo
     """Write a new reading's files in `directory`, refusing to overwrite any (with
     `templates` beside a ledger that is there, only the templates). Those an earlier init
     stopped between two files left, each as it wrote it, are taken as its own: the rest
-    are made, and the reading is as one init would have left it."""
+    are made, and the reading is as one init would have left it. The folder is this
+    init's alone meanwhile: another's files, half made, are no stopped init's."""
+    from claimledger.ledger import file as ledgerfile
+
+    with ledgerfile.folder_held(directory):
+        return _scaffold_held(directory, day=day, author=author, templates=templates)
+
+
+def _scaffold_held(
+    directory: Path, *, day: dt.date, author: str | None, templates: bool
+) -> Scaffold:
     from claimledger.errors import EnvironmentProblem, InputError
     from claimledger.ledger import file as ledgerfile
     from claimledger.ledger.model import ledger_schema
