@@ -87,3 +87,58 @@ def test_a_mirrors_alias_pages_and_redirects_lead_to_the_mirrors_new_page(
     assert checks[("away", "elsewhere")] != "verified"
     text = cli("refresh", "--map", mapping, "--allow-private", "--no-as-read", code=1).stdout
     assert "as its canonical address" not in text
+
+
+GONE = """\
+ledger: 1
+title: Mirror moves
+date_read: 2026-08-23
+sections:
+  - {{id: main, title: Main}}
+sources:
+  gone: {{url: "{site}/docs/gone", title: Gone, kind: docs, publisher: acmequeue.example}}
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: Writes are durable before the reply.
+    quotes:
+      - text: "{quote}"
+        sources: [gone]
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("listed", "said"),
+    [
+        (None, "no sitemap on {site} via its mirror {mirror} ("),
+        (
+            "https://other.example/docs/x",
+            "1 sitemap read on {site} via its mirror {mirror}, listing no other page of the site",
+        ),
+    ],
+    ids=["no-sitemap", "a-sitemap-of-another-site"],
+)
+def test_the_search_for_a_page_gone_names_the_site_the_ledger_cites_not_only_its_mirror(
+    tmp_path: Path, mirror: PageServer, listed: str | None, said: str
+) -> None:
+    """A page gone from a site read through `--map` was said to have "no sitemap on
+    http://127.0.0.1:…", an address the reader never cited: the note names the site, and
+    the mirror it was read at after it."""
+    if listed is not None:
+        urlset = f"<urlset><url><loc>{listed}</loc></url></urlset>"
+        mirror.set_page("/sitemap.xml", urlset, content_type="application/xml")
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(GONE.format(site=SITE, quote=DURABLE), encoding="utf-8")
+    cli = Cli(ledger)
+    mapping = f"{SITE}/={mirror.url('/')}"
+
+    refreshed = cli("refresh", "--map", mapping, "--allow-private", "--no-as-read", code=1)
+    (relocation,) = cli.json("status", code=1)["relocations"]
+
+    note = said.format(site=SITE, mirror=mirror.url(""))
+    assert note in relocation["note"], relocation["note"]
+    assert note in " ".join(refreshed.stdout.split())

@@ -526,11 +526,18 @@ async def _look(
 def _no_pages(site: _Site, source: Lost, url_map: UrlMap) -> str:
     """Why the site's sitemaps gave no page to look among: none read, or none listing
     another page."""
-    where = origin(url_map.apply(source.url))
+    where = _site_said(source.url, url_map)
     if site.read:
         files = "1 sitemap" if len(site.read) == 1 else f"{len(site.read)} sitemaps"
         return f"{files} read on {where}, listing no other page of the site"
     return f"no sitemap on {where} ({'; '.join(site.problems) or 'none found'})"
+
+
+def _site_said(url: str, url_map: UrlMap) -> str:
+    """The site of the ledger's `url` as its reader knows it, with the `--map` mirror read
+    in its place after it: the mirror's address alone names no site they cite."""
+    public, mirror = origin(url), origin(url_map.apply(url))
+    return public if mirror == public else f"{public} via its mirror {mirror}"
 
 
 def _likely_unread(fetched: FetchResult, url_map: UrlMap) -> str:
