@@ -20,6 +20,7 @@ from claimledger.evidence.store import EvidenceStore
 from claimledger.records import FetchPolicy, FetchResult
 from claimledger.services.stores import for_reading
 from claimledger.web.fetch import fetch_all, fetch_each, make_client
+from cli_runner import Cli
 from webserver import Exchange, PageServer, stall_after_headers
 
 POLICY = FetchPolicy(allow_private=True, timeout=5, retries=0, per_host_interval=0)
@@ -129,6 +130,31 @@ def test_a_slow_reader_holds_only_a_window_of_pages_fetched_ahead(
     asked = asyncio.run(go())
     assert len(asked) == 30
     assert all(count <= read + ahead for read, count in enumerate(asked, start=1))
+
+
+def test_a_refreshs_lines_come_in_the_ledgers_order_whichever_page_answers_first(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """The line a page gets on stderr came as the pages answered, so the same refresh
+    printed its lines in another order run to run (the demo's, a CI log). The ledger's
+    first page here answers only once the other two are recorded, both readings of each:
+    its lines still come first."""
+    serve(page_server, 3)
+    store = tmp_path / "out" / "evidence.sqlite3"
+
+    def last(exchange: Exchange) -> None:
+        while recorded_checks(store) < 20 and not page_server.errors:  # ten a page
+            exchange.pause(0.01)
+        exchange.respond(200, page_html(0).encode(), {"Content-Type": "text/html"})
+
+    page_server.set_handler("/p0", last)
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(ledger_text(page_server, 3))
+
+    done = Cli(ledger)("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    said = [line.split()[-1] for line in done.stderr.splitlines()]
+    assert said == [page_server.url(f"/p{p}") for p in (0, 0, 1, 1, 2, 2)], done.stderr
 
 
 # --------------------------------------------------------------------------- stopped runs

@@ -159,9 +159,9 @@ def refresh_command(
         sources = (job.source_id for job in jobs)
         refuse_untrusted_repositories(ledger, opts.ledger, sources, honoured.trusted)
     work = RefreshPlan(ledger, opts.ledger, jobs, policy, url_map, steps)
-    pages = {(job.url, job.select) for job in jobs}
+    pages = [url for url, _ in dict.fromkeys((job.url, job.select) for job in jobs)]
     with writable_store(opts) as store:
-        with progress(len(pages), quiet=chosen in ("json", "junit")) as tick:
+        with progress(pages, quiet=chosen in ("json", "junit")) as tick:
             done = refresh_ledger(work, store, now=now, on_page=tick)
         say(archived_lines(done))
         checks = functools.partial(store.run_checks, done.run_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -205,18 +206,60 @@ def _checkout_root() -> Path:
     return Path(workspace).absolute() if workspace else Path.cwd().absolute()
 
 
+class InLedgerOrder:
+    """The pages read, in the ledger's order whichever answers first, each let through as
+    soon as every page before it is read: a refresh's lines then read alike run to run
+    (a log, the demo's), and come as the pages do where they answer in order. `pages`:
+    the address of each reading to come (one per selector a page is read with)."""
+
+    def __init__(self, pages: Sequence[str]) -> None:
+        self._order = list(dict.fromkeys(pages))
+        self._expected = Counter(pages)
+        self._held: dict[str, list[Reading]] = {}
+        self._next = 0
+
+    def add(self, reading: Reading) -> list[Reading]:
+        """`reading` held, and those now let through, in order."""
+        self._held.setdefault(reading.fetch.url, []).append(reading)
+        let: list[Reading] = []
+        while self._next < len(self._order):
+            url = self._order[self._next]
+            if len(self._held.get(url, ())) < self._expected[url]:
+                break
+            let += self._held.pop(url)
+            self._next += 1
+        return let
+
+    def rest(self) -> list[Reading]:
+        """Those still held (a run stopped early), in order: they were read all the same."""
+        held = [self._held.pop(url) for url in self._order if url in self._held]
+        held += self._held.values()  # a page no job named: never held back for good
+        self._held = {}
+        return [reading for readings in held for reading in readings]
+
+
 @contextlib.contextmanager
-def progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
+def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
     """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
-    with --quiet; with --verbose a line per page (status, size, time) and per check."""
+    with --quiet; with --verbose a line per page (status, size, time) and per check. The
+    lines come in the ledger's order of `pages` (`InLedgerOrder`); the bar as pages answer."""
     from claimledger.terminal.lines import reading_lines
 
     verbose = output().verbose
     if quiet or output().quiet:
         yield lambda reading: None
         return
+    ordered = InLedgerOrder(pages)
+
+    def said(readings: Iterable[Reading]) -> None:
+        for reading in readings:
+            say(reading_lines(reading, verbose=verbose))
+
     if not err.is_terminal:
-        yield lambda reading: say(reading_lines(reading, verbose=verbose))
+        try:
+            yield lambda reading: said(ordered.add(reading))
+        finally:
+            said(ordered.rest())
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -228,14 +271,18 @@ def progress(total: int, *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
         console=err,
         transient=True,
     ) as progress:
-        task = progress.add_task("fetch", total=total)
+        task = progress.add_task("fetch", total=len(pages))
 
         def tick(reading: Reading) -> None:
             if verbose:
-                say(reading_lines(reading, verbose=True))
+                said(ordered.add(reading))
             progress.advance(task)
 
-        yield tick
+        try:
+            yield tick
+        finally:
+            if verbose:
+                said(ordered.rest())
 
 
 def say(lines: Sequence[str]) -> None:
