@@ -51,6 +51,7 @@ from claimledger.reading.pdf import is_pdf, pdf_text
 from claimledger.reading.seen import (
     PAGE,
     Shown,
+    breaks_line,
     handed_down,
     hidden_by_markup,
     is_unseen,
@@ -90,10 +91,6 @@ A ``<video>``'s or ``<audio>``'s words, ``<noembed>`` and ``<noframes>``, are fa
 browser does not show, a formula's ``<annotation>`` is its source (TeX), not shown, and
 an SVG's ``<desc>`` describes the drawing to assistive software, as its ``<title>`` names
 it (an image's ``alt``, not its words)."""
-_INLINE_TAGS = _words(
-    """a abbr acronym b bdi bdo big cite code data dfn em font i img ins kbd mark nobr q rp rt
-    ruby samp small span strong sub sup time tt u var wbr"""
-)
 _DROPPED_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
 _BANNER_NAME = re.compile(
     r"""
@@ -554,6 +551,7 @@ class _Renderer:
         self._stack: list[_Lines | _Row | _Pre] = [self.out]
         self._cells: list[etree._Element] = []
         self._drawn: list[bool] = [True]  # are the open elements' own words drawn?
+        self._marks = 0  # open `<sup>`s whose "^" waits for a word drawn in them
 
     @property
     def top(self) -> _Lines | _Row | _Pre:
@@ -561,8 +559,9 @@ class _Renderer:
 
     def text(self, text: str | None) -> None:
         top = self.top
-        if self._drawn[-1] and not isinstance(top, _Row):  # text between cells is layout
-            top.add(text)
+        if text and self._drawn[-1] and not isinstance(top, _Row):  # between cells: layout
+            top.add("^" * self._marks + text)
+            self._marks = 0
 
     def enter(self, region: etree._Element, drawn: bool) -> None:
         """A region's start: its text, and its lines break before."""
@@ -580,7 +579,7 @@ class _Renderer:
         tag, top = element.tag, self.top
         self._drawn.append(drawn)
         if isinstance(top, _Pre):
-            self._start_in_pre(tag, top, drawn)
+            self._start_in_pre(tag, top)
         elif tag == "br":
             self._lines().end_line()
         elif tag == "pre":
@@ -592,28 +591,27 @@ class _Renderer:
         elif tag in ("td", "th") and isinstance(top, _Row):
             self._cells.append(element)
             self._stack.append(_Lines())
-        else:
-            if tag not in _INLINE_TAGS:
-                self._lines().end_line()
-            if tag == "sup":
-                self.text("^")
+        elif breaks_line(tag):
+            self._lines().end_line()
+        if tag == "sup":
+            self._marks += 1  # its "^" is written before the first word drawn in it
         self.text(element.text)
 
-    def _start_in_pre(self, tag: object, pre: _Pre, drawn: bool) -> None:
+    def _start_in_pre(self, tag: object, pre: _Pre) -> None:
         if tag == "br":
             pre.add("\n")
         elif tag == "pre":
             pre.depth += 1
-        elif tag not in _INLINE_TAGS:
+        elif breaks_line(tag):
             pre.break_line()
-        elif tag == "sup" and drawn:
-            pre.add("^")
 
     def end(self, element: etree._Element) -> None:
         """An element's end. A row, or preformatted text, none of whose words are drawn is
         no line (as if left out), where one drawn but empty is an empty line."""
         tag, top = element.tag, self.top
         drawn = self._drawn.pop()
+        if tag == "sup" and self._marks:
+            self._marks -= 1  # none of its words drawn: no mark
         if isinstance(top, _Pre):
             self._end_in_pre(tag, top, drawn)
         elif tag == "tr" and isinstance(top, _Row):
@@ -627,7 +625,7 @@ class _Renderer:
             row = self.top
             if isinstance(row, _Row):
                 row.cells.append(" ".join(top.lines))
-        elif tag not in _INLINE_TAGS:
+        elif breaks_line(tag):
             self._lines().end_line()
 
     def _end_in_pre(self, tag: object, pre: _Pre, drawn: bool) -> None:
@@ -640,7 +638,7 @@ class _Renderer:
                 written = "".join(pre.pieces)
                 for line in written.strip("\n").split("\n") if drawn or written.strip() else ():
                     lines.add_line(line.rstrip())
-        elif tag not in _INLINE_TAGS and tag != "br":
+        elif breaks_line(tag):
             pre.break_line()
 
     def _lines(self) -> _Lines:

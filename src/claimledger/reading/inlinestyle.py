@@ -60,6 +60,15 @@ def style_hides(style: str) -> bool:
     return declared.get("display") == "none" or declared.get("content-visibility") == "hidden"
 
 
+def style_displays(style: str) -> bool:
+    """Does this ``style`` give its element a box over the ``display: none`` a browser's own
+    style sheet gives an element marked ``hidden`` (``<div hidden style="display:block">``
+    is shown)? Any ``display`` it declares does but ``none`` and ``revert-layer``, which
+    Chromium leaves hidden (``revert`` it shows). One too long to read, or naming no
+    ``display``, does not."""
+    return style_declared(style).get("display") not in (None, "none", "revert-layer")
+
+
 def style_visibility(style: str, *, inherited_visible: bool) -> str | None:
     """The ``visibility`` this style declares, as `style_declared` reads it, where it could
     turn the one inherited (to hidden, or back to visible); None where it declares none, or
@@ -86,10 +95,11 @@ def style_undraws(style: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def style_declared(style: str) -> Mapping[str, str]:
     """The value in force of each property this module reads (`display`, `visibility`,
-    `content-visibility`, and a drawing's `opacity`, `fill`, `fill-opacity`, `stroke`), as
-    a browser settles it; none for a style that names none of them, or is longer than any
-    a page needs (so such a style never shows what an element around it hides). A paint
-    is `none` (`transparent` too) or `paint`; an opacity `0` (at most 0) or its number."""
+    `content-visibility`, and a drawing's `opacity`, `fill`, `fill-opacity`, `stroke`,
+    `stroke-opacity`, `stroke-width`), as a browser settles it; none for a style that
+    names none of them, or is longer than any a page needs (so such a style never shows
+    what an element around it hides). A paint is `none` (a colour wholly transparent too)
+    or `paint`; an opacity or a width `0` (at most 0) or its number."""
     if len(style) > _LONGEST or not _NAMES_READ.search(style):
         return _NOTHING
     return MappingProxyType(_declared(style))
@@ -157,18 +167,44 @@ def _alpha_value(name: str, tokens: list[object]) -> str | None:
 
 
 def _paint_value(name: str, tokens: list[object]) -> str | None:
-    """A fill's or a stroke's paint: `none` (or `transparent`), a global word, or `paint`
-    for a colour, a `url()` or a function; None for a number or a string, dropped."""
+    """A fill's or a stroke's paint: `none` (or a colour wholly transparent, which paints
+    as none: `transparent`, `rgba(0,0,0,0)`, `#0000`), a global word, or `paint` for any
+    other colour, a `url()` or a function; None for a number or a string, dropped."""
     shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
     if not shown:
         return None
     kind = getattr(shown[0], "type", None)
     if len(shown) == 1 and kind == "ident":
         word = str(getattr(shown[0], "lower_value", ""))
-        if word in ("none", "transparent"):
+        if word == "none" or _transparent(shown[0]):
             return "none"
         return word if word in _GLOBAL else "paint"
+    if len(shown) == 1 and _transparent(shown[0]):
+        return "none"
     return "paint" if kind in ("hash", "function", "url") else None
+
+
+def _transparent(token: object) -> bool:
+    """Is the token a colour of alpha 0 (as a browser clamps it), which paints nothing?"""
+    from tinycss2 import color4
+
+    alpha = getattr(color4.parse_color(token), "alpha", None)
+    return isinstance(alpha, int | float) and alpha <= 0
+
+
+def _width_value(name: str, tokens: list[object]) -> str | None:
+    """A stroke's width: `0` for none at all, its number for any other, or a global word;
+    None for a negative one and for any not a number, a percentage or a length (its unit
+    not checked), which a browser drops."""
+    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
+    if len(shown) != 1:
+        return None
+    kind, value = getattr(shown[0], "type", None), getattr(shown[0], "value", None)
+    if kind == "ident" and str(getattr(shown[0], "lower_value", "")) in _GLOBAL:
+        return str(getattr(shown[0], "lower_value", ""))
+    if kind not in ("number", "percentage", "dimension") or not isinstance(value, int | float):
+        return None
+    return None if value < 0 else f"{value:g}"
 
 
 _READERS: dict[str, Callable[[str, list[object]], str | None]] = {
@@ -177,6 +213,8 @@ _READERS: dict[str, Callable[[str, list[object]], str | None]] = {
     "fill-opacity": _alpha_value,
     "fill": _paint_value,
     "stroke": _paint_value,
+    "stroke-opacity": _alpha_value,
+    "stroke-width": _width_value,
 }
 """The properties this module reads, each with how it reads a value."""
 _ALONE = _GLOBAL | {"none", "contents"}

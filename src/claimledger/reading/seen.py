@@ -8,10 +8,13 @@ SVG drawing `opacity` 0 too): the element and all in it are unseen (`is_unseen`,
 `hidden_by_markup`; `Shown.removed`). And CSS
 `visibility`, which each element inherits from the one around it and may set again: in
 `<div style="visibility:hidden"><p style="visibility:visible">` a browser draws the
-paragraph's words and none of the div's own. An SVG's words are drawn where painted,
-which its elements say as they say visibility: a `<g fill="none">` draws no text of its
-own, a `<tspan fill="black">` in it does. What an element passes down to those in it is
-a `Shown`, worked out down the tree (`shown_inside`, `passed_down`).
+paragraph's words and none of the div's own. An SVG draws words only in a `<text>`, and
+there where painted, which its elements say as they say visibility: a `<g fill="none">`
+draws no text of its own, a `<tspan fill="black">` in it does. What an element passes
+down to those in it is a `Shown`, worked out down the tree (`shown_inside`,
+`passed_down`).
+
+And which elements a browser lays out as blocks, breaking the line (`breaks_line`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from lxml import etree
 from claimledger.reading.inlinestyle import (
     attribute_value,
     style_declared,
+    style_displays,
     style_hides,
     style_undraws,
     style_visibility,
@@ -54,16 +58,17 @@ def is_unseen(element: etree._Element) -> bool:
 
 
 def hidden_by_markup(element: etree._Element) -> bool:
-    """Hidden by its own attributes (`hidden`, a `display: none` style, as `style_hides`
-    reads it), whatever a style sheet says; a tab panel so hidden is one click away, and a
+    """Hidden by its own attributes (`hidden`, unless its style gives it a `display`, as
+    `style_displays` reads it; a `display: none` style, as `style_hides` reads it),
+    whatever a style sheet says; a tab panel so hidden is one click away, and a
     reader reads it, as a section `hidden="until-found"`, which the browser opens for a
     reader who searches the page for its words (as a closed `<details>`, read too)."""
     get = element.get
-    hidden = get("hidden")
+    hidden, style = get("hidden"), get("style") or ""
     shown_when_found = hidden is not None and hidden.lower() == "until-found"  # as written
-    if hidden is not None and not shown_when_found:
+    if hidden is not None and not shown_when_found and not style_displays(style):
         return True
-    return style_hides(get("style") or "")
+    return style_hides(style)
 
 
 NEVER_SHOWN = _names(
@@ -82,16 +87,21 @@ pattern, a marker) are drawn only where used, and its `<metadata>` never."""
 class Shown:
     """What an element passes down to the elements in it of what decides whether their own
     words are drawn: whether they are `visible` (CSS `visibility`, inherited); whether
-    they are part of an SVG `drawing`, whose words are drawn only where painted: `filled`
-    (a fill not `none`), `fill_seen` (a `fill-opacity` above 0) or `stroked` (a stroke not
-    `none`), each inherited; and whether all in it is `removed` (`display="none"` or an
-    `opacity` of 0 in a drawing, which nothing inside undoes)."""
+    they are part of an SVG `drawing`, whose words are drawn only `in_text` (a `<text>`)
+    and where painted: `filled` (a fill not `none`) and `fill_seen` (a `fill-opacity`
+    above 0), or `stroked` (a stroke not `none`), `stroke_seen` (a `stroke-opacity` above
+    0) and `stroke_wide` (a `stroke-width` above 0), each inherited; and whether all in it
+    is `removed` (`display="none"` or an `opacity` of 0 in a drawing, which nothing inside
+    undoes)."""
 
     visible: bool = True
     drawing: bool = False
+    in_text: bool = False
     filled: bool = True
     fill_seen: bool = True
     stroked: bool = False
+    stroke_seen: bool = True
+    stroke_wide: bool = True
     removed: bool = False
 
     @property
@@ -99,7 +109,10 @@ class Shown:
         """Are the element's own words (its text, and the text after each child) drawn?"""
         if not self.visible or self.removed:
             return False
-        return not self.drawing or (self.filled and self.fill_seen) or self.stroked
+        if not self.drawing:
+            return True
+        filled = self.filled and self.fill_seen
+        return self.in_text and (filled or (self.stroked and self.stroke_seen and self.stroke_wide))
 
 
 PAGE = Shown()
@@ -129,25 +142,41 @@ def shown_inside(element: etree._Element, above: Shown) -> Shown:
 
 def _drawn_inside(element: etree._Element, above: Shown, visible: bool) -> Shown:
     """What an element of an SVG drawing passes down: nothing, where it says `opacity` 0
-    (which dims all it holds) or `display="none"`; else its paint, where it says one (a
-    `<tspan fill="black">` in a `<g fill="none">` is drawn). What a `<foreignObject>`
-    holds is HTML, drawn as a page is."""
+    (which dims all it holds) or `display="none"`, or is in a `<text>` and no part of its
+    text (a `<g>` or another `<text>` there is not drawn); else its paint, where it says
+    one (a `<tspan fill="black">` in a `<g fill="none">` is drawn). What a
+    `<foreignObject>` holds is HTML, drawn as a page is."""
+    tag = element.tag
     style = element.get("style") or ""
     display = (element.get("display") or "").strip().lower()
     if display == "none" or style_undraws(style) or _said(element, "opacity") == "0":
         return REMOVED
-    fill_opacity = _said(element, "fill-opacity")
+    if above.in_text and tag not in _TEXT_PARTS:
+        return REMOVED
     return Shown(
         visible=visible,
-        drawing=element.tag != "foreignobject",
+        drawing=tag != "foreignobject",
+        in_text=tag == "text" or above.in_text,
         filled=_painted(_said(element, "fill"), above.filled, initially=True),
-        fill_seen=above.fill_seen if fill_opacity in _INHERITS else fill_opacity != "0",
+        fill_seen=_above_zero(_said(element, "fill-opacity"), above.fill_seen),
         stroked=_painted(_said(element, "stroke"), above.stroked, initially=False),
+        stroke_seen=_above_zero(_said(element, "stroke-opacity"), above.stroke_seen),
+        stroke_wide=_above_zero(_said(element, "stroke-width"), above.stroke_wide),
     )
+
+
+_TEXT_PARTS = _names("tspan textpath a")
+"""The elements of a `<text>` that draw its words; a browser draws none of any other's."""
 
 
 _INHERITS = frozenset({None, "inherit", "unset", "revert", "revert-layer"})
 """What an inherited property's value in force is, where it says it inherits, or none."""
+
+
+def _above_zero(amount: str | None, inherited: bool) -> bool:
+    """Is an opacity or a width above 0, where the element says `amount` (None to
+    inherit)? Each is 1 initially, and `initial` says so."""
+    return inherited if amount in _INHERITS else amount != "0"
 
 
 def _painted(paint: str | None, inherited: bool, *, initially: bool) -> bool:
@@ -212,3 +241,26 @@ def handed_down(
             worked[ancestor] = handed
         found.append(handed)
     return found
+
+
+def breaks_line(tag: object) -> bool:
+    """Does a browser lay the element out as a block of its own, its words on lines of their
+    own? Those its own style sheet makes blocks (a paragraph, a list item, a table's
+    parts), a drawing, its `<text>` and what a `<foreignObject>` holds, and a formula's
+    parts (each a box Chromium reads on a line of its own); any other, a `<span>`, an
+    SVG's `<tspan>`, a custom element (`<my-widget>`) or one no browser knows, runs on in
+    the line, as a browser lays out an element it has no rule for."""
+    return tag in _BLOCKS
+
+
+_BLOCKS = _names(
+    """html body address article aside blockquote center details dialog dir div dl dd dt
+    fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr legend li
+    listing main menu nav ol optgroup option p plaintext pre search section summary ul xmp
+    table caption colgroup col thead tbody tfoot tr td th select
+    svg text foreignobject
+    math maction menclose merror mfenced mfrac mi mmultiscripts mn mo mover mpadded mphantom
+    mprescripts mroot mrow ms mspace msqrt mstyle msub msubsup msup mtable mtd mtext mtr
+    munder munderover semantics"""
+)
+"""The elements `breaks_line` says a browser lays out as blocks."""
