@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cli_runner import Cli
+from dns_server import NameServer
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
 from webserver import PageServer, redirect
 
@@ -171,6 +172,34 @@ def test_the_reason_a_page_was_not_read_reaches_the_report_without_its_secrets(
     label = next(s["label"] for s in report["sources"] if s["id"] == "other")
     assert "a sign-in page, not the page asked" in label
     assert "s3cr3tvalue" not in label and "token=REDACTED" in label
+
+
+@pytest.mark.parametrize("status", [301, 302])
+def test_a_page_sent_on_to_a_web_archives_copy_leaves_its_quotes_unread(
+    cli: Cli, page_server: PageServer, system_dns: NameServer, status: int
+) -> None:
+    """A retired page that its site sends on to the Wayback Machine's copy, for good or
+    for now, was read there as the live page: the copy's words, of the day it was taken,
+    verified the quote and the gate passed (0). They say nothing of the page as it
+    stands: its quotes are unread, no move to the copy is proposed, and the gate says 3."""
+    for name in ("docs.vendor.test", "web.archive.org"):
+        system_dns.script(name, ["127.0.0.1"], cycle=True)
+    serve_v1(page_server)
+    live = page_server.url("/other", host="docs.vendor.test")
+    capture = f"/web/20200101000000/{live}"
+    page_server.set_page(capture, page(ALARM))
+    page_server.set_handler("/other", redirect(page_server.url(capture, "web.archive.org"), status))
+    text = cli.ledger.read_text(encoding="utf-8")
+    cli.ledger.write_text(text.replace(page_server.url("/other"), live), encoding="utf-8")
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    other = other_source(cli)
+    assert (other["source_status"], other["moved_to"]) == ("unreadable", None)
+    assert "a web archive's copy of it, not the page asked" in other["error"]
+    assert (alarms_row(cli)["verified"], alarms_row(cli)["unread"]) == (0, 1)
+    gate = " ".join(cli("regrade", "--check", code=3).stderr.split())
+    assert f"source other ({live}) could not be read (unreadable: redirected to" in gate
 
 
 def test_a_page_moved_for_good_to_one_named_login_is_a_move(

@@ -99,6 +99,14 @@ def archived_original(url: str) -> str | None:
     return re.sub(r"^(https?:)/+", r"\1//", original, flags=re.IGNORECASE)
 
 
+def on_web_archive(url: str) -> bool:
+    """Whether `url` is an address of the web archive's own (a capture, Save Page Now, its
+    lookups): what it answers there is the archive's to answer."""
+    parts = split(url)
+    host = ascii_host(parts.hostname or "") if parts is not None else ""
+    return host == "archive.org" or host.endswith(".archive.org")
+
+
 @functools.cache
 def _suffixes() -> PublicSuffixList:
     from publicsuffixlist import PublicSuffixList

@@ -69,7 +69,13 @@ from claimledger.web.browser import BrowserReader, browser_reading, settling_sel
 from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
-from claimledger.web.standins import SIGN_IN, sent_home, stand_in_page
+from claimledger.web.standins import (
+    ARCHIVED,
+    SIGN_IN,
+    sent_home,
+    sent_to_archive,
+    stand_in_page,
+)
 
 __all__ = [
     "ROBOTS_KEPT_FOR",
@@ -300,7 +306,7 @@ def _result(
         outcome = replace(outcome, text=None, body=None, etag=None, last_modified=None)
     elif status == "ok" and moved_to is not None:
         status = "moved"
-    stand_in = _stand_in(walk) if status in READ_STATUSES else None
+    stand_in = _stand_in(url, walk) if status in READ_STATUSES else None
     if stand_in is not None:
         status, moved_to = ("refused" if stand_in == SIGN_IN else "unreadable"), None
         where = shown(walk.final_url)  # a sign-in page's address may carry a token
@@ -341,13 +347,18 @@ def _with_fragment(url: str, moved_to: str, walk: _Walk) -> str:
     return f"{moved_to}#{fragment}" if fragment else moved_to
 
 
-def _stand_in(walk: _Walk) -> str | None:
-    """What the page a temporary redirect ended at is, when it only stands in for the page
-    asked (a sign-in page, or the home page or a section's it sends readers to for now):
-    its words say nothing of the asked page's, so none of its quotes may be called missing
-    there. A chain that ends with a permanent redirect is a move, whatever came before;
-    one that ends with a temporary redirect is judged from the page that answered it."""
-    if not walk.hops or walk.hops[-1].status in PERMANENT_REDIRECTS:
+def _stand_in(url: str, walk: _Walk) -> str | None:
+    """What the page a redirect ended at is, when it only stands in for the page asked (a
+    sign-in page, or the home page or a section's it sends readers to for now; a web
+    archive's copy, by any redirect): its words say nothing of the asked page's as it
+    stands, so none of its quotes may be called verified or missing there. A chain that
+    ends with a permanent redirect elsewhere is a move, whatever came before; one that
+    ends with a temporary redirect is judged from the page that answered it."""
+    if not walk.hops:
+        return None
+    if sent_to_archive(url, walk.final_url):
+        return ARCHIVED
+    if walk.hops[-1].status in PERMANENT_REDIRECTS:
         return None
     return stand_in_page(walk.hops[-1].url, walk.final_url)
 

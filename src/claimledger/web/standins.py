@@ -1,7 +1,7 @@
 """Where a redirect ends when it ends at no page of its own: a page that only stands in for
-the one asked (a sign-in page, the site's home page or the section's), or the home page a
-removed page now sends its readers to. Such a page's words are no evidence of the asked
-page's. Pure.
+the one asked (a sign-in page, the site's home page or the section's, a web archive's
+copy), or the home page a removed page now sends its readers to. Such a page's words are
+no evidence of the asked page's. Pure.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import urllib.parse
 from urllib.parse import SplitResult
 
-from claimledger.sites import publisher_of
+from claimledger.sites import archived_original, on_web_archive, publisher_of
 from claimledger.urls import split
 
 
@@ -20,6 +20,17 @@ def sent_home(url: str, moved_to: str) -> bool:
     if old is None or new is None or old.hostname != new.hostname:
         return False
     return new.path in ("", "/") and not new.query and old.path not in ("", "/")
+
+
+ARCHIVED = "a web archive's copy of it"
+
+
+def sent_to_archive(url: str, final_url: str) -> bool:
+    """Whether a request for a live page ended, by any redirect, at a web archive's capture
+    (a retired page its site points at the Wayback Machine's copy): the copy's words are
+    of the day it was taken, no evidence of the page as it stands. An address of the
+    archive's own (a capture cited as a source, Save Page Now) is the archive's."""
+    return archived_original(final_url) is not None and not on_web_archive(url)
 
 
 SIGN_IN = "a sign-in page"
