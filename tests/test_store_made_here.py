@@ -12,6 +12,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from archive_server import WebArchive
 from claimledger.ledger.file import load
 from cli_runner import Cli, claimledger
@@ -133,30 +135,48 @@ def test_a_forged_verified_check_is_never_carried_over(
     assert [c["status"] for c in durable] == ["drifted"]
 
 
-def test_a_row_numbered_past_every_row_to_come_keeps_the_store_a_strangers(
-    tmp_path: Path, page_server: PageServer
+LAST_ROW = 2**63 - 1
+"""The largest number SQLite gives a row: past it, it numbers new rows below older ones."""
+
+
+@pytest.mark.parametrize(
+    ("table", "newest"),
+    [
+        ("checks", f"SELECT MAX(id) FROM checks WHERE quote_text = '{ALARM}'"),
+        ("fetches", "SELECT MAX(id) FROM fetches"),
+    ],
+)
+def test_a_row_numbered_past_every_row_to_come_is_refused_by_every_command(
+    tmp_path: Path, page_server: PageServer, table: str, newest: str
 ) -> None:
-    """SQLite numbers new rows below a planted row numbered 2^63-1, so that row would stay
-    the newest for good: a store that holds one is never taken for the user's."""
+    """SQLite numbers new rows below a planted row numbered 2^63-1, so that row stays the
+    newest for good: a "verified" check so numbered outranked every check a refresh made,
+    and `status` and `regrade --check` (0) said the quote verified after the refresh had
+    found it gone. A store holding a row numbered past counting is refused, as a damaged
+    one is, before anything is read or written."""
     ledger = planted(tmp_path, page_server)
     store = ledger.parent / "out" / "evidence.sqlite3"
     with sqlite3.connect(store) as db:
         kept = list(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
         for name, _ in kept:
             db.execute(f"DROP TRIGGER {name}")
-        db.execute(
-            "UPDATE fetches SET id = 9223372036854775807 WHERE id = (SELECT MAX(id) FROM fetches)"
-        )
+        db.execute(f"UPDATE {table} SET id = {LAST_ROW} WHERE id = ({newest})")
         for _, sql in kept:
             db.execute(sql)
+    page_server.set_page("/other", page("The alarm handler was removed."))
     cli = Cli(ledger)
 
-    cli("refresh", "--allow-private", "--no-as-read", code=0)
-    page_server.clear_requests()
-    cli("refresh", "--allow-private", "--no-as-read", code=0)
-
-    assert all("if-none-match" not in r.headers for r in page_server.page_requests)
-    assert cli.json("status", code=0)["evidence_made_here"] is False
+    for command in (("refresh", "--allow-private", "--no-as-read"), ("regrade", "--check"),
+                    ("status",), ("render", "-o", "-")):  # fmt: skip
+        (line,) = cli(*command, code=2).stderr.splitlines()
+        assert line == (
+            f"claimledger: error: {store} holds a {table} row numbered {LAST_ROW}, past any "
+            "a store counts to (rows to come would be numbered below it, and it would stay "
+            "the newest for good): it is not opened; move it aside and refresh again"
+        )
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)  # nothing written
+    assert page_server.hits("/other") == 1  # nothing read: the planting refresh's reading
 
 
 def test_a_refresh_that_read_no_page_leaves_the_store_a_strangers(

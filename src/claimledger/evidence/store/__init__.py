@@ -68,9 +68,9 @@ from claimledger.evidence.store.compressed import inflated, snapshot_zlib
 from claimledger.evidence.store.connection import (
     configure,
     connect,
+    made_current,
     outdated,
     refuse_before_writing,
-    require_current,
 )
 from claimledger.evidence.store.histories import HistoryEvidence
 from claimledger.evidence.store.identity import IdentityEvidence
@@ -104,7 +104,6 @@ from claimledger.evidence.store.schema import (
     CHECK_MISREAD,
     MISREAD,
     MISREAD_CHECKS,
-    migrate,
     refuse_foreign_code,
     rolled_back,
 )
@@ -200,10 +199,7 @@ class EvidenceStore(
         try:
             configure(connection, readonly)
             refuse_foreign_code(connection, path)
-            if readonly:
-                require_current(connection, path)
-            else:
-                migrate(connection, path)
+            made_current(connection, path, readonly=readonly)
         except sqlite3.Error as error:
             connection.close()
             raise _translated(error, path) from None

@@ -10,6 +10,8 @@ from claimledger.errors import EnvironmentProblem, StoreDamagedError
 from claimledger.evidence.store.schema import (
     OUR_TABLES,
     SCHEMA_VERSION,
+    migrate,
+    refuse_rows_past_counting,
     schema_version,
     tables_of,
 )
@@ -73,6 +75,17 @@ def _probed(path: Path) -> tuple[int | None, frozenset[str]]:
         return None, frozenset()
     finally:
         connection.close()
+
+
+def made_current(connection: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
+    """The store brought up to this version's schema (`migrate`), or where it is only read,
+    required to be (`require_current`); then refused if a row of it is numbered past
+    counting (`refuse_rows_past_counting`), whose rows every command believes."""
+    if readonly:
+        require_current(connection, path)
+    else:
+        migrate(connection, path)
+    refuse_rows_past_counting(connection, path)
 
 
 def require_current(connection: sqlite3.Connection, path: Path) -> None:

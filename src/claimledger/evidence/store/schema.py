@@ -431,6 +431,45 @@ def refuse_foreign_code(connection: sqlite3.Connection, path: Path) -> None:
         )
 
 
+NUMBERED = (
+    "runs",
+    "fetches",
+    "checks",
+    "artifact_runs",
+    "render_states",
+    "relocations",
+    "archive_saves",
+    "archive_lookups",
+    "archived_copies",
+    "as_read_checks",
+    "robots_reads",
+    "quote_histories",
+)
+"""The tables whose newest row, by number, is the latest of its kind."""
+
+PAST_COUNTING = 2**62
+"""A row number no store counts to: SQLite numbers rows one by one, so a row numbered so
+high was put there. From its largest number (2^63 - 1) SQLite numbers new rows at random
+below it, and a row numbered near that would stay the newest of its kind for good."""
+
+
+def refuse_rows_past_counting(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store that holds a row numbered past counting: the rows every refresh writes
+    after it would be numbered below it, so a forged "verified" check so numbered would
+    outrank each one and say, for good, what no reading found."""
+    present = tables_of(connection)
+    for table in NUMBERED:
+        if table not in present:
+            continue
+        (top,) = connection.execute(f"SELECT MAX(id) FROM {table}").fetchone()
+        if isinstance(top, int) and top >= PAST_COUNTING:
+            raise StoreDamagedError(
+                f"{path} holds a {table} row numbered {top}, past any a store counts to "
+                "(rows to come would be numbered below it, and it would stay the newest for "
+                "good): it is not opened; move it aside and refresh again"
+            )
+
+
 def tables_of(connection: sqlite3.Connection) -> frozenset[str]:
     """The names of the file's tables, but SQLite's own (`sqlite_stat1`, which ANALYZE
     makes in any database): no one else may name a table `sqlite_…`, and one of them says
