@@ -12,6 +12,10 @@ import datetime as dt
 import json
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 import urllib.parse
 from datetime import date
 from pathlib import Path
@@ -35,7 +39,15 @@ from evidence_site import (
     serve_v1,
     write_ledger,
 )
-from webserver import Exchange, Page, PageServer, redirect, trickle, unused_port
+from webserver import (
+    Exchange,
+    Page,
+    PageServer,
+    redirect,
+    stall_after_headers,
+    trickle,
+    unused_port,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LEDGER = ROOT / "claims.yaml"
@@ -421,6 +433,41 @@ def test_a_refresh_cut_short_stands_until_finished_refreshes_check_every_quote_a
     again = cli("regrade", "--check", code=1)
     assert "did not finish" not in again.stderr
     assert "alarms" in again.output
+
+
+@pytest.mark.slow
+def test_a_refresh_cut_short_in_the_ledgers_folder_stands_seen_from_any_folder(
+    cli: Cli, page_server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh run in the ledger's folder, as `claimledger refresh` there runs it, named
+    its ledger `claims.yaml`, which read from another folder names another file: cut
+    short there, then followed by a refresh of some claims from a folder below, it was no
+    run of the ledger's, and `regrade --check` there passed (0) while in the ledger's
+    folder it failed (3). Every run names its ledger wherever it is run from."""
+    serve_v1(page_server)
+    home = cli.ledger.parent
+    monkeypatch.chdir(home)
+    claimledger("refresh", "--allow-private", "--no-as-read", code=0)
+    command = [sys.executable, "-m", "claimledger", "refresh", "--allow-private", "--no-as-read"]
+    page_server.set_handler("/other", stall_after_headers(4096, for_seconds=60))
+    with subprocess.Popen(command, cwd=home, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 60
+        while page_server.hits("/other") < 2:
+            assert time.monotonic() < deadline, "the refresh never asked for /other"
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    below = home / "notes"
+    below.mkdir()
+    monkeypatch.chdir(below)
+
+    claimledger("refresh", "--allow-private", "--no-as-read", "durable", "ordered", code=0)
+    gate = claimledger("regrade", "--check", code=3)
+
+    assert "did not finish" in " ".join(gate.stderr.split())
+    monkeypatch.chdir(home)
+    assert "did not finish" in " ".join(claimledger("regrade", "--check", code=3).stderr.split())
 
 
 def test_a_wording_adopted_after_a_cut_refresh_was_put_by_is_said_unchecked_not_cut(
