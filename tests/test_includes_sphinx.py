@@ -212,3 +212,107 @@ def test_an_include_is_cut_by_its_own_options_beside_another_of_the_same_partial
     page_text = expanded(text, includes_of(text, PAGE), {"includes/common.rst": SNIPPETS})
     assert re.findall(r"Snippet (\w+)\.", page_text) == shown
     assert ":end-before:" not in page_text and ":start-after:" not in page_text
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        (":start-after:", ["Two."]),  # no text: docutils reads an empty line
+        (":end-before:", ["One."]),
+        (":start-after:\n   :end-before:", ["Two."]),
+        (":Start-After: start-b", ["Two."]),  # docutils reads names in lower case
+        (":START-LINE: 2", ["Two."]),
+        (":start-after: start-b\n   :start-after: start-b", []),  # refused: none shown
+        (":end-before: end-b\n   :END-BEFORE: end-b", []),
+    ],
+)
+def test_an_include_reads_its_options_as_docutils_does(options: str, shown: list[str]) -> None:
+    """An option with no text stands for an empty line (docutils 0.23), a name in any
+    case is the option, and one given twice makes the build refuse the directive: the
+    page shows none of the partial, not the part one of them would name."""
+    page_text = _shown(
+        f".. include:: /includes/common.rst\n   {options}", "One.\nstart-b\n\nTwo.\nend-b\n"
+    )
+    assert [words for words in ("One.", "Two.") if words in page_text] == shown
+    assert ":start" not in page_text.lower() and ":end" not in page_text.lower()
+
+
+@pytest.mark.parametrize(
+    ("options", "lines"),
+    [
+        (":START-AT: b\n   :End-At: c", ["b", "c"]),
+        (":start-after:", []),  # Sphinx requires its text: the directive is refused
+        (":lines:", []),
+        (":start-at: b\n   :start-after: b", []),  # Sphinx: both cannot be used
+        (":end-at: d\n   :end-before: d", []),
+        (":lines: 1\n   :lines: 2", []),  # given twice: refused
+    ],
+)
+def test_a_literalinclude_reads_its_options_as_sphinx_does(options: str, lines: list[str]) -> None:
+    directive = f".. literalinclude:: /includes/common.rst\n   {options}"
+    page_text = _shown(directive, "a\nb\nc\nd\n")
+    body = page_text.removeprefix("Title\n=====\n\n").removesuffix("\n\nAfter.\n")
+    assert body.splitlines() == lines
+
+
+def _blame_of(
+    tmp_path: Path, page_server: PageServer, files: list[tuple[str, str]]
+) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Blame's findings on a Sphinx page (`source/conf.py` beside it) whose files went
+    through `files` (a path and its text each, one commit each, oldest first); with the
+    commits' shas in that order. The page now reads NEW."""
+    repo = tmp_path / "docs-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "source/conf.py", "project = 'x'\n", "Add Sphinx", "2026-01-01T10:00")
+    shas = [
+        commit(repo, path, text, f"Edit {n} (#{n + 1})", f"2026-0{n + 2}-01T10:00")
+        for n, (path, text) in enumerate(files)
+    ]
+    page_server.set_page("/ldap", page(NEW))
+    ledger = tmp_path / "ledger" / "claims.yaml"
+    ledger.parent.mkdir()
+    ledger.write_text(LEDGER.format(url=page_server.url("/ldap"), quote=OLD), "utf-8")
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+    (row,) = cli.json("blame", "durable", "--repo", repo.as_uri(), "--path", PAGE)["quotes"]
+    return row["found"], shas
+
+
+PARTIAL = "source/includes/common.rst"
+
+
+@pytest.mark.parametrize(
+    ("options", "partial"),
+    [
+        (":start-after:", "{other}\n\n{shown}\n"),
+        (":Start-After: start-b\n   :End-Before: end-b",
+         "{other}\nstart-b\n{shown}\nend-b\n{other}\n"),
+    ],
+)  # fmt: skip
+def test_blame_reads_a_partial_cut_as_docutils_cuts_it(
+    tmp_path: Path, page_server: PageServer, options: str, partial: str
+) -> None:
+    """The page's part of the partial was reworded; the rest of the partial, on no page
+    of it, still says the old words: the history names the rewording, not "still held"."""
+    include = f"LDAP\n====\n\n.. include:: /includes/common.rst\n   {options}\n"
+    found, shas = _blame_of(
+        tmp_path, page_server,
+        [(PAGE, include), (PARTIAL, partial.format(other=OLD, shown=OLD)),
+         (PARTIAL, partial.format(other=OLD, shown=NEW))],
+    )  # fmt: skip
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (shas[1], shas[2])
+
+
+def test_blame_names_the_commit_that_gave_an_option_twice_as_the_one_that_dropped_it(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """An option written twice makes the build refuse the include: from that commit on,
+    the page shows none of the partial, and the history says the words went there."""
+    include = "LDAP\n====\n\n.. include:: /includes/common.rst\n   :start-after: start-b\n"
+    found, shas = _blame_of(
+        tmp_path, page_server,
+        [(PARTIAL, f"Other.\nstart-b\n{OLD}\n"), (PAGE, include),
+         (PAGE, f"{include}   :start-after: start-b\n")],
+    )  # fmt: skip
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (shas[1], shas[2])

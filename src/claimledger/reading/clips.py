@@ -7,11 +7,14 @@ at a time). Sphinx's `.. include::` and `.. literalinclude::` here (a MyST page'
 
 Pure. docutils' `include`: `:start-line:` / `:end-line:` (line indexes from 0, negative
 from the end, the end left out) cut first, then the text after the first
-`:start-after:` and before the first `:end-before:` that follows it, anywhere in a line.
-Sphinx's `literalinclude`: from the first line holding `:start-after:` (left out) or
-`:start-at:` (kept), to the first holding `:end-before:` (left out; not the first line)
-or `:end-at:` (kept), then `:lines:` (`1,3,5-10,20-`, numbered from 1). A marker not
-found or a bad number is an error in the build: the page shows none of the partial.
+`:start-after:` and before the first `:end-before:` that follows it, anywhere in a line;
+either given no text stands for an empty line (docutils 0.23; before it, no text was an
+error). Sphinx's `literalinclude`: from the first line holding `:start-after:` (left
+out) or `:start-at:` (kept), to the first holding `:end-before:` (left out; not the first
+line) or `:end-at:` (kept), then `:lines:` (`1,3,5-10,20-`, numbered from 1). The build
+refuses, and the page shows none of the partial, where a marker is not found, a number
+is bad, an option is given twice, a `literalinclude` option needing text has none, or
+`start-at` comes with `start-after` (`end-at` with `end-before`): none is guessed at.
 """
 
 from __future__ import annotations
@@ -45,10 +48,12 @@ def clipped(text: str, clip: Clip) -> str:
     try:
         if clip.directive == "snippet":
             return snippet_part(text, options.get("lines"), options.get("section"))
+        if len(options) < len(clip.options):
+            raise ValueError("an option given twice")  # docutils refuses the directive
         if clip.directive == "literalinclude":
             return _literal_part(text, options)
         return _include_part(text, options)
-    except ValueError:  # the build fails: a marker not found, a bad number (`x.md:-`)
+    except ValueError:  # the build refuses: a marker not found, a bad number (`x.md:-`)
         return ""
 
 
@@ -57,16 +62,20 @@ def _include_part(text: str, options: Mapping[str, str]) -> str:
     first, last = options.get("start-line"), options.get("end-line")
     if first or last is not None:
         text = "\n".join(text.splitlines()[_index(first) : _index(last)])
-    if after := options.get("start-after"):
+    if (after := options.get("start-after")) is not None:
+        after = after or "\n\n"
         text = text[_found(text, after) + len(after) :]
     if before := options.get("end-before"):
         text = text[: _found(text, before)]
+    elif before is not None and (blank := text.find("\n\n")) > 0:
+        text = text[: blank + 1]  # up to an empty line: the line before it ends the part
     return text
 
 
 def _literal_part(text: str, options: Mapping[str, str]) -> str:
     """Sphinx's `literalinclude`: the lines from the start marker's to the end marker's,
     then those `:lines:` names."""
+    _refused(options)
     lines = text.splitlines(keepends=True)
     if start := options.get("start-at") or options.get("start-after"):
         at = _line_holding(lines, start)
@@ -80,6 +89,19 @@ def _literal_part(text: str, options: Mapping[str, str]) -> str:
         if not lines:
             raise ValueError(spec)
     return "".join(lines)
+
+
+_NEEDS_TEXT = ("start-at", "start-after", "end-at", "end-before", "lines")
+"""`literalinclude`'s options that Sphinx refuses to take with no text."""
+_EXCLUSIVE = (("start-at", "start-after"), ("end-at", "end-before"))
+
+
+def _refused(options: Mapping[str, str]) -> None:
+    """Raise where Sphinx refuses a `literalinclude` as its options are written."""
+    if any(options.get(name) == "" for name in _NEEDS_TEXT):
+        raise ValueError("an option with no text")
+    if any(one in options and other in options for one, other in _EXCLUSIVE):
+        raise ValueError("two options that cannot be used together")
 
 
 def _index(written: str | None) -> int | None:

@@ -153,9 +153,11 @@ def _value(attribute: re.Match[str]) -> str:
 
 
 def _clip(directive: re.Match[str]) -> Clip:
-    """A Sphinx directive's options, as written under it (values stripped)."""
+    """A Sphinx directive's options, as written under it (values stripped), their names in
+    lower case as docutils reads them (`:Start-After:` is `start-after`)."""
     options = _OPTION.finditer(directive["options"])
-    return Clip(directive["directive"], tuple((o["name"], o["value"].strip()) for o in options))
+    named = tuple((o["name"].lower(), o["value"].strip()) for o in options)
+    return Clip(directive["directive"], named)
 
 
 _ANTORA_PARTIAL = re.compile(r"(?:(?P<module>[\w-]+):)?partial\$(?P<file>[^:$]+)")
