@@ -111,6 +111,43 @@ def test_a_myst_include_shows_only_the_part_its_options_name(
     assert page_text.endswith("\n\nAfter.\n")
 
 
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ("---\nstart-after: <!-- start-quorum -->\nend-before: <!-- end-quorum -->\n---", ["Q"]),
+        ("---\n# the quorum\nstart-after: <!-- start-quorum -->  # its marker\n---", ["Q", "E"]),
+        ("---\nstart-after: \"<!-- start-quorum -->\"\nend-before: '<!-- end-quorum -->'\n---",
+         ["Q"]),
+        ("---\nstart-after:\n  <!-- start-quorum -->\n---", ["Q", "E"]),  # on the next line
+        ("---\nstart-line: 4", ["E"]),  # never closed: the options run to the fence
+        (":start-after: '<!-- start-quorum -->'", ["Q", "E"]),  # read as YAML too
+        (":end-before: <!-- end-quorum --> # a comment", ["I", "Q"]),
+        (":Start-After: <!-- start-quorum -->", ["I", "Q", "E"]),  # no such option: left out
+        (":start-after:", ["I", "Q", "E"]),  # no text: MyST leaves it out
+        (":start-after: <!-- gone -->\n:start-after: <!-- end-quorum -->", ["E"]),  # the last
+        ("---\nstart-after <!-- start-quorum -->\n---", ["I", "Q", "E"]),  # MyST reads none
+    ],
+)  # fmt: skip
+def test_a_myst_include_reads_its_options_as_myst_parser_does(
+    options: str, shown: list[str]
+) -> None:
+    """myst-parser reads a directive's options as YAML, from a `---` block or from the
+    `:name: value` lines (quotes and comments are YAML's); a name it does not know, or
+    one with no text, is left out; one given twice, the last is read."""
+    text = f"# Page\n\n```{{include}} ../snippets/common.md\n{options}\n```\n\nAfter.\n"
+    found = includes_of(text, "docs/page.md")
+    page_text = expanded(text, found, {"snippets/common.md": MYST_PARTIAL})
+    assert [w[0] for w in ("Intro.", "Quorum.", "Erasure.") if w in page_text] == shown
+    assert "{include}" not in page_text and "start-after" not in page_text.lower()
+    assert "---" not in page_text and page_text.endswith("\n\nAfter.\n")
+
+
+def test_a_myst_literalinclude_with_both_starts_shows_nothing() -> None:
+    """Sphinx refuses `start-at` with `start-after`, written in a MyST block as well."""
+    text = "```{literalinclude} x.py\n---\nstart-at: b\nstart-after: b\n---\n```\n"
+    assert expanded(text, includes_of(text, "docs/page.md"), {"docs/x.py": "a\nb\nc\n"}) == "\n"
+
+
 SNIPPET = """\
 Intro.
 <!-- --8<-- [start:quorum] -->
@@ -178,13 +215,16 @@ def test_a_hostile_cut_shows_at_most_a_few_times_its_partial() -> None:
 
 
 def _blame(tmp_path: Path, page_server: PageServer, files: dict[str, tuple[str, str]]) -> None:
-    """A docs repository: the page's file, then a shared partial holding the quote in two
-    parts; the part the page shows is reworded, the other keeps the old words. The
-    page's history names the rewording, not "still held"."""
+    """A docs repository: the site's configuration (`config`, when given), the page's file,
+    then a shared partial holding the quote in two parts; the part the page shows is
+    reworded, the other keeps the old words. The page's history names the rewording, not
+    "still held"."""
     repo = tmp_path / "docs-repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     (page_path, page_text), (partial, shape) = files["page"], files["partial"]
+    if "config" in files:
+        commit(repo, *files["config"], "Add the site", "2026-01-04T10:00")
     commit(repo, page_path, page_text, "Add the page", "2026-01-05T10:00")
     held = commit(repo, partial, shape.format(shown=OLD, hidden=OLD), "Add it", "2026-01-06T10:00")
     reworded = commit(
@@ -222,6 +262,20 @@ def test_blame_reads_only_the_part_a_myst_include_shows(
         ":start-after: <!-- a -->\n:end-before: <!-- b -->\n```\n"
     )
     _blame(tmp_path, page_server, {
+        "page": ("docs/durable.md", f"# Durability\n\n{include}"),
+        "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
+    })  # fmt: skip
+
+
+def test_blame_reads_only_the_part_a_myst_include_shows_its_options_in_a_yaml_block(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    include = (
+        "```{include} ../snippets/common.md\n---\n"
+        "start-after: <!-- a -->\nend-before: <!-- b -->\n---\n```\n"
+    )
+    _blame(tmp_path, page_server, {
+        "config": ("docs/conf.py", "extensions = ['myst_parser']\n"),
         "page": ("docs/durable.md", f"# Durability\n\n{include}"),
         "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
     })  # fmt: skip

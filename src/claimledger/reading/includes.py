@@ -3,13 +3,13 @@ so that a sentence kept in a shared snippet is found in the page's source as it 
 
 Pure. Followed: an MDX import of a Markdown file used as a component (Docusaurus,
 Mintlify, Starlight), reStructuredText's `.. include::` and `.. literalinclude::`
-(Sphinx) and MyST's fenced `{include}` and `{literalinclude}` (their `:name: value`
-options; a YAML block of options is not read), AsciiDoc's `include::` (Asciidoctor;
-Antora's `partial$` resources), Hugo's `include` and `readfile` shortcodes, and MkDocs'
-snippets (`--8<--`, one a line). Each but Hugo's and MDX's is cut to the part its options
-name (`claimledger.reading.clips`). A path is resolved against the including file's
-folder, else the repository's root; one that leaves the repository is not followed.
-Partials are expanded one level deep: a snippet's own includes stay as written.
+(Sphinx) and MyST's fenced `{include}` and `{literalinclude}` (their options in a `---`
+block or `:name: value` lines, as myst-parser reads them), AsciiDoc's `include::`
+(Asciidoctor; Antora's `partial$` resources), Hugo's `include` and `readfile` shortcodes,
+and MkDocs' snippets (`--8<--`, one a line). Each but Hugo's and MDX's is cut to the part
+its options name (`claimledger.reading.clips`). A path is resolved against the including
+file's folder, else the repository's root; one that leaves the repository is not
+followed. Partials are expanded one level deep: a snippet's own includes stay as written.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 from claimledger.reading.clips import Clip, clipped
 from claimledger.reading.clips_snippets import snippet_spec
+from claimledger.reading.myst_options import myst_options
 
 _SPHINX_DIRECTIVES = ("include", "literalinclude")
 MAX_INCLUDES = 20
@@ -42,12 +43,13 @@ _SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too),
     re.MULTILINE,
 )
 _OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
-_MYST = re.compile(  # a fenced directive, its `:name: value` options, its closing fence
+_MYST = re.compile(  # a fenced directive, its options (`---` block or `:name:` lines), its fence
     r"^[ \t]*(?P<fence>`{3,}|:{3,})[ \t]*\{(?P<directive>include|literalinclude)\}[ \t]+"
-    r"(?P<path>\S+)[ \t]*\r?\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)[ \t]*(?P=fence)[ \t]*\r?$",
+    r"(?P<path>\S+)[ \t]*\r?\n(?P<options>"
+    r"[ \t]*---[^\n]*\n(?:(?![ \t]*(?:---|(?P=fence)[ \t]*\r?$))[^\n]*\n)*(?:[ \t]*---[^\n]*\n)?"
+    r"|(?:[ \t]*:[\w-]+:[^\n]*\n)*)[ \t]*(?P=fence)[ \t]*\r?$",
     re.MULTILINE,
 )
-_MYST_OPTION = re.compile(r"^[ \t]*:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
 _ASCIIDOC = re.compile(
     r"^include::(?P<path>[^\[\s]+)\[(?P<attributes>[^\]\n]*)\][ \t]*\r?$", re.MULTILINE
 )
@@ -135,10 +137,9 @@ def _directive_replaced(text: str, written: str, body: str) -> str:
 
 
 def _myst_clip(directive: re.Match[str]) -> Clip:
-    """A MyST directive's options, as written under its opening fence (values stripped):
-    Sphinx's own directive, read as Sphinx reads it."""
-    options = _MYST_OPTION.finditer(directive["options"])
-    return Clip(directive["directive"], tuple((o["name"], o["value"].strip()) for o in options))
+    """A MyST directive's options, as myst-parser reads them (`myst_options`): Sphinx's own
+    directive, then cut as Sphinx cuts it."""
+    return Clip(directive["directive"], myst_options(directive["options"]))
 
 
 def _asciidoc_clip(attributes: str) -> Clip:
