@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from claimledger.reading.clips import Clip, clipped
-from claimledger.reading.includes import expanded, includes_of
+from claimledger.reading.includes import MAX_INCLUDES, expanded, includes_of
 from cli_runner import Cli
 from evidence_site import page
 from test_blame import LEDGER, NEW, OLD, commit, git
@@ -214,6 +214,38 @@ def test_a_hostile_cut_shows_at_most_a_few_times_its_partial() -> None:
     assert len(shown[3]) <= 4 * len("x\n" * 100_000) + 2
 
 
+@pytest.mark.parametrize(
+    ("block", "shown"),
+    [
+        ("--8<--\ncommon.md:quorum\nother.md\n--8<--", ["Quorum.", "Other."]),
+        ("-8<-\n  other.md\n\n  common.md:3:3\n---8<---", ["Other.", "Quorum."]),
+        ("--8<--\n;common.md\nother.md\n--8<--", ["Other."]),  # a path left out by `;`
+        ('--8<--\nother.md\n--8<-- "common.md"\n--8<--', ["Other."]),  # none inside a block
+        ("--8<--\ncommon.md:gone\n--8<--", []),
+        (";--8<--\ncommon.md\n;--8<--", []),  # escaped: no block, the lines as written
+        ("--8<--\ncommon.md", []),  # never closed: not followed
+    ],
+)
+def test_an_mkdocs_snippet_block_pulls_in_each_file_it_names(block: str, shown: list[str]) -> None:
+    """pymdownx's block form: `--8<--` on a line of its own, a file a line (cut as a
+    snippet's is), `--8<--` again; the page shows each file's part in turn."""
+    text = f"# Page\n\n{block}\n\nAfter.\n"
+    found = includes_of(text, "docs/page.md")
+    page_text = expanded(text, found, {"docs/common.md": SNIPPET, "docs/other.md": "Other.\n"})
+    words = ("Intro.", "Quorum.", "Erasure.", "Other.")
+    assert sorted((w for w in words if w in page_text), key=page_text.find) == shown
+    assert ("8<" in page_text) == (block.startswith(";") or block.endswith("common.md"))
+    assert page_text.endswith("\n\nAfter.\n")
+
+
+def test_a_snippet_block_counts_each_of_its_files_among_the_partials_followed() -> None:
+    """A block naming a thousand files pulls in no more of them than `MAX_INCLUDES`."""
+    names = "\n".join(f"p{n}.md" for n in range(1_000))
+    (found,) = includes_of(f"--8<--\n{names}\n--8<--\n", "page.md")
+    assert len(found.parts) == MAX_INCLUDES
+    assert {p for part in found.parts for p in part.paths} == set(found.paths)
+
+
 def _blame(tmp_path: Path, page_server: PageServer, files: dict[str, tuple[str, str]]) -> None:
     """A docs repository: the site's configuration (`config`, when given), the page's file,
     then a shared partial holding the quote in two parts; the part the page shows is
@@ -278,6 +310,21 @@ def test_blame_reads_only_the_part_a_myst_include_shows_its_options_in_a_yaml_bl
         "config": ("docs/conf.py", "extensions = ['myst_parser']\n"),
         "page": ("docs/durable.md", f"# Durability\n\n{include}"),
         "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
+    })  # fmt: skip
+
+
+def test_blame_reads_only_the_section_an_mkdocs_snippet_block_shows(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    shape = (
+        "<!-- --8<-- [start:shown] -->\n{shown}\n<!-- --8<-- [end:shown] -->\n\n"
+        "<!-- --8<-- [start:other] -->\n{hidden}\n<!-- --8<-- [end:other] -->\n"
+    )
+    block = "--8<--\nsnippets/intro.md\nsnippets/common.md:shown\n--8<--\n"
+    _blame(tmp_path, page_server, {
+        "config": ("mkdocs.yml", "site_name: Docs\nmarkdown_extensions:\n  - pymdownx.snippets\n"),
+        "page": ("docs/durable.md", f"# Durability\n\n{block}"),
+        "partial": ("snippets/common.md", shape),
     })  # fmt: skip
 
 

@@ -186,6 +186,10 @@ def hostile_pages() -> None:
     timed("headings: 1 MB of nested <h2>s", lambda: html_headings(headings))
     hugo = '{{< include "a.md" x\n' * 10_000
     timed("includes: 200 KB of Hugo shortcodes never closed", lambda: includes_of(hugo, "a.md"))
+    myst = "```{include} a.md\n---\n" * 10_000 + "start-after: x\n" * 100_000
+    timed("includes: 10,000 MyST option blocks never closed", lambda: includes_of(myst, "a.md"))
+    block = "--8<--\n" + "a.md:1:9\n" * 200_000 + "--8<--\n" * 100_000
+    timed("includes: a snippet block of 200,000 files", lambda: includes_of(block, "a.md"))
     hostile_partials()
     runs = b"".join(b"/F1 %d Tf (w%d ) Tj " % (11 + n % 2, n) for n in range(50_000))
     line = _one_page_pdf(b"BT 72 700 Td " + runs + b"ET")

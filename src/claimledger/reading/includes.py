@@ -6,10 +6,11 @@ Mintlify, Starlight), reStructuredText's `.. include::` and `.. literalinclude::
 (Sphinx) and MyST's fenced `{include}` and `{literalinclude}` (their options in a `---`
 block or `:name: value` lines, as myst-parser reads them), AsciiDoc's `include::`
 (Asciidoctor; Antora's `partial$` resources), Hugo's `include` and `readfile` shortcodes,
-and MkDocs' snippets (`--8<--`, one a line). Each but Hugo's and MDX's is cut to the part
-its options name (`claimledger.reading.clips`). A path is resolved against the including
-file's folder, else the repository's root; one that leaves the repository is not
-followed. Partials are expanded one level deep: a snippet's own includes stay as written.
+and MkDocs' snippets (`--8<-- "x.md"`, or a block of them). Each but Hugo's and MDX's is
+cut to the part its options name (`claimledger.reading.clips`). A path is resolved
+against the including file's folder, else the repository's root; one that leaves the
+repository is not followed. Partials are expanded one level deep: a snippet's own
+includes stay as written.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ _HUGO = re.compile(  # bounded: each `{{<` never closed once scanned the rest of
 _SNIPPET = re.compile(  # the path (and its cut, `x.md:3:6`, `x.md:name`) within 1,000
     r"""^[ \t]*-{1,}8<-{1,}[ \t]+["'](?P<path>[^"'\n]{1,1000})["'][ \t]*\r?$""", re.MULTILINE
 )
+_SNIPPET_BLOCK = re.compile(r"^[ \t]*-{1,}8<-{1,}\r?$", re.MULTILINE)
+"""A line that opens or closes a block of snippets (`--8<--`, alone; `;--8<--` is none)."""
+_SNIPPET_LINE = re.compile(r"""[ \t]*;*-{1,}8<-{1,}[ \t]+["']""")
+"""A snippet's own line inside a block, which pymdownx leaves out there."""
 
 
 @dataclass(frozen=True)
@@ -78,13 +83,26 @@ class Include:
     clip: Clip | None = None
     """The directive's options (Sphinx, MyST, AsciiDoc, an MkDocs snippet): the page
     shows only the part of the partial they name."""
+    parts: tuple[Include, ...] = ()
+    """An MkDocs block of snippets' files, in order (the block's `paths` are theirs): the
+    page shows each one's part in turn, where the block is."""
 
 
 def includes_of(text: str, path: str) -> list[Include]:
     """The partials the file `text` at `path` (in the repository) pulls in: the first
-    MAX_INCLUDES, none looked for past them (a page a repository fills with thousands of
-    directives is not resolved whole, in each of its versions)."""
-    return list(itertools.islice(_includes(text, path), MAX_INCLUDES))
+    MAX_INCLUDES (each file of a block of snippets counted), none looked for past them
+    (a page a repository fills with thousands of directives is not resolved whole, in
+    each of its versions)."""
+    found: list[Include] = []
+    room = MAX_INCLUDES
+    for include in itertools.islice(_includes(text, path), MAX_INCLUDES):
+        if room <= 0:
+            break
+        if include.parts:
+            include = _block_of(include.written, include.parts[:room])
+        room -= max(1, len(include.parts))
+        found.append(include)
+    return found
 
 
 def _includes(text: str, path: str) -> Iterator[Include]:
@@ -103,16 +121,53 @@ def _includes(text: str, path: str) -> Iterator[Include]:
     for match in _HUGO.finditer(text):
         if candidates := _resolved(match["path"], path):
             yield Include(match[0], candidates)
+    blocks = list(_snippet_blocks(text, path)) if "8<" in text else []
+    yield from (block for _, _, block in blocks)
     for match in _SNIPPET.finditer(text):
+        if any(start <= match.start() < end for start, end, _ in blocks):
+            continue  # inside a block, pymdownx leaves a snippet's own line out
         named, cut = snippet_spec(match["path"])
         if candidates := _resolved(named, path):
             yield Include(match[0], candidates, clip=Clip("snippet", cut))
+
+
+def _snippet_blocks(text: str, path: str) -> Iterator[tuple[int, int, Include]]:
+    """pymdownx's blocks of snippets: `--8<--` on a line of its own, then a file a line
+    (cut as a snippet's is; a blank line, one begun by `;` and a snippet's own line are
+    no file), then `--8<--` again. A block never closed is not followed (pymdownx would
+    read the rest of the page as files), nor any file past `MAX_INCLUDES` in a block;
+    blocks are looked for among the first `MAX_INCLUDES` pairs of markers. Each with
+    where it starts and ends in `text`."""
+    markers = itertools.islice(_SNIPPET_BLOCK.finditer(text), 2 * MAX_INCLUDES)
+    for opening, closing in zip(markers, markers, strict=False):
+        lines = text[opening.end() : closing.start()].split("\n")
+        files = (line.strip() for line in lines if not _SNIPPET_LINE.match(line))
+        named = itertools.islice((f for f in files if f and not f.startswith(";")), MAX_INCLUDES)
+        parts = tuple(_snippet_part(line, path) for line in named)
+        if parts:
+            written = text[opening.start() : closing.end()]
+            yield opening.start(), closing.end(), _block_of(written, parts)
+
+
+def _snippet_part(line: str, including: str) -> Include:
+    """One file of a block of snippets, the line naming it as written."""
+    named, cut = snippet_spec(line)
+    return Include(line, _resolved(named, including), clip=Clip("snippet", cut))
+
+
+def _block_of(written: str, parts: tuple[Include, ...]) -> Include:
+    paths = tuple(dict.fromkeys(p for part in parts for p in part.paths))
+    return Include(written, paths, parts=parts)
 
 
 def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) -> str:
     """`text` with each include replaced by its partial's text (`partials`, by path); an
     include whose partial cannot be read stays as written."""
     for include in includes:
+        if include.parts:
+            shown = (_part_shown(part, partials) for part in include.parts)
+            text = text.replace(include.written, "\n".join(shown))
+            continue
         body = next((partials[p] for p in include.paths if p in partials), None)
         if body is None:
             continue
@@ -126,6 +181,12 @@ def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) ->
             used = re.compile(rf"<{include.component}(?:\s[^<>]*)?/>")
             text = used.sub(body.replace("\\", "\\\\"), text.replace(include.written, ""))
     return text
+
+
+def _part_shown(part: Include, partials: Mapping[str, str]) -> str:
+    """A file of a block of snippets as the page shows it; one not read, as written."""
+    body = next((partials[p] for p in part.paths if p in partials), None)
+    return part.written if body is None or part.clip is None else clipped(body, part.clip)
 
 
 def _directive_replaced(text: str, written: str, body: str) -> str:
