@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from claimledger.reading.generators import config_files, generator_of
 from claimledger.reading.provenance import page_after_rename
 from cli_runner import Cli
 from evidence_site import page
@@ -55,14 +56,54 @@ def test_a_page_whose_file_became_a_folders_page_is_proposed_at_the_folder(
     assert relocation["file"]["renamed_to"] == after
 
 
-def _quoting_a_file_moved(tmp_path: Path, url: str, before: str, after: str, why: str) -> Cli:
+@pytest.mark.parametrize(
+    ("config", "before", "after", "old", "now"),
+    [
+        ("website/docusaurus.config.js", "website/docs/auth.md",
+         "website/docs/security/security.md", "/docs/auth/", "/docs/security/"),
+        ("website/docusaurus.config.ts", "website/docs/auth/auth.md",
+         "website/docs/iam/iam.md", "/docs/auth/", "/docs/iam/"),
+        ("hugo.toml", "content/docs/auth.md", "content/docs/security/README.md",
+         "/docs/auth/", "/docs/security/readme/"),
+        ("mkdocs.yml", "docs/auth.md", "docs/security/README.md", "/auth/", "/security/"),
+    ],
+)  # fmt: skip
+def test_a_page_whose_file_moved_is_proposed_where_its_sites_generator_serves_it(
+    tmp_path: Path,
+    page_server: PageServer,
+    config: str,
+    before: str,
+    after: str,
+    old: str,
+    now: str,
+) -> None:
+    """Docusaurus serves a doc named as its folder (`security/security.md`) at the
+    folder's address, as `index.md` and `README.md`; Hugo serves a `README.md` as a page
+    of its own, at `…/readme/`; MkDocs, a `README.md` at its folder's."""
+    page_server.set_page(now, page(OLD))
+    url = page_server.url(old)
+    cli = _quoting_a_file_moved(tmp_path, url, before, after, "Regroup the pages", config)
+
+    cli("refresh", "--allow-private", "--no-as-read", code=1)
+    (relocation,) = cli.json("status", code=1)["relocations"]
+
+    assert relocation["found_at"] == page_server.url(now)
+    assert relocation["file"]["renamed_to"] == after
+
+
+def _quoting_a_file_moved(
+    tmp_path: Path, url: str, before: str, after: str, why: str, config: str | None = None
+) -> Cli:
     """A trusted ledger quoting the page at `url`, built from the file `before`, which a
-    docs repository of its own (on the ledger's `repo`) then moved to `after`."""
+    docs repository of its own (on the ledger's `repo`, its site configured by the file
+    `config` when one is named) then moved to `after`."""
     repo = tmp_path / "docs"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
+    if config is not None:
+        commit(repo, config, "# the site's configuration\n", "Add the site", "2026-01-04T10:00:00")
     commit(repo, before, f"# Guide\n\n{OLD}\n", "Add the guide", "2026-01-05T10:00:00")
-    (repo / after).parent.mkdir(parents=True)
+    (repo / after).parent.mkdir(parents=True, exist_ok=True)
     git(repo, "mv", before, after)
     git(repo, "commit", "-q", "-m", why, date="2026-02-01T10:00:00")
     ledger = tmp_path / "work" / "claims.yaml"
@@ -116,3 +157,56 @@ def test_a_page_follows_its_file_into_another_folder_where_the_convention_is_pla
     url: str, old: str, new: str, now: str | None
 ) -> None:
     assert page_after_rename(url, old, new) == now
+
+
+@pytest.mark.parametrize(
+    ("generator", "url", "old", "new", "now"),
+    [
+        ("docusaurus", "https://d.test/docs/auth/", "docs/auth/auth.md",
+         "docs/security/security.md", "https://d.test/docs/security/"),
+        ("docusaurus", "https://d.test/docs/auth/", "docs/auth/Auth.md",
+         "docs/iam/auth.md", "https://d.test/docs/iam/auth/"),  # no longer its folder's
+        ("docusaurus", "https://d.test/docs/auth/auth/", "docs/auth/auth.md",
+         "docs/iam/auth.md", "https://d.test/docs/iam/auth/"),  # its address names it
+        (None, "https://d.test/docs/auth/", "docs/auth.md", "docs/iam/iam.md",
+         "https://d.test/docs/iam/iam/"),  # no generator known: a page of its own
+        ("hugo", "https://d.test/docs/auth/", "content/docs/auth.md",
+         "content/docs/iam/README.md", "https://d.test/docs/iam/readme/"),
+        ("hugo", "https://d.test/docs/Auth/", "content/docs/Auth.md",
+         "content/docs/IAM/index.md", "https://d.test/docs/IAM/"),  # a site kept in capitals
+        ("hugo", "https://d.test/docs/auth/", "content/docs/auth.md",
+         "content/docs/iam/_index.md", "https://d.test/docs/iam/"),
+        ("mkdocs", "https://d.test/auth/", "docs/auth.md", "docs/iam/readme.md",
+         "https://d.test/iam/readme/"),  # README only as written
+        ("mkdocs", "https://d.test/auth/", "docs/auth.md", "docs/iam/README.md",
+         "https://d.test/iam/"),
+        ("sphinx", "https://d.test/docs/auth/", "docs/auth.rst", "docs/iam/README.rst",
+         "https://d.test/docs/iam/README/"),
+        ("sphinx", "https://d.test/docs/auth/", "docs/auth.rst", "docs/iam/index.rst",
+         "https://d.test/docs/iam/"),
+    ],
+)  # fmt: skip
+def test_a_folders_own_page_is_the_one_its_sites_generator_serves_there(
+    generator: str | None, url: str, old: str, new: str, now: str | None
+) -> None:
+    assert page_after_rename(url, old, new, generator) == now
+
+
+@pytest.mark.parametrize(
+    ("path", "present", "generator"),
+    [
+        ("website/docs/a/b.md", {"website/docusaurus.config.js", "conf.py"}, "docusaurus"),
+        ("docs/a.md", {"mkdocs.yml"}, "mkdocs"),
+        ("docs/a.md", {"mkdocs.yaml", "docs/conf.py"}, "sphinx"),  # the nearest configures it
+        ("content/en/docs/a.md", {"config.toml"}, "hugo"),  # beside its content folder
+        ("docs/a.md", {"config.toml"}, None),  # not Hugo's: no content folder
+        ("site/content/a.md", {"site/hugo.yaml", "mkdocs.yml"}, "hugo"),
+        ("a.md", {"mkdocs.yml"}, "mkdocs"),
+        ("docs/a.md", set(), None),
+    ],
+)
+def test_a_sites_generator_is_the_one_configured_nearest_above_its_file(
+    path: str, present: set[str], generator: str | None
+) -> None:
+    assert present <= set(config_files(path)) or generator is None  # each asked for
+    assert generator_of(path, present) == generator

@@ -33,6 +33,7 @@ from pathlib import Path
 from claimledger.addresses import is_public
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
+from claimledger.reading.generators import config_files, generator_of
 from claimledger.reading.includes import Include, expanded, includes_of
 from claimledger.reading.provenance import Blame, FileGone, Version, blame, name_as_text
 from claimledger.records import Commit
@@ -138,7 +139,8 @@ class Repositories:
 
     def gone(self, repo: str, path: str, ref: str) -> FileGone | None:
         """What became of `path` by `ref`: None while it is there; else the commit that
-        took it away (see `_deletion`), from as deep a history as it takes to find it."""
+        took it away (see `_deletion`), from as deep a history as it takes to find it,
+        and for a rename the site generator that serves the file it became."""
         clone = self.clone(repo)
         if _present(clone, path, ref, self.bounds):
             return None
@@ -146,7 +148,9 @@ class Repositories:
             continue
         if fate is None:
             return None
-        return FileGone(_readable(fate.commit), fate.renamed_to)  # git's own bytes: followed
+        renamed = fate.renamed_to  # git's own bytes: followed
+        made_by = _generator(clone, fate.commit.sha, renamed, self.bounds) if renamed else None
+        return FileGone(_readable(fate.commit), renamed, made_by)
 
     def _deepen(self, repo: str) -> bool:
         """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
@@ -467,6 +471,18 @@ def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGo
         if status.startswith("R") and len(names) == 2 and names[0] == path:
             renamed_to = names[1]
     return FileGone(Commit(sha, date, author, subject, path), renamed_to)
+
+
+def _generator(clone: Path, sha: str, path: str, bounds: Bounds | None) -> str | None:
+    """The site generator configured nearest above `path` at commit `sha`, told by the
+    files configuring one (`reading.generators`), read in one git run."""
+    asked = config_files(path)
+    listed = _git_bytes(
+        clone, "ls-tree", "-z", "--name-only", "--end-of-options", sha, "--", *asked,
+        bounds=bounds,
+    )  # fmt: skip
+    present = {name.decode("utf-8", "surrogateescape") for name in listed.split(b"\0")}
+    return generator_of(path, present)
 
 
 def _shallow_edge(clone: Path) -> frozenset[str]:

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import PurePosixPath
 
 from claimledger.reading.extract import extract_text
+from claimledger.reading.generators import HUGO, is_folder_page
 from claimledger.reading.match.locator import quote_forms
 from claimledger.reading.match.prepared import PreparedText, prepare
 from claimledger.records import Commit
@@ -28,6 +29,9 @@ class FileGone:
 
     commit: Commit
     renamed_to: str | None
+    generator: str | None = None
+    """The site generator configured above the file it became (`reading.generators`):
+    where the page it builds is served."""
 
 
 def name_as_text(name: str) -> str:
@@ -42,16 +46,19 @@ _PLAIN_NAME = re.compile(r"[\w.~-]*\w[\w.~-]*")
 (a repository's file so named would send the proposal to the folder above, or a query)."""
 
 
-def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
+def page_after_rename(
+    url: str, old_path: str, new_path: str, generator: str | None = None
+) -> str | None:
     """Where a page went when its source file was renamed, where the site's convention is
     plain: the page's path ends with the file's path, less its suffix and the folders the
     site is built from (`content/en/docs/a/b.md` is served at `.../docs/a/b/` or
     `.../b.html`), and the new file lies under those folders too, each of its names plain.
     So a file moved to another folder (`docs/a/b.md` -> `docs/a/b/c.md`, as a section
-    grows) is followed as well as one renamed in its own. A folder's own page
-    (`_FOLDER_PAGES`) is the folder's address on a site of addresses without a suffix
-    (`docs/metrics/_index.md` at `.../metrics/`). None otherwise, and where the page
-    stays where it was."""
+    grows) is followed as well as one renamed in its own. A folder's own page, as the
+    site's `generator` tells it (`claimledger.reading.generators`), is the folder's
+    address on a site of addresses without a suffix (`docs/metrics/_index.md` at
+    `.../metrics/`); Hugo's addresses are in lower case where the page's is. None
+    otherwise, and where the page stays where it was."""
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(url)
@@ -61,8 +68,11 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
         return None
     name, dot, suffix = segments[last].partition(".")
     served = [*segments[:last], name]
-    old, new = _as_served(_without_suffix(old_path), name, dot), _without_suffix(new_path)
-    if new[-1].lower() in _FOLDER_PAGES and not dot:
+    old, new = _without_suffix(old_path), _without_suffix(new_path)
+    if generator == HUGO and parts.path == parts.path.lower():
+        old, new = [n.lower() for n in old], [n.lower() for n in new]
+    old = _as_served(old, served, dot, generator)
+    if is_folder_page(new, generator) and not dot:
         new = new[:-1]
     elif new[-1] == "_index":
         return None  # Hugo's alone, whose pages have no suffix: not plain
@@ -77,16 +87,12 @@ def page_after_rename(url: str, old_path: str, new_path: str) -> str | None:
     return urlunsplit(parts._replace(path="/".join(segments), fragment=""))
 
 
-_FOLDER_PAGES = frozenset({"index", "_index", "readme"})
-"""A file that is its folder's page (`index.md`, `README.md`: MkDocs, Docusaurus, Jekyll,
-Hugo's leaf bundle; `_index.md`: Hugo's section), served at the folder's address, on a
-site whose addresses have no suffix (one with `.html` serves `index.html` as it is)."""
-
-
-def _as_served(file: list[str], name: str, dot: str) -> list[str]:
+def _as_served(file: list[str], served: list[str], dot: str, generator: str | None) -> list[str]:
     """A file's names as its page's path ends: a folder's page (`docs/metrics/_index`)
-    as its folder (`docs/metrics`) where the address names no such page itself."""
-    if file[-1].lower() in _FOLDER_PAGES and not dot and name != file[-1] and len(file) > 1:
+    as its folder (`docs/metrics`) where the address names no such page itself (it ends
+    `metrics/` where it does not end `metrics/_index/`)."""
+    named_itself = served[-2:] == file[-2:]
+    if is_folder_page(file, generator) and not dot and not named_itself and len(file) > 1:
         return file[:-1]
     return file
 
