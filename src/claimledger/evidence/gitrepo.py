@@ -365,7 +365,7 @@ def versions(
     day."""
     commits = _log(clone, ref, ("--follow", "--first-parent", "--name-only"), [path], bounds)
     specs = [f"{c.sha}:{c.path}" for c in commits]
-    texts, deleted = _texts(clone, specs, bounds), _missing(clone, specs, bounds)
+    texts, deleted = _read(clone, specs, bounds)
     own = [
         Version(c, texts.get(spec), deleted=spec in deleted)
         for c, spec in zip(commits, specs, strict=True)
@@ -500,36 +500,30 @@ def _present(clone: Path, path: str, ref: str, bounds: Bounds | None) -> bool:
     return bool(found.strip())
 
 
-def _missing(clone: Path, specs: list[str], bounds: Bounds | None) -> frozenset[str]:
-    """Those of `specs` (`SHA:PATH`) whose file is not in the commit: the commit that
-    deleted the file (a log of the file ends, or pauses, there), not a version that could
-    not be read."""
-    specs = [spec for spec in specs if "\n" not in spec]  # as `_texts` reads them
-    if not specs:
-        return frozenset()
-    kinds = _git(
-        clone, "cat-file", "--batch-check=%(objecttype)", stdin="\n".join(specs), bounds=bounds
-    )
-    return frozenset(
-        spec
-        for spec, line in zip(specs, kinds.splitlines(), strict=False)
-        if line == f"{spec} missing"
-    )
-
-
 def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, str]:
+    """The text of each `SHA:PATH` that has one (see `_read`)."""
+    return _read(clone, specs, bounds)[0]
+
+
+def _read(
+    clone: Path, specs: list[str], bounds: Bounds | None
+) -> tuple[dict[str, str], frozenset[str]]:
     """The text of each `SHA:PATH`, read in two git runs (sizes, then the small ones'
-    content): none where it is missing, too large to be a page's source, or binary."""
+    content): none where it is missing, too large to be a page's source, or binary; and
+    those whose file is not in the commit: the commit that deleted the file (a log of the
+    file ends, or pauses, there), not a version that could not be read."""
     specs = [spec for spec in specs if "\n" not in spec]  # a line each: a name with a break
     if not specs:  # in it is never read (no text), where it broke the lines of the batch
-        return {}
+        return {}, frozenset()
     sizes = _git(
         clone, "cat-file", "--batch-check=%(objecttype) %(objectsize)",
         stdin="\n".join(specs), bounds=bounds,
     )  # fmt: skip
+    found = list(zip(specs, sizes.splitlines(), strict=False))
+    missing = frozenset(spec for spec, line in found if line == f"{spec} missing")
     small = [
         spec
-        for spec, line in zip(specs, sizes.splitlines(), strict=False)
+        for spec, line in found
         if (blob := _BLOB.fullmatch(line)) is not None and int(blob[1]) <= MAX_FILE_BYTES
     ]
     wanted = "\n".join(small)
@@ -541,7 +535,7 @@ def _texts(clone: Path, specs: list[str], bounds: Bounds | None) -> dict[str, st
         body, data = data[:size], data[size + 1 :]
         if b"\x00" not in body:
             texts[spec] = body.decode("utf-8", "replace")
-    return texts
+    return texts, missing
 
 
 _BLOB = re.compile(r"blob ([0-9]+)")
