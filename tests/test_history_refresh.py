@@ -488,6 +488,22 @@ def test_a_repo_whose_scheme_is_in_capitals_is_taken_in_small_letters(
     assert load(cli.ledger).sources["guide"].repo == f"{scheme.lower()}://{rest}"
 
 
+def test_a_repo_whose_host_is_in_capitals_is_the_repository_of_its_lower_case_address(
+    site: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    """A host is in any case too: `https://Git.Example.org/Docs` is the repository
+    `https://git.example.org/Docs` is, kept in one clone, its path as written."""
+    from claimledger.evidence.gitrepo import clone_folder
+
+    cli, _, _ = site
+    cli("source", "guide", "--repo", "HTTPS://Git.Example.ORG/Docs", "--path", PATH)
+    cli("check")
+    repo = load(cli.ledger).sources["guide"].repo
+    assert repo == "https://git.example.org/Docs"
+    assert clone_folder(repo) == clone_folder("https://git.example.org/Docs")
+    assert "HTTPS://Git.Example.ORG/Docs" in cli.ledger.read_text("utf-8")  # as typed
+
+
 def test_the_installed_command_says_the_history_as_a_user_sees_it(
     site: tuple[Cli, Path, dict[str, str]],
 ) -> None:

@@ -65,8 +65,10 @@ _AUTHORITY = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<authority>[
 
 def lower_scheme_and_host(url: str) -> str:
     """`url` with its scheme and host in lower case (`HTTPS://Docs.Example/A` is
-    `https://docs.example/A`), its path as written: how the ledger writes an address a
-    server spelt (a redirect's Location), which neither case names another page of."""
+    `https://docs.example/A`), its path as written: the one spelling an address is taken
+    in, from the ledger, the command line, a redirect or a sitemap, and so kept, compared
+    and fetched in. Case is no part of a scheme or a host (RFC 3986 §3.1, §3.2.2), so
+    either in capitals names the same page, robots.txt and `--map` prefix."""
     written = _AUTHORITY.match(url)
     if written is None:
         return lower_scheme(url)
@@ -511,9 +513,10 @@ def shown_raw(text: str) -> str:
 
 
 def origin(url: str) -> str:
-    """scheme://host[:port] of a URL, without credentials."""
+    """scheme://host[:port] of a URL, without credentials, its host in lower case: one
+    site however its host is spelt, with one robots.txt and one sitemap."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2].lower()}"
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}

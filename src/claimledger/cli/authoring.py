@@ -292,11 +292,11 @@ def move_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
     from claimledger.services.authoring import unwritable, where_it_moved
-    from claimledger.urls import lower_scheme, refuse_credentials, shown
+    from claimledger.urls import lower_scheme_and_host, refuse_credentials, shown
 
     opts = options(ctx)
     source = opts.load().source(source_id)
-    target, found = lower_scheme(new_url or ""), "moved"
+    target, found = lower_scheme_and_host(new_url or ""), "moved"
     if new_url is None:
         with existing_store(opts) as store:
             target, found = where_it_moved(store, source.id, source.url)

@@ -70,13 +70,13 @@ def verify_command(
     from claimledger.evidence.service import read_pages_once
     from claimledger.reading.selectors import selector_problem
     from claimledger.terminal.lines import verification_lines, verification_payload
-    from claimledger.urls import lower_scheme, web_url_problem
+    from claimledger.urls import lower_scheme_and_host, web_url_problem
 
     if not quote.strip():
         raise InputError("QUOTE is empty")
     if (problem := web_url_problem(url)) is not None:
         raise InputError(f"{url!r} {problem}")
-    url = lower_scheme(url)
+    url = lower_scheme_and_host(url)
     if select is not None and (problem := selector_problem(select)) is not None:
         raise InputError(f"--{problem}")
     given = dataclasses.replace(fetching, pages=(url,))
@@ -286,11 +286,11 @@ def snapshot_command(
     """
     from claimledger.services.latest import moment_of, page_at
     from claimledger.terminal.lines import no_evidence_line
-    from claimledger.urls import is_web_url, lower_scheme, shown
+    from claimledger.urls import is_web_url, lower_scheme_and_host, shown
 
     opts = options(ctx)
     if is_web_url(source):
-        url = lower_scheme(source)
+        url = lower_scheme_and_host(source)
     else:
         ledger = opts.load()
         if source not in ledger.sources:

@@ -30,7 +30,7 @@ from claimledger.ledger.schema import LEDGER_SCHEMA
 from claimledger.ledger.shape import did_you_mean, shape_accepts, shape_problems
 from claimledger.ledger.soundness import meaning_problems
 from claimledger.ledger.vocabulary import Basis, Grade
-from claimledger.urls import has_secrets, lower_scheme, page_key, redacted, was_redacted
+from claimledger.urls import has_secrets, lower_scheme_and_host, page_key, redacted, was_redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,11 +606,12 @@ def _build(data: dict[str, Any], parsed_from: ParsedText | None = None) -> Ledge
 
 
 def _build_source(source_id: str, s: dict[str, Any]) -> Source:
-    """A source as the ledger names it, each address with its scheme in lower case (the
-    schema takes `HTTPS://`): every lookup, key and test of a scheme then sees one spelling."""
+    """A source as the ledger names it, each address with its scheme and host in lower
+    case (the schema takes `HTTPS://Docs.Example/`): every lookup, key and test of a scheme
+    or a host then sees one spelling, while the file keeps the one its author wrote."""
     return Source(
         id=source_id,
-        url=lower_scheme(s["url"]),
+        url=lower_scheme_and_host(s["url"]),
         title=s["title"],
         kind=s["kind"],
         publisher=s["publisher"],
@@ -618,15 +619,15 @@ def _build_source(source_id: str, s: dict[str, Any]) -> Source:
         select=s.get("select"),
         render=s.get("render", "http"),
         wait_for=s.get("wait_for"),
-        archived=lower_scheme(s["archived"]) if "archived" in s else None,
+        archived=lower_scheme_and_host(s["archived"]) if "archived" in s else None,
         note=s.get("note"),
         accept_status=frozenset(s.get("accept_status", [])),
         allow_private=s.get("allow_private", False),
         author=s.get("author"),
-        repo=lower_scheme(s["repo"]) if "://" in s.get("repo", "") else s.get("repo"),
+        repo=lower_scheme_and_host(s["repo"]) if "://" in s.get("repo", "") else s.get("repo"),
         path=s.get("path"),
         history=tuple(
-            SourceMove(h["date"], lower_scheme(h["moved_from"]), h["by"], h.get("why"))
+            SourceMove(h["date"], lower_scheme_and_host(h["moved_from"]), h["by"], h.get("why"))
             for h in s.get("history", [])
         ),
     )

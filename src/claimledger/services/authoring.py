@@ -24,7 +24,6 @@ from claimledger.urls import (
     has_secrets,
     is_trivial_move,
     line_range_of,
-    lower_scheme,
     lower_scheme_and_host,
     page_key,
     permanently_led_to,
@@ -148,11 +147,12 @@ def refuse_unwritable(option: str, url: str) -> None:
 
 def pages_given(urls: Sequence[str]) -> list[str]:
     """The pages `--url` names for an edit to quote, each refused before anything is read
-    if the ledger could not hold it, and kept with its scheme in lower case (`HTTPS://` is
-    `https://`): the one spelling the ledger and the evidence store know a page by."""
+    if the ledger could not hold it, and kept with its scheme and host in lower case
+    (`HTTPS://Docs.Example/` is `https://docs.example/`): the one spelling the ledger and
+    the evidence store know a page by."""
     for url in urls:
         refuse_unwritable("--url", url)
-    return [lower_scheme(url) for url in urls]
+    return [lower_scheme_and_host(url) for url in urls]
 
 
 def new_sources_said(before: Ledger, after: Ledger) -> list[str]:
