@@ -18,8 +18,13 @@ from claimledger.ledger.file import load
 from claimledger.records import FetchPolicy, FetchResult
 from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli
+from dns_server import NameServer
 from evidence_site import ALARM, DURABLE, page, serve_v1, write_ledger
-from webserver import PageServer
+from webserver import PageServer, redirect
+
+SITE = "https://docs.example"
+"""A public site the ledger cites, read from the loopback server through `--map`: the test's
+name server knows nothing of it, so any request sent to it is seen as a look-up."""
 
 
 @pytest.fixture
@@ -44,6 +49,15 @@ def sources(ledger: Path) -> dict[str, Any]:
 def at(server: PageServer, host: str, path: str) -> str:
     """The server's page at `path`, its host (this machine) written as `host`."""
     return server.url(path, host=host)
+
+
+def on_the_site(ledger: Path, server: PageServer) -> None:
+    """The ledger citing the public `SITE` where it cited the loopback server."""
+    rewritten(ledger, server.url(""), SITE)
+
+
+def mirror_of_the_site(server: PageServer) -> str:
+    return f"{SITE}/={server.url('/')}"
 
 
 # --------------------------------------------------------------------------- the ledger
@@ -168,3 +182,84 @@ def test_one_host_in_two_spellings_asks_for_one_robots_txt(page_server: PageServ
     assert [result.source_status for result in results.values()] == ["ok", "refused"]
     assert page_server.hits("/robots.txt") == 1
     assert page_server.hits("/private") == 0
+
+
+def test_a_redirect_to_the_page_asked_in_capitals_is_a_loop(page_server: PageServer) -> None:
+    """A redirect from a page to its own address, its host in capitals, is a loop: refused
+    at once, not followed for one more request of the same page."""
+    page_server.set_page("/robots.txt", "", content_type="text/plain")
+    page_server.set_handler("/a", redirect(at(page_server, "LOCALHOST", "/a")))
+    (result,) = fetched([at(page_server, "localhost", "/a")]).values()
+    assert result.source_status == "refused"
+    assert "redirect loop" in (result.error or "")
+    assert page_server.hits("/a") == 1
+
+
+# --------------------------------------------------------------------------- a mirror
+
+
+def test_a_map_names_the_site_in_any_case_and_takes_the_ledger_s_every_spelling(
+    cli: Cli, ledger: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    serve_v1(page_server)
+    on_the_site(ledger, page_server)
+    rewritten(ledger, f'"{SITE}/guide"', '"https://Docs.Example/guide"')
+    mapping = f"HTTPS://DOCS.EXAMPLE/={page_server.url('/')}"
+
+    report = cli.json("refresh", "--allow-private", "--map", mapping, code=0)
+
+    assert {check["url"] for check in report["checks"]} == {
+        f"{SITE}/guide",
+        f"{SITE}/mirror",
+        f"{SITE}/other",
+    }
+    assert sorted(request.path for request in page_server.page_requests) == [
+        "/guide",
+        "/mirror",
+        "/other",
+    ]
+    assert system_dns.asked("docs.example") == 0
+
+
+def test_a_redirect_naming_the_mapped_site_in_capitals_is_read_at_the_mirror(
+    cli: Cli, ledger: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """A Location of `HTTPS://DOCS.EXAMPLE/alarms` on the mirror names the site the map
+    sends to it: read there, never asked of the real site, and adopted in lower case."""
+    serve_v1(page_server)
+    on_the_site(ledger, page_server)
+    page_server.set_page("/alarms", page(ALARM))
+    page_server.set_handler("/other", redirect("HTTPS://DOCS.EXAMPLE/alarms", 301))
+
+    report = cli.json(
+        "refresh", "--allow-private", "--map", mirror_of_the_site(page_server), code=1
+    )
+
+    assert system_dns.asked("docs.example") == 0
+    assert page_server.hits("/alarms") == 1
+    (other,) = [s for s in report["sources"] if s["url"] == f"{SITE}/other"]
+    assert (other["source_status"], other["moved_to"]) == ("moved", f"{SITE}/alarms")
+    cli("move", "other", code=0)
+    assert sources(ledger)["other"]["url"] == f"{SITE}/alarms"
+
+
+def test_a_sitemap_naming_the_mapped_site_in_capitals_is_read_at_the_mirror(
+    cli: Cli, ledger: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """A page gone without a redirect is looked for among its site's sitemap: an entry
+    naming the site in capitals is a page of the site the map sends to the mirror."""
+    serve_v1(page_server)
+    on_the_site(ledger, page_server)
+    page_server.remove("/other")
+    page_server.set_page("/alarms", page(ALARM))
+    listed = "<urlset><url><loc>HTTPS://Docs.Example/alarms</loc></url></urlset>"
+    page_server.set_page("/sitemap.xml", listed, content_type="application/xml")
+
+    cli("refresh", "--allow-private", "--map", mirror_of_the_site(page_server), code=1)
+
+    assert system_dns.asked("docs.example") == 0
+    assert page_server.hits("/alarms") == 1
+    (relocation,) = cli.json("status", code=1)["relocations"]
+    assert relocation["found_at"] == f"{SITE}/alarms", relocation
+    cli("move", "other", code=0)
+    assert sources(ledger)["other"]["url"] == f"{SITE}/alarms"

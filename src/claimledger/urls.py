@@ -473,9 +473,10 @@ def split(url: str) -> SplitResult | None:
 
 
 def resolve(url: str, location: str) -> str:
-    """The absolute URL a Location header points to (left as is if it cannot be joined)."""
+    """The absolute URL a Location header (or a page's head) points to, its scheme and
+    host in lower case as every address is kept (left as is if it cannot be joined)."""
     try:
-        return urljoin(url, location).partition("#")[0]
+        return lower_scheme_and_host(urljoin(url, location).partition("#")[0])
     except ValueError:
         return location
 
@@ -562,7 +563,7 @@ class UrlMap:
             if (problem := map_rule_problem(spec)) is not None:
                 raise InputError(f"--map {spec!r}: {problem}")
             prefix, _, replacement = spec.partition("=")
-            rules.append((lower_scheme(prefix), lower_scheme(replacement)))
+            rules.append((lower_scheme_and_host(prefix), lower_scheme_and_host(replacement)))
         return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
 
     def apply(self, url: str) -> str:
@@ -587,9 +588,9 @@ def map_rule_problem(spec: str) -> str | None:
 
 
 def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
-    """`url` rewritten by the first rule whose prefix it starts with, its scheme compared
-    in lower case as the rules are kept; as it is when none matches."""
-    lowered = lower_scheme(url)
+    """`url` rewritten by the first rule whose prefix it starts with, its scheme and host
+    compared in lower case as the rules are kept; as it is when none matches."""
+    lowered = lower_scheme_and_host(url)
     for prefix, replacement in rules:
         if lowered.startswith(prefix):
             return replacement + lowered[len(prefix) :]

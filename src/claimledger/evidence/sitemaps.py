@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from claimledger.reading.decoding import Inflater
-from claimledger.urls import DEFAULT_PORTS, is_web_url, origin
+from claimledger.urls import DEFAULT_PORTS, is_web_url, lower_scheme_and_host, origin
 
 MAX_SITEMAP_ENTRIES = 50_000
 """What one sitemap file may list (the protocol's own limit); the rest is not read."""
@@ -42,7 +42,8 @@ def gunzip(data: bytes, cap: int) -> bytes:
 
 def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
     """The `<loc>` of each `<url>` of a `urlset`, or of each `<sitemap>` of a
-    `sitemapindex`, in any namespace (or none), at most `limit` of them.
+    `sitemapindex`, in any namespace (or none), at most `limit` of them, each with its
+    scheme and host in lower case, as every address is kept (a `--map` prefix matches it).
 
     Junk is tolerated: a broken file yields what a recovering parser can read of it, and a
     plain-text sitemap (one URL a line) is read too. No entity is expanded and nothing is
@@ -87,7 +88,7 @@ def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
         if len(locs) >= limit:
             truncated = True
             break
-        locs.append(loc)
+        locs.append(lower_scheme_and_host(loc))
     if entry == "url":
         return Sitemap(pages=tuple(locs), truncated=truncated)
     return Sitemap(sitemaps=tuple(locs), truncated=truncated)
@@ -95,7 +96,7 @@ def parse_sitemap(data: bytes, *, limit: int = MAX_SITEMAP_ENTRIES) -> Sitemap:
 
 def _text_sitemap(data: bytes, limit: int) -> Sitemap:
     lines = data.decode("utf-8", errors="replace").split()
-    urls = [line for line in lines if is_web_url(line)]
+    urls = [lower_scheme_and_host(line) for line in lines if is_web_url(line)]
     if not urls:
         return Sitemap(problem="not a sitemap (neither XML nor a list of URLs)")
     return Sitemap(pages=tuple(urls[:limit]), truncated=len(urls) > limit)
@@ -106,7 +107,7 @@ _SITEMAP_LINE = re.compile(r"^[ \t]*sitemap[ \t]*:[ \t]*(\S+)", re.IGNORECASE | 
 
 def robots_sitemaps(text: str) -> list[str]:
     """The `Sitemap:` lines of a robots.txt, in order, each once."""
-    found = (match[1] for match in _SITEMAP_LINE.finditer(text))
+    found = (lower_scheme_and_host(match[1]) for match in _SITEMAP_LINE.finditer(text))
     return list(dict.fromkeys(url for url in found if is_web_url(url)))
 
 
