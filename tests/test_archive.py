@@ -316,6 +316,25 @@ def test_the_archive_is_asked_once_per_page_and_not_at_all_on_the_next_run(
     assert "kept from an earlier run" in text
 
 
+def test_an_archive_named_with_its_host_in_capitals_keeps_its_answers_for_either_spelling(
+    cli: Cli, page_server: PageServer, archive: WebArchive
+) -> None:
+    """`--archive HTTP://LOCALHOST:…` is the archive `http://localhost:…` is: what it
+    answered one run is kept for the next, however the next names it."""
+    serve(page_server, archive)
+    shouted = archive.base.replace("http://127.0.0.1", "HTTP://LOCALHOST")
+    first = cli.json("refresh", "--allow-private", "--archive", shouted, code=1)
+    assert first["as_read"]["lookups_asked"] == 2
+
+    page_server.clear_requests()
+    quiet = archive.base.replace("127.0.0.1", "localhost")
+    again = cli.json("refresh", "--allow-private", "--archive", quiet, code=1)
+
+    assert archive.hits == 0
+    assert (again["as_read"]["lookups_asked"], again["as_read"]["copies_read"]) == (0, 0)
+    assert as_read(again)["replicas"]["status"] == "drifted"
+
+
 def test_a_429_from_the_archive_is_waited_out_as_its_retry_after_asks(
     cli: Cli, page_server: PageServer, archive: WebArchive, monkeypatch: pytest.MonkeyPatch
 ) -> None:

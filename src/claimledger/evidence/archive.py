@@ -40,7 +40,7 @@ from claimledger.urls import (
     UrlMap,
     encoded_url,
     is_web_url,
-    lower_scheme,
+    lower_scheme_and_host,
     shown,
     split,
     web_url_problem,
@@ -86,7 +86,7 @@ def archive_settings(
     if chosen is not None and (problem := web_url_problem(chosen)) is not None:
         raise InputError(f"--archive {chosen!r} {problem}")
     return ArchiveSettings(
-        base=lower_scheme(chosen or DEFAULT_ARCHIVE).rstrip("/"),
+        base=lower_scheme_and_host(chosen or DEFAULT_ARCHIVE).rstrip("/"),
         window_days=DEFAULT_WINDOW_DAYS if window is None else window,
         explicit=chosen is not None,
     )
