@@ -220,3 +220,18 @@ def test_two_inits_racing_in_one_folder_leave_one_whole_reading(tmp_path: Path) 
     assert "another claimledger init" in line and "Traceback" not in second.stderr
     assert f"created {raced / 'claims.yaml'}" in out
     assert files_in(raced) == files_in(whole)
+
+
+def test_an_init_that_cannot_make_its_folder_leaves_none_of_those_it_made(
+    tmp_path: Path,
+) -> None:
+    """`init new/deeper/<a name longer than the system takes>` made `new` and `new/deeper`
+    before the last name failed, and left them behind: an init that fails writes
+    nothing, so each folder it made on the way is removed again."""
+    target = tmp_path / "new" / "deeper" / ("n" * 300)
+
+    done = claimledger("init", str(target), code=2)
+
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("claimledger: error: ") and "Traceback" not in done.output
+    assert sorted(tmp_path.iterdir()) == []

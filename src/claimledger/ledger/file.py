@@ -405,15 +405,20 @@ def _cannot_create(error: OSError, where: Path) -> InputError:
 
 def _folders_made(folder: Path) -> list[Path]:
     """Make `folder` and those above it that are missing; those made here, outermost
-    first (one another process made meanwhile is its own, never to be removed here)."""
+    first (one another process made meanwhile is its own, never to be removed here).
+    One that cannot be made (a name too long) leaves none of those made before it."""
     missing = list(itertools.takewhile(lambda f: not f.exists(), (folder, *folder.parents)))
     made: list[Path] = []
-    for folder_missing in reversed(missing):
-        try:
-            folder_missing.mkdir()
-        except FileExistsError:
-            continue
-        made.append(folder_missing)
+    try:
+        for folder_missing in reversed(missing):
+            try:
+                folder_missing.mkdir()
+            except FileExistsError:
+                continue
+            made.append(folder_missing)
+    except OSError:
+        _remove_folders(made)
+        raise
     return made
 
 
