@@ -6,10 +6,12 @@ benchmarks/bench_refresh.py says."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -155,6 +157,34 @@ def test_a_refreshs_lines_come_in_the_ledgers_order_whichever_page_answers_first
 
     said = [line.split()[-1] for line in done.stderr.splitlines()]
     assert said == [page_server.url(f"/p{p}") for p in (0, 0, 1, 1, 2, 2)], done.stderr
+
+
+def test_a_page_held_back_for_the_ledgers_order_keeps_only_its_lines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Behind a slow first page every later page's line waits; the reading it came from
+    was kept meanwhile, its page's text and all, so a ledger of thousands of pages kept
+    each page read after a slow first one in memory. Only its lines wait now."""
+    from claimledger.evidence.refresh import Reading
+    from claimledger.terminal.refresh import progress
+
+    def read(url: str) -> Reading:
+        fetched = FetchResult(url, url, 200, "ok", (), None, None, None, "text/html", None,
+                              False, None, 1, 0.0, None)  # fmt: skip
+        return Reading(fetched, "hash", "Every write is durable. " * 10_000, "text", ())
+
+    first, second = "https://docs.example/first", "https://docs.example/second"
+    with progress([first, second], quiet=False) as tick:
+        later = read(second)
+        kept = weakref.ref(later)
+        tick(later)
+        del later
+        gc.collect()
+        assert kept() is None, "the reading of a page held back is kept"
+        tick(read(first))
+
+    said = [line.split()[-1] for line in capsys.readouterr().err.splitlines()]
+    assert said == [first, second]
 
 
 # --------------------------------------------------------------------------- stopped runs

@@ -207,35 +207,38 @@ def _checkout_root() -> Path:
 
 
 class InLedgerOrder:
-    """The pages read, in the ledger's order whichever answers first, each let through as
-    soon as every page before it is read: a refresh's lines then read alike run to run
-    (a log, the demo's), and come as the pages do where they answer in order. `pages`:
-    the address of each reading to come (one per selector a page is read with)."""
+    """The lines of the pages read, in the ledger's order whichever answers first, each
+    page's let through as soon as every page before it is read: a refresh's lines then
+    read alike run to run (a log, the demo's), and come as the pages do where they answer
+    in order. `pages`: the address of each reading to come (one per selector a page is
+    read with). Only the lines are held, never a reading: it carries its page's text,
+    and a slow first page would keep every later page's in memory, where the fetches
+    keep only a window of pages ahead (`Admission`)."""
 
     def __init__(self, pages: Sequence[str]) -> None:
         self._order = list(dict.fromkeys(pages))
         self._expected = Counter(pages)
-        self._held: dict[str, list[Reading]] = {}
+        self._held: dict[str, list[list[str]]] = {}
         self._next = 0
 
-    def add(self, reading: Reading) -> list[Reading]:
-        """`reading` held, and those now let through, in order."""
-        self._held.setdefault(reading.fetch.url, []).append(reading)
-        let: list[Reading] = []
+    def add(self, url: str, lines: list[str]) -> list[str]:
+        """The `lines` of a reading of `url` held, and those now let through, in order."""
+        self._held.setdefault(url, []).append(lines)
+        let: list[str] = []
         while self._next < len(self._order):
-            url = self._order[self._next]
-            if len(self._held.get(url, ())) < self._expected[url]:
+            page = self._order[self._next]
+            if len(self._held.get(page, ())) < self._expected[page]:
                 break
-            let += self._held.pop(url)
+            let += [line for held in self._held.pop(page) for line in held]
             self._next += 1
         return let
 
-    def rest(self) -> list[Reading]:
+    def rest(self) -> list[str]:
         """Those still held (a run stopped early), in order: they were read all the same."""
         held = [self._held.pop(url) for url in self._order if url in self._held]
         held += self._held.values()  # a page no job named: never held back for good
         self._held = {}
-        return [reading for readings in held for reading in readings]
+        return [line for readings in held for lines in readings for line in lines]
 
 
 @contextlib.contextmanager
@@ -251,15 +254,14 @@ def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading
         return
     ordered = InLedgerOrder(pages)
 
-    def said(readings: Iterable[Reading]) -> None:
-        for reading in readings:
-            say(reading_lines(reading, verbose=verbose))
+    def said(reading: Reading) -> None:
+        say(ordered.add(reading.fetch.url, reading_lines(reading, verbose=verbose)))
 
     if not err.is_terminal:
         try:
-            yield lambda reading: said(ordered.add(reading))
+            yield said
         finally:
-            said(ordered.rest())
+            say(ordered.rest())
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -275,14 +277,13 @@ def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading
 
         def tick(reading: Reading) -> None:
             if verbose:
-                said(ordered.add(reading))
+                said(reading)
             progress.advance(task)
 
         try:
             yield tick
         finally:
-            if verbose:
-                said(ordered.rest())
+            say(ordered.rest())
 
 
 def say(lines: Sequence[str]) -> None:
