@@ -202,6 +202,37 @@ def test_a_page_sent_on_to_a_web_archives_copy_leaves_its_quotes_unread(
     assert f"source other ({live}) could not be read (unreadable: redirected to" in gate
 
 
+@pytest.mark.parametrize("prefix", ["", "/web.archive.org"])
+def test_a_capture_cited_as_a_source_is_read_through_a_mirror_of_the_archive(
+    cli: Cli, page_server: PageServer, system_dns: NameServer, prefix: str
+) -> None:
+    """A source that is itself the Wayback Machine's capture, read through `--map` from a
+    mirror of the archive (at its root, or below a folder of its own), which passes on the
+    archive's redirect to the capture's exact timestamp: the address asked was the
+    mirror's, no address of the archive's, so the capture was taken for a live page sent
+    on to its copy, and left unread. It is the archive's own redirect, and is read."""
+    for name in ("mirror.test", "web.archive.org"):
+        system_dns.script(name, ["127.0.0.1"], cycle=True)
+    serve_v1(page_server)
+    live = "https://docs.vendor.test/other"
+    exact = f"/web/20200101000000/{live}"
+    page_server.set_page(exact, page(ALARM))
+    mirrored = page_server.url(exact, "web.archive.org")  # the archive's Location, as sent
+    page_server.set_handler(f"{prefix}/web/2020/{live}", redirect(mirrored, 302))
+    text = cli.ledger.read_text(encoding="utf-8")
+    source = f"https://web.archive.org/web/2020/{live}"
+    cli.ledger.write_text(text.replace(page_server.url("/other"), source), encoding="utf-8")
+    mirror = f"https://web.archive.org={page_server.url(prefix, 'mirror.test')}"
+
+    cli("refresh", "--map", mirror, "--allow-private", "--no-as-read", "--no-history", code=0)
+
+    report = cli.json("status")
+    other = next(s for s in report["sources"] if s["source_id"] == "other")
+    assert (other["source_status"], other["error"]) == ("ok", None), other
+    alarms = next(row for row in report["claims"] if row["claim_id"] == "alarms")
+    assert (alarms["verified"], alarms["unread"]) == (1, 0)
+
+
 def test_a_page_moved_for_good_to_one_named_login_is_a_move(
     cli: Cli, page_server: PageServer
 ) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import urllib.parse
 from urllib.parse import SplitResult
 
-from claimledger.sites import archived_original, on_web_archive, publisher_of
+from claimledger.sites import archived_original, asks_a_capture, on_web_archive, publisher_of
 from claimledger.urls import split
 
 
@@ -29,8 +29,11 @@ def sent_to_archive(url: str, final_url: str) -> bool:
     """Whether a request for a live page ended, by any redirect, at a web archive's capture
     (a retired page its site points at the Wayback Machine's copy): the copy's words are
     of the day it was taken, no evidence of the page as it stands. An address of the
-    archive's own (a capture cited as a source, Save Page Now) is the archive's."""
-    return archived_original(final_url) is not None and not on_web_archive(url)
+    archive's own (a capture cited as a source, Save Page Now), or a capture asked of a
+    mirror of it (`asks_a_capture`: `url` is the address `--map` sends it to), is the
+    archive's."""
+    own = on_web_archive(url) or asks_a_capture(url)
+    return archived_original(final_url) is not None and not own
 
 
 SIGN_IN = "a sign-in page"
