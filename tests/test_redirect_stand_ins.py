@@ -202,6 +202,39 @@ def test_a_page_sent_on_to_a_web_archives_copy_leaves_its_quotes_unread(
     assert f"source other ({live}) could not be read (unreadable: redirected to" in gate
 
 
+@pytest.mark.parametrize(
+    ("where", "status"),
+    [("/web/*/{live}", 301), ("/web/2020*/{live}", 302), ("/", 302)],  # calendars, home
+)
+def test_a_page_sent_on_to_another_page_of_the_web_archive_leaves_its_quotes_unread(
+    cli: Cli, page_server: PageServer, system_dns: NameServer, where: str, status: int
+) -> None:
+    """A retired page its site sends on to the Wayback Machine's calendar of its captures,
+    or to the archive's home page, was read there as a page of its own: the archive's
+    words, the quote missing (the gate said 1), and a redirect for good proposed as a
+    move to the calendar. They are the archive's, no evidence of the page as it stands,
+    as its capture's are: its quotes are unread, no move is proposed, the gate says 3."""
+    for name in ("docs.vendor.test", "web.archive.org"):
+        system_dns.script(name, ["127.0.0.1"], cycle=True)
+    serve_v1(page_server)
+    live = page_server.url("/other", host="docs.vendor.test")
+    archive_page = where.format(live=live)
+    page_server.set_page(archive_page, page("Search the Wayback Machine for its captures."))
+    page_server.set_handler(
+        "/other", redirect(page_server.url(archive_page, "web.archive.org"), status)
+    )
+    text = cli.ledger.read_text(encoding="utf-8")
+    cli.ledger.write_text(text.replace(page_server.url("/other"), live), encoding="utf-8")
+
+    cli("refresh", "--allow-private", "--no-as-read", "--no-history", code=1)
+
+    other = other_source(cli)
+    assert (other["source_status"], other["moved_to"]) == ("unreadable", None), other
+    assert "a web archive's page of its own, not the page asked" in other["error"]
+    assert (alarms_row(cli)["missing"], alarms_row(cli)["unread"]) == (0, 1)
+    cli("regrade", "--check", code=3)
+
+
 @pytest.mark.parametrize("prefix", ["", "/web.archive.org"])
 def test_a_capture_cited_as_a_source_is_read_through_a_mirror_of_the_archive(
     cli: Cli, page_server: PageServer, system_dns: NameServer, prefix: str

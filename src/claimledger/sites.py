@@ -99,6 +99,13 @@ def archived_original(url: str) -> str | None:
     return re.sub(r"^(https?:)/+", r"\1//", original, flags=re.IGNORECASE)
 
 
+def on_wayback(url: str) -> bool:
+    """Whether `url` is a page of the Wayback Machine's: a capture, the calendar of a
+    page's captures, its home page."""
+    parts = split(url)
+    return parts is not None and ascii_host(parts.hostname or "") in _WAYBACK_HOSTS
+
+
 def on_web_archive(url: str) -> bool:
     """Whether `url` is an address of the web archive's own (a capture, Save Page Now, its
     lookups): what it answers there is the archive's to answer."""

@@ -70,7 +70,6 @@ from claimledger.web.exchange import Client, Outcome, make_client, request
 from claimledger.web.pacing import Admission, Gates
 from claimledger.web.robots import ROBOTS_KEPT_FOR, Robots, RobotsMemory
 from claimledger.web.standins import (
-    ARCHIVED,
     SIGN_IN,
     sent_home,
     sent_to_archive,
@@ -350,14 +349,16 @@ def _with_fragment(url: str, moved_to: str, walk: _Walk) -> str:
 def _stand_in(url: str, walk: _Walk) -> str | None:
     """What the page a redirect ended at is, when it only stands in for the page asked (a
     sign-in page, or the home page or a section's it sends readers to for now; a web
-    archive's copy, by any redirect): its words say nothing of the asked page's as it
-    stands, so none of its quotes may be called verified or missing there. A chain that
-    ends with a permanent redirect elsewhere is a move, whatever came before; one that
-    ends with a temporary redirect is judged from the page that answered it."""
+    archive's copy, or another page of the archive's, by any redirect): its words say
+    nothing of the asked page's as it stands, so none of its quotes may be called
+    verified or missing there. A chain that ends with a permanent redirect elsewhere is a
+    move, whatever came before; one that ends with a temporary redirect is judged from
+    the page that answered it."""
     if not walk.hops:
         return None
-    if sent_to_archive(url, walk.final_url):
-        return ARCHIVED
+    archived = sent_to_archive(url, walk.final_url)
+    if archived is not None:
+        return archived
     if walk.hops[-1].status in PERMANENT_REDIRECTS:
         return None
     return stand_in_page(walk.hops[-1].url, walk.final_url)

@@ -9,7 +9,13 @@ from __future__ import annotations
 import urllib.parse
 from urllib.parse import SplitResult
 
-from claimledger.sites import archived_original, asks_a_capture, on_web_archive, publisher_of
+from claimledger.sites import (
+    archived_original,
+    asks_a_capture,
+    on_wayback,
+    on_web_archive,
+    publisher_of,
+)
 from claimledger.urls import split
 
 
@@ -23,17 +29,21 @@ def sent_home(url: str, moved_to: str) -> bool:
 
 
 ARCHIVED = "a web archive's copy of it"
+ARCHIVE_PAGE = "a web archive's page of its own"
 
 
-def sent_to_archive(url: str, final_url: str) -> bool:
-    """Whether a request for a live page ended, by any redirect, at a web archive's capture
-    (a retired page its site points at the Wayback Machine's copy): the copy's words are
-    of the day it was taken, no evidence of the page as it stands. An address of the
-    archive's own (a capture cited as a source, Save Page Now), or a capture asked of a
-    mirror of it (`asks_a_capture`: `url` is the address `--map` sends it to), is the
-    archive's."""
-    own = on_web_archive(url) or asks_a_capture(url)
-    return archived_original(final_url) is not None and not own
+def sent_to_archive(url: str, final_url: str) -> str | None:
+    """Where on the Wayback Machine a request for a live page ended, by any redirect: at
+    its capture (`ARCHIVED`: a retired page its site points at the copy), whose words are
+    of the day it was taken, or at any other page of the archive's (`ARCHIVE_PAGE`: the
+    calendar of the page's captures, the archive's home page), whose words are the
+    archive's; either is no evidence of the page as it stands. None where it ended
+    elsewhere, or where the address asked is the archive's own (a capture cited as a
+    source, Save Page Now), or a capture asked of a mirror of it (`asks_a_capture`:
+    `url` is the address `--map` sends it to)."""
+    if not on_wayback(final_url) or on_web_archive(url) or asks_a_capture(url):
+        return None
+    return ARCHIVED if archived_original(final_url) is not None else ARCHIVE_PAGE
 
 
 SIGN_IN = "a sign-in page"
