@@ -6,6 +6,7 @@ read every source so, the store is the user's own and conditional requests resum
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import shutil
@@ -177,6 +178,43 @@ def test_a_row_numbered_past_every_row_to_come_is_refused_by_every_command(
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)  # nothing written
     assert page_server.hits("/other") == 1  # nothing read: the planting refresh's reading
+
+
+@pytest.mark.parametrize("command", [("status",), ("refresh", "--allow-private")])
+def test_a_store_of_an_earlier_schema_numbered_past_counting_is_refused_unwritten(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """A store of an earlier schema holding a row numbered past counting was migrated to
+    this version's schema (by `status`, which only reads, too) before it was refused as
+    "not opened": the refused file was rewritten. It is refused as it is, unwritten."""
+    from claimledger.evidence.store.schema import MIGRATIONS
+
+    ledger = tmp_path / "claims.yaml"
+    claimledger("init", str(tmp_path))
+    store = tmp_path / "out" / "evidence.sqlite3"
+    store.parent.mkdir()
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO runs (id, started_at, ledger_path) VALUES (?, ?, ?)",
+            (LAST_ROW, "2026-08-23T00:00:00+00:00", str(ledger)),
+        )
+        db.execute("PRAGMA user_version = 1")
+        db.commit()
+        before = schema_of(db)
+
+    (line,) = Cli(ledger)(*command, code=2).stderr.splitlines()
+
+    assert line.startswith(f"claimledger: error: {store} holds a runs row numbered {LAST_ROW}")
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        assert schema_of(db) == before  # no table, column or version added
+
+
+def schema_of(db: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
+    """A store's schema version, and each of its tables and indexes as made."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    return version, list(db.execute("SELECT name, sql FROM sqlite_master ORDER BY name"))
 
 
 def test_a_refresh_that_read_no_page_leaves_the_store_a_strangers(

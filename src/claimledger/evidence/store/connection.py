@@ -79,13 +79,16 @@ def _probed(path: Path) -> tuple[int | None, frozenset[str]]:
 
 def made_current(connection: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
     """The store brought up to this version's schema (`migrate`), or where it is only read,
-    required to be (`require_current`); then refused if a row of it is numbered past
-    counting (`refuse_rows_past_counting`), whose rows every command believes."""
+    required to be (`require_current`); refused if a row of it is numbered past counting
+    (`refuse_rows_past_counting`), whose rows every command believes: before a migration,
+    which would write a store that is then not opened."""
     if readonly:
         require_current(connection, path)
-    else:
-        migrate(connection, path)
+        refuse_rows_past_counting(connection, path)
+        return
+    schema_version(connection, path)  # a newer claimledger's store is said to be one first
     refuse_rows_past_counting(connection, path)
+    migrate(connection, path)
 
 
 def require_current(connection: sqlite3.Connection, path: Path) -> None:
