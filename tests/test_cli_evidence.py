@@ -470,6 +470,39 @@ def test_a_refresh_cut_short_in_the_ledgers_folder_stands_seen_from_any_folder(
     assert "did not finish" in " ".join(claimledger("regrade", "--check", code=3).stderr.split())
 
 
+@pytest.mark.slow
+def test_a_refresh_cut_short_stands_in_a_checkout_moved_whole_with_its_store(
+    cli: Cli, page_server: PageServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A refresh named its ledger by its path from the root, which names the old place
+    once the checkout is moved (or cloned, or restored in CI) whole with its store: there
+    a refresh of some claims after one cut short was the only run of the ledger's, and
+    `regrade --check` passed (0) where before the move it failed (3). A run names its
+    ledger from the store's folder, which a checkout moved whole keeps."""
+    serve_v1(page_server)
+    home = cli.ledger.parent
+    claimledger("--ledger", str(cli.ledger), "refresh", "--allow-private", "--no-as-read")
+    command = [sys.executable, "-m", "claimledger", "refresh", "--allow-private", "--no-as-read"]
+    page_server.set_handler("/other", stall_after_headers(4096, for_seconds=60))
+    with subprocess.Popen(command, cwd=home, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 60
+        while page_server.hits("/other") < 2:
+            assert time.monotonic() < deadline, "the refresh never asked for /other"
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    moved = tmp_path / "elsewhere" / "teardown"
+    moved.parent.mkdir()
+    shutil.move(home, moved)
+    monkeypatch.chdir(moved)
+
+    claimledger("refresh", "--allow-private", "--no-as-read", "durable", "ordered", code=0)
+    gate = claimledger("regrade", "--check", code=3)
+
+    assert "did not finish" in " ".join(gate.stderr.split())
+
+
 def test_a_wording_adopted_after_a_cut_refresh_was_put_by_is_said_unchecked_not_cut(
     cli: Cli, page_server: PageServer
 ) -> None:

@@ -251,13 +251,13 @@ async def _record_live_pages(
     nothing of the checkout's that a refresh would take its word for."""
     from claimledger.evidence.refresh import plan as every_job
     from claimledger.evidence.refresh import refresh
-    from claimledger.ledger.userrecords import path_key
+    from claimledger.evidence.store.runs import ledger_named
     from claimledger.web.fetch import make_client
 
     pages: list[PageRead] = []
     async with make_client(plan.policy) as client:  # first: a bad proxy begins no run
-        # named whole: `claims.yaml`, read from another folder, would name another file
-        run_id = store.begin_run(now(), path_key(plan.ledger_path))
+        # from the store: `claims.yaml`, read from another folder, would name another file
+        run_id = store.begin_run(now(), ledger_named(plan.ledger_path, store.path))
         memory = store.robots_memory(run_id, now)
         loop = refresh(
             plan.jobs,

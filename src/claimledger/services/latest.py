@@ -69,10 +69,11 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
     quote no run ever checked (a wording `accept` adopted since, a quote added) keeps no
     cut standing: `evidence_gaps` names it as never checked, all the cut could say of it.
     One that only another ledger's run checked since keeps it, as that run clears no cut.
-    Runs are the ledger's when they name its file (`path_key`; a relative name is read
-    from the current directory, as `--ledger` is): a run of another ledger sharing the
-    store neither sets nor clears its state. A store holding no run of this file (one
-    that came with a checkout, or was copied) stands on its newest run of any.
+    Runs are the ledger's when they name its file (`names_ledger`: from the store's
+    folder, so a checkout moved whole with its store keeps its runs; an older run's name
+    is read from the current directory, as `--ledger` is): a run of another ledger
+    sharing the store neither sets nor clears its state. A store holding no run of this
+    file (one that came with a checkout, or was copied) stands on its newest run of any.
     """
     if store is None:
         return None
@@ -91,22 +92,13 @@ def last_run(store: EvidenceStore | None, ledger: Ledger, path: Path) -> RunReco
 
 def _runs_of(store: EvidenceStore, path: Path) -> list[RunRecord]:
     """The runs of the ledger at `path`, oldest first."""
+    from claimledger.evidence.store.runs import names_ledger
     from claimledger.ledger.userrecords import path_key
 
     ours, runs = path_key(path), store.runs()
-    named = {name: _names(name, ours) for name in {run.ledger_path for run in runs}}
+    names = {run.ledger_path for run in runs}
+    named = {name: names_ledger(name, store.path, ours) for name in names}
     return [run for run in runs if named[run.ledger_path]]
-
-
-def _names(recorded: str, key: str) -> bool:
-    """Whether the ledger path a run recorded names the file `key` (a `path_key`); a path
-    no file system takes (a store may come from anywhere) names none."""
-    from claimledger.ledger.userrecords import path_key
-
-    try:
-        return path_key(Path(recorded)) == key
-    except (OSError, ValueError, RuntimeError):
-        return False
 
 
 def verdicts(store: EvidenceStore | None, ledger: Ledger) -> list[CheckVerdict]:

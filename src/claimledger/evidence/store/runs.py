@@ -5,8 +5,10 @@ quotes a later run read again."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Collection
+from pathlib import Path
 
 from claimledger.evidence.store.part import StorePart
 from claimledger.evidence.store.rows import run_from_row, text, whole
@@ -17,6 +19,32 @@ _RUNS = (
     "SELECT runs.id, started_at, finished_at, ledger_path FROM runs "
     "LEFT JOIN run_ends ON run_ends.run_id = runs.id"
 )
+
+
+def ledger_named(ledger: Path, store: Path) -> str:
+    """How a run names the ledger it refreshes: the way to it from the store's folder,
+    after `./` (no path as given is kept so), so the name is the one file from whatever
+    folder a command runs in, and stays its ledger's in a checkout moved or copied whole,
+    the store with it, where a path from the root would name the old place."""
+    from claimledger.ledger.atomicfile import followed
+    from claimledger.ledger.userrecords import path_key
+
+    return "./" + os.path.relpath(path_key(ledger), followed(store.absolute().parent))
+
+
+def names_ledger(recorded: str, store: Path, key: str) -> bool:
+    """Whether the ledger a run recorded (`ledger_named`; before it, a path as given,
+    read from the current folder) is the file `key` (a `path_key`); a path no file system
+    takes (a store may come from anywhere) names none."""
+    from claimledger.ledger.atomicfile import followed
+    from claimledger.ledger.userrecords import path_key
+
+    try:
+        if recorded.startswith("./"):
+            return path_key(followed(store.absolute().parent) / recorded[2:]) == key
+        return path_key(Path(recorded)) == key
+    except (OSError, ValueError, RuntimeError):
+        return False
 
 
 class RunEvidence(StorePart):
