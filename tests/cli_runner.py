@@ -161,6 +161,16 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 def on_terminal(*args: str, cwd: Path, columns: int = 80) -> str:
     """The installed `claimledger ARGS` with its stdout on a terminal (a pty) `columns`
     wide, as a user sees it (its colours taken out)."""
+    return _on_pty(args, cwd=cwd, columns=columns, stderr_too=False)[1]
+
+
+def all_on_terminal(*args: str, cwd: Path, columns: int = 80) -> tuple[int, str]:
+    """The installed `claimledger ARGS` with stdout and stderr on one terminal, as a user
+    runs it in a shell: its exit status, and what the terminal showed (colours out)."""
+    return _on_pty(args, cwd=cwd, columns=columns, stderr_too=True)
+
+
+def _on_pty(args: tuple[str, ...], *, cwd: Path, columns: int, stderr_too: bool) -> tuple[int, str]:
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     process = subprocess.Popen(
@@ -169,7 +179,7 @@ def on_terminal(*args: str, cwd: Path, columns: int = 80) -> str:
         env=user_environment(COLUMNS=str(columns)),
         stdin=subprocess.DEVNULL,
         stdout=follower,
-        stderr=subprocess.DEVNULL,
+        stderr=follower if stderr_too else subprocess.DEVNULL,
     )
     os.close(follower)
     chunks = []
@@ -182,5 +192,5 @@ def on_terminal(*args: str, cwd: Path, columns: int = 80) -> str:
             break
         chunks.append(chunk)
     os.close(leader)
-    process.wait(timeout=60)
-    return ANSI.sub("", b"".join(chunks).decode("utf-8")).replace("\r\n", "\n")
+    code = process.wait(timeout=60)
+    return code, ANSI.sub("", b"".join(chunks).decode("utf-8")).replace("\r\n", "\n")

@@ -22,7 +22,7 @@ from claimledger.evidence.store import EvidenceStore
 from claimledger.records import FetchPolicy, FetchResult
 from claimledger.services.stores import for_reading
 from claimledger.web.fetch import fetch_all, fetch_each, make_client
-from cli_runner import Cli
+from cli_runner import Cli, all_on_terminal
 from webserver import Exchange, PageServer, stall_after_headers
 
 POLICY = FetchPolicy(allow_private=True, timeout=5, retries=0, per_host_interval=0)
@@ -157,6 +157,27 @@ def test_a_refreshs_lines_come_in_the_ledgers_order_whichever_page_answers_first
 
     said = [line.split()[-1] for line in done.stderr.splitlines()]
     assert said == [page_server.url(f"/p{p}") for p in (0, 0, 1, 1, 2, 2)], done.stderr
+
+
+@pytest.mark.slow
+def test_a_refresh_on_a_terminal_reads_its_pages_and_says_them_in_the_ledgers_order(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """On a terminal a refresh stopped before it read a page, "internal error: TypeError"
+    (exit 70): the progress bar takes its console with `with`, which the console opened
+    on its first use did not answer. It reads every page, and with --verbose says each
+    in the ledger's order above the bar."""
+    serve(page_server, 3)
+    (tmp_path / "claims.yaml").write_text(ledger_text(page_server, 3))
+
+    refresh = ("-v", "refresh", "--allow-private", "--no-as-read", "--no-history")
+    code, shown = all_on_terminal(*refresh, cwd=tmp_path, columns=200)
+
+    assert code == 1 and "internal error" not in shown, shown
+    lines = shown.replace("\r", "\n").splitlines()
+    said = [line.split()[1] for line in lines if line.startswith("ok ")]
+    assert said == [f"{page_server.url(f'/p{p}')}:" for p in (0, 0, 1, 1, 2, 2)], shown
+    assert recorded_checks(tmp_path / "out" / "evidence.sqlite3") == 30
 
 
 def test_a_page_held_back_for_the_ledgers_order_keeps_only_its_lines(

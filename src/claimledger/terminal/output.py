@@ -95,6 +95,15 @@ class _Terminal:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._opened(), name)
 
+    def __enter__(self) -> Any:
+        """The console's own `with`, which Python looks up on the type, never through
+        `__getattr__`: rich's live display (a refresh's progress bar) holds the console
+        so while it redraws."""
+        return self._opened().__enter__()
+
+    def __exit__(self, *raised: object) -> None:
+        self._opened().__exit__(*raised)
+
     def _opened(self) -> Any:
         if self._console is None:
             from claimledger.terminal.console import TerminalConsole
