@@ -175,8 +175,9 @@ def test_the_reason_a_page_was_not_read_reaches_the_report_without_its_secrets(
 
 
 @pytest.mark.parametrize("status", [301, 302])
+@pytest.mark.parametrize("path", ["/other", "/web/2/other"])  # a docs path, no capture's
 def test_a_page_sent_on_to_a_web_archives_copy_leaves_its_quotes_unread(
-    cli: Cli, page_server: PageServer, system_dns: NameServer, status: int
+    cli: Cli, page_server: PageServer, system_dns: NameServer, status: int, path: str
 ) -> None:
     """A retired page that its site sends on to the Wayback Machine's copy, for good or
     for now, was read there as the live page: the copy's words, of the day it was taken,
@@ -185,10 +186,10 @@ def test_a_page_sent_on_to_a_web_archives_copy_leaves_its_quotes_unread(
     for name in ("docs.vendor.test", "web.archive.org"):
         system_dns.script(name, ["127.0.0.1"], cycle=True)
     serve_v1(page_server)
-    live = page_server.url("/other", host="docs.vendor.test")
+    live = page_server.url(path, host="docs.vendor.test")
     capture = f"/web/20200101000000/{live}"
     page_server.set_page(capture, page(ALARM))
-    page_server.set_handler("/other", redirect(page_server.url(capture, "web.archive.org"), status))
+    page_server.set_handler(path, redirect(page_server.url(capture, "web.archive.org"), status))
     text = cli.ledger.read_text(encoding="utf-8")
     cli.ledger.write_text(text.replace(page_server.url("/other"), live), encoding="utf-8")
 

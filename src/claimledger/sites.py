@@ -114,14 +114,15 @@ def on_web_archive(url: str) -> bool:
     return host == "archive.org" or host.endswith(".archive.org")
 
 
-_CAPTURE_IN_PATH = re.compile(r"/web/\d{1,14}(?:[a-z]{2}_)?/[^/]")
+_CAPTURE_IN_PATH = re.compile(r"/web/\d{1,14}(?:[a-z]{2}_)?/https?:/", re.IGNORECASE)
 
 
 def asks_a_capture(url: str) -> bool:
     """Whether `url` asks for a Wayback Machine capture by its path (`/web/<timestamp>/
-    <original>`), wherever it is served: at the archive, or at a mirror of it that `--map`
-    sends a capture cited as a source to (at its root or below a folder of its own),
-    which passes on the archive's own redirect to the capture's exact timestamp."""
+    <original URL>`), wherever it is served: at the archive, or at a mirror of it that
+    `--map` sends a capture cited as a source to (at its root or below a folder of its
+    own), which passes on the archive's own redirect to the capture's exact timestamp.
+    The original's scheme is asked for, so a docs page under `/web/2/` is no capture."""
     parts = split(url)
     return parts is not None and _CAPTURE_IN_PATH.search(parts.path) is not None
 
