@@ -47,6 +47,26 @@ def selected(body: str, select: str = "#quoted") -> str:
         return ""
 
 
+END, NEXT = "Retries stop at the end of the list", "Next the queue drains"
+
+
+def apart(tag: str, first: str, second: str) -> tuple[str, str]:
+    """END and NEXT in two `tag`s styled `first` and `second`, run together in the markup;
+    and the two lines a browser shows of them, each laid out as a block."""
+    return (
+        f'<{tag} style="{first}">{END}</{tag}><{tag} style="{second}">{NEXT}</{tag}>',
+        f"{END}\n{NEXT}",
+    )
+
+
+UNKNOWN_DISPLAYS = (
+    '<b hidden style="display:-ms-flexbox">x</b><b hidden style="display: run-in">y</b>'
+)
+"""Elements hidden, whose style names a `display` no browser in use knows: they stay hidden."""
+IN_THE_LINE = (
+    '<div style="display:inline">10</div><div style="display:contents">00</div>'
+    '<li style="display:inline">'
+)
 SHOWN_SUP = '<sup style="{}"><span style="visibility:visible">6</span></sup>'
 
 ON_A_PAGE = {
@@ -66,6 +86,15 @@ ON_A_PAGE = {
     "sup-display-none": (f"<p>10{SHOWN_SUP.format('display:none')} requests</p>", "10 requests"),
     "sup-hidden": (f"<p>10{SHOWN_SUP.format('visibility:hidden')} requests</p>", "10^6 requests"),
     "sup-hidden-pre": (f"<pre>10{SHOWN_SUP.format('visibility:hidden')} rows</pre>", "10^6 rows"),
+    "span-display-block": apart("span", "display:block", "display: flex"),
+    "custom-display-block": apart("my-card", "display:block", "display:block"),
+    "custom-display-list-item": apart("x-li", "display:list-item", "display:table"),
+    "span-display-escaped": apart("i", "DISPLAY:\\62 lock", "display:-webkit-box"),
+    "hidden-block-inline-tag": ('<p>A<b hidden style="display:block">x</b>B</p>', "A\nx\nB"),
+    "hidden-display-unknown": (f"<p>A{UNKNOWN_DISPLAYS}B</p>", "AB"),
+    "none-then-display-unknown": ('<p>A<b style="display:none;display:-moz-box">x</b>B</p>', "AB"),
+    "div-display-inline": (f"<p>Limit:</p>{IN_THE_LINE} rows</li>", "Limit:\n1000 rows"),
+    "pre-span-display-block": ('<pre>a<span style="display:block">b</span>c</pre>', "a\nb\nc"),
 }  # fmt: skip
 """Markup on a page, and the text a reader is shown of it."""
 
@@ -102,6 +131,13 @@ def test_an_element_laid_out_as_a_block_still_breaks_the_line() -> None:
     assert selected(body) == "One\nTwo\nThree\nFour\nFive"
 
 
+def test_a_block_made_a_box_in_the_line_keeps_its_words_apart() -> None:
+    """innerText runs `<div style="display:inline-block">`s together, whose boxes set their
+    words apart on the page; a line broken costs a quote across it nothing."""
+    body = apart("div", "display:inline-block", "display: inline flex")[0]
+    assert selected(body) == f"{END}\n{NEXT}"
+
+
 def test_verify_finds_a_quote_in_an_element_hidden_that_its_style_shows(
     page_server: PageServer,
 ) -> None:
@@ -115,6 +151,19 @@ def test_verify_finds_a_quote_in_an_element_hidden_that_its_style_shows(
     assert (found["status"], found["match"]) == ("verified", "exact")
     hidden = claimledger("verify", "--allow-private", url, unseen, "--json", code=1)
     assert json.loads(hidden.stdout)["status"] == "missing"
+
+
+def test_verify_finds_a_quote_that_ends_where_an_element_styled_a_block_does(
+    page_server: PageServer,
+) -> None:
+    """The next block's first word, run on to the quote's last, read the quote `missing`."""
+    body, _ = apart("docs-note", "display:block", "display:block")
+    page_server.set_page("/doc", page(body))
+    url = page_server.url("/doc")
+
+    for quote in (END, NEXT):
+        found = json.loads(claimledger("verify", "--allow-private", url, quote, "--json").stdout)
+        assert (found["status"], found["match"]) == ("verified", "exact")
 
 
 # --- paint: a drawing's words in a colour that shows nothing ------------------------------

@@ -579,7 +579,7 @@ class _Renderer:
         tag, top = element.tag, self.top
         self._drawn.append(drawn)
         if isinstance(top, _Pre):
-            self._start_in_pre(tag, top)
+            self._start_in_pre(element, top)
         elif tag == "br":
             self._lines().end_line()
         elif tag == "pre":
@@ -591,18 +591,19 @@ class _Renderer:
         elif tag in ("td", "th") and isinstance(top, _Row):
             self._cells.append(element)
             self._stack.append(_Lines())
-        elif breaks_line(tag):
+        elif breaks_line(element):
             self._lines().end_line()
         if tag == "sup":
             self._marks += 1  # its "^" is written before the first word drawn in it
         self.text(element.text)
 
-    def _start_in_pre(self, tag: object, pre: _Pre) -> None:
+    def _start_in_pre(self, element: etree._Element, pre: _Pre) -> None:
+        tag = element.tag
         if tag == "br":
             pre.add("\n")
         elif tag == "pre":
             pre.depth += 1
-        elif breaks_line(tag):
+        elif breaks_line(element):
             pre.break_line()
 
     def end(self, element: etree._Element) -> None:
@@ -613,7 +614,7 @@ class _Renderer:
         if tag == "sup" and self._marks:
             self._marks -= 1  # none of its words drawn: no mark
         if isinstance(top, _Pre):
-            self._end_in_pre(tag, top, drawn)
+            self._end_in_pre(element, top, drawn)
         elif tag == "tr" and isinstance(top, _Row):
             self._stack.pop()
             if drawn or any(top.cells):
@@ -625,11 +626,11 @@ class _Renderer:
             row = self.top
             if isinstance(row, _Row):
                 row.cells.append(" ".join(top.lines))
-        elif breaks_line(tag):
+        elif breaks_line(element):
             self._lines().end_line()
 
-    def _end_in_pre(self, tag: object, pre: _Pre, drawn: bool) -> None:
-        if tag == "pre":
+    def _end_in_pre(self, element: etree._Element, pre: _Pre, drawn: bool) -> None:
+        if element.tag == "pre":
             pre.depth -= 1
             if pre.depth == 0:
                 self._stack.pop()
@@ -638,7 +639,7 @@ class _Renderer:
                 written = "".join(pre.pieces)
                 for line in written.strip("\n").split("\n") if drawn or written.strip() else ():
                     lines.add_line(line.rstrip())
-        elif breaks_line(tag):
+        elif breaks_line(element):
             pre.break_line()
 
     def _lines(self) -> _Lines:

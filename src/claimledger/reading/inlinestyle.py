@@ -25,18 +25,38 @@ _MAYBE_TURNS = {
     False: re.compile(r"visible|initial|\\", re.IGNORECASE),
 }
 """By the visibility an element inherits (visible or not), the words that could turn it."""
+_MAYBE_RELAYS = {
+    False: re.compile(r"(?<![\w-])(?:block|flow|table|flex|grid|list-item)|-webkit-|\\", re.I),
+    True: re.compile(r"inline(?!-)|contents|ruby|math|initial|unset|\\", re.I),
+}
+"""By whether an element's kind lays it out as a block, the words that could turn it."""
 _MAYBE_UNDRAWS = re.compile(r"opacity|none|transparent|hidden|collapse|\\", re.IGNORECASE)
 _NAMES_READ = re.compile(r"display|visibility|opacity|fill|stroke|\\", re.IGNORECASE)
 _NOTHING: Mapping[str, str] = MappingProxyType({})
 
 _GLOBAL = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
-_DISPLAYS = """none block inline run-in flow flow-root table flex grid ruby list-item contents
+_DISPLAYS = """none block inline flow flow-root table flex grid ruby list-item contents
     math inline-block inline-table inline-flex inline-grid table-row-group table-header-group
     table-footer-group table-row table-cell table-column-group table-column table-caption
     ruby-base ruby-text ruby-base-container ruby-text-container -webkit-box
-    -webkit-inline-box -webkit-flex -webkit-inline-flex -ms-flexbox -ms-inline-flexbox
-    -ms-grid -ms-inline-grid -moz-box -moz-inline-box -moz-inline-stack"""
-"""The values of `display` a browser knows (a declaration of any other is dropped)."""
+    -webkit-inline-box -webkit-flex -webkit-inline-flex"""
+"""The values of `display` a browser knows (a declaration of any other is dropped). Not
+`run-in`, `-ms-flexbox` or `-moz-box`: no browser in use knows them, and Chromium leaves
+`<b hidden style="display:-ms-flexbox">` hidden."""
+_IN_THE_LINE = frozenset(
+    {"inline", "inline-block", "inline-table", "inline-flex", "inline-grid"}
+    | {"-webkit-inline-box", "-webkit-inline-flex", "contents", "math", "initial", "unset"}
+    | {"ruby", "ruby-base", "ruby-text", "ruby-base-container", "ruby-text-container"}
+)
+"""The values of `display` that set an element's words in the line around it (`initial`
+and `unset` are `inline`; `contents` gives it no box of its own, and `math` alone is
+`inline math`); any other known, but a global word, lays out a block."""
+_ATOMIC = frozenset(
+    {"inline-block", "inline-table", "inline-flex", "inline-grid", "-webkit-inline-box"}
+    | {"-webkit-inline-flex", "flow-root", "table", "flex", "grid"}
+)
+"""The words of a `display` that make an element a box of its own in the line
+(`inline-block`, `inline flex`), whose words stay apart from those around it."""
 _KNOWN = {
     "display": _GLOBAL | frozenset(_DISPLAYS.split()),
     "visibility": _GLOBAL | {"visible", "hidden", "collapse"},
@@ -67,6 +87,29 @@ def style_displays(style: str) -> bool:
     Chromium leaves hidden (``revert`` it shows). One too long to read, or naming no
     ``display``, does not."""
     return style_declared(style).get("display") not in (None, "none", "revert-layer")
+
+
+def style_lays_out_block(style: str, *, by_kind: bool) -> bool:
+    """Does this ``style`` lay its element out as a block, on lines of its own
+    (``<span style="display:block">``, ``flex``, ``list-item``, a table's row or cell), or in
+    the line around it (``<div style="display:inline">``, ``inline-block``, ``contents``)?
+    Where it says no ``display``, or one that leaves it to the element's kind (``inherit``,
+    ``revert``), as its kind does (`by_kind`); and a block made a box in the line
+    (``<div style="display:inline-block">``) keeps its lines, its words set apart from
+    those beside it as its box is, where innerText runs them together: a line broken
+    costs a quote across it nothing, two words read as one cost it both. Most of a page's
+    styles name no word that could turn what the kind does (``<span
+    style="display:inline-block">``) and are not parsed, as `style_visibility` leaves
+    them."""
+    if not _MAYBE_RELAYS[by_kind].search(style):
+        return by_kind
+    display = style_declared(style).get("display")
+    if display is None or display in _GLOBAL - {"initial", "unset"}:
+        return by_kind
+    words = display.split()
+    if "inline" not in words and ("block" in words or words[0] not in _IN_THE_LINE):
+        return True
+    return by_kind and not _ATOMIC.isdisjoint(words)
 
 
 def style_visibility(style: str, *, inherited_visible: bool) -> str | None:

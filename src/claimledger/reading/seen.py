@@ -30,6 +30,7 @@ from claimledger.reading.inlinestyle import (
     style_declared,
     style_displays,
     style_hides,
+    style_lays_out_block,
     style_undraws,
     style_visibility,
 )
@@ -243,24 +244,36 @@ def handed_down(
     return found
 
 
-def breaks_line(tag: object) -> bool:
+def breaks_line(element: etree._Element) -> bool:
     """Does a browser lay the element out as a block of its own, its words on lines of their
-    own? Those its own style sheet makes blocks (a paragraph, a list item, a table's
-    parts), a drawing, its `<text>` and what a `<foreignObject>` holds, and a formula's
-    parts (each a box Chromium reads on a line of its own); any other, a `<span>`, an
-    SVG's `<tspan>`, a custom element (`<my-widget>`) or one no browser knows, runs on in
-    the line, as a browser lays out an element it has no rule for."""
-    return tag in _BLOCKS
+    own? Those its own style sheet makes blocks (a list item, a table's parts) unless their
+    own style sets their words in the line (`<div style="display:inline">`; not one that
+    makes it an `inline-block` box: `style_lays_out_block`); any other its own style makes
+    a block (`<span style="display:block">`, a custom element so styled); a paragraph, a
+    drawing, its `<text>` and what a `<foreignObject>` holds; and a formula's parts (each
+    a box Chromium reads on a line of its own). Any other, a `<span>`, an SVG's `<tspan>`,
+    a custom element (`<my-widget>`) or one no browser knows, runs on in the line, as a
+    browser lays out an element it has no rule for."""
+    tag = element.tag
+    if tag in _OWN_LINES:
+        return True
+    style, by_kind = element.get("style"), tag in _BLOCKS
+    return style_lays_out_block(style, by_kind=by_kind) if style else by_kind
 
 
 _BLOCKS = _names(
     """html body address article aside blockquote center details dialog dir div dl dd dt
     fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr legend li
-    listing main menu nav ol optgroup option p plaintext pre search section summary ul xmp
-    table caption colgroup col thead tbody tfoot tr td th select
-    svg text foreignobject
+    listing main menu nav ol optgroup option plaintext pre search section summary ul xmp
+    table caption colgroup col thead tbody tfoot tr td th select"""
+)
+"""The elements a browser's own style sheet lays out as blocks, where their style does not
+say otherwise."""
+_OWN_LINES = _names(
+    """p svg text foreignobject
     math maction menclose merror mfenced mfrac mi mmultiscripts mn mo mover mpadded mphantom
     mprescripts mroot mrow ms mspace msqrt mstyle msub msubsup msup mtable mtd mtext mtr
     munder munderover semantics"""
 )
-"""The elements `breaks_line` says a browser lays out as blocks."""
+"""A paragraph, and the parts of a drawing and of a formula, each read on lines of its own
+as Chromium reads it (a paragraph and a drawing even where styled `display:inline`)."""
