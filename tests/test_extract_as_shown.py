@@ -138,6 +138,19 @@ def test_a_block_made_a_box_in_the_line_keeps_its_words_apart() -> None:
     assert selected(body) == f"{END}\n{NEXT}"
 
 
+LABEL = (
+    '<svg width="600" height="90"><text x="0" y="20">'
+    f'<tspan x="0" dy="1.2em">{END}</tspan><tspan x="0" dy="1.2em">{NEXT}</tspan>'
+    '<tspan dy="4">,</tspan><tspan> in order</tspan></text></svg>'
+)
+"""A drawing's label of two lines, each a `<tspan>` set at a place of its own (as drawing
+tools write one), and words run on after the second."""
+
+
+def test_a_tspan_set_at_a_place_of_its_own_starts_a_line() -> None:
+    assert selected(LABEL, "#quoted > svg") == f"{END}\n{NEXT}, in order"
+
+
 def test_verify_finds_a_quote_in_an_element_hidden_that_its_style_shows(
     page_server: PageServer,
 ) -> None:
@@ -273,3 +286,17 @@ def test_chromium_draws_nothing_of_the_words_the_reader_leaves_out(chromium: Pag
     assert unpainted == dict.fromkeys(UNPAINTED, 0)
     painted = {name: pixels_drawn(chromium, drawing) for name, drawing in PAINTED.items()}
     assert all(painted.values()), painted
+
+
+def test_chromium_sets_a_tspan_at_a_place_of_its_own_on_a_line_below(chromium: Page) -> None:
+    """innerText runs a drawing's words on whatever their place; where each is drawn shows
+    the label's lines."""
+    chromium.set_content(page(LABEL))
+    last, first = chromium.evaluate(
+        """(at) => {
+          const text = document.querySelector("#quoted text");
+          return [text.getEndPositionOfChar(at - 1).y, text.getStartPositionOfChar(at).y];
+        }""",
+        len(END),
+    )
+    assert first > last

@@ -57,6 +57,7 @@ from claimledger.reading.seen import (
     is_unseen,
     passed_down,
     shown_inside,
+    starts_line,
 )
 from claimledger.versions import EXTRACT
 
@@ -591,7 +592,7 @@ class _Renderer:
         elif tag in ("td", "th") and isinstance(top, _Row):
             self._cells.append(element)
             self._stack.append(_Lines())
-        elif breaks_line(element):
+        elif starts_line(element):
             self._lines().end_line()
         if tag == "sup":
             self._marks += 1  # its "^" is written before the first word drawn in it
@@ -603,7 +604,7 @@ class _Renderer:
             pre.add("\n")
         elif tag == "pre":
             pre.depth += 1
-        elif breaks_line(element):
+        elif starts_line(element):
             pre.break_line()
 
     def end(self, element: etree._Element) -> None:

@@ -14,7 +14,8 @@ draws no text of its own, a `<tspan fill="black">` in it does. What an element p
 down to those in it is a `Shown`, worked out down the tree (`shown_inside`,
 `passed_down`).
 
-And which elements a browser lays out as blocks, breaking the line (`breaks_line`).
+And which elements a browser lays out as blocks, breaking the line (`breaks_line`,
+`starts_line`).
 """
 
 from __future__ import annotations
@@ -259,6 +260,15 @@ def breaks_line(element: etree._Element) -> bool:
         return True
     style, by_kind = element.get("style"), tag in _BLOCKS
     return style_lays_out_block(style, by_kind=by_kind) if style else by_kind
+
+
+def starts_line(element: etree._Element) -> bool:
+    """Does the element's text start a line: one laid out as a block (`breaks_line`), or a
+    drawing's `<tspan>` set at a place of its own (`x`, `y`), as a drawing tool writes each
+    line of a label, the words after it running on from its own?"""
+    if element.tag == "tspan":
+        return element.get("x") is not None or element.get("y") is not None
+    return breaks_line(element)
 
 
 _BLOCKS = _names(
