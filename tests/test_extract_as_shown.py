@@ -95,6 +95,10 @@ ON_A_PAGE = {
     "none-then-display-unknown": ('<p>A<b style="display:none;display:-moz-box">x</b>B</p>', "AB"),
     "div-display-inline": (f"<p>Limit:</p>{IN_THE_LINE} rows</li>", "Limit:\n1000 rows"),
     "pre-span-display-block": ('<pre>a<span style="display:block">b</span>c</pre>', "a\nb\nc"),
+    "meter": ('<p>Used:<meter value="0.6">60%</meter> 6 GiB</p>', "Used: 6 GiB"),
+    "progress": ('<p>Done:<progress max="10">70%</progress> 7 of 10</p>', "Done: 7 of 10"),
+    "datalist": ("<p>Pick a size<datalist>small, large</datalist>.</p>", "Pick a size."),
+    "ruby-brackets": ("<p><ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby>字</p>", "漢kan字"),
 }  # fmt: skip
 """Markup on a page, and the text a reader is shown of it."""
 

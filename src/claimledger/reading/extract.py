@@ -83,15 +83,17 @@ _CODE_SUFFIXES = _words(
 _DROPPED_TAGS = _words(
     """script style noscript template svg nav footer form button input select textarea
     option label iframe object embed canvas dialog head title meta link del s strike
-    noembed noframes video audio annotation annotation-xml desc"""
+    noembed noframes video audio annotation annotation-xml desc meter progress datalist rp"""
 )
 """Elements whose text is not the page's content. ``<del>``, ``<s>`` and ``<strike>`` are
 words struck out, which the page says no longer hold: a quote found only there is not
 said by the page, and "within <del>14</del><ins>7</ins> days" reads "within 7 days".
-A ``<video>``'s or ``<audio>``'s words, ``<noembed>`` and ``<noframes>``, are fallbacks a
-browser does not show, a formula's ``<annotation>`` is its source (TeX), not shown, and
-an SVG's ``<desc>`` describes the drawing to assistive software, as its ``<title>`` names
-it (an image's ``alt``, not its words)."""
+A ``<video>``'s or ``<audio>``'s words, a ``<meter>``'s or ``<progress>``'s (a browser
+draws a bar), ``<noembed>`` and ``<noframes>``, are fallbacks a browser does not show, as
+it shows no ``<datalist>`` and no ruby's ``<rp>`` (its brackets around a reading); a
+formula's ``<annotation>`` is its source (TeX), not shown, and an SVG's ``<desc>``
+describes the drawing to assistive software, as its ``<title>`` names it (an image's
+``alt``, not its words)."""
 _DROPPED_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
 _BANNER_NAME = re.compile(
     r"""

@@ -76,13 +76,15 @@ def hidden_by_markup(element: etree._Element) -> bool:
 NEVER_SHOWN = _names(
     """script style noscript template head title meta link del s strike noembed noframes
     video audio annotation annotation-xml desc canvas iframe defs symbol metadata clippath
-    mask pattern marker"""
+    mask pattern marker meter progress datalist rp"""
 )
 """Of the elements the page read whole drops, those whose text no reader sees (or sees
 struck out); a source may select a `<nav>` or a `<footer>`, which a reader does see. A
 `<canvas>`'s words are shown only without scripts, as a `<noscript>`'s; an `<iframe>`'s
-never (it shows its page); an SVG's definitions (`<defs>`, `<symbol>`, a clip, a mask, a
-pattern, a marker) are drawn only where used, and its `<metadata>` never."""
+never (it shows its page), nor a `<meter>`'s or a `<progress>`'s (it draws a bar), a
+`<datalist>`'s or a ruby's `<rp>` (the brackets a browser without ruby shows); an SVG's
+definitions (`<defs>`, `<symbol>`, a clip, a mask, a pattern, a marker) are drawn only
+where used, and its `<metadata>` never."""
 
 
 @dataclass(frozen=True, slots=True)
