@@ -86,6 +86,7 @@ ON_A_PAGE = {
     "sup-display-none": (f"<p>10{SHOWN_SUP.format('display:none')} requests</p>", "10 requests"),
     "sup-hidden": (f"<p>10{SHOWN_SUP.format('visibility:hidden')} requests</p>", "10^6 requests"),
     "sup-hidden-pre": (f"<pre>10{SHOWN_SUP.format('visibility:hidden')} rows</pre>", "10^6 rows"),
+    "sup-space-hidden": ('<p>10<sup> <i style="visibility:hidden">6</i></sup>rows</p>', "10 rows"),
     "span-display-block": apart("span", "display:block", "display: flex"),
     "custom-display-block": apart("my-card", "display:block", "display:block"),
     "custom-display-list-item": apart("x-li", "display:list-item", "display:table"),

@@ -562,9 +562,12 @@ class _Renderer:
 
     def text(self, text: str | None) -> None:
         top = self.top
-        if text and self._drawn[-1] and not isinstance(top, _Row):  # between cells: layout
-            top.add("^" * self._marks + text)
+        if not text or not self._drawn[-1] or isinstance(top, _Row):  # between cells: layout
+            return
+        if self._marks and not _LAYOUT_SPACE.fullmatch(text):  # space is no word shown
+            text = "^" * self._marks + text
             self._marks = 0
+        top.add(text)
 
     def enter(self, region: etree._Element, drawn: bool) -> None:
         """A region's start: its text, and its lines break before."""
