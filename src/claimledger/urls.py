@@ -514,10 +514,21 @@ def shown_raw(text: str) -> str:
 
 
 def origin(url: str) -> str:
-    """scheme://host[:port] of a URL, without credentials, its host in lower case: one
-    site however its host is spelt, with one robots.txt and one sitemap."""
+    """scheme://host[:port] of a URL, without credentials, its host in lower case and
+    otherwise as written: the site as a note names it (`site_of` is what it is)."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2].lower()}"
+
+
+def site_of(url: str) -> str | None:
+    """scheme://host[:port] of a web URL in the one spelling its server answers to, as
+    `page_key` has it (`ascii_host`, no port when it is the scheme's own): every spelling
+    of one site (`bücher.example`, `xn--bcher-kva.example`, `docs.example.`, `:443`) is one
+    site, with one robots.txt and one set of `--map` prefixes. None for any other URL."""
+    parts = split(url)
+    if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
+        return None
+    return f"{parts.scheme.lower()}://{_server_of(parts)}"
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -548,10 +559,14 @@ def exact_origin(url: str) -> str | None:
 
 @dataclass(frozen=True)
 class UrlMap:
-    """`--map` prefix rewrites, the longest matching prefix first.
+    """`--map` prefix rewrites, the deepest matching prefix first.
 
-    Evidence is still recorded under the ledger's own URL, and a redirect found at the
-    replacement is mapped back, so a moved page is reported where the reader would find it.
+    A prefix holds the pages of its site (`site_of`: its host however it is spelt) whose
+    path goes on from its own at a `/`: `https://docs.example/v1` holds `/v1`, `/v1/x` and
+    `/v1?x`, never `/v10/` nor `https://docs.example.com/`, whose pages the mirror does
+    not copy. Evidence is still recorded under the ledger's own URL, and a redirect found
+    at the replacement is mapped back, so a moved page is reported where the reader would
+    find it.
     """
 
     rules: tuple[tuple[str, str], ...] = ()
@@ -564,7 +579,7 @@ class UrlMap:
                 raise InputError(f"--map {spec!r}: {problem}")
             prefix, _, replacement = spec.partition("=")
             rules.append((lower_scheme_and_host(prefix), lower_scheme_and_host(replacement)))
-        return cls(tuple(sorted(rules, key=lambda rule: -len(rule[0]))))
+        return cls(_deepest_first(rules))
 
     def apply(self, url: str) -> str:
         """Where to fetch `url` from."""
@@ -572,8 +587,7 @@ class UrlMap:
 
     def reverse(self, url: str) -> str:
         """The ledger-side name of a fetched URL (for redirects found at a replacement)."""
-        flipped = tuple(sorted(((r, p) for p, r in self.rules), key=lambda rule: -len(rule[0])))
-        return _rewrite(url, flipped)
+        return _rewrite(url, _deepest_first((r, p) for p, r in self.rules))
 
 
 def map_rule_problem(spec: str) -> str | None:
@@ -587,14 +601,41 @@ def map_rule_problem(spec: str) -> str | None:
     return None
 
 
+def _deepest_first(rules: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """The rules, the one with the longest path first (in the order given otherwise: the
+    command line's before the settings'), however each spells its host."""
+    return tuple(sorted(rules, key=lambda rule: -len(_after_host(rule[0]))))
+
+
 def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
-    """`url` rewritten by the first rule whose prefix it starts with, its scheme and host
-    compared in lower case as the rules are kept; as it is when none matches."""
-    lowered = lower_scheme_and_host(url)
+    """`url` rewritten by the first rule it is under; as it is when it is under none."""
     for prefix, replacement in rules:
-        if lowered.startswith(prefix):
-            return replacement + lowered[len(prefix) :]
+        rest = _under(url, prefix)
+        if rest is not None:
+            return replacement + rest
     return url
+
+
+def _under(url: str, prefix: str) -> str | None:
+    """What follows `prefix` in `url` when `url` is a page under it, else None: on its site,
+    its path going on at a `/` (an empty path is the site's root, `/`)."""
+    site = site_of(prefix)
+    if site is None or site_of(url) != site:
+        return None
+    base, path = _after_host(prefix), _after_host(url)
+    if base and not path.startswith("/"):
+        path = f"/{path}"
+    if not path.startswith(base):
+        return None
+    rest = path[len(base) :]
+    at_boundary = not base or base.endswith("/") or rest[:1] in ("", "/", "?", "#")
+    return rest if at_boundary else None
+
+
+def _after_host(url: str) -> str:
+    """A URL's path, query and fragment as written."""
+    written = _AUTHORITY.match(url)
+    return url[written.end() :] if written is not None else ""
 
 
 PERMANENT_REDIRECTS = frozenset({301, 308})

@@ -101,9 +101,9 @@ Maps = Annotated[
     typer.Option(
         "--map",
         metavar="MAP",
-        help="PREFIX=REPLACEMENT: fetch URLs starting with PREFIX from REPLACEMENT instead "
-        "(a mirror, an archive, a local copy); evidence stays under the ledger's URL. "
-        "Repeatable; adds to the `map` of claimledger.toml.",
+        help="PREFIX=REPLACEMENT: fetch the pages under PREFIX (on its site, its path going "
+        "on at a /) from REPLACEMENT instead (a mirror, an archive, a local copy); evidence "
+        "stays under the ledger's URL. Repeatable; adds to the `map` of claimledger.toml.",
     ),
 ]
 UserAgent = Annotated[
