@@ -8,16 +8,20 @@ robots.txt, the per-host limit and a `--map` prefix, as it is for a page's ident
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from claimledger.records import FetchPolicy, FetchResult
 from claimledger.urls import UrlMap, shown, site_of
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from dns_server import NameServer
-from evidence_site import DURABLE, page, write_ledger
-from webserver import PageServer
+from evidence_site import DURABLE, page, serve_v1, write_ledger
+from webserver import Exchange, PageServer
 
 MIRROR = "http://mirror.test"
 SITE = "https://docs.example=http://mirror.test"
@@ -124,6 +128,64 @@ SPELLINGS = [
 """Two spellings of one host, the second the one DNS resolves (the test's name server
 answers it with this machine's address)."""
 
+POLICY = FetchPolicy(allow_private=True, timeout=5.0, retries=0, per_host_interval=0.0)
+
+
+def fetched(urls: list[str], dns: NameServer, policy: FetchPolicy = POLICY) -> list[FetchResult]:
+    async def run() -> dict[str, FetchResult]:
+        async with make_client(policy, trust_env=False, resolver=dns.resolve) as client:
+            return await fetch_all(urls, client, policy=policy)
+
+    return list(asyncio.run(run()).values())
+
+
+@pytest.mark.parametrize(("written", "resolved"), SPELLINGS)
+def test_one_host_in_two_spellings_asks_for_one_robots_txt(
+    page_server: PageServer, dns: NameServer, written: str, resolved: str
+) -> None:
+    """Its robots.txt is asked for once and binds the pages of both spellings; the page
+    it refuses is said refused by the robots.txt of its site as its address spells it."""
+    dns.script(resolved, ["127.0.0.1"])
+    page_server.set_page(
+        "/robots.txt", "User-agent: *\nDisallow: /private\n", content_type="text/plain"
+    )
+    page_server.set_page("/a", page(DURABLE))
+    page_server.set_page("/private", page(DURABLE))
+
+    ok, refused = fetched(
+        [page_server.url("/a", host=written), page_server.url("/private", host=resolved)], dns
+    )
+
+    assert (ok.source_status, refused.source_status) == ("ok", "refused")
+    assert page_server.hits("/robots.txt") == 1
+    assert page_server.hits("/private") == 0
+    assert page_server.url("/robots.txt", host=resolved) in (refused.error or "")
+
+
+def test_a_robots_txt_kept_for_one_spelling_serves_the_other_on_the_next_run(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """The evidence store keeps a site's robots.txt for a day under one key for every
+    spelling: a ledger that now spells the host in Punycode asks no second time."""
+    system_dns.script("xn--bcher-kva.example", ["127.0.0.1"])
+    serve_v1(page_server)
+    page_server.set_page("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+    ledger = write_ledger(tmp_path, page_server)
+    here = page_server.url("")
+    ledger.write_text(
+        ledger.read_text("utf-8").replace(here, page_server.url("", "bücher.example"))
+    )
+    cli = Cli(ledger)
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+    punycode = page_server.url("", "xn--bcher-kva.example")
+    ledger.write_text(ledger.read_text("utf-8").replace("bücher.example", "xn--bcher-kva.example"))
+
+    cli("refresh", "--allow-private", "--no-as-read", code=0)
+
+    assert punycode in ledger.read_text("utf-8")
+    assert page_server.hits("/robots.txt") == 1
+    assert page_server.hits("/guide") == 2
+
 
 def test_one_site_however_its_host_and_port_are_written() -> None:
     spellings = [
@@ -134,6 +196,51 @@ def test_one_site_however_its_host_and_port_are_written() -> None:
     assert {site_of(url) for url in spellings} == {"https://xn--bcher-kva.example"}
     assert site_of("https://bücher.example:8443/") == "https://xn--bcher-kva.example:8443"
     assert site_of("http://bücher.example/") != site_of("https://bücher.example/")
+
+
+class InFlight:
+    """A page that counts the requests the server is answering at once: the first waits
+    (up to a while) for a second to arrive, so two let in together are seen together."""
+
+    def __init__(self) -> None:
+        self.now = self.most = 0
+        self._lock = threading.Lock()
+        self._second = threading.Event()
+
+    def __call__(self, exchange: Exchange) -> None:
+        with self._lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+            if self.now > 1:
+                self._second.set()
+        self._second.wait(2.0)
+        with self._lock:
+            self.now -= 1
+        body = page(DURABLE).encode()
+        exchange.respond(200, body, {"Content-Type": "text/html; charset=utf-8"})
+
+
+@pytest.mark.parametrize(("written", "resolved"), SPELLINGS)
+def test_the_per_host_limit_holds_for_one_host_in_two_spellings(
+    page_server: PageServer, dns: NameServer, written: str, resolved: str
+) -> None:
+    """`--per-host 1` lets one request at a time reach the host, whichever way each page
+    spells it."""
+    dns.script(resolved, ["127.0.0.1"])
+    page_server.set_page("/robots.txt", "", content_type="text/plain")
+    counting = InFlight()
+    page_server.set_handler("/a", counting)
+    page_server.set_handler("/b", counting)
+    policy = FetchPolicy(
+        allow_private=True, timeout=10.0, retries=0, per_host=1, per_host_interval=0.0
+    )
+
+    results = fetched(
+        [page_server.url("/a", host=written), page_server.url("/b", host=resolved)], dns, policy
+    )
+
+    assert [result.source_status for result in results] == ["ok", "ok"]
+    assert counting.most == 1
 
 
 @pytest.mark.parametrize(("written", "resolved"), SPELLINGS)

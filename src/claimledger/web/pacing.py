@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from claimledger.records import FetchPolicy
-from claimledger.urls import split
+from claimledger.urls import ascii_host, split
 
 
 class HostGate:
@@ -47,9 +47,10 @@ class HostGate:
 
 
 def host_of(url: str) -> str:
-    """The host name a URL's requests are limited by ("" when it has none)."""
+    """The host name a URL's requests are limited by, in the one spelling DNS resolves
+    (`ascii_host`: `bücher.example` and `xn--bcher-kva.example.` are one host), or ""."""
     parts = split(url)
-    return (parts.hostname or "") if parts is not None else ""
+    return ascii_host(parts.hostname or "") if parts is not None else ""
 
 
 class Gates:

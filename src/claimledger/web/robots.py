@@ -14,7 +14,7 @@ from protego import Protego
 
 from claimledger.reading.decoding import charset_of, decode, media_type_of
 from claimledger.records import FetchPolicy
-from claimledger.urls import origin, redirect_refusal, resolve
+from claimledger.urls import origin, redirect_refusal, resolve, site_of
 from claimledger.web.exchange import Client, Outcome, Redirect, request
 from claimledger.web.pacing import Gates
 
@@ -36,8 +36,8 @@ class RobotsMemory(Protocol):
 
 
 class Robots:
-    """robots.txt of each origin, read once per run and shared by every URL on it; read
-    once a day at most when a `memory` keeps what was read.
+    """robots.txt of each origin, read once per run and shared by every URL on it, however
+    it spells its host; read once a day at most when a `memory` keeps what was read.
 
     RFC 9309: a robots.txt that does not exist (4xx) allows everything; a longer one than
     `max_robots_body` is read up to it (its whole lines); one the server
@@ -72,29 +72,31 @@ class Robots:
         """Why `url` may not be fetched (as an outcome to report), or None when it may."""
         if not self._policy.respect_robots:
             return None
-        site = origin(url)
+        site, written = site_of(url) or origin(url), origin(url)
         if site not in self._rules:
-            self._rules[site] = asyncio.create_task(self._load(site))
+            self._rules[site] = asyncio.create_task(self._load(site, written))
         rules = await asyncio.shield(self._rules[site])
         if isinstance(rules, Outcome):
             if rules.retryable:
                 self._rules.pop(site, None)  # the next attempt asks again
             return rules
         if not rules.can_fetch(url, self._policy.user_agent):
-            why = f"blocked by robots.txt ({site}/robots.txt disallows it for our user agent)"
+            why = f"blocked by robots.txt ({written}/robots.txt disallows it for our user agent)"
             return Outcome(None, "refused", why)
         return None
 
-    async def _load(self, origin: str) -> Protego | Outcome:
-        kept = None if self._memory is None else self._memory.recall(origin, ROBOTS_KEPT_FOR)
+    async def _load(self, site: str, written: str) -> Protego | Outcome:
+        """The rules of `site` (`site_of`: one key for every spelling of its host), kept
+        under it, read at the origin as the first URL that asked spells it (`written`)."""
+        kept = None if self._memory is None else self._memory.recall(site, ROBOTS_KEPT_FOR)
         if kept is not None:
-            return self._parsed(origin, kept)
-        text = await self._read(origin)
+            return self._parsed(written, kept)
+        text = await self._read(written)
         if isinstance(text, Outcome):
             return text
         if self._memory is not None:
-            self._memory.keep(origin, text)
-        return self._parsed(origin, text)
+            self._memory.keep(site, text)
+        return self._parsed(written, text)
 
     async def _read(self, origin: str) -> str | Outcome:
         """The rules as the site serves them ("" for none), or why they cannot be had."""
