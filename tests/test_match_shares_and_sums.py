@@ -339,3 +339,94 @@ def test_cents_before_any_sum_in_euros_are_a_dollar_s() -> None:
 def test_cents_put_in_another_currency_are_a_number_changed(quote: str, passage: str) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "All requests are sampled.", "Under 100% of requests are sampled.", id="under"
+        ),
+        pytest.param("Below 100% of capacity is used.", "All capacity is used.", id="below"),
+        pytest.param(
+            "All requests are sampled.", "About 100% of requests are sampled.", id="about"
+        ),
+        pytest.param(
+            "Around 100% of requests are retried.", "All requests are retried.", id="around"
+        ),
+        pytest.param("~100% of requests are retried.", "All requests are retried.", id="tilde"),
+    ],
+)
+def test_a_hundred_percent_bounded_or_approximated_is_not_all(quote: str, passage: str) -> None:
+    """ "Under 100%" is less than all and "about 100%" not quite all: a word said of the
+    figure leaves it a figure, not the "all" that "100% of" alone says."""
+    found = judged(quote, passage)
+    assert found.meaning_changed, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Nearly 100% of requests are retried.",
+            "Nearly all requests are retried.",
+            id="nearly",
+        ),
+        pytest.param(
+            "Sampling applies to 100% of requests.",
+            "Sampling applies to all requests.",
+            id="after-a-preposition",
+        ),
+    ],
+)
+def test_a_hundred_percent_after_other_words_is_still_all(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "kind"),
+    [
+        pytest.param(
+            "100 requests are sampled.",
+            "Under 100 requests are sampled.",
+            "limit changed",
+            id="under",
+        ),
+        pytest.param(
+            "100 requests are sampled.",
+            "Up to 100 requests are sampled.",
+            "limit changed",
+            id="up-to",
+        ),
+        pytest.param(
+            "100 requests are sampled.",
+            "About 100 requests are sampled.",
+            "degree changed",
+            id="about",
+        ),
+    ],
+)
+def test_a_bound_put_before_the_figure_a_quote_opens_with_is_the_figure_s(
+    quote: str, passage: str, kind: str
+) -> None:
+    """A bound or an approximation the page put right before the figure the quote begins
+    with is said of that figure, as "or more" right after it is: no words put before the
+    quote that leave it as it was."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and kind in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        pytest.param("Then 100 requests are sampled.", id="then"),
+        pytest.param("The trial is over. 100 requests are sampled.", id="another-sentence"),
+        pytest.param("The trial is over; 100 requests are sampled.", id="another-clause"),
+        pytest.param("Read about it: 100 requests are sampled.", id="about-it"),
+    ],
+)
+def test_a_word_before_the_figure_a_quote_opens_with_that_says_nothing_of_it(passage: str) -> None:
+    """ "over" that ends the sentence before, or "about" that names what is told of, is
+    no bound or approximation of the figure after it."""
+    quote = "100 requests are sampled."
+    assert level(quote, passage) == "harmless", judged(quote, passage)

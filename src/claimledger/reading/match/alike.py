@@ -21,7 +21,12 @@ from claimledger.reading.match.lexicon import (
 )
 from claimledger.reading.match.modals import lifted
 from claimledger.reading.match.negations import correlative
-from claimledger.reading.match.quantities import RATES, bounds_as_said, grouped_digits
+from claimledger.reading.match.quantities import (
+    RATES,
+    bounds_as_said,
+    grouped_digits,
+    said_of_the_figure_from,
+)
 
 
 def hyphenated_as(words: list[str], other: list[str]) -> list[str]:
@@ -100,6 +105,12 @@ _COUNTS = frozenset({"twice", "thrice", "times"})
 """Words that count the times a thing is done in a period, before it ("twice a day")."""
 
 
+_ALL_AS_A_SHARE = frozenset(
+    {("100%", "of"), ("100", "percent", "of"), ("100", "per", "cent", "of")}
+)
+"""The phrases that say "all" as a share: "100% of requests" is all of them."""
+
+
 _PHRASES_ALIKE = Phrases(
     {
         ("a", "single"): ("one",),
@@ -150,9 +161,7 @@ _PHRASES_ALIKE = Phrases(
         ("three", "times"): ("thrice",),
         ("3", "times"): ("thrice",),
         ("per", "cent"): ("percent",),  # "100 per cent": no "per" of a rate, a share
-        **dict.fromkeys(  # "100% of requests": all of them
-            (("100%", "of"), ("100", "percent", "of"), ("100", "per", "cent", "of")), ("all",)
-        ),
+        **dict.fromkeys(_ALL_AS_A_SHARE, ("all",)),  # "100% of requests": all of them
         ("half", "a"): ("0.5",),
         ("half", "an"): ("0.5",),
         **{(word,): ("every", unit) for word, unit in EVERY_ONE.items()},  # "daily"
@@ -327,7 +336,14 @@ def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> b
         or _denies_after_all(phrase, after)
         or _all_of_a_noun(phrase, after)
         or (len(phrase) == 1 and not said_of_a_doing(words, index))
+        or (phrase in _ALL_AS_A_SHARE and _said_of_the_figure(words, index))
     )
+
+
+def _said_of_the_figure(words: list[str], index: int) -> bool:
+    """A bound or an approximation right before the figure at `index`: "under 100%" is
+    less than all and "about 100%" maybe not all, so that the share stays a figure."""
+    return said_of_the_figure_from(words, index) < index
 
 
 def _all_of_a_noun(phrase: tuple[str, ...], after: list[str]) -> bool:

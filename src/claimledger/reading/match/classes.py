@@ -45,6 +45,7 @@ from claimledger.reading.match.negations import (
 )
 from claimledger.reading.match.quantities import (
     RATES,
+    approximates,
     counts,
     joined_terms,
     limits,
@@ -75,7 +76,7 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
         if share is not None:
             classes["quantifier"][share] += 1
 
-        if _approximates(words, index):
+        if approximates(words, index):
             pass  # "about 10" -> "roughly 10": counted by `_approximations`
         elif word in DEGREE and word != "never":
             classes["degree"][word] += 1
@@ -92,28 +93,10 @@ def _class_counts(words: list[str]) -> dict[str, Counter[str]]:
     return classes
 
 
-def _approximates(words: list[str], index: int) -> bool:
-    """A word that says the figure after it is approximate ("about 10 ms", "roughly 5"):
-    put in or taken out, it changes how exact the claim is, and one said for another
-    ("roughly" -> "approximately") is the same."""
-    word = words[index]
-    following = words[index + 1] if index + 1 < len(words) else ""
-    if word == "about" and index and lemma(words[index - 1]) in _OF_A_TOPIC:
-        return False  # "learn about 3 ways": what it tells of, not how near a figure
-    return word in _APPROXIMATING and bool(following[:1].isdigit() or number_value(following))
-
-
 def _approximations(words: list[str]) -> Counter[str]:
     """The figures the words say are approximate: "about 10 ms and 5 s" -> "10 ms and about
     5 s" keeps as many, and changes how exact each is."""
-    return Counter(words[i + 1] for i in range(len(words)) if _approximates(words, i))
-
-
-_APPROXIMATING = frozenset({"about", "around", "approximately", "roughly", "circa"})
-_OF_A_TOPIC = frozenset(
-    {"learn", "read", "know", "more", "talk", "think", "care", "ask", "hear", "tell", "write"}
-)
-"""Words after which "about" names what is told of ("read about 2 options")."""
+    return Counter(words[i + 1] for i in range(len(words)) if approximates(words, i))
 
 
 def _share_left(words: list[str], index: int) -> bool:

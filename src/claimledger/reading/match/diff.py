@@ -101,6 +101,7 @@ from claimledger.reading.match.opposed import any_opposites, negating_pairs
 from claimledger.reading.match.quantities import (
     LIMIT_WORDS,
     bound_after,
+    bound_before,
     bound_positions,
     bounds_in_order,
     months_as_written,
@@ -166,6 +167,7 @@ def judge(quote: str, passage: str, *, said_before: Sequence[str] | None = None)
         first -= 1  # "Write-ahead logs" -> "Write ahead logs": the first word split in two
     else:
         first -= phrase_cut_at(page_tokens, first, "".join(quote_tokens[:1]))  # "Turn | off"
+    first -= bound_before(page_tokens, breaks, first)  # "100 requests" -> "Under | 100 ..."
     if starts_a_sentence(quote):
         first -= _said_before_its_start(quote_tokens, page_tokens, first, end, passage)
     tail = rest_of_sentence(passage, page_tokens, end) if ends_a_sentence(quote) else []

@@ -276,6 +276,7 @@ _LIMIT_PHRASES = (
 )
 
 
+_LONGEST_LIMIT = max(len(phrase) for phrase in _LIMIT_PHRASES)
 LIMIT_WORDS = frozenset(
     {"up", "most", "least", "more", "less", "fewer", "many", "much", "maximum", "minimum", "max"}
 )
@@ -347,6 +348,47 @@ def bound_after(words: list[str], end: int) -> int:
     if phrase in _SAME_BOUND and phrase[0] == "or" and _bounds_its_figure(low, end):
         return end + 2
     return end
+
+
+def bound_before(words: list[str], breaks: list[bool], first: int) -> int:
+    """How many words before a span that begins with a figure at `first` bound it or say
+    it is approximate ("Under | 100 requests", "About | 100 requests"), in its clause
+    (`breaks`: before each word, whether a clause ends there; "The trial is over. |
+    100 requests" is none): they are the figure's, and are judged with it, not as words
+    the page put before the quote."""
+    start = said_of_the_figure_from([w.lower() for w in words], first)
+    return first - start if not any(breaks[start + 1 : first + 1]) else 0
+
+
+def said_of_the_figure_from(words: list[str], index: int) -> int:
+    """Where the bound phrase ("under", "up to") or the word of approximation ("about")
+    said of the figure at `index` begins, right before it; `index` where none is."""
+    figure = words[index] if index < len(words) else ""
+    if number_value(figure) is None and not figure_and_unit(figure):
+        return index
+    if index and approximates(words, index - 1):
+        return index - 1
+    start = max(0, index - _LONGEST_LIMIT)
+    ends = [(begins, end) for _, begins, end in _bounds(words[start : index + 1])]
+    return next((start + begins for begins, end in ends if start + end == index), index)
+
+
+def approximates(words: list[str], index: int) -> bool:
+    """A word that says the figure after it is approximate ("about 10 ms", "roughly 5"):
+    put in or taken out, it changes how exact the claim is, and one said for another
+    ("roughly" -> "approximately") is the same."""
+    word = words[index]
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if word == "about" and index and lemma(words[index - 1]) in _OF_A_TOPIC:
+        return False  # "learn about 3 ways": what it tells of, not how near a figure
+    return word in _APPROXIMATING and bool(following[:1].isdigit() or number_value(following))
+
+
+_APPROXIMATING = frozenset({"about", "around", "approximately", "roughly", "circa"})
+_OF_A_TOPIC = frozenset(
+    {"learn", "read", "know", "more", "talk", "think", "care", "ask", "hear", "tell", "write"}
+)
+"""Words after which "about" names what is told of ("read about 2 options")."""
 
 
 def _bounds_its_figure(words: list[str], index: int) -> bool:
