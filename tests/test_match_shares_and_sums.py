@@ -384,6 +384,53 @@ def test_a_hundred_percent_after_other_words_is_still_all(quote: str, passage: s
 
 
 @pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "After 5 failures a circuit breaker opens.",
+            "After 5 failures the circuit breaker opens.",
+            id="after-failures",
+        ),
+        pytest.param(
+            "After 5 failures, a circuit breaker opens.",
+            "After 5 failures, the circuit breaker opens.",
+            id="after-a-comma",
+        ),
+        pytest.param("Version 2 adds a flag.", "Version 2 adds the flag.", id="a-verb"),
+        pytest.param(
+            "The first 10 requests a client sends are free.",
+            "The first 10 requests the client sends are free.",
+            id="a-clause",
+        ),
+        pytest.param(
+            "With 3 nodes a cluster tolerates one failure.",
+            "With 3 nodes the cluster tolerates one failure.",
+            id="with-nodes",
+        ),
+    ],
+)
+def test_an_article_after_a_count_that_says_no_rate_is_an_article(quote: str, passage: str) -> None:
+    """ "a" after a count and a plural opens a phrase of its own as often as it says a
+    rate: where the other side says no rate there, "a" -> "the" is an article traded."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param("Give 5 users a license.", "Give 5 users per license.", id="give"),
+        pytest.param("Give 5 users per license.", "Give 5 users a license.", id="back"),
+        pytest.param("Assign 3 users a role.", "Assign 3 users per role.", id="assign"),
+    ],
+)
+def test_an_article_after_the_ones_given_a_thing_is_no_rate(quote: str, passage: str) -> None:
+    """ "Give 5 users a license" gives each of them one; "5 users per license" shares one
+    among them."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "quantifier changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
     ("quote", "passage", "kind"),
     [
         pytest.param(

@@ -62,19 +62,45 @@ def as_said(words: list[str]) -> list[str]:
     "always"), a figure's thousands set apart by spaces as one figure, a quantity in its
     base unit ("24 hours" / "one day"), a bound as the bound it says ("cannot exceed" /
     "at most"), a count of times a period as it is said with "a" ("twice daily" /
-    "twice a day"), and the "a" of a rate as "per" ("5 dollars a call")."""
+    "twice a day")."""
     read = in_base_units(lifted(phrases_alike(grouped_digits(words))))
-    return bounds_as_said(_counted_per_period(_rates_said_with_a(read)))
+    return bounds_as_said(_counted_per_period(read))
 
 
-def _rates_said_with_a(words: list[str]) -> list[str]:
-    """The words with "a" after a count and the things counted ("5 dollars a call", "5
-    requests a call") as the "per" of a rate it says. Not after a figure alone ("in
-    version 2 a flag was added"); "a" before a unit ("a day") is one of it, read first."""
+def rates_said_with_a(words: list[str], other: list[str]) -> list[str]:
+    """The words with "a" after a count and the things counted as the "per" of the rate
+    it says, where the other side says that rate there ("5 dollars a call" / "5 dollars
+    per call", "for every call"). Elsewhere "a" there opens a phrase of its own as often
+    ("After 5 failures a circuit breaker opens", "the 10 requests a client sends"), and
+    after those given a thing it is one each ("Give 5 users a license"): read as written.
+    Not after a figure alone ("in version 2 a flag was added"); "a" before a unit ("a
+    day") is one of it, read first."""
+    rated = {
+        tuple(other[at : at + 2])
+        for at in range(len(other) - 1)
+        if _RATE_WORDS.intersection(other[at + 2 : at + 4])
+    }
     return [
-        "per" if word in {"a", "an"} and _counts_before(words[max(0, index - 2) : index]) else word
+        "per" if word in {"a", "an"} and _a_rate_of(words, index, rated) else word
         for index, word in enumerate(words)
     ]
+
+
+def _a_rate_of(words: list[str], index: int, rated: set[tuple[str, ...]]) -> bool:
+    """Whether the "a" at `index` follows a count and the things counted that the other
+    side says a rate of, and not those given a thing ("Give 5 users a license")."""
+    counted = words[max(0, index - 2) : index]
+    if not _counts_before(counted) or tuple(counted) not in rated:
+        return False
+    return counted[1] in UNIT or lemma(words[index - 3] if index > 2 else "") not in _GIVING
+
+
+_RATE_WORDS = frozenset({"per", "each", "every"})
+"""The words that say a rate after a count and the things counted ("5 dollars per call",
+"for each call", "for every call")."""
+_GIVING = frozenset({"give", "assign", "grant", "offer", "issue", "allocate", "award", "lend"})
+"""Verbs whose count after them is of the ones given a thing: "Give 5 users a license"
+gives each a license, "5 users per license" share one."""
 
 
 def _counts_before(words: list[str]) -> bool:
@@ -395,7 +421,9 @@ def said_alike(
     taken, put = eventually_as_a_moment(taken, put), eventually_as_a_moment(put, taken)
     counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
     count = _count_of_times(before)
-    return said_values(count + counted[0] + unit) == said_values(count + counted[1] + unit)
+    said = as_said(count + counted[0] + unit), as_said(count + counted[1] + unit)
+    said = rates_said_with_a(said[0], said[1]), rates_said_with_a(said[1], said[0])
+    return said_values(said[0]) == said_values(said[1])
 
 
 def _count_of_times(before: list[str]) -> list[str]:
@@ -407,10 +435,11 @@ _COUNTS_OR_ONCE = _COUNTS | {"once"}
 
 
 def said_values(words: list[str]) -> list[str]:
-    """`as_said`, each number as its value ("1,000" and "one thousand" as 1000) and each
-    modal as its strength, the verbs around it left out ("must" and "are required to")."""
+    """The words as said (`as_said`), each number as its value ("1,000" and "one
+    thousand" as 1000) and each modal as its strength, the verbs around it left out
+    ("must" and "are required to")."""
     said = []
-    for word in as_said(words):
+    for word in words:
         if word in MODAL_STRENGTH:
             said.append(f"modal {MODAL_STRENGTH[word]}")
         elif word in CERTAINTY:

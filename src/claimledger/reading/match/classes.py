@@ -17,6 +17,7 @@ from claimledger.reading.match.alike import (
     moments_counted,
     names_a_moment,
     phrases_alike,
+    rates_said_with_a,
 )
 from claimledger.reading.match.clauses import relation_traded
 from claimledger.reading.match.hedges import without_hedges
@@ -195,6 +196,7 @@ def span_kinds_of(
     approximated = (_approximations(q_low), _approximations(p_low))  # before "as said"
     q_low, p_low = pounds_as_sterling(q_low, p_low), pounds_as_sterling(p_low, q_low)
     q_low, p_low = as_said(q_low), as_said(p_low)
+    q_low, p_low = rates_said_with_a(q_low, p_low), rates_said_with_a(p_low, q_low)
     q_low, p_low = as_instructions(q_low, p_low)
     before = _class_counts(unbounded(unstuttered(q_low)))
     after = _class_counts(unbounded(unstuttered(p_low)))
