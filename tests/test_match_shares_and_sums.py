@@ -431,6 +431,41 @@ def test_an_article_after_the_ones_given_a_thing_is_no_rate(quote: str, passage:
 
 
 @pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Prefix the variable with a dollar sign.",
+            "Prefix the variable with the dollar sign.",
+            id="dollar-sign",
+        ),
+        pytest.param(
+            "Type a pound sign to start a comment.",
+            "Type the pound sign to start a comment.",
+            id="pound-sign",
+        ),
+        pytest.param("Enter a dollar amount.", "Enter the dollar amount.", id="dollar-amount"),
+        pytest.param("Open a euro account.", "Open the euro account.", id="euro-account"),
+    ],
+)
+def test_a_currency_said_of_a_noun_after_a_is_no_sum(quote: str, passage: str) -> None:
+    """ "a dollar sign" is one sign, not one dollar: "a" -> "the" there is no number."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "It costs a dollar more per call.", "It costs 1 dollar more per call.", id="more"
+        ),
+        pytest.param("It costs a dollar monthly.", "It costs $1 monthly.", id="monthly"),
+    ],
+)
+def test_a_currency_after_a_before_a_word_said_of_the_sum_is_one(quote: str, passage: str) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
     ("quote", "passage", "kind"),
     [
         pytest.param(

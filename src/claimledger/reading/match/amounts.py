@@ -133,13 +133,22 @@ def _one_after_a(words: list[str], index: int) -> bool:
     not "wait a second", "a minute detail", which say a moment, or a small thing, as
     often."""
     word = words[index] if index < len(words) else ""
-    if word in _SPANS or word in _ONE_OF or word in _CURRENCIES:
+    if word in _SPANS or word in _ONE_OF or (word in _CURRENCIES and _a_sum(words, index)):
         return True
     return word in UNIT and index > 1 and number_value(words[index - 2]) is not None
 
 
+def _a_sum(words: list[str], index: int) -> bool:
+    """Whether the currency at `index` names a sum, not a kind of the thing after it ("a
+    dollar sign", "a euro account"): no word that says something follows it, or one that
+    says how often ("a dollar monthly")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    named = following.isalpha() and following not in STOPWORDS and following not in UNIT
+    return not named or following in EVERY_ONE
+
+
 _CURRENCIES = frozenset({"dollar", "euro", "pound", "yen"})
-"""Currencies spelt out, which "a" says one of wherever they stand ("costs a dollar" is
+"""Currencies spelt out, which "a" says one of where they name a sum ("costs a dollar" is
 "$1")."""
 _ONE_OF = {"cent": "cent"}
 """Units `UNIT` spells only in the plural, so that "per cent" is no rate of cents, and
