@@ -465,6 +465,15 @@ def test_a_currency_after_a_before_a_word_said_of_the_sum_is_one(quote: str, pas
     assert level(quote, passage) == "harmless", judged(quote, passage)
 
 
+def test_cents_before_euros_no_sum_of_its_own_names_are_euro_cents() -> None:
+    """ "billed in euros" names the currency of the sums around it, where "€1 in Europe" is
+    a sum of its own: the cents are euro cents, and in dollars another sum."""
+    quote = "It costs 50 cents per call, billed in euros."
+    found = judged(quote, "It costs $0.50 per call, billed in euros.")
+    assert found.meaning_changed and "number changed" in found.kinds, found.kinds
+    assert level(quote, "It costs €0.50 per call, billed in euros.") != "changed"
+
+
 @pytest.mark.parametrize(
     ("quote", "passage", "kind"),
     [

@@ -42,16 +42,22 @@ _IN_BASE_UNITS = {
 """Each unit of time, size and money as a multiple of the one it is counted in: a day is
 86,400 seconds and a year 12 months, but a month is no fixed number of days, so "30 days"
 and "one month" stay two quantities. A cent is a hundredth of a dollar ("50 cents" is
-"$0.50"), or of a euro where the words before it speak of euros (`_cent_of`)."""
+"$0.50"), or of a euro where the words around it speak of euros (`_cent_of`)."""
 
 
-def _cent_of(before: list[str]) -> str:
-    """The currency a cent is a hundredth of, read from the words `before` it: the one
-    named last there, the euro or the dollar ("€1 and 50 cents"), else the dollar, whose
-    cents a sum in cents most often counts. Euros named only after it are another sum's
-    ("50 cents in the US and €1 in Europe")."""
-    named = [UNIT[word] for word in before if UNIT.get(word) in _CENTS_OF]
-    return named[-1] if named else "dollar"
+def _cent_of(before: list[str], after: list[str]) -> str:
+    """The currency a cent is a hundredth of: the one named last `before` it, the euro or
+    the dollar ("€1 and 50 cents"); else one named `after` it with no sum of its own
+    ("50 cents a call, billed in euros"); else the dollar, whose cents a sum in cents
+    most often counts. Euros named after it with a sum are another sum's ("50 cents in
+    the US and €1 in Europe")."""
+    last = next((UNIT[word] for word in reversed(before) if UNIT.get(word) in _CENTS_OF), None)
+    unsummed = (
+        UNIT[word]
+        for at, word in enumerate(after)
+        if UNIT.get(word) in _CENTS_OF and (not at or number_value(after[at - 1]) is None)
+    )
+    return last or next(unsummed, "dollar")
 
 
 _CENTS_OF = frozenset({"dollar", "euro"})
@@ -73,7 +79,7 @@ def in_base_units(words: list[str]) -> list[str]:
             index += 1
             continue
         factor, base = _IN_BASE_UNITS.get(unit or "", (Fraction(1), unit))
-        base = _cent_of(words[:index]) if unit == "cent" else base
+        base = _cent_of(words[:index], words[index + width :]) if unit == "cent" else base
         amount = value * factor
         read.append(str(amount.numerator) if amount.denominator == 1 else str(float(amount)))
         read.extend([f"{base}s"] if base else [])  # "seconds": "second" may be an ordinal
