@@ -541,3 +541,55 @@ def test_eventually_beside_no_moment_it_says_is_still_a_strong_change(
 ) -> None:
     found = judged(quote, passage)
     assert found.meaning_changed and kind in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Backups run at the same time every night.",
+            "Backups run simultaneously every night.",
+            id="every-night",
+        ),
+        pytest.param(
+            "Jobs run at the same time each day.",
+            "Jobs run simultaneously each day.",
+            id="each-day",
+        ),
+        pytest.param(
+            "At the same time each day, the job runs.",
+            "Simultaneously each day, the job runs.",
+            id="at-the-start",
+        ),
+        pytest.param(
+            "Backups run at the same time daily.",
+            "Backups run simultaneously daily.",
+            id="daily",
+        ),
+    ],
+)
+def test_at_the_same_time_of_each_period_is_no_simultaneously(quote: str, passage: str) -> None:
+    """ "At the same time every night" is one hour of the clock, night after night; the
+    things it is said of need not run together, as "simultaneously" says they do."""
+    assert level(quote, passage) != "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "Both jobs run at the same time on every node.",
+            "Both jobs run simultaneously on every node.",
+            id="on-every-node",
+        ),
+        pytest.param(
+            "At the same time, each node writes its log.",
+            "Simultaneously, each node writes its log.",
+            id="each-node",
+        ),
+    ],
+)
+def test_at_the_same_time_before_each_thing_is_still_simultaneously(
+    quote: str, passage: str
+) -> None:
+    assert level(quote, passage) == "harmless", judged(quote, passage)

@@ -8,6 +8,8 @@ Pure. On the lower-cased words of a span.
 
 from __future__ import annotations
 
+from itertools import takewhile
+
 from claimledger.reading.match.amounts import EVERY_ONE, in_base_units, said_of_a_doing
 from claimledger.reading.match.lexicon import (
     CERTAINTY,
@@ -137,6 +139,10 @@ _ALL_AS_A_SHARE = frozenset(
 """The phrases that say "all" as a share: "100% of requests" is all of them."""
 
 
+_SIMULTANEOUSLY = frozenset(("at", "the", "same", noun) for noun in ("time", "moment"))
+"""The phrases that say one moment the things share: "Both jobs run at the same time"."""
+
+
 _PHRASES_ALIKE = Phrases(
     {
         ("a", "single"): ("one",),
@@ -177,9 +183,7 @@ _PHRASES_ALIKE = Phrases(
         **dict.fromkeys(  # once, at one moment: "At one point, builds were slow"
             (("at", "one", noun) for noun in ("time", "point", "stage")), ("at", "once")
         ),
-        **dict.fromkeys(  # one moment, shared: "Both jobs run at the same time"
-            (("at", "the", "same", noun) for noun in ("time", "moment")), ("simultaneously",)
-        ),
+        **dict.fromkeys(_SIMULTANEOUSLY, ("simultaneously",)),  # "Both run at the same time"
         ("one", "time"): ("once",),
         ("1", "time"): ("once",),
         ("two", "times"): ("twice",),
@@ -363,7 +367,22 @@ def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> b
         or _all_of_a_noun(phrase, after)
         or (len(phrase) == 1 and not said_of_a_doing(words, index))
         or (phrase in _ALL_AS_A_SHARE and _said_of_the_figure(words, index))
+        or (phrase in _SIMULTANEOUSLY and _recurs(after))
     )
+
+
+def _recurs(after: list[str]) -> bool:
+    """Whether the words after "at the same time" say a period it comes back in ("every
+    night", "each day", "daily"): then it is one hour of the clock, period after period,
+    not one moment the things share."""
+    first, second = [*after[:2], "", ""][:2]
+    return first in EVERY_ONE or (first in {"each", "every"} and lemma(second) in _PERIODS)
+
+
+_PERIODS = frozenset(
+    {"minute", "hour", "day", "night", "morning", "evening", "week", "weekday", "month", "year"}
+)
+"""The periods a time of the clock recurs in ("at the same time every night")."""
 
 
 def _said_of_the_figure(words: list[str], index: int) -> bool:
@@ -415,15 +434,28 @@ def said_alike(
     """Whether the words a change took and the words it put say one thing ("a minute" /
     "60 seconds", "must" / "are required to"), read after `before`, the words both sides
     say just before them, where those count times ("twice | daily" / "twice | a day"),
-    and before `after`, the word both say just after them, where it is the unit they
-    count ("a | dollar" / "1 | dollar")."""
-    unit = [word for word in (after or [])[:1] if word in UNIT]
+    and before `after`, the words both say just after them, where they are the unit they
+    count ("a | dollar" / "1 | dollar") or the period a time recurs in ("at the same time
+    | every night" is no "simultaneously | every night")."""
+    read_on = _read_on(after or [])
     taken, put = eventually_as_a_moment(taken, put), eventually_as_a_moment(put, taken)
     counted = moments_counted(taken, put), moments_counted(put, taken)  # "a minute": 60 s
     count = _count_of_times(before)
-    said = as_said(count + counted[0] + unit), as_said(count + counted[1] + unit)
+    said = as_said(count + counted[0] + read_on), as_said(count + counted[1] + read_on)
     said = rates_said_with_a(said[0], said[1]), rates_said_with_a(said[1], said[0])
     return said_values(said[0]) == said_values(said[1])
+
+
+def _read_on(after: list[str]) -> list[str]:
+    """The words after a change that its words are read with: the unit they count, or the
+    period a time of the clock recurs in."""
+    return after[:1] if after[:1] and after[0] in UNIT else after[:2] if _recurs(after) else []
+
+
+def said_first_by_both(words: list[str], other: list[str]) -> list[str]:
+    """The words both begin with ("every night", after a change on both sides)."""
+    pairs = takewhile(lambda pair: pair[0] == pair[1], zip(words, other, strict=False))
+    return [word for word, _ in pairs]
 
 
 def _count_of_times(before: list[str]) -> list[str]:

@@ -29,6 +29,7 @@ from claimledger.reading.match.alike import (
     phrase_past_end,
     said_alike,
     said_by_a_phrase_cut,
+    said_first_by_both,
     stress_read_at_clause_ends,
 )
 from claimledger.reading.match.amounts import magnitudes_as_written
@@ -498,7 +499,7 @@ def _change(
     )
     taken, put = q_low[i1:i2], p_low[j1:j2]
     before = q_low[i1 - 1 : i1] if q_low[i1 - 1 : i1] == p_low[j1 - 1 : j1] else []
-    after = q_low[i2 : i2 + 1] if q_low[i2 : i2 + 1] == p_low[j2 : j2 + 1] else []
+    after = said_first_by_both(q_low[i2 : i2 + 2], p_low[j2 : j2 + 2])
     freed = tag == "replace" and said_alike(taken, put, before, after)  # "a minute" / "60 s"
     freed = freed and not class_kinds(taken, put, span_kinds)  # "must" -> "need" (not)
     if (only_moved and kind not in span_kinds.values()) or freed:
