@@ -593,3 +593,18 @@ def test_at_the_same_time_before_each_thing_is_still_simultaneously(
     quote: str, passage: str
 ) -> None:
     assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_a_phrase_cut_where_only_its_article_or_preposition_changed_says_what_it_did() -> None:
+    """ "For example" -> "As an example" trades the words that introduce the example, and
+    says what it said: no word a phrase says was cut off."""
+    quote, passage = "For example, set a timeout.", "As an example, set a timeout."
+    assert level(quote, passage) == "harmless", judged(quote, passage)
+
+
+def test_a_phrase_cut_is_weighed_against_what_the_other_side_says_there() -> None:
+    """ "simultaneously" said in another sentence of the other side does not say the
+    moment "At some time" put in place of "At the same time"."""
+    quote = "At the same time, jobs retry. Both run simultaneously."
+    passage = "At some time, jobs retry. Both run simultaneously."
+    assert level(quote, passage) != "harmless", judged(quote, passage)

@@ -341,22 +341,39 @@ def phrases_alike(words: list[str]) -> list[str]:
     return _PHRASES_ALIKE.said(words, kept=_kept_as_written)
 
 
-def said_by_a_phrase_cut(words: list[str], start: int, end: int, other: list[str]) -> list[str]:
+def said_by_a_phrase_cut(
+    words: list[str], cut: tuple[int, int], other: list[str], there: tuple[int, int]
+) -> list[str]:
     """The content words a phrase says that a change of only some of its function words,
-    `words[start:end]`, cut into, and that `other`, the other side, does not say: "the
-    same" -> "some" of "at the same time" took "simultaneously". Read word by word, such
-    a change took and put nothing that carries meaning. (A phrase put in or taken out
-    whole, "most of all", is weighed as its words are.)"""
+    `words[cut]`, cut into, and that `other`, the other side, does not say there, around
+    its own change `other[there]`: "the same" -> "some" of "at the same time" took
+    "simultaneously". Read word by word, such a change took and put nothing that carries
+    meaning. An article or a preposition traded ("for example" -> "as an example")
+    leaves what the phrase says; a phrase put in or taken out whole, "most of all", is
+    weighed as its words are."""
+    start, end = cut
+    reach = _PHRASES_ALIKE.longest - 1
     said: list[str] = []
-    for index, width in _PHRASES_ALIKE.places(words, _kept_as_written):
-        cut = range(max(index, start), min(index + width, end))
-        if cut and len(cut) < width and all(words[at] in STOPWORDS for at in cut):
+    for index, width in _PHRASES_ALIKE.places(words, _kept_as_written, range(start - reach, end)):
+        inside = range(max(index, start), min(index + width, end))
+        if inside and len(inside) < width and _cuts_a_word_said(words, inside):
             phrase = tuple(words[index : index + width])
             said.extend(word for word in _PHRASES_ALIKE.table[phrase] if word not in STOPWORDS)
     if not said:
         return []
-    said_there = set(phrases_alike(other))
+    said_there = set(phrases_alike(other[max(0, there[0] - reach) : there[1] + reach]))
     return [word for word in said if word not in said_there]
+
+
+def _cuts_a_word_said(words: list[str], inside: range) -> bool:
+    """Function words only, not all of them articles or prepositions ("the same")."""
+    cut = [words[at] for at in inside]
+    return all(word in STOPWORDS for word in cut) and not all(word in _INTRODUCING for word in cut)
+
+
+_INTRODUCING = frozenset({"a", "an", "the", "for", "as", "of", "in", "at", "to", "by", "with"})
+"""Articles and prepositions: traded, they leave what a phrase says ("for example" / "as
+an example", "half a CPU" / "half the CPU")."""
 
 
 def _kept_as_written(words: list[str], index: int, phrase: tuple[str, ...]) -> bool:

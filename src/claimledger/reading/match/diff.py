@@ -613,10 +613,8 @@ def _content_changed(
     was = [q_words[i] for i in range(i1, i2) if i not in moved[0] and _is_content(low[0][i])]
     now = [p_words[j] for j in range(j1, j2) if j not in moved[1] and _is_content(low[1][j])]
     if not was and not now:  # "the same" -> "some" cut "at the same time": "simultaneously"
-        was = said_by_a_phrase_cut(low[0], i1, i2, low[1])
-        now = said_by_a_phrase_cut(low[1], j1, j2, low[0])
-    if not was and not now:
-        return False
+        cut = said_by_a_phrase_cut(low[0], (i1, i2), low[1], (j1, j2))
+        return bool(cut or said_by_a_phrase_cut(low[1], (j1, j2), low[0], (i1, i2)))
     if alias(bare("".join(was))) == alias(bare("".join(now))):
         return False  # the same letters, or another name of the same thing (`OS X` / `macOS`)
     counterpart = (p_words[j1:j2], q_words[i1:i2])

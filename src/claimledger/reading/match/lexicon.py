@@ -145,7 +145,7 @@ class Phrases:
     def __init__(self, table: Mapping[tuple[str, ...], tuple[str, ...]]) -> None:
         self.table = dict(table)
         self._opening = frozenset(phrase[0] for phrase in self.table)
-        self._longest = max(len(phrase) for phrase in self.table)
+        self.longest = max(len(phrase) for phrase in self.table)
 
     def said(
         self,
@@ -167,11 +167,14 @@ class Phrases:
         self,
         words: list[str],
         kept: Callable[[list[str], int, tuple[str, ...]], bool] = lambda words, at, phrase: False,
+        among: range | None = None,
     ) -> list[tuple[int, int]]:
-        """Where each phrase `said` reads stands: its first word's index, and its width."""
+        """Where each phrase `said` reads stands: its first word's index, and its width;
+        of those that begin `among` the words, if given."""
         found: list[tuple[int, int]] = []
-        index = 0
-        while index < len(words):
+        among = range(len(words)) if among is None else among
+        index = max(0, among.start)
+        while index < min(len(words), among.stop):
             width = self._width_at(words, index, kept)
             if width:
                 found.append((index, width))
@@ -180,8 +183,8 @@ class Phrases:
 
     def cut_at(self, words: list[str], first: int) -> int:
         """How many words before `first` belong to a phrase that runs on past it."""
-        low = [w.lower() for w in words[max(0, first - self._longest) : first + self._longest]]
-        at = min(first, self._longest)
+        low = [w.lower() for w in words[max(0, first - self.longest) : first + self.longest]]
+        at = min(first, self.longest)
         for back in range(at, 0, -1):
             for phrase in self.table:
                 if len(phrase) > back and tuple(low[at - back : at - back + len(phrase)]) == phrase:
@@ -198,7 +201,7 @@ class Phrases:
         ("daily"), wherever it stands, not only where the text ends."""
         if words[index] not in self._opening:
             return 0
-        for width in range(min(self._longest, len(words) - index), 0, -1):
+        for width in range(min(self.longest, len(words) - index), 0, -1):
             phrase = tuple(words[index : index + width])
             if phrase in self.table and not kept(words, index, phrase):
                 return width
