@@ -608,3 +608,58 @@ def test_a_phrase_cut_is_weighed_against_what_the_other_side_says_there() -> Non
     quote = "At the same time, jobs retry. Both run simultaneously."
     passage = "At some time, jobs retry. Both run simultaneously."
     assert level(quote, passage) != "harmless", judged(quote, passage)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At some fixed time the job stops.", "Eventually the job stops.", id="fixed-time"
+        ),
+        pytest.param(
+            "The job stops at some random time.", "The job stops eventually.", id="random-time"
+        ),
+        pytest.param(
+            "At some earlier point the job stopped.",
+            "Eventually the job stopped.",
+            id="earlier-point",
+        ),
+        pytest.param(
+            "At some point the cache is cleared and eventually the job stops.",
+            "At some point the cache is cleared and the job stops.",
+            id="its-own-moment-beside",
+        ),
+        pytest.param(
+            "At some point the cache is cleared and the job stops.",
+            "At some point the cache is cleared and eventually the job stops.",
+            id="its-own-moment-beside-back",
+        ),
+    ],
+)
+def test_eventually_for_another_moment_or_beside_its_own_is_still_a_degree(
+    quote: str, passage: str
+) -> None:
+    """ "At some fixed time" or "at some earlier point" says which moment, where
+    "eventually" says only that it comes; and an "at some point" both sides say of
+    another clause says nothing of an "eventually" put in or taken out."""
+    found = judged(quote, passage)
+    assert found.meaning_changed and "degree changed" in found.kinds, found.kinds
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        pytest.param(
+            "At some future point the job stops.", "Eventually the job stops.", id="future"
+        ),
+        pytest.param(
+            "Eventually the job stops.", "At some later point the job stops.", id="later-put-in"
+        ),
+        pytest.param(
+            "Eventually the job stops.", "At some future time the job stops.", id="future-put-in"
+        ),
+    ],
+)
+def test_eventually_for_a_moment_to_come_is_the_same(quote: str, passage: str) -> None:
+    """ "At some later point" says of the moment only what "eventually" does: it comes."""
+    assert level(quote, passage) == "harmless", judged(quote, passage)

@@ -244,30 +244,48 @@ def eventually_as_a_moment(words: list[str], other: list[str]) -> list[str]:
     so ("at some point", "at some time", "at some later stage") and says no "eventually":
     the one moment, unsaid which, both name. Not before a word of consistency
     ("eventually consistent"), a guarantee; nor where the other side names no such
-    moment, so that "eventually" taken out is still a degree changed."""
-    moment = _some_moment(other)
-    if "eventually" not in words or "eventually" in other or not moment:
+    moment, so that "eventually" taken out is still a degree changed; nor where these
+    words name as many themselves ("At some point the cache is cleared and eventually
+    the job stops": the other side's "at some point" is the other clause's)."""
+    if "eventually" not in words or "eventually" in other:
+        return words
+    moments = _moments_to_come(other)
+    if len(moments) <= len(_moments_to_come(words)):
         return words
     read: list[str] = []
     for word, following in zip(words, [*words[1:], ""], strict=True):
         said = word == "eventually" and following not in CONSISTENCY
-        read.extend(moment if said else [word])
+        read.extend(moments[0] if said else [word])
     return read
 
 
-def _some_moment(words: list[str]) -> list[str]:
-    """The first moment the words name with "at some" ("at some later point"), if any."""
-    for index in range(len(words)):
-        if words[index : index + 2] == ["at", "some"] and names_a_moment(words[index + 2 :]):
-            noun = index + 2 if words[index + 2] in _MOMENT_NOUNS else index + 3
-            return words[index : noun + 1]
-    return []
+def _moments_to_come(words: list[str]) -> list[list[str]]:
+    """Each moment the words name with "at some" as "eventually" does (`_to_come_at`)."""
+    return [words[at : at + width] for at in range(len(words)) if (width := _to_come_at(words, at))]
+
+
+def _to_come_at(words: list[str], index: int) -> int:
+    """How many words at `index` name a moment with "at some" as "eventually" does: unsaid
+    which ("at some point"), or only that it is to come ("at some later point"); none
+    for one said which ("at some fixed time", "at some earlier point")."""
+    if words[index : index + 2] != ["at", "some"]:
+        return 0
+    first, second = [*words[index + 2 : index + 4], "", ""][:2]
+    if first in _MOMENT_NOUNS:
+        return 3
+    return 4 if first in _TO_COME and second in _MOMENT_NOUNS else 0
+
+
+_TO_COME = frozenset({"later", "future"})
+"""The words that say of the moment "at some" names only that it is to come."""
 
 
 def _moment_cut_at(words: list[str], first: int) -> int:
-    """Two, where "at some" stands before `first` and names a moment with the words there."""
-    low = [word.lower() for word in words[max(0, first - 2) : first + 2]]
-    return 2 if first >= 2 and low[:2] == ["at", "some"] and names_a_moment(low[2:]) else 0
+    """How many words before `first` begin, with "at some", the moment "eventually" says
+    that runs on past it ("At some | point", "At some later | point")."""
+    low = [word.lower() for word in words[max(0, first - 3) : first + 2]]
+    at = min(first, 3)
+    return next((back for back in (2, 3) if back <= at and _to_come_at(low, at - back) > back), 0)
 
 
 def names_a_moment(words: list[str]) -> bool:
