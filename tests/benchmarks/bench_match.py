@@ -10,10 +10,6 @@ Run: ``python tests/benchmarks/bench_match.py``. Prints figures; asserts nothing
 * Passages full of signs (`$5`, `<5`, `5%`) rewritten in every clause: time to judge
   one, beside the same judging with the tracing of each change to the words the texts
   wrote (`reading/match/written.py`) left out.
-* Passages of 1,500, 3,000 and 6,000 words, identifiers each after one to eight of
-  "the", "a" and "of", grown by a letter: time to judge one. With difflib's search for
-  the longest run two texts share, 3.5 s, 26 s and 340 s; found in one pass over each
-  text (`reading/match/blocks.py`), 0.3 s, 0.7 s and 1.9 s.
 """
 
 from __future__ import annotations
@@ -25,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from claimledger.reading.match import Match, judge, locate, prepare
+from claimledger.reading.match import Match, locate, prepare
 from claimledger.records import WordChange
 
 SEED = 20261129
@@ -252,33 +248,11 @@ def bench_signs() -> None:
         print(f"  {len(page.split())} words: {times[0]:.2f} s / {times[1]:.2f} s")
 
 
-def common_words_passage(size: int, rng: random.Random) -> tuple[str, str]:
-    """About `size` words: identifiers, each after one to eight of "the", "a" and "of",
-    grown by a letter in the second text."""
-    quote: list[str] = []
-    page: list[str] = []
-    while len(quote) < size:
-        common = [rng.choice(["the", "a", "of"]) for _ in range(rng.randint(1, 8))]
-        name = f"{rng.choice(VERBS)}{rng.choice(NOUNS).capitalize()}{len(quote)}"
-        quote += [*common, name]
-        page += [*common, name + "s"]
-    return " ".join(quote), " ".join(page)
-
-
-def bench_common_words(rng: random.Random) -> None:
-    print("judging identifiers grown among common words (median of 3):")
-    for size in (1500, 3000, 6000):
-        quote, page = common_words_passage(size, rng)
-        seconds = statistics.median(timed(partial(judge, quote, page)) for _ in range(3))
-        print(f"  {size} words: {seconds:.2f} s")
-
-
 def main() -> None:
     rng = random.Random(SEED)
     bench_pages(rng)
     bench_big_page(rng)
     bench_signs()
-    bench_common_words(rng)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,7 @@
 Pure: strings in, frozen records out; no network, no disk, no clock. The package is cut
 along its concerns: `normalize` (what does not change meaning, and the map back to the
 page's characters), `lexicon` (words and the words that carry meaning), `prepared` (a
-page read once for many quotes), `blocks` (the runs of words two texts share, as
-difflib finds them), `span` (a quote's own span of a passage), `names` and
+page read once for many quotes), `span` (a quote's own span of a passage), `names` and
 `clauses` (a name respelled or replaced; lists and clauses changed), `modals` (how
 strongly a span binds), `negations` (how many negations a span holds), `alike` (forms
 that say one thing), `diff` (what a rewording did to the meaning), `candidate` (a passage

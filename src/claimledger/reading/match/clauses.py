@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from claimledger.reading.match.around import has_phrase
-from claimledger.reading.match.blocks import Opcode
 from claimledger.reading.match.lexicon import (
     COORDINATORS,
     MODAL_STRENGTH,
@@ -29,6 +28,7 @@ from claimledger.reading.match.negations import (
     nor_after_a_negation,
     quantifier_scope_changed,
 )
+from claimledger.reading.match.span import Opcode
 from claimledger.records import WordChange
 
 

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from claimledger.meanings import STRONG_KINDS
 from claimledger.reading.match.acronyms import as_the_page_writes
@@ -42,7 +43,6 @@ from claimledger.reading.match.around import (
     own_clause,
     restricts,
 )
-from claimledger.reading.match.blocks import Opcode, word_opcodes
 from claimledger.reading.match.classes import (
     class_kinds,
     span_kinds_of,
@@ -110,6 +110,7 @@ from claimledger.reading.match.quantities import (
     term_positions,
 )
 from claimledger.reading.match.span import (
+    Opcode,
     aligned_span,
     ends_a_sentence,
     moved_positions,
@@ -304,7 +305,11 @@ def _judged(
     exchange = exchanged(q_low, p_low)
     if exchange is not None and not tail and items_reordered(exchange, q_breaks):
         return Judgement((), ())  # "A and B" -> "B and A": the items said in another order
-    opcodes = [op for op in word_opcodes(q_low, p_low) if op[0] != "equal"]
+    opcodes = [
+        op
+        for op in SequenceMatcher(None, q_low, p_low, autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
     p_same = _typos_mended(opcodes, q_low, p_low)
     moved = _moved_words(opcodes, q_low, p_low)
     aside = hedge_positions(q_low), hedge_positions(p_low)  # a hedge about time says no claim

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from claimledger.reading.match.blocks import Opcode
 from claimledger.reading.match.lexicon import (
     COORDINATORS,
     EITHER_PARTICLE,
@@ -24,6 +23,7 @@ from claimledger.reading.match.lexicon import (
     number_value,
 )
 from claimledger.reading.match.opposed import any_opposites
+from claimledger.reading.match.span import Opcode
 
 _ITEM_JOINERS = COORDINATORS | {"whereas", "while"}
 """Words that join two items or clauses either of which may come first."""

@@ -10,8 +10,8 @@ Pure. Judged on the lower-cased words of a quote and its span.
 
 from __future__ import annotations
 
-from claimledger.reading.match.blocks import Opcode
 from claimledger.reading.match.lexicon import STOPWORDS, is_content_word, lemma
+from claimledger.reading.match.span import Opcode
 
 GUARANTEES = frozenset(
     {"consistency", "isolation", "serializability", "linearizability", "atomicity"}

@@ -13,7 +13,6 @@ import re
 
 from rapidfuzz import fuzz
 
-from claimledger.reading.match.blocks import Opcode
 from claimledger.reading.match.lexicon import (
     PREPOSITIONS,
     RENAMED,
@@ -26,6 +25,7 @@ from claimledger.reading.match.lexicon import (
     negates,
     number_value,
 )
+from claimledger.reading.match.span import Opcode
 
 
 def names_differ(was: list[str], now: list[str]) -> bool:

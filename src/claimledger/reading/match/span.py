@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
-from claimledger.reading.match.blocks import shared_runs, word_opcodes
 from claimledger.reading.match.lexicon import STOPWORDS, TOKEN, figure_and_unit, lemma
+
+Opcode = tuple[str, int, int, int, int]
+"""A difflib opcode: tag, quote words [i1, i2), page words [j1, j2)."""
+
 
 MIN_MOVED_RUN = 3
 """A run of this many words deleted in one place and inserted in another is a move."""
@@ -239,7 +243,7 @@ def _grown(page: list[str], wanted: Counter[str], used: Counter[str], edge: int,
 
 def _unaligned_edges(quote: list[str], window: list[str]) -> tuple[int, int]:
     """How many of the quote's first and last words line up with no word of the window."""
-    opcodes = word_opcodes(quote, window)
+    opcodes = SequenceMatcher(None, quote, window, autojunk=False).get_opcodes()
     matched = {i for tag, i1, i2, _, _ in opcodes if tag == "equal" for i in range(i1, i2)}
     q_free = [i for tag, i1, i2, _, _ in opcodes if tag != "equal" for i in range(i1, i2)]
     p_free = [j for tag, _, _, j1, j2 in opcodes if tag != "equal" for j in range(j1, j2)]
@@ -253,9 +257,12 @@ def moved_positions(
     quote: Sequence[str], page: Sequence[str], q_free: list[int], p_free: list[int]
 ) -> tuple[set[int], set[int]]:
     """Positions of words that were moved (a run deleted in one place, inserted in another)."""
+    matcher = SequenceMatcher(
+        None, [quote[i] for i in q_free], [page[j] for j in p_free], autojunk=False
+    )
     moved_q: set[int] = set()
     moved_p: set[int] = set()
-    for block in shared_runs([quote[i] for i in q_free], [page[j] for j in p_free]):
+    for block in matcher.get_matching_blocks():
         if block.size >= MIN_MOVED_RUN:
             moved_q.update(q_free[block.a : block.a + block.size])
             moved_p.update(p_free[block.b : block.b + block.size])

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from functools import cached_property
 
-from claimledger.reading.match.blocks import word_opcodes
 from claimledger.reading.match.quantities import rates_as_said
 from claimledger.reading.match.signs import signs_as_said
 from claimledger.records import WordChange
@@ -46,7 +46,8 @@ class _Side:
 
     @cached_property
     def opcodes(self) -> Opcodes:
-        return word_opcodes(self.read_words, self.written_words)
+        matcher = SequenceMatcher(None, self.read_words, self.written_words, autojunk=False)
+        return matcher.get_opcodes()
 
 
 Opcodes = Sequence[tuple[str, int, int, int, int]]
