@@ -195,12 +195,13 @@ def test_a_kept_history_of_a_file_named_in_bytes_that_are_no_utf8_is_reused() ->
 
     from claimledger.evidence.history import FileAt, _reusable
     from claimledger.records import Commit, QuoteHistory
+    from claimledger.versions import HISTORY
 
     raw = os.fsdecode(b"docs/caf\xe9.md")
     change = Commit("abc1234", "2026-02-05", "Ada", "Reword", "docs/caf\ufffd.md")
     kept = QuoteHistory(
         "durable", OLD, "guide", "file:///repo", "docs/caf\ufffd.md", NEW, None, change, None, 3,
-        dt.datetime(2026, 2, 6, tzinfo=dt.UTC), ref="main",
+        dt.datetime(2026, 2, 6, tzinfo=dt.UTC), ref="main", history_version=HISTORY,
     )  # fmt: skip
 
     assert _reusable(kept, FileAt("file:///repo", raw, "main", "the ledger"), NEW) is kept

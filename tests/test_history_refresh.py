@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +18,9 @@ from cli_runner import Cli
 from evidence_site import page
 from test_blame import commit, git
 from webserver import PageServer
+
+if TYPE_CHECKING:
+    from claimledger.evidence.history import HistoryRun
 
 KEPT = "Each node keeps a write-ahead log on local disk."
 OLD = "Acknowledged writes are never lost, even when a node fails."
@@ -560,3 +566,93 @@ def test_a_kept_history_of_one_branch_is_not_reused_for_another(tmp_path: Path) 
     assert changed_in("main") == shas["reworded"]
     assert changed_in("main") == shas["reworded"]  # kept, and reused
     assert changed_in("v2") == other
+
+
+def _history_of_old(tmp_path: Path, repo: Path) -> Callable[[], HistoryRun]:
+    """A run of the history step over the guide's first quote (missing from the page),
+    its repository named by the page's edit link, on a store kept beside the ledger."""
+    import datetime as dt
+
+    from claimledger.evidence.gitrepo import Repositories
+    from claimledger.evidence.history import read_histories
+    from claimledger.evidence.store import EvidenceStore
+    from claimledger.reading.editlinks import SourceFile
+    from test_store import checked
+
+    ledger = tmp_path / "claims.yaml"
+    url = "https://docs.example.com/durability"
+    ledger.write_text(LEDGER.format(url=url, extra="", old=OLD, cut=CUT, kept=KEPT), "utf-8")
+    check = checked(
+        "durable", quote_text=OLD, source_id="guide", url=url, status="missing", current=None
+    )
+    linked = {url: SourceFile(repo=str(repo), ref="main", path=PATH)}
+
+    def run() -> HistoryRun:
+        with EvidenceStore.open(tmp_path / "evidence.sqlite3") as store:
+            return read_histories(
+                load(ledger), tmp_path, [check], linked, (), store, Repositories(),
+                lambda: dt.datetime.now(dt.UTC),
+            )  # fmt: skip
+
+    return run
+
+
+def test_a_kept_history_read_by_another_version_of_the_reading_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept history naming the change was reused for good, though the reading that made
+    it was older than this one (one that followed fewer partials, or cut them otherwise,
+    may name another change): each is kept with the version that read it, and one of
+    another version is read again."""
+    from claimledger import versions
+
+    repo = tmp_path / "docs-repo"
+    shas = make_docs_repo(repo)
+    run = _history_of_old(tmp_path, repo)
+    assert len(run().read) == 1
+    assert [h.dropped.sha for h in run().reused if h.dropped] == [shas["reworded"]]
+
+    monkeypatch.setattr(versions, "HISTORY", getattr(versions, "HISTORY", 1) + 1, raising=False)
+    again = run()
+
+    assert again.reused == ()
+    assert [(h.dropped.sha, h.history_version) for h in again.read if h.dropped] == [
+        (shas["reworded"], versions.HISTORY)
+    ]
+    assert [h.dropped.sha for h in run().reused if h.dropped] == [shas["reworded"]]
+
+
+BEFORE_HISTORY_VERSION = 13
+"""The store's schema before it kept the version of the reading that made a history."""
+
+
+def test_a_history_kept_before_its_reading_was_versioned_is_read_again(tmp_path: Path) -> None:
+    """A store of the schema before: upgraded in place, and its history, which names a
+    change and its branch, is read again from the repository, not reused."""
+    from claimledger.evidence.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+    repo = tmp_path / "docs-repo"
+    shas = make_docs_repo(repo)
+    old = sqlite3.connect(tmp_path / "evidence.sqlite3")
+    for migration in MIGRATIONS[:BEFORE_HISTORY_VERSION]:
+        for statement in migration:
+            old.execute(statement)
+    forged = ["f" * 40, "2026-03-01", "A", "Some other change", PATH]
+    commits = json.dumps({"held": forged, "dropped": forged, "current_since": None})
+    old.execute(
+        "INSERT INTO quote_histories (claim_id, quote_text, source_id, repo, path, current, "
+        "commits_json, versions, read_at, unread_json, ref) VALUES ('durable', ?, 'guide', ?, "
+        "?, NULL, ?, 3, '2026-08-23T00:00:00+00:00', '[]', 'main')",
+        (OLD, str(repo), PATH, commits),
+    )
+    old.execute(f"PRAGMA user_version = {BEFORE_HISTORY_VERSION}")
+    old.commit()
+    old.close()
+
+    found = _history_of_old(tmp_path, repo)()
+
+    assert found.reused == ()
+    assert [h.dropped.sha for h in found.read if h.dropped] == [shas["reworded"]]
+    upgraded = sqlite3.connect(tmp_path / "evidence.sqlite3")
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    upgraded.close()

@@ -687,8 +687,10 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path: Path) -> Non
     assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     columns = {row[1] for row in upgraded.execute("PRAGMA table_info(checks)")}
     tables = {row[0] for row in upgraded.execute("SELECT name FROM sqlite_master")}
+    kept = {row[1] for row in upgraded.execute("PRAGMA table_info(quote_histories)")}
     upgraded.close()
     assert {"recipe", "moved_within"} <= columns
+    assert {"unread_json", "ref", "history_version"} <= kept  # the docs' history
     assert "render_states" in tables
     assert {"relocations", "archive_saves"} <= tables  # recovery, preservation
     assert {"archive_lookups", "archived_copies", "as_read_checks"} <= tables  # as read

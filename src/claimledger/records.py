@@ -654,6 +654,9 @@ class QuoteHistory:
     read_at: dt.datetime
     unread: tuple[Commit, ...] = ()  # as `Blame.unread`: where the history may lie unread
     ref: str | None = None  # the branch or tag read; None in one kept before it was
+    history_version: int | None = None
+    """The version of the reading of the docs' history that made it (`versions.HISTORY`):
+    one made by another is read again, never reused. None in one kept before it was."""
 
     @property
     def changed_in(self) -> Commit | None:

@@ -196,10 +196,15 @@ def _reusable(
 ) -> QuoteHistory | None:
     """A kept history of the same file, branch and wording that names the change: final
     (the file by its name as kept, in text: git's own bytes may hold one that is no
-    UTF-8). Another branch's history may name a change the page's branch never had."""
+    UTF-8). Another branch's history may name a change the page's branch never had, and
+    one read by another version of the reading (`versions.HISTORY`) a change this one
+    does not see there (partials it did not follow, or cut otherwise)."""
+    from claimledger import versions
     from claimledger.reading.provenance import name_as_text
 
     if earlier is None or earlier.dropped is None:
+        return None
+    if earlier.history_version != versions.HISTORY:
         return None
     now = (where.repo, name_as_text(where.path), where.ref, current)
     then = (earlier.repo, earlier.path, earlier.ref, earlier.current)
@@ -225,6 +230,7 @@ def _fate(clones: Repositories, where: FileAt) -> FileGone | None:
 def _history(
     clones: Repositories, check: CheckRecord, where: FileAt, now: dt.datetime
 ) -> QuoteHistory:
+    from claimledger import versions
     from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
@@ -244,6 +250,7 @@ def _history(
         unread=found.unread,
         read_at=now,
         ref=where.ref,
+        history_version=versions.HISTORY,
     )
 
 

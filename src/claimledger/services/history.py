@@ -219,6 +219,7 @@ def quote_history(
     """What the history of the file `where` names (read from its clone in `clones`) says
     of `quote`, and of the page's `current` wording; with the unreadable version just
     before the current wording's run, which may hold it too (shown by `blame`, not kept)."""
+    from claimledger import versions
     from claimledger.reading.provenance import name_as_text
     from claimledger.records import QuoteHistory
 
@@ -236,5 +237,6 @@ def quote_history(
         versions=found.versions,
         unread=found.unread,
         read_at=now,
+        history_version=versions.HISTORY,
     )
     return history, found.before_current

@@ -11,6 +11,7 @@ from claimledger.errors import StoreDamagedError
 from claimledger.evidence.store.part import StorePart
 from claimledger.evidence.store.rows import (
     MAYBE_TEXT,
+    MAYBE_WHOLE,
     TEXT,
     WHOLE,
     json_object,
@@ -34,10 +35,11 @@ HISTORY_COLUMNS = (
     "read_at",
     "unread_json",
     "ref",
+    "history_version",
 )
 """The columns of `quote_histories`, in the order of `history_values`."""
 
-_HISTORY_KINDS = (TEXT, TEXT, TEXT, TEXT, TEXT, MAYBE_TEXT, TEXT, WHOLE, TEXT) + (MAYBE_TEXT,) * 2
+_HISTORY_KINDS = (TEXT,) * 5 + (MAYBE_TEXT, TEXT, WHOLE, TEXT, MAYBE_TEXT, MAYBE_TEXT, MAYBE_WHOLE)
 _COMMIT_FIELDS = ("sha", "date", "author", "subject", "path")
 _HISTORY_COMMITS = ("held", "dropped", "current_since")
 
@@ -61,6 +63,7 @@ def history_values(history: QuoteHistory) -> tuple[object, ...]:
         stamp(history.read_at),
         json.dumps([_commit_values(commit) for commit in history.unread]),
         history.ref,
+        history.history_version,
     )
 
 
@@ -82,6 +85,7 @@ def history_from_row(row: sqlite3.Row) -> QuoteHistory:
         read_at=moment(row["read_at"], "read_at"),
         unread=_unread(row["unread_json"]),
         ref=row["ref"],
+        history_version=row["history_version"],
     )
 
 

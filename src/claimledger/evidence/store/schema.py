@@ -309,6 +309,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # change. NULL in a history kept before (never reused for reading it again).
         "ALTER TABLE quote_histories ADD COLUMN ref TEXT",
     ),
+    (
+        # The version of the reading of the docs' history that made the history
+        # (`versions.HISTORY`): one made by another is read again. NULL in a history kept
+        # before (never reused for reading it again).
+        "ALTER TABLE quote_histories ADD COLUMN history_version INTEGER",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
