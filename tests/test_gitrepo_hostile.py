@@ -66,6 +66,35 @@ def test_a_file_named_like_a_missing_object_deleted_and_added_back_is_read(
     assert texts[0] == "Back.\n" and texts[-1] == "One.\n"
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["docs/a\x0cb.md", "docs/a\u2028b.md", "docs/a\x1cb.md", os.fsdecode(b"docs/caf\xe9.md")],
+    ids=["form-feed", "line-separator", "file-separator", "latin-1"],
+)
+def test_a_file_named_with_a_line_end_of_python_or_no_utf8_deleted_twice_is_read(
+    tmp_path: Path, name: str
+) -> None:
+    """git echoes the name of each version not there ("<name> missing"): one holding a
+    form feed or U+2028, cut there as a line's end, put every later answer against the
+    version before its own (a deletion asked for as a blob, an internal error); one in
+    bytes that are no UTF-8 never matched its name, and each deletion was read as a
+    version that could not be read, where the change might lie."""
+    repo = repository(tmp_path)
+    for number, day in enumerate(("2026-01-05", "2026-02-05", "2026-03-05"), start=1):
+        if number > 1:
+            git(repo, "rm", "-q", "--", name)
+            git(repo, "commit", "-q", "-m", f"Drop it ({number})", date=f"{day}T09:00:00")
+        commit(repo, name, f"Version {number}.\n", f"Add it ({number})", f"{day}T10:00:00")
+
+    found = versions(repo, name, "main")
+
+    assert [(v.text, v.deleted) for v in found] == [
+        ("Version 3.\n", False), (None, True), ("Version 2.\n", False), (None, True),
+        ("Version 1.\n", False),
+    ]  # fmt: skip
+    assert not any(v.unreadable for v in found)
+
+
 def test_a_file_whose_name_holds_a_line_break_has_no_text_and_breaks_nothing(
     tmp_path: Path,
 ) -> None:

@@ -515,12 +515,15 @@ def _read(
     specs = [spec for spec in specs if "\n" not in spec]  # a line each: a name with a break
     if not specs:  # in it is never read (no text), where it broke the lines of the batch
         return {}, frozenset()
-    sizes = _git(
+    sizes = _git_bytes(
         clone, "cat-file", "--batch-check=%(objecttype) %(objectsize)",
         stdin="\n".join(specs), bounds=bounds,
     )  # fmt: skip
-    found = list(zip(specs, sizes.splitlines(), strict=False))
-    missing = frozenset(spec for spec, line in found if line == f"{spec} missing")
+    # an answer a line, cut at line feeds alone: a name echoed in "<name> missing" may hold
+    # a form feed or U+2028, a line's end to `str.splitlines` (each later answer then
+    # stood against the name before its own)
+    found = list(zip(specs, sizes.split(b"\n"), strict=False))
+    missing = frozenset(spec for spec, line in found if line == _as_git(spec) + b" missing")
     small = [
         spec
         for spec, line in found
@@ -538,7 +541,13 @@ def _read(
     return texts, missing
 
 
-_BLOB = re.compile(r"blob ([0-9]+)")
+def _as_git(spec: str) -> bytes:
+    """A `SHA:PATH` in the bytes git was given it in (a name read from git in bytes that
+    are no UTF-8 goes back as they were), to be found where git echoes it."""
+    return spec.encode("utf-8", "surrogateescape")
+
+
+_BLOB = re.compile(rb"blob ([0-9]+)")
 """A blob's line from `cat-file --batch-check`; one missing is "<its name> missing"."""
 
 _NOWHERE = Path("/nonexistent/claimledger")
