@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.reading.generators import config_files, generator_of
+from claimledger.reading.generators import Site, config_files, site_of
 from claimledger.reading.provenance import page_after_rename
 from cli_runner import Cli
 from evidence_site import page
@@ -57,32 +57,38 @@ def test_a_page_whose_file_became_a_folders_page_is_proposed_at_the_folder(
 
 
 @pytest.mark.parametrize(
-    ("config", "before", "after", "old", "now"),
+    ("configs", "before", "after", "old", "now"),
     [
-        ("website/docusaurus.config.js", "website/docs/auth.md",
+        (("website/docusaurus.config.js",), "website/docs/auth.md",
          "website/docs/security/security.md", "/docs/auth/", "/docs/security/"),
-        ("website/docusaurus.config.ts", "website/docs/auth/auth.md",
+        (("website/docusaurus.config.ts",), "website/docs/auth/auth.md",
          "website/docs/iam/iam.md", "/docs/auth/", "/docs/iam/"),
-        ("hugo.toml", "content/docs/auth.md", "content/docs/security/README.md",
+        (("hugo.toml",), "content/docs/auth.md", "content/docs/security/README.md",
          "/docs/auth/", "/docs/security/readme/"),
-        ("mkdocs.yml", "docs/auth.md", "docs/security/README.md", "/auth/", "/security/"),
+        (("mkdocs.yml",), "docs/auth.md", "docs/security/README.md", "/auth/", "/security/"),
+        (("docusaurus.config.js",), "docs/intro.md", "docs/docs.md", "/docs/intro/",
+         "/docs/docs/"),  # named as the docs' own folder: no category's page
+        (("hugo.toml", "content/docs/guide/conf.py"), "content/docs/auth.md",
+         "content/docs/guide/_index.md", "/docs/auth/", "/docs/guide/"),  # a page's file
     ],
 )  # fmt: skip
 def test_a_page_whose_file_moved_is_proposed_where_its_sites_generator_serves_it(
     tmp_path: Path,
     page_server: PageServer,
-    config: str,
+    configs: tuple[str, ...],
     before: str,
     after: str,
     old: str,
     now: str,
 ) -> None:
     """Docusaurus serves a doc named as its folder (`security/security.md`) at the
-    folder's address, as `index.md` and `README.md`; Hugo serves a `README.md` as a page
-    of its own, at `…/readme/`; MkDocs, a `README.md` at its folder's."""
+    folder's address, as `index.md` and `README.md`, but not one named as the folder of
+    its docs (`docs/docs.md`, at `/docs/docs/`); Hugo serves a `README.md` as a page of
+    its own, at `…/readme/`, and a `conf.py` kept in its `content` folder configures no
+    site there; MkDocs serves a `README.md` at its folder's address."""
     page_server.set_page(now, page(OLD))
     url = page_server.url(old)
-    cli = _quoting_a_file_moved(tmp_path, url, before, after, "Regroup the pages", config)
+    cli = _quoting_a_file_moved(tmp_path, url, before, after, "Regroup the pages", configs)
 
     cli("refresh", "--allow-private", "--no-as-read", code=1)
     (relocation,) = cli.json("status", code=1)["relocations"]
@@ -92,15 +98,15 @@ def test_a_page_whose_file_moved_is_proposed_where_its_sites_generator_serves_it
 
 
 def _quoting_a_file_moved(
-    tmp_path: Path, url: str, before: str, after: str, why: str, config: str | None = None
+    tmp_path: Path, url: str, before: str, after: str, why: str, configs: tuple[str, ...] = ()
 ) -> Cli:
     """A trusted ledger quoting the page at `url`, built from the file `before`, which a
-    docs repository of its own (on the ledger's `repo`, its site configured by the file
-    `config` when one is named) then moved to `after`."""
+    docs repository of its own (on the ledger's `repo`, holding the files `configs`,
+    which may configure its site) then moved to `after`."""
     repo = tmp_path / "docs"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
-    if config is not None:
+    for config in configs:
         commit(repo, config, "# the site's configuration\n", "Add the site", "2026-01-04T10:00:00")
     commit(repo, before, f"# Guide\n\n{OLD}\n", "Add the guide", "2026-01-05T10:00:00")
     (repo / after).parent.mkdir(parents=True, exist_ok=True)
@@ -193,20 +199,54 @@ def test_a_folders_own_page_is_the_one_its_sites_generator_serves_there(
 
 
 @pytest.mark.parametrize(
-    ("path", "present", "generator"),
+    ("path", "present", "site"),
     [
-        ("website/docs/a/b.md", {"website/docusaurus.config.js", "conf.py"}, "docusaurus"),
-        ("docs/a.md", {"mkdocs.yml"}, "mkdocs"),
-        ("docs/a.md", {"mkdocs.yaml", "docs/conf.py"}, "sphinx"),  # the nearest configures it
-        ("content/en/docs/a.md", {"config.toml"}, "hugo"),  # beside its content folder
+        ("website/docs/a/b.md", {"website/docusaurus.config.js", "conf.py"},
+         Site("docusaurus", "website")),
+        ("docs/a.md", {"mkdocs.yml"}, Site("mkdocs", ".")),
+        ("docs/a.md", {"mkdocs.yaml", "docs/conf.py"},
+         Site("sphinx", "docs")),  # the nearest configures it
+        ("content/en/docs/a.md", {"config.toml"}, Site("hugo", ".")),  # beside its content
         ("docs/a.md", {"config.toml"}, None),  # not Hugo's: no content folder
-        ("site/content/a.md", {"site/hugo.yaml", "mkdocs.yml"}, "hugo"),
-        ("a.md", {"mkdocs.yml"}, "mkdocs"),
+        ("site/content/a.md", {"site/hugo.yaml", "mkdocs.yml"}, Site("hugo", "site")),
+        ("a.md", {"mkdocs.yml"}, Site("mkdocs", ".")),
         ("docs/a.md", set(), None),
+        ("content/docs/guide/_index.md", {"hugo.toml", "content/docs/guide/conf.py"},
+         Site("hugo", ".")),  # a page's resource, in Hugo's content folder
+        ("site/content/a/b.md", {"site/config.toml", "site/content/a/mkdocs.yml"},
+         Site("hugo", "site")),
+        ("content/a/b.md", {"content/a/hugo.toml"}, Site("hugo", "content/a")),
     ],
-)
+)  # fmt: skip
 def test_a_sites_generator_is_the_one_configured_nearest_above_its_file(
-    path: str, present: set[str], generator: str | None
+    path: str, present: set[str], site: Site | None
 ) -> None:
-    assert present <= set(config_files(path)) or generator is None  # each asked for
-    assert generator_of(path, present) == generator
+    assert present <= set(config_files(path)) or site is None  # each asked for
+    assert site_of(path, present) == site
+
+
+@pytest.mark.parametrize(
+    ("site", "url", "old", "new", "now"),
+    [
+        (".", "https://d.test/docs/intro/", "docs/intro.md", "docs/docs.md",
+         "https://d.test/docs/docs/"),  # the docs' own folder is no category
+        ("website", "https://d.test/docs/intro/", "website/docs/intro.md",
+         "website/docs/docs.md", "https://d.test/docs/docs/"),
+        ("website", "https://d.test/docs/1.0/intro/",
+         "website/versioned_docs/version-1.0/intro.md",
+         "website/versioned_docs/version-1.0/version-1.0.md",
+         "https://d.test/docs/1.0/version-1.0/"),  # nor is a version's
+        (".", "https://d.test/docs/intro/", "docs/intro.md", "docs/guides/guides.md",
+         "https://d.test/docs/guides/"),  # a category's
+        (".", "https://d.test/docs/intro/", "docs/intro.md", "docs/docs/docs.md",
+         "https://d.test/docs/docs/"),  # a category named docs
+        ("website", "https://d.test/fr/docs/intro/",
+         "website/i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
+         "website/i18n/fr/docusaurus-plugin-content-docs/current/current.md",
+         "https://d.test/fr/docs/current/"),  # nor is a translation's
+    ],
+)  # fmt: skip
+def test_a_docusaurus_doc_named_as_its_folder_is_its_page_only_in_a_category(
+    site: str, url: str, old: str, new: str, now: str | None
+) -> None:
+    assert page_after_rename(url, old, new, "docusaurus", site) == now

@@ -33,7 +33,7 @@ from pathlib import Path
 from claimledger.addresses import is_public
 from claimledger.errors import HistoryStopped, InputError
 from claimledger.ledger.userdirs import cache_directory
-from claimledger.reading.generators import config_files, generator_of
+from claimledger.reading.generators import Site, config_files, site_of
 from claimledger.reading.includes import Include, expanded, includes_of
 from claimledger.reading.provenance import Blame, FileGone, Version, blame, name_as_text
 from claimledger.records import Commit
@@ -149,8 +149,10 @@ class Repositories:
         if fate is None:
             return None
         renamed = fate.renamed_to  # git's own bytes: followed
-        made_by = _generator(clone, fate.commit.sha, renamed, self.bounds) if renamed else None
-        return FileGone(_readable(fate.commit), renamed, made_by)
+        made_by = _site(clone, fate.commit.sha, renamed, self.bounds) if renamed else None
+        if made_by is None:
+            return FileGone(_readable(fate.commit), renamed)
+        return FileGone(_readable(fate.commit), renamed, made_by.generator, made_by.folder)
 
     def _deepen(self, repo: str) -> bool:
         """Fetch more of a shallow clone's history: `DEEPEN_BY` commits more, then all of
@@ -473,16 +475,16 @@ def _deletion(clone: Path, path: str, ref: str, bounds: Bounds | None) -> FileGo
     return FileGone(Commit(sha, date, author, subject, path), renamed_to)
 
 
-def _generator(clone: Path, sha: str, path: str, bounds: Bounds | None) -> str | None:
-    """The site generator configured nearest above `path` at commit `sha`, told by the
-    files configuring one (`reading.generators`), read in one git run."""
+def _site(clone: Path, sha: str, path: str, bounds: Bounds | None) -> Site | None:
+    """The site generator configured nearest above `path` at commit `sha`, and where,
+    told by the files configuring one (`reading.generators`), read in one git run."""
     asked = config_files(path)
     listed = _git_bytes(
         clone, "ls-tree", "-z", "--name-only", "--end-of-options", sha, "--", *asked,
         bounds=bounds,
     )  # fmt: skip
     present = {name.decode("utf-8", "surrogateescape") for name in listed.split(b"\0")}
-    return generator_of(path, present)
+    return site_of(path, present)
 
 
 def _shallow_edge(clone: Path) -> frozenset[str]:

@@ -537,7 +537,9 @@ def with_fate(lost: Lost, fate: FileGone | None) -> Lost:
         return lost
     renamed = fate.renamed_to
     likely = (
-        page_after_rename(lost.url, fate.commit.path, renamed, fate.generator) if renamed else None
+        page_after_rename(lost.url, fate.commit.path, renamed, fate.generator, fate.site)
+        if renamed
+        else None
     )
     shown = name_as_text(renamed) if renamed else renamed  # kept and shown: text
     return replace(lost, file_commit=fate.commit, renamed_to=shown, likely_at=likely)

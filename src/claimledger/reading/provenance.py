@@ -32,6 +32,9 @@ class FileGone:
     generator: str | None = None
     """The site generator configured above the file it became (`reading.generators`):
     where the page it builds is served."""
+    site: str = "."
+    """The folder holding that generator's configuration, from which its folders are
+    named (`website`, where `website/docs` holds its docs)."""
 
 
 def name_as_text(name: str) -> str:
@@ -47,7 +50,7 @@ _PLAIN_NAME = re.compile(r"[\w.~-]*\w[\w.~-]*")
 
 
 def page_after_rename(
-    url: str, old_path: str, new_path: str, generator: str | None = None
+    url: str, old_path: str, new_path: str, generator: str | None = None, site: str = "."
 ) -> str | None:
     """Where a page went when its source file was renamed, where the site's convention is
     plain: the page's path ends with the file's path, less its suffix and the folders the
@@ -55,7 +58,8 @@ def page_after_rename(
     `.../b.html`), and the new file lies under those folders too, each of its names plain.
     So a file moved to another folder (`docs/a/b.md` -> `docs/a/b/c.md`, as a section
     grows) is followed as well as one renamed in its own. A folder's own page, as the
-    site's `generator` tells it (`claimledger.reading.generators`), is the folder's
+    site's `generator` tells it (configured in the folder `site`; see
+    `claimledger.reading.generators`), is the folder's
     address on a site of addresses without a suffix (`docs/metrics/_index.md` at
     `.../metrics/`); Hugo's addresses are in lower case where the page's is. None
     otherwise, and where the page stays where it was."""
@@ -71,8 +75,8 @@ def page_after_rename(
     old, new = _without_suffix(old_path), _without_suffix(new_path)
     if generator == HUGO and parts.path == parts.path.lower():
         old, new = [n.lower() for n in old], [n.lower() for n in new]
-    old = _as_served(old, served, dot, generator)
-    if is_folder_page(new, generator) and not dot:
+    old = _as_served(old, served, dot, generator, site)
+    if is_folder_page(new, generator, site) and not dot:
         new = new[:-1]
     elif new[-1] == "_index":
         return None  # Hugo's alone, whose pages have no suffix: not plain
@@ -87,12 +91,15 @@ def page_after_rename(
     return urlunsplit(parts._replace(path="/".join(segments), fragment=""))
 
 
-def _as_served(file: list[str], served: list[str], dot: str, generator: str | None) -> list[str]:
+def _as_served(
+    file: list[str], served: list[str], dot: str, generator: str | None, site: str
+) -> list[str]:
     """A file's names as its page's path ends: a folder's page (`docs/metrics/_index`)
     as its folder (`docs/metrics`) where the address names no such page itself (it ends
     `metrics/` where it does not end `metrics/_index/`)."""
     named_itself = served[-2:] == file[-2:]
-    if is_folder_page(file, generator) and not dot and not named_itself and len(file) > 1:
+    own = is_folder_page(file, generator, site)
+    if own and not dot and not named_itself and len(file) > 1:
         return file[:-1]
     return file
 

@@ -127,7 +127,11 @@ def _gone_json(gone: FileGone | None, url: str) -> dict[str, Any] | None:
     if gone is None:
         return None
     renamed = gone.renamed_to
-    page = page_after_rename(url, gone.commit.path, renamed, gone.generator) if renamed else None
+    page = (
+        page_after_rename(url, gone.commit.path, renamed, gone.generator, gone.site)
+        if renamed
+        else None
+    )
     shown = name_as_text(renamed) if renamed else renamed
     return {"in": _commit_json(gone.commit), "renamed_to": shown, "page_now": page}
 
