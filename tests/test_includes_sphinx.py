@@ -316,3 +316,64 @@ def test_blame_names_the_commit_that_gave_an_option_twice_as_the_one_that_droppe
          (PAGE, f"{include}   :start-after: start-b\n")],
     )  # fmt: skip
     assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (shas[1], shas[2])
+
+
+ZERO_TO_TWO = "Zero.\n\nOne.\nstart-b\nTwo.\n"
+
+
+@pytest.mark.parametrize(
+    ("directive", "partial", "shown"),
+    [
+        (".. include:: /includes/common.rst\n\n   :start-after: start-b", ZERO_TO_TWO, []),
+        (".. include:: /includes/common.rst\n   :start-after: start-b\n\n   Words.",
+         ZERO_TO_TWO, []),  # after the blank line, content: no include takes it
+        (".. include:: /includes/common.rst\n   :start-after:\n      start-b", ZERO_TO_TWO,
+         ["Two."]),  # the value on the line under its name
+        (".. include:: /includes/common.rst\n   :start-after: mark\n      end",
+         "Zero.\nmark\nOne.\nmark\nend\nTwo.\n", ["Two."]),  # a value of two lines
+        (".. include:: /includes/common.rst\n   :start_after: start-b", ZERO_TO_TWO, []),
+        (".. include:: /includes/common.rst\n   :st\u00e4rt-after: start-b", ZERO_TO_TWO, []),
+        (".. include:: /includes/common.rst\n   :literal: yes", ZERO_TO_TWO, []),  # a flag
+        (".. include:: /includes/common.rst\n   :start-line: 1\n   :tab-width: x",
+         ZERO_TO_TWO, []),
+        (".. include:: /includes/common.rst\n   :start-after: start-b\n   :class: 42",
+         ZERO_TO_TWO, []),  # no class name can be made of it
+        (".. include:: /includes/common.rst\n   :start-after:start-b", ZERO_TO_TWO,
+         []),  # no field: the path goes on, and names no file
+        (".. include:: /includes/common.rst\n   :start-after: a\tb", "Zero.\na\tb\nOne.\n",
+         []),  # the tab is spaces, as docutils reads the page: not found
+        (".. include::\n   /includes/common.rst\n   :start-after: start-b", ZERO_TO_TWO,
+         ["Two."]),  # the path on the line under the directive
+        (".. INCLUDE:: /includes/common.rst\n   :start-after: start-b", ZERO_TO_TWO, ["Two."]),
+        ("- .. include:: /includes/common.rst\n  :start-after: start-b", ZERO_TO_TWO,
+         ["Zero.", "One.", "Two."]),  # no further in than the item: no option of it
+        (".. literalinclude:: /includes/common.rst\n   :emphasise-lines: 1", ZERO_TO_TWO, []),
+        (".. literalinclude:: /includes/common.rst\n   :dedent: -1", ZERO_TO_TWO, []),
+    ],
+)  # fmt: skip
+def test_an_include_is_read_from_its_lines_as_docutils_reads_them(
+    directive: str, partial: str, shown: list[str]
+) -> None:
+    """Each as docutils 0.23 builds it (Sphinx's `literalinclude` as Sphinx does): its
+    options end at a blank line, and anything after it is content, which no include
+    takes; a value goes on over the lines under its name; the build refuses an option
+    it does not know or a value it cannot take, and shows none of the partial. Each was
+    read as showing the whole partial, or another part of it."""
+    page_text = _shown(directive, partial)
+    assert [words for words in ("Zero.", "One.", "Two.") if words in page_text] == shown
+
+
+def test_blame_names_the_commit_that_left_a_blank_line_before_the_options(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A blank line between the directive and its options makes them its content, which
+    an include takes none of: the build refuses it, and from that commit on the page
+    shows none of the partial. The history says the words went there, not "still held"
+    (the whole partial was read as shown)."""
+    include = "LDAP\n====\n\n.. include:: /includes/common.rst\n{gap}   :start-after: start-b\n"
+    found, shas = _blame_of(
+        tmp_path, page_server,
+        [(PARTIAL, f"Other.\nstart-b\n{OLD}\n"), (PAGE, include.format(gap="")),
+         (PAGE, include.format(gap="\n"))],
+    )  # fmt: skip
+    assert (found["last_held_in"]["sha"], found["dropped_in"]["sha"]) == (shas[1], shas[2])

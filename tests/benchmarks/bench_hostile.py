@@ -163,7 +163,7 @@ def hostile_pages() -> None:
 
     from claimledger.reading.decoding import decode
     from claimledger.reading.extract import extract_text
-    from claimledger.reading.includes import includes_of
+    from claimledger.reading.includes import expanded, includes_of
     from claimledger.reading.pdf import carried, pdf_text
     from claimledger.reading.sections import html_headings
     from claimledger.records import FetchPolicy
@@ -190,6 +190,11 @@ def hostile_pages() -> None:
     timed("includes: 10,000 MyST option blocks never closed", lambda: includes_of(myst, "a.md"))
     block = "--8<--\n" + "a.md:1:9\n" * 200_000 + "--8<--\n" * 100_000
     timed("includes: a snippet block of 200,000 files", lambda: includes_of(block, "a.md"))
+    options = ".. include:: a.rst\n" + "   :start-after: x\n" * 100_000
+    timed(
+        "includes: a Sphinx include of 100,000 options, read and replaced",
+        lambda: expanded(options, includes_of(options, "i.rst"), {"a.rst": "x"}),
+    )
     hostile_partials()
     runs = b"".join(b"/F1 %d Tf (w%d ) Tj " % (11 + n % 2, n) for n in range(50_000))
     line = _one_page_pdf(b"BT 72 700 Td " + runs + b"ET")

@@ -34,6 +34,9 @@ class Clip:
 
     directive: str
     options: tuple[tuple[str, str], ...]
+    refused: bool = False
+    """Whether the build refuses the directive as written (`rst_directives`): the page
+    shows an error where the partial would be, none of it."""
 
 
 _MAX_LINES = 100_000
@@ -43,6 +46,8 @@ _MAX_LINES = 100_000
 def clipped(text: str, clip: Clip) -> str:
     """The part of the partial `text` the page shows; empty where the build shows none."""
     options = dict(clip.options)
+    if clip.refused:
+        return ""
     if clip.directive == "asciidoc":
         return asciidoc_part(text, options)
     try:

@@ -3,14 +3,14 @@ so that a sentence kept in a shared snippet is found in the page's source as it 
 
 Pure. Followed: an MDX import of a Markdown file used as a component (Docusaurus,
 Mintlify, Starlight), reStructuredText's `.. include::` and `.. literalinclude::`
-(Sphinx) and MyST's fenced `{include}` and `{literalinclude}` (their options in a `---`
-block or `:name: value` lines, as myst-parser reads them), AsciiDoc's `include::`
-(Asciidoctor; Antora's `partial$` resources), Hugo's `include` and `readfile` shortcodes,
-and MkDocs' snippets (`--8<-- "x.md"`, or a block of them). Each but Hugo's and MDX's is
-cut to the part its options name (`claimledger.reading.clips`). A path is resolved
-against the including file's folder, else the repository's root; one that leaves the
-repository is not followed. Partials are expanded one level deep: a snippet's own
-includes stay as written.
+(Sphinx; read as docutils reads them, `claimledger.reading.rst_directives`) and MyST's
+fenced `{include}` and `{literalinclude}` (their options in a `---` block or `:name:
+value` lines, as myst-parser reads them), AsciiDoc's `include::` (Asciidoctor; Antora's
+`partial$` resources), Hugo's `include` and `readfile` shortcodes, and MkDocs' snippets
+(`--8<-- "x.md"`, or a block of them). Each but Hugo's and MDX's is cut to the part its
+options name (`claimledger.reading.clips`). A path is resolved against the including
+file's folder, else the repository's root; one that leaves the repository is not
+followed. Partials are expanded one level deep: a snippet's own includes stay as written.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import PurePosixPath
 from claimledger.reading.clips import Clip, clipped
 from claimledger.reading.clips_snippets import snippet_spec
 from claimledger.reading.myst_options import myst_options
+from claimledger.reading.rst_directives import directives_of, replaced
 
-_SPHINX_DIRECTIVES = ("include", "literalinclude")
 MAX_INCLUDES = 20
 """Partials followed in one file at most (a generated index can include hundreds)."""
 
@@ -35,15 +35,6 @@ _MDX_IMPORT = re.compile(
     r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*\r?$""",
     re.MULTILINE,
 )
-_OPTION_LINE = r"\n[ \t]+:[\w-]+:(?:[ \t][^\n]*)?\r?$"
-"""One line of a Sphinx directive's options (`   :start-after: marker`)."""
-_SPHINX = re.compile(  # the directive (a list item's, a list-table cell's too), its options
-    r"^[ \t]*(?:[-*+][ \t]+)*\.\.[ \t]+(?P<directive>include|literalinclude)::"
-    r"[ \t]+(?P<path>\S+)[ \t]*\r?$"
-    rf"(?P<options>(?:{_OPTION_LINE})*)",
-    re.MULTILINE,
-)
-_OPTION = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>[^\n]*)$", re.MULTILINE)
 _MYST = re.compile(  # a fenced directive, its options (`---` block or `:name:` lines), its fence
     r"^[ \t]*(?P<fence>`{3,}|:{3,})[ \t]*\{(?P<directive>include|literalinclude)\}[ \t]+"
     r"(?P<path>\S+)[ \t]*\r?\n(?P<options>"
@@ -86,6 +77,9 @@ class Include:
     parts: tuple[Include, ...] = ()
     """An MkDocs block of snippets' files, in order (the block's `paths` are theirs): the
     page shows each one's part in turn, where the block is."""
+    indented: bool = False
+    """A reStructuredText directive, which ends where its indented lines do: replaced
+    only where no more of them follow (`rst_directives.replaced`)."""
 
 
 def includes_of(text: str, path: str) -> list[Include]:
@@ -109,9 +103,9 @@ def _includes(text: str, path: str) -> Iterator[Include]:
     for match in _MDX_IMPORT.finditer(text):
         if candidates := _resolved(match["path"], path):
             yield Include(match[0], candidates, match["name"])
-    for match in _SPHINX.finditer(text):
-        if candidates := _resolved(match["path"], path):
-            yield Include(match[0], candidates, clip=_clip(match))
+    for directive in directives_of(text):
+        if candidates := _resolved(directive.path, path):
+            yield Include(directive.written, candidates, clip=directive.clip, indented=True)
     for match in _MYST.finditer(text):
         if candidates := _resolved(match["path"], path):
             yield Include(match[0], candidates, clip=_myst_clip(match))
@@ -171,9 +165,9 @@ def expanded(text: str, includes: list[Include], partials: Mapping[str, str]) ->
         body = next((partials[p] for p in include.paths if p in partials), None)
         if body is None:
             continue
-        if include.clip is not None and include.clip.directive in _SPHINX_DIRECTIVES:
-            text = _directive_replaced(text, include.written, clipped(body, include.clip))
-        elif include.clip is not None:  # closed by its own `]`, quote or fence
+        if include.clip is not None and include.indented:
+            text = replaced(text, include.written, clipped(body, include.clip))
+        elif include.clip is not None:  # closed by its own `]`, quote, fence or `---`
             text = text.replace(include.written, clipped(body, include.clip))
         elif include.component is None:
             text = text.replace(include.written, body)
@@ -187,14 +181,6 @@ def _part_shown(part: Include, partials: Mapping[str, str]) -> str:
     """A file of a block of snippets as the page shows it; one not read, as written."""
     body = next((partials[p] for p in part.paths if p in partials), None)
     return part.written if body is None or part.clip is None else clipped(body, part.clip)
-
-
-def _directive_replaced(text: str, written: str, body: str) -> str:
-    """`text` with each whole Sphinx directive written as `written` replaced by `body`:
-    one line may begin another directive (`.. include:: x.rst` begins the same include
-    with options; `:end-before: end-a`, `:end-before: end-ab`), whose own part it is not."""
-    whole = re.compile(rf"^{re.escape(written)}$(?!{_OPTION_LINE})", re.MULTILINE)
-    return whole.sub(lambda _: body, text)
 
 
 def _myst_clip(directive: re.Match[str]) -> Clip:
@@ -212,14 +198,6 @@ def _asciidoc_clip(attributes: str) -> Clip:
 def _value(attribute: re.Match[str]) -> str:
     quoted = attribute["dq"] if attribute["dq"] is not None else attribute["sq"]
     return quoted if quoted is not None else attribute["bare"].strip()
-
-
-def _clip(directive: re.Match[str]) -> Clip:
-    """A Sphinx directive's options, as written under it (values stripped), their names in
-    lower case as docutils reads them (`:Start-After:` is `start-after`)."""
-    options = _OPTION.finditer(directive["options"])
-    named = tuple((o["name"].lower(), o["value"].strip()) for o in options)
-    return Clip(directive["directive"], named)
 
 
 _ANTORA_PARTIAL = re.compile(r"(?:(?P<module>[\w-]+):)?partial\$(?P<file>[^:$]+)")
