@@ -123,7 +123,7 @@ def test_a_myst_include_shows_only_the_part_its_options_name(
         (":start-after: '<!-- start-quorum -->'", ["Q", "E"]),  # read as YAML too
         (":end-before: <!-- end-quorum --> # a comment", ["I", "Q"]),
         (":Start-After: <!-- start-quorum -->", ["I", "Q", "E"]),  # no such option: left out
-        (":start-after:", ["I", "Q", "E"]),  # no text: MyST leaves it out
+        (":start-after:", []),  # no text: an empty line (docutils 0.23), none in the partial
         (":start-after: <!-- gone -->\n:start-after: <!-- end-quorum -->", ["E"]),  # the last
         ("---\nstart-after <!-- start-quorum -->\n---", ["I", "Q", "E"]),  # MyST reads none
     ],
@@ -132,14 +132,58 @@ def test_a_myst_include_reads_its_options_as_myst_parser_does(
     options: str, shown: list[str]
 ) -> None:
     """myst-parser reads a directive's options as YAML, from a `---` block or from the
-    `:name: value` lines (quotes and comments are YAML's); a name it does not know, or
-    one with no text, is left out; one given twice, the last is read."""
+    `:name: value` lines (quotes and comments are YAML's); a name it does not know is
+    left out; one with no text is none (to docutils 0.23's include, an empty line); one
+    given twice, the last is read."""
     text = f"# Page\n\n```{{include}} ../snippets/common.md\n{options}\n```\n\nAfter.\n"
     found = includes_of(text, "docs/page.md")
     page_text = expanded(text, found, {"snippets/common.md": MYST_PARTIAL})
     assert [w[0] for w in ("Intro.", "Quorum.", "Erasure.") if w in page_text] == shown
     assert "{include}" not in page_text and "start-after" not in page_text.lower()
     assert "---" not in page_text and page_text.endswith("\n\nAfter.\n")
+
+
+MYST_BLANK = "Zero.\n\nOne.\n<!-- a -->\nTwo.\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ("---\nstart-after: <!-- a -->\n---\n\n", ["Two."]),  # a blank line before the fence
+        (":start-after: <!-- a -->\n\n", ["Two."]),
+        ("---\nstart-after: <!-- a -->\n---\nWords.\n", ["Two."]),  # content: warned, run
+        ("---\nstart-after:\n---\n", ["One.", "Two."]),  # no text: an empty line
+        (":end-before:\n", ["Zero."]),
+        ("---\nstart-line: x\nstart-after: <!-- a -->\n---\n", ["Two."]),  # x left out
+        ("---\nstart-line: x\n---\n", ["Zero.", "One.", "Two."]),
+        ("---\nliteral: yes\nstart-after: <!-- a -->\n---\n", ["Two."]),  # a flag takes any
+        ("  ---\n  start-after: <!-- a -->\n  ---\n", ["Zero.", "One.", "Two."]),  # content
+    ],
+)  # fmt: skip
+def test_a_myst_include_takes_its_options_as_myst_parser_gives_them(
+    body: str, shown: list[str]
+) -> None:
+    """What follows the options is content, which myst-parser warns of and runs the
+    directive anyway (a blank line before the fence was read as no include at all); an
+    option with no text is none, to the include an empty line, as in reStructuredText;
+    one whose value the directive cannot take is left out, the others read (the whole
+    directive was read as refused); a `---` block begins at the body's first column."""
+    text = f"# Page\n\n```{{include}} ../snippets/common.md\n{body}```\n\nAfter.\n"
+    page_text = expanded(
+        text, includes_of(text, "docs/page.md"), {"snippets/common.md": MYST_BLANK}
+    )
+    assert [words for words in ("Zero.", "One.", "Two.") if words in page_text] == shown
+    assert page_text.endswith("\n\nAfter.\n") and "{include}" not in page_text
+
+
+def test_a_myst_include_never_closed_runs_to_the_pages_end() -> None:
+    """CommonMark closes a fence never closed at the end of the page: the include is
+    there, the rest of the page its content (it was not followed)."""
+    text = "# Page\n\n````{include} ../snippets/common.md\n:start-after: <!-- a -->\n```\nEnd.\n"
+    page_text = expanded(
+        text, includes_of(text, "docs/page.md"), {"snippets/common.md": MYST_BLANK}
+    )
+    assert page_text == "# Page\n\n\nTwo.\n"
 
 
 def test_a_myst_literalinclude_with_both_starts_shows_nothing() -> None:
@@ -422,3 +466,19 @@ def test_a_form_feed_in_a_partial_shifts_no_line_an_include_names() -> None:
     text = '# Page\n\n--8<-- "common.md:3:3"\n'
     shown = expanded(text, includes_of(text, "docs/page.md"), {"common.md": partial})
     assert shown == "# Page\n\nErasure.\n"
+
+
+def test_blame_reads_a_myst_include_whose_fence_closes_after_a_blank_line(
+    tmp_path: Path, page_server: PageServer
+) -> None:
+    """A blank line between the options and the closing fence: myst-parser includes the
+    part, and the history read the page as pulling nothing in (the quote "in none of the
+    versions read")."""
+    include = (
+        "```{include} ../snippets/common.md\n"
+        "---\nstart-after: <!-- a -->\nend-before: <!-- b -->\n---\n\n```\n"
+    )
+    _blame(tmp_path, page_server, {
+        "page": ("docs/durable.md", f"# Durability\n\n{include}"),
+        "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
+    })  # fmt: skip

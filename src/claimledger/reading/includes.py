@@ -35,11 +35,9 @@ _MDX_IMPORT = re.compile(
     r"""['"](?P<path>[^'"]+\.mdx?)['"];?[ \t]*\r?$""",
     re.MULTILINE,
 )
-_MYST = re.compile(  # a fenced directive, its options (`---` block or `:name:` lines), its fence
-    r"^[ \t]*(?P<fence>`{3,}|:{3,})[ \t]*\{(?P<directive>include|literalinclude)\}[ \t]+"
-    r"(?P<path>\S+)[ \t]*\r?\n(?P<options>"
-    r"[ \t]*---[^\n]*\n(?:(?![ \t]*(?:---|(?P=fence)[ \t]*\r?$))[^\n]*\n)*(?:[ \t]*---[^\n]*\n)?"
-    r"|(?:[ \t]*:[\w-]+:[^\n]*\n)*)[ \t]*(?P=fence)[ \t]*\r?$",
+_MYST = re.compile(  # a fenced directive's opening line (its fence closed, or not, below)
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})[ \t]*\{(?P<directive>include|literalinclude)\}"
+    r"[ \t]+(?P<path>\S+)[ \t]*\r?$",
     re.MULTILINE,
 )
 _ASCIIDOC = re.compile(
@@ -106,9 +104,10 @@ def _includes(text: str, path: str) -> Iterator[Include]:
     for directive in directives_of(text):
         if candidates := _resolved(directive.path, path):
             yield Include(directive.written, candidates, clip=directive.clip, indented=True)
-    for match in _MYST.finditer(text):
-        if candidates := _resolved(match["path"], path):
-            yield Include(match[0], candidates, clip=_myst_clip(match))
+    for written, opening, body in _myst_directives(text):
+        if candidates := _resolved(opening["path"], path):
+            clip = Clip(opening["directive"], myst_options(opening["directive"], body))
+            yield Include(written, candidates, clip=clip)
     for match in _ASCIIDOC.finditer(text):
         if candidates := _resolved(match["path"], path):
             yield Include(match[0], candidates, clip=_asciidoc_clip(match["attributes"]))
@@ -183,10 +182,28 @@ def _part_shown(part: Include, partials: Mapping[str, str]) -> str:
     return part.written if body is None or part.clip is None else clipped(body, part.clip)
 
 
-def _myst_clip(directive: re.Match[str]) -> Clip:
-    """A MyST directive's options, as myst-parser reads them (`myst_options`): Sphinx's own
-    directive, then cut as Sphinx cuts it."""
-    return Clip(directive["directive"], myst_options(directive["options"]))
+def _myst_directives(text: str) -> Iterator[tuple[str, re.Match[str], str]]:
+    """Each MyST include of `text` as written (to its closing fence: one at least as long
+    as its opening, else the page's end, as CommonMark closes a fence), its opening line,
+    and its body, less the opening fence's indent (as markdown-it reads it); none inside
+    another's fences."""
+    at = 0
+    while (opening := _MYST.search(text, at)) is not None:
+        fence = opening["fence"]
+        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*\r?$", re.M)
+        closed = closing.search(text, opening.end())
+        end = len(text) if closed is None else closed.end()
+        body = text[opening.end() + 1 : end if closed is None else closed.start()]
+        width = len(opening["indent"].expandtabs(4))
+        lines = (_less_indent(line, width) for line in body.split("\n"))
+        yield text[opening.start() : end], opening, "\n".join(lines)
+        at = max(end, opening.end() + 1)
+
+
+def _less_indent(line: str, width: int) -> str:
+    """`line` less up to `width` of the spaces it begins with."""
+    spaces = len(line) - len(line.lstrip(" "))
+    return line[min(spaces, width) :]
 
 
 def _asciidoc_clip(attributes: str) -> Clip:

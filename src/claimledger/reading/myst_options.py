@@ -1,16 +1,21 @@
 """A MyST directive's options as myst-parser reads them: a page's `{include}` is cut by
 what its options say to myst-parser, not by how they look.
 
-Pure. The options are a `---` block opening the directive's body (to the next `---` line,
-or to the fence) or its first lines that begin with `:` (`:start-after: x`, each read
-less its colon). Either way they are read as myst-parser's own small YAML: `name: value`
-a line, the name starting the line; a value plain (to a ` #` comment, lines indented
-under it joined by a space), quoted (`'…'`, `"…"`) or a `|` / `>` block, or on the line
-below when the name's line has none. A name is read as written (`Start-After` is no
-option of `include`: myst-parser leaves it out, as it does one with no value), and the
-last of a name given twice is the one read. Options it cannot read (a line with no
-colon after its name, a name indented where one should start, a quote left open) are
-none: myst-parser warns, and the directive runs without them.
+Pure. The options are a `---` block opening the directive's body (from its first line,
+which begins with `---`, to the next line that does, or to the fence) or its first lines
+that begin with `:` (`:start-after: x`, each read less its colon); what follows them is
+the directive's content, which an include takes none of (myst-parser warns, and runs it).
+Either way they are read as myst-parser's own small YAML: `name: value` a line, the name
+starting the line; a value plain (to a ` #` comment, lines indented under it joined by
+a space), quoted (`'…'`, `"…"`) or a `|` / `>` block, or on the line below when the
+name's line has none. The last of a name given twice is the one read. Options it cannot
+read (a line with no colon after its name, a name indented where one should start, a
+quote left open) are none: myst-parser warns, and the directive runs without them. Each
+option read is then taken as myst-parser takes it: one the directive does not know (a
+name in other letters, `Start-After`), or whose value it cannot take (`start-line: x`,
+no text where it needs some), is left out with a warning, and the directive runs
+without it; a value left empty is none (`start-after:` is an empty line to an include,
+as in reStructuredText).
 """
 
 from __future__ import annotations
@@ -18,23 +23,47 @@ from __future__ import annotations
 import re
 import textwrap
 
+from claimledger.reading.rst_directives import OPTION_CHECKS, flag
+
+_BLOCK_END = re.compile(r"^-{3,}", re.MULTILINE)
+"""The line that ends a `---` block of options: dashes from its first column."""
 _COMMENT = re.compile(r"[ \t]#")
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "0": "\0", " ": " "}
 
 
-def myst_options(written: str) -> tuple[tuple[str, str], ...]:
-    """The options written under a MyST directive's opening fence (`written`, the lines
-    of its `---` block or of its `:name: value` lines), each name once, none empty."""
-    lines = written.splitlines()
-    if lines and lines[0].lstrip().startswith("---"):
-        block = lines[1:]
-        if block and block[-1].lstrip().startswith("---"):
-            block = block[:-1]
-        text = textwrap.dedent("\n".join(block))
-    else:
-        text = "\n".join(line.lstrip()[1:] for line in lines)
-    read = _mapping(text.splitlines())
-    return tuple((name, value) for name, value in (read or {}).items() if value)
+def myst_options(directive: str, body: str) -> tuple[tuple[str, str], ...]:
+    """The options myst-parser gives `directive` (`include`, `literalinclude`) from its
+    `body` (the text between its fences), each name once, as the directive takes it."""
+    block = _options_block(body)
+    read = None if block is None else _mapping(block.splitlines())
+    checks = OPTION_CHECKS[directive]
+    taken: list[tuple[str, str]] = []
+    for name, value in (read or {}).items():
+        if (check := checks.get(name)) is None:
+            continue  # unknown to the directive: left out
+        try:  # a flag takes any text, which myst-parser drops
+            taken.append((name, check(None if check is flag else value or None)))
+        except ValueError:
+            continue
+    return tuple(taken)
+
+
+def _options_block(body: str) -> str | None:
+    """The options' text in a directive's `body`, as myst-parser cuts it; None where
+    the body holds none."""
+    if body.startswith("---"):
+        rest = "\n".join(body.splitlines()[1:])
+        end = _BLOCK_END.search(rest)
+        return textwrap.dedent(rest if end is None else rest[: end.start()])
+    if not body.lstrip().startswith(":"):
+        return None
+    lines = []
+    for line in body.splitlines():
+        stripped = line.lstrip()
+        if not stripped.startswith(":") or stripped.lstrip(":").startswith("{"):
+            break
+        lines.append(stripped[1:])
+    return "\n".join(lines)
 
 
 def _mapping(lines: list[str]) -> dict[str, str] | None:

@@ -35,7 +35,8 @@ _ESCAPED = re.compile(r"\\(.)")
 _TAB = 8
 
 
-def _flag(value: str | None) -> str:
+def flag(value: str | None) -> str:
+    """A flag's check: it takes no text."""
     if value:
         raise ValueError("no argument is permitted")
     return ""
@@ -82,17 +83,18 @@ def _encoding(value: str | None) -> str:
     return value or ""
 
 
-_Convert = Callable[[str | None], str]
-_OPTIONS: dict[str, dict[str, _Convert]] = {
+Check = Callable[[str | None], str]
+"""An option's check: the text it stands for, or ValueError where it cannot take the value."""
+OPTION_CHECKS: dict[str, dict[str, Check]] = {
     "include": {  # docutils 0.23 (Sphinx's own is the same)
-        "literal": _flag, "code": _text, "encoding": _encoding, "parser": _text,
+        "literal": flag, "code": _text, "encoding": _encoding, "parser": _text,
         "tab-width": _number, "start-line": _number, "end-line": _number,
         "start-after": _text, "end-before": _text, "number-lines": _maybe_number,
         "class": _classes, "name": _text,
     },
     "literalinclude": {  # Sphinx 9
-        "dedent": _count, "linenos": _flag, "lineno-start": _number, "lineno-match": _flag,
-        "tab-width": _number, "language": _required, "force": _flag, "encoding": _encoding,
+        "dedent": _count, "linenos": flag, "lineno-start": _number, "lineno-match": flag,
+        "tab-width": _number, "language": _required, "force": flag, "encoding": _encoding,
         "pyobject": _required, "lines": _required, "start-after": _required,
         "end-before": _required, "start-at": _required, "end-at": _required,
         "prepend": _required, "append": _required, "emphasize-lines": _required,
@@ -172,7 +174,7 @@ def _value(body: list[str]) -> str | None:
 def _checked(name: str, fields: list[tuple[str, str | None]]) -> tuple[tuple[str, str], ...] | None:
     """The options as the directive takes them, each value as it reads it; None where
     the build refuses them (an unknown name, one given twice, a value it cannot take)."""
-    spec = _OPTIONS[name]
+    spec = OPTION_CHECKS[name]
     options: dict[str, str] = {}
     for written, value in fields:
         option = written.lower()
