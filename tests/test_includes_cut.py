@@ -482,3 +482,19 @@ def test_blame_reads_a_myst_include_whose_fence_closes_after_a_blank_line(
         "page": ("docs/durable.md", f"# Durability\n\n{include}"),
         "partial": ("snippets/common.md", "<!-- a -->\n{shown}\n<!-- b -->\n\n{hidden}\n"),
     })  # fmt: skip
+
+
+def test_a_myst_block_of_hostile_yaml_is_read_as_text_never_run(tmp_path: Path) -> None:
+    """The options are read by a reader of plain text (no YAML library): a tag naming
+    Python code is words, an alias is words (no bomb of them grows), and a block of
+    many thousands of keys is read once."""
+    planted = tmp_path / "ran"
+    bomb = "".join(f"k{n}: &k{n} [*k{n - 1}, *k{n - 1}]\n" for n in range(1, 30))
+    body = (
+        f"---\nstart-after: !!python/object/apply:os.system ['touch {planted}']\n"
+        f"end-before: *k29\n{bomb}" + "x: y\n" * 50_000 + "---\n"
+    )
+    text = f"```{{include}} ../snippets/common.md\n{body}```\n"
+    partial = "One.\n!!python/object/apply:os.system ['touch " + str(planted) + "']\nTwo.\n*k29\n"
+    page_text = expanded(text, includes_of(text, "docs/page.md"), {"snippets/common.md": partial})
+    assert page_text == "\nTwo.\n\n" and not planted.exists()
