@@ -155,6 +155,30 @@ def test_verify_and_snapshot_take_a_host_in_capitals_as_its_lower_case_address(
     assert DURABLE in cli("snapshot", typed, code=0).stdout
 
 
+def test_consent_to_a_private_source_kept_before_its_host_was_read_in_lower_case_holds(
+    cli: Cli, ledger: Path, page_server: PageServer
+) -> None:
+    """A source marked `allow_private` whose host the ledger spells in capitals: the user's
+    consent names its address as the file writes it, as the release before kept it. Its
+    host now read in lower case, the consent was said to have changed, though nothing had,
+    and the source was refused."""
+    from claimledger.workspace.trust import trust
+
+    serve_v1(page_server)
+    written = at(page_server, "LOCALHOST", "/guide")
+    rewritten(ledger, f'"{page_server.url("/guide")}"', f'"{written}", allow_private: true')
+    trust(ledger, {}, [f"claims.yaml: source guide ({written}): allow_private"])
+
+    listed = cli.json("trust", "--list")["settings"]
+    assert (listed["consent"], listed["asks"]) == (
+        "trusted",
+        [f"claims.yaml: source guide ({written}): allow_private"],
+    )
+    refreshed = cli("refresh", "--no-as-read", code=1)  # the others are not allowed
+    assert "not honoured" not in refreshed.stderr
+    assert page_server.hits("/guide") == 1
+
+
 # --------------------------------------------------------------------------- the fetcher
 
 POLICY = FetchPolicy(allow_private=True, timeout=5.0, retries=0, per_host_interval=0.0)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger.errors import EnvironmentProblem, InputError
 from claimledger.ledger.userrecords import editing_record, path_key, read_record, record_file
-from claimledger.urls import names_local_repository, redact_urls, redacted_text
+from claimledger.urls import lower_scheme, names_local_repository, redact_urls, redacted_text
 
 if TYPE_CHECKING:
     from claimledger.ledger.config import Config
@@ -269,8 +269,11 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
         asks.append(f"{where}: robots = false")
     asks += [f"{where}: {name} = {value:g}" for name, value in _history_past_defaults(config)]
     if ledger is not None:
-        marked = sorted((s.id, s.url) for s in ledger.sources.values() if s.allow_private)
-        asks += [f"claims.yaml: source {sid} ({url}): allow_private" for sid, url in marked]
+        marked = sorted(sid for sid, s in ledger.sources.items() if s.allow_private)
+        asks += [
+            f"claims.yaml: source {sid} ({_url_as_written(ledger, sid)}): allow_private"
+            for sid in marked
+        ]
         local = sorted(
             (s.id, s.repo)
             for s in ledger.sources.values()
@@ -280,6 +283,18 @@ def asks_of(config: Config, ledger: Ledger | None, home: Path) -> list[str]:
     if (home / TEMPLATES).is_dir():
         asks.append(f"{TEMPLATES}/: report templates {_folder_digest(home / TEMPLATES)[:12]}")
     return [_one_line(redact_urls(ask)) for ask in asks]  # shown by trust --list, every note
+
+
+def _url_as_written(ledger: Ledger, source_id: str) -> str:
+    """A source's address as its ledger file spells it, its scheme in lower case: the
+    words the user consented to. A ledger read keeps the host in lower case too, and a
+    consent given to the file's own words must not read as changed when nothing was."""
+    parsed = ledger.parsed_from
+    if parsed is None:
+        return ledger.sources[source_id].url
+    from claimledger.ledger.yamledit import node_at, tree_of
+
+    return lower_scheme(node_at(tree_of(parsed.text, ledger), ("sources", source_id, "url")).value)
 
 
 def _secret_shown(value: str, *urls: str) -> str:
