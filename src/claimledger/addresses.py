@@ -14,12 +14,15 @@ forms is judged by the IPv4 address in it:
 * Teredo `2001::/32`, whose client is the inverted last 32 bits.
 
 Site-local `fec0::/10` (deprecated, RFC 3879) is private to its site, though Python counts
-it global. Pure: nothing here resolves or connects.
+it global. And a host written as an address is one in every form git, curl and browsers
+read (`127.1`, `0x7f000001`), so none of them hides a private address from the test.
+Pure: nothing here resolves or connects.
 """
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv6Address, IPv6Network
+import re
+from ipaddress import IPv4Address, IPv6Address, IPv6Network, ip_address
 
 Address = IPv4Address | IPv6Address
 
@@ -79,3 +82,50 @@ def _rfc6052(address: IPv6Address, prefix_length: int) -> IPv4Address:
     bits = int(address)
     without_u = ((bits >> 64) << 56) | (bits & ((1 << 56) - 1))  # 120 bits: the u octet taken out
     return IPv4Address((without_u >> (120 - prefix_length - 32)) & 0xFFFF_FFFF)
+
+
+_NUMERIC_LABEL = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)", re.IGNORECASE)
+
+
+def names_an_address(host: str) -> bool:
+    """Is `host` written as an address rather than a name? An IPv6 literal, or a host
+    whose last label is a number: git, curl and browsers read `127.1`, `2130706433` and
+    `0x7f000001` as IPv4 addresses (the WHATWG URL rules), so it is one, or nothing."""
+    return ":" in host or _NUMERIC_LABEL.fullmatch(host.rstrip(".").rsplit(".", 1)[-1]) is not None
+
+
+def address_named(host: str) -> Address | None:
+    """The address `host` is written as, in any form git, curl and browsers read (`127.1`,
+    `0x7f.1`, `017700000001`: the WHATWG URL rules' IPv4 parser), or None when it is no
+    valid address."""
+    try:
+        return ip_address(host)
+    except ValueError:
+        pass
+    parts = host.rstrip(".").split(".")
+    numbers = [_ipv4_number(part) for part in parts]
+    if not 1 <= len(parts) <= 4 or None in numbers:
+        return None
+    *first, last = [n for n in numbers if n is not None]
+    if any(n > 255 for n in first) or last >= 256 ** (5 - len(parts)):
+        return None
+    value = last + sum(n << (8 * (3 - i)) for i, n in enumerate(first))
+    return IPv4Address(value)
+
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an IPv4 address as the WHATWG parser reads it: `0x` hex, a leading `0`
+    octal, else decimal."""
+    low = part.lower()
+    if low.startswith("0x"):
+        base, digits = 16, low[2:]
+    elif low.startswith("0") and len(low) > 1:
+        base, digits = 8, low[1:]
+    else:
+        base, digits = 10, low
+    if digits == "":
+        return 0 if base != 10 else None
+    try:
+        return int(digits, base) if digits.isalnum() else None
+    except ValueError:
+        return None

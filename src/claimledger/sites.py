@@ -10,7 +10,8 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlunsplit
 
-from claimledger.urls import address_named, ascii_host, fetch_target, names_an_address, split
+from claimledger.addresses import address_named, names_an_address
+from claimledger.urls import ascii_host, fetch_target, split
 
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList

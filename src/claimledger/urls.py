@@ -15,7 +15,6 @@ fetched as, how redirects may go, how mirrors rewrite addresses, and how any URL
 from __future__ import annotations
 
 import functools
-import ipaddress
 import re
 import urllib.parse
 from collections.abc import Iterable
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
-from claimledger.addresses import is_public
+from claimledger.addresses import address_named, is_public, names_an_address
 from claimledger.errors import InputError
 from claimledger.records import Hop
 
@@ -122,53 +121,6 @@ def names_public_site(url: str) -> bool:
         address = address_named(host)
         return address is not None and is_public(address)
     return not any(host == name or host.endswith(f".{name}") for name in _SPECIAL_USE)
-
-
-_NUMERIC_LABEL = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)", re.IGNORECASE)
-
-
-def names_an_address(host: str) -> bool:
-    """Is `host` written as an address rather than a name? An IPv6 literal, or a host
-    whose last label is a number: git, curl and browsers read `127.1`, `2130706433` and
-    `0x7f000001` as IPv4 addresses (the WHATWG URL rules), so it is one, or nothing."""
-    return ":" in host or _NUMERIC_LABEL.fullmatch(host.rstrip(".").rsplit(".", 1)[-1]) is not None
-
-
-def address_named(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address `host` is written as, in any form git, curl and browsers read (`127.1`,
-    `0x7f.1`, `017700000001`: the WHATWG URL rules' IPv4 parser), or None when it is no
-    valid address."""
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        pass
-    parts = host.rstrip(".").split(".")
-    numbers = [_ipv4_number(part) for part in parts]
-    if not 1 <= len(parts) <= 4 or None in numbers:
-        return None
-    *first, last = [n for n in numbers if n is not None]
-    if any(n > 255 for n in first) or last >= 256 ** (5 - len(parts)):
-        return None
-    value = last + sum(n << (8 * (3 - i)) for i, n in enumerate(first))
-    return ipaddress.IPv4Address(value)
-
-
-def _ipv4_number(part: str) -> int | None:
-    """One part of an IPv4 address as the WHATWG parser reads it: `0x` hex, a leading `0`
-    octal, else decimal."""
-    low = part.lower()
-    if low.startswith("0x"):
-        base, digits = 16, low[2:]
-    elif low.startswith("0") and len(low) > 1:
-        base, digits = 8, low[1:]
-    else:
-        base, digits = 10, low
-    if digits == "":
-        return 0 if base != 10 else None
-    try:
-        return int(digits, base) if digits.isalnum() else None
-    except ValueError:
-        return None
 
 
 def names_local_repository(repo: str) -> bool:

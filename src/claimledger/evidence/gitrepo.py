@@ -269,7 +269,8 @@ def pinned(repo: str, addresses_of: Addresses = _resolved) -> tuple[str, ...]:
     `repo` whose name resolves to loopback or a private range would have git connect
     there. So the name is resolved once, refused when any address is not public, and
     handed to curl with those very addresses (no redirect is followed: `_SAFE`)."""
-    from claimledger.urls import address_named, ascii_host, host_and_port, redacted
+    from claimledger.addresses import address_named
+    from claimledger.urls import ascii_host, host_and_port, redacted
 
     place = host_and_port(repo)
     if place is None:
