@@ -556,7 +556,7 @@ def map_rule_problem(spec: str) -> str | None:
 def _deepest_first(rules: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     """The rules, the one with the longest path first (in the order given otherwise: the
     command line's before the settings'), however each spells its host."""
-    return tuple(sorted(rules, key=lambda rule: -len(_after_host(rule[0]))))
+    return tuple(sorted(rules, key=lambda rule: -len(_normal_tail(rule[0]))))
 
 
 def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
@@ -570,11 +570,12 @@ def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
 
 def _under(url: str, prefix: str) -> str | None:
     """What follows `prefix` in `url` when `url` is a page under it, else None: on its site,
-    its path going on at a `/` (an empty path is the site's root, `/`)."""
+    its path, as it names a page (`_normal_tail`), going on at a `/` (an empty path is the
+    site's root, `/`)."""
     site = site_of(prefix)
     if site is None or site_of(url) != site:
         return None
-    base, path = _after_host(prefix), _after_host(url)
+    base, path = _normal_tail(prefix), _normal_tail(url)
     if base and not path.startswith("/"):
         path = f"/{path}"
     if not path.startswith(base):
@@ -588,6 +589,35 @@ def _after_host(url: str) -> str:
     """A URL's path, query and fragment as written."""
     written = _AUTHORITY.match(url)
     return url[written.end() :] if written is not None else ""
+
+
+def _normal_tail(url: str) -> str:
+    """A URL's path as the page it names, its query and fragment as written: a client
+    resolves `.` and `..` before it asks (`/v1/../v2/` is `/v2/`), and an escaped letter,
+    digit or `-._~` is that character (`/v%31/` is `/v1/`; RFC 3986 6.2.2), so a prefix
+    takes a page by what its address means, never by how it is spelt."""
+    tail = _after_host(url)
+    cut = min((at for at in (tail.find("?"), tail.find("#")) if at >= 0), default=len(tail))
+    path = _UNRESERVED_ESCAPE.sub(lambda escape: chr(int(escape[1], 16)), tail[:cut])
+    return _without_dot_segments(path) + tail[cut:]
+
+
+_UNRESERVED_ESCAPE = re.compile(r"%(2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])")
+"""A percent-escape of a character that needs none (RFC 3986 2.3: a letter, a digit, `-._~`)."""
+
+
+def _without_dot_segments(path: str) -> str:
+    """`path` with its `.` and `..` segments resolved (RFC 3986 5.2.4): never above the root."""
+    segments = path.split("/")
+    kept: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            kept = kept[:-1] or kept  # the root's empty segment stays
+        elif segment != ".":
+            kept.append(segment)
+    if segments[-1] in (".", ".."):
+        kept.append("")  # `/a/b/..` is the folder `/a/`
+    return "/".join(kept)
 
 
 PERMANENT_REDIRECTS = frozenset({301, 308})
