@@ -5,15 +5,40 @@ prefix's folder is read where it is, or at the mirror of the rule that does hold
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from cli_runner import claimledger
+from claimledger.urls import UrlMap
+from cli_runner import Cli, claimledger
 from dns_server import NameServer
 from evidence_site import DURABLE, page
 from webserver import PageServer
 
 SITE = "https://docs.example"
 UNREACHABLE = "not checked: source unreachable"
+
+LEDGER = """\
+ledger: 1
+title: Mirrored pages
+date_read: 2026-08-23
+sections:
+  - {{id: main, title: Main}}
+sources:
+  guide: {{url: "{site}/guide", title: Guide, kind: docs, publisher: docs.example}}
+  old: {{url: "{site}/old", title: Old, kind: docs, publisher: docs.example}}
+claims:
+  - id: durable
+    section: main
+    title: Durable writes
+    kind: guarantee
+    statement: Writes are durable before the reply.
+    quotes:
+      - text: "{quote}"
+        sources: [guide, old]
+    grades:
+      - {{on: wording, grade: DEMONSTRATED, basis: quotes}}
+"""
 
 
 @pytest.mark.parametrize(
@@ -73,3 +98,57 @@ def test_a_prefix_takes_a_page_by_what_its_path_means(
         assert UNREACHABLE not in said.stdout
         assert pages == [read_at]
         assert system_dns.asked("docs.example") == 0
+
+
+@pytest.mark.parametrize(
+    ("prefix", "mirror"),
+    [
+        pytest.param(f"{SITE}/", "", id="mirror-without-its-slash"),
+        pytest.param(SITE, "/copy/", id="prefix-without-its-slash"),
+        pytest.param(f"{SITE}/", "/copy", id="folder-without-its-slash"),
+    ],
+)
+def test_a_prefix_and_its_mirror_meet_at_one_slash_whichever_writes_it(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer, prefix: str, mirror: str
+) -> None:
+    """`https://docs.example/=http://127.0.0.1:8000` read `/guide` at the port `8000guide`,
+    and `https://docs.example=…/copy/` at `/copy//guide`; a move the mirror names is named
+    back on the site at one slash too (not `https://docs.examplenew`)."""
+    copy = mirror.rstrip("/")
+    page_server.set_page(f"{copy}/guide", page(DURABLE))
+    page_server.set_page(f"{copy}/old", "", status=301, headers={"Location": f"{copy}/new"})
+    page_server.set_page(f"{copy}/new", page(DURABLE))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(site=SITE, quote=DURABLE), encoding="utf-8")
+    rule = f"{prefix}={page_server.url(mirror)}"
+
+    report = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", "--map", rule, code=1)
+
+    sources = {source["url"]: source for source in report["sources"]}
+    assert sources[f"{SITE}/guide"]["source_status"] == "ok"
+    assert sources[f"{SITE}/old"]["source_status"] == "moved"
+    assert sources[f"{SITE}/old"]["moved_to"] == f"{SITE}/new"
+    assert sorted(r.path for r in page_server.page_requests) == [
+        f"{copy}/guide",
+        f"{copy}/new",
+        f"{copy}/old",
+    ]
+    assert system_dns.asked("docs.example") == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "read_at"),
+    [
+        (f"{SITE}/limits/", "http://mirror.test/limits"),
+        (f"{SITE}/limits/?tab=2", "http://mirror.test/limits?tab=2"),
+        (f"{SITE}/limits/a", "http://mirror.test/limits/a"),
+        (f"{SITE}/limits", None),
+    ],
+)
+def test_a_folder_s_own_page_is_read_at_its_mirror_as_written(
+    url: str, read_at: str | None
+) -> None:
+    """`…/limits/=…/limits`: the folder's page is the mirror's page as the rule writes it,
+    a page in it is the mirror's page of that name, at one slash."""
+    mirrored = UrlMap.parse([f"{SITE}/limits/=http://mirror.test/limits"]).apply(url)
+    assert mirrored == (read_at or url)

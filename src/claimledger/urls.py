@@ -564,14 +564,25 @@ def _rewrite(url: str, rules: tuple[tuple[str, str], ...]) -> str:
     for prefix, replacement in rules:
         rest = _under(url, prefix)
         if rest is not None:
-            return replacement + rest
+            return _joined(replacement, rest)
     return url
+
+
+def _joined(replacement: str, rest: str) -> str:
+    """`replacement` and the rest of a path under its prefix, at one `/` whichever of the
+    two sides writes it: `https://docs.example/=http://127.0.0.1:8000` reads `/a` at
+    `http://127.0.0.1:8000/a`, never at the port `8000a`, nor at `/copy//a` where the
+    mirror is written `…/copy/`."""
+    if rest.startswith("/") and replacement.endswith("/"):
+        return replacement[:-1] + rest
+    return replacement + rest
 
 
 def _under(url: str, prefix: str) -> str | None:
     """What follows `prefix` in `url` when `url` is a page under it, else None: on its site,
     its path, as it names a page (`_normal_tail`), going on at a `/` (an empty path is the
-    site's root, `/`)."""
+    site's root, `/`). The rest of a page in a folder (a prefix ending in `/`) begins with
+    its `/`; the prefix's own page is the replacement as written."""
     site = site_of(prefix)
     if site is None or site_of(url) != site:
         return None
@@ -581,8 +592,9 @@ def _under(url: str, prefix: str) -> str | None:
     if not path.startswith(base):
         return None
     rest = path[len(base) :]
-    at_boundary = not base or base.endswith("/") or rest[:1] in ("", "/", "?", "#")
-    return rest if at_boundary else None
+    if base.endswith("/"):
+        return f"/{rest}" if rest[:1] not in ("", "?", "#") else rest
+    return rest if not base or rest[:1] in ("", "/", "?", "#") else None
 
 
 def _after_host(url: str) -> str:
