@@ -152,3 +152,24 @@ def test_a_folder_s_own_page_is_read_at_its_mirror_as_written(
     a page in it is the mirror's page of that name, at one slash."""
     mirrored = UrlMap.parse([f"{SITE}/limits/=http://mirror.test/limits"]).apply(url)
     assert mirrored == (read_at or url)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "url", "read_at"),
+    [
+        (f"{SITE}/v1#top", f"{SITE}/v1#top", "/v1.html"),
+        (f"{SITE}/v1#top", f"{SITE}/v1#top/guide", None),
+        (f"{SITE}/v1#top", f"{SITE}/v1", None),
+        (f"{SITE}/page?print", f"{SITE}/page?print", "/v1.html"),
+        (f"{SITE}/page?print", f"{SITE}/page?print#L2", "/v1.html#L2"),
+        (f"{SITE}/page?print", f"{SITE}/page?print/guide", None),
+        (f"{SITE}/page?print", f"{SITE}/page?printing", None),
+    ],
+)
+def test_a_prefix_with_a_query_or_a_fragment_takes_that_one_page(
+    prefix: str, url: str, read_at: str | None
+) -> None:
+    """A fragment never reaches a server, and a query names no folder: `…/v1#top/guide` is
+    the page `/v1`, which a mirror's `/v1.html/guide` is not."""
+    mirrored = UrlMap.parse([f"{prefix}=http://mirror.test/v1.html"]).apply(url)
+    assert mirrored == (f"http://mirror.test{read_at}" if read_at else url)

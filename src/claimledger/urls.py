@@ -582,7 +582,9 @@ def _under(url: str, prefix: str) -> str | None:
     """What follows `prefix` in `url` when `url` is a page under it, else None: on its site,
     its path, as it names a page (`_normal_tail`), going on at a `/` (an empty path is the
     site's root, `/`). The rest of a page in a folder (a prefix ending in `/`) begins with
-    its `/`; the prefix's own page is the replacement as written."""
+    its `/`; the prefix's own page is the replacement as written. A prefix with a query
+    or a fragment names one page, never a folder: `…/page?print` takes no
+    `…/page?print/x`, nor `…/v1#top` the page `…/v1` at the fragment `top/x`."""
     site = site_of(prefix)
     if site is None or site_of(url) != site:
         return None
@@ -592,6 +594,8 @@ def _under(url: str, prefix: str) -> str | None:
     if not path.startswith(base):
         return None
     rest = path[len(base) :]
+    if "?" in base or "#" in base:  # one page's address: that page alone, at any fragment
+        return rest if rest == "" or (rest[:1] == "#" and "#" not in base) else None
     if base.endswith("/"):
         return f"/{rest}" if rest[:1] not in ("", "?", "#") else rest
     return rest if not base or rest[:1] in ("", "/", "?", "#") else None
