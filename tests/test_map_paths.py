@@ -173,3 +173,47 @@ def test_a_prefix_with_a_query_or_a_fragment_takes_that_one_page(
     the page `/v1`, which a mirror's `/v1.html/guide` is not."""
     mirrored = UrlMap.parse([f"{prefix}=http://mirror.test/v1.html"]).apply(url)
     assert mirrored == (f"http://mirror.test{read_at}" if read_at else url)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "mirror", "location", "moved_to"),
+    [
+        pytest.param(f"{SITE}/v1", "/v1", "/v10/new", None, id="out-of-the-copy"),
+        pytest.param(f"{SITE}/v1", "/v1", "/v1/new", f"{SITE}/v1/new", id="within-the-copy"),
+        pytest.param(f"{SITE}/", "/", "/v10/new", f"{SITE}/v10/new", id="a-copy-of-the-site"),
+    ],
+)
+def test_a_mirror_s_redirect_to_a_page_it_does_not_copy_is_no_move(
+    tmp_path: Path,
+    page_server: PageServer,
+    system_dns: NameServer,
+    prefix: str,
+    mirror: str,
+    location: str,
+    moved_to: str | None,
+) -> None:
+    """The mirror of `/v1` sends `/v1/old` to its own `/v10/new`, which no rule names on
+    the site: that page was read and believed, and the source said moved to the mirror's
+    loopback address, which `move` wrote into the ledger. The redirect is refused, and
+    nothing moves; one within what the rules copy is the move it was."""
+    page_server.set_page("/v1/old", "", status=301, headers={"Location": location})
+    page_server.set_page(location, page(DURABLE))
+    page_server.set_page("/v1/guide", page(DURABLE))
+    ledger = tmp_path / "claims.yaml"
+    ledger.write_text(LEDGER.format(site=f"{SITE}/v1", quote=DURABLE), encoding="utf-8")
+    cli = Cli(ledger)
+    rule = f"{prefix}={page_server.url(mirror)}"
+
+    report = cli.json("refresh", "--allow-private", "--no-as-read", "--map", rule, code=1)
+    cli("move", "old", code=0 if moved_to else 2)
+
+    (old,) = [source for source in report["sources"] if source["url"] == f"{SITE}/v1/old"]
+    assert old["moved_to"] == moved_to
+    if moved_to is None:
+        assert old["source_status"] == "refused"
+        assert f"sends it to {page_server.url(location)}, a page of the mirror" in old["error"]
+        assert page_server.hits(location) == 0
+        assert page_server.url("") not in ledger.read_text("utf-8")
+    else:
+        assert f'url: "{moved_to}"' in ledger.read_text("utf-8")
+    assert system_dns.asked("docs.example") == 0

@@ -541,6 +541,18 @@ class UrlMap:
         """The ledger-side name of a fetched URL (for redirects found at a replacement)."""
         return _rewrite(url, _deepest_first((r, p) for p, r in self.rules))
 
+    def strays(self, source: str, target: str) -> bool:
+        """Does a redirect the mirror gave at `source`, its copy of a page, go to another
+        page of that mirror that no rule copies (the copy of `/v1` sending to its `/v10/`)?
+        No address of the site the ledger cites names that page, so its words are no
+        page of that site, and its mirror's address no place to move a source to. A site
+        some rule reads from is a real one: its pages are read where they are."""
+        site = site_of(target)
+        if site is None or site != site_of(source) or self.reverse(source) == source:
+            return False
+        real = {site_of(prefix) for prefix, _ in self.rules}
+        return site not in real and self.reverse(target) == target
+
 
 def map_rule_problem(spec: str) -> str | None:
     """What is wrong with a mirror rule "PREFIX=REPLACEMENT", or None: both sides web URLs."""

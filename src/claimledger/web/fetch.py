@@ -186,11 +186,23 @@ async def _walk(
             answer = Outcome(step.status, "ok")  # the redirect is the answer
             return _Walk(answer, next_url, tuple(hops), fragments=tuple(fragments.items()))
         problem = redirect_refusal(url, next_url, seen, len(hops), policy.max_redirects)
+        problem = problem or _stray_refusal(url, next_url, policy)
         if problem is not None:
             status = hops[-1].status
             return _Walk(Outcome(status, "refused", problem), url, tuple(hops), stopped=True)
         seen.add(next_url)
         url = next_url
+
+
+def _stray_refusal(url: str, next_url: str, policy: FetchPolicy) -> str | None:
+    """Why a redirect the `--map` mirror gave is not followed: to a page of the mirror no
+    rule copies, which is no page of the site the ledger cites (`UrlMap.strays`)."""
+    if not policy.maps or not UrlMap(policy.maps).strays(url, next_url):
+        return None
+    return (
+        f"redirect refused: its --map mirror sends it to {shown(next_url)}, a page of the "
+        "mirror no rule copies from the site (a rule for a wider folder would read it)"
+    )
 
 
 def _fragment(location: str) -> str:
