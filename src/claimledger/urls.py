@@ -488,17 +488,21 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def host_and_port(url: str) -> tuple[str, int] | None:
-    """The host (lowercase, an IPv6 one unbracketed) and the port (the scheme's own when
-    none is written) an http(s) URL connects to; None for any other."""
+    """The host (in the one spelling DNS resolves, `ascii_host`; an IPv6 one unbracketed)
+    and the port (the scheme's own when none is written) an http(s) URL connects to; None
+    for any other. Every spelling of one host is one place, as it is one site (`site_of`),
+    to the private-address guard and to the headers given for it."""
     parts = split(url)
     if parts is None or parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
         return None
-    return parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme.lower()]
+    return ascii_host(parts.hostname), parts.port or DEFAULT_PORTS[parts.scheme.lower()]
 
 
 def exact_origin(url: str) -> str | None:
-    """`scheme://host:port` of an http(s) URL in one spelling (lowercase, the port always
-    written), so that two spellings of one origin compare equal; None for any other URL."""
+    """`scheme://host:port` of an http(s) URL in one spelling (the host as `host_and_port`
+    has it, the port always written), so that two spellings of one origin compare equal,
+    as `site_of` has them (`https://bücher.example` is `https://xn--bcher-kva.example:443`);
+    None for any other URL."""
     place = host_and_port(url)
     if place is None:
         return None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from claimledger.addresses import Address, is_public
 from claimledger.errors import PrivateDestination, Unresolvable
 from claimledger.records import FetchPolicy
-from claimledger.urls import host_and_port, names_public_site
+from claimledger.urls import ascii_host, host_and_port, names_public_site
 
 _TRY_AGAIN = frozenset({socket.EAI_AGAIN, getattr(socket, "EAI_SYSTEM", socket.EAI_AGAIN)})
 """getaddrinfo's answers that a later attempt may not repeat: the name server failed."""
@@ -47,7 +47,8 @@ async def system_resolver(host: str, port: int) -> list[Address]:
 class Guard:
     """Where a client's connections may go: each host resolved once, by `resolver`, and
     every address it has public, unless the run allows private ones everywhere or at that
-    host and port (a mirror the ledger marks `allow_private`)."""
+    host and port (a mirror the ledger marks `allow_private`), however either spells the
+    host (`host_and_port`: the request names `bücher.example` in Punycode)."""
 
     resolver: Resolver
     allow_private: bool = False
@@ -62,7 +63,7 @@ class Guard:
         """The addresses to connect to for `host`, resolved this once; Unresolvable when it
         has none, PrivateDestination when one of them is not public and may not be."""
         found = await resolve(host, port, self.resolver)
-        if not self.allow_private and (host.lower(), port) not in self.private_places:
+        if not self.allow_private and (ascii_host(host), port) not in self.private_places:
             refuse_private(host, found)
         return found
 

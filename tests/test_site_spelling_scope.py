@@ -1,0 +1,153 @@
+"""What is allowed for a site is allowed for it however its host is spelt, as `site_of` has
+it: in Unicode or Punycode, in capitals, with a final dot. A source marked `allow_private`
+lets its site be read at a private address, a `--header-for` site gets its header, and a
+sitemap's pages are the site's, whichever spelling the ledger, the option, the sitemap or
+the request writes. Never another host: a header goes to no name but the one given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Cli, claimledger
+from dns_server import NameServer
+from evidence_site import DURABLE, ORDERED, page, serve_v1, write_ledger
+from webserver import PageServer
+
+UNICODE, PUNYCODE = "bücher.example", "xn--bcher-kva.example"
+
+# --------------------------------------------------------------------------- allow_private
+
+
+@pytest.mark.parametrize("written", [UNICODE, PUNYCODE, "Bücher.Example."])
+def test_a_source_allowed_private_is_read_however_its_host_is_spelt(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer, written: str
+) -> None:
+    """The ledger marks its sources on `bücher.example` `allow_private`, and the user
+    trusted it: their site, at this machine's address, is read in any spelling (it was
+    refused in Unicode, the request naming it in Punycode)."""
+    system_dns.script(PUNYCODE, ["127.0.0.1"])
+    serve_v1(page_server)
+    ledger = write_ledger(tmp_path, page_server)
+    text = ledger.read_text("utf-8").replace(page_server.url(""), page_server.url("", written))
+    marked = "kind: docs, publisher: p, allow_private: true}"
+    ledger.write_text(text.replace("kind: docs, publisher: p}", marked), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+
+    report = cli.json("refresh", "--no-as-read", code=0)
+
+    assert {source["source_status"] for source in report["sources"]} == {"ok"}
+    assert {r.path for r in page_server.page_requests} == {"/guide", "/mirror", "/other"}
+
+
+def test_a_page_given_on_the_command_line_is_allowed_in_any_spelling_of_a_marked_site(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """`add --url` to the site of a source marked `allow_private` is checked before it is
+    read: `localhost.` is the marked `localhost`, not a private address to refuse."""
+    system_dns.script("localhost", ["127.0.0.1"])
+    serve_v1(page_server)
+    page_server.set_page("/new", page(ORDERED))
+    ledger = write_ledger(tmp_path, page_server)
+    text = ledger.read_text("utf-8").replace(page_server.url(""), page_server.url("", "localhost"))
+    marked = "kind: docs, publisher: p, allow_private: true}"
+    ledger.write_text(text.replace("kind: docs, publisher: p}", marked), "utf-8")
+    cli = Cli(ledger)
+    cli("trust")
+
+    url = page_server.url("/new", "localhost.")
+    cli("add", "ordered-again", "--url", url, "--quote", ORDERED, "--section", "main")
+
+    assert page_server.hits("/new") == 1
+    assert url in ledger.read_text("utf-8")
+
+
+# --------------------------------------------------------------------------- headers
+
+KEY = "key-for-the-site"
+
+
+@pytest.mark.parametrize(
+    ("named", "reads"),
+    [
+        (UNICODE, PUNYCODE),
+        (PUNYCODE, "Bücher.example"),
+        ("docs.example", "docs.example."),
+        ("docs.example.", "DOCS.example"),
+    ],
+)
+def test_a_header_for_a_site_goes_to_its_pages_however_its_host_is_spelt(
+    page_server: PageServer, system_dns: NameServer, named: str, reads: str
+) -> None:
+    """`--header-for http://bücher.example:PORT` is the site of the page
+    `http://xn--bcher-kva.example:PORT/doc`: its header goes there, with its robots.txt,
+    and nothing is said of a site no page is on."""
+    for name in (PUNYCODE, "docs.example"):
+        system_dns.script(name, ["127.0.0.1"])
+    page_server.set_page("/doc", page(DURABLE))
+    url = page_server.url("/doc", reads)
+    site = page_server.url("", named)
+
+    said = claimledger(
+        "verify",
+        "--allow-private",
+        url,
+        DURABLE,
+        f"--header=X-Api-Key: {KEY}",
+        "--header-for",
+        site,
+    )
+
+    assert "--header-for" not in said.stderr
+    sent = {request.path: request.headers.get("x-api-key") for request in page_server.requests}
+    assert sent == {"/robots.txt": KEY, "/doc": KEY}
+
+
+def test_a_header_goes_to_the_one_site_of_pages_that_spell_its_host_two_ways(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """Without `--header-for`, a header goes to the one site the pages are on: the ledger
+    citing `bücher.example` in Unicode and in Punycode is on one site, not two to refuse
+    the header for."""
+    system_dns.script(PUNYCODE, ["127.0.0.1"])
+    serve_v1(page_server)
+    ledger = write_ledger(tmp_path, page_server)
+    text = ledger.read_text("utf-8").replace(page_server.url(""), page_server.url("", PUNYCODE))
+    ledger.write_text(text.replace(PUNYCODE, UNICODE, 1), "utf-8")
+
+    Cli(ledger)("refresh", "--allow-private", "--no-as-read", f"--header=X-Api-Key: {KEY}")
+
+    assert {request.headers.get("x-api-key") for request in page_server.requests} == {KEY}
+    assert {request.path for request in page_server.page_requests} == {
+        "/guide",
+        "/mirror",
+        "/other",
+    }
+
+
+@pytest.mark.parametrize(
+    "other", ["bucher.example", f"www.{PUNYCODE}", f"{PUNYCODE}.test", "xn--bcher-kva.examples"]
+)
+def test_a_header_for_a_site_goes_to_no_other_host(
+    page_server: PageServer, system_dns: NameServer, other: str
+) -> None:
+    """A name like the site's (its letter without the umlaut, a `www.` before it, one more
+    label after it) is another host, whose pages never get the site's header."""
+    system_dns.script(other, ["127.0.0.1"])
+    page_server.set_page("/doc", page(DURABLE))
+    site = page_server.url("", UNICODE)
+
+    said = claimledger(
+        "verify",
+        "--allow-private",
+        page_server.url("/doc", other),
+        DURABLE,
+        f"--header=X-Api-Key: {KEY}",
+        "--header-for",
+        site,
+    )
+
+    assert "is the site of no page this command reads" in said.stderr
+    assert [request.headers.get("x-api-key") for request in page_server.requests] == [None, None]
