@@ -151,3 +151,60 @@ def test_a_header_for_a_site_goes_to_no_other_host(
 
     assert "is the site of no page this command reads" in said.stderr
     assert [request.headers.get("x-api-key") for request in page_server.requests] == [None, None]
+
+
+# --------------------------------------------------------------------------- sitemaps
+
+LOST = """\
+ledger: 1
+title: Moved pages
+date_read: 2026-08-23
+sections: [{{id: main, title: Main}}]
+sources:
+  alarms: {{url: "{alarms}", title: Alarms, kind: docs, publisher: p}}
+  timers: {{url: "{timers}", title: Timers, kind: docs, publisher: p}}
+claims:
+  - id: durable
+    section: main
+    title: Durable
+    kind: guarantee
+    statement: Writes are durable.
+    quotes:
+      - {{text: "{durable}", sources: [alarms, timers]}}
+      - {{text: "{ordered}", sources: [alarms]}}
+    grades: [{{on: wording, grade: CLAIMED, basis: quotes}}]
+"""
+
+
+def test_a_sitemap_lists_the_site_s_pages_however_it_spells_its_host(
+    tmp_path: Path, page_server: PageServer, system_dns: NameServer
+) -> None:
+    """Two pages of `bücher.example` are gone, the ledger citing one in Unicode and one in
+    Punycode; the site's robots.txt and sitemap name it in Punycode. The site's sitemap is
+    read once for both, and the page they moved to is found for each (its pages were all
+    dropped as another site's where the ledger spelt the host in Unicode)."""
+    system_dns.script(PUNYCODE, ["127.0.0.1"])
+    new = page_server.url("/docs/new", PUNYCODE)
+    page_server.set_page("/docs/new", page(DURABLE, ORDERED))
+    page_server.set_page(
+        "/robots.txt",
+        f"User-agent: *\nSitemap: {page_server.url('/sitemap.xml', PUNYCODE)}\n",
+        content_type="text/plain",
+    )
+    page_server.set_page(
+        "/sitemap.xml", f"<urlset><url><loc>{new}</loc></url></urlset>", content_type="text/xml"
+    )
+    ledger = tmp_path / "claims.yaml"
+    alarms, timers = page_server.url("/docs/alarms", UNICODE), page_server.url("/docs/timers")
+    timers = page_server.url("/docs/timers", PUNYCODE)
+    text = LOST.format(alarms=alarms, timers=timers, durable=DURABLE, ordered=ORDERED)
+    ledger.write_text(text, encoding="utf-8")
+
+    report = Cli(ledger).json("refresh", "--allow-private", "--no-as-read", code=1)
+
+    found = {
+        relocation["source_id"]: relocation["found_at"] for relocation in report["relocations"]
+    }
+    assert found == {"alarms": new, "timers": new}
+    assert page_server.hits("/sitemap.xml") == 1
+    assert page_server.hits("/docs/new") == 1

@@ -55,9 +55,11 @@ from claimledger.urls import (
     UrlMap,
     fetch_target,
     origin,
+    page_key,
     redacted,
     resolve,
     shown,
+    site_of,
 )
 
 if TYPE_CHECKING:  # the fetcher and the reader load where a recovery runs
@@ -321,7 +323,7 @@ async def recover(
                 why = "a file of a repository: its history, not a sitemap, says where it went"
                 found.append(Relocation(*_named(source), None, total=len(source.quotes), note=why))
                 continue
-            key = origin(target)
+            key = site_of(target) or origin(target)  # one site however each spells it
             if key not in sites:
                 sites[key] = await _read_site(source.url, target, client, policy, url_map, manners)
             site = sites[key]
@@ -367,7 +369,13 @@ async def _read_site(
     if not listed:
         site.problems.append("robots.txt names no sitemap")
     here = [url for url in listed if same_site(url, target) or same_site(url, ledger_url)]
-    pending = [(url_map.apply(url_map.reverse(url)), 0) for url in here]
+    spelt = {page_key(url)[0]: url for url in first}
+
+    def once(url: str) -> str:
+        """A sitemap in the spelling it was first met in: one file, however each names it."""
+        return spelt.setdefault(page_key(url)[0], url)
+
+    pending = [(once(url_map.apply(url_map.reverse(url))), 0) for url in here]
     answered = dict(first)
     pending += [(url, 0) for url in first]
     seen: set[str] = set()
@@ -393,7 +401,7 @@ async def _read_site(
             if depth < MAX_DEPTH:
                 for child in sitemap.sitemaps:
                     if same_site(child, target) or same_site(child, ledger_url):
-                        pending.append((url_map.apply(url_map.reverse(child)), depth + 1))
+                        pending.append((once(url_map.apply(url_map.reverse(child))), depth + 1))
     site.pages = list(dict.fromkeys(site.pages))
     return site
 

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from claimledger.reading.decoding import Inflater
-from claimledger.urls import DEFAULT_PORTS, is_web_url, lower_scheme_and_host, origin
+from claimledger.urls import (
+    DEFAULT_PORTS,
+    ascii_host,
+    is_web_url,
+    lower_scheme_and_host,
+    origin,
+)
 
 MAX_SITEMAP_ENTRIES = 50_000
 """What one sitemap file may list (the protocol's own limit); the rest is not read."""
@@ -123,13 +129,13 @@ def sitemap_guesses(url: str) -> list[str]:
 
 
 def same_site(url: str, other: str) -> bool:
-    """Both on one host (a leading `www.` aside) and one port, over http(s): a scheme's
-    own port is none written (http and https are one site), any other is another server,
-    where a sitemap must not send a request."""
+    """Both on one host (a leading `www.` aside; in any spelling, as `site_of` has it) and
+    one port, over http(s): a scheme's own port is none written (http and https are one
+    site), any other is another server, where a sitemap must not send a request."""
 
     def host(address: str) -> tuple[str, int | None]:
         parts = urlsplit(address)
-        name = (parts.hostname or "").lower().removeprefix("www.")
+        name = ascii_host(parts.hostname or "").removeprefix("www.")
         port = parts.port
         return name, None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port
 
