@@ -6,16 +6,32 @@ the request writes. Never another host: a header goes to no name but the one giv
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from claimledger.records import FetchPolicy, FetchResult
+from claimledger.web.fetch import fetch_all, make_client
 from cli_runner import Cli, claimledger
 from dns_server import NameServer
 from evidence_site import DURABLE, ORDERED, page, serve_v1, write_ledger
-from webserver import PageServer
+from webserver import Exchange, PageServer
 
 UNICODE, PUNYCODE = "bücher.example", "xn--bcher-kva.example"
+POLICY = FetchPolicy(allow_private=True, timeout=5.0, retries=0, per_host_interval=0.0)
+
+
+def fetched(urls: list[str], dns: NameServer) -> list[FetchResult]:
+    """What the fetcher made of `urls`, in their order, names resolved by `dns`."""
+
+    async def run() -> dict[str, FetchResult]:
+        async with make_client(POLICY, trust_env=False, resolver=dns.resolve) as client:
+            return await fetch_all(urls, client, policy=POLICY)
+
+    found = asyncio.run(run())
+    return [found[url] for url in urls]
+
 
 # --------------------------------------------------------------------------- allow_private
 
@@ -62,6 +78,40 @@ def test_a_page_given_on_the_command_line_is_allowed_in_any_spelling_of_a_marked
 
     assert page_server.hits("/new") == 1
     assert url in ledger.read_text("utf-8")
+
+
+# --------------------------------------------------------------------------- robots.txt
+
+
+def robots_for_its_own_name(exchange: Exchange) -> None:
+    """A server whose site is `docs.example`: a request naming another host, as one naming
+    `docs.example.` does, gets its default answer, a 404, which allows everything."""
+    if exchange.request_headers.get("host", "").split(":")[0] != "docs.example":
+        exchange.respond(404, b"no such site", {"Content-Type": "text/plain"})
+        return
+    body = b"User-agent: *\nDisallow: /private\n"
+    exchange.respond(200, body, {"Content-Type": "text/plain"})
+
+
+@pytest.mark.parametrize("first", ["docs.example.", "docs.example"])
+def test_a_site_s_robots_txt_is_read_in_its_own_spelling_whichever_page_comes_first(
+    page_server: PageServer, dns: NameServer, first: str
+) -> None:
+    """One robots.txt serves both spellings of a host; it was read at the spelling of the
+    first page asked, so a page written `docs.example.` first had the server's answer for
+    no site of its own (everything allowed) bind `docs.example`, and `/private`, which
+    the site's robots.txt disallows, was read. It is read at the site itself."""
+    dns.script("docs.example", ["127.0.0.1"])
+    page_server.set_handler("/robots.txt", robots_for_its_own_name)
+    page_server.set_page("/a", page(DURABLE))
+    page_server.set_page("/private", page(DURABLE))
+    other = "docs.example" if first.endswith(".") else "docs.example."
+
+    results = fetched([page_server.url("/a", first), page_server.url("/private", other)], dns)
+
+    assert [result.source_status for result in results] == ["ok", "refused"]
+    assert page_server.hits("/private") == 0
+    assert page_server.hits("/robots.txt") == 1
 
 
 # --------------------------------------------------------------------------- headers

@@ -74,7 +74,7 @@ class Robots:
             return None
         site, written = site_of(url) or origin(url), origin(url)
         if site not in self._rules:
-            self._rules[site] = asyncio.create_task(self._load(site, written))
+            self._rules[site] = asyncio.create_task(self._load(site))
         rules = await asyncio.shield(self._rules[site])
         if isinstance(rules, Outcome):
             if rules.retryable:
@@ -85,18 +85,20 @@ class Robots:
             return Outcome(None, "refused", why)
         return None
 
-    async def _load(self, site: str, written: str) -> Protego | Outcome:
+    async def _load(self, site: str) -> Protego | Outcome:
         """The rules of `site` (`site_of`: one key for every spelling of its host), kept
-        under it, read at the origin as the first URL that asked spells it (`written`)."""
+        under it and read there, in the spelling its server answers to: never at the
+        spelling the first page asked happens to write (`docs.example.`, which a server
+        may answer as another site), so which of two pages comes first changes nothing."""
         kept = None if self._memory is None else self._memory.recall(site, ROBOTS_KEPT_FOR)
         if kept is not None:
-            return self._parsed(written, kept)
-        text = await self._read(written)
+            return self._parsed(site, kept)
+        text = await self._read(site)
         if isinstance(text, Outcome):
             return text
         if self._memory is not None:
             self._memory.keep(site, text)
-        return self._parsed(written, text)
+        return self._parsed(site, text)
 
     async def _read(self, origin: str) -> str | Outcome:
         """The rules as the site serves them ("" for none), or why they cannot be had."""
