@@ -7,16 +7,21 @@ printed; a test that expects a failure says which code (`code=2`).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import pty
 import re
+import select
 import shlex
+import signal
 import struct
 import subprocess
 import sys
 import termios
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,3 +199,52 @@ def _on_pty(args: tuple[str, ...], *, cwd: Path, columns: int, stderr_too: bool)
     os.close(leader)
     code = process.wait(timeout=60)
     return code, ANSI.sub("", b"".join(chunks).decode("utf-8")).replace("\r\n", "\n")
+
+
+def typed_on_terminal(
+    *args: str,
+    cwd: Path,
+    keys: Sequence[tuple[str, bytes]],
+    environment: dict[str, str] | None = None,
+) -> tuple[int, str]:
+    """The installed `claimledger ARGS` in the foreground of a terminal, as a shell runs it:
+    a pty is its controlling terminal and its stdin, stdout and stderr, so that what is
+    typed there reaches it (and every process it starts) as it would a user's: each of
+    `keys` is typed once the terminal shows its text (after the text the key before it
+    waited for); b"\\x03" is Ctrl-C, which the terminal sends as SIGINT. Its exit status,
+    and what the terminal showed (colours out)."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = subprocess.Popen(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        env=user_environment(**(environment or {})),
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+    )
+    os.close(follower)
+    shown, waiting, seen_to = b"", list(keys), 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not select.select([leader], [], [], 0.1)[0]:
+            continue
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # every process on the terminal has closed it (EIO on Linux)
+            break
+        if not chunk:
+            break
+        shown += chunk
+        while waiting and (at := shown.find(waiting[0][0].encode(), seen_to)) >= 0:
+            seen_to = at + len(waiting[0][0].encode())
+            with contextlib.suppress(OSError):  # a command that has ended reads no more
+                os.write(leader, waiting.pop(0)[1])
+    else:  # a command still waiting for what its test never types
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    os.close(leader)
+    code = process.wait(timeout=60)
+    return code, ANSI.sub("", shown.decode("utf-8")).replace("\r\n", "\n")

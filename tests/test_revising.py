@@ -15,7 +15,7 @@ import pytest
 
 from claimledger.ledger.file import load
 from claimledger.urls import kind_of_page, page_key
-from cli_runner import Cli
+from cli_runner import Cli, typed_on_terminal
 from evidence_site import ALARM, DURABLE, ORDERED, page, serve_v1, write_ledger
 from webserver import PageServer
 
@@ -194,6 +194,54 @@ def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
         2,
         'claimledger: error: --editor: cannot read "vi \'" as a command: No closing quotation\n',
     )
+    assert site.ledger.read_bytes() == before
+
+
+LINE_EDITOR = """#!/bin/sh
+trap 'echo "?"' INT
+echo "editing $1"
+until IFS= read -r line; do :; done
+printf '%s\\n' "$line" > "$1"
+"""
+"""An editor of one line that takes Ctrl-C as a key of its own, as ed does (`?`)."""
+
+
+def test_ctrl_c_in_an_editor_that_takes_it_as_a_key_leaves_the_edit_to_the_editor(
+    site: Cli, tmp_path: Path
+) -> None:
+    """Ctrl-C typed in the editor reached claimledger too (the terminal sends it to every
+    process of the command): it stopped, "interrupted", and killed the editor with what
+    was being typed in it. The editor keeps its keys, as under git, and what it saves is
+    written."""
+    editor = tmp_path / "ed.sh"
+    editor.write_text(LINE_EDITOR)
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    code, shown = typed_on_terminal(
+        "--ledger", str(site.ledger), "edit", "alarms", "--editor", "statement",
+        cwd=tmp_path,
+        environment={"EDITOR": str(editor), "VISUAL": ""},
+        keys=[("editing", b"\x03"), ("?", b"Written after a Ctrl-C.\n")],
+    )  # fmt: skip
+    assert code == 0, shown
+    assert "interrupted" not in shown
+    assert load(site.ledger).claim("alarms").statement == "Written after a Ctrl-C."
+
+
+def test_an_editor_that_ctrl_c_ends_ends_the_edit_and_writes_nothing(
+    site: Cli, tmp_path: Path
+) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text(LINE_EDITOR.replace("trap 'echo \"?\"' INT\n", ""))
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    before = site.ledger.read_bytes()
+    code, shown = typed_on_terminal(
+        "--ledger", str(site.ledger), "section", "main", "--editor",
+        cwd=tmp_path,
+        environment={"EDITOR": str(editor), "VISUAL": ""},
+        keys=[("editing", b"half a line"), ("half a line", b"\x03")],
+    )  # fmt: skip
+    assert code == 130, shown
+    assert shown.endswith("claimledger: interrupted\n"), shown
     assert site.ledger.read_bytes() == before
 
 

@@ -3,11 +3,14 @@ and edit (a claim's words, its section, its falsifier)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shlex
+import signal
 import subprocess  # the user's own editor, as the user named it
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -190,7 +193,7 @@ def written_in_editor(text: str) -> str:
     """The text after the user edits it in $VISUAL or $EDITOR, as git runs it (a missing
     editor, one that cannot be read as a command, one that fails, one that leaves no file
     to read where it was opened, or one that saves what is not UTF-8, is bad input:
-    nothing is written)."""
+    nothing is written; one that Ctrl-C ends is an interrupt, and nothing is written)."""
     command = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not command:
         raise InputError("--editor: set $EDITOR (or $VISUAL) to the editor to open")
@@ -198,14 +201,32 @@ def written_in_editor(text: str) -> str:
         path = Path(folder) / "claimledger-edit.txt"
         path.write_text(text + "\n", encoding="utf-8")
         try:
-            done = subprocess.run([*shlex.split(command), str(path)], check=False)
+            editing = subprocess.Popen([*shlex.split(command), str(path)])
         except OSError as error:
             raise InputError(f"--editor: cannot run {command!r}: {error.strerror}") from None
         except ValueError as error:  # shlex: a quote left open
             raise InputError(f"--editor: cannot read {command!r} as a command: {error}") from None
-        if done.returncode != 0:
-            raise InputError(f"--editor: {command!r} exited {done.returncode}; nothing written")
+        with keys_left_to_the_editor():
+            returncode = editing.wait()
+        if returncode == -signal.SIGINT:  # the editor took Ctrl-C as the end of it
+            raise KeyboardInterrupt
+        if returncode != 0:
+            raise InputError(f"--editor: {command!r} exited {returncode}; nothing written")
         return utf8_text(_saved(path, command), f"--editor: what {command!r} saved").strip()
+
+
+@contextlib.contextmanager
+def keys_left_to_the_editor() -> Iterator[None]:
+    """Ctrl-C and Ctrl-\\ left to the editor while it runs, as git leaves them: the terminal
+    sends them to every process of the command, and an editor that takes them as keys of
+    its own (ed's `?`) would else see us stop and kill it under the user's unsaved text.
+    Ignored here only once the editor has started, so that it keeps its own handling."""
+    kept = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGQUIT)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
 
 
 def _saved(path: Path, command: str) -> bytes:
