@@ -554,6 +554,36 @@ def test_a_title_is_offered_as_written_never_read_as_markup(
 
 
 @pytest.mark.parametrize(
+    ("shell", "offered"),
+    [
+        ("zsh", '"gate":"Gate \u241b]0;pwned\u2407 \u241b[2J \ufffd2J"'),
+        ("fish", "gate\tGate \u241b]0;pwned\u2407 \u241b[2J \ufffd2J"),
+    ],
+)
+def test_a_title_gives_the_terminal_no_control_character_by_completion(
+    tmp_path: Path, shell: str, offered: str
+) -> None:
+    """zsh and fish print each id's title beside it when Tab lists the ids: a cloned
+    ledger's title holding a terminal's escapes (retitle the window, clear the screen, a
+    C1 CSI) reached the terminal as it was, though the ledger itself refuses it, since
+    completion skims the file rather than reading it as YAML. They are offered as their
+    pictures."""
+    (tmp_path / "claims.yaml").write_text(
+        "claims:\n  - id: gate\n    title: Gate \x1b]0;pwned\x07 \x1b[2J \x9b2J\n", encoding="utf-8"
+    )
+    done = run(
+        cwd=tmp_path,
+        _CLAIMLEDGER_COMPLETE=f"complete_{shell}",
+        _TYPER_COMPLETE_FISH_ACTION="get-args",
+        _TYPER_COMPLETE_ARGS="claimledger explain ",
+    )
+    assert offered in done.stdout, done.stdout
+    assert not any(
+        0x80 <= ord(c) <= 0x9F or (ord(c) < 0x20 and c not in "\t\n") for c in done.stdout
+    )
+
+
+@pytest.mark.parametrize(
     "written",
     [
         None,

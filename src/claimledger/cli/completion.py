@@ -16,6 +16,7 @@ import typer
 
 from claimledger.cli.app import find_ledger
 from claimledger.ledger.skim import LedgerIds, skim
+from claimledger.terminal.output import visible_controls
 
 
 def complete_claims(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
@@ -53,8 +54,11 @@ def _description(title: str) -> str:
     backslashes, so a title's `\\"` would end the quoted text and run what follows
     (`<(command)`) at the press of Tab in a cloned repository. Typer then reads the
     description as rich markup for zsh and fish, so each `[tag]` in it is escaped as rich
-    escapes one: a `[/b]` that closes nothing would print a traceback at the prompt."""
-    return _MARKUP_TAG.sub(r"\\\1", title.replace("\\", ""))
+    escapes one: a `[/b]` that closes nothing would print a traceback at the prompt. Its
+    control characters are shown as their pictures (`visible_controls`): the shell prints
+    the description to the terminal when Tab lists the ids, and the file is skimmed, not
+    read as YAML, so a title the ledger would refuse for its ESC still gets here."""
+    return _MARKUP_TAG.sub(r"\\\1", visible_controls(title.replace("\\", "")))
 
 
 _MARKUP_TAG = re.compile(r"(\[[a-z#/@][^[]*?])")
