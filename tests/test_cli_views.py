@@ -256,6 +256,9 @@ def test_every_check_and_source_row_names_itself_as_the_command_line_does(
 # --------------------------------------------------------------------------- 80 columns
 
 
+BOX_LINE = re.compile("[│┃┏┗]")
+
+
 def boxed(shown: str) -> list[str]:
     return [line for line in shown.splitlines() if line.startswith("│")]
 
@@ -305,6 +308,32 @@ def test_claims_at_80_columns_keep_ids_and_grades_whole(home: Path) -> None:
     assert "DEMONSTRATED" in rows_of(shown)["alarms-fire-at-least-once"][0]
     wide = rows_of(on_terminal("claims", cwd=home, columns=160))
     assert wide["alarms-fire-at-least-once"][0] == "limits-and-quotas", "the section, with room"
+
+
+@pytest.mark.parametrize("columns", [20, 40])
+def test_a_terminal_too_narrow_for_a_table_shows_each_row_as_a_record(
+    home: Path, page_server: PageServer, columns: int
+) -> None:
+    """Where the table could not fit even with its columns given way and cut short, rich
+    cut every column to its share: at 40 columns `claims` showed `writes-are-durable-fir`
+    for an id, with no mark that it was cut, and at 20 it had no claim column at all.
+    Each row is then a record: its first cell at the margin, each other value under its
+    column's name, none cut (a line too long for the terminal is wrapped)."""
+    refresh(home, code=0)
+    drift(home, page_server)
+    claims = on_terminal("claims", cwd=home, columns=columns)
+    regrade = on_terminal("regrade", cwd=home, columns=columns)
+
+    squeezed = "".join(claims.split())  # its words, wherever a line was wrapped or folded
+    for claim in CLAIM_IDS:
+        assert f"{claim}grades:" in squeezed, claims
+    assert "DEMONSTRATED,UNKNOWNquotes:2standing:drifted" in squeezed, claims
+    assert "standing:noquote" in squeezed, claims
+    said = "".join(regrade.split())
+    assert "writes-are-durable-firstfacet:thedocumentationsaysthiswhy:aquote'smeaning" in said
+    for shown in (claims, regrade):
+        assert all(len(line) <= columns for line in shown.splitlines()), shown
+        assert not BOX_LINE.search(shown), shown
 
 
 def test_a_table_through_head_in_a_shell_keeps_whole_rows(home: Path) -> None:

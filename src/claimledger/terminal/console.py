@@ -7,7 +7,9 @@ A table is printed in one of three ways, here and nowhere else:
   `overflow="fold"`) is never cut or wrapped, so long as the ids alone fit (else they
   fold); a column of long text (`overflow="ellipsis"`) gives each line of a cell one line,
   cut with an ellipsis, never folded a word a line; a column a ScriptTable says may give
-  way is left out while the table cannot fit otherwise; the other columns shrink;
+  way is left out while the table cannot fit otherwise; the other columns shrink; on a
+  terminal too narrow for even that, each row is a record instead (`Records`), a line
+  for each of its cells, so that no value is cut short and no column left out;
 * to a pipe or a file, at the width its cells need, so every id and value is whole on
   its row (`claimledger claims | grep state-summary` finds the claim);
 * with --plain, as TSV: a header row, then one line a row, cells split by tabs, no
@@ -22,13 +24,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.style import StyleType
 from rich.table import Column, Table
 from rich.text import Text
 
@@ -107,7 +110,7 @@ class TerminalConsole(Console):
             elif how.plain:
                 self._print_tsv(thing)
             elif self.is_terminal:
-                super().print(_pictured(fitted(thing, self.width)), **kwargs)
+                super().print(shown_at(_pictured(thing), self.width), **kwargs)
             else:
                 self._print_whole(_pictured(thing), **kwargs)
 
@@ -339,23 +342,52 @@ SHORTEST_TEXT = 12
 for the start of a sentence or an address, cut with an ellipsis."""
 
 
+def shown_at(table: Table, width: int) -> RenderableType:
+    """The table as a terminal `width` columns wide shows it: fitted to it (`fitted`); or,
+    where even that would leave a column less than it needs (`least_width`), so that rich
+    would cut a value short (an id too) or leave a column out, each row as a record."""
+    narrowed = given_way(table, width)
+    ids_fit = _ids_width(narrowed) <= width
+    if least_width(narrowed, ids_fit=ids_fit) > width:
+        return Records(narrowed)
+    return fitted(table, width)
+
+
 def fitted(table: Table, width: int) -> Table:
     """The table as a terminal `width` columns wide shows it (see the module's docstring):
     the columns that may give way left out, rightmost first, while the table needs more than
     `width`; its ids folded only when they alone cannot fit; each cell of long text on one
     line a line, cut with an ellipsis."""
-    shown = copy.copy(table)
-    shown.columns = list(table.columns)
-    for index in sorted(table.gives_way if isinstance(table, ScriptTable) else [], reverse=True):
-        if needed_width(shown) <= width:
-            break
-        del shown.columns[index]
+    shown = given_way(table, width)
     ids_fit = _ids_width(shown) <= width
     shown.columns = [
         _column_fitted(column, position, ids_fit=ids_fit)
         for position, column in enumerate(shown.columns)
     ]
     return shown
+
+
+def given_way(table: Table, width: int) -> Table:
+    """The table without the columns that may give way, rightmost first, while it needs
+    more than `width`."""
+    shown = copy.copy(table)
+    shown.columns = list(table.columns)
+    for index in sorted(table.gives_way if isinstance(table, ScriptTable) else [], reverse=True):
+        if needed_width(shown) <= width:
+            break
+        del shown.columns[index]
+    return shown
+
+
+def least_width(table: Table, *, ids_fit: bool) -> int:
+    """The width the table needs at the least (`needed_width`), its ids whole where they
+    fit (`ids_fit`), else folded `SHORTEST_TEXT` of them a line."""
+    if ids_fit:
+        return needed_width(table)
+    return _borders(table) + sum(
+        min(_widest(column, _lines), SHORTEST_TEXT) + 2 if _is_id(column) else _column_needs(column)
+        for column in table.columns
+    )
 
 
 def needed_width(table: Table) -> int:
@@ -421,6 +453,58 @@ def _one_line_a_line(cell: Any) -> Any:
         cut.no_wrap, cut.overflow = True, "ellipsis"
         return cut
     return cell
+
+
+class Records:
+    """A table's rows as a terminal too narrow for the table shows them: each row a
+    record, its first cell at the margin, then each other cell that holds anything under
+    its column's header (`status: drifted`), indented; a cell of many lines keeps them,
+    indented again. Its title comes first and its caption last, as the table has them.
+    A line too long for the terminal is wrapped, at a space where it has one, and goes
+    on at its own indent."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for indent, line in self._lines(console):
+            for part in line.wrap(console, max(options.max_width - indent, 1), overflow="fold"):
+                part.rstrip()
+                yield Segment(" " * indent)
+                yield from part.render(console, end="")
+                yield Segment.line()
+
+    def _lines(self, console: Console) -> Iterator[tuple[int, Text]]:
+        table = self.table
+        if table.title:
+            yield 0, _styled(_as_text(console, table.title), table.title_style or "table.title")
+        headers = [_plain(column.header) for column in table.columns]
+        for row in zip(*(list(column.cells) for column in table.columns), strict=True):
+            cells = zip(row, table.columns, strict=True)
+            texts = [_styled(_as_text(console, cell), column.style) for cell, column in cells]
+            yield from _record(texts, headers)
+        if table.caption:
+            caption = _as_text(console, table.caption)
+            yield 0, _styled(caption, table.caption_style or "table.caption")
+
+
+def _styled(text: Text | None, style: StyleType | None) -> Text:
+    """A cell's (or title's) text in its column's (or the table's) style."""
+    return Text(style=style or "").append_text(text or Text())
+
+
+def _record(cells: Sequence[Text], headers: Sequence[str]) -> Iterator[tuple[int, Text]]:
+    """A row's lines, each with its indent: the first cell's at the margin, each other
+    cell's under its header, indented."""
+    first, *others = cells
+    head, *rest = first.split("\n", allow_blank=True)
+    yield 0, head
+    yield from ((2, line) for line in rest)
+    for header, cell in zip(headers[1:], others, strict=True):
+        if cell.plain.strip():
+            top, *more = cell.split("\n", allow_blank=True)
+            yield 2, Text.assemble((f"{header}:", "table.header"), " ", top)
+            yield from ((4, line) for line in more)
 
 
 def _pictured(table: Table) -> Table:
