@@ -22,7 +22,7 @@ from claimledger.cli.app import LEDGER_VARIABLE
 from claimledger.ledger import file as ledgerfile
 from claimledger.ledger.file import load
 from claimledger.ledger.vocabulary import Basis, Grade
-from cli_runner import Cli, claimledger, with_closed
+from cli_runner import Cli, claimledger, typed_on_terminal, with_closed
 
 LEDGER = """\
 # yaml-language-server: $schema=ledger.schema.json
@@ -496,6 +496,42 @@ def test_a_value_read_from_a_closed_standard_input_is_refused_in_one_line(
         2,
         "claimledger: error: standard input is closed, and `-` reads the value from it\n",
     )
+    assert ledger.read_bytes() == before
+
+
+def test_a_value_typed_at_the_terminal_is_asked_for_and_ended_with_ctrl_d(ledger: Path) -> None:
+    """`set about -` on a terminal waited without a word, as if it had hung: the user is
+    told what is read there and how to end it."""
+    code, shown = typed_on_terminal(
+        "--ledger", str(ledger), "set", "about", "-",
+        cwd=ledger.parent,
+        keys=[("Ctrl-D on a line of its own", b"Typed at the terminal.\n\x04")],
+    )  # fmt: skip
+    assert code == 0, shown
+    assert shown.splitlines()[0] == (
+        "claimledger: reading about from the terminal: end it with Ctrl-D on a line of its"
+        " own (Ctrl-C writes nothing)"
+    )
+    assert load(ledger).about == "Typed at the terminal.\n"
+
+
+@pytest.mark.parametrize(
+    "command", [("set", "about", "-"), ("section", "reading2", "T", "--intro", "-")]
+)
+def test_ctrl_c_while_a_value_is_typed_says_so_on_a_line_of_its_own(
+    ledger: Path, command: tuple[str, ...]
+) -> None:
+    """Ctrl-C while the value was being typed said "claimledger: interrupted" where the
+    typing stopped, after the terminal's `^C` ("half a line^Cclaimledger: interrupted").
+    It is said on a line of its own, and nothing is written."""
+    before = ledger.read_bytes()
+    code, shown = typed_on_terminal(
+        "--ledger", str(ledger), *command,
+        cwd=ledger.parent,
+        keys=[("Ctrl-D on a line of its own", b"half a line"), ("half a line", b"\x03")],
+    )  # fmt: skip
+    assert code == 130, shown
+    assert shown.splitlines()[-2:] == ["half a line^C", "claimledger: interrupted"], shown
     assert ledger.read_bytes() == before
 
 

@@ -507,14 +507,38 @@ def _texts(value: object) -> list[str]:
     return [x for x in value if isinstance(x, str)] if isinstance(value, list | tuple) else []
 
 
-def standard_input() -> str:
-    """Standard input as text, its line ends as Python reads text: UTF-8, as an argument
-    must be; other bytes are refused here, not left to become a lone surrogate that the
-    ledger's YAML then cannot hold. A standard input closed before the start (`<&-`) has
-    nothing to give: Python then has no sys.stdin, and it is refused as input."""
+def standard_input(what: str) -> str:
+    """Standard input as text (`what` it gives), its line ends as Python reads text:
+    UTF-8, as an argument must be; other bytes are refused here, not left to become a
+    lone surrogate that the ledger's YAML then cannot hold. A standard input closed before
+    the start (`<&-`) has nothing to give: Python then has no sys.stdin, and it is refused
+    as input. One that is the terminal is typed at (`typed_at_the_terminal`)."""
     if sys.stdin is None:
         raise InputError("standard input is closed, and `-` reads the value from it")
-    return utf8_text(sys.stdin.buffer.read(), "standard input")
+    with typed_at_the_terminal(what):
+        data = sys.stdin.buffer.read()
+    return utf8_text(data, "standard input")
+
+
+@contextlib.contextmanager
+def typed_at_the_terminal(what: str) -> Iterator[None]:
+    """Where standard input is the terminal, the user is told what to type there and how
+    to end it, as gpg tells them: else the command waits without a word, as if it hung.
+    Ctrl-C ends the line being typed before the interruption is said on a line of its
+    own (the terminal leaves its `^C` where the typing stopped)."""
+    typing = sys.stdin.isatty() and sys.stderr.isatty()
+    try:
+        if typing:
+            err.print(
+                f"claimledger: reading {what} from the terminal: end it with Ctrl-D on a line"
+                " of its own (Ctrl-C writes nothing)",
+                markup=False,
+            )
+        yield
+    except KeyboardInterrupt:
+        if typing:
+            sys.stderr.write("\n")
+        raise
 
 
 def utf8_text(data: bytes, what: str) -> str:

@@ -69,7 +69,7 @@ def section_command(
     if editor:
         intro = written_in_editor(known[section_id].intro if exists else "")
     elif intro == "-":
-        intro = standard_input()
+        intro = standard_input(f"the intro of section {section_id}")
     if title is not None and not title.strip():
         raise InputError("TITLE must not be empty")
     if exists and title is None and intro is None:  # else "revised", and nothing was
@@ -241,7 +241,7 @@ def set_command(
     from claimledger.ledger import edits
     from claimledger.ledger import file as ledgerfile
 
-    text = standard_input() if value == "-" else value
+    text = standard_input(name) if value == "-" else value
     if not text.strip():
         raise InputError(f"{name} needs a value")
     if name == "date_read":
