@@ -169,19 +169,29 @@ def on_terminal(*args: str, cwd: Path, columns: int = 80) -> str:
     return _on_pty(args, cwd=cwd, columns=columns, stderr_too=False)[1]
 
 
-def all_on_terminal(*args: str, cwd: Path, columns: int = 80) -> tuple[int, str]:
+def all_on_terminal(
+    *args: str, cwd: Path, columns: int = 80, environment: dict[str, str] | None = None
+) -> tuple[int, str]:
     """The installed `claimledger ARGS` with stdout and stderr on one terminal, as a user
-    runs it in a shell: its exit status, and what the terminal showed (colours out)."""
-    return _on_pty(args, cwd=cwd, columns=columns, stderr_too=True)
+    runs it in a shell (with `environment` added to the user's): its exit status, and what
+    the terminal showed (colours out)."""
+    return _on_pty(args, cwd=cwd, columns=columns, stderr_too=True, environment=environment)
 
 
-def _on_pty(args: tuple[str, ...], *, cwd: Path, columns: int, stderr_too: bool) -> tuple[int, str]:
+def _on_pty(
+    args: tuple[str, ...],
+    *,
+    cwd: Path,
+    columns: int,
+    stderr_too: bool,
+    environment: dict[str, str] | None = None,
+) -> tuple[int, str]:
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     process = subprocess.Popen(
         [str(SCRIPT), *args],
         cwd=cwd,
-        env=user_environment(COLUMNS=str(columns)),
+        env=user_environment(COLUMNS=str(columns), **(environment or {})),
         stdin=subprocess.DEVNULL,
         stdout=follower,
         stderr=follower if stderr_too else subprocess.DEVNULL,

@@ -180,6 +180,26 @@ def test_a_refresh_on_a_terminal_reads_its_pages_and_says_them_in_the_ledgers_or
     assert recorded_checks(tmp_path / "out" / "evidence.sqlite3") == 30
 
 
+@pytest.mark.slow
+def test_a_refresh_on_a_dumb_terminal_says_each_page_as_it_would_to_a_pipe(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """A dumb terminal (TERM=dumb: an editor's shell buffer) cannot redraw a progress bar:
+    a refresh there said nothing while it read, and then printed a blank line. It says
+    each page read, a line each in the ledger's order, as it does to a pipe."""
+    serve(page_server, 3)
+    (tmp_path / "claims.yaml").write_text(ledger_text(page_server, 3))
+
+    refresh = ("refresh", "--allow-private", "--no-as-read", "--no-history")
+    code, shown = all_on_terminal(*refresh, cwd=tmp_path, environment={"TERM": "dumb"})
+
+    assert code == 1, shown
+    lines = shown.splitlines()
+    said = [line.split() for line in lines[:6]]
+    assert said == [["ok", page_server.url(f"/p{p}")] for p in (0, 0, 1, 1, 2, 2)], shown
+    assert lines[6].startswith("Refresh: "), shown
+
+
 def test_a_page_held_back_for_the_ledgers_order_keeps_only_its_lines(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -243,9 +243,11 @@ class InLedgerOrder:
 
 @contextlib.contextmanager
 def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
-    """A progress bar on a terminal, a plain line per source otherwise (on stderr), nothing
-    with --quiet; with --verbose a line per page (status, size, time) and per check. The
-    lines come in the ledger's order of `pages` (`InLedgerOrder`); the bar as pages answer."""
+    """A progress bar on a terminal that can redraw one, a plain line per source otherwise
+    (on stderr: a pipe, a file, a dumb terminal such as an editor's shell buffer, where
+    the bar showed nothing and left a blank line), nothing with --quiet; with --verbose a
+    line per page (status, size, time) and per check. The lines come in the ledger's
+    order of `pages` (`InLedgerOrder`); the bar as pages answer."""
     from claimledger.terminal.lines import reading_lines
 
     verbose = output().verbose
@@ -257,7 +259,7 @@ def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading
     def said(reading: Reading) -> None:
         say(ordered.add(reading.fetch.url, reading_lines(reading, verbose=verbose)))
 
-    if not err.is_terminal:
+    if not err.is_interactive:
         try:
             yield said
         finally:
