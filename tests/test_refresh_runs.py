@@ -22,7 +22,7 @@ from claimledger.evidence.store import EvidenceStore
 from claimledger.records import FetchPolicy, FetchResult
 from claimledger.services.stores import for_reading
 from claimledger.web.fetch import fetch_all, fetch_each, make_client
-from cli_runner import Cli, all_on_terminal
+from cli_runner import Cli, all_on_terminal, installed
 from webserver import Exchange, PageServer, stall_after_headers
 
 POLICY = FetchPolicy(allow_private=True, timeout=5, retries=0, per_host_interval=0)
@@ -198,6 +198,25 @@ def test_a_refresh_on_a_dumb_terminal_says_each_page_as_it_would_to_a_pipe(
     said = [line.split() for line in lines[:6]]
     assert said == [["ok", page_server.url(f"/p{p}")] for p in (0, 0, 1, 1, 2, 2)], shown
     assert lines[6].startswith("Refresh: "), shown
+
+
+@pytest.mark.slow
+def test_force_color_colours_a_refresh_in_a_pipe_but_draws_no_progress_bar_there(
+    page_server: PageServer, tmp_path: Path
+) -> None:
+    """FORCE_COLOR (a CI log in colour) made rich take a pipe for a terminal: a refresh
+    wrote every frame of its progress bar into the log, with the codes that hide the
+    cursor and erase lines, and none of the lines a page read gets. Those lines are
+    written, and no frame."""
+    serve(page_server, 3)
+    (tmp_path / "claims.yaml").write_text(ledger_text(page_server, 3))
+
+    refresh = ("refresh", "--allow-private", "--no-as-read", "--no-history")
+    done = installed(*refresh, cwd=tmp_path, code=1, environment={"FORCE_COLOR": "1"})
+
+    assert "fetching" not in done.stderr and "\x1b[?25l" not in done.stderr, done.stderr
+    said = [line.split() for line in done.stderr.splitlines()]
+    assert said == [["ok", page_server.url(f"/p{p}")] for p in (0, 0, 1, 1, 2, 2)], done.stderr
 
 
 def test_a_page_held_back_for_the_ledgers_order_keeps_only_its_lines(

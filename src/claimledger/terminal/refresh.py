@@ -243,11 +243,10 @@ class InLedgerOrder:
 
 @contextlib.contextmanager
 def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading], None]]:
-    """A progress bar on a terminal that can redraw one, a plain line per source otherwise
-    (on stderr: a pipe, a file, a dumb terminal such as an editor's shell buffer, where
-    the bar showed nothing and left a blank line), nothing with --quiet; with --verbose a
-    line per page (status, size, time) and per check. The lines come in the ledger's
-    order of `pages` (`InLedgerOrder`); the bar as pages answer."""
+    """A progress bar on a terminal that can redraw one (`bar_drawn`), a plain line per
+    source otherwise (on stderr), nothing with --quiet; with --verbose a line per page
+    (status, size, time) and per check. The lines come in the ledger's order of `pages`
+    (`InLedgerOrder`); the bar as pages answer."""
     from claimledger.terminal.lines import reading_lines
 
     verbose = output().verbose
@@ -259,7 +258,7 @@ def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading
     def said(reading: Reading) -> None:
         say(ordered.add(reading.fetch.url, reading_lines(reading, verbose=verbose)))
 
-    if not err.is_interactive:
+    if not bar_drawn():
         try:
             yield said
         finally:
@@ -286,6 +285,15 @@ def progress(pages: Sequence[str], *, quiet: bool) -> Iterator[Callable[[Reading
             yield tick
         finally:
             say(ordered.rest())
+
+
+def bar_drawn() -> bool:
+    """Whether stderr is a terminal that redraws a progress bar: a real one, not a file
+    or a pipe that FORCE_COLOR (which asks for colour, not for a terminal) has rich take
+    for one, where each of the bar's frames would be written, a CI log's hundreds of
+    lines; nor a dumb one (TERM=dumb: an editor's shell buffer), where the bar showed
+    nothing and left a blank line."""
+    return sys.stderr is not None and sys.stderr.isatty() and bool(err.is_interactive)
 
 
 def say(lines: Sequence[str]) -> None:
