@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from claimledger.terminal.console import tsv_lines
-from cli_runner import SCRIPT, Cli, claimledger, on_terminal
+from cli_runner import ANSI, SCRIPT, Cli, claimledger, on_terminal
 from cli_runner import user_environment as environment
 from evidence_site import DURABLE, NOT_DURABLE, ORDERED, page
 from webserver import PageServer
@@ -149,6 +149,18 @@ def test_a_pipe_gets_every_id_and_value_whole_on_its_row(refreshed: Cli, ledger:
         assert "…" not in printed
     assert any(NOT_DURABLE in line and LONG_ID in line for line in history.stdout.splitlines())
     assert BOX.search(status.stdout), "a pipe keeps the table's look, only wider"
+
+
+def test_force_color_colours_a_pipes_table_and_keeps_it_whole(refreshed: Cli, ledger: Path) -> None:
+    """FORCE_COLOR (a CI log in colour) made rich take the pipe for a terminal: the table
+    was fitted to COLUMNS as a terminal's is, its ids folded and its columns of counts
+    left out. It is coloured, and whole, as every pipe's table is."""
+    status = run("status", cwd=ledger.parent, code=1, FORCE_COLOR="1")
+
+    assert "\x1b[" in status.stdout, "coloured, as asked"
+    plain = ANSI.sub("", status.stdout)
+    assert any(LONG_ID in line for line in plain.splitlines()), plain
+    assert "verified" in plain.splitlines()[2] and "…" not in plain, plain
 
 
 def test_the_refresh_table_is_whole_in_a_pipe_too(cli: Cli, ledger: Path) -> None:

@@ -73,6 +73,14 @@ class TerminalConsole(Console):
 
     _tsv_run: Output | None = None  # the command run that printed the last TSV table
 
+    @property
+    def on_a_terminal(self) -> bool:
+        """Whether this prints to a terminal. Rich's `is_terminal` says so of a pipe or a
+        file too under FORCE_COLOR, which asks for colour, not for a terminal: a pipe then
+        still gets each table whole, and no progress bar."""
+        isatty = getattr(self.file, "isatty", None)
+        return self.is_terminal and callable(isatty) and bool(isatty())
+
     def on_broken_pipe(self) -> None:
         """The reader went away: raised on, so the command ends as on any closed pipe
         (`claimledger.cli.pipes`: 141, quietly); rich's own way exits 1, as if drift was found."""
@@ -109,7 +117,7 @@ class TerminalConsole(Console):
                 super().print(thing, **kwargs)
             elif how.plain:
                 self._print_tsv(thing)
-            elif self.is_terminal:
+            elif self.on_a_terminal:
                 super().print(shown_at(_pictured(thing), self.width), **kwargs)
             else:
                 self._print_whole(_pictured(thing), **kwargs)

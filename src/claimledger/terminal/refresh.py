@@ -293,7 +293,7 @@ def bar_drawn() -> bool:
     for one, where each of the bar's frames would be written, a CI log's hundreds of
     lines; nor a dumb one (TERM=dumb: an editor's shell buffer), where the bar showed
     nothing and left a blank line."""
-    return sys.stderr is not None and sys.stderr.isatty() and bool(err.is_interactive)
+    return bool(err.on_a_terminal and err.is_interactive)
 
 
 def say(lines: Sequence[str]) -> None:
