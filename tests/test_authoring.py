@@ -505,7 +505,7 @@ def test_a_value_typed_at_the_terminal_is_asked_for_and_ended_with_ctrl_d(ledger
     code, shown = typed_on_terminal(
         "--ledger", str(ledger), "set", "about", "-",
         cwd=ledger.parent,
-        keys=[("Ctrl-D on a line of its own", b"Typed at the terminal.\n\x04")],
+        keys=[("(Ctrl-C writes nothing)", b"Typed at the terminal.\n\x04")],
     )  # fmt: skip
     assert code == 0, shown
     assert shown.splitlines()[0] == (
@@ -528,7 +528,7 @@ def test_ctrl_c_while_a_value_is_typed_says_so_on_a_line_of_its_own(
     code, shown = typed_on_terminal(
         "--ledger", str(ledger), *command,
         cwd=ledger.parent,
-        keys=[("Ctrl-D on a line of its own", b"half a line"), ("half a line", b"\x03")],
+        keys=[("(Ctrl-C writes nothing)", b"half a line"), ("half a line", b"\x03")],
     )  # fmt: skip
     assert code == 130, shown
     assert shown.splitlines()[-2:] == ["half a line^C", "claimledger: interrupted"], shown
