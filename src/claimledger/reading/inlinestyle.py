@@ -197,12 +197,9 @@ def attribute_value(name: str, written: str) -> str | None:
 def _alpha_value(name: str, tokens: list[object]) -> str | None:
     """An opacity: a number or a percentage, `0` for any at most 0 (as a browser clamps
     it), or a global word; None for any other, which a browser drops."""
-    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
-    if len(shown) != 1:
-        return None
-    kind, value = getattr(shown[0], "type", None), getattr(shown[0], "value", None)
-    if kind == "ident" and str(getattr(shown[0], "lower_value", "")) in _GLOBAL:
-        return str(getattr(shown[0], "lower_value", ""))
+    kind, value = _one_value(tokens)
+    if kind == "global":
+        return str(value)
     if kind not in ("number", "percentage") or not isinstance(value, int | float):
         return None
     amount = value / 100 if kind == "percentage" else value
@@ -239,15 +236,23 @@ def _width_value(name: str, tokens: list[object]) -> str | None:
     """A stroke's width: `0` for none at all, its number for any other, or a global word;
     None for a negative one and for any not a number, a percentage or a length (its unit
     not checked), which a browser drops."""
-    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
-    if len(shown) != 1:
-        return None
-    kind, value = getattr(shown[0], "type", None), getattr(shown[0], "value", None)
-    if kind == "ident" and str(getattr(shown[0], "lower_value", "")) in _GLOBAL:
-        return str(getattr(shown[0], "lower_value", ""))
+    kind, value = _one_value(tokens)
+    if kind == "global":
+        return str(value)
     if kind not in ("number", "percentage", "dimension") or not isinstance(value, int | float):
         return None
     return None if value < 0 else f"{value:g}"
+
+
+def _one_value(tokens: list[object]) -> tuple[str | None, object]:
+    """The kind and value of a declaration's one token (`global` and the word for a global
+    word); `(None, None)` where it holds none or more than one, which a browser drops."""
+    shown = [token for token in tokens if getattr(token, "type", None) != "whitespace"]
+    if len(shown) != 1:
+        return None, None
+    kind, value = getattr(shown[0], "type", None), getattr(shown[0], "value", None)
+    word = str(getattr(shown[0], "lower_value", ""))
+    return ("global", word) if kind == "ident" and word in _GLOBAL else (kind, value)
 
 
 _READERS: dict[str, Callable[[str, list[object]], str | None]] = {
