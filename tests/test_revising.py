@@ -199,11 +199,14 @@ def test_an_editor_that_saves_what_is_not_utf8_is_refused_and_nothing_written(
 
 LINE_EDITOR = """#!/bin/sh
 trap 'echo "?"' INT
+until grep -q '^SigIgn:.*[2367abef]$' /proc/$PPID/status; do sleep 0.01; done
 echo "editing $1"
 until IFS= read -r line; do :; done
 printf '%s\\n' "$line" > "$1"
 """
-"""An editor of one line that takes Ctrl-C as a key of its own, as ed does (`?`)."""
+"""An editor of one line that takes Ctrl-C as a key of its own, as ed does (`?`). It says
+it is editing once claimledger has left Ctrl-C to it (SIGINT in its parent's ignored set),
+so that the test types no key in the instant between the editor's start and that."""
 
 
 def test_ctrl_c_in_an_editor_that_takes_it_as_a_key_leaves_the_edit_to_the_editor(

@@ -41,7 +41,7 @@ from claimledger.errors import (
     unusable_path,
 )
 from claimledger.ledger.atomicfile import refuse_all_but_a_file, refuse_links
-from claimledger.terminal.output import Output, err, printing, warn
+from claimledger.terminal.output import Output, err, output, printing, warn
 
 if TYPE_CHECKING:  # the core loads where a command uses it: --help and --version stay quick
     from claimledger.evidence.store import EvidenceStore
@@ -527,13 +527,14 @@ def typed_at_the_terminal(what: str) -> Iterator[None]:
     Ctrl-C ends the line being typed before the interruption is said on a line of its
     own (the terminal leaves its `^C` where the typing stopped)."""
     typing = sys.stdin.isatty() and sys.stderr.isatty()
+    told = typing and not output().quiet
     try:
-        if typing:
-            err.print(
+        if told:  # written whole at once: Ctrl-C amid rich's print would print it twice
+            sys.stderr.write(
                 f"claimledger: reading {what} from the terminal: end it with Ctrl-D on a line"
-                " of its own (Ctrl-C writes nothing)",
-                markup=False,
+                " of its own (Ctrl-C writes nothing)\n"
             )
+            sys.stderr.flush()
         yield
     except KeyboardInterrupt:
         if typing:
