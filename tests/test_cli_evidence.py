@@ -404,6 +404,20 @@ def test_a_refresh_cut_short_is_said_by_claims_and_by_every_report(
     assert "did not finish" not in cli("claims", code=0).stderr
 
 
+def interrupted_refresh(home: Path, page_server: PageServer) -> None:
+    """A real `claimledger refresh`, run in `home`, stopped by Ctrl-C while /other stalls."""
+    command = [sys.executable, "-m", "claimledger", "refresh", "--allow-private", "--no-as-read"]
+    page_server.set_handler("/other", stall_after_headers(4096, for_seconds=60))
+    with subprocess.Popen(command, cwd=home, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 60
+        while page_server.hits("/other") < 2:
+            assert time.monotonic() < deadline, "the refresh never asked for /other"
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+
+
 def cut_short(ledger: Path) -> None:
     """A refresh of `ledger` begun in its evidence store and never finished (killed)."""
     from claimledger.evidence.store import EvidenceStore
@@ -448,16 +462,7 @@ def test_a_refresh_cut_short_in_the_ledgers_folder_stands_seen_from_any_folder(
     home = cli.ledger.parent
     monkeypatch.chdir(home)
     claimledger("refresh", "--allow-private", "--no-as-read", code=0)
-    command = [sys.executable, "-m", "claimledger", "refresh", "--allow-private", "--no-as-read"]
-    page_server.set_handler("/other", stall_after_headers(4096, for_seconds=60))
-    with subprocess.Popen(command, cwd=home, stderr=subprocess.PIPE, text=True) as process:
-        deadline = time.monotonic() + 60
-        while page_server.hits("/other") < 2:
-            assert time.monotonic() < deadline, "the refresh never asked for /other"
-            time.sleep(0.02)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
+    interrupted_refresh(home, page_server)
     below = home / "notes"
     below.mkdir()
     monkeypatch.chdir(below)
@@ -482,16 +487,7 @@ def test_a_refresh_cut_short_stands_in_a_checkout_moved_whole_with_its_store(
     serve_v1(page_server)
     home = cli.ledger.parent
     claimledger("--ledger", str(cli.ledger), "refresh", "--allow-private", "--no-as-read")
-    command = [sys.executable, "-m", "claimledger", "refresh", "--allow-private", "--no-as-read"]
-    page_server.set_handler("/other", stall_after_headers(4096, for_seconds=60))
-    with subprocess.Popen(command, cwd=home, stderr=subprocess.PIPE, text=True) as process:
-        deadline = time.monotonic() + 60
-        while page_server.hits("/other") < 2:
-            assert time.monotonic() < deadline, "the refresh never asked for /other"
-            time.sleep(0.02)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
+    interrupted_refresh(home, page_server)
     moved = tmp_path / "elsewhere" / "teardown"
     moved.parent.mkdir()
     shutil.move(home, moved)
